@@ -1,0 +1,101 @@
+# Anima build. `make` builds build/anima.iso (kernel + every program as a
+# GRUB module); `make run` boots the default demo; `make test` runs the
+# whole test suite. Both install what is missing first (tools/setup.sh).
+
+CROSS   ?=
+CC      := $(CROSS)gcc
+LD      := $(CROSS)ld
+AR      := $(CROSS)ar
+OBJCOPY := $(CROSS)objcopy
+NM      := $(CROSS)nm
+PYTHON  ?= python3
+B       := build
+
+# Default demo command line (see docs/architecture.md, "Run control").
+CMDLINE ?= run=demo
+SMP     ?= 4
+MEM     ?= 512M
+
+WARN    := -Wall -Wextra -Werror
+COMMON  := -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-stack-protector \
+           -fno-pic -mno-red-zone -fno-omit-frame-pointer -fno-builtin \
+           -Ikernel/include -MMD -MP
+KCFLAGS := $(COMMON) -mcmodel=kernel -mno-sse -mno-mmx -mno-80387 \
+           -mgeneral-regs-only -Ikernel -Iulib/include -DKERNEL
+UCFLAGS := $(COMMON) -fno-pie -Iulib/include -Ithreadpkgs -DFMT_FLOAT
+ASFLAGS := -Ikernel/include -Ikernel -MMD -MP
+
+# --- kernel -----------------------------------------------------------
+KSRC := $(wildcard boot/*.S) $(wildcard kernel/*.c) $(wildcard kernel/*.S) \
+        ulib/fmt.c ulib/string.c
+KOBJ := $(patsubst %,$(B)/k/%.o,$(KSRC))
+
+$(B)/k/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) -c $< -o $@
+$(B)/k/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(KCFLAGS) $(ASFLAGS) -c $< -o $@
+
+$(B)/kernel.elf: $(KOBJ) boot/kernel.ld
+	$(LD) -n -nostdlib -z max-page-size=0x1000 -z noexecstack -T boot/kernel.ld -o $@ $(KOBJ)
+
+# Symbol table for panic backtraces, loaded by GRUB as module "ksyms".
+$(B)/kernel.sym: $(B)/kernel.elf
+	$(NM) -n --defined-only $< | grep -i ' t ' > $@
+
+# --- ulib and thread packages ----------------------------------------
+USRC := $(filter-out ulib/crt0.S,$(wildcard ulib/*.c) $(wildcard ulib/*.S))
+UOBJ := $(patsubst %,$(B)/u/%.o,$(USRC))
+$(B)/u/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(UCFLAGS) -c $< -o $@
+$(B)/u/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(UCFLAGS) $(ASFLAGS) -c $< -o $@
+$(B)/ulib.a: $(UOBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# --- programs: progs/NAME.c -> build/progs/NAME -------------------------
+PROGS := $(patsubst progs/%.c,%,$(wildcard progs/*.c))
+PBINS := $(patsubst %,$(B)/progs/%,$(PROGS))
+$(B)/progs/%: $(B)/u/progs/%.c.o $(B)/u/ulib/crt0.S.o $(B)/ulib.a ulib/user.ld
+	@mkdir -p $(dir $@)
+	$(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T ulib/user.ld -o $@ \
+	    $(B)/u/ulib/crt0.S.o $< $(B)/ulib.a
+
+# --- ISO -----------------------------------------------------------------
+all: $(B)/anima.iso compile_commands.json
+$(B)/anima.iso: $(B)/kernel.elf $(B)/kernel.sym $(PBINS) harness/iso.py
+	$(PYTHON) -m harness.iso --out $@ --cmdline "$(CMDLINE)"
+
+compile_commands.json: Makefile
+	@$(PYTHON) tools/compdb.py "$(CC)" "$(KCFLAGS)" "$(UCFLAGS)" > $@
+
+# --- people's commands -------------------------------------------------------
+setup:
+	@tools/setup.sh
+
+run: setup
+	@$(MAKE) --no-print-directory all
+	$(PYTHON) -m harness run $(CMDLINE) --smp $(SMP)
+
+debug: setup
+	@$(MAKE) --no-print-directory all
+	@echo "QEMU waits for GDB on :1234 -- in another shell: gdb $(B)/kernel.elf -ex 'target remote :1234'"
+	qemu-system-x86_64 -cpu max -smp $(SMP) -m $(MEM) -display none -no-reboot \
+	    -serial stdio -device isa-debug-exit,iobase=0xf4,iosize=0x01 \
+	    -cdrom $(B)/anima.iso -s -S
+
+test: setup
+	@$(MAKE) --no-print-directory all
+	$(PYTHON) -m pytest -q harness/tests $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(B) compile_commands.json
+
+.PHONY: all setup run debug test clean
+.DEFAULT_GOAL := all
+.SECONDARY:
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,123 @@
+/*
+ * The kernel command line (from grub.cfg): space-separated words.
+ *   quantum=MS        scheduler time slice in milliseconds (1..1000)
+ *   run=PROG,A1,A2    start PROG with arguments A1 A2 (repeatable; all
+ *                     start together, each in its own address space)
+ * When every program has ended the kernel stops QEMU with a status that
+ * summarizes them (see <anima/exit.h> and kernel_finish).
+ */
+#include "kernel.h"
+#include <anima/exit.h>
+
+#define MAXBOOT 32
+
+struct bootprog {
+	char *argv[MAX_ARGS];
+	int argc;
+	int status;
+	int done;
+};
+static struct bootprog progs[MAXBOOT];
+static int nprogs;
+static char words[sizeof boot_cmdline];
+
+static int parse_uint(const char *s, uint64_t *v)
+{
+	*v = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || *v > 1000000000UL)
+			return -1;
+		*v = *v * 10 + (*s - '0');
+	}
+	return 0;
+}
+
+static void add_program(char *spec)
+{
+	if (nprogs == MAXBOOT) {
+		kprintf("anima: more than %d programs on the command line; ignoring %s\n", MAXBOOT, spec);
+		return;
+	}
+	struct bootprog *p = &progs[nprogs++];
+	for (char *s = spec; s && p->argc < MAX_ARGS;) {
+		p->argv[p->argc++] = s;
+		s = strchr(s, ',');
+		if (s)
+			*s++ = 0;
+	}
+}
+
+void cmdline_parse(const char *line)
+{
+	strlcpy(words, line, sizeof words);
+	for (char *w = words; *w;) {
+		while (*w == ' ')
+			*w++ = 0;
+		if (!*w)
+			break;
+		char *end = w;
+		while (*end && *end != ' ')
+			end++;
+		if (*end)
+			*end++ = 0;
+		uint64_t v;
+		if (!strncmp(w, "run=", 4) && w[4])
+			add_program(w + 4);
+		else if (!strncmp(w, "quantum=", 8)) {
+			if (parse_uint(w + 8, &v) < 0 || v < 1 || v > 1000)
+				kprintf("anima: bad quantum '%s' (want 1..1000 ms); keeping %lu ms\n",
+					w + 8, quantum_ns / 1000000);
+			else
+				quantum_ns = v * 1000000;
+		} else
+			kprintf("anima: unknown command-line word '%s' ignored\n", w);
+		w = end;
+	}
+}
+
+void cmdline_start_programs(void)
+{
+	if (!nprogs) {
+		kprintf("anima: nothing to run (no run= on the command line)\n");
+		kernel_finish();
+	}
+	/* Count every program as live first, so an early exit cannot look
+	   like the end of the run while others are still being started. */
+	__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);
+	for (int i = 0; i < nprogs; i++) {
+		int r = space_spawn(progs[i].argv[0], progs[i].argc, progs[i].argv, 0, i);
+		if (r < 0) {
+			kprintf("anima: cannot start '%s': %s\n", progs[i].argv[0],
+				r == -ENOENT ? "no such program" : r == -ENOMEM ? "out of memory" : "bad program");
+			boot_record_exit(i, EXIT_KILLED);
+		}
+	}
+	if (__atomic_sub_fetch(&live_spaces, 1, __ATOMIC_ACQ_REL) == 0)
+		kernel_finish();
+}
+
+void boot_record_exit(int slot, int status)
+{
+	progs[slot].status = status;
+	progs[slot].done = 1;
+}
+
+/* 0 if every boot program exited 0, else the first failure's status. */
+int boot_status(void)
+{
+	for (int i = 0; i < nprogs; i++) {
+		int s = progs[i].status;
+		if (s)
+			return s > 0 && s < EXIT_STATUS_MAX ? s : EXIT_STATUS_MAX;
+	}
+	return 0;
+}
+
+void kernel_finish(void)
+{
+	int s = boot_status();
+	kprintf("@halt {\"status\": %d}\n", s);
+	qemu_exit(DEBUG_EXIT_DONE | s);
+}

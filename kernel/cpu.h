@@ -1,0 +1,74 @@
+/*
+ * Per-CPU data, reached through the GS base (gs:0 holds a pointer to the
+ * struct itself). syscall.S uses the CPU_* offsets.
+ */
+#ifndef CPU_H
+#define CPU_H
+
+#define CPU_SELF       0
+#define CPU_KSTACK     8     /* top of the current VP's kernel stack */
+#define CPU_USER_RSP   16    /* user rsp saved at syscall entry */
+#define MAXCPU         64
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+#include "spinlock.h"
+
+struct tss {
+	uint32_t rsvd0;
+	uint64_t rsp0, rsp1, rsp2;
+	uint64_t rsvd1;
+	uint64_t ist[7];
+	uint64_t rsvd2;
+	uint16_t rsvd3, iomap;
+} __attribute__((packed));
+
+struct context;
+struct vp;
+struct space;
+
+struct cpu {
+	struct cpu *self;            /* gs:0 */
+	uint64_t kstack_top;         /* gs:8 */
+	uint64_t user_rsp;           /* gs:16 */
+	int id;                      /* 0..ncpu-1, boot CPU is 0 */
+	uint32_t apic_id;
+	struct vp *vp;               /* running VP, or 0 in the scheduler loop */
+	struct context *sched_ctx;   /* this CPU's scheduler loop */
+	struct space *cr3_space;     /* whose page tables are loaded (holds a ref) */
+
+	struct spinlock rq_lock;     /* protects the run queue */
+	struct vp *rq_head, *rq_tail;
+	int rq_len;
+	volatile int idle;           /* halted in the idle loop */
+	volatile int need_resched;
+	volatile int tlb_pending;     /* another CPU asked us to flush (tlb.c) */
+
+	uint64_t quantum_end;        /* ns; when the running VP must give up the CPU */
+
+	struct spinlock timer_lock;  /* protects the sleep list */
+	struct vp *sleepers;         /* VPs in sys_sleep, by wake time */
+
+	volatile int online;
+	uint64_t ticks, idle_ns;
+	struct tss tss;
+	uint64_t gdt[8];
+	uint8_t *ist_stacks;
+};
+
+_Static_assert(__builtin_offsetof(struct cpu, self) == CPU_SELF, "cpu");
+_Static_assert(__builtin_offsetof(struct cpu, kstack_top) == CPU_KSTACK, "cpu");
+_Static_assert(__builtin_offsetof(struct cpu, user_rsp) == CPU_USER_RSP, "cpu");
+
+extern struct cpu cpus[MAXCPU];
+extern int ncpu;
+
+static inline struct cpu *mycpu(void)
+{
+	struct cpu *c;
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(c));
+	return c;
+}
+#endif
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * User address-space layout, shared by kernel and user.
+ * The lower canonical half belongs to user code; everything at or above
+ * USER_TOP is kernel-only (and not even mapped user-accessible).
+ */
+#ifndef ANIMA_LAYOUT_H
+#define ANIMA_LAYOUT_H
+
+#define PAGE_SIZE       4096UL
+
+#define USER_BASE       0x0000000000400000UL  /* lowest mappable user address */
+#define USER_TEXT       0x0000000000400000UL  /* programs are linked here */
+#define USER_MAP_BASE   0x0000100000000000UL  /* SYS_map with addr 0 allocates upward from here */
+#define USER_STACK_TOP  0x00007ffffff00000UL  /* initial stack grows down from here */
+#define USER_STACK_SIZE (256UL * 1024)
+#define USER_TOP        0x0000800000000000UL  /* first non-user address */
+
+#define MAX_ARGS        32                     /* argv entries for a program */
+#define MAX_ARGLEN      1024                   /* total bytes of argv strings */
+#define MAX_PROGNAME    32
+
+#endif

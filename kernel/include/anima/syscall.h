@@ -1,0 +1,47 @@
+/*
+ * Syscall numbers: the kernel/user ABI's single source of truth.
+ *
+ * Calling convention (x86-64 `syscall`): number in rax, arguments in
+ * rdi, rsi, rdx, r10, r8, r9; result in rax. rcx and r11 are clobbered
+ * (the CPU uses them for the return rip and rflags). A negative result
+ * is -errno (see <anima/errno.h>).
+ *
+ * Numbers come in groups with deliberate holes (as Akaros does), so a
+ * group can grow without renumbering what user code already uses:
+ *   0-15   basic process services
+ *   16-31  memory
+ *   32-63  virtual processors and upcalls
+ *   64-95  blocking operations (sleep, I/O, futex)
+ */
+#ifndef ANIMA_SYSCALL_H
+#define ANIMA_SYSCALL_H
+
+#define SYS_null        0   /* () -> 0: does nothing; for measuring entry/exit */
+#define SYS_cputs       1   /* (const char *buf, size_t len) -> len */
+#define SYS_exit        2   /* (int status) -> does not return */
+#define SYS_time        3   /* () -> ns since boot */
+#define SYS_yield       4   /* () -> 0: give up the processor */
+#define SYS_spawn       5   /* (const char *prog, int argc, const char *const *argv) -> space id */
+#define SYS_wait        6   /* (int space, int *status) -> space id, once it has ended */
+#define SYS_getinfo     7   /* (int what) -> value: see INFO_* below */
+
+#define SYS_map         16  /* (void *addr, size_t len, int prot) -> address */
+#define SYS_unmap       17  /* (void *addr, size_t len) -> 0 */
+
+#define SYS_sleep       64  /* (uint64_t ns) -> 0 */
+
+#define NSYSCALL        65  /* one past the largest number */
+
+/* SYS_getinfo selectors */
+#define INFO_SPACE      0   /* this address space's id */
+#define INFO_CPU        1   /* the CPU the caller runs on now */
+#define INFO_NCPU       2   /* CPUs online */
+#define INFO_TSC_HZ     3   /* calibrated TSC frequency */
+#define INFO_MEM_FREE   4   /* free physical memory, bytes */
+
+/* SYS_map protections */
+#define PROT_READ       1
+#define PROT_WRITE      2
+#define PROT_EXEC       4
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * Kernel-wide declarations (the role of xv6's defs.h): every kernel .c
+ * includes this one header. Grouped by the file that defines them.
+ */
+#ifndef KERNEL_H
+#define KERNEL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <anima/errno.h>
+#include <anima/layout.h>
+#include "x86.h"
+#include "mmu.h"
+#include "spinlock.h"
+#include "cpu.h"
+#include "trap.h"
+#include "proc.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* string.c (shared with ulib) */
+void *memcpy(void *, const void *, size_t);
+void *memmove(void *, const void *, size_t);
+void *memset(void *, int, size_t);
+int memcmp(const void *, const void *, size_t);
+size_t strlen(const char *);
+size_t strnlen(const char *, size_t);
+int strcmp(const char *, const char *);
+int strncmp(const char *, const char *, size_t);
+char *strchr(const char *, int);
+size_t strlcpy(char *, const char *, size_t);
+
+/* console.c */
+void console_init(void);
+int kprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int vkprintf(const char *fmt, va_list ap);
+int ksnprintf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void console_write(const char *s, size_t n);
+void console_lock(void);
+void console_unlock(void);
+
+/* panic.c */
+extern volatile int panicking;
+void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void panic_trap(struct trapframe *tf, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+void ksyms_load(uint64_t pa, uint64_t len);
+const char *ksym_lookup(uint64_t addr, uint64_t *off);
+void backtrace(uint64_t rbp);
+void qemu_exit(int v) __attribute__((noreturn));
+
+/* multiboot.c */
+struct module {
+	char name[MAX_PROGNAME];
+	uint64_t start, end;          /* physical */
+};
+#define MAXMODULES 64
+struct memrange {
+	uint64_t base, len;
+	uint32_t type;                /* 1 = usable RAM */
+};
+#define MAXMEMRANGES 64
+extern struct memrange mmap_ranges[MAXMEMRANGES];
+extern int nmmap;
+extern struct module modules[MAXMODULES];
+extern int nmodules;
+extern char boot_cmdline[1024];
+extern uint64_t acpi_rsdp_pa;
+void multiboot_parse(uint32_t magic, uint64_t mbi_pa);
+struct module *module_find(const char *name);
+
+/* pmm.c */
+void pmm_init(void);
+void pmm_reserve(uint64_t start, uint64_t end);
+void *page_alloc(void);               /* one zeroed page, kernel virtual; 0 if none */
+void *pages_alloc(size_t n);          /* n contiguous zeroed pages */
+void page_free(void *va);
+void pages_free(void *va, size_t n);
+uint64_t pmm_free_pages(void);
+extern uint64_t mem_total_bytes, phys_top;
+
+/* vm.c */
+extern uint64_t *kernel_pml4;
+extern uint64_t kernel_cr3;
+void vm_init(void);
+uint64_t *vm_walk(uint64_t *pml4, uint64_t va, int create);
+int vm_map(uint64_t *pml4, uint64_t va, uint64_t pa, uint64_t flags);
+uint64_t *vm_new_pml4(void);
+void vm_free_user(uint64_t *pml4);
+uint64_t vm_unmap_range(uint64_t *pml4, uint64_t va, uint64_t len);
+int vm_mapped(uint64_t *pml4, uint64_t va, uint64_t len);
+
+/* tlb.c */
+struct page_list {
+	void *head;
+};
+uint64_t vm_unmap_collect(uint64_t *pml4, uint64_t va, uint64_t len, struct page_list *out);
+void page_list_free(struct page_list *l);
+void tlb_shootdown(struct space *sp);
+void tlb_check(void);
+
+/* kheap.c */
+void *kmalloc(size_t n);
+void *kzalloc(size_t n);
+void kfree(void *p);
+
+/* cpu.c */
+extern int have_smap, have_smep;
+void cpu_init(struct cpu *c);
+static inline int mycpu_id(void) { return mycpu() ? mycpu()->id : 0; }
+
+/* trap.c */
+void idt_init(void);
+void idt_load(void);
+void trap(struct trapframe *tf);
+const char *trap_name(uint64_t vector);
+void user_return_checks(void);
+
+/* acpi.c */
+extern uint32_t madt_apic_ids[MAXCPU];
+extern int madt_ncpu;
+extern uint64_t lapic_pa;
+void acpi_init(void);
+
+/* lapic.c */
+void lapic_init(void);
+uint32_t lapic_id(void);
+void lapic_eoi(void);
+void lapic_timer_oneshot(uint64_t ns);
+void lapic_ipi(uint32_t apic_id, int vector);
+void lapic_ipi_others(int vector, int nmi);
+void lapic_startup(uint32_t apic_id, uint32_t tramp_pa);
+
+/* time.c */
+extern uint64_t tsc_hz, lapic_hz, lapic_ns_mult;
+void time_calibrate(void);
+uint64_t now_ns(void);
+void delay_us(uint64_t us);
+
+/* smp.c */
+void smp_boot(void);
+
+/* swtch.S */
+void swtch(struct context **from, struct context *to);
+
+/* sched.c */
+extern uint64_t quantum_ns;
+void sched_init_cpu(struct cpu *c);
+void scheduler(void) __attribute__((noreturn));
+void sched_enqueue(struct vp *vp);
+void sched(void);
+void vp_yield(void);
+void vp_block(struct spinlock *held);
+int vp_wake(struct vp *vp);
+void sched_tick(void);
+void sched_arm_timer(void);
+void sleep_ns(uint64_t ns);
+void timer_interrupt(void);
+
+/* vp.c */
+struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp);
+void vp_free(struct vp *vp);
+void vp_exit(void) __attribute__((noreturn));
+struct vp *myvp(void);
+
+/* space.c */
+extern volatile int live_spaces;
+struct space *space_create(const char *name);
+void space_get(struct space *sp);
+void space_put(struct space *sp);
+void space_exit(struct space *sp, int status);
+void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip, const char *detail);
+int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot);
+long space_wait(int id, int *ustatus);
+void space_finish(struct space *sp);
+void kernel_finish(void);
+
+/* elf.c */
+int elf_load(struct space *sp, const uint8_t *img, uint64_t size, uint64_t *entry);
+
+/* uaccess.S / uaccess.c */
+int copyin(void *dst, uint64_t usrc, size_t n);
+int copyout(uint64_t udst, const void *src, size_t n);
+long copyin_str(char *dst, uint64_t usrc, size_t max);
+int user_range_ok(uint64_t uva, size_t n);
+int uaccess_fixup(struct trapframe *tf);
+
+/* syscall.c */
+void syscall_init_cpu(void);
+void syscall(struct trapframe *tf);
+
+/* cmdline.c */
+void cmdline_parse(const char *s);
+void cmdline_start_programs(void);
+int boot_status(void);
+void boot_record_exit(int slot, int status);
+
+#endif

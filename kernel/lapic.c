@@ -1,0 +1,118 @@
+/*
+ * Local APIC (xAPIC, memory-mapped): per-CPU timer, end-of-interrupt, and
+ * inter-processor interrupts. The legacy 8259 PIC is remapped out of the
+ * exception range and masked: the kernel takes no device interrupts.
+ */
+#include "kernel.h"
+
+#define ID       0x020
+#define TPR      0x080
+#define EOI      0x0b0
+#define SVR      0x0f0
+#define ICRLO    0x300
+#define ICRHI    0x310
+#define LVT_TIMER 0x320
+#define LVT_LINT0 0x350
+#define LVT_LINT1 0x360
+#define LVT_ERROR 0x370
+#define TIMER_INIT 0x380
+#define TIMER_CUR  0x390
+#define TIMER_DIV  0x3e0
+#define MASKED   (1u << 16)
+#define PENDING  (1u << 12)
+
+static volatile uint32_t *regs(uint32_t off)
+{
+	return (volatile uint32_t *)((uint8_t *)P2V(lapic_pa) + off);
+}
+static uint32_t rd(uint32_t off) { return *regs(off); }
+static void wr(uint32_t off, uint32_t v) { *regs(off) = v; (void)rd(ID); }
+
+static void pic_disable(void)
+{
+	/* Remap to 0x20..0x2f (ICW1-4) so a spurious IRQ cannot look like an
+	   exception, then mask every line. */
+	outb(0x20, 0x11); outb(0xa0, 0x11);
+	outb(0x21, 0x20); outb(0xa1, 0x28);
+	outb(0x21, 4);    outb(0xa1, 2);
+	outb(0x21, 1);    outb(0xa1, 1);
+	outb(0x21, 0xff); outb(0xa1, 0xff);
+}
+
+void lapic_init(void)
+{
+	if (mycpu_id() == 0)
+		pic_disable();
+	wrmsr(MSR_APIC_BASE, rdmsr(MSR_APIC_BASE) | (1 << 11));   /* global enable */
+	wr(SVR, 0x100 | T_SPURIOUS);
+	wr(TPR, 0);
+	wr(LVT_LINT0, MASKED);
+	wr(LVT_ERROR, MASKED);
+	wr(TIMER_DIV, 0x3);             /* divide by 16 */
+	wr(LVT_TIMER, MASKED | T_TIMER);
+	wr(EOI, 0);
+}
+
+uint32_t lapic_id(void)
+{
+	return rd(ID) >> 24;
+}
+
+void lapic_eoi(void)
+{
+	wr(EOI, 0);
+}
+
+/* Raw access for calibration (time.c). */
+void lapic_timer_raw(uint32_t lvt, uint32_t init)
+{
+	wr(LVT_TIMER, lvt);
+	wr(TIMER_INIT, init);
+}
+uint32_t lapic_timer_current(void)
+{
+	return rd(TIMER_CUR);
+}
+
+/* Interrupt this CPU once, ns from now (0 = cancel). */
+void lapic_timer_oneshot(uint64_t ns)
+{
+	if (!ns) {
+		wr(TIMER_INIT, 0);
+		return;
+	}
+	uint64_t count = (uint64_t)(((unsigned __int128)ns * lapic_ns_mult) >> 32);
+	count = MAX(count, 1);
+	count = MIN(count, 0xffffffffUL);
+	wr(LVT_TIMER, T_TIMER);          /* one-shot, unmasked */
+	wr(TIMER_INIT, (uint32_t)count);
+}
+
+static void icr(uint32_t dest, uint32_t lo)
+{
+	wr(ICRHI, dest << 24);
+	wr(ICRLO, lo);
+	while (rd(ICRLO) & PENDING)
+		pause();
+}
+
+void lapic_ipi(uint32_t apic_id, int vector)
+{
+	icr(apic_id, 0x4000 | vector);
+}
+
+void lapic_ipi_others(int vector, int nmi)
+{
+	icr(0, (3u << 18) | 0x4000 | (nmi ? 0x400 : (uint32_t)vector));
+}
+
+/* INIT, then two STARTUPs pointing at the trampoline (Intel MP spec). */
+void lapic_startup(uint32_t apic_id, uint32_t tramp_pa)
+{
+	icr(apic_id, 0x4500);
+	delay_us(10000);
+	for (int i = 0; i < 2; i++) {
+		icr(apic_id, 0x4600 | (tramp_pa >> 12));
+		delay_us(200);
+	}
+}

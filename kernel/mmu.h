@@ -1,0 +1,44 @@
+/*
+ * Paging: constants, page-table bits and the kernel's memory layout.
+ *
+ *   0x0000000000400000 .. 0x00007fffffffffff   user (see <anima/layout.h>)
+ *   0xffff800000000000 .. +max(RAM, 4 GiB)     direct map of physical memory
+ *   0xffffffff80000000 .. +kernel image        kernel text/data (-mcmodel=kernel)
+ */
+#ifndef MMU_H
+#define MMU_H
+
+#define KERNBASE   0xffffffff80000000UL
+#define PHYSMAP    0xffff800000000000UL
+#define PGSIZE     4096UL
+#define PGSHIFT    12
+
+#define PTE_P      (1UL << 0)
+#define PTE_W      (1UL << 1)
+#define PTE_U      (1UL << 2)
+#define PTE_PWT    (1UL << 3)
+#define PTE_PCD    (1UL << 4)
+#define PTE_A      (1UL << 5)
+#define PTE_D      (1UL << 6)
+#define PTE_PS     (1UL << 7)
+#define PTE_G      (1UL << 8)
+#define PTE_SHARED (1UL << 9)    /* software bit: frame not owned by the space */
+#define PTE_NX     (1UL << 63)
+#define PTE_ADDR   0x000ffffffffff000UL
+
+/* Page-fault error code bits */
+#define PF_P       (1u << 0)
+#define PF_W       (1u << 1)
+#define PF_U       (1u << 2)
+#define PF_I       (1u << 4)
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+#define P2V(pa) ((void *)((uint64_t)(pa) + PHYSMAP))
+#define V2P(va) ((uint64_t)(va) - PHYSMAP)
+#define K2P(va) ((uint64_t)(va) - KERNBASE)   /* kernel image address -> physical */
+#define PGROUNDUP(a)   (((uint64_t)(a) + PGSIZE - 1) & ~(PGSIZE - 1))
+#define PGROUNDDOWN(a) ((uint64_t)(a) & ~(PGSIZE - 1))
+#endif
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * Physical page allocator: one bit per 4 KiB page (1 = in use), built from
+ * the boot memory map. Next-fit search from a hint keeps single-page
+ * allocation cheap; contiguous runs serve kernel stacks.
+ */
+#include "kernel.h"
+
+#define MAXPHYS   (16UL << 30)               /* RAM above 16 GiB is ignored */
+#define MAXPAGES  (MAXPHYS / PGSIZE)
+
+static uint64_t bitmap[MAXPAGES / 64];
+static uint64_t npages, nfree, hint;
+static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
+uint64_t mem_total_bytes, phys_top;
+
+extern char _kernel_start[], _kernel_end[];
+
+static void mark(uint64_t pfn, int used)
+{
+	if (used)
+		bitmap[pfn / 64] |= 1UL << (pfn % 64);
+	else
+		bitmap[pfn / 64] &= ~(1UL << (pfn % 64));
+}
+
+static int used(uint64_t pfn)
+{
+	return (bitmap[pfn / 64] >> (pfn % 64)) & 1;
+}
+
+void pmm_reserve(uint64_t start, uint64_t end)
+{
+	for (uint64_t p = start / PGSIZE; p < PGROUNDUP(end) / PGSIZE && p < npages; p++)
+		if (!used(p)) {
+			mark(p, 1);
+			nfree--;
+		}
+}
+
+void pmm_init(void)
+{
+	memset(bitmap, 0xff, sizeof bitmap);
+	for (int i = 0; i < nmmap; i++) {
+		struct memrange *r = &mmap_ranges[i];
+		uint64_t end = r->base + r->len;
+		if (end > phys_top)
+			phys_top = end;
+		if (r->type != 1)
+			continue;
+		mem_total_bytes += r->len;
+		uint64_t lo = PGROUNDUP(r->base) / PGSIZE, hi = PGROUNDDOWN(MIN(end, MAXPHYS)) / PGSIZE;
+		for (uint64_t p = lo; p < hi; p++) {
+			if (used(p)) {
+				mark(p, 0);
+				nfree++;
+			}
+			if (p + 1 > npages)
+				npages = p + 1;
+		}
+	}
+	pmm_reserve(0, 0x100000);   /* BIOS data, the AP trampoline */
+	pmm_reserve(K2P(_kernel_start), K2P(_kernel_end));
+	for (int i = 0; i < nmodules; i++)
+		pmm_reserve(modules[i].start, modules[i].end);
+	hint = 0x100000 / PGSIZE;
+}
+
+/* Find n free pages in a row, starting at the hint; pmm_lock held. */
+static int64_t find_run(uint64_t n)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t start = pass ? 0 : hint, run = 0;
+		for (uint64_t p = start; p < npages; p++) {
+			if (n == 1 && p % 64 == 0 && bitmap[p / 64] == ~0UL) {
+				p += 63;
+				continue;
+			}
+			run = used(p) ? 0 : run + 1;
+			if (run == n)
+				return (int64_t)(p + 1 - n);
+		}
+	}
+	return -1;
+}
+
+void *pages_alloc(size_t n)
+{
+	spin_lock(&pmm_lock);
+	int64_t p = n <= nfree ? find_run(n) : -1;
+	if (p < 0) {
+		spin_unlock(&pmm_lock);
+		return 0;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		mark(p + i, 1);
+	nfree -= n;
+	hint = p + n;
+	spin_unlock(&pmm_lock);
+	void *va = P2V((uint64_t)p * PGSIZE);
+	memset(va, 0, n * PGSIZE);
+	return va;
+}
+
+void *page_alloc(void)
+{
+	return pages_alloc(1);
+}
+
+void pages_free(void *va, size_t n)
+{
+	uint64_t pfn = V2P(va) / PGSIZE;
+	spin_lock(&pmm_lock);
+	for (uint64_t i = 0; i < n; i++) {
+		if (pfn + i >= npages || !used(pfn + i))
+			panic("pages_free: page %lx is not allocated", (pfn + i) * PGSIZE);
+		mark(pfn + i, 0);
+	}
+	nfree += n;
+	spin_unlock(&pmm_lock);
+}
+
+void page_free(void *va)
+{
+	pages_free(va, 1);
+}
+
+uint64_t pmm_free_pages(void)
+{
+	return nfree;
+}

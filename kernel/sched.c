@@ -1,0 +1,252 @@
+/*
+ * The VP scheduler: coarse-grained round robin over per-CPU run queues.
+ *
+ * Each CPU runs scheduler() on its own boot stack and switches into one VP
+ * at a time (xv6's model). The kernel is not preemptible — it runs with
+ * interrupts off — so a VP is preempted only on its way back to user mode,
+ * when its quantum is over. The timer is one-shot, armed for the earliest
+ * of the running VP's quantum end and this CPU's earliest sleeper.
+ *
+ * A VP may be enqueued (woken) on one CPU while its old CPU is still
+ * switching away from its stack; vp->on_cpu makes the new CPU wait until
+ * the old one is done with it.
+ */
+#include "kernel.h"
+
+uint64_t quantum_ns = 10 * 1000000UL;
+
+static void fxsave(uint8_t *a) { __asm__ volatile("fxsave64 (%0)" : : "r"(a) : "memory"); }
+static void fxrstor(uint8_t *a) { __asm__ volatile("fxrstor64 (%0)" : : "r"(a) : "memory"); }
+
+void sched_init_cpu(struct cpu *c)
+{
+	spin_init(&c->rq_lock, "runq");
+	spin_init(&c->timer_lock, "timer");
+}
+
+static struct vp *rq_pop(struct cpu *c)
+{
+	spin_lock(&c->rq_lock);
+	struct vp *vp = c->rq_head;
+	if (vp) {
+		c->rq_head = vp->rq_next;
+		if (!c->rq_head)
+			c->rq_tail = 0;
+		c->rq_len--;
+	}
+	spin_unlock(&c->rq_lock);
+	return vp;
+}
+
+/* Take work from the CPU with the longest queue. */
+static struct vp *steal(struct cpu *me)
+{
+	struct cpu *victim = 0;
+	for (int i = 0; i < ncpu; i++)
+		if (&cpus[i] != me && cpus[i].rq_len > 0 && (!victim || cpus[i].rq_len > victim->rq_len))
+			victim = &cpus[i];
+	return victim ? rq_pop(victim) : 0;
+}
+
+static struct cpu *find_idle(void)
+{
+	for (int i = 0; i < ncpu; i++)
+		if (cpus[i].idle)
+			return &cpus[i];
+	return 0;
+}
+
+void sched_enqueue(struct vp *vp)
+{
+	struct cpu *c = vp->cpu;
+	if (!c) {                         /* new VP: an idle CPU, or the shortest queue */
+		c = find_idle();
+		for (int i = 0; !c && i < ncpu; i++)
+			if (!c || cpus[i].rq_len < c->rq_len)
+				c = &cpus[i];
+		if (!c)
+			c = mycpu();
+		vp->cpu = c;
+	}
+	spin_lock(&c->rq_lock);
+	vp->rq_next = 0;
+	if (c->rq_tail)
+		c->rq_tail->rq_next = vp;
+	else
+		c->rq_head = vp;
+	c->rq_tail = vp;
+	c->rq_len++;
+	spin_unlock(&c->rq_lock);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* Wake the target if it sleeps, else let an idle CPU steal the work. */
+	struct cpu *kick = c->idle ? c : find_idle();
+	if (kick && kick != mycpu())
+		lapic_ipi(kick->apic_id, T_RESCHED);
+}
+
+/* Load sp's page tables on this CPU (0: the kernel's), keeping a reference
+   so the tables cannot be freed while any CPU might still walk them. */
+static void switch_space(struct cpu *c, struct space *sp)
+{
+	if (c->cr3_space == sp)
+		return;
+	if (sp)
+		space_get(sp);
+	struct space *old = c->cr3_space;
+	c->cr3_space = sp;           /* before the load: see tlb_shootdown */
+	lcr3(sp ? sp->cr3 : kernel_cr3);
+	if (old)
+		space_put(old);
+}
+
+static void idle(struct cpu *c)
+{
+	switch_space(c, 0);
+	__atomic_store_n(&c->idle, 1, __ATOMIC_SEQ_CST);
+	int work = c->rq_len > 0;
+	for (int i = 0; !work && i < ncpu; i++)
+		work = cpus[i].rq_len > 0;
+	if (!work) {
+		sched_arm_timer();
+		uint64_t t0 = now_ns();
+		__asm__ volatile("sti; hlt; cli" ::: "memory");
+		c->idle_ns += now_ns() - t0;
+	}
+	__atomic_store_n(&c->idle, 0, __ATOMIC_SEQ_CST);
+}
+
+void scheduler(void)
+{
+	struct cpu *c = mycpu();
+	for (;;) {
+		struct vp *vp = rq_pop(c);
+		if (!vp)
+			vp = steal(c);
+		if (!vp) {
+			idle(c);
+			continue;
+		}
+		while (__atomic_load_n(&vp->on_cpu, __ATOMIC_ACQUIRE))
+			pause();
+		vp->on_cpu = 1;
+		vp->cpu = c;
+		vp->state = VP_RUNNING;
+		vp->switches++;
+		c->vp = vp;
+		switch_space(c, vp->space);
+		c->kstack_top = c->tss.rsp0 = (uint64_t)vp->kstack + KSTACK_SIZE;
+		fxrstor(vp->fpu);
+		uint64_t t0 = now_ns();
+		c->quantum_end = t0 + quantum_ns;
+		c->need_resched = 0;
+		sched_arm_timer();
+		swtch(&c->sched_ctx, vp->ctx);
+		/* vp gave up the CPU; its state says why. */
+		vp->run_ns += now_ns() - t0;
+		c->vp = 0;
+		__atomic_store_n(&vp->on_cpu, 0, __ATOMIC_RELEASE);
+		if (vp->state == VP_ZOMBIE)
+			vp_free(vp);
+	}
+}
+
+/* Leave the CPU; the caller has already set vp->state. */
+void sched(void)
+{
+	struct vp *vp = myvp();
+	fxsave(vp->fpu);
+	swtch(&vp->ctx, mycpu()->sched_ctx);
+}
+
+void vp_yield(void)
+{
+	struct cpu *c = mycpu();
+	struct vp *vp = c->vp;
+	c->need_resched = 0;
+	if (!c->rq_len) {               /* nobody waiting here: keep going */
+		c->quantum_end = now_ns() + quantum_ns;
+		sched_arm_timer();
+		return;
+	}
+	vp->state = VP_RUNNABLE;
+	sched_enqueue(vp);
+	sched();
+}
+
+/* Block the current VP. The caller holds the lock that guards the
+   condition it waits for; a waker must take that lock before vp_wake. */
+void vp_block(struct spinlock *held)
+{
+	struct vp *vp = myvp();
+	vp->state = VP_BLOCKED;
+	if (held)
+		spin_unlock(held);
+	sched();
+}
+
+int vp_wake(struct vp *vp)
+{
+	int expect = VP_BLOCKED;
+	if (!__atomic_compare_exchange_n(&vp->state, &expect, VP_RUNNABLE, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 0;
+	sched_enqueue(vp);
+	return 1;
+}
+
+/* Arm this CPU's one-shot timer for its next deadline. */
+void sched_arm_timer(void)
+{
+	struct cpu *c = mycpu();
+	uint64_t next = c->vp ? c->quantum_end : ~0UL;
+	if (c->sleepers && c->sleepers->wake_ns < next)
+		next = c->sleepers->wake_ns;
+	if (next == ~0UL) {
+		lapic_timer_oneshot(0);
+		return;
+	}
+	uint64_t now = now_ns();
+	lapic_timer_oneshot(next > now ? next - now : 1);
+}
+
+void timer_interrupt(void)
+{
+	struct cpu *c = mycpu();
+	uint64_t now = now_ns();
+	c->ticks++;
+	spin_lock(&c->timer_lock);
+	while (c->sleepers && c->sleepers->wake_ns <= now) {
+		struct vp *vp = c->sleepers;
+		c->sleepers = vp->sleep_next;
+		vp_wake(vp);
+	}
+	spin_unlock(&c->timer_lock);
+	if (c->vp && now >= c->quantum_end)
+		c->need_resched = 1;
+	sched_arm_timer();
+}
+
+/* Block the current VP for ns nanoseconds (the VP itself: classic semantics). */
+void sleep_ns(uint64_t ns)
+{
+	struct cpu *c = mycpu();
+	struct vp *vp = c->vp;
+	vp->wake_ns = now_ns() + ns;
+	spin_lock(&c->timer_lock);
+	struct vp **pp = &c->sleepers;
+	while (*pp && (*pp)->wake_ns <= vp->wake_ns)
+		pp = &(*pp)->sleep_next;
+	vp->sleep_next = *pp;
+	*pp = vp;
+	sched_arm_timer();
+	vp_block(&c->timer_lock);
+	/* Woken early (our space is being killed)? Then we are still on c's
+	   list; leave it before we can exit and be freed. */
+	spin_lock(&c->timer_lock);
+	for (pp = &c->sleepers; *pp; pp = &(*pp)->sleep_next)
+		if (*pp == vp) {
+			*pp = vp->sleep_next;
+			break;
+		}
+	spin_unlock(&c->timer_lock);
+}

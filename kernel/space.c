@@ -1,0 +1,294 @@
+/*
+ * Address spaces ("spaces"): page tables plus the VPs that run in them.
+ *
+ * Lifetimes: `refs` counts what may touch the page tables (each VP, each
+ * CPU with the tables loaded); at zero the tables are freed. The struct
+ * itself stays in the table until its status has been collected: by its
+ * parent's SYS_wait, or at once if it has no parent.
+ */
+#include "kernel.h"
+#include <anima/exit.h>
+
+static struct space *table[MAXSPACE];
+static struct spinlock table_lock = SPINLOCK_INIT("spaces");
+static int next_id = 1;
+volatile int live_spaces;
+
+struct space *space_create(const char *name)
+{
+	struct space *sp = kzalloc(sizeof *sp);
+	if (!sp)
+		return 0;
+	sp->pml4 = vm_new_pml4();
+	if (!sp->pml4) {
+		kfree(sp);
+		return 0;
+	}
+	sp->cr3 = V2P(sp->pml4);
+	sp->refs = 1;                      /* the creator's, until it is running */
+	sp->boot_slot = -1;
+	sp->map_next = USER_MAP_BASE;
+	strlcpy(sp->name, name, sizeof sp->name);
+	spin_init(&sp->lock, "space");
+	return sp;
+}
+
+void space_get(struct space *sp)
+{
+	__atomic_fetch_add(&sp->refs, 1, __ATOMIC_RELAXED);
+}
+
+/* Free the struct if nothing refers to it and nobody will wait for it. */
+static void maybe_free(struct space *sp)
+{
+	if (sp->tables_freed && sp->state == SP_DEAD && (sp->waited || !sp->parent))
+		kfree(sp);
+}
+
+void space_put(struct space *sp)
+{
+	if (__atomic_sub_fetch(&sp->refs, 1, __ATOMIC_ACQ_REL) > 0)
+		return;
+	vm_free_user(sp->pml4);
+	sp->pml4 = 0;
+	spin_lock(&table_lock);
+	sp->tables_freed = 1;
+	maybe_free(sp);
+	spin_unlock(&table_lock);
+}
+
+/* Ask every VP of sp to end; each notices on its way back to user mode. */
+void space_exit(struct space *sp, int status)
+{
+	spin_lock(&sp->lock);
+	if (sp->state != SP_ALIVE) {
+		spin_unlock(&sp->lock);
+		return;
+	}
+	sp->state = SP_DYING;
+	sp->exit_status = status;
+	for (struct vp *v = sp->vps; v; v = v->space_next) {
+		if (v == myvp())
+			continue;
+		if (!vp_wake(v) && v->state == VP_RUNNING && v->cpu != mycpu())
+			lapic_ipi(v->cpu->apic_id, T_RESCHED);
+	}
+	spin_unlock(&sp->lock);
+}
+
+/* End sp because of something it did; one line says what. */
+void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip, const char *detail)
+{
+	kprintf("%s[space %d]: killed: %s at %#lx, rip %#lx%s%s%s\n", sp->name, sp->id,
+		cause, addr, rip, *detail ? " (" : "", detail, *detail ? ")" : "");
+	sp->kill_cause = cause;
+	sp->kill_addr = addr;
+	sp->kill_rip = rip;
+	space_exit(sp, EXIT_KILLED);
+}
+
+/* The last VP of sp has exited: report, and wake whoever waits. */
+void space_finish(struct space *sp)
+{
+	spin_lock(&sp->lock);
+	sp->state = SP_DEAD;
+	spin_unlock(&sp->lock);
+	if (sp->kill_cause)
+		kprintf("@exit {\"space\": %d, \"prog\": \"%s\", \"status\": %d, \"killed\": \"%s\", "
+			"\"addr\": \"%#lx\", \"rip\": \"%#lx\"}\n", sp->id, sp->name, sp->exit_status,
+			sp->kill_cause, sp->kill_addr, sp->kill_rip);
+	else
+		kprintf("@exit {\"space\": %d, \"prog\": \"%s\", \"status\": %d}\n",
+			sp->id, sp->name, sp->exit_status);
+	if (sp->boot_slot >= 0)
+		boot_record_exit(sp->boot_slot, sp->exit_status);
+
+	spin_lock(&table_lock);
+	for (int i = 0; i < MAXSPACE; i++) {       /* orphan our children */
+		struct space *ch = table[i];
+		if (ch && ch->parent == sp) {
+			ch->parent = 0;
+			if (ch->state == SP_DEAD) {
+				table[i] = 0;
+				maybe_free(ch);
+			}
+		}
+	}
+	if (!sp->parent)
+		for (int i = 0; i < MAXSPACE; i++)
+			if (table[i] == sp)
+				table[i] = 0;
+	if (sp->waiter)
+		vp_wake(sp->waiter);
+	spin_unlock(&table_lock);
+
+	if (__atomic_sub_fetch(&live_spaces, 1, __ATOMIC_ACQ_REL) == 0)
+		kernel_finish();
+}
+
+/* Append s as a JSON string (after sep) to buf; returns bytes added. */
+static size_t json_str(char *buf, size_t room, const char *s, const char *sep)
+{
+	size_t n = 0;
+	for (const char *p = sep; *p && n + 1 < room; p++)
+		buf[n++] = *p;
+	if (n + 1 < room)
+		buf[n++] = '"';
+	for (; *s && n + 7 < room; s++) {
+		unsigned char c = *s;
+		if (c == '"' || c == '\\') {
+			buf[n++] = '\\';
+			buf[n++] = c;
+		} else if (c < 0x20 || c >= 0x7f)
+			n += ksnprintf(buf + n, room - n, "\\u%04x", c);
+		else
+			buf[n++] = c;
+	}
+	if (n + 1 < room)
+		buf[n++] = '"';
+	buf[n] = 0;
+	return n;
+}
+
+/* Copy bytes into sp's memory through the direct map (sp not loaded). */
+static int space_write(struct space *sp, uint64_t va, const void *src, size_t n)
+{
+	while (n) {
+		uint64_t *pte = vm_walk(sp->pml4, va, 0);
+		if (!pte || !(*pte & PTE_P))
+			return -EFAULT;
+		size_t chunk = MIN(n, PGSIZE - va % PGSIZE);
+		memcpy((uint8_t *)P2V(*pte & PTE_ADDR) + va % PGSIZE, src, chunk);
+		va += chunk;
+		src = (const uint8_t *)src + chunk;
+		n -= chunk;
+	}
+	return 0;
+}
+
+/* Build the initial stack: argc, argv[], NULL, then the strings. */
+static int setup_stack(struct space *sp, int argc, char **argv, uint64_t *rsp)
+{
+	uint64_t lo = USER_STACK_TOP - USER_STACK_SIZE;
+	for (uint64_t va = lo; va < USER_STACK_TOP; va += PGSIZE) {
+		void *pg = page_alloc();
+		if (!pg || vm_map(sp->pml4, va, V2P(pg), PTE_U | PTE_W | PTE_NX) < 0) {
+			if (pg)
+				page_free(pg);
+			return -ENOMEM;
+		}
+		sp->pages++;
+	}
+	uint64_t ptrs[MAX_ARGS + 2];
+	uint64_t top = USER_STACK_TOP;
+	for (int i = argc - 1; i >= 0; i--) {
+		size_t len = strlen(argv[i]) + 1;
+		top -= len;
+		if (space_write(sp, top, argv[i], len) < 0)
+			return -EFAULT;
+		ptrs[i + 1] = top;
+	}
+	ptrs[0] = argc;
+	ptrs[argc + 1] = 0;
+	top = (top - (argc + 2) * 8) & ~15UL;
+	if (space_write(sp, top, ptrs, (argc + 2) * 8) < 0)
+		return -EFAULT;
+	*rsp = top;
+	return 0;
+}
+
+/* Start program `prog` in a new space. Returns the space id or -errno. */
+int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot)
+{
+	struct module *m = module_find(prog);
+	if (!m || !strcmp(prog, "ksyms"))
+		return -ENOENT;
+	struct space *sp = space_create(prog);
+	if (!sp)
+		return -ENOMEM;
+	uint64_t entry, rsp;
+	int err = elf_load(sp, P2V(m->start), m->end - m->start, &entry);
+	if (err == -EINVAL)
+		kprintf("anima: %s is not a valid x86-64 ELF program\n", prog);
+	if (!err)
+		err = setup_stack(sp, argc, argv, &rsp);
+	struct vp *vp = err ? 0 : vp_create(sp, entry, rsp);
+	if (!vp) {
+		sp->state = SP_DEAD;
+		space_put(sp);                 /* frees tables and struct */
+		return err ? err : -ENOMEM;
+	}
+	sp->parent = parent;
+	sp->boot_slot = boot_slot;
+	spin_lock(&table_lock);
+	int slot = -1;
+	for (int i = 0; i < MAXSPACE && slot < 0; i++)
+		if (!table[i])
+			slot = i;
+	if (slot >= 0) {
+		sp->id = next_id++;
+		table[slot] = sp;
+		__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);
+	}
+	spin_unlock(&table_lock);
+	if (slot < 0) {
+		sp->state = SP_DEAD;
+		sp->parent = 0;
+		vp->state = VP_ZOMBIE;
+		vp_free(vp);
+		space_put(sp);
+		return -EAGAIN;
+	}
+	char line[MAX_ARGLEN * 2 + 128];
+	size_t n = ksnprintf(line, sizeof line, "@start {\"space\": %d, \"prog\": \"%s\", \"argv\": [",
+			     sp->id, sp->name);
+	for (int i = 0; i < argc; i++)
+		n += json_str(line + n, sizeof line - n, argv[i], i ? ", " : "");
+	kprintf("%s]}\n", line);
+	vp->state = VP_RUNNABLE;
+	sched_enqueue(vp);
+	space_put(sp);                         /* drop the creator's reference */
+	return sp->id;
+}
+
+/* SYS_wait: block until child `id` of the caller has ended. */
+long space_wait(int id, int *ustatus)
+{
+	struct space *me = myvp()->space;
+	spin_lock(&table_lock);
+	struct space *ch = 0;
+	int slot = -1;
+	for (int i = 0; i < MAXSPACE; i++)
+		if (table[i] && table[i]->id == id && table[i]->parent == me) {
+			ch = table[i];
+			slot = i;
+		}
+	if (!ch) {
+		spin_unlock(&table_lock);
+		return -ECHILD;
+	}
+	while (ch->state != SP_DEAD) {
+		if (me->state != SP_ALIVE) {       /* we are being killed */
+			ch->waiter = 0;
+			spin_unlock(&table_lock);
+			return -EINTR;
+		}
+		ch->waiter = myvp();
+		vp_block(&table_lock);
+		spin_lock(&table_lock);
+	}
+	ch->waiter = 0;
+	int status = ch->exit_status;
+	spin_unlock(&table_lock);
+	/* Report before reaping, so a bad pointer leaves the child collectable. */
+	if (ustatus && copyout((uint64_t)ustatus, &status, sizeof status) < 0)
+		return -EFAULT;
+	spin_lock(&table_lock);
+	if (table[slot] == ch) {
+		table[slot] = 0;
+		ch->waited = 1;
+		maybe_free(ch);
+	}
+	spin_unlock(&table_lock);
+	return id;
+}

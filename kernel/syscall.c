@@ -1,0 +1,47 @@
+/*
+ * System calls: a table indexed by number (<anima/syscall.h>). Every
+ * handler takes the six raw argument registers and returns a value or a
+ * negative errno; none may trust its arguments.
+ */
+#include "kernel.h"
+#include <anima/syscall.h>
+
+typedef long (*sysfn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t);
+
+#define SYSDECL(name) long sys_##name(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t)
+SYSDECL(null); SYSDECL(cputs); SYSDECL(exit); SYSDECL(time); SYSDECL(yield);
+SYSDECL(spawn); SYSDECL(wait); SYSDECL(getinfo); SYSDECL(map); SYSDECL(unmap);
+SYSDECL(sleep);
+
+static const sysfn systab[NSYSCALL] = {
+	[SYS_null] = sys_null,
+	[SYS_cputs] = sys_cputs,
+	[SYS_exit] = sys_exit,
+	[SYS_time] = sys_time,
+	[SYS_yield] = sys_yield,
+	[SYS_spawn] = sys_spawn,
+	[SYS_wait] = sys_wait,
+	[SYS_getinfo] = sys_getinfo,
+	[SYS_map] = sys_map,
+	[SYS_unmap] = sys_unmap,
+	[SYS_sleep] = sys_sleep,
+};
+
+extern char syscall_entry[];
+
+void syscall_init_cpu(void)
+{
+	/* SYSCALL loads CS=0x08, SS=0x10; SYSRET loads CS=0x18+16, SS=0x18+8
+	   (user code and data, RPL 3): see the GDT in cpu.c. */
+	wrmsr(MSR_STAR, (0x1bUL << 48) | ((uint64_t)KCODE_SEL << 32));
+	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
+	wrmsr(MSR_FMASK, RFLAGS_IF | RFLAGS_TF | RFLAGS_DF | RFLAGS_AC | RFLAGS_NT);
+}
+
+void syscall(struct trapframe *tf)
+{
+	uint64_t n = tf->rax;
+	sysfn f = n < NSYSCALL ? systab[n] : 0;
+	tf->rax = f ? (uint64_t)f(tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9) : (uint64_t)-ENOSYS;
+	user_return_checks();
+}

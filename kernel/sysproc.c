@@ -1,0 +1,122 @@
+/* Process-level syscalls: console, exit, time, yield, spawn, wait, info, sleep. */
+#include "kernel.h"
+#include <anima/syscall.h>
+
+#define CPUTS_MAX (64 * 1024)
+
+long sys_null(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
+	return 0;
+}
+
+/* Write len bytes atomically: one console lock, so lines never mix. */
+long sys_cputs(uint64_t buf, uint64_t len, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)c, (void)d, (void)e, (void)f;
+	if (!user_range_ok(buf, len))
+		return -EFAULT;
+	if (len > CPUTS_MAX)
+		return -EINVAL;
+	char small[256];
+	char *k = len <= sizeof small ? small : kmalloc(len);
+	if (!k)
+		return -ENOMEM;
+	long r = copyin(k, buf, len);
+	if (!r) {
+		console_lock();
+		console_write(k, len);
+		console_unlock();
+		r = (long)len;
+	}
+	if (k != small)
+		kfree(k);
+	return r;
+}
+
+long sys_exit(uint64_t status, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)b, (void)c, (void)d, (void)e, (void)f;
+	space_exit(myvp()->space, (int)status);
+	return 0;                 /* the return path sees the space dying */
+}
+
+long sys_time(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
+	return (long)now_ns();
+}
+
+long sys_yield(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
+	mycpu()->need_resched = 1;
+	return 0;                 /* the return path yields */
+}
+
+long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)d, (void)e, (void)f;
+	char name[MAX_PROGNAME];
+	long r = copyin_str(name, uprog, sizeof name);
+	if (r < 0)
+		return r;
+	if ((int64_t)argc < 0 || argc > MAX_ARGS)
+		return -EINVAL;
+	uint64_t ptrs[MAX_ARGS];
+	if ((r = copyin(ptrs, uargv, argc * sizeof ptrs[0])) < 0)
+		return r;
+	char *buf = kmalloc(MAX_ARGLEN), *args[MAX_ARGS];
+	if (!buf)
+		return -ENOMEM;
+	size_t off = 0;
+	for (uint64_t i = 0; i < argc; i++) {
+		r = copyin_str(buf + off, ptrs[i], MAX_ARGLEN - off);
+		if (r < 0) {
+			kfree(buf);
+			return r == -EINVAL ? -E2BIG : r;
+		}
+		args[i] = buf + off;
+		off += r + 1;
+	}
+	r = space_spawn(name, (int)argc, args, myvp()->space, -1);
+	kfree(buf);
+	return r;
+}
+
+long sys_wait(uint64_t id, uint64_t ustatus, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)c, (void)d, (void)e, (void)f;
+	if ((int64_t)id <= 0 || id > 0x7fffffff)
+		return -ECHILD;
+	return space_wait((int)id, (int *)ustatus);
+}
+
+long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)b, (void)c, (void)d, (void)e, (void)f;
+	switch (what) {
+	case INFO_SPACE:
+		return myvp()->space->id;
+	case INFO_CPU:
+		return mycpu_id();
+	case INFO_NCPU:
+		return ncpu;
+	case INFO_TSC_HZ:
+		return (long)tsc_hz;
+	case INFO_MEM_FREE:
+		return (long)(pmm_free_pages() * PGSIZE);
+	}
+	return -EINVAL;
+}
+
+/* Classic sleep: the VP itself blocks. */
+long sys_sleep(uint64_t ns, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)b, (void)c, (void)d, (void)e, (void)f;
+	if (ns > (1UL << 62))
+		ns = 1UL << 62;   /* keep now + ns from wrapping */
+	if (ns)
+		sleep_ns(ns);
+	return 0;
+}

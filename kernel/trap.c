@@ -1,0 +1,115 @@
+/*
+ * Traps: the IDT, and trap(), where every interrupt and exception lands.
+ * A fault in user mode ends only the faulting space; a fault in kernel
+ * mode is a kernel bug and panics — except a page fault inside the user
+ * copy routines, which becomes -EFAULT (uaccess.c).
+ */
+#include "kernel.h"
+
+struct gate {
+	uint16_t off0, sel;
+	uint8_t ist, type;
+	uint16_t off1;
+	uint32_t off2, rsvd;
+} __attribute__((packed));
+
+static struct gate idt[256];
+extern uint64_t vectors[256];
+
+static const char *const names[32] = {
+	[0] = "divide error", [1] = "debug", [2] = "NMI", [3] = "breakpoint",
+	[4] = "overflow", [5] = "bound range", [6] = "invalid opcode",
+	[7] = "device not available", [8] = "double fault", [10] = "invalid TSS",
+	[11] = "segment not present", [12] = "stack fault", [13] = "general protection",
+	[14] = "page fault", [16] = "x87 floating point", [17] = "alignment check",
+	[18] = "machine check", [19] = "SIMD floating point", [20] = "virtualization",
+	[21] = "control protection",
+};
+
+const char *trap_name(uint64_t v)
+{
+	return v < 32 && names[v] ? names[v] : "unknown exception";
+}
+
+void idt_init(void)
+{
+	for (int i = 0; i < 256; i++) {
+		uint64_t a = vectors[i];
+		int ist = i == T_DOUBLE ? 1 : i == T_NMI ? 2 : i == 18 ? 3 : 0;
+		idt[i] = (struct gate){ (uint16_t)a, KCODE_SEL, (uint8_t)ist, 0x8e,
+					(uint16_t)(a >> 16), (uint32_t)(a >> 32), 0 };
+	}
+}
+
+void idt_load(void)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed)) idtr = { sizeof idt - 1, (uint64_t)idt };
+	__asm__ volatile("lidt %0" : : "m"(idtr));
+}
+
+/* A user-mode exception: describe it in one line and end the space. */
+static void user_fault(struct trapframe *tf)
+{
+	char detail[64] = "";
+	uint64_t addr = tf->rip;
+	if (tf->vector == T_PGFLT) {
+		addr = rcr2();
+		ksnprintf(detail, sizeof detail, "%s, %s",
+			  tf->error & PF_I ? "exec" : tf->error & PF_W ? "write" : "read",
+			  tf->error & PF_P ? "protection" : "not present");
+	} else if (tf->error)
+		ksnprintf(detail, sizeof detail, "error code %#lx", tf->error);
+	space_kill(myvp()->space, trap_name(tf->vector), addr, tf->rip, detail);
+}
+
+/* Work due before any return to user mode. */
+void user_return_checks(void)
+{
+	struct vp *vp = myvp();
+	if (vp->space->state != SP_ALIVE)
+		vp_exit();
+	if (mycpu()->need_resched)
+		vp_yield();
+	if (vp->space->state != SP_ALIVE)
+		vp_exit();
+}
+
+void trap(struct trapframe *tf)
+{
+	int from_user = (tf->cs & 3) == 3;
+	switch (tf->vector) {
+	case T_NMI:
+	case T_HALT:
+		for (;;)                 /* another CPU panicked: stop here */
+			__asm__ volatile("cli; hlt");
+	case T_TIMER:
+		lapic_eoi();
+		timer_interrupt();
+		break;
+	case T_RESCHED:          /* the sender set need_resched or a space's state */
+		lapic_eoi();
+		break;
+	case T_TLB:
+		lapic_eoi();
+		tlb_check();
+		break;
+	case T_SPURIOUS:
+		break;
+	default:
+		if (tf->vector >= 0x20 && tf->vector < 0x30)
+			break;           /* spurious IRQ from the masked 8259 PIC */
+		if (tf->vector >= 32)
+			panic_trap(tf, "unexpected interrupt %lu", tf->vector);
+		if (!from_user) {
+			if (tf->vector == T_PGFLT && uaccess_fixup(tf))
+				return;
+			panic_trap(tf, "%s in kernel mode", trap_name(tf->vector));
+		}
+		user_fault(tf);
+	}
+	if (from_user)
+		user_return_checks();
+}

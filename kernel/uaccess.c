@@ -1,0 +1,50 @@
+/* Checked access to user memory; the copying itself is in uaccess.S. */
+#include "kernel.h"
+
+long copy_user(void *dst, const void *src, size_t n);
+long copy_user_str(char *dst, const char *usrc, size_t max);
+extern char uaccess_start[], uaccess_end[], uaccess_fault[];
+
+int user_range_ok(uint64_t uva, size_t n)
+{
+	return uva < USER_TOP && n <= USER_TOP - uva;
+}
+
+int copyin(void *dst, uint64_t usrc, size_t n)
+{
+	if (!user_range_ok(usrc, n))
+		return -EFAULT;
+	return n ? (int)copy_user(dst, (const void *)usrc, n) : 0;
+}
+
+int copyout(uint64_t udst, const void *src, size_t n)
+{
+	if (!user_range_ok(udst, n))
+		return -EFAULT;
+	return n ? (int)copy_user((void *)udst, src, n) : 0;
+}
+
+/* Copy a NUL-terminated string of at most max-1 characters.
+   Returns its length, -EFAULT, or -EINVAL if it does not fit. */
+long copyin_str(char *dst, uint64_t usrc, size_t max)
+{
+	if (usrc >= USER_TOP)
+		return -EFAULT;
+	size_t lim = MIN(max, USER_TOP - usrc);
+	long n = copy_user_str(dst, (const char *)usrc, lim);
+	if (n < 0)
+		return n;
+	if ((size_t)n == lim)
+		return lim < max ? -EFAULT : -EINVAL;   /* ran into the kernel half, or too long */
+	return n;
+}
+
+/* Called by trap() for a kernel-mode page fault. */
+int uaccess_fixup(struct trapframe *tf)
+{
+	if (tf->rip >= (uint64_t)uaccess_start && tf->rip < (uint64_t)uaccess_end) {
+		tf->rip = (uint64_t)uaccess_fault;
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,143 @@
+/*
+ * Page tables. The kernel half (PML4 entries 256..511) is built once here
+ * and shared by every address space: a new space copies those 256 entries,
+ * and since the kernel never adds a top-level entry after boot, every space
+ * sees every kernel mapping. The user half belongs to its space.
+ */
+#include "kernel.h"
+
+uint64_t *kernel_pml4;
+uint64_t kernel_cr3;
+
+extern char _kernel_start[], _etext[], _erodata[], _kernel_end[];
+
+static int idx(uint64_t va, int level)
+{
+	return (va >> (12 + 9 * level)) & 511;
+}
+
+/* Return the level-0 PTE for va, creating tables on the way if asked. */
+uint64_t *vm_walk(uint64_t *pml4, uint64_t va, int create)
+{
+	uint64_t *t = pml4;
+	for (int level = 3; level > 0; level--) {
+		uint64_t *e = &t[idx(va, level)];
+		if (!(*e & PTE_P)) {
+			if (!create)
+				return 0;
+			void *n = page_alloc();
+			if (!n)
+				return 0;
+			*e = V2P(n) | PTE_P | PTE_W | (va < USER_TOP ? PTE_U : 0);
+		} else if (*e & PTE_PS)
+			return 0;           /* huge page: not ours to split */
+		t = P2V(*e & PTE_ADDR);
+	}
+	return &t[idx(va, 0)];
+}
+
+int vm_map(uint64_t *pml4, uint64_t va, uint64_t pa, uint64_t flags)
+{
+	uint64_t *pte = vm_walk(pml4, va, 1);
+	if (!pte)
+		return -ENOMEM;
+	*pte = pa | flags | PTE_P;
+	return 0;
+}
+
+/* Map [pa, pa+len) at va with 2 MiB pages (kernel direct map). */
+static void map_huge(uint64_t va, uint64_t pa, uint64_t len, uint64_t flags)
+{
+	for (uint64_t off = 0; off < len; off += 2UL << 20) {
+		uint64_t *t = kernel_pml4;
+		for (int level = 3; level > 1; level--) {
+			uint64_t *e = &t[idx(va + off, level)];
+			if (!(*e & PTE_P))
+				*e = V2P(page_alloc()) | PTE_P | PTE_W;
+			t = P2V(*e & PTE_ADDR);
+		}
+		uint64_t a = pa + off;
+		/* The top 32 MiB below 4 GiB hold the LAPIC and IOAPIC: uncached. */
+		uint64_t cache = (a >= 0xfe000000UL && a < (1UL << 32)) ? PTE_PCD | PTE_PWT : 0;
+		t[idx(va + off, 1)] = a | PTE_P | PTE_PS | PTE_G | PTE_NX | flags | cache;
+	}
+}
+
+void vm_init(void)
+{
+	kernel_pml4 = page_alloc();
+	/* Every kernel-half top-level entry exists from the start (see above). */
+	for (int i = 256; i < 512; i++)
+		kernel_pml4[i] = V2P(page_alloc()) | PTE_P | PTE_W;
+
+	uint64_t top = MAX(phys_top, 1UL << 32);
+	map_huge(PHYSMAP, 0, PGROUNDUP(top), PTE_W);
+
+	/* Kernel image with 4 KiB pages: text RX, rodata R, data+bss RW. */
+	for (uint64_t va = (uint64_t)_kernel_start; va < (uint64_t)_kernel_end; va += PGSIZE) {
+		uint64_t f = PTE_G;
+		if (va >= (uint64_t)_etext)
+			f |= PTE_NX;
+		if (va >= (uint64_t)_erodata)
+			f |= PTE_W;
+		if (vm_map(kernel_pml4, va, K2P(va), f) < 0)
+			panic("vm_init: out of memory");
+	}
+	kernel_cr3 = V2P(kernel_pml4);
+	lcr4(rcr4() | (1 << 7));    /* PGE: global kernel pages survive CR3 loads */
+	lcr3(kernel_cr3);
+}
+
+uint64_t *vm_new_pml4(void)
+{
+	uint64_t *p = page_alloc();
+	if (p)
+		memcpy(p + 256, kernel_pml4 + 256, 256 * sizeof(uint64_t));
+	return p;
+}
+
+/* Free the user half: owned frames, then the tables themselves. */
+static void free_level(uint64_t *t, int level)
+{
+	for (int i = 0; i < 512; i++) {
+		uint64_t e = t[i];
+		if (!(e & PTE_P))
+			continue;
+		void *next = P2V(e & PTE_ADDR);
+		if (level > 0)
+			free_level(next, level - 1);
+		else if (!(e & PTE_SHARED))
+			page_free(next);
+	}
+	page_free(t);
+}
+
+void vm_free_user(uint64_t *pml4)
+{
+	for (int i = 0; i < 256; i++)
+		if (pml4[i] & PTE_P)
+			free_level(P2V(pml4[i] & PTE_ADDR), 2);
+	page_free(pml4);
+}
+
+/* Unmap and free [va, va+len) of a space no other CPU can be using
+   (see tlb.c for the general case); returns pages unmapped. */
+uint64_t vm_unmap_range(uint64_t *pml4, uint64_t va, uint64_t len)
+{
+	struct page_list l = { 0 };
+	uint64_t n = vm_unmap_collect(pml4, va, len, &l);
+	lcr3(rcr3());
+	page_list_free(&l);
+	return n;
+}
+
+/* Is any page of [va, va+len) mapped? */
+int vm_mapped(uint64_t *pml4, uint64_t va, uint64_t len)
+{
+	for (uint64_t a = va; a < va + len; a += PGSIZE) {
+		uint64_t *pte = vm_walk(pml4, a, 0);
+		if (pte && (*pte & PTE_P))
+			return 1;
+	}
+	return 0;
+}

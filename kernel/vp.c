@@ -1,0 +1,95 @@
+/*
+ * Virtual processors: a kernel stack, a saved user context, FPU state.
+ * A VP is born RUNNABLE into a space, runs user code, and dies as a
+ * ZOMBIE that the scheduler frees once it is off its own stack.
+ */
+#include "kernel.h"
+
+extern char vp_first[];
+static volatile int next_vp_id = 1;
+
+struct vp *myvp(void)
+{
+	return mycpu()->vp;
+}
+
+struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
+{
+	struct vp *vp = kzalloc(sizeof *vp);
+	if (!vp)
+		return 0;
+	vp->kstack = pages_alloc(KSTACK_SIZE / PGSIZE);
+	if (!vp->kstack) {
+		kfree(vp);
+		return 0;
+	}
+	vp->id = __atomic_fetch_add(&next_vp_id, 1, __ATOMIC_RELAXED);
+	vp->space = sp;
+	vp->state = VP_NEW;
+
+	/* The trapframe sits at the top of the kernel stack; below it, a
+	   context whose return address is vp_first, which "returns" to user
+	   mode through trapret. */
+	struct trapframe *tf = (void *)(vp->kstack + KSTACK_SIZE - sizeof *tf);
+	memset(tf, 0, sizeof *tf);
+	tf->cs = UCODE_SEL;
+	tf->ss = UDATA_SEL;
+	tf->rflags = RFLAGS_IF | 0x2;
+	tf->rip = rip;
+	tf->rsp = rsp;
+	tf->vector = T_SYSCALL;
+	vp->tf = tf;
+	struct context *ctx = (void *)((uint8_t *)tf - sizeof *ctx);
+	memset(ctx, 0, sizeof *ctx);
+	ctx->rip = (uint64_t)vp_first;
+	vp->ctx = ctx;
+
+	/* Clean FPU/SSE state: x87 control word and MXCSR at reset values. */
+	*(uint16_t *)(vp->fpu + 0) = 0x37f;
+	*(uint32_t *)(vp->fpu + 24) = 0x1f80;
+
+	space_get(sp);
+	spin_lock(&sp->lock);
+	vp->index = sp->nvp++;
+	sp->live_vps++;
+	vp->space_next = sp->vps;
+	sp->vps = vp;
+	spin_unlock(&sp->lock);
+	return vp;
+}
+
+/* First code a new VP runs (from vp_first, before trapret). */
+void vp_started(void)
+{
+	user_return_checks();
+}
+
+void vp_free(struct vp *vp)
+{
+	struct space *sp = vp->space;
+	spin_lock(&sp->lock);
+	for (struct vp **pp = &sp->vps; *pp; pp = &(*pp)->space_next)
+		if (*pp == vp) {
+			*pp = vp->space_next;
+			break;
+		}
+	spin_unlock(&sp->lock);
+	pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
+	kfree(vp);
+	space_put(sp);
+}
+
+/* The current VP ends. The last VP out finishes its space. */
+void vp_exit(void)
+{
+	struct vp *vp = myvp();
+	struct space *sp = vp->space;
+	spin_lock(&sp->lock);
+	vp->state = VP_ZOMBIE;
+	int last = --sp->live_vps == 0;
+	spin_unlock(&sp->lock);
+	if (last)
+		space_finish(sp);
+	sched();
+	panic("vp_exit: zombie ran again");
+}

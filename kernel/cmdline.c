@@ -3,6 +3,8 @@
  *   quantum=MS        scheduler time slice in milliseconds (1..1000)
  *   run=PROG,A1,A2    start PROG with arguments A1 A2 (repeatable; all
  *                     start together, each in its own address space)
+ *   run=PROG:N,...    ... with N VPs: VP 0 runs, the others are parked
+ *                     until the program starts them (SYS_vp_start)
  * When every program has ended the kernel stops QEMU with a status that
  * summarizes them (see <anima/exit.h> and kernel_finish).
  */
@@ -16,6 +18,7 @@ struct bootprog {
 	int argc;
 	int status;
 	int done;
+	int nvp;
 };
 static struct bootprog progs[MAXBOOT];
 static int nprogs;
@@ -41,6 +44,7 @@ static void add_program(char *spec)
 		return;
 	}
 	struct bootprog *p = &progs[nprogs++];
+	p->nvp = 1;
 	for (char *s = spec; s && p->argc < MAX_ARGS;) {
 		p->argv[p->argc++] = s;
 		s = strchr(s, ',');
@@ -87,7 +91,17 @@ void cmdline_start_programs(void)
 	   like the end of the run while others are still being started. */
 	__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);
 	for (int i = 0; i < nprogs; i++) {
-		int r = space_spawn(progs[i].argv[0], progs[i].argc, progs[i].argv, 0, i);
+		char *colon = strchr(progs[i].argv[0], ':');
+		if (colon) {
+			uint64_t n;
+			*colon = 0;
+			if (parse_uint(colon + 1, &n) < 0 || n < 1 || n > MAXVP)
+				kprintf("anima: bad VP count '%s' for %s (want 1..%d); using 1\n",
+					colon + 1, progs[i].argv[0], MAXVP);
+			else
+				progs[i].nvp = (int)n;
+		}
+		int r = space_spawn(progs[i].argv[0], progs[i].argc, progs[i].argv, 0, i, progs[i].nvp);
 		if (r < 0) {
 			kprintf("anima: cannot start '%s': %s\n", progs[i].argv[0],
 				r == -ENOENT ? "no such program" : r == -ENOMEM ? "out of memory" : "bad program");

@@ -46,8 +46,9 @@ struct cpu {
 
 	uint64_t quantum_end;        /* ns; when the running VP must give up the CPU */
 
-	struct spinlock timer_lock;  /* protects the sleep list */
-	struct vp *sleepers;         /* VPs in sys_sleep, by wake time */
+	struct kop *timers;          /* pending kops by wake time (kop_lock) */
+	uint64_t warn_at;            /* send the running VP its preemption warning then */
+	int warned;                  /* ... and it has been sent */
 
 	volatile int online;
 	uint64_t ticks, idle_ns;

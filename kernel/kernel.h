@@ -21,6 +21,8 @@
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define unlikely(x) __builtin_expect(!!(x), 0)
+/* Read user-writable shared memory exactly once (the value is then checked). */
+#define READ_ONCE(x) (*(volatile __typeof__(x) *)&(x))
 
 /* string.c (shared with ulib) */
 void *memcpy(void *, const void *, size_t);
@@ -117,7 +119,7 @@ void idt_init(void);
 void idt_load(void);
 void trap(struct trapframe *tf);
 const char *trap_name(uint64_t vector);
-void user_return_checks(void);
+void user_return_checks(struct trapframe *tf);
 
 /* acpi.c */
 extern uint32_t madt_apic_ids[MAXCPU];
@@ -135,7 +137,7 @@ void lapic_ipi_others(int vector, int nmi);
 void lapic_startup(uint32_t apic_id, uint32_t tramp_pa);
 
 /* time.c */
-extern uint64_t tsc_hz, lapic_hz, lapic_ns_mult;
+extern uint64_t tsc_hz, lapic_hz, lapic_ns_mult, tsc_boot, tsc_ns_mult;
 void time_calibrate(void);
 uint64_t now_ns(void);
 void delay_us(uint64_t us);
@@ -155,25 +157,54 @@ void sched(void);
 void vp_yield(void);
 void vp_block(struct spinlock *held);
 int vp_wake(struct vp *vp);
-void sched_tick(void);
 void sched_arm_timer(void);
-void sleep_ns(uint64_t ns);
 void timer_interrupt(void);
+void sched_quantum_end(void);
+uint64_t warn_cap_ns(void);
+
+/* kop.c */
+extern struct spinlock kop_lock;
+struct kop *kop_alloc(int kind);
+long kop_wait(struct kop *op, struct trapframe *tf);
+void kop_expire(struct kop *op);
+void kop_timers(struct cpu *c, uint64_t now);
+uint64_t kop_next_deadline(struct cpu *c);
+int futex_wake_key(uint64_t key, int n);
+long utimer_set(uint64_t deadline, uint64_t token);
+void kop_space_cleanup(struct space *sp);
+
+/* upcall.c */
+void ctx_from_tf(struct uctx *c, const struct trapframe *tf);
+int upcalls_on(struct vp *vp, const struct trapframe *tf);
+int event_post(struct vp *vp, const struct event *ev, int must);
+void event_drain(struct vp *vp);
+void upcall_return(struct vp *vp, struct trapframe *tf);
+
+/* lazy.c */
+long lazy_add(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, uint64_t latency);
+void lazy_remove(struct space *sp, uint64_t addr, uint64_t len);
+int lazy_overlaps(struct space *sp, uint64_t addr, uint64_t len);
+int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err);
+
+/* vpsys.c */
+void cap_space_cleanup(struct space *sp);
 
 /* vp.c */
 struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp);
+struct vp *vp_lookup(struct space *sp, uint64_t index);
 void vp_free(struct vp *vp);
 void vp_exit(void) __attribute__((noreturn));
 struct vp *myvp(void);
 
 /* space.c */
 extern volatile int live_spaces;
+extern struct spinlock table_lock;
 struct space *space_create(const char *name);
 void space_get(struct space *sp);
 void space_put(struct space *sp);
 void space_exit(struct space *sp, int status);
 void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip, const char *detail);
-int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot);
+int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot, int nvp);
 long space_wait(int id, int *ustatus);
 void space_finish(struct space *sp);
 void kernel_finish(void);

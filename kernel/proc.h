@@ -8,9 +8,36 @@
 #include <anima/layout.h>
 #include "spinlock.h"
 #include "trap.h"
+#include <anima/vp.h>
 
 #define KSTACK_SIZE  (16 * 1024)
 #define MAXSPACE     256
+#define MAXEVQ       512       /* events queued in the kernel per VP */
+
+struct kevent {
+	struct kevent *next;
+	struct event ev;
+};
+
+/* A blocking operation (kop.c): sleep, simulated I/O, futex wait, a
+   demand-zero page fault with latency, or a user timer. */
+enum { KOP_VP, KOP_THREAD, KOP_UTIMER };
+struct kop {
+	uint64_t token;
+	int kind;                    /* BLK_* or 0 for a user timer */
+	int mode;                    /* KOP_VP: the VP waits; KOP_THREAD: only the thread */
+	volatile int done;
+	struct vp *vp;               /* who blocked */
+	struct space *sp;
+	uint64_t wake_ns;            /* completes then (0: no deadline) */
+	struct cpu *tcpu;            /* whose timer list holds it */
+	struct kop *tnext;           /* timer list */
+	uint64_t fkey;               /* futex: physical address of the word */
+	struct kop *fnext;           /* futex queue */
+	struct kop *snext;           /* space->kops */
+	uint64_t result, thread, arg, fault_va;
+	struct uctx ctx;             /* the blocked thread (KOP_THREAD) */
+};
 
 enum vpstate { VP_NEW, VP_RUNNABLE, VP_RUNNING, VP_BLOCKED, VP_ZOMBIE };
 
@@ -30,9 +57,22 @@ struct vp {
 	uint8_t *kstack;
 	struct context *ctx;         /* saved by swtch when not running */
 	struct trapframe *tf;        /* user registers, top of kstack */
-	uint64_t wake_ns;            /* sys_sleep deadline */
-	struct vp *sleep_next;
 	struct vp *space_next;       /* link in space->vps */
+
+	/* The two shared pages, through the kernel's direct map. */
+	struct pseudo_page *pp;      /* kernel writes; user read-only */
+	struct vp_page *vpp;         /* user writes: read each field once, check it */
+
+	/* Events not yet copied into the VP page ring (upcall.c). */
+	struct spinlock evlock;
+	struct kevent *evq_head, *evq_tail;
+	int evq_len;
+	uint64_t ev_seq;
+	uint32_t ring_tail;          /* the kernel's own copy of the ring tail */
+	int idle_wait;               /* blocked in SYS_vp_idle until an event */
+	int preempted;               /* post EV_PREEMPTED when it next runs */
+	int parked;                  /* created at start; waits for SYS_vp_start */
+	struct kop *utimer;          /* armed user timer, if any */
 	uint64_t run_ns, switches;   /* accounting */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* fxsave area */
 };
@@ -55,6 +95,9 @@ struct space {
 	int waited;                  /* parent collected the status */
 	uint64_t map_next;           /* SYS_map placement for addr == 0 */
 	uint64_t pages;              /* user pages mapped */
+	struct kop *kops;            /* outstanding blocking operations (kop_lock) */
+	struct lazy { uint64_t start, end, flags, latency; } lazy[8];  /* demand-zero regions */
+	int nlazy;
 	struct vp *waiter;           /* parent VP blocked in SYS_wait on us */
 	int tables_freed;            /* refs reached zero (table_lock) */
 	const char *kill_cause;      /* set when the kernel killed the space */

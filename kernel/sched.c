@@ -5,7 +5,14 @@
  * at a time (xv6's model). The kernel is not preemptible — it runs with
  * interrupts off — so a VP is preempted only on its way back to user mode,
  * when its quantum is over. The timer is one-shot, armed for the earliest
- * of the running VP's quantum end and this CPU's earliest sleeper.
+ * of: the running VP's quantum end, its preemption warning, and this
+ * CPU's earliest blocking-operation deadline (kop.c).
+ *
+ * The two-minute warning: a VP that sets warn_ns in its VP page gets
+ * EV_WARNING that long (capped at half a quantum) before its quantum ends.
+ * If it yields before the deadline it has honored the warning and is not
+ * charged with a preemption; otherwise it is preempted at the deadline
+ * and, if it asked (want_preempted), gets EV_PREEMPTED when it next runs.
  *
  * A VP may be enqueued (woken) on one CPU while its old CPU is still
  * switching away from its stack; vp->on_cpu makes the new CPU wait until
@@ -21,7 +28,40 @@ static void fxrstor(uint8_t *a) { __asm__ volatile("fxrstor64 (%0)" : : "r"(a) :
 void sched_init_cpu(struct cpu *c)
 {
 	spin_init(&c->rq_lock, "runq");
-	spin_init(&c->timer_lock, "timer");
+}
+
+uint64_t warn_cap_ns(void)
+{
+	return quantum_ns / 2;
+}
+
+/* Start a quantum for vp on c, publishing it in the pseudo-register page. */
+static void quantum_begin(struct cpu *c, struct vp *vp, uint64_t now)
+{
+	c->quantum_end = now + quantum_ns;
+	c->need_resched = 0;
+	c->warned = 0;
+	c->warn_at = 0;
+	uint64_t w = READ_ONCE(vp->vpp->warn_ns);      /* user-written: clamp */
+	if (w)
+		c->warn_at = c->quantum_end - MIN(w, warn_cap_ns());
+	struct pseudo_page *pp = vp->pp;
+	pp->cpu = c->id;
+	pp->ncpu = ncpu;
+	pp->quantum_start = now;
+	pp->quantum_end = c->quantum_end;
+	pp->preempt_deadline = 0;
+	sched_arm_timer();
+}
+
+static void send_warning(struct cpu *c, struct vp *vp)
+{
+	c->warned = 1;
+	vp->pp->preempt_deadline = c->quantum_end;
+	vp->pp->warnings++;
+	struct event ev = { .type = EV_WARNING, .arg = c->quantum_end,
+			    .thread = READ_ONCE(vp->vpp->current_thread) };
+	event_post(vp, &ev, 1);
 }
 
 static struct vp *rq_pop(struct cpu *c)
@@ -135,14 +175,15 @@ void scheduler(void)
 		c->vp = vp;
 		switch_space(c, vp->space);
 		c->kstack_top = c->tss.rsp0 = (uint64_t)vp->kstack + KSTACK_SIZE;
+		wrmsr(MSR_KERNEL_GS, vp->pp->self);   /* user %gs: this VP's pseudo page */
 		fxrstor(vp->fpu);
 		uint64_t t0 = now_ns();
-		c->quantum_end = t0 + quantum_ns;
-		c->need_resched = 0;
-		sched_arm_timer();
+		vp->pp->dispatches++;
+		quantum_begin(c, vp, t0);
 		swtch(&c->sched_ctx, vp->ctx);
 		/* vp gave up the CPU; its state says why. */
 		vp->run_ns += now_ns() - t0;
+		vp->pp->run_ns = vp->run_ns;
 		c->vp = 0;
 		__atomic_store_n(&vp->on_cpu, 0, __ATOMIC_RELEASE);
 		if (vp->state == VP_ZOMBIE)
@@ -164,8 +205,7 @@ void vp_yield(void)
 	struct vp *vp = c->vp;
 	c->need_resched = 0;
 	if (!c->rq_len) {               /* nobody waiting here: keep going */
-		c->quantum_end = now_ns() + quantum_ns;
-		sched_arm_timer();
+		quantum_begin(c, vp, now_ns());
 		return;
 	}
 	vp->state = VP_RUNNABLE;
@@ -199,8 +239,12 @@ void sched_arm_timer(void)
 {
 	struct cpu *c = mycpu();
 	uint64_t next = c->vp ? c->quantum_end : ~0UL;
-	if (c->sleepers && c->sleepers->wake_ns < next)
-		next = c->sleepers->wake_ns;
+	if (c->vp && c->warn_at && !c->warned)
+		next = MIN(next, c->warn_at);
+	/* Reading the list head without kop_lock is safe: only this CPU adds
+	   to its list (and re-arms); another CPU can only remove, which makes
+	   the true deadline later, so at worst we wake early. */
+	next = MIN(next, kop_next_deadline(c));
 	if (next == ~0UL) {
 		lapic_timer_oneshot(0);
 		return;
@@ -214,39 +258,35 @@ void timer_interrupt(void)
 	struct cpu *c = mycpu();
 	uint64_t now = now_ns();
 	c->ticks++;
-	spin_lock(&c->timer_lock);
-	while (c->sleepers && c->sleepers->wake_ns <= now) {
-		struct vp *vp = c->sleepers;
-		c->sleepers = vp->sleep_next;
-		vp_wake(vp);
-	}
-	spin_unlock(&c->timer_lock);
+	kop_timers(c, now);
+	if (c->vp && c->warn_at && !c->warned && now >= c->warn_at)
+		send_warning(c, c->vp);
 	if (c->vp && now >= c->quantum_end)
 		c->need_resched = 1;
 	sched_arm_timer();
 }
 
-/* Block the current VP for ns nanoseconds (the VP itself: classic semantics). */
-void sleep_ns(uint64_t ns)
+/* The running VP's quantum is over (or someone asked us to reschedule). */
+void sched_quantum_end(void)
 {
 	struct cpu *c = mycpu();
 	struct vp *vp = c->vp;
-	vp->wake_ns = now_ns() + ns;
-	spin_lock(&c->timer_lock);
-	struct vp **pp = &c->sleepers;
-	while (*pp && (*pp)->wake_ns <= vp->wake_ns)
-		pp = &(*pp)->sleep_next;
-	vp->sleep_next = *pp;
-	*pp = vp;
-	sched_arm_timer();
-	vp_block(&c->timer_lock);
-	/* Woken early (our space is being killed)? Then we are still on c's
-	   list; leave it before we can exit and be freed. */
-	spin_lock(&c->timer_lock);
-	for (pp = &c->sleepers; *pp; pp = &(*pp)->sleep_next)
-		if (*pp == vp) {
-			*pp = vp->sleep_next;
-			break;
-		}
-	spin_unlock(&c->timer_lock);
+	uint64_t now = now_ns();
+	if (now < c->quantum_end || !c->rq_len) {
+		vp_yield();              /* a plain reschedule request, or nobody waits */
+		return;
+	}
+	/* A warning was asked for but not yet given (it was due while the
+	   VP was in the kernel): give it now, with the full period. */
+	if (c->warn_at && !c->warned) {
+		c->quantum_end = now + (c->quantum_end - c->warn_at);
+		c->need_resched = 0;
+		send_warning(c, vp);
+		sched_arm_timer();
+		return;
+	}
+	vp->pp->preemptions++;
+	if (READ_ONCE(vp->vpp->want_preempted) && READ_ONCE(vp->vpp->upcall_entry))
+		vp->preempted = 1;
+	vp_yield();
 }

@@ -10,7 +10,7 @@
 #include <anima/exit.h>
 
 static struct space *table[MAXSPACE];
-static struct spinlock table_lock = SPINLOCK_INIT("spaces");
+struct spinlock table_lock = SPINLOCK_INIT("spaces");
 static int next_id = 1;
 volatile int live_spaces;
 
@@ -58,11 +58,18 @@ void space_put(struct space *sp)
 }
 
 /* Ask every VP of sp to end; each notices on its way back to user mode. */
+/* The state changes under every lock a VP may block under (kop_lock,
+   table_lock, its event lock), so a VP either sees SP_DYING before it
+   blocks or is already blocked when we wake it: none sleeps forever. */
 void space_exit(struct space *sp, int status)
 {
+	spin_lock(&kop_lock);
+	spin_lock(&table_lock);
 	spin_lock(&sp->lock);
 	if (sp->state != SP_ALIVE) {
 		spin_unlock(&sp->lock);
+		spin_unlock(&table_lock);
+		spin_unlock(&kop_lock);
 		return;
 	}
 	sp->state = SP_DYING;
@@ -70,10 +77,19 @@ void space_exit(struct space *sp, int status)
 	for (struct vp *v = sp->vps; v; v = v->space_next) {
 		if (v == myvp())
 			continue;
-		if (!vp_wake(v) && v->state == VP_RUNNING && v->cpu != mycpu())
+		spin_lock(&v->evlock);
+		int woke = !v->parked && vp_wake(v);
+		spin_unlock(&v->evlock);
+		if (v->parked) {         /* never started: let it run straight to its exit */
+			v->parked = 0;
+			v->state = VP_RUNNABLE;
+			sched_enqueue(v);
+		} else if (!woke && v->state == VP_RUNNING && v->cpu != mycpu())
 			lapic_ipi(v->cpu->apic_id, T_RESCHED);
 	}
 	spin_unlock(&sp->lock);
+	spin_unlock(&table_lock);
+	spin_unlock(&kop_lock);
 }
 
 /* End sp because of something it did; one line says what. */
@@ -102,6 +118,8 @@ void space_finish(struct space *sp)
 			sp->id, sp->name, sp->exit_status);
 	if (sp->boot_slot >= 0)
 		boot_record_exit(sp->boot_slot, sp->exit_status);
+	kop_space_cleanup(sp);
+	cap_space_cleanup(sp);
 
 	spin_lock(&table_lock);
 	for (int i = 0; i < MAXSPACE; i++) {       /* orphan our children */
@@ -198,7 +216,7 @@ static int setup_stack(struct space *sp, int argc, char **argv, uint64_t *rsp)
 }
 
 /* Start program `prog` in a new space. Returns the space id or -errno. */
-int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot)
+int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot, int nvp)
 {
 	struct module *m = module_find(prog);
 	if (!m || !strcmp(prog, "ksyms"))
@@ -213,8 +231,22 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 	if (!err)
 		err = setup_stack(sp, argc, argv, &rsp);
 	struct vp *vp = err ? 0 : vp_create(sp, entry, rsp);
-	if (!vp) {
+	/* Extra VPs asked for at start are parked until SYS_vp_start. */
+	for (int i = 1; vp && i < nvp; i++) {
+		struct vp *v = vp_create(sp, entry, rsp);
+		if (!v) {
+			err = -ENOMEM;
+			break;
+		}
+		v->parked = 1;
+	}
+	if (!vp || err) {
 		sp->state = SP_DEAD;
+		while (sp->vps) {              /* none has run: free them directly */
+			struct vp *v = sp->vps;
+			v->state = VP_ZOMBIE;
+			vp_free(v);
+		}
 		space_put(sp);                 /* frees tables and struct */
 		return err ? err : -ENOMEM;
 	}
@@ -234,11 +266,16 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 	if (slot < 0) {
 		sp->state = SP_DEAD;
 		sp->parent = 0;
-		vp->state = VP_ZOMBIE;
-		vp_free(vp);
+		while (sp->vps) {
+			struct vp *v = sp->vps;
+			v->state = VP_ZOMBIE;
+			vp_free(v);
+		}
 		space_put(sp);
 		return -EAGAIN;
 	}
+	for (struct vp *v = sp->vps; v; v = v->space_next)
+		v->pp->space_id = sp->id;
 	char line[MAX_ARGLEN * 2 + 128];
 	size_t n = ksnprintf(line, sizeof line, "@start {\"space\": %d, \"prog\": \"%s\", \"argv\": [",
 			     sp->id, sp->name);

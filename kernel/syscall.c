@@ -12,6 +12,9 @@ typedef long (*sysfn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t
 SYSDECL(null); SYSDECL(cputs); SYSDECL(exit); SYSDECL(time); SYSDECL(yield);
 SYSDECL(spawn); SYSDECL(wait); SYSDECL(getinfo); SYSDECL(map); SYSDECL(unmap);
 SYSDECL(sleep);
+SYSDECL(vp_create); SYSDECL(vp_start); SYSDECL(vp_idle); SYSDECL(vp_signal);
+SYSDECL(vp_cap); SYSDECL(timer); SYSDECL(vp_poll); SYSDECL(io); SYSDECL(futex_wait);
+SYSDECL(futex_wake);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -24,7 +27,17 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_getinfo] = sys_getinfo,
 	[SYS_map] = sys_map,
 	[SYS_unmap] = sys_unmap,
+	[SYS_vp_create] = sys_vp_create,
+	[SYS_vp_start] = sys_vp_start,
+	[SYS_vp_idle] = sys_vp_idle,
+	[SYS_vp_signal] = sys_vp_signal,
+	[SYS_vp_cap] = sys_vp_cap,
+	[SYS_timer] = sys_timer,
+	[SYS_vp_poll] = sys_vp_poll,
 	[SYS_sleep] = sys_sleep,
+	[SYS_io] = sys_io,
+	[SYS_futex_wait] = sys_futex_wait,
+	[SYS_futex_wake] = sys_futex_wake,
 };
 
 extern char syscall_entry[];
@@ -43,5 +56,5 @@ void syscall(struct trapframe *tf)
 	uint64_t n = tf->rax;
 	sysfn f = n < NSYSCALL ? systab[n] : 0;
 	tf->rax = f ? (uint64_t)f(tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9) : (uint64_t)-ENOSYS;
-	user_return_checks();
+	user_return_checks(tf);
 }

@@ -47,11 +47,16 @@ long sys_time(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64
 	return (long)now_ns();
 }
 
+/* Give up the processor. A VP that yields while a preemption warning is
+   pending has honored it: it is not charged with a preemption. */
 long sys_yield(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
-	mycpu()->need_resched = 1;
-	return 0;                 /* the return path yields */
+	struct cpu *cp = mycpu();
+	if (cp->warned && now_ns() < cp->quantum_end)
+		myvp()->pp->warnings_honored++;
+	vp_yield();
+	return 0;
 }
 
 long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t d, uint64_t e, uint64_t f)
@@ -79,7 +84,7 @@ long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t d, uint64
 		args[i] = buf + off;
 		off += r + 1;
 	}
-	r = space_spawn(name, (int)argc, args, myvp()->space, -1);
+	r = space_spawn(name, (int)argc, args, myvp()->space, -1, 1);
 	kfree(buf);
 	return r;
 }
@@ -108,15 +113,4 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return (long)(pmm_free_pages() * PGSIZE);
 	}
 	return -EINVAL;
-}
-
-/* Classic sleep: the VP itself blocks. */
-long sys_sleep(uint64_t ns, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
-{
-	(void)b, (void)c, (void)d, (void)e, (void)f;
-	if (ns > (1UL << 62))
-		ns = 1UL << 62;   /* keep now + ns from wrapping */
-	if (ns)
-		sleep_ns(ns);
-	return 0;
 }

@@ -7,7 +7,7 @@
 
 uint64_t tsc_hz, lapic_hz;
 uint64_t lapic_ns_mult;               /* timer counts = ns * lapic_ns_mult >> 32 */
-static uint64_t tsc_boot, ns_mult;     /* ns = (tsc - tsc_boot) * ns_mult >> 32 */
+uint64_t tsc_boot, tsc_ns_mult;        /* ns = (tsc - tsc_boot) * tsc_ns_mult >> 32 */
 
 void lapic_timer_raw(uint32_t lvt, uint32_t init);
 uint32_t lapic_timer_current(void);
@@ -36,14 +36,14 @@ void time_calibrate(void)
 	lapic_hz = (uint64_t)(0xffffffffu - left) * 1000 / CAL_MS;
 	if (!tsc_hz || !lapic_hz)
 		panic("time: calibration failed (tsc %lu Hz, lapic %lu Hz)", tsc_hz, lapic_hz);
-	ns_mult = (1000000000UL << 32) / tsc_hz;
+	tsc_ns_mult = (1000000000UL << 32) / tsc_hz;
 	lapic_ns_mult = (lapic_hz << 32) / 1000000000UL;
 	tsc_boot = t0;
 }
 
 uint64_t now_ns(void)
 {
-	return (uint64_t)(((unsigned __int128)(rdtsc() - tsc_boot) * ns_mult) >> 32);
+	return (uint64_t)(((unsigned __int128)(rdtsc() - tsc_boot) * tsc_ns_mult) >> 32);
 }
 
 void delay_us(uint64_t us)

@@ -65,16 +65,18 @@ static void user_fault(struct trapframe *tf)
 	space_kill(myvp()->space, trap_name(tf->vector), addr, tf->rip, detail);
 }
 
-/* Work due before any return to user mode. */
-void user_return_checks(void)
+/* Work due before any return to user mode: end a dying space's VP,
+   take preemption, deliver upcalls. */
+void user_return_checks(struct trapframe *tf)
 {
 	struct vp *vp = myvp();
 	if (vp->space->state != SP_ALIVE)
 		vp_exit();
 	if (mycpu()->need_resched)
-		vp_yield();
+		sched_quantum_end();
 	if (vp->space->state != SP_ALIVE)
 		vp_exit();
+	upcall_return(vp, tf);
 }
 
 void trap(struct trapframe *tf)
@@ -108,8 +110,10 @@ void trap(struct trapframe *tf)
 				return;
 			panic_trap(tf, "%s in kernel mode", trap_name(tf->vector));
 		}
+		if (tf->vector == T_PGFLT && lazy_fault(tf, rcr2(), tf->error))
+			break;
 		user_fault(tf);
 	}
 	if (from_user)
-		user_return_checks();
+		user_return_checks(tf);
 }

@@ -13,16 +13,58 @@ struct vp *myvp(void)
 	return mycpu()->vp;
 }
 
+struct vp *vp_lookup(struct space *sp, uint64_t index)
+{
+	spin_lock(&sp->lock);
+	struct vp *vp = sp->vps;
+	while (vp && (uint64_t)vp->index != index)
+		vp = vp->space_next;
+	spin_unlock(&sp->lock);
+	return vp;
+}
+
+/* Allocate VP `index`'s two shared pages and map them into sp. The space
+   owns them (they are freed with its page tables); the kernel keeps
+   direct-map pointers to write them without touching user mappings. */
+static int map_shared_pages(struct space *sp, struct vp *vp, int index)
+{
+	void *pp = page_alloc(), *vpp = page_alloc();
+	if (!pp || !vpp ||
+	    vm_map(sp->pml4, PSEUDO_BASE + index * PGSIZE, V2P(pp), PTE_U | PTE_NX) < 0 ||
+	    vm_map(sp->pml4, VPPAGE_BASE + index * PGSIZE, V2P(vpp), PTE_U | PTE_W | PTE_NX) < 0) {
+		/* a mapped page is freed with the tables; free only unmapped ones */
+		if (pp && !vm_mapped(sp->pml4, PSEUDO_BASE + index * PGSIZE, PGSIZE))
+			page_free(pp);
+		if (vpp && !vm_mapped(sp->pml4, VPPAGE_BASE + index * PGSIZE, PGSIZE))
+			page_free(vpp);
+		return -ENOMEM;
+	}
+	sp->pages += 2;
+	vp->pp = pp;
+	vp->vpp = vpp;
+	return 0;
+}
+
 struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 {
 	struct vp *vp = kzalloc(sizeof *vp);
 	if (!vp)
 		return 0;
 	vp->kstack = pages_alloc(KSTACK_SIZE / PGSIZE);
-	if (!vp->kstack) {
+	spin_lock(&sp->lock);
+	int index = sp->nvp;
+	int err = index >= MAXVP || !vp->kstack || map_shared_pages(sp, vp, index) < 0;
+	if (!err)
+		sp->nvp++;
+	spin_unlock(&sp->lock);
+	if (err) {
+		if (vp->kstack)
+			pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
 		kfree(vp);
 		return 0;
 	}
+	vp->index = index;
+	spin_init(&vp->evlock, "vp events");
 	vp->id = __atomic_fetch_add(&next_vp_id, 1, __ATOMIC_RELAXED);
 	vp->space = sp;
 	vp->state = VP_NEW;
@@ -48,10 +90,25 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	*(uint16_t *)(vp->fpu + 0) = 0x37f;
 	*(uint32_t *)(vp->fpu + 24) = 0x1f80;
 
+	struct pseudo_page *pp = vp->pp;
+	pp->self = PSEUDO_BASE + (uint64_t)index * PGSIZE;
+	pp->vppage = VPPAGE_BASE + (uint64_t)index * PGSIZE;
+	pp->vp_index = index;
+	pp->vp_id = vp->id;
+	pp->space_id = sp->id;
+	pp->tsc_hz = tsc_hz;
+	pp->ns_mult = tsc_ns_mult;
+	pp->tsc_base = tsc_boot;
+	pp->quantum_ns = quantum_ns;
+	pp->warn_cap_ns = warn_cap_ns();
+	pp->ncpu = ncpu;
+
 	space_get(sp);
 	spin_lock(&sp->lock);
-	vp->index = sp->nvp++;
 	sp->live_vps++;
+	for (struct vp *v = sp->vps; v; v = v->space_next)
+		v->pp->nvp = sp->nvp;
+	pp->nvp = sp->nvp;
 	vp->space_next = sp->vps;
 	sp->vps = vp;
 	spin_unlock(&sp->lock);
@@ -61,7 +118,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 /* First code a new VP runs (from vp_first, before trapret). */
 void vp_started(void)
 {
-	user_return_checks();
+	user_return_checks(myvp()->tf);
 }
 
 void vp_free(struct vp *vp)
@@ -74,6 +131,7 @@ void vp_free(struct vp *vp)
 			break;
 		}
 	spin_unlock(&sp->lock);
+	event_drain(vp);
 	pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
 	kfree(vp);
 	space_put(sp);

@@ -11,7 +11,8 @@
  *   0-15   basic process services
  *   16-31  memory
  *   32-63  virtual processors and upcalls
- *   64-95  blocking operations (sleep, I/O, futex)
+ *   64-95  blocking operations (sleep, I/O, futex): with upcalls on, they
+ *          block only the calling thread (see <anima/vp.h>)
  */
 #ifndef ANIMA_SYSCALL_H
 #define ANIMA_SYSCALL_H
@@ -25,12 +26,23 @@
 #define SYS_wait        6   /* (int space, int *status) -> space id, once it has ended */
 #define SYS_getinfo     7   /* (int what) -> value: see INFO_* below */
 
-#define SYS_map         16  /* (void *addr, size_t len, int prot) -> address */
+#define SYS_map         16  /* (void *addr, size_t len, int prot [, latency ns if MAP_LAZY]) -> address */
 #define SYS_unmap       17  /* (void *addr, size_t len) -> 0 */
 
-#define SYS_sleep       64  /* (uint64_t ns) -> 0 */
+#define SYS_vp_create   32  /* (rip, rsp, arg) -> index of a new running VP; it starts with rdi = arg */
+#define SYS_vp_start    33  /* (index, rip, rsp, arg) -> 0: start a VP parked at boot (run=prog:N) */
+#define SYS_vp_idle     34  /* () -> 0: give up the processor until an event is queued */
+#define SYS_vp_signal   35  /* (dest, payload) -> 0: EV_SIGNAL to a VP index of this space, or a capability */
+#define SYS_vp_cap      36  /* (index) -> capability: lets any space holding it signal that VP */
+#define SYS_timer       37  /* (deadline ns since boot, token) -> 0: one-shot EV_TIMER; deadline 0 cancels */
+#define SYS_vp_poll     38  /* () -> 0: just enter and leave the kernel, so queued events reach the ring */
 
-#define NSYSCALL        65  /* one past the largest number */
+#define SYS_sleep       64  /* (uint64_t ns) -> 0 */
+#define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */
+#define SYS_futex_wait  66  /* (uint32_t *addr, expected, timeout ns or 0) -> 0, -EAGAIN, -ETIMEDOUT */
+#define SYS_futex_wake  67  /* (uint32_t *addr, count) -> number woken */
+
+#define NSYSCALL        68  /* one past the largest number */
 
 /* SYS_getinfo selectors */
 #define INFO_SPACE      0   /* this address space's id */
@@ -43,5 +55,6 @@
 #define PROT_READ       1
 #define PROT_WRITE      2
 #define PROT_EXEC       4
+#define MAP_LAZY        0x100  /* demand-zero: pages appear on first touch, after the latency in arg 4 */
 
 #endif

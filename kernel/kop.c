@@ -1,0 +1,275 @@
+/*
+ * Blocking operations ("kops"): sleep, simulated I/O, futex wait, a
+ * demand-zero page fault with latency, and user timers.
+ *
+ * A kop blocks either the thread or the VP. If the VP has an upcall entry
+ * and its software interrupts are enabled, only the thread blocks: its
+ * context moves into the kop, the VP gets EV_BLOCKED at once and keeps
+ * its processor, and when the kop completes the VP gets EV_UNBLOCKED with
+ * the context and the result. Otherwise (no upcalls registered, or the
+ * VP is disabled — say, a fault inside its upcall handler) the VP itself
+ * blocks, as in a classic kernel. A VP never gets a nested upcall.
+ *
+ * One lock, kop_lock, guards every kop, the per-CPU timer lists and the
+ * futex queues: simple and clearly correct; a finer scheme can come when
+ * measurements ask for it. Lock order: kop_lock, table_lock, space lock,
+ * VP event lock, run-queue lock.
+ */
+#include "kernel.h"
+
+struct spinlock kop_lock = SPINLOCK_INIT("kop");
+static uint64_t next_token = 1;
+
+#define NFUTEX 256
+static struct kop *futexq[NFUTEX];
+
+static struct kop **fbucket(uint64_t key)
+{
+	return &futexq[(key >> 2) % NFUTEX];
+}
+
+struct kop *kop_alloc(int kind)
+{
+	struct kop *op = kzalloc(sizeof *op);
+	if (op) {
+		op->kind = kind;
+		op->token = __atomic_fetch_add(&next_token, 1, __ATOMIC_RELAXED);
+	}
+	return op;
+}
+
+static void timer_insert(struct kop *op)
+{
+	struct cpu *c = mycpu();
+	struct kop **pp = &c->timers;
+	while (*pp && (*pp)->wake_ns <= op->wake_ns)
+		pp = &(*pp)->tnext;
+	op->tnext = *pp;
+	*pp = op;
+	op->tcpu = c;
+}
+
+static void unlink(struct kop *op)
+{
+	if (op->tcpu) {
+		for (struct kop **pp = &op->tcpu->timers; *pp; pp = &(*pp)->tnext)
+			if (*pp == op) {
+				*pp = op->tnext;
+				break;
+			}
+		op->tcpu = 0;
+	}
+	if (op->fkey) {
+		for (struct kop **pp = fbucket(op->fkey); *pp; pp = &(*pp)->fnext)
+			if (*pp == op) {
+				*pp = op->fnext;
+				break;
+			}
+		op->fkey = 0;
+	}
+}
+
+static void space_unlink(struct kop *op)
+{
+	for (struct kop **pp = &op->sp->kops; *pp; pp = &(*pp)->snext)
+		if (*pp == op) {
+			*pp = op->snext;
+			return;
+		}
+}
+
+/* A demand-zero page's latency is over: map the page reserved at fault time. */
+static void page_arrived(struct kop *op)
+{
+	struct space *sp = op->sp;
+	void *pg = (void *)op->result;
+	spin_lock(&sp->lock);
+	uint64_t *pte = vm_walk(sp->pml4, op->fault_va, 1);
+	if (pte && !(*pte & PTE_P)) {
+		*pte = V2P(pg) | PTE_P | op->arg;
+		sp->pages++;
+		pg = 0;
+	}
+	spin_unlock(&sp->lock);
+	if (pg)                     /* another thread's fault mapped it first */
+		page_free(pg);
+	op->result = 0;
+	op->arg = BLK_PAGE;
+}
+
+/* Finish op with `result`; kop_lock held. */
+static void complete(struct kop *op, uint64_t result)
+{
+	unlink(op);
+	op->result = result;
+	struct vp *vp = op->vp;
+	if (op->mode == KOP_VP) {
+		op->done = 1;          /* the waiter frees it */
+		vp_wake(vp);
+		return;
+	}
+	struct event ev = { .token = op->token, .result = result, .thread = op->thread };
+	if (op->mode == KOP_UTIMER) {
+		ev.type = EV_TIMER;
+		ev.token = op->arg;
+		ev.arg = op->wake_ns;
+		vp->utimer = 0;
+	} else {
+		ev.type = EV_UNBLOCKED;
+		ev.arg = op->kind;
+		ev.ctx = op->ctx;
+		if (op->kind != BLK_PAGE)
+			ev.ctx.rax = result;      /* the blocked syscall's return value */
+		__atomic_fetch_add(&vp->pp->unblocks, 1, __ATOMIC_RELAXED);
+	}
+	event_post(vp, &ev, 1);
+	space_unlink(op);
+	kfree(op);
+}
+
+/*
+ * Block on op, which the caller has filled in (kind, wake_ns, fkey) while
+ * holding kop_lock. Releases kop_lock. Returns the result (VP mode) or 0
+ * after arranging EV_BLOCKED (thread mode; the return path then delivers
+ * the upcall instead of returning to the caller).
+ */
+long kop_wait(struct kop *op, struct trapframe *tf)
+{
+	struct vp *vp = myvp();
+	struct space *sp = vp->space;
+	op->vp = vp;
+	op->sp = sp;
+	op->snext = sp->kops;
+	sp->kops = op;
+	__atomic_fetch_add(&vp->pp->blocks, 1, __ATOMIC_RELAXED);
+	if (op->fkey) {
+		struct kop **b = fbucket(op->fkey);
+		op->fnext = *b;
+		*b = op;
+	}
+	int immediate = op->wake_ns && op->wake_ns <= now_ns();
+	if (op->wake_ns && !immediate)
+		timer_insert(op);
+
+	if (upcalls_on(vp, tf)) {
+		op->mode = KOP_THREAD;
+		op->thread = READ_ONCE(vp->vpp->current_thread);
+		ctx_from_tf(&op->ctx, tf);
+		struct event ev = { .type = EV_BLOCKED, .token = op->token, .thread = op->thread,
+				    .arg = op->kind };
+		event_post(vp, &ev, 1);
+		if (immediate)
+			kop_expire(op);
+		sched_arm_timer();
+		spin_unlock(&kop_lock);
+		return 0;
+	}
+	op->mode = KOP_VP;
+	if (immediate)
+		kop_expire(op);
+	sched_arm_timer();
+	while (!op->done && sp->state == SP_ALIVE) {
+		vp_block(&kop_lock);
+		spin_lock(&kop_lock);
+	}
+	long r = op->done ? (long)op->result : -EINTR;
+	if (!op->done && op->kind == BLK_PAGE && op->result)
+		page_free((void *)op->result);     /* the page reserved at fault time */
+	unlink(op);
+	space_unlink(op);
+	spin_unlock(&kop_lock);
+	kfree(op);
+	return r;
+}
+
+/* op's deadline has passed (kop_lock held). */
+void kop_expire(struct kop *op)
+{
+	uint64_t r = op->result;
+	if (op->kind == BLK_FUTEX)
+		r = (uint64_t)-ETIMEDOUT;
+	else if (op->kind == BLK_PAGE) {
+		page_arrived(op);
+		r = 0;
+	}
+	complete(op, r);
+}
+
+/* Timer interrupt: complete this CPU's kops whose time has come. */
+void kop_timers(struct cpu *c, uint64_t now)
+{
+	spin_lock(&kop_lock);
+	while (c->timers && c->timers->wake_ns <= now)
+		kop_expire(c->timers);
+	spin_unlock(&kop_lock);
+}
+
+uint64_t kop_next_deadline(struct cpu *c)
+{
+	struct kop *t = c->timers;   /* racy read is safe: see sched_arm_timer */
+	return t ? t->wake_ns : ~0UL;
+}
+
+/* Wake up to n futex waiters on key; returns how many. */
+int futex_wake_key(uint64_t key, int n)
+{
+	int woken = 0;
+	spin_lock(&kop_lock);
+	for (struct kop *op = *fbucket(key), *next; op && woken < n; op = next) {
+		next = op->fnext;
+		if (op->fkey == key) {
+			complete(op, 0);
+			woken++;
+		}
+	}
+	spin_unlock(&kop_lock);
+	return woken;
+}
+
+/* Arm (or with deadline 0 cancel) the calling VP's one-shot user timer. */
+long utimer_set(uint64_t deadline, uint64_t token)
+{
+	struct vp *vp = myvp();
+	spin_lock(&kop_lock);
+	if (vp->utimer) {
+		unlink(vp->utimer);
+		space_unlink(vp->utimer);
+		kfree(vp->utimer);
+		vp->utimer = 0;
+	}
+	if (deadline) {
+		struct kop *op = kop_alloc(0);
+		if (!op) {
+			spin_unlock(&kop_lock);
+			return -ENOMEM;
+		}
+		op->mode = KOP_UTIMER;
+		op->vp = vp;
+		op->sp = vp->space;
+		op->arg = token;
+		op->wake_ns = MAX(deadline, now_ns() + 1);
+		op->snext = vp->space->kops;
+		vp->space->kops = op;
+		timer_insert(op);
+		vp->utimer = op;
+		sched_arm_timer();
+	}
+	spin_unlock(&kop_lock);
+	return 0;
+}
+
+/* The space is finished: drop its remaining kops (thread-mode waits and
+   timers; VP-mode waiters removed their own on the way out). */
+void kop_space_cleanup(struct space *sp)
+{
+	spin_lock(&kop_lock);
+	while (sp->kops) {
+		struct kop *op = sp->kops;
+		sp->kops = op->snext;
+		unlink(op);
+		if (op->kind == BLK_PAGE && op->result)
+			page_free((void *)op->result);
+		kfree(op);
+	}
+	spin_unlock(&kop_lock);
+}

@@ -1,0 +1,66 @@
+/*
+ * Upcall plumbing for thread packages (ulib/upcall.S, ulib/vpage.c).
+ * The kernel/user ABI itself is <anima/vp.h>.
+ */
+#ifndef ULIB_UPCALL_H
+#define ULIB_UPCALL_H
+
+#include <stdint.h>
+#include <anima/vp.h>
+
+typedef void (*upcall_fn)(struct vp_page *vpp, struct pseudo_page *pp);
+
+void upcall_entry(void);                            /* the kernel's target */
+__attribute__((noreturn)) void vp_resume(struct vp_page *vpp);
+extern char vp_resume_lo[], vp_resume_hi[];
+
+/* The VP running this code, in one load (see <anima/vp.h>). */
+static inline struct vp_page *vp_self(void)
+{
+	struct vp_page *p;
+	__asm__ volatile("mov %%gs:%c1, %0" : "=r"(p) : "i"(PP_VPPAGE));
+	return p;
+}
+static inline struct pseudo_page *vp_pseudo(void)
+{
+	struct pseudo_page *p;
+	__asm__ volatile("mov %%gs:%c1, %0" : "=r"(p) : "i"(PP_SELF));
+	return p;
+}
+static inline unsigned vp_index(void)
+{
+	unsigned i;
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(i) : "i"(PP_INDEX));
+	return i;
+}
+
+static inline struct vp_page *vp_page(unsigned index)
+{
+	return (struct vp_page *)(VPPAGE_BASE + (uint64_t)index * 4096);
+}
+static inline struct pseudo_page *pseudo_page(unsigned index)
+{
+	return (struct pseudo_page *)(PSEUDO_BASE + (uint64_t)index * 4096);
+}
+
+/* Register handler for upcalls on VP `index`, with an upcall stack of
+   `stack_size` bytes (allocated here). Software interrupts stay disabled
+   until the caller clears vpp->disabled (or calls vp_enable). */
+struct vp_page *upcall_register(unsigned index, upcall_fn handler, uint64_t stack_size);
+
+/* Enable software interrupts; if events are pending, take them now. */
+void vp_enable(struct vp_page *vpp);
+static inline void vp_disable(struct vp_page *vpp)
+{
+	vpp->disabled = 1;
+	__asm__ volatile("" ::: "memory");
+}
+
+/* Take the next event from the ring, or return 0 if it is empty. */
+struct event *vp_next_event(struct vp_page *vpp);
+
+/* Resume ctx (with FPU image fpu, or the VP page's own if 0) from inside
+   an upcall handler: enables software interrupts. */
+__attribute__((noreturn)) void vp_switch(struct vp_page *vpp, const struct uctx *ctx, const void *fpu);
+
+#endif

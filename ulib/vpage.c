@@ -1,0 +1,47 @@
+/* Upcall registration and event-ring helpers (the protocol: <anima/vp.h>). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys.h>
+#include <upcall.h>
+
+struct vp_page *upcall_register(unsigned index, upcall_fn handler, uint64_t stack_size)
+{
+	struct vp_page *vpp = vp_page(index);
+	char *stack = sys_map(0, stack_size, PROT_READ | PROT_WRITE);
+	if (sys_failed((long)stack))
+		return 0;
+	vpp->disabled = 1;
+	vpp->user_data[0] = (uint64_t)handler;
+	vpp->upcall_stack = (uint64_t)stack + stack_size;
+	vpp->resume_lo = (uint64_t)vp_resume_lo;
+	vpp->resume_hi = (uint64_t)vp_resume_hi;
+	__asm__ volatile("" ::: "memory");
+	vpp->upcall_entry = (uint64_t)upcall_entry;   /* last: now upcalls may come */
+	return vpp;
+}
+
+void vp_enable(struct vp_page *vpp)
+{
+	vpp->disabled = 0;
+	__asm__ volatile("" ::: "memory");
+	/* Anything that arrived while disabled is in the ring or still in the
+	   kernel's queue; entering the kernel lets it deliver the upcall. */
+	if (vpp->pending)
+		syscall0(SYS_vp_poll);
+}
+
+struct event *vp_next_event(struct vp_page *vpp)
+{
+	uint32_t head = vpp->ring_head;
+	if (head == vpp->ring_tail)
+		return 0;
+	return &vpp->ring[head % RING_SIZE];
+}
+
+void vp_switch(struct vp_page *vpp, const struct uctx *ctx, const void *fpu)
+{
+	vpp->save = *ctx;
+	if (fpu)
+		memcpy(vpp->fpu, fpu, sizeof vpp->fpu);
+	vp_resume(vpp);
+}

@@ -57,13 +57,22 @@ $(B)/ulib.a: $(UOBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+# Thread packages: threadpkgs/NAME/*.c -> build/lib/libNAME.a, one library each.
+PKGS    := $(patsubst threadpkgs/%/,%,$(sort $(dir $(wildcard threadpkgs/*/*.c))))
+PKGLIBS := $(patsubst %,$(B)/lib/lib%.a,$(PKGS))
+.SECONDEXPANSION:
+$(B)/lib/lib%.a: $$(addprefix $(B)/u/,$$(addsuffix .o,$$(wildcard threadpkgs/$$*/*.c threadpkgs/$$*/*.S)))
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
 # --- programs: progs/NAME.c -> build/progs/NAME -------------------------
 PROGS := $(patsubst progs/%.c,%,$(wildcard progs/*.c))
 PBINS := $(patsubst %,$(B)/progs/%,$(PROGS))
-$(B)/progs/%: $(B)/u/progs/%.c.o $(B)/u/ulib/crt0.S.o $(B)/ulib.a ulib/user.ld
+$(B)/progs/%: $(B)/u/progs/%.c.o $(B)/u/ulib/crt0.S.o $(B)/ulib.a $(PKGLIBS) ulib/user.ld
 	@mkdir -p $(dir $@)
 	$(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T ulib/user.ld -o $@ \
-	    $(B)/u/ulib/crt0.S.o $< $(B)/ulib.a
+	    $(B)/u/ulib/crt0.S.o $< --start-group $(PKGLIBS) $(B)/ulib.a --end-group
 
 # --- ISO -----------------------------------------------------------------
 all: $(B)/anima.iso compile_commands.json

@@ -1,6 +1,7 @@
 /*
  * The kernel command line (from grub.cfg): space-separated words.
  *   quantum=MS        scheduler time slice in milliseconds (1..1000)
+ *   watchdog=S        dump all state and panic if the run lasts S seconds
  *   run=PROG,A1,A2    start PROG with arguments A1 A2 (repeatable; all
  *                     start together, each in its own address space)
  *   run=PROG:N,...    ... with N VPs: VP 0 runs, the others are parked
@@ -75,6 +76,11 @@ void cmdline_parse(const char *line)
 					w + 8, quantum_ns / 1000000);
 			else
 				quantum_ns = v * 1000000;
+		} else if (!strncmp(w, "watchdog=", 9)) {
+			if (parse_uint(w + 9, &v) < 0 || v < 1 || v > 100000)
+				kprintf("anima: bad watchdog '%s' (want 1..100000 s); none set\n", w + 9);
+			else
+				watchdog_ns = v * 1000000000UL;
 		} else
 			kprintf("anima: unknown command-line word '%s' ignored\n", w);
 		w = end;

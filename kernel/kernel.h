@@ -172,6 +172,7 @@ uint64_t kop_next_deadline(struct cpu *c);
 int futex_wake_key(uint64_t key, int n);
 long utimer_set(uint64_t deadline, uint64_t token);
 void kop_space_cleanup(struct space *sp);
+void kop_vp_cleanup(struct vp *vp);
 
 /* upcall.c */
 void ctx_from_tf(struct uctx *c, const struct trapframe *tf);
@@ -188,6 +189,7 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 
 /* vpsys.c */
 void cap_space_cleanup(struct space *sp);
+void cap_vp_cleanup(struct vp *vp);
 
 /* vp.c */
 struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp);
@@ -207,6 +209,7 @@ void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip
 int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot, int nvp);
 long space_wait(int id, int *ustatus);
 void space_finish(struct space *sp);
+struct space *space_at(int slot);
 void kernel_finish(void);
 
 /* elf.c */
@@ -222,6 +225,11 @@ int uaccess_fixup(struct trapframe *tf);
 /* syscall.c */
 void syscall_init_cpu(void);
 void syscall(struct trapframe *tf);
+
+/* debug.c */
+extern uint64_t watchdog_ns;
+void debug_dump(void);
+void watchdog_check(uint64_t now);
 
 /* cmdline.c */
 void cmdline_parse(const char *s);

@@ -258,6 +258,26 @@ long utimer_set(uint64_t deadline, uint64_t token)
 	return 0;
 }
 
+/* vp is exiting alone (SYS_vp_exit): drop the kops it started. */
+void kop_vp_cleanup(struct vp *vp)
+{
+	spin_lock(&kop_lock);
+	for (struct kop **pp = &vp->space->kops; *pp;) {
+		struct kop *op = *pp;
+		if (op->vp != vp) {
+			pp = &op->snext;
+			continue;
+		}
+		*pp = op->snext;
+		unlink(op);
+		if (op->kind == BLK_PAGE && op->result)
+			page_free((void *)op->result);
+		kfree(op);
+	}
+	vp->utimer = 0;
+	spin_unlock(&kop_lock);
+}
+
 /* The space is finished: drop its remaining kops (thread-mode waits and
    timers; VP-mode waiters removed their own on the way out). */
 void kop_space_cleanup(struct space *sp)

@@ -88,13 +88,15 @@ struct space {
 	uint64_t cr3;
 	volatile int refs;           /* VPs + CPUs with cr3 loaded + parent's record */
 	struct vp *vps;
-	int nvp, live_vps;
+	int nvp, live_vps;           /* nvp: VP slots ever used (pages mapped) */
+	struct vp *slot[MAXVP];      /* VP by index; 0 = free (reusable) slot */
 	struct space *parent;
 	int boot_slot;               /* index on the kernel command line, or -1 */
 	int exit_status;
 	int waited;                  /* parent collected the status */
 	uint64_t map_next;           /* SYS_map placement for addr == 0 */
 	uint64_t pages;              /* user pages mapped */
+	volatile uint64_t vruntime;  /* CPU time its VPs used (ns): fairness among spaces */
 	struct kop *kops;            /* outstanding blocking operations (kop_lock) */
 	struct lazy { uint64_t start, end, flags, latency; } lazy[8];  /* demand-zero regions */
 	int nlazy;

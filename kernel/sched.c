@@ -8,6 +8,13 @@
  * of: the running VP's quantum end, its preemption warning, and this
  * CPU's earliest blocking-operation deadline (kop.c).
  *
+ * Fairness is among spaces, not VPs: each space is charged the CPU time
+ * its VPs use (vruntime), and a CPU runs, from its queue, the first VP of
+ * the space that has used least. So a space with 64 VPs gets no more of a
+ * contended CPU than a space with one; VPs of one space take turns in
+ * FIFO order. A space that slept long is not owed the time it missed: its
+ * vruntime is raised to near the smallest current one when it wakes.
+ *
  * The two-minute warning: a VP that sets warn_ns in its VP page gets
  * EV_WARNING that long (capped at half a quantum) before its quantum ends.
  * If it yields before the deadline it has honored the warning and is not
@@ -64,15 +71,27 @@ static void send_warning(struct cpu *c, struct vp *vp)
 	event_post(vp, &ev, 1);
 }
 
+static volatile uint64_t min_vruntime;   /* roughly the least vruntime in play */
+
+/* Take the first VP of the least-served space from c's queue. */
 static struct vp *rq_pop(struct cpu *c)
 {
 	spin_lock(&c->rq_lock);
-	struct vp *vp = c->rq_head;
+	struct vp **best = 0;
+	for (struct vp **pp = &c->rq_head; *pp; pp = &(*pp)->rq_next)
+		if (!best || (*pp)->space->vruntime < (*best)->space->vruntime)
+			best = pp;
+	struct vp *vp = best ? *best : 0;
 	if (vp) {
-		c->rq_head = vp->rq_next;
-		if (!c->rq_head)
+		*best = vp->rq_next;
+		if (c->rq_tail == vp) {
 			c->rq_tail = 0;
+			for (struct vp *v = c->rq_head; v; v = v->rq_next)
+				c->rq_tail = v;
+		}
 		c->rq_len--;
+		if (vp->space->vruntime > min_vruntime)
+			min_vruntime = vp->space->vruntime;
 	}
 	spin_unlock(&c->rq_lock);
 	return vp;
@@ -108,6 +127,12 @@ void sched_enqueue(struct vp *vp)
 			c = mycpu();
 		vp->cpu = c;
 	}
+	/* A space back from a long wait starts one quantum behind the pack,
+	   not arbitrarily far behind (it would monopolize the CPUs). */
+	struct space *sp = vp->space;
+	uint64_t floor = min_vruntime > quantum_ns ? min_vruntime - quantum_ns : 0;
+	if (sp->vruntime < floor)
+		sp->vruntime = floor;
 	spin_lock(&c->rq_lock);
 	vp->rq_next = 0;
 	if (c->rq_tail)
@@ -182,8 +207,10 @@ void scheduler(void)
 		quantum_begin(c, vp, t0);
 		swtch(&c->sched_ctx, vp->ctx);
 		/* vp gave up the CPU; its state says why. */
-		vp->run_ns += now_ns() - t0;
+		uint64_t ran = now_ns() - t0;
+		vp->run_ns += ran;
 		vp->pp->run_ns = vp->run_ns;
+		__atomic_fetch_add(&vp->space->vruntime, ran, __ATOMIC_RELAXED);
 		c->vp = 0;
 		__atomic_store_n(&vp->on_cpu, 0, __ATOMIC_RELEASE);
 		if (vp->state == VP_ZOMBIE)
@@ -245,6 +272,8 @@ void sched_arm_timer(void)
 	   to its list (and re-arms); another CPU can only remove, which makes
 	   the true deadline later, so at worst we wake early. */
 	next = MIN(next, kop_next_deadline(c));
+	if (watchdog_ns && c->id == 0)
+		next = MIN(next, watchdog_ns);
 	if (next == ~0UL) {
 		lapic_timer_oneshot(0);
 		return;
@@ -258,6 +287,7 @@ void timer_interrupt(void)
 	struct cpu *c = mycpu();
 	uint64_t now = now_ns();
 	c->ticks++;
+	watchdog_check(now);
 	kop_timers(c, now);
 	if (c->vp && c->warn_at && !c->warned && now >= c->warn_at)
 		send_warning(c, c->vp);

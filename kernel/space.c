@@ -168,6 +168,12 @@ static size_t json_str(char *buf, size_t room, const char *s, const char *sep)
 	return n;
 }
 
+/* Table slot i, for debug dumps (no lock: the dump is best effort). */
+struct space *space_at(int i)
+{
+	return table[i];
+}
+
 /* Copy bytes into sp's memory through the direct map (sp not loaded). */
 static int space_write(struct space *sp, uint64_t va, const void *src, size_t n)
 {

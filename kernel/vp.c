@@ -13,21 +13,28 @@ struct vp *myvp(void)
 	return mycpu()->vp;
 }
 
+/* VP `index` of sp, if it is alive; call with sp->lock held. */
 struct vp *vp_lookup(struct space *sp, uint64_t index)
 {
-	spin_lock(&sp->lock);
-	struct vp *vp = sp->vps;
-	while (vp && (uint64_t)vp->index != index)
-		vp = vp->space_next;
-	spin_unlock(&sp->lock);
-	return vp;
+	struct vp *vp = index < MAXVP ? sp->slot[index] : 0;
+	return vp && vp->state != VP_ZOMBIE ? vp : 0;
 }
 
 /* Allocate VP `index`'s two shared pages and map them into sp. The space
    owns them (they are freed with its page tables); the kernel keeps
-   direct-map pointers to write them without touching user mappings. */
+   direct-map pointers to write them without touching user mappings. A
+   reused slot keeps its pages, cleared. */
 static int map_shared_pages(struct space *sp, struct vp *vp, int index)
 {
+	uint64_t *a = vm_walk(sp->pml4, PSEUDO_BASE + index * PGSIZE, 0);
+	uint64_t *b = vm_walk(sp->pml4, VPPAGE_BASE + index * PGSIZE, 0);
+	if (a && b && (*a & PTE_P) && (*b & PTE_P)) {
+		vp->pp = P2V(*a & PTE_ADDR);
+		vp->vpp = P2V(*b & PTE_ADDR);
+		memset(vp->pp, 0, PGSIZE);
+		memset(vp->vpp, 0, PGSIZE);
+		return 0;
+	}
 	void *pp = page_alloc(), *vpp = page_alloc();
 	if (!pp || !vpp ||
 	    vm_map(sp->pml4, PSEUDO_BASE + index * PGSIZE, V2P(pp), PTE_U | PTE_NX) < 0 ||
@@ -52,10 +59,15 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 		return 0;
 	vp->kstack = pages_alloc(KSTACK_SIZE / PGSIZE);
 	spin_lock(&sp->lock);
-	int index = sp->nvp;
+	int index = 0;
+	while (index < MAXVP && sp->slot[index])
+		index++;
 	int err = index >= MAXVP || !vp->kstack || map_shared_pages(sp, vp, index) < 0;
-	if (!err)
-		sp->nvp++;
+	if (!err) {
+		sp->slot[index] = vp;
+		if (index >= sp->nvp)
+			sp->nvp = index + 1;
+	}
 	spin_unlock(&sp->lock);
 	if (err) {
 		if (vp->kstack)
@@ -130,11 +142,32 @@ void vp_free(struct vp *vp)
 			*pp = vp->space_next;
 			break;
 		}
+	if (sp->slot[vp->index] == vp)
+		sp->slot[vp->index] = 0;
 	spin_unlock(&sp->lock);
 	event_drain(vp);
 	pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
 	kfree(vp);
 	space_put(sp);
+}
+
+/* SYS_vp_exit: the calling VP ends; its slot can be reused. The last
+   live VP to leave ends the space with status 0. */
+long sys_vp_exit(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
+	struct vp *vp = myvp();
+	struct space *sp = vp->space;
+	spin_lock(&sp->lock);
+	int last = sp->live_vps == 1;
+	spin_unlock(&sp->lock);
+	if (last) {
+		space_exit(sp, 0);
+		return 0;                /* the return path exits */
+	}
+	kop_vp_cleanup(vp);
+	cap_vp_cleanup(vp);
+	vp_exit();
 }
 
 /* The current VP ends. The last VP out finishes its space. */

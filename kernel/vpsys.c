@@ -43,9 +43,7 @@ long sys_vp_start(ARGS)
 	if (!user_code_ok(a1, a2))
 		return -EINVAL;
 	spin_lock(&sp->lock);
-	struct vp *vp = sp->vps;
-	while (vp && (uint64_t)vp->index != a0)
-		vp = vp->space_next;
+	struct vp *vp = vp_lookup(sp, a0);
 	if (!vp || !vp->parked) {
 		spin_unlock(&sp->lock);
 		return vp ? -EBUSY : -ESRCH;
@@ -83,7 +81,9 @@ long sys_vp_cap(ARGS)
 {
 	UNUSED();
 	struct space *sp = myvp()->space;
+	spin_lock(&sp->lock);
 	struct vp *vp = vp_lookup(sp, a0);
+	spin_unlock(&sp->lock);
 	if (!vp)
 		return -ESRCH;
 	spin_lock(&cap_lock);
@@ -97,6 +97,16 @@ long sys_vp_cap(ARGS)
 		}
 	spin_unlock(&cap_lock);
 	return -ENOMEM;
+}
+
+/* Forget every capability naming vp (it is exiting). */
+void cap_vp_cleanup(struct vp *vp)
+{
+	spin_lock(&cap_lock);
+	for (int i = 0; i < MAXCAP; i++)
+		if (caps[i].vp == vp)
+			caps[i].vp = 0;
+	spin_unlock(&cap_lock);
 }
 
 /* Forget every capability naming a VP of sp (sp is finished). */
@@ -113,29 +123,26 @@ long sys_vp_signal(ARGS)
 {
 	UNUSED();
 	struct vp *me = myvp(), *to = 0;
-	if (a0 < MAXVP)
-		to = vp_lookup(me->space, a0);
-	else {
+	struct event ev = { .type = EV_SIGNAL, .arg = a1, .result = me->id };
+	long r = -ESRCH;
+	/* Post while holding the lock that found the target: a VP leaves
+	   sp->slot and the capability table before it can be freed. */
+	if (a0 < MAXVP) {
+		spin_lock(&me->space->lock);
+		if ((to = vp_lookup(me->space, a0)))
+			r = event_post(to, &ev, 0);
+		spin_unlock(&me->space->lock);
+	} else {
 		spin_lock(&cap_lock);
 		for (int i = 0; i < MAXCAP && !to; i++)
 			if (caps[i].vp && caps[i].token == a0)
 				to = caps[i].vp;
 		if (to)
-			space_get(to->space);   /* keep it from being freed under us */
+			r = to->space->state == SP_ALIVE ? event_post(to, &ev, 0) : -ESRCH;
 		spin_unlock(&cap_lock);
-		if (to && to->space->state != SP_ALIVE) {
-			space_put(to->space);
-			return -ESRCH;
-		}
 	}
-	if (!to)
-		return -ESRCH;
-	struct event ev = { .type = EV_SIGNAL, .arg = a1, .result = me->id };
-	long r = event_post(to, &ev, 0);
 	if (!r)
 		__atomic_fetch_add(&to->pp->signals, 1, __ATOMIC_RELAXED);
-	if (a0 >= MAXVP)
-		space_put(to->space);
 	return r;
 }
 

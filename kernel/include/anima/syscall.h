@@ -36,6 +36,7 @@
 #define SYS_vp_cap      36  /* (index) -> capability: lets any space holding it signal that VP */
 #define SYS_timer       37  /* (deadline ns since boot, token) -> 0: one-shot EV_TIMER; deadline 0 cancels */
 #define SYS_vp_poll     38  /* () -> 0: just enter and leave the kernel, so queued events reach the ring */
+#define SYS_vp_exit     39  /* () -> does not return: this VP ends (the last one ends the space, status 0) */
 
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */

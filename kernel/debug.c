@@ -1,0 +1,45 @@
+/*
+ * Post-mortem help for hangs: with `watchdog=S` on the command line, a
+ * run still going after S seconds dumps every CPU and VP (scheduler
+ * state, user rip, VP-page flags, queued events) and panics, so a hung
+ * test ends with evidence instead of a silent timeout.
+ */
+#include "kernel.h"
+
+uint64_t watchdog_ns;
+
+static const char *const vpstate[] = { "new", "runnable", "running", "blocked", "zombie" };
+
+void debug_dump(void)
+{
+	kprintf("--- state dump at %lu ns ---\n", now_ns());
+	for (int i = 0; i < ncpu; i++) {
+		struct cpu *c = &cpus[i];
+		kprintf("cpu %d: vp %d, runq %d, idle %d, quantum_end %lu, next timer %lu\n", c->id,
+			c->vp ? c->vp->id : -1, c->rq_len, c->idle, c->quantum_end, kop_next_deadline(c));
+	}
+	for (int i = 0; i < MAXSPACE; i++) {
+		struct space *sp = space_at(i);
+		if (!sp)
+			continue;
+		kprintf("space %d (%s): state %d, vps %d live, kops %s\n", sp->id, sp->name, sp->state,
+			sp->live_vps, sp->kops ? "yes" : "none");
+		for (struct vp *v = sp->vps; v; v = v->space_next) {
+			struct vp_page *p = v->vpp;
+			kprintf("  vp %d [%d] %s cpu %d rip %#lx rsp %#lx | disabled %u pending %u ring %u/%u "
+				"evq %d idle_wait %d parked %d cur %#lx upcalls %lu\n",
+				v->index, v->id, vpstate[v->state], v->cpu ? v->cpu->id : -1, v->tf->rip,
+				v->tf->rsp, p->disabled, p->pending, p->ring_head, v->ring_tail, v->evq_len,
+				v->idle_wait, v->parked, p->current_thread, v->pp->upcalls);
+		}
+	}
+}
+
+void watchdog_check(uint64_t now)
+{
+	if (watchdog_ns && now >= watchdog_ns && mycpu_id() == 0) {
+		watchdog_ns = 0;
+		debug_dump();
+		panic("watchdog: the run did not end in time");
+	}
+}

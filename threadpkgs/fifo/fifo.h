@@ -1,0 +1,15 @@
+/* fifo's own knobs and counters (the package itself: fifo.c). */
+#ifndef FIFO_H
+#define FIFO_H
+#include <stdint.h>
+
+/* Preemption warning each fifo VP asks for, in ns (0: none). Set before
+   fifo_pkg.run. */
+extern uint64_t fifo_warn_ns;
+
+struct fifo_stats {
+	uint64_t blocked, unblocked, warnings, warn_yields, preempted, steals, idles;
+};
+extern struct fifo_stats fifo_stats;    /* racy counters: for reports only */
+
+#endif

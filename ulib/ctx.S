@@ -1,0 +1,42 @@
+/*
+ * Light (voluntary) context switch: only what the SysV ABI makes the
+ * callee preserve — rbx, rbp, r12-r15, rsp, the return address, and the
+ * MXCSR and x87 control words. Everything else is dead across a call.
+ * Layout: struct lctx in <thread.h>.
+ */
+	.text
+	.globl lctx_swap, lctx_jump, lctx_start
+/* void lctx_swap(struct lctx *from (rdi), const struct lctx *to (rsi)) */
+lctx_swap:
+	mov (%rsp), %rax            /* return address = resume point */
+	mov %rbx, 0(%rdi)
+	mov %rbp, 8(%rdi)
+	mov %r12, 16(%rdi)
+	mov %r13, 24(%rdi)
+	mov %r14, 32(%rdi)
+	mov %r15, 40(%rdi)
+	lea 8(%rsp), %rdx
+	mov %rdx, 48(%rdi)          /* rsp as after our return */
+	mov %rax, 56(%rdi)
+	stmxcsr 64(%rdi)
+	fnstcw 68(%rdi)
+	mov %rsi, %rdi
+/* void lctx_jump(const struct lctx *to (rdi)) */
+lctx_jump:
+	ldmxcsr 64(%rdi)
+	fldcw 68(%rdi)
+	mov 0(%rdi), %rbx
+	mov 8(%rdi), %rbp
+	mov 16(%rdi), %r12
+	mov 24(%rdi), %r13
+	mov 32(%rdi), %r14
+	mov 40(%rdi), %r15
+	mov 48(%rdi), %rsp
+	jmp *56(%rdi)
+
+/* First code of a new context: r12 = fn, r13 = arg (set by lctx_make). */
+lctx_start:
+	and $-16, %rsp
+	mov %r13, %rdi
+	call *%r12
+	ud2

@@ -1,0 +1,92 @@
+/*
+ * Synchronization built only on the thread interface (<thread.h>): it
+ * blocks and wakes threads through their own packages' routines, so it
+ * works across packages (and across spaces sharing memory, when every
+ * party can reach the waiters' descriptors).
+ *
+ * Waiters queue on a short user spin lock; the uncontended mutex path is
+ * one atomic instruction each way, with no syscall and no upcall.
+ * All objects are valid when zero-filled (except sem/barrier counts).
+ */
+#ifndef ULIB_SYNC_H
+#define ULIB_SYNC_H
+
+#include <stdint.h>
+#include <uspin.h>
+#include <thread.h>
+
+struct waiter {
+	struct thread *t;
+	volatile int granted;
+	struct waiter *next;
+};
+
+struct waitq {
+	struct waiter *head, *tail;
+};
+
+struct mutex {
+	volatile int state;         /* 0 free, 1 held, 2 held and maybe waiters */
+	struct uspin lock;
+	struct waitq q;
+};
+
+struct cond {
+	struct uspin lock;
+	struct waitq q;
+};
+
+struct sem {
+	int count;
+	struct uspin lock;
+	struct waitq q;
+};
+
+struct barrier {
+	int n, arrived;
+	uint64_t generation;
+	struct uspin lock;
+	struct waitq q;
+};
+
+struct once {
+	volatile int state;         /* 0 not run, 1 running, 2 done */
+	struct mutex m;
+	struct cond c;
+};
+
+void mutex_lock_wait(struct mutex *m);
+void mutex_unlock_wake(struct mutex *m);
+
+/* Uncontended paths inline: one compare-and-swap each way. */
+static inline void mutex_lock(struct mutex *m)
+{
+	int expect = 0;
+	if (!__atomic_compare_exchange_n(&m->state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		mutex_lock_wait(m);
+}
+
+static inline void mutex_unlock(struct mutex *m)
+{
+	int expect = 1;
+	if (!__atomic_compare_exchange_n(&m->state, &expect, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		mutex_unlock_wake(m);
+}
+
+int mutex_trylock(struct mutex *m);
+
+void cond_wait(struct cond *c, struct mutex *m);
+void cond_signal(struct cond *c);
+void cond_broadcast(struct cond *c);
+
+void sem_init(struct sem *s, int count);
+void sem_wait(struct sem *s);
+void sem_post(struct sem *s);
+
+void barrier_init(struct barrier *b, int n);
+/* Returns 1 in exactly one thread per round (the last to arrive). */
+int barrier_wait(struct barrier *b);
+
+void once(struct once *o, void (*fn)(void));
+
+#endif

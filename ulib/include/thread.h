@@ -1,0 +1,98 @@
+/*
+ * The standard thread-package interface (docs/thread-interface.md).
+ *
+ * Every package's threads begin with a struct thread, whose first field
+ * points at the package's operations. So code holding any thread pointer
+ * can block or unblock it without knowing its package: a mutex released
+ * by a thread of one package wakes a waiter of another. The current
+ * thread is the VP page's current_thread, found in two loads on any VP
+ * (%gs -> pseudo-register page -> VP page -> current_thread).
+ *
+ * Blocking follows park/unpark: thread_unblock() leaves a permit if the
+ * target is not (yet) blocked, and thread_block() consumes a permit
+ * instead of blocking. Lost wake-ups are therefore impossible, and
+ * callers must tolerate early returns: wait in a loop on a condition.
+ */
+#ifndef ULIB_THREAD_H
+#define ULIB_THREAD_H
+
+#include <stdint.h>
+#include <upcall.h>
+
+struct thread;
+
+struct thread_ops {
+	const char *name;
+	/* Switch away from `self` (the calling thread) until it is unblocked.
+	   Must publish the block with thread_park_commit(self) only once
+	   self's context is saved; if that fails, a permit came: continue. */
+	void (*block)(struct thread *self);
+	/* Make t runnable again (t was parked). Called from any thread of any
+	   package, on any VP, and from upcall handlers. */
+	void (*unblock)(struct thread *t);
+	void (*yield)(struct thread *self);
+	/* End self; never returns. Called by thread_exit after join
+	   bookkeeping. The package may reclaim t only via free(). */
+	__attribute__((noreturn)) void (*exit)(struct thread *self);
+	/* Reclaim a finished thread (called once, by thread_join). */
+	void (*free)(struct thread *t);
+};
+
+/* park states */
+#define PARK_RUN     0     /* running or runnable, no permit */
+#define PARK_PERMIT  1     /* an unblock arrived before the block */
+#define PARK_PARKED  2     /* blocked: the next unblock must requeue it */
+
+#define JOIN_DONE    1UL   /* thread->join once the thread has exited */
+
+struct thread {
+	const struct thread_ops *ops;    /* first: the package's routines */
+	struct vp_page *vpp;             /* the VP it runs (or last ran) on */
+	volatile int park;               /* PARK_* */
+	volatile uint64_t join;          /* 0, JOIN_DONE, or the joining thread */
+	void *retval;
+	uint64_t id;
+	void *pkg;                       /* the package's own per-thread data */
+};
+
+/* The calling thread (0 if the VP runs no package thread). */
+static inline struct thread *thread_self(void)
+{
+	return (struct thread *)vp_self()->current_thread;
+}
+
+void thread_init(struct thread *t, const struct thread_ops *ops);
+void thread_block(void);
+void thread_unblock(struct thread *t);
+void thread_yield(void);
+__attribute__((noreturn)) void thread_exit(void *retval);
+void *thread_join(struct thread *t);
+
+/* For packages' block(): try PARK_RUN -> PARK_PARKED. 1 on success; 0
+   means a permit was waiting (now consumed): do not block. */
+static inline int thread_park_commit(struct thread *t)
+{
+	int expect = PARK_RUN;
+	if (__atomic_compare_exchange_n(&t->park, &expect, PARK_PARKED, 0,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 1;
+	__atomic_store_n(&t->park, PARK_RUN, __ATOMIC_RELEASE);   /* consume the permit */
+	return 0;
+}
+
+/* Light context: what a voluntary switch must keep (callee-saved
+   registers, stack, resume point, FPU control words). ctx.S. */
+struct lctx {
+	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
+	uint32_t mxcsr;
+	uint16_t fcw, pad;
+};
+/* Save the caller in *from and continue *to. Returns (in from's context)
+   when something switches back to it. */
+void lctx_swap(struct lctx *from, const struct lctx *to);
+/* Start or continue *to without saving anything. */
+__attribute__((noreturn)) void lctx_jump(const struct lctx *to);
+/* Set up c to start fn(arg) on [stack, stack+size) (fn must not return). */
+void lctx_make(struct lctx *c, void *stack, uint64_t size, void (*fn)(void *), void *arg);
+
+#endif

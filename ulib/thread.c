@@ -1,0 +1,83 @@
+/*
+ * The package-independent half of the thread interface: park/unpark,
+ * join, and lctx_make. See <thread.h> and docs/thread-interface.md.
+ */
+#include <string.h>
+#include <thread.h>
+
+static volatile uint64_t next_id = 1;
+
+void thread_init(struct thread *t, const struct thread_ops *ops)
+{
+	memset(t, 0, sizeof *t);
+	t->ops = ops;
+	t->id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+}
+
+void thread_block(void)
+{
+	struct thread *self = thread_self();
+	int expect = PARK_PERMIT;
+	if (__atomic_compare_exchange_n(&self->park, &expect, PARK_RUN, 0,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;                       /* woken before we slept */
+	self->ops->block(self);
+}
+
+void thread_unblock(struct thread *t)
+{
+	for (;;) {
+		int s = __atomic_load_n(&t->park, __ATOMIC_ACQUIRE);
+		if (s == PARK_PERMIT)
+			return;
+		int to = s == PARK_PARKED ? PARK_RUN : PARK_PERMIT;
+		if (__atomic_compare_exchange_n(&t->park, &s, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			if (s == PARK_PARKED)
+				t->ops->unblock(t);   /* we took it out of PARKED: we requeue it */
+			return;
+		}
+	}
+}
+
+void thread_yield(void)
+{
+	struct thread *self = thread_self();
+	self->ops->yield(self);
+}
+
+void thread_exit(void *retval)
+{
+	struct thread *self = thread_self();
+	self->retval = retval;
+	uint64_t j = __atomic_exchange_n(&self->join, JOIN_DONE, __ATOMIC_ACQ_REL);
+	if (j && j != JOIN_DONE)
+		thread_unblock((struct thread *)j);
+	self->ops->exit(self);
+}
+
+void *thread_join(struct thread *t)
+{
+	struct thread *self = thread_self();
+	uint64_t expect = 0;
+	__atomic_compare_exchange_n(&t->join, &expect, (uint64_t)self, 0,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	while (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) != JOIN_DONE)
+		thread_block();
+	void *v = t->retval;
+	t->ops->free(t);
+	return v;
+}
+
+void lctx_start(void);
+
+void lctx_make(struct lctx *c, void *stack, uint64_t size, void (*fn)(void *), void *arg)
+{
+	memset(c, 0, sizeof *c);
+	c->rsp = ((uint64_t)stack + size) & ~15UL;
+	c->rsp -= 8;                  /* as if lctx_start had been called */
+	c->rip = (uint64_t)lctx_start;
+	c->r12 = (uint64_t)fn;
+	c->r13 = (uint64_t)arg;
+	c->mxcsr = 0x1f80;
+	c->fcw = 0x37f;
+}

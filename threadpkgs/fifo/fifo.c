@@ -26,7 +26,6 @@
 #include <pkg.h>
 #include "fifo.h"
 
-#define STACK_SIZE   (64 * 1024)
 #define UPCALL_STACK (64 * 1024)
 
 enum { NONE, YIELD, PARK, EXIT };
@@ -60,6 +59,7 @@ static struct fvp *fvps[MAXVP];
 static struct fvp *all[MAXVP];
 static volatile int nall;
 uint64_t fifo_warn_ns = 1000000;     /* preemption warning asked for (0: none) */
+uint64_t fifo_stack_size = 64 * 1024; /* stack of each new thread */
 struct fifo_stats fifo_stats;
 
 static const struct thread_ops fifo_ops;
@@ -283,6 +283,11 @@ static void handler(struct vp_page *vpp, struct pseudo_page *pp)
 		vpp->current_thread = 0;
 		sched_loop(v);
 	}
+	if ((f & 2) && !(f & 4) && cur->t.crit) {
+		cur->t.yield_due = 1;    /* warned inside a spin lock: yield at release */
+		fifo_stats.warn_deferred++;
+		f &= ~2;
+	}
 	if (!(f & 6))                /* just news: resume cur */
 		vp_resume(vpp);
 	/* Preempted or warned: cur was interrupted at a safe point. */
@@ -309,7 +314,8 @@ static void trampoline(void *arg)
 static struct thread *fifo_create(void *(*fn)(void *), void *arg)
 {
 	struct fthread *t = malloc(sizeof *t);
-	char *stack = t ? malloc(STACK_SIZE) : 0;
+	uint64_t size = fifo_stack_size;
+	char *stack = t ? malloc(size) : 0;
 	if (!stack) {
 		free(t);
 		return 0;
@@ -321,7 +327,7 @@ static struct thread *fifo_create(void *(*fn)(void *), void *arg)
 	t->arg = arg;
 	t->stack = stack;
 	t->oncpu = 1;
-	lctx_make(&t->lc, stack, STACK_SIZE, trampoline, t);
+	lctx_make(&t->lc, stack, size, trampoline, t);
 	struct fvp *v = fvp_self();
 	int was = crit_enter();
 	push(v ? v : all[0], t, 0);

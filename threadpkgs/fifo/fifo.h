@@ -6,9 +6,11 @@
 /* Preemption warning each fifo VP asks for, in ns (0: none). Set before
    fifo_pkg.run. */
 extern uint64_t fifo_warn_ns;
+/* Stack size of threads created from now on (default 64 KiB). */
+extern uint64_t fifo_stack_size;
 
 struct fifo_stats {
-	uint64_t blocked, unblocked, warnings, warn_yields, preempted, steals, idles;
+	uint64_t blocked, unblocked, warnings, warn_yields, warn_deferred, preempted, steals, idles;
 };
 extern struct fifo_stats fifo_stats;    /* racy counters: for reports only */
 

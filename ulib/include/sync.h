@@ -55,6 +55,38 @@ struct once {
 	struct cond c;
 };
 
+/*
+ * A spin lock for short critical sections that cooperates with the
+ * preemption warning: while a thread holds one (or is trying to), its
+ * package does not give up the VP on a warning; it marks the warning due,
+ * and spin_unlock yields the VP (honoring the warning) once the last
+ * spin lock is released. So a warned VP is not preempted holding a lock
+ * its peers spin on — Psyche's two-minute warning.
+ */
+struct spin {
+	volatile int locked;
+};
+
+static inline void spin_lock(struct spin *l)
+{
+	struct thread *t = thread_self();
+	if (t)
+		t->crit++;              /* before taking it: no unguarded window */
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
+			__asm__ volatile("pause");
+}
+
+void spin_yield_due(struct thread *t);
+
+static inline void spin_unlock(struct spin *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	struct thread *t = thread_self();
+	if (t && --t->crit == 0 && t->yield_due)
+		spin_yield_due(t);
+}
+
 void mutex_lock_wait(struct mutex *m);
 void mutex_unlock_wake(struct mutex *m);
 

@@ -53,6 +53,8 @@ struct thread {
 	void *retval;
 	uint64_t id;
 	void *pkg;                       /* the package's own per-thread data */
+	volatile int crit;               /* spin locks held (struct spin, <sync.h>) */
+	volatile int yield_due;          /* a warning came while crit > 0: yield at release */
 };
 
 /* The calling thread (0 if the VP runs no package thread). */

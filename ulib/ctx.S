@@ -2,22 +2,20 @@
  * Light (voluntary) context switch: only what the SysV ABI makes the
  * callee preserve — rbx, rbp, r12-r15, rsp, the return address, and the
  * MXCSR and x87 control words. Everything else is dead across a call.
- * Layout: struct lctx in <thread.h>.
+ * Layout: struct lctx in <thread.h>. The saved rsp points at the return
+ * address, so resuming is `mov rsp; ret` (the rip field is unused).
  */
 	.text
 	.globl lctx_swap, lctx_jump, lctx_start
 /* void lctx_swap(struct lctx *from (rdi), const struct lctx *to (rsi)) */
 lctx_swap:
-	mov (%rsp), %rax            /* return address = resume point */
 	mov %rbx, 0(%rdi)
 	mov %rbp, 8(%rdi)
 	mov %r12, 16(%rdi)
 	mov %r13, 24(%rdi)
 	mov %r14, 32(%rdi)
 	mov %r15, 40(%rdi)
-	lea 8(%rsp), %rdx
-	mov %rdx, 48(%rdi)          /* rsp as after our return */
-	mov %rax, 56(%rdi)
+	mov %rsp, 48(%rdi)          /* -> our return address */
 	stmxcsr 64(%rdi)
 	fnstcw 68(%rdi)
 	mov %rsi, %rdi
@@ -32,9 +30,10 @@ lctx_jump:
 	mov 32(%rdi), %r14
 	mov 40(%rdi), %r15
 	mov 48(%rdi), %rsp
-	jmp *56(%rdi)
+	ret
 
-/* First code of a new context: r12 = fn, r13 = arg (set by lctx_make). */
+/* First code of a new context (lctx_make put its address where lctx_jump
+   will `ret` to): r12 = fn, r13 = arg. */
 lctx_start:
 	and $-16, %rsp
 	mov %r13, %rdi

@@ -73,9 +73,10 @@ void lctx_start(void);
 void lctx_make(struct lctx *c, void *stack, uint64_t size, void (*fn)(void *), void *arg)
 {
 	memset(c, 0, sizeof *c);
-	c->rsp = ((uint64_t)stack + size) & ~15UL;
-	c->rsp -= 8;                  /* as if lctx_start had been called */
-	c->rip = (uint64_t)lctx_start;
+	uint64_t *sp = (uint64_t *)(((uint64_t)stack + size) & ~15UL);
+	*--sp = 0;                    /* keeps lctx_start's frame 16-aligned */
+	*--sp = (uint64_t)lctx_start; /* lctx_jump's `ret` lands there */
+	c->rsp = (uint64_t)sp;
 	c->r12 = (uint64_t)fn;
 	c->r13 = (uint64_t)arg;
 	c->mxcsr = 0x1f80;

@@ -28,7 +28,7 @@
 
 #define UPCALL_STACK (64 * 1024)
 
-enum { NONE, YIELD, PARK, EXIT };
+enum { NONE, YIELD, YIELD_QUEUED, PARK, EXIT };
 
 struct fthread {
 	struct thread t;             /* first: the standard descriptor */
@@ -38,6 +38,8 @@ struct fthread {
 	int full;                    /* resume from kctx+fpu, not lc */
 	struct fthread *next;        /* run queue */
 	volatile int oncpu;          /* its stack is in use (exit/free handshake) */
+	volatile int switching;      /* queued by a fast yield, still leaving its stack */
+	uint64_t stack_size;
 	void *(*fn)(void *);
 	void *arg;
 	char *stack;
@@ -56,6 +58,13 @@ struct fvp {
 };
 
 static struct fvp *fvps[MAXVP];
+
+/* Finished threads, descriptor and stack together, for reuse: creating a
+   thread should not cost a fresh mapping of zeroed pages. */
+#define CACHE_MAX 1024
+static struct uspin cache_lock;
+static struct fthread *cache;
+static int ncache;
 static struct fvp *all[MAXVP];
 static volatile int nall;
 uint64_t fifo_warn_ns = 1000000;     /* preemption warning asked for (0: none) */
@@ -152,6 +161,9 @@ static void finish_switch(struct fvp *v)
 	case YIELD:
 		push(v, p, 0);
 		break;
+	case YIELD_QUEUED:               /* fast yield queued it already */
+		__atomic_store_n(&p->switching, 0, __ATOMIC_RELEASE);
+		break;
 	case PARK:
 		if (!thread_park_commit(&p->t))
 			push(v, p, 0);      /* an unblock beat us to it */
@@ -166,6 +178,8 @@ static void finish_switch(struct fvp *v)
 static void run(struct fvp *v, struct fthread *t) __attribute__((noreturn));
 static void run(struct fvp *v, struct fthread *t)
 {
+	while (__atomic_load_n(&t->switching, __ATOMIC_ACQUIRE))
+		__asm__ volatile("pause");   /* stolen mid-yield: let it leave its stack */
 	t->t.vpp = v->vpp;
 	v->vpp->current_thread = (uint64_t)&t->t;
 	if (t->full) {
@@ -189,6 +203,8 @@ static void switch_from(struct fthread *self, int action)
 	v->prev = self;
 	v->prev_action = action;
 	if (next && !next->full) {
+		while (__atomic_load_n(&next->switching, __ATOMIC_ACQUIRE))
+			__asm__ volatile("pause");
 		next->t.vpp = v->vpp;
 		v->vpp->current_thread = (uint64_t)&next->t;
 		lctx_swap(&self->lc, &next->lc);
@@ -311,21 +327,45 @@ static void trampoline(void *arg)
 	thread_exit(t->fn(t->arg));
 }
 
-static struct thread *fifo_create(void *(*fn)(void *), void *arg)
+static struct fthread *cache_get(uint64_t size)
 {
-	struct fthread *t = malloc(sizeof *t);
-	uint64_t size = fifo_stack_size;
+	struct fthread *t = 0;
+	if (cache) {
+		uspin_lock(&cache_lock);
+		if ((t = cache) && t->stack_size == size) {
+			cache = t->next;
+			ncache--;
+		} else
+			t = 0;
+		uspin_unlock(&cache_lock);
+	}
+	if (t)
+		return t;
+	t = malloc(sizeof *t);
 	char *stack = t ? malloc(size) : 0;
 	if (!stack) {
 		free(t);
 		return 0;
 	}
-	memset(t, 0, sizeof *t);
+	t->stack = stack;
+	t->stack_size = size;
+	return t;
+}
+
+static struct thread *fifo_create(void *(*fn)(void *), void *arg)
+{
+	uint64_t size = fifo_stack_size;
+	struct fthread *t = cache_get(size);
+	if (!t)
+		return 0;
+	char *stack = t->stack;
 	thread_init(&t->t, &fifo_ops);
 	t->t.pkg = t;
 	t->fn = fn;
 	t->arg = arg;
-	t->stack = stack;
+	t->full = 0;
+	t->next = 0;
+	t->switching = 0;
 	t->oncpu = 1;
 	lctx_make(&t->lc, stack, size, trampoline, t);
 	struct fvp *v = fvp_self();
@@ -349,9 +389,61 @@ static void fifo_unblock(struct thread *t)
 	crit_leave(was);
 }
 
-static void fifo_yield(struct thread *self)
+/*
+ * Yield, fast path: swap places with the head of our own queue under one
+ * lock round-trip, queueing ourselves before the switch. The `switching`
+ * flag keeps a stealing VP from running us until we are off our stack;
+ * anything unusual (empty queue, a full context next) takes switch_from.
+ */
+__attribute__((optimize("omit-frame-pointer")))
+static void fifo_yield(struct thread *self_t)
 {
-	switch_from((struct fthread *)self, YIELD);
+	struct fthread *self = (struct fthread *)self_t;
+	struct vp_page *vpp = vp_self();
+	vpp->disabled = 1;
+	__asm__ volatile("" ::: "memory");
+	struct fvp *v = fvps[vp_index()];
+	uspin_lock(&v->lock);
+	struct fthread *next = v->head;
+	if (next && !next->full) {
+		/* A thread in our own queue is never mid-switch: a fast yield
+		   queues on its own VP, and this VP finished that switch. Only
+		   stealers (run()) must wait on `switching`. */
+		v->head = next->next;
+		self->next = 0;
+		self->switching = 1;
+		if (v->head)
+			v->tail->next = self;
+		else
+			v->head = self;
+		v->tail = self;
+		uspin_unlock(&v->lock);
+		v->prev = self;
+		v->prev_action = YIELD_QUEUED;
+		next->t.vpp = vpp;
+		vpp->current_thread = (uint64_t)&next->t;
+		lctx_swap(&self->lc, &next->lc);
+		/* Back, maybe on another VP: finish whoever switched to us. */
+		struct fvp *w = fvps[vp_index()];
+		struct fthread *p = w->prev;
+		if (p && w->prev_action == YIELD_QUEUED) {
+			w->prev = 0;
+			__atomic_store_n(&p->switching, 0, __ATOMIC_RELEASE);
+		} else
+			finish_switch(w);
+		vpp = vp_self();
+		vpp->disabled = 0;
+		__asm__ volatile("" ::: "memory");
+		if (vpp->pending)
+			syscall0(SYS_vp_poll);
+		return;
+	}
+	uspin_unlock(&v->lock);
+	vpp->disabled = 0;
+	__asm__ volatile("" ::: "memory");
+	if (vpp->pending)
+		syscall0(SYS_vp_poll);
+	switch_from(self, YIELD);
 }
 
 __attribute__((noreturn)) static void fifo_exit(struct thread *self)
@@ -365,6 +457,14 @@ static void fifo_free(struct thread *t)
 	struct fthread *f = (struct fthread *)t;
 	while (__atomic_load_n(&f->oncpu, __ATOMIC_ACQUIRE))
 		thread_yield();          /* it is still leaving its stack */
+	if (ncache < CACHE_MAX) {
+		uspin_lock(&cache_lock);
+		f->next = cache;
+		cache = f;
+		ncache++;
+		uspin_unlock(&cache_lock);
+		return;
+	}
 	free(f->stack);
 	free(f);
 }

@@ -85,7 +85,8 @@ static inline int thread_park_commit(struct thread *t)
 /* Light context: what a voluntary switch must keep (callee-saved
    registers, stack, resume point, FPU control words). ctx.S. */
 struct lctx {
-	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rip;
+	uint64_t rbx, rbp, r12, r13, r14, r15, rsp;   /* rsp -> the resume address */
+	uint64_t unused;
 	uint32_t mxcsr;
 	uint16_t fcw, pad;
 };

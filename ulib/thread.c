@@ -9,9 +9,7 @@ static volatile uint64_t next_id = 1;
 
 void thread_init(struct thread *t, const struct thread_ops *ops)
 {
-	memset(t, 0, sizeof *t);
-	t->ops = ops;
-	t->id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+	*t = (struct thread){ .ops = ops, .id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED) };
 }
 
 void thread_block(void)
@@ -72,7 +70,7 @@ void lctx_start(void);
 
 void lctx_make(struct lctx *c, void *stack, uint64_t size, void (*fn)(void *), void *arg)
 {
-	memset(c, 0, sizeof *c);
+	*c = (struct lctx){ 0 };
 	uint64_t *sp = (uint64_t *)(((uint64_t)stack + size) & ~15UL);
 	*--sp = 0;                    /* keeps lctx_start's frame 16-aligned */
 	*--sp = (uint64_t)lctx_start; /* lctx_jump's `ret` lands there */

@@ -1,0 +1,240 @@
+/*
+ * malloc: size classes over sys_map.
+ *
+ * Every block starts with a 16-byte header, so payloads are 16-byte
+ * aligned and free() finds the size without a lookup. Blocks up to
+ * SMALL_MAX bytes (header included) come from NCLASS size classes spaced
+ * about 1.25x apart; each class has a central free list and carves fresh
+ * blocks from slabs it maps as needed. Slabs are never returned. Larger
+ * requests get their own mapping, unmapped again by free().
+ *
+ * Each class has its own lock, held only while a block moves on or off
+ * its list. Per-VP caches can later sit in front of the central lists
+ * (take/give a batch of blocks per lock round-trip) without changing the
+ * block format.
+ */
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdio.h>
+#include <errno.h>
+#include <sys.h>
+#include <uspin.h>
+
+#define HDR        16
+#define SMALL_MAX  65536           /* largest class block, header included */
+#define NCLASS     44
+#define SLAB_MIN   (64 * 1024)
+#define BIG        0xffffffffu     /* cls of a block with its own mapping */
+#define MAGIC_USED 0xa110c8edu
+#define MAGIC_FREE 0xf4eeb10cu
+
+struct block {
+	uint32_t magic;
+	uint32_t cls;                   /* size class, or BIG */
+	union {
+		struct {
+			uint32_t off;   /* header - block start (aligned_alloc) */
+			uint32_t pages; /* BIG: length of the mapping */
+		};
+		struct block *next;     /* free: next on the class list */
+	};
+};
+
+struct sizeclass {
+	struct uspin lock;
+	struct block *free;             /* central free list */
+	char *bump, *end;               /* uncarved rest of the newest slab */
+};
+
+static struct sizeclass classes[NCLASS];
+
+/* Classes 0..7 are 16..128 bytes in steps of 16; above that, each power
+ * of two 2^p..2^(p+1) is split in four steps of 2^(p-2). */
+static size_t class_size(int c)
+{
+	if (c < 8)
+		return (size_t)(c + 1) * 16;
+	int p = 7 + (c - 8) / 4, i = (c - 8) % 4;
+	return ((size_t)1 << p) + (size_t)(i + 1) * ((size_t)1 << (p - 2));
+}
+
+static int size_class(size_t total)    /* 16 <= total <= SMALL_MAX */
+{
+	if (total <= 128)
+		return (int)((total + 15) / 16) - 1;
+	int p = 63 - __builtin_clzll(total - 1);     /* 2^p < total <= 2^(p+1) */
+	int i = (int)((total - 1 - ((size_t)1 << p)) >> (p - 2));
+	return 8 + (p - 7) * 4 + i;
+}
+
+__attribute__((noreturn)) static void corrupt(const char *what, void *p)
+{
+	printf("malloc: %s %p\n", what, p);
+	abort();
+}
+
+/* A block of class c, or 0 when memory is out. */
+static struct block *class_alloc(int c)
+{
+	struct sizeclass *sc = &classes[c];
+	size_t size = class_size(c);
+	struct block *b;
+
+	uspin_lock(&sc->lock);
+	if ((b = sc->free)) {
+		if (b->magic != MAGIC_FREE)
+			corrupt("free list corrupted (write after free?) at", b);
+		sc->free = b->next;
+	} else {
+		if (sc->bump + size > sc->end) {
+			size_t slab = size * 4 > SLAB_MIN ? size * 4 : SLAB_MIN;
+			char *m = sys_map(0, slab, PROT_READ | PROT_WRITE);
+			if (sys_failed((long)m)) {
+				uspin_unlock(&sc->lock);
+				return 0;
+			}
+			sc->bump = m;     /* the old slab's tail is abandoned */
+			sc->end = m + slab;
+		}
+		b = (struct block *)sc->bump;
+		sc->bump += size;
+	}
+	uspin_unlock(&sc->lock);
+	return b;
+}
+
+static struct block *big_alloc(size_t n)
+{
+	if (n > ((size_t)1 << 46))
+		return 0;
+	size_t len = (n + HDR + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
+	struct block *b = sys_map(0, len, PROT_READ | PROT_WRITE);
+	if (sys_failed((long)b))
+		return 0;
+	b->pages = (uint32_t)(len / PAGE_SIZE);
+	return b;
+}
+
+/* A used block with room for n payload bytes; its header is filled in. */
+static struct block *block_alloc(size_t n)
+{
+	struct block *b;
+	uint32_t cls;
+	if (n <= SMALL_MAX - HDR) {
+		cls = (uint32_t)size_class(n + HDR);
+		b = class_alloc((int)cls);
+		if (b)
+			b->pages = 0;
+	} else {
+		cls = BIG;
+		b = big_alloc(n);
+	}
+	if (!b) {
+		errno = ENOMEM;
+		return 0;
+	}
+	b->magic = MAGIC_USED;
+	b->cls = cls;
+	b->off = 0;
+	return b;
+}
+
+void *malloc(size_t n)
+{
+	struct block *b = block_alloc(n);
+	return b ? (char *)b + HDR : 0;
+}
+
+void *aligned_alloc(size_t align, size_t n)
+{
+	if (align == 0 || (align & (align - 1))) {
+		errno = EINVAL;
+		return 0;
+	}
+	if (align <= HDR)
+		return malloc(n);
+	if (n > ((size_t)1 << 46))
+		return 0;
+	struct block *b = block_alloc(n + align);
+	if (!b)
+		return 0;
+	/* Place a second header just below the aligned payload; it points
+	 * back at the block's own header with off. */
+	uintptr_t p = ((uintptr_t)b + HDR + align - 1) & ~(uintptr_t)(align - 1);
+	struct block *h = (struct block *)(p - HDR);
+	if (h != b) {
+		h->magic = MAGIC_USED;
+		h->cls = b->cls;
+		h->off = (uint32_t)((char *)h - (char *)b);
+		h->pages = b->pages;
+	}
+	return (void *)p;
+}
+
+static struct block *header(void *p)
+{
+	struct block *h = (struct block *)((char *)p - HDR);
+	if (h->magic != MAGIC_USED)
+		corrupt(h->magic == MAGIC_FREE ? "double free of" : "free of a bad pointer", p);
+	return h;
+}
+
+void free(void *p)
+{
+	if (!p)
+		return;
+	struct block *h = header(p);
+	struct block *b = (struct block *)((char *)h - h->off);
+	h->magic = MAGIC_FREE;
+	if (h->cls == BIG) {
+		sys_unmap(b, (size_t)h->pages * PAGE_SIZE);
+		return;
+	}
+	if (h->cls >= NCLASS)
+		corrupt("free of a bad pointer", p);
+	struct sizeclass *sc = &classes[h->cls];
+	b->magic = MAGIC_FREE;
+	uspin_lock(&sc->lock);
+	b->next = sc->free;
+	sc->free = b;
+	uspin_unlock(&sc->lock);
+}
+
+size_t malloc_usable_size(void *p)
+{
+	if (!p)
+		return 0;
+	struct block *h = header(p);
+	size_t size = h->cls == BIG ? (size_t)h->pages * PAGE_SIZE : class_size((int)h->cls);
+	return size - HDR - h->off;
+}
+
+void *calloc(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return 0;
+	}
+	void *p = malloc(n * size);
+	if (p)
+		memset(p, 0, n * size);
+	return p;
+}
+
+/* A block that already has room is kept (so is one for realloc(p, 0):
+ * a minimal live block, as in musl). */
+void *realloc(void *p, size_t n)
+{
+	if (!p)
+		return malloc(n);
+	size_t have = malloc_usable_size(p);
+	if (n <= have)
+		return p;
+	void *q = malloc(n);
+	if (q) {
+		memcpy(q, p, have);
+		free(p);
+	}
+	return q;
+}

@@ -1,0 +1,225 @@
+/*
+ * kthread: the kernel-level baseline package. Every thread is its own VP
+ * (a classic one: no upcalls), scheduled, preempted and blocked by the
+ * kernel. It implements the standard interface (<thread.h>), so the same
+ * programs, the same sync objects and the conformance suite run on it
+ * unchanged, and threads of other packages can block and wake its threads.
+ *
+ *  - block: publish PARK_PARKED, then futex-wait on the park word (keyed
+ *    by physical address) until an unblock moves it back to PARK_RUN.
+ *    The kernel blocks the whole VP, i.e. exactly this thread.
+ *  - unblock: the generic layer already moved PARKED -> RUN; wake the VP.
+ *  - yield: SYS_yield.
+ *  - exit: SYS_vp_exit. The VP's slot, kernel stack and shared pages are
+ *    reclaimed by the kernel; its user stack and descriptor by free().
+ *
+ * Exit/free handshake: the exiting VP runs on the user stack that free()
+ * will release, so the last thing it does in user mode is, in a few
+ * instructions of inline asm, store `gone` = 1 and enter SYS_vp_exit,
+ * touching neither its stack nor the descriptor after the store. free()
+ * waits for `gone` and only then recycles both. (The VP may still be in
+ * the kernel at that point; the kernel never touches the user stack.)
+ *
+ * Descriptors are type-stable: free() puts them (with their stacks) on
+ * the package's own free list, never back to malloc. A waker may still
+ * call thread_unblock() on a thread that has exited and been joined:
+ * sync.c's grant() publishes `granted` before calling thread_unblock(),
+ * and a waiter that sees `granted` without blocking can return, exit and
+ * be freed in between. On a recycled kthread descriptor that is only a
+ * spurious permit or wake-up, which every waiter tolerates (it waits in a
+ * loop on its condition); on memory handed back to malloc it would be a
+ * write into someone else's data.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys.h>
+#include <uspin.h>
+#include <pkg.h>
+
+/* A small-class block (<= malloc's SMALL_MAX with its header), so stacks
+   are recycled through malloc's free list instead of a map/unmap pair
+   per thread. */
+#define STACK_SIZE   (64 * 1024 - 16)
+#define CREATE_TRIES 200     /* vp_create retries while exiting VPs drain */
+#define POOL_STACKS  256     /* free descriptors that keep their stacks */
+
+struct kthread {
+	struct thread t;             /* first: the standard descriptor */
+	void *(*fn)(void *);
+	void *arg;
+	char *stack;                 /* 0 for the thread that called run() */
+	volatile uint32_t gone;      /* 1 once the VP has left user mode for good */
+	struct kthread *next;        /* on the free list */
+};
+
+static const struct thread_ops kt_ops;
+
+/* Free descriptors (see the top): never returned to malloc. */
+static struct uspin pool_lock;
+static struct kthread *pool;
+static int pool_stacks;              /* how many on the list have a stack */
+
+static struct kthread *pool_get(void)
+{
+	uspin_lock(&pool_lock);
+	struct kthread *k = pool;
+	if (k) {
+		pool = k->next;
+		pool_stacks -= k->stack != 0;
+	}
+	uspin_unlock(&pool_lock);
+	return k;
+}
+
+static void pool_put(struct kthread *k)
+{
+	uspin_lock(&pool_lock);
+	if (k->stack && pool_stacks >= POOL_STACKS) {
+		uspin_unlock(&pool_lock);
+		free(k->stack);          /* stacks may go; the descriptor may not */
+		k->stack = 0;
+		uspin_lock(&pool_lock);
+	}
+	pool_stacks += k->stack != 0;
+	k->next = pool;
+	pool = k;
+	uspin_unlock(&pool_lock);
+}
+
+/* The new VP starts here: rdi = descriptor, rsi = its VP page, rsp = the
+   stack top. Realign (a C function expects rsp+8 to be 16-aligned at
+   entry) and call kthread_start; a zero frame pointer ends backtraces. */
+void kthread_entry(void);
+__attribute__((noreturn)) void kthread_start(struct kthread *k, struct vp_page *vpp);
+__asm__(".text\n"
+	".globl kthread_entry\n"
+	"kthread_entry:\n"
+	"	xor %ebp, %ebp\n"
+	"	and $-16, %rsp\n"
+	"	call kthread_start\n"
+	"	ud2\n");
+
+void kthread_start(struct kthread *k, struct vp_page *vpp)
+{
+	k->t.vpp = vpp;
+	vpp->current_thread = (uint64_t)&k->t;
+	thread_exit(k->fn(k->arg));
+}
+
+static struct thread *kt_create(void *(*fn)(void *), void *arg)
+{
+	struct kthread *k = pool_get();
+	if (!k && !(k = calloc(1, sizeof *k)))
+		return 0;
+	char *stack = k->stack ? k->stack : malloc(STACK_SIZE);
+	if (!stack) {
+		pool_put(k);
+		return 0;
+	}
+	thread_init(&k->t, &kt_ops);
+	k->t.pkg = k;
+	k->fn = fn;
+	k->arg = arg;
+	k->stack = stack;
+	k->gone = 0;
+	uint64_t top = ((uint64_t)stack + STACK_SIZE) & ~15UL;
+	/* A VP whose thread has exited holds its slot until the kernel has
+	   switched off it, just after its `gone` store: when every slot is
+	   taken, give those a moment before reporting failure. */
+	for (int i = 0; i < CREATE_TRIES; i++) {
+		long r = syscall3(SYS_vp_create, (uint64_t)kthread_entry, top, (uint64_t)k);
+		if (r >= 0)
+			return &k->t;
+		if (r != -ENOMEM)
+			break;
+		sys_yield();
+	}
+	pool_put(k);
+	return 0;
+}
+
+static void kt_block(struct thread *self)
+{
+	if (!thread_park_commit(self))
+		return;                  /* a permit was waiting */
+	while (__atomic_load_n(&self->park, __ATOMIC_ACQUIRE) == PARK_PARKED)
+		syscall3(SYS_futex_wait, &self->park, PARK_PARKED, 0);
+}
+
+/* t is out of PARKED already (thread_unblock did it). If t saw that and
+   went on before this wake, the wake is spurious for whatever waits on
+   the word then; every futex waiter rechecks its condition, and
+   descriptors live in malloc memory, which stays mapped. */
+static void kt_unblock(struct thread *t)
+{
+	syscall3(SYS_futex_wake, &t->park, 1, 0);
+}
+
+static void kt_yield(struct thread *self)
+{
+	(void)self;
+	sys_yield();
+}
+
+__attribute__((noreturn)) static void kt_exit(struct thread *self)
+{
+	struct kthread *k = (struct kthread *)self;
+	/* From the store on, nothing may touch the stack or *k. */
+	__asm__ volatile("movl $1, (%1)\n\t"
+			 "syscall\n\t"
+			 "ud2"
+			 :
+			 : "a"((long)SYS_vp_exit), "r"(&k->gone)
+			 : "rcx", "r11", "memory");
+	__builtin_unreachable();
+}
+
+static void kt_free(struct thread *t)
+{
+	struct kthread *k = (struct kthread *)t;
+	if (!k->stack)
+		return;                  /* the run() thread: nothing was allocated */
+	while (!__atomic_load_n(&k->gone, __ATOMIC_ACQUIRE)) {
+		if (thread_self())
+			thread_yield();      /* the caller may be of any package */
+		else
+			sys_yield();
+	}
+	pool_put(k);
+}
+
+static const struct thread_ops kt_ops = {
+	.name = "kthread",
+	.block = kt_block,
+	.unblock = kt_unblock,
+	.yield = kt_yield,
+	.exit = kt_exit,
+	.free = kt_free,
+};
+
+/* nvp is ignored: each thread brings its own VP. */
+__attribute__((noreturn)) static void kt_run(int nvp, void *(*fn)(void *), void *arg)
+{
+	(void)nvp;
+	static struct kthread first;
+	thread_init(&first.t, &kt_ops);
+	first.t.pkg = &first;
+	struct vp_page *vpp = vp_self();
+	first.t.vpp = vpp;
+	vpp->current_thread = (uint64_t)&first.t;
+	exit((int)(intptr_t)fn(arg));
+}
+
+/* Nothing to add: VPs come and go with threads. */
+static int kt_add_vps(int n)
+{
+	(void)n;
+	return 0;
+}
+
+const struct pkg kthread_pkg = {
+	.name = "kthread",
+	.run = kt_run,
+	.create = kt_create,
+	.add_vps = kt_add_vps,
+};

@@ -1,0 +1,139 @@
+"""
+Build a GRUB (BIOS, i386-pc) rescue ISO holding the kernel, its symbol
+table and every guest program, with a given kernel command line.
+
+ISOs are cached by content in build/iso/<sha256>.iso, so running the same
+command line against the same binaries costs nothing, and a rebuilt
+kernel or program gets a fresh ISO automatically.
+"""
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from . import BUILD
+
+# GRUB's config language would interpret ; $ quotes braces etc., so the
+# command line is restricted to characters that mean nothing to it.
+CMDLINE_OK = re.compile(r"[A-Za-z0-9=,._:/+ -]*")
+NAME_OK = re.compile(r"[A-Za-z0-9_.+-]+")
+# Bump when the ISO layout or grub-mkrescue options change: part of the key.
+FORMAT = "anima-iso-1"
+MKRESCUE = ["grub-mkrescue", "--locales=", "--fonts=", "--themes="]
+KEEP = 100  # cached ISOs kept (about 2.7 MB each)
+
+
+def check_cmdline(cmdline):
+    if not CMDLINE_OK.fullmatch(cmdline):
+        raise ValueError(f"bad kernel command line {cmdline!r}: "
+                         "only [A-Za-z0-9=,._:/+-] and spaces are allowed")
+
+
+def inputs():
+    """The files that go into every ISO: (path in ISO, path on disk)."""
+    files = [("boot/kernel.elf", BUILD / "kernel.elf"),
+             ("boot/kernel.sym", BUILD / "kernel.sym")]
+    progs = BUILD / "progs"
+    for p in sorted(progs.iterdir()) if progs.is_dir() else []:
+        if not p.is_file():
+            continue
+        if not NAME_OK.fullmatch(p.name):
+            raise ValueError(f"program file name {p.name!r} cannot be a GRUB module string")
+        files.append((f"boot/progs/{p.name}", p))
+    for _, p in files[:2]:
+        if not p.is_file():
+            raise FileNotFoundError(f"{p} missing: run `make` first")
+    return files
+
+
+def grub_cfg(cmdline, files):
+    mods = "".join(f"  module2 /{iso} {Path(iso).name}\n"
+                   for iso, _ in files if iso.startswith("boot/progs/"))
+    # GRUB's own messages go to COM1 too, so an error such as a bad
+    # multiboot header shows in the test log instead of on a screen.
+    return ("serial --unit=0 --speed=115200\n"
+            "terminal_output serial\n"
+            "set timeout=0\n"
+            "set default=0\n"
+            'menuentry "anima" {\n'
+            f"  multiboot2 /boot/kernel.elf {cmdline}\n"
+            "  module2 /boot/kernel.sym ksyms\n"
+            f"{mods}"
+            "  boot\n"
+            "}\n")
+
+
+def build_iso(cmdline, out=None):
+    """Return the path of an ISO booting `cmdline`; copy it to `out` if given."""
+    check_cmdline(cmdline)
+    files = inputs()
+    cfg = grub_cfg(cmdline, files)
+    h = hashlib.sha256(FORMAT.encode() + b"\0" + cfg.encode() + b"\0")
+    for iso, disk in files:
+        data = disk.read_bytes()
+        h.update(f"{iso}\0{len(data)}\0".encode())
+        h.update(data)
+    cache = BUILD / "iso"
+    cache.mkdir(parents=True, exist_ok=True)
+    path = cache / f"{h.hexdigest()}.iso"
+    if path.exists():
+        os.utime(path)  # mark as recently used, for prune()
+    else:
+        make(path, cfg, files)
+        prune(cache)
+    if out is None:
+        return str(path)
+    # Copy (not link) so `out` gets a fresh mtime for make.
+    tmp = f"{out}.{os.getpid()}.tmp"
+    shutil.copyfile(path, tmp)
+    os.replace(tmp, out)
+    return str(out)
+
+
+def make(path, cfg, files):
+    # Stage and write under unique names, then rename: two pytest-xdist
+    # workers may build the same key at once, and rename is atomic.
+    with tempfile.TemporaryDirectory(dir=path.parent, prefix="stage-") as d:
+        root, tmp = Path(d) / "root", Path(d) / "out.iso"
+        (root / "boot/grub").mkdir(parents=True)
+        (root / "boot/progs").mkdir()
+        (root / "boot/grub/grub.cfg").write_text(cfg)
+        for iso, disk in files:
+            shutil.copyfile(disk, root / iso)
+        p = subprocess.run(MKRESCUE + ["-o", str(tmp), str(root)],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if p.returncode != 0 or not tmp.is_file():
+            raise RuntimeError(f"grub-mkrescue failed (exit {p.returncode}):\n{p.stdout}")
+        os.replace(tmp, path)
+
+
+def prune(cache):
+    isos = sorted(cache.glob("*.iso"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for p in isos[KEEP:]:
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            pass  # another worker pruned it first
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m harness.iso", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True, help="where to put the ISO")
+    ap.add_argument("--cmdline", default="run=demo", help="kernel command line")
+    a = ap.parse_args(argv)
+    try:
+        build_iso(a.cmdline, a.out)
+    except (ValueError, RuntimeError, FileNotFoundError) as e:
+        print(f"harness.iso: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+"""
+Boot an Anima ISO in QEMU and collect what the guest says on COM1.
+
+How a run ended is read from QEMU's exit code (see <anima/exit.h>): the
+guest writes v to the isa-debug-exit port and QEMU exits (v << 1) | 1.
+  v = 0x20      -> "panic"  (exit 65)
+  v = 0x40 | s  -> "done" with aggregate status s (exit 129 + 2s)
+  exit 0        -> "reset"  (triple fault, or reboot under -no-reboot)
+  anything else -> "qemu-error" (QEMU itself failed, e.g. exit 1)
+and a guest that does not finish in time is killed and reads "timeout".
+
+Machine-readable console lines look like `@TAG {json}`; they are parsed
+into events (r.events("exit"), r.results, ...).
+"""
+import json
+import os
+import re
+import selectors
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+from .iso import build_iso
+
+DEBUG_EXIT_PANIC = 0x20
+DEBUG_EXIT_DONE = 0x40
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")    # GRUB's screen control codes
+EVENT = re.compile(r"@([A-Za-z_][A-Za-z0-9_-]*)(?:\s+(.*))?")
+
+
+@dataclass
+class Result:
+    kind: str                   # done, panic, timeout, reset, qemu-error
+    status: int | None          # guest aggregate status when kind == "done"
+    exit_code: int | None       # QEMU's (None if we killed it)
+    lines: list                 # console lines, \r and terminal codes stripped
+    elapsed: float = 0.0
+    stderr: str = ""            # QEMU's own messages
+    cmd: list = field(default_factory=list)
+    cmdline: str = ""
+    bad_lines: list = field(default_factory=list)   # @ lines whose JSON did not parse
+    _events: list = field(default_factory=list)     # (tag, dict) in console order
+
+    @property
+    def log(self):
+        return "\n".join(self.lines)
+
+    def events(self, tag):
+        return [d for t, d in self._events if t == tag]
+
+    @property
+    def tags(self):
+        return [t for t, _ in self._events]
+
+    @property
+    def results(self):
+        return self.events("result")
+
+    def tail(self, n=40):
+        head = f"[{self.kind} status={self.status} qemu-exit={self.exit_code} " \
+               f"after {self.elapsed:.1f}s; cmdline {self.cmdline!r}]"
+        err = f"\n[qemu stderr]\n{self.stderr.rstrip()}" if self.stderr.strip() else ""
+        return "\n".join([head] + self.lines[-n:]) + err
+
+    def __str__(self):
+        return self.tail()
+
+
+def parse_events(lines):
+    """Return ([(tag, dict)], bad_lines) for the `@TAG {json}` lines."""
+    events, bad = [], []
+    for line in lines:
+        m = EVENT.fullmatch(line.strip())
+        if not m:
+            continue
+        try:
+            d = json.loads(m.group(2) or "")
+            if not isinstance(d, dict):
+                raise ValueError("not an object")
+        except ValueError:
+            bad.append(line)
+            continue
+        events.append((m.group(1), d))
+    return events, bad
+
+
+def decode(exit_code, lines, timed_out=False):
+    """Return (kind, status) for how a run ended."""
+    # A panic message wins: a kernel that panicked and then hung or exited
+    # oddly is best reported as the panic.
+    if any(l.startswith("PANIC") for l in lines):
+        return "panic", None
+    if timed_out:
+        return "timeout", None
+    if exit_code == (DEBUG_EXIT_PANIC << 1) | 1:
+        return "panic", None
+    if exit_code is not None and exit_code & 1 and ((exit_code >> 1) & ~0x3f) == DEBUG_EXIT_DONE:
+        return "done", (exit_code >> 1) & 0x3f
+    if exit_code == 0:
+        return "reset", None
+    return "qemu-error", None
+
+
+def command(iso, smp=1, icount=False, mem="512M", extra=()):
+    qemu = os.environ.get("ANIMA_QEMU", "qemu-system-x86_64")
+    cmd = [qemu, "-cpu", "max", "-smp", str(smp), "-m", str(mem),
+           "-display", "none", "-no-reboot", "-monitor", "none", "-serial", "stdio",
+           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x01", "-cdrom", str(iso)]
+    if icount:
+        cmd += ["-icount", "shift=0"]   # deterministic instruction-counted time
+    elif smp > 1:
+        cmd += ["-accel", "tcg,thread=multi"]  # one host thread per vCPU
+    return cmd + list(extra)
+
+
+def run(cmdline, smp=1, icount=False, timeout=60, mem="512M", extra=(),
+        on_line=None, iso=None, cmd=None):
+    """Boot `cmdline` and wait for the guest to end, at most `timeout` s.
+
+    on_line(str) is called with each console line as it arrives. `iso` skips
+    building one; `cmd` replaces the whole QEMU command (for harness tests).
+    """
+    if cmd is None:
+        cmd = command(iso or build_iso(cmdline), smp, icount, mem, extra)
+    t0 = time.monotonic()
+    deadline = None if timeout is None else t0 + timeout
+    lines = []
+    with tempfile.TemporaryFile() as err:
+        try:
+            # stdin is /dev/null so QEMU never puts a terminal into raw mode.
+            p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=err)
+        except OSError as e:
+            return Result("qemu-error", None, None, [], 0.0, f"cannot run {cmd[0]}: {e}",
+                          cmd, cmdline)
+        try:
+            timed_out = _read(p.stdout, deadline, lines, on_line)
+        finally:
+            if p.poll() is None:
+                p.kill()     # timed out, or we are being interrupted
+            p.wait()
+            p.stdout.close()
+        err.seek(0)
+        stderr = err.read().decode(errors="replace")
+    code = None if timed_out else p.returncode
+    kind, status = decode(code, lines, timed_out)
+    events, bad = parse_events(lines)
+    return Result(kind, status, code, lines, time.monotonic() - t0, stderr,
+                  cmd, cmdline, bad, events)
+
+
+def _read(pipe, deadline, lines, on_line):
+    """Append console lines from pipe to `lines` until EOF (return False)
+    or the deadline (return True). A partial last line is kept too."""
+    def emit(raw):
+        line = ANSI.sub("", raw.decode(errors="replace").replace("\r", ""))
+        lines.append(line)
+        if on_line:
+            on_line(line)
+
+    buf, timed_out = b"", False
+    with selectors.DefaultSelector() as sel:
+        sel.register(pipe, selectors.EVENT_READ)
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                timed_out = True
+                break
+            if not sel.select(left):
+                continue
+            chunk = os.read(pipe.fileno(), 65536)
+            if not chunk:
+                break
+            *done, buf = (buf + chunk).split(b"\n")
+            for raw in done:
+                emit(raw)
+    if buf:
+        emit(buf)
+    return timed_out

@@ -1,0 +1,67 @@
+"""
+Fixtures for Anima tests.
+
+`boot(cmdline, **kw)` runs the guest (see harness.qemu.run) after making
+sure the build is up to date. When a test fails, the console logs of its
+runs are saved in build/logs/<test>.log and the tail is shown in the report.
+"""
+import fcntl
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from harness import BUILD, ROOT, qemu
+
+
+def pytest_sessionstart(session):
+    # Logs are from this session only; xdist workers skip this, the
+    # controller does it before they start.
+    if not hasattr(session.config, "workerinput"):
+        shutil.rmtree(BUILD / "logs", ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def built():
+    # Every xdist worker runs this; the lock makes the makes take turns, and
+    # after the first they find nothing to do.
+    BUILD.mkdir(exist_ok=True)
+    with open(BUILD / ".make.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        p = subprocess.run(["make", "-s", "all"], cwd=ROOT, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        raise RuntimeError(f"make all failed:\n{p.stdout[-4000:]}")
+
+
+@pytest.fixture
+def boot(built, request):
+    runs = []
+
+    def boot(cmdline, **kw):
+        r = qemu.run(cmdline, **kw)
+        runs.append(r)
+        return r
+
+    request.node.anima_runs = runs
+    return boot
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    rep = (yield).get_result()
+    runs = getattr(item, "anima_runs", None)
+    if not runs or not rep.failed or rep.when != "call":
+        return
+    name = re.sub(r"[^A-Za-z0-9_.=-]+", "_", item.name)
+    path = BUILD / "logs" / f"{name}.log"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as f:
+        for r in runs:
+            f.write(f"=== {' '.join(r.cmd)}\n=== cmdline {r.cmdline!r}: {r.kind} "
+                    f"status={r.status} qemu-exit={r.exit_code} {r.elapsed:.1f}s\n")
+            f.write(r.log + "\n")
+            if r.stderr:
+                f.write(f"=== qemu stderr\n{r.stderr}\n")
+    rep.sections.append(("guest console", f"full log: {path}\n{runs[-1].tail(40)}"))

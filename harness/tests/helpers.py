@@ -1,0 +1,25 @@
+"""Checks shared by the guest tests. Each assertion message carries the
+end of the console log, so a failure shows what the guest said."""
+import re
+
+HEX = re.compile(r"0x[0-9a-f]+")
+USER_TEXT, USER_TOP = 0x400000, 0x0000800000000000
+
+
+def done(r, status=0):
+    """The run ended normally (no panic, hang or reset) with `status`."""
+    assert r.kind == "done", f"run ended as {r.kind!r}, not 'done'\n{r.tail()}"
+    assert r.status == status, f"guest status {r.status}, expected {status}\n{r.tail()}"
+    assert r.events("halt") == [{"status": status}], r.tail()
+    assert not r.bad_lines, f"malformed @ lines: {r.bad_lines}\n{r.tail()}"
+
+
+def only(r, tag, **fields):
+    """The single `@tag` event whose fields include `fields`."""
+    evs = [e for e in r.events(tag) if all(e.get(k) == v for k, v in fields.items())]
+    assert len(evs) == 1, f"expected one @{tag} with {fields}, got {evs}\n{r.tail()}"
+    return evs[0]
+
+
+def result(r, name):
+    return only(r, "result", name=name)

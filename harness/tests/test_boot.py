@@ -1,0 +1,64 @@
+"""Booting: every CPU comes online, the machine facts are reported, and a
+run ends with the debug-exit status."""
+import re
+import subprocess
+import sys
+
+import pytest
+from helpers import done, only
+
+from harness import ROOT
+
+
+@pytest.mark.parametrize("ncpu", [1, 2, 4, 8])
+def test_all_cpus_online(boot, ncpu):
+    r = boot("run=hello", smp=ncpu, timeout=120)
+    done(r)
+    b = only(r, "boot")
+    assert b["cpus"] == ncpu, r.tail()
+    ids = [c["id"] for c in r.events("cpu")]
+    assert sorted(ids) == list(range(ncpu)), f"@cpu ids {ids}\n{r.tail()}"
+    apics = [c["apic"] for c in r.events("cpu")]
+    assert len(set(apics)) == ncpu, f"APIC ids not distinct: {apics}"
+    m = [re.fullmatch(r"Anima x86-64 research kernel: (\d+) CPUs, (\d+) MiB memory", l)
+         for l in r.lines]
+    m = [x for x in m if x]
+    assert len(m) == 1, r.tail()
+    assert (int(m[0][1]), int(m[0][2])) == (ncpu, b["mem_mib"])
+
+
+@pytest.mark.parametrize("mem,mib", [("128M", 128), ("512M", 512), ("1G", 1024)])
+def test_boot_record(boot, mem, mib):
+    r = boot("quantum=7 run=hello", mem=mem)
+    done(r)
+    b = only(r, "boot")
+    # Some RAM is firmware's (below 1 MiB, ACPI tables), so a little less.
+    assert 0.85 * mib <= b["mem_mib"] <= mib, b
+    assert b["cmdline"] == "quantum=7 run=hello"
+    assert b["quantum_ms"] == 7
+    assert 1e8 < b["tsc_hz"] < 1e11, b
+
+
+def test_default_quantum_and_event_order(boot):
+    r = boot("run=hello")
+    done(r)
+    assert only(r, "boot")["quantum_ms"] > 0
+    # Programs start once the machine is up, and halt is the last word.
+    tags = r.tags
+    assert tags[-1] == "halt" and tags.count("halt") == 1, tags
+    assert tags.index("start") > max(tags.index("boot"), tags.index("cpu")), tags
+
+
+def test_cli_exit_status(built):
+    # The whole path a person uses: `python3 -m harness run hello 5`.
+    p = subprocess.run([sys.executable, "-m", "harness", "run", "hello", "5", "--smp", "2"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 5, p.stdout[-3000:] + p.stderr[-3000:]
+    assert '@exit {"space"' in p.stdout and "@halt" in p.stdout
+
+
+def test_unfinished_run_is_timeout(boot):
+    # QEMU cannot even get through the firmware in 50 ms: the harness must
+    # kill it and say "timeout", never report a status.
+    r = boot("run=hello", timeout=0.05)
+    assert (r.kind, r.status, r.exit_code) == ("timeout", None, None), r.tail()

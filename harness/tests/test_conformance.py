@@ -1,0 +1,77 @@
+"""The thread-package conformance suite (threadpkgs/conformance.h): the
+same tests, compiled once per package into progs/conf_PKG, and once with
+two packages mixed (progs/crosspkg: fifo runs it, every other thread of a
+test is a kthread). Each run must pass every test and exit 0.
+
+Every run has preemption on and frequent (quantum=2 ms) and asks for 4
+VPs (kthread ignores the count: each of its threads is a VP); user-level
+packages also run on a single VP. A package whose progs/conf_PKG.c does
+not exist yet is skipped; once the source exists, its program must build
+and pass.
+"""
+import pytest
+from harness import BUILD, ROOT
+from helpers import done, result
+
+PACKAGES = ["kthread", "fifo", "naive"]
+TESTS = ["create_join", "park", "yield", "mutex", "cond", "barrier", "sem", "once"]
+QUANTUM_MS = 2
+# (smp, vps): 4 VPs on 1, 2 and 4 CPUs, and one VP alone.
+CONFIGS = [(1, 4), (2, 4), (4, 4), (1, 1)]
+
+
+def params(pkgs):
+    # kthread ignores the VP count, so it has no single-VP run.
+    return [pytest.param(pkg, smp, vps, id=f"{pkg}-smp{smp}-vps{vps}")
+            for pkg in pkgs for smp, vps in CONFIGS if vps > 1 or pkg != "kthread"]
+
+
+def program(prog):
+    """Skip if progs/PROG.c is not written yet; it must be built if it is."""
+    if not (ROOT / "progs" / f"{prog}.c").is_file():
+        pytest.skip(f"progs/{prog}.c does not exist yet (its package is not written)")
+    assert (BUILD / "progs" / prog).is_file(), f"progs/{prog}.c exists but build/progs/{prog} was not built"
+    return prog
+
+
+def suite(boot, prog, smp, vps, args=()):
+    cmdline = f"quantum={QUANTUM_MS} run={','.join([prog, f'vps={vps}', *args])}"
+    r = boot(cmdline, smp=smp, timeout=60)
+    assert r.kind == "done", f"run ended as {r.kind!r}\n{r.tail()}"
+    res = result(r, "conformance")
+    failed = [f"{t['name']}: {t.get('why')}" for t in res["tests"] if not t["ok"]]
+    assert not failed and res["failures"] == 0, \
+        f"{res['package']} failed {len(failed)} test(s):\n  " + "\n  ".join(failed) + f"\n{r.tail()}"
+    assert res["vps"] == vps
+    done(r, 0)
+    return res
+
+
+@pytest.mark.parametrize("pkg,smp,vps", params(PACKAGES))
+def test_conformance(boot, pkg, smp, vps):
+    prog = program(f"conf_{pkg}")
+    res = suite(boot, prog, smp, vps)
+    assert res["package"] == pkg
+    assert [t["name"] for t in res["tests"]] == TESTS, res
+
+
+@pytest.mark.parametrize("pkg,smp,vps", params(["crosspkg"]))
+def test_cross_package(boot, pkg, smp, vps):
+    """fifo and kthread threads share every mutex, condition, semaphore
+    and barrier; producers of one package feed consumers of the other."""
+    res = suite(boot, program(pkg), smp, vps)
+    assert res["package"] == "fifo+kthread"
+    assert [t["name"] for t in res["tests"]] == TESTS, res
+
+
+def test_select_subset(boot):
+    # Named tests run alone, in suite order; vps= is reported back.
+    res = suite(boot, program("conf_kthread"), 2, 2, ["once", "barrier"])
+    assert [t["name"] for t in res["tests"]] == ["barrier", "once"], res
+
+
+def test_bad_argument(boot):
+    r = boot(f"run={program('conf_kthread')},nosuchtest", timeout=60)
+    done(r, 2)
+    assert any("unknown argument 'nosuchtest'" in l for l in r.lines), r.tail()
+    assert not r.results, r.tail()

@@ -1,0 +1,82 @@
+"""A user fault kills only the faulting space: the kernel reports the
+cause, address and rip, other spaces go on, and nothing panics."""
+import re
+
+import pytest
+from helpers import HEX, USER_TEXT, USER_TOP, done, only, result
+
+KERNEL_ADDR = 0xffffffff80100000
+CAUSE = {
+    "null-read": "page fault", "null-write": "page fault", "write-text": "page fault",
+    "exec-data": "page fault", "kernel-read": "page fault",
+    "noncanonical": "general protection", "priv": "general protection",
+    "div0": "divide error", "ud2": "invalid opcode",
+}
+# The human line's "(access, reason)" for page faults.
+PF_DETAIL = {
+    "null-read": "read, not present", "null-write": "write, not present",
+    "write-text": "write, protection", "exec-data": "exec, protection",
+    "kernel-read": "read, protection",
+}
+
+
+def check_killed(r, ex, kind):
+    """The @exit record `ex` and the human line say `kind` killed it."""
+    cause = CAUSE[kind]
+    assert ex["status"] == -1 and ex["killed"] == cause, f"{ex}\n{r.tail()}"
+    assert HEX.fullmatch(ex["addr"]) and HEX.fullmatch(ex["rip"]), ex
+    addr, rip = int(ex["addr"], 16), int(ex["rip"], 16)
+    # Every fault happens while running the program's own code, except
+    # exec-data's, whose rip is the data address jumped to.
+    assert USER_TEXT <= rip < USER_TOP, ex
+    if kind.startswith("null-"):
+        assert addr < 0x1000, ex
+    elif kind == "kernel-read":
+        assert addr == KERNEL_ADDR, ex
+    elif kind == "write-text":
+        assert USER_TEXT <= addr < USER_TEXT + 0x100000, ex
+    elif kind == "exec-data":
+        assert addr == rip, ex
+    pat = re.compile(rf"fault\[space {ex['space']}\]: killed: {cause} at (0x[0-9a-f]+), "
+                     r"rip (0x[0-9a-f]+)( \(.*\))?")
+    human = [m for m in map(pat.fullmatch, r.lines) if m]
+    assert len(human) == 1, f"no human line for space {ex['space']}\n{r.tail()}"
+    assert (int(human[0][1], 16), int(human[0][2], 16)) == (addr, rip), human[0][0]
+    if kind in PF_DETAIL:
+        assert human[0][3] == f" ({PF_DETAIL[kind]})", human[0][0]
+
+
+@pytest.mark.parametrize("kind", sorted(CAUSE))
+def test_fault_kills_only_faulter(boot, kind):
+    r = boot(f"run=fault,{kind} run=hello,0", smp=2)
+    done(r, 63)   # a killed boot program makes the aggregate 63
+    st = only(r, "start", prog="fault")
+    assert st["argv"][-1] == kind
+    ex = only(r, "exit", prog="fault")
+    assert ex["space"] == st["space"]
+    check_killed(r, ex, kind)
+    hello = only(r, "exit", prog="hello")
+    assert hello["status"] == 0 and "killed" not in hello
+    assert not [l for l in r.lines if l.startswith("PANIC")]
+
+
+def test_fault_alone_on_one_cpu(boot):
+    r = boot("run=fault,null-write")
+    done(r, 63)
+    check_killed(r, only(r, "exit", prog="fault"), "null-write")
+
+
+def test_spawner_survives_children(boot):
+    kinds = ["null-read", "div0", "ud2", "noncanonical"]
+    r = boot("run=spawner," + ",".join(kinds), smp=2)
+    done(r, 0)    # children's deaths do not count: only boot programs do
+    res = result(r, "spawner")
+    assert res["children"] == [{"kind": k, "status": -1} for k in kinds], res
+    assert res["after"] == 0, res
+    faults = [e for e in r.events("exit") if e["prog"] == "fault"]
+    assert len(faults) == len(kinds), r.tail()
+    starts = {s["space"]: s["argv"][-1] for s in r.events("start") if s["prog"] == "fault"}
+    for ex in faults:
+        check_killed(r, ex, starts[ex["space"]])
+    assert only(r, "exit", prog="hello")["status"] == 0
+    assert only(r, "exit", prog="spawner")["status"] == 0

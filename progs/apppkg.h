@@ -1,0 +1,54 @@
+/*
+ * Shared bits of the experiment applications (gauss, psort, mpl, scale):
+ * pick a thread package by name (argv[1]) and report failures uniformly.
+ *
+ * A package is listed only if its library is built: the Makefile builds
+ * build/lib/libNAME.a for every threadpkgs/NAME/ with a .c file, so the
+ * presence of that source says whether the symbol can be linked.
+ */
+#ifndef PROGS_APPPKG_H
+#define PROGS_APPPKG_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pkg.h>
+
+#if __has_include("naive/naive.c")
+#define HAVE_NAIVE 1
+#endif
+
+static const struct pkg *const app_pkgs[] = {
+	&fifo_pkg,
+	&kthread_pkg,
+#ifdef HAVE_NAIVE
+	&naive_pkg,
+#endif
+};
+
+/* The package called `name`; exits with status 2 if there is none. */
+static inline const struct pkg *app_pkg(const char *name)
+{
+	for (unsigned i = 0; i < sizeof app_pkgs / sizeof app_pkgs[0]; i++)
+		if (!strcmp(app_pkgs[i]->name, name))
+			return app_pkgs[i];
+	printf("unknown thread package '%s' (have:", name);
+	for (unsigned i = 0; i < sizeof app_pkgs / sizeof app_pkgs[0]; i++)
+		printf(" %s", app_pkgs[i]->name);
+	printf(")\n");
+	exit(2);
+}
+
+/* Create a thread or die (a benchmark that silently runs fewer threads
+   would report a wrong figure). */
+static inline struct thread *app_create(const struct pkg *p, void *(*fn)(void *), void *arg)
+{
+	struct thread *t = p->create(fn, arg);
+	if (!t) {
+		printf("%s: cannot create a thread (out of memory or VPs)\n", p->name);
+		exit(3);
+	}
+	return t;
+}
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * fair [MS]: do the VPs of one space get equal shares of the CPUs?
+ * Run as run=fair:N,MS. VP 0 starts VPs 1..N-1; every VP then spins
+ * incrementing its own counter (each in its own cache line) until VP 0,
+ * after MS ms (default 2000), raises a shared flag. All VPs run the same
+ * loop, so a counter measures the CPU a VP got. The VPs are classic (no
+ * upcalls): the kernel's quantum preemption is the only scheduling.
+ *
+ * One @result: counts[i], run_ms[i] (pseudo-page run_ns), dispatches[i],
+ * cpu[i] (where VP i was last), and max/min ratios. Exit status 0.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys.h>
+#include <result.h>
+#include <upcall.h>
+
+#define STACK 16384
+
+struct counter {
+	volatile uint64_t n;
+	volatile int done;
+} __attribute__((aligned(128)));     /* no two counters share a cache line (or a pair) */
+
+static struct counter cnt[MAXVP];
+static volatile int go, stop;
+static uint64_t end_tsc;
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* The loop every VP runs (the same instructions for each: only the last,
+   rare, step differs); VP 0 also watches the clock every 64K turns. */
+static void count(unsigned i)
+{
+	struct counter *c = &cnt[i];
+	while (!go)
+		__asm__ volatile("pause");
+	while (!stop) {
+		uint64_t n = c->n + 1;
+		c->n = n;
+		if ((n & 0xffff) == 0 && i == 0 && rdtsc() >= end_tsc)
+			stop = 1;
+	}
+	c->done = 1;
+}
+
+static void vp_main(uint64_t i)
+{
+	count((unsigned)i);
+	for (;;)
+		syscall0(SYS_vp_idle);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t ms = argc > 1 ? strtoull(argv[1], 0, 10) : 2000;
+	struct pseudo_page *pp = vp_pseudo();
+	unsigned nvp = pp->nvp;
+	for (unsigned i = 1; i < nvp; i++) {
+		char *stack = malloc(STACK);
+		long r = syscall6(SYS_vp_start, i, (long)vp_main, (long)(stack + STACK - 8), i, 0, 0);
+		if (r < 0) {
+			printf("fair: cannot start VP %u: %ld\n", i, r);
+			return 1;
+		}
+	}
+	end_tsc = rdtsc() + ms * (pp->tsc_hz / 1000);
+	go = 1;
+	count(0);
+	for (unsigned i = 1; i < nvp; i++)
+		while (!cnt[i].done)
+			sys_yield();
+
+	uint64_t mn = ~0UL, mx = 0, rmn = ~0UL, rmx = 0;
+	for (unsigned i = 0; i < nvp; i++) {
+		uint64_t n = cnt[i].n, rn = pseudo_page(i)->run_ns;
+		mn = n < mn ? n : mn;
+		mx = n > mx ? n : mx;
+		rmn = rn < rmn ? rn : rmn;
+		rmx = rn > rmx ? rn : rmx;
+	}
+	struct result r;
+	result_begin(&r, "fair");
+	result_uint(&r, "vps", nvp);
+	result_uint(&r, "ncpu", pp->ncpu);
+	result_uint(&r, "ms", ms);
+	result_double(&r, "count_ratio", mn ? (double)mx / (double)mn : 1e9);
+	result_double(&r, "run_ratio", rmn ? (double)rmx / (double)rmn : 1e9);
+	result_array(&r, "counts");
+	for (unsigned i = 0; i < nvp; i++)
+		result_uint(&r, 0, cnt[i].n);
+	result_close(&r);
+	result_array(&r, "run_ms");
+	for (unsigned i = 0; i < nvp; i++)
+		result_uint(&r, 0, pseudo_page(i)->run_ns / 1000000);
+	result_close(&r);
+	result_array(&r, "dispatches");
+	for (unsigned i = 0; i < nvp; i++)
+		result_uint(&r, 0, pseudo_page(i)->dispatches);
+	result_close(&r);
+	result_array(&r, "cpu");
+	for (unsigned i = 0; i < nvp; i++)
+		result_uint(&r, 0, pseudo_page(i)->cpu);
+	result_close(&r);
+	result_end(&r);
+	return 0;
+}

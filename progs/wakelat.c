@@ -1,0 +1,104 @@
+/*
+ * wakelat PKG ROUNDS [VPS] [SPINNERS]: wake-up latency. Two threads
+ * ping-pong through two semaphores ROUNDS times; each round trip is
+ * timed. With SPINNERS > 0, that many extra threads compute without
+ * blocking meanwhile (so the CPUs are busy and a woken thread must wait
+ * for a scheduler decision). Reports the median, the 99th percentile and
+ * the maximum round trip and how many took longer than 1 ms.
+ *
+ *   @result {"name": "wakelat.PKG", "rounds", "median_ns", "p99_ns",
+ *            "max_ns", "over_1ms", "seconds"}
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys.h>
+#include <sync.h>
+#include <clock.h>
+#include <result.h>
+#include "apppkg.h"
+
+static const struct pkg *P;
+static int rounds, nvps, nspin;
+static struct sem ping, pong;
+static volatile int stop;
+
+static void *ponger(void *arg)
+{
+	for (int i = 0; i < rounds; i++) {
+		sem_wait(&ping);
+		sem_post(&pong);
+	}
+	return arg;
+}
+
+static void *spinner(void *arg)
+{
+	volatile uint64_t x = 0;
+	while (!stop)
+		x++;
+	return arg;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void *main_fn(void *arg)
+{
+	(void)arg;
+	uint64_t *lat = malloc(sizeof *lat * (size_t)rounds);
+	struct thread *sp[64];
+	for (int i = 0; i < nspin; i++)
+		sp[i] = app_create(P, spinner, 0);
+	struct thread *t = app_create(P, ponger, 0);
+	uint64_t t0 = now_ns();
+	for (int i = 0; i < rounds; i++) {
+		uint64_t s = now_ns();
+		sem_post(&ping);
+		sem_wait(&pong);
+		lat[i] = now_ns() - s;
+	}
+	uint64_t total = now_ns() - t0;
+	thread_join(t);
+	stop = 1;
+	for (int i = 0; i < nspin; i++)
+		thread_join(sp[i]);
+	int over = 0;
+	for (int i = 0; i < rounds; i++)
+		over += lat[i] > 1000000;
+	qsort(lat, (size_t)rounds, sizeof *lat, cmp);
+	char name[48];
+	snprintf(name, sizeof name, "wakelat.%s", P->name);
+	struct result r;
+	result_begin(&r, name);
+	result_str(&r, "package", P->name);
+	result_int(&r, "rounds", rounds);
+	result_int(&r, "vps", nvps);
+	result_int(&r, "spinners", nspin);
+	result_uint(&r, "median_ns", lat[rounds / 2]);
+	result_uint(&r, "p99_ns", lat[rounds * 99 / 100]);
+	result_uint(&r, "max_ns", lat[rounds - 1]);
+	result_int(&r, "over_1ms", over);
+	result_double(&r, "seconds", total / 1e9);
+	result_end(&r);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		printf("usage: wakelat PKG ROUNDS [VPS] [SPINNERS]\n");
+		return 2;
+	}
+	P = app_pkg(argv[1]);
+	rounds = atoi(argv[2]);
+	nvps = argc > 3 ? atoi(argv[3]) : 1;
+	nspin = argc > 4 ? atoi(argv[4]) : 0;
+	if (rounds < 1 || nspin < 0 || nspin > 64) {
+		printf("wakelat: bad arguments\n");
+		return 2;
+	}
+	P->run(nvps, main_fn, 0);
+}

@@ -1,0 +1,201 @@
+/*
+ * warn MODE WARN_US N [MAP_KB]: preemption warnings (docs/abi.md,
+ * "Preemption warnings"). Run at -smp 1 beside a busy space, so that
+ * someone always waits for the CPU: run=warn,MODE,... run=spin,MS.
+ *
+ *   honor   on each EV_WARNING the thread yields (at its next check, well
+ *           before the deadline); it should be charged no preemption.
+ *   ignore  want_preempted is set and the thread runs busy_loop (busy.h)
+ *           without ever yielding: it is preempted at each deadline and
+ *           resumed, by the handler, from the EV_PREEMPTED context; the
+ *           loop must still compute the right values.
+ *   kernel  like honor, but the thread spends nearly all its time in long
+ *           system calls (sys_map + sys_unmap of MAP_KB), so deadlines
+ *           fall due while it is in the kernel; want_preempted is set.
+ *
+ * It stops after N warnings (honor, kernel) or N preemptions (ignore), or
+ * when a 5 s watchdog timer fires. Every warning is recorded: lead_ns =
+ * deadline - arrival (sys_time in the handler) and in_quantum = (deadline
+ * == pp->quantum_end == pp->preempt_deadline when it arrived). One @result
+ * line; the test judges it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys.h>
+#include <result.h>
+#include <upcall.h>
+#include "busy.h"
+
+#define STACK     65536
+#define WATCHDOG  0x3a7c4d06UL
+#define THREAD    0x7417eadUL        /* our current_thread: reported in events */
+#define MAXW      64
+
+enum { HONOR, IGNORE, KERNEL };
+static int mode;
+
+static volatile int stop, yield_req, watchdog_fired;
+static volatile uint64_t nwarn, npre, busy_pre, other_pre, bad_thread, other_events;
+static uint64_t lead[MAXW], in_quantum[MAXW];
+static uint64_t pre_at[MAXW];           /* nwarn when each EV_PREEMPTED arrived */
+static uint64_t want_n;
+static struct uctx resume_ctx;
+
+static void handler(struct vp_page *vpp, struct pseudo_page *pp)
+{
+	int from_event = 0;
+	for (;;) {
+		for (struct event *e; (e = vp_next_event(vpp)); vpp->ring_head++) {
+			switch (e->type) {
+			case EV_WARNING:
+				if (nwarn < MAXW) {
+					uint64_t t = sys_time();
+					lead[nwarn] = e->arg - t;
+					in_quantum[nwarn] = e->arg == pp->quantum_end &&
+							    e->arg == pp->preempt_deadline;
+				}
+				nwarn++;
+				if (mode != IGNORE)
+					yield_req = 1;
+				if (mode != IGNORE && nwarn >= want_n)
+					stop = 1;
+				break;
+			case EV_PREEMPTED:
+				if (npre < MAXW)
+					pre_at[npre] = nwarn;
+				npre++;
+				bad_thread += e->thread != THREAD;
+				if (in_busy(e->ctx.rip)) {
+					busy_pre++;
+					resume_ctx = e->ctx;
+					from_event = 1;
+				} else {
+					other_pre++;
+					from_event = 0;
+				}
+				if (mode == IGNORE && busy_pre >= want_n)
+					stop = 1;
+				break;
+			case EV_TIMER:
+				if (e->token == WATCHDOG)
+					watchdog_fired = stop = 1;
+				break;
+			default:
+				other_events++;
+			}
+		}
+		if (!vpp->pending)
+			break;
+		vpp->pending = 0;
+		syscall0(SYS_vp_poll);
+	}
+	if (from_event)             /* resume the preempted loop from the event's context */
+		vp_switch(vpp, &resume_ctx, 0);
+	vp_resume(vpp);
+}
+
+/* honor and kernel: work, and yield when warned. */
+static uint64_t work_loop(uint64_t map_bytes)
+{
+	uint64_t yields = 0, x = 1;
+	while (!stop || yield_req) {
+		if (map_bytes) {
+			char *p = sys_map(0, map_bytes, PROT_READ | PROT_WRITE);
+			if (!sys_failed((long)p))
+				sys_unmap(p, map_bytes);
+		} else
+			for (int i = 0; i < 1000; i++)
+				x = x * 6364136223846793005UL + 1;
+		if (yield_req) {
+			yield_req = 0;
+			sys_yield();
+			yields++;
+		}
+	}
+	return yields + (x == 0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4) {
+		printf("usage: warn honor|ignore|kernel WARN_US N [MAP_KB]\n");
+		return 2;
+	}
+	mode = !strcmp(argv[1], "ignore") ? IGNORE : !strcmp(argv[1], "kernel") ? KERNEL : HONOR;
+	uint64_t warn_ns = strtoull(argv[2], 0, 10) * 1000;
+	want_n = strtoull(argv[3], 0, 10);
+	uint64_t map_bytes = argc > 4 ? strtoull(argv[4], 0, 10) * 1024 : 4096 * 1024;
+
+	struct pseudo_page *pp = vp_pseudo();
+	struct vp_page *vpp = upcall_register(0, handler, STACK);
+	if (!vpp)
+		return 2;
+	vpp->current_thread = THREAD;
+	vpp->want_preempted = mode != HONOR;
+	vpp->warn_ns = warn_ns;
+	vp_enable(vpp);
+	sys_yield();                 /* the next quantum starts with the warning armed */
+
+	uint64_t w0 = pp->warnings, h0 = pp->warnings_honored, p0 = pp->preemptions;
+	uint64_t n0 = nwarn, q0 = npre;
+	syscall2(SYS_timer, sys_time() + 5000000000UL, WATCHDOG);
+	uint64_t yields = 0, iters = 0;
+	struct busy_out out;
+	struct busy_probe probe;
+	int correct = 1;
+	if (mode == IGNORE)
+		iters = busy_loop(&stop, &out, &probe);
+	else
+		yields = work_loop(mode == KERNEL ? map_bytes : 0);
+	/* A consistent snapshot: counters and what the handler saw. */
+	uint64_t n1, q1, w1, h1, p1;
+	do {
+		n1 = nwarn;
+		q1 = npre;
+		w1 = pp->warnings;
+		h1 = pp->warnings_honored;
+		p1 = pp->preemptions;
+	} while (n1 != nwarn || q1 != npre);
+	syscall2(SYS_timer, 0, 0);
+	vpp->warn_ns = 0;
+	if (mode == IGNORE)
+		correct = busy_check(iters, &out);
+
+	struct result r;
+	result_begin(&r, "warn");
+	result_str(&r, "mode", argv[1]);
+	result_uint(&r, "warn_ns", warn_ns);
+	result_uint(&r, "warn_cap_ns", pp->warn_cap_ns);
+	result_uint(&r, "quantum_ns", pp->quantum_ns);
+	result_int(&r, "watchdog", watchdog_fired);
+	result_uint(&r, "warnings_seen", n1 - n0);
+	result_uint(&r, "warnings", w1 - w0);
+	result_uint(&r, "honored", h1 - h0);
+	result_uint(&r, "preemptions", p1 - p0);
+	result_uint(&r, "preempted_seen", q1 - q0);
+	result_uint(&r, "preempted_in_loop", busy_pre);
+	result_uint(&r, "preempted_elsewhere", other_pre);
+	result_uint(&r, "bad_thread", bad_thread);
+	result_uint(&r, "other_events", other_events);
+	result_uint(&r, "yields", yields);
+	result_uint(&r, "iterations", iters);
+	result_int(&r, "result_ok", correct);
+	if (mode == KERNEL)
+		result_uint(&r, "map_kb", map_bytes / 1024);
+	uint64_t n = n1 < MAXW ? n1 : MAXW;
+	result_array(&r, "lead_ns");
+	for (uint64_t i = n0; i < n; i++)
+		result_int(&r, 0, (int64_t)lead[i]);
+	result_close(&r);
+	result_array(&r, "in_quantum");
+	for (uint64_t i = n0; i < n; i++)
+		result_int(&r, 0, (int)in_quantum[i]);
+	result_close(&r);
+	result_array(&r, "warned_before_preempted");   /* warnings seen when each EV_PREEMPTED came */
+	for (uint64_t i = q0; i < q1 && i < MAXW; i++)
+		result_uint(&r, 0, pre_at[i]);
+	result_close(&r);
+	result_end(&r);
+	return 0;
+}

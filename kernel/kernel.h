@@ -94,6 +94,7 @@ uint64_t *vm_new_pml4(void);
 void vm_free_user(uint64_t *pml4);
 uint64_t vm_unmap_range(uint64_t *pml4, uint64_t va, uint64_t len);
 int vm_mapped(uint64_t *pml4, uint64_t va, uint64_t len);
+uint64_t *vm_next(uint64_t *pml4, uint64_t *va, uint64_t end);
 
 /* tlb.c */
 struct page_list {

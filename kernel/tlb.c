@@ -41,11 +41,8 @@ void tlb_shootdown(struct space *sp)
    (through their first word) to be freed after the shootdown. */
 uint64_t vm_unmap_collect(uint64_t *pml4, uint64_t va, uint64_t len, struct page_list *out)
 {
-	uint64_t n = 0;
-	for (uint64_t a = va; a < va + len; a += PGSIZE) {
-		uint64_t *pte = vm_walk(pml4, a, 0);
-		if (!pte || !(*pte & PTE_P))
-			continue;
+	uint64_t n = 0, *pte;
+	for (uint64_t a = va; (pte = vm_next(pml4, &a, va + len)); a += PGSIZE) {
 		if (!(*pte & PTE_SHARED)) {
 			void **pg = P2V(*pte & PTE_ADDR);
 			*pg = out->head;

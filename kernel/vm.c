@@ -131,13 +131,38 @@ uint64_t vm_unmap_range(uint64_t *pml4, uint64_t va, uint64_t len)
 	return n;
 }
 
+/* The first present level-0 PTE in [*va, end), or 0; *va is set to its
+   address. An absent table is skipped whole: a user range may span
+   terabytes (a fuzzed unmap, a map's overlap check), and stepping through
+   it a page at a time with the space lock held would stall the CPU for
+   hours. So the cost is bounded by the tables that exist. */
+uint64_t *vm_next(uint64_t *pml4, uint64_t *va, uint64_t end)
+{
+	uint64_t a = *va;
+	while (a < end) {
+		uint64_t *t = pml4;
+		int level = 3;
+		for (; level > 0; level--) {
+			uint64_t e = t[idx(a, level)];
+			if (!(e & PTE_P) || (e & PTE_PS))
+				break;
+			t = P2V(e & PTE_ADDR);
+		}
+		if (level == 0 && (t[idx(a, 0)] & PTE_P)) {
+			*va = a;
+			return &t[idx(a, 0)];
+		}
+		uint64_t span = 1UL << (12 + 9 * level);
+		uint64_t next = (a & ~(span - 1)) + span;
+		if (next <= a)
+			break;          /* wrapped past the top */
+		a = next;
+	}
+	return 0;
+}
+
 /* Is any page of [va, va+len) mapped? */
 int vm_mapped(uint64_t *pml4, uint64_t va, uint64_t len)
 {
-	for (uint64_t a = va; a < va + len; a += PGSIZE) {
-		uint64_t *pte = vm_walk(pml4, a, 0);
-		if (pte && (*pte & PTE_P))
-			return 1;
-	}
-	return 0;
+	return vm_next(pml4, &va, va + len) != 0;
 }

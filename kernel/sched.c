@@ -226,11 +226,49 @@ void sched(void)
 	swtch(&vp->ctx, mycpu()->sched_ctx);
 }
 
+/*
+ * Before a VP leaves c at a yield or a quantum's end, take one waiting VP
+ * from the CPU with the longest queue if more wait there than here. A CPU
+ * steals only when it has nothing at all to run, so without this the
+ * queues drift apart and stay apart: a VP alone on its CPU kept it for
+ * good (its yields found nobody waiting) while seven others shared the
+ * other CPU, 35x less each. Pulling at every rotation keeps the queues
+ * within one of each other, and the VPs circulate among the CPUs.
+ */
+static void pull(struct cpu *c)
+{
+	struct cpu *busiest = 0;
+	for (int i = 0; i < ncpu; i++)
+		if (&cpus[i] != c && (!busiest || READ_ONCE(cpus[i].rq_len) > READ_ONCE(busiest->rq_len)))
+			busiest = &cpus[i];
+	if (!busiest || READ_ONCE(busiest->rq_len) <= READ_ONCE(c->rq_len))
+		return;
+	/* Its tail: the VP that arrived last waits no longer behind ours.
+	   (Its head has waited longest: moving it would restart its wait.) */
+	spin_lock(&busiest->rq_lock);
+	struct vp *v = busiest->rq_tail, **pp = &busiest->rq_head;
+	if (v && busiest->rq_len > c->rq_len) {
+		while (*pp != v)
+			pp = &(*pp)->rq_next;
+		*pp = 0;
+		busiest->rq_tail = pp == &busiest->rq_head ? 0
+				   : (struct vp *)((char *)pp - __builtin_offsetof(struct vp, rq_next));
+		busiest->rq_len--;
+	} else
+		v = 0;
+	spin_unlock(&busiest->rq_lock);
+	if (v) {
+		v->cpu = c;
+		sched_enqueue(v);
+	}
+}
+
 void vp_yield(void)
 {
 	struct cpu *c = mycpu();
 	struct vp *vp = c->vp;
 	c->need_resched = 0;
+	pull(c);
 	if (!c->rq_len) {               /* nobody waiting here: keep going */
 		quantum_begin(c, vp, now_ns());
 		return;

@@ -95,15 +95,22 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 		ctx_from_tf(&ev.ctx, tf);
 		event_post(vp, &ev, 1);
 	}
-	if (!vp->evq_head)
-		return;
 	uint64_t entry = READ_ONCE(p->upcall_entry);
 	if (!entry)
 		return;                  /* classic VP: nothing to deliver to */
-
+	/* Something to deliver: events in the kernel queue, or events still
+	   in the ring that were copied there while the VP was disabled, now
+	   that it has really enabled (vp_enable enters the kernel for them).
+	   Not inside the resume window: code there is still on its way out
+	   of a handler that is consuming the ring. */
 	uint32_t head = READ_ONCE(p->ring_head);
+	int window = in_window(vp, tf);
+	int undelivered = head != vp->ring_tail && !READ_ONCE(p->disabled) && !window;
+	if (!vp->evq_head && !undelivered)
+		return;
 	if ((uint32_t)(vp->ring_tail - head) > RING_SIZE)
 		bad_page(vp, "ring_head", head, tf);
+	uint32_t copied = vp->ring_tail;
 	spin_lock(&vp->evlock);
 	while (vp->evq_head && (uint32_t)(vp->ring_tail - head) < RING_SIZE) {
 		struct kevent *k = vp->evq_head;
@@ -119,9 +126,9 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 	spin_unlock(&vp->evlock);
 	p->ring_tail = vp->ring_tail;
 
-	int window = in_window(vp, tf);
 	if (READ_ONCE(p->disabled) && !window) {
-		p->pending = 1;          /* the resume routine will see it */
+		if (vp->ring_tail != copied || more)
+			p->pending = 1;  /* the resume routine will see it */
 		return;
 	}
 	uint64_t stack = READ_ONCE(p->upcall_stack);

@@ -10,7 +10,8 @@
  *     (a VP started at a random address would kill the space);
  *   - unmap and fixed-address map: never over our image, heap, VP pages
  *     or stack; whatever map gives us is unmapped again;
- *   - cputs from our own buffer: at most a few dots.
+ *   - cputs from our own buffer: at most a few dots; from other user
+ *     memory (maybe our image): at most 3 bytes.
  * Any other number below NSYSCALL (a hole, or a syscall newer than this
  * file) is skipped: teach filter() about a new syscall to fuzz it.
  *
@@ -130,6 +131,11 @@ static int filter(long n, long *a)
 			a[1] = rand_below(&st, 64) ? 0 : (long)rand_below(&st, 8);
 			if (a[1] > room)
 				a[1] = room;
+			printed |= a[1] > 0;
+		} else if ((uint64_t)a[0] >= USER_BASE && (uint64_t)a[0] < USER_TOP) {
+			/* Maybe our own image: the kernel would rightly print it,
+			   and binary junk would swallow the @result line. */
+			a[1] = (long)rand_below(&st, 4);
 			printed |= a[1] > 0;
 		}
 		return ISSUE;

@@ -150,6 +150,27 @@ static struct fthread *pick(struct fvp *v)
 	return t;
 }
 
+/*
+ * Before VP v gives up its processor (honoring a warning), hand the
+ * threads queued on it to the peer with the shortest queue, one by one:
+ * a peer steals only when its own queue is empty, so threads left on a
+ * VP that is about to wait for the CPU would wait with it while two
+ * threads on a peer ping-pong (yield counts 10x apart). No thread in our
+ * own queue is mid-switch here (the handler runs with none in flight).
+ */
+static void hand_off(struct fvp *v)
+{
+	if (nall < 2)
+		return;
+	for (struct fthread *t; (t = pop(v));) {
+		struct fvp *to = 0;
+		for (int i = 0; i < nall; i++)
+			if (all[i] != v && (!to || all[i]->len < to->len))
+				to = all[i];
+		push(to, t, 0);
+	}
+}
+
 /* Finish what the thread switched away from asked for (see top). */
 static void finish_switch(struct fvp *v)
 {
@@ -314,6 +335,7 @@ static void handler(struct vp_page *vpp, struct pseudo_page *pp)
 	vpp->current_thread = 0;
 	if (f & 2) {
 		fifo_stats.warn_yields++;
+		hand_off(v);
 		sys_yield();             /* honor the warning: give up the VP now */
 	}
 	sched_loop(v);

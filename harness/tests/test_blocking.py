@@ -16,7 +16,11 @@ SMP = [1, 2]
 
 def run(boot, mode, smp):
     prog = "blocking:2" if mode in TWO_VPS else "blocking"
-    r = boot(f"run={prog},{mode}", smp=smp, timeout=60)
+    # -icount: guest time advances only with guest instructions, so a host
+    # stall (two QEMUs on two cores) cannot pass a whole 5 ms wait before
+    # the other VP or thread has run at all: "progress > 0" stays a fact
+    # about the kernel, not about the host's load.
+    r = boot(f"run={prog},{mode}", smp=smp, timeout=60, icount=True)
     res = result(r, "blocking")
     assert res["mode"] == mode, res
     assert res["failures"] == 0, f"the guest's own checks failed: {res}\n{r.tail()}"

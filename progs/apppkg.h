@@ -1,6 +1,7 @@
 /*
- * Shared bits of the experiment applications (gauss, psort, mpl, scale):
- * pick a thread package by name (argv[1]) and report failures uniformly.
+ * Shared bits of the experiment applications (gauss, psort, speedup, mpl,
+ * scale): pick a thread package by name (argv[1]), read a VP count, and
+ * report failures uniformly.
  *
  * A package is listed only if its library is built: the Makefile builds
  * build/lib/libNAME.a for every threadpkgs/NAME/ with a .c file, so the
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys.h>
 #include <pkg.h>
 
 #if __has_include("naive/naive.c")
@@ -37,6 +39,13 @@ static inline const struct pkg *app_pkg(const char *name)
 		printf(" %s", app_pkgs[i]->name);
 	printf(")\n");
 	exit(2);
+}
+
+/* A VP-count argument: a positive number as given, 0 for one VP per CPU. */
+static inline int app_vps(const char *arg)
+{
+	int v = atoi(arg);
+	return v > 0 ? v : (int)sys_getinfo(INFO_NCPU);
 }
 
 /* Create a thread or die (a benchmark that silently runs fewer threads

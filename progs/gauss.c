@@ -1,63 +1,40 @@
 /*
- * gauss PKG N THREADS VPS [REPS]: Gaussian elimination on an N x N
- * system (doubles), the rows dealt cyclically to THREADS threads of
- * package PKG running on VPS virtual processors (kthread ignores VPS:
- * each of its threads is a VP). One barrier per pivot step: with many
- * threads per processor the run is dominated by how cheaply the package
- * blocks and wakes threads at a barrier (Psyche, SOSP '91: 33.8 s with
- * kernel-level threads, 22.0 s with user-level threads).
+ * gauss PKG N THREADS VPS [REPS]: Gaussian elimination (Psyche's
+ * application table: 33.8 s with kernel-level threads, 22.0 s with
+ * user-level threads, SOSP '91).
  *
- * The matrix is diagonally dominant, so no pivoting is needed; the right
- * side is A x* for a known x*, and the result is checked by back
- * substitution against x* and by the residual |A x - b|.
+ *   PKG      thread package: fifo, kthread (or naive, once built)
+ *   N        the system is N x N doubles (the table uses 256)
+ *   THREADS  worker threads; row i belongs to thread i % THREADS
+ *   VPS      virtual processors for the package, 0 = one per CPU
+ *            (kthread ignores it: each of its threads is a VP)
+ *   REPS     eliminations to time, each on a fresh copy of A (default 1)
  *
- * The time reported is the elimination only (threads created, run and
- * joined), summed over REPS repetitions, each on a fresh copy of A.
+ * The kernel is in gauss.h: one barrier per pivot step, so with many
+ * threads per processor the package's block/wake cost shows. The time is
+ * the elimination only — threads created, run and joined — summed over
+ * REPS, read with now_ns() (guest ns: instructions under -icount, else
+ * TCG wall clock). The last elimination is checked by back substitution
+ * against the known solution and by the residual |A x - b|.
  *
- *   @result {"name": "gauss.PKG", "package", "n", "threads", "vps",
- *            "reps", "seconds", "ok", "err", "residual", "ncpu"}
+ * Output, one line:
+ *   @result {"name": "gauss.PKG", "package": PKG, "unit": "seconds",
+ *            "value": S, "seconds": S, "n", "threads", "vps", "reps",
+ *            "ok": true|false, "err", "residual", "ncpu"}
+ * Exit status 0 iff ok (1 if the check failed, 2 bad arguments, 3 a thread
+ * could not be created).
+ *
+ * Default (the application table; a second or so under TCG):
+ *   python3 -m harness run gauss PKG 256 16 0 --smp 2     (PKG fifo, kthread)
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys.h>
-#include <sync.h>
-#include <clock.h>
-#include <rng.h>
 #include <result.h>
-#include "apppkg.h"
+#include "gauss.h"
 
 static const struct pkg *P;
 static int n, nthreads, nvps, reps;
-static double *a0, *a;          /* n rows of n+1 (the last column is b) */
-static struct barrier bar;
-
-#define A(m, i, j) ((m)[(size_t)(i) * (size_t)(n + 1) + (size_t)(j)])
-
-static void *worker(void *arg)
-{
-	int me = (int)(intptr_t)arg;
-	for (int k = 0; k < n - 1; k++) {
-		const double *pk = &A(a, k, 0);
-		double inv = 1.0 / pk[k];
-		/* first owned row below k */
-		int i = k + 1 + ((me - (k + 1)) % nthreads + nthreads) % nthreads;
-		for (; i < n; i += nthreads) {
-			double *pi = &A(a, i, 0);
-			double f = pi[k] * inv;
-			pi[k] = 0.0;
-			for (int j = k + 1; j <= n; j++)
-				pi[j] -= f * pk[j];
-		}
-		barrier_wait(&bar);
-	}
-	return 0;
-}
-
-static double fabs_(double x)
-{
-	return x < 0 ? -x : x;
-}
 
 static void *main_fn(void *arg)
 {
@@ -68,50 +45,24 @@ static void *main_fn(void *arg)
 		return (void *)1;
 	}
 	uint64_t total = 0;
-	for (int r = 0; r < reps; r++) {
-		memcpy(a, a0, sizeof *a * (size_t)n * (size_t)(n + 1));
-		barrier_init(&bar, nthreads);
-		uint64_t t0 = now_ns();
-		for (int i = 0; i < nthreads; i++)
-			t[i] = app_create(P, worker, (void *)(intptr_t)i);
-		for (int i = 0; i < nthreads; i++)
-			thread_join(t[i]);
-		total += now_ns() - t0;
-	}
-
-	/* Back substitution, then compare with x* = 1 + (i % 7) and compute
-	   the residual against the original system. */
-	double *x = malloc(sizeof *x * (size_t)n);
-	for (int i = n - 1; i >= 0; i--) {
-		double s = A(a, i, n);
-		for (int j = i + 1; j < n; j++)
-			s -= A(a, i, j) * x[j];
-		x[i] = s / A(a, i, i);
-	}
-	double err = 0, res = 0;
-	for (int i = 0; i < n; i++) {
-		double e = fabs_(x[i] - (1.0 + i % 7));
-		if (e > err)
-			err = e;
-		double s = -A(a0, i, n);
-		for (int j = 0; j < n; j++)
-			s += A(a0, i, j) * x[j];
-		if (fabs_(s) > res)
-			res = fabs_(s);
-	}
-	int ok = err < 1e-9 && res < 1e-9 * n;
+	for (int r = 0; r < reps; r++)
+		total += gauss_eliminate(P, nthreads, t);
+	double err = -1, res = -1;
+	int ok = gauss_check(&err, &res);
 
 	char name[48];
 	snprintf(name, sizeof name, "gauss.%s", P->name);
 	struct result rr;
 	result_begin(&rr, name);
 	result_str(&rr, "package", P->name);
+	result_str(&rr, "unit", "seconds");
+	result_double(&rr, "value", total / 1e9);
+	result_double(&rr, "seconds", total / 1e9);
 	result_int(&rr, "n", n);
 	result_int(&rr, "threads", nthreads);
 	result_int(&rr, "vps", nvps);
 	result_int(&rr, "reps", reps);
-	result_double(&rr, "seconds", total / 1e9);
-	result_int(&rr, "ok", ok);
+	result_bool(&rr, "ok", ok);
 	result_double(&rr, "err", err);
 	result_double(&rr, "residual", res);
 	result_int(&rr, "ncpu", sys_getinfo(INFO_NCPU));
@@ -128,31 +79,15 @@ int main(int argc, char **argv)
 	P = app_pkg(argv[1]);
 	n = atoi(argv[2]);
 	nthreads = atoi(argv[3]);
-	nvps = atoi(argv[4]);
+	nvps = app_vps(argv[4]);
 	reps = argc > 5 ? atoi(argv[5]) : 1;
-	if (n < 2 || nthreads < 1 || nvps < 1 || reps < 1) {
+	if (n < 2 || nthreads < 1 || reps < 1) {
 		printf("gauss: bad arguments\n");
 		return 2;
 	}
-	a0 = malloc(sizeof *a0 * (size_t)n * (size_t)(n + 1));
-	a = malloc(sizeof *a * (size_t)n * (size_t)(n + 1));
-	if (!a0 || !a) {
+	if (!gauss_setup(n)) {
 		printf("gauss: out of memory\n");
 		return 1;
-	}
-	/* Off-diagonal entries in [-1, 1), diagonal n + 1: strictly
-	   diagonally dominant, so elimination without pivoting is stable. */
-	uint64_t seed = 12345;
-	for (int i = 0; i < n; i++) {
-		for (int j = 0; j < n; j++)
-			A(a0, i, j) = i == j ? n + 1.0
-				: (double)(int64_t)(rand64(&seed) >> 11) / (double)(1ULL << 52) - 1.0;
-	}
-	for (int i = 0; i < n; i++) {
-		double s = 0;
-		for (int j = 0; j < n; j++)
-			s += A(a0, i, j) * (1.0 + j % 7);
-		A(a0, i, n) = s;
 	}
 	P->run(nvps, main_fn, 0);
 }

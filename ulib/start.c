@@ -9,8 +9,15 @@
 
 int main(int argc, char **argv);
 
+/* main's arguments, for code that is not main (a shared benchmark body
+   reads its mode from them while each program's main stays one line). */
+int prog_argc;
+char **prog_argv;
+
 __attribute__((noreturn)) void __libc_start(int argc, char **argv)
 {
+	prog_argc = argc;
+	prog_argv = argv;
 	exit(main(argc, argv));
 }
 

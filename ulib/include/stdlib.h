@@ -13,6 +13,9 @@
 __attribute__((noreturn)) void exit(int status);   /* flushes stdout */
 __attribute__((noreturn)) void abort(void);        /* prints "abort", exits 134 */
 
+extern int prog_argc;                /* main's argc and argv, for any code */
+extern char **prog_argv;
+
 int atoi(const char *s);
 long atol(const char *s);
 /* Standard semantics: leading space, sign, base 0 (0x.. hex, 0.. octal,

@@ -30,6 +30,10 @@
  *
  * `ubench N delivery` does N deliveries and nothing else, so instruction
  * traces of two runs with different N can be diffed into a profile.
+ *
+ * `ubench N wall` reports the same figures in nanoseconds (unit "ns",
+ * fractional), for runs without icount: the TSC then runs at the host's
+ * rate, and the kernel's calibrated tsc_hz converts ticks to time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +54,7 @@ static inline uint64_t rdtsc(void)
 }
 
 static int reps = 1000;
+static double ns_per_tick;      /* wall mode: > 0, figures in ns */
 
 /* Samples of up to five intervals per repetition. */
 static uint64_t s[5][MAXREPS];
@@ -72,20 +77,29 @@ static struct stat stat(uint64_t *v)
 	return (struct stat){ tmp[reps / 2], tmp[0], tmp[reps - 1] };
 }
 
+/* A figure in ticks: as is under icount (instructions), else in ns. */
+static void figure(struct result *r, const char *key, uint64_t ticks)
+{
+	if (ns_per_tick > 0)
+		result_double(r, key, ticks * ns_per_tick);
+	else
+		result_uint(r, key, ticks);
+}
+
 static void begin(struct result *r, const char *name, uint64_t *v)
 {
 	struct stat st = stat(v);
 	result_begin(r, name);
-	result_str(r, "unit", "instructions");
-	result_uint(r, "value", st.median);
-	result_uint(r, "min", st.min);
-	result_uint(r, "max", st.max);
+	result_str(r, "unit", ns_per_tick > 0 ? "ns" : "instructions");
+	figure(r, "value", st.median);
+	figure(r, "min", st.min);
+	figure(r, "max", st.max);
 	result_int(r, "reps", reps);
 }
 
 static void field(struct result *r, const char *key, uint64_t *v)
 {
-	result_uint(r, key, stat(v).median);
+	figure(r, key, stat(v).median);
 }
 
 /* ------------------------------------------------------------------ */
@@ -150,6 +164,8 @@ int main(int argc, char **argv)
 	/* `ubench N delivery`: only N self-signal deliveries and nothing else,
 	   so an instruction trace of the run can be diffed against N = 1. */
 	int only_delivery = argc > 2 && !strcmp(argv[2], "delivery");
+	if (argc > 2 && !strcmp(argv[2], "wall"))
+		ns_per_tick = 1e9 / (double)sys_getinfo(INFO_TSC_HZ);
 	unsigned me = vp_index();
 	struct pseudo_page *pp = vp_pseudo();
 	struct result r;
@@ -178,7 +194,7 @@ int main(int argc, char **argv)
 			s[0][i] = t1 - t0;
 	}
 	begin(&r, "syscall.null", s[0]);
-	result_uint(&r, "rdtsc_overhead", overhead);
+	figure(&r, "rdtsc_overhead", overhead);
 	result_end(&r);
 	uint64_t null_median = stat(s[0]).median;
 
@@ -231,7 +247,7 @@ int main(int argc, char **argv)
 	field(&r, "to_handler", s[1]);
 	field(&r, "to_resumed", s[2]);
 	result_uint(&r, "upcalls", upcalls);
-	result_uint(&r, "rdtsc_overhead", overhead);
+	figure(&r, "rdtsc_overhead", overhead);
 	result_end(&r);
 
 	/* upcall.block_roundtrip */
@@ -255,7 +271,7 @@ int main(int argc, char **argv)
 	field(&r, "to_resumed", s[2]);
 	result_uint(&r, "upcalls", upcalls);
 	result_uint(&r, "blocks", pp->blocks - b0);
-	result_uint(&r, "rdtsc_overhead", overhead);
+	figure(&r, "rdtsc_overhead", overhead);
 	result_end(&r);
 
 	/* upcall.profile: delivery again, entering through ub_entry */
@@ -282,10 +298,10 @@ int main(int argc, char **argv)
 	field(&r, "handler", s[3]);
 	field(&r, "resume", s[4]);
 	result_uint(&r, "trampoline", 3);
-	result_uint(&r, "ref_null_syscall", null_median);
-	result_uint(&r, "ref_signal_disabled", disabled_median);
-	result_uint(&r, "ref_poll", poll_median);
-	result_uint(&r, "rdtsc_overhead", overhead);
+	figure(&r, "ref_null_syscall", null_median);
+	figure(&r, "ref_signal_disabled", disabled_median);
+	figure(&r, "ref_poll", poll_median);
+	figure(&r, "rdtsc_overhead", overhead);
 	result_end(&r);
 
 	struct result f;

@@ -1,8 +1,7 @@
 /*
  * Per-package microbenchmarks, one source for every package (included by
- * progs/bench_NAME.c). Guest instructions under `-icount shift=0`, where
- * rdtsc counts exactly one per instruction; on one VP; medians of RUNS
- * batches, each batch the mean over BATCH operations.
+ * progs/bench_NAME.c). On one VP; medians of RUNS batches, each batch the
+ * mean over BATCH operations, timed with rdtsc.
  *
  *   <pkg>.yield               one thread_yield() handing the VP to another thread
  *   <pkg>.create_join         create a null thread, run it, join it
@@ -10,6 +9,14 @@
  *   <pkg>.signal_wait         one signal-wait hand-off: a thread posts a
  *                             semaphore another waits on, then waits itself
  *                             (half a ping-pong round trip)
+ *
+ * The program's first argument picks how figures are reported:
+ *   (none)  guest instructions: run it under `-icount shift=0`, where rdtsc
+ *           counts exactly one per instruction (unit "instructions")
+ *   wall    nanoseconds, for runs without icount: the TSC then runs at the
+ *           host's rate, and the kernel's calibrated tsc_hz converts
+ *           (unit "ns", fractional)
+ *   demo    the same nanoseconds as one plain table row, for progs/demo.c
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,8 +26,14 @@
 #include <pkg.h>
 #include <result.h>
 
-#define RUNS  9
+#define RUNS  9                 /* batches (the demo times fewer: pb_runs) */
 #define BATCH 200
+
+enum { PB_ICOUNT, PB_WALL, PB_DEMO };
+static int pb_mode;
+static int pb_runs = RUNS;               /* batches timed; the median is reported */
+static double pb_row[4];                 /* demo: ns per operation, in bench order */
+static int pb_nrow;
 
 static const struct pkg *B;
 
@@ -37,19 +50,38 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void report(const char *what, uint64_t *per)
+/* per[] holds each batch's raw tick count; `ops` operations per batch.
+   (Dividing after sorting gives exactly the figures of dividing first:
+   floor(x / ops) is monotonic in x.) */
+static void report(const char *what, uint64_t *per, uint64_t ops)
 {
 	char name[64];
-	qsort(per, RUNS, sizeof per[0], cmp_u64);
-	snprintf(name, sizeof name, "%s.%s", B->name, what);
 	struct result r;
+	double ns = 0;                   /* per tick and operation; icount: unused */
+
+	if (pb_mode != PB_ICOUNT)
+		ns = 1e9 / (double)sys_getinfo(INFO_TSC_HZ) / (double)ops;
+	qsort(per, pb_runs, sizeof per[0], cmp_u64);
+	if (pb_mode == PB_DEMO) {
+		pb_row[pb_nrow++] = per[pb_runs / 2] * ns;
+		return;
+	}
+	snprintf(name, sizeof name, "%s.%s", B->name, what);
 	result_begin(&r, name);
 	result_str(&r, "package", B->name);
-	result_str(&r, "unit", "instructions");
-	result_uint(&r, "value", per[RUNS / 2]);
-	result_uint(&r, "min", per[0]);
-	result_uint(&r, "max", per[RUNS - 1]);
-	result_int(&r, "runs", RUNS);
+	if (pb_mode == PB_ICOUNT) {
+		result_str(&r, "unit", "instructions");
+		result_uint(&r, "value", per[pb_runs / 2] / ops);
+		result_uint(&r, "min", per[0] / ops);
+		result_uint(&r, "max", per[pb_runs - 1] / ops);
+	} else {
+		result_str(&r, "unit", "ns");
+		result_double(&r, "value", per[pb_runs / 2] * ns);
+		result_double(&r, "min", per[0] * ns);
+		result_double(&r, "max", per[pb_runs - 1] * ns);
+		result_uint(&r, "tsc_hz", (uint64_t)sys_getinfo(INFO_TSC_HZ));
+	}
+	result_int(&r, "runs", pb_runs);
 	result_int(&r, "batch", BATCH);
 	result_end(&r);
 }
@@ -76,7 +108,7 @@ static void bench_yield(void)
 	stop_yield = 0;
 	struct thread *other = B->create(yielder, 0);
 	thread_yield();                  /* let it start */
-	for (int r = 0; r < RUNS; r++) {
+	for (int r = 0; r < pb_runs; r++) {
 		uint64_t t0 = ticks();
 		for (int i = 0; i < BATCH; i += 4) {
 			thread_yield();      /* to the yielder and back: two yields */
@@ -84,11 +116,11 @@ static void bench_yield(void)
 			thread_yield();
 			thread_yield();
 		}
-		per[r] = (ticks() - t0) / (2 * BATCH);
+		per[r] = ticks() - t0;
 	}
 	stop_yield = 1;
 	thread_join(other);
-	report("yield", per);
+	report("yield", per, 2 * BATCH);
 }
 
 static void *null_thread(void *arg)
@@ -100,28 +132,28 @@ static void bench_create_join(void)
 {
 	uint64_t per[RUNS];
 	thread_join(B->create(null_thread, 0));   /* warm the allocator */
-	for (int r = 0; r < RUNS; r++) {
+	for (int r = 0; r < pb_runs; r++) {
 		uint64_t t0 = ticks();
 		for (int i = 0; i < BATCH; i++)
 			thread_join(B->create(null_thread, 0));
-		per[r] = (ticks() - t0) / BATCH;
+		per[r] = ticks() - t0;
 	}
-	report("create_join", per);
+	report("create_join", per, BATCH);
 }
 
 static void bench_mutex(void)
 {
 	static struct mutex m;
 	uint64_t per[RUNS];
-	for (int r = 0; r < RUNS; r++) {
+	for (int r = 0; r < pb_runs; r++) {
 		uint64_t t0 = ticks();
 		for (int i = 0; i < BATCH; i++) {
 			mutex_lock(&m);
 			mutex_unlock(&m);
 		}
-		per[r] = (ticks() - t0) / BATCH;
+		per[r] = ticks() - t0;
 	}
-	report("mutex_uncontended", per);
+	report("mutex_uncontended", per, BATCH);
 }
 
 static struct sem ping, pong;
@@ -141,19 +173,19 @@ static void bench_signal_wait(void)
 	uint64_t per[RUNS];
 	sem_init(&ping, 0);
 	sem_init(&pong, 0);
-	struct thread *t = B->create(ponger, (void *)(intptr_t)(RUNS * BATCH + 1));
+	struct thread *t = B->create(ponger, (void *)(intptr_t)(pb_runs * BATCH + 1));
 	sem_post(&ping);                 /* warm up one round */
 	sem_wait(&pong);
-	for (int r = 0; r < RUNS; r++) {
+	for (int r = 0; r < pb_runs; r++) {
 		uint64_t t0 = ticks();
 		for (int i = 0; i < BATCH; i++) {
 			sem_post(&ping);
 			sem_wait(&pong);
 		}
-		per[r] = (ticks() - t0) / (2 * BATCH);
+		per[r] = ticks() - t0;
 	}
 	thread_join(t);
-	report("signal_wait", per);
+	report("signal_wait", per, 2 * BATCH);
 }
 
 static void *bench_main(void *arg)
@@ -163,11 +195,20 @@ static void *bench_main(void *arg)
 	bench_create_join();
 	bench_mutex();
 	bench_signal_wait();
+	if (pb_mode == PB_DEMO)
+		printf("  %-10s %10.1f %12.1f %10.1f %12.1f\n", B->name,
+		       pb_row[0], pb_row[1], pb_row[2], pb_row[3]);
 	return 0;
 }
 
 __attribute__((noreturn)) static void pkgbench_main(const struct pkg *p)
 {
 	B = p;
+	if (prog_argc > 1 && !strcmp(prog_argv[1], "wall"))
+		pb_mode = PB_WALL;
+	else if (prog_argc > 1 && !strcmp(prog_argv[1], "demo")) {
+		pb_mode = PB_DEMO;
+		pb_runs = 3;             /* `make run` must stay quick */
+	}
 	p->run(1, bench_main, 0);
 }

@@ -1,0 +1,122 @@
+/*
+ * speedup PKG TPP N [REPS]: one point of Psyche's speedup figure (SOSP '91,
+ * Figure 3: speedup against threads per processor, kernel processes
+ * against user threads).
+ *
+ *   PKG   thread package: kthread (kernel VPs) or fifo (user threads);
+ *         naive too, once built
+ *   TPP   threads per processor (the figure uses 1, 2, 4, 8, 16)
+ *   N     Gaussian elimination of an N x N system (gauss.h)
+ *   REPS  eliminations timed per configuration (default 1)
+ *
+ * The program uses every CPU the kernel has (ncpu, from -smp): the package
+ * gets ncpu VPs and TPP * ncpu threads, rows dealt cyclically, one barrier
+ * per pivot step (kthread: TPP * ncpu kernel-scheduled VPs). In the same
+ * boot it first times the baseline: the same elimination done by one
+ * thread on one VP, sequentially (the first thread of the package does it
+ * itself; no barrier, nothing else runs). Then
+ *
+ *     speedup = T(one thread, one VP) / T(TPP * ncpu threads, ncpu VPs)
+ *
+ * both summed over REPS, in guest time (now_ns). Measure it WITHOUT
+ * -icount: under -icount QEMU runs all vCPUs round robin on one host
+ * thread and guest time advances with every vCPU's instructions, so no
+ * parallel speedup can show (fifo at one thread per processor measured
+ * 0.99 at -smp 2). Under multi-threaded TCG real parallelism is capped by
+ * the host's cores and disturbed by whatever else the host runs. Both
+ * eliminations are checked as in gauss.
+ *
+ * Output, one line:
+ *   @result {"name": "speedup.PKG.tppTPP", "package": PKG, "unit": "ratio",
+ *            "value": T1/T, "tpp", "threads", "vps", "smp", "ncpu", "n",
+ *            "reps", "t1_seconds": T1, "seconds": T, "ok": true|false}
+ * ("smp" and "ncpu" are the same number: the CPUs the guest saw.)
+ * Exit status 0 iff ok.
+ *
+ * One point per boot; the figure is every (PKG, TPP, smp) with
+ *   python3 -m harness run speedup PKG TPP 256 --smp S
+ * for PKG in kthread fifo, TPP in 1 2 4 8 16, S in 1 2 4 (each point a
+ * few seconds under TCG; kthread at 16 TPP and -smp 4 is the slowest).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys.h>
+#include <result.h>
+#include "gauss.h"
+
+static const struct pkg *P;
+static int tpp, n, reps, ncpu;
+
+static void *main_fn(void *arg)
+{
+	(void)arg;
+	int threads = tpp * ncpu;
+	struct thread **t = malloc(sizeof *t * (size_t)threads);
+	if (!t) {
+		printf("speedup: out of memory\n");
+		return (void *)1;
+	}
+	double err = -1, res = -1;
+
+	/* Baseline: this thread alone (a one-thread barrier never waits).
+	   Round -1 is a warm-up, not timed: under TCG the first run of the
+	   code also pays for translating it. */
+	uint64_t t1 = 0;
+	for (int r = -1; r < reps; r++) {
+		g_threads = 1;
+		memcpy(g_a, g_a0, sizeof *g_a * (size_t)n * (size_t)(n + 1));
+		barrier_init(&g_bar, 1);
+		uint64_t t0 = now_ns();
+		gauss_worker(0);
+		if (r >= 0)
+			t1 += now_ns() - t0;
+	}
+	int ok = gauss_check(&err, &res);
+
+	uint64_t tn = 0;
+	for (int r = 0; r < reps; r++)
+		tn += gauss_eliminate(P, threads, t);
+	ok &= gauss_check(&err, &res);
+
+	char name[64];
+	snprintf(name, sizeof name, "speedup.%s.tpp%d", P->name, tpp);
+	struct result rr;
+	result_begin(&rr, name);
+	result_str(&rr, "package", P->name);
+	result_str(&rr, "unit", "ratio");
+	result_double(&rr, "value", tn ? (double)t1 / (double)tn : 0);
+	result_int(&rr, "tpp", tpp);
+	result_int(&rr, "threads", threads);
+	result_int(&rr, "vps", ncpu);
+	result_int(&rr, "smp", ncpu);
+	result_int(&rr, "ncpu", ncpu);
+	result_int(&rr, "n", n);
+	result_int(&rr, "reps", reps);
+	result_double(&rr, "t1_seconds", t1 / 1e9);
+	result_double(&rr, "seconds", tn / 1e9);
+	result_bool(&rr, "ok", ok);
+	result_end(&rr);
+	return (void *)(intptr_t)(ok ? 0 : 1);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4) {
+		printf("usage: speedup PKG TPP N [REPS]\n");
+		return 2;
+	}
+	P = app_pkg(argv[1]);
+	tpp = atoi(argv[2]);
+	n = atoi(argv[3]);
+	reps = argc > 4 ? atoi(argv[4]) : 1;
+	ncpu = (int)sys_getinfo(INFO_NCPU);
+	if (tpp < 1 || n < 2 || reps < 1 || ncpu < 1) {
+		printf("speedup: bad arguments\n");
+		return 2;
+	}
+	if (!gauss_setup(n)) {
+		printf("speedup: out of memory\n");
+		return 1;
+	}
+	P->run(ncpu, main_fn, 0);
+}

@@ -54,11 +54,28 @@ def suite(boot, prog, smp, vps, args=()):
 FIFO_YIELD = pytest.mark.xfail(strict=False, reason=
     "known bug: fifo yield fairness exceeds 4x in ~1/3 of multi-CPU runs "
     "(per-VP queues drift apart; needs load balancing in fifo)")
+# naive is fair wherever the guest can see why a VP stops: with more VPs
+# than CPUs it gives up the processor at every yield, so VPs holding a
+# thread take turns. With 4 VPs on 4 emulated CPUs it cannot: QEMU runs
+# the 4 vCPUs on 2 host cores, a vCPU stops for milliseconds at a time
+# with a naive thread on it, and the whole test lasts ~40 ms. Without
+# upcalls no package can move a thread off a stopped VP.
+NAIVE_SMP4_YIELD = pytest.mark.xfail(strict=False, reason=
+    "known limit: naive at -smp 4 exceeds 4x in ~1/3 of runs on a 2-core host "
+    "(a stopped vCPU holds its thread; the test is short next to host time slices)")
 NOT_YIELD = [t for t in TESTS if t != "yield"]
 
 
+def yield_mark(pkg, smp):
+    if pkg in ("fifo", "crosspkg"):
+        return FIFO_YIELD
+    if pkg == "naive" and smp == 4:
+        return NAIVE_SMP4_YIELD
+    return ()
+
+
 def yield_params(pkgs):
-    return [pytest.param(*p.values, marks=FIFO_YIELD if p.values[0] != "kthread" else (), id=p.id)
+    return [pytest.param(*p.values, marks=yield_mark(p.values[0], p.values[1]), id=p.id)
             for p in params(pkgs)]
 
 

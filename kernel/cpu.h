@@ -48,7 +48,7 @@ struct cpu {
 
 	struct kop *timers;          /* pending kops by wake time (kop_lock) */
 	uint64_t warn_at;            /* send the running VP its preemption warning then */
-	int warned;                  /* ... and it has been sent */
+	int warned;                  /* WARN_NONE, WARN_DUE or WARN_GIVEN (sched.c) */
 
 	volatile int online;
 	uint64_t ticks, idle_ns;
@@ -56,6 +56,9 @@ struct cpu {
 	uint64_t gdt[8];
 	uint8_t *ist_stacks;
 };
+
+/* cpu->warned */
+enum { WARN_NONE, WARN_DUE, WARN_GIVEN };
 
 _Static_assert(__builtin_offsetof(struct cpu, self) == CPU_SELF, "cpu");
 _Static_assert(__builtin_offsetof(struct cpu, kstack_top) == CPU_KSTACK, "cpu");

@@ -161,6 +161,7 @@ int vp_wake(struct vp *vp);
 void sched_arm_timer(void);
 void timer_interrupt(void);
 void sched_quantum_end(void);
+void warn_deliver(struct vp *vp);
 uint64_t warn_cap_ns(void);
 
 /* kop.c */

@@ -47,7 +47,7 @@ static void quantum_begin(struct cpu *c, struct vp *vp, uint64_t now)
 {
 	c->quantum_end = now + quantum_ns;
 	c->need_resched = 0;
-	c->warned = 0;
+	c->warned = WARN_NONE;
 	c->warn_at = 0;
 	uint64_t w = READ_ONCE(vp->vpp->warn_ns);      /* user-written: clamp */
 	if (w)
@@ -61,10 +61,37 @@ static void quantum_begin(struct cpu *c, struct vp *vp, uint64_t now)
 	sched_arm_timer();
 }
 
-static void send_warning(struct cpu *c, struct vp *vp)
+/*
+ * The warning goes out in two steps. When it falls due (timer interrupt,
+ * or a quantum end that finds it never given) it is only marked DUE; it
+ * is posted on the VP's next way out to user mode (warn_deliver), with a
+ * deadline at least the full period away. So the period the VP asked for
+ * always runs in user mode, where it can act on the warning: not while
+ * the VP sits in a long system call, nor while its emulated CPU is
+ * starved by the host. Otherwise one return to user mode could both warn
+ * and preempt, and a VP honoring every warning would still be preempted
+ * with its warning unread.
+ */
+static void warn_due(struct cpu *c)
 {
-	c->warned = 1;
-	vp->pp->preempt_deadline = c->quantum_end;
+	c->warned = WARN_DUE;
+	c->need_resched = 0;         /* no preemption before the warning is out */
+}
+
+/* Post a due warning; called on every way out to user mode. */
+void warn_deliver(struct vp *vp)
+{
+	struct cpu *c = mycpu();
+	if (c->warned != WARN_DUE || c->vp != vp)
+		return;
+	uint64_t now = now_ns(), period = c->quantum_end - c->warn_at;
+	c->warned = WARN_GIVEN;
+	if (c->quantum_end < now + period) {
+		c->quantum_end = now + period;
+		vp->pp->late_warnings++;
+		sched_arm_timer();
+	}
+	vp->pp->quantum_end = vp->pp->preempt_deadline = c->quantum_end;
 	vp->pp->warnings++;
 	struct event ev = { .type = EV_WARNING, .arg = c->quantum_end,
 			    .thread = READ_ONCE(vp->vpp->current_thread) };
@@ -304,7 +331,7 @@ void sched_arm_timer(void)
 {
 	struct cpu *c = mycpu();
 	uint64_t next = c->vp ? c->quantum_end : ~0UL;
-	if (c->vp && c->warn_at && !c->warned)
+	if (c->vp && c->warn_at && c->warned == WARN_NONE)
 		next = MIN(next, c->warn_at);
 	/* Reading the list head without kop_lock is safe: only this CPU adds
 	   to its list (and re-arms); another CPU can only remove, which makes
@@ -327,9 +354,9 @@ void timer_interrupt(void)
 	c->ticks++;
 	watchdog_check(now);
 	kop_timers(c, now);
-	if (c->vp && c->warn_at && !c->warned && now >= c->warn_at)
-		send_warning(c, c->vp);
-	if (c->vp && now >= c->quantum_end)
+	if (c->vp && c->warn_at && c->warned == WARN_NONE && now >= c->warn_at)
+		warn_due(c);
+	else if (c->vp && c->warned != WARN_DUE && now >= c->quantum_end)
 		c->need_resched = 1;
 	sched_arm_timer();
 }
@@ -344,13 +371,10 @@ void sched_quantum_end(void)
 		vp_yield();              /* a plain reschedule request, or nobody waits */
 		return;
 	}
-	/* A warning was asked for but not yet given (it was due while the
-	   VP was in the kernel): give it now, with the full period. */
-	if (c->warn_at && !c->warned) {
-		c->quantum_end = now + (c->quantum_end - c->warn_at);
-		c->need_resched = 0;
-		send_warning(c, vp);
-		sched_arm_timer();
+	/* A warning was asked for but not yet given: give it first (its
+	   deadline will be the full period away). */
+	if (c->warn_at && c->warned != WARN_GIVEN) {
+		warn_due(c);
 		return;
 	}
 	vp->pp->preemptions++;

@@ -53,7 +53,7 @@ long sys_yield(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint6
 {
 	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
 	struct cpu *cp = mycpu();
-	if (cp->warned && now_ns() < cp->quantum_end)
+	if (cp->warned == WARN_GIVEN && now_ns() < cp->quantum_end)
 		myvp()->pp->warnings_honored++;
 	vp_yield();
 	return 0;

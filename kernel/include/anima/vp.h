@@ -153,6 +153,7 @@ struct pseudo_page {
 	uint64_t upcalls, preemptions, warnings, warnings_honored;
 	uint64_t blocks, unblocks, signals, events;
 	uint64_t run_ns, dispatches;
+	uint64_t late_warnings;          /* warnings given late: their deadline was moved */
 };
 
 #ifdef __cplusplus

@@ -49,6 +49,7 @@ struct cpu {
 	struct kop *timers;          /* pending kops by wake time (kop_lock) */
 	uint64_t warn_at;            /* send the running VP its preemption warning then */
 	int warned;                  /* WARN_NONE, WARN_DUE or WARN_GIVEN (sched.c) */
+	uint64_t rand;               /* tie-breaking in sched.c */
 
 	volatile int online;
 	uint64_t ticks, idle_ns;

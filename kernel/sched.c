@@ -290,6 +290,34 @@ static void pull(struct cpu *c)
 	}
 }
 
+/*
+ * Where a VP that leaves its CPU waits next: the shortest queue, ties
+ * broken at random. The wait is then the same for every VP whichever
+ * CPU it ran on, and VPs keep mixing across CPUs, so a CPU that runs
+ * slower (an emulated one its host descheduled, or one busy with
+ * interrupts) costs every VP a little rather than some VPs a lot.
+ */
+static struct cpu *shortest(struct cpu *c)
+{
+	struct cpu *best = c;
+	int ties = 1;
+	for (int i = 0; i < ncpu; i++) {
+		struct cpu *o = &cpus[i];
+		int len = READ_ONCE(o->rq_len), blen = READ_ONCE(best->rq_len);
+		if (o == c || len > blen)
+			continue;
+		if (len < blen) {
+			best = o;
+			ties = 1;
+		} else {
+			c->rand = c->rand * 6364136223846793005UL + 1442695040888963407UL;
+			if ((c->rand >> 33) % ++ties == 0)
+				best = o;
+		}
+	}
+	return best;
+}
+
 void vp_yield(void)
 {
 	struct cpu *c = mycpu();
@@ -301,6 +329,7 @@ void vp_yield(void)
 		return;
 	}
 	vp->state = VP_RUNNABLE;
+	vp->cpu = shortest(c);
 	sched_enqueue(vp);
 	sched();
 }

@@ -149,3 +149,27 @@ def test_sleeping_thread_does_not_stop_its_vp(boot, smp):
     assert res["elapsed_ns"] >= sleeps * sleep_ms * MS, res
     assert res["fpu_ok"] == 1, res
     done(r, 0)
+
+
+def test_fair_progress_64_vps_on_2_cpus(boot):
+    """64 VPs of one space spin on 2 CPUs for 3 s of guest time (5 ms
+    quanta, about 19 each): every VP gets within 1.5x of every other's CPU
+    time and dispatches in the window (progs/fair.c).
+
+    Measured under -icount, so the figures are the scheduler's decisions,
+    the same in every run, not the host's. What is asserted is CPU time:
+    the work a VP does in its quanta (count_ratio, reported) is not
+    comparable across vCPUs under -icount, where QEMU splits guest time
+    between the two vCPUs unevenly (each runs until the machine's next
+    timer deadline), nor on real threads, where the host deschedules them."""
+    r = boot("quantum=5 run=fair:64,3000", smp=2, timeout=180, icount=True)
+    res = result(r, "fair")
+    assert res["vps"] == 64 and res["ncpu"] == 2, res
+    shares = sorted(res["run_ms"])
+    note = f"run_ms {shares[:3]}..{shares[-3:]}, dispatches {sorted(res['dispatches'])}, " \
+           f"count_ratio {res['count_ratio']:.2f}"
+    assert min(shares) > 0 and res["run_ratio"] <= 1.5, note
+    assert res["dispatch_ratio"] <= 1.5, note
+    # The window was really shared: the CPU time adds up to both CPUs.
+    assert sum(res["run_ms"]) >= 0.9 * 2 * 3000, note
+    done(r, 0)

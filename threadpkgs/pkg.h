@@ -27,5 +27,6 @@ struct pkg {
 extern const struct pkg fifo_pkg;
 extern const struct pkg naive_pkg;
 extern const struct pkg kthread_pkg;
+extern const struct pkg tutor_pkg;       /* the tutorial's (docs/writing-a-thread-package.md) */
 
 #endif

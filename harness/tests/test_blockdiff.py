@@ -47,3 +47,13 @@ def test_fifo_blocks_thread_naive_blocks_vp(boot, smp):
     # (EV_BLOCKED/EV_UNBLOCKED); naive's VP blocked classically, no upcall.
     assert fifo["upcalls"] > 0 and fifo["unblocks"] == 6, fifo
     assert naive["upcalls"] == 0 and naive["unblocks"] == 0, naive
+
+
+@pytest.mark.parametrize("smp", [1, 4])
+def test_tutor_blocks_only_the_thread(boot, smp):
+    # The tutorial's package is first-class too: the conformance suite
+    # never blocks in the kernel, this does (EV_BLOCKED/EV_UNBLOCKED).
+    tutor = run(boot, "tutor", smp)
+    for kind in KINDS:
+        assert min(tutor[kind]["progress"]) > MIN_PROGRESS, (kind, tutor)
+    assert tutor["upcalls"] > 0 and tutor["unblocks"] == 6, tutor

@@ -1,0 +1,215 @@
+/*
+ * mpl PKG K WARN VPS THREADS ITERS CS NCS [COPY]: one copy of Psyche's
+ * two-minute-warning experiment (SOSP '91: multiprogramming level 1, 2
+ * and 3, warnings disabled/enabled: 8.5/8.58 s, 40.1/16.0 s, 61.6/23.8 s).
+ *
+ *   PKG      fifo (asks for warnings when WARN is on) or naive (never
+ *            asks: a conventional package); kthread also runs
+ *   K        how many copies run together in this boot (the name only)
+ *   WARN     on: fifo asks for a preemption warning (fifo_warn_ns, 1 ms,
+ *            capped by the kernel at half a quantum); off: fifo_warn_ns = 0
+ *   VPS      virtual processors of this copy, 0 = one per CPU
+ *   THREADS  worker threads, 0 = one per VP
+ *   ITERS    critical sections of this copy in all (split among threads)
+ *   CS       length of a critical section, in units of work
+ *   NCS      work between two critical sections, same units
+ *   COPY     this copy's number, for the report (default: the space id)
+ *
+ * Every worker repeats: take the copy's one `struct spin` lock (<sync.h>),
+ * do CS units of work on shared counters, release, do NCS units of
+ * private work. A unit is one loop iteration: an add to a counter (in
+ * the section: one of 16 shared ones, unprotected but for the lock) and
+ * a multiply-add. When the kernel preempts a VP whose thread holds the
+ * lock, the copy's other VPs spin on it until the holder runs again, up
+ * to a whole quantum each. With warnings on, fifo gets EV_WARNING
+ * shortly before the quantum ends; a thread holding a spin lock finishes
+ * its section and gives the VP up at spin_unlock (thread.h: crit,
+ * yield_due), so the holder is never preempted inside.
+ *
+ * K copies run as K spaces sharing the CPUs, one run= word each, all
+ * started together at boot, e.g. the default at MPL 3 on two CPUs:
+ *
+ *   python3 -m harness run quantum=5 run=mpl,fifo,3,on,4,0,100000,400,100,0 \
+ *       run=mpl,fifo,3,on,4,0,100000,400,100,1 \
+ *       run=mpl,fifo,3,on,4,0,100000,400,100,2 --smp 2
+ *
+ * Each copy reports its own time: from just before its workers start to
+ * when all have joined (guest ns: instructions under -icount, else TCG
+ * wall clock). The figure for K copies is the LONGEST of the K copies'
+ * times — every copy started at boot, so that is when the whole workload
+ * was done. (start_ns/end_ns, ns since boot, allow any other aggregate.)
+ * The check: the shared counters add up to ITERS * CS exactly (a broken
+ * lock loses updates).
+ *
+ * Output, one line per copy:
+ *   @result {"name": "mplK.PKG.warn_on" (or warn_off), "package": PKG,
+ *            "unit": "seconds", "value": S, "seconds": S, "copy", "copies": K,
+ *            "warn": bool, "warn_ns", "quantum_ns", "vps", "threads",
+ *            "iters", "cs", "ncs", "start_ns", "end_ns", "ncpu",
+ *            "preemptions", "warnings", "warnings_honored",
+ *            "lock_wait_share", "long_waits", "warn_deferred",
+ *            "ok": true|false}
+ * preemptions/warnings/warnings_honored: this copy's VPs, from their
+ * pseudo-register pages (-1 for kthread, whose VPs are gone by then);
+ * lock_wait_share: the workers' time inside spin_lock over their whole
+ * time (rdtsc: under TCG wall time, including time descheduled);
+ * long_waits: acquisitions that took over 100 us, i.e. the holder was
+ * not running; warn_deferred: fifo's warnings that came inside a spin
+ * lock and were honored at its release (-1 for other packages).
+ * Exit status 0 iff ok.
+ *
+ * Default: quantum=5, -smp 2, VPS 4 per copy, THREADS 0 (one per VP),
+ * ITERS 100000, CS 400, NCS 100; K = 1, 2, 3 copies (COPY 0..K-1), WARN
+ * on and off, PKG fifo and naive. A copy alone takes about 0.3 s of TCG
+ * wall time; MPL 3 one to two seconds. Why 2 VPs per CPU per copy: the
+ * kernel charges CPU time per space and every CPU runs the least-served
+ * space's VPs first, so a copy's VPs tend to be scheduled together and
+ * leave a preempted holder's peers fewer quanta to spin away; with one
+ * VP per CPU the difference is there but smaller and noisier (measured
+ * off/on at MPL 3: 1.0-1.9 with 2 VPs, 1.6-2.1 with 4). Under -icount
+ * the effect is deterministic but boots are slow (~15 s each); at -smp 1
+ * with VPS 2, ITERS 10000, MPL 3 measured 0.204 s off, 0.142 s on.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys.h>
+#include <sync.h>
+#include <clock.h>
+#include <result.h>
+#include <fifo/fifo.h>
+#include "apppkg.h"
+
+static const struct pkg *P;
+static int copies, warn, nvps, nthreads, copy;
+static long iters, cs, ncs;
+
+static struct spin lock;
+static volatile uint64_t shared[16];
+static volatile uint64_t sink;
+static uint64_t wait_ticks, run_ticks;     /* all workers: in spin_lock, in all */
+static uint64_t long_waits, long_limit;   /* waits over 100 us, the limit in ticks */
+
+static inline uint64_t ticks(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static void *worker(void *arg)
+{
+	long me = (long)(intptr_t)arg;
+	long n = iters / nthreads + (me < iters % nthreads);
+	uint64_t x = (uint64_t)me + 1, waited = 0, r0 = ticks();
+	for (long k = 0; k < n; k++) {
+		uint64_t w0 = ticks();
+		spin_lock(&lock);
+		uint64_t w = ticks() - w0;
+		waited += w;
+		if (w > long_limit)
+			__atomic_fetch_add(&long_waits, 1, __ATOMIC_RELAXED);
+		for (long i = 0; i < cs; i++) {
+			shared[i & 15] += 1;
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+		}
+		spin_unlock(&lock);
+		for (long i = 0; i < ncs; i++)
+			x = x * 6364136223846793005UL + 1442695040888963407UL;
+	}
+	sink = x;
+	__atomic_fetch_add(&wait_ticks, waited, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&run_ticks, ticks() - r0, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void *main_fn(void *arg)
+{
+	(void)arg;
+	struct thread **t = malloc(sizeof *t * (size_t)nthreads);
+	if (!t) {
+		printf("mpl: out of memory\n");
+		return (void *)1;
+	}
+	long_limit = vp_pseudo()->tsc_hz / 10000;   /* 100 us */
+	uint64_t t0 = now_ns();
+	for (int i = 0; i < nthreads; i++)
+		t[i] = app_create(P, worker, (void *)(intptr_t)i);
+	for (int i = 0; i < nthreads; i++)
+		thread_join(t[i]);
+	uint64_t t1 = now_ns();
+
+	uint64_t sum = 0;
+	for (int i = 0; i < 16; i++)
+		sum += shared[i];
+	int ok = sum == (uint64_t)iters * (uint64_t)cs;
+
+	/* The VPs' own statistics (kthread's VPs have exited: none). */
+	int64_t pre = -1, warns = -1, honored = -1;
+	if (P != &kthread_pkg) {
+		pre = warns = honored = 0;
+		for (int i = 0; i < nvps; i++) {
+			struct pseudo_page *pp = pseudo_page((unsigned)i);
+			pre += (int64_t)pp->preemptions;
+			warns += (int64_t)pp->warnings;
+			honored += (int64_t)pp->warnings_honored;
+		}
+	}
+
+	char name[64];
+	snprintf(name, sizeof name, "mpl%d.%s.warn_%s", copies, P->name, warn ? "on" : "off");
+	struct result rr;
+	result_begin(&rr, name);
+	result_str(&rr, "package", P->name);
+	result_str(&rr, "unit", "seconds");
+	result_double(&rr, "value", (t1 - t0) / 1e9);
+	result_double(&rr, "seconds", (t1 - t0) / 1e9);
+	result_int(&rr, "copy", copy);
+	result_int(&rr, "copies", copies);
+	result_bool(&rr, "warn", warn);
+	result_uint(&rr, "warn_ns", P == &fifo_pkg ? fifo_warn_ns : 0);
+	result_uint(&rr, "quantum_ns", vp_pseudo()->quantum_ns);
+	result_int(&rr, "vps", nvps);
+	result_int(&rr, "threads", nthreads);
+	result_int(&rr, "iters", iters);
+	result_int(&rr, "cs", cs);
+	result_int(&rr, "ncs", ncs);
+	result_uint(&rr, "start_ns", t0);
+	result_uint(&rr, "end_ns", t1);
+	result_int(&rr, "ncpu", sys_getinfo(INFO_NCPU));
+	result_int(&rr, "preemptions", pre);
+	result_int(&rr, "warnings", warns);
+	result_int(&rr, "warnings_honored", honored);
+	result_double(&rr, "lock_wait_share", run_ticks ? (double)wait_ticks / (double)run_ticks : 0);
+	result_int(&rr, "long_waits", long_waits);
+	result_int(&rr, "warn_deferred", P == &fifo_pkg ? (int64_t)fifo_stats.warn_deferred : -1);
+	result_bool(&rr, "ok", ok);
+	result_end(&rr);
+	return (void *)(intptr_t)(ok ? 0 : 1);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 9) {
+		printf("usage: mpl PKG K WARN VPS THREADS ITERS CS NCS [COPY]\n");
+		return 2;
+	}
+	P = app_pkg(argv[1]);
+	copies = atoi(argv[2]);
+	warn = !strcmp(argv[3], "on");
+	nvps = app_vps(argv[4]);
+	nthreads = atoi(argv[5]);
+	if (nthreads <= 0)
+		nthreads = nvps;
+	iters = atol(argv[6]);
+	cs = atol(argv[7]);
+	ncs = atol(argv[8]);
+	copy = argc > 9 ? atoi(argv[9]) : (int)sys_getinfo(INFO_SPACE);
+	if (copies < 1 || (!warn && strcmp(argv[3], "off")) || iters < 1 || cs < 0 || ncs < 0) {
+		printf("mpl: bad arguments (WARN is on or off)\n");
+		return 2;
+	}
+	if (!warn)
+		fifo_warn_ns = 0;         /* on: fifo's default */
+	P->run(nvps, main_fn, 0);
+}

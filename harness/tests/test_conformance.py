@@ -63,7 +63,8 @@ FIFO_YIELD = pytest.mark.xfail(strict=False, reason=
 # runs stay within 1.3x (tutor) and 1.6x (naive).
 SHORT_YIELD = pytest.mark.xfail(strict=False, reason=
     "known limit: at -smp 4 on a 2-core host a stopped vCPU holds its thread for "
-    "ms of a ~50 ms test; exceeds 4x in ~1/3 (naive) or ~1/5 (tutor) of runs")
+    "ms of a ~50 ms test; exceeds 4x in up to half the runs (naive) or ~1 in 5 "
+    "(tutor), depending on host load")
 NOT_YIELD = [t for t in TESTS if t != "yield"]
 
 

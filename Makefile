@@ -1,6 +1,7 @@
 # Anima build. `make` builds build/anima.iso (kernel + every program as a
 # GRUB module); `make run` boots the default demo; `make test` runs the
-# whole test suite. Both install what is missing first (tools/setup.sh).
+# whole test suite; `make bench` measures (docs/results.md). They install
+# what is missing first (tools/setup.sh).
 
 CROSS   ?=
 CC      := $(CROSS)gcc
@@ -101,10 +102,17 @@ test: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) -m pytest -q harness/tests $(PYTEST_ARGS)
 
+# Benchmarks (harness/experiments.py): results/latest.json, then
+# docs/results.md and its plots. QUICK=1: only the one-CPU icount
+# microbenchmarks, into results/quick.json (the committed results stay).
+bench: setup
+	@$(MAKE) --no-print-directory all
+	$(PYTHON) -m harness.experiments $(if $(QUICK),--quick)
+
 clean:
 	rm -rf $(B) compile_commands.json
 
-.PHONY: all setup run debug test clean
+.PHONY: all setup run debug test bench clean
 .DEFAULT_GOAL := all
 .SECONDARY:
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -198,7 +198,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp);
 struct vp *vp_lookup(struct space *sp, uint64_t index);
 void vp_free(struct vp *vp);
 void vp_exit(void) __attribute__((noreturn));
-struct vp *myvp(void);
+static inline struct vp *myvp(void) { return mycpu()->vp; }
 
 /* space.c */
 extern volatile int live_spaces;

@@ -67,8 +67,11 @@ struct vp {
 	struct spinlock evlock;
 	struct kevent *evq_head, *evq_tail;
 	int evq_len;
+	struct kevent *ev_free;      /* spent kevents kept for reuse (evlock) */
+	int nev_free;
 	uint64_t ev_seq;
 	uint32_t ring_tail;          /* the kernel's own copy of the ring tail */
+	uint32_t ring_seen;          /* ring_tail when it last returned to user mode */
 	int idle_wait;               /* blocked in SYS_vp_idle until an event */
 	int preempted;               /* post EV_PREEMPTED when it next runs */
 	int parked;                  /* created at start; waits for SYS_vp_start */

@@ -76,7 +76,8 @@ void user_return_checks(struct trapframe *tf)
 		sched_quantum_end();
 	if (vp->space->state != SP_ALIVE)
 		vp_exit();
-	warn_deliver(vp);
+	if (mycpu()->warned == WARN_DUE)
+		warn_deliver(vp);
 	upcall_return(vp, tf);
 }
 

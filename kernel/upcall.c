@@ -3,18 +3,42 @@
  * protocol in <anima/vp.h>.
  *
  * Events for a VP wait in a kernel queue; the VP page ring is filled only
- * when that VP leaves the kernel for user mode (upcall_return), so the
+ * while that VP is in the kernel on its own CPU -- when it leaves for user
+ * mode (upcall_return), or when the event is posted by the VP's own kernel
+ * path with nothing queued before it (event_post's shortcut) -- so the
  * kernel never writes a VP page while user code on that VP runs. Every
  * field read from the VP page is read once and checked before use: user
  * code can write any byte of it at any time.
  */
 #include "kernel.h"
 
+/* Field by field, straight into *c (often the VP page): no temporary. */
 void ctx_from_tf(struct uctx *c, const struct trapframe *tf)
 {
-	*c = (struct uctx){ tf->rax, tf->rbx, tf->rcx, tf->rdx, tf->rsi, tf->rdi, tf->rbp, tf->rsp,
-			    tf->r8, tf->r9, tf->r10, tf->r11, tf->r12, tf->r13, tf->r14, tf->r15,
-			    tf->rip, tf->rflags };
+	c->rax = tf->rax; c->rbx = tf->rbx; c->rcx = tf->rcx; c->rdx = tf->rdx;
+	c->rsi = tf->rsi; c->rdi = tf->rdi; c->rbp = tf->rbp; c->rsp = tf->rsp;
+	c->r8 = tf->r8; c->r9 = tf->r9; c->r10 = tf->r10; c->r11 = tf->r11;
+	c->r12 = tf->r12; c->r13 = tf->r13; c->r14 = tf->r14; c->r15 = tf->r15;
+	c->rip = tf->rip; c->rflags = tf->rflags;
+}
+
+/*
+ * Copy an event: the header always, the context only for the two events
+ * that carry one (it is 3/4 of the event). In the ring, the context of
+ * other events is whatever this VP's earlier events left there: the ABI
+ * says it means nothing, and it is this VP's own data.
+ */
+static void event_copy(struct event *d, const struct event *s)
+{
+	d->type = s->type;
+	d->vp = s->vp;
+	d->token = s->token;
+	d->result = s->result;
+	d->thread = s->thread;
+	d->arg = s->arg;
+	d->seq = s->seq;
+	if (s->type == EV_UNBLOCKED || s->type == EV_PREEMPTED)
+		d->ctx = s->ctx;
 }
 
 static int in_window(struct vp *vp, const struct trapframe *tf)
@@ -36,17 +60,41 @@ int upcalls_on(struct vp *vp, const struct trapframe *tf)
  */
 int event_post(struct vp *vp, const struct event *ev, int must)
 {
-	struct kevent *k = kmalloc(sizeof *k);
-	if (!k)
-		panic("event_post: out of memory");
-	k->ev = *ev;
-	k->next = 0;
 	spin_lock(&vp->evlock);
 	if (!must && vp->evq_len >= MAXEVQ) {
 		spin_unlock(&vp->evlock);
-		kfree(k);
 		return -EAGAIN;
 	}
+	/* Posting to the VP this CPU is running, in the kernel on its way
+	   back to user mode, with nothing queued before: write the ring now.
+	   Its user code is not running, so the ring is not being read. */
+	if (vp == myvp() && !vp->evq_head && READ_ONCE(vp->vpp->upcall_entry)) {
+		uint32_t head = READ_ONCE(vp->vpp->ring_head);
+		if ((uint32_t)(vp->ring_tail - head) < RING_SIZE) {
+			struct event *d = &vp->vpp->ring[vp->ring_tail % RING_SIZE];
+			event_copy(d, ev);
+			d->vp = vp->index;
+			d->seq = ++vp->ev_seq;
+			vp->vpp->ring_tail = ++vp->ring_tail;
+			spin_unlock(&vp->evlock);
+			__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);
+			return 0;
+		}
+	}
+	/* A spent kevent of this VP's if there is one: the kernel heap's
+	   lock and bookkeeping cost more than the rest of a post. */
+	struct kevent *k = vp->ev_free;
+	if (k) {
+		vp->ev_free = k->next;
+		vp->nev_free--;
+	} else {
+		spin_unlock(&vp->evlock);
+		if (!(k = kmalloc(sizeof *k)))
+			panic("event_post: out of memory");
+		spin_lock(&vp->evlock);
+	}
+	event_copy(&k->ev, ev);
+	k->next = 0;
 	k->ev.vp = vp->index;
 	k->ev.seq = ++vp->ev_seq;
 	if (vp->evq_tail)
@@ -65,6 +113,8 @@ int event_post(struct vp *vp, const struct event *ev, int must)
 	return 0;
 }
 
+#define EV_FREE_MAX 8            /* spent kevents a VP keeps */
+
 /* Free whatever is still queued (the VP is being freed). */
 void event_drain(struct vp *vp)
 {
@@ -73,6 +123,12 @@ void event_drain(struct vp *vp)
 		vp->evq_head = k->next;
 		kfree(k);
 	}
+	while (vp->ev_free) {
+		struct kevent *k = vp->ev_free;
+		vp->ev_free = k->next;
+		kfree(k);
+	}
+	vp->nev_free = 0;
 	vp->evq_tail = 0;
 	vp->evq_len = 0;
 }
@@ -106,25 +162,34 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 	uint32_t head = READ_ONCE(p->ring_head);
 	int window = in_window(vp, tf);
 	int undelivered = head != vp->ring_tail && !READ_ONCE(p->disabled) && !window;
-	if (!vp->evq_head && !undelivered)
+	uint32_t copied = vp->ring_seen;     /* ring_tail at our last return */
+	if (!vp->evq_head && !undelivered && vp->ring_tail == copied)
 		return;
 	if ((uint32_t)(vp->ring_tail - head) > RING_SIZE)
 		bad_page(vp, "ring_head", head, tf);
-	uint32_t copied = vp->ring_tail;
-	spin_lock(&vp->evlock);
-	while (vp->evq_head && (uint32_t)(vp->ring_tail - head) < RING_SIZE) {
-		struct kevent *k = vp->evq_head;
-		vp->evq_head = k->next;
-		if (!vp->evq_head)
-			vp->evq_tail = 0;
-		vp->evq_len--;
-		p->ring[vp->ring_tail % RING_SIZE] = k->ev;
-		vp->ring_tail++;
-		kfree(k);
+	int more = 0;
+	if (vp->evq_head) {
+		spin_lock(&vp->evlock);
+		while (vp->evq_head && (uint32_t)(vp->ring_tail - head) < RING_SIZE) {
+			struct kevent *k = vp->evq_head;
+			vp->evq_head = k->next;
+			if (!vp->evq_head)
+				vp->evq_tail = 0;
+			vp->evq_len--;
+			event_copy(&p->ring[vp->ring_tail % RING_SIZE], &k->ev);
+			vp->ring_tail++;
+			if (vp->nev_free < EV_FREE_MAX) {
+				k->next = vp->ev_free;
+				vp->ev_free = k;
+				vp->nev_free++;
+			} else
+				kfree(k);
+		}
+		more = vp->evq_head != 0;
+		spin_unlock(&vp->evlock);
+		p->ring_tail = vp->ring_tail;
 	}
-	int more = vp->evq_head != 0;
-	spin_unlock(&vp->evlock);
-	p->ring_tail = vp->ring_tail;
+	vp->ring_seen = vp->ring_tail;
 
 	if (READ_ONCE(p->disabled) && !window) {
 		if (vp->ring_tail != copied || more)

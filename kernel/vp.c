@@ -8,11 +8,6 @@
 extern char vp_first[];
 static volatile int next_vp_id = 1;
 
-struct vp *myvp(void)
-{
-	return mycpu()->vp;
-}
-
 /* VP `index` of sp, if it is alive; call with sp->lock held. */
 struct vp *vp_lookup(struct space *sp, uint64_t index)
 {

@@ -123,11 +123,18 @@ long sys_vp_signal(ARGS)
 {
 	UNUSED();
 	struct vp *me = myvp(), *to = 0;
-	struct event ev = { .type = EV_SIGNAL, .arg = a1, .result = me->id };
+	struct event ev;             /* no context: event_copy leaves it alone */
+	ev.type = EV_SIGNAL;
+	ev.token = ev.thread = 0;
+	ev.arg = a1;
+	ev.result = me->id;
 	long r = -ESRCH;
 	/* Post while holding the lock that found the target: a VP leaves
 	   sp->slot and the capability table before it can be freed. */
-	if (a0 < MAXVP) {
+	if (a0 == (uint64_t)me->index) {
+		to = me;                 /* ourselves: we cannot be freed meanwhile */
+		r = event_post(me, &ev, 0);
+	} else if (a0 < MAXVP) {
 		spin_lock(&me->space->lock);
 		if ((to = vp_lookup(me->space, a0)))
 			r = event_post(to, &ev, 0);

@@ -21,7 +21,7 @@ KINDS = ("sleep", "io")
 
 
 def run(boot, pkg, smp):
-    r = boot(f"run=blockdiff,{pkg}", smp=smp, timeout=60, icount=True)
+    r = boot(f"run=blockdiff,{pkg}", smp=smp, timeout=240, icount=True)
     res = result(r, "blockdiff")
     done(r, 0)
     assert res["package"] == pkg and res["vps"] == 1, res

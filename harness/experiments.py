@@ -311,6 +311,20 @@ def header(quick, tsc_ref, load0):
     }
 
 
+def compare_icount(records, ref_path):
+    """Say whether this run's icount figures equal those in ref_path."""
+    try:
+        ref = json.loads(Path(ref_path).read_text())["records"]
+    except (OSError, ValueError, KeyError):
+        return
+    key = lambda r: (r["name"], r["package"], r["smp"], r["mode"])
+    ref = {key(r): r["value"] for r in ref if r["mode"] == "icount"}
+    both = [r for r in records if r["mode"] == "icount" and key(r) in ref]
+    diff = [f"{r['name']} {ref[key(r)]} -> {r['value']}" for r in both if r["value"] != ref[key(r)]]
+    print(f"bench: icount figures against {ref_path}: {len(both) - len(diff)} identical, "
+          f"{len(diff)} differ{': ' + '; '.join(diff) if diff else ''}")
+
+
 # --- the command -------------------------------------------------------------------
 
 def main(argv=None):
@@ -352,6 +366,8 @@ def main(argv=None):
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, indent=1) + "\n")
     print(report.micro_text(data))
+    if out != OUT:
+        compare_icount(records, OUT)
     for r in records:
         if r.get("reproducible") is False:
             print(f"bench: {r['name']} differs between icount boots: {r['samples']}")

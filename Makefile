@@ -104,7 +104,7 @@ test: setup
 
 # Benchmarks (harness/experiments.py): results/latest.json, then
 # docs/results.md and its plots. QUICK=1: only the one-CPU icount
-# microbenchmarks, into results/quick.json (the committed results stay).
+# microbenchmarks, into build/bench-quick.json (the committed results stay).
 bench: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) -m harness.experiments $(if $(QUICK),--quick)

@@ -38,7 +38,7 @@ from pathlib import Path
 from . import BUILD, ROOT, qemu
 
 OUT = ROOT / "results" / "latest.json"
-QUICK_OUT = ROOT / "results" / "quick.json"
+QUICK_OUT = BUILD / "bench-quick.json"
 # Packages in the order of the tables: the kernel-level baseline first.
 PKG_ORDER = ("kthread", "fifo", "naive", "tutor")
 WALL_FLAGS = ("-accel", "tcg,thread=multi")     # also for -smp 1, to say so
@@ -333,7 +333,7 @@ def main(argv=None):
     ap.add_argument("--render-only", action="store_true", help="render docs/results.md from the JSON")
     ap.add_argument("--only", action="append", default=[], help="experiments whose key contains this")
     ap.add_argument("--out", help="the JSON to write (default results/latest.json, "
-                    "results/quick.json with --quick)")
+                    "build/bench-quick.json with --quick)")
     ap.add_argument("--jobs", type=int, default=2, help="icount boots at once")
     a = ap.parse_args(argv)
     from . import experiments_report as report

@@ -35,8 +35,12 @@
  *
  * One point per boot; the figure is every (PKG, TPP, smp) with
  *   python3 -m harness run speedup PKG TPP 256 --smp S
- * for PKG in kthread fifo, TPP in 1 2 4 8 16, S in 1 2 4 (each point a
- * few seconds under TCG; kthread at 16 TPP and -smp 4 is the slowest).
+ * for PKG in kthread fifo, TPP in 1 2 4 8 16, S in 1 2 4. A fifo point
+ * takes a second or two. kthread at -smp 2 and 4 can take far longer:
+ * measured (wall clock, host load 4-6) 5 s at TPP 1 and 66 s at TPP 16
+ * on -smp 2, over 120 s at TPP 16 on -smp 4 — its barrier rounds stall
+ * for tens to hundreds of ms with both CPUs busy (see the report on
+ * kthread at -smp > 1); give those runs a long timeout.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -34,7 +34,11 @@ def program(prog):
     return prog
 
 
-def suite(boot, prog, smp, vps, args=(), timeout=60):
+# A whole suite takes seconds alone; 180 s leaves room for a host running
+# two 4-vCPU guests on 2 cores, where every cross-vCPU wake-up can cost
+# milliseconds (one CI run saw naive's park ping-pong pass 60 s at -smp 4;
+# 13 runs of it since, alone and in pairs, took 0.03-1 s).
+def suite(boot, prog, smp, vps, args=(), timeout=180):
     cmdline = f"quantum={QUANTUM_MS} run={','.join([prog, f'vps={vps}', *args])}"
     r = boot(cmdline, smp=smp, timeout=timeout)
     assert r.kind == "done", f"run ended as {r.kind!r}\n{r.tail()}"

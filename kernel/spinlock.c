@@ -7,10 +7,16 @@ void spin_init(struct spinlock *l, const char *name)
 	l->cpu = -1;
 }
 
+/* Is l held, and by CPU `cpu`? (The holder's id is valid only while held.) */
+static inline int held_by(struct spinlock *l, int cpu)
+{
+	return l->cpu == cpu && l->next != l->serving;
+}
+
 void spin_lock(struct spinlock *l)
 {
 	int id = mycpu_id();
-	if (l->cpu == id && l->next != l->serving)
+	if (held_by(l, id))
 		panic("spin_lock: %s already held by this cpu", l->name);
 	uint32_t me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != me)
@@ -20,7 +26,7 @@ void spin_lock(struct spinlock *l)
 
 void spin_unlock(struct spinlock *l)
 {
-	if (l->cpu != mycpu_id() || l->next == l->serving)
+	if (!held_by(l, mycpu_id()))
 		panic("spin_unlock: %s not held", l->name);
 	l->cpu = -1;
 	__atomic_store_n(&l->serving, l->serving + 1, __ATOMIC_RELEASE);
@@ -28,5 +34,5 @@ void spin_unlock(struct spinlock *l)
 
 int spin_held(struct spinlock *l)
 {
-	return l->cpu == mycpu_id() && l->next != l->serving;
+	return held_by(l, mycpu_id());
 }

@@ -41,6 +41,16 @@ static void event_copy(struct event *d, const struct event *s)
 		d->ctx = s->ctx;
 }
 
+/* Copy ev into vp's ring at the kernel's tail and advance the tail; the
+   caller holds vp->evlock and has checked there is room. Returns the slot.
+   (The tail reaches the VP page, p->ring_tail, when the caller says so.) */
+static struct event *ring_put(struct vp *vp, const struct event *ev)
+{
+	struct event *d = &vp->vpp->ring[vp->ring_tail++ % RING_SIZE];
+	event_copy(d, ev);
+	return d;
+}
+
 static int in_window(struct vp *vp, const struct trapframe *tf)
 {
 	uint64_t lo = READ_ONCE(vp->vpp->resume_lo), hi = READ_ONCE(vp->vpp->resume_hi);
@@ -71,11 +81,10 @@ int event_post(struct vp *vp, const struct event *ev, int must)
 	if (vp == myvp() && !vp->evq_head && READ_ONCE(vp->vpp->upcall_entry)) {
 		uint32_t head = READ_ONCE(vp->vpp->ring_head);
 		if ((uint32_t)(vp->ring_tail - head) < RING_SIZE) {
-			struct event *d = &vp->vpp->ring[vp->ring_tail % RING_SIZE];
-			event_copy(d, ev);
+			struct event *d = ring_put(vp, ev);
 			d->vp = vp->index;
 			d->seq = ++vp->ev_seq;
-			vp->vpp->ring_tail = ++vp->ring_tail;
+			vp->vpp->ring_tail = vp->ring_tail;
 			spin_unlock(&vp->evlock);
 			__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);
 			return 0;
@@ -176,8 +185,7 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 			if (!vp->evq_head)
 				vp->evq_tail = 0;
 			vp->evq_len--;
-			event_copy(&p->ring[vp->ring_tail % RING_SIZE], &k->ev);
-			vp->ring_tail++;
+			ring_put(vp, &k->ev);
 			if (vp->nev_free < EV_FREE_MAX) {
 				k->next = vp->ev_free;
 				vp->ev_free = k;

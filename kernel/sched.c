@@ -261,15 +261,10 @@ void sched(void)
  * good (its yields found nobody waiting) while seven others shared the
  * other CPU, 35x less each. Pulling at every rotation keeps the queues
  * within one of each other, and the VPs circulate among the CPUs.
+ * Returns whether it took one.
  */
-static void pull(struct cpu *c)
+static int pull(struct cpu *c, struct cpu *busiest)
 {
-	struct cpu *busiest = 0;
-	for (int i = 0; i < ncpu; i++)
-		if (&cpus[i] != c && (!busiest || READ_ONCE(cpus[i].rq_len) > READ_ONCE(busiest->rq_len)))
-			busiest = &cpus[i];
-	if (!busiest || READ_ONCE(busiest->rq_len) <= READ_ONCE(c->rq_len))
-		return;
 	/* Its tail: the VP that arrived last waits no longer behind ours.
 	   (Its head has waited longest: moving it would restart its wait.) */
 	spin_lock(&busiest->rq_lock);
@@ -288,6 +283,7 @@ static void pull(struct cpu *c)
 		v->cpu = c;
 		sched_enqueue(v);
 	}
+	return v != 0;
 }
 
 /*
@@ -296,26 +292,61 @@ static void pull(struct cpu *c)
  * CPU it ran on, and VPs keep mixing across CPUs, so a CPU that runs
  * slower (an emulated one its host descheduled, or one busy with
  * interrupts) costs every VP a little rather than some VPs a lot.
+ *
+ * The queues are offered one at a time: the shortest so far is kept,
+ * and among k equal ones each is kept with chance 1/k whatever order
+ * they come in. The queue a pull just took from is offered a second
+ * time, one shorter, and still counts once: if it is now the shortest
+ * it restarts the count (its first offer goes with it), and if it ties
+ * the shortest its first offer was longer and never counted.
  */
-static struct cpu *shortest(struct cpu *c)
+struct pick {
+	struct cpu *cpu;
+	int len, ties;
+};
+
+static void offer(struct cpu *c, struct pick *p, struct cpu *o, int len)
 {
-	struct cpu *best = c;
-	int ties = 1;
+	if (!p->cpu || len < p->len) {
+		p->cpu = o;
+		p->len = len;
+		p->ties = 1;
+	} else if (len == p->len) {
+		c->rand = c->rand * 6364136223846793005UL + 1442695040888963407UL;
+		if ((c->rand >> 33) % ++p->ties == 0)
+			p->cpu = o;
+	}
+}
+
+/*
+ * A yield's rotation: pull, then choose the queue to wait on. One pass
+ * over the other CPUs' queue lengths serves both; the two queues the
+ * pull changed are offered (again) with their new lengths afterwards.
+ * Returns 0 when nobody waits on c even after the pull: keep running.
+ */
+static struct cpu *rotate(struct cpu *c)
+{
+	struct cpu *busiest = 0;
+	int blen = 0;
+	struct pick to = { 0, 0, 0 };
 	for (int i = 0; i < ncpu; i++) {
 		struct cpu *o = &cpus[i];
-		int len = READ_ONCE(o->rq_len), blen = READ_ONCE(best->rq_len);
-		if (o == c || len > blen)
+		if (o == c)
 			continue;
-		if (len < blen) {
-			best = o;
-			ties = 1;
-		} else {
-			c->rand = c->rand * 6364136223846793005UL + 1442695040888963407UL;
-			if ((c->rand >> 33) % ++ties == 0)
-				best = o;
+		int len = READ_ONCE(o->rq_len);
+		if (!busiest || len > blen) {
+			busiest = o;
+			blen = len;
 		}
+		offer(c, &to, o, len);
 	}
-	return best;
+	if (busiest && blen > READ_ONCE(c->rq_len) && pull(c, busiest))
+		offer(c, &to, busiest, blen - 1);
+	int len = READ_ONCE(c->rq_len);
+	if (!len)
+		return 0;
+	offer(c, &to, c, len);
+	return to.cpu;
 }
 
 void vp_yield(void)
@@ -323,13 +354,13 @@ void vp_yield(void)
 	struct cpu *c = mycpu();
 	struct vp *vp = c->vp;
 	c->need_resched = 0;
-	pull(c);
-	if (!c->rq_len) {               /* nobody waiting here: keep going */
+	struct cpu *to = rotate(c);
+	if (!to) {                      /* nobody waiting here: keep going */
 		quantum_begin(c, vp, now_ns());
 		return;
 	}
 	vp->state = VP_RUNNABLE;
-	vp->cpu = shortest(c);
+	vp->cpu = to;
 	sched_enqueue(vp);
 	sched();
 }

@@ -27,11 +27,11 @@
  * yield_due), so the holder is never preempted inside.
  *
  * K copies run as K spaces sharing the CPUs, one run= word each, all
- * started together at boot, e.g. the default at MPL 3 on two CPUs:
+ * started together at boot, e.g. the bench's deterministic MPL 3 run:
  *
- *   python3 -m harness run quantum=5 run=mpl,fifo,3,on,4,0,100000,400,100,0 \
- *       run=mpl,fifo,3,on,4,0,100000,400,100,1 \
- *       run=mpl,fifo,3,on,4,0,100000,400,100,2 --smp 2
+ *   python3 -m harness run 'quantum=2 run=mpl,fifo,3,on,2,0,10000,400,400,0
+ *       run=mpl,fifo,3,on,2,0,10000,400,400,1
+ *       run=mpl,fifo,3,on,2,0,10000,400,400,2' --smp 1 --icount
  *
  * Each copy reports its own time: from just before its workers start to
  * when all have joined (guest ns: instructions under -icount, else TCG
@@ -47,28 +47,71 @@
  *            "warn": bool, "warn_ns", "quantum_ns", "vps", "threads",
  *            "iters", "cs", "ncs", "start_ns", "end_ns", "ncpu",
  *            "preemptions", "warnings", "warnings_honored",
- *            "lock_wait_share", "long_waits", "warn_deferred",
- *            "ok": true|false}
+ *            "lock_wait_share", "long_waits", "cs_preempted", "cs_stalled",
+ *            "warn_deferred", "ok": true|false}
  * preemptions/warnings/warnings_honored: this copy's VPs, from their
  * pseudo-register pages (-1 for kthread, whose VPs are gone by then);
  * lock_wait_share: the workers' time inside spin_lock over their whole
- * time (rdtsc: under TCG wall time, including time descheduled);
- * long_waits: acquisitions that took over 100 us, i.e. the holder was
- * not running; warn_deferred: fifo's warnings that came inside a spin
- * lock and were honored at its release (-1 for other packages).
- * Exit status 0 iff ok.
+ * time (rdtsc: including time descheduled); long_waits: acquisitions
+ * that took over 100 us, i.e. the holder was not running; cs_preempted:
+ * sections during which the kernel preempted the holder's VP (its
+ * `preemptions` rose between acquire and release); cs_stalled: sections
+ * that took over 100 us, the holder off its CPU for any reason — a
+ * kernel preemption, or one nobody warns of: QEMU's round robin of icount
+ * vCPUs, the host descheduling a vCPU thread; warn_deferred: fifo's
+ * warnings that came inside a spin lock and were honored at its release
+ * (-1 for other packages). Exit status 0 iff ok.
  *
- * Default: quantum=5, -smp 2, VPS 4 per copy, THREADS 0 (one per VP),
- * ITERS 100000, CS 400, NCS 100; K = 1, 2, 3 copies (COPY 0..K-1), WARN
- * on and off, PKG fifo and naive. A copy alone takes about 0.3 s of TCG
- * wall time; MPL 3 one to two seconds. Why 2 VPs per CPU per copy: the
- * kernel charges CPU time per space and every CPU runs the least-served
- * space's VPs first, so a copy's VPs tend to be scheduled together and
- * leave a preempted holder's peers fewer quanta to spin away; with one
- * VP per CPU the difference is there but smaller and noisier (measured
- * off/on at MPL 3: 1.0-1.9 with 2 VPs, 1.6-2.1 with 4). Under -icount
- * the effect is deterministic but boots are slow (~15 s each); at -smp 1
- * with VPS 2, ITERS 10000, MPL 3 measured 0.204 s off, 0.142 s on.
+ * The bench (harness/experiments.py): quantum=2, VPS 2 per copy, THREADS
+ * 0 (one per VP), CS 400, NCS 400; K = 1, 2, 3 copies (COPY 0..K-1),
+ * WARN on and off, PKG fifo and naive; under icount on ONE CPU with ITERS
+ * 10000, and in wall mode on 2 CPUs with ITERS 60000. Why those two, and
+ * not icount on 2 CPUs (measured, fifo; "on 1 CPU" figures are exact):
+ *
+ * icount, 1 CPU. Each VP's turn is a whole quantum, and a copy's two VPs
+ * take turns with each other and with the other copies. Warnings off,
+ * each copy is preempted 51 times, 24 of them inside a section, and each
+ * of those costs the peer VP its next quantum spinning on the lock (about
+ * 1.7 ms of 2 on average: sometimes the peer is not after the lock yet).
+ * Warnings on: 58 warnings per copy, all honored (57 of them deferred to
+ * a release), 1 section preempted. Longest copy, off / on:
+ *   MPL 1  0.103 / 0.063 s (1.64x)     the work alone (1 VP) 0.061 s
+ *   MPL 2  0.205 / 0.126 s (1.63x)     naive: MPL 1 0.091 s, MPL 3 0.272 s
+ *   MPL 3  0.309 / 0.188 s (1.64x)     (1.44x fifo's with warnings)
+ * The ratio does not grow with K: on one CPU even a lone copy's two VPs
+ * are multiprogrammed, unlike Psyche's MPL 1 (a processor per VP). It
+ * grows with the peers that spin behind a preempted holder: VPS 4,
+ * MPL 3: 0.531 / 0.201 s (2.65x; Psyche's MPL 3: 2.59x). Deterministic, but
+ * where quantum ends fall in the loop moves with the code: a build with
+ * a few instructions less per section gave MPL 3 0.272 / 0.188 s (1.45x).
+ * This is the relation test (harness/tests/test_bench_relations.py).
+ *
+ * icount, 2 CPUs: 1.00x, 1.11x, 1.08x at MPL 1, 2, 3 (results.md before
+ * this change), because spinning costs (almost) no guest time there.
+ * QEMU runs the vCPUs round robin on one host thread against one
+ * instruction clock, and (measured) a VP spinning there on a lock the
+ * other vCPU holds costs almost none of that clock. One
+ * copy with NCS 0 (the lock always wanted) on 2 CPUs: 0.0408 s, the same
+ * as its work on one VP alone (0.0407 s), though waiting for the lock 21%
+ * of the time; with the PAUSE taken out of spin_lock (a local experiment)
+ * 0.0427 s, so PAUSE ending the vCPU's turn is not the whole reason; we
+ * did not pin down the rest. MPL 3 off: 65 sections preempted, 0.183 s;
+ * on: 0.181-0.184 s; both just the work (3 x 0.061 s). Holders also stall
+ * inside sections with warnings on, in QEMU's round robin (cs_stalled
+ * 35-48 in 3 copies), and no warning can precede that.
+ *
+ * wall, 2 CPUs: Psyche's shape — a VP per CPU, so MPL 1 has nothing to
+ * preempt — but a smaller effect than Psyche's: 0.82x, 1.20x, 1.32x
+ * (results.md, a quiet host). A holder preempted inside its section
+ * has one peer that can spin (Psyche's had up to 15), and it spins only
+ * while it runs itself: each CPU runs the least-served space first, so a
+ * copy's two VPs tend to run together, and the peer's own quantum ends
+ * some way into the holder's absence (the two CPUs' quanta are not
+ * aligned), where on one CPU it spends a whole one (an argument: the
+ * wall runs here were too noisy to measure it). And the host deschedules
+ * vCPU threads (2 cores, shared): with warnings on, holders still stalled
+ * in 72-265 sections of 3 copies, against 108-129 preempted by the kernel
+ * with warnings off (MPL 3, host load 3-5: run to run noise is large).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +132,7 @@ static volatile uint64_t shared[16];
 static volatile uint64_t sink;
 static uint64_t wait_ticks, run_ticks;     /* all workers: in spin_lock, in all */
 static uint64_t long_waits, long_limit;   /* waits over 100 us, the limit in ticks */
+static uint64_t cs_preempted, cs_stalled; /* sections the holder was preempted / stalled in */
 
 static inline uint64_t ticks(void)
 {
@@ -102,22 +146,31 @@ static void *worker(void *arg)
 	long me = (long)(intptr_t)arg;
 	long n = iters / nthreads + (me < iters % nthreads);
 	uint64_t x = (uint64_t)me + 1, waited = 0, r0 = ticks();
+	uint64_t nlong = 0, npre = 0, nstall = 0;
 	for (long k = 0; k < n; k++) {
 		uint64_t w0 = ticks();
 		spin_lock(&lock);
-		uint64_t w = ticks() - w0;
+		uint64_t c0 = ticks(), w = c0 - w0;
 		waited += w;
-		if (w > long_limit)
-			__atomic_fetch_add(&long_waits, 1, __ATOMIC_RELAXED);
+		nlong += w > long_limit;
+		/* Our VP's preemption count: if it rises before the release,
+		   the kernel preempted us holding the lock. */
+		struct pseudo_page *pp = vp_pseudo();
+		uint64_t p0 = __atomic_load_n(&pp->preemptions, __ATOMIC_RELAXED);
 		for (long i = 0; i < cs; i++) {
 			shared[i & 15] += 1;
 			x = x * 6364136223846793005UL + 1442695040888963407UL;
 		}
+		npre += vp_pseudo() == pp && __atomic_load_n(&pp->preemptions, __ATOMIC_RELAXED) != p0;
+		nstall += ticks() - c0 > long_limit;
 		spin_unlock(&lock);
 		for (long i = 0; i < ncs; i++)
 			x = x * 6364136223846793005UL + 1442695040888963407UL;
 	}
 	sink = x;
+	__atomic_fetch_add(&long_waits, nlong, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&cs_preempted, npre, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&cs_stalled, nstall, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&wait_ticks, waited, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&run_ticks, ticks() - r0, __ATOMIC_RELAXED);
 	return 0;
@@ -182,6 +235,8 @@ static void *main_fn(void *arg)
 	result_int(&rr, "warnings_honored", honored);
 	result_double(&rr, "lock_wait_share", run_ticks ? (double)wait_ticks / (double)run_ticks : 0);
 	result_int(&rr, "long_waits", long_waits);
+	result_int(&rr, "cs_preempted", cs_preempted);
+	result_int(&rr, "cs_stalled", cs_stalled);
 	result_int(&rr, "warn_deferred", P == &fifo_pkg ? (int64_t)fifo_stats.warn_deferred : -1);
 	result_bool(&rr, "ok", ok);
 	result_end(&rr);

@@ -352,9 +352,15 @@ def render(data):
         out += ["![speedup against threads per processor](img/speedup.png)", ""]
     out += ["## The two-minute warning", "",
             "K copies of a program whose threads take spin locks around short critical sections, "
-            "each copy its own space, sharing the CPUs; preemption warnings off and on. The figure "
-            "for K copies is the longest copy's time. `naive` never asks for warnings, so its two "
-            "columns differ only by noise: it is what a conventional package gets.", "",
+            "each copy its own space with 2 VPs, sharing the CPUs; preemption warnings off and on. "
+            "The figure for K copies is the longest copy's time. `naive` never asks for warnings, "
+            "so its two columns differ only by noise: it is what a conventional package gets. "
+            "Under icount the copies share one CPU, where the figures are exact and a holder "
+            "preempted inside its section costs its peer a whole quantum of spinning; there even "
+            "a lone copy's two VPs take turns, so 1 copy loses as much as 3 (Psyche's MPL 1 had a "
+            "processor per VP). Under icount with several CPUs spinning costs no guest time, so "
+            "that is not measured (methodology.md). Wall clock on 2 CPUs has Psyche's shape, but a "
+            "preempted holder has one peer to spin, not up to 15 (progs/mpl.c).", "",
             mpl_section(R),
             "## Scale", "", scale_section(R)]
     if data.get("skipped"):

@@ -160,16 +160,19 @@ long sys_vp_exit(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uin
 		space_exit(sp, 0);
 		return 0;                /* the return path exits */
 	}
-	kop_vp_cleanup(vp);
-	cap_vp_cleanup(vp);
 	vp_exit();
 }
 
-/* The current VP ends. The last VP out finishes its space. */
+/* The current VP ends. The last VP out finishes its space. Its kops (a
+   user timer, thread-mode waits) and the capabilities naming it go now,
+   not with the space: the VP is freed as soon as it is off its CPU, while
+   its space may live on, and a timer firing later would post to it. */
 void vp_exit(void)
 {
 	struct vp *vp = myvp();
 	struct space *sp = vp->space;
+	kop_vp_cleanup(vp);
+	cap_vp_cleanup(vp);
 	spin_lock(&sp->lock);
 	vp->state = VP_ZOMBIE;
 	int last = --sp->live_vps == 0;

@@ -37,12 +37,6 @@ void thread_unblock(struct thread *t)
 	}
 }
 
-void thread_yield(void)
-{
-	struct thread *self = thread_self();
-	self->ops->yield(self);
-}
-
 void thread_exit(void *retval)
 {
 	struct thread *self = thread_self();

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <rng.h>
 #include <clock.h>
+#include <sys.h>
 #include <result.h>
 
 static int checks, failures;
@@ -503,6 +504,11 @@ static void test_misc(void)
 
 	uint64_t t0 = now_ns(), t1 = now_ns();
 	CHECK(t0 > 0 && t1 >= t0);
+	/* now_ns reads the TSC; the kernel's clock (sys_time) must agree. */
+	for (int i = 0; i < 100; i++) {
+		uint64_t k0 = sys_time(), u = now_ns(), k1 = sys_time();
+		CHECK(k0 <= u && u <= k1);
+	}
 }
 
 int main(void)

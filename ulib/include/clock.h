@@ -4,6 +4,6 @@
 
 #include <stdint.h>
 
-uint64_t now_ns(void);          /* nanoseconds since boot (sys_time for now) */
+uint64_t now_ns(void);          /* nanoseconds since boot: the TSC and the pseudo-register page */
 
 #endif

@@ -103,6 +103,8 @@ static void complete(struct kop *op, uint64_t result)
 	unlink(op);
 	op->result = result;
 	struct vp *vp = op->vp;
+	if (vp->magic != VP_MAGIC)
+		panic("kop: a %s completed for a freed VP", op->mode == KOP_UTIMER ? "user timer" : "wait");
 	if (op->mode == KOP_VP) {
 		op->done = 1;          /* the waiter frees it */
 		vp_wake(vp);

@@ -46,11 +46,16 @@ struct context {
 	uint64_t r15, r14, r13, r12, rbx, rbp, rip;
 };
 
+/* Catches a completion for a VP already freed (kop.c): a left-behind
+   timer once posted into freed memory. */
+#define VP_MAGIC 0x56504f4bu
+
 struct vp {
 	int id;                      /* unique across the system */
 	int index;                   /* 0..nvp-1 within its space */
 	struct space *space;
 	volatile int state;          /* enum vpstate; changed with atomics */
+	uint32_t magic;              /* VP_MAGIC from vp_create to vp_free */
 	volatile int on_cpu;         /* still running on some CPU's stack */
 	struct cpu *cpu;             /* CPU whose run queue it belongs to */
 	struct vp *rq_next;          /* run-queue link */

@@ -52,6 +52,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	struct vp *vp = kzalloc(sizeof *vp);
 	if (!vp)
 		return 0;
+	vp->magic = VP_MAGIC;
 	vp->kstack = pages_alloc(KSTACK_SIZE / PGSIZE);
 	spin_lock(&sp->lock);
 	int index = 0;
@@ -142,6 +143,7 @@ void vp_free(struct vp *vp)
 	spin_unlock(&sp->lock);
 	event_drain(vp);
 	pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
+	vp->magic = 0;
 	kfree(vp);
 	space_put(sp);
 }

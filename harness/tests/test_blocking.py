@@ -114,3 +114,15 @@ def test_sleep_classic_blocks_vp(boot, smp):
     assert all(t >= LATENCY for t in res["elapsed_ns"]), res
     assert all(p > 0 for p in res["progress"]), res
     assert res["new_blocks"] == 3 and res["upcalls"] == 0, res
+
+
+@pytest.mark.parametrize("smp", SMP)
+def test_timer_of_vp_ending_with_its_space(boot, smp):
+    # progs/timerexit.c: a VP ends with its space while its user timer is
+    # set and another VP of the space waits for a CPU. Its timer must go
+    # with it: before the fix the timer fired into the freed VP (the kernel
+    # now panics on that: 3 of 3 runs without the fix did).
+    r = boot("quantum=2 run=timerexit", smp=smp, timeout=60)
+    res = result(r, "timerexit")
+    assert res["ok"] and res["children_ok"] == res["rounds"], f"{res}\n{r.tail()}"
+    done(r, 0)

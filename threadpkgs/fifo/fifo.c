@@ -429,10 +429,6 @@ static void handler(struct vp_page *vpp, struct pseudo_page *pp)
 		fifo_stats.warn_deferred += !!(f & 2);
 		f &= ~(2 | 8);
 	}
-	if (f == 8 && !v->len) {     /* out of time, but nobody waits here */
-		balance(v);              /* (a peer may have two more than we) */
-		vp_resume(vpp);          /* moving cur would only idle this VP */
-	}
 	if (!(f & 14))               /* just news: resume cur */
 		vp_resume(vpp);
 	/* Preempted, warned or out of time: interrupted at a safe point. */

@@ -15,13 +15,6 @@
 
 static const char *const pkgs[] = { "fifo", "kthread", "naive", "tutor" };
 
-static inline uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi) :: "memory");
-	return lo | (uint64_t)hi << 32;
-}
-
 /* The cheapest of NULLS null syscalls, in ns (the minimum: a timer
    interrupt or a host hiccup only ever adds). */
 static double null_syscall_ns(void)

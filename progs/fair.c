@@ -15,6 +15,7 @@
  * run_ratio is the scheduler's fairness; count_ratio adds the host's.
  */
 #include <stdio.h>
+#include <clock.h>
 #include <stdlib.h>
 #include <sys.h>
 #include <result.h>
@@ -44,12 +45,6 @@ static void snapshot(uint64_t *run, uint64_t *disp)
 	}
 }
 
-static inline uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
 
 /* The loop every VP runs (the same instructions for each: only the last,
    rare, step differs); VP 0 also watches the clock every 64K turns. */

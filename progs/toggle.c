@@ -18,6 +18,7 @@
  * after VP 1 finished (events stuck somewhere), or after LIMIT_S seconds.
  */
 #include <stdio.h>
+#include <clock.h>
 #include <stdlib.h>
 #include <sys.h>
 #include <result.h>
@@ -97,12 +98,6 @@ static void sender(void)
 		syscall0(SYS_vp_idle);
 }
 
-static inline uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
 
 int main(int argc, char **argv)
 {

@@ -12,8 +12,5 @@
 uint64_t now_ns(void)
 {
 	const struct pseudo_page *pp = vp_pseudo();
-	uint32_t lo, hi;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	uint64_t tsc = (uint64_t)hi << 32 | lo;
-	return (uint64_t)(((unsigned __int128)(tsc - pp->tsc_base) * pp->ns_mult) >> 32);
+	return (uint64_t)(((unsigned __int128)(rdtsc() - pp->tsc_base) * pp->ns_mult) >> 32);
 }

@@ -4,6 +4,14 @@
 
 #include <stdint.h>
 
+/* The raw time-stamp counter (under -icount shift=0: instructions). */
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
 uint64_t now_ns(void);          /* nanoseconds since boot: the TSC and the pseudo-register page */
 
 #endif

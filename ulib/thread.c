@@ -22,14 +22,21 @@ void thread_block(void)
 	self->ops->block(self);
 }
 
+/*
+ * Always an atomic read-modify-write, even when a permit is already there
+ * (PERMIT -> PERMIT): the locked instruction is the full barrier that
+ * orders the caller's earlier stores (the condition it just made true)
+ * before its look at t->park. A plain load could be satisfied while those
+ * stores still sit in this CPU's store buffer: then t consumes the old
+ * permit, rereads the condition, still finds it false, and parks for good
+ * (found by fifo's park ping-pong at -smp 2: both threads parked).
+ */
 void thread_unblock(struct thread *t)
 {
+	int s = __atomic_load_n(&t->park, __ATOMIC_RELAXED);
 	for (;;) {
-		int s = __atomic_load_n(&t->park, __ATOMIC_ACQUIRE);
-		if (s == PARK_PERMIT)
-			return;
 		int to = s == PARK_PARKED ? PARK_RUN : PARK_PERMIT;
-		if (__atomic_compare_exchange_n(&t->park, &s, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		if (__atomic_compare_exchange_n(&t->park, &s, to, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
 			if (s == PARK_PARKED)
 				t->ops->unblock(t);   /* we took it out of PARKED: we requeue it */
 			return;

@@ -3,11 +3,15 @@
  * callee preserve — rbx, rbp, r12-r15, rsp, the return address, and the
  * MXCSR and x87 control words. Everything else is dead across a call.
  * Layout: struct lctx in <thread.h> (offsets checked there). The saved
- * rsp points at the return address, so resuming is `mov rsp; ret` (the
- * rip field is unused).
+ * rsp points at the return address, so resuming is `mov rsp; ret`.
+ *
+ * lctx_swap clears from->busy once it runs on the new stack: a package
+ * that makes a thread visible to other VPs before switching away from it
+ * (queued, parked) sets busy first, and whoever resumes the thread waits
+ * for busy == 0 — by then nothing uses the old stack any more.
  */
 	.text
-	.globl lctx_swap, lctx_jump, lctx_start
+	.globl lctx_swap, lctx_jump, lctx_exit, lctx_start
 /* void lctx_swap(struct lctx *from (rdi), const struct lctx *to (rsi)) */
 lctx_swap:
 	mov %rbx, 0(%rdi)
@@ -19,18 +23,38 @@ lctx_swap:
 	mov %rsp, 48(%rdi)          /* -> our return address */
 	stmxcsr 64(%rdi)
 	fnstcw 68(%rdi)
-	mov %rsi, %rdi
+	ldmxcsr 64(%rsi)
+	fldcw 68(%rsi)
+	mov 0(%rsi), %rbx
+	mov 8(%rsi), %rbp
+	mov 16(%rsi), %r12
+	mov 24(%rsi), %r13
+	mov 32(%rsi), %r14
+	mov 40(%rsi), %r15
+	mov 48(%rsi), %rsp
+	movl $0, 56(%rdi)           /* from->busy: off its stack now */
+	ret
+
+/* void lctx_exit(const struct lctx *to (rdi), volatile int *done (rsi)):
+   continue *to, then store 0 to *done (the old stack is free). */
+lctx_exit:
+	ldmxcsr 64(%rdi)
+	fldcw 68(%rdi)
+	mov 48(%rdi), %rsp
+	movl $0, (%rsi)
+	jmp 1f
+
 /* void lctx_jump(const struct lctx *to (rdi)) */
 lctx_jump:
 	ldmxcsr 64(%rdi)
 	fldcw 68(%rdi)
-	mov 0(%rdi), %rbx
+	mov 48(%rdi), %rsp
+1:	mov 0(%rdi), %rbx
 	mov 8(%rdi), %rbp
 	mov 16(%rdi), %r12
 	mov 24(%rdi), %r13
 	mov 32(%rdi), %r14
 	mov 40(%rdi), %r15
-	mov 48(%rdi), %rsp
 	ret
 
 /* First code of a new context (lctx_make put its address where lctx_jump

@@ -38,8 +38,6 @@ def test_micro_icount_reproducible_and_fifo_cheaper(built, request):
     assert v["kthread.signal_wait"] >= 3 * v["fifo.signal_wait"], v
 
 
-@pytest.mark.xfail(strict=True, reason="issue 4's target is not met yet: fifo yield 79 "
-                   "instructions against kthread's 567 (about 7x; the branch fifo-fast reaches 55 but hangs in rare park runs); strict, so a fix shows")
 def test_fifo_yield_10x_cheaper_than_kthread(built, request):
     exp = Exp("yield", ("bench_kthread", "bench_fifo"), mode="icount", names=r"\.yield$")
     (run,) = boot_pair([(exp, 0)], request)

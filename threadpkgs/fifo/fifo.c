@@ -8,37 +8,49 @@
  * the queue of the VP that got the event; on a preemption warning the VP
  * gives itself up at once (the handler runs only at safe points: never
  * inside the package's own critical sections, which run with software
- * interrupts disabled) and the interrupted thread goes to the tail of
- * the queue — a user-level time slice for free; on EV_PREEMPTED the
- * interrupted thread goes to the head of the queue, so a preempted lock
- * holder is the first thing the VP runs when it comes back.
+ * interrupts disabled) and the interrupted thread goes to the tail of a
+ * queue; on EV_PREEMPTED the interrupted thread goes to the head of the
+ * queue, so a preempted lock holder is the first thing the VP runs when
+ * it comes back. A per-VP timer gives threads time slices (1 ms): at the
+ * end of one the running thread moves to the shortest queue and the VP
+ * evens out queue lengths with its peers, so threads share all VPs.
  *
  * The scheduler loop of a VP runs on its upcall stack with software
- * interrupts disabled, and processes events itself. A voluntary switch
- * leaves the previous thread's bookkeeping (park, requeue, exit) to be
- * finished by whoever runs next on the VP, once the old context is saved.
+ * interrupts disabled, and processes events itself.
+ *
+ * Every queued thread resumes the same way, lctx_jump to its lc: a thread
+ * with a full context (interrupted, or back from the kernel) gets an lc
+ * that starts resume_full on its own stack, below the interrupted frame.
+ * A thread switching away makes itself visible (queued, parked) before it
+ * has left its stack, with lc.busy set; lctx_swap clears busy once on the
+ * new stack, and a VP about to run a thread it took from another VP's
+ * queue waits for that, or leaves it there. A busy thread is only ever
+ * in the queue of the VP running its switch (the switch queues it there,
+ * or an unblock does: to the queue of the VP the thread runs on), and
+ * every move between queues takes threads that are not busy (pop's
+ * `other`). So a VP popping its own queue finds no busy thread — its own
+ * switches were done first — and the yield fast path need not look.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys.h>
 #include <uspin.h>
+#include <clock.h>
 #include <pkg.h>
 #include "fifo.h"
 
 #define UPCALL_STACK (64 * 1024)
 
-enum { NONE, YIELD, YIELD_QUEUED, PARK, EXIT };
+enum { YIELD, PARK, EXIT };
 
 struct fthread {
 	struct thread t;             /* first: the standard descriptor */
-	struct lctx lc;              /* voluntary switches */
+	struct lctx lc;              /* where it resumes (lc.busy: see top) */
 	struct uctx kctx;            /* full context (interrupted, or from the kernel) */
 	uint8_t fpu[512] __attribute__((aligned(16)));
-	int full;                    /* resume from kctx+fpu, not lc */
 	struct fthread *next;        /* run queue */
 	volatile int oncpu;          /* its stack is in use (exit/free handshake) */
-	volatile int switching;      /* queued by a fast yield, still leaving its stack */
 	uint64_t stack_size;
 	void *(*fn)(void *);
 	void *arg;
@@ -46,14 +58,14 @@ struct fthread {
 };
 
 struct fvp {
-	struct vp_page *vpp;
-	int index;
 	struct uspin lock;           /* the run queue; held only while disabled */
-	struct fthread *head, *tail;
+	int index;
+	struct vp_page *vpp;
+	struct fthread *tail;        /* circular: tail->next is the head */
 	volatile int len;
 	volatile int idle;           /* in sys_vp_idle: signal to wake */
-	struct fthread *prev;        /* finish_switch's work */
-	int prev_action;
+	int armed;                   /* the time-slice timer is set */
+	unsigned seed;               /* shortest()'s ties */
 	struct lctx sched;           /* entry into the scheduler loop */
 };
 
@@ -69,6 +81,7 @@ static struct fvp *all[MAXVP];
 static volatile int nall;
 uint64_t fifo_warn_ns = 1000000;     /* preemption warning asked for (0: none) */
 uint64_t fifo_stack_size = 64 * 1024; /* stack of each new thread */
+uint64_t fifo_slice_ns = 1000000;     /* time slice of a thread (0: none) */
 struct fifo_stats fifo_stats;
 
 static const struct thread_ops fifo_ops;
@@ -76,7 +89,7 @@ static void sched_loop(void *arg) __attribute__((noreturn));
 
 static inline struct fvp *fvp_self(void)
 {
-	return fvps[vp_index()];
+	return vp_pkg(vp_self());
 }
 
 /* Enter/leave a critical section of the package on the calling VP. */
@@ -95,22 +108,20 @@ static inline void crit_leave(int was)
 		vp_enable(vp_self());
 }
 
-/* Queue operations; the caller is in a critical section. */
+/* Queue operations; the caller is in a critical section. A queue is a
+   circular list through `next`, v->tail->next being its head: a push, a
+   pop and the fast yield's rotation each start from the one pointer. */
 static void push(struct fvp *v, struct fthread *t, int at_head)
 {
 	uspin_lock(&v->lock);
-	if (at_head) {
-		t->next = v->head;
-		v->head = t;
-		if (!v->tail)
+	struct fthread *tail = v->tail;
+	if (!tail)
+		v->tail = t->next = t;
+	else {
+		t->next = tail->next;
+		tail->next = t;
+		if (!at_head)
 			v->tail = t;
-	} else {
-		t->next = 0;
-		if (v->tail)
-			v->tail->next = t;
-		else
-			v->head = t;
-		v->tail = t;
 	}
 	v->len++;
 	uspin_unlock(&v->lock);
@@ -125,16 +136,22 @@ static void push(struct fvp *v, struct fthread *t, int at_head)
 		syscall2(SYS_vp_signal, w->index, 0);
 }
 
-static struct fthread *pop(struct fvp *v)
+/* Take the head of v's queue. A VP taking from another's (`other`)
+   leaves a head that is still leaving its stack there: waiting for it
+   could mean waiting for a vCPU the host has descheduled. */
+static struct fthread *pop(struct fvp *v, int other)
 {
 	if (!v->len)
 		return 0;
 	uspin_lock(&v->lock);
-	struct fthread *t = v->head;
+	struct fthread *tail = v->tail, *t = tail ? tail->next : 0;
+	if (t && other && t->lc.busy)
+		t = 0;
 	if (t) {
-		v->head = t->next;
-		if (!v->head)
+		if (t == tail)
 			v->tail = 0;
+		else
+			tail->next = t->next;
 		v->len--;
 	}
 	uspin_unlock(&v->lock);
@@ -143,72 +160,141 @@ static struct fthread *pop(struct fvp *v)
 
 static struct fthread *pick(struct fvp *v)
 {
-	struct fthread *t = pop(v);
+	struct fthread *t = pop(v, 0);
 	for (int i = 0; !t && i < nall; i++)
-		if (all[i] != v && all[i]->len > 0 && (t = pop(all[i])))
+		if (all[i] != v && all[i]->len > 0 && (t = pop(all[i], 1)))
 			fifo_stats.steals++;
 	return t;
 }
 
 /*
- * Before VP v gives up its processor (honoring a warning), hand the
- * threads queued on it to the peer with the shortest queue, one by one:
- * a peer steals only when its own queue is empty, so threads left on a
- * VP that is about to wait for the CPU would wait with it while two
- * threads on a peer ping-pong (yield counts 10x apart). No thread in our
- * own queue is mid-switch here (the handler runs with none in flight).
+ * Even out run queues, at the end of a time slice, a warning or a
+ * preemption of v: move threads from v's queue to the shortest peer's
+ * until v's is no longer the longer, then take threads from the longest
+ * peer's while it is longer than v's by two or more. A VP steals only when
+ * its own queue is empty, so without this a VP with one thread and one
+ * with seven stay that way, and their threads get shares 7x apart.
  */
-static void hand_off(struct fvp *v)
+static void balance(struct fvp *v)
 {
 	if (nall < 2)
 		return;
-	for (struct fthread *t; (t = pop(v));) {
-		struct fvp *to = 0;
-		for (int i = 0; i < nall; i++)
-			if (all[i] != v && (!to || all[i]->len < to->len))
-				to = all[i];
-		push(to, t, 0);
+	struct fthread *t;
+	for (;;) {
+		struct fvp *lo = 0, *hi = 0;
+		for (int i = 0; i < nall; i++) {
+			struct fvp *w = all[i];
+			if (w == v)
+				continue;
+			if (!lo || w->len < lo->len)
+				lo = w;
+			if (!hi || w->len > hi->len)
+				hi = w;
+		}
+		if (v->len > lo->len && (t = pop(v, 0)))
+			push(lo, t, 0);
+		else if (hi->len > v->len + 1 && (t = pop(hi, 1)))
+			push(v, t, 0);      /* not busy: fine in our own queue (see top) */
+		else
+			return;
+		fifo_stats.moved++;
 	}
 }
 
-/* Finish what the thread switched away from asked for (see top). */
-static void finish_switch(struct fvp *v)
+/*
+ * The running VP with the shortest queue, v's own included, ties broken
+ * at random. A thread whose time slice ends goes there: even queues alone
+ * do not make threads' shares even when VPs get unequal processor time
+ * (more VPs than CPUs, a host that deschedules a vCPU), but threads that
+ * keep changing VPs share them all — as the kernel does with VPs.
+ */
+static unsigned xorshift(unsigned *s)
 {
-	struct fthread *p = v->prev;
-	if (!p)
-		return;
-	v->prev = 0;
-	switch (v->prev_action) {
-	case YIELD:
-		push(v, p, 0);
-		break;
-	case YIELD_QUEUED:               /* fast yield queued it already */
-		__atomic_store_n(&p->switching, 0, __ATOMIC_RELEASE);
-		break;
-	case PARK:
-		if (!thread_park_commit(&p->t))
-			push(v, p, 0);      /* an unblock beat us to it */
-		break;
-	case EXIT:
-		__atomic_store_n(&p->oncpu, 0, __ATOMIC_RELEASE);
-		break;
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static struct fvp *shortest(struct fvp *v)
+{
+	struct fvp *best = v;
+	int ties = 1;
+	for (int i = 0; i < nall; i++) {
+		struct fvp *w = all[i];
+		if (w == v || w->len > best->len)
+			continue;
+		if (w->len < best->len) {
+			best = w;
+			ties = 1;
+		} else if (xorshift(&v->seed) % ++ties == 0)
+			best = w;
 	}
+	return best;
+}
+
+/*
+ * Time slices. Each VP keeps a one-shot user timer (SYS_timer, token
+ * SLICE_TOKEN) set while it runs threads; when it fires, the running
+ * thread goes to the tail of the shortest queue (shortest, balance). This
+ * is what keeps threads' shares even across VPs when nothing else does:
+ * on a CPU of its own a VP gets no warnings (the kernel warns only when
+ * another VP waits). The timer is set again only when the VP runs a
+ * thread, so an idle VP is not woken for nothing.
+ */
+#define SLICE_TOKEN 0x66696669736c6963UL
+
+static void slice_arm(struct fvp *v)
+{
+	if (!fifo_slice_ns)
+		return;
+	v->armed = 1;
+	syscall2(SYS_timer, now_ns() + fifo_slice_ns, SLICE_TOKEN);
+}
+
+/* Thread t was interrupted, or blocked in the kernel: its state is in
+   kctx and fpu. Make its lc resume that, from a frame on its own stack
+   below the interrupted one (and its 128-byte red zone). */
+static void resume_full(void *arg) __attribute__((noreturn));
+static void resume_full(void *arg)
+{
+	struct fthread *t = arg;
+	vp_switch(vp_self(), &t->kctx, t->fpu);     /* enables in its window */
+}
+
+static void make_full(struct fthread *t)
+{
+	uint64_t top = t->kctx.rsp - 128, lo = (uint64_t)t->stack + 512;
+	if (top < lo || top > (uint64_t)t->stack + t->stack_size) {
+		printf("fifo: thread %lu: stack pointer %#lx is outside its stack [%p, +%lu)\n",
+		       t->t.id, t->kctx.rsp, t->stack, t->stack_size);
+		exit(71);
+	}
+	lctx_make(&t->lc, t->stack, top - (uint64_t)t->stack, resume_full, t);
 }
 
 /* Run t on VP v (critical section held; never returns). */
 static void run(struct fvp *v, struct fthread *t) __attribute__((noreturn));
 static void run(struct fvp *v, struct fthread *t)
 {
-	while (__atomic_load_n(&t->switching, __ATOMIC_ACQUIRE))
-		__asm__ volatile("pause");   /* stolen mid-yield: let it leave its stack */
+	while (__atomic_load_n(&t->lc.busy, __ATOMIC_ACQUIRE))
+		__asm__ volatile("pause");   /* stolen mid-switch: let it leave its stack */
+	if (!v->armed)
+		slice_arm(v);
 	t->t.vpp = v->vpp;
 	v->vpp->current_thread = (uint64_t)&t->t;
-	if (t->full) {
-		t->full = 0;
-		finish_switch(v);
-		vp_switch(v->vpp, &t->kctx, t->fpu);     /* enables in its window */
-	}
-	lctx_jump(&t->lc);          /* t finishes the switch and enables */
+	lctx_jump(&t->lc);          /* t enables once it is back */
+}
+
+/* Enter the scheduler loop of v afresh, on its upcall stack. */
+static void to_sched(struct fvp *v, struct fthread *self, int exiting)
+{
+	v->vpp->current_thread = 0;
+	lctx_make(&v->sched, (void *)(v->vpp->upcall_stack - UPCALL_STACK), UPCALL_STACK,
+		  sched_loop, v);
+	if (exiting)
+		lctx_exit(&v->sched, &self->oncpu);
+	lctx_swap(&self->lc, &v->sched);
 }
 
 /* Switch the calling thread away; `action` says what becomes of it. */
@@ -216,34 +302,42 @@ static void switch_from(struct fthread *self, int action)
 {
 	int was = crit_enter();
 	struct fvp *v = fvp_self();
-	struct fthread *next = pick(v);
-	if (!next && action == YIELD) {
-		crit_leave(was);
-		return;
+	struct fthread *next;
+	self->lc.busy = 1;
+	if (action == YIELD) {
+		if (!(next = pick(v)))
+			goto stay;          /* nobody else to run */
+		push(v, self, 0);
+	} else {
+		if (action == PARK && !thread_park_commit(&self->t))
+			goto stay;          /* an unblock came first */
+		/* Parked: an unblock may queue us (with busy set) from now on,
+		   even here, so pick may return self. */
+		if ((next = pick(v)) == self)
+			goto stay;
 	}
-	v->prev = self;
-	v->prev_action = action;
-	if (next && !next->full) {
-		while (__atomic_load_n(&next->switching, __ATOMIC_ACQUIRE))
+	if (!next)
+		to_sched(v, self, action == EXIT);
+	else {
+		while (__atomic_load_n(&next->lc.busy, __ATOMIC_ACQUIRE))
 			__asm__ volatile("pause");
 		next->t.vpp = v->vpp;
 		v->vpp->current_thread = (uint64_t)&next->t;
+		if (action == EXIT)
+			lctx_exit(&next->lc, &self->oncpu);
 		lctx_swap(&self->lc, &next->lc);
-	} else {
-		if (next)
-			push(v, next, 1);     /* let the scheduler loop run it */
-		v->vpp->current_thread = 0;
-		lctx_make(&v->sched, (void *)(v->vpp->upcall_stack - UPCALL_STACK), UPCALL_STACK,
-			  sched_loop, v);
-		lctx_swap(&self->lc, &v->sched);
 	}
 	/* Back in self, maybe on another VP. */
-	finish_switch(fvp_self());
 	vp_enable(vp_self());
+	return;
+stay:
+	self->lc.busy = 0;
+	crit_leave(was);
 }
 
 /* Handle the events in the ring. cur is the interrupted thread (or 0).
-   Returns flags: bit 0 cur blocked, bit 1 give up the VP, bit 2 preempted. */
+   Returns flags: bit 0 cur blocked, bit 1 give up the VP, bit 2
+   preempted, bit 3 time slice over. */
 static int drain(struct fvp *v, struct fthread *cur)
 {
 	struct vp_page *vpp = v->vpp;
@@ -262,7 +356,7 @@ static int drain(struct fvp *v, struct fthread *cur)
 			case EV_UNBLOCKED:
 				fifo_stats.unblocked++;
 				t->kctx = e->ctx;
-				t->full = 1;
+				make_full(t);
 				push(v, t, 0);
 				break;
 			case EV_WARNING:
@@ -273,7 +367,14 @@ static int drain(struct fvp *v, struct fthread *cur)
 				fifo_stats.preempted++;
 				flags |= 4;
 				break;
-			default:             /* signals and timers just wake us */
+			case EV_TIMER:
+				if (e->token == SLICE_TOKEN) {
+					fifo_stats.slices++;
+					v->armed = 0;
+					flags |= 8;
+				}
+				break;
+			default:             /* signals just wake us */
 				break;
 			}
 		}
@@ -287,7 +388,6 @@ static int drain(struct fvp *v, struct fthread *cur)
 static void sched_loop(void *arg)
 {
 	struct fvp *v = arg;
-	finish_switch(v);
 	for (;;) {
 		drain(v, 0);
 		struct fthread *t = pick(v);
@@ -320,22 +420,33 @@ static void handler(struct vp_page *vpp, struct pseudo_page *pp)
 		vpp->current_thread = 0;
 		sched_loop(v);
 	}
-	if ((f & 2) && !(f & 4) && cur->t.crit) {
-		cur->t.yield_due = 1;    /* warned inside a spin lock: yield at release */
-		fifo_stats.warn_deferred++;
-		f &= ~2;
+	if (!v->armed)
+		slice_arm(v);
+	if (f & 4)                   /* preempted: a warning or slice end is moot now */
+		f &= ~(2 | 8);
+	else if ((f & 10) && cur->t.crit) {
+		cur->t.yield_due = 1;    /* inside a spin lock: yield at its release */
+		fifo_stats.warn_deferred += !!(f & 2);
+		f &= ~(2 | 8);
 	}
-	if (!(f & 6))                /* just news: resume cur */
+	if (f == 8 && !v->len) {     /* out of time, but nobody waits here */
+		balance(v);              /* (a peer may have two more than we) */
+		vp_resume(vpp);          /* moving cur would only idle this VP */
+	}
+	if (!(f & 14))               /* just news: resume cur */
 		vp_resume(vpp);
-	/* Preempted or warned: cur was interrupted at a safe point. */
+	/* Preempted, warned or out of time: interrupted at a safe point. */
 	cur->kctx = vpp->save;
 	memcpy(cur->fpu, vpp->fpu, sizeof cur->fpu);
-	cur->full = 1;
-	push(v, cur, !(f & 2));      /* warned: tail; preempted: head */
+	make_full(cur);
 	vpp->current_thread = 0;
+	if (f & 4)                   /* preempted: first when we are back */
+		push(v, cur, 1);
+	else                         /* its time slice is over */
+		push(shortest(v), cur, 0);
+	balance(v);
 	if (f & 2) {
 		fifo_stats.warn_yields++;
-		hand_off(v);
 		sys_yield();             /* honor the warning: give up the VP now */
 	}
 	sched_loop(v);
@@ -344,7 +455,6 @@ static void handler(struct vp_page *vpp, struct pseudo_page *pp)
 static void trampoline(void *arg)
 {
 	struct fthread *t = arg;
-	finish_switch(fvp_self());
 	vp_enable(vp_self());
 	thread_exit(t->fn(t->arg));
 }
@@ -385,9 +495,7 @@ static struct thread *fifo_create(void *(*fn)(void *), void *arg)
 	t->t.pkg = t;
 	t->fn = fn;
 	t->arg = arg;
-	t->full = 0;
 	t->next = 0;
-	t->switching = 0;
 	t->oncpu = 1;
 	lctx_make(&t->lc, stack, size, trampoline, t);
 	struct fvp *v = fvp_self();
@@ -413,10 +521,19 @@ static void fifo_unblock(struct thread *t)
 
 /*
  * Yield, fast path: swap places with the head of our own queue under one
- * lock round-trip, queueing ourselves before the switch. The `switching`
- * flag keeps a stealing VP from running us until we are off our stack;
- * anything unusual (empty queue, a full context next) takes switch_from.
+ * lock round trip, queueing ourselves (busy: a stealer must let us leave
+ * our stack) before the switch. The head needs no busy check (see top).
+ * Anything unusual — an empty queue, a contended lock — takes switch_from.
  */
+static void yield_slow(struct fthread *self, struct fvp *v, int locked) __attribute__((noinline));
+static void yield_slow(struct fthread *self, struct fvp *v, int locked)
+{
+	if (locked)
+		uspin_unlock(&v->lock);
+	vp_enable(v->vpp);
+	switch_from(self, YIELD);       /* looks at the other VPs' queues too */
+}
+
 __attribute__((optimize("omit-frame-pointer")))
 static void fifo_yield(struct thread *self_t)
 {
@@ -424,48 +541,30 @@ static void fifo_yield(struct thread *self_t)
 	struct vp_page *vpp = vp_self();
 	vpp->disabled = 1;
 	__asm__ volatile("" ::: "memory");
-	struct fvp *v = fvps[vp_index()];
-	uspin_lock(&v->lock);
-	struct fthread *next = v->head;
-	if (next && !next->full) {
-		/* A thread in our own queue is never mid-switch: a fast yield
-		   queues on its own VP, and this VP finished that switch. Only
-		   stealers (run()) must wait on `switching`. */
-		v->head = next->next;
-		self->next = 0;
-		self->switching = 1;
-		if (v->head)
-			v->tail->next = self;
-		else
-			v->head = self;
-		v->tail = self;
-		uspin_unlock(&v->lock);
-		v->prev = self;
-		v->prev_action = YIELD_QUEUED;
-		next->t.vpp = vpp;
-		vpp->current_thread = (uint64_t)&next->t;
-		lctx_swap(&self->lc, &next->lc);
-		/* Back, maybe on another VP: finish whoever switched to us. */
-		struct fvp *w = fvps[vp_index()];
-		struct fthread *p = w->prev;
-		if (p && w->prev_action == YIELD_QUEUED) {
-			w->prev = 0;
-			__atomic_store_n(&p->switching, 0, __ATOMIC_RELEASE);
-		} else
-			finish_switch(w);
-		vpp = vp_self();
-		vpp->disabled = 0;
-		__asm__ volatile("" ::: "memory");
-		if (vpp->pending)
-			syscall0(SYS_vp_poll);
-		return;
+	struct fvp *v = vp_pkg(vpp);
+	if (!uspin_trylock(&v->lock))
+		return yield_slow(self, v, 0);
+	struct fthread *tail = v->tail;
+	if (!tail)
+		return yield_slow(self, v, 1);
+	struct fthread *next = tail->next;      /* the head */
+	self->lc.busy = 1;
+	if (next == tail)                       /* it was alone: now we are */
+		self->next = self;
+	else {
+		self->next = next->next;
+		tail->next = self;
 	}
+	v->tail = self;
 	uspin_unlock(&v->lock);
+	next->t.vpp = vpp;
+	vpp->current_thread = (uint64_t)&next->t;
+	lctx_swap(&self->lc, &next->lc);
+	vpp = vp_self();                 /* back, maybe on another VP */
 	vpp->disabled = 0;
 	__asm__ volatile("" ::: "memory");
 	if (vpp->pending)
 		syscall0(SYS_vp_poll);
-	switch_from(self, YIELD);
 }
 
 __attribute__((noreturn)) static void fifo_exit(struct thread *self)
@@ -506,6 +605,7 @@ static struct fvp *adopt_vp(void)
 	struct fvp *v = calloc(1, sizeof *v);
 	int idx = vp_index();
 	v->index = idx;
+	v->seed = (unsigned)idx * 2654435761u + 1;
 	v->vpp = upcall_register(idx, handler, UPCALL_STACK);
 	if (!v->vpp) {
 		printf("fifo: cannot register upcalls on VP %d\n", idx);
@@ -513,6 +613,7 @@ static struct fvp *adopt_vp(void)
 	}
 	v->vpp->warn_ns = fifo_warn_ns;
 	v->vpp->want_preempted = 1;
+	v->vpp->user_data[VPP_PKG] = (uint64_t)v;
 	fvps[idx] = v;
 	all[__atomic_fetch_add(&nall, 1, __ATOMIC_ACQ_REL)] = v;
 	return v;

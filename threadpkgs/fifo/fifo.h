@@ -8,9 +8,15 @@
 extern uint64_t fifo_warn_ns;
 /* Stack size of threads created from now on (default 64 KiB). */
 extern uint64_t fifo_stack_size;
+/* Time slice: a thread running this long moves to the tail of the
+   shortest run queue (0: threads run until they yield, block or are
+   warned). Set before fifo_pkg.run. */
+extern uint64_t fifo_slice_ns;
 
 struct fifo_stats {
 	uint64_t blocked, unblocked, warnings, warn_yields, warn_deferred, preempted, steals, idles;
+	uint64_t moved;                     /* threads moved to even out run queues */
+	uint64_t slices;                    /* time slices that ran out */
 };
 extern struct fifo_stats fifo_stats;    /* racy counters: for reports only */
 

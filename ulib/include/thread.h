@@ -91,7 +91,8 @@ static inline int thread_park_commit(struct thread *t)
    registers, stack, resume point, FPU control words). ctx.S. */
 struct lctx {
 	uint64_t rbx, rbp, r12, r13, r14, r15, rsp;   /* rsp -> the resume address */
-	uint64_t unused;
+	volatile uint32_t busy;          /* cleared by lctx_swap once off this stack */
+	uint32_t pad0;
 	uint32_t mxcsr;
 	uint16_t fcw, pad;
 };
@@ -99,6 +100,7 @@ struct lctx {
 _Static_assert(__builtin_offsetof(struct lctx, rbx) == 0, "lctx");
 _Static_assert(__builtin_offsetof(struct lctx, r15) == 40, "lctx");
 _Static_assert(__builtin_offsetof(struct lctx, rsp) == 48, "lctx");
+_Static_assert(__builtin_offsetof(struct lctx, busy) == 56, "lctx");
 _Static_assert(__builtin_offsetof(struct lctx, mxcsr) == 64, "lctx");
 _Static_assert(__builtin_offsetof(struct lctx, fcw) == 68, "lctx");
 /* Save the caller in *from and continue *to. Returns (in from's context)
@@ -106,6 +108,8 @@ _Static_assert(__builtin_offsetof(struct lctx, fcw) == 68, "lctx");
 void lctx_swap(struct lctx *from, const struct lctx *to);
 /* Start or continue *to without saving anything. */
 __attribute__((noreturn)) void lctx_jump(const struct lctx *to);
+/* The same, then store 0 to *done: for a thread leaving its stack for good. */
+__attribute__((noreturn)) void lctx_exit(const struct lctx *to, volatile int *done);
 /* Set up c to start fn(arg) on [stack, stack+size) (fn must not return). */
 void lctx_make(struct lctx *c, void *stack, uint64_t size, void (*fn)(void *), void *arg);
 

@@ -43,6 +43,14 @@ static inline struct pseudo_page *pseudo_page(unsigned index)
 	return (struct pseudo_page *)(PSEUDO_BASE + (uint64_t)index * 4096);
 }
 
+/* user_data[1] of a VP page belongs to the package that owns the VP: its
+   per-VP state, one load away on fast paths (the kernel ignores it). */
+#define VPP_PKG 1
+static inline void *vp_pkg(struct vp_page *vpp)
+{
+	return (void *)vpp->user_data[VPP_PKG];
+}
+
 /* Register handler for upcalls on VP `index`, with an upcall stack of
    `stack_size` bytes (allocated here). Software interrupts stay disabled
    until the caller clears vpp->disabled (or calls vp_enable). */

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys.h>
+#include <clock.h>
 #include <result.h>
 #include <upcall.h>
 #include "busy.h"
@@ -91,9 +92,7 @@ static uint64_t tsc_ns(struct pseudo_page *pp, uint64_t tsc)
 
 static uint64_t now(struct pseudo_page *pp)
 {
-	uint32_t lo, hi;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return tsc_ns(pp, (uint64_t)hi << 32 | lo);
+	return tsc_ns(pp, rdtsc());
 }
 
 static void make_ready(struct thr *t)

@@ -135,23 +135,16 @@ static uint64_t wait_ticks, run_ticks;     /* all workers: in spin_lock, in all 
 static uint64_t long_waits, long_limit;   /* waits over 100 us, the limit in ticks */
 static uint64_t cs_preempted, cs_stalled; /* sections the holder was preempted / stalled in */
 
-static inline uint64_t ticks(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
 static void *worker(void *arg)
 {
 	long me = (long)(intptr_t)arg;
 	long n = iters / nthreads + (me < iters % nthreads);
-	uint64_t x = (uint64_t)me + 1, waited = 0, r0 = ticks();
+	uint64_t x = (uint64_t)me + 1, waited = 0, r0 = rdtsc();
 	uint64_t nlong = 0, npre = 0, nstall = 0;
 	for (long k = 0; k < n; k++) {
-		uint64_t w0 = ticks();
+		uint64_t w0 = rdtsc();
 		spin_lock(&lock);
-		uint64_t c0 = ticks(), w = c0 - w0;
+		uint64_t c0 = rdtsc(), w = c0 - w0;
 		waited += w;
 		nlong += w > long_limit;
 		/* Our VP's preemption count: if it rises before the release,
@@ -163,7 +156,7 @@ static void *worker(void *arg)
 			x = x * 6364136223846793005UL + 1442695040888963407UL;
 		}
 		npre += vp_pseudo() == pp && __atomic_load_n(&pp->preemptions, __ATOMIC_RELAXED) != p0;
-		nstall += ticks() - c0 > long_limit;
+		nstall += rdtsc() - c0 > long_limit;
 		spin_unlock(&lock);
 		for (long i = 0; i < ncs; i++)
 			x = x * 6364136223846793005UL + 1442695040888963407UL;
@@ -173,7 +166,7 @@ static void *worker(void *arg)
 	__atomic_fetch_add(&cs_preempted, npre, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&cs_stalled, nstall, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&wait_ticks, waited, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&run_ticks, ticks() - r0, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&run_ticks, rdtsc() - r0, __ATOMIC_RELAXED);
 	return 0;
 }
 

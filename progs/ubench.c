@@ -39,19 +39,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys.h>
+#include <clock.h>
 #include <result.h>
 #include <upcall.h>
 
 #define STACK    65536
 #define WARMUP   16
 #define MAXREPS  4096
-
-static inline uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi) :: "memory");
-	return lo | (uint64_t)hi << 32;
-}
 
 static int reps = 1000;
 static double ns_per_tick;      /* wall mode: > 0, figures in ns */

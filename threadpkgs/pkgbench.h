@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys.h>
+#include <clock.h>
 #include <sync.h>
 #include <pkg.h>
 #include <result.h>
@@ -44,13 +45,6 @@ static double pb_row[4];                 /* demo: ns per operation, in bench ord
 static int pb_nrow;
 
 static const struct pkg *B;
-
-static inline uint64_t ticks(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -117,14 +111,14 @@ PB_BENCH bench_yield(const int batch)
 	struct thread *other = B->create(yielder, 0);
 	thread_yield();                  /* let it start */
 	for (int r = 0; r < pb_runs; r++) {
-		uint64_t t0 = ticks();
+		uint64_t t0 = rdtsc();
 		for (int i = 0; i < batch; i += 4) {
 			thread_yield();      /* to the yielder and back: two yields */
 			thread_yield();
 			thread_yield();
 			thread_yield();
 		}
-		per[r] = ticks() - t0;
+		per[r] = rdtsc() - t0;
 	}
 	stop_yield = 1;
 	thread_join(other);
@@ -141,10 +135,10 @@ PB_BENCH bench_create_join(const int batch)
 	uint64_t per[RUNS];
 	thread_join(B->create(null_thread, 0));   /* warm the allocator */
 	for (int r = 0; r < pb_runs; r++) {
-		uint64_t t0 = ticks();
+		uint64_t t0 = rdtsc();
 		for (int i = 0; i < batch; i++)
 			thread_join(B->create(null_thread, 0));
-		per[r] = ticks() - t0;
+		per[r] = rdtsc() - t0;
 	}
 	report("create_join", per, batch);
 }
@@ -154,12 +148,12 @@ PB_BENCH bench_mutex(const int batch)
 	static struct mutex m;
 	uint64_t per[RUNS];
 	for (int r = 0; r < pb_runs; r++) {
-		uint64_t t0 = ticks();
+		uint64_t t0 = rdtsc();
 		for (int i = 0; i < batch; i++) {
 			mutex_lock(&m);
 			mutex_unlock(&m);
 		}
-		per[r] = ticks() - t0;
+		per[r] = rdtsc() - t0;
 	}
 	report("mutex_uncontended", per, batch);
 }
@@ -185,12 +179,12 @@ PB_BENCH bench_signal_wait(const int batch)
 	sem_post(&ping);                 /* warm up one round */
 	sem_wait(&pong);
 	for (int r = 0; r < pb_runs; r++) {
-		uint64_t t0 = ticks();
+		uint64_t t0 = rdtsc();
 		for (int i = 0; i < batch; i++) {
 			sem_post(&ping);
 			sem_wait(&pong);
 		}
-		per[r] = ticks() - t0;
+		per[r] = rdtsc() - t0;
 	}
 	thread_join(t);
 	report("signal_wait", per, 2 * batch);

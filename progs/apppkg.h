@@ -1,7 +1,7 @@
 /*
  * Shared bits of the experiment applications (gauss, psort, speedup, mpl,
- * scale): pick a thread package by name (argv[1]), read a VP count, and
- * report failures uniformly.
+ * scale, barlat, wakelat, wakerace): check the argument count, pick a thread
+ * package by name (argv[1]), read a VP count, and report failures uniformly.
  *
  * A package is listed only if its library is built: the Makefile builds
  * build/lib/libNAME.a for every threadpkgs/NAME/ with a .c file, so the
@@ -39,6 +39,18 @@ static inline const struct pkg *app_pkg(const char *name)
 		printf(" %s", app_pkgs[i]->name);
 	printf(")\n");
 	exit(2);
+}
+
+/* The start of every application's main(): at least `min` arguments
+   (argv[0] included), or print `usage` and exit 2; then the package named
+   by argv[1]. */
+static inline const struct pkg *app_args(int argc, char **argv, int min, const char *usage)
+{
+	if (argc < min) {
+		printf("usage: %s\n", usage);
+		exit(2);
+	}
+	return app_pkg(argv[1]);
 }
 
 /* A VP-count argument: a positive number as given, 0 for one VP per CPU. */

@@ -82,11 +82,7 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	if (argc < 5) {
-		printf("usage: barlat PKG THREADS VPS ROUNDS [WORK]\n");
-		return 2;
-	}
-	P = app_pkg(argv[1]);
+	P = app_args(argc, argv, 5, "barlat PKG THREADS VPS ROUNDS [WORK]");
 	nthreads = atoi(argv[2]);
 	nvps = atoi(argv[3]);
 	rounds = atoi(argv[4]);

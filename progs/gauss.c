@@ -76,11 +76,7 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	if (argc < 5) {
-		printf("usage: gauss PKG N THREADS VPS [REPS]\n");
-		return 2;
-	}
-	P = app_pkg(argv[1]);
+	P = app_args(argc, argv, 5, "gauss PKG N THREADS VPS [REPS]");
 	n = atoi(argv[2]);
 	nthreads = atoi(argv[3]);
 	nvps = app_vps(argv[4]);

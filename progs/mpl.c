@@ -239,11 +239,7 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	if (argc < 9) {
-		printf("usage: mpl PKG K WARN VPS THREADS ITERS CS NCS [COPY]\n");
-		return 2;
-	}
-	P = app_pkg(argv[1]);
+	P = app_args(argc, argv, 9, "mpl PKG K WARN VPS THREADS ITERS CS NCS [COPY]");
 	copies = atoi(argv[2]);
 	warn = !strcmp(argv[3], "on");
 	nvps = app_vps(argv[4]);

@@ -301,11 +301,7 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	if (argc < 5) {
-		printf("usage: psort PKG NKEYS THREADS VPS [GRAIN] [REPS]\n");
-		return 2;
-	}
-	P = app_pkg(argv[1]);
+	P = app_args(argc, argv, 5, "psort PKG NKEYS THREADS VPS [GRAIN] [REPS]");
 	nkeys = atol(argv[2]);
 	nthreads = atoi(argv[3]);
 	nvps = app_vps(argv[4]);

@@ -105,11 +105,7 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	if (argc < 4) {
-		printf("usage: speedup PKG TPP N [REPS]\n");
-		return 2;
-	}
-	P = app_pkg(argv[1]);
+	P = app_args(argc, argv, 4, "speedup PKG TPP N [REPS]");
 	tpp = atoi(argv[2]);
 	n = atoi(argv[3]);
 	reps = argc > 4 ? atoi(argv[4]) : 1;

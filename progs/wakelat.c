@@ -88,11 +88,7 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	if (argc < 3) {
-		printf("usage: wakelat PKG ROUNDS [VPS] [SPINNERS]\n");
-		return 2;
-	}
-	P = app_pkg(argv[1]);
+	P = app_args(argc, argv, 3, "wakelat PKG ROUNDS [VPS] [SPINNERS]");
 	rounds = atoi(argv[2]);
 	nvps = argc > 3 ? atoi(argv[3]) : 1;
 	nspin = argc > 4 ? atoi(argv[4]) : 0;

@@ -96,11 +96,7 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	if (argc < 3) {
-		printf("usage: wakerace PKG VPS [ROUNDS]\n");
-		return 2;
-	}
-	P = app_pkg(argv[1]);
+	P = app_args(argc, argv, 3, "wakerace PKG VPS [ROUNDS]");
 	nvps = app_vps(argv[2]);
 	if (argc > 3)
 		rounds = atol(argv[3]);

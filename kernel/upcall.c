@@ -70,6 +70,11 @@ int upcalls_on(struct vp *vp, const struct trapframe *tf)
  */
 int event_post(struct vp *vp, const struct event *ev, int must)
 {
+	/* Every event (signal, timer, completion, preemption) comes through
+	   here: a post to a freed VP would write freed memory and spin on a
+	   "lock" in it (the user-timer bug vp_exit now prevents). Stop loudly. */
+	if (vp->magic != VP_MAGIC)
+		panic("event_post: event type %d for a freed VP", ev->type);
 	spin_lock(&vp->evlock);
 	if (!must && vp->evq_len >= MAXEVQ) {
 		spin_unlock(&vp->evlock);

@@ -54,39 +54,40 @@ int mutex_trylock(struct mutex *m)
 void mutex_lock_wait(struct mutex *m)
 {
 	struct waiter w = { thread_self(), 0, 0 };
-	uspin_lock(&m->lock);
+	spin_lock_by(&m->lock, w.t);
 	if (__atomic_exchange_n(&m->state, 2, __ATOMIC_ACQUIRE) == 0) {
-		uspin_unlock(&m->lock);       /* freed meanwhile: it is ours */
+		spin_unlock_by(&m->lock, w.t);       /* freed meanwhile: it is ours */
 		return;
 	}
 	enqueue(&m->q, &w);
-	uspin_unlock(&m->lock);
+	spin_unlock_by(&m->lock, w.t);
 	wait_granted(&w);
 }
 
 /* Contended unlock: hand the mutex straight to the first waiter. */
 void mutex_unlock_wake(struct mutex *m)
 {
-	uspin_lock(&m->lock);
+	struct thread *self = thread_self();
+	spin_lock_by(&m->lock, self);
 	struct waiter *w = dequeue(&m->q);
 	if (!w) {
 		__atomic_store_n(&m->state, 0, __ATOMIC_RELEASE);
-		uspin_unlock(&m->lock);
+		spin_unlock_by(&m->lock, self);
 		return;
 	}
 	/* still held (by w now); 2 keeps unlockers on this slow path while
 	   more may wait, 1 lets the next unlock take the fast path */
 	__atomic_store_n(&m->state, m->q.head ? 2 : 1, __ATOMIC_RELAXED);
-	uspin_unlock(&m->lock);
+	spin_unlock_by(&m->lock, self);
 	grant(w);
 }
 
 void cond_wait(struct cond *c, struct mutex *m)
 {
 	struct waiter w = { thread_self(), 0, 0 };
-	uspin_lock(&c->lock);
+	spin_lock_by(&c->lock, w.t);
 	enqueue(&c->q, &w);
-	uspin_unlock(&c->lock);
+	spin_unlock_by(&c->lock, w.t);
 	mutex_unlock(m);
 	wait_granted(&w);
 	mutex_lock(m);
@@ -94,19 +95,21 @@ void cond_wait(struct cond *c, struct mutex *m)
 
 void cond_signal(struct cond *c)
 {
-	uspin_lock(&c->lock);
+	struct thread *self = thread_self();
+	spin_lock_by(&c->lock, self);
 	struct waiter *w = dequeue(&c->q);
-	uspin_unlock(&c->lock);
+	spin_unlock_by(&c->lock, self);
 	if (w)
 		grant(w);
 }
 
 void cond_broadcast(struct cond *c)
 {
-	uspin_lock(&c->lock);
+	struct thread *self = thread_self();
+	spin_lock_by(&c->lock, self);
 	struct waiter *w = c->q.head;
 	c->q.head = c->q.tail = 0;
-	uspin_unlock(&c->lock);
+	spin_unlock_by(&c->lock, self);
 	while (w) {
 		struct waiter *next = w->next;   /* read before w may vanish */
 		grant(w);
@@ -122,24 +125,25 @@ void sem_init(struct sem *s, int count)
 void sem_wait(struct sem *s)
 {
 	struct waiter w = { thread_self(), 0, 0 };
-	uspin_lock(&s->lock);
+	spin_lock_by(&s->lock, w.t);
 	if (s->count > 0) {
 		s->count--;
-		uspin_unlock(&s->lock);
+		spin_unlock_by(&s->lock, w.t);
 		return;
 	}
 	enqueue(&s->q, &w);
-	uspin_unlock(&s->lock);
+	spin_unlock_by(&s->lock, w.t);
 	wait_granted(&w);
 }
 
 void sem_post(struct sem *s)
 {
-	uspin_lock(&s->lock);
+	struct thread *self = thread_self();
+	spin_lock_by(&s->lock, self);
 	struct waiter *w = dequeue(&s->q);
 	if (!w)
 		s->count++;
-	uspin_unlock(&s->lock);
+	spin_unlock_by(&s->lock, self);
 	if (w)
 		grant(w);                /* the unit goes straight to w */
 }
@@ -152,13 +156,13 @@ void barrier_init(struct barrier *b, int n)
 int barrier_wait(struct barrier *b)
 {
 	struct waiter w = { thread_self(), 0, 0 };
-	uspin_lock(&b->lock);
+	spin_lock_by(&b->lock, w.t);
 	if (++b->arrived == b->n) {
 		b->arrived = 0;
 		b->generation++;
 		struct waiter *all = b->q.head;
 		b->q.head = b->q.tail = 0;
-		uspin_unlock(&b->lock);
+		spin_unlock_by(&b->lock, w.t);
 		while (all) {
 			struct waiter *next = all->next;
 			grant(all);
@@ -167,7 +171,7 @@ int barrier_wait(struct barrier *b)
 		return 1;
 	}
 	enqueue(&b->q, &w);
-	uspin_unlock(&b->lock);
+	spin_unlock_by(&b->lock, w.t);
 	wait_granted(&w);
 	return 0;
 }

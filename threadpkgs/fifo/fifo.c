@@ -425,8 +425,13 @@ static void handler(struct vp_page *vpp, struct pseudo_page *pp)
 	if (f & 4)                   /* preempted: a warning or slice end is moot now */
 		f &= ~(2 | 8);
 	else if ((f & 10) && cur->t.crit) {
-		cur->t.yield_due = 1;    /* inside a spin lock: yield at its release */
-		fifo_stats.warn_deferred += !!(f & 2);
+		/* Inside a spin lock: leave cur where it is. A warning is
+		   honored at the lock's release (spin_unlock yields the VP);
+		   a time slice just waits for the next one. */
+		if (f & 2) {
+			cur->t.yield_due = 1;
+			fifo_stats.warn_deferred++;
+		}
 		f &= ~(2 | 8);
 	}
 	if (f == 8 && !v->len) {     /* out of time, but nobody waits here */

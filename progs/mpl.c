@@ -262,7 +262,7 @@ int main(int argc, char **argv)
 	   it), so the VP is in the slice handler, at a safe point, whenever
 	   its quantum ends: with slices, MPL 3 on one icount CPU had no
 	   preemption inside a section and 0.183 s with warnings off as well
-	   as on (0.313 s off without slices). */
+	   as on (0.30-0.31 s off without slices). */
 	fifo_slice_ns = 0;
 	P->run(nvps, main_fn, 0);
 }

@@ -8,10 +8,21 @@
  * blocks from slabs it maps as needed. Slabs are never returned. Larger
  * requests get their own mapping, unmapped again by free().
  *
- * Each class has its own lock, held only while a block moves on or off
- * its list. Per-VP caches can later sit in front of the central lists
- * (take/give a batch of blocks per lock round-trip) without changing the
- * block format.
+ * Each class has its own lock and central free list. In front of them,
+ * each VP keeps a cache per class: a short list of free blocks that only
+ * code running on that VP touches, so most mallocs and frees take no lock
+ * and write no memory another VP uses (the lecture seed's per-thread
+ * heaps, per VP: a space has few VPs and many threads). A cache refills
+ * from, and drains half of itself to, the central list in batches, one
+ * lock round trip per batch. A block freed on another VP than the one it
+ * came from simply joins that VP's cache.
+ *
+ * Two threads of one VP must not interleave on its cache. A cache
+ * operation is a few instructions with the VP's software interrupts
+ * disabled (the VP page's `disabled` flag): no upcall can switch threads
+ * on the VP meanwhile, and the thread cannot move to another VP. Classic
+ * VPs get no upcalls at all, so their threads switch only when they call
+ * the package, which malloc does not do.
  */
 #include <stdlib.h>
 #include <stdint.h>
@@ -20,6 +31,7 @@
 #include <errno.h>
 #include <sys.h>
 #include <uspin.h>
+#include <upcall.h>
 
 #define HDR        16
 #define SMALL_MAX  65536           /* largest class block, header included */
@@ -49,6 +61,16 @@ struct sizeclass {
 
 static struct sizeclass classes[NCLASS];
 
+/* A VP's caches: the free blocks of each class, and how many. */
+struct vcache {
+	struct block *head[NCLASS];
+	uint32_t n[NCLASS];
+};
+static struct vcache *vcaches[MAXVP];    /* by VP index; mapped on first use */
+
+/* Central trips, counted under the class locks (exact). */
+struct malloc_stats malloc_stats;
+
 /* Classes 0..7 are 16..128 bytes in steps of 16; above that, each power
  * of two 2^p..2^(p+1) is split in four steps of 2^(p-2). */
 static size_t class_size(int c)
@@ -74,34 +96,144 @@ __attribute__((noreturn)) static void corrupt(const char *what, void *p)
 	abort();
 }
 
-/* A block of class c, or 0 when memory is out. */
-static struct block *class_alloc(int c)
+/* One block of class c from the central list or a slab; sc->lock held.
+   0 when memory is out. */
+static struct block *central_one(struct sizeclass *sc, int c)
 {
-	struct sizeclass *sc = &classes[c];
 	size_t size = class_size(c);
 	struct block *b;
-
-	uspin_lock(&sc->lock);
 	if ((b = sc->free)) {
 		if (b->magic != MAGIC_FREE)
 			corrupt("free list corrupted (write after free?) at", b);
 		sc->free = b->next;
-	} else {
-		if (sc->bump + size > sc->end) {
-			size_t slab = size * 4 > SLAB_MIN ? size * 4 : SLAB_MIN;
-			char *m = sys_map(0, slab, PROT_READ | PROT_WRITE);
-			if (sys_failed((long)m)) {
-				uspin_unlock(&sc->lock);
-				return 0;
-			}
-			sc->bump = m;     /* the old slab's tail is abandoned */
-			sc->end = m + slab;
-		}
-		b = (struct block *)sc->bump;
-		sc->bump += size;
+		return b;
+	}
+	if (sc->bump + size > sc->end) {
+		size_t slab = size * 4 > SLAB_MIN ? size * 4 : SLAB_MIN;
+		char *m = sys_map(0, slab, PROT_READ | PROT_WRITE);
+		if (sys_failed((long)m))
+			return 0;
+		sc->bump = m;     /* the old slab's tail is abandoned */
+		sc->end = m + slab;
+	}
+	b = (struct block *)sc->bump;
+	sc->bump += size;
+	b->magic = MAGIC_FREE;
+	return b;
+}
+
+/* How many blocks of class c a VP keeps at most: 64 KiB worth, within
+   [2, 64]. A cache that overflows gives half back. */
+static uint32_t cache_cap(int c)
+{
+	size_t k = 65536 / class_size(c);
+	return k < 2 ? 2 : k > 64 ? 64 : (uint32_t)k;
+}
+
+/* Refill vc's list of class c (empty) with half a cache; 0 if not even
+   one block could be had. */
+static int refill(struct vcache *vc, int c)
+{
+	struct sizeclass *sc = &classes[c];
+	uint32_t want = cache_cap(c) / 2, got = 0;
+	uspin_lock(&sc->lock);
+	malloc_stats.refills++;
+	for (struct block *b; got < want && (b = central_one(sc, c)); got++) {
+		b->next = vc->head[c];
+		vc->head[c] = b;
 	}
 	uspin_unlock(&sc->lock);
+	vc->n[c] = got;
+	return got > 0;
+}
+
+/* vc's list of class c is over its cap: give all but half a cache back. */
+static void drain(struct vcache *vc, int c)
+{
+	struct sizeclass *sc = &classes[c];
+	uint32_t keep = cache_cap(c) / 2;
+	struct block *first = vc->head[c], *last = first;
+	for (uint32_t i = 1; i < vc->n[c] - keep; i++)
+		last = last->next;
+	vc->head[c] = last->next;
+	vc->n[c] = keep;
+	uspin_lock(&sc->lock);
+	malloc_stats.drains++;
+	last->next = sc->free;
+	sc->free = first;
+	uspin_unlock(&sc->lock);
+}
+
+/* Enter/leave a cache operation on the calling VP (see the top). */
+static inline int cache_enter(struct vp_page *vpp)
+{
+	int was = vpp->disabled;
+	vpp->disabled = 1;
+	__asm__ volatile("" ::: "memory");
+	return was;
+}
+
+static inline void cache_leave(struct vp_page *vpp, int was)
+{
+	__asm__ volatile("" ::: "memory");
+	if (!was)
+		vp_enable(vpp);
+}
+
+/* The calling VP's caches (disabled), mapped on first use; 0 if out of
+   memory, and then the central lists serve alone. */
+static struct vcache *vcache(void)
+{
+	unsigned i = vp_index();
+	struct vcache *vc = i < MAXVP ? vcaches[i] : 0;
+	if (!vc && i < MAXVP) {
+		void *m = sys_map(0, sizeof *vc, PROT_READ | PROT_WRITE);
+		if (!sys_failed((long)m))
+			vcaches[i] = vc = m;
+	}
+	return vc;
+}
+
+/* A block of class c, or 0 when memory is out. */
+static struct block *class_alloc(int c)
+{
+	struct vp_page *vpp = vp_self();
+	int was = cache_enter(vpp);
+	struct vcache *vc = vcache();
+	struct block *b = 0;
+	if (!vc) {
+		uspin_lock(&classes[c].lock);
+		b = central_one(&classes[c], c);
+		uspin_unlock(&classes[c].lock);
+	} else if (vc->n[c] || refill(vc, c)) {
+		b = vc->head[c];
+		if (b->magic != MAGIC_FREE)
+			corrupt("free list corrupted (write after free?) at", b);
+		vc->head[c] = b->next;
+		vc->n[c]--;
+	}
+	cache_leave(vpp, was);
 	return b;
+}
+
+/* Return block b (marked free) of class c. */
+static void class_free(struct block *b, int c)
+{
+	struct vp_page *vpp = vp_self();
+	int was = cache_enter(vpp);
+	struct vcache *vc = vcache();
+	if (!vc) {
+		uspin_lock(&classes[c].lock);
+		b->next = classes[c].free;
+		classes[c].free = b;
+		uspin_unlock(&classes[c].lock);
+	} else {
+		b->next = vc->head[c];
+		vc->head[c] = b;
+		if (++vc->n[c] > cache_cap(c))
+			drain(vc, c);
+	}
+	cache_leave(vpp, was);
 }
 
 static struct block *big_alloc(size_t n)
@@ -193,12 +325,8 @@ void free(void *p)
 	}
 	if (h->cls >= NCLASS)
 		corrupt("free of a bad pointer", p);
-	struct sizeclass *sc = &classes[h->cls];
 	b->magic = MAGIC_FREE;
-	uspin_lock(&sc->lock);
-	b->next = sc->free;
-	sc->free = b;
-	uspin_unlock(&sc->lock);
+	class_free(b, (int)h->cls);
 }
 
 size_t malloc_usable_size(void *p)

@@ -41,13 +41,19 @@ void *bsearch(const void *key, const void *base, size_t n, size_t size,
 int rand(void);
 void srand(unsigned seed);
 
-/* Thread-safe allocator (size classes over sys_map; see malloc.c).
- * Every block is 16-byte aligned. */
+/* Thread-safe allocator (size classes over sys_map, per-VP caches in
+ * front of central lists; see malloc.c). Every block is 16-byte aligned. */
 void *malloc(size_t n);
 void free(void *p);
 void *calloc(size_t n, size_t size);
 void *realloc(void *p, size_t n);
 void *aligned_alloc(size_t align, size_t n);   /* align: a power of two */
 size_t malloc_usable_size(void *p);
+/* Anima: how often the per-VP caches went to the central lists (each a
+ * lock round trip for a batch of blocks). Exact: kept under the locks. */
+struct malloc_stats {
+	uint64_t refills, drains;
+};
+extern struct malloc_stats malloc_stats;
 
 #endif

@@ -119,6 +119,16 @@ def table(pkgs):
             for p in [p for p in apps if p in ("fifo", "naive")]:
                 for warn in ("off", "on"):
                     t.append(mpl_exp(p, k, warn, mode, runs, iters, smp))
+    # malloc across VPs: per-VP caches against the central lists alone
+    # (malloc_central_only), 1 and 2 VPs of fifo, 4 threads. icount on one
+    # CPU counts the instructions of each path (a locked instruction counts
+    # one, so lock contention does not show there); wall on 2 CPUs.
+    if "fifo" in pkgs:
+        mb = tuple(f"mallocbench {m} {v} 4 {{n}}" for m in ("cached", "central") for v in (1, 2))
+        t += [Exp("malloc.icount", tuple(c.format(n=200000) for c in mb), mode="icount",
+                  runs=2, names=r"^malloc\."),
+              Exp("malloc.wall", tuple(c.format(n=1000000) for c in mb), smp=2, mode="wall",
+                  runs=3, names=r"^malloc\.")]
     # Scale: 100,000 live fifo threads in one space that all block and are
     # woken; then as many as fit in a 4 GiB guest (2 KiB stacks). Wall
     # clock only: under icount the 100,000 take over 5 minutes.

@@ -65,11 +65,14 @@ static struct sizeclass classes[NCLASS];
 struct vcache {
 	struct block *head[NCLASS];
 	uint32_t n[NCLASS];
+	uint32_t cap[NCLASS];           /* cache_cap(c), computed once */
 };
 static struct vcache *vcaches[MAXVP];    /* by VP index; mapped on first use */
 
 /* Central trips, counted under the class locks (exact). */
 struct malloc_stats malloc_stats;
+/* Nonzero: bypass the caches (for progs/mallocbench's comparison). */
+int malloc_central_only;
 
 /* Classes 0..7 are 16..128 bytes in steps of 16; above that, each power
  * of two 2^p..2^(p+1) is split in four steps of 2^(p-2). */
@@ -135,7 +138,7 @@ static uint32_t cache_cap(int c)
 static int refill(struct vcache *vc, int c)
 {
 	struct sizeclass *sc = &classes[c];
-	uint32_t want = cache_cap(c) / 2, got = 0;
+	uint32_t want = vc->cap[c] / 2, got = 0;
 	uspin_lock(&sc->lock);
 	malloc_stats.refills++;
 	for (struct block *b; got < want && (b = central_one(sc, c)); got++) {
@@ -151,7 +154,7 @@ static int refill(struct vcache *vc, int c)
 static void drain(struct vcache *vc, int c)
 {
 	struct sizeclass *sc = &classes[c];
-	uint32_t keep = cache_cap(c) / 2;
+	uint32_t keep = vc->cap[c] / 2;
 	struct block *first = vc->head[c], *last = first;
 	for (uint32_t i = 1; i < vc->n[c] - keep; i++)
 		last = last->next;
@@ -176,8 +179,12 @@ static inline int cache_enter(struct vp_page *vpp)
 static inline void cache_leave(struct vp_page *vpp, int was)
 {
 	__asm__ volatile("" ::: "memory");
-	if (!was)
-		vp_enable(vpp);
+	if (!was) {
+		vpp->disabled = 0;
+		__asm__ volatile("" ::: "memory");
+		if (vpp->pending)            /* events came meanwhile: take them */
+			syscall0(SYS_vp_poll);
+	}
 }
 
 /* The calling VP's caches (disabled), mapped on first use; 0 if out of
@@ -188,24 +195,44 @@ static struct vcache *vcache(void)
 	struct vcache *vc = i < MAXVP ? vcaches[i] : 0;
 	if (!vc && i < MAXVP) {
 		void *m = sys_map(0, sizeof *vc, PROT_READ | PROT_WRITE);
-		if (!sys_failed((long)m))
-			vcaches[i] = vc = m;
+		if (!sys_failed((long)m)) {
+			vc = m;
+			for (int c = 0; c < NCLASS; c++)
+				vc->cap[c] = cache_cap(c);
+			vcaches[i] = vc;
+		}
 	}
 	return vc;
 }
 
 /* A block of class c, or 0 when memory is out. */
+static struct block *central_alloc(int c)
+{
+	uspin_lock(&classes[c].lock);
+	struct block *b = central_one(&classes[c], c);
+	uspin_unlock(&classes[c].lock);
+	return b;
+}
+
+static void central_free(struct block *b, int c)
+{
+	uspin_lock(&classes[c].lock);
+	b->next = classes[c].free;
+	classes[c].free = b;
+	uspin_unlock(&classes[c].lock);
+}
+
 static struct block *class_alloc(int c)
 {
+	if (malloc_central_only)
+		return central_alloc(c);
 	struct vp_page *vpp = vp_self();
 	int was = cache_enter(vpp);
 	struct vcache *vc = vcache();
 	struct block *b = 0;
-	if (!vc) {
-		uspin_lock(&classes[c].lock);
-		b = central_one(&classes[c], c);
-		uspin_unlock(&classes[c].lock);
-	} else if (vc->n[c] || refill(vc, c)) {
+	if (!vc)
+		b = central_alloc(c);
+	else if (vc->n[c] || refill(vc, c)) {
 		b = vc->head[c];
 		if (b->magic != MAGIC_FREE)
 			corrupt("free list corrupted (write after free?) at", b);
@@ -219,18 +246,19 @@ static struct block *class_alloc(int c)
 /* Return block b (marked free) of class c. */
 static void class_free(struct block *b, int c)
 {
+	if (malloc_central_only) {
+		central_free(b, c);
+		return;
+	}
 	struct vp_page *vpp = vp_self();
 	int was = cache_enter(vpp);
 	struct vcache *vc = vcache();
-	if (!vc) {
-		uspin_lock(&classes[c].lock);
-		b->next = classes[c].free;
-		classes[c].free = b;
-		uspin_unlock(&classes[c].lock);
-	} else {
+	if (!vc)
+		central_free(b, c);
+	else {
 		b->next = vc->head[c];
 		vc->head[c] = b;
-		if (++vc->n[c] > cache_cap(c))
+		if (++vc->n[c] > vc->cap[c])
 			drain(vc, c);
 	}
 	cache_leave(vpp, was);

@@ -55,5 +55,6 @@ struct malloc_stats {
 	uint64_t refills, drains;
 };
 extern struct malloc_stats malloc_stats;
+extern int malloc_central_only;      /* nonzero: no caches (for comparisons) */
 
 #endif

@@ -167,33 +167,15 @@ static void drain(struct vcache *vc, int c)
 	uspin_unlock(&sc->lock);
 }
 
-/* Enter/leave a cache operation on the calling VP (see the top). */
-static inline int cache_enter(struct vp_page *vpp)
-{
-	int was = vpp->disabled;
-	vpp->disabled = 1;
-	__asm__ volatile("" ::: "memory");
-	return was;
-}
-
-static inline void cache_leave(struct vp_page *vpp, int was)
-{
-	__asm__ volatile("" ::: "memory");
-	if (!was) {
-		vpp->disabled = 0;
-		__asm__ volatile("" ::: "memory");
-		if (vpp->pending)            /* events came meanwhile: take them */
-			syscall0(SYS_vp_poll);
-	}
-}
-
 /* The calling VP's caches (disabled), mapped on first use; 0 if out of
    memory, and then the central lists serve alone. */
 static struct vcache *vcache(void)
 {
 	unsigned i = vp_index();
-	struct vcache *vc = i < MAXVP ? vcaches[i] : 0;
-	if (!vc && i < MAXVP) {
+	if (i >= MAXVP)
+		return 0;
+	struct vcache *vc = vcaches[i];
+	if (!vc) {
 		void *m = sys_map(0, sizeof *vc, PROT_READ | PROT_WRITE);
 		if (!sys_failed((long)m)) {
 			vc = m;
@@ -227,7 +209,7 @@ static struct block *class_alloc(int c)
 	if (malloc_central_only)
 		return central_alloc(c);
 	struct vp_page *vpp = vp_self();
-	int was = cache_enter(vpp);
+	int was = vp_disable_save(vpp);     /* see the top */
 	struct vcache *vc = vcache();
 	struct block *b = 0;
 	if (!vc)
@@ -239,7 +221,7 @@ static struct block *class_alloc(int c)
 		vc->head[c] = b->next;
 		vc->n[c]--;
 	}
-	cache_leave(vpp, was);
+	vp_restore(vpp, was);
 	return b;
 }
 
@@ -251,7 +233,7 @@ static void class_free(struct block *b, int c)
 		return;
 	}
 	struct vp_page *vpp = vp_self();
-	int was = cache_enter(vpp);
+	int was = vp_disable_save(vpp);     /* see the top */
 	struct vcache *vc = vcache();
 	if (!vc)
 		central_free(b, c);
@@ -261,7 +243,7 @@ static void class_free(struct block *b, int c)
 		if (++vc->n[c] > vc->cap[c])
 			drain(vc, c);
 	}
-	cache_leave(vpp, was);
+	vp_restore(vpp, was);
 }
 
 static struct block *big_alloc(size_t n)

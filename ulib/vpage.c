@@ -20,16 +20,6 @@ struct vp_page *upcall_register(unsigned index, upcall_fn handler, uint64_t stac
 	return vpp;
 }
 
-void vp_enable(struct vp_page *vpp)
-{
-	vpp->disabled = 0;
-	__asm__ volatile("" ::: "memory");
-	/* Anything that arrived while disabled is in the ring or still in the
-	   kernel's queue; entering the kernel lets it deliver the upcall. */
-	if (vpp->pending)
-		syscall0(SYS_vp_poll);
-}
-
 struct event *vp_next_event(struct vp_page *vpp)
 {
 	uint32_t head = vpp->ring_head;

@@ -95,17 +95,12 @@ static inline struct fvp *fvp_self(void)
 /* Enter/leave a critical section of the package on the calling VP. */
 static inline int crit_enter(void)
 {
-	struct vp_page *p = vp_self();
-	int was = p->disabled;
-	p->disabled = 1;
-	__asm__ volatile("" ::: "memory");
-	return was;
+	return vp_disable_save(vp_self());
 }
 
 static inline void crit_leave(int was)
 {
-	if (!was)
-		vp_enable(vp_self());
+	vp_restore(vp_self(), was);     /* maybe another VP than at enter */
 }
 
 /* Queue operations; the caller is in a critical section. A queue is a

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <anima/vp.h>
+#include <sys.h>
 
 typedef void (*upcall_fn)(struct vp_page *vpp, struct pseudo_page *pp);
 
@@ -56,12 +57,39 @@ static inline void *vp_pkg(struct vp_page *vpp)
    until the caller clears vpp->disabled (or calls vp_enable). */
 struct vp_page *upcall_register(unsigned index, upcall_fn handler, uint64_t stack_size);
 
-/* Enable software interrupts; if events are pending, take them now. */
-void vp_enable(struct vp_page *vpp);
+/* Enable software interrupts; if events are pending, take them now.
+   Inline: malloc and the packages use it on their fast paths. */
+static inline void vp_enable(struct vp_page *vpp)
+{
+	__asm__ volatile("" ::: "memory");   /* the section's stores stay before */
+	vpp->disabled = 0;
+	__asm__ volatile("" ::: "memory");
+	/* Anything that arrived while disabled is in the ring or still in the
+	   kernel's queue; entering the kernel lets it deliver the upcall. */
+	if (vpp->pending)
+		syscall0(SYS_vp_poll);
+}
+
 static inline void vp_disable(struct vp_page *vpp)
 {
 	vpp->disabled = 1;
 	__asm__ volatile("" ::: "memory");
+}
+
+/* For code that may run enabled or not (a thread, a handler, a package's
+   scheduler): disable, returning whether software interrupts were off
+   already; vp_restore undoes exactly that. */
+static inline int vp_disable_save(struct vp_page *vpp)
+{
+	int was = vpp->disabled;
+	vp_disable(vpp);
+	return was;
+}
+
+static inline void vp_restore(struct vp_page *vpp, int was)
+{
+	if (!was)
+		vp_enable(vpp);
 }
 
 /* Take the next event from the ring, or return 0 if it is empty. */

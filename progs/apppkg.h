@@ -72,4 +72,14 @@ static inline struct thread *app_create(const struct pkg *p, void *(*fn)(void *)
 	return t;
 }
 
+/* Run fn((void *)i) for i < n in n threads of p (descriptors in t) and
+   join them all. */
+static inline void app_fork_join(const struct pkg *p, int n, void *(*fn)(void *), struct thread **t)
+{
+	for (int i = 0; i < n; i++)
+		t[i] = app_create(p, fn, (void *)(intptr_t)i);
+	for (int i = 0; i < n; i++)
+		thread_join(t[i]);
+}
+
 #endif

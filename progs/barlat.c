@@ -53,10 +53,7 @@ static void *main_fn(void *arg)
 	lat = malloc(sizeof *lat * (size_t)rounds);
 	barrier_init(&bar, nthreads);
 	uint64_t t0 = now_ns();
-	for (int i = 0; i < nthreads; i++)
-		t[i] = app_create(P, worker, (void *)(intptr_t)i);
-	for (int i = 0; i < nthreads; i++)
-		thread_join(t[i]);
+	app_fork_join(P, nthreads, worker, t);
 	uint64_t total = now_ns() - t0;
 	int over = 0;
 	for (int i = 0; i < rounds; i++)

@@ -77,10 +77,7 @@ static uint64_t gauss_eliminate(const struct pkg *p, int threads, struct thread 
 	memcpy(g_a, g_a0, sizeof *g_a * (size_t)g_n * (size_t)(g_n + 1));
 	barrier_init(&g_bar, threads);
 	uint64_t t0 = now_ns();
-	for (int i = 0; i < threads; i++)
-		t[i] = app_create(p, gauss_worker, (void *)(intptr_t)i);
-	for (int i = 0; i < threads; i++)
-		thread_join(t[i]);
+	app_fork_join(p, threads, gauss_worker, t);
 	return now_ns() - t0;
 }
 

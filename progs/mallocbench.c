@@ -51,13 +51,11 @@ static void *main_fn(void *arg)
 	malloc_central_only = central;
 	struct malloc_stats s0 = malloc_stats;
 	uint64_t t0 = now_ns();
-	for (long i = 0; i < nthreads; i++)
-		if (!t || !(t[i] = P->create(worker, (void *)i))) {
-			printf("mallocbench: cannot create thread %ld\n", i);
-			return (void *)1;
-		}
-	for (int i = 0; i < nthreads; i++)
-		thread_join(t[i]);
+	if (!t) {
+		printf("mallocbench: out of memory\n");
+		return (void *)1;
+	}
+	app_fork_join(P, nthreads, worker, t);
 	uint64_t ns = now_ns() - t0;
 	char name[64];
 	snprintf(name, sizeof name, "malloc.%s.vps%d", central ? "central" : "cached", nvps);

@@ -119,13 +119,11 @@ static void *main_fn(void *arg)
 {
 	struct thread **t = malloc(sizeof *t * (size_t)nthreads);
 	struct malloc_stats s0 = malloc_stats;
-	for (long i = 0; i < nthreads; i++)
-		if (!t || !(t[i] = P->create(worker, (void *)i))) {
-			printf("mallocstress: cannot create thread %ld\n", i);
-			return (void *)1;
-		}
-	for (int i = 0; i < nthreads; i++)
-		thread_join(t[i]);
+	if (!t) {
+		printf("mallocstress: out of memory\n");
+		return (void *)1;
+	}
+	app_fork_join(P, nthreads, worker, t);
 	for (int i = 0; i < MAILBOX; i++)
 		if (mailbox[i])
 			kill(mailbox[i]);

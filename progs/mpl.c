@@ -180,10 +180,7 @@ static void *main_fn(void *arg)
 	}
 	long_limit = vp_pseudo()->tsc_hz / 10000;   /* 100 us */
 	uint64_t t0 = now_ns();
-	for (int i = 0; i < nthreads; i++)
-		t[i] = app_create(P, worker, (void *)(intptr_t)i);
-	for (int i = 0; i < nthreads; i++)
-		thread_join(t[i]);
+	app_fork_join(P, nthreads, worker, t);
 	uint64_t t1 = now_ns();
 
 	uint64_t sum = 0;

@@ -70,11 +70,7 @@ static void watchdog(long arg)
 static void *main_fn(void *arg)
 {
 	wr_main = thread_self();
-	wr_child = P->create(child, 0);
-	if (!wr_child) {
-		printf("wakerace: %s.create failed\n", P->name);
-		return (void *)1;
-	}
+	wr_child = app_create(P, child, 0);
 	uint64_t t0 = now_ns();
 	for (long r = 0; r < rounds; r++) {
 		__atomic_store_n(&turn, 1, __ATOMIC_RELEASE);

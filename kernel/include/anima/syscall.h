@@ -22,7 +22,8 @@
 #define SYS_exit        2   /* (int status) -> does not return */
 #define SYS_time        3   /* () -> ns since boot */
 #define SYS_yield       4   /* () -> 0: give up the processor */
-#define SYS_spawn       5   /* (const char *prog, int argc, const char *const *argv) -> space id */
+#define SYS_spawn       5   /* (prog, argc, argv [, const long *handles, n]) -> space id; the child
+                               gets copies of the caller's handles[0..n-1] as its handles CAP_BASE+0.. */
 #define SYS_wait        6   /* (int space, int *status) -> space id, once it has ended */
 #define SYS_getinfo     7   /* (int what) -> value: see INFO_* below */
 
@@ -33,10 +34,12 @@
 #define SYS_vp_start    33  /* (index, rip, rsp, arg) -> 0: start a VP parked at boot (run=prog:N) */
 #define SYS_vp_idle     34  /* () -> 0: give up the processor until an event is queued */
 #define SYS_vp_signal   35  /* (dest, payload) -> 0: EV_SIGNAL to a VP index of this space, or a capability */
-#define SYS_vp_cap      36  /* (index) -> capability: lets any space holding it signal that VP */
+#define SYS_vp_cap      36  /* (index) -> handle (>= CAP_BASE) in the caller's own table naming that VP */
 #define SYS_timer       37  /* (deadline ns since boot, token) -> 0: one-shot EV_TIMER; deadline 0 cancels */
 #define SYS_vp_poll     38  /* () -> 0: just enter and leave the kernel, so queued events reach the ring */
 #define SYS_vp_exit     39  /* () -> does not return: this VP ends (the last one ends the space, status 0) */
+#define SYS_cap_grant   40  /* (handle, space id) -> handle in that space's table: a copy, given to a child or the parent */
+#define SYS_cap_drop    41  /* (handle) -> 0: forget a handle of the caller's table */
 
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */
@@ -51,11 +54,20 @@
 #define INFO_NCPU       2   /* CPUs online */
 #define INFO_TSC_HZ     3   /* calibrated TSC frequency */
 #define INFO_MEM_FREE   4   /* free physical memory, bytes */
+#define INFO_MEM_AVAIL  5   /* free memory plus the empty pages the kernel heap keeps for reuse,
+                               bytes: what a space's exit must give back exactly (the audits) */
 
 /* SYS_map protections */
 #define PROT_READ       1
 #define PROT_WRITE      2
 #define PROT_EXEC       4
 #define MAP_LAZY        0x100  /* demand-zero: pages appear on first touch, after the latency in arg 4 */
+
+/* Capability handles: indices into the holder's own handle table, offset
+   so that a handle is never a VP index (SYS_vp_signal takes either). A
+   handle means nothing in any other space: authority is never a guessable
+   number, only an entry the kernel put in the holder's table. */
+#define CAP_BASE        0x10000
+#define MAXCAP_SPACE    64     /* handles per space */
 
 #endif

@@ -35,6 +35,10 @@
 #define PSEUDO_BASE   0x00007ffe00000000UL
 #define VPPAGE_BASE   0x00007ffe40000000UL
 #define MAXVP         256                   /* VPs per space */
+/* Kernel-owned user range: every VP slot's pseudo-register and VP page.
+   SYS_map and SYS_unmap refuse any range that touches it (-EPERM). */
+#define VP_RESERVED_LO  PSEUDO_BASE
+#define VP_RESERVED_HI  (VPPAGE_BASE + MAXVP * 4096UL)
 
 /* Event types */
 #define EV_BLOCKED    1   /* a thread blocked in the kernel: token, thread */

@@ -6,6 +6,9 @@
  *                     start together, each in its own address space)
  *   run=PROG:N,...    ... with N VPs: VP 0 runs, the others are parked
  *                     until the program starts them (SYS_vp_start)
+ *   memcheck          test build checks: freed frames and heap blocks are
+ *                     poisoned and checked, and kernel entries assert
+ *                     invariants (tests and fuzz runs turn it on)
  * When every program has ended the kernel stops QEMU with a status that
  * summarizes them (see <anima/exit.h> and kernel_finish).
  */
@@ -13,6 +16,8 @@
 #include <anima/exit.h>
 
 #define MAXBOOT 32
+
+int memcheck;
 
 struct bootprog {
 	char *argv[MAX_ARGS];
@@ -81,7 +86,9 @@ void cmdline_parse(const char *line)
 				kprintf("anima: bad watchdog '%s' (want 1..100000 s); none set\n", w + 9);
 			else
 				watchdog_ns = v * 1000000000UL;
-		} else
+		} else if (!strcmp(w, "memcheck"))
+			memcheck = 1;
+		else
 			kprintf("anima: unknown command-line word '%s' ignored\n", w);
 		w = end;
 	}

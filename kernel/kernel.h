@@ -234,6 +234,7 @@ void debug_dump(void);
 void watchdog_check(uint64_t now);
 
 /* cmdline.c */
+extern int memcheck;             /* the `memcheck` word: test-build checks on */
 void cmdline_parse(const char *s);
 void cmdline_start_programs(void);
 int boot_status(void);

@@ -112,6 +112,7 @@ void kfree(void *p);
 
 /* cpu.c */
 extern int have_smap, have_smep;
+extern int memcheck;             /* the `memcheck` word: test-build checks on (cmdline.c) */
 void cpu_init(struct cpu *c);
 static inline int mycpu_id(void) { return mycpu() ? mycpu()->id : 0; }
 
@@ -121,6 +122,12 @@ void idt_load(void);
 void trap(struct trapframe *tf);
 const char *trap_name(uint64_t vector);
 void user_return_checks(struct trapframe *tf);
+/* memcheck: the entry code cleared EFLAGS.AC, so SMAP guards this path. */
+static inline void smap_check(const char *where)
+{
+	if (unlikely(memcheck) && have_smap && (read_rflags() & RFLAGS_AC))
+		panic("%s: entered the kernel with EFLAGS.AC set (SMAP off)", where);
+}
 
 /* acpi.c */
 extern uint32_t madt_apic_ids[MAXCPU];
@@ -188,6 +195,7 @@ long lazy_add(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, uin
 void lazy_remove(struct space *sp, uint64_t addr, uint64_t len);
 int lazy_overlaps(struct space *sp, uint64_t addr, uint64_t len);
 int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err);
+int lazy_fill(struct space *sp, uint64_t va, uint64_t err);
 
 /* vpsys.c */
 void cap_space_cleanup(struct space *sp);
@@ -234,7 +242,6 @@ void debug_dump(void);
 void watchdog_check(uint64_t now);
 
 /* cmdline.c */
-extern int memcheck;             /* the `memcheck` word: test-build checks on */
 void cmdline_parse(const char *s);
 void cmdline_start_programs(void);
 int boot_status(void);

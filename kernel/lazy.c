@@ -30,6 +30,46 @@ int lazy_overlaps(struct space *sp, uint64_t addr, uint64_t len)
 	return 0;
 }
 
+/* The region of sp holding va that allows an access with page-fault
+   error code err, or 0; sp->lock held. */
+static struct lazy *lazy_find(struct space *sp, uint64_t va, uint64_t err)
+{
+	for (int i = 0; i < sp->nlazy; i++) {
+		struct lazy *r = &sp->lazy[i];
+		if (va >= r->start && va < r->end)
+			return ((err & PF_W) && !(r->flags & PTE_W)) || ((err & PF_I) && (r->flags & PTE_NX)) ? 0 : r;
+	}
+	return 0;
+}
+
+/*
+ * The kernel touched an untouched demand-zero page on the user's behalf
+ * (a syscall's copy, a futex's key): map a zeroed page now. The region's
+ * latency is not applied: the kernel is in the middle of the call, with
+ * no thread to block. Returns 1 if the page is mapped now (by us or by a
+ * racing fault), 0 if va is not in a region that allows the access or
+ * memory ran out (the caller's -EFAULT / -ENOMEM path).
+ */
+int lazy_fill(struct space *sp, uint64_t va, uint64_t err)
+{
+	void *pg = page_alloc();
+	if (!pg)
+		return 0;
+	spin_lock(&sp->lock);
+	struct lazy *r = lazy_find(sp, va, err);
+	uint64_t *pte = r ? vm_walk(sp->pml4, PGROUNDDOWN(va), 1) : 0;
+	int ok = pte != 0;
+	if (pte && !(*pte & PTE_P)) {
+		*pte = V2P(pg) | PTE_P | r->flags;
+		sp->pages++;
+		pg = 0;
+	}
+	spin_unlock(&sp->lock);
+	if (pg)
+		page_free(pg);
+	return ok;
+}
+
 /* A user page fault at va. Returns 1 if handled (the access can be
    retried, or the thread is now blocked), 0 if it is a real fault. */
 int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err)
@@ -38,11 +78,8 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 	if (err & PF_P)
 		return 0;                /* protection, not absence */
 	spin_lock(&sp->lock);
-	struct lazy *r = 0;
-	for (int i = 0; i < sp->nlazy && !r; i++)
-		if (va >= sp->lazy[i].start && va < sp->lazy[i].end)
-			r = &sp->lazy[i];
-	if (!r || ((err & PF_W) && !(r->flags & PTE_W)) || ((err & PF_I) && (r->flags & PTE_NX))) {
+	struct lazy *r = lazy_find(sp, va, err);
+	if (!r) {
 		spin_unlock(&sp->lock);
 		return 0;
 	}

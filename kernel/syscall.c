@@ -54,6 +54,7 @@ void syscall_init_cpu(void)
 
 void syscall(struct trapframe *tf)
 {
+	smap_check("syscall");
 	uint64_t n = tf->rax;
 	sysfn f = n < NSYSCALL ? systab[n] : 0;
 	tf->rax = f ? (uint64_t)f(tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9) : (uint64_t)-ENOSYS;

@@ -84,6 +84,7 @@ void user_return_checks(struct trapframe *tf)
 void trap(struct trapframe *tf)
 {
 	int from_user = (tf->cs & 3) == 3;
+	smap_check("trap");
 	switch (tf->vector) {
 	case T_NMI:
 	case T_HALT:

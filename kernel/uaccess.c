@@ -39,12 +39,18 @@ long copyin_str(char *dst, uint64_t usrc, size_t max)
 	return n;
 }
 
-/* Called by trap() for a kernel-mode page fault. */
+/* Called by trap() for a kernel-mode page fault. A fault in the copy
+   routines on an untouched demand-zero page is the user's memory, not a
+   bad pointer: the page is filled in and the copy resumes where it
+   stopped (rep movsb and the string loop are restartable). Anything else
+   there becomes -EFAULT. */
 int uaccess_fixup(struct trapframe *tf)
 {
-	if (tf->rip >= (uint64_t)uaccess_start && tf->rip < (uint64_t)uaccess_end) {
-		tf->rip = (uint64_t)uaccess_fault;
+	if (tf->rip < (uint64_t)uaccess_start || tf->rip >= (uint64_t)uaccess_end)
+		return 0;
+	uint64_t va = rcr2();
+	if (!(tf->error & PF_P) && va < USER_TOP && myvp() && lazy_fill(myvp()->space, va, tf->error))
 		return 1;
-	}
-	return 0;
+	tf->rip = (uint64_t)uaccess_fault;
+	return 1;
 }

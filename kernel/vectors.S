@@ -25,7 +25,13 @@ vec_\n:
 	.endr
 
 alltraps:
-	testb $3, 24(%rsp)          /* from user? cs sits above vector, error, rip */
+	/* Interrupt gates do not clear EFLAGS.AC, and a user may set it:
+	   left set, SMAP would be off in every handler. (`syscall` clears
+	   it through MSR_FMASK.) clac is #UD without SMAP, hence the test. */
+	cmpl $0, have_smap(%rip)
+	je 0f
+	clac
+0:	testb $3, 24(%rsp)          /* from user? cs sits above vector, error, rip */
 	jz 1f
 	swapgs
 1:	push %rax

@@ -198,7 +198,10 @@ static long futex_key(uint64_t uaddr, uint64_t *key)
 		return -EINVAL;
 	if (!user_range_ok(uaddr, 4))
 		return -EFAULT;
-	uint64_t *pte = vm_walk(myvp()->space->pml4, uaddr, 0);
+	struct space *sp = myvp()->space;
+	uint64_t *pte = vm_walk(sp->pml4, uaddr, 0);
+	if ((!pte || !(*pte & PTE_P)) && lazy_fill(sp, uaddr, 0))
+		pte = vm_walk(sp->pml4, uaddr, 0);      /* an untouched demand-zero word */
 	if (!pte || !(*pte & PTE_P))
 		return -EFAULT;
 	*key = (*pte & PTE_ADDR) + uaddr % PGSIZE;

@@ -120,6 +120,22 @@ def test_timeout_kills_hung_guest(fake):
     assert r.lines == ["booting", '@halt {"status": 0}']
 
 
+def test_busy_host_stretches_timeout(fake, monkeypatch):
+    # A guest that needs 1.5 s, with a 1 s timeout, on a host three times
+    # slower than idle (load 3 per CPU): it must finish, not time out.
+    monkeypatch.setattr(qemu, "host_slowdown", lambda: 3.0)
+    r = qemu.run("x", cmd=fake("booting|@halt {\"status\": 0}|", 129, sleep=1.5), timeout=1)
+    assert (r.kind, r.status) == ("done", 0), r.tail()
+    # ... and an idle host keeps the timeout as given.
+    monkeypatch.setattr(qemu, "host_slowdown", lambda: 1.0)
+    r = qemu.run("x", cmd=fake("booting|", 129, sleep=5), timeout=1)
+    assert r.kind == "timeout"
+
+
+def test_host_slowdown_is_at_least_one():
+    assert qemu.host_slowdown() >= 1.0
+
+
 def test_missing_qemu_is_an_error():
     r = qemu.run("x", cmd=["/nonexistent/qemu"])
     assert r.kind == "qemu-error" and "cannot run" in r.stderr

@@ -47,14 +47,14 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 		return 0;
 	}
 	uint64_t flags = r->flags, latency = r->latency;
-	void *pg = page_alloc();
+	void *pg = mem_user_ok(sp, 1) ? page_alloc() : 0;
 	if (!pg) {
 		spin_unlock(&sp->lock);
 		space_kill(sp, "out of memory", va, tf->rip, "demand-zero page");
 		return 1;
 	}
 	if (!latency) {
-		uint64_t *pte = vm_walk(sp->pml4, PGROUNDDOWN(va), 1);
+		uint64_t *pte = space_pte(sp, PGROUNDDOWN(va));
 		if (pte && !(*pte & PTE_P)) {
 			*pte = V2P(pg) | PTE_P | flags;
 			sp->pages++;

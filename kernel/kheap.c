@@ -6,8 +6,9 @@
  * in use and their count. kfree finds the header by rounding the pointer
  * down, so it needs no size, and the bitmap catches a double free. A page
  * whose count drops to zero goes back to the page allocator, except one
- * empty page per class kept for reuse (so a kmalloc/kfree pair at the
- * edge of a page does not go to the page allocator each time).
+ * empty page per class, which stays on its class's list as it is (so a
+ * kmalloc/kfree pair at the edge of a page, like a blocking call's kop,
+ * costs no page-allocator call and no re-initialisation).
  * INFO_MEM_AVAIL counts those kept pages as available.
  *
  * A large allocation is a page run with a 16-byte tag in front; its
@@ -42,7 +43,7 @@ struct run {
 };
 
 static struct slab *partial[NCLASS];   /* pages with a free block */
-static struct slab *spare[NCLASS];     /* one empty page kept per class */
+static struct slab *spare[NCLASS];     /* the one empty page kept per class (on partial) */
 static int nspare;
 static struct spinlock heap_lock = SPINLOCK_INIT("kheap");
 
@@ -51,9 +52,14 @@ static size_t bsize(int c)
 	return (size_t)MINBLOCK << c;
 }
 
+static int bshift(int c)
+{
+	return 5 + c;               /* log2(bsize(c)) */
+}
+
 static uint8_t *block(struct slab *s, int i)
 {
-	return (uint8_t *)s + SLAB_HDR + (size_t)i * bsize(s->class);
+	return (uint8_t *)s + SLAB_HDR + ((size_t)i << bshift(s->class));
 }
 
 static void list_add(struct slab *s)
@@ -75,16 +81,12 @@ static void list_del(struct slab *s)
 		s->next->prev = s->prev;
 }
 
-/* A fresh slab page of class c (the kept spare if any); heap_lock held. */
+/* A fresh slab page of class c; heap_lock held. */
 static struct slab *slab_new(int c)
 {
-	struct slab *s = spare[c];
-	if (s) {
-		spare[c] = 0;
-		nspare--;
-	} else if (!(s = page_alloc()))
+	struct slab *s = page_alloc();
+	if (!s)
 		return 0;
-	memset(s, 0, SLAB_HDR);
 	s->magic = SLAB_MAGIC;
 	s->class = c;
 	s->nblocks = (PGSIZE - SLAB_HDR) / bsize(c);
@@ -116,9 +118,8 @@ void *kmalloc(size_t n)
 {
 	if (n > bsize(NCLASS - 1))
 		return run_alloc(n);
-	int c = 0;
-	while (bsize(c) < n)
-		c++;
+	/* The smallest class that fits: log2 of n rounded up, less 5. */
+	int c = n <= MINBLOCK ? 0 : 64 - __builtin_clzl(n - 1) - bshift(0);
 	spin_lock(&heap_lock);
 	struct slab *s = partial[c];
 	if (!s && !(s = slab_new(c))) {
@@ -128,7 +129,11 @@ void *kmalloc(size_t n)
 	int w = ~s->used[0] ? 0 : 1;
 	int i = w * 64 + __builtin_ctzl(~s->used[w]);
 	s->used[w] |= 1UL << (i % 64);
-	if (++s->inuse == s->nblocks)
+	if (s->inuse++ == 0 && spare[c] == s) {
+		spare[c] = 0;           /* the kept empty page is in use again */
+		nspare--;
+	}
+	if (s->inuse == s->nblocks)
 		list_del(s);
 	spin_unlock(&heap_lock);
 	uint8_t *b = block(s, i);
@@ -164,13 +169,14 @@ void kfree(void *p)
 		return;
 	}
 	struct slab *s = (void *)PGROUNDDOWN(a);
-	uint64_t off = a % PGSIZE;
-	if (s->magic != SLAB_MAGIC || s->class >= NCLASS || off < SLAB_HDR ||
-	    (off - SLAB_HDR) % bsize(s->class) || (off - SLAB_HDR) / bsize(s->class) >= s->nblocks)
+	uint64_t off = a % PGSIZE - SLAB_HDR;   /* wraps if below the header */
+	int c = s->class;
+	if (s->magic != SLAB_MAGIC || (off & (bsize(c) - 1)) ||
+	    (off >> bshift(c)) >= s->nblocks)
 		panic("kfree: %p is not a heap block", p);
-	int i = (off - SLAB_HDR) / bsize(s->class);
+	int i = off >> bshift(c);
 	if (memcheck)
-		memset(p, KPOISON, bsize(s->class));
+		memset(p, KPOISON, bsize(c));
 	struct slab *give = 0;
 	spin_lock(&heap_lock);
 	if (!((s->used[i / 64] >> (i % 64)) & 1)) {
@@ -181,13 +187,14 @@ void kfree(void *p)
 	if (s->inuse-- == s->nblocks)
 		list_add(s);            /* was full: has a free block again */
 	if (!s->inuse) {
-		list_del(s);
-		s->magic = 0;
-		if (!spare[s->class]) {
-			spare[s->class] = s;
+		if (!spare[c]) {        /* keep it, where it is */
+			spare[c] = s;
 			nspare++;
-		} else
+		} else {
+			list_del(s);
+			s->magic = 0;
 			give = s;
+		}
 	}
 	spin_unlock(&heap_lock);
 	if (give)

@@ -40,7 +40,7 @@
 static char stacks[NCHURN + 2][VSTACK] __attribute__((aligned(16)));
 static uint64_t fakepp[512] __attribute__((aligned(4096))) = { 0xfa4e5e1f };
 static volatile uint64_t gs_seen[8];
-static volatile int started, finished;
+static volatile int started, finished, release;
 
 static const char *mode = "";
 static struct result res;
@@ -113,6 +113,10 @@ static void gs_reporter(uint64_t slot)
 {
 	gs_seen[slot] = gs_word(PP_SELF);
 	__atomic_fetch_add(&finished, 1, __ATOMIC_SEQ_CST);
+	/* Keep the slot until VP 0 has made them all: an early exit would free
+	   it, and the next VP would take it instead of the next slot. */
+	while (!__atomic_load_n(&release, __ATOMIC_SEQ_CST))
+		sys_yield();
 	vp_exit();
 }
 
@@ -150,6 +154,7 @@ static void vprange(void)
 	result_int(&res, "made", made);
 	while (finished < made)
 		sys_yield();
+	__atomic_store_n(&release, 1, __ATOMIC_SEQ_CST);
 	result_array(&res, "gs");
 	for (int i = 1; i <= victim; i++)
 		result_uint(&res, 0, gs_seen[i]);

@@ -21,6 +21,8 @@
  *   quota         INFO_MEM_AVAIL, spawn `hog` (maps 1 MiB chunks until
  *                 -ENOMEM) and `bystander` (sleeps, maps, unmaps meanwhile),
  *                 wait for both, INFO_MEM_AVAIL again.
+ *   lazyquota     the same with `lazyhog`, which touches a 64 GiB MAP_LAZY
+ *                 region until a fault kills it ("out of memory").
  *   churn         INFO_MEM_AVAIL, spawn `churnchild` (200 VPs that block a few
  *                 times each and exit), wait, INFO_MEM_AVAIL again.
  */
@@ -333,6 +335,19 @@ static void hog(void)
 	exit(0);
 }
 
+/* Touch a huge lazy region page by page: past the quota or the reserve
+   the fault kills the space ("out of memory"). */
+static void lazyhog(void)
+{
+	uint64_t len = 1UL << 36;
+	long a = map_lazy(0, len);
+	if (sys_failed(a))
+		exit(2);
+	for (uint64_t off = 0; off < len; off += 4096)
+		*(volatile char *)(a + off) = 1;
+	exit(0);
+}
+
 static void bystander(void)
 {
 	int maps_ok = 0, maps_failed = 0;
@@ -373,6 +388,27 @@ static void quota(void)
 	result_int(&res, "avail_after", after);
 	result_int(&res, "free_before", free0);
 	result_int(&res, "free_after", free1);
+	result_int(&res, "polls", polls);
+	result_end(&res);
+}
+
+static void lazyquota(void)
+{
+	long before = mem_avail();
+	const char *a1[] = { "memattack", "lazyhog" }, *a2[] = { "memattack", "bystander" };
+	long h = sys_spawn("memattack", 2, a1), b = sys_spawn("memattack", 2, a2);
+	int sh = -99, sb = -99;
+	if (h > 0)
+		sys_wait((int)h, &sh);
+	if (b > 0)
+		sys_wait((int)b, &sb);
+	int polls;
+	long after = avail_settled(before, &polls);
+	begin();
+	result_int(&res, "hog_status", sh);
+	result_int(&res, "bystander_status", sb);
+	result_int(&res, "avail_before", before);
+	result_int(&res, "avail_after", after);
 	result_int(&res, "polls", polls);
 	result_end(&res);
 }
@@ -439,6 +475,10 @@ int main(int argc, char **argv)
 		quota();
 	else if (!strcmp(mode, "hog"))
 		hog();
+	else if (!strcmp(mode, "lazyquota"))
+		lazyquota();
+	else if (!strcmp(mode, "lazyhog"))
+		lazyhog();
 	else if (!strcmp(mode, "bystander"))
 		bystander();
 	else if (!strcmp(mode, "churn"))

@@ -9,6 +9,7 @@ from helpers import done, only, result
 PSEUDO_BASE = 0x00007ffe00000000
 VPPAGE_BASE = 0x00007ffe40000000
 VP_RESERVED_LO, VP_RESERVED_HI = PSEUDO_BASE, VPPAGE_BASE + 256 * 4096
+USER_MAP_BASE = 0x0000100000000000
 EPERM, EEXIST, ENOMEM = 1, 17, 12
 SMP = [1, 2]
 
@@ -120,6 +121,30 @@ def test_memory_bounds_and_everything_comes_back(boot, smp, quota_mb):
         # Stopped by the reserve: max(2 MiB, 1/64 of RAM) stays free.
         assert hog["mib"] <= ram_mib - max(2, ram_mib // 64), (hog, ram_mib)
     assert by["maps_ok"] + by["maps_failed"] == 300, by
+    check_settled(r, res)
+
+
+@pytest.mark.parametrize("smp", SMP)
+@pytest.mark.parametrize("quota_mb", [16, 100000])
+def test_lazy_faults_past_the_bounds_kill(boot, smp, quota_mb):
+    """Demand-zero faults obey the same bounds: past the quota (16 MiB) or
+    the kernel's reserve (quota above RAM) the faulting space is killed,
+    "out of memory"; another space goes on; everything comes back."""
+    r = attack(boot, "lazyquota", smp, f"memquota={quota_mb}", timeout=240)
+    done(r)
+    res = only(r, "result", name="memattack", mode="lazyquota")
+    assert res["hog_status"] == -1 and res["bystander_status"] == 0, res
+    ex = [e for e in r.events("exit") if e.get("killed")]
+    assert len(ex) == 1 and ex[0]["killed"] == "out of memory", r.tail()
+    # The region is the hog's first mapping: the fault address says how
+    # far it got.
+    touched_mib = (int(ex[0]["addr"], 16) - USER_MAP_BASE) >> 20
+    ram_mib = res["avail_before"] >> 20
+    if quota_mb == 16:
+        assert touched_mib <= 16, ex[0]
+    else:
+        # Stopped by the reserve: max(2 MiB, 1/64 of RAM) stays free.
+        assert touched_mib <= ram_mib - max(2, ram_mib // 64), (ex[0], ram_mib)
     check_settled(r, res)
 
 

@@ -9,6 +9,8 @@
  *   memcheck          test build checks: freed frames and heap blocks are
  *                     poisoned and checked, and kernel entries assert
  *                     invariants (tests and fuzz runs turn it on)
+ *   memquota=MB       page quota of each space (user pages, page tables,
+ *                     kernel stacks); default 3/4 of usable RAM
  * When every program has ended the kernel stops QEMU with a status that
  * summarizes them (see <anima/exit.h> and kernel_finish).
  */
@@ -18,6 +20,7 @@
 #define MAXBOOT 32
 
 int memcheck;
+uint64_t memquota_mb;
 
 struct bootprog {
 	char *argv[MAX_ARGS];
@@ -86,6 +89,11 @@ void cmdline_parse(const char *line)
 				kprintf("anima: bad watchdog '%s' (want 1..100000 s); none set\n", w + 9);
 			else
 				watchdog_ns = v * 1000000000UL;
+		} else if (!strncmp(w, "memquota=", 9)) {
+			if (parse_uint(w + 9, &v) < 0 || v < 1 || v > (1UL << 24))
+				kprintf("anima: bad memquota '%s' (want MB >= 1); keeping the default\n", w + 9);
+			else
+				memquota_mb = v;
 		} else if (!strcmp(w, "memcheck"))
 			memcheck = 1;
 		else

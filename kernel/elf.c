@@ -43,11 +43,11 @@ int elf_load(struct space *sp, const uint8_t *img, uint64_t size, uint64_t *entr
 			return -EINVAL;
 		uint64_t flags = PTE_U | (ph->flags & ELF_PF_W ? PTE_W : 0) | (ph->flags & ELF_PF_X ? 0 : PTE_NX);
 		for (uint64_t va = PGROUNDDOWN(ph->vaddr); va < ph->vaddr + ph->memsz; va += PGSIZE) {
-			uint64_t *pte = vm_walk(sp->pml4, va, 1);
+			uint64_t *pte = space_pte(sp, va);
 			if (!pte)
 				return -ENOMEM;
 			if (!(*pte & PTE_P)) {
-				void *pg = page_alloc();
+				void *pg = mem_user_ok(sp, 1) ? page_alloc() : 0;
 				if (!pg)
 					return -ENOMEM;
 				*pte = V2P(pg) | PTE_P | flags;

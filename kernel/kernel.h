@@ -82,6 +82,8 @@ void *pages_alloc(size_t n);          /* n contiguous zeroed pages */
 void page_free(void *va);
 void pages_free(void *va, size_t n);
 uint64_t pmm_free_pages(void);
+int mem_user_ok(struct space *sp, uint64_t n);
+uint64_t mem_quota_pages(void);
 extern uint64_t mem_total_bytes, phys_top;
 
 /* vm.c */
@@ -92,16 +94,18 @@ uint64_t *vm_walk(uint64_t *pml4, uint64_t va, int create);
 int vm_map(uint64_t *pml4, uint64_t va, uint64_t pa, uint64_t flags);
 uint64_t *vm_new_pml4(void);
 void vm_free_user(uint64_t *pml4);
-uint64_t vm_unmap_range(uint64_t *pml4, uint64_t va, uint64_t len);
+uint64_t *space_pte(struct space *sp, uint64_t va);
 int vm_mapped(uint64_t *pml4, uint64_t va, uint64_t len);
 uint64_t *vm_next(uint64_t *pml4, uint64_t *va, uint64_t end);
 
 /* tlb.c */
-struct page_list {
-	void *head;
+struct frame_batch {              /* frames unmapped, to free after the shootdown */
+	uint64_t pa[64];
+	int n;
+	uint64_t unmapped;               /* PTEs cleared (owned or not) */
 };
-uint64_t vm_unmap_collect(uint64_t *pml4, uint64_t va, uint64_t len, struct page_list *out);
-void page_list_free(struct page_list *l);
+int vm_unmap_collect(uint64_t *pml4, uint64_t *va, uint64_t end, struct frame_batch *b);
+uint64_t space_unmap(struct space *sp, uint64_t va, uint64_t len);
 void tlb_shootdown(struct space *sp);
 void tlb_check(void);
 
@@ -109,6 +113,7 @@ void tlb_check(void);
 void *kmalloc(size_t n);
 void *kzalloc(size_t n);
 void kfree(void *p);
+uint64_t kheap_spare_pages(void);
 
 /* cpu.c */
 extern int have_smap, have_smep;
@@ -242,6 +247,7 @@ void debug_dump(void);
 void watchdog_check(uint64_t now);
 
 /* cmdline.c */
+extern uint64_t memquota_mb;     /* memquota=MB: per-space page quota (0: default) */
 void cmdline_parse(const char *s);
 void cmdline_start_programs(void);
 int boot_status(void);

@@ -1,53 +1,145 @@
 /*
  * Kernel heap: power-of-two size classes from 32 to 2048 bytes carved from
- * pages, larger requests straight from the page allocator. A 16-byte
- * header before each block records its class (or page count) so kfree
- * needs no size, and keeps every block 16-byte aligned.
+ * slab pages, larger requests straight from the page allocator.
+ *
+ * Each slab page starts with a header: its class, a bitmap of the blocks
+ * in use and their count. kfree finds the header by rounding the pointer
+ * down, so it needs no size, and the bitmap catches a double free. A page
+ * whose count drops to zero goes back to the page allocator, except one
+ * empty page per class, which stays on its class's list as it is (so a
+ * kmalloc/kfree pair at the edge of a page, like a blocking call's kop,
+ * costs no page-allocator call and no re-initialisation).
+ * INFO_MEM_AVAIL counts those kept pages as available.
+ *
+ * A large allocation is a page run with a 16-byte tag in front; its
+ * pointer is 16 bytes past a page boundary, a slab block never is.
+ * Freeing something that is neither is a kernel bug: panic with the
+ * address. With `memcheck`, freed blocks are poisoned and the poison is
+ * checked when the block is handed out again.
  */
 #include "kernel.h"
 
-#define NCLASS   7              /* 32, 64, ..., 2048 */
-#define HDR      16
+#define NCLASS     7            /* 32, 64, ..., 2048 */
+#define MINBLOCK   32
+#define SLAB_HDR   64           /* bytes before the first block */
+#define SLAB_MAGIC 0x534c4142u
+#define RUN_MAGIC  0x52554e00u  /* page run: low byte unused, count in n */
+#define RUN_HDR    16
+#define KPOISON    0x6b
 
-struct block {
-	struct block *next;
+struct slab {
+	uint32_t magic;             /* SLAB_MAGIC while the page is a slab */
+	uint16_t class, inuse;
+	uint16_t nblocks, pad;
+	struct slab *next, *prev;   /* partial list of the class */
+	uint64_t used[2];           /* one bit per block (at most 126) */
 };
-static struct block *freelist[NCLASS];
+_Static_assert(sizeof(struct slab) <= SLAB_HDR, "slab header");
+
+struct run {
+	uint32_t magic;
+	uint32_t pad;
+	uint64_t npages;
+};
+
+static struct slab *partial[NCLASS];   /* pages with a free block */
+static struct slab *spare[NCLASS];     /* the one empty page kept per class (on partial) */
+static int nspare;
 static struct spinlock heap_lock = SPINLOCK_INIT("kheap");
+
+static size_t bsize(int c)
+{
+	return (size_t)MINBLOCK << c;
+}
+
+static int bshift(int c)
+{
+	return 5 + c;               /* log2(bsize(c)) */
+}
+
+static uint8_t *block(struct slab *s, int i)
+{
+	return (uint8_t *)s + SLAB_HDR + ((size_t)i << bshift(s->class));
+}
+
+static void list_add(struct slab *s)
+{
+	s->prev = 0;
+	s->next = partial[s->class];
+	if (s->next)
+		s->next->prev = s;
+	partial[s->class] = s;
+}
+
+static void list_del(struct slab *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		partial[s->class] = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+}
+
+/* A fresh slab page of class c; heap_lock held. */
+static struct slab *slab_new(int c)
+{
+	struct slab *s = page_alloc();
+	if (!s)
+		return 0;
+	s->magic = SLAB_MAGIC;
+	s->class = c;
+	s->nblocks = (PGSIZE - SLAB_HDR) / bsize(c);
+	if (memcheck)
+		memset(block(s, 0), KPOISON, PGSIZE - SLAB_HDR);
+	list_add(s);
+	return s;
+}
+
+static void poison_check(struct slab *s, uint8_t *b)
+{
+	for (size_t i = 0; i < bsize(s->class); i++)
+		if (b[i] != KPOISON)
+			panic("kheap: block %p written after free (byte %lu = %#x)", b, i, b[i]);
+}
+
+static void *run_alloc(size_t n)
+{
+	size_t np = (n + RUN_HDR + PGSIZE - 1) / PGSIZE;
+	struct run *r = pages_alloc(np);
+	if (!r)
+		return 0;
+	r->magic = RUN_MAGIC;
+	r->npages = np;
+	return (uint8_t *)r + RUN_HDR;
+}
 
 void *kmalloc(size_t n)
 {
-	size_t total = n + HDR;
-	if (total > 2048) {
-		size_t np = (total + PGSIZE - 1) / PGSIZE;
-		uint64_t *p = pages_alloc(np);
-		if (!p)
-			return 0;
-		p[0] = 0x10000 | np;    /* tag: page run */
-		return (uint8_t *)p + HDR;
-	}
-	int c = 0;
-	while ((32UL << c) < total)
-		c++;
+	if (n > bsize(NCLASS - 1))
+		return run_alloc(n);
+	/* The smallest class that fits: log2 of n rounded up, less 5. */
+	int c = n <= MINBLOCK ? 0 : 64 - __builtin_clzl(n - 1) - bshift(0);
 	spin_lock(&heap_lock);
-	if (!freelist[c]) {
-		uint8_t *pg = page_alloc();
-		if (!pg) {
-			spin_unlock(&heap_lock);
-			return 0;
-		}
-		for (size_t off = 0; off + (32UL << c) <= PGSIZE; off += 32UL << c) {
-			struct block *b = (void *)(pg + off);
-			b->next = freelist[c];
-			freelist[c] = b;
-		}
+	struct slab *s = partial[c];
+	if (!s && !(s = slab_new(c))) {
+		spin_unlock(&heap_lock);
+		return 0;
 	}
-	struct block *b = freelist[c];
-	freelist[c] = b->next;
+	int w = ~s->used[0] ? 0 : 1;
+	int i = w * 64 + __builtin_ctzl(~s->used[w]);
+	s->used[w] |= 1UL << (i % 64);
+	if (s->inuse++ == 0 && spare[c] == s) {
+		spare[c] = 0;           /* the kept empty page is in use again */
+		nspare--;
+	}
+	if (s->inuse == s->nblocks)
+		list_del(s);
 	spin_unlock(&heap_lock);
-	uint64_t *h = (uint64_t *)b;
-	h[0] = c;
-	return (uint8_t *)h + HDR;
+	uint8_t *b = block(s, i);
+	if (memcheck)
+		poison_check(s, b);
+	return b;
 }
 
 void *kzalloc(size_t n)
@@ -58,21 +150,59 @@ void *kzalloc(size_t n)
 	return p;
 }
 
+static void run_free(void *p)
+{
+	struct run *r = (void *)((uint8_t *)p - RUN_HDR);
+	if (r->magic != RUN_MAGIC || !r->npages || r->npages > (1UL << 20))
+		panic("kfree: %p is not a heap block", p);
+	r->magic = 0;               /* a second free finds no tag */
+	pages_free(r, r->npages);
+}
+
 void kfree(void *p)
 {
 	if (!p)
 		return;
-	uint64_t *h = (uint64_t *)((uint8_t *)p - HDR);
-	if (h[0] & 0x10000) {
-		pages_free(h, h[0] & 0xffff);
+	uint64_t a = (uint64_t)p;
+	if (a % PGSIZE == RUN_HDR) {
+		run_free(p);
 		return;
 	}
-	uint64_t c = h[0];            /* read before b->next overwrites it */
-	if (c >= NCLASS)
-		panic("kfree: bad block %p", p);
-	struct block *b = (void *)h;
+	struct slab *s = (void *)PGROUNDDOWN(a);
+	uint64_t off = a % PGSIZE - SLAB_HDR;   /* wraps if below the header */
+	int c = s->class;
+	if (s->magic != SLAB_MAGIC || (off & (bsize(c) - 1)) ||
+	    (off >> bshift(c)) >= s->nblocks)
+		panic("kfree: %p is not a heap block", p);
+	int i = off >> bshift(c);
+	if (memcheck)
+		memset(p, KPOISON, bsize(c));
+	struct slab *give = 0;
 	spin_lock(&heap_lock);
-	b->next = freelist[c];
-	freelist[c] = b;
+	if (!((s->used[i / 64] >> (i % 64)) & 1)) {
+		spin_unlock(&heap_lock);
+		panic("kfree: double free of %p", p);
+	}
+	s->used[i / 64] &= ~(1UL << (i % 64));
+	if (s->inuse-- == s->nblocks)
+		list_add(s);            /* was full: has a free block again */
+	if (!s->inuse) {
+		if (!spare[c]) {        /* keep it, where it is */
+			spare[c] = s;
+			nspare++;
+		} else {
+			list_del(s);
+			s->magic = 0;
+			give = s;
+		}
+	}
 	spin_unlock(&heap_lock);
+	if (give)
+		page_free(give);
+}
+
+/* Empty pages the heap keeps for reuse: available memory all the same. */
+uint64_t kheap_spare_pages(void)
+{
+	return __atomic_load_n(&nspare, __ATOMIC_RELAXED);
 }

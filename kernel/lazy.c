@@ -52,21 +52,19 @@ static struct lazy *lazy_find(struct space *sp, uint64_t va, uint64_t err)
  */
 int lazy_fill(struct space *sp, uint64_t va, uint64_t err)
 {
-	void *pg = page_alloc();
-	if (!pg)
-		return 0;
 	spin_lock(&sp->lock);
 	struct lazy *r = lazy_find(sp, va, err);
-	uint64_t *pte = r ? vm_walk(sp->pml4, PGROUNDDOWN(va), 1) : 0;
-	int ok = pte != 0;
-	if (pte && !(*pte & PTE_P)) {
-		*pte = V2P(pg) | PTE_P | r->flags;
-		sp->pages++;
-		pg = 0;
+	uint64_t *pte = r ? space_pte(sp, PGROUNDDOWN(va)) : 0;
+	int ok = pte && (*pte & PTE_P);          /* a racing fault mapped it */
+	if (pte && !ok && mem_user_ok(sp, 1)) {
+		void *pg = page_alloc();
+		if (pg) {
+			*pte = V2P(pg) | PTE_P | r->flags;
+			sp->pages++;
+			ok = 1;
+		}
 	}
 	spin_unlock(&sp->lock);
-	if (pg)
-		page_free(pg);
 	return ok;
 }
 
@@ -84,14 +82,14 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 		return 0;
 	}
 	uint64_t flags = r->flags, latency = r->latency;
-	void *pg = page_alloc();
+	void *pg = mem_user_ok(sp, 1) ? page_alloc() : 0;
 	if (!pg) {
 		spin_unlock(&sp->lock);
 		space_kill(sp, "out of memory", va, tf->rip, "demand-zero page");
 		return 1;
 	}
 	if (!latency) {
-		uint64_t *pte = vm_walk(sp->pml4, PGROUNDDOWN(va), 1);
+		uint64_t *pte = space_pte(sp, PGROUNDDOWN(va));
 		if (pte && !(*pte & PTE_P)) {
 			*pte = V2P(pg) | PTE_P | flags;
 			sp->pages++;

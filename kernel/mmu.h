@@ -23,6 +23,9 @@
 #define PTE_PS     (1UL << 7)
 #define PTE_G      (1UL << 8)
 #define PTE_SHARED (1UL << 9)    /* software bit: frame not owned by the space */
+#define PTE_KERNEL (1UL << 10)   /* software bit: a kernel-owned frame shared with the space
+				    (a VP's pseudo or VP page): no unmap frees it; it goes
+				    with the space's tables */
 #define PTE_NX     (1UL << 63)
 #define PTE_ADDR   0x000ffffffffff000UL
 

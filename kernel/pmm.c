@@ -1,15 +1,27 @@
 /*
  * Physical page allocator: one bit per 4 KiB page (1 = in use), built from
  * the boot memory map. Next-fit search from a hint keeps single-page
- * allocation cheap; contiguous runs serve kernel stacks.
+ * allocation cheap; contiguous runs serve kernel stacks. All bookkeeping
+ * is in the bitmaps, in kernel memory: nothing is kept inside a free
+ * frame, which a stale TLB entry on some CPU might still reach.
+ *
+ * With `memcheck`, a freed frame is filled with a pattern that the next
+ * allocation checks before zeroing it: a write after free panics with the
+ * frame's address (in test runs a panic is the detector). A free of a
+ * free page always panics.
  */
 #include "kernel.h"
 
 #define MAXPHYS   (16UL << 30)               /* RAM above 16 GiB is ignored */
 #define MAXPAGES  (MAXPHYS / PGSIZE)
 
+#define POISON    0x5a5a5a5a5a5a5a5aUL
+
 static uint64_t bitmap[MAXPAGES / 64];
+static uint64_t poisoned[MAXPAGES / 64];     /* memcheck: frame holds POISON */
 static uint64_t npages, nfree, hint;
+static uint64_t reserve_pages;               /* user allocations leave these */
+static uint64_t usable_pages;                /* free at boot */
 static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
 uint64_t mem_total_bytes, phys_top;
 
@@ -63,6 +75,24 @@ void pmm_init(void)
 	for (int i = 0; i < nmodules; i++)
 		pmm_reserve(modules[i].start, modules[i].end);
 	hint = 0x100000 / PGSIZE;
+	usable_pages = nfree;
+	reserve_pages = MAX((2UL << 20) / PGSIZE, nfree / 64);
+}
+
+/* memcheck: frames [pfn, pfn+n) were poisoned when freed; each must still
+   be. Their bitmap bits are ours now (marked used), so no lock is needed. */
+static void poison_check(uint64_t pfn, uint64_t n)
+{
+	for (uint64_t p = pfn; p < pfn + n; p++) {
+		if (!((poisoned[p / 64] >> (p % 64)) & 1))
+			continue;
+		uint64_t *w = P2V(p * PGSIZE);
+		for (int i = 0; i < (int)(PGSIZE / 8); i++)
+			if (w[i] != POISON)
+				panic("memcheck: frame %#lx written after free (word %d = %#lx)",
+				      p * PGSIZE, i, w[i]);
+		__atomic_and_fetch(&poisoned[p / 64], ~(1UL << (p % 64)), __ATOMIC_RELAXED);
+	}
 }
 
 /* Find n free pages in a row, starting at the hint; pmm_lock held. */
@@ -97,6 +127,8 @@ void *pages_alloc(size_t n)
 	hint = p + n;
 	spin_unlock(&pmm_lock);
 	void *va = P2V((uint64_t)p * PGSIZE);
+	if (memcheck)
+		poison_check(p, n);
 	memset(va, 0, n * PGSIZE);
 	return va;
 }
@@ -109,11 +141,21 @@ void *page_alloc(void)
 void pages_free(void *va, size_t n)
 {
 	uint64_t pfn = V2P(va) / PGSIZE;
+	if (memcheck) {
+		/* Still ours: the bits are checked (double free) below. */
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t *w = P2V((pfn + i) * PGSIZE);
+			for (int j = 0; j < (int)(PGSIZE / 8); j++)
+				w[j] = POISON;
+		}
+	}
 	spin_lock(&pmm_lock);
 	for (uint64_t i = 0; i < n; i++) {
 		if (pfn + i >= npages || !used(pfn + i))
 			panic("pages_free: page %lx is not allocated", (pfn + i) * PGSIZE);
 		mark(pfn + i, 0);
+		if (memcheck)
+			__atomic_or_fetch(&poisoned[(pfn + i) / 64], 1UL << ((pfn + i) % 64), __ATOMIC_RELAXED);
 	}
 	nfree += n;
 	spin_unlock(&pmm_lock);
@@ -127,4 +169,21 @@ void page_free(void *va)
 uint64_t pmm_free_pages(void)
 {
 	return nfree;
+}
+
+/* May sp take n more user pages? They must leave the kernel's reserve
+   (so its own allocations for every space still succeed) and keep the
+   space within its quota: user pages, page tables, kernel stacks. */
+int mem_user_ok(struct space *sp, uint64_t n)
+{
+	uint64_t used = sp->pages + sp->ptpages + sp->kpages;
+	return n <= nfree && nfree - n >= reserve_pages && used + n <= mem_quota_pages();
+}
+
+/* The per-space quota: memquota=MB, else 3/4 of usable RAM. */
+uint64_t mem_quota_pages(void)
+{
+	if (memquota_mb)
+		return memquota_mb * ((1UL << 20) / PGSIZE);
+	return usable_pages / 4 * 3;
 }

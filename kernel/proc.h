@@ -66,6 +66,8 @@ struct vp {
 
 	/* The two shared pages, through the kernel's direct map. */
 	struct pseudo_page *pp;      /* kernel writes; user read-only */
+	uint64_t gs_base;            /* user GS base: PSEUDO_BASE + index*4096, computed, never read
+					from a shared page */
 	struct vp_page *vpp;         /* user writes: read each field once, check it */
 
 	/* Events not yet copied into the VP page ring (upcall.c). */
@@ -103,7 +105,9 @@ struct space {
 	int exit_status;
 	int waited;                  /* parent collected the status */
 	uint64_t map_next;           /* SYS_map placement for addr == 0 */
-	uint64_t pages;              /* user pages mapped */
+	uint64_t pages;              /* user pages mapped (with its VPs' shared pages) */
+	uint64_t ptpages;            /* page-table pages of its user half */
+	uint64_t kpages;             /* kernel stacks of its VPs */
 	volatile uint64_t vruntime;  /* CPU time its VPs used (ns): fairness among spaces */
 	struct kop *kops;            /* outstanding blocking operations (kop_lock) */
 	struct lazy { uint64_t start, end, flags, latency; } lazy[8];  /* demand-zero regions */

@@ -227,7 +227,9 @@ void scheduler(void)
 		c->vp = vp;
 		switch_space(c, vp->space);
 		c->kstack_top = c->tss.rsp0 = (uint64_t)vp->kstack + KSTACK_SIZE;
-		wrmsr(MSR_KERNEL_GS, vp->pp->self);   /* user %gs: this VP's pseudo page */
+		/* user %gs: this VP's pseudo page, from its index (never a
+		   value read back from a page user code can reach) */
+		wrmsr(MSR_KERNEL_GS, vp->gs_base);
 		fxrstor(vp->fpu);
 		uint64_t t0 = now_ns();
 		vp->pp->dispatches++;

@@ -195,12 +195,11 @@ static int setup_stack(struct space *sp, int argc, char **argv, uint64_t *rsp)
 {
 	uint64_t lo = USER_STACK_TOP - USER_STACK_SIZE;
 	for (uint64_t va = lo; va < USER_STACK_TOP; va += PGSIZE) {
-		void *pg = page_alloc();
-		if (!pg || vm_map(sp->pml4, va, V2P(pg), PTE_U | PTE_W | PTE_NX) < 0) {
-			if (pg)
-				page_free(pg);
+		uint64_t *pte = space_pte(sp, va);
+		void *pg = pte && mem_user_ok(sp, 1) ? page_alloc() : 0;
+		if (!pg)
 			return -ENOMEM;
-		}
+		*pte = V2P(pg) | PTE_P | PTE_U | PTE_W | PTE_NX;
 		sp->pages++;
 	}
 	uint64_t ptrs[MAX_ARGS + 2];

@@ -111,6 +111,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return (long)tsc_hz;
 	case INFO_MEM_FREE:
 		return (long)(pmm_free_pages() * PGSIZE);
+	case INFO_MEM_AVAIL:
+		return (long)((pmm_free_pages() + kheap_spare_pages()) * PGSIZE);
 	}
 	return -EINVAL;
 }

@@ -16,15 +16,24 @@ void tlb_check(void)
 	}
 }
 
+/* Flush sp's translations on every CPU that may cache them. The caller
+   has cleared PTEs and must hold no spin lock: the kernel runs with
+   interrupts off, so a target spinning on a lock we hold would never take
+   the IPI and we would wait forever. */
 void tlb_shootdown(struct space *sp)
 {
 	struct cpu *me = mycpu();
 	int sent[MAXCPU] = { 0 };
+	/* Our PTE stores must be visible before we read who has sp loaded:
+	   x86 lets a load pass an earlier store, and switch_space writes
+	   cr3_space before its (serializing) CR3 load. With the fence, either
+	   we see that CPU in cr3_space, or its page walk sees the cleared PTEs. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (me->cr3_space == sp)
 		lcr3(rcr3());
 	for (int i = 0; i < ncpu; i++) {
 		struct cpu *c = &cpus[i];
-		if (c != me && c->cr3_space == sp) {
+		if (c != me && __atomic_load_n(&c->cr3_space, __ATOMIC_RELAXED) == sp) {
 			__atomic_store_n(&c->tlb_pending, 1, __ATOMIC_RELEASE);
 			lapic_ipi(c->apic_id, T_TLB);
 			sent[i] = 1;
@@ -37,28 +46,52 @@ void tlb_shootdown(struct space *sp)
 		}
 }
 
-/* Clear the PTEs of [va, va+len) and chain the owned frames on `out`
-   (through their first word) to be freed after the shootdown. */
-uint64_t vm_unmap_collect(uint64_t *pml4, uint64_t va, uint64_t len, struct page_list *out)
+/* Clear the PTEs of [*va, end) until the batch is full, noting the frames
+   the space owns in b (kernel memory no user can reach: never the frames
+   themselves, which a stale TLB entry on another CPU may still write).
+   Kernel-owned (PTE_KERNEL) entries are left alone. *va advances; returns
+   1 when the range is done. sp->lock held. */
+int vm_unmap_collect(uint64_t *pml4, uint64_t *va, uint64_t end, struct frame_batch *b)
 {
-	uint64_t n = 0, *pte;
-	for (uint64_t a = va; (pte = vm_next(pml4, &a, va + len)); a += PGSIZE) {
+	uint64_t *pte;
+	while ((pte = vm_next(pml4, va, end))) {
+		if (*pte & PTE_KERNEL) {
+			*va += PGSIZE;
+			continue;
+		}
 		if (!(*pte & PTE_SHARED)) {
-			void **pg = P2V(*pte & PTE_ADDR);
-			*pg = out->head;
-			out->head = pg;
+			if (b->n == NELEM(b->pa))
+				return 0;
+			b->pa[b->n++] = *pte & PTE_ADDR;
 		}
 		*pte = 0;
-		n++;
+		b->unmapped++;
+		*va += PGSIZE;
 	}
-	return n;
+	return 1;
 }
 
-void page_list_free(struct page_list *l)
+/* Unmap [va, va+len) of sp and free its frames: collect a batch under the
+   lock, drop the lock, shoot down every CPU that may cache the mapping,
+   and only then free; repeat until the range is done. Returns the pages
+   unmapped. Called with sp->lock not held. */
+uint64_t space_unmap(struct space *sp, uint64_t va, uint64_t len)
 {
-	while (l->head) {
-		void **pg = l->head;
-		l->head = *pg;
-		page_free(pg);
+	uint64_t a = va, end = va + len, total = 0;
+	for (int done = 0; !done;) {
+		struct frame_batch b;
+		b.n = 0;
+		b.unmapped = 0;
+		spin_lock(&sp->lock);
+		done = vm_unmap_collect(sp->pml4, &a, end, &b);
+		sp->pages -= b.unmapped;
+		spin_unlock(&sp->lock);
+		if (!b.unmapped)
+			break;
+		tlb_shootdown(sp);
+		for (int i = 0; i < b.n; i++)
+			page_free(P2V(b.pa[i]));
+		total += b.unmapped;
 	}
+	return total;
 }

@@ -16,8 +16,9 @@ static int idx(uint64_t va, int level)
 	return (va >> (12 + 9 * level)) & 511;
 }
 
-/* Return the level-0 PTE for va, creating tables on the way if asked. */
-uint64_t *vm_walk(uint64_t *pml4, uint64_t va, int create)
+/* Return the level-0 PTE for va, creating tables on the way if asked;
+   each table created is counted in *ntab (if given). */
+static uint64_t *walk(uint64_t *pml4, uint64_t va, int create, uint64_t *ntab)
 {
 	uint64_t *t = pml4;
 	for (int level = 3; level > 0; level--) {
@@ -29,11 +30,26 @@ uint64_t *vm_walk(uint64_t *pml4, uint64_t va, int create)
 			if (!n)
 				return 0;
 			*e = V2P(n) | PTE_P | PTE_W | (va < USER_TOP ? PTE_U : 0);
+			if (ntab)
+				(*ntab)++;
 		} else if (*e & PTE_PS)
 			return 0;           /* huge page: not ours to split */
 		t = P2V(*e & PTE_ADDR);
 	}
 	return &t[idx(va, 0)];
+}
+
+uint64_t *vm_walk(uint64_t *pml4, uint64_t va, int create)
+{
+	return walk(pml4, va, create, 0);
+}
+
+/* The PTE for user address va of sp, creating tables charged to sp (its
+   quota counts them; they are freed with the space). sp->lock held or sp
+   not yet running. */
+uint64_t *space_pte(struct space *sp, uint64_t va)
+{
+	return walk(sp->pml4, va, 1, &sp->ptpages);
 }
 
 int vm_map(uint64_t *pml4, uint64_t va, uint64_t pa, uint64_t flags)
@@ -120,16 +136,6 @@ void vm_free_user(uint64_t *pml4)
 	page_free(pml4);
 }
 
-/* Unmap and free [va, va+len) of a space no other CPU can be using
-   (see tlb.c for the general case); returns pages unmapped. */
-uint64_t vm_unmap_range(uint64_t *pml4, uint64_t va, uint64_t len)
-{
-	struct page_list l = { 0 };
-	uint64_t n = vm_unmap_collect(pml4, va, len, &l);
-	lcr3(rcr3());
-	page_list_free(&l);
-	return n;
-}
 
 /* The first present level-0 PTE in [*va, end), or 0; *va is set to its
    address. An absent table is skipped whole: a user range may span

@@ -15,35 +15,36 @@ struct vp *vp_lookup(struct space *sp, uint64_t index)
 	return vp && vp->state != VP_ZOMBIE ? vp : 0;
 }
 
-/* Allocate VP `index`'s two shared pages and map them into sp. The space
-   owns them (they are freed with its page tables); the kernel keeps
-   direct-map pointers to write them without touching user mappings. A
-   reused slot keeps its pages, cleared. */
+/* One kernel-owned page at user address va of sp (mapped with `flags`):
+   the one already there if the kernel put it there (a reused slot), else
+   a new one. Only the kernel maps in the VP range (SYS_map and SYS_unmap
+   refuse it) and it marks what it maps PTE_KERNEL: nothing else is ever
+   adopted. The page stays mapped, and is freed with the tables. */
+static void *kernel_page(struct space *sp, uint64_t va, uint64_t flags)
+{
+	uint64_t *pte = space_pte(sp, va);
+	if (!pte)
+		return 0;
+	if (*pte & PTE_P)
+		return (*pte & PTE_KERNEL) ? P2V(*pte & PTE_ADDR) : 0;
+	void *pg = page_alloc();
+	if (!pg)
+		return 0;
+	*pte = V2P(pg) | PTE_P | PTE_U | PTE_NX | PTE_KERNEL | flags;
+	sp->pages++;
+	return pg;
+}
+
+/* VP `index`'s two shared pages, cleared; the kernel keeps direct-map
+   pointers to write them without touching user mappings. sp->lock held. */
 static int map_shared_pages(struct space *sp, struct vp *vp, int index)
 {
-	uint64_t *a = vm_walk(sp->pml4, PSEUDO_BASE + index * PGSIZE, 0);
-	uint64_t *b = vm_walk(sp->pml4, VPPAGE_BASE + index * PGSIZE, 0);
-	if (a && b && (*a & PTE_P) && (*b & PTE_P)) {
-		vp->pp = P2V(*a & PTE_ADDR);
-		vp->vpp = P2V(*b & PTE_ADDR);
-		memset(vp->pp, 0, PGSIZE);
-		memset(vp->vpp, 0, PGSIZE);
-		return 0;
-	}
-	void *pp = page_alloc(), *vpp = page_alloc();
-	if (!pp || !vpp ||
-	    vm_map(sp->pml4, PSEUDO_BASE + index * PGSIZE, V2P(pp), PTE_U | PTE_NX) < 0 ||
-	    vm_map(sp->pml4, VPPAGE_BASE + index * PGSIZE, V2P(vpp), PTE_U | PTE_W | PTE_NX) < 0) {
-		/* a mapped page is freed with the tables; free only unmapped ones */
-		if (pp && !vm_mapped(sp->pml4, PSEUDO_BASE + index * PGSIZE, PGSIZE))
-			page_free(pp);
-		if (vpp && !vm_mapped(sp->pml4, VPPAGE_BASE + index * PGSIZE, PGSIZE))
-			page_free(vpp);
+	vp->pp = kernel_page(sp, PSEUDO_BASE + index * PGSIZE, 0);
+	vp->vpp = vp->pp ? kernel_page(sp, VPPAGE_BASE + index * PGSIZE, PTE_W) : 0;
+	if (!vp->vpp)
 		return -ENOMEM;
-	}
-	sp->pages += 2;
-	vp->pp = pp;
-	vp->vpp = vpp;
+	memset(vp->pp, 0, PGSIZE);
+	memset(vp->vpp, 0, PGSIZE);
 	return 0;
 }
 
@@ -58,8 +59,12 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	int index = 0;
 	while (index < MAXVP && sp->slot[index])
 		index++;
-	int err = index >= MAXVP || !vp->kstack || map_shared_pages(sp, vp, index) < 0;
+	/* Its kernel stack counts in the space's quota. */
+	int err = index >= MAXVP || !vp->kstack ||
+		  sp->kpages + KSTACK_SIZE / PGSIZE + sp->pages + sp->ptpages > mem_quota_pages() ||
+		  map_shared_pages(sp, vp, index) < 0;
 	if (!err) {
+		sp->kpages += KSTACK_SIZE / PGSIZE;
 		sp->slot[index] = vp;
 		if (index >= sp->nvp)
 			sp->nvp = index + 1;
@@ -72,6 +77,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 		return 0;
 	}
 	vp->index = index;
+	vp->gs_base = PSEUDO_BASE + (uint64_t)index * PGSIZE;
 	spin_init(&vp->evlock, "vp events");
 	vp->id = __atomic_fetch_add(&next_vp_id, 1, __ATOMIC_RELAXED);
 	vp->space = sp;
@@ -99,7 +105,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	*(uint32_t *)(vp->fpu + 24) = 0x1f80;
 
 	struct pseudo_page *pp = vp->pp;
-	pp->self = PSEUDO_BASE + (uint64_t)index * PGSIZE;
+	pp->self = vp->gs_base;
 	pp->vppage = VPPAGE_BASE + (uint64_t)index * PGSIZE;
 	pp->vp_index = index;
 	pp->vp_id = vp->id;
@@ -140,6 +146,7 @@ void vp_free(struct vp *vp)
 		}
 	if (sp->slot[vp->index] == vp)
 		sp->slot[vp->index] = 0;
+	sp->kpages -= KSTACK_SIZE / PGSIZE;
 	spin_unlock(&sp->lock);
 	event_drain(vp);
 	pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);

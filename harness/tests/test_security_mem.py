@@ -1,0 +1,160 @@
+"""Issue 13, memory: the kernel-owned VP range, map placement, frame
+lifetime across CPUs (stale TLB entries), memory bounds and the heap
+giving pages back. Every boot has `memcheck`: freed frames and heap blocks
+are poisoned and checked, so a write after free panics the run.
+progs/memattack.c does the attacking."""
+import pytest
+from helpers import done, only, result
+
+PSEUDO_BASE = 0x00007ffe00000000
+VPPAGE_BASE = 0x00007ffe40000000
+VP_RESERVED_LO, VP_RESERVED_HI = PSEUDO_BASE, VPPAGE_BASE + 256 * 4096
+USER_MAP_BASE = 0x0000100000000000
+EPERM, EEXIST, ENOMEM = 1, 17, 12
+SMP = [1, 2]
+
+
+def attack(boot, mode, smp, extra="", **kw):
+    r = boot(f"memcheck {extra} run=memattack,{mode}".replace("  ", " "), smp=smp, **kw)
+    assert not [l for l in r.lines if "PANIC" in l], r.tail()
+    return r
+
+
+def reserved(a):
+    return VP_RESERVED_LO <= a < VP_RESERVED_HI
+
+
+@pytest.mark.parametrize("smp", SMP)
+def test_vp_range_is_the_kernels(boot, smp):
+    r = attack(boot, "vprange", smp)
+    done(r)
+    res = result(r, "memattack")
+    for k in ("unmap_own_pseudo", "unmap_own_vppage", "unmap_unused_pseudo",
+              "unmap_unused_vppage", "unmap_edge", "unmap_top_edge",
+              "map_unused_pseudo", "map_unused_vppage", "map_edge", "map_lazy_in"):
+        assert res[k] == -EPERM, f"{k}: {res[k]}\n{r.tail()}"
+    assert res["own_self"] == PSEUDO_BASE and res["own_index"] == 0, res
+    # Every new VP (slots 1..5, the attacked slot 5 last) finds its own
+    # pseudo page through %gs, whatever the attacker wrote before.
+    assert res["made"] == 5, res
+    assert res["gs"] == [PSEUDO_BASE + i * 4096 for i in range(1, 6)], res
+    assert res["victim_self"] == PSEUDO_BASE + 5 * 4096, res
+
+
+@pytest.mark.parametrize("smp", SMP)
+def test_pseudo_page_stays_read_only(boot, smp):
+    r = attack(boot, "pseudowrite", smp)
+    done(r, 63)
+    ex = only(r, "exit", prog="memattack")
+    assert ex["killed"] == "page fault", ex
+    assert int(ex["addr"], 16) == PSEUDO_BASE + 4096, ex
+    assert not r.events("result"), r.tail()
+
+
+@pytest.mark.parametrize("smp", SMP)
+def test_map_placement_skips_used_ranges(boot, smp):
+    r = attack(boot, "placement", smp)
+    done(r)
+    res = result(r, "memattack")
+    assert res["fixed_ok"] == 1 and res["lazy_at_next"] == 1, res
+    # A fixed map sitting at the bump pointer is skipped, not replaced.
+    assert res["after_fixed_overlaps"] == 0 and res["marker_intact"] == 1, res
+    assert not reserved(res["after_fixed"]), res
+    # After a lazy region up to the VP range nothing fits: -ENOMEM, not
+    # the pseudo page (which is still VP 0's).
+    assert res["after_lazy"] == -ENOMEM, res
+    assert res["self_after"] == PSEUDO_BASE, res
+    assert res["huge_lazy"] == -ENOMEM and res["huge_lazy_top"] == -ENOMEM, res
+    assert res["huge"] == -ENOMEM, res
+    # With the region unmapped there is room again, on no used page.
+    assert res["unmap_lazy"] == 0 and res["after_unmap"] > 0, res
+    assert res["after_unmap_used"] == 0 and res["marker_end"] == 1, res
+
+
+@pytest.mark.parametrize("smp", SMP)
+def test_stale_tlb_writer_never_reaches_a_freed_frame(boot, smp):
+    """A sibling VP on the other CPU keeps writing garbage into pages that
+    VP 0 unmaps and maps again. Frames must be freed only after every CPU
+    dropped its entries: the writer then dies of an ordinary page fault,
+    and no write reaches a freed frame (memcheck would panic: the program
+    ends by mapping all memory, so every freed frame is checked), the
+    allocator's bookkeeping, or a fresh page."""
+    n = 400
+    r = attack(boot, f"stale,{n}", smp, timeout=240)
+    done(r)
+    res = result(r, "memattack")
+    assert res["sweep_mib"] > 100, res     # every free frame checked once
+    del res["sweep_mib"]
+    assert res == {"name": "memattack", "mode": "stale", "rounds": n, "killed": n,
+                   "other": 0, "spawnfail": 0}, res
+    kids = [e for e in r.events("exit") if e["prog"] == "memattack" and "killed" in e]
+    assert len(kids) == n and all(e["killed"] == "page fault" for e in kids), r.tail()
+
+
+def check_settled(r, res):
+    assert res["avail_before"] > 0, f"INFO_MEM_AVAIL: {res['avail_before']}\n{r.tail()}"
+    assert res["avail_after"] == res["avail_before"], res
+
+
+@pytest.mark.parametrize("smp", SMP)
+@pytest.mark.parametrize("quota_mb", [16, None, 100000])
+def test_memory_bounds_and_everything_comes_back(boot, smp, quota_mb):
+    """A child maps until -ENOMEM: its quota (memquota=16; the default 3/4
+    of RAM) or, with a quota above RAM, the kernel's reserve. A second
+    space sleeps and maps meanwhile and finishes normally. When both are
+    gone, INFO_MEM_AVAIL is back exactly."""
+    extra = f"memquota={quota_mb}" if quota_mb else ""
+    r = attack(boot, "quota", smp, extra, timeout=240)
+    done(r)
+    res = only(r, "result", name="memattack", mode="quota")
+    assert res["hog_status"] == 0 and res["bystander_status"] == 0, res
+    hog = only(r, "result", name="memattack", mode="hog")
+    by = only(r, "result", name="memattack", mode="bystander")
+    assert hog["err"] == -ENOMEM and hog["mib"] > 0, hog
+    ram_mib = res["avail_before"] >> 20
+    if quota_mb == 16:
+        assert hog["mib"] <= 16, hog
+    elif quota_mb is None:
+        boot_mib = r.events("boot")[0]["mem_mib"]
+        assert hog["mib"] <= boot_mib * 3 // 4 + 1, (hog, boot_mib)
+    else:
+        # Stopped by the reserve: max(2 MiB, 1/64 of RAM) stays free.
+        assert hog["mib"] <= ram_mib - max(2, ram_mib // 64), (hog, ram_mib)
+    assert by["maps_ok"] + by["maps_failed"] == 300, by
+    check_settled(r, res)
+
+
+@pytest.mark.parametrize("smp", SMP)
+@pytest.mark.parametrize("quota_mb", [16, 100000])
+def test_lazy_faults_past_the_bounds_kill(boot, smp, quota_mb):
+    """Demand-zero faults obey the same bounds: past the quota (16 MiB) or
+    the kernel's reserve (quota above RAM) the faulting space is killed,
+    "out of memory"; another space goes on; everything comes back."""
+    r = attack(boot, "lazyquota", smp, f"memquota={quota_mb}", timeout=240)
+    done(r)
+    res = only(r, "result", name="memattack", mode="lazyquota")
+    assert res["hog_status"] == -1 and res["bystander_status"] == 0, res
+    ex = [e for e in r.events("exit") if e.get("killed")]
+    assert len(ex) == 1 and ex[0]["killed"] == "out of memory", r.tail()
+    # The region is the hog's first mapping: the fault address says how
+    # far it got.
+    touched_mib = (int(ex[0]["addr"], 16) - USER_MAP_BASE) >> 20
+    ram_mib = res["avail_before"] >> 20
+    if quota_mb == 16:
+        assert touched_mib <= 16, ex[0]
+    else:
+        # Stopped by the reserve: max(2 MiB, 1/64 of RAM) stays free.
+        assert touched_mib <= ram_mib - max(2, ram_mib // 64), (ex[0], ram_mib)
+    check_settled(r, res)
+
+
+@pytest.mark.parametrize("smp", SMP)
+def test_heap_returns_pages_after_vp_churn(boot, smp):
+    """200 VPs that block a few times each and exit: the kernel heap
+    grows for them and must give the pages back."""
+    r = attack(boot, "churn", smp, timeout=240)
+    done(r)
+    assert only(r, "result", name="memattack", mode="churnchild")["made"] == 200
+    res = only(r, "result", name="memattack", mode="churn")
+    assert res["child_status"] == 0, res
+    check_settled(r, res)

@@ -54,11 +54,12 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 		return 0;
 	vp->magic = VP_MAGIC;
 	vp->kstack = pages_alloc(KSTACK_SIZE / PGSIZE);
+	vp->evq = pages_alloc(EVQ_PAGES);
 	spin_lock(&sp->lock);
 	int index = 0;
 	while (index < MAXVP && sp->slot[index])
 		index++;
-	int err = index >= MAXVP || !vp->kstack || map_shared_pages(sp, vp, index) < 0;
+	int err = index >= MAXVP || !vp->kstack || !vp->evq || map_shared_pages(sp, vp, index) < 0;
 	if (!err) {
 		sp->slot[index] = vp;
 		if (index >= sp->nvp)
@@ -68,6 +69,8 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	if (err) {
 		if (vp->kstack)
 			pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
+		if (vp->evq)
+			pages_free(vp->evq, EVQ_PAGES);
 		kfree(vp);
 		return 0;
 	}
@@ -142,6 +145,7 @@ void vp_free(struct vp *vp)
 		sp->slot[vp->index] = 0;
 	spin_unlock(&sp->lock);
 	event_drain(vp);
+	pages_free(vp->evq, EVQ_PAGES);
 	pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
 	vp->magic = 0;
 	kfree(vp);
@@ -149,14 +153,15 @@ void vp_free(struct vp *vp)
 }
 
 /* SYS_vp_exit: the calling VP ends; its slot can be reused. The last
-   live VP to leave ends the space with status 0. */
+   started VP to leave ends the space with status 0 (VPs still parked
+   are freed: space_exit runs them straight to their exit). */
 long sys_vp_exit(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
 	struct vp *vp = myvp();
 	struct space *sp = vp->space;
 	spin_lock(&sp->lock);
-	int last = sp->live_vps == 1;
+	int last = sp->live_vps - sp->nparked == 1;
 	spin_unlock(&sp->lock);
 	if (last) {
 		space_exit(sp, 0);
@@ -166,19 +171,24 @@ long sys_vp_exit(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uin
 }
 
 /* The current VP ends. The last VP out finishes its space. Its kops (a
-   user timer, thread-mode waits) and the capabilities naming it go now,
-   not with the space: the VP is freed as soon as it is off its CPU, while
-   its space may live on, and a timer firing later would post to it. */
+   user timer, thread-mode waits) go now, not with the space: the VP is
+   freed as soon as it is off its CPU, while its space may live on, and a
+   timer firing later would post to it. (Capabilities naming it need no
+   cleanup: they name its VP id, never reused.) If only parked VPs are
+   left -- two started VPs ran SYS_vp_exit at once, each seeing the
+   other -- the space ends here, as for the last started VP. */
 void vp_exit(void)
 {
 	struct vp *vp = myvp();
 	struct space *sp = vp->space;
 	kop_vp_cleanup(vp);
-	cap_vp_cleanup(vp);
 	spin_lock(&sp->lock);
 	vp->state = VP_ZOMBIE;
 	int last = --sp->live_vps == 0;
+	int only_parked = !last && sp->live_vps == sp->nparked;
 	spin_unlock(&sp->lock);
+	if (only_parked)
+		space_exit(sp, 0);       /* no-op if it is already ending */
 	if (last)
 		space_finish(sp);
 	sched();

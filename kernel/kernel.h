@@ -181,7 +181,7 @@ void kop_vp_cleanup(struct vp *vp);
 /* upcall.c */
 void ctx_from_tf(struct uctx *c, const struct trapframe *tf);
 int upcalls_on(struct vp *vp, const struct trapframe *tf);
-enum { EVP_RESERVED, EVP_ADMIT, EVP_ADVISORY };   /* event_post's admission rules */
+enum { EVP_RESERVED, EVP_START, EVP_ADMIT, EVP_ADVISORY };   /* event_post's admission rules (upcall.c) */
 int event_reserve(struct vp *vp, int n);
 void event_unreserve(struct vp *vp, int n);
 int event_post(struct vp *vp, const struct event *ev, int how);

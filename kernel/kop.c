@@ -180,13 +180,22 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 	   EV_UNBLOCKED can never be refused. A VP whose queue has no room
 	   (a handler that does not drain its ring) blocks classically
 	   instead: it loses no event, and the call still returns. */
-	if (upcalls_on(vp, tf) && event_reserve(vp, 2) == 0) {
+	int thread_mode = 0;
+	if (upcalls_on(vp, tf)) {
+		struct event ev;     /* the header only: EV_BLOCKED has no context */
+		ev.type = EV_BLOCKED;
+		ev.vp = 0;
+		ev.token = op->token;
+		ev.result = 0;
+		ev.thread = op->thread = READ_ONCE(vp->vpp->current_thread);
+		ev.arg = op->kind;
+		ev.seq = 0;
+		thread_mode = event_post(vp, &ev, EVP_START) == 0;
+	}
+	if (thread_mode) {
+		/* (kop_lock held: nothing completes op before it is filled in) */
 		op->mode = KOP_THREAD;
-		op->thread = READ_ONCE(vp->vpp->current_thread);
 		ctx_from_tf(&op->ctx, tf);
-		struct event ev = { .type = EV_BLOCKED, .token = op->token, .thread = op->thread,
-				    .arg = op->kind };
-		event_post(vp, &ev, EVP_RESERVED);
 		if (immediate)
 			kop_expire(op);
 		sched_arm_timer();

@@ -111,6 +111,7 @@ struct space {
 	int nvp, live_vps;           /* nvp: VP slots ever used (pages mapped) */
 	int nparked;                 /* live VPs never started (run=prog:N) */
 	struct vp *slot[MAXVP];      /* VP by index; 0 = free (reusable) slot */
+	struct event *slot_evq[MAXVP];   /* each slot's event ring, kept for its next VP */
 	struct space *parent;
 	int boot_slot;               /* index on the kernel command line, or -1 */
 	int exit_status;

@@ -51,6 +51,9 @@ void space_put(struct space *sp)
 		return;
 	vm_free_user(sp->pml4);
 	sp->pml4 = 0;
+	for (int i = 0; i < MAXVP; i++)          /* the VP slots' event rings */
+		if (sp->slot_evq[i])
+			pages_free(sp->slot_evq[i], EVQ_PAGES);
 	spin_lock(&table_lock);
 	sp->tables_freed = 1;
 	maybe_free(sp);

@@ -67,9 +67,10 @@ int upcalls_on(struct vp *vp, const struct trapframe *tf)
  * Admission. A VP's kernel queue is a fixed ring of EVQ_SIZE events, so a
  * post never allocates and never fails for lack of memory. Room is
  * promised ahead: an operation the VP starts reserves the events it will
- * produce before it starts (a thread-mode blocking op its EV_BLOCKED and
- * EV_UNBLOCKED, an armed user timer its EV_TIMER), and posts them with
- * EVP_RESERVED, which cannot fail. Signals (EVP_ADMIT) are admitted only
+ * produce before it starts, and posts them with EVP_RESERVED, which cannot
+ * fail: a thread-mode blocking op posts its EV_BLOCKED with EVP_START,
+ * admitted only with room for its EV_UNBLOCKED too, which stays reserved;
+ * an armed user timer reserves its EV_TIMER (event_reserve). Signals (EVP_ADMIT) are admitted only
  * while room remains beyond the reservations, else -EAGAIN. Warnings and
  * preemption notices (EVP_ADVISORY) are dropped when there is no room,
  * and counted in the pseudo page's events_dropped.
@@ -104,7 +105,15 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 	spin_lock(&vp->evlock);
 	if (how == EVP_RESERVED && vp->ev_reserved > 0)
 		vp->ev_reserved--;        /* the room promised to it */
-	else if (vp->evq_len + vp->ev_reserved >= EVQ_SIZE) {
+	else if (how == EVP_START) {
+		/* EV_BLOCKED: admitted with room for its EV_UNBLOCKED too,
+		   which stays reserved (one lock round for both). */
+		if (vp->evq_len + vp->ev_reserved + 2 > EVQ_SIZE) {
+			spin_unlock(&vp->evlock);
+			return -EAGAIN;
+		}
+		vp->ev_reserved++;
+	} else if (vp->evq_len + vp->ev_reserved >= EVQ_SIZE) {
 		spin_unlock(&vp->evlock);
 		if (how != EVP_ADMIT)     /* advisory (or, by a kernel bug, unreserved) */
 			__atomic_fetch_add(&vp->pp->events_dropped, 1, __ATOMIC_RELAXED);

@@ -54,13 +54,19 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 		return 0;
 	vp->magic = VP_MAGIC;
 	vp->kstack = pages_alloc(KSTACK_SIZE / PGSIZE);
-	vp->evq = pages_alloc(EVQ_PAGES);
 	spin_lock(&sp->lock);
 	int index = 0;
 	while (index < MAXVP && sp->slot[index])
 		index++;
-	int err = index >= MAXVP || !vp->kstack || !vp->evq || map_shared_pages(sp, vp, index) < 0;
+	int err = index >= MAXVP || !vp->kstack || map_shared_pages(sp, vp, index) < 0;
+	/* The event ring stays with the slot, as the shared pages do: a VP
+	   made where one exited reuses it, without the allocation and
+	   zeroing (kthread makes a VP per thread). Stale events in it are
+	   never read: a slot is read only after it is written. */
+	if (!err && !sp->slot_evq[index])
+		err = !(sp->slot_evq[index] = pages_alloc(EVQ_PAGES));
 	if (!err) {
+		vp->evq = sp->slot_evq[index];
 		sp->slot[index] = vp;
 		if (index >= sp->nvp)
 			sp->nvp = index + 1;
@@ -69,8 +75,6 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	if (err) {
 		if (vp->kstack)
 			pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
-		if (vp->evq)
-			pages_free(vp->evq, EVQ_PAGES);
 		kfree(vp);
 		return 0;
 	}
@@ -144,8 +148,7 @@ void vp_free(struct vp *vp)
 	if (sp->slot[vp->index] == vp)
 		sp->slot[vp->index] = 0;
 	spin_unlock(&sp->lock);
-	event_drain(vp);
-	pages_free(vp->evq, EVQ_PAGES);
+	event_drain(vp);             /* the ring stays with the slot */
 	pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
 	vp->magic = 0;
 	kfree(vp);

@@ -292,7 +292,8 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 	spin_lock(&table_lock);
 	int slot = -1;
 	/* A per-parent quota: one space must not fill the global table. */
-	for (int i = 0; i < MAXSPACE && slot < 0 && (!parent || nchildren(parent) < MAXCHILD); i++)
+	int room = !parent || nchildren(parent) < MAXCHILD;
+	for (int i = 0; room && i < MAXSPACE && slot < 0; i++)
 		if (!table[i])
 			slot = i;
 	if (slot >= 0) {

@@ -66,14 +66,16 @@ int upcalls_on(struct vp *vp, const struct trapframe *tf)
 /*
  * Admission. A VP's kernel queue is a fixed ring of EVQ_SIZE events, so a
  * post never allocates and never fails for lack of memory. Room is
- * promised ahead: an operation the VP starts reserves the events it will
- * produce before it starts, and posts them with EVP_RESERVED, which cannot
- * fail: a thread-mode blocking op posts its EV_BLOCKED with EVP_START,
- * admitted only with room for its EV_UNBLOCKED too, which stays reserved;
- * an armed user timer reserves its EV_TIMER (event_reserve). Signals (EVP_ADMIT) are admitted only
- * while room remains beyond the reservations, else -EAGAIN. Warnings and
- * preemption notices (EVP_ADVISORY) are dropped when there is no room,
- * and counted in the pseudo page's events_dropped.
+ * promised ahead to the events of operations the VP starts, which are
+ * then posted with EVP_RESERVED and cannot fail:
+ *  - a thread-mode blocking op posts its EV_BLOCKED with EVP_START,
+ *    admitted only with room for its EV_UNBLOCKED too, which stays
+ *    reserved (kop_wait blocks the VP classically if there is none);
+ *  - an armed user timer reserves its EV_TIMER (event_reserve).
+ * Signals (EVP_ADMIT) are admitted only while room remains beyond the
+ * reservations, else -EAGAIN. Warnings and preemption notices
+ * (EVP_ADVISORY) are dropped when there is no room, and counted in the
+ * pseudo page's events_dropped.
  */
 int event_reserve(struct vp *vp, int n)
 {
@@ -113,6 +115,9 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 			return -EAGAIN;
 		}
 		vp->ev_reserved++;
+	} else if (how == EVP_RESERVED && memcheck) {
+		/* a reservation went missing: a kernel bug, caught in test builds */
+		panic("event_post: event type %d without its reservation", ev->type);
 	} else if (vp->evq_len + vp->ev_reserved >= EVQ_SIZE) {
 		spin_unlock(&vp->evlock);
 		if (how != EVP_ADMIT)     /* advisory (or, by a kernel bug, unreserved) */

@@ -122,7 +122,7 @@ void cmdline_start_programs(void)
 			else
 				progs[i].nvp = (int)n;
 		}
-		int r = space_spawn(progs[i].argv[0], progs[i].argc, progs[i].argv, 0, i, progs[i].nvp);
+		int r = space_spawn(progs[i].argv[0], progs[i].argc, progs[i].argv, 0, i, progs[i].nvp, 0, 0);
 		if (r < 0) {
 			kprintf("anima: cannot start '%s': %s\n", progs[i].argv[0],
 				r == -ENOENT ? "no such program" : r == -ENOMEM ? "out of memory" : "bad program");

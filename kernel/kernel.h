@@ -179,6 +179,8 @@ uint64_t warn_cap_ns(void);
 /* kop.c */
 extern struct spinlock kop_lock;
 struct kop *kop_alloc(int kind);
+void kop_free(struct kop *op);
+long kop_alloc_err(void);
 long kop_wait(struct kop *op, struct trapframe *tf);
 void kop_expire(struct kop *op);
 void kop_timers(struct cpu *c, uint64_t now);
@@ -191,7 +193,10 @@ void kop_vp_cleanup(struct vp *vp);
 /* upcall.c */
 void ctx_from_tf(struct uctx *c, const struct trapframe *tf);
 int upcalls_on(struct vp *vp, const struct trapframe *tf);
-int event_post(struct vp *vp, const struct event *ev, int must);
+enum { EVP_RESERVED, EVP_START, EVP_ADMIT, EVP_ADVISORY };   /* event_post's admission rules (upcall.c) */
+int event_reserve(struct vp *vp, int n);
+void event_unreserve(struct vp *vp, int n);
+int event_post(struct vp *vp, const struct event *ev, int how);
 void event_drain(struct vp *vp);
 void upcall_return(struct vp *vp, struct trapframe *tf);
 
@@ -203,8 +208,7 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 int lazy_fill(struct space *sp, uint64_t va, uint64_t err);
 
 /* vpsys.c */
-void cap_space_cleanup(struct space *sp);
-void cap_vp_cleanup(struct vp *vp);
+int cap_get(struct space *sp, uint64_t handle, struct capent *out);
 
 /* vp.c */
 struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp);
@@ -221,7 +225,9 @@ void space_get(struct space *sp);
 void space_put(struct space *sp);
 void space_exit(struct space *sp, int status);
 void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip, const char *detail);
-int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot, int nvp);
+int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot, int nvp,
+		const struct capent *caps, int ncaps);
+struct space *space_lookup(int id);
 long space_wait(int id, int *ustatus);
 void space_finish(struct space *sp);
 struct space *space_at(int slot);

@@ -28,14 +28,37 @@ static struct kop **fbucket(uint64_t key)
 	return &futexq[(key >> 2) % NFUTEX];
 }
 
+/* A kop for the calling VP's space, within its quota of MAXKOP_SPACE:
+   one space must not be able to eat the kernel heap with blocked
+   threads. 0 if over quota or out of memory (kop_alloc_err says which). */
 struct kop *kop_alloc(int kind)
 {
-	struct kop *op = kzalloc(sizeof *op);
-	if (op) {
-		op->kind = kind;
-		op->token = __atomic_fetch_add(&next_token, 1, __ATOMIC_RELAXED);
+	struct space *sp = myvp()->space;
+	if (__atomic_add_fetch(&sp->nkops, 1, __ATOMIC_ACQ_REL) > MAXKOP_SPACE) {
+		__atomic_sub_fetch(&sp->nkops, 1, __ATOMIC_ACQ_REL);
+		return 0;
 	}
+	struct kop *op = kzalloc(sizeof *op);
+	if (!op) {
+		__atomic_sub_fetch(&sp->nkops, 1, __ATOMIC_ACQ_REL);
+		return 0;
+	}
+	op->kind = kind;
+	op->sp = sp;
+	op->token = __atomic_fetch_add(&next_token, 1, __ATOMIC_RELAXED);
 	return op;
+}
+
+/* Why kop_alloc just failed for the caller: its quota, or memory. */
+long kop_alloc_err(void)
+{
+	return myvp()->space->nkops >= MAXKOP_SPACE ? -EAGAIN : -ENOMEM;
+}
+
+void kop_free(struct kop *op)
+{
+	__atomic_sub_fetch(&op->sp->nkops, 1, __ATOMIC_ACQ_REL);
+	kfree(op);
 }
 
 static void timer_insert(struct kop *op)
@@ -124,9 +147,9 @@ static void complete(struct kop *op, uint64_t result)
 			ev.ctx.rax = result;      /* the blocked syscall's return value */
 		__atomic_fetch_add(&vp->pp->unblocks, 1, __ATOMIC_RELAXED);
 	}
-	event_post(vp, &ev, 1);
+	event_post(vp, &ev, EVP_RESERVED);   /* reserved when it started or was armed */
 	space_unlink(op);
-	kfree(op);
+	kop_free(op);
 }
 
 /*
@@ -153,13 +176,26 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 	if (op->wake_ns && !immediate)
 		timer_insert(op);
 
+	/* Thread mode needs room for both its events, reserved now, so its
+	   EV_UNBLOCKED can never be refused. A VP whose queue has no room
+	   (a handler that does not drain its ring) blocks classically
+	   instead: it loses no event, and the call still returns. */
+	int thread_mode = 0;
 	if (upcalls_on(vp, tf)) {
+		struct event ev;     /* the header only: EV_BLOCKED has no context */
+		ev.type = EV_BLOCKED;
+		ev.vp = 0;
+		ev.token = op->token;
+		ev.result = 0;
+		ev.thread = op->thread = READ_ONCE(vp->vpp->current_thread);
+		ev.arg = op->kind;
+		ev.seq = 0;
+		thread_mode = event_post(vp, &ev, EVP_START) == 0;
+	}
+	if (thread_mode) {
+		/* (kop_lock held: nothing completes op before it is filled in) */
 		op->mode = KOP_THREAD;
-		op->thread = READ_ONCE(vp->vpp->current_thread);
 		ctx_from_tf(&op->ctx, tf);
-		struct event ev = { .type = EV_BLOCKED, .token = op->token, .thread = op->thread,
-				    .arg = op->kind };
-		event_post(vp, &ev, 1);
 		if (immediate)
 			kop_expire(op);
 		sched_arm_timer();
@@ -180,7 +216,7 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 	unlink(op);
 	space_unlink(op);
 	spin_unlock(&kop_lock);
-	kfree(op);
+	kop_free(op);
 	return r;
 }
 
@@ -228,34 +264,52 @@ int futex_wake_key(uint64_t key, int n)
 	return woken;
 }
 
-/* Arm (or with deadline 0 cancel) the calling VP's one-shot user timer. */
+/*
+ * Arm (or with deadline 0 cancel) the calling VP's one-shot user timer.
+ * Arming reserves the EV_TIMER it will post (-EAGAIN if the VP's queue
+ * has no room: its earlier expiries are still undelivered); re-arming an
+ * armed timer moves it, keeping its kop and its reservation, so nothing
+ * accumulates however often a VP re-arms.
+ */
 long utimer_set(uint64_t deadline, uint64_t token)
 {
 	struct vp *vp = myvp();
 	spin_lock(&kop_lock);
-	if (vp->utimer) {
-		unlink(vp->utimer);
-		space_unlink(vp->utimer);
-		kfree(vp->utimer);
-		vp->utimer = 0;
+	struct kop *op = vp->utimer;
+	if (op) {
+		unlink(op);
+		space_unlink(op);
 	}
-	if (deadline) {
-		struct kop *op = kop_alloc(0);
-		if (!op) {
-			spin_unlock(&kop_lock);
-			return -ENOMEM;
+	if (!deadline) {
+		if (op) {
+			vp->utimer = 0;
+			kop_free(op);
+			event_unreserve(vp, 1);
 		}
-		op->mode = KOP_UTIMER;
-		op->vp = vp;
-		op->sp = vp->space;
-		op->arg = token;
-		op->wake_ns = MAX(deadline, now_ns() + 1);
-		op->snext = vp->space->kops;
-		vp->space->kops = op;
-		timer_insert(op);
-		vp->utimer = op;
-		sched_arm_timer();
+		spin_unlock(&kop_lock);
+		return 0;
 	}
+	if (!op) {
+		long err = event_reserve(vp, 1);
+		if (!err && !(op = kop_alloc(0))) {
+			err = kop_alloc_err();
+			event_unreserve(vp, 1);
+		}
+		if (err) {
+			spin_unlock(&kop_lock);
+			return err;
+		}
+	}
+	op->mode = KOP_UTIMER;
+	op->vp = vp;
+	op->sp = vp->space;
+	op->arg = token;
+	op->wake_ns = MAX(deadline, now_ns() + 1);
+	op->snext = vp->space->kops;
+	vp->space->kops = op;
+	timer_insert(op);
+	vp->utimer = op;
+	sched_arm_timer();
 	spin_unlock(&kop_lock);
 	return 0;
 }
@@ -274,7 +328,7 @@ void kop_vp_cleanup(struct vp *vp)
 		unlink(op);
 		if (op->kind == BLK_PAGE && op->result)
 			page_free((void *)op->result);
-		kfree(op);
+		kop_free(op);      /* its reservations go with the VP */
 	}
 	vp->utimer = 0;
 	spin_unlock(&kop_lock);
@@ -291,7 +345,7 @@ void kop_space_cleanup(struct space *sp)
 		unlink(op);
 		if (op->kind == BLK_PAGE && op->result)
 			page_free((void *)op->result);
-		kfree(op);
+		kop_free(op);
 	}
 	spin_unlock(&kop_lock);
 }

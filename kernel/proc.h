@@ -9,14 +9,24 @@
 #include "spinlock.h"
 #include "trap.h"
 #include <anima/vp.h>
+#include <anima/syscall.h>
 
 #define KSTACK_SIZE  (16 * 1024)
 #define MAXSPACE     256
-#define MAXEVQ       512       /* events queued in the kernel per VP */
+/* Per-VP kernel event queue: a fixed ring allocated with the VP, so
+   posting an event never allocates (upcall.c has the admission rule). */
+#define EVQ_SIZE     128
+#define EVQ_PAGES    ((EVQ_SIZE * sizeof(struct event) + PGSIZE - 1) / PGSIZE)
+#define MAXKOP_SPACE 1024      /* outstanding blocking ops (and timers) per space */
+#define MAXCHILD     32        /* child spaces per space still in the table (-EAGAIN past it) */
 
-struct kevent {
-	struct kevent *next;
-	struct event ev;
+/* A capability: an entry of a space's handle table (vpsys.c). It names a
+   VP by ids, never by pointer: a VP id is never reused, so the entry
+   stops working the moment that VP exits, even if its slot is reused. */
+struct capent {
+	int space_id;                /* 0: free entry */
+	int vp_index;
+	int vp_id;
 };
 
 /* A blocking operation (kop.c): sleep, simulated I/O, futex wait, a
@@ -70,18 +80,20 @@ struct vp {
 					from a shared page */
 	struct vp_page *vpp;         /* user writes: read each field once, check it */
 
-	/* Events not yet copied into the VP page ring (upcall.c). */
+	/* Events not yet copied into the VP page ring (upcall.c): a ring of
+	   EVQ_SIZE, evq_len of them from evq_head on; ev_reserved more are
+	   promised to operations in flight (evq_len + ev_reserved <= EVQ_SIZE). */
 	struct spinlock evlock;
-	struct kevent *evq_head, *evq_tail;
-	int evq_len;
-	struct kevent *ev_free;      /* spent kevents kept for reuse (evlock) */
-	int nev_free;
+	struct event *evq;           /* EVQ_PAGES pages */
+	uint32_t evq_head;
+	int evq_len, ev_reserved;
 	uint64_t ev_seq;
 	uint32_t ring_tail;          /* the kernel's own copy of the ring tail */
 	uint32_t ring_seen;          /* ring_tail when it last returned to user mode */
 	int idle_wait;               /* blocked in SYS_vp_idle until an event */
 	int preempted;               /* post EV_PREEMPTED when it next runs */
 	int parked;                  /* created at start; waits for SYS_vp_start */
+	struct vp *wait_next;        /* link in a child space's waiters (table_lock) */
 	struct kop *utimer;          /* armed user timer, if any */
 	uint64_t run_ns, switches;   /* accounting */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* fxsave area */
@@ -99,7 +111,9 @@ struct space {
 	volatile int refs;           /* VPs + CPUs with cr3 loaded + parent's record */
 	struct vp *vps;
 	int nvp, live_vps;           /* nvp: VP slots ever used (pages mapped) */
+	int nparked;                 /* live VPs never started (run=prog:N) */
 	struct vp *slot[MAXVP];      /* VP by index; 0 = free (reusable) slot */
+	struct event *slot_evq[MAXVP];   /* each slot's event ring, kept for its next VP */
 	struct space *parent;
 	int boot_slot;               /* index on the kernel command line, or -1 */
 	int exit_status;
@@ -110,9 +124,13 @@ struct space {
 	uint64_t kpages;             /* kernel stacks of its VPs */
 	volatile uint64_t vruntime;  /* CPU time its VPs used (ns): fairness among spaces */
 	struct kop *kops;            /* outstanding blocking operations (kop_lock) */
+	int nkops;                   /* how many (atomic): at most MAXKOP_SPACE */
 	struct lazy { uint64_t start, end, flags, latency; } lazy[8];  /* demand-zero regions */
 	int nlazy;
-	struct vp *waiter;           /* parent VP blocked in SYS_wait on us */
+	struct vp *waiters;          /* parent VPs blocked in SYS_wait on us (table_lock) */
+	int nwaiters;                /* parent VPs inside SYS_wait on us (table_lock) */
+	int collected;               /* one of them got the status (table_lock) */
+	struct capent caps[MAXCAP_SPACE];   /* handle table (lock); handle = CAP_BASE + index */
 	int tables_freed;            /* refs reached zero (table_lock) */
 	const char *kill_cause;      /* set when the kernel killed the space */
 	uint64_t kill_addr, kill_rip;

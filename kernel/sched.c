@@ -95,7 +95,7 @@ void warn_deliver(struct vp *vp)
 	vp->pp->warnings++;
 	struct event ev = { .type = EV_WARNING, .arg = c->quantum_end,
 			    .thread = READ_ONCE(vp->vpp->current_thread) };
-	event_post(vp, &ev, 1);
+	event_post(vp, &ev, EVP_ADVISORY);    /* advisory: dropped (counted) if no room */
 }
 
 static volatile uint64_t min_vruntime;   /* roughly the least vruntime in play */

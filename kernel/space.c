@@ -51,6 +51,9 @@ void space_put(struct space *sp)
 		return;
 	vm_free_user(sp->pml4);
 	sp->pml4 = 0;
+	for (int i = 0; i < MAXVP; i++)          /* the VP slots' event rings */
+		if (sp->slot_evq[i])
+			pages_free(sp->slot_evq[i], EVQ_PAGES);
 	spin_lock(&table_lock);
 	sp->tables_freed = 1;
 	maybe_free(sp);
@@ -82,6 +85,7 @@ void space_exit(struct space *sp, int status)
 		spin_unlock(&v->evlock);
 		if (v->parked) {         /* never started: let it run straight to its exit */
 			v->parked = 0;
+			sp->nparked--;
 			v->state = VP_RUNNABLE;
 			sched_enqueue(v);
 		} else if (!woke && v->state == VP_RUNNING && v->cpu != mycpu())
@@ -119,7 +123,6 @@ void space_finish(struct space *sp)
 	if (sp->boot_slot >= 0)
 		boot_record_exit(sp->boot_slot, sp->exit_status);
 	kop_space_cleanup(sp);
-	cap_space_cleanup(sp);
 
 	spin_lock(&table_lock);
 	for (int i = 0; i < MAXSPACE; i++) {       /* orphan our children */
@@ -136,8 +139,8 @@ void space_finish(struct space *sp)
 		for (int i = 0; i < MAXSPACE; i++)
 			if (table[i] == sp)
 				table[i] = 0;
-	if (sp->waiter)
-		vp_wake(sp->waiter);
+	for (struct vp *w = sp->waiters; w; w = w->wait_next)
+		vp_wake(w);              /* each unlinks itself (space_wait) */
 	spin_unlock(&table_lock);
 
 	if (__atomic_sub_fetch(&live_spaces, 1, __ATOMIC_ACQ_REL) == 0)
@@ -165,6 +168,27 @@ static size_t json_str(char *buf, size_t room, const char *s, const char *sep)
 	if (n + 1 < room)
 		buf[n++] = '"';
 	buf[n] = 0;
+	return n;
+}
+
+/* The space with this id in the table, or 0; table_lock held (which
+   keeps it there: a struct leaves the table before it is freed). */
+struct space *space_lookup(int id)
+{
+	for (int i = 0; i < MAXSPACE; i++)
+		if (table[i] && table[i]->id == id)
+			return table[i];
+	return 0;
+}
+
+/* Child spaces of sp in the table (live, or ended and not yet collected);
+   table_lock held. */
+static int nchildren(struct space *sp)
+{
+	int n = 0;
+	for (int i = 0; i < MAXSPACE; i++)
+		if (table[i] && table[i]->parent == sp)
+			n++;
 	return n;
 }
 
@@ -220,8 +244,12 @@ static int setup_stack(struct space *sp, int argc, char **argv, uint64_t *rsp)
 	return 0;
 }
 
-/* Start program `prog` in a new space. Returns the space id or -errno. */
-int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot, int nvp)
+/* Start program `prog` in a new space, with copies of caps[0..ncaps-1]
+   as its handles CAP_BASE+0... Returns the space id or -errno: -EAGAIN if
+   the parent already has MAXCHILD children in the table, or the table is
+   full. */
+int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot, int nvp,
+		const struct capent *caps, int ncaps)
 {
 	struct module *m = module_find(prog);
 	if (!m || !strcmp(prog, "ksyms"))
@@ -244,7 +272,10 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 			break;
 		}
 		v->parked = 1;
+		sp->nparked++;
 	}
+	for (int i = 0; i < ncaps; i++)
+		sp->caps[i] = caps[i];
 	if (!vp || err) {
 		sp->state = SP_DEAD;
 		while (sp->vps) {              /* none has run: free them directly */
@@ -259,7 +290,9 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 	sp->boot_slot = boot_slot;
 	spin_lock(&table_lock);
 	int slot = -1;
-	for (int i = 0; i < MAXSPACE && slot < 0; i++)
+	/* A per-parent quota: one space must not fill the global table. */
+	int room = !parent || nchildren(parent) < MAXCHILD;
+	for (int i = 0; room && i < MAXSPACE && slot < 0; i++)
 		if (!table[i])
 			slot = i;
 	if (slot >= 0) {
@@ -293,10 +326,19 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 	return sp->id;
 }
 
-/* SYS_wait: block until child `id` of the caller has ended. */
+/*
+ * SYS_wait: block until child `id` of the caller has ended. Any number of
+ * the caller's VPs may wait on the same child: all are woken, and every
+ * one that was waiting (or finds the child ended, still uncollected) gets
+ * its status. The child is collected -- removed from the table, so later
+ * waits get -ECHILD -- when the last of them leaves, once at least one
+ * got the status; until then `nwaiters` keeps the struct alive (a VP
+ * waiting keeps the parent alive, so it cannot be orphaned meanwhile).
+ */
 long space_wait(int id, int *ustatus)
 {
-	struct space *me = myvp()->space;
+	struct vp *self = myvp();
+	struct space *me = self->space;
 	spin_lock(&table_lock);
 	struct space *ch = 0;
 	int slot = -1;
@@ -309,28 +351,36 @@ long space_wait(int id, int *ustatus)
 		spin_unlock(&table_lock);
 		return -ECHILD;
 	}
+	ch->nwaiters++;
+	long r = id;
 	while (ch->state != SP_DEAD) {
 		if (me->state != SP_ALIVE) {       /* we are being killed */
-			ch->waiter = 0;
-			spin_unlock(&table_lock);
-			return -EINTR;
+			r = -EINTR;
+			break;
 		}
-		ch->waiter = myvp();
+		self->wait_next = ch->waiters;
+		ch->waiters = self;
 		vp_block(&table_lock);
 		spin_lock(&table_lock);
+		for (struct vp **pp = &ch->waiters; *pp; pp = &(*pp)->wait_next)
+			if (*pp == self) {
+				*pp = self->wait_next;
+				break;
+			}
 	}
-	ch->waiter = 0;
 	int status = ch->exit_status;
 	spin_unlock(&table_lock);
-	/* Report before reaping, so a bad pointer leaves the child collectable. */
-	if (ustatus && copyout((uint64_t)ustatus, &status, sizeof status) < 0)
-		return -EFAULT;
+	/* Report before collecting, so a bad pointer leaves the child collectable. */
+	if (r > 0 && ustatus && copyout((uint64_t)ustatus, &status, sizeof status) < 0)
+		r = -EFAULT;
 	spin_lock(&table_lock);
-	if (table[slot] == ch) {
+	if (r > 0)
+		ch->collected = 1;
+	if (--ch->nwaiters == 0 && ch->collected && table[slot] == ch) {
 		table[slot] = 0;
 		ch->waited = 1;
 		maybe_free(ch);
 	}
 	spin_unlock(&table_lock);
-	return id;
+	return r;
 }

@@ -14,7 +14,7 @@ SYSDECL(spawn); SYSDECL(wait); SYSDECL(getinfo); SYSDECL(map); SYSDECL(unmap);
 SYSDECL(sleep);
 SYSDECL(vp_create); SYSDECL(vp_start); SYSDECL(vp_idle); SYSDECL(vp_signal);
 SYSDECL(vp_cap); SYSDECL(timer); SYSDECL(vp_poll); SYSDECL(io); SYSDECL(futex_wait);
-SYSDECL(futex_wake); SYSDECL(vp_exit);
+SYSDECL(futex_wake); SYSDECL(vp_exit); SYSDECL(cap_grant); SYSDECL(cap_drop);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -35,6 +35,8 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_timer] = sys_timer,
 	[SYS_vp_poll] = sys_vp_poll,
 	[SYS_vp_exit] = sys_vp_exit,
+	[SYS_cap_grant] = sys_cap_grant,
+	[SYS_cap_drop] = sys_cap_drop,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,

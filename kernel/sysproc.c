@@ -59,11 +59,27 @@ long sys_yield(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint6
 	return 0;
 }
 
-long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t d, uint64_t e, uint64_t f)
+/* The caller's handles uhandles[0..n-1], looked up in its own table. */
+static long spawn_caps(uint64_t uhandles, uint64_t n, struct capent *caps)
 {
-	(void)d, (void)e, (void)f;
+	if (n > MAXCAP_SPACE)
+		return -EINVAL;
+	uint64_t h[MAXCAP_SPACE];
+	long r = n ? copyin(h, uhandles, n * sizeof h[0]) : 0;
+	for (uint64_t i = 0; r == 0 && i < n; i++)
+		r = cap_get(myvp()->space, h[i], &caps[i]);
+	return r;
+}
+
+long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uhandles, uint64_t nhandles, uint64_t f)
+{
+	(void)f;
+	struct capent caps[MAXCAP_SPACE];
+	long r = spawn_caps(uhandles, nhandles, caps);
+	if (r < 0)
+		return r;
 	char name[MAX_PROGNAME];
-	long r = copyin_str(name, uprog, sizeof name);
+	r = copyin_str(name, uprog, sizeof name);
 	if (r < 0)
 		return r;
 	if ((int64_t)argc < 0 || argc > MAX_ARGS)
@@ -84,7 +100,7 @@ long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t d, uint64
 		args[i] = buf + off;
 		off += r + 1;
 	}
-	r = space_spawn(name, (int)argc, args, myvp()->space, -1, 1);
+	r = space_spawn(name, (int)argc, args, myvp()->space, -1, 1, caps, (int)nhandles);
 	kfree(buf);
 	return r;
 }

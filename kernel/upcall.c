@@ -64,11 +64,40 @@ int upcalls_on(struct vp *vp, const struct trapframe *tf)
 }
 
 /*
- * Queue ev for vp. Returns 0, or -EAGAIN when the VP already has MAXEVQ
- * events waiting (only signals can be refused: `must` events come from
- * operations the VP started, and each starts at most two).
+ * Admission. A VP's kernel queue is a fixed ring of EVQ_SIZE events, so a
+ * post never allocates and never fails for lack of memory. Room is
+ * promised ahead to the events of operations the VP starts, which are
+ * then posted with EVP_RESERVED and cannot fail:
+ *  - a thread-mode blocking op posts its EV_BLOCKED with EVP_START,
+ *    admitted only with room for its EV_UNBLOCKED too, which stays
+ *    reserved (kop_wait blocks the VP classically if there is none);
+ *  - an armed user timer reserves its EV_TIMER (event_reserve).
+ * Signals (EVP_ADMIT) are admitted only while room remains beyond the
+ * reservations, else -EAGAIN. Warnings and preemption notices
+ * (EVP_ADVISORY) are dropped when there is no room, and counted in the
+ * pseudo page's events_dropped.
  */
-int event_post(struct vp *vp, const struct event *ev, int must)
+int event_reserve(struct vp *vp, int n)
+{
+	spin_lock(&vp->evlock);
+	int ok = vp->evq_len + vp->ev_reserved + n <= EVQ_SIZE;
+	if (ok)
+		vp->ev_reserved += n;
+	spin_unlock(&vp->evlock);
+	return ok ? 0 : -EAGAIN;
+}
+
+/* Give back reservations an operation will not use (a cancelled timer). */
+void event_unreserve(struct vp *vp, int n)
+{
+	spin_lock(&vp->evlock);
+	vp->ev_reserved -= MIN(n, vp->ev_reserved);
+	spin_unlock(&vp->evlock);
+}
+
+/* Queue ev for vp under the admission rule `how` (EVP_*). Returns 0, or
+   -EAGAIN when a signal or an advisory event finds no room. */
+int event_post(struct vp *vp, const struct event *ev, int how)
 {
 	/* Every event (signal, timer, completion, preemption) comes through
 	   here: a post to a freed VP would write freed memory and spin on a
@@ -76,14 +105,29 @@ int event_post(struct vp *vp, const struct event *ev, int must)
 	if (vp->magic != VP_MAGIC)
 		panic("event_post: event type %d for a freed VP", ev->type);
 	spin_lock(&vp->evlock);
-	if (!must && vp->evq_len >= MAXEVQ) {
+	if (how == EVP_RESERVED && vp->ev_reserved > 0)
+		vp->ev_reserved--;        /* the room promised to it */
+	else if (how == EVP_START) {
+		/* EV_BLOCKED: admitted with room for its EV_UNBLOCKED too,
+		   which stays reserved (one lock round for both). */
+		if (vp->evq_len + vp->ev_reserved + 2 > EVQ_SIZE) {
+			spin_unlock(&vp->evlock);
+			return -EAGAIN;
+		}
+		vp->ev_reserved++;
+	} else if (how == EVP_RESERVED && memcheck) {
+		/* a reservation went missing: a kernel bug, caught in test builds */
+		panic("event_post: event type %d without its reservation", ev->type);
+	} else if (vp->evq_len + vp->ev_reserved >= EVQ_SIZE) {
 		spin_unlock(&vp->evlock);
+		if (how != EVP_ADMIT)     /* advisory (or, by a kernel bug, unreserved) */
+			__atomic_fetch_add(&vp->pp->events_dropped, 1, __ATOMIC_RELAXED);
 		return -EAGAIN;
 	}
 	/* Posting to the VP this CPU is running, in the kernel on its way
 	   back to user mode, with nothing queued before: write the ring now.
 	   Its user code is not running, so the ring is not being read. */
-	if (vp == myvp() && !vp->evq_head && READ_ONCE(vp->vpp->upcall_entry)) {
+	if (vp == myvp() && !vp->evq_len && READ_ONCE(vp->vpp->upcall_entry)) {
 		uint32_t head = READ_ONCE(vp->vpp->ring_head);
 		if ((uint32_t)(vp->ring_tail - head) < RING_SIZE) {
 			struct event *d = ring_put(vp, ev);
@@ -95,28 +139,10 @@ int event_post(struct vp *vp, const struct event *ev, int must)
 			return 0;
 		}
 	}
-	/* A spent kevent of this VP's if there is one: the kernel heap's
-	   lock and bookkeeping cost more than the rest of a post. */
-	struct kevent *k = vp->ev_free;
-	if (k) {
-		vp->ev_free = k->next;
-		vp->nev_free--;
-	} else {
-		spin_unlock(&vp->evlock);
-		if (!(k = kmalloc(sizeof *k)))
-			panic("event_post: out of memory");
-		spin_lock(&vp->evlock);
-	}
-	event_copy(&k->ev, ev);
-	k->next = 0;
-	k->ev.vp = vp->index;
-	k->ev.seq = ++vp->ev_seq;
-	if (vp->evq_tail)
-		vp->evq_tail->next = k;
-	else
-		vp->evq_head = k;
-	vp->evq_tail = k;
-	vp->evq_len++;
+	struct event *k = &vp->evq[(vp->evq_head + vp->evq_len++) % EVQ_SIZE];
+	event_copy(k, ev);
+	k->vp = vp->index;
+	k->seq = ++vp->ev_seq;
 	int idle = vp->idle_wait;
 	spin_unlock(&vp->evlock);
 	__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);
@@ -127,24 +153,13 @@ int event_post(struct vp *vp, const struct event *ev, int must)
 	return 0;
 }
 
-#define EV_FREE_MAX 8            /* spent kevents a VP keeps */
-
-/* Free whatever is still queued (the VP is being freed). */
+/* Forget whatever is still queued (the VP is being freed; vp_free frees
+   the ring's pages). */
 void event_drain(struct vp *vp)
 {
-	while (vp->evq_head) {
-		struct kevent *k = vp->evq_head;
-		vp->evq_head = k->next;
-		kfree(k);
-	}
-	while (vp->ev_free) {
-		struct kevent *k = vp->ev_free;
-		vp->ev_free = k->next;
-		kfree(k);
-	}
-	vp->nev_free = 0;
-	vp->evq_tail = 0;
+	vp->evq_head = 0;
 	vp->evq_len = 0;
+	vp->ev_reserved = 0;
 }
 
 static void bad_page(struct vp *vp, const char *what, uint64_t val, const struct trapframe *tf)
@@ -163,7 +178,7 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 		vp->preempted = 0;
 		struct event ev = { .type = EV_PREEMPTED, .thread = READ_ONCE(p->current_thread) };
 		ctx_from_tf(&ev.ctx, tf);
-		event_post(vp, &ev, 1);
+		event_post(vp, &ev, EVP_ADVISORY);
 	}
 	uint64_t entry = READ_ONCE(p->upcall_entry);
 	if (!entry)
@@ -177,28 +192,18 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 	int window = in_window(vp, tf);
 	int undelivered = head != vp->ring_tail && !READ_ONCE(p->disabled) && !window;
 	uint32_t copied = vp->ring_seen;     /* ring_tail at our last return */
-	if (!vp->evq_head && !undelivered && vp->ring_tail == copied)
+	if (!vp->evq_len && !undelivered && vp->ring_tail == copied)
 		return;
 	if ((uint32_t)(vp->ring_tail - head) > RING_SIZE)
 		bad_page(vp, "ring_head", head, tf);
 	int more = 0;
-	if (vp->evq_head) {
+	if (vp->evq_len) {
 		spin_lock(&vp->evlock);
-		while (vp->evq_head && (uint32_t)(vp->ring_tail - head) < RING_SIZE) {
-			struct kevent *k = vp->evq_head;
-			vp->evq_head = k->next;
-			if (!vp->evq_head)
-				vp->evq_tail = 0;
+		while (vp->evq_len && (uint32_t)(vp->ring_tail - head) < RING_SIZE) {
+			ring_put(vp, &vp->evq[vp->evq_head++ % EVQ_SIZE]);
 			vp->evq_len--;
-			ring_put(vp, &k->ev);
-			if (vp->nev_free < EV_FREE_MAX) {
-				k->next = vp->ev_free;
-				vp->ev_free = k;
-				vp->nev_free++;
-			} else
-				kfree(k);
 		}
-		more = vp->evq_head != 0;
+		more = vp->evq_len != 0;
 		spin_unlock(&vp->evlock);
 		p->ring_tail = vp->ring_tail;
 	}
@@ -234,7 +239,7 @@ long sys_vp_idle(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uin
 	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
 	struct vp *vp = myvp();
 	spin_lock(&vp->evlock);
-	if (vp->evq_head || vp->ring_tail != READ_ONCE(vp->vpp->ring_head) ||
+	if (vp->evq_len || vp->ring_tail != READ_ONCE(vp->vpp->ring_head) ||
 	    vp->space->state != SP_ALIVE) {
 		spin_unlock(&vp->evlock);
 		return 0;

@@ -59,12 +59,24 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	int index = 0;
 	while (index < MAXVP && sp->slot[index])
 		index++;
-	/* Its kernel stack counts in the space's quota. */
+	/* Its kernel stack counts in the space's quota (and so does a new
+	   event ring, below). */
 	int err = index >= MAXVP || !vp->kstack ||
 		  sp->kpages + KSTACK_SIZE / PGSIZE + sp->pages + sp->ptpages > mem_quota_pages() ||
 		  map_shared_pages(sp, vp, index) < 0;
+	/* The event ring stays with the slot, as the shared pages do: a VP
+	   made where one exited reuses it, without the allocation and
+	   zeroing (kthread makes a VP per thread). Stale events in it are
+	   never read: a slot is read only after it is written. It is freed
+	   with the space (space_put). */
+	if (!err && !sp->slot_evq[index]) {
+		err = !(sp->slot_evq[index] = pages_alloc(EVQ_PAGES));
+		if (!err)
+			sp->kpages += EVQ_PAGES;
+	}
 	if (!err) {
 		sp->kpages += KSTACK_SIZE / PGSIZE;
+		vp->evq = sp->slot_evq[index];
 		sp->slot[index] = vp;
 		if (index >= sp->nvp)
 			sp->nvp = index + 1;
@@ -148,7 +160,7 @@ void vp_free(struct vp *vp)
 		sp->slot[vp->index] = 0;
 	sp->kpages -= KSTACK_SIZE / PGSIZE;
 	spin_unlock(&sp->lock);
-	event_drain(vp);
+	event_drain(vp);             /* the ring stays with the slot */
 	pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
 	vp->magic = 0;
 	kfree(vp);
@@ -156,14 +168,15 @@ void vp_free(struct vp *vp)
 }
 
 /* SYS_vp_exit: the calling VP ends; its slot can be reused. The last
-   live VP to leave ends the space with status 0. */
+   started VP to leave ends the space with status 0 (VPs still parked
+   are freed: space_exit runs them straight to their exit). */
 long sys_vp_exit(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
 	struct vp *vp = myvp();
 	struct space *sp = vp->space;
 	spin_lock(&sp->lock);
-	int last = sp->live_vps == 1;
+	int last = sp->live_vps - sp->nparked == 1;
 	spin_unlock(&sp->lock);
 	if (last) {
 		space_exit(sp, 0);
@@ -173,19 +186,24 @@ long sys_vp_exit(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uin
 }
 
 /* The current VP ends. The last VP out finishes its space. Its kops (a
-   user timer, thread-mode waits) and the capabilities naming it go now,
-   not with the space: the VP is freed as soon as it is off its CPU, while
-   its space may live on, and a timer firing later would post to it. */
+   user timer, thread-mode waits) go now, not with the space: the VP is
+   freed as soon as it is off its CPU, while its space may live on, and a
+   timer firing later would post to it. (Capabilities naming it need no
+   cleanup: they name its VP id, never reused.) If only parked VPs are
+   left -- two started VPs ran SYS_vp_exit at once, each seeing the
+   other -- the space ends here, as for the last started VP. */
 void vp_exit(void)
 {
 	struct vp *vp = myvp();
 	struct space *sp = vp->space;
 	kop_vp_cleanup(vp);
-	cap_vp_cleanup(vp);
 	spin_lock(&sp->lock);
 	vp->state = VP_ZOMBIE;
 	int last = --sp->live_vps == 0;
+	int only_parked = !last && sp->live_vps == sp->nparked;
 	spin_unlock(&sp->lock);
+	if (only_parked)
+		space_exit(sp, 0);       /* no-op if it is already ending */
 	if (last)
 		space_finish(sp);
 	sched();

@@ -49,6 +49,7 @@ long sys_vp_start(ARGS)
 		return vp ? -EBUSY : -ESRCH;
 	}
 	vp->parked = 0;
+	sp->nparked--;
 	spin_unlock(&sp->lock);
 	vp_set_entry(vp, a1, a2, a3);
 	vp->state = VP_RUNNABLE;
@@ -56,25 +57,36 @@ long sys_vp_start(ARGS)
 	return 0;
 }
 
-/* Capabilities: unguessable 64-bit names for a VP, so other spaces that
-   are handed one can signal it. */
-#define MAXCAP 256
-static struct {
-	uint64_t token;
-	struct vp *vp;
-} caps[MAXCAP];
-static struct spinlock cap_lock = SPINLOCK_INIT("caps");
-static uint64_t cap_state;
-
-static uint64_t cap_random(void)
+/*
+ * Capabilities: per-space handle tables. A handle is CAP_BASE + i, an
+ * index into its holder's own table (struct space's caps, under its
+ * lock), and means nothing in any other space: there is no number to
+ * guess. Entries are made only by the kernel: SYS_vp_cap (one of the
+ * caller's own VPs), SYS_cap_grant (a copy into a child's or the
+ * parent's table) and SYS_spawn (copies into the child's first slots).
+ * An entry names its VP by space id, index and VP id, all checked at use
+ * under the locks that keep the VP alive, so it dangles never: once that
+ * VP has exited it gives -ESRCH, even if the slot holds a new VP.
+ */
+int cap_get(struct space *sp, uint64_t handle, struct capent *out)
 {
-	/* splitmix64 over the TSC: unpredictable enough for a research
-	   kernel; never below 2^32, so a capability is never a VP index. */
-	cap_state += 0x9e3779b97f4a7c15UL ^ rdtsc();
-	uint64_t z = cap_state;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9UL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebUL;
-	return (z ^ (z >> 31)) | (1UL << 63);
+	if (handle < CAP_BASE || handle >= CAP_BASE + MAXCAP_SPACE)
+		return -EBADF;
+	spin_lock(&sp->lock);
+	*out = sp->caps[handle - CAP_BASE];
+	spin_unlock(&sp->lock);
+	return out->space_id ? 0 : -EBADF;
+}
+
+/* Put a copy of c into sp's first free entry (sp->lock held). */
+static long cap_put(struct space *sp, const struct capent *c)
+{
+	for (int i = 0; i < MAXCAP_SPACE; i++)
+		if (!sp->caps[i].space_id) {
+			sp->caps[i] = *c;
+			return CAP_BASE + i;
+		}
+	return -ENOMEM;                  /* the table is full */
 }
 
 long sys_vp_cap(ARGS)
@@ -83,40 +95,72 @@ long sys_vp_cap(ARGS)
 	struct space *sp = myvp()->space;
 	spin_lock(&sp->lock);
 	struct vp *vp = vp_lookup(sp, a0);
+	long r = -ESRCH;
+	if (vp) {
+		struct capent c = { .space_id = sp->id, .vp_index = vp->index, .vp_id = vp->id };
+		r = cap_put(sp, &c);
+	}
 	spin_unlock(&sp->lock);
-	if (!vp)
-		return -ESRCH;
-	spin_lock(&cap_lock);
-	for (int i = 0; i < MAXCAP; i++)
-		if (!caps[i].vp) {
-			caps[i].vp = vp;
-			caps[i].token = cap_random();
-			long t = (long)caps[i].token;
-			spin_unlock(&cap_lock);
-			return t;
+	return r;
+}
+
+/* SYS_cap_grant(handle, space id): copy an entry to a child or the parent. */
+long sys_cap_grant(ARGS)
+{
+	UNUSED();
+	struct space *me = myvp()->space;
+	struct capent c;
+	long r = cap_get(me, a0, &c);
+	if (r < 0)
+		return r;
+	if ((int64_t)a1 <= 0 || a1 > 0x7fffffff)
+		return -EPERM;
+	spin_lock(&table_lock);          /* keeps t and me->parent in place */
+	struct space *t = space_lookup((int)a1);
+	if (!t || (t->parent != me && t != me->parent))
+		r = -EPERM;              /* not a relative (or no such space) */
+	else {
+		spin_lock(&t->lock);
+		r = t->state == SP_ALIVE ? cap_put(t, &c) : -ESRCH;
+		spin_unlock(&t->lock);
+	}
+	spin_unlock(&table_lock);
+	return r;
+}
+
+long sys_cap_drop(ARGS)
+{
+	UNUSED();
+	struct space *sp = myvp()->space;
+	if (a0 < CAP_BASE || a0 >= CAP_BASE + MAXCAP_SPACE)
+		return -EBADF;
+	spin_lock(&sp->lock);
+	struct capent *e = &sp->caps[a0 - CAP_BASE];
+	long r = e->space_id ? 0 : -EBADF;
+	e->space_id = 0;
+	spin_unlock(&sp->lock);
+	return r;
+}
+
+/* Post ev to the VP the capability c names, if it still lives. */
+static long cap_signal(const struct capent *c, struct event *ev, struct vp **to)
+{
+	long r = -ESRCH;
+	spin_lock(&table_lock);
+	struct space *sp = space_lookup(c->space_id);
+	if (sp) {
+		spin_lock(&sp->lock);
+		struct vp *vp = sp->state == SP_ALIVE ? vp_lookup(sp, c->vp_index) : 0;
+		if (vp && vp->id == c->vp_id) {
+			r = event_post(vp, ev, EVP_ADMIT);
+			if (!r)
+				__atomic_fetch_add(&vp->pp->signals, 1, __ATOMIC_RELAXED);
+			*to = vp;
 		}
-	spin_unlock(&cap_lock);
-	return -ENOMEM;
-}
-
-/* Forget every capability naming vp (it is exiting). */
-void cap_vp_cleanup(struct vp *vp)
-{
-	spin_lock(&cap_lock);
-	for (int i = 0; i < MAXCAP; i++)
-		if (caps[i].vp == vp)
-			caps[i].vp = 0;
-	spin_unlock(&cap_lock);
-}
-
-/* Forget every capability naming a VP of sp (sp is finished). */
-void cap_space_cleanup(struct space *sp)
-{
-	spin_lock(&cap_lock);
-	for (int i = 0; i < MAXCAP; i++)
-		if (caps[i].vp && caps[i].vp->space == sp)
-			caps[i].vp = 0;
-	spin_unlock(&cap_lock);
+		spin_unlock(&sp->lock);
+	}
+	spin_unlock(&table_lock);
+	return r;
 }
 
 long sys_vp_signal(ARGS)
@@ -130,23 +174,23 @@ long sys_vp_signal(ARGS)
 	ev.result = me->id;
 	long r = -ESRCH;
 	/* Post while holding the lock that found the target: a VP leaves
-	   sp->slot and the capability table before it can be freed. */
+	   sp->slot before it can be freed. */
 	if (a0 == (uint64_t)me->index) {
 		to = me;                 /* ourselves: we cannot be freed meanwhile */
-		r = event_post(me, &ev, 0);
+		r = event_post(me, &ev, EVP_ADMIT);
 	} else if (a0 < MAXVP) {
 		spin_lock(&me->space->lock);
 		if ((to = vp_lookup(me->space, a0)))
-			r = event_post(to, &ev, 0);
+			r = event_post(to, &ev, EVP_ADMIT);
+		if (!r)
+			__atomic_fetch_add(&to->pp->signals, 1, __ATOMIC_RELAXED);
 		spin_unlock(&me->space->lock);
-	} else {
-		spin_lock(&cap_lock);
-		for (int i = 0; i < MAXCAP && !to; i++)
-			if (caps[i].vp && caps[i].token == a0)
-				to = caps[i].vp;
-		if (to)
-			r = to->space->state == SP_ALIVE ? event_post(to, &ev, 0) : -ESRCH;
-		spin_unlock(&cap_lock);
+		return r;
+	} else if (a0 >= CAP_BASE) {
+		struct capent c;
+		if ((r = cap_get(me->space, a0, &c)) < 0)
+			return r;        /* not a handle of ours: -EBADF */
+		return cap_signal(&c, &ev, &to);
 	}
 	if (!r)
 		__atomic_fetch_add(&to->pp->signals, 1, __ATOMIC_RELAXED);
@@ -171,7 +215,7 @@ static long block_for(int kind, uint64_t ns, uint64_t result)
 {
 	struct kop *op = kop_alloc(kind);
 	if (!op)
-		return -ENOMEM;
+		return kop_alloc_err();
 	op->result = result;
 	spin_lock(&kop_lock);
 	op->wake_ns = now_ns() + MIN(ns, 1UL << 62);
@@ -217,12 +261,12 @@ long sys_futex_wait(ARGS)
 		return r;
 	struct kop *op = kop_alloc(BLK_FUTEX);
 	if (!op)
-		return -ENOMEM;
+		return kop_alloc_err();
 	uint32_t val;
 	spin_lock(&kop_lock);
 	if ((r = copyin(&val, a0, 4)) < 0 || val != (uint32_t)a1) {
 		spin_unlock(&kop_lock);
-		kfree(op);
+		kop_free(op);
 		return r < 0 ? r : -EAGAIN;
 	}
 	op->fkey = key;

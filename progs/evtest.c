@@ -2,7 +2,8 @@
  * evtest: every event type of <anima/vp.h> arrives, with the right payload.
  *
  *   run=evtest:2          the test (VP 1 is the same-space signal sender)
- *   evtest child CAP      spawned by the test: signals capability CAP
+ *   evtest child H        spawned by the test: signals handle H of its own table
+ *                         (a copy of the parent's, given through SYS_spawn)
  *
  * VP 0 runs a tiny thread package: T0 (main) and T1 (made for one check),
  * with one upcall handler that logs every event and then runs a ready
@@ -466,11 +467,13 @@ static void check_signal_cap(void)
 {
 	struct result r;
 	int mark = nrec;
-	long cap = syscall1(SYS_vp_cap, 0);
+	long cap = sys_vp_cap(0);
+	/* The child gets a copy as its first handle, CAP_BASE: a handle
+	   means something only in its holder's table. */
 	char capstr[24];
-	snprintf(capstr, sizeof capstr, "%lu", (uint64_t)cap);
+	snprintf(capstr, sizeof capstr, "%lu", (uint64_t)CAP_BASE);
 	const char *argv[] = { "evtest", "child", capstr };
-	long id = sys_spawn("evtest", 3, argv);
+	long id = sys_spawn_caps("evtest", 3, argv, &cap, 1);
 	int status = -1;
 	long w = id > 0 ? sys_wait((int)id, &status) : id;
 	int got = wait_for(mark, EV_SIGNAL, 2, 2000);

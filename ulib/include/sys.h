@@ -38,6 +38,16 @@ static inline long sys_spawn(const char *prog, int argc, const char *const *argv
 {
 	return syscall3(SYS_spawn, prog, argc, argv);
 }
+/* spawn, the child getting copies of handles[0..n-1] as CAP_BASE+0..n-1 */
+static inline long sys_spawn_caps(const char *prog, int argc, const char *const *argv,
+				  const long *handles, int n)
+{
+	return syscall6(SYS_spawn, (long)prog, argc, (long)argv, (long)handles, n, 0);
+}
+/* Capability handles (per-space tables; see <anima/syscall.h>) */
+static inline long sys_vp_cap(int index) { return syscall1(SYS_vp_cap, index); }
+static inline long sys_cap_grant(long handle, int space) { return syscall2(SYS_cap_grant, handle, space); }
+static inline long sys_cap_drop(long handle) { return syscall1(SYS_cap_drop, handle); }
 static inline long sys_wait(int space, int *status) { return syscall2(SYS_wait, space, status); }
 static inline long sys_getinfo(int what) { return syscall1(SYS_getinfo, what); }
 static inline void *sys_map(void *addr, size_t len, int prot)

@@ -8,6 +8,7 @@
 #define EINTR    4
 #define EIO      5
 #define E2BIG    7   /* argument list too long */
+#define EBADF    9   /* not a handle in the caller's table */
 #define ECHILD   10  /* not a child of the caller */
 #define EAGAIN   11
 #define ENOMEM   12  /* out of memory */

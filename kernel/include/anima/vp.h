@@ -158,6 +158,7 @@ struct pseudo_page {
 	uint64_t blocks, unblocks, signals, events;
 	uint64_t run_ns, dispatches;
 	uint64_t late_warnings;          /* warnings given late: their deadline was moved */
+	uint64_t events_dropped;         /* EV_WARNING/EV_PREEMPTED dropped: the kernel queue was full */
 };
 
 #ifdef __cplusplus

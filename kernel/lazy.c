@@ -43,29 +43,31 @@ static struct lazy *lazy_find(struct space *sp, uint64_t va, uint64_t err)
 }
 
 /*
- * The kernel touched an untouched demand-zero page on the user's behalf
- * (a syscall's copy, a futex's key): map a zeroed page now. The region's
- * latency is not applied: the kernel is in the middle of the call, with
- * no thread to block. Returns 1 if the page is mapped now (by us or by a
- * racing fault), 0 if va is not in a region that allows the access or
- * memory ran out (the caller's -EFAULT / -ENOMEM path).
+ * Map a zeroed page at va, in a lazy region of sp that allows an access
+ * with page-fault error code err, now: for a fault without latency, and
+ * when the kernel touches an untouched page on the user's behalf (a
+ * syscall's copy, a futex's key; the region's latency is not applied
+ * there: the kernel is in the middle of the call, with no thread to
+ * block). Returns 1 if the page is mapped now (by us or by a racing
+ * fault), 0 if va is in no such region, -ENOMEM past the space's quota
+ * or the kernel's reserve.
  */
 int lazy_fill(struct space *sp, uint64_t va, uint64_t err)
 {
 	spin_lock(&sp->lock);
 	struct lazy *r = lazy_find(sp, va, err);
 	uint64_t *pte = r ? space_pte(sp, PGROUNDDOWN(va)) : 0;
-	int ok = pte && (*pte & PTE_P);          /* a racing fault mapped it */
-	if (pte && !ok && mem_user_ok(sp, 1)) {
+	int ret = !r ? 0 : !pte ? -ENOMEM : (*pte & PTE_P) ? 1 : -ENOMEM;
+	if (ret == -ENOMEM && pte && mem_user_ok(sp, 1)) {
 		void *pg = page_alloc();
 		if (pg) {
 			*pte = V2P(pg) | PTE_P | r->flags;
 			sp->pages++;
-			ok = 1;
+			ret = 1;
 		}
 	}
 	spin_unlock(&sp->lock);
-	return ok;
+	return ret;
 }
 
 /* A user page fault at va. Returns 1 if handled (the access can be
@@ -77,34 +79,24 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 		return 0;                /* protection, not absence */
 	spin_lock(&sp->lock);
 	struct lazy *r = lazy_find(sp, va, err);
-	if (!r) {
-		spin_unlock(&sp->lock);
+	uint64_t flags = r ? r->flags : 0, latency = r ? r->latency : 0;
+	/* With a latency, the page is taken now (so running out of memory
+	   shows at the fault) and mapped when the latency is over. */
+	void *pg = r && latency && mem_user_ok(sp, 1) ? page_alloc() : 0;
+	spin_unlock(&sp->lock);
+	if (!r)
 		return 0;
-	}
-	uint64_t flags = r->flags, latency = r->latency;
-	void *pg = mem_user_ok(sp, 1) ? page_alloc() : 0;
-	if (!pg) {
-		spin_unlock(&sp->lock);
-		space_kill(sp, "out of memory", va, tf->rip, "demand-zero page");
-		return 1;
-	}
-	if (!latency) {
-		uint64_t *pte = space_pte(sp, PGROUNDDOWN(va));
-		if (pte && !(*pte & PTE_P)) {
-			*pte = V2P(pg) | PTE_P | flags;
-			sp->pages++;
-			pg = 0;
-		}
-		spin_unlock(&sp->lock);
+	struct kop *op = pg ? kop_alloc(BLK_PAGE) : 0;
+	if (!op) {
+		/* No latency; or no memory for the page (lazy_fill says so);
+		   or the space's blocking-op quota is full: then the page comes
+		   at once, rather than the space dying for it. */
 		if (pg)
 			page_free(pg);
-		return 1;
-	}
-	spin_unlock(&sp->lock);
-	struct kop *op = kop_alloc(BLK_PAGE);
-	if (!op) {
-		page_free(pg);
-		return 0;
+		int ok = lazy_fill(sp, va, err);
+		if (ok == -ENOMEM)
+			space_kill(sp, "out of memory", va, tf->rip, "demand-zero page");
+		return ok != 0;
 	}
 	op->fault_va = PGROUNDDOWN(va);
 	op->result = (uint64_t)pg;       /* the page, until it is mapped */

@@ -49,7 +49,7 @@ int uaccess_fixup(struct trapframe *tf)
 	if (tf->rip < (uint64_t)uaccess_start || tf->rip >= (uint64_t)uaccess_end)
 		return 0;
 	uint64_t va = rcr2();
-	if (!(tf->error & PF_P) && va < USER_TOP && myvp() && lazy_fill(myvp()->space, va, tf->error))
+	if (!(tf->error & PF_P) && va < USER_TOP && myvp() && lazy_fill(myvp()->space, va, tf->error) > 0)
 		return 1;
 	tf->rip = (uint64_t)uaccess_fault;
 	return 1;

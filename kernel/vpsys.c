@@ -244,7 +244,7 @@ static long futex_key(uint64_t uaddr, uint64_t *key)
 		return -EFAULT;
 	struct space *sp = myvp()->space;
 	uint64_t *pte = vm_walk(sp->pml4, uaddr, 0);
-	if ((!pte || !(*pte & PTE_P)) && lazy_fill(sp, uaddr, 0))
+	if ((!pte || !(*pte & PTE_P)) && lazy_fill(sp, uaddr, 0) > 0)
 		pte = vm_walk(sp->pml4, uaddr, 0);      /* an untouched demand-zero word */
 	if (!pte || !(*pte & PTE_P))
 		return -EFAULT;

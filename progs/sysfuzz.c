@@ -25,6 +25,9 @@
  *     [TOP_LO, USER_TOP). Whatever map gives us, we unmap again. Only
  *     memory map(0) placed inside the protected area is ever touched by
  *     user code (nobody else unmaps there);
+ *   - cputs prints only pool dots up to one of its newlines (nothing may
+ *     glue onto the kernel's @start/@exit lines); other user memory is
+ *     named only with length 0;
  *   - it waits only for children that end (`sysfuzz child` runs a short
  *     loop), and reaps every one it spawned.
  * Two attack groups depend on the kernel (FLAGS, default "auto": probe):
@@ -41,7 +44,8 @@
  * FLAGS may also be "none" or any of the letters ("rw").
  *
  * `sysfuzz child SEED COUNT FLAGS` is what it spawns: one VP, COUNT calls,
- * no spawning; exits with the number of unexpected results (0).
+ * no spawning; exits with the number of unexpected results (0). The
+ * parent exits 1 if any call was unexpected or any child failed, else 0.
  *
  * Prints "sysfuzz: seed S nvp N flags F" first and ends with
  * @result {"name": "sysfuzz", "calls": N, "seed": S, "nvp": .., "flags": "..",
@@ -110,7 +114,6 @@ static volatile long handles[16];        /* handles seen (vp_cap, cap_grant) */
 static volatile long shared_kids[16];    /* children any VP may wait for (w) */
 static volatile uint32_t futex_words[16];
 static volatile int workers_done;
-static int printed;
 static char pool[8192];                  /* valid memory to point arguments at */
 static char worker_stack[MAXWORKERS][STACK] __attribute__((aligned(16)));
 static char short_stack[NSHORT][STACK] __attribute__((aligned(16)));
@@ -741,22 +744,26 @@ static void do_io(struct fz *f, int kind)
 
 /* ---- the rest ---------------------------------------------------------- */
 
+/* Output must never glue onto a kernel line (@start, @exit of children):
+   what we print from the pool is dots up to and with one of its
+   newlines, and other user memory is only named with length 0. */
 static void do_cputs(struct fz *f)
 {
 	long a = rand_arg(f), n = rand_arg(f);
 	if (a >= (long)pool && a < (long)(pool + sizeof pool)) {
-		long room = (long)(pool + sizeof pool) - a;
-		n = rand_below(&f->st, 64) ? 0 : (long)rand_below(&f->st, 8);
-		if (n > room)
-			n = room;
-		printed |= n > 0;
-	} else if ((uint64_t)a >= USER_BASE && (uint64_t)a < USER_TOP) {
-		/* Maybe our own image: the kernel would rightly print it,
-		   and binary junk would swallow the @result line. */
-		n = (long)rand_below(&f->st, 4);
-		printed |= n > 0;
-	}
+		n = 0;
+		if (!rand_below(&f->st, 64))
+			while (pool[a - (long)pool + n++] != '\n')
+				;
+	} else if ((uint64_t)a >= USER_BASE && (uint64_t)a < USER_TOP)
+		n = 0;
 	issue(f, K_cputs, SYS_cputs, a, n, 0, 0, 0, 0, 0);
+}
+
+static void fill_pool(void)
+{
+	for (unsigned i = 0; i < sizeof pool; i++)
+		pool[i] = i % 16 == 15 ? '\n' : '.';
 }
 
 static void do_plain(struct fz *f)
@@ -915,12 +922,9 @@ static int child(int argc, char **argv)
 	seed = argc > 2 ? strtoull(argv[2], 0, 0) : 1;
 	long count = argc > 3 ? atol(argv[3]) : 50;
 	flags = parse_flags(argc > 4 ? argv[4] : "none");
-	for (unsigned i = 0; i < sizeof pool; i++)
-		pool[i] = '.';
+	fill_pool();
 	seed_worker(0);
 	run_worker(0, count);
-	if (printed)
-		sys_cputs("\n", 1);
 	return n_unexpected > 100 ? 100 : (int)n_unexpected;
 }
 
@@ -967,8 +971,7 @@ int main(int argc, char **argv)
 	myspace = (int)sys_getinfo(INFO_SPACE);
 
 	printf("sysfuzz: seed %llu nvp %d flags %s\n", (unsigned long long)seed, nvp, flagstr);
-	for (unsigned i = 0; i < sizeof pool; i++)
-		pool[i] = '.';
+	fill_pool();
 
 	per_worker = count / nvp;
 	for (int w = 0; w < nvp; w++)
@@ -982,11 +985,9 @@ int main(int argc, char **argv)
 	run_worker(0, count - per_worker * (nvp - 1));
 	while (__atomic_load_n(&workers_done, __ATOMIC_ACQUIRE) < nvp - 1)
 		sys_yield();
-	if (printed)
-		sys_cputs("\n", 1);     /* end the line of dots */
 	long calls = 0;
 	for (int w = 0; w < nvp; w++)
 		calls += worker_calls[w];
 	report(calls, nvp);
-	return 0;
+	return n_unexpected || n_kids_bad;
 }

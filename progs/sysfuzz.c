@@ -262,6 +262,34 @@ static uint64_t map_len(struct fz *f, int lazy)
 	}
 }
 
+/* The length of a map(0): non-lazy ones short; without the reserved
+   range (an old kernel) not so long that one call could carry placement
+   from the protected area to the VP pages before placement_done is seen. */
+static uint64_t map_cap(uint64_t len, long lazy)
+{
+	if (!lazy && len > MAPCAP)
+		len = MAPCAP;
+	if (!(flags & F_RESERVED) && len > (1UL << 40))
+		len = 1UL << 40;
+	return len;
+}
+
+/* Is what map(0, len) returned ours to unmap? Not if the kernel put it
+   over the VP pages, the stack or below the map area (image, heap). */
+static int placed_ok(long r, uint64_t len)
+{
+	uint64_t a = (uint64_t)r, end = a + ((len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1));
+	if (end > PROTECT_HI || end < a)
+		placement_done = 1;
+	if (end < a || overlaps(a, end, TOP_LO, USER_TOP) || a < USER_MAP_BASE) {
+		if (__atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
+			printf("\nsysfuzz: map(0, %#lx) placed it at %#lx, over our own memory\n",
+			       len, a);
+		return 0;
+	}
+	return 1;
+}
+
 /* Touch pages of a mapping we own and that nobody else may unmap. */
 static void touch(struct fz *f, int i)
 {
@@ -297,12 +325,16 @@ static void do_map(struct fz *f)
 		issue(f, K_map, SYS_map, (long)pg, PAGE_SIZE * (1 + rand_below(&f->st, 3)), prot, lat, 0, 1, 0);
 		return;
 	}
-	case 2: {    /* bad arguments */
+	case 2: {    /* bad arguments: no length, or a random prot */
 		long p2 = rand_below(&f->st, 2) ? rand_arg(f) : prot;
-		long r = issue(f, K_map, SYS_map, 0, rand_below(&f->st, 2) ? 0 : (long)len,
-			       p2, lat, 0, 0, 0);
-		if (!sys_failed(r))    /* it was a valid call after all */
-			issue(f, K_unmap, SYS_unmap, r, (long)len, 0, 0, 0, 0, 0);
+		uint64_t l2 = rand_below(&f->st, 2) ? 0 : map_cap(len, p2 & MAP_LAZY);
+		if (l2 && placement_done && !(flags & F_RESERVED)) {
+			add(&n_skipped, 1);
+			return;
+		}
+		long r = issue(f, K_map, SYS_map, 0, (long)l2, p2, lat, 0, 0, 0);
+		if (!sys_failed(r) && placed_ok(r, l2))   /* a valid call after all */
+			issue(f, K_unmap, SYS_unmap, r, (long)l2, 0, 0, 0, 0, 0);
 		return;
 	}
 	case 3: {    /* a fixed address outside everything of ours */
@@ -323,24 +355,11 @@ static void do_map(struct fz *f)
 			add(&n_skipped, 1);
 			return;
 		}
-		if (!lazy && len > MAPCAP)
-			len = MAPCAP;
-		if (!(flags & F_RESERVED) && len > (1UL << 40))
-			len = 1UL << 40;   /* old kernels: stop well before the VP pages */
+		len = map_cap(len, lazy);
 		long r = issue(f, K_map, SYS_map, 0, (long)len, prot, lat, 0, 0, 0);
-		if (sys_failed(r))
+		if (sys_failed(r) || !placed_ok(r, len))
 			return;
 		uint64_t a = (uint64_t)r, end = a + ((len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1));
-		if (end > PROTECT_HI || end < a)
-			placement_done = 1;
-		if (end < a || overlaps(a, end, TOP_LO, USER_TOP) || a < USER_MAP_BASE) {
-			/* Placed over the VP pages or the stack, or below the map
-			   area (the image, the heap): never unmap that. */
-			if (__atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
-				printf("\nsysfuzz: map(0, %#lx) placed it at %#lx, over our own memory\n",
-				       len, a);
-			return;
-		}
 		f->maps[slot].addr = a;
 		f->maps[slot].len = len;
 		f->maps[slot].touch = end <= PROTECT_HI && (prot & (PROT_READ | PROT_WRITE))
@@ -366,11 +385,8 @@ static void do_unmap(struct fz *f)
 	case 1:      /* kernel, non-canonical, low, unaligned, zero length: must fail */
 		a = bad_addr(f) + (rand_below(&f->st, 4) ? 0 : 1 + rand_below(&f->st, PAGE_SIZE - 1));
 		len = rand_below(&f->st, 4) ? map_len(f, 1) : 0;
-		if (a < USER_BASE && !rand_below(&f->st, 4)) {
-			/* low: a range starting there would reach our image */
-			add(&n_skipped, 1);
-			return;
-		}
+		if (a < USER_BASE && len > USER_BASE - a)
+			len = USER_BASE - a;    /* low: never reaching our image */
 		issue(f, K_unmap, SYS_unmap, (long)a, (long)len, 0, 0, 0, 1, 0);
 		return;
 	default:     /* anywhere that is not ours: maybe someone else's mapping */
@@ -388,7 +404,9 @@ static void do_unmap(struct fz *f)
 	}
 }
 
-/* map/unmap in or across the kernel-owned VP range: must fail with EPERM. */
+/* map/unmap in or across the kernel-owned VP range: must fail, with
+   EPERM when the range starts inside it (across it, an overlap with a
+   sibling's mapping below may answer first). */
 static void do_reserved(struct fz *f)
 {
 	if (!(flags & F_RESERVED)) {
@@ -397,6 +415,7 @@ static void do_reserved(struct fz *f)
 	}
 	uint64_t span = (VP_RESERVED_HI - VP_RESERVED_LO) / PAGE_SIZE;
 	uint64_t a, len;
+	long want = -EPERM;
 	switch (rand_below(&f->st, 4)) {
 	case 0:      /* a page of a slot: a live VP's, or an unused one */
 		a = (rand_below(&f->st, 2) ? PSEUDO_BASE : VPPAGE_BASE) +
@@ -411,10 +430,12 @@ static void do_reserved(struct fz *f)
 		len = PAGE_SIZE * (1 + rand_below(&f->st, 64));
 		a = VP_RESERVED_LO - len + PAGE_SIZE * (1 + rand_below(&f->st, 4));
 		len += PAGE_SIZE * rand_below(&f->st, 4);
+		want = 0;
 		break;
 	default:     /* covering all of it, from below */
 		a = VP_RESERVED_LO - PAGE_SIZE * (1 + rand_below(&f->st, 16));
 		len = VP_RESERVED_HI - a + PAGE_SIZE * rand_below(&f->st, 16);
+		want = 0;
 		break;
 	}
 	if (a + len > USER_STACK_TOP - USER_STACK_SIZE - PAGE_SIZE) {
@@ -423,9 +444,9 @@ static void do_reserved(struct fz *f)
 	}
 	if (rand_below(&f->st, 2)) {
 		long prot = (long)rand_below(&f->st, 8) | (rand_below(&f->st, 2) ? MAP_LAZY : 0);
-		issue(f, K_reserved, SYS_map, (long)a, (long)len, prot, 1000, 0, 1, -EPERM);
+		issue(f, K_reserved, SYS_map, (long)a, (long)len, prot, 1000, 0, 1, want);
 	} else
-		issue(f, K_reserved, SYS_unmap, (long)a, (long)len, 0, 0, 0, 1, -EPERM);
+		issue(f, K_reserved, SYS_unmap, (long)a, (long)len, 0, 0, 0, 1, want);
 }
 
 /* ---- VPs ------------------------------------------------------------- */

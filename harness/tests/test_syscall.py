@@ -53,11 +53,13 @@ def test_badcall(boot, smp):
 
 @pytest.mark.parametrize("seed", [1, 20240601])
 def test_sysfuzz(boot, seed):
-    # One VP, the seed given: the run can be repeated exactly.
-    r = boot(f"run=sysfuzz,100000,{seed} memcheck watchdog=200", smp=2, timeout=240)
+    # One VP, the seed given: the run can be repeated exactly. (One VP
+    # blocks in each sleep, io, futex and wait it issues: about 1.4 ms a
+    # call, so 20,000 calls, not the 100,000 of the all-nonblocking days.)
+    r = boot(f"run=sysfuzz,20000,{seed} memcheck watchdog=110", smp=2, timeout=120)
     done(r, 0)
     res = result(r, "sysfuzz")
-    assert res["calls"] >= 100000 and res["seed"] == seed and res["nvp"] == 1, res
+    assert res["calls"] >= 20000 and res["seed"] == seed and res["nvp"] == 1, res
     fuzz_ok(res)
     assert only(r, "exit", space=main_space(r))["status"] == 0
 

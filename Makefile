@@ -1,6 +1,7 @@
 # Anima build. `make` builds build/anima.iso (kernel + every program as a
 # GRUB module); `make run` boots the default demo; `make test` runs the
-# whole test suite; `make bench` measures (docs/results.md). They install
+# whole test suite; `make bench` measures (docs/results.md); `make fuzz`
+# runs the 10^6-call concurrent syscall fuzz with memory audits. They install
 # what is missing first (tools/setup.sh).
 
 CROSS   ?=
@@ -109,10 +110,17 @@ bench: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) -m harness.experiments $(if $(QUICK),--quick)
 
+# The long concurrent syscall fuzz (harness/fuzz.py): 10^6 calls over 4
+# boots at -smp 2 and 4, each with `memcheck`, a watchdog and the memory
+# audit (progs/fuzzaudit.c); build/fuzz.json. FUZZ_ARGS: e.g. --seed S.
+fuzz: setup
+	@$(MAKE) --no-print-directory all
+	$(PYTHON) -m harness.fuzz $(FUZZ_ARGS)
+
 clean:
 	rm -rf $(B) compile_commands.json
 
-.PHONY: all setup run debug test bench clean
+.PHONY: all setup run debug test bench fuzz clean
 .DEFAULT_GOAL := all
 .SECONDARY:
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,75 +1,127 @@
 /*
- * sysfuzz [COUNT] [SEED]: COUNT (default 100000) syscalls with random
- * numbers and arguments. The kernel must answer every one with a result
- * or an error and keep running. Numbers outside [0, NSYSCALL) must fail
- * with ENOSYS. Inside, only calls sysfuzz knows are issued, steered clear
- * of what would legitimately end or wedge it:
- *   - exit, spawn, wait, vp_idle, vp_exit: never issued;
- *   - sleep, io: duration clamped below 1 ms; futex_wait: timeout 1 ns..1 ms;
- *   - vp_create, vp_start: only with an entry the kernel must refuse
- *     (a VP started at a random address would kill the space);
- *   - unmap and fixed-address map: never over our image, heap, VP pages
- *     or stack; whatever map gives us is unmapped again;
- *   - cputs from our own buffer: at most a few dots; from other user
- *     memory (maybe our image): at most 3 bytes.
- * Any other number below NSYSCALL (a hole, or a syscall newer than this
- * file) is skipped: teach filter() about a new syscall to fuzz it.
+ * sysfuzz [COUNT [SEED [NVP [FLAGS]]]]: COUNT (default 100000) syscalls,
+ * issued by NVP (default 1, at most 16) VPs at once, each with its own
+ * random stream derived from SEED (default: the time). The kernel must
+ * answer every call with a result or an error and keep running; a call
+ * that had to fail and did not is counted as "unexpected".
  *
- * Prints "sysfuzz: seed S" first and ends with
- * @result {"name": "sysfuzz", "calls": N, "seed": S, "ok": .., "enosys": ..,
- *          "efault": .., "einval": .., "other": .., "skipped": ..,
- *          "unexpected": ..}
- * where unexpected counts calls that had to fail and did not.
+ * What is fuzzed (one "kind" per line of KINDS below): random numbers
+ * (outside [0, NSYSCALL) they must fail with ENOSYS; holes are skipped),
+ * the plain calls with random arguments, cputs, map and unmap (random and
+ * adversarial ranges, overlaps, MAP_LAZY with huge lengths, addr 0
+ * placement, kernel and non-canonical addresses), vp_create and vp_start
+ * with real entries (the new VP runs a short fuzz loop of its own, then
+ * SYS_vp_exit) and with bad ones, vp_signal, vp_cap, cap_grant and
+ * cap_drop with real and random handles, timers (arm, re-arm, cancel),
+ * vp_idle behind a timer, spawn of `sysfuzz child` with random handles,
+ * wait, futex_wait/wake on random, lazy and real addresses, sleep and io.
+ *
+ * It must never legitimately end or wedge itself, so:
+ *   - exit and vp_exit are only issued to end a child or a short VP;
+ *   - sleep, io, futex_wait and lazy-page latencies are short (<= 1 ms);
+ *   - vp_idle only right after arming a timer 50 us out;
+ *   - unmap and fixed-address map never touch our image, heap, map(0)
+ *     area, stack or VP pages: all of [PROTECT_LO, PROTECT_HI) and
+ *     [TOP_LO, USER_TOP). Whatever map gives us, we unmap again. Only
+ *     memory map(0) placed inside the protected area is ever touched by
+ *     user code (nobody else unmaps there);
+ *   - cputs prints only pool dots up to one of its newlines (nothing may
+ *     glue onto the kernel's @start/@exit lines); other user memory is
+ *     named only with length 0;
+ *   - it waits only for children that end (`sysfuzz child` runs a short
+ *     loop), and reaps every one it spawned.
+ * Two attack groups depend on the kernel (FLAGS, default "auto": probe):
+ *   r  the kernel-owned VP range [VP_RESERVED_LO, VP_RESERVED_HI): map
+ *      and unmap in or across it must fail (-EPERM). On a kernel without
+ *      the reservation this unmaps our own VP pages: the probe is an
+ *      unmap of VP slot 255's page (unused), which such a kernel allows.
+ *      Without r, map(0) stops once placement leaves the protected area
+ *      (old kernels place it over the VP pages eventually).
+ *   w  lifecycle: several VPs wait for the same child and on random ids,
+ *      and VP index 1 is never started (a boot with run=sysfuzz:2 leaves
+ *      it parked: the space must still end). On a kernel with a single
+ *      waiter per child this wedges. Probe: SYS_cap_drop exists.
+ * FLAGS may also be "none" or any of the letters ("rw").
+ *
+ * `sysfuzz child SEED COUNT FLAGS` is what it spawns: one VP, COUNT calls,
+ * no spawning; exits with the number of unexpected results (0). The
+ * parent exits 1 if any call was unexpected or any child failed, else 0.
+ *
+ * Prints "sysfuzz: seed S nvp N flags F" first and ends with
+ * @result {"name": "sysfuzz", "calls": N, "seed": S, "nvp": .., "flags": "..",
+ *          "ok": .., "enosys": .., "efault": .., "einval": .., "eperm": ..,
+ *          "other": .., "skipped": .., "unexpected": .., "extra": ..,
+ *          "kids": .., "kids_bad": .., "kinds": {"map": .., ...}}
+ * where calls counts the NVP fuzzing loops' calls (exactly COUNT), extra
+ * those of the short VPs, kinds all of them by kind, kids the children
+ * spawned and kids_bad those that were killed or reported unexpected results.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <rng.h>
 #include <result.h>
 #include <sys.h>
 #include <anima/vp.h>
 
-#define PROTECT_LO  USER_BASE                        /* image, heap: */
+#define PROTECT_LO  USER_BASE                        /* image, heap, map(0): */
 #define PROTECT_HI  (USER_MAP_BASE + (1UL << 40))    /*   below this */
 #define TOP_LO      PSEUDO_BASE                      /* VP pages, stack */
 
-static uint64_t st;
-static char pool[8192];          /* valid memory to point arguments at */
-static int printed;
+#define MAXWORKERS  16        /* long-lived fuzzing VPs */
+#define NSHORT      24        /* stacks for short-lived VPs */
+#define STACK       16384
+#define NMAPS       8         /* live mappings per fuzzing VP */
+#define NKIDS       2         /* children per worker not yet reaped */
+#define SHORT_CALLS 16        /* at most, per short VP */
+#define CHILD_CALLS 150       /* at most, per spawned child */
+#define MAPCAP      (1UL << 20)   /* non-lazy maps: at most this long */
 
-static long rand_arg(void)
-{
-	switch (rand_below(&st, 8)) {
-	case 0:         /* small numbers */
-		return (long)rand_below(&st, 4101) - 4;
-	case 1:
-		return (long)rand64(&st);
-	case 2:
-		return 0;
-	case 3:         /* kernel half, mostly its image */
-		return (long)(rand_below(&st, 2) ? 0xffffffff80000000UL + rand_below(&st, 1 << 24)
-						 : 0xffff800000000000UL + rand64(&st) % (1UL << 40));
-	case 4:         /* non-canonical */
-		return (long)(USER_TOP + rand_below(&st, 0xffff000000000000UL - USER_TOP));
-	case 5:         /* into our own buffer */
-		return (long)(pool + rand_below(&st, sizeof pool));
-	case 6:         /* a page somewhere in user space */
-		return (long)(USER_BASE + (rand_below(&st, (USER_TOP - USER_BASE) / PAGE_SIZE) * PAGE_SIZE));
-	default:        /* powers of two, give or take one */
-		return (long)((1UL << rand_below(&st, 64)) + rand_below(&st, 3) - 1);
-	}
-}
+#define F_RESERVED  1
+#define F_WAIT      2
 
-static long rand_number(void)
-{
-	switch (rand_below(&st, 64)) {
-	case 0:
-		return (long)rand64(&st);
-	case 1:
-		return (long)(1UL << rand_below(&st, 64));
-	default:
-		return (long)rand_below(&st, NSYSCALL + 16) - 8;
-	}
-}
+/* Call kinds and their weights (per 1000 picks). */
+#define KINDS(X) \
+	X(raw, 90) X(plain, 50) X(cputs, 25) X(map, 120) X(unmap, 80) \
+	X(reserved, 40) X(vp_create, 35) X(vp_start, 25) X(vp_signal, 60) \
+	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
+	X(spawn, 3) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30)
+#define ENUM(k, w) K_##k,
+enum { KINDS(ENUM) NKIND };
+#define NAME(k, w) #k,
+static const char *kind_name[NKIND] = { KINDS(NAME) };
+#define WEIGHT(k, w) w,
+static const int kind_weight[NKIND] = { KINDS(WEIGHT) };
+
+/* One fuzzing VP's own state: nothing here is shared. */
+struct fz {
+	uint64_t st;              /* its random stream */
+	int worker;               /* long-lived: may spawn (and reaps its children) */
+	struct { uint64_t addr, len; int touch; } maps[NMAPS];
+	long kids[NKIDS];
+	long calls;               /* issued by this VP */
+};
+
+/* Shared by every VP of the space (updated atomically). */
+static int flags, child_mode, myspace;
+static uint64_t seed;
+static char flagstr[8];
+static long kind_count[NKIND];
+static long n_ok, n_enosys, n_efault, n_einval, n_eperm, n_other;
+static long n_skipped, n_unexpected, n_extra, n_kids, n_kids_bad;
+static volatile int placement_done;      /* map(0) left the protected area */
+static volatile long handles[16];        /* handles seen (vp_cap, cap_grant) */
+static volatile long shared_kids[16];    /* children any VP may wait for (w) */
+static volatile uint32_t futex_words[16];
+static volatile int workers_done;
+static char pool[8192];                  /* valid memory to point arguments at */
+static char worker_stack[MAXWORKERS][STACK] __attribute__((aligned(16)));
+static char short_stack[NSHORT][STACK] __attribute__((aligned(16)));
+static volatile uint32_t short_busy[NSHORT];
+static struct fz worker_fz[MAXWORKERS];
+static long worker_calls[MAXWORKERS];
+
+static void add(long *c, long n) { __atomic_fetch_add(c, n, __ATOMIC_RELAXED); }
 
 static int overlaps(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
 {
@@ -92,112 +144,871 @@ static int user_entry(long rip, long rsp)
 	       (uint64_t)rsp > USER_BASE && (uint64_t)rsp <= USER_TOP;
 }
 
-enum { SKIP, ISSUE, MUST_FAIL };
-
-/* Make the call safe to issue, or say to skip it. */
-static int filter(long n, long *a)
+static long rand_arg(struct fz *f)
 {
-	if (n < 0 || n >= NSYSCALL)
-		return MUST_FAIL;
-	switch (n) {
-	case SYS_null:
-	case SYS_time:
-	case SYS_yield:
-	case SYS_getinfo:
-	case SYS_vp_signal:      /* a classic VP just queues events (bounded) */
-	case SYS_vp_cap:
-	case SYS_timer:
-	case SYS_vp_poll:
-	case SYS_futex_wake:
-		return ISSUE;
-	case SYS_sleep:
-	case SYS_io:
-		a[0] = (long)((uint64_t)a[0] % 1000000);
-		return ISSUE;
-	case SYS_futex_wait:
-		a[2] = (long)(1 + (uint64_t)a[2] % 1000000);   /* 0 would mean forever */
-		return ISSUE;
-	case SYS_vp_create:
-		return user_entry(a[0], a[1]) ? SKIP : MUST_FAIL;
-	case SYS_vp_start:
-		return user_entry(a[1], a[2]) ? SKIP : MUST_FAIL;
-	case SYS_unmap:
-		return touches_us((uint64_t)a[0], (uint64_t)a[1]) ? SKIP : ISSUE;
-	case SYS_map:
-		return a[0] == 0 || !touches_us((uint64_t)a[0], (uint64_t)a[1]) ? ISSUE : SKIP;
-	case SYS_cputs:
-		if (a[0] >= (long)pool && a[0] < (long)(pool + sizeof pool)) {
-			long room = (long)(pool + sizeof pool) - a[0];
-			a[1] = rand_below(&st, 64) ? 0 : (long)rand_below(&st, 8);
-			if (a[1] > room)
-				a[1] = room;
-			printed |= a[1] > 0;
-		} else if ((uint64_t)a[0] >= USER_BASE && (uint64_t)a[0] < USER_TOP) {
-			/* Maybe our own image: the kernel would rightly print it,
-			   and binary junk would swallow the @result line. */
-			a[1] = (long)rand_below(&st, 4);
-			printed |= a[1] > 0;
-		}
-		return ISSUE;
-	default:
-		return SKIP;
+	uint64_t *st = &f->st;
+	switch (rand_below(st, 8)) {
+	case 0:         /* small numbers */
+		return (long)rand_below(st, 4101) - 4;
+	case 1:
+		return (long)rand64(st);
+	case 2:
+		return 0;
+	case 3:         /* kernel half, mostly its image */
+		return (long)(rand_below(st, 2) ? 0xffffffff80000000UL + rand_below(st, 1 << 24)
+						: 0xffff800000000000UL + rand64(st) % (1UL << 40));
+	case 4:         /* non-canonical */
+		return (long)(USER_TOP + rand_below(st, 0xffff000000000000UL - USER_TOP));
+	case 5:         /* into our own buffer */
+		return (long)(pool + rand_below(st, sizeof pool));
+	case 6:         /* a page somewhere in user space */
+		return (long)(USER_BASE + (rand_below(st, (USER_TOP - USER_BASE) / PAGE_SIZE) * PAGE_SIZE));
+	default:        /* powers of two, give or take one */
+		return (long)((1UL << rand_below(st, 64)) + rand_below(st, 3) - 1);
 	}
 }
 
-int main(int argc, char **argv)
+/* An address that must not be mappable: kernel, non-canonical or low. */
+static uint64_t bad_addr(struct fz *f)
 {
-	long count = argc > 1 ? atol(argv[1]) : 100000;
-	uint64_t seed = argc > 2 ? strtoull(argv[2], 0, 0) : sys_time();
-	long calls = 0, skipped = 0, ok = 0, enosys = 0, efault = 0, einval = 0, other = 0;
-	long unexpected = 0;
-
-	printf("sysfuzz: seed %llu\n", (unsigned long long)seed);
-	st = seed;
-	for (unsigned i = 0; i < sizeof pool; i++)
-		pool[i] = '.';
-
-	while (calls < count) {
-		long n = rand_number(), a[6];
-		for (int i = 0; i < 6; i++)
-			a[i] = rand_arg();
-		int how = filter(n, a);
-		if (how == SKIP) {
-			skipped++;
-			continue;
-		}
-		long r = syscall6(n, a[0], a[1], a[2], a[3], a[4], a[5]);
-		calls++;
-		if (n == SYS_map && !sys_failed(r))
-			sys_unmap((void *)r, (size_t)a[1]);
-		if (!sys_failed(r))
-			ok++;
-		else if (r == -ENOSYS)
-			enosys++;
-		else if (r == -EFAULT)
-			efault++;
-		else if (r == -EINVAL)
-			einval++;
-		else
-			other++;
-		int bad = how == MUST_FAIL && (n < 0 || n >= NSYSCALL ? r != -ENOSYS : !sys_failed(r));
-		if (bad && unexpected++ < 10)
-			printf("\nsysfuzz: syscall %ld(%#lx, %#lx, %#lx) returned %ld, should fail%s\n",
-			       n, a[0], a[1], a[2], r, n < 0 || n >= NSYSCALL ? " with ENOSYS" : "");
+	switch (rand_below(&f->st, 4)) {
+	case 0:
+		return 0xffffffff80000000UL + rand_below(&f->st, 1 << 19) * PAGE_SIZE;
+	case 1:
+		return 0xffff800000000000UL + rand_below(&f->st, 1UL << 28) * PAGE_SIZE;
+	case 2:
+		return USER_TOP + rand_below(&f->st, 1UL << 30) * PAGE_SIZE;
+	default:
+		return PAGE_SIZE * (1 + rand_below(&f->st, USER_BASE / PAGE_SIZE - 1));
 	}
-	if (printed)
-		sys_cputs("\n", 1);     /* end the line of dots */
+}
 
+static long short_ns(struct fz *f)
+{
+	/* Mostly a few microseconds, now and then up to 1 ms. */
+	return (long)(rand_below(&f->st, 16) ? rand_below(&f->st, 20000) : rand_below(&f->st, 1000000));
+}
+
+static long some_handle(struct fz *f)
+{
+	switch (rand_below(&f->st, 4)) {
+	case 0:
+		return handles[rand_below(&f->st, 16)];
+	case 1:
+		return CAP_BASE + (long)rand_below(&f->st, MAXCAP_SPACE + 4) - 2;
+	case 2:
+		return (long)rand_below(&f->st, MAXVP + 8);
+	default:
+		return rand_arg(f);
+	}
+}
+
+/* Issue one call and file its result; `must_fail` says the kernel has to
+   refuse it (with `want` if that is nonzero). Returns the result. */
+static long issue(struct fz *f, int kind, long n, long a0, long a1, long a2, long a3, long a4,
+		  int must_fail, long want)
+{
+	long r = syscall6(n, a0, a1, a2, a3, a4, 0);
+	f->calls++;
+	add(&kind_count[kind], 1);
+	if (!sys_failed(r))
+		add(&n_ok, 1);
+	else if (r == -ENOSYS)
+		add(&n_enosys, 1);
+	else if (r == -EFAULT)
+		add(&n_efault, 1);
+	else if (r == -EINVAL)
+		add(&n_einval, 1);
+	else if (r == -EPERM)
+		add(&n_eperm, 1);
+	else
+		add(&n_other, 1);
+	int bad = must_fail && (want ? r != want : !sys_failed(r));
+	if (bad && __atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
+		printf("\nsysfuzz: %s: syscall %ld(%#lx, %#lx, %#lx, %#lx) returned %ld, should fail%s\n",
+		       kind_name[kind], n, a0, a1, a2, a3, r, want == -ENOSYS ? " with ENOSYS" :
+		       want == -EPERM ? " with EPERM" : "");
+	return r;
+}
+
+/* ---- memory ---------------------------------------------------------- */
+
+static int free_map_slot(struct fz *f)
+{
+	for (int i = 0; i < NMAPS; i++)
+		if (!f->maps[i].len)
+			return i;
+	return -1;
+}
+
+static void forget_map(struct fz *f, int i)
+{
+	issue(f, K_unmap, SYS_unmap, (long)f->maps[i].addr, (long)f->maps[i].len, 0, 0, 0, 0, 0);
+	f->maps[i].len = 0;
+}
+
+/* A length: a few pages, or (lazy only) anything up to huge. */
+static uint64_t map_len(struct fz *f, int lazy)
+{
+	switch (rand_below(&f->st, lazy ? 4 : 3)) {
+	case 0:
+		return PAGE_SIZE * (1 + rand_below(&f->st, 4));
+	case 1:
+		return 1 + rand_below(&f->st, 64 * PAGE_SIZE);      /* not page-aligned */
+	case 2:
+		return PAGE_SIZE * (1 + rand_below(&f->st, MAPCAP / PAGE_SIZE));
+	default:
+		return 1UL << (20 + rand_below(&f->st, 28));          /* 1 MB .. 128 TB */
+	}
+}
+
+/* The length of a map(0): non-lazy ones short; without the reserved
+   range (an old kernel) not so long that one call could carry placement
+   from the protected area to the VP pages before placement_done is seen. */
+static uint64_t map_cap(uint64_t len, long lazy)
+{
+	if (!lazy && len > MAPCAP)
+		len = MAPCAP;
+	if (!(flags & F_RESERVED) && len > (1UL << 40))
+		len = 1UL << 40;
+	return len;
+}
+
+/* Is what map(0, len) returned ours to unmap? Not if the kernel put it
+   over the VP pages, the stack or below the map area (image, heap). */
+static int placed_ok(long r, uint64_t len)
+{
+	uint64_t a = (uint64_t)r, end = a + ((len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1));
+	if (end > PROTECT_HI || end < a)
+		placement_done = 1;
+	if (end < a || overlaps(a, end, TOP_LO, USER_TOP) || a < USER_MAP_BASE) {
+		if (__atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
+			printf("\nsysfuzz: map(0, %#lx) placed it at %#lx, over our own memory\n",
+			       len, a);
+		return 0;
+	}
+	return 1;
+}
+
+/* Touch pages of a mapping we own and that nobody else may unmap. */
+static void touch(struct fz *f, int i)
+{
+	volatile char *p = (volatile char *)f->maps[i].addr;
+	uint64_t pages = f->maps[i].len / PAGE_SIZE;
+	for (int k = 0; k < 3 && pages; k++) {
+		uint64_t off = rand_below(&f->st, pages < 64 ? pages : 64) * PAGE_SIZE;
+		if (f->maps[i].touch == 2)
+			p[off] = 1;
+		else
+			(void)p[off];
+	}
+}
+
+static void do_map(struct fz *f)
+{
+	int lazy = rand_below(&f->st, 3) == 0;
+	long prot = (long)rand_below(&f->st, 8) | (lazy ? MAP_LAZY : 0);
+	long lat = (long)rand_below(&f->st, 50000);
+	uint64_t len = map_len(f, lazy);
+	int slot = free_map_slot(f);
+	if (slot < 0) {
+		forget_map(f, (int)rand_below(&f->st, NMAPS));
+		return;
+	}
+	switch (rand_below(&f->st, 6)) {
+	case 0: {    /* a kernel, non-canonical or too-low address */
+		issue(f, K_map, SYS_map, (long)bad_addr(f), (long)len, prot, lat, 0, 1, 0);
+		return;
+	}
+	case 1: {    /* over memory of ours that is surely mapped */
+		uint64_t pg = ((uint64_t)pool & ~(PAGE_SIZE - 1)) - PAGE_SIZE * rand_below(&f->st, 2);
+		issue(f, K_map, SYS_map, (long)pg, PAGE_SIZE * (1 + rand_below(&f->st, 3)), prot, lat, 0, 1, 0);
+		return;
+	}
+	case 2: {    /* bad arguments: no length, or a random prot */
+		long p2 = rand_below(&f->st, 2) ? rand_arg(f) : prot;
+		uint64_t l2 = rand_below(&f->st, 2) ? 0 : map_cap(len, p2 & MAP_LAZY);
+		if (l2 && placement_done && !(flags & F_RESERVED)) {
+			add(&n_skipped, 1);
+			return;
+		}
+		long r = issue(f, K_map, SYS_map, 0, (long)l2, p2, lat, 0, 0, 0);
+		if (!sys_failed(r) && placed_ok(r, l2))   /* a valid call after all */
+			issue(f, K_unmap, SYS_unmap, r, (long)l2, 0, 0, 0, 0, 0);
+		return;
+	}
+	case 3: {    /* a fixed address outside everything of ours */
+		uint64_t a = USER_BASE + rand_below(&f->st, (USER_TOP - USER_BASE) / PAGE_SIZE) * PAGE_SIZE;
+		if (touches_us(a, len))
+			a = PROTECT_HI + rand_below(&f->st, 1UL << 24) * PAGE_SIZE;
+		if (touches_us(a, len)) {
+			add(&n_skipped, 1);
+			return;
+		}
+		long r = issue(f, K_map, SYS_map, (long)a, (long)len, prot, lat, 0, 0, 0);
+		if (!sys_failed(r))
+			f->maps[slot].addr = (uint64_t)r, f->maps[slot].len = len, f->maps[slot].touch = 0;
+		return;
+	}
+	default: {   /* placed by the kernel: addr 0 */
+		if (placement_done && !(flags & F_RESERVED)) {
+			add(&n_skipped, 1);
+			return;
+		}
+		len = map_cap(len, lazy);
+		long r = issue(f, K_map, SYS_map, 0, (long)len, prot, lat, 0, 0, 0);
+		if (sys_failed(r) || !placed_ok(r, len))
+			return;
+		uint64_t a = (uint64_t)r, end = a + ((len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1));
+		f->maps[slot].addr = a;
+		f->maps[slot].len = len;
+		f->maps[slot].touch = end <= PROTECT_HI && (prot & (PROT_READ | PROT_WRITE))
+				      ? (prot & PROT_WRITE ? 2 : 1) : 0;
+		if (f->maps[slot].touch)
+			touch(f, slot);
+		return;
+	}
+	}
+}
+
+static void do_unmap(struct fz *f)
+{
+	int i = (int)rand_below(&f->st, NMAPS);
+	uint64_t a, len;
+	switch (rand_below(&f->st, 4)) {
+	case 0:      /* one of ours, whole */
+		if (f->maps[i].len) {
+			forget_map(f, i);
+			return;
+		}
+		/* fall through */
+	case 1:      /* kernel, non-canonical, low, unaligned, zero length: must fail */
+		a = bad_addr(f) + (rand_below(&f->st, 4) ? 0 : 1 + rand_below(&f->st, PAGE_SIZE - 1));
+		len = rand_below(&f->st, 4) ? map_len(f, 1) : 0;
+		if (a < USER_BASE && len > USER_BASE - a)
+			len = USER_BASE - a;    /* low: never reaching our image */
+		issue(f, K_unmap, SYS_unmap, (long)a, (long)len, 0, 0, 0, 1, 0);
+		return;
+	default:     /* anywhere that is not ours: maybe someone else's mapping */
+		a = USER_BASE + rand_below(&f->st, (USER_TOP - USER_BASE) / PAGE_SIZE) * PAGE_SIZE;
+		len = map_len(f, 1);
+		if (touches_us(a, len)) {
+			a = PROTECT_HI + rand_below(&f->st, 1UL << 24) * PAGE_SIZE;
+			if (touches_us(a, len)) {
+				add(&n_skipped, 1);
+				return;
+			}
+		}
+		issue(f, K_unmap, SYS_unmap, (long)a, (long)len, 0, 0, 0, 0, 0);
+		return;
+	}
+}
+
+/* map/unmap in or across the kernel-owned VP range: must fail, with
+   EPERM when the range starts inside it (across it, an overlap with a
+   sibling's mapping below may answer first). */
+static void do_reserved(struct fz *f)
+{
+	if (!(flags & F_RESERVED)) {
+		add(&n_skipped, 1);
+		return;
+	}
+	uint64_t span = (VP_RESERVED_HI - VP_RESERVED_LO) / PAGE_SIZE;
+	uint64_t a, len;
+	long want = -EPERM;
+	switch (rand_below(&f->st, 4)) {
+	case 0:      /* a page of a slot: a live VP's, or an unused one */
+		a = (rand_below(&f->st, 2) ? PSEUDO_BASE : VPPAGE_BASE) +
+		    PAGE_SIZE * (rand_below(&f->st, 2) ? rand_below(&f->st, 8) : rand_below(&f->st, MAXVP));
+		len = PAGE_SIZE * (1 + rand_below(&f->st, 4));
+		break;
+	case 1:      /* anywhere inside */
+		a = VP_RESERVED_LO + PAGE_SIZE * rand_below(&f->st, span);
+		len = 1 + rand_below(&f->st, 16 * PAGE_SIZE);
+		break;
+	case 2:      /* starting below it, reaching in */
+		len = PAGE_SIZE * (1 + rand_below(&f->st, 64));
+		a = VP_RESERVED_LO - len + PAGE_SIZE * (1 + rand_below(&f->st, 4));
+		len += PAGE_SIZE * rand_below(&f->st, 4);
+		want = 0;
+		break;
+	default:     /* covering all of it, from below */
+		a = VP_RESERVED_LO - PAGE_SIZE * (1 + rand_below(&f->st, 16));
+		len = VP_RESERVED_HI - a + PAGE_SIZE * rand_below(&f->st, 16);
+		want = 0;
+		break;
+	}
+	if (a + len > USER_STACK_TOP - USER_STACK_SIZE - PAGE_SIZE) {
+		add(&n_skipped, 1);     /* would reach our stack */
+		return;
+	}
+	if (rand_below(&f->st, 2)) {
+		long prot = (long)rand_below(&f->st, 8) | (rand_below(&f->st, 2) ? MAP_LAZY : 0);
+		issue(f, K_reserved, SYS_map, (long)a, (long)len, prot, 1000, 0, 1, want);
+	} else
+		issue(f, K_reserved, SYS_unmap, (long)a, (long)len, 0, 0, 0, 1, want);
+}
+
+/* ---- VPs ------------------------------------------------------------- */
+
+static void fuzz_vp(long slot) __attribute__((noreturn));
+static void fuzz_loop(struct fz *f, long count);
+
+static int take_stack(void)
+{
+	for (int i = 0; i < NSHORT; i++)
+		if (!short_busy[i] && !__atomic_exchange_n(&short_busy[i], 1, __ATOMIC_ACQUIRE))
+			return i;
+	return -1;
+}
+
+static uint64_t stack_top(int i) { return (uint64_t)short_stack[i] + STACK - 8; }
+
+/* A short-lived VP: a few calls, then it ends. It frees its stack and
+   leaves in one asm block, so nothing runs on the stack once it is free. */
+static void fuzz_vp(long slot)
+{
+	struct fz f;
+	memset(&f, 0, sizeof f);
+	f.st = seed ^ (0x5851f42d4c957f2dUL * (uint64_t)(slot + 101)) ^ (uint64_t)sys_time();
+	fuzz_loop(&f, 1 + (long)rand_below(&f.st, SHORT_CALLS));
+	for (int i = 0; i < NMAPS; i++)
+		if (f.maps[i].len)
+			forget_map(&f, i);
+	add(&n_extra, f.calls);
+	volatile uint32_t *busy = &short_busy[slot];
+	__asm__ volatile("movl $0, (%1)\n\tsyscall" : : "a"((long)SYS_vp_exit), "r"(busy)
+			 : "rcx", "r11", "memory");
+	for (;;)
+		;
+}
+
+static void do_vp_create(struct fz *f)
+{
+	if (rand_below(&f->st, 3) == 0) {   /* an entry the kernel must refuse */
+		long rip = rand_arg(f), rsp = rand_arg(f);
+		if (user_entry(rip, rsp)) {
+			add(&n_skipped, 1);
+			return;
+		}
+		issue(f, K_vp_create, SYS_vp_create, rip, rsp, rand_arg(f), 0, 0, 1, 0);
+		return;
+	}
+	int s = take_stack();
+	if (s < 0) {
+		add(&n_skipped, 1);
+		return;
+	}
+	long r = issue(f, K_vp_create, SYS_vp_create, (long)fuzz_vp, (long)stack_top(s), s, 0, 0, 0, 0);
+	if (sys_failed(r))
+		__atomic_store_n(&short_busy[s], 0, __ATOMIC_RELEASE);
+}
+
+static void do_vp_start(struct fz *f)
+{
+	long idx = rand_below(&f->st, 2) ? (long)rand_below(&f->st, MAXVP + 4) : rand_arg(f);
+	if (idx == 1 && (flags & F_WAIT)) {
+		add(&n_skipped, 1);      /* VP 1 of run=sysfuzz:2 stays parked */
+		return;
+	}
+	if (rand_below(&f->st, 3) == 0) {
+		long rip = rand_arg(f), rsp = rand_arg(f);
+		if (user_entry(rip, rsp)) {
+			add(&n_skipped, 1);
+			return;
+		}
+		issue(f, K_vp_start, SYS_vp_start, idx, rip, rsp, rand_arg(f), 0, 1, 0);
+		return;
+	}
+	int s = take_stack();
+	if (s < 0) {
+		add(&n_skipped, 1);
+		return;
+	}
+	long r = issue(f, K_vp_start, SYS_vp_start, idx, (long)fuzz_vp, (long)stack_top(s), s, 0, 0, 0);
+	if (sys_failed(r))
+		__atomic_store_n(&short_busy[s], 0, __ATOMIC_RELEASE);
+}
+
+static void remember_handle(struct fz *f, long h)
+{
+	if (!sys_failed(h))
+		handles[rand_below(&f->st, 16)] = h;
+}
+
+static void do_vp_signal(struct fz *f)
+{
+	long dest = rand_below(&f->st, 2) ? (long)rand_below(&f->st, 40) : some_handle(f);
+	issue(f, K_vp_signal, SYS_vp_signal, dest, rand_arg(f), rand_arg(f), 0, 0, 0, 0);
+}
+
+static void do_vp_cap(struct fz *f)
+{
+	long idx = rand_below(&f->st, 4) ? (long)rand_below(&f->st, 40) : rand_arg(f);
+	remember_handle(f, issue(f, K_vp_cap, SYS_vp_cap, idx, rand_arg(f), 0, 0, 0, 0, 0));
+}
+
+/* A handle outside the table can never be valid (and the old kernel has
+   no such call: ENOSYS is a failure too). */
+static int bad_handle(long h)
+{
+	return h < CAP_BASE || h >= CAP_BASE + MAXCAP_SPACE;
+}
+
+static void do_cap_grant(struct fz *f)
+{
+	long h = some_handle(f);
+	long to;
+	switch (rand_below(&f->st, 4)) {
+	case 0:
+		to = myspace;
+		break;
+	case 1:
+		to = shared_kids[rand_below(&f->st, 16)];
+		break;
+	case 2:
+		to = (long)rand_below(&f->st, 300);
+		break;
+	default:
+		to = rand_arg(f);
+	}
+	long r = issue(f, K_cap_grant, SYS_cap_grant, h, to, rand_arg(f), 0, 0, bad_handle(h), 0);
+	if (to == myspace)
+		remember_handle(f, r);
+}
+
+static void do_cap_drop(struct fz *f)
+{
+	long h = some_handle(f);
+	issue(f, K_cap_drop, SYS_cap_drop, h, rand_arg(f), 0, 0, 0, bad_handle(h), 0);
+}
+
+static void do_timer(struct fz *f)
+{
+	long t = (long)sys_time(), dl;
+	switch (rand_below(&f->st, 5)) {
+	case 0:
+		dl = 0;                                  /* cancel */
+		break;
+	case 1:
+		dl = t + short_ns(f);                    /* soon */
+		break;
+	case 2:
+		dl = t - (long)rand_below(&f->st, 1000000);   /* past */
+		break;
+	case 3:
+		dl = t + (long)rand_below(&f->st, 1000000000); /* later: re-armed or dropped */
+		break;
+	default:
+		dl = rand_arg(f);
+	}
+	issue(f, K_timer, SYS_timer, dl, rand_arg(f), 0, 0, 0, 0, 0);
+}
+
+/* vp_idle only with a timer 50 us out: an event is sure to come. */
+static void do_vp_idle(struct fz *f)
+{
+	if (sys_failed(syscall2(SYS_timer, sys_time() + 50000, 0x1d1e))) {
+		add(&n_skipped, 1);
+		return;
+	}
+	issue(f, K_vp_idle, SYS_vp_idle, 0, 0, 0, 0, 0, 0, 0);
+}
+
+/* ---- spawn and wait ---------------------------------------------------- */
+
+static void publish_kid(struct fz *f, long id)
+{
+	if (flags & F_WAIT)
+		shared_kids[rand_below(&f->st, 16)] = id;
+}
+
+/* Wait for child id with a good status pointer; count a bad status. */
+static long wait_kid(struct fz *f, long id)
+{
+	int status = 0;
+	long r = issue(f, K_wait, SYS_wait, id, (long)&status, 0, 0, 0, 0, 0);
+	if (r == id && status != 0) {
+		add(&n_kids_bad, 1);
+		printf("\nsysfuzz: child %ld ended with status %d\n", id, status);
+	}
+	return r;
+}
+
+/* Reap kid slot k: wait until it is collected (by us or, with w, by a
+   sibling VP, after which we get ECHILD). */
+static void reap(struct fz *f, int k)
+{
+	long r;
+	do
+		r = wait_kid(f, f->kids[k]);
+	while (r != f->kids[k] && r != -ECHILD);
+	f->kids[k] = 0;
+}
+
+static void do_spawn(struct fz *f)
+{
+	if (!f->worker || child_mode) {
+		add(&n_skipped, 1);
+		return;
+	}
+	int k = f->kids[0] ? f->kids[1] ? -1 : 1 : 0;
+	if (k < 0) {
+		reap(f, (int)rand_below(&f->st, NKIDS));
+		return;
+	}
+	long hs[8];
+	for (int i = 0; i < 8; i++)
+		hs[i] = some_handle(f);
+	long nh = (long)rand_below(&f->st, 9);
+	char sd[24], cn[12];
+	snprintf(sd, sizeof sd, "%lu", (unsigned long)rand64(&f->st));
+	snprintf(cn, sizeof cn, "%lu", (unsigned long)(1 + rand_below(&f->st, CHILD_CALLS)));
+	const char *argv[] = { "sysfuzz", "child", sd, cn, flagstr };
+	switch (rand_below(&f->st, 8)) {
+	case 0:      /* no such program, bad name pointer, too many arguments */
+		issue(f, K_spawn, SYS_spawn, (long)"no-such-program", 5, (long)argv, 0, 0, 1, 0);
+		return;
+	case 1:
+		issue(f, K_spawn, SYS_spawn, rand_arg(f), 5, (long)argv, 0, 0, 0, 0);
+		return;
+	case 2:
+		issue(f, K_spawn, SYS_spawn, (long)"sysfuzz", MAX_ARGS + 1 + (long)rand_below(&f->st, 100),
+		      (long)argv, 0, 0, 1, 0);
+		return;
+	case 3:      /* the handle array itself somewhere odd */
+		nh = rand_arg(f);
+		hs[0] = 0;
+		break;
+	}
+	long hp = nh == 0 || rand_below(&f->st, 4) ? (long)hs : rand_arg(f);
+	long r = issue(f, K_spawn, SYS_spawn, (long)"sysfuzz", 5, (long)argv, hp, nh, 0, 0);
+	if (!sys_failed(r)) {
+		f->kids[k] = r;
+		add(&n_kids, 1);
+		publish_kid(f, r);
+	}
+}
+
+static void do_wait(struct fz *f)
+{
+	int k = (int)rand_below(&f->st, NKIDS);
+	if (f->kids[k] && rand_below(&f->st, 2)) {
+		reap(f, k);
+		return;
+	}
+	long id, ptr = (long)rand_below(&f->st, 2) ? rand_arg(f) : (long)(pool + 64);
+	switch (rand_below(&f->st, 4)) {
+	case 0:      /* not children: ids below ours were given out before us */
+		id = 1 + (long)rand_below(&f->st, myspace);
+		break;
+	case 1:      /* no such id at all */
+		id = rand_below(&f->st, 2) ? -(long)rand_below(&f->st, 100) : (long)(1UL << 31) + (long)rand_below(&f->st, 1000);
+		break;
+	default:
+		if (!(flags & F_WAIT)) {  /* a single-waiter kernel: nothing a sibling may wait on */
+			id = 1 + (long)rand_below(&f->st, myspace);
+			break;
+		}
+		/* a child of a sibling (several VPs wait for it), or any id */
+		id = rand_below(&f->st, 2) ? shared_kids[rand_below(&f->st, 16)] : (long)rand_below(&f->st, myspace + 400);
+		ptr = (long)&futex_words[15];   /* valid; a child's status is 0 */
+		break;
+	}
+	issue(f, K_wait, SYS_wait, id, ptr, 0, 0, 0, 0, 0);
+}
+
+/* ---- blocking calls ------------------------------------------------------ */
+
+/* A futex address: random, one of our mappings (maybe lazy and untouched),
+   or a real word several VPs use. */
+static long futex_addr(struct fz *f)
+{
+	int i = (int)rand_below(&f->st, NMAPS);
+	switch (rand_below(&f->st, 4)) {
+	case 0:
+		return rand_arg(f);
+	case 1:
+		if (f->maps[i].len)
+			return (long)(f->maps[i].addr + (rand_below(&f->st, f->maps[i].len) & ~3UL));
+		/* fall through */
+	default:
+		return (long)&futex_words[rand_below(&f->st, 16)];
+	}
+}
+
+static void do_futex_wait(struct fz *f)
+{
+	long a = futex_addr(f);
+	long v = (uint64_t)a >= (uint64_t)futex_words && (uint64_t)a < (uint64_t)(futex_words + 16) &&
+		 rand_below(&f->st, 2) ? (long)*(volatile uint32_t *)a : (long)rand_below(&f->st, 3);
+	issue(f, K_futex_wait, SYS_futex_wait, a, v, 1 + short_ns(f), 0, 0, 0, 0);
+}
+
+static void do_futex_wake(struct fz *f)
+{
+	long a = futex_addr(f);
+	if ((uint64_t)a >= (uint64_t)futex_words && (uint64_t)a < (uint64_t)(futex_words + 16))
+		__atomic_fetch_add((volatile uint32_t *)a, 1, __ATOMIC_RELAXED);
+	long n = rand_below(&f->st, 2) ? (long)rand_below(&f->st, 4) : rand_arg(f);
+	issue(f, K_futex_wake, SYS_futex_wake, a, n, 0, 0, 0, 0, 0);
+}
+
+static void do_io(struct fz *f, int kind)
+{
+	long v = rand_arg(f);
+	long r = issue(f, kind, kind == K_io ? SYS_io : SYS_sleep, short_ns(f), v, 0, 0, 0, 0, 0);
+	if (kind == K_io && r != v && !sys_failed(r) &&
+	    __atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
+		printf("\nsysfuzz: io returned %ld, not its value %ld\n", r, v);
+}
+
+/* ---- the rest ---------------------------------------------------------- */
+
+/* Output must never glue onto a kernel line (@start, @exit of children):
+   what we print from the pool is dots up to and with one of its
+   newlines, and other user memory is only named with length 0. */
+static void do_cputs(struct fz *f)
+{
+	long a = rand_arg(f), n = rand_arg(f);
+	if (a >= (long)pool && a < (long)(pool + sizeof pool)) {
+		n = 0;
+		if (!rand_below(&f->st, 64))
+			while (pool[a - (long)pool + n++] != '\n')
+				;
+	} else if ((uint64_t)a >= USER_BASE && (uint64_t)a < USER_TOP)
+		n = 0;
+	issue(f, K_cputs, SYS_cputs, a, n, 0, 0, 0, 0, 0);
+}
+
+static void fill_pool(void)
+{
+	for (unsigned i = 0; i < sizeof pool; i++)
+		pool[i] = i % 16 == 15 ? '\n' : '.';
+}
+
+static void do_plain(struct fz *f)
+{
+	static const long nums[] = { SYS_null, SYS_time, SYS_yield, SYS_getinfo, SYS_vp_poll };
+	long n = nums[rand_below(&f->st, 5)];
+	long a = n == SYS_getinfo && rand_below(&f->st, 2) ? (long)rand_below(&f->st, 8) : rand_arg(f);
+	issue(f, K_plain, n, a, rand_arg(f), rand_arg(f), rand_arg(f), rand_arg(f), 0, 0);
+}
+
+static void do_kind(struct fz *f, int kind);
+
+/* A random number: outside the table it must fail with ENOSYS; a known
+   one goes to its own kind; a hole is skipped. */
+static void do_raw(struct fz *f)
+{
+	long n;
+	switch (rand_below(&f->st, 64)) {
+	case 0:
+		n = (long)rand64(&f->st);
+		break;
+	case 1:
+		n = (long)(1UL << rand_below(&f->st, 64));
+		break;
+	default:
+		n = (long)rand_below(&f->st, NSYSCALL + 16) - 8;
+	}
+	if (n < 0 || n >= NSYSCALL) {
+		issue(f, K_raw, n, rand_arg(f), rand_arg(f), rand_arg(f), rand_arg(f), rand_arg(f), 1, -ENOSYS);
+		return;
+	}
+	static const struct { long n; int kind; } known[] = {
+		{ SYS_null, K_plain }, { SYS_time, K_plain }, { SYS_yield, K_plain },
+		{ SYS_getinfo, K_plain }, { SYS_vp_poll, K_plain }, { SYS_cputs, K_cputs },
+		{ SYS_spawn, K_spawn }, { SYS_wait, K_wait }, { SYS_map, K_map }, { SYS_unmap, K_unmap },
+		{ SYS_vp_create, K_vp_create }, { SYS_vp_start, K_vp_start },
+		{ SYS_vp_idle, K_vp_idle }, { SYS_vp_signal, K_vp_signal }, { SYS_vp_cap, K_vp_cap },
+		{ SYS_timer, K_timer }, { SYS_cap_grant, K_cap_grant }, { SYS_cap_drop, K_cap_drop },
+		{ SYS_sleep, K_sleep }, { SYS_io, K_io }, { SYS_futex_wait, K_futex_wait },
+		{ SYS_futex_wake, K_futex_wake },
+	};
+	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (known[i].n == n) {
+			do_kind(f, known[i].kind);
+			return;
+		}
+	add(&n_skipped, 1);     /* exit, vp_exit, a hole, or newer than this file */
+}
+
+static void do_kind(struct fz *f, int kind)
+{
+	switch (kind) {
+	case K_raw:        do_raw(f); break;
+	case K_plain:      do_plain(f); break;
+	case K_cputs:      do_cputs(f); break;
+	case K_map:        do_map(f); break;
+	case K_unmap:      do_unmap(f); break;
+	case K_reserved:   do_reserved(f); break;
+	case K_vp_create:  do_vp_create(f); break;
+	case K_vp_start:   do_vp_start(f); break;
+	case K_vp_signal:  do_vp_signal(f); break;
+	case K_vp_cap:     do_vp_cap(f); break;
+	case K_cap_grant:  do_cap_grant(f); break;
+	case K_cap_drop:   do_cap_drop(f); break;
+	case K_timer:      do_timer(f); break;
+	case K_vp_idle:    do_vp_idle(f); break;
+	case K_spawn:      do_spawn(f); break;
+	case K_wait:       do_wait(f); break;
+	case K_futex_wait: do_futex_wait(f); break;
+	case K_futex_wake: do_futex_wake(f); break;
+	case K_sleep:      do_io(f, K_sleep); break;
+	case K_io:         do_io(f, K_io); break;
+	}
+}
+
+static int pick_kind(struct fz *f)
+{
+	static int total;
+	if (!total)
+		for (int k = 0; k < NKIND; k++)
+			total += kind_weight[k];
+	int x = (int)rand_below(&f->st, (uint64_t)total);
+	for (int k = 0; k < NKIND; k++)
+		if ((x -= kind_weight[k]) < 0)
+			return k;
+	return K_plain;
+}
+
+/* Fuzz until this VP has issued `count` calls (a kind that needs two
+   calls may take it one past). */
+static void fuzz_loop(struct fz *f, long count)
+{
+	while (f->calls < count)
+		do_kind(f, pick_kind(f));
+}
+
+/* ---- workers ------------------------------------------------------------- */
+
+static void run_worker(int w, long count)
+{
+	struct fz *f = &worker_fz[w];
+	fuzz_loop(f, count);
+	worker_calls[w] = f->calls;
+	for (int i = 0; i < NMAPS; i++)
+		if (f->maps[i].len)
+			forget_map(f, i);
+	for (int k = 0; k < NKIDS; k++)
+		if (f->kids[k])
+			reap(f, k);
+	add(&n_extra, f->calls - worker_calls[w]);   /* the cleanup */
+}
+
+static long per_worker;
+
+static void worker_vp(long w) __attribute__((noreturn));
+static void worker_vp(long w)
+{
+	run_worker((int)w, per_worker);
+	__atomic_fetch_add(&workers_done, 1, __ATOMIC_RELEASE);
+	syscall0(SYS_vp_exit);
+	for (;;)
+		;
+}
+
+static int parse_flags(const char *s)
+{
+	if (!strcmp(s, "auto")) {
+		int fl = 0;
+		/* VP slot 255's page: unused now. A kernel that reserves the
+		   range refuses; one that does not unmaps nothing and says 0. */
+		if (sys_unmap((void *)(VPPAGE_BASE + (MAXVP - 1) * PAGE_SIZE), PAGE_SIZE) == -EPERM)
+			fl |= F_RESERVED;
+		if (syscall1(SYS_cap_drop, 0) != -ENOSYS)
+			fl |= F_WAIT;
+		return fl;
+	}
+	int fl = 0;
+	for (; *s; s++)
+		fl |= *s == 'r' ? F_RESERVED : *s == 'w' ? F_WAIT : 0;
+	return fl;
+}
+
+static void seed_worker(int w)
+{
+	uint64_t s = seed ^ (0x9e3779b97f4a7c15UL * (uint64_t)(w + 1));
+	worker_fz[w].st = rand64(&s);
+	if (w == 0)
+		worker_fz[0].st = seed;        /* one VP: the same stream as ever */
+	worker_fz[w].worker = 1;
+}
+
+/* `sysfuzz child SEED COUNT FLAGS`: a short run in a spawned space. */
+static int child(int argc, char **argv)
+{
+	child_mode = 1;
+	seed = argc > 2 ? strtoull(argv[2], 0, 0) : 1;
+	long count = argc > 3 ? atol(argv[3]) : 50;
+	flags = parse_flags(argc > 4 ? argv[4] : "none");
+	fill_pool();
+	seed_worker(0);
+	run_worker(0, count);
+	return n_unexpected > 100 ? 100 : (int)n_unexpected;
+}
+
+static void report(long calls, int nvp)
+{
 	struct result res;
 	result_begin(&res, "sysfuzz");
 	result_int(&res, "calls", calls);
 	result_uint(&res, "seed", seed);
-	result_int(&res, "ok", ok);
-	result_int(&res, "enosys", enosys);
-	result_int(&res, "efault", efault);
-	result_int(&res, "einval", einval);
-	result_int(&res, "other", other);
-	result_int(&res, "skipped", skipped);
-	result_int(&res, "unexpected", unexpected);
+	result_int(&res, "nvp", nvp);
+	result_str(&res, "flags", flagstr);
+	result_int(&res, "ok", n_ok);
+	result_int(&res, "enosys", n_enosys);
+	result_int(&res, "efault", n_efault);
+	result_int(&res, "einval", n_einval);
+	result_int(&res, "eperm", n_eperm);
+	result_int(&res, "other", n_other);
+	result_int(&res, "skipped", n_skipped);
+	result_int(&res, "unexpected", n_unexpected);
+	result_int(&res, "extra", n_extra);
+	result_int(&res, "kids", n_kids);
+	result_int(&res, "kids_bad", n_kids_bad);
+	result_object(&res, "kinds");
+	for (int k = 0; k < NKIND; k++)
+		result_int(&res, kind_name[k], kind_count[k]);
+	result_close(&res);
 	result_end(&res);
-	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "child"))
+		return child(argc, argv);
+	long count = argc > 1 ? atol(argv[1]) : 100000;
+	seed = argc > 2 ? strtoull(argv[2], 0, 0) : sys_time();
+	int nvp = argc > 3 ? atoi(argv[3]) : 1;
+	if (nvp < 1 || nvp > MAXWORKERS)
+		nvp = nvp < 1 ? 1 : MAXWORKERS;
+	flags = parse_flags(argc > 4 ? argv[4] : "auto");
+	snprintf(flagstr, sizeof flagstr, "%s%s", flags & F_RESERVED ? "r" : "",
+		 flags & F_WAIT ? "w" : "");
+	if (!flags)
+		strcpy(flagstr, "none");
+	myspace = (int)sys_getinfo(INFO_SPACE);
+
+	printf("sysfuzz: seed %llu nvp %d flags %s\n", (unsigned long long)seed, nvp, flagstr);
+	fill_pool();
+
+	per_worker = count / nvp;
+	for (int w = 0; w < nvp; w++)
+		seed_worker(w);
+	for (int w = 1; w < nvp; w++)
+		if (sys_failed(syscall3(SYS_vp_create, (long)worker_vp,
+					(long)worker_stack[w] + STACK - 8, w))) {
+			printf("sysfuzz: cannot start worker VP %d\n", w);
+			return 1;
+		}
+	run_worker(0, count - per_worker * (nvp - 1));
+	while (__atomic_load_n(&workers_done, __ATOMIC_ACQUIRE) < nvp - 1)
+		sys_yield();
+	long calls = 0;
+	for (int w = 0; w < nvp; w++)
+		calls += worker_calls[w];
+	report(calls, nvp);
+	return n_unexpected || n_kids_bad;
 }

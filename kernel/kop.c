@@ -61,6 +61,14 @@ void kop_free(struct kop *op)
 	kfree(op);
 }
 
+/* c's list head changed (kop_lock held): publish its first deadline, so
+   the timer interrupt and sched_arm_timer can read it without the lock
+   and without touching a kop another CPU may be freeing. */
+static void timers_changed(struct cpu *c)
+{
+	c->next_timer = c->timers ? c->timers->wake_ns : ~0UL;
+}
+
 static void timer_insert(struct kop *op)
 {
 	struct cpu *c = mycpu();
@@ -70,6 +78,7 @@ static void timer_insert(struct kop *op)
 	op->tnext = *pp;
 	*pp = op;
 	op->tcpu = c;
+	timers_changed(c);
 }
 
 static void unlink(struct kop *op)
@@ -80,6 +89,7 @@ static void unlink(struct kop *op)
 				*pp = op->tnext;
 				break;
 			}
+		timers_changed(op->tcpu);
 		op->tcpu = 0;
 	}
 	if (op->fkey) {
@@ -236,6 +246,10 @@ void kop_expire(struct kop *op)
 /* Timer interrupt: complete this CPU's kops whose time has come. */
 void kop_timers(struct cpu *c, uint64_t now)
 {
+	/* Most interrupts find nothing due: then leave the global lock alone
+	   (every CPU's timer interrupt taking it made a convoy under load). */
+	if (c->next_timer > now)
+		return;
 	spin_lock(&kop_lock);
 	while (c->timers && c->timers->wake_ns <= now)
 		kop_expire(c->timers);
@@ -244,8 +258,7 @@ void kop_timers(struct cpu *c, uint64_t now)
 
 uint64_t kop_next_deadline(struct cpu *c)
 {
-	struct kop *t = c->timers;   /* racy read is safe: see sched_arm_timer */
-	return t ? t->wake_ns : ~0UL;
+	return c->next_timer;        /* racy read is safe: see sched_arm_timer */
 }
 
 /* Wake up to n futex waiters on key; returns how many. */

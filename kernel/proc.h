@@ -67,6 +67,7 @@ struct vp {
 	volatile int state;          /* enum vpstate; changed with atomics */
 	uint32_t magic;              /* VP_MAGIC from vp_create to vp_free */
 	volatile int on_cpu;         /* still running on some CPU's stack */
+	int queued;                  /* on a run queue (rq_lock): a second enqueue is a kernel bug */
 	struct cpu *cpu;             /* CPU whose run queue it belongs to */
 	struct vp *rq_next;          /* run-queue link */
 	uint8_t *kstack;

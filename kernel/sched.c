@@ -35,6 +35,7 @@ static void fxrstor(uint8_t *a) { __asm__ volatile("fxrstor64 (%0)" : : "r"(a) :
 void sched_init_cpu(struct cpu *c)
 {
 	spin_init(&c->rq_lock, "runq");
+	c->next_timer = ~0UL;
 }
 
 uint64_t warn_cap_ns(void)
@@ -110,6 +111,7 @@ static struct vp *rq_pop(struct cpu *c)
 			best = pp;
 	struct vp *vp = best ? *best : 0;
 	if (vp) {
+		vp->queued = 0;
 		*best = vp->rq_next;
 		if (c->rq_tail == vp) {
 			c->rq_tail = 0;
@@ -161,6 +163,11 @@ void sched_enqueue(struct vp *vp)
 	if (sp->vruntime < floor)
 		sp->vruntime = floor;
 	spin_lock(&c->rq_lock);
+	/* A VP queued twice would run again after it was freed. */
+	if (vp->queued || vp->magic != VP_MAGIC)
+		panic("sched_enqueue: vp %d (space %d, state %d) %s", vp->id, vp->space->id, vp->state,
+		      vp->queued ? "already queued" : "freed");
+	vp->queued = 1;
 	vp->rq_next = 0;
 	if (c->rq_tail)
 		c->rq_tail->rq_next = vp;
@@ -218,6 +225,8 @@ void scheduler(void)
 			idle(c);
 			continue;
 		}
+		if (vp->magic != VP_MAGIC)
+			panic("scheduler: a freed VP was on a run queue");
 		while (__atomic_load_n(&vp->on_cpu, __ATOMIC_ACQUIRE))
 			pause();
 		vp->on_cpu = 1;
@@ -278,6 +287,7 @@ static int pull(struct cpu *c, struct cpu *busiest)
 		busiest->rq_tail = pp == &busiest->rq_head ? 0
 				   : (struct vp *)((char *)pp - __builtin_offsetof(struct vp, rq_next));
 		busiest->rq_len--;
+		v->queued = 0;
 	} else
 		v = 0;
 	spin_unlock(&busiest->rq_lock);

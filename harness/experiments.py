@@ -76,8 +76,9 @@ class Exp:
 
 
 def packages():
-    """Thread packages whose benchmark program is built, kthread first."""
-    have = {p.name[len("bench_"):] for p in (BUILD / "progs").glob("bench_*")}
+    """Every thread package (a folder threadpkgs/NAME/ with C sources: the
+    build's one list), kthread first."""
+    have = {d.name for d in (ROOT / "threadpkgs").iterdir() if d.is_dir() and any(d.glob("*.c"))}
     return [p for p in PKG_ORDER if p in have] + sorted(have - set(PKG_ORDER))
 
 
@@ -89,9 +90,9 @@ def table(pkgs):
     both = [p for p in apps if p != "naive"]
     t = [
         # The microbenchmarks of issues 3 and 4, every package side by side.
-        Exp("micro.icount", ("ubench 1000",) + tuple(f"bench_{p}" for p in pkgs),
+        Exp("micro.icount", ("ubench 1000",) + tuple(f"pkgbench {p}" for p in pkgs),
             mode="icount", runs=2, quick=True, timeout=180, names=micro),
-        Exp("micro.wall", ("ubench 1000 wall",) + tuple(f"bench_{p} wall" for p in pkgs),
+        Exp("micro.wall", ("ubench 1000 wall",) + tuple(f"pkgbench {p} wall" for p in pkgs),
             mode="wall", runs=5, timeout=120, names=micro),
         # Psyche's application table: kernel-level against user-level threads
         # on the same CPUs (16 threads; VPS 0 = one VP per CPU).

@@ -44,14 +44,26 @@ void thread_unblock(struct thread *t)
 	}
 }
 
+/*
+ * Exit and join are ordered so that no package can livelock on them: the
+ * joiner learns of the exit (JOIN_DONE) only from thread_exited(), which
+ * the package calls once the exiting thread is off its stack. Waking the
+ * joiner first let a higher-priority joiner run on the exiting thread's
+ * VP and wait, yielding to itself, for the thread it had preempted to
+ * leave its stack.
+ */
 void thread_exit(void *retval)
 {
 	struct thread *self = thread_self();
 	self->retval = retval;
-	uint64_t j = __atomic_exchange_n(&self->join, JOIN_DONE, __ATOMIC_ACQ_REL);
-	if (j && j != JOIN_DONE)
-		thread_unblock((struct thread *)j);
 	self->ops->exit(self);
+}
+
+void thread_exited(struct thread *t)
+{
+	uint64_t j = __atomic_exchange_n(&t->join, JOIN_DONE, __ATOMIC_ACQ_REL);
+	if (j && j != JOIN_DONE)
+		thread_unblock((struct thread *)j);   /* t may be reused from here on */
 }
 
 void *thread_join(struct thread *t)

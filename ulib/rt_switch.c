@@ -1,0 +1,218 @@
+/*
+ * The VP runtime (<vprt.h>), part 1: switching threads.
+ *
+ * A thread leaving its VP never makes itself runnable (or parked, or
+ * finished) while it is still on its stack. It records in the VP what
+ * should become of it (prev, prev_action), switches to the next thread or
+ * to the VP's scheduler loop, and the code that runs next on the VP does
+ * it (finish_switch), once the old context is saved. So no VP ever waits
+ * for another VP to finish a switch (which, if that VP is off its CPU,
+ * can take a whole quantum), and a thread that has exited is off its
+ * stack before its joiner hears of it (thread_exited).
+ *
+ * The one exception is a policy's rotate (the yield fast path): it queues
+ * the yielding thread itself, with lc.busy set until lctx_swap has left
+ * its stack; a VP about to run a busy thread waits for that.
+ *
+ * Every switch path runs with software interrupts off; the thread that
+ * resumes turns them back on (it may be on another VP by then).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <sys.h>
+#include <vprt.h>
+
+/* The yield and hand-off paths are measured in instructions (make bench):
+   no frame pointer here, as in any leaf-heavy fast path. */
+#pragma GCC optimize("omit-frame-pointer")
+
+enum { ACT_NONE, ACT_YIELD, ACT_PARK, ACT_EXIT };
+
+static inline struct rtpkg *pkg_of(struct thread *t)
+{
+	return (struct rtpkg *)t->ops;  /* ops is rtpkg's first member */
+}
+
+/* The calling VP as a VP of p (the caller is p's thread: it is one). */
+static inline struct rtvp *here(void)
+{
+	return vp_pkg(vp_self());
+}
+
+/* Queue t on p's queues and wake a VP to run it (software interrupts off). */
+void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
+{
+	struct rtvp *to = p->enqueue(v, t, why);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with the idle loop's */
+	if (p->classic) {
+		__atomic_fetch_add(&p->wake_seq, 1, __ATOMIC_RELEASE);
+		if (__atomic_load_n(&p->nidle, __ATOMIC_ACQUIRE))
+			syscall2(SYS_futex_wake, &p->wake_seq, 1);
+		return;
+	}
+	/* The VP it was queued for if it idles; else some idle VP, which
+	   takes it (or, with per-VP queues, steals it). */
+	struct rtvp *w = to && to->idle ? to : 0;
+	for (int i = 0, n = p->nvps; !w && i < n; i++)
+		if (p->vps[i]->idle)
+			w = p->vps[i];
+	if (w && w != v)
+		rt_kick(w);
+}
+
+void rt_kick(struct rtvp *v)
+{
+	syscall2(SYS_vp_signal, v->index, 0);
+}
+
+/* Done by the first code that runs on v after a thread left it
+   (rt_finish_switch, <vprt.h>, tests prev inline). */
+void rt_finish_prev(struct rtvp *v)
+{
+	struct uthread *p = v->prev;
+	v->prev = 0;
+	switch (v->prev_action) {
+	case ACT_YIELD:
+		rt_make_runnable(v->pkg, v, p, RQ_YIELD);
+		break;
+	case ACT_PARK:
+		/* The interface's rule: commit only once its context is saved. */
+		if (!thread_park_commit(&p->t))
+			rt_make_runnable(v->pkg, v, p, RQ_YIELD);   /* a permit came first */
+		break;
+	case ACT_EXIT:
+		thread_exited(&p->t);   /* off its stack: tell the joiner */
+		break;
+	}
+}
+
+/* Thread t resumes from a full context (ctx, fpu): its lc starts this on
+   its own stack, below the interrupted frame. */
+static __attribute__((noreturn)) void resume_full(void *arg)
+{
+	struct uthread *t = arg;
+	struct vp_page *vpp = vp_self();
+	rt_finish_switch(vp_pkg(vpp));
+	vp_switch(vpp, &t->ctx, t->fpu);        /* enables in its window */
+}
+
+/* t's context was saved in ctx and fpu (by an upcall): make every resume
+   of t go through lc, as for any other thread. */
+void rt_make_full(struct uthread *t)
+{
+	uint64_t top = t->ctx.rsp - 128, lo = (uint64_t)t->stack + 512;   /* 128: red zone */
+	if (top < lo || top > (uint64_t)t->stack + t->stack_size) {
+		printf("%s: thread %lu: stack pointer %#lx is outside its stack [%p, +%lu)\n",
+		       t->t.ops->name, t->t.id, t->ctx.rsp, t->stack, t->stack_size);
+		exit(71);
+	}
+	lctx_make(&t->lc, t->stack, top - (uint64_t)t->stack, resume_full, t);
+}
+
+/* Make t v's running thread. */
+static inline void set_current(struct rtvp *v, struct uthread *t)
+{
+	while (rt_busy(t))
+		__asm__ volatile("pause");  /* rotated by another VP: let it leave its stack */
+	t->t.vpp = v->vpp;
+	v->vpp->current_thread = (uint64_t)&t->t;
+}
+
+/* Run t on v from the scheduler loop (never returns). */
+void rt_run_thread(struct rtvp *v, struct uthread *t)
+{
+	set_current(v, t);
+	lctx_jump(&t->lc);              /* t enables once it is back */
+}
+
+/* The calling thread leaves its VP for `next` (0: the scheduler loop);
+   `act` says what becomes of it. Returns when it runs again. */
+static void switch_away(struct rtvp *v, struct uthread *self, struct uthread *next, int act)
+{
+	v->prev = self;
+	v->prev_action = act;
+	if (!next) {
+		v->vpp->current_thread = 0;
+		rt_sched_enter(v, act == ACT_EXIT ? 0 : &self->lc);
+	} else {
+		set_current(v, next);
+		if (act == ACT_EXIT)
+			lctx_jump(&next->lc);
+		lctx_swap(&self->lc, &next->lc);
+	}
+	/* Back, maybe on another VP. */
+	v = here();
+	rt_finish_switch(v);
+	vp_enable(v->vpp);
+}
+
+void rt_yield(struct thread *self_t)
+{
+	struct uthread *self = (struct uthread *)self_t, *next;
+	struct rtpkg *p = pkg_of(self_t);
+	struct vp_page *vpp = vp_self();
+	vpp->disabled = 1;
+	__asm__ volatile("" ::: "memory");
+	struct rtvp *v = vp_pkg(vpp);
+	if (p->rotate) {
+		self->lc.busy = 1;
+		if ((next = p->rotate(v, self))) {
+			set_current(v, next);
+			lctx_swap(&self->lc, &next->lc);   /* clears self's busy */
+			v = here();
+			rt_finish_switch(v);
+			vp_enable(v->vpp);
+			return;
+		}
+		self->lc.busy = 0;
+	}
+	if ((next = p->pick(v, self)))
+		switch_away(v, self, next, ACT_YIELD);
+	else
+		vp_enable(vpp);         /* nobody else to run */
+}
+
+void rt_block(struct thread *self_t)
+{
+	struct uthread *self = (struct uthread *)self_t;
+	struct rtvp *v = vp_pkg(vp_self());
+	vp_disable(v->vpp);
+	switch_away(v, self, pkg_of(self_t)->pick(v, 0), ACT_PARK);
+}
+
+__attribute__((noreturn)) void rt_exit(struct thread *self_t)
+{
+	struct uthread *self = (struct uthread *)self_t;
+	struct rtvp *v = vp_pkg(vp_self());
+	vp_disable(v->vpp);
+	switch_away(v, self, pkg_of(self_t)->pick(v, 0), ACT_EXIT);
+	abort();
+}
+
+/* From any thread of any package, or an upcall handler. */
+void rt_unblock(struct thread *t)
+{
+	struct rtpkg *p = pkg_of(t);
+	struct vp_page *vpp = vp_self();
+	int was = vp_disable_save(vpp);
+	rt_make_runnable(p, rt_vp_here(p), (struct uthread *)t, RQ_UNBLOCK);
+	vp_restore(vpp, was);
+}
+
+/* Descriptors go back to the package's pool, never to malloc: a late
+   thread_unblock() of a thread that has exited (sync.c allows it) must
+   find a descriptor, and at worst wakes its next user spuriously, which
+   waiters tolerate. thread_exited() came after the thread left its stack:
+   nothing to wait for. */
+void rt_free(struct thread *t)
+{
+	struct rtpkg *p = pkg_of(t);
+	struct uthread *u = (struct uthread *)t, *head = p->pool;
+	/* Pushes need no lock: pops hold pool_lock, so between a pop's read
+	   of the head and its compare-and-swap the head can only have grown,
+	   and the swap fails (no ABA). */
+	do
+		u->next = head;
+	while (!__atomic_compare_exchange_n(&p->pool, &head, u, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+}

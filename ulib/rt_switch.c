@@ -5,12 +5,13 @@
  * finished) while it is still on its stack. It records in the VP what
  * should become of it (prev, prev_action), switches to the next thread or
  * to the VP's scheduler loop, and the code that runs next on the VP does
- * it (finish_switch), once the old context is saved. So no VP ever waits
+ * it (rt_finish_prev), once the old context is saved: the switch itself
+ * calls it on the new stack (lctx_swap_call), or the scheduler loop does. So no VP ever waits
  * for another VP to finish a switch (which, if that VP is off its CPU,
  * can take a whole quantum), and a thread that has exited is off its
  * stack before its joiner hears of it (thread_exited).
  *
- * The one exception is a policy's rotate (the yield fast path): it queues
+ * The one exception is the yield fast path (rtpkg.local_yield): it queues
  * the yielding thread itself, with lc.busy set until lctx_swap has left
  * its stack; a VP about to run a busy thread waits for that.
  *
@@ -87,14 +88,17 @@ void rt_finish_prev(struct rtvp *v)
 	}
 }
 
+static void finish_cb(void *v)
+{
+	rt_finish_prev(v);
+}
+
 /* Thread t resumes from a full context (ctx, fpu): its lc starts this on
    its own stack, below the interrupted frame. */
 static __attribute__((noreturn)) void resume_full(void *arg)
 {
 	struct uthread *t = arg;
-	struct vp_page *vpp = vp_self();
-	rt_finish_switch(vp_pkg(vpp));
-	vp_switch(vpp, &t->ctx, t->fpu);        /* enables in its window */
+	vp_switch(vp_self(), &t->ctx, t->fpu);  /* enables in its window */
 }
 
 /* t's context was saved in ctx and fpu (by an upcall): make every resume
@@ -136,41 +140,66 @@ static void switch_away(struct rtvp *v, struct uthread *self, struct uthread *ne
 		v->vpp->current_thread = 0;
 		rt_sched_enter(v, act == ACT_EXIT ? 0 : &self->lc);
 	} else {
+		/* next finishes our switch before it resumes (lctx_*_call) */
 		set_current(v, next);
 		if (act == ACT_EXIT)
-			lctx_jump(&next->lc);
-		lctx_swap(&self->lc, &next->lc);
+			lctx_jump_call(&next->lc, 0, finish_cb, v);
+		lctx_swap_call(&self->lc, &next->lc, finish_cb, v);
 	}
-	/* Back, maybe on another VP. */
-	v = here();
-	rt_finish_switch(v);
-	vp_enable(v->vpp);
+	vp_enable(vp_self());           /* back, maybe on another VP */
 }
 
+static __attribute__((noinline)) void yield_slow(struct rtvp *v, struct uthread *self)
+{
+	struct uthread *next = v->pkg->pick(v, self);
+	if (next)
+		switch_away(v, self, next, ACT_YIELD);
+	else
+		vp_enable(v->vpp);      /* nobody else to run */
+}
+
+/* Swap self with the head of v's local queue (local_yield); 0 if the
+   queue is empty or its lock is taken. */
+static inline struct uthread *lq_rotate(struct rtvp *v, struct uthread *self)
+{
+	if (!spin_trylock(&v->lq_lock))
+		return 0;
+	struct uthread *tail = v->lq_tail, *next = 0;
+	if (tail) {
+		next = tail->next;      /* the head */
+		self->lc.busy = 1;      /* until lctx_swap is off our stack */
+		if (next == tail)       /* it was alone: now we are */
+			self->next = self;
+		else {
+			self->next = next->next;
+			tail->next = self;
+		}
+		v->lq_tail = self;
+	}
+	spin_unlock_by(&v->lq_lock, 0);
+	return next;
+}
+
+/* The fast path keeps nothing live across the switch (it reloads the VP
+   from %gs) and does not wait for next's busy: the head of our own local
+   queue is never busy (see rtpkg.local_yield). */
 void rt_yield(struct thread *self_t)
 {
 	struct uthread *self = (struct uthread *)self_t, *next;
-	struct rtpkg *p = pkg_of(self_t);
 	struct vp_page *vpp = vp_self();
 	vpp->disabled = 1;
 	__asm__ volatile("" ::: "memory");
 	struct rtvp *v = vp_pkg(vpp);
-	if (p->rotate) {
-		self->lc.busy = 1;
-		if ((next = p->rotate(v, self))) {
-			set_current(v, next);
-			lctx_swap(&self->lc, &next->lc);   /* clears self's busy */
-			v = here();
-			rt_finish_switch(v);
-			vp_enable(v->vpp);
-			return;
-		}
-		self->lc.busy = 0;
-	}
-	if ((next = p->pick(v, self)))
-		switch_away(v, self, next, ACT_YIELD);
-	else
-		vp_enable(vpp);         /* nobody else to run */
+	if (!(next = lq_rotate(v, self)))   /* (empty unless local_yield) */
+		return yield_slow(v, self);
+	next->t.vpp = vpp;
+	vpp->current_thread = (uint64_t)&next->t;
+	lctx_swap(&self->lc, &next->lc);        /* clears self's busy */
+	vpp = vp_self();                        /* back, maybe on another VP */
+	vpp->disabled = 0;
+	__asm__ volatile("" ::: "memory");
+	if (vpp->pending)
+		syscall0(SYS_vp_poll);
 }
 
 void rt_block(struct thread *self_t)

@@ -75,9 +75,7 @@ int rt_add_vps(struct rtpkg *p, int n)
 static void trampoline(void *arg)
 {
 	struct uthread *t = arg;
-	struct vp_page *vpp = vp_self();
-		rt_finish_switch(vp_pkg(vpp));
-	vp_enable(vpp);
+	vp_enable(vp_self());            /* (its switch is finished already) */
 	thread_exit(t->fn(t->arg));
 }
 

@@ -12,12 +12,10 @@
  * end of one the running thread moves to the shortest queue and the VP
  * evens out queue lengths with its peers, so threads share all VPs.
  *
- * The yield fast path (rotate) swaps places with the head of the VP's
- * own queue under one lock round trip, queueing the yielding thread
- * before the switch with lc.busy set. A busy thread is only ever in the
- * queue of the VP running its switch, and every move between queues
- * takes threads that are not busy (pop's `other`); so a VP popping its
- * own queue finds no busy thread, and rotate need not look.
+ * The run queues are the runtime's per-VP local queues, so a yield is the
+ * runtime's fast path (rtpkg.local_yield): it swaps places with the head
+ * of the VP's own queue under one lock round trip. Every move between
+ * queues takes threads that are not busy (pop's `other`).
  */
 #include <sys.h>
 #include <clock.h>
@@ -25,10 +23,7 @@
 #include "fifo.h"
 
 struct fvp {
-	struct rtvp v;               /* first: the runtime's */
-	struct spin lock;            /* the run queue */
-	struct uthread *tail;        /* circular: tail->next is the head */
-	volatile int len;
+	struct rtvp v;               /* first: the runtime's (with the run queue) */
 	int armed;                   /* the time-slice timer is set */
 	unsigned seed;               /* shortest()'s ties */
 };
@@ -45,44 +40,20 @@ static inline struct fvp *fvp_at(int i)
 	return (struct fvp *)fifo.vps[i];
 }
 
-/* A queue is a circular list through `next`, tail->next being its head:
-   a push, a pop and rotate's swap each start from the one pointer. */
-static void push(struct fvp *f, struct uthread *t, int at_head)
+/* The run queues are the runtime's local queues (rt_lq_*). */
+static inline void push(struct fvp *f, struct uthread *t, int at_head)
 {
-	spin_lock_by(&f->lock, 0);
-	struct uthread *tail = f->tail;
-	if (!tail)
-		f->tail = t->next = t;
-	else {
-		t->next = tail->next;
-		tail->next = t;
-		if (!at_head)
-			f->tail = t;
-	}
-	f->len++;
-	spin_unlock_by(&f->lock, 0);
+	rt_lq_push(&f->v, t, at_head);
 }
 
-/* Take the head of f's queue. A VP taking from another's (`other`)
-   leaves a head that is still leaving its stack there: waiting for it
-   could mean waiting for a vCPU the host has descheduled. */
-static struct uthread *pop(struct fvp *f, int other)
+static inline struct uthread *pop(struct fvp *f, int other)
 {
-	if (!f->len)
-		return 0;
-	spin_lock_by(&f->lock, 0);
-	struct uthread *tail = f->tail, *t = tail ? tail->next : 0;
-	if (t && other && rt_busy(t))
-		t = 0;
-	if (t) {
-		if (t == tail)
-			f->tail = 0;
-		else
-			tail->next = t->next;
-		f->len--;
-	}
-	spin_unlock_by(&f->lock, 0);
-	return t;
+	return rt_lq_pop(&f->v, other);
+}
+
+static inline int len(struct fvp *f)
+{
+	return f->v.lq_len;
 }
 
 /*
@@ -105,14 +76,14 @@ static void balance(struct fvp *f)
 			struct fvp *w = fvp_at(i);
 			if (w == f)
 				continue;
-			if (!lo || w->len < lo->len)
+			if (!lo || len(w) < len(lo))
 				lo = w;
-			if (!hi || w->len > hi->len)
+			if (!hi || len(w) > len(hi))
 				hi = w;
 		}
-		if (f->len > lo->len && (t = pop(f, 0)))
+		if (len(f) > len(lo) && (t = pop(f, 0)))
 			push(lo, t, 0);
-		else if (hi->len > f->len + 1 && (t = pop(hi, 1)))
+		else if (len(hi) > len(f) + 1 && (t = pop(hi, 1)))
 			push(f, t, 0);      /* not busy: fine in our own queue (see top) */
 		else
 			return;
@@ -141,9 +112,9 @@ static struct fvp *shortest(struct fvp *f)
 	int ties = 1;
 	for (int i = 0, n = fifo.nvps; i < n; i++) {
 		struct fvp *w = fvp_at(i);
-		if (w == f || w->len > best->len)
+		if (w == f || len(w) > len(best))
 			continue;
-		if (w->len < best->len) {
+		if (len(w) < len(best)) {
 			best = w;
 			ties = 1;
 		} else if (xorshift(&f->seed) % ++ties == 0)
@@ -190,35 +161,10 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 	struct uthread *t = pop(f, 0);
 	for (int i = 0, n = fifo.nvps; !t && i < n; i++) {
 		struct fvp *w = fvp_at(i);
-		if (w != f && w->len > 0 && (t = pop(w, 1)))
+		if (w != f && len(w) > 0 && (t = pop(w, 1)))
 			fifo_stats.steals++;
 	}
 	return t;
-}
-
-/* Yield, fast path: swap places with the head of our own queue under one
-   lock round trip. Anything unusual (an empty queue, a contended lock)
-   returns 0: the runtime's slow path, which also steals. */
-static struct uthread *rotate(struct rtvp *v, struct uthread *self)
-{
-	struct fvp *f = (struct fvp *)v;
-	if (!spin_trylock(&f->lock))
-		return 0;
-	struct uthread *tail = f->tail;
-	if (!tail) {
-		spin_unlock_by(&f->lock, 0);
-		return 0;
-	}
-	struct uthread *next = tail->next;      /* the head */
-	if (next == tail)                       /* it was alone: now we are */
-		self->next = self;
-	else {
-		self->next = next->next;
-		tail->next = self;
-	}
-	f->tail = self;
-	spin_unlock_by(&f->lock, 0);
-	return next;
 }
 
 /*
@@ -248,7 +194,7 @@ static int event(struct rtvp *v, struct uthread *cur, const struct event *e)
 		return 0;                /* signals just wake us */
 	fifo_stats.slices++;
 	f->armed = 0;
-	if (cur && !f->len) {        /* out of time, but nobody waits here: */
+	if (cur && !len(f)) {        /* out of time, but nobody waits here: */
 		balance(f);          /* (a peer may have two more than we) */
 		return 0;            /* moving cur would only idle this VP */
 	}
@@ -269,7 +215,7 @@ static struct rtpkg fifo = {
 	.init_vp = init_vp,
 	.enqueue = enqueue,
 	.pick = pick,
-	.rotate = rotate,
+	.local_yield = 1,
 	.event = event,
 	.on_run = on_run,
 	.stack_size = &fifo_stack_size,

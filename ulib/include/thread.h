@@ -129,6 +129,13 @@ _Static_assert(__builtin_offsetof(struct lctx, fcw) == 68, "lctx");
 /* Save the caller in *from and continue *to. Returns (in from's context)
    when something switches back to it. */
 void lctx_swap(struct lctx *from, const struct lctx *to);
+/* lctx_swap, then fn(arg) on to's stack before to resumes: for what must
+   wait until from is saved and off its stack. */
+void lctx_swap_call(struct lctx *from, const struct lctx *to, void (*fn)(void *), void *arg);
+/* lctx_jump, calling fn(arg) on to's stack first (`unused`: so fn and
+   arg sit in the registers lctx_swap_call has them in). */
+__attribute__((noreturn)) void lctx_jump_call(const struct lctx *to, void *unused,
+					      void (*fn)(void *), void *arg);
 /* Start or continue *to without saving anything. */
 __attribute__((noreturn)) void lctx_jump(const struct lctx *to);
 /* The same, then store 0 to *done: for a thread leaving its stack for good. */

@@ -55,6 +55,12 @@ struct rtvp {
 	int prev_action;             /* ... and why (finish_switch) */
 	char *sched_stack;           /* the scheduler loop's stack */
 	struct lctx sched;           /* entry into the scheduler loop */
+	/* The VP's local run queue, for policies that keep one per VP
+	   (rt_lq_*, rtpkg.local_yield). Circular: lq_tail->next is its head,
+	   so a push, a pop and the yield's rotation start from one pointer. */
+	struct spin lq_lock;
+	struct uthread *lq_tail;
+	volatile int lq_len;
 };
 
 /* Why a thread is handed to enqueue */
@@ -89,11 +95,14 @@ struct rtpkg {
 	   the thread that yields (it stays runnable: return 0 to keep it
 	   running, e.g. when only lower priorities wait), else 0. */
 	struct uthread *(*pick)(struct rtvp *v, struct uthread *cur);
-	/* Optional yield fast path: queue self and return the thread to run
-	   instead, in one step (0: nothing done, take the slow path). self is
-	   marked busy (lc.busy) until it is off its stack: a VP other than v
-	   that takes it from a queue must skip it or wait. */
-	struct uthread *(*rotate)(struct rtvp *v, struct uthread *self);
+	/* 1: the yield fast path swaps the yielding thread with the head of
+	   its VP's local queue (rt_lq_*) under one lock round trip, queueing
+	   it before the switch with lc.busy set; when that queue is empty (or
+	   its lock taken), yield takes the slow path (pick). A busy thread is
+	   then only ever in the local queue of the VP running its switch, so
+	   a VP that takes threads from another VP's local queue must use
+	   rt_lq_pop(w, 1), which skips busy ones. */
+	int local_yield;
 	/* Optional: an event the runtime does not handle (EV_TIMER, EV_SIGNAL)
 	   for v, which runs cur (0 if none). Nonzero: switch cur out. */
 	int (*event)(struct rtvp *v, struct uthread *cur, const struct event *e);
@@ -172,10 +181,49 @@ static inline struct uthread *rt_running(struct rtvp *v)
 /* Send v an EV_SIGNAL: it wakes if idle, or takes an upcall (preempt). */
 void rt_kick(struct rtvp *v);
 
-/* A thread in the middle of switching off its stack (rotate's). */
+/* A thread in the middle of switching off its stack (local_yield's). */
 static inline int rt_busy(struct uthread *t)
 {
 	return __atomic_load_n(&t->lc.busy, __ATOMIC_ACQUIRE);
+}
+
+/* Queue t on v's local queue, at the tail or the head. */
+static inline void rt_lq_push(struct rtvp *v, struct uthread *t, int at_head)
+{
+	spin_lock_by(&v->lq_lock, 0);
+	struct uthread *tail = v->lq_tail;
+	if (!tail)
+		v->lq_tail = t->next = t;
+	else {
+		t->next = tail->next;
+		tail->next = t;
+		if (!at_head)
+			v->lq_tail = t;
+	}
+	v->lq_len++;
+	spin_unlock_by(&v->lq_lock, 0);
+}
+
+/* Take the head of v's local queue, or 0. A VP taking from another's
+   (`other`) leaves a head that is still leaving its stack there: waiting
+   for it could mean waiting for a vCPU the host has descheduled. */
+static inline struct uthread *rt_lq_pop(struct rtvp *v, int other)
+{
+	if (!v->lq_len)
+		return 0;
+	spin_lock_by(&v->lq_lock, 0);
+	struct uthread *tail = v->lq_tail, *t = tail ? tail->next : 0;
+	if (t && other && rt_busy(t))
+		t = 0;
+	if (t) {
+		if (t == tail)
+			v->lq_tail = 0;
+		else
+			tail->next = t->next;
+		v->lq_len--;
+	}
+	spin_unlock_by(&v->lq_lock, 0);
+	return t;
 }
 
 /* ---- between the runtime's own files (ulib/rt_*.c) ---- */

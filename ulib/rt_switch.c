@@ -28,7 +28,7 @@
    no frame pointer here, as in any leaf-heavy fast path. */
 #pragma GCC optimize("omit-frame-pointer")
 
-enum { ACT_NONE, ACT_YIELD, ACT_PARK, ACT_EXIT };
+enum { ACT_NONE, ACT_YIELD, ACT_PARK, ACT_EXIT, ACT_EXIT_TO_JOINER };
 
 static inline struct rtpkg *pkg_of(struct thread *t)
 {
@@ -84,6 +84,9 @@ void rt_finish_prev(struct rtvp *v)
 		break;
 	case ACT_EXIT:
 		thread_exited(&p->t);   /* off its stack: tell the joiner */
+		break;
+	case ACT_EXIT_TO_JOINER:        /* the joiner runs already (rt_exit) */
+		__atomic_store_n(&p->t.join, JOIN_DONE, __ATOMIC_RELEASE);
 		break;
 	}
 }
@@ -210,12 +213,37 @@ void rt_block(struct thread *self_t)
 	switch_away(v, self, pkg_of(self_t)->pick(v, 0), ACT_PARK);
 }
 
+/* self's joiner, if it is a thread of p parked in thread_join: claimed
+   (PARKED -> RUN, as thread_unblock would), so nobody else queues it. */
+static struct uthread *claim_joiner(struct rtpkg *p, struct uthread *self)
+{
+	uint64_t j = __atomic_load_n(&self->t.join, __ATOMIC_ACQUIRE);
+	struct thread *jt = (struct thread *)j;
+	int expect = PARK_PARKED;
+	if (!j || j == JOIN_DONE || jt->ops != &p->ops ||
+	    !__atomic_compare_exchange_n(&jt->park, &expect, PARK_RUN, 0, __ATOMIC_SEQ_CST,
+					 __ATOMIC_RELAXED))
+		return 0;
+	return (struct uthread *)jt;
+}
+
+/* When nothing else is runnable here, the VP goes straight to a parked
+   joiner of the same package, which learns of the exit (JOIN_DONE) once
+   self is off its stack: no trip through the scheduler loop and the
+   queues for the commonest end of a thread. */
 __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 {
-	struct uthread *self = (struct uthread *)self_t;
+	struct uthread *self = (struct uthread *)self_t, *next;
+	struct rtpkg *p = pkg_of(self_t);
 	struct rtvp *v = vp_pkg(vp_self());
 	vp_disable(v->vpp);
-	switch_away(v, self, pkg_of(self_t)->pick(v, 0), ACT_EXIT);
+	if (!(next = p->pick(v, 0)) && (next = claim_joiner(p, self))) {
+		v->prev = self;
+		v->prev_action = ACT_EXIT_TO_JOINER;
+		set_current(v, next);
+		lctx_jump_call(&next->lc, 0, finish_cb, v);
+	}
+	switch_away(v, self, next, ACT_EXIT);
 	abort();
 }
 

@@ -123,48 +123,59 @@ static struct fvp *shortest(struct fvp *f)
 	return best;
 }
 
-static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
+/* A thread taken off VP f by the runtime: preempted (first when the VP
+   is back), warned, or out of its time slice (the shortest queue). */
+static __attribute__((noinline)) struct rtvp *requeue(struct fvp *f, struct uthread *t, int why)
 {
-	struct fvp *f = (struct fvp *)v, *to;
-	switch (why) {
-	case RQ_PREEMPTED:           /* first when the VP is back */
+	struct fvp *to = f;
+	if (why == RQ_PREEMPTED)
 		push(f, t, 1);
-		balance(f);
-		return v;
-	case RQ_WARNED:
-	case RQ_RESCHED:             /* its time slice is over */
+	else
 		push(to = shortest(f), t, 0);
-		balance(f);
-		return &to->v;
-	default:
-		/* Where it last ran (an unblock: the VP it blocked on), else
-		   the caller's VP, else the first. */
-		if (why == RQ_UNBLOCK && t->t.vpp)
-			to = (struct fvp *)rt_vp_of(&fifo, t->t.vpp);
-		else
-			to = f;
-		if (!to && !(to = f)) {
-			/* From another package: some fifo VP, maybe still starting */
-			while (!__atomic_load_n(&fifo.nvps, __ATOMIC_ACQUIRE))
-				sys_yield();
-			to = fvp_at(0);
-		}
-		push(to, t, 0);
-		return &to->v;
-	}
+	balance(f);
+	return &to->v;
 }
 
-static struct uthread *pick(struct rtvp *v, struct uthread *cur)
+/* From another package, before any fifo VP has joined: wait for one. */
+static __attribute__((noinline)) struct fvp *first_vp(void)
 {
-	(void)cur;
-	struct fvp *f = (struct fvp *)v;
-	struct uthread *t = pop(f, 0);
+	while (!__atomic_load_n(&fifo.nvps, __ATOMIC_ACQUIRE))
+		sys_yield();
+	return fvp_at(0);
+}
+
+static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
+{
+	struct fvp *f = (struct fvp *)v, *to = f;
+	if (why >= RQ_PREEMPTED)
+		return requeue(f, t, why);
+	/* An unblock goes where the thread last ran (the VP it blocked on),
+	   anything else to the caller's VP (or the first). */
+	if (why == RQ_UNBLOCK && t->t.vpp)
+		to = (struct fvp *)rt_vp_of(&fifo, t->t.vpp);
+	if (!to && !(to = f))
+		to = first_vp();
+	push(to, t, 0);
+	return &to->v;
+}
+
+/* Nothing in v's own queue: take from another VP's. */
+static __attribute__((noinline)) struct uthread *steal(struct fvp *f)
+{
+	struct uthread *t = 0;
 	for (int i = 0, n = fifo.nvps; !t && i < n; i++) {
 		struct fvp *w = fvp_at(i);
 		if (w != f && len(w) > 0 && (t = pop(w, 1)))
 			fifo_stats.steals++;
 	}
 	return t;
+}
+
+static struct uthread *pick(struct rtvp *v, struct uthread *cur)
+{
+	(void)cur;
+	struct uthread *t = pop((struct fvp *)v, 0);
+	return t ? t : fifo.nvps > 1 ? steal((struct fvp *)v) : 0;
 }
 
 /*

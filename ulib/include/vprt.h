@@ -47,6 +47,13 @@ struct rtpkg;
 /* A VP of a runtime package. A policy with per-VP data makes it the
    first member of its own struct and sets rtpkg.vp_size. */
 struct rtvp {
+	/* The VP's local run queue, for policies that keep one per VP
+	   (rt_lq_*, rtpkg.local_yield). Circular: lq_tail->next is its head,
+	   so a push, a pop and the yield's rotation start from one pointer.
+	   First: the fast yield takes the lock at offset 0. */
+	struct spin lq_lock;
+	volatile int lq_len;
+	struct uthread *lq_tail;
 	struct rtpkg *pkg;
 	struct vp_page *vpp;
 	int index;                   /* VP index in the space */
@@ -55,12 +62,6 @@ struct rtvp {
 	int prev_action;             /* ... and why (finish_switch) */
 	char *sched_stack;           /* the scheduler loop's stack */
 	struct lctx sched;           /* entry into the scheduler loop */
-	/* The VP's local run queue, for policies that keep one per VP
-	   (rt_lq_*, rtpkg.local_yield). Circular: lq_tail->next is its head,
-	   so a push, a pop and the yield's rotation start from one pointer. */
-	struct spin lq_lock;
-	struct uthread *lq_tail;
-	volatile int lq_len;
 };
 
 /* Why a thread is handed to enqueue */
@@ -68,6 +69,7 @@ enum {
 	RQ_NEW,                      /* created */
 	RQ_YIELD,                    /* it yielded (or a park was cancelled by a permit) */
 	RQ_UNBLOCK,                  /* unblocked, or back from a blocking call */
+	/* from here on: taken off its VP by the runtime at an upcall */
 	RQ_PREEMPTED,                /* the kernel preempted its VP (EV_PREEMPTED) */
 	RQ_WARNED,                   /* its VP was warned and gives itself up */
 	RQ_RESCHED,                  /* the policy asked to switch it out (event, preempt) */

@@ -117,11 +117,23 @@ void rt_make_full(struct uthread *t)
 	lctx_make(&t->lc, t->stack, top - (uint64_t)t->stack, resume_full, t);
 }
 
+/* t was queued by a yield still leaving t's stack on another VP (which
+   the kernel may have preempted): wait, giving up the processor now and
+   then, as spin_wait does. */
+static __attribute__((noinline)) void wait_not_busy(struct uthread *t)
+{
+	for (int i = 1; rt_busy(t); i++)
+		if (i % 100)
+			__asm__ volatile("pause");
+		else
+			sys_yield();
+}
+
 /* Make t v's running thread. */
 static inline void set_current(struct rtvp *v, struct uthread *t)
 {
-	while (rt_busy(t))
-		__asm__ volatile("pause");  /* rotated by another VP: let it leave its stack */
+	if (rt_busy(t))
+		wait_not_busy(t);
 	t->t.vpp = v->vpp;
 	v->vpp->current_thread = (uint64_t)&t->t;
 }
@@ -154,7 +166,19 @@ static void switch_away(struct rtvp *v, struct uthread *self, struct uthread *ne
 
 static __attribute__((noinline)) void yield_slow(struct rtvp *v, struct uthread *self)
 {
-	struct uthread *next = v->pkg->pick(v, self);
+	struct rtpkg *p = v->pkg;
+	struct uthread *next;
+	if (p->yield_swap) {
+		self->lc.busy = 1;
+		if ((next = p->yield_swap(v, self))) {
+			set_current(v, next);
+			lctx_swap(&self->lc, &next->lc);   /* clears self's busy */
+		} else
+			self->lc.busy = 0;
+		vp_enable(vp_self());
+		return;
+	}
+	next = p->pick(v, self);
 	if (next)
 		switch_away(v, self, next, ACT_YIELD);
 	else

@@ -80,8 +80,8 @@ static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 	}
 	mask |= 1u << l;
 	spin_unlock_by(&lock, 0);
-	if (why != RQ_RESCHED && why != RQ_WARNED)
-		preempt_lowest(l);
+	if (why == RQ_NEW || why == RQ_UNBLOCK)
+		preempt_lowest(l);       /* (a yielded or interrupted one was running) */
 	return 0;
 }
 
@@ -106,6 +106,34 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 	return t;
 }
 
+/* Yield: self to the tail of its level and the head of the highest level
+   out, under one lock round trip; 0 if only lower levels wait. (No frame
+   pointer: a yield is counted in instructions, make bench.) */
+__attribute__((optimize("omit-frame-pointer")))
+static struct uthread *yield_swap(struct rtvp *v, struct uthread *self)
+{
+	(void)v;
+	int l = self->t.prio, h;
+	spin_lock_by(&lock, 0);
+	struct uthread *t = 0;
+	if ((h = top()) >= l) {
+		t = head[h];
+		if (!(head[h] = t->next)) {
+			tail[h] = 0;
+			mask &= ~(1u << h);
+		}
+		self->next = 0;
+		if (tail[l])
+			tail[l]->next = self;
+		else
+			head[l] = self;
+		tail[l] = self;
+		mask |= 1u << l;
+	}
+	spin_unlock_by(&lock, 0);
+	return t;
+}
+
 /* After an upcall: switch cur out if a higher level waits. */
 static int preempt(struct rtvp *v, struct uthread *cur)
 {
@@ -123,6 +151,7 @@ static struct rtpkg prio = {
 	.init_vp = init_vp,
 	.enqueue = enqueue,
 	.pick = pick,
+	.yield_swap = yield_swap,
 	.preempt = preempt,
 };
 

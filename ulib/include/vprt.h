@@ -105,6 +105,10 @@ struct rtpkg {
 	   a VP that takes threads from another VP's local queue must use
 	   rt_lq_pop(w, 1), which skips busy ones. */
 	int local_yield;
+	/* Optional yield fast path for other queues: queue self (marked busy
+	   by the runtime until it is off its stack) and return the thread to
+	   run instead, in one step; 0: self runs on (nothing queued). */
+	struct uthread *(*yield_swap)(struct rtvp *v, struct uthread *self);
 	/* Optional: an event the runtime does not handle (EV_TIMER, EV_SIGNAL)
 	   for v, which runs cur (0 if none). Nonzero: switch cur out. */
 	int (*event)(struct rtvp *v, struct uthread *cur, const struct event *e);

@@ -46,6 +46,16 @@ static inline void push(struct fvp *f, struct uthread *t, int at_head)
 	rt_lq_push(&f->v, t, at_head);
 }
 
+/* Push onto a peer's queue from here: the peer may idle in the kernel
+   (it looked at its queue before we pushed), so wake it. */
+static void push_peer(struct fvp *to, struct uthread *t)
+{
+	rt_lq_push(&to->v, t, 0);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with the idle loop's */
+	if (to->v.idle)
+		rt_kick(&to->v);
+}
+
 static inline struct uthread *pop(struct fvp *f, int other)
 {
 	return rt_lq_pop(&f->v, other);
@@ -82,7 +92,7 @@ static void balance(struct fvp *f)
 				hi = w;
 		}
 		if (len(f) > len(lo) && (t = pop(f, 0)))
-			push(lo, t, 0);
+			push_peer(lo, t);
 		else if (len(hi) > len(f) + 1 && (t = pop(hi, 1)))
 			push(f, t, 0);      /* not busy: fine in our own queue (see top) */
 		else
@@ -123,15 +133,38 @@ static struct fvp *shortest(struct fvp *f)
 	return best;
 }
 
+/* The shortest queue but f's (0 if f is alone). */
+static struct fvp *shortest_other(struct fvp *f)
+{
+	struct fvp *best = 0;
+	for (int i = 0, n = fifo.nvps; i < n; i++) {
+		struct fvp *w = fvp_at(i);
+		if (w != f && (!best || len(w) < len(best)))
+			best = w;
+	}
+	return best;
+}
+
 /* A thread taken off VP f by the runtime: preempted (first when the VP
-   is back), warned, or out of its time slice (the shortest queue). */
+   is back), or out of its time slice (the shortest queue). At a warning
+   f is about to lose its CPU, so its whole queue goes to its peers with
+   the warned thread: no thread waits with a VP that is off its CPU.
+   (Without that, next to kthread's busy VPs the threads queued on a VP
+   the kernel served less got a quarter of their peers' yields.) */
 static __attribute__((noinline)) struct rtvp *requeue(struct fvp *f, struct uthread *t, int why)
 {
-	struct fvp *to = f;
+	struct fvp *to = f, *w;
 	if (why == RQ_PREEMPTED)
 		push(f, t, 1);
+	else if (why == RQ_WARNED && (w = shortest_other(f))) {
+		push_peer(to = w, t);
+		for (struct uthread *u; (u = pop(f, 0)); fifo_stats.moved++)
+			push_peer(shortest_other(f), u);
+		return &to->v;
+	} else if ((to = shortest(f)) != f)
+		push_peer(to, t);
 	else
-		push(to = shortest(f), t, 0);
+		push(f, t, 0);
 	balance(f);
 	return &to->v;
 }

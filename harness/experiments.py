@@ -40,7 +40,7 @@ from . import BUILD, ROOT, qemu
 OUT = ROOT / "results" / "latest.json"
 QUICK_OUT = BUILD / "bench-quick.json"
 # Packages in the order of the tables: the kernel-level baseline first.
-PKG_ORDER = ("kthread", "fifo", "naive", "tutor")
+PKG_ORDER = ("kthread", "fifo", "naive", "tutor", "prio")
 WALL_FLAGS = ("-accel", "tcg,thread=multi")     # also for -smp 1, to say so
 TIME_UNITS = ("ns", "seconds")                  # what the TSC rescaling applies to
 
@@ -94,6 +94,10 @@ def table(pkgs):
             mode="icount", runs=2, quick=True, timeout=180, names=micro),
         Exp("micro.wall", ("ubench 1000 wall",) + tuple(f"pkgbench {p} wall" for p in pkgs),
             mode="wall", runs=5, timeout=120, names=micro),
+        # prio: how long after a sem_post a level-7 thread runs while level-0
+        # spinners hold both VPs (user-level preemption; progs/priotest.c).
+        *([Exp("prio.latency.icount", ("priotest latency 2",), mode="icount", runs=2,
+               quick=True, timeout=120, names=r"^prio\.latency$")] if "prio" in pkgs else []),
         # Psyche's application table: kernel-level against user-level threads
         # on the same CPUs (16 threads; VPS 0 = one VP per CPU).
         Exp("gauss.icount", tuple(f"gauss {p} 256 16 0" for p in apps),

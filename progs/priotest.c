@@ -246,6 +246,9 @@ static void *main_fn(void *arg)
 		result_str(&r, "why", why);
 	result_int(&r, "vps", nvps);
 	if (!strcmp(tests[which].name, "latency")) {
+		result_str(&r, "package", "prio");
+		result_str(&r, "unit", "ns");            /* under icount: instructions */
+		result_uint(&r, "value", post_ns);
 		result_uint(&r, "wake_ns", woke_ns);
 		result_uint(&r, "post_ns", post_ns);
 		result_int(&r, "spinners_holding", held);

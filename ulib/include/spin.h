@@ -13,8 +13,9 @@
  * VP runtime's switch paths, an upcall handler) is a critical section
  * already and passes no thread: spin_lock_by(l, 0).
  *
- * A waiter that has spun a while gives up its processor (SYS_yield): the
- * holder may be a VP the kernel preempted, waiting for this very CPU.
+ * A waiter on a classic VP (no upcalls, so no warnings) that has spun a
+ * while gives up its processor (SYS_yield): the holder may be a VP the
+ * kernel preempted, waiting for this very CPU (spin.c).
  * Zero-filled memory is an unlocked lock.
  */
 #ifndef ULIB_SPIN_H

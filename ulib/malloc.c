@@ -190,18 +190,18 @@ static struct vcache *vcache(void)
 /* A block of class c, or 0 when memory is out. */
 static struct block *central_alloc(int c)
 {
-	spin_lock(&classes[c].lock);
+	spin_lock_by(&classes[c].lock, 0);
 	struct block *b = central_one(&classes[c], c);
-	spin_unlock(&classes[c].lock);
+	spin_unlock_by(&classes[c].lock, 0);
 	return b;
 }
 
 static void central_free(struct block *b, int c)
 {
-	spin_lock(&classes[c].lock);
+	spin_lock_by(&classes[c].lock, 0);
 	b->next = classes[c].free;
 	classes[c].free = b;
-	spin_unlock(&classes[c].lock);
+	spin_unlock_by(&classes[c].lock, 0);
 }
 
 static struct block *class_alloc(int c)

@@ -11,7 +11,10 @@
  *
  * Code that runs with software interrupts off (a package's scheduler, the
  * VP runtime's switch paths, an upcall handler) is a critical section
- * already and passes no thread: spin_lock_by(l, 0).
+ * already and passes no thread: spin_lock_by(l, 0). So do ulib's own
+ * locks (stdout, malloc's central lists): they also serve programs that
+ * drive the VP page by hand, whose current_thread is whatever they put
+ * there (progs/warn.c, badvp.c), not a struct thread.
  *
  * A waiter on a classic VP (no upcalls, so no warnings) that has spun a
  * while gives up its processor (SYS_yield): the holder may be a VP the

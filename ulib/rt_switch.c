@@ -42,7 +42,7 @@ static inline struct rtvp *here(void)
 }
 
 /* Queue t on p's queues and wake a VP to run it (software interrupts off). */
-void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
+static inline void make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
 {
 	struct rtvp *to = p->enqueue(v, t, why);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with the idle loop's */
@@ -62,6 +62,11 @@ void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int wh
 		rt_kick(w);
 }
 
+void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
+{
+	make_runnable(p, v, t, why);
+}
+
 void rt_kick(struct rtvp *v)
 {
 	syscall2(SYS_vp_signal, v->index, 0);
@@ -75,12 +80,12 @@ void rt_finish_prev(struct rtvp *v)
 	v->prev = 0;
 	switch (v->prev_action) {
 	case ACT_YIELD:
-		rt_make_runnable(v->pkg, v, p, RQ_YIELD);
+		make_runnable(v->pkg, v, p, RQ_YIELD);
 		break;
 	case ACT_PARK:
 		/* The interface's rule: commit only once its context is saved. */
 		if (!thread_park_commit(&p->t))
-			rt_make_runnable(v->pkg, v, p, RQ_YIELD);   /* a permit came first */
+			make_runnable(v->pkg, v, p, RQ_YIELD);   /* a permit came first */
 		break;
 	case ACT_EXIT:
 		thread_exited(&p->t);   /* off its stack: tell the joiner */
@@ -91,10 +96,8 @@ void rt_finish_prev(struct rtvp *v)
 	}
 }
 
-static void finish_cb(void *v)
-{
-	rt_finish_prev(v);
-}
+/* lctx_*_call's callback: rt_finish_prev itself (its argument a VP). */
+#define finish_cb ((void (*)(void *))rt_finish_prev)
 
 /* Thread t resumes from a full context (ctx, fpu): its lc starts this on
    its own stack, below the interrupted frame. */
@@ -277,7 +280,7 @@ void rt_unblock(struct thread *t)
 	struct rtpkg *p = pkg_of(t);
 	struct vp_page *vpp = vp_self();
 	int was = vp_disable_save(vpp);
-	rt_make_runnable(p, rt_vp_here(p), (struct uthread *)t, RQ_UNBLOCK);
+	make_runnable(p, rt_vp_here(p), (struct uthread *)t, RQ_UNBLOCK);
 	vp_restore(vpp, was);
 }
 

@@ -83,13 +83,16 @@ void lctx_start(void);
 
 void lctx_make(struct lctx *c, void *stack, uint64_t size, void (*fn)(void *), void *arg)
 {
-	*c = (struct lctx){ 0 };
 	uint64_t *sp = (uint64_t *)(((uint64_t)stack + size) & ~15UL);
 	*--sp = 0;                    /* keeps lctx_start's frame 16-aligned */
 	*--sp = (uint64_t)lctx_start; /* lctx_jump's `ret` lands there */
+	/* Only what a fresh context reads: the other callee-saved registers
+	   are free for it to use, whatever they hold. */
+	c->rbp = 0;                   /* ends backtraces */
 	c->rsp = (uint64_t)sp;
 	c->r12 = (uint64_t)fn;
 	c->r13 = (uint64_t)arg;
+	c->busy = 0;
 	c->mxcsr = 0x1f80;
 	c->fcw = 0x37f;
 }

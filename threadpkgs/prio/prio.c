@@ -85,6 +85,42 @@ static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 	return 0;
 }
 
+/* Take the first thread of level l that is not busy (a yield on another
+   VP still leaving its stack: waiting for it could mean waiting for a
+   vCPU the host has descheduled); 0 if there is none. Lock held. */
+static __attribute__((noinline)) struct uthread *take_behind(int l)
+{
+	struct uthread *prev = 0, *t = head[l];
+	while (t && rt_busy(t)) {
+		prev = t;
+		t = t->next;
+	}
+	if (!t)
+		return 0;
+	if (prev)
+		prev->next = t->next;
+	else
+		head[l] = t->next;
+	if (tail[l] == t)
+		tail[l] = prev;
+	if (!head[l])
+		mask &= ~(1u << l);
+	return t;
+}
+
+/* The same, the head (almost always) inline. */
+static inline struct uthread *take(int l)
+{
+	struct uthread *t = head[l];
+	if (!t || rt_busy(t))
+		return take_behind(l);
+	if (!(head[l] = t->next)) {
+		tail[l] = 0;
+		mask &= ~(1u << l);
+	}
+	return t;
+}
+
 /* The head of the highest level; for a yielding cur, only from its own
    level or above (0: cur runs on). */
 static struct uthread *pick(struct rtvp *v, struct uthread *cur)
@@ -95,13 +131,8 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 		return 0;
 	spin_lock_by(&lock, 0);
 	struct uthread *t = 0;
-	if ((l = top()) >= 0 && !(cur && l < cur->t.prio)) {
-		t = head[l];
-		if (!(head[l] = t->next)) {
-			tail[l] = 0;
-			mask &= ~(1u << l);
-		}
-	}
+	if ((l = top()) >= 0 && !(cur && l < cur->t.prio))
+		t = take(l);
 	spin_unlock_by(&lock, 0);
 	return t;
 }
@@ -118,17 +149,24 @@ static struct uthread *yield_swap(struct rtvp *v, struct uthread *self)
 	struct uthread *t = 0;
 	if ((h = top()) >= l) {
 		t = head[h];
-		if (!(head[h] = t->next)) {
-			tail[h] = 0;
-			mask &= ~(1u << h);
-		}
 		self->next = 0;
-		if (tail[l])
-			tail[l]->next = self;
-		else
-			head[l] = self;
-		tail[l] = self;
-		mask |= 1u << l;
+		if (h == l && t && !rt_busy(t)) {
+			/* a turn within the level: its mask bit stays */
+			if (t->next) {
+				head[l] = t->next;
+				tail[l]->next = self;
+			} else
+				head[l] = self;
+			tail[l] = self;
+		} else if ((t = take(h))) {
+			if (tail[l])
+				tail[l]->next = self;
+			else {
+				head[l] = self;
+				mask |= 1u << l;
+			}
+			tail[l] = self;
+		}
 	}
 	spin_unlock_by(&lock, 0);
 	return t;

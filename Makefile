@@ -49,9 +49,13 @@ $(B)/kernel.sym: $(B)/kernel.elf
 # --- ulib and thread packages ----------------------------------------
 USRC := $(filter-out ulib/crt0.S,$(wildcard ulib/*.c) $(wildcard ulib/*.S))
 UOBJ := $(patsubst %,$(B)/u/%.o,$(USRC))
+# A package's sources learn its name from its folder (threadpkgs/NAME/):
+# PKG_NAME is "NAME" and PKG_SELF, its struct pkg, NAME_pkg.
+pkgdefs = $(if $(filter threadpkgs/%,$1),-DPKG_NAME='"$(word 2,$(subst /, ,$1))"' \
+          -DPKG_SELF=$(word 2,$(subst /, ,$1))_pkg)
 $(B)/u/%.c.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(UCFLAGS) -c $< -o $@
+	$(CC) $(UCFLAGS) $(call pkgdefs,$<) -c $< -o $@
 $(B)/u/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(UCFLAGS) $(ASFLAGS) -c $< -o $@
@@ -67,6 +71,17 @@ $(B)/lib/lib%.a: $$(addprefix $(B)/u/,$$(addsuffix .o,$$(wildcard threadpkgs/$$*
 	@mkdir -p $(dir $@)
 	@rm -f $@
 	$(AR) rcs $@ $^
+
+# The one list of packages: pkg_all[] and pkg_find(), generated from the
+# folders, so adding threadpkgs/NAME/ is all it takes (docs/writing-a-thread-package.md).
+$(B)/gen/pkgs.c: tools/genpkgs.sh $(wildcard threadpkgs/*/)
+	@mkdir -p $(dir $@)
+	@tools/genpkgs.sh $(PKGS) > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+$(B)/lib/libpkgs.a: $(B)/u/$(B)/gen/pkgs.c.o
+	@rm -f $@
+	$(AR) rcs $@ $^
+PKGLIBS += $(B)/lib/libpkgs.a
 
 # --- programs: progs/NAME.c -> build/progs/NAME -------------------------
 PROGS := $(patsubst progs/%.c,%,$(wildcard progs/*.c))

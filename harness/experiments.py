@@ -40,7 +40,7 @@ from . import BUILD, ROOT, qemu
 OUT = ROOT / "results" / "latest.json"
 QUICK_OUT = BUILD / "bench-quick.json"
 # Packages in the order of the tables: the kernel-level baseline first.
-PKG_ORDER = ("kthread", "fifo", "naive", "tutor")
+PKG_ORDER = ("kthread", "fifo", "naive", "tutor", "prio")
 WALL_FLAGS = ("-accel", "tcg,thread=multi")     # also for -smp 1, to say so
 TIME_UNITS = ("ns", "seconds")                  # what the TSC rescaling applies to
 
@@ -76,8 +76,9 @@ class Exp:
 
 
 def packages():
-    """Thread packages whose benchmark program is built, kthread first."""
-    have = {p.name[len("bench_"):] for p in (BUILD / "progs").glob("bench_*")}
+    """Every thread package (a folder threadpkgs/NAME/ with C sources: the
+    build's one list), kthread first."""
+    have = {d.name for d in (ROOT / "threadpkgs").iterdir() if d.is_dir() and any(d.glob("*.c"))}
     return [p for p in PKG_ORDER if p in have] + sorted(have - set(PKG_ORDER))
 
 
@@ -89,10 +90,14 @@ def table(pkgs):
     both = [p for p in apps if p != "naive"]
     t = [
         # The microbenchmarks of issues 3 and 4, every package side by side.
-        Exp("micro.icount", ("ubench 1000",) + tuple(f"bench_{p}" for p in pkgs),
+        Exp("micro.icount", ("ubench 1000",) + tuple(f"pkgbench {p}" for p in pkgs),
             mode="icount", runs=2, quick=True, timeout=180, names=micro),
-        Exp("micro.wall", ("ubench 1000 wall",) + tuple(f"bench_{p} wall" for p in pkgs),
+        Exp("micro.wall", ("ubench 1000 wall",) + tuple(f"pkgbench {p} wall" for p in pkgs),
             mode="wall", runs=5, timeout=120, names=micro),
+        # prio: how long after a sem_post a level-7 thread runs while level-0
+        # spinners hold both VPs (user-level preemption; progs/priotest.c).
+        *([Exp("prio.latency.icount", ("priotest latency 2",), mode="icount", runs=2,
+               quick=True, timeout=120, names=r"^prio\.latency$")] if "prio" in pkgs else []),
         # Psyche's application table: kernel-level against user-level threads
         # on the same CPUs (16 threads; VPS 0 = one VP per CPU).
         Exp("gauss.icount", tuple(f"gauss {p} 256 16 0" for p in apps),

@@ -3,9 +3,8 @@
  * scale, barlat, wakelat, wakerace): check the argument count, pick a thread
  * package by name (argv[1]), read a VP count, and report failures uniformly.
  *
- * A package is listed only if its library is built: the Makefile builds
- * build/lib/libNAME.a for every threadpkgs/NAME/ with a .c file, so the
- * presence of that source says whether the symbol can be linked.
+ * Every package of the build is there: the Makefile lists the folders of
+ * threadpkgs/ in pkg_all[] (<pkg.h>).
  */
 #ifndef PROGS_APPPKG_H
 #define PROGS_APPPKG_H
@@ -16,27 +15,16 @@
 #include <sys.h>
 #include <pkg.h>
 
-#if __has_include("naive/naive.c")
-#define HAVE_NAIVE 1
-#endif
-
-static const struct pkg *const app_pkgs[] = {
-	&fifo_pkg,
-	&kthread_pkg,
-#ifdef HAVE_NAIVE
-	&naive_pkg,
-#endif
-};
-
-/* The package called `name`; exits with status 2 if there is none. */
+/* The package called `name` (any folder of threadpkgs/: pkg_all[]);
+   exits with status 2 if there is none. */
 static inline const struct pkg *app_pkg(const char *name)
 {
-	for (unsigned i = 0; i < sizeof app_pkgs / sizeof app_pkgs[0]; i++)
-		if (!strcmp(app_pkgs[i]->name, name))
-			return app_pkgs[i];
+	const struct pkg *p = pkg_find(name);
+	if (p)
+		return p;
 	printf("unknown thread package '%s' (have:", name);
-	for (unsigned i = 0; i < sizeof app_pkgs / sizeof app_pkgs[0]; i++)
-		printf(" %s", app_pkgs[i]->name);
+	for (const struct pkg *const *q = pkg_all; *q; q++)
+		printf(" %s", (*q)->name);
 	printf(")\n");
 	exit(2);
 }
@@ -64,7 +52,7 @@ static inline int app_vps(const char *arg)
    would report a wrong figure). */
 static inline struct thread *app_create(const struct pkg *p, void *(*fn)(void *), void *arg)
 {
-	struct thread *t = p->create(fn, arg);
+	struct thread *t = p->create(fn, arg, 0);
 	if (!t) {
 		printf("%s: cannot create a thread (out of memory or VPs)\n", p->name);
 		exit(3);

@@ -6,7 +6,7 @@
  *
  * A SPEC is PROG or PROG+ARG+ARG... ('+' stands for the commas the kernel
  * command line already uses between benchseq's own arguments), e.g.
- *     run=benchseq,ubench+1000,bench_fifo,bench_kthread
+ *     run=benchseq,ubench+1000,pkgbench+fifo,pkgbench+kthread
  * The kernel's @start and @exit lines tell whose results are whose.
  * Exit status: 0 iff every child was started and exited 0.
  */

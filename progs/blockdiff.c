@@ -107,7 +107,6 @@ int main(int argc, char **argv)
 		printf("usage: blockdiff PKG\n");
 		return 2;
 	}
-	/* tutor (the tutorial's package) is first-class too: it must behave as fifo */
-	P = !strcmp(argv[1], "tutor") ? &tutor_pkg : app_pkg(argv[1]);
+	P = app_pkg(argv[1]);
 	P->run(1, main_fn, 0);
 }

@@ -1,8 +1,8 @@
 /*
  * demo: what `make run` shows by default -- a greeting from user space,
  * then a few of the benchmark figures, measured live: the null syscall
- * here, and each thread package's microbenchmarks by starting its
- * bench_PKG program in "demo" mode (threadpkgs/pkgbench.h), one after
+ * here, and each thread package's microbenchmarks by starting
+ * `pkgbench PKG demo` (threadpkgs/pkgbench.h) for every package, one after
  * another, which prints its own table row. Wall-clock nanoseconds under
  * whatever QEMU runs us with; `make bench` measures everything properly.
  */
@@ -10,10 +10,9 @@
 #include <stdlib.h>
 #include <clock.h>
 #include <sys.h>
+#include <pkg.h>
 
 #define NULLS 2000
-
-static const char *const pkgs[] = { "fifo", "kthread", "naive", "tutor" };
 
 /* The cheapest of NULLS null syscalls, in ns (the minimum: a timer
    interrupt or a host hiccup only ever adds). */
@@ -30,13 +29,11 @@ static double null_syscall_ns(void)
 	return best * 1e9 / (double)sys_getinfo(INFO_TSC_HZ);
 }
 
-/* Run bench_PKG demo and wait for it; 0 if the package is not built. */
+/* Run `pkgbench PKG demo` and wait for it; 0 if it cannot start. */
 static int bench_row(const char *pkg)
 {
-	char prog[32];
-	snprintf(prog, sizeof prog, "bench_%s", pkg);
-	const char *argv[] = { prog, "demo" };
-	long id = sys_spawn(prog, 2, argv);
+	const char *argv[] = { "pkgbench", pkg, "demo" };
+	long id = sys_spawn("pkgbench", 3, argv);
 	if (id < 0)
 		return 0;
 	int status;
@@ -54,7 +51,7 @@ int main(void)
 	printf("\nMeasured just now (wall-clock ns under QEMU; `make bench` for the real figures):\n");
 	printf("  null syscall: %.0f ns\n", null_syscall_ns());
 	printf("  package         yield  create+join      mutex  signal-wait   (ns per operation, one VP)\n");
-	for (unsigned i = 0; i < sizeof pkgs / sizeof pkgs[0]; i++)
-		bench_row(pkgs[i]);
+	for (const struct pkg *const *p = pkg_all; *p; p++)
+		bench_row((*p)->name);
 	return 0;
 }

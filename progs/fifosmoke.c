@@ -37,7 +37,7 @@ static void *spinner(void *arg)
 static void *main_fn(void *arg)
 {
 	int n = (int)(intptr_t)arg;
-	struct thread *sp = fifo_pkg.create(spinner, 0);
+	struct thread *sp = fifo_pkg.create(spinner, 0, 0);
 	uint64_t before = spins;
 	sys_sleep(20000000);                  /* blocks only this thread */
 	uint64_t during = spins - before;
@@ -45,7 +45,7 @@ static void *main_fn(void *arg)
 	thread_join(sp);
 	struct thread *t[256];
 	for (int i = 0; i < n; i++)
-		t[i] = fifo_pkg.create(adder, (void *)(intptr_t)i);
+		t[i] = fifo_pkg.create(adder, (void *)(intptr_t)i, 0);
 	int bad = 0;
 	for (int i = 0; i < n; i++)
 		bad += thread_join(t[i]) != (void *)(intptr_t)i;
@@ -55,11 +55,11 @@ static void *main_fn(void *arg)
 	result_int(&r, "expected", (long)n * iters);
 	result_uint(&r, "spins_during_sleep", during);
 	result_int(&r, "bad_joins", bad);
-	result_uint(&r, "blocked", fifo_stats.blocked);
-	result_uint(&r, "unblocked", fifo_stats.unblocked);
+	result_uint(&r, "blocked", fifo_stats.rt.blocked);
+	result_uint(&r, "unblocked", fifo_stats.rt.unblocked);
 	result_uint(&r, "steals", fifo_stats.steals);
-	result_uint(&r, "warnings", fifo_stats.warnings);
-	result_uint(&r, "preempted", fifo_stats.preempted);
+	result_uint(&r, "warnings", fifo_stats.rt.warnings);
+	result_uint(&r, "preempted", fifo_stats.rt.preempted);
 	result_end(&r);
 	return (void *)(intptr_t)(counter == (long)n * iters && !bad && during > 0 ? 0 : 1);
 }

@@ -228,7 +228,7 @@ static void *main_fn(void *arg)
 	result_int(&rr, "long_waits", long_waits);
 	result_int(&rr, "cs_preempted", cs_preempted);
 	result_int(&rr, "cs_stalled", cs_stalled);
-	result_int(&rr, "warn_deferred", P == &fifo_pkg ? (int64_t)fifo_stats.warn_deferred : -1);
+	result_int(&rr, "warn_deferred", P == &fifo_pkg ? (int64_t)fifo_stats.rt.warn_deferred : -1);
 	result_bool(&rr, "ok", ok);
 	result_end(&rr);
 	return (void *)(intptr_t)(ok ? 0 : 1);

@@ -120,7 +120,7 @@ static void *main_fn(void *arg)
 	for (; n < limit; n++) {
 		if (n % CHUNK == 0 && !(chunk[n / CHUNK] = malloc(sizeof(struct thread *) * CHUNK)))
 			break;
-		if (!(T(n) = fifo_pkg.create(sleeper, 0)))
+		if (!(T(n) = fifo_pkg.create(sleeper, 0, 0)))
 			break;
 	}
 	/* Let them all run to the semaphore. */

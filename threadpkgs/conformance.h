@@ -97,7 +97,7 @@ static int conf_report(void)
 static struct thread *conf_spawn(int i, void *(*fn)(void *), void *arg)
 {
 	const struct pkg *p = conf_pkgs[i % conf_npkgs];
-	struct thread *t = p->create(fn, arg);
+	struct thread *t = p->create(fn, arg, 0);
 	if (!t) {
 		conf_fail("%s.create failed (thread %d)", p->name, i);
 		printf("conformance %s: %s FAIL: %s\n", conf_label, conf_cur->name, conf_cur->why);

@@ -1,6 +1,6 @@
 /*
- * Per-package microbenchmarks, one source for every package (included by
- * progs/bench_NAME.c). On one VP; medians of RUNS batches, each batch the
+ * Per-package microbenchmarks, one source for every package: the program
+ * progs/pkgbench.c, `pkgbench PKG [MODE]`. On one VP; medians of RUNS batches, each batch the
  * mean over BATCH operations, timed with rdtsc.
  *
  *   <pkg>.yield               one thread_yield() handing the VP to another thread
@@ -10,7 +10,7 @@
  *                             semaphore another waits on, then waits itself
  *                             (half a ping-pong round trip)
  *
- * The program's first argument picks how figures are reported:
+ * The program's second argument picks how figures are reported:
  *   (none)  guest instructions: run it under `-icount shift=0`, where rdtsc
  *           counts exactly one per instruction (unit "instructions")
  *   wall    nanoseconds, for runs without icount: the TSC then runs at the
@@ -108,7 +108,7 @@ PB_BENCH bench_yield(const int batch)
 {
 	uint64_t per[RUNS];
 	stop_yield = 0;
-	struct thread *other = B->create(yielder, 0);
+	struct thread *other = B->create(yielder, 0, 0);
 	thread_yield();                  /* let it start */
 	for (int r = 0; r < pb_runs; r++) {
 		uint64_t t0 = rdtsc();
@@ -133,11 +133,11 @@ static void *null_thread(void *arg)
 PB_BENCH bench_create_join(const int batch)
 {
 	uint64_t per[RUNS];
-	thread_join(B->create(null_thread, 0));   /* warm the allocator */
+	thread_join(B->create(null_thread, 0, 0));   /* warm the allocator */
 	for (int r = 0; r < pb_runs; r++) {
 		uint64_t t0 = rdtsc();
 		for (int i = 0; i < batch; i++)
-			thread_join(B->create(null_thread, 0));
+			thread_join(B->create(null_thread, 0, 0));
 		per[r] = rdtsc() - t0;
 	}
 	report("create_join", per, batch);
@@ -175,7 +175,7 @@ PB_BENCH bench_signal_wait(const int batch)
 	uint64_t per[RUNS];
 	sem_init(&ping, 0);
 	sem_init(&pong, 0);
-	struct thread *t = B->create(ponger, (void *)(intptr_t)(pb_runs * batch + 1));
+	struct thread *t = B->create(ponger, (void *)(intptr_t)(pb_runs * batch + 1), 0);
 	sem_post(&ping);                 /* warm up one round */
 	sem_wait(&pong);
 	for (int r = 0; r < pb_runs; r++) {
@@ -219,12 +219,13 @@ static void *bench_main(void *arg)
 	return 0;
 }
 
-__attribute__((noreturn)) static void pkgbench_main(const struct pkg *p)
+/* mode: 0 (icount), "wall" or "demo" */
+__attribute__((noreturn)) static void pkgbench_main(const struct pkg *p, const char *mode)
 {
 	B = p;
-	if (prog_argc > 1 && !strcmp(prog_argv[1], "wall"))
+	if (mode && !strcmp(mode, "wall"))
 		pb_mode = PB_WALL;
-	else if (prog_argc > 1 && !strcmp(prog_argv[1], "demo")) {
+	else if (mode && !strcmp(mode, "demo")) {
 		pb_mode = PB_DEMO;
 		pb_runs = 1;             /* one batch of DEMO_BATCH each */
 	}

@@ -11,7 +11,7 @@
  * for busy == 0 — by then nothing uses the old stack any more.
  */
 	.text
-	.globl lctx_swap, lctx_jump, lctx_exit, lctx_start
+	.globl lctx_swap, lctx_jump, lctx_exit, lctx_start, lctx_swap_call, lctx_jump_call
 /* void lctx_swap(struct lctx *from (rdi), const struct lctx *to (rsi)) */
 lctx_swap:
 	mov %rbx, 0(%rdi)
@@ -33,6 +33,46 @@ lctx_swap:
 	mov 40(%rsi), %r15
 	mov 48(%rsi), %rsp
 	movl $0, 56(%rdi)           /* from->busy: off its stack now */
+	ret
+
+/* void lctx_swap_call(struct lctx *from (rdi), const struct lctx *to (rsi),
+			void (*fn)(void *) (rdx), void *arg (rcx)):
+   as lctx_swap, then call fn(arg) on to's stack (below its resume
+   address) before resuming to: work that must wait until from is saved
+   and off its stack, done by the switch itself. */
+lctx_swap_call:
+	mov %rbx, 0(%rdi)
+	mov %rbp, 8(%rdi)
+	mov %r12, 16(%rdi)
+	mov %r13, 24(%rdi)
+	mov %r14, 32(%rdi)
+	mov %r15, 40(%rdi)
+	mov %rsp, 48(%rdi)
+	stmxcsr 64(%rdi)
+	fnstcw 68(%rdi)
+	movl $0, 56(%rdi)
+	mov %rsi, %rdi
+	/* fall through */
+
+/* void lctx_jump_call(const struct lctx *to (rdi), void (*fn)(void *) (rdx),
+			void *arg (rcx)): continue to, calling fn(arg) first. */
+lctx_jump_call:
+	ldmxcsr 64(%rdi)
+	fldcw 68(%rdi)
+	mov 0(%rdi), %rbx
+	mov 8(%rdi), %rbp
+	mov 16(%rdi), %r12
+	mov 24(%rdi), %r13
+	mov 32(%rdi), %r14
+	mov 40(%rdi), %r15
+	mov 48(%rdi), %rsp
+	push %rbx                   /* to's; fn keeps the callee-saved ones */
+	mov %rsp, %rbx
+	and $-16, %rsp
+	mov %rcx, %rdi
+	call *%rdx
+	mov %rbx, %rsp
+	pop %rbx
 	ret
 
 /* void lctx_exit(const struct lctx *to (rdi), volatile int *done (rsi)):

@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <errno.h>
 #include <sys.h>
-#include <uspin.h>
+#include <spin.h>
 #include <upcall.h>
 
 #define HDR        16
@@ -54,7 +54,7 @@ struct block {
 };
 
 struct sizeclass {
-	struct uspin lock;
+	struct spin lock;
 	struct block *free;             /* central free list */
 	char *bump, *end;               /* uncarved rest of the newest slab */
 };
@@ -139,13 +139,13 @@ static int refill(struct vcache *vc, int c)
 {
 	struct sizeclass *sc = &classes[c];
 	uint32_t want = vc->cap[c] / 2, got = 0;
-	uspin_lock(&sc->lock);
+	spin_lock_by(&sc->lock, 0);
 	malloc_stats.refills++;
 	for (struct block *b; got < want && (b = central_one(sc, c)); got++) {
 		b->next = vc->head[c];
 		vc->head[c] = b;
 	}
-	uspin_unlock(&sc->lock);
+	spin_unlock_by(&sc->lock, 0);
 	vc->n[c] = got;
 	return got > 0;
 }
@@ -160,11 +160,11 @@ static void drain(struct vcache *vc, int c)
 		last = last->next;
 	vc->head[c] = last->next;
 	vc->n[c] = keep;
-	uspin_lock(&sc->lock);
+	spin_lock_by(&sc->lock, 0);
 	malloc_stats.drains++;
 	last->next = sc->free;
 	sc->free = first;
-	uspin_unlock(&sc->lock);
+	spin_unlock_by(&sc->lock, 0);
 }
 
 /* The calling VP's caches (disabled), mapped on first use; 0 if out of
@@ -190,18 +190,18 @@ static struct vcache *vcache(void)
 /* A block of class c, or 0 when memory is out. */
 static struct block *central_alloc(int c)
 {
-	uspin_lock(&classes[c].lock);
+	spin_lock_by(&classes[c].lock, 0);
 	struct block *b = central_one(&classes[c], c);
-	uspin_unlock(&classes[c].lock);
+	spin_unlock_by(&classes[c].lock, 0);
 	return b;
 }
 
 static void central_free(struct block *b, int c)
 {
-	uspin_lock(&classes[c].lock);
+	spin_lock_by(&classes[c].lock, 0);
 	b->next = classes[c].free;
 	classes[c].free = b;
-	uspin_unlock(&classes[c].lock);
+	spin_unlock_by(&classes[c].lock, 0);
 }
 
 static struct block *class_alloc(int c)

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <fmt.h>
 #include <sys.h>
-#include <uspin.h>
+#include <spin.h>
 
 #define PIECE 512
 
-static struct uspin outlock;
+static struct spin outlock;
 static char line[STDOUT_LINE];
 static size_t linelen;
 
@@ -28,7 +28,7 @@ static void drain(void)
 
 void stdout_write(const char *s, size_t n)
 {
-	uspin_lock(&outlock);
+	spin_lock_by(&outlock, 0);
 	while (n) {
 		const char *nl = memchr(s, '\n', n);
 		size_t take = nl ? (size_t)(nl - s) + 1 : n;
@@ -41,12 +41,12 @@ void stdout_write(const char *s, size_t n)
 		if (line[linelen - 1] == '\n' || linelen == sizeof line)
 			drain();
 	}
-	uspin_unlock(&outlock);
+	spin_unlock_by(&outlock, 0);
 }
 
 void stdout_line(const char *s, size_t n)
 {
-	uspin_lock(&outlock);
+	spin_lock_by(&outlock, 0);
 	if (linelen) {
 		/* Never glue a machine-readable line onto a partial one. */
 		if (linelen == sizeof line)
@@ -55,14 +55,14 @@ void stdout_line(const char *s, size_t n)
 		drain();
 	}
 	sys_cputs(s, n);
-	uspin_unlock(&outlock);
+	spin_unlock_by(&outlock, 0);
 }
 
 void flush(void)
 {
-	uspin_lock(&outlock);
+	spin_lock_by(&outlock, 0);
 	drain();
-	uspin_unlock(&outlock);
+	spin_unlock_by(&outlock, 0);
 }
 
 /* --- printf: format into a private piece buffer --- */

@@ -44,18 +44,25 @@ static void wait_granted(struct waiter *w)
 		thread_block();
 }
 
-int mutex_trylock(struct mutex *m)
+/* A mutex's states count from base: 0, or MX_CEIL with a ceiling. */
+static inline int mx_base(struct mutex *m)
 {
-	int expect = 0;
-	return __atomic_compare_exchange_n(&m->state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	return m->ceiling ? MX_CEIL : 0;
+}
+
+static int try_take(struct mutex *m, int base)
+{
+	int expect = base;
+	return __atomic_compare_exchange_n(&m->state, &expect, base + 1, 0, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
 }
 
 /* Contended lock: queue, then wait for the unlocker to hand us the mutex. */
-void mutex_lock_wait(struct mutex *m)
+static void lock_wait(struct mutex *m, int base)
 {
 	struct waiter w = { thread_self(), 0, 0 };
 	spin_lock_by(&m->lock, w.t);
-	if (__atomic_exchange_n(&m->state, 2, __ATOMIC_ACQUIRE) == 0) {
+	if (__atomic_exchange_n(&m->state, base + 2, __ATOMIC_ACQUIRE) == base) {
 		spin_unlock_by(&m->lock, w.t);       /* freed meanwhile: it is ours */
 		return;
 	}
@@ -65,21 +72,77 @@ void mutex_lock_wait(struct mutex *m)
 }
 
 /* Contended unlock: hand the mutex straight to the first waiter. */
-void mutex_unlock_wake(struct mutex *m)
+static void unlock_wake(struct mutex *m, int base)
 {
 	struct thread *self = thread_self();
 	spin_lock_by(&m->lock, self);
 	struct waiter *w = dequeue(&m->q);
 	if (!w) {
-		__atomic_store_n(&m->state, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&m->state, base, __ATOMIC_RELEASE);
 		spin_unlock_by(&m->lock, self);
 		return;
 	}
-	/* still held (by w now); 2 keeps unlockers on this slow path while
-	   more may wait, 1 lets the next unlock take the fast path */
-	__atomic_store_n(&m->state, m->q.head ? 2 : 1, __ATOMIC_RELAXED);
+	/* still held (by w now); base+2 keeps unlockers on this slow path
+	   while more may wait, base+1 lets the next unlock take the fast one */
+	__atomic_store_n(&m->state, base + (m->q.head ? 2 : 1), __ATOMIC_RELAXED);
 	spin_unlock_by(&m->lock, self);
 	grant(w);
+}
+
+/* Priority ceiling: raise the caller to the ceiling before it contends;
+   the holder's own priority is kept in the mutex (only it writes that). */
+static int ceiling_raise(struct mutex *m, struct thread *self)
+{
+	int old = self->prio;
+	if (m->ceiling > old)
+		self->prio = m->ceiling;
+	return old;
+}
+
+int mutex_trylock(struct mutex *m)
+{
+	int base = mx_base(m);
+	struct thread *self = base ? thread_self() : 0;
+	int old = self ? ceiling_raise(m, self) : 0;
+	if (try_take(m, base)) {
+		m->saved_prio = old;
+		return 1;
+	}
+	if (self)
+		self->prio = old;
+	return 0;
+}
+
+void mutex_lock_slow(struct mutex *m)
+{
+	int base = mx_base(m);
+	if (!base) {
+		lock_wait(m, 0);
+		return;
+	}
+	int old = ceiling_raise(m, thread_self());
+	if (!try_take(m, base))
+		lock_wait(m, base);
+	m->saved_prio = old;
+}
+
+/* With a ceiling: back to the holder's own priority; if that drops it, a
+   thread it kept out may be waiting for its VP: let the package pick. */
+void mutex_unlock_slow(struct mutex *m)
+{
+	int base = mx_base(m);
+	if (!base) {
+		unlock_wake(m, 0);
+		return;
+	}
+	struct thread *self = thread_self();
+	int old = m->saved_prio, expect = base + 1;
+	if (!__atomic_compare_exchange_n(&m->state, &expect, base, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		unlock_wake(m, base);
+	if (old < self->prio) {
+		self->prio = old;
+		thread_yield();
+	}
 }
 
 void cond_wait(struct cond *c, struct mutex *m)
@@ -194,10 +257,3 @@ void once(struct once *o, void (*fn)(void))
 	mutex_unlock(&o->m);
 }
 
-/* The last spin lock is released and a warning was deferred: honor it
-   by giving up the VP now (the kernel counts it as honored). */
-void spin_yield_due(struct thread *t)
-{
-	t->yield_due = 0;
-	sys_yield();
-}

@@ -44,14 +44,26 @@ void thread_unblock(struct thread *t)
 	}
 }
 
+/*
+ * Exit and join are ordered so that no package can livelock on them: the
+ * joiner learns of the exit (JOIN_DONE) only from thread_exited(), which
+ * the package calls once the exiting thread is off its stack. Waking the
+ * joiner first let a higher-priority joiner run on the exiting thread's
+ * VP and wait, yielding to itself, for the thread it had preempted to
+ * leave its stack.
+ */
 void thread_exit(void *retval)
 {
 	struct thread *self = thread_self();
 	self->retval = retval;
-	uint64_t j = __atomic_exchange_n(&self->join, JOIN_DONE, __ATOMIC_ACQ_REL);
-	if (j && j != JOIN_DONE)
-		thread_unblock((struct thread *)j);
 	self->ops->exit(self);
+}
+
+void thread_exited(struct thread *t)
+{
+	uint64_t j = __atomic_exchange_n(&t->join, JOIN_DONE, __ATOMIC_ACQ_REL);
+	if (j && j != JOIN_DONE)
+		thread_unblock((struct thread *)j);   /* t may be reused from here on */
 }
 
 void *thread_join(struct thread *t)
@@ -71,13 +83,16 @@ void lctx_start(void);
 
 void lctx_make(struct lctx *c, void *stack, uint64_t size, void (*fn)(void *), void *arg)
 {
-	*c = (struct lctx){ 0 };
 	uint64_t *sp = (uint64_t *)(((uint64_t)stack + size) & ~15UL);
 	*--sp = 0;                    /* keeps lctx_start's frame 16-aligned */
 	*--sp = (uint64_t)lctx_start; /* lctx_jump's `ret` lands there */
+	/* Only what a fresh context reads: the other callee-saved registers
+	   are free for it to use, whatever they hold. */
+	c->rbp = 0;                   /* ends backtraces */
 	c->rsp = (uint64_t)sp;
 	c->r12 = (uint64_t)fn;
 	c->r13 = (uint64_t)arg;
+	c->busy = 0;
 	c->mxcsr = 0x1f80;
 	c->fcw = 0x37f;
 }

@@ -20,14 +20,6 @@ struct vp_page *upcall_register(unsigned index, upcall_fn handler, uint64_t stac
 	return vpp;
 }
 
-struct event *vp_next_event(struct vp_page *vpp)
-{
-	uint32_t head = vpp->ring_head;
-	if (head == vpp->ring_tail)
-		return 0;
-	return &vpp->ring[head % RING_SIZE];
-}
-
 void vp_switch(struct vp_page *vpp, const struct uctx *ctx, const void *fpu)
 {
 	vpp->save = *ctx;

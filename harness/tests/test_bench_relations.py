@@ -39,7 +39,7 @@ def test_micro_icount_reproducible_and_fifo_cheaper(built, request):
 
 
 def test_fifo_yield_10x_cheaper_than_kthread(built, request):
-    exp = Exp("yield", ("bench_kthread", "bench_fifo"), mode="icount", names=r"\.yield$")
+    exp = Exp("yield", ("pkgbench kthread", "pkgbench fifo"), mode="icount", names=r"\.yield$")
     (run,) = boot_pair([(exp, 0)], request)
     v = micro_figures(run)
     assert v["kthread.yield"] >= 10 * v["fifo.yield"], v

@@ -13,7 +13,7 @@ BLOCK = re.compile(r"^```c\n(.*?)^```$", re.S | re.M)
 
 def test_tutorial_code_is_tutor_c():
     blocks = BLOCK.findall(DOC.read_text())
-    assert len(blocks) >= 10, f"only {len(blocks)} ```c blocks in {DOC.name}"
+    assert len(blocks) >= 8, f"only {len(blocks)} ```c blocks in {DOC.name}"
     doc, src = "\n".join(blocks), SRC.read_text()
     if doc != src:
         dl, sl = doc.splitlines(), src.splitlines()
@@ -24,9 +24,8 @@ def test_tutorial_code_is_tutor_c():
             f"  tutor.c:  {sl[n] if n < len(sl) else '<end>'!r}")
 
 
-def test_tutor_is_built_and_tested():
-    # The package the tutorial builds is part of the build and of the
-    # conformance suite's package list.
-    assert "extern const struct pkg tutor_pkg;" in (ROOT / "threadpkgs" / "pkg.h").read_text()
-    assert (ROOT / "progs" / "conf_tutor.c").is_file()
-    assert '"tutor"' in (ROOT / "harness" / "tests" / "test_conformance.py").read_text()
+def test_tutor_is_found_by_its_folder():
+    # The package the tutorial builds is a folder of threadpkgs/: that is
+    # all the build, the registry and the conformance suite need.
+    import test_conformance
+    assert "tutor" in test_conformance.PACKAGES

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys.h>
-#include <uspin.h>
+#include <spin.h>
 #include <pkg.h>
 
 /* A small-class block (<= malloc's SMALL_MAX with its header), so stacks
@@ -48,6 +48,7 @@ struct kthread {
 	void *(*fn)(void *);
 	void *arg;
 	char *stack;                 /* 0 for the thread that called run() */
+	uint64_t size;               /* of the stack */
 	volatile uint32_t gone;      /* 1 once the VP has left user mode for good */
 	struct kthread *next;        /* on the free list */
 };
@@ -55,35 +56,35 @@ struct kthread {
 static const struct thread_ops kt_ops;
 
 /* Free descriptors (see the top): never returned to malloc. */
-static struct uspin pool_lock;
+static struct spin pool_lock;
 static struct kthread *pool;
 static int pool_stacks;              /* how many on the list have a stack */
 
 static struct kthread *pool_get(void)
 {
-	uspin_lock(&pool_lock);
+	spin_lock(&pool_lock);
 	struct kthread *k = pool;
 	if (k) {
 		pool = k->next;
 		pool_stacks -= k->stack != 0;
 	}
-	uspin_unlock(&pool_lock);
+	spin_unlock(&pool_lock);
 	return k;
 }
 
 static void pool_put(struct kthread *k)
 {
-	uspin_lock(&pool_lock);
+	spin_lock(&pool_lock);
 	if (k->stack && pool_stacks >= POOL_STACKS) {
-		uspin_unlock(&pool_lock);
+		spin_unlock(&pool_lock);
 		free(k->stack);          /* stacks may go; the descriptor may not */
 		k->stack = 0;
-		uspin_lock(&pool_lock);
+		spin_lock(&pool_lock);
 	}
 	pool_stacks += k->stack != 0;
 	k->next = pool;
 	pool = k;
-	uspin_unlock(&pool_lock);
+	spin_unlock(&pool_lock);
 }
 
 /* The new VP starts here: rdi = descriptor, rsi = its VP page, rsp = the
@@ -106,12 +107,17 @@ void kthread_start(struct kthread *k, struct vp_page *vpp)
 	thread_exit(k->fn(k->arg));
 }
 
-static struct thread *kt_create(void *(*fn)(void *), void *arg)
+static struct thread *kt_create(void *(*fn)(void *), void *arg, const struct thread_attr *attr)
 {
+	uint64_t size = attr && attr->stack_size ? (attr->stack_size + 15) & ~15UL : STACK_SIZE;
 	struct kthread *k = pool_get();
 	if (!k && !(k = calloc(1, sizeof *k)))
 		return 0;
-	char *stack = k->stack ? k->stack : malloc(STACK_SIZE);
+	if (k->stack && k->size != size) {
+		free(k->stack);              /* another size */
+		k->stack = 0;
+	}
+	char *stack = k->stack ? k->stack : malloc(size);
 	if (!stack) {
 		pool_put(k);
 		return 0;
@@ -121,8 +127,9 @@ static struct thread *kt_create(void *(*fn)(void *), void *arg)
 	k->fn = fn;
 	k->arg = arg;
 	k->stack = stack;
+	k->size = size;
 	k->gone = 0;
-	uint64_t top = ((uint64_t)stack + STACK_SIZE) & ~15UL;
+	uint64_t top = ((uint64_t)stack + size) & ~15UL;
 	/* A VP whose thread has exited holds its slot until the kernel has
 	   switched off it, just after its `gone` store: when every slot is
 	   taken, give those a moment before reporting failure. */
@@ -161,9 +168,14 @@ static void kt_yield(struct thread *self)
 	sys_yield();
 }
 
+/* A kthread cannot tell the joiner after leaving its stack (it leaves it
+   by leaving user mode), so it does so just before; free() then waits for
+   `gone`, and the kernel, which schedules every kthread, makes sure the
+   exiting VP gets a processor to reach it: no livelock either way. */
 __attribute__((noreturn)) static void kt_exit(struct thread *self)
 {
 	struct kthread *k = (struct kthread *)self;
+	thread_exited(self);
 	/* From the store on, nothing may touch the stack or *k. */
 	__asm__ volatile("movl $1, (%1)\n\t"
 			 "syscall\n\t"
@@ -189,7 +201,7 @@ static void kt_free(struct thread *t)
 }
 
 static const struct thread_ops kt_ops = {
-	.name = "kthread",
+	.name = PKG_NAME,
 	.block = kt_block,
 	.unblock = kt_unblock,
 	.yield = kt_yield,
@@ -217,8 +229,9 @@ static int kt_add_vps(int n)
 	return 0;
 }
 
-const struct pkg kthread_pkg = {
-	.name = "kthread",
+const struct pkg PKG_SELF = {
+	.name = PKG_NAME,
+	.attrs = PKG_ATTR_STACK,             /* priorities: the kernel's business */
 	.run = kt_run,
 	.create = kt_create,
 	.add_vps = kt_add_vps,

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include <thread.h>
+#include <spin.h>
 
 struct waiter {
 	struct thread *t;
@@ -24,53 +25,22 @@ struct waitq {
 	struct waiter *head, *tail;
 };
 
+/* Waiter queues are guarded by the one crit-aware spin lock (<spin.h>):
+   with a plain spin lock, a time slice could move the holder to the back
+   of its VP's queue and the VP's other threads would spin on the lock for
+   a whole slice (gauss under fifo: 26% slower). */
+
 /*
- * A spin lock for short critical sections that cooperates with the
- * preemption warning: while a thread holds one (or is trying to), its
- * package does not give up the VP on a warning; it marks the warning due,
- * and spin_unlock yields the VP (honoring the warning) once the last
- * spin lock is released. So a warned VP is not preempted holding a lock
- * its peers spin on — Psyche's two-minute warning. A package's time slice
- * (fifo's) likewise leaves a holder where it is. The objects below guard
- * their waiter queues with one: with a plain spin lock, a slice could move
- * the holder to the back of its VP's queue and the VP's other threads
- * would spin on the lock for a whole slice (gauss under fifo: 26% slower).
+ * A mutex may have a priority ceiling (0: none): a thread holds it at
+ * least at that priority, so no thread of a priority up to the ceiling
+ * preempts it while it holds the mutex (packages with priorities: prio).
+ * Set it before first use, with mutex_set_ceiling.
  */
-struct spin {
-	volatile int locked;
-};
-
-/* The spin operations of thread t (the caller; 0 if it is no thread). */
-static inline void spin_lock_by(struct spin *l, struct thread *t)
-{
-	if (t)
-		t->crit++;              /* before taking it: no unguarded window */
-	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
-			__asm__ volatile("pause");
-}
-
-void spin_yield_due(struct thread *t);
-
-static inline void spin_unlock_by(struct spin *l, struct thread *t)
-{
-	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
-	if (t && --t->crit == 0 && t->yield_due)
-		spin_yield_due(t);
-}
-
-static inline void spin_lock(struct spin *l)
-{
-	spin_lock_by(l, thread_self());
-}
-
-static inline void spin_unlock(struct spin *l)
-{
-	spin_unlock_by(l, thread_self());
-}
-
 struct mutex {
-	volatile int state;         /* 0 free, 1 held, 2 held and maybe waiters */
+	volatile int state;         /* 0 free, 1 held, 2 held and maybe waiters
+				       (from MX_CEIL with a ceiling) */
+	int ceiling;                /* priority ceiling, 0 for none */
+	int saved_prio;             /* the holder's priority before it took it */
 	struct spin lock;
 	struct waitq q;
 };
@@ -99,22 +69,34 @@ struct once {
 	struct cond c;
 };
 
-void mutex_lock_wait(struct mutex *m);
-void mutex_unlock_wake(struct mutex *m);
+void mutex_lock_slow(struct mutex *m);
+void mutex_unlock_slow(struct mutex *m);
+
+/* A mutex with a ceiling counts its states from MX_CEIL (free), so the
+   inline paths below fail on it and the slow paths do the ceiling: a
+   mutex without one pays nothing for the feature. */
+#define MX_CEIL 4
 
 /* Uncontended paths inline: one compare-and-swap each way. */
 static inline void mutex_lock(struct mutex *m)
 {
 	int expect = 0;
 	if (!__atomic_compare_exchange_n(&m->state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		mutex_lock_wait(m);
+		mutex_lock_slow(m);
 }
 
 static inline void mutex_unlock(struct mutex *m)
 {
 	int expect = 1;
 	if (!__atomic_compare_exchange_n(&m->state, &expect, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		mutex_unlock_wake(m);
+		mutex_unlock_slow(m);
+}
+
+/* Give an unused, unlocked mutex a priority ceiling (0: none). */
+static inline void mutex_set_ceiling(struct mutex *m, int prio)
+{
+	m->ceiling = prio;
+	m->state = prio ? MX_CEIL : 0;
 }
 
 int mutex_trylock(struct mutex *m);

@@ -31,10 +31,14 @@ struct thread_ops {
 	   package, on any VP, and from upcall handlers. */
 	void (*unblock)(struct thread *t);
 	void (*yield)(struct thread *self);
-	/* End self; never returns. Called by thread_exit after join
-	   bookkeeping. The package may reclaim t only via free(). */
+	/* End self; never returns. Once self has left its stack for good,
+	   the package calls thread_exited(self), which publishes the exit and
+	   wakes the joiner: so the joiner never waits for the exiting thread
+	   to get a processor again (with a higher-priority joiner, waiting
+	   would be a livelock). */
 	__attribute__((noreturn)) void (*exit)(struct thread *self);
-	/* Reclaim a finished thread (called once, by thread_join). */
+	/* Reclaim a finished thread (called once, by thread_join, after
+	   thread_exited: t is off its stack, nothing to wait for). */
 	void (*free)(struct thread *t);
 };
 
@@ -53,8 +57,25 @@ struct thread {
 	void *retval;
 	uint64_t id;
 	void *pkg;                       /* the package's own per-thread data */
-	volatile int crit;               /* spin locks held (struct spin, <sync.h>) */
-	volatile int yield_due;          /* a warning came while crit > 0: yield at release */
+	volatile int crit;               /* spin locks held (struct spin, <spin.h>) */
+	volatile int yield_due;          /* YIELD_DUE_*: a switch deferred while crit > 0 */
+	volatile int prio;               /* priority (THREAD_PRIO_*); packages without
+					    priorities ignore it */
+};
+
+/* yield_due: what spin_unlock does when the last spin lock goes */
+#define YIELD_DUE_VP     1   /* a preemption warning: give up the VP */
+#define YIELD_DUE_THREAD 2   /* a user-level reschedule: thread_yield() */
+
+/* Priorities: higher runs first (in packages that have them). */
+#define THREAD_PRIO_MIN  0
+#define THREAD_PRIO_MAX  7
+#define THREAD_NPRIO     8
+
+/* Attributes at creation (struct pkg's create); 0 fields mean defaults. */
+struct thread_attr {
+	int prio;                        /* THREAD_PRIO_MIN..MAX (default MIN) */
+	uint64_t stack_size;             /* bytes (default: the package's) */
 };
 
 /* The calling thread (0 if the VP runs no package thread). */
@@ -74,6 +95,8 @@ static inline void thread_yield(void)
 }
 __attribute__((noreturn)) void thread_exit(void *retval);
 void *thread_join(struct thread *t);
+/* For packages: t has left its stack for good (see thread_ops.exit). */
+void thread_exited(struct thread *t);
 
 /* For packages' block(): try PARK_RUN -> PARK_PARKED. 1 on success; 0
    means a permit was waiting (now consumed): do not block. */
@@ -106,6 +129,13 @@ _Static_assert(__builtin_offsetof(struct lctx, fcw) == 68, "lctx");
 /* Save the caller in *from and continue *to. Returns (in from's context)
    when something switches back to it. */
 void lctx_swap(struct lctx *from, const struct lctx *to);
+/* lctx_swap, then fn(arg) on to's stack before to resumes: for what must
+   wait until from is saved and off its stack. */
+void lctx_swap_call(struct lctx *from, const struct lctx *to, void (*fn)(void *), void *arg);
+/* lctx_jump, calling fn(arg) on to's stack first (`unused`: so fn and
+   arg sit in the registers lctx_swap_call has them in). */
+__attribute__((noreturn)) void lctx_jump_call(const struct lctx *to, void *unused,
+					      void (*fn)(void *), void *arg);
 /* Start or continue *to without saving anything. */
 __attribute__((noreturn)) void lctx_jump(const struct lctx *to);
 /* The same, then store 0 to *done: for a thread leaving its stack for good. */

@@ -92,8 +92,15 @@ static inline void vp_restore(struct vp_page *vpp, int was)
 		vp_enable(vpp);
 }
 
-/* Take the next event from the ring, or return 0 if it is empty. */
-struct event *vp_next_event(struct vp_page *vpp);
+/* The next event in the ring (the caller then advances ring_head), or 0
+   if it is empty. */
+static inline struct event *vp_next_event(struct vp_page *vpp)
+{
+	uint32_t head = vpp->ring_head;
+	if (head == vpp->ring_tail)
+		return 0;
+	return &vpp->ring[head % RING_SIZE];
+}
 
 /* Resume ctx (with FPU image fpu, or the VP page's own if 0) from inside
    an upcall handler: enables software interrupts. */

@@ -1,0 +1,281 @@
+/*
+ * priotest TEST [VPS]: the `prio` package's own tests (harness/tests/
+ * test_prio.py). Each prints its log and one
+ *     @result {"name": "prio.TEST", "ok": true|false, ...}
+ * and exits 0 iff ok.
+ *
+ *   order    one VP: threads of levels 0..6 created (in scrambled order)
+ *            by a level-7 thread run highest first once it blocks
+ *   preempt  one VP: a level-0 thread creating a level-5 one is
+ *            preempted at once (the new thread has run when create returns)
+ *   rr       one VP: three level-3 threads that yield 5 times each run in
+ *            strict rotation
+ *   starve   VPS VPs: 8 threads of one level yield 400,000 times in all;
+ *            none gets 4x another's share
+ *   latency  VPS VPs: level-0 spinners hold every VP; a level-5 thread
+ *            woken from a sleep (wake_ns late) posts a semaphore a level-7
+ *            thread waits on, which runs post_ns later while the spinners
+ *            still hold the other VPs (user-level preemption through
+ *            SYS_vp_signal). Under icount the figures are instructions.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys.h>
+#include <clock.h>
+#include <sync.h>
+#include <result.h>
+#include <pkg.h>
+
+static const struct pkg *P;
+static int nvps = 1;
+static int ok = 1;
+static char why[160];
+static int logv[64], nlog;
+
+static void fail(const char *s)
+{
+	if (ok)
+		snprintf(why, sizeof why, "%s", s);
+	ok = 0;
+}
+
+static struct thread *spawn(int prio, void *(*fn)(void *), void *arg)
+{
+	struct thread_attr a = { .prio = prio };
+	struct thread *t = P->create(fn, arg, &a);
+	if (!t) {
+		printf("priotest: cannot create a thread\n");
+		exit(3);
+	}
+	return t;
+}
+
+static void put(int v)
+{
+	logv[__atomic_fetch_add(&nlog, 1, __ATOMIC_RELAXED)] = v;
+}
+
+/* ---- order ---- */
+static void *rec_prio(void *arg)
+{
+	(void)arg;
+	put(thread_self()->prio);
+	return 0;
+}
+
+static void t_order(void)
+{
+	static const int levels[] = { 3, 0, 6, 1, 5, 2, 4 };
+	struct thread *h[7];
+	thread_self()->prio = THREAD_PRIO_MAX;       /* create them all first */
+	for (int i = 0; i < 7; i++)
+		h[i] = spawn(levels[i], rec_prio, 0);
+	for (int i = 0; i < 7; i++)
+		thread_join(h[i]);
+	for (int i = 0; i < 7; i++)
+		if (nlog != 7 || logv[i] != 6 - i)
+			fail("threads did not run highest level first");
+}
+
+/* ---- preempt ---- */
+static volatile int ran;
+
+static void *set_ran(void *arg)
+{
+	(void)arg;
+	ran = 1;
+	return 0;
+}
+
+static void t_preempt(void)
+{
+	thread_self()->prio = 0;
+	struct thread *h = spawn(5, set_ran, 0);
+	int seen = ran;                                  /* right after create */
+	thread_join(h);
+	if (!seen)
+		fail("a level-5 thread did not preempt its level-0 creator");
+}
+
+/* ---- rr ---- */
+static void *rr_fn(void *arg)
+{
+	for (int k = 0; k < 5; k++) {
+		put((int)(intptr_t)arg);
+		thread_yield();
+	}
+	return 0;
+}
+
+static void t_rr(void)
+{
+	struct thread *h[3];
+	thread_self()->prio = THREAD_PRIO_MAX;
+	for (int i = 0; i < 3; i++)
+		h[i] = spawn(3, rr_fn, (void *)(intptr_t)i);
+	for (int i = 0; i < 3; i++)
+		thread_join(h[i]);
+	for (int i = 0; i < 15; i++)
+		if (nlog != 15 || logv[i] != i % 3)
+			fail("threads of one level did not take strict turns");
+}
+
+/* ---- starve ---- */
+#define SV_N 8
+#define SV_TOTAL (SV_N * 50000)
+static volatile long sv_total;
+static long sv_count[SV_N];
+static volatile int sv_go;
+
+static void *sv_fn(void *arg)
+{
+	while (!sv_go)
+		thread_yield();
+	long n = 0;
+	while (__atomic_fetch_add(&sv_total, 1, __ATOMIC_RELAXED) < SV_TOTAL) {
+		n++;
+		thread_yield();
+	}
+	sv_count[(intptr_t)arg] = n;
+	return 0;
+}
+
+static void t_starve(void)
+{
+	struct thread *h[SV_N];
+	thread_self()->prio = THREAD_PRIO_MAX;
+	for (int i = 0; i < SV_N; i++)
+		h[i] = spawn(2, sv_fn, (void *)(intptr_t)i);
+	thread_self()->prio = 2;
+	sv_go = 1;
+	for (int i = 0; i < SV_N; i++)
+		thread_join(h[i]);
+	long min = SV_TOTAL, max = 0;
+	for (int i = 0; i < SV_N; i++) {
+		min = sv_count[i] < min ? sv_count[i] : min;
+		max = sv_count[i] > max ? sv_count[i] : max;
+		put((int)sv_count[i]);
+	}
+	if (!(min > 0 && max <= 4 * min))
+		fail("a thread of the level starved (over 4x apart)");
+}
+
+/* ---- latency ---- */
+#define SLEEP_NS 2000000
+static volatile int spin_stop, spinning;
+static volatile uint64_t woke_ns, post_ns, posted_at;
+static volatile int held;             /* spinners holding VPs when the waiter ran */
+static struct sem sm;
+
+static void *spinner(void *arg)
+{
+	(void)arg;
+	__atomic_fetch_add(&spinning, 1, __ATOMIC_RELAXED);
+	for (long i = 0; !spin_stop && i < 400000000; i++)
+		__asm__ volatile("" ::: "memory");      /* never yields */
+	__atomic_fetch_sub(&spinning, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Level 5: woken by the kernel while spinners hold every VP, then posts. */
+static void *poster(void *arg)
+{
+	(void)arg;
+	uint64_t due = now_ns() + SLEEP_NS;
+	sys_sleep(SLEEP_NS);
+	posted_at = now_ns();
+	woke_ns = posted_at - due;
+	sem_post(&sm);
+	return 0;
+}
+
+/* Level 7: woken by the level-5 poster. */
+static void *waiter(void *arg)
+{
+	(void)arg;
+	sem_wait(&sm);
+	post_ns = now_ns() - posted_at;
+	held = spinning;
+	spin_stop = 1;
+	return 0;
+}
+
+static void t_latency(void)
+{
+	struct thread *s[16], *w, *p;
+	thread_self()->prio = THREAD_PRIO_MAX;
+	sem_init(&sm, 0);
+	w = spawn(7, waiter, 0);
+	p = spawn(5, poster, 0);
+	thread_yield();                          /* both start, and wait */
+	for (int i = 0; i < nvps; i++)
+		s[i] = spawn(0, spinner, 0);
+	thread_self()->prio = 0;                 /* the spinners have the VPs */
+	thread_join(w);
+	thread_join(p);
+	for (int i = 0; i < nvps; i++)
+		thread_join(s[i]);
+	/* Spinners stop only when the waiter tells them (or after 4e8 turns):
+	   none left spinning means it ran only once they had given up. */
+	if (held == 0)
+		fail("the level-7 thread ran only once the spinners were done");
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "order", t_order }, { "preempt", t_preempt }, { "rr", t_rr },
+	{ "starve", t_starve }, { "latency", t_latency },
+};
+static int which;
+
+static void *main_fn(void *arg)
+{
+	(void)arg;
+	tests[which].fn();
+	char name[32];
+	snprintf(name, sizeof name, "prio.%s", tests[which].name);
+	printf("%s: log", name);
+	for (int i = 0; i < nlog; i++)
+		printf(" %d", logv[i]);
+	printf("\n");
+	struct result r;
+	result_begin(&r, name);
+	result_bool(&r, "ok", ok);
+	if (!ok)
+		result_str(&r, "why", why);
+	result_int(&r, "vps", nvps);
+	if (!strcmp(tests[which].name, "latency")) {
+		result_str(&r, "package", "prio");
+		result_str(&r, "unit", "ns");            /* under icount: instructions */
+		result_uint(&r, "value", post_ns);
+		result_uint(&r, "wake_ns", woke_ns);
+		result_uint(&r, "post_ns", post_ns);
+		result_int(&r, "spinners_holding", held);
+	}
+	result_end(&r);
+	return (void *)(intptr_t)!ok;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		printf("usage: priotest order|preempt|rr|starve|latency [VPS]\n");
+		return 2;
+	}
+	unsigned n = sizeof tests / sizeof tests[0];
+	for (which = 0; which < (int)n && strcmp(tests[which].name, argv[1]); which++)
+		;
+	if (which == (int)n) {
+		printf("priotest: no test '%s'\n", argv[1]);
+		return 2;
+	}
+	if (argc > 2)
+		nvps = atoi(argv[2]);
+	if (nvps < 1 || nvps > 16)
+		nvps = 1;
+	P = pkg_find("prio");
+	P->run(nvps, main_fn, 0);
+}

@@ -1,0 +1,196 @@
+/*
+ * prio: fixed priorities on the VP runtime (<vprt.h>).
+ *
+ * THREAD_NPRIO levels (thread_attr.prio, <thread.h>); the highest
+ * runnable level runs first, round robin within a level, and the queues
+ * are shared by all the package's VPs. A yield gives the VP to the next
+ * thread of the same level or a higher one, never to a lower one.
+ *
+ * User-level preemption: a thread that becomes runnable at a level above
+ * the lowest-priority thread running on the package's VPs makes that VP
+ * take an upcall (rt_kick: SYS_vp_signal), whose handler asks preempt()
+ * and switches the running thread out (unless it holds a spin lock: then
+ * spin_unlock yields). A thread preempted that way, or handed off at a
+ * preemption warning, goes back to the head of its level.
+ *
+ * Priority ceilings on <sync.h>'s mutexes (mutex_set_ceiling) raise a
+ * holder's t.prio, which is what enqueue, pick and preempt read.
+ */
+#include <vprt.h>
+
+#define WARN_NS 500000               /* preemption warning asked for: 0.5 ms */
+
+static struct spin lock;             /* all the queues */
+static struct uthread *head[THREAD_NPRIO], *tail[THREAD_NPRIO];
+static volatile unsigned mask;       /* bit L: level L is not empty */
+
+static struct rtpkg prio;
+
+/* The highest nonempty level, or -1. */
+static inline int top(void)
+{
+	unsigned m = __atomic_load_n(&mask, __ATOMIC_RELAXED);
+	return m ? 31 - __builtin_clz(m) : -1;
+}
+
+/* A running thread's level; an idle VP is below every level. */
+static int running_level(struct rtvp *w)
+{
+	struct uthread *c = rt_running(w);
+	return c ? c->t.prio : -1;
+}
+
+/* t became runnable at level L: preempt the VP running the lowest level
+   below L, if there is one (an idle VP the runtime wakes by itself). */
+static void preempt_lowest(int level)
+{
+	struct rtvp *low = 0;
+	int lowest = level;
+	for (int i = 0, n = prio.nvps; i < n; i++) {
+		struct rtvp *w = prio.vps[i];
+		int l = running_level(w);
+		if (l < 0)
+			return;              /* idle: it will run t */
+		if (l < lowest) {
+			lowest = l;
+			low = w;
+		}
+	}
+	if (low)
+		rt_kick(low);
+}
+
+static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
+{
+	(void)v;
+	int l = t->t.prio;
+	/* Interrupted before its turn was over: first of its level again. */
+	int first = why == RQ_RESCHED || why == RQ_WARNED || why == RQ_PREEMPTED;
+	spin_lock_by(&lock, 0);
+	if (!head[l]) {
+		t->next = 0;
+		head[l] = tail[l] = t;
+	} else if (first) {
+		t->next = head[l];
+		head[l] = t;
+	} else {
+		t->next = 0;
+		tail[l]->next = t;
+		tail[l] = t;
+	}
+	mask |= 1u << l;
+	spin_unlock_by(&lock, 0);
+	if (why == RQ_NEW || why == RQ_UNBLOCK)
+		preempt_lowest(l);       /* (a yielded or interrupted one was running) */
+	return 0;
+}
+
+/* Take the first thread of level l that is not busy (a yield on another
+   VP still leaving its stack: waiting for it could mean waiting for a
+   vCPU the host has descheduled); 0 if there is none. Lock held. */
+static __attribute__((noinline)) struct uthread *take_behind(int l)
+{
+	struct uthread *prev = 0, *t = head[l];
+	while (t && rt_busy(t)) {
+		prev = t;
+		t = t->next;
+	}
+	if (!t)
+		return 0;
+	if (prev)
+		prev->next = t->next;
+	else
+		head[l] = t->next;
+	if (tail[l] == t)
+		tail[l] = prev;
+	if (!head[l])
+		mask &= ~(1u << l);
+	return t;
+}
+
+/* The same, the head (almost always) inline. */
+static inline struct uthread *take(int l)
+{
+	struct uthread *t = head[l];
+	if (!t || rt_busy(t))
+		return take_behind(l);
+	if (!(head[l] = t->next)) {
+		tail[l] = 0;
+		mask &= ~(1u << l);
+	}
+	return t;
+}
+
+/* The head of the highest level; for a yielding cur, only from its own
+   level or above (0: cur runs on). */
+static struct uthread *pick(struct rtvp *v, struct uthread *cur)
+{
+	(void)v;
+	int l = top();
+	if (l < 0 || (cur && l < cur->t.prio))
+		return 0;
+	spin_lock_by(&lock, 0);
+	struct uthread *t = 0;
+	if ((l = top()) >= 0 && !(cur && l < cur->t.prio))
+		t = take(l);
+	spin_unlock_by(&lock, 0);
+	return t;
+}
+
+/* Yield: self to the tail of its level and the head of the highest level
+   out, under one lock round trip; 0 if only lower levels wait. (No frame
+   pointer: a yield is counted in instructions, make bench.) */
+__attribute__((optimize("omit-frame-pointer")))
+static struct uthread *yield_swap(struct rtvp *v, struct uthread *self)
+{
+	(void)v;
+	int l = self->t.prio, h;
+	spin_lock_by(&lock, 0);
+	struct uthread *t = 0;
+	if ((h = top()) >= l) {
+		t = head[h];
+		self->next = 0;
+		if (h == l && t && !rt_busy(t)) {
+			/* a turn within the level: its mask bit stays */
+			if (t->next) {
+				head[l] = t->next;
+				tail[l]->next = self;
+			} else
+				head[l] = self;
+			tail[l] = self;
+		} else if ((t = take(h))) {
+			if (tail[l])
+				tail[l]->next = self;
+			else {
+				head[l] = self;
+				mask |= 1u << l;
+			}
+			tail[l] = self;
+		}
+	}
+	spin_unlock_by(&lock, 0);
+	return t;
+}
+
+/* After an upcall: switch cur out if a higher level waits. */
+static int preempt(struct rtvp *v, struct uthread *cur)
+{
+	(void)v;
+	return top() > cur->t.prio;
+}
+
+static void init_vp(struct rtvp *v)
+{
+	v->vpp->warn_ns = WARN_NS;
+}
+
+static struct rtpkg prio = {
+	.ops = RT_OPS(PKG_NAME),
+	.init_vp = init_vp,
+	.enqueue = enqueue,
+	.pick = pick,
+	.yield_swap = yield_swap,
+	.preempt = preempt,
+};
+
+RT_PACKAGE(prio, PKG_ATTR_PRIO);

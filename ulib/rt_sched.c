@@ -1,0 +1,182 @@
+/*
+ * The VP runtime (<vprt.h>), part 2: each VP's scheduler loop and the
+ * upcall handler.
+ *
+ * The scheduler loop of a VP runs with software interrupts off, on the
+ * VP's upcall stack (a classic VP: a stack of its own), and is entered
+ * afresh at the top of that stack every time: nothing on it outlives a
+ * switch to a thread. It drains events, asks the policy for a thread, and
+ * when there is none waits in the kernel: SYS_vp_idle (woken by an event
+ * or rt_kick), or for a classic VP a futex that every enqueue bumps.
+ *
+ * The upcall handler drains the ring and decides what becomes of the
+ * thread it interrupted (cur): it blocked in the kernel (the VP runs
+ * another), the kernel preempted the VP or warned it, or the policy wants
+ * it switched out (a time slice, a higher priority). A thread inside a
+ * spin lock (crit > 0) is never switched out by an upcall: the switch is
+ * marked due and spin_unlock does it.
+ */
+#include <string.h>
+#include <sys.h>
+#include <vprt.h>
+
+
+/* What drain saw */
+#define SAW_BLOCKED   1              /* cur blocked in the kernel */
+#define SAW_WARNING   2              /* the VP is about to be preempted */
+#define SAW_PREEMPTED 4              /* the VP was preempted (want_preempted) */
+#define SAW_RESCHED   8              /* the policy wants cur switched out */
+
+#define STAT(p, f) do { if ((p)->stats) (p)->stats->f++; } while (0)
+
+static int drain(struct rtvp *v, struct uthread *cur)
+{
+	struct rtpkg *p = v->pkg;
+	struct vp_page *vpp = v->vpp;
+	int saw = 0;
+	for (;;) {
+		vpp->pending = 0;
+		for (struct event *e; (e = vp_next_event(vpp)); vpp->ring_head++) {
+			struct uthread *t = (struct uthread *)e->thread;
+			switch (e->type) {
+			case EV_BLOCKED:     /* the kernel keeps its registers; we keep its FPU */
+				STAT(p, blocked);
+				memcpy(t->fpu, vpp->fpu, sizeof t->fpu);
+				if (t == cur)
+					saw |= SAW_BLOCKED;
+				break;
+			case EV_UNBLOCKED:   /* back from the kernel, with its context */
+				STAT(p, unblocked);
+				t->ctx = e->ctx;
+				rt_make_full(t);
+				rt_make_runnable(p, v, t, RQ_UNBLOCK);
+				break;
+			case EV_WARNING:
+				STAT(p, warnings);
+				saw |= SAW_WARNING;
+				break;
+			case EV_PREEMPTED:
+				STAT(p, preempted);
+				saw |= SAW_PREEMPTED;
+				break;
+			default:             /* timers and signals: the policy's */
+				if (p->event && p->event(v, cur, e))
+					saw |= SAW_RESCHED;
+				break;
+			}
+		}
+		if (!vpp->pending)
+			return saw;
+		syscall0(SYS_vp_poll);   /* more are queued in the kernel */
+	}
+}
+
+/* The scheduler loop; software interrupts off. */
+static __attribute__((noreturn)) void sched_loop(void *arg)
+{
+	struct rtvp *v = arg;
+	struct rtpkg *p = v->pkg;
+	rt_finish_switch(v);
+	for (;;) {
+		uint32_t seq = p->wake_seq;
+		if (!p->classic && (drain(v, 0) & SAW_WARNING))
+			sys_yield();         /* we hold no thread: just let go */
+		struct uthread *t = p->pick(v, 0);
+		if (t) {
+			if (p->on_run)
+				p->on_run(v);
+			rt_run_thread(v, t);
+		}
+		/* Idle. Say so first, then look once more: an enqueue that
+		   missed the flag is seen by that look (both sides fence). */
+		v->idle = 1;
+		if (p->classic)
+			__atomic_fetch_add(&p->nidle, 1, __ATOMIC_ACQ_REL);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if ((t = p->pick(v, 0))) {
+			v->idle = 0;
+			if (p->classic)
+				__atomic_fetch_sub(&p->nidle, 1, __ATOMIC_ACQ_REL);
+			if (p->on_run)
+				p->on_run(v);
+			rt_run_thread(v, t);
+		}
+		STAT(p, idles);
+		if (p->classic)          /* returns at once if anything was queued since */
+			syscall3(SYS_futex_wait, &p->wake_seq, seq, 0);
+		else if (!vp_next_event(v->vpp) && !v->vpp->pending)
+			syscall0(SYS_vp_idle);
+		v->idle = 0;
+		if (p->classic)
+			__atomic_fetch_sub(&p->nidle, 1, __ATOMIC_ACQ_REL);
+	}
+}
+
+/* Enter v's scheduler loop afresh at the top of its stack, saving the
+   caller in *from (0: never come back). */
+void rt_sched_enter(struct rtvp *v, struct lctx *from)
+{
+	lctx_make(&v->sched, v->sched_stack, RT_SCHED_STACK, sched_loop, v);
+	if (from)
+		lctx_swap(from, &v->sched);
+	else
+		lctx_jump(&v->sched);
+}
+
+/* cur was interrupted at a safe point: save its full context, and let
+   the policy queue it (why). */
+static void requeue_cur(struct rtvp *v, struct uthread *cur, int why)
+{
+	cur->ctx = v->vpp->save;
+	memcpy(cur->fpu, v->vpp->fpu, sizeof cur->fpu);
+	rt_make_full(cur);
+	v->vpp->current_thread = 0;
+	rt_make_runnable(v->pkg, v, cur, why);
+}
+
+/* The upcall handler of every runtime VP (ulib/upcall.S calls it). */
+void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
+{
+	(void)pp;
+	struct rtvp *v = vp_pkg(vpp);
+	struct rtpkg *p = v->pkg;
+	struct uthread *cur = (struct uthread *)vpp->current_thread;
+	int saw = drain(v, cur);
+	if (!cur || (saw & SAW_BLOCKED)) {   /* a blocked cur is the kernel's now */
+		vpp->current_thread = 0;
+		sched_loop(v);
+	}
+	if (!(saw & (SAW_PREEMPTED | SAW_RESCHED)) && p->preempt && p->preempt(v, cur))
+		saw |= SAW_RESCHED;
+	if (saw & SAW_PREEMPTED) {
+		/* Preempted: first in line when the VP is back (a warning or
+		   reschedule is moot now). */
+		requeue_cur(v, cur, RQ_PREEMPTED);
+		sched_loop(v);
+	}
+	if (cur->t.crit && (saw & (SAW_WARNING | SAW_RESCHED))) {
+		/* Inside a spin lock: leave cur where it is; spin_unlock
+		   gives up the VP (a warning) or yields (a reschedule). */
+		if (saw & SAW_WARNING) {
+			cur->t.yield_due = YIELD_DUE_VP;
+			STAT(p, warn_deferred);
+		} else if (!cur->t.yield_due)
+			cur->t.yield_due = YIELD_DUE_THREAD;
+		saw = 0;
+	}
+	if (!(saw & (SAW_WARNING | SAW_RESCHED))) {
+		if (p->on_run)
+			p->on_run(v);
+		vp_resume(vpp);          /* just news: cur goes on */
+	}
+	if (saw & SAW_WARNING) {
+		/* Hand cur to the other VPs, then give this one up. */
+		requeue_cur(v, cur, RQ_WARNED);
+		STAT(p, warn_yields);
+		sys_yield();
+	} else {
+		requeue_cur(v, cur, RQ_RESCHED);
+		STAT(p, resched);
+	}
+	sched_loop(v);
+}

@@ -1,0 +1,302 @@
+/*
+ * The VP runtime (<vprt.h>), part 1: switching threads.
+ *
+ * A thread leaving its VP never makes itself runnable (or parked, or
+ * finished) while it is still on its stack. It records in the VP what
+ * should become of it (prev, prev_action), switches to the next thread or
+ * to the VP's scheduler loop, and the code that runs next on the VP does
+ * it (rt_finish_prev), once the old context is saved: the switch itself
+ * calls it on the new stack (lctx_swap_call), or the scheduler loop does. So no VP ever waits
+ * for another VP to finish a switch (which, if that VP is off its CPU,
+ * can take a whole quantum), and a thread that has exited is off its
+ * stack before its joiner hears of it (thread_exited).
+ *
+ * The one exception is the yield fast path (rtpkg.local_yield): it queues
+ * the yielding thread itself, with lc.busy set until lctx_swap has left
+ * its stack; a VP about to run a busy thread waits for that.
+ *
+ * Every switch path runs with software interrupts off; the thread that
+ * resumes turns them back on (it may be on another VP by then).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <sys.h>
+#include <vprt.h>
+
+/* The yield and hand-off paths are measured in instructions (make bench):
+   no frame pointer here, as in any leaf-heavy fast path. */
+#pragma GCC optimize("omit-frame-pointer")
+
+enum { ACT_NONE, ACT_YIELD, ACT_PARK, ACT_EXIT, ACT_EXIT_TO_JOINER };
+
+static inline struct rtpkg *pkg_of(struct thread *t)
+{
+	return (struct rtpkg *)t->ops;  /* ops is rtpkg's first member */
+}
+
+/* The calling VP as a VP of p (the caller is p's thread: it is one). */
+static inline struct rtvp *here(void)
+{
+	return vp_pkg(vp_self());
+}
+
+/* Queue t on p's queues and wake a VP to run it (software interrupts off). */
+static inline void make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
+{
+	struct rtvp *to = p->enqueue(v, t, why);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with the idle loop's */
+	if (p->classic) {
+		__atomic_fetch_add(&p->wake_seq, 1, __ATOMIC_RELEASE);
+		if (__atomic_load_n(&p->nidle, __ATOMIC_ACQUIRE))
+			syscall2(SYS_futex_wake, &p->wake_seq, 1);
+		return;
+	}
+	/* The VP it was queued for if it idles; else some idle VP, which
+	   takes it (or, with per-VP queues, steals it). */
+	struct rtvp *w = to && to->idle ? to : 0;
+	for (int i = 0, n = p->nvps; !w && i < n; i++)
+		if (p->vps[i]->idle)
+			w = p->vps[i];
+	if (w && w != v)
+		rt_kick(w);
+}
+
+void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
+{
+	make_runnable(p, v, t, why);
+}
+
+void rt_kick(struct rtvp *v)
+{
+	syscall2(SYS_vp_signal, v->index, 0);
+}
+
+/* Done by the first code that runs on v after a thread left it
+   (rt_finish_switch, <vprt.h>, tests prev inline). */
+void rt_finish_prev(struct rtvp *v)
+{
+	struct uthread *p = v->prev;
+	v->prev = 0;
+	switch (v->prev_action) {
+	case ACT_YIELD:
+		make_runnable(v->pkg, v, p, RQ_YIELD);
+		break;
+	case ACT_PARK:
+		/* The interface's rule: commit only once its context is saved. */
+		if (!thread_park_commit(&p->t))
+			make_runnable(v->pkg, v, p, RQ_YIELD);   /* a permit came first */
+		break;
+	case ACT_EXIT:
+		thread_exited(&p->t);   /* off its stack: tell the joiner */
+		break;
+	case ACT_EXIT_TO_JOINER:        /* the joiner runs already (rt_exit) */
+		__atomic_store_n(&p->t.join, JOIN_DONE, __ATOMIC_RELEASE);
+		break;
+	}
+}
+
+/* lctx_*_call's callback: rt_finish_prev itself (its argument a VP). */
+#define finish_cb ((void (*)(void *))rt_finish_prev)
+
+/* Thread t resumes from a full context (ctx, fpu): its lc starts this on
+   its own stack, below the interrupted frame. */
+static __attribute__((noreturn)) void resume_full(void *arg)
+{
+	struct uthread *t = arg;
+	vp_switch(vp_self(), &t->ctx, t->fpu);  /* enables in its window */
+}
+
+/* t's context was saved in ctx and fpu (by an upcall): make every resume
+   of t go through lc, as for any other thread. */
+void rt_make_full(struct uthread *t)
+{
+	uint64_t top = t->ctx.rsp - 128, lo = (uint64_t)t->stack + 512;   /* 128: red zone */
+	if (top < lo || top > (uint64_t)t->stack + t->stack_size) {
+		printf("%s: thread %lu: stack pointer %#lx is outside its stack [%p, +%lu)\n",
+		       t->t.ops->name, t->t.id, t->ctx.rsp, t->stack, t->stack_size);
+		exit(71);
+	}
+	lctx_make(&t->lc, t->stack, top - (uint64_t)t->stack, resume_full, t);
+}
+
+/* t was queued by a yield still leaving t's stack on another VP (which
+   the kernel may have preempted): wait, giving up the processor now and
+   then, as spin_wait does. */
+static __attribute__((noinline)) void wait_not_busy(struct uthread *t)
+{
+	for (int i = 1; rt_busy(t); i++)
+		if (i % 100)
+			__asm__ volatile("pause");
+		else
+			sys_yield();
+}
+
+/* Make t v's running thread. */
+static inline void set_current(struct rtvp *v, struct uthread *t)
+{
+	if (rt_busy(t))
+		wait_not_busy(t);
+	t->t.vpp = v->vpp;
+	v->vpp->current_thread = (uint64_t)&t->t;
+}
+
+/* Run t on v from the scheduler loop (never returns). */
+void rt_run_thread(struct rtvp *v, struct uthread *t)
+{
+	set_current(v, t);
+	lctx_jump(&t->lc);              /* t enables once it is back */
+}
+
+/* The calling thread leaves its VP for `next` (0: the scheduler loop);
+   `act` says what becomes of it. Returns when it runs again. */
+static void switch_away(struct rtvp *v, struct uthread *self, struct uthread *next, int act)
+{
+	v->prev = self;
+	v->prev_action = act;
+	if (!next) {
+		v->vpp->current_thread = 0;
+		rt_sched_enter(v, act == ACT_EXIT ? 0 : &self->lc);
+	} else {
+		/* next finishes our switch before it resumes (lctx_*_call) */
+		set_current(v, next);
+		if (act == ACT_EXIT)
+			lctx_jump_call(&next->lc, 0, finish_cb, v);
+		lctx_swap_call(&self->lc, &next->lc, finish_cb, v);
+	}
+	vp_enable(vp_self());           /* back, maybe on another VP */
+}
+
+static __attribute__((noinline)) void yield_slow(struct rtvp *v, struct uthread *self)
+{
+	struct rtpkg *p = v->pkg;
+	struct uthread *next;
+	if (p->yield_swap) {
+		self->lc.busy = 1;
+		if ((next = p->yield_swap(v, self))) {
+			set_current(v, next);
+			lctx_swap(&self->lc, &next->lc);   /* clears self's busy */
+		} else
+			self->lc.busy = 0;
+		vp_enable(vp_self());
+		return;
+	}
+	next = p->pick(v, self);
+	if (next)
+		switch_away(v, self, next, ACT_YIELD);
+	else
+		vp_enable(v->vpp);      /* nobody else to run */
+}
+
+/* Swap self with the head of v's local queue (local_yield); 0 if the
+   queue is empty or its lock is taken. */
+static inline struct uthread *lq_rotate(struct rtvp *v, struct uthread *self)
+{
+	if (!spin_trylock(&v->lq_lock))
+		return 0;
+	struct uthread *tail = v->lq_tail, *next = 0;
+	if (tail) {
+		next = tail->next;      /* the head */
+		self->lc.busy = 1;      /* until lctx_swap is off our stack */
+		if (next == tail)       /* it was alone: now we are */
+			self->next = self;
+		else {
+			self->next = next->next;
+			tail->next = self;
+		}
+		v->lq_tail = self;
+	}
+	spin_unlock_by(&v->lq_lock, 0);
+	return next;
+}
+
+/* The fast path keeps nothing live across the switch (it reloads the VP
+   from %gs) and does not wait for next's busy: the head of our own local
+   queue is never busy (see rtpkg.local_yield). */
+void rt_yield(struct thread *self_t)
+{
+	struct uthread *self = (struct uthread *)self_t, *next;
+	struct vp_page *vpp = vp_self();
+	vpp->disabled = 1;
+	__asm__ volatile("" ::: "memory");
+	struct rtvp *v = vp_pkg(vpp);
+	if (!(next = lq_rotate(v, self)))   /* (empty unless local_yield) */
+		return yield_slow(v, self);
+	next->t.vpp = vpp;
+	vpp->current_thread = (uint64_t)&next->t;
+	lctx_swap(&self->lc, &next->lc);        /* clears self's busy */
+	vpp = vp_self();                        /* back, maybe on another VP */
+	vpp->disabled = 0;
+	__asm__ volatile("" ::: "memory");
+	if (vpp->pending)
+		syscall0(SYS_vp_poll);
+}
+
+void rt_block(struct thread *self_t)
+{
+	struct uthread *self = (struct uthread *)self_t;
+	struct rtvp *v = vp_pkg(vp_self());
+	vp_disable(v->vpp);
+	switch_away(v, self, pkg_of(self_t)->pick(v, 0), ACT_PARK);
+}
+
+/* self's joiner, if it is a thread of p parked in thread_join: claimed
+   (PARKED -> RUN, as thread_unblock would), so nobody else queues it. */
+static struct uthread *claim_joiner(struct rtpkg *p, struct uthread *self)
+{
+	uint64_t j = __atomic_load_n(&self->t.join, __ATOMIC_ACQUIRE);
+	struct thread *jt = (struct thread *)j;
+	int expect = PARK_PARKED;
+	if (!j || j == JOIN_DONE || jt->ops != &p->ops ||
+	    !__atomic_compare_exchange_n(&jt->park, &expect, PARK_RUN, 0, __ATOMIC_SEQ_CST,
+					 __ATOMIC_RELAXED))
+		return 0;
+	return (struct uthread *)jt;
+}
+
+/* When nothing else is runnable here, the VP goes straight to a parked
+   joiner of the same package, which learns of the exit (JOIN_DONE) once
+   self is off its stack: no trip through the scheduler loop and the
+   queues for the commonest end of a thread. */
+__attribute__((noreturn)) void rt_exit(struct thread *self_t)
+{
+	struct uthread *self = (struct uthread *)self_t, *next;
+	struct rtpkg *p = pkg_of(self_t);
+	struct rtvp *v = vp_pkg(vp_self());
+	vp_disable(v->vpp);
+	if (!(next = p->pick(v, 0)) && (next = claim_joiner(p, self))) {
+		v->prev = self;
+		v->prev_action = ACT_EXIT_TO_JOINER;
+		set_current(v, next);
+		lctx_jump_call(&next->lc, 0, finish_cb, v);
+	}
+	switch_away(v, self, next, ACT_EXIT);
+	abort();
+}
+
+/* From any thread of any package, or an upcall handler. */
+void rt_unblock(struct thread *t)
+{
+	struct rtpkg *p = pkg_of(t);
+	struct vp_page *vpp = vp_self();
+	int was = vp_disable_save(vpp);
+	make_runnable(p, rt_vp_here(p), (struct uthread *)t, RQ_UNBLOCK);
+	vp_restore(vpp, was);
+}
+
+/* Descriptors go back to the package's pool, never to malloc: a late
+   thread_unblock() of a thread that has exited (sync.c allows it) must
+   find a descriptor, and at worst wakes its next user spuriously, which
+   waiters tolerate. thread_exited() came after the thread left its stack:
+   nothing to wait for. */
+void rt_free(struct thread *t)
+{
+	struct rtpkg *p = pkg_of(t);
+	struct uthread *u = (struct uthread *)t, *head = p->pool;
+	/* Pushes need no lock: pops hold pool_lock, so between a pop's read
+	   of the head and its compare-and-swap the head can only have grown,
+	   and the swap fails (no ABA). */
+	do
+		u->next = head;
+	while (!__atomic_compare_exchange_n(&p->pool, &head, u, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+}

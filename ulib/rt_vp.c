@@ -1,0 +1,175 @@
+/*
+ * The VP runtime (<vprt.h>), part 3: VPs joining a package, the package's
+ * start, and thread creation from the descriptor and stack pool.
+ */
+#include <stdlib.h>
+#include <stdio.h>
+#include <sys.h>
+#include <vprt.h>
+
+
+#define BOOT_STACK (16 * 1024)          /* a new VP's first few calls */
+
+/* The calling VP joins package p (software interrupts off). */
+static struct rtvp *adopt_vp(struct rtpkg *p)
+{
+	int idx = vp_index();
+	struct rtvp *v = calloc(1, p->vp_size ? p->vp_size : sizeof *v);
+	if (!v) {
+		printf("%s: out of memory for VP %d\n", p->ops.name, idx);
+		exit(70);
+	}
+	v->pkg = p;
+	v->index = idx;
+	if (p->classic) {
+		/* No upcalls: the kernel blocks the whole VP on a blocking call
+		   and sends it no events. (A fresh VP page is all zero already;
+		   this says so, and undoes any earlier owner.) */
+		v->vpp = vp_self();
+		v->vpp->upcall_entry = 0;
+		v->vpp->warn_ns = 0;
+		v->vpp->want_preempted = 0;
+		v->vpp->current_thread = 0;
+		if (!(v->sched_stack = malloc(RT_SCHED_STACK))) {
+			printf("%s: out of memory for VP %d\n", p->ops.name, idx);
+			exit(70);
+		}
+	} else {
+		v->vpp = upcall_register(idx, rt_upcall, RT_SCHED_STACK);
+		if (!v->vpp) {
+			printf("%s: cannot register upcalls on VP %d\n", p->ops.name, idx);
+			exit(70);
+		}
+		v->sched_stack = (char *)v->vpp->upcall_stack - RT_SCHED_STACK;
+	}
+	p->ncpu = (int)sys_getinfo(INFO_NCPU);
+	if (p->init_vp)
+		p->init_vp(v);
+	v->vpp->user_data[VPP_PKG] = (uint64_t)v;
+	spin_lock_by(&p->vps_lock, 0);
+	p->vps[p->nvps] = v;         /* published before it is counted */
+	__atomic_store_n(&p->nvps, p->nvps + 1, __ATOMIC_RELEASE);
+	spin_unlock_by(&p->vps_lock, 0);
+	return v;
+}
+
+static void vp_entry(void *arg)
+{
+	rt_sched_enter(adopt_vp(arg), 0);
+}
+
+int rt_add_vps(struct rtpkg *p, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char *stack = malloc(BOOT_STACK);
+		uint64_t rsp = (((uint64_t)stack + BOOT_STACK) & ~15UL) - 8;   /* as if called */
+		if (!stack || syscall3(SYS_vp_create, (uint64_t)vp_entry, rsp, (uint64_t)p) < 0) {
+			free(stack);
+			return i;
+		}
+	}
+	return n;
+}
+
+/* First code of every thread. */
+static void trampoline(void *arg)
+{
+	struct uthread *t = arg;
+	vp_enable(vp_self());            /* (its switch is finished already) */
+	thread_exit(t->fn(t->arg));
+}
+
+/* A descriptor with a stack of `size` bytes: from the pool, else new. */
+static struct uthread *pool_get(struct rtpkg *p, uint64_t size)
+{
+	struct uthread *t = 0;
+	if (p->pool) {               /* software interrupts are off */
+		spin_lock_by(&p->pool_lock, 0);
+		t = __atomic_load_n(&p->pool, __ATOMIC_ACQUIRE);
+		while (t && !__atomic_compare_exchange_n(&p->pool, &t, t->next, 0,
+							 __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
+			;
+		spin_unlock_by(&p->pool_lock, 0);
+	}
+	if (t && t->stack_size == size)
+		return t;
+	int reused = t != 0;
+	if (t)
+		free(t->stack);      /* another size (the descriptor stays type-stable) */
+	else if (!(t = malloc(sizeof *t)))
+		return 0;
+	if (!(t->stack = malloc(size))) {
+		if (reused) {
+			t->stack_size = 0;
+			rt_free(&t->t);  /* back to the pool, stackless */
+		} else
+			free(t);         /* never published: malloc may have it */
+		return 0;
+	}
+	t->stack_size = size;
+	return t;
+}
+
+struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
+			 const struct thread_attr *attr)
+{
+	/* Created from another package before this one runs: bring a VP,
+	   or the thread would never run. */
+	if (!p->started && !__atomic_exchange_n(&p->started, 1, __ATOMIC_ACQ_REL) &&
+	    rt_add_vps(p, 1) != 1)
+		return 0;
+	uint64_t size = attr && attr->stack_size ? attr->stack_size :
+			p->stack_size ? *p->stack_size : RT_STACK;
+	size = (size + 15) & ~15UL;
+	struct vp_page *vpp = vp_self();
+	int was = vp_disable_save(vpp);
+	struct uthread *t = pool_get(p, size);
+	if (!t) {
+		vp_restore(vpp, was);
+		return 0;
+	}
+	thread_init(&t->t, &p->ops);
+	t->t.pkg = t;
+	if (attr) {                      /* kept even where ignored: <sync.h>'s ceilings */
+		int pr = attr->prio;
+		t->t.prio = pr < THREAD_PRIO_MIN ? THREAD_PRIO_MIN : pr > THREAD_PRIO_MAX ? THREAD_PRIO_MAX : pr;
+	}
+	t->fn = fn;
+	t->arg = arg;
+	t->next = 0;
+	lctx_make(&t->lc, t->stack, size, trampoline, t);
+	rt_make_runnable(p, rt_vp_here(p), t, RQ_NEW);
+	vp_restore(vpp, was);
+	return &t->t;
+}
+
+struct mainarg {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static void *main_thread(void *a)
+{
+	struct mainarg *m = a;
+	exit((int)(intptr_t)m->fn(m->arg));
+}
+
+/* The calling VP becomes the package's first; main_fn runs as its first
+   thread. */
+void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg)
+{
+	static struct mainarg m;
+	m.fn = fn;
+	m.arg = arg;
+	p->started = 1;
+	vp_disable(vp_self());
+	struct rtvp *v = adopt_vp(p);
+	if (!rt_create(p, main_thread, &m, 0)) {
+		printf("%s: cannot create the main thread\n", p->ops.name);
+		exit(70);
+	}
+	if (nvp > 1 && rt_add_vps(p, nvp - 1) != nvp - 1)
+		printf("%s: could not start all %d VPs\n", p->ops.name, nvp);
+	rt_sched_enter(v, 0);
+	abort();
+}

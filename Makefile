@@ -14,8 +14,12 @@ PYTHON  ?= python3
 B       := build
 
 # Default demo command line (see docs/architecture.md, "Run control").
-CMDLINE ?= run=demo
-SMP     ?= 4
+# `make run` boots it on one CPU under -icount, so its figures are guest
+# instructions, exact on any host; `make run SMP=2 RUNFLAGS= CMDLINE=run=demo`
+# shows wall-clock figures instead.
+CMDLINE ?= run=demo,icount
+SMP     ?= 1
+RUNFLAGS ?= --icount
 MEM     ?= 512M
 
 WARN    := -Wall -Wextra -Werror
@@ -105,7 +109,7 @@ setup:
 
 run: setup
 	@$(MAKE) --no-print-directory all
-	$(PYTHON) -m harness run $(CMDLINE) --smp $(SMP)
+	$(PYTHON) -m harness run $(CMDLINE) --smp $(SMP) $(RUNFLAGS)
 
 debug: setup
 	@$(MAKE) --no-print-directory all

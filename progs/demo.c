@@ -3,11 +3,17 @@
  * then a few of the benchmark figures, measured live: the null syscall
  * here, and each thread package's microbenchmarks by starting
  * `pkgbench PKG demo` (threadpkgs/pkgbench.h) for every package, one after
- * another, which prints its own table row. Wall-clock nanoseconds under
- * whatever QEMU runs us with; `make bench` measures everything properly.
+ * another, which prints its own table row.
+ *
+ * `demo icount` (what `make run` boots, on one CPU under QEMU's -icount
+ * shift=0) says its figures are guest instructions: there, 1 ns of guest
+ * time is one instruction, so they are exact and repeatable on any host.
+ * Plain `demo` says they are wall-clock ns under QEMU's emulation, which
+ * move with the host's load. `make bench` measures everything properly.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <clock.h>
 #include <sys.h>
 #include <pkg.h>
@@ -41,16 +47,23 @@ static int bench_row(const char *pkg)
 	return 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int icount = argc > 1 && !strcmp(argv[1], "icount");
 	uint64_t t = now_ns();
 	printf("Hello from Anima user space: space %ld, cpu %ld of %ld, %llu.%06llu ms since boot\n",
 	       sys_getinfo(INFO_SPACE), sys_getinfo(INFO_CPU), sys_getinfo(INFO_NCPU),
 	       (unsigned long long)(t / 1000000), (unsigned long long)(t % 1000000));
 
-	printf("\nMeasured just now (wall-clock ns under QEMU; `make bench` for the real figures):\n");
-	printf("  null syscall: %.0f ns\n", null_syscall_ns());
-	printf("  package         yield  create+join      mutex  signal-wait   (ns per operation, one VP)\n");
+	const char *unit = icount ? "instructions" : "ns";
+	if (icount)
+		printf("\nMeasured just now, in guest instructions (QEMU -icount: 1 ns = 1 instruction,\n"
+		       "the same on every host; `make bench` for the full figures):\n");
+	else
+		printf("\nMeasured just now, in wall-clock ns under QEMU's emulation (they move with the\n"
+		       "host's load; `make run` uses icount instructions instead; `make bench` for the real figures):\n");
+	printf("  null syscall: %.0f %s\n", null_syscall_ns(), unit);
+	printf("  package         yield  create+join      mutex  signal-wait   (%s per operation, one VP)\n", unit);
 	for (const struct pkg *const *p = pkg_all; *p; p++)
 		bench_row((*p)->name);
 	return 0;

@@ -182,6 +182,10 @@ static void *spinner(void *arg)
 static void *poster(void *arg)
 {
 	(void)arg;
+	/* First the spinners must hold every VP: on a starved host a single
+	   2 ms sleep could end before they had even started. */
+	while (spinning < nvps)
+		sys_sleep(SLEEP_NS);
 	uint64_t due = now_ns() + SLEEP_NS;
 	sys_sleep(SLEEP_NS);
 	posted_at = now_ns();

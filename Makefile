@@ -87,13 +87,24 @@ $(B)/lib/libpkgs.a: $(B)/u/$(B)/gen/pkgs.c.o
 	$(AR) rcs $@ $^
 PKGLIBS += $(B)/lib/libpkgs.a
 
-# --- programs: progs/NAME.c -> build/progs/NAME -------------------------
-PROGS := $(patsubst progs/%.c,%,$(wildcard progs/*.c))
+# --- programs: progs/KIND/NAME.c -> build/progs/NAME -------------------
+# progs/ is split by purpose: tests/ (the test suite's guest programs),
+# bench/ (benchmarks and experiments), apps/ (applications), demos/. A
+# program is found by its name alone, so names are unique across kinds.
+PSRCS := $(wildcard progs/*/*.c)
+PROGS := $(notdir $(PSRCS:.c=))
 PBINS := $(patsubst %,$(B)/progs/%,$(PROGS))
-$(B)/progs/%: $(B)/u/progs/%.c.o $(B)/u/ulib/crt0.S.o $(B)/ulib.a $(PKGLIBS) ulib/user.ld
-	@mkdir -p $(dir $@)
-	$(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T ulib/user.ld -o $@ \
-	    $(B)/u/ulib/crt0.S.o $< --start-group $(PKGLIBS) $(B)/ulib.a --end-group
+UCFLAGS += -Iprogs/include
+ifneq ($(words $(PROGS)),$(words $(sort $(PROGS))))
+$(error two programs under progs/ share a name: $(sort $(PROGS)))
+endif
+define prog_rule
+$(B)/progs/$(notdir $(1:.c=)): $(B)/u/$(1).o $(B)/u/ulib/crt0.S.o $(B)/ulib.a $(PKGLIBS) ulib/user.ld
+	@mkdir -p $$(dir $$@)
+	$$(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T ulib/user.ld -o $$@ \
+	    $(B)/u/ulib/crt0.S.o $(B)/u/$(1).o --start-group $(PKGLIBS) $(B)/ulib.a --end-group
+endef
+$(foreach f,$(PSRCS),$(eval $(call prog_rule,$(f))))
 
 # --- ISO -----------------------------------------------------------------
 all: $(B)/anima.iso compile_commands.json
@@ -131,7 +142,7 @@ bench: setup
 
 # The long concurrent syscall fuzz (harness/fuzz.py): 10^6 calls over 4
 # boots at -smp 2 and 4, each with `memcheck`, a watchdog and the memory
-# audit (progs/fuzzaudit.c); build/fuzz.json. FUZZ_ARGS: e.g. --seed S.
+# audit (progs/tests/fuzzaudit.c); build/fuzz.json. FUZZ_ARGS: e.g. --seed S.
 fuzz: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) -m harness.fuzz $(FUZZ_ARGS)

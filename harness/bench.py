@@ -1,5 +1,5 @@
 """
-Microbenchmarks in guest instructions (progs/ubench.c).
+Microbenchmarks in guest instructions (progs/bench/ubench.c).
 
 Under `-icount shift=0` rdtsc counts exactly one per guest instruction, so
 every figure is an instruction count and a run is deterministic: two runs

@@ -95,7 +95,7 @@ def table(pkgs):
         Exp("micro.wall", ("ubench 1000 wall",) + tuple(f"pkgbench {p} wall" for p in pkgs),
             mode="wall", runs=5, timeout=120, names=micro),
         # prio: how long after a sem_post a level-7 thread runs while level-0
-        # spinners hold both VPs (user-level preemption; progs/priotest.c).
+        # spinners hold both VPs (user-level preemption; progs/tests/priotest.c).
         *([Exp("prio.latency.icount", ("priotest latency 2",), mode="icount", runs=2,
                quick=True, timeout=120, names=r"^prio\.latency$")] if "prio" in pkgs else []),
         # Psyche's application table: kernel-level against user-level threads
@@ -118,7 +118,7 @@ def table(pkgs):
     # Psyche's two-minute-warning table: K copies of mpl, each its own
     # space, all started at boot; warnings off and on. Under icount on one
     # CPU (deterministic; with several icount vCPUs a spinning VP costs
-    # no guest time, see progs/mpl.c), in wall mode on 2 CPUs.
+    # no guest time, see progs/bench/mpl.c), in wall mode on 2 CPUs.
     for mode, smp, runs, iters in (("icount", 1, 2, 10000), ("wall", 2, 3, 60000)):
         for k in (1, 2, 3):
             for p in [p for p in apps if p in ("fifo", "naive")]:
@@ -146,7 +146,7 @@ def table(pkgs):
 
 
 def mpl_exp(pkg, k, warn, mode, runs=1, iters=60000, smp=2):
-    """K copies of progs/mpl.c with its documented defaults (quantum 2 ms,
+    """K copies of progs/bench/mpl.c with its documented defaults (quantum 2 ms,
     2 VPs and one thread per VP per copy, critical section and the work
     between two of them 400 units each) on `smp` CPUs. Its figure is the
     longest copy."""

@@ -248,7 +248,7 @@ def malloc_section(R):
     return "\n".join([
         table(["run", "malloc", "1 VP (ns per pair)", "2 VPs (ns per pair)", "1 VP / 2 VPs"], rows), "",
         "4 fifo threads each malloc a block of 16 B to 1 KiB and free one from 16 steps before "
-        "(progs/mallocbench.c). `cached` is ulib's malloc; `central` bypasses the per-VP caches, "
+        "(progs/bench/mallocbench.c). `cached` is ulib's malloc; `central` bypasses the per-VP caches, "
         "which is malloc as it was before them: every operation takes its class's spin lock, "
         "which fifo's 1 ms time slice can catch held, leaving the VP's other threads to spin "
         "until the next slice. Under icount 1 ns is one instruction and a locked instruction "
@@ -385,7 +385,7 @@ def render(data):
             "a lone copy's two VPs take turns, so 1 copy loses as much as 3 (Psyche's MPL 1 had a "
             "processor per VP). Under icount with several CPUs spinning costs no guest time, so "
             "that is not measured (methodology.md). Wall clock on 2 CPUs has Psyche's shape, but a "
-            "preempted holder has one peer to spin, not up to 15 (progs/mpl.c).", "",
+            "preempted holder has one peer to spin, not up to 15 (progs/bench/mpl.c).", "",
             mpl_section(R),
             "## Scale", "", scale_section(R),
             "## malloc across VPs", "", malloc_section(R)]

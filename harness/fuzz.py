@@ -7,7 +7,7 @@
 Splits N calls (default 10^6) over B boots (default 4), alternating the
 CPU counts in --smp. Each boot runs `fuzzaudit K V N/(B*K) SEED` with the
 `memcheck` word and a watchdog: K sysfuzz children at once, V VPs each,
-then the audit (INFO_MEM_AVAIL back exactly; see progs/fuzzaudit.c).
+then the audit (INFO_MEM_AVAIL back exactly; see progs/tests/fuzzaudit.c).
 Prints one line per boot and a summary, writes --out, and exits non-zero
 unless every boot ended normally with no panic, every fuzzer finished its
 calls with none unexpected, and every audit passed. The seeds are printed

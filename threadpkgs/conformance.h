@@ -1,7 +1,7 @@
 /*
  * The thread-package conformance suite: ONE source, compiled into one
- * program per package (progs/conf_NAME.c) and into progs/crosspkg.c,
- * which mixes two packages. A program includes this file once and calls
+ * program (progs/tests/conformance.c), which takes the package names on
+ * its command line; `conformance A+B` mixes two packages. It calls
  *
  *     conformance_main(pkgs, npkgs, argc, argv)
  *

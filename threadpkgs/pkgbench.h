@@ -1,6 +1,6 @@
 /*
  * Per-package microbenchmarks, one source for every package: the program
- * progs/pkgbench.c, `pkgbench PKG [MODE]`. On one VP; medians of RUNS batches, each batch the
+ * progs/bench/pkgbench.c, `pkgbench PKG [MODE]`. On one VP; medians of RUNS batches, each batch the
  * mean over BATCH operations, timed with rdtsc.
  *
  *   <pkg>.yield               one thread_yield() handing the VP to another thread
@@ -17,7 +17,7 @@
  *           host's rate, and the kernel's calibrated tsc_hz converts
  *           (unit "ns", fractional)
  *   demo    nanoseconds of one batch each, as one plain table row, for
- *           progs/demo.c (`make run` must stay quick)
+ *           progs/demos/demo.c (`make run` must stay quick)
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-"""The experiment applications (progs/gauss.c, psort.c, speedup.c, mpl.c,
+"""The experiment applications (progs/apps/gauss.c, psort.c, speedup.c, mpl.c,
 scale.c) compute the right thing on every package: small instances, each
 checked by the guest itself (ok: true, exit 0) and by the shape of its
 @result line. No timing is asserted here; the figures are make bench's.

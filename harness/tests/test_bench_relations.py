@@ -47,10 +47,10 @@ def test_fifo_yield_10x_cheaper_than_kthread(built, request):
 
 def test_mpl3_warnings_on_faster_than_off(built, request):
     if not (BUILD / "progs" / "mpl").is_file():
-        pytest.skip("progs/mpl.c is not written yet")
+        pytest.skip("progs/bench/mpl.c is not written yet")
     # The bench's icount run at MPL 3: 3 copies of 2 VPs on one CPU,
     # quantum 2 ms; the longest copy is the figure. One CPU because under
-    # icount with several vCPUs spinning costs no guest time (progs/mpl.c);
+    # icount with several vCPUs spinning costs no guest time (progs/bench/mpl.c);
     # here a holder preempted inside its section costs its peer a whole
     # quantum of spinning, which the warning avoids. Deterministic: the
     # figures and counts are guest instructions.

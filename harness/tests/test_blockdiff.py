@@ -1,5 +1,5 @@
 """A blocked fifo thread does not stop its VP's other threads; a blocked
-naive thread does (progs/blockdiff.c, issue 4 item 6).
+naive thread does (progs/bench/blockdiff.c, issue 4 item 6).
 
 Each package runs on ONE VP with two threads: a counter, and a thread
 that blocks in the kernel 3 times in sys_sleep and 3 times in the

@@ -1,4 +1,4 @@
-"""Blocking operations, classic and with upcalls (progs/blocking.c):
+"""Blocking operations, classic and with upcalls (progs/tests/blocking.c):
 demand-zero paging with and without latency, futexes and their errors,
 sleep. A classic VP blocks as a whole; a VP with upcalls enabled loses only
 the blocked thread (EV_BLOCKED/EV_UNBLOCKED) and keeps running another. Only
@@ -118,7 +118,7 @@ def test_sleep_classic_blocks_vp(boot, smp):
 
 @pytest.mark.parametrize("smp", SMP)
 def test_timer_of_vp_ending_with_its_space(boot, smp):
-    # progs/timerexit.c: a VP ends with its space while its user timer is
+    # progs/tests/timerexit.c: a VP ends with its space while its user timer is
     # set and another VP of the space waits for a CPU. Its timer must go
     # with it: before the fix the timer fired into the freed VP (the kernel
     # now panics on that: 3 of 3 runs without the fix did).

@@ -1,4 +1,4 @@
-"""malloc's per-VP caches under threads of every package (progs/mallocstress.c):
+"""malloc's per-VP caches under threads of every package (progs/tests/mallocstress.c):
 16 threads on 4 VPs at -smp 2, preemption on (2 ms quanta), allocating,
 checking and freeing 400,000 blocks, many of them freed on another VP than
 they came from. Every block's contents must survive, and the caches must

@@ -1,4 +1,4 @@
-"""The `prio` package's own tests (progs/priotest.c): strict priority
+"""The `prio` package's own tests (progs/tests/priotest.c): strict priority
 order, preemption on creation, round robin within a level, no starvation
 within a level, and user-level preemption of low-priority spinners (its
 latency reported under icount, in guest instructions)."""

@@ -1,4 +1,4 @@
-"""Issue 13, classes 3-5: events, capabilities, lifecycle (progs/secev.c).
+"""Issue 13, classes 3-5: events, capabilities, lifecycle (progs/tests/secev.c).
 
 Every boot has the `memcheck` word and runs at -smp 1 and 2. Each test
 failed on main at 5085bf9 for the issue's reason (the commit message and

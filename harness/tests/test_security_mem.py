@@ -2,7 +2,7 @@
 lifetime across CPUs (stale TLB entries), memory bounds and the heap
 giving pages back. Every boot has `memcheck`: freed frames and heap blocks
 are poisoned and checked, so a write after free panics the run.
-progs/memattack.c does the attacking."""
+progs/tests/memattack.c does the attacking."""
 import pytest
 from helpers import done, only, result
 

@@ -1,7 +1,7 @@
 """The syscall boundary: bad numbers, pointers and arguments are refused
 with an error, never a kernel crash; random syscalls cannot hurt it.
 
-The fuzz tests run progs/sysfuzz.c (see its header for what it issues
+The fuzz tests run progs/tests/sysfuzz.c (see its header for what it issues
 and what it must never do) with the `memcheck` word and a watchdog, so a
 wedged run ends with a state dump instead of a silent timeout. Which
 tests need which part of issue 13's kernel work:

@@ -1,4 +1,4 @@
-"""The icount microbenchmarks (harness/bench.py, progs/ubench.c) report
+"""The icount microbenchmarks (harness/bench.py, progs/bench/ubench.c) report
 their figures, every one positive, and deterministically: two runs give
 identical numbers. No absolute targets here: the figures are for reading."""
 from concurrent.futures import ThreadPoolExecutor

@@ -1,17 +1,17 @@
 """Virtual processors and upcalls, each at -smp 1, 2 and 4 (issue 3):
 
-- every event type arrives with the right payload (progs/evtest.c);
+- every event type arrives with the right payload (progs/tests/evtest.c);
 - the disabled/pending handshake loses nothing across 100,000 signals while
   the receiver toggles its software interrupts as fast as it can
-  (progs/toggle.c);
-- preemption warnings beside a busy space (progs/warn.c): they arrive within
+  (progs/tests/toggle.c);
+- preemption warnings beside a busy space (progs/tests/warn.c): they arrive within
   the requested period before the deadline; a VP that yields in time is
   counted as honoring them and is never preempted; one that ignores them is
   preempted at the deadline and gets EV_PREEMPTED with the interrupted
   context (the busy loop, resumed from it, computes the right values); one
   that spends its time in long system calls still gets the full period;
 - a thread sleeping in the kernel does not stop the other thread of its VP
-  (progs/twothreads.c, a hand-written two-thread dispatcher).
+  (progs/tests/twothreads.c, a hand-written two-thread dispatcher).
 
 Which clock: evtest and twothreads run under -icount (guest time advances
 only with guest instructions, so a host stall cannot fake a failure). The
@@ -154,7 +154,7 @@ def test_sleeping_thread_does_not_stop_its_vp(boot, smp):
 def test_fair_progress_64_vps_on_2_cpus(boot):
     """64 VPs of one space spin on 2 CPUs for 3 s of guest time (5 ms
     quanta, about 19 each): every VP gets within 1.5x of every other's CPU
-    time and dispatches in the window (progs/fair.c).
+    time and dispatches in the window (progs/tests/fair.c).
 
     Measured under -icount, so the figures are the scheduler's decisions,
     the same in every run, not the host's. What is asserted is CPU time:

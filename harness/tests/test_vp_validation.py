@@ -3,7 +3,7 @@ VP page is checked when used. A bad value kills only the space that wrote
 it, with one console line naming the field; fields that are the user's own
 business (resume window, current_thread, ring_tail) never hurt the kernel;
 warn_ns is capped. Each run has `hello 0` beside the bad program, which
-must finish normally. Programs: progs/badvp.c."""
+must finish normally. Programs: progs/tests/badvp.c."""
 import re
 
 import pytest

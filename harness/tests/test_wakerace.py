@@ -1,4 +1,4 @@
-"""Lost wake-ups in park/unpark (progs/wakerace.c): two threads hand a flag
+"""Lost wake-ups in park/unpark (progs/tests/wakerace.c): two threads hand a flag
 back and forth, each making the other's condition true and then calling
 thread_unblock, with the stale permits such a ping-pong leaves behind.
 

@@ -14,7 +14,7 @@
  * already and passes no thread: spin_lock_by(l, 0). So do ulib's own
  * locks (stdout, malloc's central lists): they also serve programs that
  * drive the VP page by hand, whose current_thread is whatever they put
- * there (progs/warn.c, badvp.c), not a struct thread.
+ * there (progs/tests/warn.c, badvp.c), not a struct thread.
  *
  * A waiter on a classic VP (no upcalls, so no warnings) that has spun a
  * while gives up its processor (SYS_yield): the holder may be a VP the

@@ -14,11 +14,20 @@ int main(int argc, char **argv);
 int prog_argc;
 char **prog_argv;
 
+/* How main is run. Native programs' main runs on the bare first VP and
+   starts a thread package itself; the POSIX start (linked into programs
+   under progs/posix/ and progs/ported/) replaces this weak default and
+   runs main as the first thread of the package named on the command line. */
+__attribute__((weak, noreturn)) void __program_start(int argc, char **argv)
+{
+	exit(main(argc, argv));
+}
+
 __attribute__((noreturn)) void __libc_start(int argc, char **argv)
 {
 	prog_argc = argc;
 	prog_argv = argv;
-	exit(main(argc, argv));
+	__program_start(argc, argv);
 }
 
 void exit(int status)

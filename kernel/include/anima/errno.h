@@ -18,6 +18,23 @@
 #define EINVAL   22  /* bad argument */
 #define ERANGE   34
 #define ENOSYS   38  /* no such syscall */
+/* Numbers the user libraries report (the kernel returns none of these yet);
+   Linux's values, so ported code that prints them reads familiar. */
+#define EACCES   13  /* a grant does not allow this access */
+#define ENOTDIR  20
+#define ENFILE   23
+#define EMFILE   24
+#define ENOTTY   25
+#define ENOSPC   28
+#define ESPIPE   29
+#define EDOM     33  /* math argument out of domain */
+#define EDEADLK  35  /* the lock is the caller's own (error-checking mutex) */
+#define ENAMETOOLONG 36
+#define ENOTSUP  95
+#define EOVERFLOW 75
+#define ECANCELED 125
+#define EOWNERDEAD 130       /* a robust lock's owner ended holding it */
+#define ENOTRECOVERABLE 131  /* ... and nobody made its state consistent */
 #define ETIMEDOUT 110
 
 #endif

@@ -94,7 +94,7 @@ def table(pkgs):
             mode="icount", runs=2, quick=True, timeout=180, names=micro),
         Exp("micro.wall", ("ubench 1000 wall",) + tuple(f"pkgbench {p} wall" for p in pkgs),
             mode="wall", runs=5, timeout=120, names=micro),
-        # prio: how long after a sem_post a level-7 thread runs while level-0
+        # prio: how long after a usem_post a level-7 thread runs while level-0
         # spinners hold both VPs (user-level preemption; progs/tests/priotest.c).
         *([Exp("prio.latency.icount", ("priotest latency 2",), mode="icount", runs=2,
                quick=True, timeout=120, names=r"^prio\.latency$")] if "prio" in pkgs else []),

@@ -317,17 +317,17 @@ static void *mx_fn(void *arg)
 		if (__atomic_load_n(&mx.state, __ATOMIC_RELAXED))
 			__atomic_fetch_add(&mx_contended, 1, __ATOMIC_RELAXED);
 		if ((k + i) % 8 == 0)
-			while (!mutex_trylock(&mx))
+			while (!umutex_trylock(&mx))
 				thread_yield();
 		else
-			mutex_lock(&mx);
+			umutex_lock(&mx);
 		if (__atomic_add_fetch(&mx_inside, 1, __ATOMIC_RELAXED) != 1)
 			__atomic_fetch_add(&mx_overlap, 1, __ATOMIC_RELAXED);
 		long v = mx_counter;        /* a non-atomic read-modify-write */
 		conf_work(500);
 		mx_counter = v + 1;
 		__atomic_sub_fetch(&mx_inside, 1, __ATOMIC_RELAXED);
-		mutex_unlock(&mx);
+		umutex_unlock(&mx);
 	}
 	return 0;
 }
@@ -368,13 +368,13 @@ static void *pc_producer(void *arg)
 {
 	int p = (int)(intptr_t)arg;
 	for (int k = 0; k < PC_ITEMS; k++) {
-		mutex_lock(&pc_m);
+		umutex_lock(&pc_m);
 		while (pc_count == PC_SLOTS)
-			cond_wait(&pc_notfull, &pc_m);
+			ucond_wait(&pc_notfull, &pc_m);
 		pc_buf[(pc_head + pc_count) % PC_SLOTS] = p * PC_ITEMS + k;
 		pc_count++;
-		cond_signal(&pc_notempty);
-		mutex_unlock(&pc_m);
+		ucond_signal(&pc_notempty);
+		umutex_unlock(&pc_m);
 	}
 	return 0;
 }
@@ -384,18 +384,18 @@ static void *pc_consumer(void *arg)
 	(void)arg;
 	long mine = 0;
 	for (;;) {
-		mutex_lock(&pc_m);
+		umutex_lock(&pc_m);
 		while (pc_count == 0 && pc_taken < PC_TOTAL)
-			cond_wait(&pc_notempty, &pc_m);
+			ucond_wait(&pc_notempty, &pc_m);
 		if (pc_count == 0) {        /* everything has been taken */
-			mutex_unlock(&pc_m);
+			umutex_unlock(&pc_m);
 			break;
 		}
 		int item = pc_buf[pc_head];
 		pc_head = (pc_head + 1) % PC_SLOTS;
 		pc_count--;
 		if (++pc_taken == PC_TOTAL)
-			cond_broadcast(&pc_notempty);   /* release the other consumers */
+			ucond_broadcast(&pc_notempty);   /* release the other consumers */
 		int p = item / PC_ITEMS, seq = item % PC_ITEMS;
 		if (p < 0 || p >= PC_PROD)
 			pc_overflow++;
@@ -404,8 +404,8 @@ static void *pc_consumer(void *arg)
 				pc_disorder++;
 			pc_last[p] = seq;
 		}
-		cond_signal(&pc_notfull);
-		mutex_unlock(&pc_m);
+		ucond_signal(&pc_notfull);
+		umutex_unlock(&pc_m);
 		if (item >= 0 && item < PC_TOTAL)
 			__atomic_fetch_add(&pc_seen[item], 1, __ATOMIC_RELAXED);
 		mine++;
@@ -457,7 +457,7 @@ static void *br_fn(void *arg)
 		__atomic_fetch_add(&br_arrived[r], 1, __ATOMIC_ACQ_REL);
 		if (r % 10 == (int)(intptr_t)arg % 10)
 			thread_yield();         /* vary who arrives last */
-		if (barrier_wait(&br))
+		if (ubarrier_wait(&br))
 			__atomic_fetch_add(&br_leaders[r], 1, __ATOMIC_RELAXED);
 		int seen = __atomic_load_n(&br_arrived[r], __ATOMIC_ACQUIRE);
 		if (seen != BR_N) {
@@ -472,7 +472,7 @@ static void *br_fn(void *arg)
 static void t_barrier(void)
 {
 	struct thread *h[BR_N];
-	barrier_init(&br, BR_N);
+	ubarrier_init(&br, BR_N);
 	br_early = 0;
 	for (int r = 0; r < BR_ROUNDS; r++)
 		br_arrived[r] = br_leaders[r] = 0;
@@ -483,7 +483,7 @@ static void t_barrier(void)
 	CHECK(!br_early, "%d passes before all arrived (round %d saw %d of %d)",
 	      br_early, br_early_round, br_early_seen, BR_N);
 	for (int r = 0; r < BR_ROUNDS; r++)
-		CHECK(br_leaders[r] == 1, "round %d: barrier_wait returned 1 in %d threads",
+		CHECK(br_leaders[r] == 1, "round %d: ubarrier_wait returned 1 in %d threads",
 		      r, br_leaders[r]);
 }
 
@@ -502,7 +502,7 @@ static void *sm_fn(void *arg)
 	while (!__atomic_load_n(&sm_go, __ATOMIC_ACQUIRE))
 		thread_yield();             /* all contend from the start */
 	for (int k = 0; k < SM_ITERS; k++) {
-		sem_wait(&sm);
+		usem_wait(&sm);
 		int in = __atomic_add_fetch(&sm_inside, 1, __ATOMIC_ACQ_REL);
 		for (int m = sm_max; in > m; m = sm_max)
 			__atomic_compare_exchange_n(&sm_max, &m, in, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
@@ -515,7 +515,7 @@ static void *sm_fn(void *arg)
 		} while (!k && __atomic_load_n(&sm_max, __ATOMIC_RELAXED) < SM_K &&
 			 now_ns() - t0 < 100000000);
 		__atomic_sub_fetch(&sm_inside, 1, __ATOMIC_ACQ_REL);
-		sem_post(&sm);
+		usem_post(&sm);
 	}
 	__atomic_fetch_add(&sm_done, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -524,7 +524,7 @@ static void *sm_fn(void *arg)
 static void t_sem(void)
 {
 	struct thread *h[SM_N];
-	sem_init(&sm, SM_K);
+	usem_init(&sm, SM_K);
 	sm_inside = sm_max = sm_done = sm_go = 0;
 	for (int i = 0; i < SM_N; i++)
 		h[i] = conf_spawn(i, sm_fn, 0);
@@ -561,10 +561,10 @@ static void *on_fn(void *arg)
 	(void)arg;
 	while (!__atomic_load_n(&on_go, __ATOMIC_ACQUIRE))
 		thread_yield();
-	once(&on, on_init);
+	uonce(&on, on_init);
 	if (!__atomic_load_n(&on_finished, __ATOMIC_ACQUIRE))
 		__atomic_fetch_add(&on_early, 1, __ATOMIC_RELAXED);
-	once(&on, on_init);             /* the done fast path */
+	uonce(&on, on_init);             /* the done fast path */
 	return 0;
 }
 
@@ -579,7 +579,7 @@ static void t_once(void)
 	for (int i = 0; i < ON_N; i++)
 		thread_join(h[i]);
 	CHECK(on_runs == 1, "the once function ran %d times", on_runs);
-	CHECK(!on_early, "%d threads returned from once() before the function finished", on_early);
+	CHECK(!on_early, "%d threads returned from uonce() before the function finished", on_early);
 }
 
 /* ---- driver ------------------------------------------------------------ */

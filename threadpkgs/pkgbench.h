@@ -5,7 +5,7 @@
  *
  *   <pkg>.yield               one thread_yield() handing the VP to another thread
  *   <pkg>.create_join         create a null thread, run it, join it
- *   <pkg>.mutex_uncontended   mutex_lock + mutex_unlock, nobody else around
+ *   <pkg>.mutex_uncontended   umutex_lock + umutex_unlock, nobody else around
  *   <pkg>.signal_wait         one signal-wait hand-off: a thread posts a
  *                             semaphore another waits on, then waits itself
  *                             (half a ping-pong round trip)
@@ -150,8 +150,8 @@ PB_BENCH bench_mutex(const int batch)
 	for (int r = 0; r < pb_runs; r++) {
 		uint64_t t0 = rdtsc();
 		for (int i = 0; i < batch; i++) {
-			mutex_lock(&m);
-			mutex_unlock(&m);
+			umutex_lock(&m);
+			umutex_unlock(&m);
 		}
 		per[r] = rdtsc() - t0;
 	}
@@ -164,8 +164,8 @@ static void *ponger(void *arg)
 {
 	int n = (int)(intptr_t)arg;
 	for (int i = 0; i < n; i++) {
-		sem_wait(&ping);
-		sem_post(&pong);
+		usem_wait(&ping);
+		usem_post(&pong);
 	}
 	return 0;
 }
@@ -173,16 +173,16 @@ static void *ponger(void *arg)
 PB_BENCH bench_signal_wait(const int batch)
 {
 	uint64_t per[RUNS];
-	sem_init(&ping, 0);
-	sem_init(&pong, 0);
+	usem_init(&ping, 0);
+	usem_init(&pong, 0);
 	struct thread *t = B->create(ponger, (void *)(intptr_t)(pb_runs * batch + 1), 0);
-	sem_post(&ping);                 /* warm up one round */
-	sem_wait(&pong);
+	usem_post(&ping);                 /* warm up one round */
+	usem_wait(&pong);
 	for (int r = 0; r < pb_runs; r++) {
 		uint64_t t0 = rdtsc();
 		for (int i = 0; i < batch; i++) {
-			sem_post(&ping);
-			sem_wait(&pong);
+			usem_post(&ping);
+			usem_wait(&pong);
 		}
 		per[r] = rdtsc() - t0;
 	}

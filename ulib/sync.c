@@ -99,7 +99,7 @@ static int ceiling_raise(struct mutex *m, struct thread *self)
 	return old;
 }
 
-int mutex_trylock(struct mutex *m)
+int umutex_trylock(struct mutex *m)
 {
 	int base = mx_base(m);
 	struct thread *self = base ? thread_self() : 0;
@@ -113,7 +113,7 @@ int mutex_trylock(struct mutex *m)
 	return 0;
 }
 
-void mutex_lock_slow(struct mutex *m)
+void umutex_lock_slow(struct mutex *m)
 {
 	int base = mx_base(m);
 	if (!base) {
@@ -128,7 +128,7 @@ void mutex_lock_slow(struct mutex *m)
 
 /* With a ceiling: back to the holder's own priority; if that drops it, a
    thread it kept out may be waiting for its VP: let the package pick. */
-void mutex_unlock_slow(struct mutex *m)
+void umutex_unlock_slow(struct mutex *m)
 {
 	int base = mx_base(m);
 	if (!base) {
@@ -145,18 +145,18 @@ void mutex_unlock_slow(struct mutex *m)
 	}
 }
 
-void cond_wait(struct cond *c, struct mutex *m)
+void ucond_wait(struct cond *c, struct mutex *m)
 {
 	struct waiter w = { thread_self(), 0, 0 };
 	spin_lock_by(&c->lock, w.t);
 	enqueue(&c->q, &w);
 	spin_unlock_by(&c->lock, w.t);
-	mutex_unlock(m);
+	umutex_unlock(m);
 	wait_granted(&w);
-	mutex_lock(m);
+	umutex_lock(m);
 }
 
-void cond_signal(struct cond *c)
+void ucond_signal(struct cond *c)
 {
 	struct thread *self = thread_self();
 	spin_lock_by(&c->lock, self);
@@ -166,7 +166,7 @@ void cond_signal(struct cond *c)
 		grant(w);
 }
 
-void cond_broadcast(struct cond *c)
+void ucond_broadcast(struct cond *c)
 {
 	struct thread *self = thread_self();
 	spin_lock_by(&c->lock, self);
@@ -180,12 +180,12 @@ void cond_broadcast(struct cond *c)
 	}
 }
 
-void sem_init(struct sem *s, int count)
+void usem_init(struct sem *s, int count)
 {
 	*s = (struct sem){ .count = count };
 }
 
-void sem_wait(struct sem *s)
+void usem_wait(struct sem *s)
 {
 	struct waiter w = { thread_self(), 0, 0 };
 	spin_lock_by(&s->lock, w.t);
@@ -199,7 +199,7 @@ void sem_wait(struct sem *s)
 	wait_granted(&w);
 }
 
-void sem_post(struct sem *s)
+void usem_post(struct sem *s)
 {
 	struct thread *self = thread_self();
 	spin_lock_by(&s->lock, self);
@@ -211,12 +211,12 @@ void sem_post(struct sem *s)
 		grant(w);                /* the unit goes straight to w */
 }
 
-void barrier_init(struct barrier *b, int n)
+void ubarrier_init(struct barrier *b, int n)
 {
 	*b = (struct barrier){ .n = n };
 }
 
-int barrier_wait(struct barrier *b)
+int ubarrier_wait(struct barrier *b)
 {
 	struct waiter w = { thread_self(), 0, 0 };
 	spin_lock_by(&b->lock, w.t);
@@ -239,21 +239,21 @@ int barrier_wait(struct barrier *b)
 	return 0;
 }
 
-void once(struct once *o, void (*fn)(void))
+void uonce(struct once *o, void (*fn)(void))
 {
 	if (__atomic_load_n(&o->state, __ATOMIC_ACQUIRE) == 2)
 		return;
-	mutex_lock(&o->m);
+	umutex_lock(&o->m);
 	if (o->state == 0) {
 		o->state = 1;
-		mutex_unlock(&o->m);
+		umutex_unlock(&o->m);
 		fn();
-		mutex_lock(&o->m);
+		umutex_lock(&o->m);
 		__atomic_store_n(&o->state, 2, __ATOMIC_RELEASE);
-		cond_broadcast(&o->c);
+		ucond_broadcast(&o->c);
 	}
 	while (o->state != 2)
-		cond_wait(&o->c, &o->m);
-	mutex_unlock(&o->m);
+		ucond_wait(&o->c, &o->m);
+	umutex_unlock(&o->m);
 }
 

@@ -175,7 +175,7 @@ static void *sorter(void *arg)
 	long lo = (long)(a >> 32), hi = (long)(a & 0xffffffffu);
 	while (hi - lo > grain) {
 		long j = partition(keys, lo, hi) + 1;
-		mutex_lock(&m);
+		umutex_lock(&m);
 		if (j - lo > hi - j) {
 			pool_push(lo, j);
 			lo = j;
@@ -183,15 +183,15 @@ static void *sorter(void *arg)
 			pool_push(j, hi);
 			hi = j;
 		}
-		cond_signal(&ev);
-		mutex_unlock(&m);
+		ucond_signal(&ev);
+		umutex_unlock(&m);
 	}
 	seq_sort(keys + lo, hi - lo);
-	mutex_lock(&m);
+	umutex_lock(&m);
 	placed += hi - lo;
 	finished[nfinished++] = thread_self();   /* nfinished <= live <= THREADS */
-	cond_signal(&ev);
-	mutex_unlock(&m);
+	ucond_signal(&ev);
+	umutex_unlock(&m);
 	return 0;
 }
 
@@ -201,11 +201,11 @@ static void *sorter(void *arg)
 static void dispatch(struct thread **batch, struct seg *todo)
 {
 	for (;;) {
-		mutex_lock(&m);
+		umutex_lock(&m);
 		while (!nfinished && !(npool && live < nthreads) && !(placed == nkeys && !live))
-			cond_wait(&ev, &m);
+			ucond_wait(&ev, &m);
 		if (!nfinished && !npool && !live) {
-			mutex_unlock(&m);
+			umutex_unlock(&m);
 			return;
 		}
 		int nb = 0, nt = 0;
@@ -215,7 +215,7 @@ static void dispatch(struct thread **batch, struct seg *todo)
 			todo[nt++] = pool[--npool];
 			live++;
 		}
-		mutex_unlock(&m);
+		umutex_unlock(&m);
 		for (int i = 0; i < nb; i++) {
 			if (!__atomic_load_n(&batch[i]->join, __ATOMIC_ACQUIRE))
 				joins_waited++;      /* still leaving: the join blocks */
@@ -224,9 +224,9 @@ static void dispatch(struct thread **batch, struct seg *todo)
 		for (int i = 0; i < nt; i++)
 			app_create(P, sorter, (void *)(uintptr_t)((uint64_t)todo[i].lo << 32 | todo[i].hi));
 		created += nt;
-		mutex_lock(&m);
+		umutex_lock(&m);
 		live -= nb;
-		mutex_unlock(&m);
+		umutex_unlock(&m);
 	}
 }
 

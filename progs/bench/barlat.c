@@ -30,7 +30,7 @@ static void *worker(void *arg)
 	for (int r = 0; r < rounds; r++) {
 		for (int i = 0; i < work; i++)
 			x += (uint64_t)i;
-		barrier_wait(&bar);
+		ubarrier_wait(&bar);
 		if (me == 0) {
 			uint64_t t = now_ns();
 			lat[r] = t - prev;
@@ -51,7 +51,7 @@ static void *main_fn(void *arg)
 	(void)arg;
 	struct thread **t = malloc(sizeof *t * (size_t)nthreads);
 	lat = malloc(sizeof *lat * (size_t)rounds);
-	barrier_init(&bar, nthreads);
+	ubarrier_init(&bar, nthreads);
 	uint64_t t0 = now_ns();
 	app_fork_join(P, nthreads, worker, t);
 	uint64_t total = now_ns() - t0;

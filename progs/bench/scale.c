@@ -93,7 +93,7 @@ static void *sleeper(void *arg)
 	for (long i = 0; i < words - 2; i++)
 		lo[i] = PAINT;
 	__atomic_fetch_add(&arrived, 1, __ATOMIC_RELAXED);
-	sem_wait(&go);
+	usem_wait(&go);
 	long i = 0;
 	while (i < words - 2 && lo[i] == PAINT)
 		i++;
@@ -113,7 +113,7 @@ static void *main_fn(void *arg)
 	uint64_t main_stack = fifo_stack_size;
 	fifo_stack_size = (uint64_t)(uintptr_t)arg;
 	probe = (long)fifo_stack_size / 2 < 1024 ? (long)fifo_stack_size / 2 : 1024;
-	sem_init(&go, 0);
+	usem_init(&go, 0);
 	uint64_t mem0 = (uint64_t)sys_getinfo(INFO_MEM_FREE);
 	uint64_t t0 = now_ns();
 	long n = 0;
@@ -129,7 +129,7 @@ static void *main_fn(void *arg)
 	uint64_t t1 = now_ns();
 	uint64_t mem1 = (uint64_t)sys_getinfo(INFO_MEM_FREE);
 	for (long i = 0; i < n; i++)
-		sem_post(&go);
+		usem_post(&go);
 	for (long i = 0; i < n; i++)
 		thread_join(T(i));
 	uint64_t t2 = now_ns();

@@ -69,7 +69,7 @@ static void *main_fn(void *arg)
 	for (int r = -1; r < reps; r++) {
 		g_threads = 1;
 		memcpy(g_a, g_a0, sizeof *g_a * (size_t)n * (size_t)(n + 1));
-		barrier_init(&g_bar, 1);
+		ubarrier_init(&g_bar, 1);
 		uint64_t t0 = now_ns();
 		gauss_worker(0);
 		if (r >= 0)

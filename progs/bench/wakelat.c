@@ -25,8 +25,8 @@ static volatile int stop;
 static void *ponger(void *arg)
 {
 	for (int i = 0; i < rounds; i++) {
-		sem_wait(&ping);
-		sem_post(&pong);
+		usem_wait(&ping);
+		usem_post(&pong);
 	}
 	return arg;
 }
@@ -56,8 +56,8 @@ static void *main_fn(void *arg)
 	uint64_t t0 = now_ns();
 	for (int i = 0; i < rounds; i++) {
 		uint64_t s = now_ns();
-		sem_post(&ping);
-		sem_wait(&pong);
+		usem_post(&ping);
+		usem_wait(&pong);
 		lat[i] = now_ns() - s;
 	}
 	uint64_t total = now_ns() - t0;

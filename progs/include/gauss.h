@@ -64,7 +64,7 @@ static void *gauss_worker(void *arg)
 			for (int j = k + 1; j <= n; j++)
 				pi[j] -= f * pk[j];
 		}
-		barrier_wait(&g_bar);
+		ubarrier_wait(&g_bar);
 	}
 	return 0;
 }
@@ -75,7 +75,7 @@ static uint64_t gauss_eliminate(const struct pkg *p, int threads, struct thread 
 {
 	g_threads = threads;
 	memcpy(g_a, g_a0, sizeof *g_a * (size_t)g_n * (size_t)(g_n + 1));
-	barrier_init(&g_bar, threads);
+	ubarrier_init(&g_bar, threads);
 	uint64_t t0 = now_ns();
 	app_fork_join(p, threads, gauss_worker, t);
 	return now_ns() - t0;

@@ -18,9 +18,9 @@ static volatile int stop;
 static void *adder(void *arg)
 {
 	for (int i = 0; i < iters; i++) {
-		mutex_lock(&m);
+		umutex_lock(&m);
 		counter++;
-		mutex_unlock(&m);
+		umutex_unlock(&m);
 		if (i % 64 == 0)
 			thread_yield();
 	}

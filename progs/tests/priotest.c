@@ -190,7 +190,7 @@ static void *poster(void *arg)
 	sys_sleep(SLEEP_NS);
 	posted_at = now_ns();
 	woke_ns = posted_at - due;
-	sem_post(&sm);
+	usem_post(&sm);
 	return 0;
 }
 
@@ -198,7 +198,7 @@ static void *poster(void *arg)
 static void *waiter(void *arg)
 {
 	(void)arg;
-	sem_wait(&sm);
+	usem_wait(&sm);
 	post_ns = now_ns() - posted_at;
 	held = spinning;
 	spin_stop = 1;
@@ -209,7 +209,7 @@ static void t_latency(void)
 {
 	struct thread *s[16], *w, *p;
 	thread_self()->prio = THREAD_PRIO_MAX;
-	sem_init(&sm, 0);
+	usem_init(&sm, 0);
 	w = spawn(7, waiter, 0);
 	p = spawn(5, poster, 0);
 	thread_yield();                          /* both start, and wait */

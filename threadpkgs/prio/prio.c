@@ -13,7 +13,7 @@
  * spin_unlock yields). A thread preempted that way, or handed off at a
  * preemption warning, goes back to the head of its level.
  *
- * Priority ceilings on <sync.h>'s mutexes (mutex_set_ceiling) raise a
+ * Priority ceilings on <sync.h>'s mutexes (umutex_set_ceiling) raise a
  * holder's t.prio, which is what enqueue, pick and preempt read.
  */
 #include <vprt.h>

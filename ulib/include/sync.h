@@ -34,7 +34,7 @@ struct waitq {
  * A mutex may have a priority ceiling (0: none): a thread holds it at
  * least at that priority, so no thread of a priority up to the ceiling
  * preempts it while it holds the mutex (packages with priorities: prio).
- * Set it before first use, with mutex_set_ceiling.
+ * Set it before first use, with umutex_set_ceiling.
  */
 struct mutex {
 	volatile int state;         /* 0 free, 1 held, 2 held and maybe waiters
@@ -69,8 +69,8 @@ struct once {
 	struct cond c;
 };
 
-void mutex_lock_slow(struct mutex *m);
-void mutex_unlock_slow(struct mutex *m);
+void umutex_lock_slow(struct mutex *m);
+void umutex_unlock_slow(struct mutex *m);
 
 /* A mutex with a ceiling counts its states from MX_CEIL (free), so the
    inline paths below fail on it and the slow paths do the ceiling: a
@@ -78,41 +78,41 @@ void mutex_unlock_slow(struct mutex *m);
 #define MX_CEIL 4
 
 /* Uncontended paths inline: one compare-and-swap each way. */
-static inline void mutex_lock(struct mutex *m)
+static inline void umutex_lock(struct mutex *m)
 {
 	int expect = 0;
 	if (!__atomic_compare_exchange_n(&m->state, &expect, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		mutex_lock_slow(m);
+		umutex_lock_slow(m);
 }
 
-static inline void mutex_unlock(struct mutex *m)
+static inline void umutex_unlock(struct mutex *m)
 {
 	int expect = 1;
 	if (!__atomic_compare_exchange_n(&m->state, &expect, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
-		mutex_unlock_slow(m);
+		umutex_unlock_slow(m);
 }
 
 /* Give an unused, unlocked mutex a priority ceiling (0: none). */
-static inline void mutex_set_ceiling(struct mutex *m, int prio)
+static inline void umutex_set_ceiling(struct mutex *m, int prio)
 {
 	m->ceiling = prio;
 	m->state = prio ? MX_CEIL : 0;
 }
 
-int mutex_trylock(struct mutex *m);
+int umutex_trylock(struct mutex *m);
 
-void cond_wait(struct cond *c, struct mutex *m);
-void cond_signal(struct cond *c);
-void cond_broadcast(struct cond *c);
+void ucond_wait(struct cond *c, struct mutex *m);
+void ucond_signal(struct cond *c);
+void ucond_broadcast(struct cond *c);
 
-void sem_init(struct sem *s, int count);
-void sem_wait(struct sem *s);
-void sem_post(struct sem *s);
+void usem_init(struct sem *s, int count);
+void usem_wait(struct sem *s);
+void usem_post(struct sem *s);
 
-void barrier_init(struct barrier *b, int n);
+void ubarrier_init(struct barrier *b, int n);
 /* Returns 1 in exactly one thread per round (the last to arrive). */
-int barrier_wait(struct barrier *b);
+int ubarrier_wait(struct barrier *b);
 
-void once(struct once *o, void (*fn)(void));
+void uonce(struct once *o, void (*fn)(void));
 
 #endif

@@ -58,7 +58,7 @@ static void put_serial(char c, void *arg)
 int vkprintf(const char *f, va_list ap)
 {
 	console_lock();
-	int n = fmt(put_serial, 0, f, ap);
+	int n = fmt_format(put_serial, 0, f, ap);
 	console_unlock();
 	return n;
 }
@@ -90,7 +90,7 @@ int ksnprintf(char *buf, size_t n, const char *f, ...)
 	struct sbuf b = { buf, n, 0 };
 	va_list ap;
 	va_start(ap, f);
-	fmt(put_buf, &b, f, ap);
+	fmt_format(put_buf, &b, f, ap);
 	va_end(ap);
 	if (n)
 		buf[b.len < n ? b.len : n - 1] = 0;

@@ -1,6 +1,8 @@
 /*
  * printf formatting, shared by kernel and user (see fmt.h).
  * Kept free of any library call so the kernel can build it as is.
+ * (The function is fmt_format, not fmt: ulib's exported names stay out of
+ * the way of programs' own globals.)
  */
 #include <stdint.h>
 #include <stddef.h>
@@ -9,7 +11,7 @@
 struct spec {
 	int left, zero, plus, space, alt;
 	int width, prec;   /* prec < 0: none */
-	int len;           /* 0 int, 1 long, 2 long long, -1 short, -2 char */
+	int len;           /* 0 int, 1 long, 2 long long, -1 short, -2 char, 3 long double */
 };
 
 static int emit(fmt_put_fn put, void *arg, char c, int n)
@@ -342,7 +344,7 @@ static int fmt_double(fmt_put_fn put, void *arg, struct spec *sp, double d, char
 }
 #endif
 
-int fmt(fmt_put_fn put, void *arg, const char *f, va_list ap)
+int fmt_format(fmt_put_fn put, void *arg, const char *f, va_list ap)
 {
 	int out = 0;
 	for (; *f; f++) {
@@ -386,6 +388,7 @@ int fmt(fmt_put_fn put, void *arg, const char *f, va_list ap)
 			if (*f == 'l') sp.len = sp.len >= 1 ? 2 : 1;
 			else if (*f == 'h') sp.len = sp.len <= -1 ? -2 : -1;
 			else if (*f == 'z' || *f == 'j' || *f == 't') sp.len = 1;
+			else if (*f == 'L') sp.len = 3;
 			else break;
 		}
 		int64_t sv;
@@ -439,7 +442,10 @@ int fmt(fmt_put_fn put, void *arg, const char *f, va_list ap)
 		case 'E':
 		case 'g':
 		case 'G':
-			out += fmt_double(put, arg, &sp, va_arg(ap, double), *f);
+			/* %Lf: printed at double precision (the digits past
+			   double's 17 are not long double's own). */
+			out += fmt_double(put, arg, &sp, sp.len == 3 ? (double)va_arg(ap, long double)
+						  : va_arg(ap, double), *f);
 			break;
 #endif
 		case '%':

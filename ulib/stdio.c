@@ -73,7 +73,10 @@ void stdout_line(const char *s, size_t n)
 static void stderr_write(const char *s, size_t n)
 {
 	spin_lock_by(&outlock, 0);
-	sys_cputs(s, n);
+	for (size_t k; n; s += k, n -= k) {
+		k = n < 4096 ? n : 4096;   /* the kernel takes at most 64 KiB a call */
+		sys_cputs(s, k);
+	}
 	spin_unlock_by(&outlock, 0);
 }
 

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <sys.h>
 
+#define CHUNK 4096      /* bytes per SYS_cputs (the kernel takes at most 64 KiB) */
+
 ssize_t write(int fd, const void *buf, size_t n)
 {
 	if (fd != 1 && fd != 2) {
@@ -20,7 +22,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 	const char *p = buf;
 	size_t left = n;
 	while (left) {
-		long r = sys_cputs(p, left);
+		long r = sys_cputs(p, left < CHUNK ? left : CHUNK);
 		if (sys_failed(r)) {
 			errno = (int)-r;
 			return n == left ? -1 : (ssize_t)(n - left);

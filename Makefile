@@ -205,6 +205,10 @@ fuzz: setup
 clean:
 	rm -rf $(B) compile_commands.json
 
+# `make -s print-UCFLAGS`: a variable's value, for tests and tools.
+print-%:
+	@echo '$($*)'
+
 .PHONY: all setup run debug test bench fuzz clean
 .DEFAULT_GOAL := all
 .SECONDARY:

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <errno.h>
+#include <string.h>
 
 static sighandler_t disp[NSIG];   /* only SIG_DFL or SIG_IGN */
 
@@ -85,4 +86,19 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	if (old)
 		*old = 0;
 	return 0;
+}
+
+char *strsignal(int sig)
+{
+	static const char *const names[NSIG] = {
+		[SIGHUP] = "Hangup", [SIGINT] = "Interrupt", [SIGQUIT] = "Quit",
+		[SIGILL] = "Illegal instruction", [SIGTRAP] = "Trace/breakpoint trap",
+		[SIGABRT] = "Aborted", [SIGBUS] = "Bus error",
+		[SIGFPE] = "Floating point exception", [SIGKILL] = "Killed",
+		[SIGUSR1] = "User defined signal 1", [SIGSEGV] = "Segmentation fault",
+		[SIGUSR2] = "User defined signal 2", [SIGPIPE] = "Broken pipe",
+		[SIGALRM] = "Alarm clock", [SIGTERM] = "Terminated", [SIGCHLD] = "Child exited",
+		[SIGCONT] = "Continued", [SIGSTOP] = "Stopped (signal)",
+	};
+	return (char *)(sig > 0 && sig < NSIG && names[sig] ? names[sig] : "Unknown signal");
 }

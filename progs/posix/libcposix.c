@@ -323,6 +323,7 @@ static void test_unistd(long want_cpus)
 	CHECK(signal(SIGINT, SIG_IGN) == SIG_DFL && raise(SIGINT) == 0);
 	errno = 0;
 	CHECK(signal(SIGINT, on_sig) == SIG_ERR && errno == ENOSYS);
+	CHECK(!strcmp(strsignal(SIGSEGV), "Segmentation fault"));
 }
 
 static void on_sig(int sig)

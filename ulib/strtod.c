@@ -21,7 +21,7 @@ static const double exact10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1
 				  1e20, 1e21, 1e22 };
 
 /* 10^e for |e| up to a few thousand, by squaring (long double reaches 1e4932). */
-static long double pow10l(int e)
+static long double tenpow(int e)
 {
 	long double r = 1, b = 10;
 	unsigned n = e < 0 ? -(unsigned)e : (unsigned)e;
@@ -31,7 +31,7 @@ static long double pow10l(int e)
 	return e < 0 ? 1 / r : r;
 }
 
-static long double pow2l(int e)
+static long double twopow(int e)
 {
 	long double r = 1, b = 2;
 	unsigned n = e < 0 ? -(unsigned)e : (unsigned)e;
@@ -147,7 +147,7 @@ double strtod(const char *str, char **end)
 	if (m == 0)
 		return neg ? -0.0 : 0.0;
 	if (hex)
-		return finish((long double)m * pow2l((int)e), neg);
+		return finish((long double)m * twopow((int)e), neg);
 	/* A dropped nonzero digit: nudge m so the rounding sees "above". */
 	if (sticky)
 		m |= 1;
@@ -157,15 +157,15 @@ double strtod(const char *str, char **end)
 		return neg ? -d : d;
 	}
 	if (e > 400)
-		e = 400;          /* inf anyway; keeps pow10l finite */
+		e = 400;          /* inf anyway; keeps tenpow finite */
 	if (e < -400 - 19)
 		e = -400 - 19;    /* 0 anyway */
 	long double v = (long double)m;
 	/* Split very small scales so the long double intermediate stays normal. */
 	if (e < -300)
-		v = v * pow10l(-300) * pow10l((int)e + 300);
+		v = v * tenpow(-300) * tenpow((int)e + 300);
 	else
-		v *= pow10l((int)e);
+		v *= tenpow((int)e);
 	return finish(v, neg);
 }
 

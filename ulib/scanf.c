@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdarg.h>
 
 enum { HH = -2, H = -1, I = 0, L = 1, LL = 2, LD = 3, SZ = 4 };
 

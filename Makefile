@@ -147,7 +147,9 @@ $(foreach f,$(PSRCS),$(eval $(call prog_rule,$(f))))
 # with CFLAGS emptied first, so one folder's flags stay its own).
 PSTART := $(B)/u/ulib/posix/pstart.c.o
 XCFLAGS_posix  :=
-XCFLAGS_ported := -Wno-error
+# Ported code: warnings shown, not fatal; -fcommon for old code that
+# defines globals in headers (GCC 10 made -fno-common the default).
+XCFLAGS_ported := -Wno-error -fcommon
 define xprog_rule
 $(eval xsrc := $(if $(filter %.c,$(1)),$(1),$(wildcard $(1)/*.c)))
 $(eval xobj := $(patsubst %,$(B)/u/%.o,$(xsrc)))

@@ -37,6 +37,20 @@ static const char *const msgs[] = {
 	[ECANCELED] = "Operation canceled",
 	[EOWNERDEAD] = "Owner died",
 	[ENOTRECOVERABLE] = "State not recoverable",
+	[ENXIO] = "No such device or address",
+	[EXDEV] = "Invalid cross-device link",
+	[ENODEV] = "No such device",
+	[EISDIR] = "Is a directory",
+	[EFBIG] = "File too large",
+	[EROFS] = "Read-only file system",
+	[EMLINK] = "Too many links",
+	[EPIPE] = "Broken pipe",
+	[ENOTEMPTY] = "Directory not empty",
+	[ELOOP] = "Too many levels of symbolic links",
+	[EILSEQ] = "Invalid or incomplete multibyte or wide character",
+	[ENOBUFS] = "No buffer space available",
+	[EALREADY] = "Operation already in progress",
+	[EINPROGRESS] = "Operation now in progress",
 };
 
 int strerror_r(int e, char *buf, size_t n)

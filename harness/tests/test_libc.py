@@ -29,6 +29,7 @@ def test_libcposix(boot, smp):
     assert res["realtime_s"] > 1_577_836_800, res        # CLOCK_REALTIME: after 2020
     lines = r.lines
     for want in ["libcposix: to stderr 42", "libcposix perror: Invalid argument",
+                 "libcposix: warn 7: Numerical result out of range", "libcposix: warnx",
                  "libcposix: write 1", "libcposix: write 2"]:
         assert want in lines, (want, r.tail())
     # atexit: last registered first; then exit flushes the partial line

@@ -10,14 +10,18 @@
  * atexit functions (last registered first) and, from the last of them, a
  * partial line that only exit's flush writes out. Exits 0 iff F == 0.
  */
+#include <alloca.h>
 #include <assert.h>
 #include <ctype.h>
+#include <err.h>
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -27,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/param.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <time.h>
@@ -300,6 +305,43 @@ static void test_getopt(void)
 	optind = 1;
 }
 
+static jmp_buf jb;
+static int jumps;
+
+static __attribute__((noinline)) void jump_back(int pad_bytes)
+{
+	volatile char pad[512];   /* a frame of its own below setjmp's */
+	pad[pad_bytes % 512] = 1;
+	longjmp(jb, jumps == 1 ? pad[0] * 0 : 7);   /* 0 the first time: setjmp returns 1 */
+}
+
+static void test_misc(void)
+{
+	volatile double kept = 1.25;   /* volatile: valid after longjmp */
+	volatile int first = -1;
+	int r = setjmp(jb);
+	if (first < 0)
+		first = r;
+	else if (jumps == 1)
+		CHECK(r == 1);          /* longjmp(jb, 0) makes setjmp return 1 */
+	jumps++;
+	if (jumps == 1)
+		jump_back(0);
+	if (jumps == 2)
+		jump_back(500);
+	CHECK(first == 0 && jumps == 3 && r == 7 && kept == 1.25);
+	char p1[] = "/usr/lib/libc.a", p2[] = "/usr/lib/", p3[] = "file", p4[] = "/";
+	STREQ(basename(p1), "libc.a");
+	STREQ(dirname(p1), "/usr/lib");
+	STREQ(basename(p2), "lib");
+	STREQ(dirname(p3), ".");
+	STREQ(basename(p4), "/");
+	CHECK(MIN(3, 4) == 3 && MAX(3, 4) == 4 && nitems(p1) == 16);
+	char *a = alloca(64);
+	memset(a, 'x', 64);
+	CHECK(a[63] == 'x');
+}
+
 static void on_sig(int sig);
 
 static void test_unistd(long want_cpus)
@@ -363,6 +405,7 @@ int main(int argc, char **argv)
 	test_time();
 	test_getopt();
 	test_unistd(want_cpus);
+	test_misc();
 
 	printf("@result {\"name\": \"libcposix\", \"checks\": %d, \"failures\": %d, "
 	       "\"ncpu\": %ld, \"verbose\": %d, \"n\": %d, \"operands\": %d, "
@@ -372,6 +415,9 @@ int main(int argc, char **argv)
 	fprintf(stderr, "libcposix: to stderr %d\n", 42);
 	errno = EINVAL;
 	perror("libcposix perror");
+	errno = ERANGE;
+	warn("warn %d", 7);
+	warnx("warnx");
 	write(1, "libcposix: write 1\n", 19);
 	write(2, "libcposix: write 2\n", 19);
 	atexit(at1);

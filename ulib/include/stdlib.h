@@ -4,6 +4,7 @@
 #define ULIB_STDLIB_H
 
 #include <stddef.h>
+#include <alloca.h>
 
 #define EXIT_SUCCESS 0
 #define EXIT_FAILURE 1

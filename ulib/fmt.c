@@ -361,6 +361,7 @@ int fmt_format(fmt_put_fn put, void *arg, const char *f, va_list ap)
 			else if (c == '+') sp.plus = 1;
 			else if (c == ' ') sp.space = 1;
 			else if (c == '#') sp.alt = 1;
+			else if (c == '\'') ;   /* group thousands: the C locale has no separator */
 			else break;
 		}
 		f++;

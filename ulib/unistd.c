@@ -3,6 +3,8 @@
  * stdin behind fd 0, and what the kernel can say about the machine.
  */
 #include <unistd.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
@@ -106,5 +108,18 @@ int gethostname(char *name, size_t n)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	return 0;
+}
+
+int get_nprocs(void) { return (int)sys_getinfo(INFO_NCPU); }
+int get_nprocs_conf(void) { return get_nprocs(); }
+
+int uname(struct utsname *u)
+{
+	strlcpy(u->sysname, "Anima", sizeof u->sysname);
+	strlcpy(u->nodename, "anima", sizeof u->nodename);
+	strlcpy(u->release, "0", sizeof u->release);
+	strlcpy(u->version, "research kernel", sizeof u->version);
+	strlcpy(u->machine, "x86_64", sizeof u->machine);
 	return 0;
 }

@@ -32,6 +32,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/param.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <time.h>
@@ -63,6 +65,7 @@ static void test_printf(void)
 	      "18446744073709551615 -9223372036854775808 dead");
 	STREQ(F("%p", (void *)0x10), "0x10");
 	STREQ(F("%Lf", 1.5L), "1.500000");
+	STREQ(F("%'d", 1234567), "1234567");            /* the C locale groups nothing */
 	CHECK(snprintf(buf, 4, "%s", "abcdef") == 6 && !strcmp(buf, "abc"));
 	char *s = 0;
 	CHECK(asprintf(&s, "%d-%s", 7, "x") == 3 && s && !strcmp(s, "7-x"));
@@ -351,6 +354,9 @@ static void test_unistd(long want_cpus)
 	if (want_cpus)
 		CHECK(ncpu == want_cpus);
 	CHECK(sysconf(_SC_PAGESIZE) == 4096 && getpagesize() == 4096);
+	CHECK(get_nprocs() == ncpu);
+	struct utsname u;
+	CHECK(uname(&u) == 0 && !strcmp(u.machine, "x86_64"));
 	errno = 0;
 	CHECK(sysconf(-1) == -1 && errno == EINVAL);
 	CHECK(getpid() > 0 && isatty(1) && isatty(2));

@@ -1,14 +1,16 @@
 /*
- * strtod: decimal and hexadecimal floating-point numbers, inf and nan.
+ * strtod: decimal and hexadecimal floating-point numbers, inf and nan,
+ * correctly rounded (to nearest, ties to even).
  *
- * Decimal: up to 19 significant digits are kept in a 64-bit integer m
- * (later digits only decide rounding direction: they set a sticky bit),
- * and the value is m * 10^e. When m < 2^53 and |e| <= 22 both factors
- * are exact doubles and one multiplication or division rounds correctly
- * (Clinger's fast path), which covers what programs usually parse.
- * Otherwise the product is formed in x87 long double (64-bit mantissa)
- * and rounded once to double: within one ulp, and nearly always the
- * correctly rounded result. Hexadecimal input is exact (to 16 digits).
+ * Decimal: the first 19 significant digits, in a 64-bit integer m, give
+ * the value m * 10^e. When m < 2^53 and |e| <= 22 both factors are exact
+ * doubles and one multiplication or division rounds correctly (Clinger's
+ * fast path), which covers what programs usually parse. Otherwise the
+ * product is formed in x87 long double (64-bit mantissa) and rounded to
+ * double, which is within one ulp; then `correct` compares the exact
+ * decimal value (up to MAXD digits, the rest only as "more than") with
+ * the midpoints to the neighbouring doubles in big integers and steps
+ * one ulp if needed. Hexadecimal input is exact to 16 digits.
  */
 #include <stdlib.h>
 #include <ctype.h>
@@ -41,6 +43,126 @@ static long double twopow(int e)
 	return e < 0 ? 1 / r : r;
 }
 
+/* --- exact comparison in big integers --- */
+
+#define MAXD  800          /* decimal digits taken exactly; the rest only as "more than" */
+#define LIMBS 256          /* 8192 bits: D * 5^1130 * 2^1100 fits */
+
+struct big {
+	uint32_t w[LIMBS];
+	int n;             /* limbs in use; w[n-1] != 0 unless n == 0 */
+};
+
+static void big_mul(struct big *b, uint32_t k, uint32_t add)
+{
+	uint64_t carry = add;
+	for (int i = 0; i < b->n; i++) {
+		uint64_t t = (uint64_t)b->w[i] * k + carry;
+		b->w[i] = (uint32_t)t;
+		carry = t >> 32;
+	}
+	if (carry && b->n < LIMBS)
+		b->w[b->n++] = (uint32_t)carry;
+}
+
+static void big_pow5(struct big *b, int k)
+{
+	for (; k >= 13; k -= 13)
+		big_mul(b, 1220703125u, 0);        /* 5^13 */
+	static const uint32_t p5[] = { 1, 5, 25, 125, 625, 3125, 15625, 78125, 390625,
+				       1953125, 9765625, 48828125, 244140625 };
+	big_mul(b, p5[k], 0);
+}
+
+static void big_shl(struct big *b, int k)
+{
+	int words = k / 32, bits = k % 32;
+	if (b->n == 0)
+		return;
+	if (b->n + words + 1 > LIMBS)
+		words = LIMBS - b->n - 1;      /* cannot happen within the clamps below */
+	b->w[b->n + words] = 0;
+	for (int i = b->n - 1; i >= 0; i--) {
+		uint64_t v = (uint64_t)b->w[i] << bits;
+		b->w[i + words + 1] |= (uint32_t)(v >> 32);
+		b->w[i + words] = (uint32_t)v;
+	}
+	for (int i = 0; i < words; i++)
+		b->w[i] = 0;
+	b->n += words + 1;
+	while (b->n && !b->w[b->n - 1])
+		b->n--;
+}
+
+static int big_cmp(const struct big *a, const struct big *b)
+{
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	for (int i = a->n - 1; i >= 0; i--)
+		if (a->w[i] != b->w[i])
+			return a->w[i] < b->w[i] ? -1 : 1;
+	return 0;
+}
+
+/* Compare D * 10^dexp with M * 2^bexp: -1, 0, 1. Both sides are scaled
+   to integers: 10^dexp = 5^dexp * 2^dexp, a negative power moving over. */
+static int compare(const struct big *D, int dexp, uint64_t M, int bexp)
+{
+	struct big a = *D, b;
+	b.w[0] = (uint32_t)M, b.w[1] = (uint32_t)(M >> 32);
+	b.n = b.w[1] ? 2 : 1;
+	int ax = 0, bx = bexp;
+	if (dexp >= 0) {
+		big_pow5(&a, dexp);
+		ax = dexp;
+	} else {
+		big_pow5(&b, -dexp);
+		bx = bexp - dexp;
+	}
+	int k = ax < bx ? ax : bx;
+	big_shl(&a, ax - k);
+	big_shl(&b, bx - k);
+	return big_cmp(&a, &b);
+}
+
+/* The double nearest D * 10^dexp (plus "a little more" if sticky), given
+   d within an ulp or two of it: check it against the midpoints to its
+   neighbours and step. Ties go to the even mantissa. */
+static double correct(double d, const struct big *D, int dexp, int sticky)
+{
+	uint64_t bits;
+	if (d == __builtin_inf())
+		d = 1.7976931348623157e308;          /* DBL_MAX: maybe the answer */
+	if (d == 0)
+		d = 4.9406564584124654e-324;         /* the least subnormal: maybe the answer */
+	__builtin_memcpy(&bits, &d, 8);
+	for (int step = 0; step < 4; step++) {
+		int ex = (int)(bits >> 52);
+		uint64_t mant = bits & ((1ULL << 52) - 1);
+		int bexp = -1074;
+		if (ex) {
+			mant |= 1ULL << 52;
+			bexp = ex - 1075;
+		}
+		int c = compare(D, dexp, 2 * mant + 1, bexp - 1);          /* upper midpoint */
+		if (c > 0 || (c == 0 && (sticky || (mant & 1)))) {
+			if (++bits == 0x7ffULL << 52)
+				break;                                      /* up past DBL_MAX: inf */
+			continue;
+		}
+		int wide = mant == 1ULL << 52 && ex > 1;    /* the double below is half as far */
+		c = wide ? compare(D, dexp, 4 * mant - 1, bexp - 2) : compare(D, dexp, 2 * mant - 1, bexp - 1);
+		if (c < 0 || (c == 0 && !sticky && (mant & 1))) {
+			if (--bits == 0)
+				break;                                      /* down to zero */
+			continue;
+		}
+		break;
+	}
+	__builtin_memcpy(&d, &bits, 8);
+	return d;
+}
+
 static int match(const char *s, const char *word)
 {
 	size_t n = strlen(word);
@@ -67,10 +189,12 @@ static long exponent(const char **sp)
 	return neg ? -e : e;
 }
 
+/* A hex float's double: ERANGE on overflow, or when it is below the
+   normal range and not exact (as glibc does). */
 static double finish(long double v, int neg)
 {
 	double d = (double)v;
-	if (d == __builtin_inf() || (d == 0 && v != 0) || (v != 0 && __builtin_fabs(d) < 2.2250738585072014e-308))
+	if (d == __builtin_inf() || (d < 2.2250738585072014e-308 && (long double)d != v))
 		errno = ERANGE;
 	return neg ? -d : d;
 }
@@ -109,6 +233,7 @@ double strtod(const char *str, char **end)
 	uint64_t m = 0;
 	long e = 0;          /* decimal (or binary, for hex) exponent of m */
 	int digits = 0, any = 0, sticky = 0, dot = 0;
+	const char *first = 0;   /* the first significant digit */
 	for (;; s++) {
 		int c = (unsigned char)*s, d;
 		if (c == '.' && !dot) {
@@ -124,6 +249,8 @@ double strtod(const char *str, char **end)
 				e -= hex ? 4 : 1;
 			continue;
 		}
+		if (!first)
+			first = s;
 		if (digits < (hex ? 16 : 19)) {
 			m = m * (hex ? 16 : 10) + (uint64_t)d;
 			digits++;
@@ -140,33 +267,63 @@ double strtod(const char *str, char **end)
 			*end = (char *)str;
 		return 0;
 	}
+	const char *mend = s;    /* the end of the digits */
 	if ((*s | 0x20) == (hex ? 'p' : 'e'))
 		e += exponent(&s);
 	if (end)
 		*end = (char *)s;
 	if (m == 0)
 		return neg ? -0.0 : 0.0;
-	if (hex)
+	if (hex) {
+		if (sticky)
+			m |= 1;          /* a dropped nonzero digit: "above", for the rounding */
 		return finish((long double)m * twopow((int)e), neg);
-	/* A dropped nonzero digit: nudge m so the rounding sees "above". */
-	if (sticky)
-		m |= 1;
-	if (m < (1ULL << 53) && e >= -22 && e <= 22) {
+	}
+	if (m < (1ULL << 53) && !sticky && e >= -22 && e <= 22) {
 		double d = (double)m;
 		d = e < 0 ? d / exact10[-e] : d * exact10[e];
 		return neg ? -d : d;
 	}
-	if (e > 400)
-		e = 400;          /* inf anyway; keeps tenpow finite */
-	if (e < -400 - 19)
-		e = -400 - 19;    /* 0 anyway */
+	/* The value is 0.d1d2... * 10^(e + digits). */
+	if (e + digits > 310) {
+		errno = ERANGE;
+		return neg ? -__builtin_inf() : __builtin_inf();
+	}
+	if (e + digits < -325) {
+		errno = ERANGE;
+		return neg ? -0.0 : 0.0;
+	}
 	long double v = (long double)m;
 	/* Split very small scales so the long double intermediate stays normal. */
 	if (e < -300)
 		v = v * tenpow(-300) * tenpow((int)e + 300);
 	else
 		v *= tenpow((int)e);
-	return finish(v, neg);
+	/* The exact value: up to MAXD digits in D, the rest as sticky. */
+	struct big D = { .n = 0 };
+	int nd = 0, more = 0;
+	uint32_t chunk = 0, scale = 1;
+	for (const char *p = first; p < mend; p++) {
+		if (*p == '.')
+			continue;
+		if (nd == MAXD) {
+			more |= *p != '0';
+			continue;
+		}
+		chunk = chunk * 10 + (uint32_t)(*p - '0');
+		scale *= 10;
+		nd++;
+		if (scale == 1000000000) {
+			big_mul(&D, scale, chunk);       /* D = D * 10^9 + chunk */
+			chunk = 0, scale = 1;
+		}
+	}
+	if (scale > 1)
+		big_mul(&D, scale, chunk);
+	double d = correct((double)v, &D, (int)(e + digits - nd), more);
+	if (d == __builtin_inf() || d < 2.2250738585072014e-308)
+		errno = ERANGE;
+	return neg ? -d : d;
 }
 
 float strtof(const char *s, char **end)

@@ -105,6 +105,17 @@ static void test_strtod(void)
 	CHECK(strtod("1.7976931348623157e308", 0) == DBL_MAX);
 	CHECK(strtod("2.2250738585072014e-308", 0) == DBL_MIN);
 	CHECK(strtod("4.9e-324", 0) == 5e-324);
+	/* Correct rounding, ties to even, however many digits. */
+	CHECK(strtod("9007199254740993", 0) == 9007199254740992.0);
+	CHECK(strtod("9007199254740993.000000000000000000000000000001", 0) == 9007199254740994.0);
+	CHECK(strtod("1.00000000000000011102230246251565404236316680908203125", 0) == 1.0);
+	CHECK(strtod("1.00000000000000011102230246251565404236316680908203126", 0) == 1.0 + DBL_EPSILON);
+	CHECK(strtod("1.7976931348623158e308", 0) == DBL_MAX && isinf(strtod("1.7976931348623159e308", 0)));
+	CHECK(strtod("2.4703282292062328e-324", 0) == 5e-324 && strtod("2.4703282292062327e-324", 0) == 0);
+	static char many[1100] = "0.1";
+	memset(many + 3, '0', 1000);
+	many[1003] = '1';
+	CHECK(strtod(many, 0) == 0.1);
 	CHECK(isinf(strtod("-inf", 0)) && strtod("-inf", 0) < 0 && isnan(strtod("nan", 0)));
 	CHECK(strtod("  12abc", &end) == 12 && !strcmp(end, "abc"));
 	CHECK(strtod("x", &end) == 0 && !strcmp(end, "x"));

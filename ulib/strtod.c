@@ -46,62 +46,16 @@ static long double twopow(int e)
 /* --- exact comparison in big integers --- */
 
 #define MAXD  800          /* decimal digits taken exactly; the rest only as "more than" */
-#define LIMBS 256          /* 8192 bits: D * 5^1130 * 2^1100 fits */
-
-struct big {
-	uint32_t w[LIMBS];
-	int n;             /* limbs in use; w[n-1] != 0 unless n == 0 */
-};
-
-static void big_mul(struct big *b, uint32_t k, uint32_t add)
-{
-	uint64_t carry = add;
-	for (int i = 0; i < b->n; i++) {
-		uint64_t t = (uint64_t)b->w[i] * k + carry;
-		b->w[i] = (uint32_t)t;
-		carry = t >> 32;
-	}
-	if (carry && b->n < LIMBS)
-		b->w[b->n++] = (uint32_t)carry;
-}
+#define BIG_LIMBS 128      /* 4096 bits: compare()'s sides stay near 2700 (800 digits) */
+#include "big.h"
 
 static void big_pow5(struct big *b, int k)
 {
-	for (; k >= 13; k -= 13)
-		big_mul(b, 1220703125u, 0);        /* 5^13 */
 	static const uint32_t p5[] = { 1, 5, 25, 125, 625, 3125, 15625, 78125, 390625,
 				       1953125, 9765625, 48828125, 244140625 };
-	big_mul(b, p5[k], 0);
-}
-
-static void big_shl(struct big *b, int k)
-{
-	int words = k / 32, bits = k % 32;
-	if (b->n == 0)
-		return;
-	if (b->n + words + 1 > LIMBS)
-		words = LIMBS - b->n - 1;      /* cannot happen within the clamps below */
-	b->w[b->n + words] = 0;
-	for (int i = b->n - 1; i >= 0; i--) {
-		uint64_t v = (uint64_t)b->w[i] << bits;
-		b->w[i + words + 1] |= (uint32_t)(v >> 32);
-		b->w[i + words] = (uint32_t)v;
-	}
-	for (int i = 0; i < words; i++)
-		b->w[i] = 0;
-	b->n += words + 1;
-	while (b->n && !b->w[b->n - 1])
-		b->n--;
-}
-
-static int big_cmp(const struct big *a, const struct big *b)
-{
-	if (a->n != b->n)
-		return a->n < b->n ? -1 : 1;
-	for (int i = a->n - 1; i >= 0; i--)
-		if (a->w[i] != b->w[i])
-			return a->w[i] < b->w[i] ? -1 : 1;
-	return 0;
+	for (; k >= 13; k -= 13)
+		big_mul(b, 1220703125u);           /* 5^13 */
+	big_mul(b, p5[k]);
 }
 
 /* Compare D * 10^dexp with M * 2^bexp: -1, 0, 1. Both sides are scaled
@@ -109,8 +63,7 @@ static int big_cmp(const struct big *a, const struct big *b)
 static int compare(const struct big *D, int dexp, uint64_t M, int bexp)
 {
 	struct big a = *D, b;
-	b.w[0] = (uint32_t)M, b.w[1] = (uint32_t)(M >> 32);
-	b.n = b.w[1] ? 2 : 1;
+	big_set(&b, M);
 	int ax = 0, bx = bexp;
 	if (dexp >= 0) {
 		big_pow5(&a, dexp);
@@ -314,12 +267,15 @@ double strtod(const char *str, char **end)
 		scale *= 10;
 		nd++;
 		if (scale == 1000000000) {
-			big_mul(&D, scale, chunk);       /* D = D * 10^9 + chunk */
+			big_mul(&D, scale);              /* D = D * 10^9 + chunk */
+			big_add(&D, chunk);
 			chunk = 0, scale = 1;
 		}
 	}
-	if (scale > 1)
-		big_mul(&D, scale, chunk);
+	if (scale > 1) {
+		big_mul(&D, scale);
+		big_add(&D, chunk);
+	}
 	double d = correct((double)v, &D, (int)(e + digits - nd), more);
 	if (d == __builtin_inf() || d < 2.2250738585072014e-308)
 		errno = ERANGE;

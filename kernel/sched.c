@@ -242,8 +242,10 @@ void scheduler(void)
 		fxrstor(vp->fpu);
 		uint64_t t0 = now_ns();
 		vp->pp->dispatches++;
+		vp->pp->oncpu = 1;
 		quantum_begin(c, vp, t0);
 		swtch(&c->sched_ctx, vp->ctx);
+		vp->pp->oncpu = 0;
 		/* vp gave up the CPU; its state says why. */
 		uint64_t ran = now_ns() - t0;
 		vp->run_ns += ran;

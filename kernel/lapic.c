@@ -75,7 +75,7 @@ uint32_t lapic_timer_current(void)
 }
 
 /* Interrupt this CPU once, ns from now (0 = cancel). */
-void lapic_timer_oneshot(uint64_t ns)
+static void timer_oneshot(uint64_t ns)
 {
 	if (!ns) {
 		wr(TIMER_INIT, 0);
@@ -88,6 +88,41 @@ void lapic_timer_oneshot(uint64_t ns)
 	wr(TIMER_INIT, (uint32_t)count);
 }
 
+/*
+ * The deadline each CPU's timer is programmed for: ~0 none, 0 fired.
+ * Reprogramming the LAPIC costs three register accesses, and under QEMU
+ * each one takes the emulator's global lock and may wake its main loop
+ * (a new earliest timer); the scheduler re-arms at every dispatch, so a
+ * fast hand-off paid that every few microseconds, and on a busy host the
+ * vCPUs queued behind the main loop for milliseconds. So the timer is
+ * only moved earlier, never later: one programmed no later than the new
+ * deadline fires early at worst, and the timer interrupt then re-arms
+ * for the real one.
+ */
+static uint64_t armed[MAXCPU];
+
+void lapic_timer_at(uint64_t when)
+{
+	int id = mycpu_id();
+	uint64_t now = now_ns();
+	if (armed[id] && armed[id] > now && armed[id] <= when)
+		return;                  /* fires in time (or early) already */
+	if (when == ~0UL) {
+		if (armed[id] != ~0UL)
+			timer_oneshot(0);
+		armed[id] = ~0UL;
+		return;
+	}
+	timer_oneshot(when > now ? when - now : 1);
+	armed[id] = MAX(when, now + 1);
+}
+
+/* The timer interrupt: nothing is programmed any more. */
+void lapic_timer_fired(void)
+{
+	armed[mycpu_id()] = 0;
+}
+
 static void icr(uint32_t dest, uint32_t lo)
 {
 	wr(ICRHI, dest << 24);
@@ -96,9 +131,18 @@ static void icr(uint32_t dest, uint32_t lo)
 		pause();
 }
 
+/*
+ * The pause after the send is for emulators: under QEMU's round-robin
+ * TCG (one host thread runs every vCPU in turn, as with -icount) an
+ * interrupt sent to a halted vCPU is only noticed when the running vCPU
+ * gives the thread up, which without this happened at the next timer
+ * deadline: a woken VP waited up to a quantum on an idle CPU. A pause
+ * ends the sender's turn there. On hardware it is a spin-wait hint.
+ */
 void lapic_ipi(uint32_t apic_id, int vector)
 {
 	icr(apic_id, 0x4000 | vector);
+	pause();
 }
 
 void lapic_ipi_others(int vector, int nmi)

@@ -127,16 +127,14 @@ static struct vp *rq_pop(struct cpu *c)
 	return vp;
 }
 
-/* Take work from the CPU with the longest queue, among those running a
-   VP: one in its scheduler loop or idle is about to run its queue itself
-   (whoever queued work on an idle CPU kicked it awake). Taking that VP
-   made two VPs that ping-pong share one CPU while the other sat idle. */
+/* Take work from the CPU with the longest queue. (Also from one that was
+   kicked awake to run it: under a loaded host an emulated CPU can take
+   milliseconds to leave hlt, and whichever CPU gets there first runs it.) */
 static struct vp *steal(struct cpu *me)
 {
 	struct cpu *victim = 0;
 	for (int i = 0; i < ncpu; i++)
-		if (&cpus[i] != me && cpus[i].rq_len > 0 && READ_ONCE(cpus[i].vp) &&
-		    (!victim || cpus[i].rq_len > victim->rq_len))
+		if (&cpus[i] != me && cpus[i].rq_len > 0 && (!victim || cpus[i].rq_len > victim->rq_len))
 			victim = &cpus[i];
 	return victim ? rq_pop(victim) : 0;
 }

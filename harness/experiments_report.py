@@ -256,6 +256,90 @@ def malloc_section(R):
         "contended cache lines; the wall figures on 2 host cores are noisy.", ""])
 
 
+def xcpu_section(R, sp_pts):
+    """Issue 16: cross-CPU wake-ups, hand-offs at -smp 1 and 2, Figure 3's
+    2-CPU points against its target."""
+    out = []
+    w = R.get("wake.cross_cpu_ns", "wall", 2)
+    if w:
+        g = w.get("guest", {})
+        out += [f"Cross-CPU wake-up (progs/bench/xwake.c, wall, 2 CPUs): a futex wake from a busy CPU "
+                f"to a VP blocked on a halted one, until the woken VP runs in user mode: median "
+                f"**{cell(w, True)} ns** over {w['runs']} boots ({g.get('rounds', '?')} wakes each; "
+                f"the first boot's 99th percentile {fmt(g.get('p99_ns'), 'ns')} ns, rounds on one "
+                f"CPU {g.get('same_cpu', '?')}). Under -icount the same path is about 1,500 "
+                "instructions (test_xcpu.py asserts every wake under 1% of the quantum).", ""]
+    rows = []
+    for p in R.pkgs():
+        one, two = R.get(f"wakelat.{p}", "wall", 1), R.get(f"wakelat.{p}", "wall", 2)
+        if one or two:
+            tgt = ""
+            if p == "kthread" and one and two:
+                tgt = "≤ 3× ✓" if two["value"] <= 3 * one["value"] else "≤ 3× ✗"
+            rows.append([p, cell(one, True), cell(two, True), ratio(two, one), tgt])
+    if rows:
+        out += [table(["package", "-smp 1, 1 VP (ns)", "-smp 2, 2 VPs (ns)", "2 CPUs / 1 CPU",
+                       "target"], rows), "",
+                "One signal-wait hand-off (half the median round trip of two threads ping-ponging "
+                "through two semaphores, progs/bench/wakelat.c), wall clock, on as many VPs as "
+                "CPUs: at -smp 2 a hand-off may cross CPUs (kthread: every thread is a VP).", ""]
+    if sp_pts:
+        cells = []
+        for pkg, want in (("fifo", 1.8), ("kthread", None)):
+            d = sp_pts.get((pkg, 2), {})
+            if d:
+                lo = min(r["value"] for r in d.values())
+                cells.append(f"{pkg} at 2 CPUs: lowest point {lo:.2f}"
+                             + (f" (target ≥ {want}: {'✓' if lo >= want else '✗'})" if want else ""))
+        if cells:
+            out += ["Figure 3 at 2 CPUs (table below): " + "; ".join(cells) + ".", ""]
+    return "\n".join(out) + "\n" if out else "_No cross-CPU figures in this run._\n"
+
+
+def trace_plot(data):
+    """docs/img/trace_mpl2.png from the traced MPL 2 runs, or None."""
+    import json
+    t = data.get("traces", {}).get("trace.mpl2", {})
+    runs = {w: t[w] for w in ("off", "on") if "file" in t.get(w, {})
+            and (ROOT / t[w]["file"]).exists()}
+    if len(runs) < 2:
+        return None
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(2, 1, figsize=(12, 4.6), sharex=True)
+    shades = {1: ("tab:blue", "lightsteelblue"), 2: ("tab:orange", "navajowhite")}
+    for ax, warn in zip(axes, ("off", "on")):
+        evs = json.loads((ROOT / runs[warn]["file"]).read_text())["traceEvents"]
+        t0 = min(e["ts"] for e in evs if "ts" in e)
+        vps = sorted({(e["args"]["space"], e["args"]["vp"]) for e in evs if e.get("cat") == "vp"})
+        for e in evs:
+            if e.get("cat") == "vp":
+                sp, vp = e["args"]["space"], e["args"]["vp"]
+                k = [v for s, v in vps if s == sp].index(vp) % 2
+                ax.broken_barh([((e["ts"] - t0) / 1000, e["dur"] / 1000)], (e["tid"] - 0.4, 0.8),
+                               color=shades.get(sp, ("grey", "lightgrey"))[k], edgecolor="white",
+                               linewidth=0.3)
+        for name, mk, col in (("preempt", "x", "red"), ("warn", "v", "green")):
+            xs = [(e["ts"] - t0) / 1000 for e in evs if e.get("name") == name]
+            ys = [e["tid"] + 0.45 for e in evs if e.get("name") == name]
+            ax.scatter(xs, ys, marker=mk, color=col, s=18, zorder=3,
+                       label={"preempt": "preempted", "warn": "warning"}[name])
+        ax.set_yticks([0, 1])
+        ax.set_yticklabels(["CPU 0", "CPU 1"])
+        ax.set_ylim(-0.6, 1.8)
+        r = runs[warn]
+        ax.set_title(f"warnings {warn}: {r['seconds']:.3f} s, {r['preemptions']} preemptions, "
+                     f"{r['warnings']} warnings", fontsize=10, loc="left")
+        ax.legend(loc="upper right", fontsize=8, ncol=2)
+    axes[-1].set_xlabel("ms since the first traced event (blue: copy 1's two VPs, orange: copy 2's)")
+    fig.tight_layout()
+    IMG.mkdir(parents=True, exist_ok=True)
+    fig.savefig(IMG / "trace_mpl2.png", dpi=100)
+    plt.close(fig)
+    return runs
+
+
 # --- plots -----------------------------------------------------------------------------
 
 def plots(R, speedup_pts):
@@ -369,6 +453,9 @@ def render(data):
             "on the same CPUs, 16 (gauss) or 32 (sort) threads; time of the parallel part only. "
             "Psyche ran on a BBN Butterfly; compare ratios, not seconds.", "",
             apps_section(R),
+            "## Hand-offs across CPUs", "",
+            xcpu_section(R, sp_pts),
+            KTHREAD_COLLAPSE, "",
             "## Speedup against threads per processor", "",
             "Wall clock under multi-threaded TCG; only 2 host cores exist, so any speedup beyond 2 "
             "is impossible here (methodology.md).", "",
@@ -386,8 +473,20 @@ def render(data):
             "processor per VP). Under icount with several CPUs spinning costs no guest time, so "
             "that is not measured (methodology.md). Wall clock on 2 CPUs has Psyche's shape, but a "
             "preempted holder has one peer to spin, not up to 15 (progs/bench/mpl.c).", "",
-            mpl_section(R),
-            "## Scale", "", scale_section(R),
+            mpl_section(R)]
+    tr = trace_plot(data)
+    if tr:
+        out += ["### A timeline of MPL 2", "",
+                "Two copies of mpl (fifo, 2 VPs each, quantum 2 ms) on 2 CPUs, wall clock, traced "
+                "by the kernel (`python3 -m harness trace`; the Chrome trace JSON of each run is "
+                f"`{tr['off']['file']}` and `{tr['on']['file']}`, which Perfetto opens). Each bar is "
+                "one VP's turn on a CPU. With warnings off, a quantum ends in a preemption (red), "
+                "often of a VP whose thread holds the copy's lock, and the copy's other VP spins "
+                "through its own turn; with warnings on, the VP gets the warning (green) and gives "
+                "the CPU up at its next unlock, so turns end at section boundaries and no turn is "
+                "spent spinning on a preempted holder.", "",
+                "![MPL 2 timeline, warnings off and on](img/trace_mpl2.png)", ""]
+    out += ["## Scale", "", scale_section(R),
             "## malloc across VPs", "", malloc_section(R)]
     if data.get("skipped"):
         out += ["## Not available yet", "",

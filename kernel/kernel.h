@@ -254,6 +254,10 @@ extern uint64_t watchdog_ns;
 void debug_dump(void);
 void watchdog_check(uint64_t now);
 
+/* idlepoll.c */
+extern uint64_t idlepoll_ns;
+int idle_poll(struct cpu *c);
+
 /* cmdline.c */
 extern uint64_t memquota_mb;     /* memquota=MB: per-space page quota (0: default) */
 void cmdline_parse(const char *s);

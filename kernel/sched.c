@@ -207,10 +207,7 @@ static void idle(struct cpu *c)
 {
 	switch_space(c, 0);
 	__atomic_store_n(&c->idle, 1, __ATOMIC_SEQ_CST);
-	int work = c->rq_len > 0;
-	for (int i = 0; !work && i < ncpu; i++)
-		work = cpus[i].rq_len > 0;
-	if (!work) {
+	if (!idle_poll(c)) {
 		sched_arm_timer();
 		uint64_t t0 = now_ns();
 		trace(TR_IDLE, 0, 0);

@@ -32,6 +32,39 @@ TARGETS = {"fifo.yield": 55, "fifo.mutex_uncontended": 30, "fifo.create_join": 4
 # Psyche's application table: (kernel-level s, user-level s).
 PSYCHE_APPS = {"gauss": (33.8, 22.0), "sort": (44.3, 27.1)}
 APP_TITLE = {"gauss": "Gaussian elimination, 256 x 256", "sort": "parallel sort, 2^20 keys"}
+# Why kthread's speedup collapses (issue 16), from the traces of the
+# runs named; the figures in it were measured by hand, not by make bench.
+KTHREAD_COLLAPSE = """**Why kthread collapses.** Each pivot step of the elimination ends at a barrier, so every
+thread blocks in the kernel (a futex wait: the whole VP) and is woken once per step: with
+kthread that is a block, a wake-up and a dispatch per thread per step, 256 steps, where fifo
+switches threads in user mode. Three things made it worse than that cost alone, and the
+scheduling trace shows each (`python3 -m harness trace speedup kthread 4 256 --smp 2`):
+
+- *Woken VPs went to a CPU that could not take them.* A woken VP is queued on the CPU it last
+  ran on and that CPU, if halted, gets an IPI. Under multi-threaded TCG a halted vCPU sleeps
+  in the host; to run again its thread must win QEMU's global lock from the vCPU that sent the
+  IPI, whose every LAPIC access takes that lock too. In one traced run (host load 10) CPU 1
+  sat halted 43.8 of 55 ms while CPU 0 sent it 1,681 IPIs, then blocked its own VP and ran the
+  woken one itself (1,681 dispatches on CPU 0, 108 on CPU 1): one CPU did the work of two and
+  paid the kernel hand-off on every step. Not the kernel's fault, but the kernel made it worse:
+  it reprogrammed the LAPIC timer (three register accesses, each taking the lock and waking
+  QEMU's main loop) at every dispatch, some thousands of times a second per CPU in a
+  hand-off-bound run. Now the timer is only ever moved earlier (kernel/lapic.c), so a dispatch
+  touches no device. `idlepoll=US` lets an idle CPU poll its queues before it halts (off by
+  default: kernel/idlepoll.c says why).
+- *Under -icount the woken CPU did not run until the next timer deadline.* QEMU's round-robin
+  vCPU thread noticed an IPI to a halted vCPU only when the sender's turn ended: a cross-CPU
+  wake took 4.4 ms (median) against the 10 ms quantum. A pause after each IPI ends the
+  sender's turn; the same wake is now 1,511 instructions (test_xcpu.py asserts every wake
+  under 1% of a quantum).
+- *More vCPUs than host cores.* At 4 CPUs on this 2-core host, two vCPUs at a time are
+  descheduled by the host for whole host ticks. A vCPU descheduled while holding a kernel spin
+  lock (kop_lock, one lock for every futex wait and wake in the system) or while first in line
+  for one (the locks are FIFO tickets) stops every other CPU that needs it: 32 kthread VPs
+  hand off through that lock 256 times each. That is the 0.007 at 4 CPUs; a kernel on a
+  virtual machine needs paravirtual (yielding) spin locks and a finer futex lock for it, which
+  this branch does not attempt. fifo holds no kernel lock to switch threads, so it does not
+  collapse, but its VPs still spin on each other's user locks (methodology.md)."""
 # Psyche's two-minute-warning table: copies -> (warnings off s, warnings on s).
 PSYCHE_MPL = {1: (8.5, 8.58), 2: (40.1, 16.0), 3: (61.6, 23.8)}
 

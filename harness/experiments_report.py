@@ -52,11 +52,14 @@ scheduling trace shows each (`python3 -m harness trace speedup kthread 4 256 --s
   hand-off-bound run. Now the timer is only ever moved earlier (kernel/lapic.c), so a dispatch
   touches no device. `idlepoll=US` lets an idle CPU poll its queues before it halts (off by
   default: kernel/idlepoll.c says why).
-- *Under -icount the woken CPU did not run until the next timer deadline.* QEMU's round-robin
-  vCPU thread noticed an IPI to a halted vCPU only when the sender's turn ended: a cross-CPU
-  wake took 4.4 ms (median) against the 10 ms quantum. A pause after each IPI ends the
-  sender's turn; the same wake is now 1,511 instructions (test_xcpu.py asserts every wake
-  under 1% of a quantum).
+- *Under -icount a vCPU runs only when the running one gives up QEMU's round-robin thread*
+  (a pause, hlt or timer deadline): an IPI to a halted vCPU was served at the sender's next
+  timer deadline if the sender kept computing. The kernel now pauses after each IPI, and the
+  traced wake shows the woken CPU leaving hlt 160 instructions after the IPI. Whatever the woken
+  VP does next still waits for a turn if the sender then spins without a pause, which is why
+  xwake's waker pauses in its loops: a first version that did not measured 4.4 ms (median). The
+  wake itself is 1,511 instructions; without the IPI it is 9.8 ms, the rest of the waker's
+  quantum (test_xcpu.py asserts every wake under 1% of a quantum).
 - *More vCPUs than host cores.* At 4 CPUs on this 2-core host, two vCPUs at a time are
   descheduled by the host for whole host ticks. A vCPU descheduled while holding a kernel spin
   lock (kop_lock, one lock for every futex wait and wake in the system) or while first in line

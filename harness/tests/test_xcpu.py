@@ -3,10 +3,10 @@
 A VP woken onto a halted CPU is started by an IPI, not at the next timer
 tick: progs/bench/xwake.c times a futex wake from one CPU to a VP blocked
 on the other, whose CPU sits in hlt. Under -icount the figure is exact
-and far below the 10 ms quantum (1,570 instructions when written); before
-the pause after each IPI (kernel/lapic.c), QEMU's round-robin vCPU thread
-ran the woken CPU only at the sender's next timer deadline, and the same
-wake took most of a quantum.
+and far below the 10 ms quantum (about 1,500 instructions when written).
+With sched_enqueue's IPI taken out, every wake took 9.8 ms (the rest of
+the waker's quantum, after which its CPU pulled the sleeper over: all 20
+rounds on one CPU).
 
 The trace (kernel/trace.c, `python3 -m harness trace`): rings recorded on
 every CPU become Chrome trace JSON; without the `trace` word nothing is

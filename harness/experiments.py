@@ -172,17 +172,20 @@ def mpl_exp(pkg, k, warn, mode, runs=1, iters=60000, smp=2):
 TRACE_KEY = "trace.mpl2"
 
 
-def trace_timeline(log=print, iters=6000):
+def trace_timeline(log=print, iters=4000):
     """The timeline of docs/results.md: one MPL 2 run (two copies of mpl,
-    fifo, 2 VPs each, quantum 2 ms, 2 CPUs, wall clock) with warnings off
-    and one with them on, traced by the kernel (the `trace` word). Each is
-    kept as Chrome trace JSON, results/trace-mpl2-{off,on}.json (open it in
-    Perfetto); the renderer draws docs/img/trace_mpl2.png from those."""
+    fifo, 2 VPs each, quantum 2 ms) with warnings off and one with them on,
+    traced by the kernel (the `trace` word). Under icount on one CPU, as
+    the deterministic MPL table: the same picture on any host, however
+    loaded (on 2 host cores beside other guests, wall-clock turns stretched
+    to 4-12 ms for a 2 ms quantum). Each is kept as Chrome trace JSON,
+    results/trace-mpl2-{off,on}.json (open it in Perfetto); the renderer
+    draws docs/img/trace_mpl2.png from those."""
     from . import trace
     out = {}
     for warn in ("off", "on"):
         copies = [f"run=mpl,fifo,2,{warn},2,0,{iters},400,400,{c}" for c in range(2)]
-        r, head, events = trace.record(["quantum=2"] + copies, smp=2, timeout=600)
+        r, head, events = trace.record(["quantum=2"] + copies, smp=1, icount=True, timeout=600)
         times = [x["value"] for x in r.results if str(x.get("name", "")).startswith("mpl2.")]
         if r.kind != "done" or r.status != 0 or len(times) != 2:
             out[warn] = {"error": f"ended as {r.kind}, status {r.status}"}

@@ -328,7 +328,11 @@ def xcpu_section(R, sp_pts):
                 cells.append(f"{pkg} at 2 CPUs: lowest point {lo:.2f}"
                              + (f" (target ≥ {want}: {'✓' if lo >= want else '✗'})" if want else ""))
         if cells:
-            out += ["Figure 3 at 2 CPUs (table below): " + "; ".join(cells) + ".", ""]
+            exp = next((r["experiment"] for d in sp_pts.values() for r in d.values()), "")
+            when = next((u for u in R.data["header"].get("updates", []) if exp in u["experiments"]), None)
+            src = (f"re-measured {when['date']}" if when else
+                   f"from the full run of {R.data['header']['date']} at `{R.data['header']['commit']}`")
+            out += ["Figure 3 at 2 CPUs (table below, " + src + "): " + "; ".join(cells) + ".", ""]
     return "\n".join(out) + "\n" if out else "_No cross-CPU figures in this run._\n"
 
 
@@ -343,7 +347,9 @@ def trace_plot(data):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(2, 1, figsize=(12, 4.6), sharex=True)
+    ncpu = max(len({e["tid"] for e in json.loads((ROOT / r["file"]).read_text())["traceEvents"]
+                    if e.get("cat") == "vp"}) for r in runs.values())
+    fig, axes = plt.subplots(2, 1, figsize=(12, 1.6 + 1.5 * ncpu), sharex=True)
     shades = {1: ("tab:blue", "lightsteelblue"), 2: ("tab:orange", "navajowhite")}
     for ax, warn in zip(axes, ("off", "on")):
         evs = json.loads((ROOT / runs[warn]["file"]).read_text())["traceEvents"]
@@ -361,14 +367,15 @@ def trace_plot(data):
             ys = [e["tid"] + 0.45 for e in evs if e.get("name") == name]
             ax.scatter(xs, ys, marker=mk, color=col, s=18, zorder=3,
                        label={"preempt": "preempted", "warn": "warning"}[name])
-        ax.set_yticks([0, 1])
-        ax.set_yticklabels(["CPU 0", "CPU 1"])
-        ax.set_ylim(-0.6, 1.8)
+        ax.set_yticks(range(ncpu))
+        ax.set_yticklabels([f"CPU {c}" for c in range(ncpu)])
+        ax.set_ylim(-0.6, ncpu - 0.2)
         r = runs[warn]
-        ax.set_title(f"warnings {warn}: {r['seconds']:.3f} s, {r['preemptions']} preemptions, "
+        ax.set_title(f"warnings {warn}: {r['seconds'] * 1000:.1f} ms, {r['preemptions']} preemptions, "
                      f"{r['warnings']} warnings", fontsize=10, loc="left")
         ax.legend(loc="upper right", fontsize=8, ncol=2)
-    axes[-1].set_xlabel("ms since the first traced event (blue: copy 1's two VPs, orange: copy 2's)")
+    axes[-1].set_xlabel("ms since the first traced event (guest instructions / 10^6 under icount; "
+                        "blue: copy 1's two VPs, orange: copy 2's)")
     fig.tight_layout()
     IMG.mkdir(parents=True, exist_ok=True)
     fig.savefig(IMG / "trace_mpl2.png", dpi=100)
@@ -462,7 +469,19 @@ def render(data):
         "- Each figure is the median over boots; ranges in parentheses are the smallest and largest "
         "boot (one-CPU icount figures are identical across boots).",
     ]
-    load = max(h["machine"]["loadavg_at_start"][0], h["machine"].get("loadavg_at_end", [0])[0])
+    for u in h.get("updates", []):
+        line = (f"- Re-measured with `--only` on {u['date']} at commit `{u['commit']}`"
+                f"{' (with uncommitted changes)' if u.get('dirty') else ''}: "
+                f"{', '.join(f'`{e}`' for e in u['experiments'])}; load average at start "
+                f"{', '.join(f'{x:.1f}' for x in u['loadavg_at_start'])}, at end "
+                f"{', '.join(f'{x:.1f}' for x in u['loadavg_at_end'])}.")
+        for k, why in u.get("discarded", {}).items():
+            if k != "values":
+                vals = ", ".join(f"{n.split('.', 1)[1]} {v:.3g}" for n, v in u["discarded"].get("values", {}).items())
+                line += f" `{k}` was run too and discarded: {why}" + (f" ({vals})." if vals else ".")
+        out.append(line)
+    load = max([h["machine"]["loadavg_at_start"][0], h["machine"].get("loadavg_at_end", [0])[0]]
+               + [max(u["loadavg_at_start"][0], u["loadavg_at_end"][0]) for u in h.get("updates", [])])
     cores = h["machine"]["cores"] or 1
     if load > cores:
         out.append(f"- **The host was busy** (load average up to {load:.1f} on {cores} cores): "
@@ -513,8 +532,8 @@ def render(data):
     tr = trace_plot(data)
     if tr:
         out += ["### A timeline of MPL 2", "",
-                "Two copies of mpl (fifo, 2 VPs each, quantum 2 ms) on 2 CPUs, wall clock, traced "
-                "by the kernel (`python3 -m harness trace`; the Chrome trace JSON of each run is "
+                "Two copies of mpl (fifo, 2 VPs each, quantum 2 ms) on one CPU under icount "
+                "(deterministic, as the icount table above), traced by the kernel (`python3 -m harness trace`; the Chrome trace JSON of each run is "
                 f"`{tr['off']['file']}` and `{tr['on']['file']}`, which Perfetto opens). Each bar is "
                 "one VP's turn on a CPU. With warnings off, a quantum ends in a preemption (red), "
                 "often of a VP whose thread holds the copy's lock, and the copy's other VP spins "

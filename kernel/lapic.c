@@ -135,9 +135,10 @@ static void icr(uint32_t dest, uint32_t lo)
  * The pause after the send is for emulators: under QEMU's round-robin
  * TCG (one host thread runs every vCPU in turn, as with -icount) an
  * interrupt sent to a halted vCPU is only noticed when the running vCPU
- * gives the thread up, which without this happened at the next timer
- * deadline: a woken VP waited up to a quantum on an idle CPU. A pause
- * ends the sender's turn there. On hardware it is a spin-wait hint.
+ * gives the thread up (pause, hlt, or a timer deadline, up to a quantum
+ * away if the sender goes on computing). A pause ends the sender's turn
+ * there: traced, the woken CPU leaves hlt 160 instructions after the
+ * IPI. On hardware it is a spin-wait hint.
  */
 void lapic_ipi(uint32_t apic_id, int vector)
 {

@@ -27,6 +27,11 @@ static volatile uint32_t *regs(uint32_t off)
 }
 static uint32_t rd(uint32_t off) { return *regs(off); }
 static void wr(uint32_t off, uint32_t v) { *regs(off) = v; (void)rd(ID); }
+/* The hot paths (EOI, timer, IPI) write without reading back: the LAPIC
+   is uncached, so a write is not posted, and under QEMU every access
+   takes the emulator's global lock, which a vCPU waking from hlt needs
+   too. Setup keeps the read-back (xv6's habit). */
+static void wr_now(uint32_t off, uint32_t v) { *regs(off) = v; }
 
 static void pic_disable(void)
 {
@@ -60,7 +65,7 @@ uint32_t lapic_id(void)
 
 void lapic_eoi(void)
 {
-	wr(EOI, 0);
+	wr_now(EOI, 0);
 }
 
 /* Raw access for calibration (time.c). */
@@ -78,14 +83,14 @@ uint32_t lapic_timer_current(void)
 static void timer_oneshot(uint64_t ns)
 {
 	if (!ns) {
-		wr(TIMER_INIT, 0);
+		wr_now(TIMER_INIT, 0);
 		return;
 	}
 	uint64_t count = (uint64_t)(((unsigned __int128)ns * lapic_ns_mult) >> 32);
 	count = MAX(count, 1);
 	count = MIN(count, 0xffffffffUL);
-	wr(LVT_TIMER, T_TIMER);          /* one-shot, unmasked */
-	wr(TIMER_INIT, (uint32_t)count);
+	wr_now(LVT_TIMER, T_TIMER);      /* one-shot, unmasked */
+	wr_now(TIMER_INIT, (uint32_t)count);
 }
 
 /*
@@ -125,8 +130,8 @@ void lapic_timer_fired(void)
 
 static void icr(uint32_t dest, uint32_t lo)
 {
-	wr(ICRHI, dest << 24);
-	wr(ICRLO, lo);
+	wr_now(ICRHI, dest << 24);
+	wr_now(ICRLO, lo);
 	while (rd(ICRLO) & PENDING)
 		pause();
 }

@@ -63,10 +63,10 @@ scheduling trace shows each (`python3 -m harness trace speedup kthread 4 256 --s
 - *More vCPUs than host cores.* At 4 CPUs on this 2-core host, two vCPUs at a time are
   descheduled by the host for whole host ticks. A vCPU descheduled while holding a kernel spin
   lock (kop_lock, one lock for every futex wait and wake in the system) or while first in line
-  for one (the locks are FIFO tickets) stops every other CPU that needs it: 32 kthread VPs
-  hand off through that lock 256 times each. That is the 0.007 at 4 CPUs; a kernel on a
-  virtual machine needs paravirtual (yielding) spin locks and a finer futex lock for it, which
-  this branch does not attempt. fifo holds no kernel lock to switch threads, so it does not
+  for one (the locks are FIFO tickets) stops every other CPU that needs it, and at 16
+  threads per CPU 64 kthread VPs go through that lock twice per pivot step. This is our
+  reading of the 0.007 at 4 CPUs, not yet confirmed by a trace; the remedy is paravirtual
+  (yielding) spin locks and a finer futex lock, which this branch does not attempt. fifo holds no kernel lock to switch threads, so it does not
   collapse, but its VPs still spin on each other's user locks (methodology.md)."""
 # Psyche's two-minute-warning table: copies -> (warnings off s, warnings on s).
 PSYCHE_MPL = {1: (8.5, 8.58), 2: (40.1, 16.0), 3: (61.6, 23.8)}

@@ -57,7 +57,9 @@ scheduling trace shows each (`python3 -m harness trace speedup kthread 4 256 --s
   timer deadline if the sender kept computing. The kernel now pauses after each IPI, and the
   traced wake shows the woken CPU leaving hlt 160 instructions after the IPI. Whatever the woken
   VP does next still waits for a turn if the sender then spins without a pause, which is why
-  xwake's waker pauses in its loops: a first version that did not measured 4.4 ms (median). The
+  xwake's waker pauses in its loops (a first version whose waker did not measured 4.4 ms
+  median without the kernel's pause and 9.8 ms with it: the woken VP was dispatched at once but
+  lost its turn before reaching user mode, then waited out the waker's quantum). The
   wake itself is 1,511 instructions; without the IPI it is 9.8 ms, the rest of the waker's
   quantum (test_xcpu.py asserts every wake under 1% of a quantum).
 - *More vCPUs than host cores.* At 4 CPUs on this 2-core host, two vCPUs at a time are

@@ -71,3 +71,19 @@ def test_trace_off_records_nothing(boot):
     f_off = boot("run=pkgbench,fifo", icount=True, timeout=180)
     f_on = boot("run=pkgbench,fifo trace", icount=True, timeout=180)
     assert result(f_off, "fifo.yield")["value"] == result(f_on, "fifo.yield")["value"]
+
+
+def test_trace_rings_are_bounded(built):
+    # A ring keeps the latest N events per CPU and says how many older
+    # ones it overwrote; the dump is never longer than N lines per CPU.
+    r, head, events = trace.record(["xwake", "20"], smp=2, icount=True, size=16, timeout=180)
+    assert r.kind == "done" and r.status == 0, r.tail()
+    assert head["size"] == 16 and set(head["kept"]) == {0, 1}, head
+    assert all(n <= 16 for n in head["kept"].values()), head
+    assert sum(head["lost"].values()) > 0, head           # 20 wakes make more than 32 events
+    assert len(events) == sum(head["kept"].values())
+    trace.chrome(head, events)                            # a cut ring still converts
+    # A size out of range is refused with a message, and the default used.
+    r, head, _ = trace.record(["hello"], size=5, timeout=120)
+    assert r.kind == "done" and any("bad trace size" in l for l in r.lines), r.tail()
+    assert head["size"] == 16384, head

@@ -23,9 +23,15 @@ RUNFLAGS ?= --icount
 MEM     ?= 512M
 
 WARN    := -Wall -Wextra -Werror
+# -nostdinc: no header ever comes from the host's C library; the compiler's
+# own freestanding headers (stddef.h, stdint.h, stdarg.h, stdbool.h, float.h,
+# stdatomic.h, cpuid.h, the x86 intrinsics) come from GCC's include folder,
+# searched after ours (ulib/include has its own limits.h: GCC's would
+# #include_next the host's).
+GCCINC  := $(shell $(CC) -print-file-name=include)
 COMMON  := -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-stack-protector \
            -fno-pic -mno-red-zone -fno-omit-frame-pointer -fno-builtin \
-           -Ikernel/include -MMD -MP
+           -nostdinc -isystem $(GCCINC) -Ikernel/include -MMD -MP
 KCFLAGS := $(COMMON) -mcmodel=kernel -mno-sse -mno-mmx -mno-80387 \
            -mgeneral-regs-only -Ikernel -Iulib/include -DKERNEL
 UCFLAGS := $(COMMON) -fno-pie -Iulib/include -Ithreadpkgs -DFMT_FLOAT
@@ -51,7 +57,8 @@ $(B)/kernel.sym: $(B)/kernel.elf
 	$(NM) -n --defined-only $< | grep -i ' t ' > $@
 
 # --- ulib and thread packages ----------------------------------------
-USRC := $(filter-out ulib/crt0.S,$(wildcard ulib/*.c) $(wildcard ulib/*.S))
+USRC := $(filter-out ulib/crt0.S,$(wildcard ulib/*.c) $(wildcard ulib/*.S)) \
+        $(filter-out ulib/posix/pstart.c,$(wildcard ulib/posix/*.c))
 UOBJ := $(patsubst %,$(B)/u/%.o,$(USRC))
 # A package's sources learn its name from its folder (threadpkgs/NAME/):
 # PKG_NAME is "NAME" and PKG_SELF, its struct pkg, NAME_pkg.
@@ -59,7 +66,7 @@ pkgdefs = $(if $(filter threadpkgs/%,$1),-DPKG_NAME='"$(word 2,$(subst /, ,$1))"
           -DPKG_SELF=$(word 2,$(subst /, ,$1))_pkg)
 $(B)/u/%.c.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(UCFLAGS) $(call pkgdefs,$<) -c $< -o $@
+	$(CC) $(UCFLAGS) $(call pkgdefs,$<) $(XCFLAGS) -c $< -o $@
 $(B)/u/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(UCFLAGS) $(ASFLAGS) -c $< -o $@
@@ -87,24 +94,74 @@ $(B)/lib/libpkgs.a: $(B)/u/$(B)/gen/pkgs.c.o
 	$(AR) rcs $@ $^
 PKGLIBS += $(B)/lib/libpkgs.a
 
+# --- math: build/libm.a, picked from musl's libc.a (tools/mklibm.py) ----
+# musl's math functions are pure computation (no system calls, no errno);
+# Debian's musl-dev ships them (tools/setup.sh installs it).
+MUSL_LIBC ?= $(firstword $(wildcard /usr/lib/x86_64-linux-musl/libc.a /usr/lib/musl/lib/libc.a))
+LIBM_FUNCS := sqrt cbrt hypot fabs floor ceil round trunc rint nearbyint lround \
+	fmod remainder modf frexp ldexp scalbn copysign fmin fmax nan \
+	exp exp2 expm1 log log2 log10 log1p pow \
+	sin cos tan asin acos atan atan2 sinh cosh tanh \
+	sqrtf fabsf floorf ceilf roundf fmodf sinf cosf expf logf powf atan2f
+$(B)/libm.a: tools/mklibm.py $(MUSL_LIBC) Makefile
+	@test -n "$(MUSL_LIBC)" || { echo "no musl libc.a: run tools/setup.sh (apt-get install musl-dev)"; exit 1; }
+	@mkdir -p $(dir $@)
+	@$(PYTHON) tools/mklibm.py $(MUSL_LIBC) $@ $(LIBM_FUNCS)
+
 # --- programs: progs/KIND/NAME.c -> build/progs/NAME -------------------
 # progs/ is split by purpose: tests/ (the test suite's guest programs),
 # bench/ (benchmarks and experiments), apps/ (applications), demos/. A
 # program is found by its name alone, so names are unique across kinds.
-PSRCS := $(wildcard progs/*/*.c)
-PROGS := $(notdir $(PSRCS:.c=))
-PBINS := $(patsubst %,$(B)/progs/%,$(PROGS))
+#
+# Two kinds hold ordinary POSIX programs (main(argc, argv), run by the
+# POSIX start ulib/posix/pstart.c as the first thread of the package named
+# on the command line): posix/ (ours: -Werror like everything else) and
+# ported/ (third-party-style code, built unchanged: warnings are shown but
+# not fatal). There a program is NAME.c or a folder NAME/ of .c files and
+# local headers, with optional flags in NAME/flags.mk, a make fragment:
+#     CFLAGS += -DN=100 -std=c99        (compiler flags for its .c files)
+# (see docs/libc.md).
 UCFLAGS += -Iprogs/include
+NATIVE  := tests bench apps demos
+PSRCS   := $(wildcard $(patsubst %,progs/%/*.c,$(NATIVE)))
+XKINDS  := posix ported
+XFILES  := $(wildcard $(patsubst %,progs/%/*.c,$(XKINDS)))
+XDIRS   := $(patsubst %/,%,$(sort $(dir $(wildcard $(patsubst %,progs/%/*/*.c,$(XKINDS))))))
+PROGS   := $(notdir $(PSRCS:.c=) $(XFILES:.c=) $(XDIRS))
+PBINS   := $(patsubst %,$(B)/progs/%,$(PROGS))
 ifneq ($(words $(PROGS)),$(words $(sort $(PROGS))))
 $(error two programs under progs/ share a name: $(sort $(PROGS)))
 endif
+ULINK = $(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T ulib/user.ld -o $@
+ULIBS = --start-group $(PKGLIBS) $(B)/ulib.a $(B)/libm.a --end-group
+UDEPS = $(B)/u/ulib/crt0.S.o $(B)/ulib.a $(B)/libm.a $(PKGLIBS) ulib/user.ld
 define prog_rule
-$(B)/progs/$(notdir $(1:.c=)): $(B)/u/$(1).o $(B)/u/ulib/crt0.S.o $(B)/ulib.a $(PKGLIBS) ulib/user.ld
+$(B)/progs/$(notdir $(1:.c=)): $(B)/u/$(1).o $(UDEPS)
 	@mkdir -p $$(dir $$@)
-	$$(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T ulib/user.ld -o $$@ \
-	    $(B)/u/ulib/crt0.S.o $(B)/u/$(1).o --start-group $(PKGLIBS) $(B)/ulib.a --end-group
+	$$(ULINK) $(B)/u/ulib/crt0.S.o $(B)/u/$(1).o $$(ULIBS)
 endef
 $(foreach f,$(PSRCS),$(eval $(call prog_rule,$(f))))
+
+# POSIX programs: $(1) is progs/KIND/NAME.c or the folder progs/KIND/NAME.
+# Their objects get XCFLAGS_KIND and the folder's flags.mk (read here,
+# with CFLAGS emptied first, so one folder's flags stay its own).
+PSTART := $(B)/u/ulib/posix/pstart.c.o
+XCFLAGS_posix  :=
+# Ported code: warnings shown, not fatal; -fcommon for old code that
+# defines globals in headers (GCC 10 made -fno-common the default).
+XCFLAGS_ported := -Wno-error -fcommon
+define xprog_rule
+$(eval xsrc := $(if $(filter %.c,$(1)),$(1),$(wildcard $(1)/*.c)))
+$(eval xobj := $(patsubst %,$(B)/u/%.o,$(xsrc)))
+$(eval CFLAGS :=)
+$(if $(wildcard $(1)/flags.mk),$(eval include $(1)/flags.mk))
+$(xobj): XCFLAGS := $(XCFLAGS_$(word 2,$(subst /, ,$(1)))) $(CFLAGS)
+$(xobj): $(wildcard $(1)/flags.mk)
+$(B)/progs/$(notdir $(1:.c=)): $(xobj) $(PSTART) $(UDEPS)
+	@mkdir -p $$(dir $$@)
+	$$(ULINK) $(B)/u/ulib/crt0.S.o $(xobj) $(PSTART) $$(ULIBS)
+endef
+$(foreach f,$(XFILES) $(XDIRS),$(eval $(call xprog_rule,$(f))))
 
 # --- ISO -----------------------------------------------------------------
 all: $(B)/anima.iso compile_commands.json
@@ -149,6 +206,10 @@ fuzz: setup
 
 clean:
 	rm -rf $(B) compile_commands.json
+
+# `make -s print-UCFLAGS`: a variable's value, for tests and tools.
+print-%:
+	@echo '$($*)'
 
 .PHONY: all setup run debug test bench fuzz clean
 .DEFAULT_GOAL := all

@@ -1,5 +1,7 @@
 """
 python3 -m harness run PROGRAM [ARGS...] [--smp N] [--icount] [--timeout S] [--mem M]
+python3 -m harness run [options] PROGRAM [ARGS...] -- [ARGS...]   (after --: all program
+                                                  arguments, even ones starting with -)
 python3 -m harness run KNOB=V... run=PROG,ARG... [options]   (a raw kernel command line)
 python3 -m harness iso --out PATH --cmdline STR
 python3 -m harness trace PROGRAM [ARGS...] [--smp N] [--icount] [--out trace.json]
@@ -32,9 +34,15 @@ def do_run(argv):
     ap.add_argument("--icount", action="store_true")
     ap.add_argument("--timeout", type=float, default=60, help="seconds; 0 = no limit")
     ap.add_argument("--mem", default="512M")
+    # Everything after the first `--` belongs to the program, so it can
+    # take options of its own (-p 4, --verbose) that are not the harness's.
+    rest = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, rest = argv[:i], argv[i + 1:]
     a = ap.parse_intermixed_args(argv)
     try:
-        cmdline = cmdline_of(a.words)
+        cmdline = cmdline_of(a.words + rest)
         r = qemu.run(cmdline, smp=a.smp, icount=a.icount, mem=a.mem,
                      timeout=a.timeout or None, on_line=lambda l: print(l, flush=True))
     except (ValueError, RuntimeError, FileNotFoundError) as e:

@@ -154,6 +154,9 @@ void lapic_startup(uint32_t apic_id, uint32_t tramp_pa);
 /* time.c */
 extern uint64_t tsc_hz, lapic_hz, lapic_ns_mult, tsc_boot, tsc_ns_mult;
 void time_calibrate(void);
+/* rtc.c */
+extern uint64_t boot_epoch;
+void rtc_init(void);
 uint64_t now_ns(void);
 void delay_us(uint64_t us);
 

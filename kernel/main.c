@@ -24,6 +24,7 @@ void kmain(uint32_t magic, uint64_t mbi)
 	lapic_init();
 	c->apic_id = lapic_id();
 	time_calibrate();
+	rtc_init();
 	syscall_init_cpu();
 	sched_init_cpu(c);
 	kprintf("@cpu {\"id\": 0, \"apic\": %u}\n", c->apic_id);

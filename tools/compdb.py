@@ -9,7 +9,8 @@ from pathlib import Path
 root = Path(__file__).resolve().parent.parent
 cc, kflags, uflags = sys.argv[1], shlex.split(sys.argv[2]), shlex.split(sys.argv[3])
 groups = [(kflags, ["boot/*.S", "kernel/*.c", "kernel/*.S"]),
-          (uflags, ["ulib/*.c", "ulib/*.S", "threadpkgs/**/*.c", "progs/*/*.c"])]
+          (uflags, ["ulib/*.c", "ulib/*.S", "ulib/posix/*.c", "threadpkgs/**/*.c", "progs/*/*.c",
+                   "progs/posix/*/*.c", "progs/ported/*/*.c"])]
 # Dependency-file flags mean nothing to clangd.
 drop = {"-MMD", "-MP"}
 out = []

@@ -16,6 +16,7 @@ need=(
   make:make
   ld:binutils
   nm:binutils
+  /usr/lib/x86_64-linux-musl:musl-dev   # its libc.a's math members become build/libm.a
 )
 pkgs=()
 for n in "${need[@]}"; do

@@ -1,6 +1,8 @@
 /*
  * printf formatting, shared by kernel and user (see fmt.h).
  * Kept free of any library call so the kernel can build it as is.
+ * (The function is fmt_format, not fmt: ulib's exported names stay out of
+ * the way of programs' own globals.)
  */
 #include <stdint.h>
 #include <stddef.h>
@@ -9,7 +11,7 @@
 struct spec {
 	int left, zero, plus, space, alt;
 	int width, prec;   /* prec < 0: none */
-	int len;           /* 0 int, 1 long, 2 long long, -1 short, -2 char */
+	int len;           /* 0 int, 1 long, 2 long long, -1 short, -2 char, 3 long double */
 };
 
 static int emit(fmt_put_fn put, void *arg, char c, int n)
@@ -84,57 +86,7 @@ static int fmt_uint(fmt_put_fn put, void *arg, const struct spec *sp,
 #define FMT_MAXPREC 40          /* larger precisions are clamped */
 #define FMT_MAXDIG (309 + FMT_MAXPREC + 2)
 
-struct big {
-	int n;                   /* limbs in use; 0 means the value 0 */
-	uint32_t w[BIG_LIMBS];   /* little-endian */
-};
-
-static void big_set(struct big *b, uint64_t v)
-{
-	b->n = 0;
-	while (v) {
-		b->w[b->n++] = (uint32_t)v;
-		v >>= 32;
-	}
-}
-
-static void big_mul(struct big *b, uint32_t m)
-{
-	uint64_t carry = 0;
-	for (int i = 0; i < b->n; i++) {
-		carry += (uint64_t)b->w[i] * m;
-		b->w[i] = (uint32_t)carry;
-		carry >>= 32;
-	}
-	if (carry)
-		b->w[b->n++] = (uint32_t)carry;
-}
-
-static void big_shl(struct big *b, int bits)
-{
-	for (; bits >= 16; bits -= 16)
-		big_mul(b, 1u << 16);
-	if (bits)
-		big_mul(b, 1u << bits);
-}
-
-static void big_pow10(struct big *b, int k)
-{
-	for (; k >= 9; k -= 9)
-		big_mul(b, 1000000000u);
-	for (; k > 0; k--)
-		big_mul(b, 10);
-}
-
-static int big_cmp(const struct big *a, const struct big *b)
-{
-	if (a->n != b->n)
-		return a->n < b->n ? -1 : 1;
-	for (int i = a->n - 1; i >= 0; i--)
-		if (a->w[i] != b->w[i])
-			return a->w[i] < b->w[i] ? -1 : 1;
-	return 0;
-}
+#include "big.h"
 
 static void big_sub(struct big *a, const struct big *b)   /* a -= b; a >= b */
 {
@@ -342,7 +294,7 @@ static int fmt_double(fmt_put_fn put, void *arg, struct spec *sp, double d, char
 }
 #endif
 
-int fmt(fmt_put_fn put, void *arg, const char *f, va_list ap)
+int fmt_format(fmt_put_fn put, void *arg, const char *f, va_list ap)
 {
 	int out = 0;
 	for (; *f; f++) {
@@ -359,6 +311,7 @@ int fmt(fmt_put_fn put, void *arg, const char *f, va_list ap)
 			else if (c == '+') sp.plus = 1;
 			else if (c == ' ') sp.space = 1;
 			else if (c == '#') sp.alt = 1;
+			else if (c == '\'') ;   /* group thousands: the C locale has no separator */
 			else break;
 		}
 		f++;
@@ -386,6 +339,7 @@ int fmt(fmt_put_fn put, void *arg, const char *f, va_list ap)
 			if (*f == 'l') sp.len = sp.len >= 1 ? 2 : 1;
 			else if (*f == 'h') sp.len = sp.len <= -1 ? -2 : -1;
 			else if (*f == 'z' || *f == 'j' || *f == 't') sp.len = 1;
+			else if (*f == 'L') sp.len = 3;
 			else break;
 		}
 		int64_t sv;
@@ -439,7 +393,10 @@ int fmt(fmt_put_fn put, void *arg, const char *f, va_list ap)
 		case 'E':
 		case 'g':
 		case 'G':
-			out += fmt_double(put, arg, &sp, va_arg(ap, double), *f);
+			/* %Lf: printed at double precision (the digits past
+			   double's 17 are not long double's own). */
+			out += fmt_double(put, arg, &sp, sp.len == 3 ? (double)va_arg(ap, long double)
+						  : va_arg(ap, double), *f);
 			break;
 #endif
 		case '%':

@@ -25,6 +25,7 @@
  * the package, which malloc does not do.
  */
 #include <stdlib.h>
+#include <ulib.h>
 #include <stdint.h>
 #include <string.h>
 #include <stdio.h>
@@ -70,7 +71,7 @@ struct vcache {
 static struct vcache *vcaches[MAXVP];    /* by VP index; mapped on first use */
 
 /* Central trips, counted under the class locks (exact). */
-struct malloc_stats malloc_stats;
+struct malloc_stats malloc_counts;
 /* Nonzero: bypass the caches (for progs/mallocbench's comparison). */
 int malloc_central_only;
 
@@ -140,7 +141,7 @@ static int refill(struct vcache *vc, int c)
 	struct sizeclass *sc = &classes[c];
 	uint32_t want = vc->cap[c] / 2, got = 0;
 	spin_lock_by(&sc->lock, 0);
-	malloc_stats.refills++;
+	malloc_counts.refills++;
 	for (struct block *b; got < want && (b = central_one(sc, c)); got++) {
 		b->next = vc->head[c];
 		vc->head[c] = b;
@@ -161,7 +162,7 @@ static void drain(struct vcache *vc, int c)
 	vc->head[c] = last->next;
 	vc->n[c] = keep;
 	spin_lock_by(&sc->lock, 0);
-	malloc_stats.drains++;
+	malloc_counts.drains++;
 	last->next = sc->free;
 	sc->free = first;
 	spin_unlock_by(&sc->lock, 0);

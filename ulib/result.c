@@ -5,6 +5,7 @@
  */
 #include <result.h>
 #include <stdio.h>
+#include <ulib.h>
 #include <string.h>
 
 #define PREFIX   "@result "

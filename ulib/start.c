@@ -5,7 +5,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <limits.h>
 #include <sys.h>
+#include <spin.h>
+#include <ulib.h>
 
 int main(int argc, char **argv);
 
@@ -30,9 +34,49 @@ __attribute__((noreturn)) void __libc_start(int argc, char **argv)
 	__program_start(argc, argv);
 }
 
+static void (*atexit_fns[ATEXIT_MAX])(void);
+static int natexit;
+static struct spin atexit_lock;
+
+int atexit(void (*fn)(void))
+{
+	int r = -1;
+	spin_lock_by(&atexit_lock, 0);
+	if (natexit < ATEXIT_MAX) {
+		atexit_fns[natexit++] = fn;
+		r = 0;
+	}
+	spin_unlock_by(&atexit_lock, 0);
+	if (r)
+		errno = ENOMEM;
+	return r;
+}
+
+/* The atexit functions run in the calling thread, last registered first;
+   one that calls exit again just ends the program (each runs once). */
 void exit(int status)
 {
-	flush();
+	for (;;) {
+		void (*fn)(void) = 0;
+		spin_lock_by(&atexit_lock, 0);
+		if (natexit > 0)
+			fn = atexit_fns[--natexit];
+		spin_unlock_by(&atexit_lock, 0);
+		if (!fn)
+			break;
+		fn();
+	}
+	fflush(0);
+	sys_exit(status);
+}
+
+void _Exit(int status)
+{
+	sys_exit(status);
+}
+
+void _exit(int status)
+{
 	sys_exit(status);
 }
 

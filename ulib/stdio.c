@@ -1,22 +1,32 @@
 /*
- * printf and friends over a line-buffered stdout (see stdio.h).
+ * printf and friends over the console (see stdio.h): stdout line-buffered,
+ * stderr unbuffered, stdin always at end of file.
  *
  * printf formats into a buffer on its own stack first, with no lock held,
  * and hands the text to stdout_write in pieces of up to PIECE bytes; only
  * the append to the shared line buffer (and the sys_cputs of each
- * completed line) happens under the stdout lock.
+ * completed line) happens under the stdout lock. stderr's text goes out
+ * piece by piece, under the same lock so it never lands inside a line
+ * that is being written out.
  */
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
 #include <fmt.h>
 #include <sys.h>
 #include <spin.h>
+#include <ulib.h>
+#include "file.h"
 
 #define PIECE 512
+
+static struct __file files[3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 2, 0, 0 } };
+FILE *stdin = &files[0], *stdout = &files[1], *stderr = &files[2];
 
 static struct spin outlock;
 static char line[STDOUT_LINE];
 static size_t linelen;
+static int unbuffered;            /* setvbuf(stdout, _IONBF) */
 
 /* Write out the buffered bytes. Caller holds outlock. */
 static void drain(void)
@@ -41,6 +51,8 @@ void stdout_write(const char *s, size_t n)
 		if (line[linelen - 1] == '\n' || linelen == sizeof line)
 			drain();
 	}
+	if (unbuffered)
+		drain();
 	spin_unlock_by(&outlock, 0);
 }
 
@@ -58,60 +70,183 @@ void stdout_line(const char *s, size_t n)
 	spin_unlock_by(&outlock, 0);
 }
 
-void flush(void)
+static void stderr_write(const char *s, size_t n)
 {
+	spin_lock_by(&outlock, 0);
+	for (size_t k; n; s += k, n -= k) {
+		k = n < 4096 ? n : 4096;   /* the kernel takes at most 64 KiB a call */
+		sys_cputs(s, k);
+	}
+	spin_unlock_by(&outlock, 0);
+}
+
+/* Write to a stream; 0 or EOF (EBADF for stdin or an unknown stream). */
+static int put(FILE *f, const char *s, size_t n)
+{
+	if (f == stdout)
+		stdout_write(s, n);
+	else if (f == stderr)
+		stderr_write(s, n);
+	else {
+		if (f)
+			f->err = 1;
+		errno = EBADF;
+		return EOF;
+	}
+	return 0;
+}
+
+int fflush(FILE *f)
+{
+	if (f && f != stdout && f != stderr && f != stdin) {
+		errno = EBADF;
+		return EOF;
+	}
 	spin_lock_by(&outlock, 0);
 	drain();
 	spin_unlock_by(&outlock, 0);
+	return 0;
+}
+
+int setvbuf(FILE *f, char *buf, int mode, size_t size)
+{
+	(void)buf, (void)size;
+	if (mode != _IONBF && mode != _IOLBF && mode != _IOFBF)
+		return -1;
+	if (f == stdout) {   /* _IOFBF stays line-buffered: lines must reach the console whole */
+		fflush(stdout);
+		unbuffered = mode == _IONBF;
+	}
+	return 0;
+}
+
+void setbuf(FILE *f, char *buf)
+{
+	setvbuf(f, buf, buf ? _IOFBF : _IONBF, BUFSIZ);
+}
+
+void setlinebuf(FILE *f)
+{
+	setvbuf(f, 0, _IOLBF, 0);
 }
 
 /* --- printf: format into a private piece buffer --- */
 
 struct piece {
+	FILE *f;
 	char buf[PIECE];
 	size_t n;
+	int bad;
 };
 
 static void piece_put(char c, void *arg)
 {
 	struct piece *p = arg;
 	if (p->n == sizeof p->buf) {
-		stdout_write(p->buf, p->n);
+		p->bad |= put(p->f, p->buf, p->n);
 		p->n = 0;
 	}
 	p->buf[p->n++] = c;
 }
 
-int vprintf(const char *f, va_list ap)
+int vfprintf(FILE *f, const char *fm, va_list ap)
 {
 	struct piece p;
+	p.f = f;
 	p.n = 0;
-	int r = fmt(piece_put, &p, f, ap);
+	p.bad = 0;
+	int r = fmt_format(piece_put, &p, fm, ap);
 	if (p.n)
-		stdout_write(p.buf, p.n);
-	return r;
+		p.bad |= put(f, p.buf, p.n);
+	return p.bad ? -1 : r;
 }
 
-int printf(const char *f, ...)
+int vprintf(const char *fm, va_list ap)
+{
+	return vfprintf(stdout, fm, ap);
+}
+
+int printf(const char *fm, ...)
 {
 	va_list ap;
-	va_start(ap, f);
-	int r = vprintf(f, ap);
+	va_start(ap, fm);
+	int r = vfprintf(stdout, fm, ap);
 	va_end(ap);
 	return r;
 }
 
+int fprintf(FILE *f, const char *fm, ...)
+{
+	va_list ap;
+	va_start(ap, fm);
+	int r = vfprintf(f, fm, ap);
+	va_end(ap);
+	return r;
+}
+
+int vdprintf(int fd, const char *fm, va_list ap)
+{
+	if (fd != 1 && fd != 2) {
+		errno = EBADF;
+		return -1;
+	}
+	return vfprintf(fd == 1 ? stdout : stderr, fm, ap);
+}
+
+int dprintf(int fd, const char *fm, ...)
+{
+	va_list ap;
+	va_start(ap, fm);
+	int r = vdprintf(fd, fm, ap);
+	va_end(ap);
+	return r;
+}
+
+int fputs(const char *s, FILE *f)
+{
+	return put(f, s, strlen(s));
+}
+
 int puts(const char *s)
 {
-	return printf("%s\n", s) < 0 ? -1 : 0;
+	return printf("%s\n", s) < 0 ? EOF : 0;
+}
+
+int fputc(int c, FILE *f)
+{
+	char ch = (char)c;
+	return put(f, &ch, 1) ? EOF : (unsigned char)c;
+}
+
+int putc(int c, FILE *f)
+{
+	return fputc(c, f);
 }
 
 int putchar(int c)
 {
-	char ch = (char)c;
-	stdout_write(&ch, 1);
-	return (unsigned char)c;
+	return fputc(c, stdout);
 }
+
+size_t fwrite(const void *p, size_t size, size_t n, FILE *f)
+{
+	if (!size || !n)
+		return 0;
+	return put(f, p, size * n) ? 0 : n;
+}
+
+void perror(const char *s)
+{
+	if (s && *s)
+		fprintf(stderr, "%s: %s\n", s, strerror(errno));
+	else
+		fprintf(stderr, "%s\n", strerror(errno));
+}
+
+int feof(FILE *f) { return f->eof; }
+int ferror(FILE *f) { return f->err; }
+void clearerr(FILE *f) { f->eof = f->err = 0; }
+int fileno(FILE *f) { return f->fd; }
 
 /* --- into memory --- */
 
@@ -128,29 +263,34 @@ static void sbuf_put(char c, void *arg)
 	s->n++;
 }
 
-int vsnprintf(char *buf, size_t n, const char *f, va_list ap)
+int vsnprintf(char *buf, size_t n, const char *fm, va_list ap)
 {
 	struct sbuf s = { buf, n, 0 };
-	int r = fmt(sbuf_put, &s, f, ap);
+	int r = fmt_format(sbuf_put, &s, fm, ap);
 	if (n)
 		buf[s.n < n ? s.n : n - 1] = 0;
 	return r;
 }
 
-int snprintf(char *buf, size_t n, const char *f, ...)
+int snprintf(char *buf, size_t n, const char *fm, ...)
 {
 	va_list ap;
-	va_start(ap, f);
-	int r = vsnprintf(buf, n, f, ap);
+	va_start(ap, fm);
+	int r = vsnprintf(buf, n, fm, ap);
 	va_end(ap);
 	return r;
 }
 
-int sprintf(char *buf, const char *f, ...)
+int vsprintf(char *buf, const char *fm, va_list ap)
+{
+	return vsnprintf(buf, (size_t)1 << 30, fm, ap);
+}
+
+int sprintf(char *buf, const char *fm, ...)
 {
 	va_list ap;
-	va_start(ap, f);
-	int r = vsnprintf(buf, (size_t)1 << 30, f, ap);
+	va_start(ap, fm);
+	int r = vsprintf(buf, fm, ap);
 	va_end(ap);
 	return r;
 }

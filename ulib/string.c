@@ -129,7 +129,8 @@ char *strncpy(char *dst, const char *src, size_t n)
 	return dst;
 }
 
-size_t strlcpy(char *dst, const char *src, size_t n)
+/* Weak: ported programs often carry their own strlcpy. */
+__attribute__((weak)) size_t strlcpy(char *dst, const char *src, size_t n)
 {
 	size_t len = strlen(src);
 	if (n) {

@@ -267,3 +267,31 @@ def test_cli_exit_codes(fakebuild, fake, monkeypatch, out, code, sleep, want, ms
         assert msg in p.stderr and "last 40 lines" in p.stderr
     else:
         assert p.stderr == ""
+
+
+# --- program arguments that look like options: `run PROG -- ARGS` ---------
+
+@pytest.mark.parametrize("argv,cmdline,smp,icount", [
+    (["prog", "--", "-p", "4", "--verbose"], "run=prog,-p,4,--verbose", 1, False),
+    (["prog", "--smp", "2", "--", "-p", "4"], "run=prog,-p,4", 2, False),
+    (["--icount", "prog", "a", "--", "-x", "--smp", "9"], "run=prog,a,-x,--smp,9", 1, True),
+    (["prog", "a", "--smp", "3", "b"], "run=prog,a,b", 3, False),     # the old forms still work
+    (["quantum=5", "run=hello,1", "--", "run=x"], "quantum=5 run=hello,1 run=x", 1, False),
+])
+def test_cli_dash_dash_passes_program_options(monkeypatch, argv, cmdline, smp, icount):
+    from harness import __main__ as cli
+    seen = {}
+
+    class _Done:
+        kind, status = "done", 0
+
+    monkeypatch.setattr(qemu, "run", lambda cl, **kw: (seen.update(kw, cmdline=cl), _Done())[1])
+    assert cli.do_run(argv) == 0
+    assert seen["cmdline"] == cmdline and seen["smp"] == smp and seen["icount"] == icount
+
+
+def test_cli_program_options_need_dash_dash(capsys):
+    from harness import __main__ as cli
+    with pytest.raises(SystemExit):
+        cli.do_run(["prog", "-p", "4"])       # -p is not the harness's: an error, as before
+    assert "unrecognized arguments: -p" in capsys.readouterr().err

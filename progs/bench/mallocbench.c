@@ -13,6 +13,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <ulib.h>
 #include <string.h>
 #include <clock.h>
 #include <result.h>
@@ -49,7 +50,7 @@ static void *main_fn(void *arg)
 	const struct pkg *P = &fifo_pkg;
 	struct thread **t = malloc(sizeof *t * (size_t)nthreads);
 	malloc_central_only = central;
-	struct malloc_stats s0 = malloc_stats;
+	struct malloc_stats s0 = malloc_counts;
 	uint64_t t0 = now_ns();
 	if (!t) {
 		printf("mallocbench: out of memory\n");
@@ -67,8 +68,8 @@ static void *main_fn(void *arg)
 	result_int(&r, "pairs", pairs / nthreads * nthreads);
 	result_int(&r, "threads", nthreads);
 	result_int(&r, "vps", nvps);
-	result_uint(&r, "refills", malloc_stats.refills - s0.refills);
-	result_uint(&r, "drains", malloc_stats.drains - s0.drains);
+	result_uint(&r, "refills", malloc_counts.refills - s0.refills);
+	result_uint(&r, "drains", malloc_counts.drains - s0.drains);
 	result_end(&r);
 	return arg;
 }

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <ulib.h>
 #include <string.h>
 #include <ctype.h>
 #include <errno.h>

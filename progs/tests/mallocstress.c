@@ -21,6 +21,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <ulib.h>
 #include <string.h>
 #include <result.h>
 #include <rng.h>
@@ -118,7 +119,7 @@ static void *worker(void *arg)
 static void *main_fn(void *arg)
 {
 	struct thread **t = malloc(sizeof *t * (size_t)nthreads);
-	struct malloc_stats s0 = malloc_stats;
+	struct malloc_stats s0 = malloc_counts;
 	if (!t) {
 		printf("mallocstress: out of memory\n");
 		return (void *)1;
@@ -134,8 +135,8 @@ static void *main_fn(void *arg)
 	result_int(&r, "threads", nthreads);
 	result_int(&r, "ops", ops);
 	result_int(&r, "bad", bad);
-	result_uint(&r, "refills", malloc_stats.refills - s0.refills);
-	result_uint(&r, "drains", malloc_stats.drains - s0.drains);
+	result_uint(&r, "refills", malloc_counts.refills - s0.refills);
+	result_uint(&r, "drains", malloc_counts.drains - s0.drains);
 	result_int(&r, "small_ops", small_ops);
 	result_end(&r);
 	return arg ? arg : (void *)(intptr_t)(bad ? 1 : 0);

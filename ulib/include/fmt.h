@@ -12,6 +12,6 @@
 #include <stdarg.h>
 
 typedef void (*fmt_put_fn)(char c, void *arg);
-int fmt(fmt_put_fn put, void *arg, const char *f, va_list ap);
+int fmt_format(fmt_put_fn put, void *arg, const char *f, va_list ap);
 
 #endif

@@ -29,5 +29,19 @@
 #define LLONG_MAX  __LONG_LONG_MAX__
 #define LLONG_MIN  (-LLONG_MAX - 1LL)
 #define ULLONG_MAX (LLONG_MAX * 2ULL + 1ULL)
+#define SSIZE_MAX  LONG_MAX
+#define LONG_BIT   64
+#define WORD_BIT   32
+#define MB_LEN_MAX 1
+
+/* POSIX limits */
+#define PATH_MAX   4096
+#define NAME_MAX   255
+#define PIPE_BUF   4096
+#define PAGESIZE   4096
+#define IOV_MAX    1024
+#define ATEXIT_MAX 32
+#define HOST_NAME_MAX 64
+#define _POSIX_PATH_MAX 256
 
 #endif

@@ -1,36 +1,102 @@
 /*
- * Formatted output to the console (the only stream).
+ * Standard I/O on Anima: the console is the only device. See docs/libc.md.
  *
  * stdout is line-buffered: text accumulates in one shared line buffer and
  * goes out with ONE sys_cputs per complete line (or when the buffer fills,
- * on flush(), and at exit), so a line never splits across syscalls. A
+ * on fflush, and at exit), so a line never splits across syscalls. A
  * printf call is formatted privately and then appended under a lock, so
  * threads printing whole lines with one call each never interleave within
  * a line; partial lines from different threads can still meet.
+ * stderr is unbuffered: each call's text goes out before it returns.
+ * stdin has no data: reads return EOF. There are no files: fopen fails.
  */
 #ifndef ULIB_STDIO_H
 #define ULIB_STDIO_H
 
 #include <stddef.h>
 #include <stdarg.h>
+#include <sys/types.h>
 
-#define STDOUT_LINE 2048        /* longest line written in one piece */
+typedef struct __file FILE;
+typedef long fpos_t;
 
-#define PRINTF(f, a) __attribute__((format(printf, f, a)))
-int printf(const char *fmt, ...) PRINTF(1, 2);
+extern FILE *stdin, *stdout, *stderr;
+#define stdin  stdin
+#define stdout stdout
+#define stderr stderr
+
+#define EOF       (-1)
+#define BUFSIZ    2048
+#define FILENAME_MAX 4096
+#define FOPEN_MAX 16
+#define L_tmpnam  20
+#define TMP_MAX   10000
+#define _IOFBF    0
+#define _IOLBF    1
+#define _IONBF    2
+#define SEEK_SET  0
+#define SEEK_CUR  1
+#define SEEK_END  2
+
+#define __PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define __SCANF(f, a)  __attribute__((format(scanf, f, a)))
+int printf(const char *fmt, ...) __PRINTF(1, 2);
+int fprintf(FILE *f, const char *fmt, ...) __PRINTF(2, 3);
+int dprintf(int fd, const char *fmt, ...) __PRINTF(2, 3);
+int sprintf(char *buf, const char *fmt, ...) __PRINTF(2, 3);
+int snprintf(char *buf, size_t n, const char *fmt, ...) __PRINTF(3, 4);
+int asprintf(char **out, const char *fmt, ...) __PRINTF(2, 3);
 int vprintf(const char *fmt, va_list ap);
-int snprintf(char *buf, size_t n, const char *fmt, ...) PRINTF(3, 4);
+int vfprintf(FILE *f, const char *fmt, va_list ap);
+int vdprintf(int fd, const char *fmt, va_list ap);
+int vsprintf(char *buf, const char *fmt, va_list ap);
 int vsnprintf(char *buf, size_t n, const char *fmt, va_list ap);
-int sprintf(char *buf, const char *fmt, ...) PRINTF(2, 3);
-int puts(const char *s);          /* s and a newline */
-int putchar(int c);
-void flush(void);                 /* write out a pending partial line */
-#undef PRINTF
+int vasprintf(char **out, const char *fmt, va_list ap);
 
-/* Append n bytes to stdout (what printf does after formatting). */
-void stdout_write(const char *s, size_t n);
-/* Write a complete line (must end in '\n') with one sys_cputs, after
- * ending any pending partial line with a newline of its own. */
-void stdout_line(const char *s, size_t n);
+int sscanf(const char *s, const char *fmt, ...) __SCANF(2, 3);
+int vsscanf(const char *s, const char *fmt, va_list ap);
+int scanf(const char *fmt, ...) __SCANF(1, 2);          /* stdin is empty: EOF */
+int fscanf(FILE *f, const char *fmt, ...) __SCANF(2, 3);
+#undef __PRINTF
+#undef __SCANF
+
+int puts(const char *s);          /* s and a newline */
+int fputs(const char *s, FILE *f);
+int fputc(int c, FILE *f);
+int putc(int c, FILE *f);
+int putchar(int c);
+size_t fwrite(const void *p, size_t size, size_t n, FILE *f);
+void perror(const char *s);       /* "s: strerror(errno)" on stderr */
+int fflush(FILE *f);              /* NULL: every stream */
+int setvbuf(FILE *f, char *buf, int mode, size_t size);
+void setbuf(FILE *f, char *buf);
+void setlinebuf(FILE *f);
+
+/* Input: stdin is always at end of file. */
+int fgetc(FILE *f);
+int getc(FILE *f);
+int getchar(void);
+int ungetc(int c, FILE *f);
+char *fgets(char *s, int n, FILE *f);
+size_t fread(void *p, size_t size, size_t n, FILE *f);
+ssize_t getline(char **line, size_t *cap, FILE *f);
+ssize_t getdelim(char **line, size_t *cap, int delim, FILE *f);
+
+int feof(FILE *f);
+int ferror(FILE *f);
+void clearerr(FILE *f);
+int fileno(FILE *f);
+
+/* No file system: these fail with ENOENT (opening) or ESPIPE (seeking). */
+FILE *fopen(const char *path, const char *mode);
+FILE *fdopen(int fd, const char *mode);             /* 0, 1, 2 only */
+FILE *freopen(const char *path, const char *mode, FILE *f);
+int fclose(FILE *f);
+int fseek(FILE *f, long off, int whence);
+long ftell(FILE *f);
+void rewind(FILE *f);
+int remove(const char *path);
+int rename(const char *from, const char *to);
+FILE *tmpfile(void);
 
 #endif

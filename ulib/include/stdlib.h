@@ -1,23 +1,31 @@
-/* General utilities: exit, numbers from strings, sorting, rand, malloc. */
+/* General utilities: exit, numbers from strings, sorting, rand, malloc.
+   How each differs from POSIX: docs/libc.md. */
 #ifndef ULIB_STDLIB_H
 #define ULIB_STDLIB_H
 
 #include <stddef.h>
-#include <stdint.h>
+#include <alloca.h>
 
 #define EXIT_SUCCESS 0
 #define EXIT_FAILURE 1
-#define EXIT_ABORT   134           /* abort(): as a shell reports SIGABRT */
 #define RAND_MAX     0x7fffffff
+#define MB_CUR_MAX   1
 
-__attribute__((noreturn)) void exit(int status);   /* flushes stdout */
-__attribute__((noreturn)) void abort(void);        /* prints "abort", exits 134 */
+typedef struct { int quot, rem; } div_t;
+typedef struct { long quot, rem; } ldiv_t;
+typedef struct { long long quot, rem; } lldiv_t;
 
-extern int prog_argc;                /* main's argc and argv, for any code */
-extern char **prog_argv;
+/* exit runs the atexit functions (last registered first, at most
+   ATEXIT_MAX = 32), flushes stdout and ends the program (every thread). */
+__attribute__((noreturn)) void exit(int status);
+__attribute__((noreturn)) void _Exit(int status);   /* no atexit, no flush */
+__attribute__((noreturn)) void abort(void);         /* prints "abort", exits 134 */
+int atexit(void (*fn)(void));
 
 int atoi(const char *s);
 long atol(const char *s);
+long long atoll(const char *s);
+double atof(const char *s);
 /* Standard semantics: leading space, sign, base 0 (0x.. hex, 0.. octal,
  * else decimal) or 2..36 with an optional 0x for 16; *end gets the first
  * unparsed char (s itself if there were no digits); out-of-range values
@@ -26,20 +34,30 @@ long strtol(const char *s, char **end, int base);
 unsigned long strtoul(const char *s, char **end, int base);
 long long strtoll(const char *s, char **end, int base);
 unsigned long long strtoull(const char *s, char **end, int base);
+/* Decimal and hex floats, inf, nan; rounded to nearest (see docs/libc.md). */
+double strtod(const char *s, char **end);
+float strtof(const char *s, char **end);
+long double strtold(const char *s, char **end);
 
 int abs(int x);
 long labs(long x);
 long long llabs(long long x);
+div_t div(int a, int b);
+ldiv_t ldiv(long a, long b);
+lldiv_t lldiv(long long a, long long b);
 
 /* Introsort: O(n log n) worst case; not stable. */
 void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 void *bsearch(const void *key, const void *base, size_t n, size_t size,
 	      int (*cmp)(const void *, const void *));
 
-/* Deterministic pseudo-random numbers (one shared state; not thread-safe:
- * threads should use rand64() from <rng.h> with their own state). */
+/* Deterministic pseudo-random numbers. rand's one shared state is
+ * updated atomically, so threads may share it; rand_r's is the caller's. */
 int rand(void);
 void srand(unsigned seed);
+int rand_r(unsigned *seed);
+long random(void);
+void srandom(unsigned seed);
 
 /* Thread-safe allocator (size classes over sys_map, per-VP caches in
  * front of central lists; see malloc.c). Every block is 16-byte aligned. */
@@ -47,14 +65,14 @@ void *malloc(size_t n);
 void free(void *p);
 void *calloc(size_t n, size_t size);
 void *realloc(void *p, size_t n);
+void *reallocarray(void *p, size_t n, size_t size);
 void *aligned_alloc(size_t align, size_t n);   /* align: a power of two */
-size_t malloc_usable_size(void *p);
-/* Anima: how often the per-VP caches went to the central lists (each a
- * lock round trip for a batch of blocks). Exact: kept under the locks. */
-struct malloc_stats {
-	uint64_t refills, drains;
-};
-extern struct malloc_stats malloc_stats;
-extern int malloc_central_only;      /* nonzero: no caches (for comparisons) */
+int posix_memalign(void **out, size_t align, size_t n);
+
+/* There is no environment: getenv finds nothing, setenv fails (ENOSYS). */
+char *getenv(const char *name);
+int setenv(const char *name, const char *value, int overwrite);
+int unsetenv(const char *name);
+int system(const char *cmd);                  /* -1, ENOSYS: no shell */
 
 #endif

@@ -1,3 +1,4 @@
+/* Strings and memory. How each differs from POSIX: docs/libc.md. */
 #ifndef ULIB_STRING_H
 #define ULIB_STRING_H
 #include <stddef.h>
@@ -7,16 +8,42 @@ void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 void *memchr(const void *s, int c, size_t n);
+void *memrchr(const void *s, int c, size_t n);
+void *memccpy(void *dst, const void *src, int c, size_t n);
+void *memmem(const void *h, size_t hn, const void *n, size_t nn);
 size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
+int strcoll(const char *a, const char *b);                 /* the "C" locale: strcmp */
+size_t strxfrm(char *dst, const char *src, size_t n);
 char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
+char *strchrnul(const char *s, int c);
 char *strcpy(char *dst, const char *src);
 char *strncpy(char *dst, const char *src, size_t n);
+char *stpcpy(char *dst, const char *src);
+char *stpncpy(char *dst, const char *src, size_t n);
 size_t strlcpy(char *dst, const char *src, size_t n);
+size_t strlcat(char *dst, const char *src, size_t n);
 char *strcat(char *dst, const char *src);
+char *strncat(char *dst, const char *src, size_t n);
 char *strstr(const char *h, const char *n);
+char *strcasestr(const char *h, const char *n);
+size_t strspn(const char *s, const char *accept);
+size_t strcspn(const char *s, const char *reject);
+char *strpbrk(const char *s, const char *accept);
+char *strtok(char *s, const char *delim);                  /* one shared state */
+char *strtok_r(char *s, const char *delim, char **save);
+char *strsep(char **s, const char *delim);
+char *strdup(const char *s);
+char *strndup(const char *s, size_t n);
+char *strerror(int e);                                     /* "Invalid argument" */
+int strerror_r(int e, char *buf, size_t n);                /* POSIX's, returns 0 or ERANGE */
+char *strsignal(int sig);
+
+/* <strings.h>'s, also here as glibc has them */
+int strcasecmp(const char *a, const char *b);
+int strncasecmp(const char *a, const char *b, size_t n);
 
 #endif

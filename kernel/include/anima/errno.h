@@ -36,5 +36,22 @@
 #define EOWNERDEAD 130       /* a robust lock's owner ended holding it */
 #define ENOTRECOVERABLE 131  /* ... and nobody made its state consistent */
 #define ETIMEDOUT 110
+/* More of Linux's, for ported code that names them (libc: docs/libc.md). */
+#define ENXIO    6
+#define EXDEV    18
+#define ENODEV   19
+#define EISDIR   21
+#define EFBIG    27
+#define EROFS    30
+#define EMLINK   31
+#define EPIPE    32
+#define ENOTEMPTY 39
+#define ELOOP    40
+#define EWOULDBLOCK EAGAIN
+#define EILSEQ   84
+#define EOPNOTSUPP ENOTSUP
+#define ENOBUFS  105
+#define EALREADY 114
+#define EINPROGRESS 115
 
 #endif

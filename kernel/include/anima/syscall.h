@@ -56,6 +56,8 @@
 #define INFO_MEM_FREE   4   /* free physical memory, bytes */
 #define INFO_MEM_AVAIL  5   /* free memory plus the empty pages the kernel heap keeps for reuse,
                                bytes: what a space's exit must give back exactly (the audits) */
+#define INFO_BOOT_EPOCH 6   /* wall time at boot (the CMOS RTC, read once), seconds since 1970 UTC:
+                               CLOCK_REALTIME = this + time since boot */
 
 /* SYS_map protections */
 #define PROT_READ       1

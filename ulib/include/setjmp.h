@@ -1,0 +1,16 @@
+/* Non-local jumps (ulib/setjmp.S). No signals, so the sig* forms only
+   ignore their mask argument. */
+#ifndef ULIB_SETJMP_H
+#define ULIB_SETJMP_H
+
+typedef unsigned long jmp_buf[9];    /* rbx rbp r12-r15 rsp rip, mxcsr|fpucw */
+typedef unsigned long sigjmp_buf[9];
+
+int setjmp(jmp_buf env) __attribute__((returns_twice));
+int _setjmp(jmp_buf env) __attribute__((returns_twice));
+int sigsetjmp(sigjmp_buf env, int savemask) __attribute__((returns_twice));
+__attribute__((noreturn)) void longjmp(jmp_buf env, int val);
+__attribute__((noreturn)) void _longjmp(jmp_buf env, int val);
+__attribute__((noreturn)) void siglongjmp(sigjmp_buf env, int val);
+
+#endif

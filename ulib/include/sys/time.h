@@ -1,0 +1,29 @@
+/* gettimeofday and the timeval helpers. */
+#ifndef ULIB_SYS_TIME_H
+#define ULIB_SYS_TIME_H
+
+#include <bits/time.h>
+#include <sys/types.h>
+
+struct timezone {
+	int tz_minuteswest, tz_dsttime;
+};
+
+int gettimeofday(struct timeval *tv, void *tz);   /* tz, if given, is UTC */
+
+#define timerisset(t)  ((t)->tv_sec || (t)->tv_usec)
+#define timerclear(t)  ((t)->tv_sec = (t)->tv_usec = 0)
+#define timercmp(a, b, op) ((a)->tv_sec == (b)->tv_sec ? \
+	(a)->tv_usec op (b)->tv_usec : (a)->tv_sec op (b)->tv_sec)
+#define timeradd(a, b, r) do { \
+	(r)->tv_sec = (a)->tv_sec + (b)->tv_sec; \
+	(r)->tv_usec = (a)->tv_usec + (b)->tv_usec; \
+	if ((r)->tv_usec >= 1000000) { (r)->tv_sec++; (r)->tv_usec -= 1000000; } \
+} while (0)
+#define timersub(a, b, r) do { \
+	(r)->tv_sec = (a)->tv_sec - (b)->tv_sec; \
+	(r)->tv_usec = (a)->tv_usec - (b)->tv_usec; \
+	if ((r)->tv_usec < 0) { (r)->tv_sec--; (r)->tv_usec += 1000000; } \
+} while (0)
+
+#endif

@@ -1,0 +1,52 @@
+/* Time: clocks, sleeping, calendar (UTC only). docs/libc.md. */
+#ifndef ULIB_TIME_H
+#define ULIB_TIME_H
+
+#include <stddef.h>
+#include <bits/time.h>
+
+#ifndef __clock_t_defined
+#define __clock_t_defined
+typedef long clock_t;
+#endif
+#define CLOCKS_PER_SEC 1000000L
+#define TIME_UTC 1
+
+/* More Linux clock ids: the monotonic and real-time ones read the same
+   clocks as CLOCK_MONOTONIC and CLOCK_REALTIME; the CPU-time ones fail
+   with EINVAL (the kernel keeps no per-space CPU time). */
+#define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID  3
+#define CLOCK_MONOTONIC_RAW      4
+#define CLOCK_REALTIME_COARSE    5
+#define CLOCK_MONOTONIC_COARSE   6
+#define CLOCK_BOOTTIME           7
+
+struct tm {
+	int tm_sec, tm_min, tm_hour, tm_mday, tm_mon, tm_year, tm_wday, tm_yday, tm_isdst;
+	long tm_gmtoff;
+	const char *tm_zone;
+};
+
+int clock_gettime(clockid_t id, struct timespec *ts);
+int clock_getres(clockid_t id, struct timespec *ts);
+int nanosleep(const struct timespec *req, struct timespec *rem);
+int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem);
+#define TIMER_ABSTIME 1
+time_t time(time_t *t);
+clock_t clock(void);            /* time since the program started, in us: no CPU-time accounting */
+double difftime(time_t a, time_t b);
+int timespec_get(struct timespec *ts, int base);
+
+/* The only time zone is UTC: localtime is gmtime. */
+struct tm *gmtime_r(const time_t *t, struct tm *tm);
+struct tm *gmtime(const time_t *t);
+struct tm *localtime_r(const time_t *t, struct tm *tm);
+struct tm *localtime(const time_t *t);
+time_t mktime(struct tm *tm);
+time_t timegm(struct tm *tm);
+size_t strftime(char *s, size_t n, const char *fmt, const struct tm *tm);
+char *asctime(const struct tm *tm);
+char *ctime(const time_t *t);
+
+#endif

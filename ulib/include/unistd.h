@@ -1,0 +1,52 @@
+/* POSIX <unistd.h>: what a program without files needs. docs/libc.md. */
+#ifndef ULIB_UNISTD_H
+#define ULIB_UNISTD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define STDIN_FILENO  0
+#define STDOUT_FILENO 1
+#define STDERR_FILENO 2
+
+/* sysconf names (Linux's numbers) */
+#define _SC_CLK_TCK           2
+#define _SC_OPEN_MAX          4
+#define _SC_PAGESIZE          30
+#define _SC_PAGE_SIZE         _SC_PAGESIZE
+#define _SC_NPROCESSORS_CONF  83
+#define _SC_NPROCESSORS_ONLN  84
+#define _SC_PHYS_PAGES        85
+#define _SC_AVPHYS_PAGES      86
+#define _SC_THREAD_STACK_MIN  75
+#define _SC_THREADS           67
+#define _POSIX_THREADS        200809L
+#define _POSIX_TIMERS         200809L
+#define _POSIX_MONOTONIC_CLOCK 200809L
+#define _POSIX_VERSION        200809L
+
+long sysconf(int name);
+int getpagesize(void);
+
+ssize_t write(int fd, const void *buf, size_t n);   /* fds 1 and 2: the console */
+ssize_t read(int fd, void *buf, size_t n);          /* fd 0: end of file */
+int close(int fd);
+int isatty(int fd);                                 /* 1 for 0, 1, 2 */
+off_t lseek(int fd, off_t off, int whence);         /* -1, ESPIPE */
+
+unsigned sleep(unsigned s);
+int usleep(useconds_t us);
+pid_t getpid(void);                                 /* the space id */
+pid_t getppid(void);                                /* 0: not tracked */
+uid_t getuid(void);
+uid_t geteuid(void);
+gid_t getgid(void);
+gid_t getegid(void);
+int gethostname(char *name, size_t n);
+__attribute__((noreturn)) void _exit(int status);
+
+extern char *optarg;
+extern int optind, opterr, optopt;
+int getopt(int argc, char *const argv[], const char *opts);
+
+#endif

@@ -1,0 +1,70 @@
+/* strerror: glibc's messages for the error numbers Anima has (<anima/errno.h>). */
+#include <string.h>
+#include <errno.h>
+#include <stdio.h>
+
+static const char *const msgs[] = {
+	[0] = "Success",
+	[EPERM] = "Operation not permitted",
+	[ENOENT] = "No such file or directory",
+	[ESRCH] = "No such process",
+	[EINTR] = "Interrupted system call",
+	[EIO] = "Input/output error",
+	[E2BIG] = "Argument list too long",
+	[EBADF] = "Bad file descriptor",
+	[ECHILD] = "No child processes",
+	[EAGAIN] = "Resource temporarily unavailable",
+	[ENOMEM] = "Cannot allocate memory",
+	[EACCES] = "Permission denied",
+	[EFAULT] = "Bad address",
+	[EBUSY] = "Device or resource busy",
+	[EEXIST] = "File exists",
+	[ENOTDIR] = "Not a directory",
+	[EINVAL] = "Invalid argument",
+	[ENFILE] = "Too many open files in system",
+	[EMFILE] = "Too many open files",
+	[ENOTTY] = "Inappropriate ioctl for device",
+	[ENOSPC] = "No space left on device",
+	[ESPIPE] = "Illegal seek",
+	[EDOM] = "Numerical argument out of domain",
+	[ERANGE] = "Numerical result out of range",
+	[EDEADLK] = "Resource deadlock avoided",
+	[ENAMETOOLONG] = "File name too long",
+	[ENOSYS] = "Function not implemented",
+	[EOVERFLOW] = "Value too large for defined data type",
+	[ENOTSUP] = "Operation not supported",
+	[ETIMEDOUT] = "Connection timed out",
+	[ECANCELED] = "Operation canceled",
+	[EOWNERDEAD] = "Owner died",
+	[ENOTRECOVERABLE] = "State not recoverable",
+	[ENXIO] = "No such device or address",
+	[EXDEV] = "Invalid cross-device link",
+	[ENODEV] = "No such device",
+	[EISDIR] = "Is a directory",
+	[EFBIG] = "File too large",
+	[EROFS] = "Read-only file system",
+	[EMLINK] = "Too many links",
+	[EPIPE] = "Broken pipe",
+	[ENOTEMPTY] = "Directory not empty",
+	[ELOOP] = "Too many levels of symbolic links",
+	[EILSEQ] = "Invalid or incomplete multibyte or wide character",
+	[ENOBUFS] = "No buffer space available",
+	[EALREADY] = "Operation already in progress",
+	[EINPROGRESS] = "Operation now in progress",
+};
+
+int strerror_r(int e, char *buf, size_t n)
+{
+	const char *m = e >= 0 && e < (int)(sizeof msgs / sizeof msgs[0]) ? msgs[e] : 0;
+	int len = m ? snprintf(buf, n, "%s", m) : snprintf(buf, n, "Unknown error %d", e);
+	return (size_t)len < n ? 0 : ERANGE;
+}
+
+char *strerror(int e)
+{
+	static char unknown[32];   /* only for numbers without a message */
+	if (e >= 0 && e < (int)(sizeof msgs / sizeof msgs[0]) && msgs[e])
+		return (char *)msgs[e];
+	strerror_r(e, unknown, sizeof unknown);
+	return unknown;
+}

@@ -1,0 +1,170 @@
+/*
+ * POSIX clocks and sleeping. CLOCK_MONOTONIC is the kernel's clock read
+ * in user mode (clock.c: TSC and the pseudo-register page, no syscall);
+ * CLOCK_REALTIME adds the wall time at boot, which the kernel read from
+ * the RTC (INFO_BOOT_EPOCH, fetched once). Sleeping is SYS_sleep, which
+ * under a thread package blocks only the calling thread.
+ */
+#include <time.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <errno.h>
+#include <clock.h>
+#include <sys.h>
+
+#define NS 1000000000L
+
+static long boot_epoch = -1;
+
+static uint64_t epoch_ns(void)
+{
+	long e = __atomic_load_n(&boot_epoch, __ATOMIC_RELAXED);
+	if (e < 0) {
+		e = sys_getinfo(INFO_BOOT_EPOCH);
+		if (e < 0)
+			e = 0;
+		__atomic_store_n(&boot_epoch, e, __ATOMIC_RELAXED);
+	}
+	return (uint64_t)e * NS;
+}
+
+/* The time of clock id in ns, or -1 for a clock we do not have. */
+static int64_t clock_ns(clockid_t id)
+{
+	switch (id) {
+	case CLOCK_MONOTONIC:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_BOOTTIME:
+		return (int64_t)now_ns();
+	case CLOCK_REALTIME:
+	case CLOCK_REALTIME_COARSE:
+		return (int64_t)(epoch_ns() + now_ns());
+	}
+	return -1;
+}
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	int64_t t = clock_ns(id);
+	if (t < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	ts->tv_sec = t / NS;
+	ts->tv_nsec = t % NS;
+	return 0;
+}
+
+int clock_getres(clockid_t id, struct timespec *ts)
+{
+	if (clock_ns(id) < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (ts) {
+		ts->tv_sec = 0;
+		ts->tv_nsec = 1;
+	}
+	return 0;
+}
+
+int timespec_get(struct timespec *ts, int base)
+{
+	return base == TIME_UTC && clock_gettime(CLOCK_REALTIME, ts) == 0 ? base : 0;
+}
+
+int gettimeofday(struct timeval *tv, void *tz)
+{
+	struct timespec ts = { 0, 0 };
+	clock_gettime(CLOCK_REALTIME, &ts);
+	tv->tv_sec = ts.tv_sec;
+	tv->tv_usec = ts.tv_nsec / 1000;
+	if (tz) {
+		struct timezone *z = tz;
+		z->tz_minuteswest = z->tz_dsttime = 0;
+	}
+	return 0;
+}
+
+time_t time(time_t *t)
+{
+	time_t now = (time_t)((epoch_ns() + now_ns()) / NS);
+	if (t)
+		*t = now;
+	return now;
+}
+
+double difftime(time_t a, time_t b)
+{
+	return (double)(a - b);
+}
+
+/* The kernel keeps no CPU time per space, so clock() is the time since
+   its own first call (0 then), not processor time: differences of two
+   calls, the way programs time a stretch of work, are elapsed time. */
+clock_t clock(void)
+{
+	static int64_t start = -1;
+	int64_t now = (int64_t)now_ns();
+	int64_t s = __atomic_load_n(&start, __ATOMIC_RELAXED);
+	if (s < 0) {
+		int64_t want = -1;
+		__atomic_compare_exchange_n(&start, &want, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		s = __atomic_load_n(&start, __ATOMIC_RELAXED);
+	}
+	return (clock_t)((now - s) / (NS / CLOCKS_PER_SEC));
+}
+
+static int sleep_ns(uint64_t ns)
+{
+	long r = sys_sleep(ns);
+	if (sys_failed(r)) {
+		errno = (int)-r;
+		return -1;
+	}
+	return 0;
+}
+
+static int valid(const struct timespec *ts)
+{
+	return ts && ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < NS;
+}
+
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	if (!valid(req)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (sleep_ns((uint64_t)req->tv_sec * NS + (uint64_t)req->tv_nsec))
+		return -1;
+	if (rem)
+		rem->tv_sec = rem->tv_nsec = 0;
+	return 0;
+}
+
+/* Returns an error number, as POSIX's clock_nanosleep does. */
+int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem)
+{
+	int64_t now = clock_ns(id);
+	if (now < 0 || !valid(req))
+		return EINVAL;
+	int64_t t = req->tv_sec * NS + req->tv_nsec;
+	if (flags & TIMER_ABSTIME)
+		t = t > now ? t - now : 0;
+	if (rem)
+		rem->tv_sec = rem->tv_nsec = 0;
+	return t && sleep_ns((uint64_t)t) ? errno : 0;
+}
+
+unsigned sleep(unsigned s)
+{
+	sleep_ns((uint64_t)s * NS);
+	return 0;
+}
+
+int usleep(useconds_t us)
+{
+	return sleep_ns((uint64_t)us * 1000);
+}

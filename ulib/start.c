@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys.h>
+#include <tls.h>
 
 int main(int argc, char **argv);
 
@@ -27,6 +28,7 @@ __attribute__((noreturn)) void __libc_start(int argc, char **argv)
 {
 	prog_argc = argc;
 	prog_argv = argv;
+	tls_setup(0);                /* a program with __thread variables */
 	__program_start(argc, argv);
 }
 

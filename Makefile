@@ -51,7 +51,8 @@ $(B)/kernel.sym: $(B)/kernel.elf
 	$(NM) -n --defined-only $< | grep -i ' t ' > $@
 
 # --- ulib and thread packages ----------------------------------------
-USRC := $(filter-out ulib/crt0.S,$(wildcard ulib/*.c) $(wildcard ulib/*.S))
+USRC := $(filter-out ulib/crt0.S,$(wildcard ulib/*.c) $(wildcard ulib/*.S)) \
+        $(filter-out ulib/posix/pstart.c,$(wildcard ulib/posix/*.c))
 UOBJ := $(patsubst %,$(B)/u/%.o,$(USRC))
 # A package's sources learn its name from its folder (threadpkgs/NAME/):
 # PKG_NAME is "NAME" and PKG_SELF, its struct pkg, NAME_pkg.
@@ -98,11 +99,14 @@ UCFLAGS += -Iprogs/include
 ifneq ($(words $(PROGS)),$(words $(sort $(PROGS))))
 $(error two programs under progs/ share a name: $(sort $(PROGS)))
 endif
+# progs/posix/ programs also get the POSIX start (ulib/posix/pstart.c:
+# main runs as the first thread of the package named on the command line).
+pstart = $(if $(filter progs/posix/%,$1),$(B)/u/ulib/posix/pstart.c.o)
 define prog_rule
-$(B)/progs/$(notdir $(1:.c=)): $(B)/u/$(1).o $(B)/u/ulib/crt0.S.o $(B)/ulib.a $(PKGLIBS) ulib/user.ld
+$(B)/progs/$(notdir $(1:.c=)): $(B)/u/$(1).o $(B)/u/ulib/crt0.S.o $(call pstart,$(1)) $(B)/ulib.a $(PKGLIBS) ulib/user.ld
 	@mkdir -p $$(dir $$@)
 	$$(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T ulib/user.ld -o $$@ \
-	    $(B)/u/ulib/crt0.S.o $(B)/u/$(1).o --start-group $(PKGLIBS) $(B)/ulib.a --end-group
+	    $(B)/u/ulib/crt0.S.o $(call pstart,$(1)) $(B)/u/$(1).o --start-group $(PKGLIBS) $(B)/ulib.a --end-group
 endef
 $(foreach f,$(PSRCS),$(eval $(call prog_rule,$(f))))
 

@@ -1,0 +1,90 @@
+/* Waiter queues with deadlines and cancellation (pwait.h). */
+#include <errno.h>
+#include <clock.h>
+#include "pwait.h"
+
+void pq_push(struct __pq *q, struct pw *w)
+{
+	w->next = 0;
+	if (q->__tail)
+		((struct pw *)q->__tail)->next = w;
+	else
+		q->__head = w;
+	q->__tail = w;
+}
+
+struct pw *pq_pop(struct __pq *q)
+{
+	struct pw *w = q->__head;
+	if (w && !(q->__head = w->next))
+		q->__tail = 0;
+	return w;
+}
+
+/* Take w off q if it is there (lock held). */
+static void pq_remove(struct __pq *q, struct pw *w)
+{
+	struct pw *prev = 0;
+	for (struct pw *x = q->__head; x; prev = x, x = x->next) {
+		if (x != w)
+			continue;
+		if (prev)
+			prev->next = w->next;
+		else
+			q->__head = w->next;
+		if (q->__tail == w)
+			q->__tail = prev;
+		return;
+	}
+}
+
+/* Read the thread before `granted`: once granted, w may vanish. */
+void pw_grant(struct pw *w)
+{
+	struct thread *t = w->t;
+	__atomic_store_n(&w->granted, 1, __ATOMIC_RELEASE);
+	thread_unblock(t);
+}
+
+int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q)
+{
+	int why = 0;
+	while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
+		if (cancel && pcancel_pending())
+			why = ECANCELED;
+		else if (thread_block_until(deadline) == -ETIMEDOUT)
+			why = ETIMEDOUT;
+		if (!why)
+			continue;
+		plock(lk, w->t);
+		if (__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
+			punlock(lk, w->t);   /* a grant won the race: keep it */
+			return 0;
+		}
+		pq_remove(q, w);
+		return why;
+	}
+	return 0;
+}
+
+/* CLOCK_REALTIME in ns since 1970. The libc's clock (<time.h>) defines
+   the strong one; this default makes the two clocks one. */
+__attribute__((weak)) uint64_t __clock_realtime_ns(void)
+{
+	return now_ns();
+}
+
+int64_t pdeadline(clockid_t clock, const struct timespec *abstime)
+{
+	if (!abstime || abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000L ||
+	    abstime->tv_sec < 0)
+		return -EINVAL;
+	uint64_t abs = (uint64_t)abstime->tv_sec * 1000000000ULL + (uint64_t)abstime->tv_nsec;
+	uint64_t now = now_ns();
+	if (clock == CLOCK_REALTIME) {
+		uint64_t rt = __clock_realtime_ns();
+		abs = abs > rt ? now + (abs - rt) : now;
+	} else if (clock != CLOCK_MONOTONIC)
+		return -EINVAL;
+	return abs ? (int64_t)abs : 1;
+}

@@ -135,6 +135,9 @@ static void area_detach(void)
 	for (int r = 0; r < ROUNDS; r++) {
 		for (int i = 0; i < BATCH; i++) {
 			pthread_t t;
+			/* at most 32 alive: the pools' high-water mark comes early */
+			while (r * BATCH + i - __atomic_load_n(&ndone, __ATOMIC_RELAXED) > 32)
+				sched_yield();
 			CHECK(pthread_create(&t, &a, bump, 0) == 0);
 		}
 		while (__atomic_load_n(&ndone, __ATOMIC_RELAXED) < (r + 1) * BATCH)

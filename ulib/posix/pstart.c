@@ -47,11 +47,11 @@ __attribute__((noreturn)) void __program_start(int argc, char **argv)
 	const struct pkg *p = pkg_find(name);
 	if (!p) {
 		printf("posix: no thread package called %s\n", name);
-		exit(64);
+		exit(2);
 	}
 	if (nvp < 1 || nvp > MAXVP) {
 		printf("posix: vps=%d is out of range\n", nvp);
-		exit(64);
+		exit(2);
 	}
 	argc_ = argc;
 	argv_ = argv;

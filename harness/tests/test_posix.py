@@ -1,0 +1,54 @@
+"""POSIX threads (ulib/posix/, docs/posix.md) on every package of the
+build, at -smp 1 and 2: progs/posix/ptest, an ordinary pthreads program
+run by the POSIX start with the package named on its command line
+(pkg=NAME), covers every area (create/join/detach without leaks, once,
+mutex types and timeouts, condition variables on both clocks, rwlocks,
+barriers, spin locks, keys, __thread and errno across switches and VPs,
+cancellation, semaphores, scheduling attributes, getrusage). Then how a
+POSIX program ends: pthread_exit from main, exit() from another thread,
+and an unknown package."""
+import pytest
+from harness import ROOT
+from helpers import done
+
+PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
+                  if d.is_dir() and any(d.glob("*.c")))
+AREAS = ["create", "stack", "detach", "once", "mutex", "cond", "rwlock", "barrier",
+         "keys", "tls", "cancel", "sem", "sched", "rusage"]
+
+
+def areas(r):
+    return {e["name"][len("ptest."):]: e for e in r.events("result")
+            if "ok" in e and e["name"].startswith("ptest.")}
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_ptest(boot, pkg, smp):
+    r = boot(f"run=ptest,pkg={pkg}", smp=smp, timeout=240)
+    got = areas(r)
+    failed = {a: got[a].get("why") for a in got if not got[a]["ok"]}
+    assert not failed, f"{pkg} smp={smp}: {failed}\n{r.tail()}"
+    assert sorted(got) == sorted(AREAS), r.tail()
+    done(r)
+
+
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_pthread_exit_from_main(boot, pkg):
+    """main's pthread_exit leaves the others running; the last ends the
+    process with status 0."""
+    r = boot(f"run=ptest,pkg={pkg},mainexit", smp=2, timeout=60)
+    assert [e["name"] for e in r.events("result")] == ["ptest.mainexit"], r.tail()
+    done(r, 0)
+
+
+@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+def test_exit_from_a_thread_ends_the_space(boot, pkg):
+    r = boot(f"run=ptest,pkg={pkg},vps=2,exitcode", smp=2, timeout=60)
+    done(r, 7)
+
+
+def test_unknown_package(boot):
+    r = boot("run=ptest,pkg=nosuch", smp=1, timeout=60)
+    assert "no thread package called nosuch" in r.log, r.tail()
+    done(r, 2)

@@ -142,6 +142,7 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 	uint64_t fs = tls_place(t->stack, size, &below);
 	lctx_make(&t->lc, t->stack, below, trampoline, t);
 	t->lc.fsbase = fs;
+	t->t.tcb = (void *)fs;
 	rt_make_runnable(p, rt_vp_here(p), t, RQ_NEW);
 	vp_restore(vpp, was);
 	return &t->t;

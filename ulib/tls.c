@@ -11,6 +11,7 @@
 extern char __tdata_start[], __tdata_end[], __tbss_end[], __tls_align[];
 
 int tls_on;
+uint64_t tls_extra;
 void (*lctx_swap_fn)(struct lctx *, const struct lctx *) = lctx_swap;
 
 static uint64_t align(void)
@@ -28,7 +29,7 @@ static uint64_t image(void)
 
 uint64_t tls_area(void)
 {
-	return tls_on ? image() + sizeof(struct tcb) + align() : 0;
+	return tls_on ? image() + sizeof(struct tcb) + tls_extra + align() : 0;
 }
 
 uint64_t tls_place(char *mem, uint64_t size, uint64_t *stack)
@@ -37,13 +38,13 @@ uint64_t tls_place(char *mem, uint64_t size, uint64_t *stack)
 		*stack = size;
 		return 0;
 	}
-	uint64_t tp = ((uint64_t)mem + size - sizeof(struct tcb)) & ~(align() - 1);
+	uint64_t tp = ((uint64_t)mem + size - sizeof(struct tcb) - tls_extra) & ~(align() - 1);
 	char *blk = (char *)tp - image();
 	uint64_t init = __tdata_end - __tdata_start;
 	memcpy(blk, __tdata_start, init);
 	memset(blk + init, 0, image() - init);
 	struct tcb *t = (struct tcb *)tp;
-	memset(t, 0, sizeof *t);
+	memset(t, 0, sizeof *t + tls_extra);
 	t->self = t;
 	*stack = (uint64_t)(blk - mem);
 	return tp;

@@ -136,6 +136,7 @@ static struct thread *kt_create(void *(*fn)(void *), void *arg, const struct thr
 	k->gone = 0;
 	uint64_t below;
 	k->fsbase = tls_place(stack, size, &below);
+	k->t.tcb = (void *)k->fsbase;
 	uint64_t top = ((uint64_t)stack + below) & ~15UL;
 	/* A VP whose thread has exited holds its slot until the kernel has
 	   switched off it, just after its `gone` store: when every slot is
@@ -225,6 +226,7 @@ __attribute__((noreturn)) static void kt_run(int nvp, void *(*fn)(void *), void 
 	first.t.pkg = &first;
 	struct vp_page *vpp = vp_self();
 	first.t.vpp = vpp;
+	first.t.tcb = tls_tcb();             /* the VP's own block (tls_setup) */
 	vpp->current_thread = (uint64_t)&first.t;
 	exit((int)(intptr_t)fn(arg));
 }

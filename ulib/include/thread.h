@@ -72,6 +72,10 @@ struct thread {
 	   blocked: thread_block, thread_block_until) and involuntary ones
 	   (taken off its VP at an upcall: preempted, warned, rescheduled). */
 	uint64_t nvcsw, nivcsw;
+	/* Its TLS block's TCB (<tls.h>), set by the package at creation
+	   where TLS is on (0 otherwise): how the POSIX layer finds a
+	   thread's own state from a struct thread, before it even runs. */
+	void *tcb;
 };
 
 /* yield_due: what spin_unlock does when the last spin lock goes */

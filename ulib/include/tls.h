@@ -25,12 +25,14 @@ struct tcb {
 	struct tcb *self;            /* %fs:0 */
 	int err;                     /* this thread's errno */
 	int pad;
-	void *posix;                 /* the POSIX layer's descriptor (pthread_self) */
-	uint64_t spare[5];
+	uint64_t spare[6];
 };
 _Static_assert(sizeof(struct tcb) == 64, "tcb");
 
 extern int tls_on;               /* threads get TLS blocks and FS bases */
+/* Bytes zeroed for the POSIX layer just above each TCB (its per-thread
+   state, found from struct thread.tcb): set before tls_setup. */
+extern uint64_t tls_extra;
 
 /* Turn TLS on if the program has a TLS segment, or `force` (the POSIX
    layer): give the calling VP a block and pick the TLS-switching yield.

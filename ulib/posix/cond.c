@@ -62,8 +62,8 @@ int pthread_cond_destroy(pthread_cond_t *c)
 static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
 {
 	struct thread *self = thread_self();
-	if (m->__owner != self)
-		return EPERM;
+	if (m->__type != PTHREAD_MUTEX_NORMAL && m->__owner != self)
+		return EPERM;                /* (a normal mutex keeps no owner) */
 	if (pcancel_pending())
 		pcancel_act();
 	struct pw w = { self, 0, 0 };
@@ -72,11 +72,11 @@ static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
 	punlock(&c->__lk, self);
 	int count = m->__count;          /* a recursive mutex is released whole */
 	m->__count = 1;
-	pthread_mutex_unlock(m);
+	mutex_release(m, self);
 	int r = pw_wait(&w, deadline, 1, &c->__lk, &c->__q);
 	if (r)
 		punlock(&c->__lk, self);
-	pthread_mutex_lock(m);
+	mutex_take(m, self);
 	m->__count = count;
 	if (r == ECANCELED)
 		pcancel_act();

@@ -3,9 +3,11 @@
  * timedlock and priority ceilings (PTHREAD_PRIO_PROTECT). The lock word
  * works as <sync.h>'s: 0 free, 1 held, 2 held with maybe waiters; an
  * uncontended lock and unlock are one compare-and-swap each, and a
- * contended unlock hands the mutex straight to the first waiter. The
- * owner is kept for every type (one store), so unlock by a non-owner is
- * EPERM whatever the type.
+ * contended unlock hands the mutex straight to the first waiter. A
+ * normal mutex without a ceiling is just that (POSIX leaves relocking
+ * and unlocking by a non-owner undefined there); recursive and
+ * error-checking mutexes (and ceilings) keep their owner, so they report
+ * EDEADLK and EPERM.
  */
 #include <errno.h>
 #include "pwait.h"
@@ -111,6 +113,12 @@ int pthread_mutex_destroy(pthread_mutex_t *m)
 	return m->__state ? EBUSY : 0;
 }
 
+/* A plain mutex (normal, no ceiling): the fast paths, no owner kept. */
+static inline int plain(const pthread_mutex_t *m)
+{
+	return __builtin_expect(!(m->__type | m->__ceiling), 1);
+}
+
 /* Ceiling: raise the caller before it contends (prio reads t->prio). */
 static int raise_prio(pthread_mutex_t *m, struct thread *self)
 {
@@ -157,14 +165,20 @@ static int lock(pthread_mutex_t *m, uint64_t deadline, int try)
 			return r;
 		}
 	}
-	m->__owner = self;
-	m->__count = 1;
-	m->__saved_prio = old;
+	if (!plain(m)) {
+		m->__owner = self;
+		m->__count = 1;
+		m->__saved_prio = old;
+	}
 	return 0;
 }
 
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
+	int expect = 0;
+	if (plain(m) && __atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
+						    __ATOMIC_RELAXED))
+		return 0;
 	return lock(m, 0, 0);
 }
 
@@ -178,18 +192,34 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
 	int expect = 0;                  /* free: no need to look at the time */
 	if (m->__type == PTHREAD_MUTEX_NORMAL && !m->__ceiling &&
 	    __atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
-					__ATOMIC_RELAXED)) {
-		m->__owner = thread_self();
-		m->__count = 1;
+					__ATOMIC_RELAXED))
 		return 0;
-	}
 	int64_t d = pdeadline(CLOCK_REALTIME, abstime);
 	return d < 0 ? EINVAL : lock(m, (uint64_t)d, 0);
+}
+
+/* Contended unlock: hand the mutex straight to the first waiter. */
+static __attribute__((noinline)) void unlock_wake(pthread_mutex_t *m, struct thread *self)
+{
+	plock(&m->__lk, self);
+	struct pw *w = pq_pop(&m->__q);
+	/* handed to w: 2 while more may wait, else 1 (its unlock fast) */
+	__atomic_store_n(&m->__state, w ? 1 + (m->__q.__head != 0) : 0, __ATOMIC_RELEASE);
+	punlock(&m->__lk, self);
+	if (w)
+		pw_grant(w);
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
 	struct thread *self = thread_self();
+	int expect = 1;
+	if (plain(m)) {
+		if (!__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
+						 __ATOMIC_RELAXED))
+			return m->__state ? unlock_wake(m, self), 0 : EPERM;
+		return 0;
+	}
 	if (m->__owner != self)
 		return EPERM;
 	if (m->__type == PTHREAD_MUTEX_RECURSIVE && --m->__count > 0)
@@ -197,22 +227,34 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
 	int old = m->__saved_prio;
 	m->__owner = 0;
 	m->__count = 0;
-	int expect = 1;
 	if (!__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
-					 __ATOMIC_RELAXED)) {
-		plock(&m->__lk, self);
-		struct pw *w = pq_pop(&m->__q);
-		/* handed to w: 2 while more may wait, else 1 (its unlock fast) */
-		__atomic_store_n(&m->__state, w ? 1 + (m->__q.__head != 0) : 0, __ATOMIC_RELEASE);
-		punlock(&m->__lk, self);
-		if (w)
-			pw_grant(w);
-	}
+					 __ATOMIC_RELAXED))
+		unlock_wake(m, self);
 	if (m->__ceiling && old < self->prio) {
 		self->prio = old;            /* back down: let higher ones run */
 		thread_yield();
 	}
 	return 0;
+}
+
+void mutex_release(pthread_mutex_t *m, struct thread *self)
+{
+	int expect = 1;
+	if (plain(m)) {
+		if (!__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
+						 __ATOMIC_RELAXED))
+			unlock_wake(m, self);
+	} else
+		pthread_mutex_unlock(m);
+}
+
+void mutex_take(pthread_mutex_t *m, struct thread *self)
+{
+	int expect = 0;
+	if (!plain(m) || !__atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
+						      __ATOMIC_RELAXED))
+		lock(m, 0, 0);
+	(void)self;
 }
 
 int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)

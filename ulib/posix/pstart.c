@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys.h>
-#include <tls.h>
 #include <pkg.h>
 
 int main(int argc, char **argv);
 extern const struct pkg *posix_pkg;
 void posix_main_init(void);
+void posix_init(void);
 
 static int argc_;
 static char **argv_;
@@ -56,6 +56,6 @@ __attribute__((noreturn)) void __program_start(int argc, char **argv)
 	argc_ = argc;
 	argv_ = argv;
 	posix_pkg = p;
-	tls_setup(1);
+	posix_init();                /* TLS on, with room for the layer's state */
 	p->run(nvp, main_thread, 0);
 }

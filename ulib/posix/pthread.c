@@ -1,17 +1,19 @@
 /*
  * POSIX threads on the standard interface: each pthread is a thread of
  * the package the POSIX start chose (pstart.c: pkg=NAME), created through
- * its struct pkg and joined through the interface (thread_join's
- * protocol, here with cancellation). The layer's own descriptor, struct
- * pthread, hangs off the thread's TCB (<tls.h>), so pthread_self is one
- * load from %fs.
+ * its struct pkg and joined by thread_join's protocol (here with
+ * cancellation). A pthread_t is the struct thread itself, so
+ * pthread_self is thread_self (two loads). The layer's per-thread state,
+ * struct pthread, sits in the thread's TLS area just above its TCB
+ * (tls_extra, <tls.h>), reached through struct thread.tcb: it comes and
+ * goes with the thread's stack, so creating a pthread allocates nothing
+ * the package does not.
  *
- * Lifetime: a joinable thread's descriptors go at pthread_join. A
- * detached thread cannot free its own (it is on its stack): it puts its
- * descriptor on the reap list as it exits, and the next pthread_create or
- * pthread_detach frees every entry whose thread has left its stack
- * (JOIN_DONE). So memory stays bounded by the threads alive plus those
- * that exited since the last create.
+ * A detached thread cannot free itself (it is on its stack): it puts
+ * itself on the reap list as it exits, and the next pthread_create or
+ * pthread_detach frees every entry that has left its stack (JOIN_DONE).
+ * So memory stays bounded by the threads alive plus those that exited
+ * since the last create.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,41 +27,59 @@
 
 enum { JOINABLE, DETACHED, EXITED };   /* struct pthread.state */
 
-struct pthread {
+struct pthread {                     /* all zero when the thread is made */
 	struct thread *t;
 	void *(*fn)(void *);
 	void *arg;
-	void *ret;
+	volatile int ready;              /* the creator has filled in the above */
 	volatile int state;
 	volatile int cancel_pending;
 	int cancel_off, cancel_async, exiting;
 	int policy, prio;                /* the scheduling the program asked for */
 	struct __pthread_cleanup *cleanup;
 	struct spec { unsigned seq; void *v; } *spec;   /* keys (lazily) */
-	struct pthread *next, *prev;     /* all live pthreads (rusage), or the reap list */
+	struct pthread *next;            /* on the reap list */
 };
 
 const struct pkg *posix_pkg;        /* pstart.c's choice (default fifo) */
 
-static struct spin all_lock;         /* all, live, exited_*; reap */
-static struct pthread *all;
-static int live;
-static uint64_t exited_nvcsw, exited_nivcsw;
-static struct pthread *reap;
+static volatile int live;            /* threads that have not exited */
+static volatile uint64_t exited_nvcsw, exited_nivcsw;
+static struct pthread *volatile reap;
+volatile int pcancel_any;           /* some pthread_cancel happened */
 
 static uint64_t ivcsw_of(struct thread *t);
 
-/* ---- descriptors ---- */
-
-static void link_live(struct pthread *pt)
+static inline struct pthread *pt_of(struct thread *t)
 {
-	spin_lock(&all_lock);
-	pt->prev = 0;
-	if ((pt->next = all))
-		all->prev = pt;
-	all = pt;
-	live++;
-	spin_unlock(&all_lock);
+	return (struct pthread *)((char *)t->tcb + sizeof(struct tcb));
+}
+
+/* The caller's state (TLS is on in every POSIX program: pstart.c). */
+static inline struct pthread *self_pt(void)
+{
+	struct thread *t = thread_self();
+	if (!t || !t->tcb) {
+		printf("pthread: called from a thread without TLS (no POSIX start?)\n");
+		exit(70);
+	}
+	return pt_of(t);
+}
+
+/* pstart.c: before the package starts. */
+void posix_init(void)
+{
+	tls_extra = sizeof(struct pthread);
+	tls_setup(1);
+}
+
+/* pstart.c: the calling thread is main's. */
+void posix_main_init(void)
+{
+	struct pthread *pt = self_pt();
+	pt->t = thread_self();
+	pt->ready = 1;
+	live = 1;
 }
 
 /* Free every detached thread that has left its stack. */
@@ -67,63 +87,29 @@ static void reap_done(void)
 {
 	if (!__atomic_load_n(&reap, __ATOMIC_ACQUIRE))
 		return;
-	spin_lock(&all_lock);
-	struct pthread *r = reap, *keep = 0;
-	reap = 0;
-	spin_unlock(&all_lock);
+	struct pthread *r = __atomic_exchange_n(&reap, 0, __ATOMIC_ACQ_REL);
 	while (r) {
-		struct pthread *next = r->next;
-		if (__atomic_load_n(&r->t->join, __ATOMIC_ACQUIRE) == JOIN_DONE) {
-			r->t->ops->free(r->t);
-			free(r);
-		} else {
-			r->next = keep;
-			keep = r;
+		struct pthread *next = r->next;  /* r goes with its thread */
+		struct thread *t = r->t;
+		if (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) == JOIN_DONE)
+			t->ops->free(t);
+		else {
+			struct pthread *head = reap;
+			do
+				r->next = head;
+			while (!__atomic_compare_exchange_n(&reap, &head, r, 1, __ATOMIC_RELEASE,
+							    __ATOMIC_RELAXED));
 		}
 		r = next;
 	}
-	if (!keep)
-		return;
-	spin_lock(&all_lock);
-	struct pthread *tail = keep;
-	while (tail->next)
-		tail = tail->next;
-	tail->next = reap;
-	reap = keep;
-	spin_unlock(&all_lock);
 }
 
-/* The caller's descriptor; a thread the POSIX layer did not create (a
-   native program's) gets one on first use, detached. */
-static struct pthread *self_pt(void)
+static void *entry(void *unused)
 {
-	struct tcb *tcb = tls_tcb();
-	if (tcb && tcb->posix)
-		return tcb->posix;
-	struct pthread *pt = calloc(1, sizeof *pt);
-	if (!pt || !tcb) {
-		printf("pthread: a thread without TLS (not started by the POSIX start?)\n");
-		exit(70);
-	}
-	pt->t = thread_self();
-	pt->state = DETACHED;
-	pt->prio = pt->t ? pt->t->prio : 0;
-	tcb->posix = pt;
-	link_live(pt);
-	return pt;
-}
-
-/* pstart.c: the calling thread is main's. */
-void posix_main_init(void)
-{
-	self_pt()->state = JOINABLE;
-}
-
-static void *entry(void *arg)
-{
-	struct pthread *pt = arg;
-	pt->t = thread_self();
-	tls_tcb()->posix = pt;
+	(void)unused;
+	struct pthread *pt = self_pt();
+	while (!__atomic_load_n(&pt->ready, __ATOMIC_ACQUIRE))
+		thread_yield();              /* started before create returned */
 	pthread_exit(pt->fn(pt->arg));
 }
 
@@ -250,46 +236,35 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 {
 	struct pthread *me = self_pt();
 	reap_done();
-	struct pthread *pt = calloc(1, sizeof *pt);
-	if (!pt)
-		return EAGAIN;
-	pt->fn = fn;
-	pt->arg = arg;
 	struct thread_attr ta = { .prio = me->prio };
-	pt->policy = me->policy;
-	pt->prio = me->prio;
+	int policy = me->policy, prio = me->prio;
 	if (attr) {
-		pt->state = attr->__detach ? DETACHED : JOINABLE;
 		ta.stack_size = attr->__stacksize;
 		if (attr->__inherit == PTHREAD_EXPLICIT_SCHED) {
-			pt->policy = attr->__policy;
-			ta.prio = pt->prio = attr->__prio;
+			policy = attr->__policy;
+			ta.prio = prio = attr->__prio;
 		}
 	}
-	link_live(pt);
 	const struct pkg *p = posix_pkg ? posix_pkg : &fifo_pkg;
-	struct thread *t = p->create(entry, pt, &ta);
-	if (!t) {
-		spin_lock(&all_lock);
-		if (pt->next)
-			pt->next->prev = pt->prev;
-		if (pt->prev)
-			pt->prev->next = pt->next;
-		else
-			all = pt->next;
-		live--;
-		spin_unlock(&all_lock);
-		free(pt);
+	struct thread *t = p->create(entry, 0, &ta);
+	if (!t)
 		return EAGAIN;
-	}
-	pt->t = t;                       /* (entry sets it too: it may run first) */
-	*th = (pthread_t)pt;
+	__atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
+	struct pthread *pt = pt_of(t);   /* zeroed by the package (tls_place) */
+	pt->t = t;
+	pt->fn = fn;
+	pt->arg = arg;
+	pt->policy = policy;
+	pt->prio = prio;
+	pt->state = attr && attr->__detach ? DETACHED : JOINABLE;
+	__atomic_store_n(&pt->ready, 1, __ATOMIC_RELEASE);
+	*th = (pthread_t)t;
 	return 0;
 }
 
 pthread_t pthread_self(void)
 {
-	return (pthread_t)self_pt();
+	return (pthread_t)thread_self();
 }
 
 int pthread_equal(pthread_t a, pthread_t b)
@@ -301,8 +276,8 @@ static void run_key_dtors(struct pthread *pt);
 
 void pthread_exit(void *ret)
 {
-	struct pthread *pt = self_pt();
 	struct thread *t = thread_self();
+	struct pthread *pt = self_pt();
 	pt->exiting = 1;
 	pt->cancel_off = 1;
 	while (pt->cleanup) {
@@ -310,43 +285,35 @@ void pthread_exit(void *ret)
 		pt->cleanup = c->__next;
 		c->__fn(c->__arg);
 	}
-	run_key_dtors(pt);
-	free(pt->spec);
-	pt->spec = 0;
-	pt->ret = ret;
-	spin_lock(&all_lock);
-	exited_nvcsw += t->nvcsw;
-	exited_nivcsw += ivcsw_of(t);
-	if (pt->next)
-		pt->next->prev = pt->prev;
-	if (pt->prev)
-		pt->prev->next = pt->next;
-	else
-		all = pt->next;
-	int last = --live == 0;
-	/* joinable: the joiner frees us; detached: the reaper does */
+	if (pt->spec) {
+		run_key_dtors(pt);
+		free(pt->spec);
+		pt->spec = 0;
+	}
+	__atomic_fetch_add(&exited_nvcsw, t->nvcsw, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&exited_nivcsw, ivcsw_of(t), __ATOMIC_RELAXED);
+	if (__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL) == 0)
+		exit(0);                     /* the last thread: the process ends */
+	/* joinable: the joiner frees it; detached: the reaper does */
 	int was = JOINABLE;
 	if (!__atomic_compare_exchange_n(&pt->state, &was, EXITED, 0, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE)) {
-		pt->next = reap;
-		reap = pt;
+		struct pthread *head = reap;
+		do
+			pt->next = head;
+		while (!__atomic_compare_exchange_n(&reap, &head, pt, 1, __ATOMIC_RELEASE,
+						    __ATOMIC_RELAXED));
 	}
-	spin_unlock(&all_lock);
-	if (last)
-		exit(0);                     /* the last thread: the process ends */
 	thread_exit(ret);
 }
 
 int pthread_join(pthread_t th, void **ret)
 {
-	struct pthread *pt = (struct pthread *)th, *me = self_pt();
-	if (pt == me)
+	struct thread *t = (struct thread *)th, *self = thread_self();
+	if (t == self)
 		return EDEADLK;
-	if (pt->state == DETACHED)
+	if (pt_of(t)->state == DETACHED)
 		return EINVAL;
-	struct thread *t = pt->t, *self = me->t;
-	while (!t)                       /* its creator has not stored it yet */
-		t = __atomic_load_n(&pt->t, __ATOMIC_ACQUIRE);
 	uint64_t expect = 0;
 	if (!__atomic_compare_exchange_n(&t->join, &expect, (uint64_t)self, 0, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE) && expect != JOIN_DONE)
@@ -361,15 +328,14 @@ int pthread_join(pthread_t th, void **ret)
 		thread_block();
 	}
 	if (ret)
-		*ret = pt->ret;
+		*ret = t->retval;
 	t->ops->free(t);
-	free(pt);
 	return 0;
 }
 
 int pthread_detach(pthread_t th)
 {
-	struct pthread *pt = (struct pthread *)th;
+	struct pthread *pt = pt_of((struct thread *)th);
 	int was = JOINABLE;
 	if (__atomic_compare_exchange_n(&pt->state, &was, DETACHED, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
@@ -406,20 +372,20 @@ int sched_get_priority_max(int policy)
 
 int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
 {
-	struct pthread *pt = (struct pthread *)th;
+	struct pthread *pt = pt_of((struct thread *)th);
 	if (sched_get_priority_min(policy) < 0 || !prio_ok(policy, p->sched_priority))
 		return EINVAL;
 	pt->policy = policy;
 	pt->prio = p->sched_priority;
-	pt->t->prio = p->sched_priority;     /* the package reads it at its next enqueue */
-	if (pt == self_pt())
+	((struct thread *)th)->prio = p->sched_priority;   /* read at its next enqueue */
+	if (th == pthread_self())
 		thread_yield();              /* a lower priority: let higher ones run */
 	return 0;
 }
 
 int pthread_getschedparam(pthread_t th, int *policy, struct sched_param *p)
 {
-	struct pthread *pt = (struct pthread *)th;
+	struct pthread *pt = pt_of((struct thread *)th);
 	*policy = pt->policy;
 	p->sched_priority = pt->prio;
 	return 0;
@@ -428,7 +394,7 @@ int pthread_getschedparam(pthread_t th, int *policy, struct sched_param *p)
 int pthread_setschedprio(pthread_t th, int prio)
 {
 	struct sched_param p = { prio };
-	return pthread_setschedparam(th, ((struct pthread *)th)->policy, &p);
+	return pthread_setschedparam(th, pt_of((struct thread *)th)->policy, &p);
 }
 
 static int concurrency;
@@ -564,10 +530,10 @@ static void run_key_dtors(struct pthread *pt)
 
 /* ---- cancellation (deferred) ---- */
 
-int pcancel_pending(void)
+int pcancel_check(void)
 {
-	struct tcb *tcb = tls_tcb();
-	struct pthread *pt = tcb ? tcb->posix : 0;
+	struct thread *t = thread_self();
+	struct pthread *pt = t && t->tcb ? pt_of(t) : 0;
 	return pt && pt->cancel_pending && !pt->cancel_off;
 }
 
@@ -578,18 +544,18 @@ void pcancel_act(void)
 
 int pthread_cancel(pthread_t th)
 {
-	struct pthread *pt = (struct pthread *)th;
+	struct thread *t = (struct thread *)th;
+	struct pthread *pt = pt_of(t);
 	if (pt->state == EXITED || pt->exiting)
 		return 0;
+	pcancel_any = 1;
 	__atomic_store_n(&pt->cancel_pending, 1, __ATOMIC_SEQ_CST);
-	if (pt == self_pt()) {
+	if (t == thread_self()) {
 		if (pt->cancel_async && !pt->cancel_off)
 			pcancel_act();
 		return 0;
 	}
-	struct thread *t = pt->t;
-	if (t)
-		thread_unblock(t);           /* out of a wait: it looks at cancel_pending */
+	thread_unblock(t);               /* out of a wait: it looks at cancel_pending */
 	return 0;
 }
 
@@ -659,16 +625,9 @@ int getrusage(int who, struct rusage *u)
 	*u = (struct rusage){ 0 };
 	struct thread *self = thread_self();
 	uint64_t v = self ? self->nvcsw : 0, iv = self ? ivcsw_of(self) : 0;
-	if (who == RUSAGE_SELF) {
-		spin_lock(&all_lock);
-		v = exited_nvcsw;
-		iv = exited_nivcsw;
-		for (struct pthread *pt = all; pt; pt = pt->next)
-			if (pt->t) {
-				v += pt->t->nvcsw;
-				iv += pt->t->nivcsw;
-			}
-		spin_unlock(&all_lock);
+	if (who == RUSAGE_SELF) {        /* the exited threads' and ours */
+		v += exited_nvcsw;
+		iv += exited_nivcsw;
 	}
 	u->ru_nvcsw = (long)v;
 	u->ru_nivcsw = (long)iv;

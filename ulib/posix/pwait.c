@@ -3,24 +3,6 @@
 #include <clock.h>
 #include "pwait.h"
 
-void pq_push(struct __pq *q, struct pw *w)
-{
-	w->next = 0;
-	if (q->__tail)
-		((struct pw *)q->__tail)->next = w;
-	else
-		q->__head = w;
-	q->__tail = w;
-}
-
-struct pw *pq_pop(struct __pq *q)
-{
-	struct pw *w = q->__head;
-	if (w && !(q->__head = w->next))
-		q->__tail = 0;
-	return w;
-}
-
 /* Take w off q if it is there (lock held). */
 static void pq_remove(struct __pq *q, struct pw *w)
 {
@@ -38,20 +20,14 @@ static void pq_remove(struct __pq *q, struct pw *w)
 	}
 }
 
-/* Read the thread before `granted`: once granted, w may vanish. */
-void pw_grant(struct pw *w)
-{
-	struct thread *t = w->t;
-	__atomic_store_n(&w->granted, 1, __ATOMIC_RELEASE);
-	thread_unblock(t);
-}
-
 int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q)
 {
 	int why = 0;
 	while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
 		if (cancel && pcancel_pending())
 			why = ECANCELED;
+		else if (!deadline)
+			thread_block();
 		else if (thread_block_until(deadline) == -ETIMEDOUT)
 			why = ETIMEDOUT;
 		if (!why)

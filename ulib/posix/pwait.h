@@ -23,9 +23,32 @@ struct pw {
 /* struct __pq of <pthread.h> is a queue of struct pw */
 static inline struct pw **pq_head(struct __pq *q) { return (struct pw **)&q->__head; }
 
-void pq_push(struct __pq *q, struct pw *w);
-struct pw *pq_pop(struct __pq *q);
-void pw_grant(struct pw *w);
+static inline void pq_push(struct __pq *q, struct pw *w)
+{
+	w->next = 0;
+	if (q->__tail)
+		((struct pw *)q->__tail)->next = w;
+	else
+		q->__head = w;
+	q->__tail = w;
+}
+
+static inline struct pw *pq_pop(struct __pq *q)
+{
+	struct pw *w = q->__head;
+	if (w && !(q->__head = w->next))
+		q->__tail = 0;
+	return w;
+}
+
+/* Read the thread before `granted`: once granted, w may vanish. */
+static inline void pw_grant(struct pw *w)
+{
+	struct thread *t = w->t;
+	__atomic_store_n(&w->granted, 1, __ATOMIC_RELEASE);
+	thread_unblock(t);
+}
+
 /* Wait until w is granted, the deadline (ns since boot; 0: none) passes,
    or (cancel) the thread is cancelled. 0: granted (lock not held);
    ETIMEDOUT or ECANCELED: w is off the queue and `lk` is HELD, for the
@@ -41,12 +64,22 @@ static inline void punlock(volatile int *lk, struct thread *self)
 	spin_unlock_by((struct spin *)lk, self);
 }
 
+/* A held mutex's unlock and a lock, for a condition wait (mutex.c). */
+void mutex_release(pthread_mutex_t *m, struct thread *self);
+void mutex_take(pthread_mutex_t *m, struct thread *self);
+
 /* An absolute time on `clock` as a deadline on the boot clock (never 0);
    -EINVAL for a malformed time. */
 int64_t pdeadline(clockid_t clock, const struct timespec *abstime);
 
-/* The POSIX layer's cancellation state (pthread.c). */
-int pcancel_pending(void);
+/* The POSIX layer's cancellation state (pthread.c): whether the caller
+   has a cancel to act on now (one load until any pthread_cancel). */
+extern volatile int pcancel_any;
+int pcancel_check(void);
+static inline int pcancel_pending(void)
+{
+	return __builtin_expect(pcancel_any, 0) && pcancel_check();
+}
 __attribute__((noreturn)) void pcancel_act(void);
 
 #endif

@@ -31,7 +31,8 @@ struct pthread {                     /* all zero when the thread is made */
 	struct thread *t;
 	void *(*fn)(void *);
 	void *arg;
-	volatile int ready;              /* the creator has filled in the above */
+	volatile int ready;              /* 1: the creator has filled in the above;
+					    2: the thread waits for that (parked) */
 	volatile int state;
 	volatile int cancel_pending;
 	int cancel_off, cancel_async, exiting;
@@ -108,8 +109,13 @@ static void *entry(void *unused)
 {
 	(void)unused;
 	struct pthread *pt = self_pt();
-	while (!__atomic_load_n(&pt->ready, __ATOMIC_ACQUIRE))
-		thread_yield();              /* started before create returned */
+	int no = 0;
+	/* Started before create returned (a higher priority, another VP):
+	   wait for the creator, parked (a yield could spin for ever in a
+	   package that never yields to a lower priority). */
+	if (__atomic_compare_exchange_n(&pt->ready, &no, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&pt->ready, __ATOMIC_ACQUIRE) != 1)
+			thread_block();
 	pthread_exit(pt->fn(pt->arg));
 }
 
@@ -257,7 +263,8 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 	pt->policy = policy;
 	pt->prio = prio;
 	pt->state = attr && attr->__detach ? DETACHED : JOINABLE;
-	__atomic_store_n(&pt->ready, 1, __ATOMIC_RELEASE);
+	if (__atomic_exchange_n(&pt->ready, 1, __ATOMIC_ACQ_REL) == 2)
+		thread_unblock(t);           /* it ran first and waits for us */
 	*th = (pthread_t)t;
 	return 0;
 }

@@ -156,6 +156,34 @@ int pthread_mutex_lock(pthread_mutex_t *m);
 int pthread_mutex_trylock(pthread_mutex_t *m);
 int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime);
 int pthread_mutex_unlock(pthread_mutex_t *m);
+int __pthread_mutex_lock_slow(pthread_mutex_t *m);
+int __pthread_mutex_unlock_slow(pthread_mutex_t *m);
+
+/* A normal mutex's uncontended lock and unlock inline (one
+   compare-and-swap), as gnu_inline definitions: code that takes the
+   function's address, or builds without optimization, gets the
+   library's (ulib/posix/mutex.c), which does the same. */
+#if defined(__OPTIMIZE__) && !defined(__PTHREAD_NO_INLINE)
+extern __inline __attribute__((__gnu_inline__, __always_inline__))
+int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	int e = 0;
+	if (__builtin_expect(!(m->__type | m->__ceiling), 1) &&
+	    __atomic_compare_exchange_n(&m->__state, &e, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return 0;
+	return __pthread_mutex_lock_slow(m);
+}
+
+extern __inline __attribute__((__gnu_inline__, __always_inline__))
+int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	int e = 1;
+	if (__builtin_expect(!(m->__type | m->__ceiling), 1) &&
+	    __atomic_compare_exchange_n(&m->__state, &e, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		return 0;
+	return __pthread_mutex_unlock_slow(m);
+}
+#endif
 int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling);
 int pthread_mutex_setprioceiling(pthread_mutex_t *m, int ceiling, int *old);
 int pthread_mutexattr_init(pthread_mutexattr_t *a);

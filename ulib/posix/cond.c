@@ -59,25 +59,30 @@ int pthread_cond_destroy(pthread_cond_t *c)
 	return c->__q.__head ? EBUSY : 0;
 }
 
-static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
+static inline __attribute__((always_inline)) int wait(pthread_cond_t *c, pthread_mutex_t *m,
+						       uint64_t deadline)
 {
 	struct thread *self = thread_self();
-	if (m->__type != PTHREAD_MUTEX_NORMAL && m->__owner != self)
-		return EPERM;                /* (a normal mutex keeps no owner) */
+	int typed = m->__type | m->__ceiling, count = 1;
+	if (__builtin_expect(typed, 0)) {
+		if (m->__owner != self)
+			return EPERM;        /* (a normal mutex keeps no owner) */
+		count = m->__count;      /* a recursive mutex is released whole */
+		m->__count = 1;
+	}
 	if (pcancel_pending())
 		pcancel_act();
 	struct pw w = { self, 0, 0 };
 	plock(&c->__lk, self);
 	pq_push(&c->__q, &w);
 	punlock(&c->__lk, self);
-	int count = m->__count;          /* a recursive mutex is released whole */
-	m->__count = 1;
-	mutex_release(m, self);
+	mutex_release(m);
 	int r = pw_wait(&w, deadline, 1, &c->__lk, &c->__q);
-	if (r)
+	if (__builtin_expect(r, 0))
 		punlock(&c->__lk, self);
-	mutex_take(m, self);
-	m->__count = count;
+	mutex_take(m);
+	if (__builtin_expect(typed, 0))
+		m->__count = count;
 	if (r == ECANCELED)
 		pcancel_act();
 	return r;
@@ -96,8 +101,6 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
 
 int pthread_cond_signal(pthread_cond_t *c)
 {
-	if (!__atomic_load_n(&c->__q.__head, __ATOMIC_ACQUIRE))
-		return 0;                    /* nobody queued before our caller's change */
 	struct thread *self = thread_self();
 	plock(&c->__lk, self);
 	struct pw *w = pq_pop(&c->__q);

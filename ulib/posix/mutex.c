@@ -173,6 +173,16 @@ static int lock(pthread_mutex_t *m, uint64_t deadline, int try)
 	return 0;
 }
 
+int __pthread_mutex_lock_slow(pthread_mutex_t *m)
+{
+	return lock(m, 0, 0);
+}
+
+int __pthread_mutex_unlock_slow(pthread_mutex_t *m)
+{
+	return pthread_mutex_unlock(m);
+}
+
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	int expect = 0;
@@ -235,26 +245,6 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
 		thread_yield();
 	}
 	return 0;
-}
-
-void mutex_release(pthread_mutex_t *m, struct thread *self)
-{
-	int expect = 1;
-	if (plain(m)) {
-		if (!__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
-						 __ATOMIC_RELAXED))
-			unlock_wake(m, self);
-	} else
-		pthread_mutex_unlock(m);
-}
-
-void mutex_take(pthread_mutex_t *m, struct thread *self)
-{
-	int expect = 0;
-	if (!plain(m) || !__atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
-						      __ATOMIC_RELAXED))
-		lock(m, 0, 0);
-	(void)self;
 }
 
 int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)

@@ -20,7 +20,7 @@ static void pq_remove(struct __pq *q, struct pw *w)
 	}
 }
 
-int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q)
+int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q)
 {
 	int why = 0;
 	while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {

@@ -10,6 +10,7 @@
 #define POSIX_PWAIT_H
 
 #include <stdint.h>
+#define __PTHREAD_NO_INLINE        /* the library defines the real ones */
 #include <pthread.h>
 #include <thread.h>
 #include <spin.h>
@@ -53,7 +54,8 @@ static inline void pw_grant(struct pw *w)
    or (cancel) the thread is cancelled. 0: granted (lock not held);
    ETIMEDOUT or ECANCELED: w is off the queue and `lk` is HELD, for the
    caller to fix its object's state. */
-int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q);
+extern volatile int pcancel_any;
+int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q);
 
 static inline void plock(volatile int *lk, struct thread *self)
 {
@@ -64,9 +66,37 @@ static inline void punlock(volatile int *lk, struct thread *self)
 	spin_unlock_by((struct spin *)lk, self);
 }
 
-/* A held mutex's unlock and a lock, for a condition wait (mutex.c). */
-void mutex_release(pthread_mutex_t *m, struct thread *self);
-void mutex_take(pthread_mutex_t *m, struct thread *self);
+/* The common case inline: no deadline, and no pthread_cancel ever. */
+static inline int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile int *lk,
+			  struct __pq *q)
+{
+	if (deadline || (cancel && pcancel_any))
+		return pw_wait_slow(w, deadline, cancel, lk, q);
+	while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
+		thread_block();
+		if (cancel && pcancel_any)
+			return pw_wait_slow(w, deadline, cancel, lk, q);
+	}
+	return 0;
+}
+
+/* A held mutex's unlock and a lock, for a condition wait: <pthread.h>'s
+   inline paths (not visible here: __PTHREAD_NO_INLINE). */
+static inline void mutex_release(pthread_mutex_t *m)
+{
+	int e = 1;
+	if (m->__type | m->__ceiling ||
+	    !__atomic_compare_exchange_n(&m->__state, &e, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		__pthread_mutex_unlock_slow(m);
+}
+
+static inline void mutex_take(pthread_mutex_t *m)
+{
+	int e = 0;
+	if (m->__type | m->__ceiling ||
+	    !__atomic_compare_exchange_n(&m->__state, &e, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		__pthread_mutex_lock_slow(m);
+}
 
 /* An absolute time on `clock` as a deadline on the boot clock (never 0);
    -EINVAL for a malformed time. */
@@ -74,7 +104,6 @@ int64_t pdeadline(clockid_t clock, const struct timespec *abstime);
 
 /* The POSIX layer's cancellation state (pthread.c): whether the caller
    has a cancel to act on now (one load until any pthread_cancel). */
-extern volatile int pcancel_any;
 int pcancel_check(void);
 static inline int pcancel_pending(void)
 {

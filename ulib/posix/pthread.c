@@ -49,21 +49,32 @@ static volatile uint64_t exited_nvcsw, exited_nivcsw;
 static struct pthread *volatile reap;
 volatile int pcancel_any;           /* some pthread_cancel happened */
 
-static uint64_t ivcsw_of(struct thread *t);
+/* A thread's involuntary switches: the runtime's count, or on kthread
+   (a thread is a VP) the kernel's preemptions of its VP. */
+static inline uint64_t ivcsw_of(struct thread *t)
+{
+	if (posix_pkg == &kthread_pkg && t == thread_self())
+		t->nivcsw = vp_pseudo()->preemptions;
+	return t->nivcsw;
+}
 
 static inline struct pthread *pt_of(struct thread *t)
 {
 	return (struct pthread *)((char *)t->tcb + sizeof(struct tcb));
 }
 
+static __attribute__((noinline, noreturn)) void no_tls(void)
+{
+	printf("pthread: called from a thread without TLS (no POSIX start?)\n");
+	exit(70);
+}
+
 /* The caller's state (TLS is on in every POSIX program: pstart.c). */
-static inline struct pthread *self_pt(void)
+static inline __attribute__((always_inline)) struct pthread *self_pt(void)
 {
 	struct thread *t = thread_self();
-	if (!t || !t->tcb) {
-		printf("pthread: called from a thread without TLS (no POSIX start?)\n");
-		exit(70);
-	}
+	if (__builtin_expect(!t || !t->tcb, 0))
+		no_tls();
 	return pt_of(t);
 }
 
@@ -283,8 +294,8 @@ static void run_key_dtors(struct pthread *pt);
 
 void pthread_exit(void *ret)
 {
-	struct thread *t = thread_self();
 	struct pthread *pt = self_pt();
+	struct thread *t = thread_self();
 	pt->exiting = 1;
 	pt->cancel_off = 1;
 	while (pt->cleanup) {
@@ -613,15 +624,6 @@ void __pthread_cleanup_pop(struct __pthread_cleanup *c, int execute)
 }
 
 /* ---- getrusage ---- */
-
-/* A thread's involuntary switches: the runtime's count, or on kthread
-   (a thread is a VP) the kernel's preemptions of its VP. */
-static uint64_t ivcsw_of(struct thread *t)
-{
-	if (posix_pkg == &kthread_pkg && t == thread_self())
-		t->nivcsw = vp_pseudo()->preemptions;
-	return t->nivcsw;
-}
 
 int getrusage(int who, struct rusage *u)
 {

@@ -27,17 +27,13 @@ static uint64_t image(void)
 	return ((uint64_t)(__tbss_end - __tdata_start) + a - 1) & ~(a - 1);
 }
 
-uint64_t tls_area(void)
+uint64_t tls_area_on(void)
 {
-	return tls_on ? image() + sizeof(struct tcb) + tls_extra + align() : 0;
+	return image() + sizeof(struct tcb) + tls_extra + align();
 }
 
-uint64_t tls_place(char *mem, uint64_t size, uint64_t *stack)
+uint64_t tls_place_on(char *mem, uint64_t size, uint64_t *stack)
 {
-	if (!tls_on) {
-		*stack = size;
-		return 0;
-	}
 	uint64_t tp = ((uint64_t)mem + size - sizeof(struct tcb) - tls_extra) & ~(align() - 1);
 	char *blk = (char *)tp - image();
 	uint64_t init = __tdata_end - __tdata_start;

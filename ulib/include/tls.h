@@ -39,13 +39,25 @@ extern uint64_t tls_extra;
    Before any thread is created; idempotent. */
 void tls_setup(int force);
 
+uint64_t tls_area_on(void);
+uint64_t tls_place_on(char *mem, uint64_t size, uint64_t *stack);
+
 /* Bytes a thread's stack needs on top for its block and TCB (0: off). */
-uint64_t tls_area(void);
+static inline uint64_t tls_area(void)
+{
+	return tls_on ? tls_area_on() : 0;
+}
 
 /* Put a fresh block and TCB at the top of [mem, mem+size): returns the
    FS base for the thread (0 if TLS is off) and sets *stack to the bytes
    left below for the stack. */
-uint64_t tls_place(char *mem, uint64_t size, uint64_t *stack);
+static inline uint64_t tls_place(char *mem, uint64_t size, uint64_t *stack)
+{
+	if (tls_on)
+		return tls_place_on(mem, size, stack);
+	*stack = size;
+	return 0;
+}
 
 static inline void tls_set_fsbase(uint64_t fs)
 {

@@ -3,8 +3,8 @@
 #include <clock.h>
 #include "pwait.h"
 
-/* Take w off q if it is there (lock held). */
-static void pq_remove(struct __pq *q, struct pw *w)
+/* Take w off q if it is there (lock held): 1 if it was. */
+static int pq_remove(struct __pq *q, struct pw *w)
 {
 	struct pw *prev = 0;
 	for (struct pw *x = q->__head; x; prev = x, x = x->next) {
@@ -16,10 +16,14 @@ static void pq_remove(struct __pq *q, struct pw *w)
 			q->__head = w->next;
 		if (q->__tail == w)
 			q->__tail = prev;
-		return;
+		return 1;
 	}
+	return 0;
 }
 
+/* A waiter that gives up (timeout, cancel) must leave the queue itself,
+   under the lock; if a waker got there first, the grant is in flight
+   and the waiter must take it. */
 int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q)
 {
 	int why = 0;
@@ -33,12 +37,15 @@ int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, 
 		if (!why)
 			continue;
 		plock(lk, w->t);
-		if (__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
-			punlock(lk, w->t);   /* a grant won the race: keep it */
-			return 0;
-		}
-		pq_remove(q, w);
-		return why;
+		if (pq_remove(q, w))
+			return why;          /* still queued: nobody will grant it */
+		/* A waker took w off the queue and is granting it (it sets
+		   `granted` after dropping the lock): wait for that, or it
+		   would write into this frame after we left. Keep the grant. */
+		punlock(lk, w->t);
+		while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE))
+			thread_block();
+		return 0;
 	}
 	return 0;
 }

@@ -62,6 +62,11 @@ void cpu_init(struct cpu *c)
 		cr4 |= CR4_SMEP;
 	if (have_smap)
 		cr4 |= CR4_SMAP;
+	/* User code switches its own FS base (a thread's TLS pointer) with
+	   wrfsbase, with no syscall; the kernel never uses FS, and keeps
+	   each VP's value across VP switches (sched.c). */
+	if (b & 1)
+		cr4 |= CR4_FSGSBASE;
 	lcr4(cr4);
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE | EFER_NXE);
 	__asm__ volatile("fninit");

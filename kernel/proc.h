@@ -80,6 +80,8 @@ struct vp {
 	uint64_t gs_base;            /* user GS base: PSEUDO_BASE + index*4096, computed, never read
 					from a shared page */
 	struct vp_page *vpp;         /* user writes: read each field once, check it */
+	uint64_t fs_base;            /* user FS base (its TLS pointer, set with wrfsbase): any
+					value is fine, the kernel never uses FS */
 
 	/* Events not yet copied into the VP page ring (upcall.c): a ring of
 	   EVQ_SIZE, evq_len of them from evq_head on; ev_reserved more are

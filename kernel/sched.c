@@ -243,6 +243,7 @@ void scheduler(void)
 		/* user %gs: this VP's pseudo page, from its index (never a
 		   value read back from a page user code can reach) */
 		wrmsr(MSR_KERNEL_GS, vp->gs_base);
+		wrmsr(MSR_FS_BASE, vp->fs_base);
 		fxrstor(vp->fpu);
 		uint64_t t0 = now_ns();
 		vp->pp->dispatches++;
@@ -253,6 +254,7 @@ void scheduler(void)
 		vp->pp->oncpu = 0;
 		trace(TR_STOP, vp, (uint32_t)vp->state);
 		/* vp gave up the CPU; its state says why. */
+		vp->fs_base = rdmsr(MSR_FS_BASE);   /* the kernel left FS alone */
 		uint64_t ran = now_ns() - t0;
 		vp->run_ns += ran;
 		vp->pp->run_ns = vp->run_ns;

@@ -52,6 +52,7 @@ static inline void invlpg(uint64_t va) { __asm__ volatile("invlpg (%0)" : : "r"(
 #define MSR_STAR         0xc0000081
 #define MSR_LSTAR        0xc0000082
 #define MSR_FMASK        0xc0000084
+#define MSR_FS_BASE      0xc0000100
 #define MSR_GS_BASE      0xc0000101
 #define MSR_KERNEL_GS    0xc0000102
 #define MSR_APIC_BASE    0x1b
@@ -65,6 +66,7 @@ static inline void invlpg(uint64_t va) { __asm__ volatile("invlpg (%0)" : : "r"(
 #define CR0_WP     (1u << 16)
 #define CR4_OSFXSR (1u << 9)
 #define CR4_OSXMMEXCPT (1u << 10)
+#define CR4_FSGSBASE (1u << 16)
 #define CR4_SMEP   (1u << 20)
 #define CR4_SMAP   (1u << 21)
 

@@ -12,6 +12,23 @@
  */
 	.text
 	.globl lctx_swap, lctx_jump, lctx_exit, lctx_start, lctx_swap_call, lctx_jump_call
+	.globl lctx_swap_tls
+
+/* to's FS base (its TLS pointer, struct lctx.fsbase at 72) if it has one:
+   user code may write FS itself (CR4.FSGSBASE, set by the kernel, which
+   keeps each VP's value across VP switches). Clobbers rax. */
+.macro LOADFS to
+	mov 72(\to), %rax
+	test %rax, %rax
+	jz 9f
+	wrfsbase %rax
+9:
+.endm
+
+/* lctx_swap for programs with TLS (lctx_swap_fn, <thread.h>). */
+lctx_swap_tls:
+	LOADFS %rsi
+	/* fall through */
 /* void lctx_swap(struct lctx *from (rdi), const struct lctx *to (rsi)) */
 lctx_swap:
 	mov %rbx, 0(%rdi)
@@ -57,6 +74,7 @@ lctx_swap_call:
 /* void lctx_jump_call(const struct lctx *to (rdi), void (*fn)(void *) (rdx),
 			void *arg (rcx)): continue to, calling fn(arg) first. */
 lctx_jump_call:
+	LOADFS %rdi
 	ldmxcsr 64(%rdi)
 	fldcw 68(%rdi)
 	mov 0(%rdi), %rbx
@@ -78,6 +96,7 @@ lctx_jump_call:
 /* void lctx_exit(const struct lctx *to (rdi), volatile int *done (rsi)):
    continue *to, then store 0 to *done (the old stack is free). */
 lctx_exit:
+	LOADFS %rdi
 	ldmxcsr 64(%rdi)
 	fldcw 68(%rdi)
 	mov 48(%rdi), %rsp
@@ -86,6 +105,7 @@ lctx_exit:
 
 /* void lctx_jump(const struct lctx *to (rdi)) */
 lctx_jump:
+	LOADFS %rdi
 	ldmxcsr 64(%rdi)
 	fldcw 68(%rdi)
 	mov 48(%rdi), %rsp

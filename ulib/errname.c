@@ -1,7 +1,5 @@
-/* errno and the names of error numbers, for messages and result lines. */
+/* The names of error numbers, for messages and result lines. */
 #include <errno.h>
-
-int errno;
 
 const char *errname(int e)
 {

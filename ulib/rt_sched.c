@@ -41,6 +41,7 @@ static int drain(struct rtvp *v, struct uthread *cur)
 			switch (e->type) {
 			case EV_BLOCKED:     /* the kernel keeps its registers; we keep its FPU */
 				STAT(p, blocked);
+				t->t.nvcsw++;
 				memcpy(t->fpu, vpp->fpu, sizeof t->fpu);
 				if (t == cur)
 					saw |= SAW_BLOCKED;
@@ -124,6 +125,7 @@ void rt_sched_enter(struct rtvp *v, struct lctx *from)
    the policy queue it (why). */
 static void requeue_cur(struct rtvp *v, struct uthread *cur, int why)
 {
+	cur->t.nivcsw++;
 	cur->ctx = v->vpp->save;
 	memcpy(cur->fpu, v->vpp->fpu, sizeof cur->fpu);
 	rt_make_full(cur);

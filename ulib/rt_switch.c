@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <sys.h>
 #include <vprt.h>
+#include <clock.h>
 
 /* The yield and hand-off paths are measured in instructions (make bench):
    no frame pointer here, as in any leaf-heavy fast path. */
@@ -146,7 +147,7 @@ static __attribute__((noinline)) void yield_slow(struct rtvp *v, struct uthread 
 		self->lc.busy = 1;
 		if ((next = p->yield_swap(v, self))) {
 			set_current(v, next);
-			lctx_swap(&self->lc, &next->lc);   /* clears self's busy */
+			lctx_swap_fn(&self->lc, &next->lc);   /* clears self's busy */
 		} else
 			self->lc.busy = 0;
 		vp_enable(vp_self());
@@ -195,7 +196,7 @@ void rt_yield(struct thread *self_t)
 		return yield_slow(v, self);
 	next->t.vpp = vpp;
 	vpp->current_thread = (uint64_t)&next->t;
-	lctx_swap(&self->lc, &next->lc);        /* clears self's busy */
+	lctx_swap_fn(&self->lc, &next->lc);       /* clears self's busy */
 	vpp = vp_self();                        /* back, maybe on another VP */
 	vpp->disabled = 0;
 	__asm__ volatile("" ::: "memory");
@@ -284,6 +285,27 @@ __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 	}
 	switch_away(v, self, next, ACT_EXIT);
 	abort();
+}
+
+/* Timed blocking. With upcalls, the kernel blocks only the thread: it
+   sleeps on its park word (thread_park_timed). A classic VP would sleep
+   whole, and the threads queued behind it with it (with one VP, the very
+   thread that would wake it): there the thread waits at user level,
+   yielding until an unblock leaves a permit or the deadline passes. */
+int rt_block_until(struct thread *self, uint64_t deadline)
+{
+	if (!pkg_of(self)->classic)
+		return thread_park_timed(self, deadline);
+	self->nvcsw++;
+	for (;;) {
+		int expect = PARK_PERMIT;
+		if (__atomic_compare_exchange_n(&self->park, &expect, PARK_RUN, 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return 0;
+		if (now_ns() >= deadline)
+			return -ETIMEDOUT;
+		self->ops->yield(self);
+	}
 }
 
 /* From any thread of any package, or an upcall handler. */

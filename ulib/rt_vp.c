@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <sys.h>
 #include <vprt.h>
+#include <tls.h>
 
 /* Creating and joining are measured in instructions (make bench): no
    frame pointer, as in rt_switch.c. */
@@ -124,7 +125,7 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 		return 0;
 	uint64_t size = attr && attr->stack_size ? attr->stack_size :
 			p->stack_size ? *p->stack_size : RT_STACK;
-	size = (size + 15) & ~15UL;
+	size = ((size + 15) & ~15UL) + tls_area();   /* its TLS block on top */
 	struct vp_page *vpp = vp_self();
 	int was = vp_disable_save(vpp);
 	struct uthread *t = pool_get(p, size);
@@ -141,7 +142,11 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 	t->fn = fn;
 	t->arg = arg;
 	t->next = 0;
-	lctx_make(&t->lc, t->stack, size, trampoline, t);
+	uint64_t below;
+	uint64_t fs = tls_place(t->stack, size, &below);
+	lctx_make(&t->lc, t->stack, below, trampoline, t);
+	t->lc.fsbase = fs;
+	t->t.tcb = (void *)fs;
 	rt_make_runnable(p, rt_vp_here(p), t, RQ_NEW);
 	vp_restore(vpp, was);
 	return &t->t;

@@ -10,6 +10,7 @@
 #include <sys.h>
 #include <spin.h>
 #include <ulib.h>
+#include <tls.h>
 
 int main(int argc, char **argv);
 
@@ -31,6 +32,7 @@ __attribute__((noreturn)) void __libc_start(int argc, char **argv)
 {
 	prog_argc = argc;
 	prog_argv = argv;
+	tls_setup(0);                /* a program with __thread variables */
 	__program_start(argc, argv);
 }
 

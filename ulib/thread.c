@@ -3,6 +3,8 @@
  * join, and lctx_make. See <thread.h> and docs/thread-interface.md.
  */
 #include <string.h>
+#include <sys.h>
+#include <clock.h>
 #include <thread.h>
 
 /* On every block, unblock and join (make bench counts them): no frame
@@ -14,6 +16,52 @@ static volatile uint64_t next_id = 1;
 void thread_init(struct thread *t, const struct thread_ops *ops)
 {
 	*t = (struct thread){ .ops = ops, .id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED) };
+}
+
+int thread_block_until(uint64_t deadline)
+{
+	struct thread *self = thread_self();
+	int expect = PARK_PERMIT;
+	if (__atomic_compare_exchange_n(&self->park, &expect, PARK_RUN, 0,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 0;
+	if (!deadline) {
+		self->nvcsw++;
+		self->ops->block(self);
+		return 0;
+	}
+	return self->ops->block_until ? self->ops->block_until(self, deadline)
+				      : thread_park_timed(self, deadline);
+}
+
+/*
+ * Timed park: the thread stays on its stack and sleeps in the kernel on
+ * its park word, which says PARK_TIMED meanwhile. thread_unblock moves it
+ * TIMED -> RUN and wakes the futex; whichever of that and the timeout's
+ * own TIMED -> RUN comes first decides the result, so neither is lost.
+ * The kernel blocks only this thread on an upcall VP (EV_BLOCKED: the VP
+ * runs others) and on kthread (one VP per thread).
+ */
+int thread_park_timed(struct thread *self, uint64_t deadline)
+{
+	int s = PARK_RUN;
+	if (!__atomic_compare_exchange_n(&self->park, &s, PARK_TIMED, 0, __ATOMIC_SEQ_CST,
+					 __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&self->park, PARK_RUN, __ATOMIC_RELEASE);   /* a permit */
+		return 0;
+	}
+	self->nvcsw++;
+	for (;;) {
+		uint64_t now = now_ns();
+		if (now >= deadline) {
+			s = PARK_TIMED;
+			return __atomic_compare_exchange_n(&self->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST,
+							   __ATOMIC_ACQUIRE) ? -ETIMEDOUT : 0;
+		}
+		syscall3(SYS_futex_wait, &self->park, PARK_TIMED, deadline - now);
+		if (__atomic_load_n(&self->park, __ATOMIC_ACQUIRE) != PARK_TIMED)
+			return 0;
+	}
 }
 
 /*
@@ -29,10 +77,12 @@ void thread_unblock(struct thread *t)
 {
 	int s = __atomic_load_n(&t->park, __ATOMIC_RELAXED);
 	for (;;) {
-		int to = s == PARK_PARKED ? PARK_RUN : PARK_PERMIT;
+		int to = s == PARK_PARKED || s == PARK_TIMED ? PARK_RUN : PARK_PERMIT;
 		if (__atomic_compare_exchange_n(&t->park, &s, to, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
 			if (s == PARK_PARKED)
 				t->ops->unblock(t);   /* we took it out of PARKED: we requeue it */
+			else if (s == PARK_TIMED)  /* asleep in the kernel (thread_park_timed) */
+				syscall3(SYS_futex_wake, &t->park, 1, 0);
 			return;
 		}
 	}

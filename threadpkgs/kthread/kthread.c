@@ -35,6 +35,7 @@
 #include <sys.h>
 #include <spin.h>
 #include <pkg.h>
+#include <tls.h>
 
 /* A small-class block (<= malloc's SMALL_MAX with its header), so stacks
    are recycled through malloc's free list instead of a map/unmap pair
@@ -49,6 +50,7 @@ struct kthread {
 	void *arg;
 	char *stack;                 /* 0 for the thread that called run() */
 	uint64_t size;               /* of the stack */
+	uint64_t fsbase;             /* its TLS block's TCB, at the stack's top (0: none) */
 	volatile uint32_t gone;      /* 1 once the VP has left user mode for good */
 	struct kthread *next;        /* on the free list */
 };
@@ -104,12 +106,15 @@ void kthread_start(struct kthread *k, struct vp_page *vpp)
 {
 	k->t.vpp = vpp;
 	vpp->current_thread = (uint64_t)&k->t;
+	if (k->fsbase)
+		tls_set_fsbase(k->fsbase);   /* the kernel keeps it with the VP */
 	thread_exit(k->fn(k->arg));
 }
 
 static struct thread *kt_create(void *(*fn)(void *), void *arg, const struct thread_attr *attr)
 {
-	uint64_t size = attr && attr->stack_size ? (attr->stack_size + 15) & ~15UL : STACK_SIZE;
+	uint64_t size = (attr && attr->stack_size ? (attr->stack_size + 15) & ~15UL : STACK_SIZE) +
+			tls_area();         /* its TLS block on top */
 	struct kthread *k = pool_get();
 	if (!k && !(k = calloc(1, sizeof *k)))
 		return 0;
@@ -129,7 +134,10 @@ static struct thread *kt_create(void *(*fn)(void *), void *arg, const struct thr
 	k->stack = stack;
 	k->size = size;
 	k->gone = 0;
-	uint64_t top = ((uint64_t)stack + size) & ~15UL;
+	uint64_t below;
+	k->fsbase = tls_place(stack, size, &below);
+	k->t.tcb = (void *)k->fsbase;
+	uint64_t top = ((uint64_t)stack + below) & ~15UL;
 	/* A VP whose thread has exited holds its slot until the kernel has
 	   switched off it, just after its `gone` store: when every slot is
 	   taken, give those a moment before reporting failure. */
@@ -218,6 +226,7 @@ __attribute__((noreturn)) static void kt_run(int nvp, void *(*fn)(void *), void 
 	first.t.pkg = &first;
 	struct vp_page *vpp = vp_self();
 	first.t.vpp = vpp;
+	first.t.tcb = tls_tcb();             /* the VP's own block (tls_setup) */
 	vpp->current_thread = (uint64_t)&first.t;
 	exit((int)(intptr_t)fn(arg));
 }

@@ -1,14 +1,16 @@
 /*
  * Error numbers: the kernel's, from <anima/errno.h>. Syscalls return them
- * negated; errno itself is only set by the few libc functions that
- * report errors that way (strtol & co). It is one global, not per thread.
+ * negated; errno itself is set by the libc functions that report errors
+ * that way (strtol & co, malloc). It is per thread where the program has
+ * TLS (<tls.h>: every POSIX program), else one global.
  */
 #ifndef ULIB_ERRNO_H
 #define ULIB_ERRNO_H
 
 #include <anima/errno.h>
 
-extern int errno;
+int *__errno_location(void);
+#define errno (*__errno_location())
 
 /* "ENOSYS" for ENOSYS (or -ENOSYS); "E?" for numbers it does not know. */
 const char *errname(int e);

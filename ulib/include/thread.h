@@ -42,12 +42,19 @@ struct thread_ops {
 	/* Reclaim a finished thread (called once, by thread_join, after
 	   thread_exited: t is off its stack, nothing to wait for). */
 	void (*free)(struct thread *t);
+	/* Optional: thread_block_until for self (0: thread_park_timed, which
+	   sleeps in the kernel on the park word: right for every package
+	   whose kernel blocks only the thread, i.e. upcall VPs and kthread). */
+	int (*block_until)(struct thread *self, uint64_t deadline);
 };
 
 /* park states */
 #define PARK_RUN     0     /* running or runnable, no permit */
 #define PARK_PERMIT  1     /* an unblock arrived before the block */
 #define PARK_PARKED  2     /* blocked: the next unblock must requeue it */
+#define PARK_TIMED   3     /* in thread_block_until: asleep in the kernel on the
+			      park word; the next unblock moves it to RUN and
+			      wakes the futex (no package routine involved) */
 
 #define JOIN_DONE    1UL   /* thread->join once the thread has exited */
 
@@ -63,6 +70,14 @@ struct thread {
 	volatile int yield_due;          /* YIELD_DUE_*: a switch deferred while crit > 0 */
 	volatile int prio;               /* priority (THREAD_PRIO_*); packages without
 					    priorities ignore it */
+	/* Switches, for getrusage (racy counters): voluntary ones (it
+	   blocked: thread_block, thread_block_until) and involuntary ones
+	   (taken off its VP at an upcall: preempted, warned, rescheduled). */
+	uint64_t nvcsw, nivcsw;
+	/* Its TLS block's TCB (<tls.h>), set by the package at creation
+	   where TLS is on (0 otherwise): how the POSIX layer finds a
+	   thread's own state from a struct thread, before it even runs. */
+	void *tcb;
 };
 
 /* yield_due: what spin_unlock does when the last spin lock goes */
@@ -87,6 +102,15 @@ static inline struct thread *thread_self(void)
 }
 
 void thread_init(struct thread *t, const struct thread_ops *ops);
+/* thread_block with a deadline (ns since boot, SYS_time's clock; 0: none):
+   0 if unblocked (or a stale permit: loop on the condition, as for
+   thread_block), -ETIMEDOUT once the deadline has passed with no unblock.
+   An unblock racing with the timeout is never lost: it either ends the
+   wait (0) or leaves a permit for the next block. */
+int thread_block_until(uint64_t deadline);
+/* The default block_until: PARK_RUN -> PARK_TIMED, then a futex wait on
+   t->park with a timeout; for packages, whose block_until may use it. */
+int thread_park_timed(struct thread *self, uint64_t deadline);
 void thread_unblock(struct thread *t);
 /* Inline: a yield is one indirect call into the thread's own package. */
 static inline void thread_yield(void)
@@ -117,6 +141,7 @@ static inline int thread_park_commit(struct thread *t)
 static inline void thread_block(void)
 {
 	struct thread *self = thread_self();
+	self->nvcsw++;                   /* a voluntary switch (getrusage) */
 	self->ops->block(self);
 }
 
@@ -128,6 +153,10 @@ struct lctx {
 	uint32_t pad0;
 	uint32_t mxcsr;
 	uint16_t fcw, pad;
+	/* The thread's FS base (its TLS pointer, <tls.h>), loaded by every
+	   switch to it when nonzero; 0: keep the VP's FS base (scheduler
+	   loops, programs without TLS). Set once at creation. */
+	uint64_t fsbase;
 };
 /* ulib/ctx.S uses these offsets. */
 _Static_assert(__builtin_offsetof(struct lctx, rbx) == 0, "lctx");
@@ -136,9 +165,16 @@ _Static_assert(__builtin_offsetof(struct lctx, rsp) == 48, "lctx");
 _Static_assert(__builtin_offsetof(struct lctx, busy) == 56, "lctx");
 _Static_assert(__builtin_offsetof(struct lctx, mxcsr) == 64, "lctx");
 _Static_assert(__builtin_offsetof(struct lctx, fcw) == 68, "lctx");
+_Static_assert(__builtin_offsetof(struct lctx, fsbase) == 72, "lctx");
 /* Save the caller in *from and continue *to. Returns (in from's context)
    when something switches back to it. */
 void lctx_swap(struct lctx *from, const struct lctx *to);
+/* The same, loading to's FS base: the yield paths call whichever of the
+   two lctx_swap_fn points at (tls_setup picks, once, at start), so a
+   program without TLS pays nothing for it (an indirect call costs what a
+   direct one does). */
+void lctx_swap_tls(struct lctx *from, const struct lctx *to);
+extern void (*lctx_swap_fn)(struct lctx *from, const struct lctx *to);
 /* lctx_swap, then fn(arg) on to's stack before to resumes: for what must
    wait until from is saved and off its stack. */
 void lctx_swap_call(struct lctx *from, const struct lctx *to, void (*fn)(void *), void *arg);

@@ -139,7 +139,9 @@ void rt_unblock(struct thread *t);
 void rt_yield(struct thread *self);
 __attribute__((noreturn)) void rt_exit(struct thread *self);
 void rt_free(struct thread *t);
+int rt_block_until(struct thread *self, uint64_t deadline);
 #define RT_OPS(nm) { .name = (nm), .block = rt_block, .unblock = rt_unblock, \
+		     .block_until = rt_block_until, \
 		     .yield = rt_yield, .exit = rt_exit, .free = rt_free }
 
 /* struct pkg's routines, for RT_PACKAGE. */

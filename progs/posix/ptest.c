@@ -1,0 +1,1018 @@
+/*
+ * ptest: POSIX threads conformance on Anima, for whichever package the
+ * POSIX start runs (pkg=NAME vps=N before the area names). Written as an
+ * ordinary pthreads program: only <pthread.h>, <semaphore.h>, <sched.h>,
+ * <sys/resource.h> and errno, plus ulib's printf and the boot clock.
+ *
+ *   ptest [AREA...]      (default: every area; `mainexit`, `exitcode`
+ *                        end the program and run alone)
+ *
+ * Each area prints @result {"name": "ptest.AREA", "ok": B, "why": ...}.
+ */
+#include <pthread.h>
+#include <semaphore.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys.h>
+#include <clock.h>
+
+static const char *why;
+static int why_line;
+#define CHECK(c) do { if (!(c) && !why) { why = #c; why_line = __LINE__; } } while (0)
+
+uint64_t __clock_realtime_ns(void);
+
+/* An absolute time `ms` from now on `clock`. */
+static struct timespec after_ms(clockid_t clock, long ms)
+{
+	uint64_t now = clock == CLOCK_REALTIME ? __clock_realtime_ns() : now_ns();
+	uint64_t t = now + (uint64_t)ms * 1000000;
+	return (struct timespec){ (time_t)(t / 1000000000), (long)(t % 1000000000) };
+}
+
+static void msleep(long ms)
+{
+	sys_sleep((uint64_t)ms * 1000000);
+}
+
+static long ms_since(uint64_t t0)
+{
+	return (long)((now_ns() - t0) / 1000000);
+}
+
+/* A timeout of `want` ms took `got`: not early, and not absurdly late
+   (a loaded host may hold a vCPU for long). */
+#define TIMELY(got, want) ((got) >= (want) - 1 && (got) < (want) + 2000)
+
+/* ---- create, join, self, equal, exit ---- */
+
+static pthread_t seen_self[16];
+
+static void *ret_double(void *a)
+{
+	long i = (long)a;
+	seen_self[i] = pthread_self();
+	if (i % 3 == 0)
+		sched_yield();
+	if (i % 4 == 1)
+		pthread_exit((void *)(i * 2));
+	return (void *)(i * 2);
+}
+
+static void area_create(void)
+{
+	pthread_t t[16];
+	for (long i = 0; i < 16; i++)
+		CHECK(pthread_create(&t[i], 0, ret_double, (void *)i) == 0);
+	for (long i = 0; i < 16; i++) {
+		void *r = 0;
+		CHECK(pthread_join(t[i], &r) == 0);
+		CHECK((long)r == i * 2);
+		CHECK(pthread_equal(seen_self[i], t[i]));
+		CHECK(!pthread_equal(t[i], pthread_self()));
+	}
+	CHECK(pthread_equal(pthread_self(), pthread_self()));
+	CHECK(pthread_join(pthread_self(), 0) == EDEADLK);
+	pthread_attr_t a;
+	size_t ss;
+	CHECK(pthread_attr_init(&a) == 0);
+	CHECK(pthread_attr_setstacksize(&a, PTHREAD_STACK_MIN - 1) == EINVAL);
+	CHECK(pthread_attr_setstacksize(&a, 1 << 20) == 0);
+	CHECK(pthread_attr_getstacksize(&a, &ss) == 0 && ss == 1 << 20);
+	CHECK(pthread_attr_setdetachstate(&a, 7) == EINVAL);
+	CHECK(pthread_attr_destroy(&a) == 0);
+}
+
+/* A big stack really is there: use most of it. */
+static void *deep(void *a)
+{
+	volatile char buf[900 * 1024];
+	for (unsigned i = 0; i < sizeof buf; i += 4096)
+		buf[i] = (char)i;
+	(void)a;
+	return (void *)(long)buf[4096];
+}
+
+static void area_stack(void)
+{
+	pthread_attr_t a;
+	pthread_t t;
+	void *r;
+	pthread_attr_init(&a);
+	CHECK(pthread_attr_setstacksize(&a, 1 << 20) == 0);
+	CHECK(pthread_create(&t, &a, deep, 0) == 0);
+	CHECK(pthread_join(t, &r) == 0 && (long)r == (char)4096);
+}
+
+/* ---- detach: no leak ---- */
+
+static volatile int ndone;
+
+static void *bump(void *a)
+{
+	(void)a;
+	__atomic_fetch_add(&ndone, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void *quick(void *a)
+{
+	return a;
+}
+
+static void area_detach(void)
+{
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	CHECK(pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED) == 0);
+	enum { BATCH = 250, ROUNDS = 16 };
+	long mem[ROUNDS];
+	ndone = 0;
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int i = 0; i < BATCH; i++) {
+			pthread_t t;
+			/* at most 32 alive: the pools' high-water mark comes early */
+			while (r * BATCH + i - __atomic_load_n(&ndone, __ATOMIC_RELAXED) > 32)
+				sched_yield();
+			CHECK(pthread_create(&t, &a, bump, 0) == 0);
+		}
+		while (__atomic_load_n(&ndone, __ATOMIC_RELAXED) < (r + 1) * BATCH)
+			sched_yield();
+		mem[r] = sys_getinfo(INFO_MEM_AVAIL);
+	}
+	/* Memory levels off once the pools hold what the most threads alive
+	   at once need (kthread's VPs leave late, so a few more may be in
+	   flight): the second half of the rounds (2,000 threads) takes under
+	   8 MB more, where a leaked 64 KiB stack each would be 128 MB. */
+	CHECK(mem[ROUNDS / 2 - 1] - mem[ROUNDS - 1] < 8 << 20);
+	printf("@result {\"name\": \"ptest.detach_mem\", \"threads\": %d, \"avail_first\": %ld, "
+	       "\"avail_half\": %ld, \"avail_last\": %ld}\n", BATCH * ROUNDS, mem[0],
+	       mem[ROUNDS / 2 - 1], mem[ROUNDS - 1]);
+	/* detach a running thread, an exited one; twice is an error */
+	pthread_t t;
+	CHECK(pthread_create(&t, 0, quick, 0) == 0);
+	CHECK(pthread_detach(t) == 0);
+	CHECK(pthread_create(&t, 0, quick, 0) == 0);
+	msleep(5);
+	CHECK(pthread_detach(t) == 0);
+	CHECK(pthread_create(&t, 0, quick, 0) == 0);
+	CHECK(pthread_join(t, 0) == 0);
+	pthread_t u;
+	CHECK(pthread_create(&u, &a, quick, 0) == 0);
+	(void)u;
+}
+
+/* ---- once ---- */
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static volatile int once_runs, once_seen_done;
+
+static void once_fn(void)
+{
+	for (int i = 0; i < 20; i++)
+		sched_yield();       /* let the others pile up on it */
+	msleep(2);
+	once_runs++;
+}
+
+static void *once_body(void *a)
+{
+	(void)a;
+	pthread_once(&once, once_fn);
+	if (once_runs == 1)
+		__atomic_fetch_add(&once_seen_done, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void area_once(void)
+{
+	pthread_t t[8];
+	for (int i = 0; i < 8; i++)
+		CHECK(pthread_create(&t[i], 0, once_body, 0) == 0);
+	for (int i = 0; i < 8; i++)
+		pthread_join(t[i], 0);
+	CHECK(once_runs == 1);
+	CHECK(once_seen_done == 8);
+	pthread_once(&once, once_fn);
+	CHECK(once_runs == 1);
+}
+
+/* ---- mutexes ---- */
+
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static long counter;
+
+static void *add_many(void *a)
+{
+	for (long i = 0; i < (long)a; i++) {
+		pthread_mutex_lock(&m);
+		long c = counter;
+		if (i % 64 == 0)
+			sched_yield();   /* inside: others must wait */
+		counter = c + 1;
+		pthread_mutex_unlock(&m);
+	}
+	return 0;
+}
+
+static pthread_mutex_t held;
+static sem_t go, done_sem;
+
+/* Take `held`, tell main, wait for main's word, unlock. */
+static void *hold(void *a)
+{
+	(void)a;
+	CHECK(pthread_mutex_lock(&held) == 0);
+	sem_post(&go);
+	sem_wait(&done_sem);
+	CHECK(pthread_mutex_unlock(&held) == 0);
+	return 0;
+}
+
+static void *unlock_other(void *a)
+{
+	return (void *)(long)pthread_mutex_unlock(a);
+}
+
+static void *try_other(void *a)
+{
+	return (void *)(long)pthread_mutex_trylock(a);
+}
+
+static void *release_later(void *a)
+{
+	msleep((long)a);
+	sem_post(&done_sem);
+	return 0;
+}
+
+static void check_held_by_other(int type)
+{
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, type);
+	pthread_mutex_init(&held, &ma);
+	pthread_mutexattr_destroy(&ma);
+	pthread_t h, x;
+	void *r;
+	pthread_create(&h, 0, hold, 0);
+	sem_wait(&go);
+	CHECK(pthread_mutex_trylock(&held) == EBUSY);
+	if (type != PTHREAD_MUTEX_NORMAL)    /* undefined for a normal one */
+		CHECK(pthread_mutex_unlock(&held) == EPERM);
+	CHECK(pthread_mutex_destroy(&held) == EBUSY);
+	uint64_t t0 = now_ns();
+	struct timespec ts = after_ms(CLOCK_REALTIME, 40);
+	CHECK(pthread_mutex_timedlock(&held, &ts) == ETIMEDOUT);
+	long took = ms_since(t0);
+	CHECK(TIMELY(took, 40));
+	/* released before the deadline: timedlock gets it */
+	pthread_create(&x, 0, release_later, (void *)20L);
+	t0 = now_ns();
+	ts = after_ms(CLOCK_REALTIME, 4000);
+	CHECK(pthread_mutex_timedlock(&held, &ts) == 0);
+	CHECK(ms_since(t0) < 3000);
+	pthread_join(h, 0);
+	pthread_join(x, 0);
+	if (type != PTHREAD_MUTEX_NORMAL) {
+		pthread_create(&x, 0, unlock_other, &held);
+		pthread_join(x, &r);
+		CHECK((long)r == EPERM);
+	}
+	CHECK(pthread_mutex_unlock(&held) == 0);
+	CHECK(pthread_mutex_destroy(&held) == 0);
+	(void)try_other;
+}
+
+static void area_mutex(void)
+{
+	pthread_t t[4];
+	counter = 0;
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], 0, add_many, (void *)3000L);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], 0);
+	CHECK(counter == 12000);
+	sem_init(&go, 0, 0);
+	sem_init(&done_sem, 0, 0);
+	check_held_by_other(PTHREAD_MUTEX_NORMAL);
+	check_held_by_other(PTHREAD_MUTEX_ERRORCHECK);
+	check_held_by_other(PTHREAD_MUTEX_RECURSIVE);
+
+	/* error-checking */
+	pthread_mutexattr_t ma;
+	pthread_mutex_t e;
+	int type;
+	pthread_mutexattr_init(&ma);
+	CHECK(pthread_mutexattr_settype(&ma, 99) == EINVAL);
+	CHECK(pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ERRORCHECK) == 0);
+	CHECK(pthread_mutexattr_gettype(&ma, &type) == 0 && type == PTHREAD_MUTEX_ERRORCHECK);
+	pthread_mutex_init(&e, &ma);
+	CHECK(pthread_mutex_unlock(&e) == EPERM);
+	CHECK(pthread_mutex_lock(&e) == 0);
+	CHECK(pthread_mutex_lock(&e) == EDEADLK);
+	CHECK(pthread_mutex_trylock(&e) == EBUSY);
+	CHECK(pthread_mutex_unlock(&e) == 0);
+	CHECK(pthread_mutex_unlock(&e) == EPERM);
+
+	/* recursive */
+	pthread_mutex_t rm = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+	void *r;
+	pthread_t x;
+	CHECK(pthread_mutex_lock(&rm) == 0);
+	CHECK(pthread_mutex_lock(&rm) == 0);
+	CHECK(pthread_mutex_trylock(&rm) == 0);
+	pthread_create(&x, 0, try_other, &rm);
+	pthread_join(x, &r);
+	CHECK((long)r == EBUSY);
+	pthread_create(&x, 0, unlock_other, &rm);
+	pthread_join(x, &r);
+	CHECK((long)r == EPERM);
+	CHECK(pthread_mutex_unlock(&rm) == 0);
+	CHECK(pthread_mutex_unlock(&rm) == 0);
+	CHECK(pthread_mutex_unlock(&rm) == 0);
+	CHECK(pthread_mutex_unlock(&rm) == EPERM);
+	pthread_create(&x, 0, try_other, &rm);
+	pthread_join(x, &r);
+	CHECK((long)r == 0);         /* it kept it: released by its exit? no: still held */
+
+	/* ceilings */
+	pthread_mutex_t pm;
+	int c;
+	CHECK(pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_PROTECT) == 0);
+	CHECK(pthread_mutexattr_setprioceiling(&ma, sched_get_priority_max(SCHED_FIFO)) == 0);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_NORMAL);
+	pthread_mutex_init(&pm, &ma);
+	CHECK(pthread_mutex_getprioceiling(&pm, &c) == 0 && c == sched_get_priority_max(SCHED_FIFO));
+	CHECK(pthread_mutex_lock(&pm) == 0);
+	CHECK(pthread_mutex_unlock(&pm) == 0);
+	CHECK(pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT) == ENOTSUP);
+}
+
+/* ---- condition variables ---- */
+
+static pthread_mutex_t cm = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int turn, waiting, released;
+
+static void *pong(void *a)
+{
+	long n = (long)a;
+	for (long i = 0; i < n; i++) {
+		pthread_mutex_lock(&cm);
+		while (turn != 1)
+			pthread_cond_wait(&cv, &cm);
+		turn = 0;
+		pthread_cond_signal(&cv);
+		pthread_mutex_unlock(&cm);
+	}
+	return 0;
+}
+
+static void *bwait(void *a)
+{
+	(void)a;
+	pthread_mutex_lock(&cm);
+	waiting++;
+	while (!released)
+		pthread_cond_wait(&cv, &cm);
+	waiting--;
+	pthread_mutex_unlock(&cm);
+	return 0;
+}
+
+static pthread_cond_t mcv;
+
+static void *signal_later(void *a)
+{
+	msleep((long)a);
+	pthread_mutex_lock(&cm);
+	released = 1;
+	pthread_cond_signal(&mcv);
+	pthread_mutex_unlock(&cm);
+	return 0;
+}
+
+static void area_cond(void)
+{
+	pthread_t t;
+	enum { N = 2000 };
+	turn = 0;
+	pthread_create(&t, 0, pong, (void *)(long)N);
+	for (int i = 0; i < N; i++) {
+		pthread_mutex_lock(&cm);
+		turn = 1;
+		pthread_cond_signal(&cv);
+		while (turn != 0)
+			pthread_cond_wait(&cv, &cm);
+		pthread_mutex_unlock(&cm);
+	}
+	pthread_join(t, 0);
+
+	/* broadcast wakes everyone */
+	pthread_t w[6];
+	released = 0;
+	for (int i = 0; i < 6; i++)
+		pthread_create(&w[i], 0, bwait, 0);
+	for (int n = 0; n < 6;) {
+		pthread_mutex_lock(&cm);
+		n = waiting;
+		pthread_mutex_unlock(&cm);
+		sched_yield();
+	}
+	pthread_mutex_lock(&cm);
+	released = 1;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&cm);
+	for (int i = 0; i < 6; i++)
+		pthread_join(w[i], 0);
+	CHECK(waiting == 0);
+
+	/* timedwait on both clocks: times out, or a signal wins */
+	clockid_t clocks[2] = { CLOCK_MONOTONIC, CLOCK_REALTIME };
+	for (int k = 0; k < 2; k++) {
+		pthread_condattr_t ca;
+		clockid_t got;
+		pthread_condattr_init(&ca);
+		CHECK(pthread_condattr_setclock(&ca, clocks[k]) == 0);
+		CHECK(pthread_condattr_getclock(&ca, &got) == 0 && got == clocks[k]);
+		pthread_cond_init(&mcv, &ca);
+		pthread_condattr_destroy(&ca);
+		pthread_mutex_lock(&cm);
+		uint64_t t0 = now_ns();
+		struct timespec ts = after_ms(clocks[k], 50);
+		int r = pthread_cond_timedwait(&mcv, &cm, &ts);
+		long took = ms_since(t0);
+		CHECK(r == ETIMEDOUT);
+		CHECK(TIMELY(took, 50));
+		/* the mutex is ours again after a timeout */
+		CHECK(pthread_mutex_trylock(&cm) == EBUSY);
+		released = 0;
+		pthread_create(&t, 0, signal_later, (void *)20L);
+		t0 = now_ns();
+		ts = after_ms(clocks[k], 4000);
+		r = 0;
+		while (!released && r == 0)
+			r = pthread_cond_timedwait(&mcv, &cm, &ts);
+		CHECK(r == 0 && released);
+		CHECK(ms_since(t0) < 3000);
+		pthread_mutex_unlock(&cm);
+		pthread_join(t, 0);
+		ts.tv_nsec = 1000000000;
+		pthread_mutex_lock(&cm);
+		CHECK(pthread_cond_timedwait(&mcv, &cm, &ts) == EINVAL);
+		pthread_mutex_unlock(&cm);
+		CHECK(pthread_cond_destroy(&mcv) == 0);
+	}
+	pthread_mutex_t em = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
+	CHECK(pthread_cond_wait(&cv, &em) == EPERM);   /* not holding it */
+}
+
+/* ---- rwlocks ---- */
+
+static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
+static volatile int readers_in, max_readers, writer_in, rw_bad;
+
+static void *reader(void *a)
+{
+	for (long i = 0; i < (long)a; i++) {
+		pthread_rwlock_rdlock(&rw);
+		int n = __atomic_add_fetch(&readers_in, 1, __ATOMIC_SEQ_CST);
+		if (n > max_readers)
+			max_readers = n;
+		if (writer_in)
+			rw_bad = 1;
+		sched_yield();
+		__atomic_sub_fetch(&readers_in, 1, __ATOMIC_SEQ_CST);
+		pthread_rwlock_unlock(&rw);
+	}
+	return 0;
+}
+
+static void *writer(void *a)
+{
+	for (long i = 0; i < (long)a; i++) {
+		pthread_rwlock_wrlock(&rw);
+		if (writer_in++ || readers_in)
+			rw_bad = 1;
+		sched_yield();
+		writer_in--;
+		pthread_rwlock_unlock(&rw);
+		sched_yield();
+	}
+	return 0;
+}
+
+static void *try_rw(void *a)
+{
+	long wr = (long)a;
+	return (void *)(long)(wr ? pthread_rwlock_trywrlock(&rw) : pthread_rwlock_tryrdlock(&rw));
+}
+
+static void area_rwlock(void)
+{
+	pthread_t t[6];
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], 0, reader, (void *)300L);
+	for (int i = 4; i < 6; i++)
+		pthread_create(&t[i], 0, writer, (void *)100L);
+	for (int i = 0; i < 6; i++)
+		pthread_join(t[i], 0);
+	CHECK(!rw_bad);                  /* (readers sharing: the try checks below) */
+	void *r;
+	pthread_t x;
+	CHECK(pthread_rwlock_rdlock(&rw) == 0);
+	pthread_create(&x, 0, try_rw, (void *)1L);
+	pthread_join(x, &r);
+	CHECK((long)r == EBUSY);
+	pthread_create(&x, 0, try_rw, (void *)0L);
+	pthread_join(x, &r);
+	CHECK((long)r == 0);         /* readers share (it exits holding it) */
+	CHECK(pthread_rwlock_unlock(&rw) == 0);
+	CHECK(pthread_rwlock_unlock(&rw) == 0);
+	CHECK(pthread_rwlock_unlock(&rw) == EPERM);
+	CHECK(pthread_rwlock_wrlock(&rw) == 0);
+	CHECK(pthread_rwlock_wrlock(&rw) == EDEADLK);
+	pthread_create(&x, 0, try_rw, (void *)0L);
+	pthread_join(x, &r);
+	CHECK((long)r == EBUSY);
+	uint64_t t0 = now_ns();
+	struct timespec ts = after_ms(CLOCK_REALTIME, 30);
+	CHECK(pthread_rwlock_timedrdlock(&rw, &ts) == EDEADLK);
+	CHECK(pthread_rwlock_unlock(&rw) == 0);
+	CHECK(pthread_rwlock_rdlock(&rw) == 0);
+	ts = after_ms(CLOCK_REALTIME, 30);
+	t0 = now_ns();
+	CHECK(pthread_rwlock_timedwrlock(&rw, &ts) == ETIMEDOUT);
+	CHECK(TIMELY(ms_since(t0), 30));
+	CHECK(pthread_rwlock_unlock(&rw) == 0);
+	CHECK(pthread_rwlock_destroy(&rw) == 0);
+}
+
+/* ---- barriers, spin locks ---- */
+
+static pthread_barrier_t bar;
+static volatile int serials, phase_bad, phase[5];
+
+static void *bar_body(void *a)
+{
+	long me = (long)a;
+	for (int r = 0; r < 30; r++) {
+		phase[me] = r;
+		int s = pthread_barrier_wait(&bar);
+		if (s == PTHREAD_BARRIER_SERIAL_THREAD)
+			__atomic_fetch_add(&serials, 1, __ATOMIC_RELAXED);
+		else if (s != 0)
+			phase_bad = 1;
+		for (int i = 0; i < 5; i++)
+			if (phase[i] < r)
+				phase_bad = 1;
+		pthread_barrier_wait(&bar);
+	}
+	return 0;
+}
+
+static pthread_spinlock_t sl;
+static long spin_count;
+
+static void *spin_body(void *a)
+{
+	for (long i = 0; i < (long)a; i++) {
+		pthread_spin_lock(&sl);
+		spin_count++;
+		pthread_spin_unlock(&sl);
+	}
+	return 0;
+}
+
+static void *spin_try(void *a)
+{
+	(void)a;
+	return (void *)(long)pthread_spin_trylock(&sl);
+}
+
+static void area_barrier(void)
+{
+	pthread_t t[5];
+	CHECK(pthread_barrier_init(&bar, 0, 0) == EINVAL);
+	CHECK(pthread_barrier_init(&bar, 0, 5) == 0);
+	for (long i = 0; i < 5; i++)
+		pthread_create(&t[i], 0, bar_body, (void *)i);
+	for (int i = 0; i < 5; i++)
+		pthread_join(t[i], 0);
+	CHECK(serials == 30);
+	CHECK(!phase_bad);
+	CHECK(pthread_barrier_destroy(&bar) == 0);
+
+	CHECK(pthread_spin_init(&sl, PTHREAD_PROCESS_PRIVATE) == 0);
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], 0, spin_body, (void *)5000L);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], 0);
+	CHECK(spin_count == 20000);
+	void *r;
+	pthread_spin_lock(&sl);
+	pthread_create(&t[0], 0, spin_try, 0);
+	pthread_join(t[0], &r);
+	CHECK((long)r == EBUSY);
+	pthread_spin_unlock(&sl);
+	CHECK(pthread_spin_trylock(&sl) == 0);
+	pthread_spin_unlock(&sl);
+	CHECK(pthread_spin_destroy(&sl) == 0);
+}
+
+/* ---- keys ---- */
+
+static pthread_key_t key;
+static volatile long dtor_sum, dtor_calls;
+
+static void key_dtor(void *v)
+{
+	__atomic_fetch_add(&dtor_sum, (long)v, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&dtor_calls, 1, __ATOMIC_RELAXED);
+}
+
+static void *key_body(void *a)
+{
+	long me = (long)a;
+	if (pthread_getspecific(key) != 0)
+		return (void *)1L;
+	pthread_setspecific(key, (void *)me);
+	for (int i = 0; i < 10; i++) {
+		sched_yield();
+		if ((long)pthread_getspecific(key) != me)
+			return (void *)1L;
+	}
+	return 0;
+}
+
+static void area_keys(void)
+{
+	pthread_t t[8];
+	void *r;
+	CHECK(pthread_key_create(&key, key_dtor) == 0);
+	for (long i = 0; i < 8; i++)
+		pthread_create(&t[i], 0, key_body, (void *)(i + 1));
+	for (int i = 0; i < 8; i++) {
+		pthread_join(t[i], &r);
+		CHECK(r == 0);
+	}
+	CHECK(dtor_calls == 8 && dtor_sum == 36);
+	CHECK(pthread_setspecific(key, (void *)99L) == 0);
+	CHECK((long)pthread_getspecific(key) == 99);
+	CHECK(pthread_key_delete(key) == 0);
+	CHECK(pthread_key_delete(key) == EINVAL);
+	pthread_key_t k2;
+	CHECK(pthread_key_create(&k2, 0) == 0);
+	CHECK(pthread_getspecific(k2) == 0);   /* a new key: no stale value */
+	CHECK(pthread_key_delete(k2) == 0);
+}
+
+/* ---- TLS and errno ---- */
+
+static __thread long tls_id;
+static __thread char tls_buf[40] = "fresh";
+static __thread double tls_big[300];
+static pthread_mutex_t tm = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tc = PTHREAD_COND_INITIALIZER;
+static sem_t ts_sem;
+static volatile int tls_bad;
+
+static void *tls_body(void *a)
+{
+	long me = (long)a;
+	if (tls_id != 0 || strcmp(tls_buf, "fresh") || tls_big[299] != 0)
+		tls_bad = 1;
+	tls_id = me;
+	tls_big[299] = (double)me;
+	snprintf(tls_buf, sizeof tls_buf, "t%ld", me);
+	errno = (int)me;
+	char want[40];
+	snprintf(want, sizeof want, "t%ld", me);
+	for (int i = 0; i < 50; i++) {
+		switch (i % 4) {
+		case 0:
+			sched_yield();
+			break;
+		case 1:                          /* block on a mutex and a cond */
+			pthread_mutex_lock(&tm);
+			struct timespec ts = after_ms(CLOCK_REALTIME, 1);
+			pthread_cond_timedwait(&tc, &tm, &ts);
+			pthread_cond_broadcast(&tc);
+			pthread_mutex_unlock(&tm);
+			break;
+		case 2:                          /* a semaphore handed round */
+			sem_wait(&ts_sem);
+			sched_yield();
+			sem_post(&ts_sem);
+			break;
+		case 3:                          /* blocked in the kernel */
+			if (i % 12 == 3)
+				msleep(1);
+			break;
+		}
+		if (tls_id != me || strcmp(tls_buf, want) || tls_big[299] != (double)me ||
+		    errno != (int)me)
+			tls_bad = 1;
+	}
+	return 0;
+}
+
+static void area_tls(void)
+{
+	pthread_t t[12];
+	sem_init(&ts_sem, 0, 2);
+	tls_id = -1;
+	errno = 0;
+	for (long i = 0; i < 12; i++)
+		pthread_create(&t[i], 0, tls_body, (void *)(i + 1));
+	for (int i = 0; i < 12; i++)
+		pthread_join(t[i], 0);
+	CHECK(!tls_bad);
+	CHECK(tls_id == -1 && errno == 0 && !strcmp(tls_buf, "fresh"));
+	/* a failing call sets this thread's errno only */
+	sem_t s;
+	sem_init(&s, 0, 0);
+	CHECK(sem_trywait(&s) == -1 && errno == EAGAIN);
+}
+
+/* ---- cancellation ---- */
+
+static volatile int cleaned, cleanup_had_mutex;
+static pthread_mutex_t xm = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t xc = PTHREAD_COND_INITIALIZER;
+static volatile int xwaiting;
+
+static void unlock_cleanup(void *a)
+{
+	cleanup_had_mutex = pthread_mutex_trylock(a) == EBUSY;   /* we hold it */
+	pthread_mutex_unlock(a);
+	cleaned++;
+}
+
+static void *cancel_in_wait(void *a)
+{
+	(void)a;
+	pthread_mutex_lock(&xm);
+	pthread_cleanup_push(unlock_cleanup, &xm);
+	xwaiting = 1;
+	for (;;)
+		pthread_cond_wait(&xc, &xm);
+	pthread_cleanup_pop(0);
+	return 0;
+}
+
+static void *cancel_off(void *a)
+{
+	(void)a;
+	int old;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	xwaiting = 2;
+	while (xwaiting != 3)
+		pthread_testcancel(), sched_yield();
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	pthread_testcancel();
+	return (void *)1L;               /* not reached */
+}
+
+static sem_t xs;
+
+static void *cancel_in_sem(void *a)
+{
+	(void)a;
+	xwaiting = 4;
+	sem_wait(&xs);
+	return (void *)1L;
+}
+
+static void area_cancel(void)
+{
+	pthread_t t;
+	void *r;
+	pthread_create(&t, 0, cancel_in_wait, 0);
+	while (xwaiting != 1)
+		sched_yield();
+	msleep(5);
+	CHECK(pthread_cancel(t) == 0);
+	CHECK(pthread_join(t, &r) == 0 && r == PTHREAD_CANCELED);
+	CHECK(cleaned == 1 && cleanup_had_mutex);
+	CHECK(pthread_mutex_trylock(&xm) == 0);
+	pthread_mutex_unlock(&xm);
+
+	pthread_create(&t, 0, cancel_off, 0);
+	while (xwaiting != 2)
+		sched_yield();
+	CHECK(pthread_cancel(t) == 0);
+	msleep(5);
+	xwaiting = 3;
+	CHECK(pthread_join(t, &r) == 0 && r == PTHREAD_CANCELED);
+
+	sem_init(&xs, 0, 0);
+	pthread_create(&t, 0, cancel_in_sem, 0);
+	while (xwaiting != 4)
+		sched_yield();
+	msleep(5);
+	pthread_cancel(t);
+	CHECK(pthread_join(t, &r) == 0 && r == PTHREAD_CANCELED);
+	int old;
+	CHECK(pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &old) == 0);
+	CHECK(pthread_setcancelstate(5, &old) == EINVAL);
+}
+
+/* ---- semaphores ---- */
+
+static sem_t items, slots;
+static int ring[4], ring_in, ring_out;
+
+static void *producer(void *a)
+{
+	for (long i = 1; i <= (long)a; i++) {
+		sem_wait(&slots);
+		ring[ring_in++ % 4] = (int)i;
+		sem_post(&items);
+	}
+	return 0;
+}
+
+static sem_t ps;
+
+static void *post_later(void *a)
+{
+	msleep((long)a);
+	sem_post(&ps);
+	return 0;
+}
+
+static void area_sem(void)
+{
+	sem_t s;
+	int v;
+	CHECK(sem_init(&s, 0, 2) == 0);
+	CHECK(sem_getvalue(&s, &v) == 0 && v == 2);
+	CHECK(sem_trywait(&s) == 0 && sem_trywait(&s) == 0);
+	CHECK(sem_trywait(&s) == -1 && errno == EAGAIN);
+	CHECK(sem_post(&s) == 0 && sem_getvalue(&s, &v) == 0 && v == 1);
+	CHECK(sem_destroy(&s) == 0);
+
+	pthread_t t;
+	sem_init(&items, 0, 0);
+	sem_init(&slots, 0, 4);
+	pthread_create(&t, 0, producer, (void *)3000L);
+	long sum = 0, bad = 0;
+	for (long i = 1; i <= 3000; i++) {
+		sem_wait(&items);
+		int x = ring[ring_out++ % 4];
+		bad |= x != i;
+		sum += x;
+		sem_post(&slots);
+	}
+	pthread_join(t, 0);
+	CHECK(!bad && sum == 3000L * 3001 / 2);
+
+	sem_init(&ps, 0, 0);
+	uint64_t t0 = now_ns();
+	struct timespec ts = after_ms(CLOCK_REALTIME, 40);
+	CHECK(sem_timedwait(&ps, &ts) == -1 && errno == ETIMEDOUT);
+	CHECK(TIMELY(ms_since(t0), 40));
+	pthread_create(&t, 0, post_later, (void *)20L);
+	t0 = now_ns();
+	ts = after_ms(CLOCK_REALTIME, 4000);
+	CHECK(sem_timedwait(&ps, &ts) == 0);
+	CHECK(ms_since(t0) < 3000);
+	pthread_join(t, 0);
+	CHECK(sem_getvalue(&ps, &v) == 0 && v == 0);
+	ts.tv_nsec = -1;
+	CHECK(sem_timedwait(&ps, &ts) == -1 && errno == EINVAL);
+}
+
+/* ---- scheduling and rusage ---- */
+
+static void *get_prio(void *a)
+{
+	(void)a;
+	int pol;
+	struct sched_param p;
+	pthread_getschedparam(pthread_self(), &pol, &p);
+	return (void *)(long)(pol * 100 + p.sched_priority);
+}
+
+static void area_sched(void)
+{
+	CHECK(sched_yield() == 0);
+	int lo = sched_get_priority_min(SCHED_FIFO), hi = sched_get_priority_max(SCHED_FIFO);
+	CHECK(lo >= 0 && hi > lo);
+	CHECK(sched_get_priority_max(SCHED_OTHER) == sched_get_priority_min(SCHED_OTHER));
+	pthread_attr_t a;
+	struct sched_param p = { hi - 1 };
+	pthread_attr_init(&a);
+	CHECK(pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED) == 0);
+	CHECK(pthread_attr_setschedpolicy(&a, SCHED_FIFO) == 0);
+	CHECK(pthread_attr_setschedparam(&a, &p) == 0);
+	pthread_t t;
+	void *r;
+	pthread_create(&t, &a, get_prio, 0);
+	pthread_join(t, &r);
+	CHECK((long)r == SCHED_FIFO * 100 + hi - 1);
+	int pol;
+	struct sched_param q;
+	CHECK(pthread_getschedparam(pthread_self(), &pol, &q) == 0 && pol == SCHED_OTHER);
+	p.sched_priority = hi + 1;
+	CHECK(pthread_setschedparam(pthread_self(), SCHED_FIFO, &p) == EINVAL);
+}
+
+static void *post_it(void *s)
+{
+	sem_post(s);
+	return 0;
+}
+
+static void area_rusage(void)
+{
+	struct rusage u0, u1, all;
+	sem_t s;
+	pthread_t t;
+	sem_init(&s, 0, 0);
+	CHECK(getrusage(RUSAGE_THREAD, &u0) == 0);
+	for (int i = 0; i < 10; i++) {
+		pthread_create(&t, 0, post_it, &s);
+		sem_wait(&s);            /* blocks, or finds the post */
+		pthread_join(t, 0);
+	}
+	pthread_mutex_t rm = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t rc = PTHREAD_COND_INITIALIZER;
+	pthread_mutex_lock(&rm);
+	for (int i = 0; i < 3; i++) {    /* nobody signals: these surely block */
+		struct timespec ts = after_ms(CLOCK_REALTIME, 1);
+		pthread_cond_timedwait(&rc, &rm, &ts);
+	}
+	pthread_mutex_unlock(&rm);
+	CHECK(getrusage(RUSAGE_THREAD, &u1) == 0);
+	CHECK(u1.ru_nvcsw > u0.ru_nvcsw);
+	CHECK(getrusage(RUSAGE_SELF, &all) == 0);
+	CHECK(all.ru_nvcsw >= u1.ru_nvcsw && all.ru_nivcsw >= 0);
+	CHECK(getrusage(7, &all) == -1 && errno == EINVAL);
+	printf("@result {\"name\": \"ptest.rusage_figures\", \"thread_nvcsw\": %ld, "
+	       "\"thread_nivcsw\": %ld, \"self_nvcsw\": %ld, \"self_nivcsw\": %ld}\n",
+	       u1.ru_nvcsw, u1.ru_nivcsw, all.ru_nvcsw, all.ru_nivcsw);
+}
+
+/* ---- the end of the program ---- */
+
+static void *last_one(void *a)
+{
+	msleep((long)a);
+	printf("@result {\"name\": \"ptest.mainexit\", \"ok\": true}\n");
+	return 0;                        /* the last thread: the process ends, 0 */
+}
+
+static void *exit7(void *a)
+{
+	msleep((long)a);
+	exit(7);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} areas[] = {
+	{ "create", area_create }, { "stack", area_stack }, { "detach", area_detach },
+	{ "once", area_once }, { "mutex", area_mutex }, { "cond", area_cond },
+	{ "rwlock", area_rwlock }, { "barrier", area_barrier }, { "keys", area_keys },
+	{ "tls", area_tls }, { "cancel", area_cancel }, { "sem", area_sem },
+	{ "sched", area_sched }, { "rusage", area_rusage },
+};
+
+int main(int argc, char **argv)
+{
+	pthread_t t;
+	if (argc > 1 && !strcmp(argv[1], "mainexit")) {
+		pthread_create(&t, 0, last_one, (void *)20L);
+		pthread_exit(0);
+	}
+	if (argc > 1 && !strcmp(argv[1], "exitcode")) {
+		pthread_create(&t, 0, exit7, (void *)5L);
+		for (;;)
+			msleep(100);
+	}
+	int failures = 0;
+	for (unsigned i = 0; i < sizeof areas / sizeof areas[0]; i++) {
+		int want = argc < 2;
+		for (int a = 1; a < argc; a++)
+			want |= !strcmp(argv[a], areas[i].name);
+		if (!want)
+			continue;
+		why = 0;
+		areas[i].fn();
+		failures += why != 0;
+		if (why)
+			printf("@result {\"name\": \"ptest.%s\", \"ok\": false, \"why\": \"line %d: %s\"}\n",
+			       areas[i].name, why_line, why);
+		else
+			printf("@result {\"name\": \"ptest.%s\", \"ok\": true}\n", areas[i].name);
+	}
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * <semaphore.h>: unnamed POSIX semaphores on the thread interface
+ * (ulib/posix/sem.c, docs/posix.md). Errors are reported as -1 and errno.
+ */
+#ifndef ULIB_SEMAPHORE_H
+#define ULIB_SEMAPHORE_H
+
+#include <bits/time.h>
+
+typedef struct {
+	volatile int __lk;           /* guards the rest (a <spin.h> lock) */
+	int __count;
+	void *__head, *__tail;       /* waiters */
+} sem_t;
+
+#define SEM_VALUE_MAX 0x7fffffff
+#define SEM_FAILED ((sem_t *)0)
+
+int sem_init(sem_t *s, int pshared, unsigned value);
+int sem_destroy(sem_t *s);
+int sem_wait(sem_t *s);
+int sem_trywait(sem_t *s);
+int sem_timedwait(sem_t *s, const struct timespec *abstime);
+int sem_post(sem_t *s);
+int sem_getvalue(sem_t *s, int *value);
+
+#endif

@@ -1,0 +1,267 @@
+/*
+ * POSIX mutexes: normal, recursive and error-checking, with trylock,
+ * timedlock and priority ceilings (PTHREAD_PRIO_PROTECT). The lock word
+ * works as <sync.h>'s: 0 free, 1 held, 2 held with maybe waiters; an
+ * uncontended lock and unlock are one compare-and-swap each, and a
+ * contended unlock hands the mutex straight to the first waiter. A
+ * normal mutex without a ceiling is just that (POSIX leaves relocking
+ * and unlocking by a non-owner undefined there); recursive and
+ * error-checking mutexes (and ceilings) keep their owner, so they report
+ * EDEADLK and EPERM.
+ */
+#include <errno.h>
+#include "pwait.h"
+
+int pthread_mutexattr_init(pthread_mutexattr_t *a)
+{
+	*a = (pthread_mutexattr_t){ 0 };
+	return 0;
+}
+
+int pthread_mutexattr_destroy(pthread_mutexattr_t *a)
+{
+	(void)a;
+	return 0;
+}
+
+int pthread_mutexattr_settype(pthread_mutexattr_t *a, int type)
+{
+	if (type < PTHREAD_MUTEX_NORMAL || type > PTHREAD_MUTEX_ERRORCHECK)
+		return EINVAL;
+	a->__type = type;
+	return 0;
+}
+
+int pthread_mutexattr_gettype(const pthread_mutexattr_t *a, int *type)
+{
+	*type = a->__type;
+	return 0;
+}
+
+int pthread_mutexattr_setprotocol(pthread_mutexattr_t *a, int protocol)
+{
+	if (protocol == PTHREAD_PRIO_INHERIT)
+		return ENOTSUP;
+	if (protocol != PTHREAD_PRIO_NONE && protocol != PTHREAD_PRIO_PROTECT)
+		return EINVAL;
+	a->__protocol = protocol;
+	return 0;
+}
+
+int pthread_mutexattr_getprotocol(const pthread_mutexattr_t *a, int *protocol)
+{
+	*protocol = a->__protocol;
+	return 0;
+}
+
+int pthread_mutexattr_setprioceiling(pthread_mutexattr_t *a, int ceiling)
+{
+	if (ceiling < THREAD_PRIO_MIN || ceiling > THREAD_PRIO_MAX)
+		return EINVAL;
+	a->__ceiling = ceiling;
+	return 0;
+}
+
+int pthread_mutexattr_getprioceiling(const pthread_mutexattr_t *a, int *ceiling)
+{
+	*ceiling = a->__ceiling;
+	return 0;
+}
+
+int pthread_mutexattr_setpshared(pthread_mutexattr_t *a, int pshared)
+{
+	if (pshared != PTHREAD_PROCESS_PRIVATE && pshared != PTHREAD_PROCESS_SHARED)
+		return EINVAL;
+	a->__pshared = pshared;      /* works wherever the memory is shared */
+	return 0;
+}
+
+int pthread_mutexattr_getpshared(const pthread_mutexattr_t *a, int *pshared)
+{
+	*pshared = a->__pshared;
+	return 0;
+}
+
+int pthread_mutexattr_setrobust(pthread_mutexattr_t *a, int robust)
+{
+	(void)a;
+	if (robust == PTHREAD_MUTEX_ROBUST)
+		return ENOTSUP;
+	return robust == PTHREAD_MUTEX_STALLED ? 0 : EINVAL;
+}
+
+int pthread_mutexattr_getrobust(const pthread_mutexattr_t *a, int *robust)
+{
+	(void)a;
+	*robust = PTHREAD_MUTEX_STALLED;
+	return 0;
+}
+
+int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
+{
+	*m = (pthread_mutex_t){ 0 };
+	if (a) {
+		m->__type = a->__type;
+		if (a->__protocol == PTHREAD_PRIO_PROTECT)
+			m->__ceiling = a->__ceiling + 1;
+	}
+	return 0;
+}
+
+int pthread_mutex_destroy(pthread_mutex_t *m)
+{
+	return m->__state ? EBUSY : 0;
+}
+
+/* A plain mutex (normal, no ceiling): the fast paths, no owner kept. */
+static inline int plain(const pthread_mutex_t *m)
+{
+	return __builtin_expect(!(m->__type | m->__ceiling), 1);
+}
+
+/* Ceiling: raise the caller before it contends (prio reads t->prio). */
+static int raise_prio(pthread_mutex_t *m, struct thread *self)
+{
+	int old = self->prio;
+	if (m->__ceiling && m->__ceiling - 1 > old)
+		self->prio = m->__ceiling - 1;
+	return old;
+}
+
+/* The lock's slow path: queue and wait to be handed the mutex. */
+static int lock_wait(pthread_mutex_t *m, struct thread *self, uint64_t deadline)
+{
+	struct pw w = { self, 0, 0 };
+	plock(&m->__lk, self);
+	if (__atomic_exchange_n(&m->__state, 2, __ATOMIC_ACQUIRE) == 0) {
+		punlock(&m->__lk, self);     /* freed meanwhile: ours */
+		return 0;
+	}
+	pq_push(&m->__q, &w);
+	punlock(&m->__lk, self);
+	int r = pw_wait(&w, deadline, 0, &m->__lk, &m->__q);
+	if (r)
+		punlock(&m->__lk, self);
+	return r;
+}
+
+static int lock(pthread_mutex_t *m, uint64_t deadline, int try)
+{
+	struct thread *self = thread_self();
+	if (m->__type != PTHREAD_MUTEX_NORMAL && m->__owner == self) {
+		if (m->__type == PTHREAD_MUTEX_ERRORCHECK)
+			return try ? EBUSY : EDEADLK;
+		if (m->__count == 0x7fffffff)
+			return EAGAIN;
+		m->__count++;
+		return 0;
+	}
+	int old = raise_prio(m, self), expect = 0;
+	if (!__atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED)) {
+		int r = try ? EBUSY : lock_wait(m, self, deadline);
+		if (r) {
+			self->prio = old;
+			return r;
+		}
+	}
+	if (!plain(m)) {
+		m->__owner = self;
+		m->__count = 1;
+		m->__saved_prio = old;
+	}
+	return 0;
+}
+
+int __pthread_mutex_lock_slow(pthread_mutex_t *m)
+{
+	return lock(m, 0, 0);
+}
+
+int __pthread_mutex_unlock_slow(pthread_mutex_t *m)
+{
+	return pthread_mutex_unlock(m);
+}
+
+int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	int expect = 0;
+	if (plain(m) && __atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
+						    __ATOMIC_RELAXED))
+		return 0;
+	return lock(m, 0, 0);
+}
+
+int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+	return lock(m, 0, 1);
+}
+
+int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
+{
+	int expect = 0;                  /* free: no need to look at the time */
+	if (m->__type == PTHREAD_MUTEX_NORMAL && !m->__ceiling &&
+	    __atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED))
+		return 0;
+	int64_t d = pdeadline(CLOCK_REALTIME, abstime);
+	return d < 0 ? EINVAL : lock(m, (uint64_t)d, 0);
+}
+
+/* Contended unlock: hand the mutex straight to the first waiter. */
+static __attribute__((noinline)) void unlock_wake(pthread_mutex_t *m, struct thread *self)
+{
+	plock(&m->__lk, self);
+	struct pw *w = pq_pop(&m->__q);
+	/* handed to w: 2 while more may wait, else 1 (its unlock fast) */
+	__atomic_store_n(&m->__state, w ? 1 + (m->__q.__head != 0) : 0, __ATOMIC_RELEASE);
+	punlock(&m->__lk, self);
+	if (w)
+		pw_grant(w);
+}
+
+int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	struct thread *self = thread_self();
+	int expect = 1;
+	if (plain(m)) {
+		if (!__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
+						 __ATOMIC_RELAXED))
+			return m->__state ? unlock_wake(m, self), 0 : EPERM;
+		return 0;
+	}
+	if (m->__owner != self)
+		return EPERM;
+	if (m->__type == PTHREAD_MUTEX_RECURSIVE && --m->__count > 0)
+		return 0;
+	int old = m->__saved_prio;
+	m->__owner = 0;
+	m->__count = 0;
+	if (!__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
+					 __ATOMIC_RELAXED))
+		unlock_wake(m, self);
+	if (m->__ceiling && old < self->prio) {
+		self->prio = old;            /* back down: let higher ones run */
+		thread_yield();
+	}
+	return 0;
+}
+
+int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)
+{
+	*ceiling = m->__ceiling ? m->__ceiling - 1 : 0;
+	return 0;
+}
+
+int pthread_mutex_setprioceiling(pthread_mutex_t *m, int ceiling, int *old)
+{
+	if (ceiling < THREAD_PRIO_MIN || ceiling > THREAD_PRIO_MAX)
+		return EINVAL;
+	int r = pthread_mutex_lock(m);
+	if (r)
+		return r;
+	if (old)
+		*old = m->__ceiling ? m->__ceiling - 1 : 0;
+	m->__ceiling = ceiling + 1;
+	return pthread_mutex_unlock(m);
+}

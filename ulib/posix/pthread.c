@@ -1,0 +1,644 @@
+/*
+ * POSIX threads on the standard interface: each pthread is a thread of
+ * the package the POSIX start chose (pstart.c: pkg=NAME), created through
+ * its struct pkg and joined by thread_join's protocol (here with
+ * cancellation). A pthread_t is the struct thread itself, so
+ * pthread_self is thread_self (two loads). The layer's per-thread state,
+ * struct pthread, sits in the thread's TLS area just above its TCB
+ * (tls_extra, <tls.h>), reached through struct thread.tcb: it comes and
+ * goes with the thread's stack, so creating a pthread allocates nothing
+ * the package does not.
+ *
+ * A detached thread cannot free itself (it is on its stack): it puts
+ * itself on the reap list as it exits, and the next pthread_create or
+ * pthread_detach frees every entry that has left its stack (JOIN_DONE).
+ * So memory stays bounded by the threads alive plus those that exited
+ * since the last create.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys.h>
+#include <tls.h>
+#include <pkg.h>
+#include <sys/resource.h>
+#include "pwait.h"
+
+enum { JOINABLE, DETACHED, EXITED };   /* struct pthread.state */
+
+struct pthread {                     /* all zero when the thread is made */
+	struct thread *t;
+	void *(*fn)(void *);
+	void *arg;
+	volatile int ready;              /* 1: the creator has filled in the above;
+					    2: the thread waits for that (parked) */
+	volatile int state;
+	volatile int cancel_pending;
+	int cancel_off, cancel_async, exiting;
+	int policy, prio;                /* the scheduling the program asked for */
+	struct __pthread_cleanup *cleanup;
+	struct spec { unsigned seq; void *v; } *spec;   /* keys (lazily) */
+	struct pthread *next;            /* on the reap list */
+};
+
+const struct pkg *posix_pkg;        /* pstart.c's choice (default fifo) */
+
+static volatile int live;            /* threads that have not exited */
+static volatile uint64_t exited_nvcsw, exited_nivcsw;
+static struct pthread *volatile reap;
+volatile int pcancel_any;           /* some pthread_cancel happened */
+
+/* A thread's involuntary switches: the runtime's count, or on kthread
+   (a thread is a VP) the kernel's preemptions of its VP. */
+static inline uint64_t ivcsw_of(struct thread *t)
+{
+	if (posix_pkg == &kthread_pkg && t == thread_self())
+		t->nivcsw = vp_pseudo()->preemptions;
+	return t->nivcsw;
+}
+
+static inline struct pthread *pt_of(struct thread *t)
+{
+	return (struct pthread *)((char *)t->tcb + sizeof(struct tcb));
+}
+
+static __attribute__((noinline, noreturn)) void no_tls(void)
+{
+	printf("pthread: called from a thread without TLS (no POSIX start?)\n");
+	exit(70);
+}
+
+/* The caller's state (TLS is on in every POSIX program: pstart.c). */
+static inline __attribute__((always_inline)) struct pthread *self_pt(void)
+{
+	struct thread *t = thread_self();
+	if (__builtin_expect(!t || !t->tcb, 0))
+		no_tls();
+	return pt_of(t);
+}
+
+/* pstart.c: before the package starts. */
+void posix_init(void)
+{
+	tls_extra = sizeof(struct pthread);
+	tls_setup(1);
+}
+
+/* pstart.c: the calling thread is main's. */
+void posix_main_init(void)
+{
+	struct pthread *pt = self_pt();
+	pt->t = thread_self();
+	pt->ready = 1;
+	live = 1;
+}
+
+/* Free every detached thread that has left its stack. */
+static void reap_done(void)
+{
+	if (!__atomic_load_n(&reap, __ATOMIC_ACQUIRE))
+		return;
+	struct pthread *r = __atomic_exchange_n(&reap, 0, __ATOMIC_ACQ_REL);
+	while (r) {
+		struct pthread *next = r->next;  /* r goes with its thread */
+		struct thread *t = r->t;
+		if (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) == JOIN_DONE)
+			t->ops->free(t);
+		else {
+			struct pthread *head = reap;
+			do
+				r->next = head;
+			while (!__atomic_compare_exchange_n(&reap, &head, r, 1, __ATOMIC_RELEASE,
+							    __ATOMIC_RELAXED));
+		}
+		r = next;
+	}
+}
+
+static void *entry(void *unused)
+{
+	(void)unused;
+	struct pthread *pt = self_pt();
+	int no = 0;
+	/* Started before create returned (a higher priority, another VP):
+	   wait for the creator, parked (a yield could spin for ever in a
+	   package that never yields to a lower priority). */
+	if (__atomic_compare_exchange_n(&pt->ready, &no, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&pt->ready, __ATOMIC_ACQUIRE) != 1)
+			thread_block();
+	pthread_exit(pt->fn(pt->arg));
+}
+
+/* ---- attributes ---- */
+
+int pthread_attr_init(pthread_attr_t *a)
+{
+	*a = (pthread_attr_t){ .__stacksize = 64 * 1024 - 16, .__guardsize = 0 };
+	return 0;
+}
+
+int pthread_attr_destroy(pthread_attr_t *a)
+{
+	(void)a;
+	return 0;
+}
+
+int pthread_attr_setdetachstate(pthread_attr_t *a, int s)
+{
+	if (s != PTHREAD_CREATE_JOINABLE && s != PTHREAD_CREATE_DETACHED)
+		return EINVAL;
+	a->__detach = s;
+	return 0;
+}
+
+int pthread_attr_getdetachstate(const pthread_attr_t *a, int *s)
+{
+	*s = a->__detach;
+	return 0;
+}
+
+int pthread_attr_setstacksize(pthread_attr_t *a, size_t n)
+{
+	if (n < PTHREAD_STACK_MIN || n > (1UL << 30))
+		return EINVAL;
+	a->__stacksize = n;
+	return 0;
+}
+
+int pthread_attr_getstacksize(const pthread_attr_t *a, size_t *n)
+{
+	*n = a->__stacksize;
+	return 0;
+}
+
+int pthread_attr_setguardsize(pthread_attr_t *a, size_t n)
+{
+	a->__guardsize = n;              /* kept; stacks have no guard page */
+	return 0;
+}
+
+int pthread_attr_getguardsize(const pthread_attr_t *a, size_t *n)
+{
+	*n = a->__guardsize;
+	return 0;
+}
+
+static int prio_ok(int policy, int prio)
+{
+	return prio >= sched_get_priority_min(policy) && prio <= sched_get_priority_max(policy);
+}
+
+int pthread_attr_setschedparam(pthread_attr_t *a, const struct sched_param *p)
+{
+	if (p->sched_priority < THREAD_PRIO_MIN || p->sched_priority > THREAD_PRIO_MAX)
+		return EINVAL;
+	a->__prio = p->sched_priority;
+	return 0;
+}
+
+int pthread_attr_getschedparam(const pthread_attr_t *a, struct sched_param *p)
+{
+	p->sched_priority = a->__prio;
+	return 0;
+}
+
+int pthread_attr_setschedpolicy(pthread_attr_t *a, int policy)
+{
+	if (policy != SCHED_OTHER && policy != SCHED_FIFO && policy != SCHED_RR)
+		return EINVAL;
+	a->__policy = policy;
+	return 0;
+}
+
+int pthread_attr_getschedpolicy(const pthread_attr_t *a, int *policy)
+{
+	*policy = a->__policy;
+	return 0;
+}
+
+int pthread_attr_setinheritsched(pthread_attr_t *a, int inherit)
+{
+	if (inherit != PTHREAD_INHERIT_SCHED && inherit != PTHREAD_EXPLICIT_SCHED)
+		return EINVAL;
+	a->__inherit = inherit;
+	return 0;
+}
+
+int pthread_attr_getinheritsched(const pthread_attr_t *a, int *inherit)
+{
+	*inherit = a->__inherit;
+	return 0;
+}
+
+int pthread_attr_setscope(pthread_attr_t *a, int scope)
+{
+	if (scope == PTHREAD_SCOPE_PROCESS)
+		return ENOTSUP;              /* every thread competes as its package does */
+	if (scope != PTHREAD_SCOPE_SYSTEM)
+		return EINVAL;
+	a->__scope = scope;
+	return 0;
+}
+
+int pthread_attr_getscope(const pthread_attr_t *a, int *scope)
+{
+	*scope = a->__scope;
+	return 0;
+}
+
+/* ---- threads ---- */
+
+int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	struct pthread *me = self_pt();
+	reap_done();
+	struct thread_attr ta = { .prio = me->prio };
+	int policy = me->policy, prio = me->prio;
+	if (attr) {
+		ta.stack_size = attr->__stacksize;
+		if (attr->__inherit == PTHREAD_EXPLICIT_SCHED) {
+			policy = attr->__policy;
+			ta.prio = prio = attr->__prio;
+		}
+	}
+	const struct pkg *p = posix_pkg ? posix_pkg : &fifo_pkg;
+	struct thread *t = p->create(entry, 0, &ta);
+	if (!t)
+		return EAGAIN;
+	__atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
+	struct pthread *pt = pt_of(t);   /* zeroed by the package (tls_place) */
+	pt->t = t;
+	pt->fn = fn;
+	pt->arg = arg;
+	pt->policy = policy;
+	pt->prio = prio;
+	pt->state = attr && attr->__detach ? DETACHED : JOINABLE;
+	if (__atomic_exchange_n(&pt->ready, 1, __ATOMIC_ACQ_REL) == 2)
+		thread_unblock(t);           /* it ran first and waits for us */
+	*th = (pthread_t)t;
+	return 0;
+}
+
+pthread_t pthread_self(void)
+{
+	return (pthread_t)thread_self();
+}
+
+int pthread_equal(pthread_t a, pthread_t b)
+{
+	return a == b;
+}
+
+static void run_key_dtors(struct pthread *pt);
+
+void pthread_exit(void *ret)
+{
+	struct pthread *pt = self_pt();
+	struct thread *t = thread_self();
+	pt->exiting = 1;
+	pt->cancel_off = 1;
+	while (pt->cleanup) {
+		struct __pthread_cleanup *c = pt->cleanup;
+		pt->cleanup = c->__next;
+		c->__fn(c->__arg);
+	}
+	if (pt->spec) {
+		run_key_dtors(pt);
+		free(pt->spec);
+		pt->spec = 0;
+	}
+	__atomic_fetch_add(&exited_nvcsw, t->nvcsw, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&exited_nivcsw, ivcsw_of(t), __ATOMIC_RELAXED);
+	if (__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL) == 0)
+		exit(0);                     /* the last thread: the process ends */
+	/* joinable: the joiner frees it; detached: the reaper does */
+	int was = JOINABLE;
+	if (!__atomic_compare_exchange_n(&pt->state, &was, EXITED, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		struct pthread *head = reap;
+		do
+			pt->next = head;
+		while (!__atomic_compare_exchange_n(&reap, &head, pt, 1, __ATOMIC_RELEASE,
+						    __ATOMIC_RELAXED));
+	}
+	thread_exit(ret);
+}
+
+int pthread_join(pthread_t th, void **ret)
+{
+	struct thread *t = (struct thread *)th, *self = thread_self();
+	if (t == self)
+		return EDEADLK;
+	if (pt_of(t)->state == DETACHED)
+		return EINVAL;
+	uint64_t expect = 0;
+	if (!__atomic_compare_exchange_n(&t->join, &expect, (uint64_t)self, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE) && expect != JOIN_DONE)
+		return EINVAL;               /* someone else joins it */
+	while (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) != JOIN_DONE) {
+		if (pcancel_pending()) {
+			expect = (uint64_t)self;     /* stop joining, then act */
+			__atomic_compare_exchange_n(&t->join, &expect, 0, 0, __ATOMIC_ACQ_REL,
+						    __ATOMIC_ACQUIRE);
+			pcancel_act();
+		}
+		thread_block();
+	}
+	if (ret)
+		*ret = t->retval;
+	t->ops->free(t);
+	return 0;
+}
+
+int pthread_detach(pthread_t th)
+{
+	struct pthread *pt = pt_of((struct thread *)th);
+	int was = JOINABLE;
+	if (__atomic_compare_exchange_n(&pt->state, &was, DETACHED, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		reap_done();
+		return 0;
+	}
+	if (was == DETACHED)
+		return EINVAL;
+	return pthread_join(th, 0);      /* it has exited: reclaim it now */
+}
+
+int sched_yield(void)
+{
+	struct thread *t = thread_self();
+	if (t) {
+		t->nvcsw++;
+		thread_yield();
+	} else
+		sys_yield();
+	return 0;
+}
+
+int sched_get_priority_min(int policy)
+{
+	return policy == SCHED_OTHER || policy == SCHED_FIFO || policy == SCHED_RR ? THREAD_PRIO_MIN : -1;
+}
+
+int sched_get_priority_max(int policy)
+{
+	if (policy == SCHED_OTHER)
+		return THREAD_PRIO_MIN;
+	return policy == SCHED_FIFO || policy == SCHED_RR ? THREAD_PRIO_MAX : -1;
+}
+
+int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
+{
+	struct pthread *pt = pt_of((struct thread *)th);
+	if (sched_get_priority_min(policy) < 0 || !prio_ok(policy, p->sched_priority))
+		return EINVAL;
+	pt->policy = policy;
+	pt->prio = p->sched_priority;
+	((struct thread *)th)->prio = p->sched_priority;   /* read at its next enqueue */
+	if (th == pthread_self())
+		thread_yield();              /* a lower priority: let higher ones run */
+	return 0;
+}
+
+int pthread_getschedparam(pthread_t th, int *policy, struct sched_param *p)
+{
+	struct pthread *pt = pt_of((struct thread *)th);
+	*policy = pt->policy;
+	p->sched_priority = pt->prio;
+	return 0;
+}
+
+int pthread_setschedprio(pthread_t th, int prio)
+{
+	struct sched_param p = { prio };
+	return pthread_setschedparam(th, pt_of((struct thread *)th)->policy, &p);
+}
+
+static int concurrency;
+
+int pthread_setconcurrency(int level)
+{
+	if (level < 0)
+		return EINVAL;
+	concurrency = level;             /* a hint; VPs are set at start (vps=N) */
+	return 0;
+}
+
+int pthread_getconcurrency(void)
+{
+	return concurrency;
+}
+
+/* ---- once ---- */
+
+/* Callers that find the routine running wait on one queue for all once
+   objects (pthread_once_t is a bare int): 0 not run, 1 running, 2 done. */
+static volatile int once_lk;
+static struct __pq once_q;
+
+int pthread_once(pthread_once_t *once, void (*fn)(void))
+{
+	if (__atomic_load_n(once, __ATOMIC_ACQUIRE) == 2)
+		return 0;
+	int expect = 0;
+	struct thread *self = thread_self();
+	if (__atomic_compare_exchange_n(once, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		fn();
+		plock(&once_lk, self);
+		__atomic_store_n(once, 2, __ATOMIC_RELEASE);
+		struct pw *w = once_q.__head;
+		once_q.__head = once_q.__tail = 0;
+		punlock(&once_lk, self);
+		while (w) {                  /* everyone: they recheck their own */
+			struct pw *next = w->next;
+			pw_grant(w);
+			w = next;
+		}
+		return 0;
+	}
+	while (__atomic_load_n(once, __ATOMIC_ACQUIRE) != 2) {
+		struct pw w = { self, 0, 0 };
+		plock(&once_lk, self);
+		if (__atomic_load_n(once, __ATOMIC_ACQUIRE) == 2) {
+			punlock(&once_lk, self);
+			break;
+		}
+		pq_push(&once_q, &w);
+		punlock(&once_lk, self);
+		pw_wait(&w, 0, 0, &once_lk, &once_q);
+	}
+	return 0;
+}
+
+/* ---- keys ---- */
+
+static struct {
+	volatile int used;
+	unsigned seq;                    /* bumped at delete: old values vanish */
+	void (*dtor)(void *);
+} keys[PTHREAD_KEYS_MAX];
+static struct spin keys_lock;
+
+int pthread_key_create(pthread_key_t *k, void (*dtor)(void *))
+{
+	spin_lock(&keys_lock);
+	for (unsigned i = 0; i < PTHREAD_KEYS_MAX; i++) {
+		if (keys[i].used)
+			continue;
+		keys[i].used = 1;
+		keys[i].seq++;
+		keys[i].dtor = dtor;
+		spin_unlock(&keys_lock);
+		*k = i;
+		return 0;
+	}
+	spin_unlock(&keys_lock);
+	return EAGAIN;
+}
+
+int pthread_key_delete(pthread_key_t k)
+{
+	if (k >= PTHREAD_KEYS_MAX || !keys[k].used)
+		return EINVAL;
+	spin_lock(&keys_lock);
+	keys[k].used = 0;
+	keys[k].seq++;
+	spin_unlock(&keys_lock);
+	return 0;
+}
+
+void *pthread_getspecific(pthread_key_t k)
+{
+	struct pthread *pt = self_pt();
+	if (k >= PTHREAD_KEYS_MAX || !pt->spec || pt->spec[k].seq != keys[k].seq)
+		return 0;
+	return pt->spec[k].v;
+}
+
+int pthread_setspecific(pthread_key_t k, const void *v)
+{
+	struct pthread *pt = self_pt();
+	if (k >= PTHREAD_KEYS_MAX || !keys[k].used)
+		return EINVAL;
+	if (!pt->spec && !(pt->spec = calloc(PTHREAD_KEYS_MAX, sizeof *pt->spec)))
+		return ENOMEM;
+	pt->spec[k].seq = keys[k].seq;
+	pt->spec[k].v = (void *)v;
+	return 0;
+}
+
+static void run_key_dtors(struct pthread *pt)
+{
+	for (int round = 0; pt->spec && round < PTHREAD_DESTRUCTOR_ITERATIONS; round++) {
+		int ran = 0;
+		for (unsigned k = 0; k < PTHREAD_KEYS_MAX; k++) {
+			void *v = pt->spec[k].v;
+			void (*dtor)(void *) = keys[k].dtor;
+			if (!v || !keys[k].used || pt->spec[k].seq != keys[k].seq || !dtor)
+				continue;
+			pt->spec[k].v = 0;
+			dtor(v);
+			ran = 1;
+		}
+		if (!ran)
+			break;
+	}
+}
+
+/* ---- cancellation (deferred) ---- */
+
+int pcancel_check(void)
+{
+	struct thread *t = thread_self();
+	struct pthread *pt = t && t->tcb ? pt_of(t) : 0;
+	return pt && pt->cancel_pending && !pt->cancel_off;
+}
+
+void pcancel_act(void)
+{
+	pthread_exit(PTHREAD_CANCELED);
+}
+
+int pthread_cancel(pthread_t th)
+{
+	struct thread *t = (struct thread *)th;
+	struct pthread *pt = pt_of(t);
+	if (pt->state == EXITED || pt->exiting)
+		return 0;
+	pcancel_any = 1;
+	__atomic_store_n(&pt->cancel_pending, 1, __ATOMIC_SEQ_CST);
+	if (t == thread_self()) {
+		if (pt->cancel_async && !pt->cancel_off)
+			pcancel_act();
+		return 0;
+	}
+	thread_unblock(t);               /* out of a wait: it looks at cancel_pending */
+	return 0;
+}
+
+int pthread_setcancelstate(int state, int *old)
+{
+	if (state != PTHREAD_CANCEL_ENABLE && state != PTHREAD_CANCEL_DISABLE)
+		return EINVAL;
+	struct pthread *pt = self_pt();
+	if (old)
+		*old = pt->cancel_off;
+	if (!pt->exiting)
+		pt->cancel_off = state;
+	return 0;
+}
+
+int pthread_setcanceltype(int type, int *old)
+{
+	if (type != PTHREAD_CANCEL_DEFERRED && type != PTHREAD_CANCEL_ASYNCHRONOUS)
+		return EINVAL;
+	struct pthread *pt = self_pt();
+	if (old)
+		*old = pt->cancel_async;
+	pt->cancel_async = type;         /* acted on at cancellation points only */
+	return 0;
+}
+
+void pthread_testcancel(void)
+{
+	if (pcancel_pending())
+		pcancel_act();
+}
+
+void __pthread_cleanup_push(struct __pthread_cleanup *c, void (*fn)(void *), void *arg)
+{
+	struct pthread *pt = self_pt();
+	c->__fn = fn;
+	c->__arg = arg;
+	c->__next = pt->cleanup;
+	pt->cleanup = c;
+}
+
+void __pthread_cleanup_pop(struct __pthread_cleanup *c, int execute)
+{
+	struct pthread *pt = self_pt();
+	pt->cleanup = c->__next;
+	if (execute)
+		c->__fn(c->__arg);
+}
+
+/* ---- getrusage ---- */
+
+int getrusage(int who, struct rusage *u)
+{
+	if (who != RUSAGE_SELF && who != RUSAGE_THREAD) {
+		errno = EINVAL;
+		return -1;
+	}
+	*u = (struct rusage){ 0 };
+	struct thread *self = thread_self();
+	uint64_t v = self ? self->nvcsw : 0, iv = self ? ivcsw_of(self) : 0;
+	if (who == RUSAGE_SELF) {        /* the exited threads' and ours */
+		v += exited_nvcsw;
+		iv += exited_nivcsw;
+	}
+	u->ru_nvcsw = (long)v;
+	u->ru_nivcsw = (long)iv;
+	return 0;
+}

@@ -1,0 +1,73 @@
+/* Waiter queues with deadlines and cancellation (pwait.h). */
+#include <errno.h>
+#include <clock.h>
+#include "pwait.h"
+
+/* Take w off q if it is there (lock held): 1 if it was. */
+static int pq_remove(struct __pq *q, struct pw *w)
+{
+	struct pw *prev = 0;
+	for (struct pw *x = q->__head; x; prev = x, x = x->next) {
+		if (x != w)
+			continue;
+		if (prev)
+			prev->next = w->next;
+		else
+			q->__head = w->next;
+		if (q->__tail == w)
+			q->__tail = prev;
+		return 1;
+	}
+	return 0;
+}
+
+/* A waiter that gives up (timeout, cancel) must leave the queue itself,
+   under the lock; if a waker got there first, the grant is in flight
+   and the waiter must take it. */
+int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q)
+{
+	int why = 0;
+	while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
+		if (cancel && pcancel_pending())
+			why = ECANCELED;
+		else if (!deadline)
+			thread_block();
+		else if (thread_block_until(deadline) == -ETIMEDOUT)
+			why = ETIMEDOUT;
+		if (!why)
+			continue;
+		plock(lk, w->t);
+		if (pq_remove(q, w))
+			return why;          /* still queued: nobody will grant it */
+		/* A waker took w off the queue and is granting it (it sets
+		   `granted` after dropping the lock): wait for that, or it
+		   would write into this frame after we left. Keep the grant. */
+		punlock(lk, w->t);
+		while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE))
+			thread_block();
+		return 0;
+	}
+	return 0;
+}
+
+/* CLOCK_REALTIME in ns since 1970. The libc's clock (<time.h>) defines
+   the strong one; this default makes the two clocks one. */
+__attribute__((weak)) uint64_t __clock_realtime_ns(void)
+{
+	return now_ns();
+}
+
+int64_t pdeadline(clockid_t clock, const struct timespec *abstime)
+{
+	if (!abstime || abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000L ||
+	    abstime->tv_sec < 0)
+		return -EINVAL;
+	uint64_t abs = (uint64_t)abstime->tv_sec * 1000000000ULL + (uint64_t)abstime->tv_nsec;
+	uint64_t now = now_ns();
+	if (clock == CLOCK_REALTIME) {
+		uint64_t rt = __clock_realtime_ns();
+		abs = abs > rt ? now + (abs - rt) : now;
+	} else if (clock != CLOCK_MONOTONIC)
+		return -EINVAL;
+	return abs ? (int64_t)abs : 1;
+}

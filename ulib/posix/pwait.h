@@ -1,0 +1,114 @@
+/*
+ * The POSIX layer's own waiting (ulib/posix/): waiter queues with
+ * deadlines and cancellation, on thread_block_until (<thread.h>). A
+ * waiter is a node on its thread's stack; a waker takes it off the queue
+ * under the object's lock, then grants it (granted = 1) and unblocks its
+ * thread, so a waiter that times out finds itself either still queued
+ * (it leaves) or granted (it keeps what it was given). Internal.
+ */
+#ifndef POSIX_PWAIT_H
+#define POSIX_PWAIT_H
+
+#include <stdint.h>
+#define __PTHREAD_NO_INLINE        /* the library defines the real ones */
+#include <pthread.h>
+#include <thread.h>
+#include <spin.h>
+
+struct pw {
+	struct thread *t;
+	volatile int granted;
+	struct pw *next;
+};
+
+/* struct __pq of <pthread.h> is a queue of struct pw */
+static inline struct pw **pq_head(struct __pq *q) { return (struct pw **)&q->__head; }
+
+static inline void pq_push(struct __pq *q, struct pw *w)
+{
+	w->next = 0;
+	if (q->__tail)
+		((struct pw *)q->__tail)->next = w;
+	else
+		q->__head = w;
+	q->__tail = w;
+}
+
+static inline struct pw *pq_pop(struct __pq *q)
+{
+	struct pw *w = q->__head;
+	if (w && !(q->__head = w->next))
+		q->__tail = 0;
+	return w;
+}
+
+/* Read the thread before `granted`: once granted, w may vanish. */
+static inline void pw_grant(struct pw *w)
+{
+	struct thread *t = w->t;
+	__atomic_store_n(&w->granted, 1, __ATOMIC_RELEASE);
+	thread_unblock(t);
+}
+
+/* Wait until w is granted, the deadline (ns since boot; 0: none) passes,
+   or (cancel) the thread is cancelled. 0: granted (lock not held);
+   ETIMEDOUT or ECANCELED: w is off the queue and `lk` is HELD, for the
+   caller to fix its object's state. */
+extern volatile int pcancel_any;
+int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q);
+
+static inline void plock(volatile int *lk, struct thread *self)
+{
+	spin_lock_by((struct spin *)lk, self);
+}
+static inline void punlock(volatile int *lk, struct thread *self)
+{
+	spin_unlock_by((struct spin *)lk, self);
+}
+
+/* The common case inline: no deadline, and no pthread_cancel ever. */
+static inline int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile int *lk,
+			  struct __pq *q)
+{
+	if (deadline || (cancel && pcancel_any))
+		return pw_wait_slow(w, deadline, cancel, lk, q);
+	while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
+		thread_block();
+		if (cancel && pcancel_any)
+			return pw_wait_slow(w, deadline, cancel, lk, q);
+	}
+	return 0;
+}
+
+/* A held mutex's unlock and a lock, for a condition wait: <pthread.h>'s
+   inline paths (not visible here: __PTHREAD_NO_INLINE). */
+static inline void mutex_release(pthread_mutex_t *m)
+{
+	int e = 1;
+	if (m->__type | m->__ceiling ||
+	    !__atomic_compare_exchange_n(&m->__state, &e, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		__pthread_mutex_unlock_slow(m);
+}
+
+static inline void mutex_take(pthread_mutex_t *m)
+{
+	int e = 0;
+	if (m->__type | m->__ceiling ||
+	    !__atomic_compare_exchange_n(&m->__state, &e, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		__pthread_mutex_lock_slow(m);
+}
+
+/* An absolute time on `clock` as a deadline on the boot clock (never 0);
+   -EINVAL for a malformed time. */
+int64_t pdeadline(clockid_t clock, const struct timespec *abstime);
+
+/* The POSIX layer's cancellation state (pthread.c): whether the caller
+   has a cancel to act on now (one load until any pthread_cancel). */
+int pcancel_check(void);
+static inline int pcancel_pending(void)
+{
+	return __builtin_expect(pcancel_any, 0) && pcancel_check();
+}
+__attribute__((noreturn)) void pcancel_act(void);
+
+#endif

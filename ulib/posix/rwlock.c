@@ -1,0 +1,149 @@
+/*
+ * POSIX read-write locks. Readers go first while no writer holds the lock
+ * (glibc's default preference), so a thread may take a read lock it
+ * already holds without deadlocking behind a waiting writer; waiting
+ * writers are served when the last reader leaves. An unlock releases the
+ * write hold if the caller has it, else one read hold.
+ */
+#include <errno.h>
+#include "pwait.h"
+
+int pthread_rwlockattr_init(pthread_rwlockattr_t *a)
+{
+	*a = (pthread_rwlockattr_t){ 0 };
+	return 0;
+}
+
+int pthread_rwlockattr_destroy(pthread_rwlockattr_t *a)
+{
+	(void)a;
+	return 0;
+}
+
+int pthread_rwlockattr_setpshared(pthread_rwlockattr_t *a, int pshared)
+{
+	if (pshared != PTHREAD_PROCESS_PRIVATE && pshared != PTHREAD_PROCESS_SHARED)
+		return EINVAL;
+	a->__pshared = pshared;
+	return 0;
+}
+
+int pthread_rwlockattr_getpshared(const pthread_rwlockattr_t *a, int *pshared)
+{
+	*pshared = a->__pshared;
+	return 0;
+}
+
+int pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *a)
+{
+	(void)a;
+	*l = (pthread_rwlock_t){ 0 };
+	return 0;
+}
+
+int pthread_rwlock_destroy(pthread_rwlock_t *l)
+{
+	return l->__readers || l->__writer ? EBUSY : 0;
+}
+
+/* Take it for writing (wr) or reading; try: EBUSY instead of waiting. */
+static int take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
+{
+	struct thread *self = thread_self();
+	plock(&l->__lk, self);
+	if (l->__writer == self) {
+		punlock(&l->__lk, self);
+		return EDEADLK;
+	}
+	if (!l->__writer && (!wr || !l->__readers)) {
+		if (wr)
+			l->__writer = self;
+		else
+			l->__readers++;
+		punlock(&l->__lk, self);
+		return 0;
+	}
+	if (try) {
+		punlock(&l->__lk, self);
+		return EBUSY;
+	}
+	struct pw w = { self, 0, 0 };
+	struct __pq *q = wr ? &l->__wq : &l->__rq;
+	pq_push(q, &w);
+	punlock(&l->__lk, self);
+	int r = pw_wait(&w, deadline, 0, &l->__lk, q);
+	if (r)
+		punlock(&l->__lk, self);
+	return r;                        /* granted: the granter counted us in */
+}
+
+int pthread_rwlock_rdlock(pthread_rwlock_t *l)
+{
+	return take(l, 0, 0, 0);
+}
+
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
+{
+	return take(l, 0, 1, 0);
+}
+
+int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *abstime)
+{
+	int r = take(l, 0, 1, 0);
+	int64_t d;
+	if (r != EBUSY)
+		return r;
+	return (d = pdeadline(CLOCK_REALTIME, abstime)) < 0 ? EINVAL : take(l, 0, 0, (uint64_t)d);
+}
+
+int pthread_rwlock_wrlock(pthread_rwlock_t *l)
+{
+	return take(l, 1, 0, 0);
+}
+
+int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
+{
+	return take(l, 1, 1, 0);
+}
+
+int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *abstime)
+{
+	int r = take(l, 1, 1, 0);
+	int64_t d;
+	if (r != EBUSY)
+		return r;
+	return (d = pdeadline(CLOCK_REALTIME, abstime)) < 0 ? EINVAL : take(l, 1, 0, (uint64_t)d);
+}
+
+int pthread_rwlock_unlock(pthread_rwlock_t *l)
+{
+	struct thread *self = thread_self();
+	struct pw *go = 0;
+	plock(&l->__lk, self);
+	if (l->__writer == self)
+		l->__writer = 0;
+	else if (l->__readers > 0)
+		l->__readers--;
+	else {
+		punlock(&l->__lk, self);
+		return EPERM;
+	}
+	if (!l->__writer && !l->__readers) {
+		if ((go = pq_pop(&l->__wq))) {
+			l->__writer = go->t;     /* one writer */
+			go->next = 0;
+		} else {                     /* or every reader */
+			go = l->__rq.__head;
+			l->__rq.__head = l->__rq.__tail = 0;
+			for (struct pw *w = go; w; w = w->next)
+				l->__readers++;
+		}
+	}
+	punlock(&l->__lk, self);
+	while (go) {
+		struct pw *next = go->next;
+		pw_grant(go);
+		go = next;
+	}
+	return 0;
+}

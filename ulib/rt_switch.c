@@ -230,7 +230,7 @@ static inline __attribute__((always_inline)) void block_local(struct rtpkg *p, s
 	} else {
 		next->t.vpp = v->vpp;             /* own queue or a steal: not busy */
 		v->vpp->current_thread = (uint64_t)&next->t;
-		lctx_swap(&self->lc, &next->lc);  /* clears busy */
+		lctx_swap_fn(&self->lc, &next->lc);  /* clears busy; loads its TLS */
 	}
 	vp_enable(vp_self());                     /* back, maybe on another VP */
 }

@@ -11,12 +11,8 @@
    pointer, as in rt_switch.c. */
 #pragma GCC optimize("omit-frame-pointer")
 
-static volatile uint64_t next_id = 1;
+volatile uint64_t thread_next_id = 1;   /* <thread.h>'s thread_init */
 
-void thread_init(struct thread *t, const struct thread_ops *ops)
-{
-	*t = (struct thread){ .ops = ops, .id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED) };
-}
 
 int thread_block_until(uint64_t deadline)
 {
@@ -64,6 +60,12 @@ int thread_park_timed(struct thread *self, uint64_t deadline)
 	}
 }
 
+/* Apart, so the common path of thread_unblock needs no saved register. */
+static __attribute__((noinline)) void wake_timed(struct thread *t)
+{
+	syscall3(SYS_futex_wake, &t->park, 1, 0);
+}
+
 /*
  * Always an atomic read-modify-write, even when a permit is already there
  * (PERMIT -> PERMIT): the locked instruction is the full barrier that
@@ -73,16 +75,20 @@ int thread_park_timed(struct thread *self, uint64_t deadline)
  * permit, rereads the condition, still finds it false, and parks for good
  * (found by fifo's park ping-pong at -smp 2: both threads parked).
  */
+_Static_assert(PARK_RUN < PARK_PARKED && PARK_PERMIT < PARK_PARKED && PARK_TIMED > PARK_PARKED,
+	       "thread_unblock's test");
+
 void thread_unblock(struct thread *t)
 {
 	int s = __atomic_load_n(&t->park, __ATOMIC_RELAXED);
 	for (;;) {
-		int to = s == PARK_PARKED || s == PARK_TIMED ? PARK_RUN : PARK_PERMIT;
+		/* PARKED and TIMED (the two highest) -> RUN; RUN, PERMIT -> PERMIT */
+		int to = s < PARK_PARKED ? PARK_PERMIT : PARK_RUN;
 		if (__atomic_compare_exchange_n(&t->park, &s, to, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
 			if (s == PARK_PARKED)
 				t->ops->unblock(t);   /* we took it out of PARKED: we requeue it */
 			else if (s == PARK_TIMED)  /* asleep in the kernel (thread_park_timed) */
-				syscall3(SYS_futex_wake, &t->park, 1, 0);
+				wake_timed(t);
 			return;
 		}
 	}
@@ -123,20 +129,3 @@ void *thread_join(struct thread *t)
 	return v;
 }
 
-void lctx_start(void);
-
-void lctx_make(struct lctx *c, void *stack, uint64_t size, void (*fn)(void *), void *arg)
-{
-	uint64_t *sp = (uint64_t *)(((uint64_t)stack + size) & ~15UL);
-	*--sp = 0;                    /* keeps lctx_start's frame 16-aligned */
-	*--sp = (uint64_t)lctx_start; /* lctx_jump's `ret` lands there */
-	/* Only what a fresh context reads: the other callee-saved registers
-	   are free for it to use, whatever they hold. */
-	c->rbp = 0;                   /* ends backtraces */
-	c->rsp = (uint64_t)sp;
-	c->r12 = (uint64_t)fn;
-	c->r13 = (uint64_t)arg;
-	c->busy = 0;
-	c->mxcsr = 0x1f80;
-	c->fcw = 0x37f;
-}

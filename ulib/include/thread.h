@@ -101,7 +101,6 @@ static inline struct thread *thread_self(void)
 	return (struct thread *)vp_self()->current_thread;
 }
 
-void thread_init(struct thread *t, const struct thread_ops *ops);
 /* thread_block with a deadline (ns since boot, SYS_time's clock; 0: none):
    0 if unblocked (or a stale permit: loop on the condition, as for
    thread_block), -ETIMEDOUT once the deadline has passed with no unblock.
@@ -186,7 +185,46 @@ __attribute__((noreturn)) void lctx_jump_call(const struct lctx *to, void *unuse
 __attribute__((noreturn)) void lctx_jump(const struct lctx *to);
 /* The same, then store 0 to *done: for a thread leaving its stack for good. */
 __attribute__((noreturn)) void lctx_exit(const struct lctx *to, volatile int *done);
-/* Set up c to start fn(arg) on [stack, stack+size) (fn must not return). */
-void lctx_make(struct lctx *c, void *stack, uint64_t size, void (*fn)(void *), void *arg);
+
+/* A fresh descriptor of a thread of `ops`, with a new id. Inline (on
+   every create), and field by field, not a compound literal: GCC zeroes
+   a struct that size with `rep stos`, and under icount every repetition
+   is an instruction (13 of them, a thirtieth of fifo's create+join). */
+extern volatile uint64_t thread_next_id;
+static inline void thread_init(struct thread *t, const struct thread_ops *ops)
+{
+	t->ops = ops;
+	t->vpp = 0;
+	t->park = PARK_RUN;
+	t->join = 0;
+	t->retval = 0;
+	t->id = __atomic_fetch_add(&thread_next_id, 1, __ATOMIC_RELAXED);
+	t->pkg = 0;
+	t->crit = 0;
+	t->yield_due = 0;
+	t->prio = 0;
+	t->nvcsw = t->nivcsw = 0;
+	t->tcb = 0;
+}
+_Static_assert(sizeof(struct thread) == 96, "thread_init sets every field of struct thread");
+
+void lctx_start(void);
+/* Set up c to start fn(arg) on [stack, stack+size) (fn must not return).
+   Inline: on every create. */
+static inline void lctx_make(struct lctx *c, void *stack, uint64_t size, void (*fn)(void *), void *arg)
+{
+	uint64_t *sp = (uint64_t *)(((uint64_t)stack + size) & ~15UL);
+	*--sp = 0;                    /* keeps lctx_start's frame 16-aligned */
+	*--sp = (uint64_t)lctx_start; /* lctx_jump's `ret` lands there */
+	/* Only what a fresh context reads: the other callee-saved registers
+	   are free for it to use, whatever they hold. */
+	c->rbp = 0;                   /* ends backtraces */
+	c->rsp = (uint64_t)sp;
+	c->r12 = (uint64_t)fn;
+	c->r13 = (uint64_t)arg;
+	c->busy = 0;
+	c->mxcsr = 0x1f80;
+	c->fcw = 0x37f;
+}
 
 #endif

@@ -176,6 +176,12 @@ void sched_quantum_end(void);
 void warn_deliver(struct vp *vp);
 uint64_t warn_cap_ns(void);
 
+/* warn.c */
+#define WARN_PROBATION 2          /* quanta without warnings after one is ignored */
+int warn_contended(struct cpu *c);
+void warn_arm(struct cpu *c, struct vp *vp);
+void warn_ignored(struct cpu *c, struct vp *vp, uint64_t now);
+
 /* kop.c */
 extern struct spinlock kop_lock;
 struct kop *kop_alloc(int kind);

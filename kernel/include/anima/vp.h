@@ -159,6 +159,9 @@ struct pseudo_page {
 	uint64_t run_ns, dispatches;
 	uint64_t late_warnings;          /* warnings given late: their deadline was moved */
 	uint64_t events_dropped;         /* EV_WARNING/EV_PREEMPTED dropped: the kernel queue was full */
+	uint64_t warnings_ignored;       /* preempted at a warning's deadline: put on probation */
+	uint64_t probation_quanta;       /* quanta begun on probation: no warning, cut short */
+	uint64_t warn_probation;         /* how many quanta one ignored warning costs */
 };
 
 #ifdef __cplusplus

@@ -177,7 +177,7 @@ void warn_deliver(struct vp *vp);
 uint64_t warn_cap_ns(void);
 
 /* warn.c */
-#define WARN_PROBATION 2          /* quanta without warnings after one is ignored */
+extern uint64_t warn_probation;   /* quanta of probation after an ignored warning */
 int warn_contended(struct cpu *c);
 void warn_arm(struct cpu *c, struct vp *vp);
 void warn_ignored(struct cpu *c, struct vp *vp, uint64_t now);

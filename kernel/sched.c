@@ -93,6 +93,7 @@ void warn_deliver(struct vp *vp)
 	c->warned = WARN_GIVEN;
 	if (c->quantum_end < now + period) {
 		c->quantum_end = now + period;
+		c->warn_at = now;        /* the period stays quantum_end - warn_at (warn.c) */
 		vp->pp->late_warnings++;
 		sched_arm_timer();
 	}

@@ -127,7 +127,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	pp->tsc_base = tsc_boot;
 	pp->quantum_ns = quantum_ns;
 	pp->warn_cap_ns = warn_cap_ns();
-	pp->warn_probation = WARN_PROBATION;
+	pp->warn_probation = warn_probation;
 	pp->ncpu = ncpu;
 
 	space_get(sp);

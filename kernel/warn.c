@@ -15,7 +15,8 @@
  *
  * What ignoring a warning costs. A warned VP still running at its
  * deadline, with someone still waiting, is preempted there (sched.c)
- * and put on probation for its next WARN_PROBATION quanta:
+ * and put on probation for its next warn_probation quanta (2; the
+ * command-line word warnprobation=K sets it, 0 for none, to measure it):
  *   - it gets no warnings in them: it is preempted without one, wherever
  *     it is (inside a critical section too);
  *   - each ends a period early (quantum - p, p the period of the warning
@@ -32,6 +33,8 @@
  * A VP that sets warn_ns to 0 on probation still serves it out.
  */
 #include "kernel.h"
+
+uint64_t warn_probation = 2;
 
 /* Another VP is ready for c's CPU: on its queue, or on one it pulls from
    at a rotation (any non-empty queue, when its own is empty). */
@@ -70,6 +73,6 @@ void warn_ignored(struct cpu *c, struct vp *vp, uint64_t now)
 	uint64_t period = c->quantum_end - c->warn_at;
 	vp->penalty_ns = period;
 	vp->debt_ns = MIN(period + (now - c->quantum_end), warn_cap_ns());
-	vp->probation = WARN_PROBATION;
+	vp->probation = (int)warn_probation;
 	vp->pp->warnings_ignored++;
 }

@@ -200,18 +200,39 @@ def figures(results, exp):
     same-named records is the figure (K copies: the workload is done when
     the last copy is)."""
     pat = re.compile(exp.names)
-    seen, dup = {}, None
+    seen, dup, every = {}, None, {}
     for rec in results:
         if not pat.search(str(rec.get("name", ""))):
             continue
         if not isinstance(rec.get("value"), (int, float)) or "unit" not in rec:
             continue
+        every.setdefault(rec["name"], []).append(rec)
         old = seen.get(rec["name"])
         if old is None or (exp.longest and rec["value"] > old["value"]):
             seen[rec["name"]] = rec
         elif not exp.longest:
             dup = rec["name"]
+    if exp.longest:       # the counts of all copies, beside the longest copy's own
+        seen = {n: dict(r, all_copies=copies_total(every[n])) for n, r in seen.items()}
     return list(seen.values()), dup
+
+
+# Counts that add up over copies, and shares that average.
+SUMMED = ("preemptions", "warnings", "warnings_honored", "warnings_ignored", "cs_preempted",
+          "cs_stalled", "long_waits", "warn_deferred")
+AVERAGED = ("lock_wait_share",)
+
+
+def copies_total(recs):
+    """What K copies' records say together: counts summed, shares averaged."""
+    out = {"copies": len(recs)}
+    for k in SUMMED:
+        if all(isinstance(r.get(k), (int, float)) for r in recs):
+            out[k] = sum(r[k] for r in recs)
+    for k in AVERAGED:
+        if all(isinstance(r.get(k), (int, float)) for r in recs):
+            out[k] = sum(r[k] for r in recs) / len(recs)
+    return out
 
 
 def run_all(exps, jobs=2, log=print):
@@ -283,9 +304,14 @@ def aggregate(runs):
             rec["reproducible"] = all(r == first for r in g["recs"])
         else:
             rec["tsc_hz"] = g["tsc"]
-        extra = {k: v for k, v in first.items() if k not in ("name", "package", "unit", "value", "smp")}
+        extra = {k: v for k, v in first.items()
+                 if k not in ("name", "package", "unit", "value", "smp", "all_copies")}
         if extra:
             rec["guest"] = extra       # the guest's own fields, from the first boot
+        totals = [r["all_copies"] for r in g["recs"] if "all_copies" in r]
+        if totals:                     # every copy's counts: the median over boots
+            rec["all_copies"] = {k: statistics.median(t[k] for t in totals)
+                                 for k in totals[0] if all(k in t for t in totals)}
         out.append(rec)
     return out, tsc_ref
 

@@ -178,9 +178,11 @@ uint64_t warn_cap_ns(void);
 
 /* warn.c */
 extern uint64_t warn_probation;   /* quanta of probation after an ignored warning */
+#define WARN_FORGIVE 4           /* honored warnings in a row that forgive one miss */
 int warn_contended(struct cpu *c);
 void warn_arm(struct cpu *c, struct vp *vp);
 void warn_ignored(struct cpu *c, struct vp *vp, uint64_t now);
+void warn_honored(struct vp *vp);
 
 /* kop.c */
 extern struct spinlock kop_lock;

@@ -31,6 +31,15 @@
  * warning moves the deadline); across spaces the vruntime fairness of
  * sched.c evens shares anyway, but not between the VPs of one space.
  * A VP that sets warn_ns to 0 on probation still serves it out.
+ *
+ * One miss is forgiven after WARN_FORGIVE warnings honored in a row: the
+ * VP is preempted at the deadline all the same, but not put on probation.
+ * The kernel cannot tell a VP that ignored its warning from one whose
+ * emulated CPU the host stalled through the period (a TCG vCPU is a host
+ * thread on a shared machine), and a probation then costs an honest
+ * package preemptions inside its critical sections, unwarned. A VP that
+ * honors WARN_FORGIVE and ignores the next gains at most one period in
+ * WARN_FORGIVE + 1 quanta.
  */
 #include "kernel.h"
 
@@ -70,9 +79,23 @@ void warn_arm(struct cpu *c, struct vp *vp)
    warning was posted at least that long before quantum_end. */
 void warn_ignored(struct cpu *c, struct vp *vp, uint64_t now)
 {
+	vp->pp->warnings_ignored++;
+	if (vp->honor_streak >= WARN_FORGIVE) {
+		vp->honor_streak = 0;
+		vp->pp->warnings_forgiven++;
+		return;
+	}
+	vp->honor_streak = 0;
 	uint64_t period = c->quantum_end - c->warn_at;
 	vp->penalty_ns = period;
 	vp->debt_ns = MIN(period + (now - c->quantum_end), warn_cap_ns());
 	vp->probation = (int)warn_probation;
-	vp->pp->warnings_ignored++;
+}
+
+/* vp yields with a warning pending, before the deadline. */
+void warn_honored(struct vp *vp)
+{
+	vp->pp->warnings_honored++;
+	if (vp->honor_streak < WARN_FORGIVE)
+		vp->honor_streak++;
 }

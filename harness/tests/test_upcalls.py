@@ -121,7 +121,7 @@ def test_warning_ignored_is_preempted(boot, smp):
     res, allowed = warn_run(boot, "ignore", smp)
     k = res["warn_probation"]
     assert k == 2, res                       # kernel/warn.c's default
-    assert res["honored"] == 0, res
+    assert res["honored"] == 0 and res["forgiven"] == 0, res
     assert res["preempted_in_loop"] >= N_WARN, res
     assert res["preempted_seen"] == res["preemptions"] >= N_WARN, res
     # Every warning was ignored, and each ignored one cost a probation of
@@ -181,6 +181,7 @@ def test_ignoring_warnings_buys_no_cpu(boot):
         assert h["warnings"] >= 20 and h["honored"] == h["warnings"] and h["ignored"] == 0, res
         assert h["preemptions"] <= 1, res
         assert i["honored"] == 0 and i["warnings"] - 1 <= i["ignored"] <= i["warnings"], res
+        assert i["forgiven"] == 0, res
         if k:
             assert i["probation_quanta"] >= k * (i["ignored"] - 1), res
         ratio[k] = res["ratio"]

@@ -199,6 +199,7 @@ int main(int argc, char **argv)
 	result_uint(&r, "preemptions", p1 - p0);
 	result_uint(&r, "preempted_seen", q1 - q0);
 	result_uint(&r, "ignored", i1 - i0);
+	result_uint(&r, "forgiven", pp->warnings_forgiven);
 	result_uint(&r, "probation_quanta", b1 - b0);
 	result_uint(&r, "warn_probation", pp->warn_probation);
 	result_uint(&r, "dispatches", d1 - d0);

@@ -120,6 +120,7 @@ int main(int argc, char **argv)
 		result_uint(&r, "warnings", s1[i].warnings - s0[i].warnings);
 		result_uint(&r, "honored", s1[i].warnings_honored - s0[i].warnings_honored);
 		result_uint(&r, "ignored", s1[i].warnings_ignored - s0[i].warnings_ignored);
+		result_uint(&r, "forgiven", s1[i].warnings_forgiven - s0[i].warnings_forgiven);
 		result_uint(&r, "preemptions", s1[i].preemptions - s0[i].preemptions);
 		result_uint(&r, "probation_quanta", s1[i].probation_quanta - s0[i].probation_quanta);
 		result_uint(&r, "dispatches", s1[i].dispatches - s0[i].dispatches);

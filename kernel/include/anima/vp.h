@@ -162,6 +162,7 @@ struct pseudo_page {
 	uint64_t warnings_ignored;       /* preempted at a warning's deadline: put on probation */
 	uint64_t probation_quanta;       /* quanta begun on probation: no warning, cut short */
 	uint64_t warn_probation;         /* how many quanta one ignored warning costs */
+	uint64_t warnings_forgiven;      /* ignored but forgiven: honored enough before (warn.c) */
 };
 
 #ifdef __cplusplus

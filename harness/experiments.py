@@ -6,6 +6,7 @@ results/latest.json, and render docs/results.md from it.
     python3 -m harness.experiments --quick         # one-CPU icount microbenchmarks only
     python3 -m harness.experiments --render-only   # re-render docs/results.md from the JSON
     python3 -m harness.experiments --only gauss    # experiments whose key contains "gauss"
+    python3 -m harness.experiments --only mpl --merge   # ... run again inside results/latest.json
 
 Each experiment is one entry of `table()`: a kernel command line (usually
 `benchseq`, which runs several programs one after another in one boot),
@@ -119,11 +120,16 @@ def table(pkgs):
     # space, all started at boot; warnings off and on. Under icount on one
     # CPU (deterministic; with several icount vCPUs a spinning VP costs
     # no guest time, see progs/bench/mpl.c), in wall mode on 2 CPUs.
-    for mode, smp, runs, iters in (("icount", 1, 2, 10000), ("wall", 2, 3, 60000)):
+    # Wall: a VP per CPU at MPL 1 (nothing to preempt, so no warnings),
+    # copies sharing the CPUs at MPL 2 and 3; sections 4x the work between
+    # them, so a copy whose peer is off its CPU holds the lock most of the
+    # time it runs, and the host's noise needs 5 boots.
+    for mode, smp, runs, iters, cs, ncs in (("icount", 1, 2, 10000, 400, 400),
+                                            ("wall", 2, 5, 60000, 800, 200)):
         for k in (1, 2, 3):
             for p in [p for p in apps if p in ("fifo", "naive")]:
                 for warn in ("off", "on"):
-                    t.append(mpl_exp(p, k, warn, mode, runs, iters, smp))
+                    t.append(mpl_exp(p, k, warn, mode, runs, iters, smp, cs, ncs))
     # malloc across VPs: per-VP caches against the central lists alone
     # (malloc_central_only), 1 and 2 VPs of fifo, 4 threads. icount on one
     # CPU counts the instructions of each path (a locked instruction counts
@@ -145,12 +151,11 @@ def table(pkgs):
     return t
 
 
-def mpl_exp(pkg, k, warn, mode, runs=1, iters=60000, smp=2):
-    """K copies of progs/bench/mpl.c with its documented defaults (quantum 2 ms,
-    2 VPs and one thread per VP per copy, critical section and the work
-    between two of them 400 units each) on `smp` CPUs. Its figure is the
-    longest copy."""
-    copies = tuple(f"mpl {pkg} {k} {warn} 2 0 {iters} 400 400 {c}" for c in range(k))
+def mpl_exp(pkg, k, warn, mode, runs=1, iters=60000, smp=2, cs=400, ncs=400):
+    """K copies of progs/bench/mpl.c (quantum 2 ms, 2 VPs and one thread per
+    VP per copy, critical sections of CS units of work and NCS units between
+    two) on `smp` CPUs. Its figure is the longest copy."""
+    copies = tuple(f"mpl {pkg} {k} {warn} 2 0 {iters} {cs} {ncs} {c}" for c in range(k))
     return Exp(f"mpl{k}.{pkg}.warn_{warn}.{mode}.smp{smp}", (), smp=smp, mode=mode, runs=runs,
                timeout=900, parallel=copies, knobs="quantum=2", longest=True,
                names=rf"^mpl{k}\.")
@@ -369,6 +374,24 @@ def compare_icount(records, ref_path):
           f"{len(diff)} differ{': ' + '; '.join(diff) if diff else ''}")
 
 
+def merge(old, new):
+    """old's JSON with the experiments of `new` run again: their records,
+    failures and skips replaced, everything else kept. The header stays
+    old's, with a note of each partial run (date, commit, load, keys)."""
+    keys = {e["key"] for e in new["experiments"]}
+    keep = lambda xs, k: [x for x in xs if x.get(k) not in keys]
+    out = dict(old)
+    out["experiments"] = keep(old["experiments"], "key") + new["experiments"]
+    out["records"] = keep(old["records"], "experiment") + new["records"]
+    out["failures"] = keep(old.get("failures", []), "experiment") + new["failures"]
+    out["skipped"] = keep(old.get("skipped", []), "experiment") + new["skipped"]
+    h = new["header"]
+    out["header"] = dict(old["header"], partial=old["header"].get("partial", []) + [
+        {"date": h["date"], "commit": h["commit"], "dirty": h["dirty"], "seconds": h["seconds"],
+         "machine": h["machine"], "tsc_ref_hz": h["tsc_ref_hz"], "experiments": sorted(keys)}])
+    return out
+
+
 # --- the command -------------------------------------------------------------------
 
 def main(argv=None):
@@ -379,6 +402,8 @@ def main(argv=None):
     ap.add_argument("--out", help="the JSON to write (default results/latest.json, "
                     "build/bench-quick.json with --quick)")
     ap.add_argument("--jobs", type=int, default=2, help="icount boots at once")
+    ap.add_argument("--merge", action="store_true",
+                    help="with --only: replace those experiments' records in the JSON, keep the rest")
     a = ap.parse_args(argv)
     from . import experiments_report as report
     out = Path(a.out).resolve() if a.out else QUICK_OUT if a.quick else OUT
@@ -407,6 +432,8 @@ def main(argv=None):
             "experiments": [{"key": e.key, "cmdline": e.cmdline, "smp": e.smp, "mode": e.mode,
                              "runs": e.runs, "mem": e.mem} for e in todo],
             "records": records, "skipped": skipped, "failures": failures}
+    if a.merge and out.is_file():
+        data = merge(json.loads(out.read_text()), data)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, indent=1) + "\n")
     print(report.micro_text(data))

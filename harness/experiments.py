@@ -223,8 +223,8 @@ def figures(results, exp):
 
 
 # Counts that add up over copies, and shares that average.
-SUMMED = ("preemptions", "warnings", "warnings_honored", "warnings_ignored", "cs_preempted",
-          "cs_stalled", "long_waits", "warn_deferred")
+SUMMED = ("preemptions", "warnings", "warnings_honored", "warnings_ignored", "warnings_forgiven",
+          "probation_quanta", "cs_preempted", "cs_stalled", "long_waits", "warn_deferred")
 AVERAGED = ("lock_wait_share",)
 
 

@@ -450,7 +450,7 @@ void sched_quantum_end(void)
 	}
 	/* A warning was asked for but not yet given: give it first (its
 	   deadline will be the full period away). */
-	if (c->warn_at && c->warned != WARN_GIVEN) {
+	if (warn_arm_late(c, vp) && c->warned != WARN_GIVEN) {
 		warn_due(c);
 		return;
 	}

@@ -413,10 +413,15 @@ def render(data):
             "preempted inside its section costs its peer a whole quantum of spinning; there even "
             "a lone copy's two VPs take turns, so 1 copy loses as much as 3 (Psyche's MPL 1 had a "
             "processor per VP). Under icount with several CPUs spinning costs no guest time, so "
-            "that is not measured (methodology.md). On 2 CPUs a preempted holder has one peer to "
-            "spin, not up to 15 as on Psyche's machine: that peer wastes at most the time it runs "
-            "while the holder waits, about half the copy's CPU, which bounds off / on near 2× "
-            "(progs/bench/mpl.c).", "",
+            "that is not measured (methodology.md). On 2 CPUs with a VP per CPU at MPL 1, a copy "
+            "has 2 VPs, so a preempted holder has one peer to spin, not up to 15 as on Psyche's "
+            "machine: the peer wastes at most its own CPU time, and the two VPs of a space get "
+            "equal shares, so without warnings a copy loses at most about half its CPU and "
+            "off / on stays below about 2× (Psyche's 2.51× and 2.59× need more spinners per "
+            "holder). Wall-clock figures here also carry the host's load (header): a vCPU the "
+            "host deschedules stalls its lock's waiters with or without warnings (sections "
+            "stalled in the JSON), and at MPL 1 off and on are the same run (no warnings), so "
+            "their ratio is the noise.", "",
             mpl_section(R),
             "## Scale", "", scale_section(R),
             "## malloc across VPs", "", malloc_section(R)]

@@ -386,7 +386,8 @@ def merge(old, new):
     out["failures"] = keep(old.get("failures", []), "experiment") + new["failures"]
     out["skipped"] = keep(old.get("skipped", []), "experiment") + new["skipped"]
     h = new["header"]
-    out["header"] = dict(old["header"], partial=old["header"].get("partial", []) + [
+    earlier = [p for p in old["header"].get("partial", []) if not set(p["experiments"]) <= keys]
+    out["header"] = dict(old["header"], partial=earlier + [
         {"date": h["date"], "commit": h["commit"], "dirty": h["dirty"], "seconds": h["seconds"],
          "machine": h["machine"], "tsc_ref_hz": h["tsc_ref_hz"], "experiments": sorted(keys)}])
     return out

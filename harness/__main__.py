@@ -2,6 +2,7 @@
 python3 -m harness run PROGRAM [ARGS...] [--smp N] [--icount] [--timeout S] [--mem M]
 python3 -m harness run KNOB=V... run=PROG,ARG... [options]   (a raw kernel command line)
 python3 -m harness iso --out PATH --cmdline STR
+python3 -m harness trace PROGRAM [ARGS...] [--smp N] [--icount] [--out trace.json]
 
 `run` boots the program, streams the console, and exits with the guest's
 status; 124 on timeout, 125 on panic, 126 on reset, 127 on a QEMU error.
@@ -54,6 +55,9 @@ def main(argv):
         return do_run(argv[1:])
     if argv[:1] == ["iso"]:
         return iso.main(argv[1:])
+    if argv[:1] == ["trace"]:
+        from . import trace          # imports this module: load it late
+        return trace.main(argv[1:])
     print(__doc__.strip(), file=sys.stderr)
     return 2
 

@@ -6,7 +6,10 @@ results/latest.json, and render docs/results.md from it.
     python3 -m harness.experiments --quick         # one-CPU icount microbenchmarks only
     python3 -m harness.experiments --render-only   # re-render docs/results.md from the JSON
     python3 -m harness.experiments --only gauss    # experiments whose key contains "gauss"
-    python3 -m harness.experiments --only mpl --merge   # ... run again inside results/latest.json
+
+With --only, the new records replace those of the same experiments in
+the existing JSON and the rest are kept; the header lists each such
+partial update (date, commit, host load) under "updates".
 
 Each experiment is one entry of `table()`: a kernel command line (usually
 `benchseq`, which runs several programs one after another in one boot),
@@ -110,6 +113,15 @@ def table(pkgs):
         Exp("sort.wall", tuple(f"psort {p} 1048576 32 0" for p in apps),
             smp=2, mode="wall", runs=3, names=r"^sort\."),
     ]
+    # Hand-offs across CPUs (issue 16): a futex wake from a busy CPU to a
+    # VP blocked on a halted one (progs/bench/xwake.c), and signal-wait
+    # hand-offs between two threads on as many VPs as CPUs, -smp 1 and 2,
+    # every package (progs/bench/wakelat.c; kthread: a VP per thread).
+    t.append(Exp("wake.wall", ("xwake 500",), smp=2, mode="wall", runs=5,
+                 names=r"^wake\.cross_cpu_ns$"))
+    for smp in (1, 2):
+        t.append(Exp(f"handoff.smp{smp}", tuple(f"wakelat {p} 2000 {smp}" for p in pkgs),
+                     smp=smp, mode="wall", runs=5, names=r"^wakelat\."))
     # Psyche's speedup figure: wall clock only (under icount every vCPU
     # shares one instruction clock, so nothing runs in parallel).
     for smp in (1, 2, 4):
@@ -159,6 +171,41 @@ def mpl_exp(pkg, k, warn, mode, runs=1, iters=60000, smp=2, cs=400, ncs=400):
     return Exp(f"mpl{k}.{pkg}.warn_{warn}.{mode}.smp{smp}", (), smp=smp, mode=mode, runs=runs,
                timeout=900, parallel=copies, knobs="quantum=2", longest=True,
                names=rf"^mpl{k}\.")
+
+
+TRACE_KEY = "trace.mpl2"
+
+
+def trace_timeline(log=print, iters=4000):
+    """The timeline of docs/results.md: one MPL 2 run (two copies of mpl,
+    fifo, 2 VPs each, quantum 2 ms) with warnings off and one with them on,
+    traced by the kernel (the `trace` word). Under icount on one CPU, as
+    the deterministic MPL table: the same picture on any host, however
+    loaded (on 2 host cores beside other guests, wall-clock turns stretched
+    to 4-12 ms for a 2 ms quantum). Each is kept as Chrome trace JSON,
+    results/trace-mpl2-{off,on}.json (open it in Perfetto); the renderer
+    draws docs/img/trace_mpl2.png from those."""
+    from . import trace
+    out = {}
+    for warn in ("off", "on"):
+        copies = [f"run=mpl,fifo,2,{warn},2,0,{iters},400,400,{c}" for c in range(2)]
+        r, head, events = trace.record(["quantum=2"] + copies, smp=1, icount=True, timeout=600)
+        times = [x["value"] for x in r.results if str(x.get("name", "")).startswith("mpl2.")]
+        if r.kind != "done" or r.status != 0 or len(times) != 2:
+            out[warn] = {"error": f"ended as {r.kind}, status {r.status}"}
+            log(f"[trace] mpl2 warnings {warn}: FAILED ({r.kind}, status {r.status})")
+            continue
+        path = ROOT / "results" / f"trace-mpl2-{warn}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(trace.chrome(head, events)) + "\n")
+        count = lambda t: sum(e["type"] == t for e in events)
+        out[warn] = {"file": str(path.relative_to(ROOT)), "cmdline": r.cmdline,
+                     "seconds": max(times), "events": len(events),
+                     "overwritten": sum(head["lost"].values()),
+                     "preemptions": count("preempt"), "warnings": count("warn"),
+                     "dispatches": count("dispatch")}
+        log(f"[trace] mpl2 warnings {warn}: {len(events)} events, {max(times):.3f} s")
+    return out
 
 
 # --- running ---------------------------------------------------------------
@@ -374,22 +421,23 @@ def compare_icount(records, ref_path):
           f"{len(diff)} differ{': ' + '; '.join(diff) if diff else ''}")
 
 
-def merge(old, new):
-    """old's JSON with the experiments of `new` run again: their records,
-    failures and skips replaced, everything else kept. The header stays
-    old's, with a note of each partial run (date, commit, load, keys)."""
-    keys = {e["key"] for e in new["experiments"]}
-    keep = lambda xs, k: [x for x in xs if x.get(k) not in keys]
+def merge(old, new, keys):
+    """`new` (a run of the experiments `keys` only) folded into `old`."""
+    h = new["header"]
+    upd = {"experiments": sorted(keys), "date": h["date"], "commit": h["commit"],
+           "dirty": h["dirty"], "seconds": h["seconds"],
+           "loadavg_at_start": h["machine"]["loadavg_at_start"],
+           "loadavg_at_end": h["machine"]["loadavg_at_end"]}
     out = dict(old)
+    out["header"] = dict(old["header"], updates=old["header"].get("updates", []) + [upd])
+    keep = lambda xs, f: [x for x in xs if x[f] not in keys]
     out["experiments"] = keep(old["experiments"], "key") + new["experiments"]
     out["records"] = keep(old["records"], "experiment") + new["records"]
-    out["failures"] = keep(old.get("failures", []), "experiment") + new["failures"]
     out["skipped"] = keep(old.get("skipped", []), "experiment") + new["skipped"]
-    h = new["header"]
-    earlier = [p for p in old["header"].get("partial", []) if not set(p["experiments"]) <= keys]
-    out["header"] = dict(old["header"], partial=earlier + [
-        {"date": h["date"], "commit": h["commit"], "dirty": h["dirty"], "seconds": h["seconds"],
-         "machine": h["machine"], "tsc_ref_hz": h["tsc_ref_hz"], "experiments": sorted(keys)}])
+    out["failures"] = keep(old.get("failures", []), "experiment") + new["failures"]
+    if "traces" in new:
+        out["traces"] = dict(old.get("traces", {}), **new["traces"])
+        upd["experiments"].append(TRACE_KEY)
     return out
 
 
@@ -403,8 +451,6 @@ def main(argv=None):
     ap.add_argument("--out", help="the JSON to write (default results/latest.json, "
                     "build/bench-quick.json with --quick)")
     ap.add_argument("--jobs", type=int, default=2, help="icount boots at once")
-    ap.add_argument("--merge", action="store_true",
-                    help="with --only: replace those experiments' records in the JSON, keep the rest")
     a = ap.parse_args(argv)
     from . import experiments_report as report
     out = Path(a.out).resolve() if a.out else QUICK_OUT if a.quick else OUT
@@ -427,14 +473,19 @@ def main(argv=None):
     print(f"bench: {sum(e.runs for e in todo)} boots in {len(todo)} experiments"
           f"{' (QUICK)' if a.quick else ''}")
     runs = run_all(todo, a.jobs)
+    traces = None
+    if not a.quick and (not a.only or any(o in TRACE_KEY for o in a.only)):
+        traces = trace_timeline()
     records, tsc_ref = aggregate(runs)
     failures = [{"experiment": r.exp.key, "run": r.index + 1, "error": r.error} for r in runs if r.error]
     data = {"header": header(a.quick, tsc_ref, load0) | {"seconds": round(time.monotonic() - t0, 1)},
             "experiments": [{"key": e.key, "cmdline": e.cmdline, "smp": e.smp, "mode": e.mode,
                              "runs": e.runs, "mem": e.mem} for e in todo],
             "records": records, "skipped": skipped, "failures": failures}
-    if a.merge and out.is_file():
-        data = merge(json.loads(out.read_text()), data)
+    if traces is not None:
+        data["traces"] = {TRACE_KEY: traces}
+    if a.only and not a.quick and out.exists():
+        data = merge(json.loads(out.read_text()), data, {e.key for e in todo})
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, indent=1) + "\n")
     print(report.micro_text(data))

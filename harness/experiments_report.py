@@ -32,6 +32,44 @@ TARGETS = {"fifo.yield": 55, "fifo.mutex_uncontended": 30, "fifo.create_join": 4
 # Psyche's application table: (kernel-level s, user-level s).
 PSYCHE_APPS = {"gauss": (33.8, 22.0), "sort": (44.3, 27.1)}
 APP_TITLE = {"gauss": "Gaussian elimination, 256 x 256", "sort": "parallel sort, 2^20 keys"}
+# Why kthread's speedup collapses (issue 16), from the traces of the
+# runs named; the figures in it were measured by hand, not by make bench.
+KTHREAD_COLLAPSE = """**Why kthread collapses.** Each pivot step of the elimination ends at a barrier, so every
+thread blocks in the kernel (a futex wait: the whole VP) and is woken once per step: with
+kthread that is a block, a wake-up and a dispatch per thread per step, 256 steps, where fifo
+switches threads in user mode. Three things made it worse than that cost alone, and the
+scheduling trace shows each (`python3 -m harness trace speedup kthread 4 256 --smp 2`):
+
+- *Woken VPs went to a CPU that could not take them.* A woken VP is queued on the CPU it last
+  ran on and that CPU, if halted, gets an IPI. Under multi-threaded TCG a halted vCPU sleeps
+  in the host; to run again its thread must win QEMU's global lock from the vCPU that sent the
+  IPI, whose every LAPIC access takes that lock too. In one traced run (host load 10) CPU 1
+  sat halted 43.8 of 55 ms while CPU 0 sent it 1,681 IPIs, then blocked its own VP and ran the
+  woken one itself (1,681 dispatches on CPU 0, 108 on CPU 1): one CPU did the work of two and
+  paid the kernel hand-off on every step. Not the kernel's fault, but the kernel made it worse:
+  it reprogrammed the LAPIC timer (three register accesses, each taking the lock and waking
+  QEMU's main loop) at every dispatch, some thousands of times a second per CPU in a
+  hand-off-bound run. Now the timer is only ever moved earlier (kernel/lapic.c), so a dispatch
+  touches no device. `idlepoll=US` lets an idle CPU poll its queues before it halts (off by
+  default: kernel/idlepoll.c says why).
+- *Under -icount a vCPU runs only when the running one gives up QEMU's round-robin thread*
+  (a pause, hlt or timer deadline): an IPI to a halted vCPU was served at the sender's next
+  timer deadline if the sender kept computing. The kernel now pauses after each IPI, and the
+  traced wake shows the woken CPU leaving hlt 160 instructions after the IPI. Whatever the woken
+  VP does next still waits for a turn if the sender then spins without a pause, which is why
+  xwake's waker pauses in its loops (a first version whose waker did not measured 4.4 ms
+  median without the kernel's pause and 9.8 ms with it: the woken VP was dispatched at once but
+  lost its turn before reaching user mode, then waited out the waker's quantum). The
+  wake itself is 1,511 instructions; without the IPI it is 9.8 ms, the rest of the waker's
+  quantum (test_xcpu.py asserts every wake under 1% of a quantum).
+- *More vCPUs than host cores.* At 4 CPUs on this 2-core host, two vCPUs at a time are
+  descheduled by the host for whole host ticks. A vCPU descheduled while holding a kernel spin
+  lock (kop_lock, one lock for every futex wait and wake in the system) or while first in line
+  for one (the locks are FIFO tickets) stops every other CPU that needs it, and at 16
+  threads per CPU 64 kthread VPs go through that lock twice per pivot step. This is our
+  reading of the 0.007 at 4 CPUs, not yet confirmed by a trace; the remedy is paravirtual
+  (yielding) spin locks and a finer futex lock, which this branch does not attempt. fifo holds no kernel lock to switch threads, so it does not
+  collapse, but its VPs still spin on each other's user locks (methodology.md)."""
 # Psyche's two-minute-warning table: copies -> (warnings off s, warnings on s).
 PSYCHE_MPL = {1: (8.5, 8.58), 2: (40.1, 16.0), 3: (61.6, 23.8)}
 
@@ -273,6 +311,97 @@ def malloc_section(R):
         "contended cache lines; the wall figures on 2 host cores are noisy.", ""])
 
 
+def xcpu_section(R, sp_pts):
+    """Issue 16: cross-CPU wake-ups, hand-offs at -smp 1 and 2, Figure 3's
+    2-CPU points against its target."""
+    out = []
+    w = R.get("wake.cross_cpu_ns", "wall", 2)
+    if w:
+        g = w.get("guest", {})
+        out += [f"Cross-CPU wake-up (progs/bench/xwake.c, wall, 2 CPUs): a futex wake from a busy CPU "
+                f"to a VP blocked on a halted one, until the woken VP runs in user mode: median "
+                f"**{cell(w, True)} ns** over {w['runs']} boots ({g.get('rounds', '?')} wakes each; "
+                f"the first boot's 99th percentile {fmt(g.get('p99_ns'), 'ns')} ns, rounds on one "
+                f"CPU {g.get('same_cpu', '?')}). Under -icount the same path is about 1,500 "
+                "instructions (test_xcpu.py asserts every wake under 1% of the quantum).", ""]
+    rows = []
+    for p in R.pkgs():
+        one, two = R.get(f"wakelat.{p}", "wall", 1), R.get(f"wakelat.{p}", "wall", 2)
+        if one or two:
+            tgt = ""
+            if p == "kthread" and one and two:
+                tgt = "≤ 3× ✓" if two["value"] <= 3 * one["value"] else "≤ 3× ✗"
+            rows.append([p, cell(one, True), cell(two, True), ratio(two, one), tgt])
+    if rows:
+        out += [table(["package", "-smp 1, 1 VP (ns)", "-smp 2, 2 VPs (ns)", "2 CPUs / 1 CPU",
+                       "target"], rows), "",
+                "One signal-wait hand-off (half the median round trip of two threads ping-ponging "
+                "through two semaphores, progs/bench/wakelat.c), wall clock, on as many VPs as "
+                "CPUs: at -smp 2 a hand-off may cross CPUs (kthread: every thread is a VP).", ""]
+    if sp_pts:
+        cells = []
+        for pkg, want in (("fifo", 1.8), ("kthread", None)):
+            d = sp_pts.get((pkg, 2), {})
+            if d:
+                lo = min(r["value"] for r in d.values())
+                cells.append(f"{pkg} at 2 CPUs: lowest point {lo:.2f}"
+                             + (f" (target ≥ {want}: {'✓' if lo >= want else '✗'})" if want else ""))
+        if cells:
+            exp = next((r["experiment"] for d in sp_pts.values() for r in d.values()), "")
+            when = next((u for u in R.data["header"].get("updates", []) if exp in u["experiments"]), None)
+            src = (f"re-measured {when['date']}" if when else
+                   f"from the full run of {R.data['header']['date']} at `{R.data['header']['commit']}`")
+            out += ["Figure 3 at 2 CPUs (table below, " + src + "): " + "; ".join(cells) + ".", ""]
+    return "\n".join(out) + "\n" if out else "_No cross-CPU figures in this run._\n"
+
+
+def trace_plot(data):
+    """docs/img/trace_mpl2.png from the traced MPL 2 runs, or None."""
+    import json
+    t = data.get("traces", {}).get("trace.mpl2", {})
+    runs = {w: t[w] for w in ("off", "on") if "file" in t.get(w, {})
+            and (ROOT / t[w]["file"]).exists()}
+    if len(runs) < 2:
+        return None
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    ncpu = max(len({e["tid"] for e in json.loads((ROOT / r["file"]).read_text())["traceEvents"]
+                    if e.get("cat") == "vp"}) for r in runs.values())
+    fig, axes = plt.subplots(2, 1, figsize=(12, 1.6 + 1.5 * ncpu), sharex=True)
+    shades = {1: ("tab:blue", "lightsteelblue"), 2: ("tab:orange", "navajowhite")}
+    for ax, warn in zip(axes, ("off", "on")):
+        evs = json.loads((ROOT / runs[warn]["file"]).read_text())["traceEvents"]
+        t0 = min(e["ts"] for e in evs if "ts" in e)
+        vps = sorted({(e["args"]["space"], e["args"]["vp"]) for e in evs if e.get("cat") == "vp"})
+        for e in evs:
+            if e.get("cat") == "vp":
+                sp, vp = e["args"]["space"], e["args"]["vp"]
+                k = [v for s, v in vps if s == sp].index(vp) % 2
+                ax.broken_barh([((e["ts"] - t0) / 1000, e["dur"] / 1000)], (e["tid"] - 0.4, 0.8),
+                               color=shades.get(sp, ("grey", "lightgrey"))[k], edgecolor="white",
+                               linewidth=0.3)
+        for name, mk, col in (("preempt", "x", "red"), ("warn", "v", "green")):
+            xs = [(e["ts"] - t0) / 1000 for e in evs if e.get("name") == name]
+            ys = [e["tid"] + 0.45 for e in evs if e.get("name") == name]
+            ax.scatter(xs, ys, marker=mk, color=col, s=18, zorder=3,
+                       label={"preempt": "preempted", "warn": "warning"}[name])
+        ax.set_yticks(range(ncpu))
+        ax.set_yticklabels([f"CPU {c}" for c in range(ncpu)])
+        ax.set_ylim(-0.6, ncpu - 0.2)
+        r = runs[warn]
+        ax.set_title(f"warnings {warn}: {r['seconds'] * 1000:.1f} ms, {r['preemptions']} preemptions, "
+                     f"{r['warnings']} warnings", fontsize=10, loc="left")
+        ax.legend(loc="upper right", fontsize=8, ncol=2)
+    axes[-1].set_xlabel("ms since the first traced event (guest instructions / 10^6 under icount; "
+                        "blue: copy 1's two VPs, orange: copy 2's)")
+    fig.tight_layout()
+    IMG.mkdir(parents=True, exist_ok=True)
+    fig.savefig(IMG / "trace_mpl2.png", dpi=100)
+    plt.close(fig)
+    return runs
+
+
 # --- plots -----------------------------------------------------------------------------
 
 def plots(R, speedup_pts):
@@ -359,13 +488,19 @@ def render(data):
         "- Each figure is the median over boots; ranges in parentheses are the smallest and largest "
         "boot (one-CPU icount figures are identical across boots).",
     ]
-    for p in h.get("partial", []):       # experiments run again since (--only ... --merge)
-        names = sorted({re.sub(r"^(mpl)\d+\.[a-z0-9_]+\.warn_(on|off)", r"\1", k) for k in p["experiments"]})
-        out.append(f"- Run again on {p['date']} at commit {p['commit']}{' (dirty)' if p['dirty'] else ''}: "
-                   f"{', '.join(f'`{n}`' for n in names)} ({len(p['experiments'])} experiments); "
-                   f"load average at start {', '.join(f'{x:.1f}' for x in p['machine']['loadavg_at_start'])}"
-                   f", at end {', '.join(f'{x:.1f}' for x in p['machine']['loadavg_at_end'])}.")
-    load = max(h["machine"]["loadavg_at_start"][0], h["machine"].get("loadavg_at_end", [0])[0])
+    for u in h.get("updates", []):
+        line = (f"- Re-measured with `--only` on {u['date']} at commit `{u['commit']}`"
+                f"{' (with uncommitted changes)' if u.get('dirty') else ''}: "
+                f"{', '.join(f'`{e}`' for e in u['experiments'])}; load average at start "
+                f"{', '.join(f'{x:.1f}' for x in u['loadavg_at_start'])}, at end "
+                f"{', '.join(f'{x:.1f}' for x in u['loadavg_at_end'])}.")
+        for k, why in u.get("discarded", {}).items():
+            if k != "values":
+                vals = ", ".join(f"{n.split('.', 1)[1]} {v:.3g}" for n, v in u["discarded"].get("values", {}).items())
+                line += f" `{k}` was run too and discarded: {why}" + (f" ({vals})." if vals else ".")
+        out.append(line)
+    load = max([h["machine"]["loadavg_at_start"][0], h["machine"].get("loadavg_at_end", [0])[0]]
+               + [max(u["loadavg_at_start"][0], u["loadavg_at_end"][0]) for u in h.get("updates", [])])
     cores = h["machine"]["cores"] or 1
     if load > cores:
         out.append(f"- **The host was busy** (load average up to {load:.1f} on {cores} cores): "
@@ -392,6 +527,9 @@ def render(data):
             "on the same CPUs, 16 (gauss) or 32 (sort) threads; time of the parallel part only. "
             "Psyche ran on a BBN Butterfly; compare ratios, not seconds.", "",
             apps_section(R),
+            "## Hand-offs across CPUs", "",
+            xcpu_section(R, sp_pts),
+            KTHREAD_COLLAPSE, "",
             "## Speedup against threads per processor", "",
             "Wall clock under multi-threaded TCG; only 2 host cores exist, so any speedup beyond 2 "
             "is impossible here (methodology.md).", "",
@@ -422,8 +560,20 @@ def render(data):
             "host deschedules stalls its lock's waiters with or without warnings (sections "
             "stalled in the JSON), and at MPL 1 off and on are the same run (no warnings), so "
             "their ratio is the noise.", "",
-            mpl_section(R),
-            "## Scale", "", scale_section(R),
+            mpl_section(R)]
+    tr = trace_plot(data)
+    if tr:
+        out += ["### A timeline of MPL 2", "",
+                "Two copies of mpl (fifo, 2 VPs each, quantum 2 ms) on one CPU under icount "
+                "(deterministic, as the icount table above), traced by the kernel (`python3 -m harness trace`; the Chrome trace JSON of each run is "
+                f"`{tr['off']['file']}` and `{tr['on']['file']}`, which Perfetto opens). Each bar is "
+                "one VP's turn on a CPU. With warnings off, a quantum ends in a preemption (red), "
+                "often of a VP whose thread holds the copy's lock, and the copy's other VP spins "
+                "through its own turn; with warnings on, the VP gets the warning (green) and gives "
+                "the CPU up at its next unlock, so turns end at section boundaries and no turn is "
+                "spent spinning on a preempted holder.", "",
+                "![MPL 2 timeline, warnings off and on](img/trace_mpl2.png)", ""]
+    out += ["## Scale", "", scale_section(R),
             "## malloc across VPs", "", malloc_section(R)]
     if data.get("skipped"):
         out += ["## Not available yet", "",

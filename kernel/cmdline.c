@@ -13,6 +13,10 @@
  *                     invariants (tests and fuzz runs turn it on)
  *   memquota=MB       page quota of each space (user pages, page tables,
  *                     kernel stacks); default 3/4 of usable RAM
+ *   idlepoll=US       an idle CPU polls its run queues this long before
+ *                     it halts (default 100; 0: halt at once; idlepoll.c)
+ *   trace, trace=N    record scheduling events, the latest N per CPU
+ *                     (default 16384), and print them at the end (trace.c)
  * When every program has ended the kernel stops QEMU with a status that
  * summarizes them (see <anima/exit.h> and kernel_finish).
  */
@@ -102,7 +106,15 @@ void cmdline_parse(const char *line)
 				kprintf("anima: bad memquota '%s' (want MB >= 1); keeping the default\n", w + 9);
 			else
 				memquota_mb = v;
-		} else if (!strcmp(w, "memcheck"))
+		} else if (!strncmp(w, "idlepoll=", 9)) {
+			if (parse_uint(w + 9, &v) < 0 || v > 100000)
+				kprintf("anima: bad idlepoll '%s' (want 0..100000 us); keeping %lu us\n",
+					w + 9, idlepoll_ns / 1000);
+			else
+				idlepoll_ns = v * 1000;
+		} else if (!strcmp(w, "trace") || !strncmp(w, "trace=", 6))
+			trace_setup(w);
+		else if (!strcmp(w, "memcheck"))
 			memcheck = 1;
 		else
 			kprintf("anima: unknown command-line word '%s' ignored\n", w);
@@ -161,6 +173,7 @@ int boot_status(void)
 void kernel_finish(void)
 {
 	int s = boot_status();
+	trace_dump();
 	kprintf("@halt {\"status\": %d}\n", s);
 	qemu_exit(DEBUG_EXIT_DONE | s);
 }

@@ -16,6 +16,7 @@
 #include "cpu.h"
 #include "trap.h"
 #include "proc.h"
+#include "trace.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -144,7 +145,8 @@ void acpi_init(void);
 void lapic_init(void);
 uint32_t lapic_id(void);
 void lapic_eoi(void);
-void lapic_timer_oneshot(uint64_t ns);
+void lapic_timer_at(uint64_t when);
+void lapic_timer_fired(void);
 void lapic_ipi(uint32_t apic_id, int vector);
 void lapic_ipi_others(int vector, int nmi);
 void lapic_startup(uint32_t apic_id, uint32_t tramp_pa);
@@ -260,6 +262,10 @@ void syscall(struct trapframe *tf);
 extern uint64_t watchdog_ns;
 void debug_dump(void);
 void watchdog_check(uint64_t now);
+
+/* idlepoll.c */
+extern uint64_t idlepoll_ns;
+int idle_poll(struct cpu *c);
 
 /* cmdline.c */
 extern uint64_t memquota_mb;     /* memquota=MB: per-space page quota (0: default) */

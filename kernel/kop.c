@@ -138,6 +138,8 @@ static void complete(struct kop *op, uint64_t result)
 	struct vp *vp = op->vp;
 	if (vp->magic != VP_MAGIC)
 		panic("kop: a %s completed for a freed VP", op->mode == KOP_UTIMER ? "user timer" : "wait");
+	if (op->mode != KOP_UTIMER)
+		trace(TR_UNBLOCK, vp, op->mode == KOP_THREAD);
 	if (op->mode == KOP_VP) {
 		op->done = 1;          /* the waiter frees it */
 		vp_wake(vp);
@@ -202,6 +204,7 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 		ev.seq = 0;
 		thread_mode = event_post(vp, &ev, EVP_START) == 0;
 	}
+	trace(TR_BLOCK, vp, (uint32_t)thread_mode);
 	if (thread_mode) {
 		/* (kop_lock held: nothing completes op before it is filled in) */
 		op->mode = KOP_THREAD;

@@ -27,6 +27,11 @@ static volatile uint32_t *regs(uint32_t off)
 }
 static uint32_t rd(uint32_t off) { return *regs(off); }
 static void wr(uint32_t off, uint32_t v) { *regs(off) = v; (void)rd(ID); }
+/* The hot paths (EOI, timer, IPI) write without reading back: the LAPIC
+   is uncached, so a write is not posted, and under QEMU every access
+   takes the emulator's global lock, which a vCPU waking from hlt needs
+   too. Setup keeps the read-back (xv6's habit). */
+static void wr_now(uint32_t off, uint32_t v) { *regs(off) = v; }
 
 static void pic_disable(void)
 {
@@ -60,7 +65,7 @@ uint32_t lapic_id(void)
 
 void lapic_eoi(void)
 {
-	wr(EOI, 0);
+	wr_now(EOI, 0);
 }
 
 /* Raw access for calibration (time.c). */
@@ -75,30 +80,75 @@ uint32_t lapic_timer_current(void)
 }
 
 /* Interrupt this CPU once, ns from now (0 = cancel). */
-void lapic_timer_oneshot(uint64_t ns)
+static void timer_oneshot(uint64_t ns)
 {
 	if (!ns) {
-		wr(TIMER_INIT, 0);
+		wr_now(TIMER_INIT, 0);
 		return;
 	}
 	uint64_t count = (uint64_t)(((unsigned __int128)ns * lapic_ns_mult) >> 32);
 	count = MAX(count, 1);
 	count = MIN(count, 0xffffffffUL);
-	wr(LVT_TIMER, T_TIMER);          /* one-shot, unmasked */
-	wr(TIMER_INIT, (uint32_t)count);
+	wr_now(LVT_TIMER, T_TIMER);      /* one-shot, unmasked */
+	wr_now(TIMER_INIT, (uint32_t)count);
+}
+
+/*
+ * The deadline each CPU's timer is programmed for: ~0 none, 0 fired.
+ * Reprogramming the LAPIC costs three register accesses, and under QEMU
+ * each one takes the emulator's global lock and may wake its main loop
+ * (a new earliest timer); the scheduler re-arms at every dispatch, so a
+ * fast hand-off paid that every few microseconds, and on a busy host the
+ * vCPUs queued behind the main loop for milliseconds. So the timer is
+ * only moved earlier, never later: one programmed no later than the new
+ * deadline fires early at worst, and the timer interrupt then re-arms
+ * for the real one.
+ */
+static uint64_t armed[MAXCPU];
+
+void lapic_timer_at(uint64_t when)
+{
+	int id = mycpu_id();
+	uint64_t now = now_ns();
+	if (armed[id] && armed[id] > now && armed[id] <= when)
+		return;                  /* fires in time (or early) already */
+	if (when == ~0UL) {
+		if (armed[id] != ~0UL)
+			timer_oneshot(0);
+		armed[id] = ~0UL;
+		return;
+	}
+	timer_oneshot(when > now ? when - now : 1);
+	armed[id] = MAX(when, now + 1);
+}
+
+/* The timer interrupt: nothing is programmed any more. */
+void lapic_timer_fired(void)
+{
+	armed[mycpu_id()] = 0;
 }
 
 static void icr(uint32_t dest, uint32_t lo)
 {
-	wr(ICRHI, dest << 24);
-	wr(ICRLO, lo);
+	wr_now(ICRHI, dest << 24);
+	wr_now(ICRLO, lo);
 	while (rd(ICRLO) & PENDING)
 		pause();
 }
 
+/*
+ * The pause after the send is for emulators: under QEMU's round-robin
+ * TCG (one host thread runs every vCPU in turn, as with -icount) an
+ * interrupt sent to a halted vCPU is only noticed when the running vCPU
+ * gives the thread up (pause, hlt, or a timer deadline, up to a quantum
+ * away if the sender goes on computing). A pause ends the sender's turn
+ * there: traced, the woken CPU leaves hlt 160 instructions after the
+ * IPI. On hardware it is a spin-wait hint.
+ */
 void lapic_ipi(uint32_t apic_id, int vector)
 {
 	icr(apic_id, 0x4000 | vector);
+	pause();
 }
 
 void lapic_ipi_others(int vector, int nmi)

@@ -99,6 +99,7 @@ void warn_deliver(struct vp *vp)
 	}
 	vp->pp->quantum_end = vp->pp->preempt_deadline = c->quantum_end;
 	vp->pp->warnings++;
+	trace(TR_WARN, vp, (uint32_t)((c->quantum_end - now) / 1000));
 	struct event ev = { .type = EV_WARNING, .arg = c->quantum_end,
 			    .thread = READ_ONCE(vp->vpp->current_thread) };
 	event_post(vp, &ev, EVP_ADVISORY);    /* advisory: dropped (counted) if no room */
@@ -131,7 +132,9 @@ static struct vp *rq_pop(struct cpu *c)
 	return vp;
 }
 
-/* Take work from the CPU with the longest queue. */
+/* Take work from the CPU with the longest queue. (Also from one that was
+   kicked awake to run it: under a loaded host an emulated CPU can take
+   milliseconds to leave hlt, and whichever CPU gets there first runs it.) */
 static struct vp *steal(struct cpu *me)
 {
 	struct cpu *victim = 0;
@@ -184,8 +187,10 @@ void sched_enqueue(struct vp *vp)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	/* Wake the target if it sleeps, else let an idle CPU steal the work. */
 	struct cpu *kick = c->idle ? c : find_idle();
-	if (kick && kick != mycpu())
+	if (kick && kick != mycpu()) {
+		trace(TR_IPI, 0, (uint32_t)kick->id);
 		lapic_ipi(kick->apic_id, T_RESCHED);
+	}
 }
 
 /* Load sp's page tables on this CPU (0: the kernel's), keeping a reference
@@ -207,13 +212,12 @@ static void idle(struct cpu *c)
 {
 	switch_space(c, 0);
 	__atomic_store_n(&c->idle, 1, __ATOMIC_SEQ_CST);
-	int work = c->rq_len > 0;
-	for (int i = 0; !work && i < ncpu; i++)
-		work = cpus[i].rq_len > 0;
-	if (!work) {
+	if (!idle_poll(c)) {
 		sched_arm_timer();
 		uint64_t t0 = now_ns();
+		trace(TR_IDLE, 0, 0);
 		__asm__ volatile("sti; hlt; cli" ::: "memory");
+		trace(TR_RESUME, 0, 0);
 		c->idle_ns += now_ns() - t0;
 	}
 	__atomic_store_n(&c->idle, 0, __ATOMIC_SEQ_CST);
@@ -247,8 +251,12 @@ void scheduler(void)
 		fxrstor(vp->fpu);
 		uint64_t t0 = now_ns();
 		vp->pp->dispatches++;
+		vp->pp->oncpu = 1;
 		quantum_begin(c, vp, t0);
+		trace(TR_DISPATCH, vp, 0);
 		swtch(&c->sched_ctx, vp->ctx);
+		vp->pp->oncpu = 0;
+		trace(TR_STOP, vp, (uint32_t)vp->state);
 		/* vp gave up the CPU; its state says why. */
 		uint64_t ran = now_ns() - t0;
 		vp->run_ns += ran;
@@ -399,6 +407,7 @@ int vp_wake(struct vp *vp)
 	if (!__atomic_compare_exchange_n(&vp->state, &expect, VP_RUNNABLE, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return 0;
+	trace(TR_WAKE, vp, vp->cpu ? (uint32_t)vp->cpu->id : ~0u);
 	sched_enqueue(vp);
 	return 1;
 }
@@ -416,12 +425,7 @@ void sched_arm_timer(void)
 	next = MIN(next, kop_next_deadline(c));
 	if (watchdog_ns && c->id == 0)
 		next = MIN(next, watchdog_ns);
-	if (next == ~0UL) {
-		lapic_timer_oneshot(0);
-		return;
-	}
-	uint64_t now = now_ns();
-	lapic_timer_oneshot(next > now ? next - now : 1);
+	lapic_timer_at(next);
 }
 
 void timer_interrupt(void)
@@ -457,6 +461,7 @@ void sched_quantum_end(void)
 	if (c->warned == WARN_GIVEN)
 		warn_ignored(c, vp, now);    /* warned, and still here: probation */
 	vp->pp->preemptions++;
+	trace(TR_PREEMPT, vp, 0);
 	if (READ_ONCE(vp->vpp->want_preempted) && READ_ONCE(vp->vpp->upcall_entry))
 		vp->preempted = 1;
 	vp_yield();

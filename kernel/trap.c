@@ -92,6 +92,7 @@ void trap(struct trapframe *tf)
 			__asm__ volatile("cli; hlt");
 	case T_TIMER:
 		lapic_eoi();
+		lapic_timer_fired();
 		timer_interrupt();
 		break;
 	case T_RESCHED:          /* the sender set need_resched or a space's state */

@@ -231,6 +231,7 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 	tf->rsi = PSEUDO_BASE + (uint64_t)vp->index * PGSIZE;
 	tf->rflags = RFLAGS_IF | 0x2;
 	vp->pp->upcalls++;
+	trace(TR_UPCALL, vp, vp->ring_tail - head);
 }
 
 /* SYS_vp_idle: give up the processor until an event arrives. */

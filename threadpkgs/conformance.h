@@ -243,7 +243,7 @@ static void t_park(void)
    a yield offers the processor to the threads of the same scheduler, so
    fairness across packages is not a property of yield. */
 #define YF_N       8
-#define YF_TOTAL   (YF_N * 50000)    /* long enough (~0.1-5 s) that a vCPU the host
+#define YF_TOTAL   (YF_N * 200000)   /* long enough (~0.5-5 s) that a vCPU the host
                                        deschedules for a few ms does not decide it */
 #define YF_RATIO   4                /* max <= YF_RATIO * min */
 

@@ -90,13 +90,11 @@ static __attribute__((noreturn)) void sched_loop(void *arg)
 		/* Idle. Say so first, then look once more: an enqueue that
 		   missed the flag is seen by that look (both sides fence). */
 		v->idle = 1;
-		if (p->classic)
-			__atomic_fetch_add(&p->nidle, 1, __ATOMIC_ACQ_REL);
+		__atomic_fetch_add(&p->nidle, 1, __ATOMIC_ACQ_REL);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		if ((t = p->pick(v, 0))) {
 			v->idle = 0;
-			if (p->classic)
-				__atomic_fetch_sub(&p->nidle, 1, __ATOMIC_ACQ_REL);
+			__atomic_fetch_sub(&p->nidle, 1, __ATOMIC_ACQ_REL);
 			if (p->on_run)
 				p->on_run(v);
 			rt_run_thread(v, t);
@@ -107,8 +105,7 @@ static __attribute__((noreturn)) void sched_loop(void *arg)
 		else if (!vp_next_event(v->vpp) && !v->vpp->pending)
 			syscall0(SYS_vp_idle);
 		v->idle = 0;
-		if (p->classic)
-			__atomic_fetch_sub(&p->nidle, 1, __ATOMIC_ACQ_REL);
+		__atomic_fetch_sub(&p->nidle, 1, __ATOMIC_ACQ_REL);
 	}
 }
 

@@ -28,7 +28,7 @@
    no frame pointer here, as in any leaf-heavy fast path. */
 #pragma GCC optimize("omit-frame-pointer")
 
-enum { ACT_NONE, ACT_YIELD, ACT_PARK, ACT_EXIT, ACT_EXIT_TO_JOINER };
+enum { ACT_NONE, ACT_YIELD, ACT_PARK, ACT_EXIT };
 
 static inline struct rtpkg *pkg_of(struct thread *t)
 {
@@ -39,32 +39,6 @@ static inline struct rtpkg *pkg_of(struct thread *t)
 static inline struct rtvp *here(void)
 {
 	return vp_pkg(vp_self());
-}
-
-/* Queue t on p's queues and wake a VP to run it (software interrupts off). */
-static inline void make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
-{
-	struct rtvp *to = p->enqueue(v, t, why);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with the idle loop's */
-	if (p->classic) {
-		__atomic_fetch_add(&p->wake_seq, 1, __ATOMIC_RELEASE);
-		if (__atomic_load_n(&p->nidle, __ATOMIC_ACQUIRE))
-			syscall2(SYS_futex_wake, &p->wake_seq, 1);
-		return;
-	}
-	/* The VP it was queued for if it idles; else some idle VP, which
-	   takes it (or, with per-VP queues, steals it). */
-	struct rtvp *w = to && to->idle ? to : 0;
-	for (int i = 0, n = p->nvps; !w && i < n; i++)
-		if (p->vps[i]->idle)
-			w = p->vps[i];
-	if (w && w != v)
-		rt_kick(w);
-}
-
-void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
-{
-	make_runnable(p, v, t, why);
 }
 
 void rt_kick(struct rtvp *v)
@@ -80,18 +54,15 @@ void rt_finish_prev(struct rtvp *v)
 	v->prev = 0;
 	switch (v->prev_action) {
 	case ACT_YIELD:
-		make_runnable(v->pkg, v, p, RQ_YIELD);
+		rt_make_runnable(v->pkg, v, p, RQ_YIELD);
 		break;
 	case ACT_PARK:
 		/* The interface's rule: commit only once its context is saved. */
 		if (!thread_park_commit(&p->t))
-			make_runnable(v->pkg, v, p, RQ_YIELD);   /* a permit came first */
+			rt_make_runnable(v->pkg, v, p, RQ_YIELD);   /* a permit came first */
 		break;
 	case ACT_EXIT:
 		thread_exited(&p->t);   /* off its stack: tell the joiner */
-		break;
-	case ACT_EXIT_TO_JOINER:        /* the joiner runs already (rt_exit) */
-		__atomic_store_n(&p->t.join, JOIN_DONE, __ATOMIC_RELEASE);
 		break;
 	}
 }
@@ -232,12 +203,52 @@ void rt_yield(struct thread *self_t)
 		syscall0(SYS_vp_poll);
 }
 
+/*
+ * Blocking in a local_yield package: park first, then switch, as its
+ * yield does. self is busy from the commit until lctx_swap is off its
+ * stack, and an unblock in that window queues it on this VP (local_yield's
+ * rule: enqueue(RQ_UNBLOCK) uses the local queue of the VP the thread ran
+ * on), where only this VP's own pick finds it, and stealers skip busy
+ * threads. So nobody waits for the switch, and the commit needs no trip
+ * through rt_finish_prev on the next thread's stack.
+ */
+static inline __attribute__((always_inline)) void block_local(struct rtpkg *p, struct rtvp *v,
+							     struct uthread *self)
+{
+	struct uthread *next;
+	self->lc.busy = 1;
+	if (!thread_park_commit(&self->t) ||      /* a permit came first */
+	    (next = p->pick(v, 0)) == self) {     /* unblocked already, and back */
+		self->lc.busy = 0;
+		vp_enable(v->vpp);
+		return;
+	}
+	if (!next) {
+		v->vpp->current_thread = 0;
+		rt_sched_enter(v, &self->lc);     /* clears busy */
+	} else {
+		next->t.vpp = v->vpp;             /* own queue or a steal: not busy */
+		v->vpp->current_thread = (uint64_t)&next->t;
+		lctx_swap(&self->lc, &next->lc);  /* clears busy */
+	}
+	vp_enable(vp_self());                     /* back, maybe on another VP */
+}
+
 void rt_block(struct thread *self_t)
 {
 	struct uthread *self = (struct uthread *)self_t;
+	struct rtpkg *p = pkg_of(self_t);
 	struct rtvp *v = vp_pkg(vp_self());
 	vp_disable(v->vpp);
-	switch_away(v, self, pkg_of(self_t)->pick(v, 0), ACT_PARK);
+	if (p->local_yield)
+		return block_local(p, v, self);
+	int expect = PARK_PERMIT;       /* woken already: no switch at all */
+	if (__atomic_compare_exchange_n(&self->t.park, &expect, PARK_RUN, 0,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		vp_enable(v->vpp);
+		return;
+	}
+	switch_away(v, self, p->pick(v, 0), ACT_PARK);
 }
 
 /* self's joiner, if it is a thread of p parked in thread_join: claimed
@@ -255,8 +266,7 @@ static struct uthread *claim_joiner(struct rtpkg *p, struct uthread *self)
 }
 
 /* When nothing else is runnable here, the VP goes straight to a parked
-   joiner of the same package, which learns of the exit (JOIN_DONE) once
-   self is off its stack: no trip through the scheduler loop and the
+   joiner of the same package: no trip through the scheduler loop and the
    queues for the commonest end of a thread. */
 __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 {
@@ -265,10 +275,12 @@ __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 	struct rtvp *v = vp_pkg(vp_self());
 	vp_disable(v->vpp);
 	if (!(next = p->pick(v, 0)) && (next = claim_joiner(p, self))) {
-		v->prev = self;
-		v->prev_action = ACT_EXIT_TO_JOINER;
+		/* The joiner is ours alone to run (claimed), and it runs only
+		   after the jump: it cannot free self while we are on self's
+		   stack, so JOIN_DONE may go first. */
+		__atomic_store_n(&self->t.join, JOIN_DONE, __ATOMIC_RELEASE);
 		set_current(v, next);
-		lctx_jump_call(&next->lc, 0, finish_cb, v);
+		lctx_jump(&next->lc);
 	}
 	switch_away(v, self, next, ACT_EXIT);
 	abort();
@@ -280,7 +292,7 @@ void rt_unblock(struct thread *t)
 	struct rtpkg *p = pkg_of(t);
 	struct vp_page *vpp = vp_self();
 	int was = vp_disable_save(vpp);
-	make_runnable(p, rt_vp_here(p), (struct uthread *)t, RQ_UNBLOCK);
+	rt_make_runnable(p, rt_vp_here(p), (struct uthread *)t, RQ_UNBLOCK);
 	vp_restore(vpp, was);
 }
 

@@ -65,23 +65,10 @@ def test_conformance(boot, pkg, smp, vps):
     assert [t["name"] for t in res["tests"]] == NOT_YIELD, res
 
 
-# Yield fairness (no thread gets 4x another's iterations) runs apart: 400,000
-# yields (0.1-5 s), long enough that a vCPU the host deschedules for a few
+# Yield fairness (no thread gets 4x another's iterations) runs apart: 1,600,000
+# yields (0.5-5 s), long enough that a vCPU the host deschedules for a few
 # ms does not decide it.
-# Known bug: fifo's yield fairness at -smp 4 on this 2-core host. It was
-# 9.3x (7,984 vs 74,328) in one of three fresh-clone CI runs on 2026-11-24
-# and failed once in a helper's full run under load before the VP runtime
-# merge; the other runs passed. Non-strict until fifo's balancing is fixed.
-FIFO_SMP4 = pytest.mark.xfail(strict=False, reason="known bug: fifo yield fairness at -smp 4 "
-                              "on a 2-core host (9.3x in 1 of 3 CI runs)")
-
-
-def fairness_params():
-    return [pytest.param(*p.values, marks=FIFO_SMP4, id=p.id) if p.values[:2] == ("fifo", 4) else p
-            for p in params(PACKAGES)]
-
-
-@pytest.mark.parametrize("pkg,smp,vps", fairness_params())
+@pytest.mark.parametrize("pkg,smp,vps", params(PACKAGES))
 def test_yield_fairness(boot, pkg, smp, vps):
     res = suite(boot, pkg, smp, vps, ["yield"], timeout=240)
     assert [t["name"] for t in res["tests"]] == ["yield"], res
@@ -98,13 +85,8 @@ def test_cross_package(boot, pair):
     assert [t["name"] for t in res["tests"]] == NOT_YIELD, res
 
 
-# Known bug, not fixed: fifo's yield fairness next to kthread's busy VPs
-# (4 fifo VPs, 8 kthread VPs) can exceed 4x at -smp 2 and 4. With the VP
-# runtime, peers woken when balancing moves threads to them and a warned
-# VP's whole queue handed to its peers, 3 of 7 runs at -smp 4 still
-# exceeded it (worst 17,570 against 74,982 yields; 7.3x and 28x before).
-@pytest.mark.xfail(strict=False, reason="known bug: fifo yield fairness next to "
-                   "kthread's VPs can exceed 4x at -smp 2 and 4")
+# fifo's yield fairness next to kthread's busy VPs (4 fifo VPs, 8 kthread
+# VPs): within 4x at -smp 2 and 4, 20 runs each (issue 17).
 @pytest.mark.parametrize("smp", [2, 4])
 def test_fifo_beside_kthread_yield_fairness(boot, smp):
     suite(boot, "fifo+kthread", smp, 4, ["yield"], timeout=240)

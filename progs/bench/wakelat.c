@@ -6,8 +6,12 @@
  * for a scheduler decision). Reports the median, the 99th percentile and
  * the maximum round trip and how many took longer than 1 ms.
  *
- *   @result {"name": "wakelat.PKG", "rounds", "median_ns", "p99_ns",
- *            "max_ns", "over_1ms", "seconds"}
+ *   @result {"name": "wakelat.PKG", "unit": "ns", "value", "rounds",
+ *            "median_ns", "p99_ns", "max_ns", "over_1ms", "seconds"}
+ *
+ * value is one signal-wait hand-off: half the median round trip. With
+ * VPS = the CPUs (and no spinners) it is the multi-CPU counterpart of
+ * pkgbench's signal_wait, which runs on one VP.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +78,8 @@ static void *main_fn(void *arg)
 	struct result r;
 	result_begin(&r, name);
 	result_str(&r, "package", P->name);
+	result_str(&r, "unit", "ns");
+	result_double(&r, "value", lat[rounds / 2] / 2.0);
 	result_int(&r, "rounds", rounds);
 	result_int(&r, "vps", nvps);
 	result_int(&r, "spinners", nspin);

@@ -22,6 +22,10 @@
 #include <vprt.h>
 #include "fifo.h"
 
+/* enqueue and pick are on every hand-off (make bench counts them): no
+   frame pointer, as in the runtime's switch paths. */
+#pragma GCC optimize("omit-frame-pointer")
+
 struct fvp {
 	struct rtvp v;               /* first: the runtime's (with the run queue) */
 	int armed;                   /* the time-slice timer is set */
@@ -66,6 +70,22 @@ static inline int len(struct fvp *f)
 	return f->v.lq_len;
 }
 
+/* Is w's VP on a CPU now (its pseudo-register page says so)? Threads
+   queued on a VP that is off its CPU wait for the kernel to give it one
+   back: a whole quantum, or more. */
+static inline int oncpu(struct fvp *w)
+{
+	return __atomic_load_n(&pseudo_page(w->v.index)->oncpu, __ATOMIC_RELAXED) != 0;
+}
+
+/* A queue's length as a place to put a thread: a VP off its CPU counts
+   as full, so threads go to it only when every VP is off. */
+#define OFF_CPU 1000000
+static inline int load(struct fvp *w)
+{
+	return len(w) + (oncpu(w) ? 0 : OFF_CPU);
+}
+
 /*
  * Even out run queues, at the end of a time slice, a warning or a
  * preemption of f: move threads from f's queue to the shortest peer's
@@ -86,12 +106,12 @@ static void balance(struct fvp *f)
 			struct fvp *w = fvp_at(i);
 			if (w == f)
 				continue;
-			if (!lo || len(w) < len(lo))
-				lo = w;
+			if (!lo || load(w) < load(lo))
+				lo = w;     /* a VP off its CPU only if all are */
 			if (!hi || len(w) > len(hi))
 				hi = w;
 		}
-		if (len(f) > len(lo) && (t = pop(f, 0)))
+		if (len(f) > len(lo) && oncpu(lo) && (t = pop(f, 0)))
 			push_peer(lo, t);
 		else if (len(hi) > len(f) + 1 && (t = pop(hi, 1)))
 			push(f, t, 0);      /* not busy: fine in our own queue (see top) */
@@ -119,13 +139,15 @@ static unsigned xorshift(unsigned *s)
 static struct fvp *shortest(struct fvp *f)
 {
 	struct fvp *best = f;
-	int ties = 1;
+	int ties = 1, lbest = load(f);
 	for (int i = 0, n = fifo.nvps; i < n; i++) {
 		struct fvp *w = fvp_at(i);
-		if (w == f || len(w) > len(best))
+		int l = w == f ? OFF_CPU * 2 : load(w);
+		if (l > lbest)
 			continue;
-		if (len(w) < len(best)) {
+		if (l < lbest) {
 			best = w;
+			lbest = l;
 			ties = 1;
 		} else if (xorshift(&f->seed) % ++ties == 0)
 			best = w;
@@ -133,16 +155,42 @@ static struct fvp *shortest(struct fvp *f)
 	return best;
 }
 
-/* The shortest queue but f's (0 if f is alone). */
+/* The shortest queue but f's (0 if f is alone), of a VP on its CPU if
+   there is one. */
 static struct fvp *shortest_other(struct fvp *f)
 {
 	struct fvp *best = 0;
+	int lbest = 0;
 	for (int i = 0, n = fifo.nvps; i < n; i++) {
 		struct fvp *w = fvp_at(i);
-		if (w != f && (!best || len(w) < len(best)))
+		int l;
+		if (w != f && (!best || (l = load(w)) < lbest)) {
 			best = w;
+			lbest = load(w);
+		}
 	}
 	return best;
+}
+
+/*
+ * Threads stranded on peers that are off their CPUs come here (f runs).
+ * Balancing evens out queue *lengths*, but a VP the kernel has preempted
+ * keeps its queued threads until it runs again, a quantum or more, while
+ * the threads of running VPs go on: on 2 CPUs with 4 VPs, threads' yield
+ * counts drifted 4x apart. So at each slice end and before idling, a
+ * running VP takes the queued threads of every peer that is off its CPU
+ * (not busy ones: those are mid-switch on that VP), and balance() spreads
+ * them over the running VPs.
+ */
+static void rescue(struct fvp *f)
+{
+	for (int i = 0, n = fifo.nvps; i < n; i++) {
+		struct fvp *w = fvp_at(i);
+		if (w == f || !len(w) || oncpu(w))
+			continue;
+		for (struct uthread *t; (t = pop(w, 1)); fifo_stats.moved++)
+			push(f, t, 0);
+	}
 }
 
 /* A thread taken off VP f by the runtime: preempted (first when the VP
@@ -161,10 +209,13 @@ static __attribute__((noinline)) struct rtvp *requeue(struct fvp *f, struct uthr
 		for (struct uthread *u; (u = pop(f, 0)); fifo_stats.moved++)
 			push_peer(shortest_other(f), u);
 		return &to->v;
-	} else if ((to = shortest(f)) != f)
-		push_peer(to, t);
-	else
-		push(f, t, 0);
+	} else {
+		rescue(f);
+		if ((to = shortest(f)) != f)
+			push_peer(to, t);
+		else
+			push(f, t, 0);
+	}
 	balance(f);
 	return &to->v;
 }
@@ -238,6 +289,7 @@ static int event(struct rtvp *v, struct uthread *cur, const struct event *e)
 		return 0;                /* signals just wake us */
 	fifo_stats.slices++;
 	f->armed = 0;
+	rescue(f);
 	if (cur && !len(f)) {        /* out of time, but nobody waits here: */
 		balance(f);          /* (a peer may have two more than we) */
 		return 0;            /* moving cur would only idle this VP */

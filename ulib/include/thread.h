@@ -25,7 +25,9 @@ struct thread_ops {
 	const char *name;
 	/* Switch away from `self` (the calling thread) until it is unblocked.
 	   Must publish the block with thread_park_commit(self) only once
-	   self's context is saved; if that fails, a permit came: continue. */
+	   self's context is saved, or with self marked busy so nobody runs
+	   it before it is off its stack; if that fails, a permit came (now
+	   consumed): continue. */
 	void (*block)(struct thread *self);
 	/* Make t runnable again (t was parked). Called from any thread of any
 	   package, on any VP, and from upcall handlers. */
@@ -85,7 +87,6 @@ static inline struct thread *thread_self(void)
 }
 
 void thread_init(struct thread *t, const struct thread_ops *ops);
-void thread_block(void);
 void thread_unblock(struct thread *t);
 /* Inline: a yield is one indirect call into the thread's own package. */
 static inline void thread_yield(void)
@@ -108,6 +109,15 @@ static inline int thread_park_commit(struct thread *t)
 		return 1;
 	__atomic_store_n(&t->park, PARK_RUN, __ATOMIC_RELEASE);   /* consume the permit */
 	return 0;
+}
+
+/* Block the calling thread until thread_unblock. Inline: one indirect
+   call into its package, whose block() commits the park (and so consumes
+   a permit that came first, returning at once). */
+static inline void thread_block(void)
+{
+	struct thread *self = thread_self();
+	self->ops->block(self);
 }
 
 /* Light context: what a voluntary switch must keep (callee-saved

@@ -100,10 +100,12 @@ struct rtpkg {
 	/* 1: the yield fast path swaps the yielding thread with the head of
 	   its VP's local queue (rt_lq_*) under one lock round trip, queueing
 	   it before the switch with lc.busy set; when that queue is empty (or
-	   its lock taken), yield takes the slow path (pick). A busy thread is
-	   then only ever in the local queue of the VP running its switch, so
-	   a VP that takes threads from another VP's local queue must use
-	   rt_lq_pop(w, 1), which skips busy ones. */
+	   its lock taken), yield takes the slow path (pick). A block, too,
+	   parks the thread (busy) before it switches. So enqueue(RQ_UNBLOCK)
+	   must use the local queue of the VP the thread last ran on
+	   (t->t.vpp): a busy thread is then only ever in the local queue of
+	   the VP running its switch, and a VP that takes threads from another
+	   VP's local queue must use rt_lq_pop(w, 1), which skips busy ones. */
 	int local_yield;
 	/* Optional yield fast path for other queues: queue self (marked busy
 	   by the runtime until it is off its stack) and return the thread to
@@ -233,7 +235,29 @@ static inline struct uthread *rt_lq_pop(struct rtvp *v, int other)
 }
 
 /* ---- between the runtime's own files (ulib/rt_*.c) ---- */
-void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why);
+/* Queue t on p's queues and wake a VP to run it (software interrupts off). */
+static inline void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
+{
+	struct rtvp *to = p->enqueue(v, t, why);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with the idle loop's */
+	if (p->classic) {
+		__atomic_fetch_add(&p->wake_seq, 1, __ATOMIC_RELEASE);
+		if (__atomic_load_n(&p->nidle, __ATOMIC_ACQUIRE))
+			syscall2(SYS_futex_wake, &p->wake_seq, 1);
+		return;
+	}
+	/* The VP it was queued for if it idles; else some idle VP, which
+	   takes it (or, with per-VP queues, steals it). */
+	struct rtvp *w = to && to->idle ? to : 0;
+	if (!w && !__atomic_load_n(&p->nidle, __ATOMIC_ACQUIRE))
+		return;                 /* nobody idles (the fence orders this load) */
+	for (int i = 0, n = p->nvps; !w && i < n; i++)
+		if (p->vps[i]->idle)
+			w = p->vps[i];
+	if (w && w != v)
+		rt_kick(w);
+}
+
 void rt_finish_prev(struct rtvp *v);
 static inline void rt_finish_switch(struct rtvp *v)
 {

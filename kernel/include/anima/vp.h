@@ -159,6 +159,10 @@ struct pseudo_page {
 	uint64_t run_ns, dispatches;
 	uint64_t late_warnings;          /* warnings given late: their deadline was moved */
 	uint64_t events_dropped;         /* EV_WARNING/EV_PREEMPTED dropped: the kernel queue was full */
+	/* state */
+	uint64_t oncpu;                  /* 1 while a CPU runs this VP, 0 while it waits or idles:
+					    peers move threads off a VP that is off its CPU */
+	/* statistics and settings of the warning's probation (kernel/warn.c) */
 	uint64_t warnings_ignored;       /* preempted at a warning's deadline: put on probation */
 	uint64_t probation_quanta;       /* quanta begun on probation: no warning, cut short */
 	uint64_t warn_probation;         /* how many quanta one ignored warning costs */

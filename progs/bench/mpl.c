@@ -113,7 +113,15 @@
  * wall, 2 CPUs: Psyche's shape — a VP per CPU, so MPL 1 has nothing to
  * preempt — but a smaller effect than Psyche's: 0.82x, 1.20x, 1.32x
  * (CS 400, NCS 400, a quiet host, when warnings still came at MPL 1 and
- * cost 0.82x there). There is no deterministic variant of that shape:
+ * cost 0.82x there). With kernel/warn.c (CS 800, NCS 200, 5 boots,
+ * results.md): MPL 1 has no warnings and off/on 1.00-1.03x; at MPL 3 the
+ * sections preempted drop from about 170 to 1-8 and the workers' spin
+ * share from 44% to 15-17%, but the times are the host's: off/on 1.69x
+ * in one run and 1.07x in the next (naive, the same run twice, 1.00x and
+ * 1.23x). A copy's peer wastes at most its own CPU time spinning, about
+ * half the copy's, so off/on stays below about 2x here whatever the
+ * noise; Psyche's 2.59x needs more spinners per preempted holder than a
+ * VP per CPU on 2 CPUs allows. There is no deterministic variant of that shape:
  * on one icount CPU a copy's VPs share it even at MPL 1, on several
  * spinning is free. A holder preempted inside its section
  * has one peer that can spin (Psyche's had up to 15), and it spins only

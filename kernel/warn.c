@@ -32,7 +32,8 @@
  * sched.c evens shares anyway, but not between the VPs of one space.
  * A VP that sets warn_ns to 0 on probation still serves it out.
  *
- * One miss is forgiven after WARN_FORGIVE warnings honored in a row: the
+ * One miss is forgiven after WARN_FORGIVE warnings honored in a row (and
+ * a VP's first, as it starts in good standing): the
  * VP is preempted at the deadline all the same, but not put on probation.
  * The kernel cannot tell a VP that ignored its warning from one whose
  * emulated CPU the host stalled through the period (a TCG vCPU is a host

@@ -121,25 +121,28 @@ def test_warning_ignored_is_preempted(boot, smp):
     res, allowed = warn_run(boot, "ignore", smp)
     k = res["warn_probation"]
     assert k == 2, res                       # kernel/warn.c's default
-    assert res["honored"] == 0 and res["forgiven"] == 0, res
+    assert res["honored"] == 0 and res["forgiven"] == 1, res   # the first miss only
     assert res["preempted_in_loop"] >= N_WARN, res
     assert res["preempted_seen"] == res["preemptions"] >= N_WARN, res
-    # Every warning was ignored, and each ignored one cost a probation of
-    # k quanta: no warning in them, so each warning is followed by 1 + k
-    # preemptions (the k-th EV_PREEMPTED had seen k // (1 + k) + 1 warnings).
+    # Every warning was ignored. The first is forgiven (a VP starts in good
+    # standing); each later one cost a probation of k quanta: no warning in
+    # them, so each such warning is followed by 1 + k preemptions (the
+    # i-th EV_PREEMPTED, i >= 1, had seen (i - 1) // (1 + k) + 2 warnings).
     # (The last warning may be under way at the snapshot.)
     assert res["warnings"] - 1 <= res["ignored"] <= res["warnings"], res
     pre = res["warned_before_preempted"]
-    assert res["probation_quanta"] >= k * (res["ignored"] - 1), res
+    assert res["probation_quanta"] >= k * (res["ignored"] - 2), res
     period, q = res["warn_ns"], res["quantum_ns"]
     if smp == 1:      # icount: exact
-        assert pre == [i // (1 + k) + 1 for i in range(len(pre))], res
-        # The quantum each EV_PREEMPTED found: after the ignored warning's
-        # preemption, quantum - period - debt (the debt: the time it ran
-        # after the warning, the period and a little more), then
-        # quantum - period, then a whole quantum with a warning again.
+        assert pre == [1] + [(i - 1) // (1 + k) + 2 for i in range(1, len(pre))], res
+        # The quantum each EV_PREEMPTED found: after the forgiven miss a
+        # whole one; after each later ignored warning's preemption,
+        # quantum - period - debt (the debt: the time it ran after the
+        # warning, the period and a little more), then quantum - period,
+        # then a whole quantum with a warning again.
         lens = res["preempted_quantum_ns"]
-        for i, n in enumerate(lens):
+        assert lens[0] == q, res
+        for i, n in enumerate(lens[1:]):
             if i % (1 + k) == 0:
                 assert q - 2 * period - q // 100 <= n <= q - 2 * period, (i, n, res)
             elif i % (1 + k) < k:
@@ -181,9 +184,9 @@ def test_ignoring_warnings_buys_no_cpu(boot):
         assert h["warnings"] >= 20 and h["honored"] == h["warnings"] and h["ignored"] == 0, res
         assert h["preemptions"] <= 1, res
         assert i["honored"] == 0 and i["warnings"] - 1 <= i["ignored"] <= i["warnings"], res
-        assert i["forgiven"] == 0, res
+        assert i["forgiven"] <= 1, res            # its first miss, if in the window
         if k:
-            assert i["probation_quanta"] >= k * (i["ignored"] - 1), res
+            assert i["probation_quanta"] >= k * (i["ignored"] - 2), res
         ratio[k] = res["ratio"]
         done(r, 0)
     assert ratio[2] <= 1.02, ratio

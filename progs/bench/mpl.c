@@ -116,9 +116,11 @@
  * cost 0.82x there). With kernel/warn.c (CS 800, NCS 200, 5 boots,
  * results.md): MPL 1 has no warnings and off/on 1.00-1.03x; at MPL 3 the
  * sections preempted drop from about 170 to 1-8 and the workers' spin
- * share from 44% to 15-17%, but the times are the host's: off/on 1.69x
- * in one run and 1.07x in the next (naive, the same run twice, 1.00x and
- * 1.23x). A copy's peer wastes at most its own CPU time spinning, about
+ * share from 44% to 15-20%, but the times are the host's: off/on at
+ * MPL 1, 2, 3 was 1.00/1.10/1.69x, 1.03/1.25/1.07x and 0.47/1.96/1.15x in
+ * three runs of 5 boots within 20 minutes (host load 1-9; naive, the same
+ * run twice, 1.32/1.05/1.00x, 0.95/0.73/1.23x, 0.73/0.79/0.98x, and at
+ * MPL 1 fifo's off and on are the same run too). A copy's peer wastes at most its own CPU time spinning, about
  * half the copy's, so off/on stays below about 2x here whatever the
  * noise; Psyche's 2.59x needs more spinners per preempted holder than a
  * VP per CPU on 2 CPUs allows. There is no deterministic variant of that shape:

@@ -132,11 +132,16 @@ def table(pkgs):
     # space, all started at boot; warnings off and on. Under icount on one
     # CPU (deterministic; with several icount vCPUs a spinning VP costs
     # no guest time, see progs/bench/mpl.c), in wall mode on 2 CPUs.
-    for mode, smp, runs, iters in (("icount", 1, 2, 10000), ("wall", 2, 3, 60000)):
+    # Wall: a VP per CPU at MPL 1 (nothing to preempt, so no warnings),
+    # copies sharing the CPUs at MPL 2 and 3; sections 4x the work between
+    # them, so a copy whose peer is off its CPU holds the lock most of the
+    # time it runs, and the host's noise needs 5 boots.
+    for mode, smp, runs, iters, cs, ncs in (("icount", 1, 2, 10000, 400, 400),
+                                            ("wall", 2, 5, 60000, 800, 200)):
         for k in (1, 2, 3):
             for p in [p for p in apps if p in ("fifo", "naive")]:
                 for warn in ("off", "on"):
-                    t.append(mpl_exp(p, k, warn, mode, runs, iters, smp))
+                    t.append(mpl_exp(p, k, warn, mode, runs, iters, smp, cs, ncs))
     # malloc across VPs: per-VP caches against the central lists alone
     # (malloc_central_only), 1 and 2 VPs of fifo, 4 threads. icount on one
     # CPU counts the instructions of each path (a locked instruction counts
@@ -158,12 +163,11 @@ def table(pkgs):
     return t
 
 
-def mpl_exp(pkg, k, warn, mode, runs=1, iters=60000, smp=2):
-    """K copies of progs/bench/mpl.c with its documented defaults (quantum 2 ms,
-    2 VPs and one thread per VP per copy, critical section and the work
-    between two of them 400 units each) on `smp` CPUs. Its figure is the
-    longest copy."""
-    copies = tuple(f"mpl {pkg} {k} {warn} 2 0 {iters} 400 400 {c}" for c in range(k))
+def mpl_exp(pkg, k, warn, mode, runs=1, iters=60000, smp=2, cs=400, ncs=400):
+    """K copies of progs/bench/mpl.c (quantum 2 ms, 2 VPs and one thread per
+    VP per copy, critical sections of CS units of work and NCS units between
+    two) on `smp` CPUs. Its figure is the longest copy."""
+    copies = tuple(f"mpl {pkg} {k} {warn} 2 0 {iters} {cs} {ncs} {c}" for c in range(k))
     return Exp(f"mpl{k}.{pkg}.warn_{warn}.{mode}.smp{smp}", (), smp=smp, mode=mode, runs=runs,
                timeout=900, parallel=copies, knobs="quantum=2", longest=True,
                names=rf"^mpl{k}\.")
@@ -248,18 +252,39 @@ def figures(results, exp):
     same-named records is the figure (K copies: the workload is done when
     the last copy is)."""
     pat = re.compile(exp.names)
-    seen, dup = {}, None
+    seen, dup, every = {}, None, {}
     for rec in results:
         if not pat.search(str(rec.get("name", ""))):
             continue
         if not isinstance(rec.get("value"), (int, float)) or "unit" not in rec:
             continue
+        every.setdefault(rec["name"], []).append(rec)
         old = seen.get(rec["name"])
         if old is None or (exp.longest and rec["value"] > old["value"]):
             seen[rec["name"]] = rec
         elif not exp.longest:
             dup = rec["name"]
+    if exp.longest:       # the counts of all copies, beside the longest copy's own
+        seen = {n: dict(r, all_copies=copies_total(every[n])) for n, r in seen.items()}
     return list(seen.values()), dup
+
+
+# Counts that add up over copies, and shares that average.
+SUMMED = ("preemptions", "warnings", "warnings_honored", "warnings_ignored", "warnings_forgiven",
+          "probation_quanta", "cs_preempted", "cs_stalled", "long_waits", "warn_deferred")
+AVERAGED = ("lock_wait_share",)
+
+
+def copies_total(recs):
+    """What K copies' records say together: counts summed, shares averaged."""
+    out = {"copies": len(recs)}
+    for k in SUMMED:
+        if all(isinstance(r.get(k), (int, float)) for r in recs):
+            out[k] = sum(r[k] for r in recs)
+    for k in AVERAGED:
+        if all(isinstance(r.get(k), (int, float)) for r in recs):
+            out[k] = sum(r[k] for r in recs) / len(recs)
+    return out
 
 
 def run_all(exps, jobs=2, log=print):
@@ -331,9 +356,14 @@ def aggregate(runs):
             rec["reproducible"] = all(r == first for r in g["recs"])
         else:
             rec["tsc_hz"] = g["tsc"]
-        extra = {k: v for k, v in first.items() if k not in ("name", "package", "unit", "value", "smp")}
+        extra = {k: v for k, v in first.items()
+                 if k not in ("name", "package", "unit", "value", "smp", "all_copies")}
         if extra:
             rec["guest"] = extra       # the guest's own fields, from the first boot
+        totals = [r["all_copies"] for r in g["recs"] if "all_copies" in r]
+        if totals:                     # every copy's counts: the median over boots
+            rec["all_copies"] = {k: statistics.median(t[k] for t in totals)
+                                 for k in totals[0] if all(k in t for t in totals)}
         out.append(rec)
     return out, tsc_ref
 

@@ -1,6 +1,8 @@
 /*
  * The kernel command line (from grub.cfg): space-separated words.
  *   quantum=MS        scheduler time slice in milliseconds (1..1000)
+ *   warnprobation=K   quanta of probation after an ignored preemption
+ *                     warning (warn.c; default 2, 0: none)
  *   watchdog=S        dump all state and panic if the run lasts S seconds
  *   run=PROG,A1,A2    start PROG with arguments A1 A2 (repeatable; all
  *                     start together, each in its own address space)
@@ -88,6 +90,12 @@ void cmdline_parse(const char *line)
 					w + 8, quantum_ns / 1000000);
 			else
 				quantum_ns = v * 1000000;
+		} else if (!strncmp(w, "warnprobation=", 14)) {
+			if (parse_uint(w + 14, &v) < 0 || v > 100)
+				kprintf("anima: bad warnprobation '%s' (want 0..100 quanta); keeping %lu\n",
+					w + 14, warn_probation);
+			else
+				warn_probation = v;
 		} else if (!strncmp(w, "watchdog=", 9)) {
 			if (parse_uint(w + 9, &v) < 0 || v < 1 || v > 100000)
 				kprintf("anima: bad watchdog '%s' (want 1..100000 s); none set\n", w + 9);

@@ -49,7 +49,7 @@ struct cpu {
 	struct kop *timers;          /* pending kops by wake time (kop_lock) */
 	volatile uint64_t next_timer; /* timers' first wake_ns, or ~0: read without the lock */
 	uint64_t warn_at;            /* send the running VP its preemption warning then */
-	int warned;                  /* WARN_NONE, WARN_DUE or WARN_GIVEN (sched.c) */
+	int warned;                  /* WARN_NONE, WARN_DUE, WARN_GIVEN or WARN_MOOT (sched.c) */
 	uint64_t rand;               /* tie-breaking in sched.c */
 
 	volatile int online;
@@ -59,8 +59,8 @@ struct cpu {
 	uint8_t *ist_stacks;
 };
 
-/* cpu->warned */
-enum { WARN_NONE, WARN_DUE, WARN_GIVEN };
+/* cpu->warned; MOOT: it fell due with nobody waiting, so none was given (warn.c) */
+enum { WARN_NONE, WARN_DUE, WARN_GIVEN, WARN_MOOT };
 
 _Static_assert(__builtin_offsetof(struct cpu, self) == CPU_SELF, "cpu");
 _Static_assert(__builtin_offsetof(struct cpu, kstack_top) == CPU_KSTACK, "cpu");

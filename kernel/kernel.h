@@ -181,6 +181,15 @@ void sched_quantum_end(void);
 void warn_deliver(struct vp *vp);
 uint64_t warn_cap_ns(void);
 
+/* warn.c */
+extern uint64_t warn_probation;   /* quanta of probation after an ignored warning */
+#define WARN_FORGIVE 4           /* honored warnings in a row that forgive one miss */
+int warn_contended(struct cpu *c);
+void warn_arm(struct cpu *c, struct vp *vp);
+void warn_ignored(struct cpu *c, struct vp *vp, uint64_t now);
+void warn_honored(struct vp *vp);
+int warn_arm_late(struct cpu *c, struct vp *vp);
+
 /* kop.c */
 extern struct spinlock kop_lock;
 struct kop *kop_alloc(int kind);

@@ -16,10 +16,12 @@
  * vruntime is raised to near the smallest current one when it wakes.
  *
  * The two-minute warning: a VP that sets warn_ns in its VP page gets
- * EV_WARNING that long (capped at half a quantum) before its quantum ends.
- * If it yields before the deadline it has honored the warning and is not
- * charged with a preemption; otherwise it is preempted at the deadline
- * and, if it asked (want_preempted), gets EV_PREEMPTED when it next runs.
+ * EV_WARNING that long (capped at half a quantum) before its quantum ends,
+ * if another VP is ready for its CPU then (else none: warn.c). If it
+ * yields before the deadline it has honored the warning and is not
+ * charged with a preemption; otherwise it is preempted at the deadline,
+ * put on probation (warn.c), and, if it asked (want_preempted), gets
+ * EV_PREEMPTED when it next runs.
  *
  * A VP may be enqueued (woken) on one CPU while its old CPU is still
  * switching away from its stack; vp->on_cpu makes the new CPU wait until
@@ -50,9 +52,7 @@ static void quantum_begin(struct cpu *c, struct vp *vp, uint64_t now)
 	c->need_resched = 0;
 	c->warned = WARN_NONE;
 	c->warn_at = 0;
-	uint64_t w = READ_ONCE(vp->vpp->warn_ns);      /* user-written: clamp */
-	if (w)
-		c->warn_at = c->quantum_end - MIN(w, warn_cap_ns());
+	warn_arm(c, vp);             /* its warning time, or a quantum of probation */
 	struct pseudo_page *pp = vp->pp;
 	pp->cpu = c->id;
 	pp->ncpu = ncpu;
@@ -75,6 +75,10 @@ static void quantum_begin(struct cpu *c, struct vp *vp, uint64_t now)
  */
 static void warn_due(struct cpu *c)
 {
+	if (!warn_contended(c)) {    /* no preemption in sight: no warning (warn.c) */
+		c->warned = WARN_MOOT;
+		return;
+	}
 	c->warned = WARN_DUE;
 	c->need_resched = 0;         /* no preemption before the warning is out */
 }
@@ -89,6 +93,7 @@ void warn_deliver(struct vp *vp)
 	c->warned = WARN_GIVEN;
 	if (c->quantum_end < now + period) {
 		c->quantum_end = now + period;
+		c->warn_at = now;        /* the period stays quantum_end - warn_at (warn.c) */
 		vp->pp->late_warnings++;
 		sched_arm_timer();
 	}
@@ -445,16 +450,18 @@ void sched_quantum_end(void)
 	struct cpu *c = mycpu();
 	struct vp *vp = c->vp;
 	uint64_t now = now_ns();
-	if (now < c->quantum_end || !c->rq_len) {
+	if (now < c->quantum_end || !warn_contended(c)) {
 		vp_yield();              /* a plain reschedule request, or nobody waits */
 		return;
 	}
 	/* A warning was asked for but not yet given: give it first (its
 	   deadline will be the full period away). */
-	if (c->warn_at && c->warned != WARN_GIVEN) {
+	if (warn_arm_late(c, vp) && c->warned != WARN_GIVEN) {
 		warn_due(c);
 		return;
 	}
+	if (c->warned == WARN_GIVEN)
+		warn_ignored(c, vp, now);    /* warned, and still here: probation */
 	vp->pp->preemptions++;
 	trace(TR_PREEMPT, vp, 0);
 	if (READ_ONCE(vp->vpp->want_preempted) && READ_ONCE(vp->vpp->upcall_entry))

@@ -54,7 +54,7 @@ long sys_yield(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint6
 	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
 	struct cpu *cp = mycpu();
 	if (cp->warned == WARN_GIVEN && now_ns() < cp->quantum_end)
-		myvp()->pp->warnings_honored++;
+		warn_honored(myvp());
 	vp_yield();
 	return 0;
 }

@@ -94,6 +94,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	vp->id = __atomic_fetch_add(&next_vp_id, 1, __ATOMIC_RELAXED);
 	vp->space = sp;
 	vp->state = VP_NEW;
+	vp->honor_streak = WARN_FORGIVE;   /* in good standing: its first miss is forgiven (warn.c) */
 
 	/* The trapframe sits at the top of the kernel stack; below it, a
 	   context whose return address is vp_first, which "returns" to user
@@ -127,6 +128,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	pp->tsc_base = tsc_boot;
 	pp->quantum_ns = quantum_ns;
 	pp->warn_cap_ns = warn_cap_ns();
+	pp->warn_probation = warn_probation;
 	pp->ncpu = ncpu;
 
 	space_get(sp);

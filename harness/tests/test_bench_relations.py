@@ -63,3 +63,21 @@ def test_mpl3_warnings_on_faster_than_off(built, request):
     assert pre_on * 4 <= pre_off, f"sections preempted: off {pre_off}, on {pre_on}"
     t_off, t_on = r_off.figures[0]["value"], r_on.figures[0]["value"]
     assert t_off >= 1.2 * t_on, f"warnings off {t_off} s, on {t_on} s (guest instructions as ns)"
+
+
+def test_mpl1_a_cpu_per_vp_is_never_warned(built, request):
+    # Psyche's MPL 1: one copy, a VP per CPU (2 on 2). Nobody waits for a
+    # CPU, so the kernel warns nobody and preempts nobody (kernel/warn.c):
+    # warnings on cost nothing. Under icount, so the counts are the same in
+    # every run; the guest times too, though with several icount CPUs
+    # spinning costs no guest time (progs/bench/mpl.c), so the counts are
+    # the point. At most one warning per VP: while the second VP starts it
+    # can wait on the first one's CPU for a moment, and that is real.
+    off, on = (mpl_exp("fifo", 1, w, "icount", iters=10000, smp=2) for w in ("off", "on"))
+    r_off, r_on = boot_pair([(off, 0), (on, 0)], request)
+    (f_on,), (f_off,) = r_on.figures, r_off.figures
+    t = f_on["all_copies"]
+    assert t["preemptions"] == 0 and t["cs_preempted"] == 0, t
+    assert t["warnings"] <= f_on["vps"] and t["warnings_honored"] == t["warnings"], t
+    assert f_off["all_copies"]["preemptions"] <= f_off["vps"], f_off["all_copies"]   # the start, unwarned
+    assert abs(f_off["value"] / f_on["value"] - 1) <= 0.05, (f_off["value"], f_on["value"])

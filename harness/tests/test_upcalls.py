@@ -8,8 +8,11 @@
   the requested period before the deadline; a VP that yields in time is
   counted as honoring them and is never preempted; one that ignores them is
   preempted at the deadline and gets EV_PREEMPTED with the interrupted
-  context (the busy loop, resumed from it, computes the right values); one
+  context (the busy loop, resumed from it, computes the right values), then
+  serves its probation (kernel/warn.c: no warnings, shorter quanta); one
   that spends its time in long system calls still gets the full period;
+- a VP alone gets no warnings and is never preempted; ignoring warnings
+  buys a VP no CPU beside an honoring one (progs/tests/warnshare.c);
 - a thread sleeping in the kernel does not stop the other thread of its VP
   (progs/tests/twothreads.c, a hand-written two-thread dispatcher).
 
@@ -116,14 +119,78 @@ def test_warning_honored(boot, smp):
 @pytest.mark.parametrize("smp", SMP)
 def test_warning_ignored_is_preempted(boot, smp):
     res, allowed = warn_run(boot, "ignore", smp)
-    assert res["honored"] == 0, res
+    k = res["warn_probation"]
+    assert k == 2, res                       # kernel/warn.c's default
+    assert res["honored"] == 0 and res["forgiven"] == 1, res   # the first miss only
     assert res["preempted_in_loop"] >= N_WARN, res
     assert res["preempted_seen"] == res["preemptions"] >= N_WARN, res
-    # each preemption came after a warning: the k-th EV_PREEMPTED had seen k
-    # warnings (or more)
+    # Every warning was ignored. The first is forgiven (a VP starts in good
+    # standing); each later one cost a probation of k quanta: no warning in
+    # them, so each such warning is followed by 1 + k preemptions (the
+    # i-th EV_PREEMPTED, i >= 1, had seen (i - 1) // (1 + k) + 2 warnings).
+    # (The last warning may be under way at the snapshot.)
+    assert res["warnings"] - 1 <= res["ignored"] <= res["warnings"], res
     pre = res["warned_before_preempted"]
-    assert all(w >= i + 1 for i, w in enumerate(pre)), res
+    assert res["probation_quanta"] >= k * (res["ignored"] - 2), res
+    period, q = res["warn_ns"], res["quantum_ns"]
+    if smp == 1:      # icount: exact
+        assert pre == [1] + [(i - 1) // (1 + k) + 2 for i in range(1, len(pre))], res
+        # The quantum each EV_PREEMPTED found: after the forgiven miss a
+        # whole one; after each later ignored warning's preemption,
+        # quantum - period - debt (the debt: the time it ran after the
+        # warning, the period and a little more), then quantum - period,
+        # then a whole quantum with a warning again.
+        lens = res["preempted_quantum_ns"]
+        assert lens[0] == q, res
+        for i, n in enumerate(lens[1:]):
+            if i % (1 + k) == 0:
+                assert q - 2 * period - q // 100 <= n <= q - 2 * period, (i, n, res)
+            elif i % (1 + k) < k:
+                assert n == q - period, (i, n, res)
+            else:
+                assert n == q, (i, n, res)
+    else:
+        assert all(b >= a for a, b in zip(pre, pre[1:])) and pre[0] >= 1, res
     assert res["result_ok"] == 1, f"resuming EV_PREEMPTED contexts broke the loop: {res}"
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_no_warning_when_alone(boot, smp):
+    # Alone on its CPU(s), a VP that asks for warnings gets none, and is
+    # never preempted: its quantum goes on (a new one begins each time).
+    n = 20
+    r = boot(f"quantum=10 run=warn,alone,2000,{n}", smp=smp, timeout=120, icount=True)
+    res = result(r, "warn")
+    assert res["watchdog"] == 0, res
+    assert res["warnings"] == res["warnings_seen"] == 0, res
+    assert res["preemptions"] == 0 and res["dispatches"] == 0, res
+    assert res["quanta"] >= n - 2, res
+    done(r, 0)
+
+
+def test_ignoring_warnings_buys_no_cpu(boot):
+    # Two VPs of one space on one CPU (so fairness among spaces cannot even
+    # them out): one honors every warning, one ignores them. With the
+    # probation the ignoring VP gets no more CPU than the honoring one; with
+    # none (warnprobation=0) it keeps whole quanta against quantum - period:
+    # side by side, so the probation is what makes the difference.
+    ratio = {}
+    for k in (2, 0):
+        r = boot(f"quantum=10 warnprobation={k} run=warnshare:2,2000,1000", smp=1,
+                 timeout=120, icount=True)
+        res = result(r, "warnshare")
+        assert res["warn_probation"] == k, res
+        h, i = res["honor"], res["ignore"]
+        assert h["warnings"] >= 20 and h["honored"] == h["warnings"] and h["ignored"] == 0, res
+        assert h["preemptions"] <= 1, res
+        assert i["honored"] == 0 and i["warnings"] - 1 <= i["ignored"] <= i["warnings"], res
+        assert i["forgiven"] <= 1, res            # its first miss, if in the window
+        if k:
+            assert i["probation_quanta"] >= k * (i["ignored"] - 2), res
+        ratio[k] = res["ratio"]
+        done(r, 0)
+    assert ratio[2] <= 1.02, ratio
+    assert ratio[0] >= 1.15 and ratio[0] >= ratio[2] + 0.15, ratio
 
 
 @pytest.mark.parametrize("smp", SMP)

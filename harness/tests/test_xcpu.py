@@ -32,7 +32,9 @@ def test_cross_cpu_wake_is_an_ipi(boot):
 def test_trace_to_chrome_json(built, tmp_path):
     # Two copies of mpl (fifo, warnings on, 2 VPs each) on 2 CPUs: both
     # CPUs dispatch VPs of both spaces, and warnings arrive as upcalls.
-    copy = "run=mpl,fifo,2,on,2,0,4000,400,400,{}"
+    # (Warnings come only while a VP waits for the CPU: a run long enough
+    # that both CPUs see some.)
+    copy = "run=mpl,fifo,2,on,2,0,20000,400,400,{}"
     r, head, events = trace.record(["quantum=2", copy.format(0), copy.format(1)], smp=2,
                                    timeout=180)
     assert r.kind == "done" and r.status == 0, r.tail()

@@ -12,12 +12,17 @@
  *   kernel  like honor, but the thread spends nearly all its time in long
  *           system calls (sys_map + sys_unmap of MAP_KB), so deadlines
  *           fall due while it is in the kernel; want_preempted is set.
+ *   alone   like honor, but run with nobody else: for N quanta (a user
+ *           timer ends it), counting the quanta begun (quantum_start
+ *           changes); the kernel should warn and preempt it never.
  *
  * It stops after N warnings (honor, kernel) or N preemptions (ignore), or
  * when a 5 s watchdog timer fires. Every warning is recorded: lead_ns =
  * deadline - arrival (sys_time in the handler) and in_quantum = (deadline
- * == pp->quantum_end == pp->preempt_deadline when it arrived). One @result
- * line; the test judges it.
+ * == pp->quantum_end == pp->preempt_deadline when it arrived); so is the
+ * quantum each EV_PREEMPTED finds under way (quantum_ns: quantum_end -
+ * quantum_start), which shows the probation that follows an ignored
+ * warning (kernel/warn.c). One @result line; the test judges it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,16 +34,18 @@
 
 #define STACK     65536
 #define WATCHDOG  0x3a7c4d06UL
+#define ENOUGH    0x3a7c4d07UL        /* alone: N quanta are over */
 #define THREAD    0x7417eadUL        /* our current_thread: reported in events */
 #define MAXW      64
 
-enum { HONOR, IGNORE, KERNEL };
+enum { HONOR, IGNORE, KERNEL, ALONE };
 static int mode;
 
 static volatile int stop, yield_req, watchdog_fired;
 static volatile uint64_t nwarn, npre, busy_pre, other_pre, bad_thread, other_events;
 static uint64_t lead[MAXW], in_quantum[MAXW];
 static uint64_t pre_at[MAXW];           /* nwarn when each EV_PREEMPTED arrived */
+static uint64_t pre_q[MAXW];            /* the quantum under way then (ns) */
 static uint64_t want_n;
 static struct uctx resume_ctx;
 
@@ -62,8 +69,10 @@ static void handler(struct vp_page *vpp, struct pseudo_page *pp)
 					stop = 1;
 				break;
 			case EV_PREEMPTED:
-				if (npre < MAXW)
+				if (npre < MAXW) {
 					pre_at[npre] = nwarn;
+					pre_q[npre] = pp->quantum_end - pp->quantum_start;
+				}
 				npre++;
 				bad_thread += e->thread != THREAD;
 				if (in_busy(e->ctx.rip)) {
@@ -80,6 +89,8 @@ static void handler(struct vp_page *vpp, struct pseudo_page *pp)
 			case EV_TIMER:
 				if (e->token == WATCHDOG)
 					watchdog_fired = stop = 1;
+				else if (e->token == ENOUGH)
+					stop = 1;
 				break;
 			default:
 				other_events++;
@@ -95,11 +106,16 @@ static void handler(struct vp_page *vpp, struct pseudo_page *pp)
 	vp_resume(vpp);
 }
 
-/* honor and kernel: work, and yield when warned. */
+static uint64_t quanta;                 /* quantum_start changes the loop saw */
+
+/* honor, kernel and alone: work, and yield when warned. */
 static uint64_t work_loop(uint64_t map_bytes)
 {
-	uint64_t yields = 0, x = 1;
+	uint64_t yields = 0, x = 1, q = vp_pseudo()->quantum_start;
 	while (!stop || yield_req) {
+		uint64_t q1 = vp_pseudo()->quantum_start;
+		quanta += q1 != q;
+		q = q1;
 		if (map_bytes) {
 			char *p = sys_map(0, map_bytes, PROT_READ | PROT_WRITE);
 			if (!sys_failed((long)p))
@@ -119,10 +135,11 @@ static uint64_t work_loop(uint64_t map_bytes)
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		printf("usage: warn honor|ignore|kernel WARN_US N [MAP_KB]\n");
+		printf("usage: warn honor|ignore|kernel|alone WARN_US N [MAP_KB]\n");
 		return 2;
 	}
-	mode = !strcmp(argv[1], "ignore") ? IGNORE : !strcmp(argv[1], "kernel") ? KERNEL : HONOR;
+	mode = !strcmp(argv[1], "ignore") ? IGNORE : !strcmp(argv[1], "kernel") ? KERNEL :
+	       !strcmp(argv[1], "alone") ? ALONE : HONOR;
 	uint64_t warn_ns = strtoull(argv[2], 0, 10) * 1000;
 	want_n = strtoull(argv[3], 0, 10);
 	uint64_t map_bytes = argc > 4 ? strtoull(argv[4], 0, 10) * 1024 : 4096 * 1024;
@@ -138,8 +155,12 @@ int main(int argc, char **argv)
 	sys_yield();                 /* the next quantum starts with the warning armed */
 
 	uint64_t w0 = pp->warnings, h0 = pp->warnings_honored, p0 = pp->preemptions;
+	uint64_t i0 = pp->warnings_ignored, b0 = pp->probation_quanta, d0 = pp->dispatches;
 	uint64_t n0 = nwarn, q0 = npre;
-	syscall2(SYS_timer, sys_time() + 5000000000UL, WATCHDOG);
+	if (mode == ALONE)
+		syscall2(SYS_timer, sys_time() + want_n * pp->quantum_ns, ENOUGH);
+	else
+		syscall2(SYS_timer, sys_time() + 5000000000UL, WATCHDOG);
 	uint64_t yields = 0, iters = 0;
 	struct busy_out out;
 	struct busy_probe probe;
@@ -149,13 +170,16 @@ int main(int argc, char **argv)
 	else
 		yields = work_loop(mode == KERNEL ? map_bytes : 0);
 	/* A consistent snapshot: counters and what the handler saw. */
-	uint64_t n1, q1, w1, h1, p1;
+	uint64_t n1, q1, w1, h1, p1, i1, b1, d1;
 	do {
 		n1 = nwarn;
 		q1 = npre;
 		w1 = pp->warnings;
 		h1 = pp->warnings_honored;
 		p1 = pp->preemptions;
+		i1 = pp->warnings_ignored;
+		b1 = pp->probation_quanta;
+		d1 = pp->dispatches;
 	} while (n1 != nwarn || q1 != npre);
 	syscall2(SYS_timer, 0, 0);
 	vpp->warn_ns = 0;
@@ -174,6 +198,12 @@ int main(int argc, char **argv)
 	result_uint(&r, "honored", h1 - h0);
 	result_uint(&r, "preemptions", p1 - p0);
 	result_uint(&r, "preempted_seen", q1 - q0);
+	result_uint(&r, "ignored", i1 - i0);
+	result_uint(&r, "forgiven", pp->warnings_forgiven);
+	result_uint(&r, "probation_quanta", b1 - b0);
+	result_uint(&r, "warn_probation", pp->warn_probation);
+	result_uint(&r, "dispatches", d1 - d0);
+	result_uint(&r, "quanta", quanta);
 	result_uint(&r, "preempted_in_loop", busy_pre);
 	result_uint(&r, "preempted_elsewhere", other_pre);
 	result_uint(&r, "bad_thread", bad_thread);
@@ -195,6 +225,10 @@ int main(int argc, char **argv)
 	result_array(&r, "warned_before_preempted");   /* warnings seen when each EV_PREEMPTED came */
 	for (uint64_t i = q0; i < q1 && i < MAXW; i++)
 		result_uint(&r, 0, pre_at[i]);
+	result_close(&r);
+	result_array(&r, "preempted_quantum_ns");      /* the quantum each EV_PREEMPTED found */
+	for (uint64_t i = q0; i < q1 && i < MAXW; i++)
+		result_uint(&r, 0, pre_q[i]);
 	result_close(&r);
 	result_end(&r);
 	return 0;

@@ -162,6 +162,11 @@ struct pseudo_page {
 	/* state */
 	uint64_t oncpu;                  /* 1 while a CPU runs this VP, 0 while it waits or idles:
 					    peers move threads off a VP that is off its CPU */
+	/* statistics and settings of the warning's probation (kernel/warn.c) */
+	uint64_t warnings_ignored;       /* preempted at a warning's deadline: put on probation */
+	uint64_t probation_quanta;       /* quanta begun on probation: no warning, cut short */
+	uint64_t warn_probation;         /* how many quanta one ignored warning costs */
+	uint64_t warnings_forgiven;      /* ignored but forgiven: honored enough before (warn.c) */
 };
 
 #ifdef __cplusplus

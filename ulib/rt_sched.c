@@ -34,8 +34,14 @@ static int drain(struct rtvp *v, struct uthread *cur)
 	struct rtpkg *p = v->pkg;
 	struct vp_page *vpp = v->vpp;
 	int saw = 0;
+	/* `pending` says more events wait in the kernel than the ring held
+	   when it was filled: test it only after consuming the ring, and
+	   clear it just before fetching them. (Clearing it first lost the
+	   flag the delivery had set: with 16 older events ahead of it, a
+	   thread's EV_BLOCKED stayed in the kernel, the handler resumed the
+	   thread as if its blocking call had returned, and the thread later
+	   ran twice; timedrace catches it.) */
 	for (;;) {
-		vpp->pending = 0;
 		for (struct event *e; (e = vp_next_event(vpp)); vpp->ring_head++) {
 			struct uthread *t = (struct uthread *)e->thread;
 			switch (e->type) {
@@ -68,6 +74,7 @@ static int drain(struct rtvp *v, struct uthread *cur)
 		}
 		if (!vpp->pending)
 			return saw;
+		vpp->pending = 0;
 		syscall0(SYS_vp_poll);   /* more are queued in the kernel */
 	}
 }

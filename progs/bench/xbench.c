@@ -14,6 +14,10 @@
  *
  * A signal-wait is half a round trip (post, then the other side's wait
  * returns); a hand-off is one unlock-to-lock passage of the mutex.
+ *
+ * naive runs on 2 VPs in the measuring space: its VPs are classic, so a
+ * thread waiting in the kernel holds its VP, and one VP would deadlock
+ * the same-space figures (its other thread could never run).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,5 +257,5 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	S = (struct shared *)a;
-	P->run(1, bench_main, 0);
+	P->run(!strcmp(P->name, "naive") ? 2 : 1, bench_main, 0);
 }

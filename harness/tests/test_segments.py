@@ -55,7 +55,7 @@ def pc_params():
 
 @pytest.mark.parametrize("smp,a,b", list(pc_params()))
 def test_producer_consumer(boot, smp, a, b):
-    r = boot(f"memcheck run=xspace,pc,{a},{b},2000", smp=smp, timeout=180)
+    r = boot(f"memcheck watchdog=60 run=xspace,pc,{a},{b},2000", smp=smp, timeout=180)
     done(r, 0)
     res = case(r, "pc")
     assert res["items"] == res["total"] == 4000, res
@@ -67,7 +67,7 @@ def test_producer_consumer(boot, smp, a, b):
                                      (1, "naive", "prio"),
                                      pytest.param(2, "naive", "prio", marks=RUNTIME_DOUBLE_RUN)])
 def test_mutex_pingpong_and_barrier(boot, smp, a, b):
-    r = boot(f"memcheck run=xspace,pingpong,{a},{b},1000", smp=smp, timeout=180)
+    r = boot(f"memcheck watchdog=60 run=xspace,pingpong,{a},{b},1000", smp=smp, timeout=180)
     done(r, 0)
     res = case(r, "pingpong")
     assert res["rounds"] == 2000 and res["child_status"] == 0, res

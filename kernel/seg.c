@@ -26,6 +26,8 @@
  */
 #include "kernel.h"
 
+_Static_assert(SEG_TOP <= USER_MAP_BASE && SEG_BASE >= USER_BASE, "the segment window lies below SYS_map's placement");
+
 static struct spinlock seg_lock = SPINLOCK_INIT("seg");
 static uint64_t seg_next = SEG_BASE;     /* seg_lock: the next free window address */
 static int seg_ids = 1;                  /* seg_lock */

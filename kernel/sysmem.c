@@ -45,7 +45,7 @@ static uint64_t place_from(struct space *sp, uint64_t from, uint64_t len)
 	uint64_t a = from, next;
 	while (a <= VP_RESERVED_LO && len + PGSIZE <= VP_RESERVED_LO - a) {
 		if (in_seg_window(a, len + PGSIZE)) {
-			a = SEG_TOP;             /* the segment window is the kernel's to place */
+			a = SEG_TOP;             /* (below USER_MAP_BASE today: a safety net) */
 			continue;
 		}
 		if (!range_used(sp, a, len + PGSIZE, &next))

@@ -13,8 +13,8 @@
    whole life (never reused, with a guard page after it), and every space
    maps it there. SYS_map never places anything in it and refuses a fixed
    address in it (-EPERM); SYS_unmap refuses it too (use SYS_seg_unmap). */
-#define SEG_BASE      0x0000600000000000UL
-#define SEG_TOP       0x0000700000000000UL
+#define SEG_BASE      0x0000080000000000UL
+#define SEG_TOP       0x0000100000000000UL   /* = USER_MAP_BASE: below SYS_map's placement */
 #define SEG_MAXLEN    (64UL << 20)        /* bytes per segment */
 #define MAXSEG_SPACE  16                  /* segments one space maps at once; also
 					     live segments one space may have created */

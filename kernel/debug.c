@@ -32,6 +32,10 @@ void debug_dump(void)
 				v->tf->rsp, p->disabled, p->pending, p->ring_head, v->ring_tail, v->evq_len,
 				v->idle_wait, v->parked, p->current_thread, v->pp->upcalls);
 		}
+		int n = 0;
+		for (struct kop *op = sp->kops; op && n < 16; op = op->snext, n++)
+			kprintf("  kop kind %d mode %d vp %d thread %#lx futex %#lx\n", op->kind, op->mode,
+				op->vp ? op->vp->index : -1, op->thread, op->fkey);
 	}
 }
 

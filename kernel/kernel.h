@@ -200,6 +200,7 @@ void kop_expire(struct kop *op);
 void kop_timers(struct cpu *c, uint64_t now);
 uint64_t kop_next_deadline(struct cpu *c);
 int futex_wake_key(uint64_t key, int n);
+void futex_cancel_seg(int seg_id, struct space *only, long err);
 long utimer_set(uint64_t deadline, uint64_t token);
 void kop_space_cleanup(struct space *sp);
 void kop_vp_cleanup(struct vp *vp);
@@ -223,6 +224,21 @@ int lazy_fill(struct space *sp, uint64_t va, uint64_t err);
 
 /* vpsys.c */
 int cap_get(struct space *sp, uint64_t handle, struct capent *out);
+long cap_put(struct space *sp, const struct capent *c);
+void cap_hold(const struct capent *c);
+void cap_release(const struct capent *c);
+
+/* seg.c */
+#define SEGKEY_TAG (1UL << 63)   /* a futex key in a segment: tag | id << 32 | offset */
+uint64_t seg_key(struct seg *s, uint64_t off);
+int in_seg_window(uint64_t addr, uint64_t len);
+void seg_hold(struct seg *s);
+void seg_release(struct seg *s, int handle);
+int seg_unmap_in(struct space *sp, struct seg *s);
+void seg_space_died(struct space *sp);
+void seg_space_free(struct space *sp);
+int seg_futex_key(struct space *sp, uint64_t a, uint64_t *key);
+void seg_fault_detail(struct space *sp, uint64_t a, char *buf, size_t n);
 
 /* vp.c */
 struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp);
@@ -242,6 +258,7 @@ void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip
 int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot, int nvp,
 		const struct capent *caps, int ncaps);
 struct space *space_lookup(int id);
+int space_hold_all(struct space **out, int max);
 long space_wait(int id, int *ustatus);
 void space_finish(struct space *sp);
 struct space *space_at(int slot);

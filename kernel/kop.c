@@ -280,6 +280,21 @@ int futex_wake_key(uint64_t key, int n)
 	return woken;
 }
 
+/* Complete every futex wait on segment seg_id (of space `only`, or of
+   any space if 0) with err: the segment was unmapped or revoked. */
+void futex_cancel_seg(int seg_id, struct space *only, long err)
+{
+	uint64_t tag = (SEGKEY_TAG | ((uint64_t)seg_id << 32)) >> 32;
+	spin_lock(&kop_lock);
+	for (int b = 0; b < NFUTEX; b++)
+		for (struct kop *op = futexq[b], *next; op; op = next) {
+			next = op->fnext;
+			if (op->fkey >> 32 == tag && (!only || op->sp == only))
+				complete(op, (uint64_t)err);
+		}
+	spin_unlock(&kop_lock);
+}
+
 /*
  * Arm (or with deadline 0 cancel) the calling VP's one-shot user timer.
  * Arming reserves the EV_TIMER it will post (-EAGAIN if the VP's queue

@@ -176,7 +176,7 @@ uint64_t pmm_free_pages(void)
    space within its quota: user pages, page tables, kernel stacks. */
 int mem_user_ok(struct space *sp, uint64_t n)
 {
-	uint64_t used = sp->pages + sp->ptpages + sp->kpages;
+	uint64_t used = sp->pages + sp->ptpages + sp->kpages + sp->segpages;
 	return n <= nfree && nfree - n >= reserve_pages && used + n <= mem_quota_pages();
 }
 

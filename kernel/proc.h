@@ -10,6 +10,7 @@
 #include "trap.h"
 #include <anima/vp.h>
 #include <anima/syscall.h>
+#include <anima/seg.h>
 
 #define KSTACK_SIZE  (16 * 1024)
 #define MAXSPACE     256
@@ -20,13 +21,35 @@
 #define MAXKOP_SPACE 1024      /* outstanding blocking ops (and timers) per space */
 #define MAXCHILD     32        /* child spaces per space still in the table (-EAGAIN past it) */
 
-/* A capability: an entry of a space's handle table (vpsys.c). It names a
-   VP by ids, never by pointer: a VP id is never reused, so the entry
-   stops working the moment that VP exits, even if its slot is reused. */
+/* A capability: an entry of a space's handle table (vpsys.c). A VP entry
+   names its VP by ids, never by pointer: a VP id is never reused, so the
+   entry stops working the moment that VP exits, even if its slot is
+   reused. A segment entry holds a counted reference (seg.c): the segment
+   lives while any handle or mapping does. */
+enum { CAP_FREE, CAP_VP, CAP_SEG };
 struct capent {
-	int space_id;                /* 0: free entry */
+	int kind;                    /* CAP_*; CAP_FREE: a free entry */
+	int space_id;                /* CAP_VP */
 	int vp_index;
 	int vp_id;
+	struct seg *seg;             /* CAP_SEG: a reference (seg_hold) */
+	int rights;                  /* CAP_SEG: SEG_* */
+};
+
+/* A shared segment (seg.c): frames allocated at creation, charged to the
+   creator, mapped at the same address `base` in every space that maps it. */
+struct seg {
+	int id;                      /* never reused: futex keys name it */
+	int creator;                 /* space id charged for its frames */
+	uint64_t base, len;          /* its range of the segment window */
+	uint64_t *frames;            /* physical address of each page (0 once freed) */
+	int npages, fpages;          /* frames, and pages of the frames array */
+	int nhandles, nmaps;         /* seg_lock */
+	int revoked;                 /* seg_lock: no new map; handles give -EIDRM */
+};
+struct segmap {                  /* a space's mapping of a segment (space lock) */
+	struct seg *seg;             /* 0: free entry */
+	int prot;
 };
 
 /* A blocking operation (kop.c): sleep, simulated I/O, futex wait, a
@@ -139,6 +162,11 @@ struct space {
 	int collected;               /* one of them got the status (table_lock) */
 	struct capent caps[MAXCAP_SPACE];   /* handle table (lock); handle = CAP_BASE + index */
 	int tables_freed;            /* refs reached zero (table_lock) */
+	struct segmap segmaps[MAXSEG_SPACE];   /* segments it maps (lock) */
+	int nsegs;                   /* live segments it created (atomic) */
+	uint64_t segpages;           /* pages charged for them (atomic; counts in the quota) */
+	uint64_t robust;             /* its robust list (SYS_seg_robust): user address */
+	int nrobust;                 /* entries */
 	const char *kill_cause;      /* set when the kernel killed the space */
 	uint64_t kill_addr, kill_rip;
 };

@@ -49,6 +49,7 @@ void space_put(struct space *sp)
 {
 	if (__atomic_sub_fetch(&sp->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
+	seg_space_free(sp);              /* no CPU runs it: its segment frames are unreachable */
 	vm_free_user(sp->pml4);
 	sp->pml4 = 0;
 	for (int i = 0; i < MAXVP; i++)          /* the VP slots' event rings */
@@ -123,6 +124,7 @@ void space_finish(struct space *sp)
 	if (sp->boot_slot >= 0)
 		boot_record_exit(sp->boot_slot, sp->exit_status);
 	kop_space_cleanup(sp);
+	seg_space_died(sp);              /* robust locks it held: their waiters learn it */
 
 	spin_lock(&table_lock);
 	for (int i = 0; i < MAXSPACE; i++) {       /* orphan our children */
@@ -179,6 +181,25 @@ struct space *space_lookup(int id)
 		if (table[i] && table[i]->id == id)
 			return table[i];
 	return 0;
+}
+
+/* A reference to every space in the table whose tables are still alive
+   (refs > 0: never revive one being torn down); returns how many. */
+int space_hold_all(struct space **out, int max)
+{
+	int n = 0;
+	spin_lock(&table_lock);
+	for (int i = 0; i < MAXSPACE && n < max; i++) {
+		struct space *sp = table[i];
+		int r = sp ? __atomic_load_n(&sp->refs, __ATOMIC_ACQUIRE) : 0;
+		while (r > 0 && !__atomic_compare_exchange_n(&sp->refs, &r, r + 1, 0,
+							     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			;
+		if (r > 0)
+			out[n++] = sp;
+	}
+	spin_unlock(&table_lock);
+	return n;
 }
 
 /* Child spaces of sp in the table (live, or ended and not yet collected);
@@ -274,8 +295,10 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 		v->parked = 1;
 		sp->nparked++;
 	}
-	for (int i = 0; i < ncaps; i++)
+	for (int i = 0; i < ncaps; i++) {
 		sp->caps[i] = caps[i];
+		cap_hold(&caps[i]);      /* the child's own reference (space_put drops it) */
+	}
 	if (!vp || err) {
 		sp->state = SP_DEAD;
 		while (sp->vps) {              /* none has run: free them directly */

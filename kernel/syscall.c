@@ -15,6 +15,8 @@ SYSDECL(sleep);
 SYSDECL(vp_create); SYSDECL(vp_start); SYSDECL(vp_idle); SYSDECL(vp_signal);
 SYSDECL(vp_cap); SYSDECL(timer); SYSDECL(vp_poll); SYSDECL(io); SYSDECL(futex_wait);
 SYSDECL(futex_wake); SYSDECL(vp_exit); SYSDECL(cap_grant); SYSDECL(cap_drop);
+SYSDECL(seg_create); SYSDECL(seg_map); SYSDECL(seg_unmap); SYSDECL(seg_revoke);
+SYSDECL(seg_robust); SYSDECL(seg_info);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -37,6 +39,12 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_vp_exit] = sys_vp_exit,
 	[SYS_cap_grant] = sys_cap_grant,
 	[SYS_cap_drop] = sys_cap_drop,
+	[SYS_seg_create] = sys_seg_create,
+	[SYS_seg_map] = sys_seg_map,
+	[SYS_seg_unmap] = sys_seg_unmap,
+	[SYS_seg_revoke] = sys_seg_revoke,
+	[SYS_seg_robust] = sys_seg_robust,
+	[SYS_seg_info] = sys_seg_info,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,

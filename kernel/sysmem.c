@@ -2,8 +2,8 @@
  * Memory syscalls: map zeroed pages into the caller's space, unmap them.
  *
  * Rules (docs/abi.md): the VP range [VP_RESERVED_LO, VP_RESERVED_HI) is
- * the kernel's, every slot, used or not, so neither call touches it
- * (-EPERM). A map never replaces anything: a fixed address that overlaps
+ * the kernel's, every slot, used or not, and so is the segment window
+ * [SEG_BASE, SEG_TOP) (seg.c), so neither call touches them (-EPERM). A map never replaces anything: a fixed address that overlaps
  * a page or a lazy region is -EEXIST, and addr 0 places the mapping in a
  * hole with nothing mapped or lazy in it, below the reserved range. User
  * pages leave a kernel reserve and stay within the space's quota (mem.c).
@@ -11,11 +11,12 @@
 #include "kernel.h"
 #include <anima/syscall.h>
 #include <anima/vp.h>
+#include <anima/seg.h>
 
 /* Does [addr, addr+len) touch the kernel-owned VP range? */
 static int touches_reserved(uint64_t addr, uint64_t len)
 {
-	return addr < VP_RESERVED_HI && addr + len > VP_RESERVED_LO;
+	return (addr < VP_RESERVED_HI && addr + len > VP_RESERVED_LO) || in_seg_window(addr, len);
 }
 
 /* The first used address (a mapped page or a lazy region) in [a, a+len),
@@ -43,6 +44,10 @@ static uint64_t place_from(struct space *sp, uint64_t from, uint64_t len)
 {
 	uint64_t a = from, next;
 	while (a <= VP_RESERVED_LO && len + PGSIZE <= VP_RESERVED_LO - a) {
+		if (in_seg_window(a, len + PGSIZE)) {
+			a = SEG_TOP;             /* (below USER_MAP_BASE today: a safety net) */
+			continue;
+		}
 		if (!range_used(sp, a, len + PGSIZE, &next))
 			return a;
 		a = PGROUNDUP(next) + PGSIZE;   /* a guard page after the used one too */

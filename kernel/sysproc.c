@@ -59,25 +59,49 @@ long sys_yield(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint6
 	return 0;
 }
 
-/* The caller's handles uhandles[0..n-1], looked up in its own table. */
-static long spawn_caps(uint64_t uhandles, uint64_t n, struct capent *caps)
+/* The caller's handles uhandles[0..n-1], looked up in its own table
+   (each copy holds a reference: spawn_release). A segment handle needs
+   SEG_GRANT to be passed on (-EACCES). */
+static long spawn_caps(uint64_t uhandles, uint64_t n, struct capent *caps, int *got)
 {
+	*got = 0;
 	if (n > MAXCAP_SPACE)
 		return -EINVAL;
 	uint64_t h[MAXCAP_SPACE];
 	long r = n ? copyin(h, uhandles, n * sizeof h[0]) : 0;
-	for (uint64_t i = 0; r == 0 && i < n; i++)
+	for (uint64_t i = 0; r == 0 && i < n; i++) {
 		r = cap_get(myvp()->space, h[i], &caps[i]);
+		if (!r)
+			(*got)++;
+		if (!r && caps[i].kind == CAP_SEG && !(caps[i].rights & SEG_GRANT))
+			r = -EACCES;
+	}
 	return r;
 }
+
+static void spawn_release(struct capent *caps, int n)
+{
+	for (int i = 0; i < n; i++)
+		cap_release(&caps[i]);
+}
+
+static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, struct capent *caps, int nhandles);
 
 long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uhandles, uint64_t nhandles, uint64_t f)
 {
 	(void)f;
 	struct capent caps[MAXCAP_SPACE];
-	long r = spawn_caps(uhandles, nhandles, caps);
-	if (r < 0)
-		return r;
+	int got;
+	long r = spawn_caps(uhandles, nhandles, caps, &got);
+	if (r >= 0)
+		r = spawn_args(uprog, argc, uargv, caps, (int)nhandles);
+	spawn_release(caps, got);        /* the child took references of its own */
+	return r;
+}
+
+static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, struct capent *caps, int nhandles)
+{
+	long r;
 	char name[MAX_PROGNAME];
 	r = copyin_str(name, uprog, sizeof name);
 	if (r < 0)
@@ -100,7 +124,7 @@ long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uhandles,
 		args[i] = buf + off;
 		off += r + 1;
 	}
-	r = space_spawn(name, (int)argc, args, myvp()->space, -1, 1, caps, (int)nhandles);
+	r = space_spawn(name, (int)argc, args, myvp()->space, -1, 1, caps, nhandles);
 	kfree(buf);
 	return r;
 }

@@ -53,13 +53,17 @@ void idt_load(void)
 /* A user-mode exception: describe it in one line and end the space. */
 static void user_fault(struct trapframe *tf)
 {
-	char detail[64] = "";
+	char detail[96] = "";
 	uint64_t addr = tf->rip;
 	if (tf->vector == T_PGFLT) {
 		addr = rcr2();
-		ksnprintf(detail, sizeof detail, "%s, %s",
-			  tf->error & PF_I ? "exec" : tf->error & PF_W ? "write" : "read",
-			  tf->error & PF_P ? "protection" : "not present");
+		size_t n = ksnprintf(detail, sizeof detail, "%s, %s",
+				     tf->error & PF_I ? "exec" : tf->error & PF_W ? "write" : "read",
+				     tf->error & PF_P ? "protection" : "not present");
+		if (in_seg_window(addr, 1) && n + 2 < sizeof detail) {   /* say which segment */
+			memcpy(detail + n, ", ", 2);
+			seg_fault_detail(myvp()->space, addr, detail + n + 2, sizeof detail - n - 2);
+		}
 	} else if (tf->error)
 		ksnprintf(detail, sizeof detail, "error code %#lx", tf->error);
 	space_kill(myvp()->space, trap_name(tf->vector), addr, tf->rip, detail);

@@ -62,7 +62,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	/* Its kernel stack counts in the space's quota (and so does a new
 	   event ring, below). */
 	int err = index >= MAXVP || !vp->kstack ||
-		  sp->kpages + KSTACK_SIZE / PGSIZE + sp->pages + sp->ptpages > mem_quota_pages() ||
+		  sp->kpages + KSTACK_SIZE / PGSIZE + sp->pages + sp->ptpages + sp->segpages > mem_quota_pages() ||
 		  map_shared_pages(sp, vp, index) < 0;
 	/* The event ring stays with the slot, as the shared pages do: a VP
 	   made where one exited reuses it, without the allocation and

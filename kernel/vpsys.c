@@ -68,21 +68,39 @@ long sys_vp_start(ARGS)
  * under the locks that keep the VP alive, so it dangles never: once that
  * VP has exited it gives -ESRCH, even if the slot holds a new VP.
  */
+/* A copy of the entry, holding a reference if it names a segment: the
+   caller gives it to a table (cap_put) or back (cap_release). */
 int cap_get(struct space *sp, uint64_t handle, struct capent *out)
 {
 	if (handle < CAP_BASE || handle >= CAP_BASE + MAXCAP_SPACE)
 		return -EBADF;
 	spin_lock(&sp->lock);
 	*out = sp->caps[handle - CAP_BASE];
+	if (out->kind == CAP_SEG)
+		seg_hold(out->seg);      /* under the lock: a drop cannot free it first */
 	spin_unlock(&sp->lock);
-	return out->space_id ? 0 : -EBADF;
+	return out->kind != CAP_FREE ? 0 : -EBADF;
 }
 
-/* Put a copy of c into sp's first free entry (sp->lock held). */
-static long cap_put(struct space *sp, const struct capent *c)
+void cap_hold(const struct capent *c)
+{
+	if (c->kind == CAP_SEG)
+		seg_hold(c->seg);
+}
+
+/* Give back the reference a copy holds (no lock held). */
+void cap_release(const struct capent *c)
+{
+	if (c->kind == CAP_SEG)
+		seg_release(c->seg, 1);
+}
+
+/* Put c into sp's first free entry (sp->lock held); a segment entry's
+   reference moves into the table. */
+long cap_put(struct space *sp, const struct capent *c)
 {
 	for (int i = 0; i < MAXCAP_SPACE; i++)
-		if (!sp->caps[i].space_id) {
+		if (sp->caps[i].kind == CAP_FREE) {
 			sp->caps[i] = *c;
 			return CAP_BASE + i;
 		}
@@ -97,14 +115,17 @@ long sys_vp_cap(ARGS)
 	struct vp *vp = vp_lookup(sp, a0);
 	long r = -ESRCH;
 	if (vp) {
-		struct capent c = { .space_id = sp->id, .vp_index = vp->index, .vp_id = vp->id };
+		struct capent c = { .kind = CAP_VP, .space_id = sp->id, .vp_index = vp->index,
+				    .vp_id = vp->id };
 		r = cap_put(sp, &c);
 	}
 	spin_unlock(&sp->lock);
 	return r;
 }
 
-/* SYS_cap_grant(handle, space id): copy an entry to a child or the parent. */
+/* SYS_cap_grant(handle, space id [, rights]): copy an entry to a child or
+   the parent. A segment handle needs SEG_GRANT, and the copy gets
+   `rights` (0: the same), which may only narrow (-EACCES otherwise). */
 long sys_cap_grant(ARGS)
 {
 	UNUSED();
@@ -113,8 +134,18 @@ long sys_cap_grant(ARGS)
 	long r = cap_get(me, a0, &c);
 	if (r < 0)
 		return r;
-	if ((int64_t)a1 <= 0 || a1 > 0x7fffffff)
-		return -EPERM;
+	if (c.kind == CAP_SEG && (!(c.rights & SEG_GRANT) || (a2 & ~(uint64_t)c.rights)))
+		r = -EACCES;
+	else if (c.kind != CAP_SEG && a2)
+		r = -EINVAL;             /* a VP handle has no rights to narrow */
+	else if ((int64_t)a1 <= 0 || a1 > 0x7fffffff)
+		r = -EPERM;
+	if (r < 0) {
+		cap_release(&c);
+		return r;
+	}
+	if (c.kind == CAP_SEG && a2)
+		c.rights = (int)a2;
 	spin_lock(&table_lock);          /* keeps t and me->parent in place */
 	struct space *t = space_lookup((int)a1);
 	if (!t || (t->parent != me && t != me->parent))
@@ -125,6 +156,8 @@ long sys_cap_grant(ARGS)
 		spin_unlock(&t->lock);
 	}
 	spin_unlock(&table_lock);
+	if (r < 0)
+		cap_release(&c);         /* not placed: the reference is still ours */
 	return r;
 }
 
@@ -135,10 +168,11 @@ long sys_cap_drop(ARGS)
 	if (a0 < CAP_BASE || a0 >= CAP_BASE + MAXCAP_SPACE)
 		return -EBADF;
 	spin_lock(&sp->lock);
-	struct capent *e = &sp->caps[a0 - CAP_BASE];
-	long r = e->space_id ? 0 : -EBADF;
-	e->space_id = 0;
+	struct capent *e = &sp->caps[a0 - CAP_BASE], old = *e;
+	long r = e->kind != CAP_FREE ? 0 : -EBADF;
+	e->kind = CAP_FREE;
 	spin_unlock(&sp->lock);
+	cap_release(&old);               /* (a mapping keeps the segment) */
 	return r;
 }
 
@@ -190,6 +224,10 @@ long sys_vp_signal(ARGS)
 		struct capent c;
 		if ((r = cap_get(me->space, a0, &c)) < 0)
 			return r;        /* not a handle of ours: -EBADF */
+		if (c.kind != CAP_VP) {
+			cap_release(&c);
+			return -EBADF;   /* a handle, but not a VP's */
+		}
 		return cap_signal(&c, &ev, &to);
 	}
 	if (!r)
@@ -234,8 +272,9 @@ long sys_io(ARGS)
 	return block_for(BLK_IO, a0, a1);
 }
 
-/* Futexes are keyed by physical address, so threads of different spaces
-   that share memory meet on the same key. */
+/* Futexes are keyed by physical address, or in a segment by (segment,
+   offset), so threads of different spaces that share memory meet on the
+   same key. */
 static long futex_key(uint64_t uaddr, uint64_t *key)
 {
 	if (uaddr % 4)
@@ -243,6 +282,8 @@ static long futex_key(uint64_t uaddr, uint64_t *key)
 	if (!user_range_ok(uaddr, 4))
 		return -EFAULT;
 	struct space *sp = myvp()->space;
+	if (in_seg_window(uaddr, 4))     /* (segment id, offset): the same key in every space */
+		return seg_futex_key(sp, uaddr, key);
 	uint64_t *pte = vm_walk(sp->pml4, uaddr, 0);
 	if ((!pte || !(*pte & PTE_P)) && lazy_fill(sp, uaddr, 0) > 0)
 		pte = vm_walk(sp->pml4, uaddr, 0);      /* an untouched demand-zero word */
@@ -267,6 +308,11 @@ long sys_futex_wait(ARGS)
 	if ((r = copyin(&val, a0, 4)) < 0 || val != (uint32_t)a1) {
 		spin_unlock(&kop_lock);
 		kop_free(op);
+		/* A segment word that faults now was unmapped since futex_key
+		   (the unmapper clears PTEs and shoots down before it cancels
+		   the waiters, under this lock): the same -EIDRM as theirs. */
+		if (r < 0 && (key & SEGKEY_TAG))
+			r = -EIDRM;
 		return r < 0 ? r : -EAGAIN;
 	}
 	op->fkey = key;

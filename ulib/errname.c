@@ -12,7 +12,8 @@ const char *errname(int e)
 		{ ECHILD, "ECHILD" }, { EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
 		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" }, { EEXIST, "EEXIST" },
 		{ EINVAL, "EINVAL" }, { ERANGE, "ERANGE" }, { ENOSYS, "ENOSYS" },
-		{ ETIMEDOUT, "ETIMEDOUT" },
+		{ ETIMEDOUT, "ETIMEDOUT" }, { EIDRM, "EIDRM" }, { EACCES, "EACCES" },
+		{ EOWNERDEAD, "EOWNERDEAD" }, { ENOTRECOVERABLE, "ENOTRECOVERABLE" },
 	};
 	if (e < 0)
 		e = -e;

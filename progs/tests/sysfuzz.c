@@ -63,6 +63,7 @@
 #include <result.h>
 #include <sys.h>
 #include <anima/vp.h>
+#include <anima/seg.h>
 
 #define PROTECT_LO  USER_BASE                        /* image, heap, map(0): */
 #define PROTECT_HI  (USER_MAP_BASE + (1UL << 40))    /*   below this */
@@ -85,7 +86,8 @@
 	X(raw, 90) X(plain, 50) X(cputs, 25) X(map, 120) X(unmap, 80) \
 	X(reserved, 40) X(vp_create, 35) X(vp_start, 25) X(vp_signal, 60) \
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
-	X(spawn, 3) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30)
+	X(spawn, 3) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
+	X(seg, 40)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };
 #define NAME(k, w) #k,
@@ -583,6 +585,56 @@ static void do_cap_drop(struct fz *f)
 	issue(f, K_cap_drop, SYS_cap_drop, h, rand_arg(f), 0, 0, 0, bad_handle(h), 0);
 }
 
+/* Shared segments: create (remembered as a handle, so grants, drops,
+   maps and spawns use it too), map, unmap, revoke, info, robust lists.
+   Nothing touches a segment's memory: another VP may revoke it. A robust
+   list registered here points at random memory of ours, which the kernel
+   reads when the space ends (and must survive). */
+static uint64_t seg_addr(struct fz *f)
+{
+	return SEG_BASE + rand_below(&f->st, 1UL << 16) * PAGE_SIZE;
+}
+
+static void do_seg(struct fz *f)
+{
+	long h = some_handle(f);
+	switch (rand_below(&f->st, 8)) {
+	case 0:
+	case 1: {
+		long len = rand_below(&f->st, 4) ? (long)(1 + rand_below(&f->st, 4 * PAGE_SIZE)) : rand_arg(f);
+		long r = issue(f, K_seg, SYS_seg_create, len, rand_arg(f), 0, 0, 0,
+			       len <= 0 || (uint64_t)len > SEG_MAXLEN, 0);
+		remember_handle(f, r);
+		break;
+	}
+	case 2:
+	case 3: {
+		long prot = rand_below(&f->st, 2) ? PROT_READ | (long)(rand_below(&f->st, 2) * PROT_WRITE)
+						  : rand_arg(f);
+		long addr = rand_below(&f->st, 4) ? 0 : rand_below(&f->st, 2) ? (long)seg_addr(f) : rand_arg(f);
+		issue(f, K_seg, SYS_seg_map, h, addr, prot, 0, 0, bad_handle(h), 0);
+		break;
+	}
+	case 4: {
+		long a = rand_below(&f->st, 2) ? syscall2(SYS_seg_info, h, 0) : (long)seg_addr(f);
+		issue(f, K_seg, SYS_seg_unmap, a, 0, 0, 0, 0, 0, 0);
+		break;
+	}
+	case 5:
+		if (rand_below(&f->st, 8) == 0)  /* rarely: it ends the segment for everyone */
+			issue(f, K_seg, SYS_seg_revoke, h, 0, 0, 0, 0, bad_handle(h), 0);
+		else
+			issue(f, K_seg, SYS_seg_info, h, rand_below(&f->st, 2) ? (long)pool : rand_arg(f),
+			      0, 0, 0, bad_handle(h), 0);
+		break;
+	default: {
+		long n = rand_below(&f->st, 4) ? (long)rand_below(&f->st, MAXROBUST + 2) : rand_arg(f);
+		long list = rand_below(&f->st, 2) ? (long)pool + 8 * (long)rand_below(&f->st, 64) : rand_arg(f);
+		issue(f, K_seg, SYS_seg_robust, list, n, 0, 0, 0, (uint64_t)n > MAXROBUST, 0);
+	}
+	}
+}
+
 static void do_timer(struct fz *f)
 {
 	long t = (long)sys_time(), dl;
@@ -824,7 +876,9 @@ static void do_raw(struct fz *f)
 		{ SYS_vp_idle, K_vp_idle }, { SYS_vp_signal, K_vp_signal }, { SYS_vp_cap, K_vp_cap },
 		{ SYS_timer, K_timer }, { SYS_cap_grant, K_cap_grant }, { SYS_cap_drop, K_cap_drop },
 		{ SYS_sleep, K_sleep }, { SYS_io, K_io }, { SYS_futex_wait, K_futex_wait },
-		{ SYS_futex_wake, K_futex_wake },
+		{ SYS_futex_wake, K_futex_wake }, { SYS_seg_create, K_seg }, { SYS_seg_map, K_seg },
+		{ SYS_seg_unmap, K_seg }, { SYS_seg_revoke, K_seg }, { SYS_seg_robust, K_seg },
+		{ SYS_seg_info, K_seg },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {
@@ -857,6 +911,7 @@ static void do_kind(struct fz *f, int kind)
 	case K_futex_wake: do_futex_wake(f); break;
 	case K_sleep:      do_io(f, K_sleep); break;
 	case K_io:         do_io(f, K_io); break;
+	case K_seg:        do_seg(f); break;
 	}
 }
 

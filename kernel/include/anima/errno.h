@@ -18,6 +18,7 @@
 #define EINVAL   22  /* bad argument */
 #define ERANGE   34
 #define ENOSYS   38  /* no such syscall */
+#define EIDRM    43  /* the segment was revoked or unmapped (a waiter on it, a dead handle) */
 /* Numbers the user libraries report (the kernel returns none of these yet);
    Linux's values, so ported code that prints them reads familiar. */
 #define EACCES   13  /* a grant does not allow this access */

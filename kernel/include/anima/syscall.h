@@ -38,8 +38,15 @@
 #define SYS_timer       37  /* (deadline ns since boot, token) -> 0: one-shot EV_TIMER; deadline 0 cancels */
 #define SYS_vp_poll     38  /* () -> 0: just enter and leave the kernel, so queued events reach the ring */
 #define SYS_vp_exit     39  /* () -> does not return: this VP ends (the last one ends the space, status 0) */
-#define SYS_cap_grant   40  /* (handle, space id) -> handle in that space's table: a copy, given to a child or the parent */
+#define SYS_cap_grant   40  /* (handle, space id [, rights]) -> handle in that space's table: a copy, given to a child or the parent; a segment handle's rights may only narrow */
 #define SYS_cap_drop    41  /* (handle) -> 0: forget a handle of the caller's table */
+/* Shared segments (<anima/seg.h>, kernel/seg.c) */
+#define SYS_seg_create  42  /* (len) -> handle with SEG_ALL rights to a new zeroed segment */
+#define SYS_seg_map     43  /* (handle, addr or 0, prot) -> the segment's address (uniform: the same in every space) */
+#define SYS_seg_unmap   44  /* (addr) -> 0: unmap the caller's mapping of the segment at addr */
+#define SYS_seg_revoke  45  /* (handle) -> 0: unmap the segment from every space; its handles die (SEG_REVOKE) */
+#define SYS_seg_robust  46  /* (const uint64_t *list, n) -> 0: the caller's robust list (n <= MAXROBUST; 0 clears) */
+#define SYS_seg_info    47  /* (handle) -> the segment's address; its length and rights through *out (2 words) */
 
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */

@@ -188,7 +188,6 @@ int warn_contended(struct cpu *c);
 void warn_arm(struct cpu *c, struct vp *vp);
 void warn_ignored(struct cpu *c, struct vp *vp, uint64_t now);
 void warn_honored(struct vp *vp);
-int warn_arm_late(struct cpu *c, struct vp *vp);
 
 /* kop.c */
 extern struct spinlock kop_lock;

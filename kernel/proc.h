@@ -120,7 +120,6 @@ struct vp {
 	int preempted;               /* post EV_PREEMPTED when it next runs */
 	int probation;               /* quanta left without warnings: it ignored one (warn.c) */
 	int honor_streak;            /* warnings honored in a row, up to WARN_FORGIVE */
-	int serving;                 /* this quantum is one of probation */
 	uint64_t penalty_ns, debt_ns; /* what they are cut by (warn.c) */
 	int parked;                  /* created at start; waits for SYS_vp_start */
 	struct vp *wait_next;        /* link in a child space's waiters (table_lock) */

@@ -456,7 +456,7 @@ void sched_quantum_end(void)
 	}
 	/* A warning was asked for but not yet given: give it first (its
 	   deadline will be the full period away). */
-	if (warn_arm_late(c, vp) && c->warned != WARN_GIVEN) {
+	if (c->warn_at && c->warned != WARN_GIVEN) {
 		warn_due(c);
 		return;
 	}

@@ -62,7 +62,6 @@ int warn_contended(struct cpu *c)
    set when its warning falls due, or serve a quantum of probation. */
 void warn_arm(struct cpu *c, struct vp *vp)
 {
-	vp->serving = vp->probation > 0;
 	if (vp->probation) {
 		vp->probation--;
 		uint64_t cut = MIN(vp->penalty_ns + vp->debt_ns, quantum_ns * 3 / 4);
@@ -74,20 +73,6 @@ void warn_arm(struct cpu *c, struct vp *vp)
 	uint64_t w = READ_ONCE(vp->vpp->warn_ns);      /* user-written: clamp */
 	if (w)
 		c->warn_at = c->quantum_end - MIN(w, warn_cap_ns());
-}
-
-/* vp's quantum is over and someone waits, but no warning time was set:
-   if it asked for warnings during the quantum (a package sets warn_ns
-   when its VP joins, after the quantum began), set one now; sched.c then
-   gives the warning with its full period before preempting. Not on
-   probation. Returns whether a warning is now due. */
-int warn_arm_late(struct cpu *c, struct vp *vp)
-{
-	uint64_t w = READ_ONCE(vp->vpp->warn_ns);      /* user-written: clamp */
-	if (c->warn_at || vp->serving || !w)
-		return c->warn_at != 0;
-	c->warn_at = c->quantum_end - MIN(w, warn_cap_ns());
-	return 1;
 }
 
 /* vp was warned and is preempted at the deadline (now >= quantum_end),

@@ -86,7 +86,7 @@
 	X(raw, 90) X(plain, 50) X(cputs, 25) X(map, 120) X(unmap, 80) \
 	X(reserved, 40) X(vp_create, 35) X(vp_start, 25) X(vp_signal, 60) \
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
-	X(spawn, 3) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
+	X(spawn, 8) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
 	X(seg, 40)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };

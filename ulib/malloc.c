@@ -209,8 +209,8 @@ static struct block *class_alloc(int c)
 {
 	if (malloc_central_only)
 		return central_alloc(c);
-	struct vp_page *vpp = vp_self();
-	int was = vp_disable_save(vpp);     /* see the top */
+	int was;
+	struct vp_page *vpp = vp_disable_save_self(&was);   /* see the top */
 	struct vcache *vc = vcache();
 	struct block *b = 0;
 	if (!vc)
@@ -233,8 +233,8 @@ static void class_free(struct block *b, int c)
 		central_free(b, c);
 		return;
 	}
-	struct vp_page *vpp = vp_self();
-	int was = vp_disable_save(vpp);     /* see the top */
+	int was;
+	struct vp_page *vpp = vp_disable_save_self(&was);   /* see the top */
 	struct vcache *vc = vcache();
 	if (!vc)
 		central_free(b, c);

@@ -126,8 +126,8 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 	uint64_t size = attr && attr->stack_size ? attr->stack_size :
 			p->stack_size ? *p->stack_size : RT_STACK;
 	size = ((size + 15) & ~15UL) + tls_area();   /* its TLS block on top */
-	struct vp_page *vpp = vp_self();
-	int was = vp_disable_save(vpp);
+	int was;
+	struct vp_page *vpp = vp_disable_save_self(&was);
 	struct uthread *t = pool_get(p, size);
 	if (!t) {
 		vp_restore(vpp, was);
@@ -171,7 +171,7 @@ void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg)
 	m.fn = fn;
 	m.arg = arg;
 	p->started = 1;
-	vp_disable(vp_self());
+	vp_disable_self();
 	struct rtvp *v = adopt_vp(p);
 	if (!rt_create(p, main_thread, &m, 0)) {
 		printf("%s: cannot create the main thread\n", p->ops.name);

@@ -98,7 +98,12 @@ struct thread_attr {
 /* The calling thread (0 if the VP runs no package thread). */
 static inline struct thread *thread_self(void)
 {
-	return (struct thread *)vp_self()->current_thread;
+	/* One %gs load (GS_VPPAGE), not two: between loading the VP page's
+	   address and its current_thread an upcall could move the caller to
+	   another VP, and the second load would name that VP's thread. */
+	struct thread *t;
+	__asm__ volatile("mov %%gs:%c1, %0" : "=r"(t) : "i"(GS_VPPAGE + VPP_CURRENT));
+	return t;
 }
 
 /* thread_block with a deadline (ns since boot, SYS_time's clock; 0: none):

@@ -70,10 +70,44 @@ static inline void vp_enable(struct vp_page *vpp)
 		syscall0(SYS_vp_poll);
 }
 
+/* Disable software interrupts on vpp. Only where vpp cannot be left
+   behind: the caller is disabled already, is vpp's upcall handler or
+   scheduler, or vpp is the space's only VP. A thread that runs enabled
+   uses vp_disable_self. */
 static inline void vp_disable(struct vp_page *vpp)
 {
 	vpp->disabled = 1;
 	__asm__ volatile("" ::: "memory");
+}
+
+/*
+ * Disable software interrupts on the VP the calling thread runs on, and
+ * return its page. While they are on, an upcall may come between any two
+ * instructions and move the thread to another VP (preempted, warned, its
+ * time slice over). So "vpp = vp_self(); vpp->disabled = 1" can disable
+ * the VP the thread has just left (whose own thread or scheduler then
+ * runs with upcalls held back) and run on, enabled, on its new VP, in the
+ * middle of a switch. Here the store goes through %gs in one instruction
+ * (GS_VPPAGE): the VP that runs it is the one disabled, and from then on
+ * the thread stays on it.
+ */
+static inline struct vp_page *vp_disable_self(void)
+{
+	__asm__ volatile("movl $1, %%gs:%c0" : : "i"(GS_VPPAGE + VPP_DISABLED) : "memory");
+	return vp_self();
+}
+
+/* vp_disable_save on the calling thread's VP: *was as vp_disable_save
+   returns it. A move between the load and the store can happen only
+   while enabled, and a thread always resumes enabled: *was = 0 is still
+   true on the new VP. */
+static inline struct vp_page *vp_disable_save_self(int *was)
+{
+	uint32_t w;
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(w) : "i"(GS_VPPAGE + VPP_DISABLED));
+	__asm__ volatile("movl $1, %%gs:%c0" : : "i"(GS_VPPAGE + VPP_DISABLED) : "memory");
+	*was = (int)w;
+	return vp_self();
 }
 
 /* For code that may run enabled or not (a thread, a handler, a package's

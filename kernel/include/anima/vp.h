@@ -39,6 +39,13 @@
    SYS_map and SYS_unmap refuse any range that touches it (-EPERM). */
 #define VP_RESERVED_LO  PSEUDO_BASE
 #define VP_RESERVED_HI  (VPPAGE_BASE + MAXVP * 4096UL)
+/* Each VP page lies this far above its VP's pseudo-register page, the
+   user GS base: so user code reaches a field of its own VP page in one
+   %gs-relative instruction (GS_VPPAGE + offset; ulib/include/upcall.h).
+   One instruction cannot be split by an upcall that moves the thread to
+   another VP; a load of the page's address and then a store through it
+   can. Part of the ABI: the kernel keeps both bases where they are. */
+#define GS_VPPAGE     (VPPAGE_BASE - PSEUDO_BASE)
 
 /* Event types */
 #define EV_BLOCKED    1   /* a thread blocked in the kernel: token, thread */
@@ -183,6 +190,7 @@ ANIMA_SA(__builtin_offsetof(struct vp_page, user_data) == VPP_HANDLER, "vp_page"
 ANIMA_SA(__builtin_offsetof(struct vp_page, save) == VPP_SAVE, "vp_page");
 ANIMA_SA(__builtin_offsetof(struct vp_page, fpu) == VPP_FPU, "vp_page");
 ANIMA_SA(sizeof(struct vp_page) <= 4096, "vp_page fits a page");
+ANIMA_SA(GS_VPPAGE + 4096 <= 0x7fffffffUL, "a %gs displacement reaches the whole VP page");
 ANIMA_SA(sizeof(struct pseudo_page) <= 4096, "pseudo_page fits a page");
 ANIMA_SA(sizeof(struct event) == 192, "event");
 ANIMA_SA(__builtin_offsetof(struct pseudo_page, self) == PP_SELF, "pseudo_page");

@@ -31,7 +31,7 @@
 
 enum { ACT_NONE, ACT_YIELD, ACT_PARK, ACT_EXIT };
 
-#define RT_BLOCK_LOCAL 1         /* the block fast path (block_local): off, see rt_block */
+#define RT_BLOCK_LOCAL 0         /* the block fast path (block_local): off, see rt_block */
 
 static inline struct rtpkg *pkg_of(struct thread *t)
 {

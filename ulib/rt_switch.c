@@ -248,6 +248,9 @@ void rt_block(struct thread *self_t)
 	   EV_PREEMPTED all off and with block_local's pick limited to its
 	   own queue; never with 2 VPs; any probe in the switch path (even a
 	   per-thread history ring) or a delay after the commit hides it.
+	   Checks that held in every failing run: block_local never switches
+	   to a busy or parked thread, and no thread resumes (from its switch
+	   or the scheduler loop) while parked.
 	   The vp_disable_self fix (an upcall between finding the VP and
 	   disabling it) did not cure it. */
 	if (RT_BLOCK_LOCAL && p->local_yield)

@@ -30,13 +30,15 @@
 #pragma GCC optimize("omit-frame-pointer")
 
 enum { JOINABLE, DETACHED, EXITED };   /* struct pthread.state */
+#define FN_WAITING ((void *(*)(void *))1)
 
 struct pthread {                     /* all zero when the thread is made */
 	struct thread *t;                /* set where read: main's, a detached
 					    thread's as it goes on the reap list */
-	void *(*fn)(void *);             /* (its argument is the package's) */
-	volatile int ready;              /* 1: the creator has filled in fn;
-					    2: the thread waits for that (parked) */
+	/* The start routine (its argument is the package's): 0 until the
+	   creator hands it over, FN_WAITING while the thread waits for that
+	   (parked); one exchange on each side. */
+	void *(*volatile fn)(void *);
 	volatile int state;
 	volatile int cancel_pending;
 	int cancel_off, cancel_async;
@@ -117,7 +119,6 @@ void posix_main_init(void)
 {
 	struct pthread *pt = self_pt();
 	pt->t = thread_self();
-	pt->ready = 1;
 	live = 1;
 	pcreate_slow = 0;
 }
@@ -161,11 +162,12 @@ static inline __attribute__((always_inline, noreturn)) void exit_as(struct pthre
 static __attribute__((noinline, noreturn)) void entry_late(void *arg)
 {
 	struct pthread *pt = tcb_pt();
-	int no = 0;
-	if (__atomic_compare_exchange_n(&pt->ready, &no, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&pt->ready, __ATOMIC_ACQUIRE) != 1)
+	void *(*fn)(void *) = 0;
+	if (__atomic_compare_exchange_n(&pt->fn, &fn, FN_WAITING, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		while ((fn = __atomic_load_n(&pt->fn, __ATOMIC_ACQUIRE)) == FN_WAITING)
 			thread_block();
-	void *ret = pt->fn(arg);
+	void *ret = fn(arg);
 	exit_as(tcb_pt(), ret);
 }
 
@@ -173,10 +175,10 @@ static __attribute__((noinline, noreturn)) void entry_late(void *arg)
    again (tcb_pt), so it keeps nothing in saved registers. */
 static __attribute__((noreturn)) void *entry(void *arg)
 {
-	struct pthread *pt = tcb_pt();
-	if (__builtin_expect(__atomic_load_n(&pt->ready, __ATOMIC_ACQUIRE) != 1, 0))
+	void *(*fn)(void *) = __atomic_load_n(&tcb_pt()->fn, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(!fn, 0))
 		entry_late(arg);
-	void *ret = pt->fn(arg);
+	void *ret = fn(arg);
 	exit_as(tcb_pt(), ret);
 }
 
@@ -304,9 +306,8 @@ static inline int publish(pthread_t *th, struct thread *t, void *(*fn)(void *))
 {
 	__atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
 	struct pthread *pt = pt_of(t);   /* zeroed by the package (tls_place) */
-	pt->fn = fn;
 	*th = (pthread_t)t;
-	if (__atomic_exchange_n(&pt->ready, 1, __ATOMIC_ACQ_REL) == 2)
+	if (__atomic_exchange_n(&pt->fn, fn, __ATOMIC_ACQ_REL) == FN_WAITING)
 		thread_unblock(t);           /* it ran first and waits for us */
 	return 0;
 }

@@ -98,6 +98,12 @@ def table(pkgs):
             mode="icount", runs=2, quick=True, timeout=180, names=micro),
         Exp("micro.wall", ("ubench 1000 wall",) + tuple(f"pkgbench {p} wall" for p in pkgs),
             mode="wall", runs=5, timeout=120, names=micro),
+        # The POSIX layer against the interface it is built on (issue 14: at
+        # most 10% more instructions), every package, in one program each
+        # (progs/posix/pbench.c; docs/posix.md).
+        Exp("posix.icount", tuple(f"pbench pkg={p} vps=1" for p in pkgs), mode="icount",
+            runs=2, quick=True, timeout=300,
+            names=r"^(posix|native)\.[a-z0-9_]+\.(condpingpong|create_join)$"),
         # prio: how long after a usem_post a level-7 thread runs while level-0
         # spinners hold both VPs (user-level preemption; progs/tests/priotest.c).
         *([Exp("prio.latency.icount", ("priotest latency 2",), mode="icount", runs=2,

@@ -311,6 +311,30 @@ def malloc_section(R):
         "contended cache lines; the wall figures on 2 host cores are noisy.", ""])
 
 
+def posix_section(R):
+    """Issue 14: pthreads against the thread interface, per package."""
+    rows = []
+    for p in R.pkgs():
+        row, seen = [p], False
+        for op in ("condpingpong", "create_join"):
+            n, x = R.get(f"native.{p}.{op}", "icount"), R.get(f"posix.{p}.{op}", "icount")
+            seen = seen or bool(n or x)
+            row += [cell(n), cell(x), f"{x['value'] / n['value']:.3f}" if n and x else "—"]
+        if seen:
+            rows.append(row)
+    if not rows:
+        return "_No POSIX-layer figures in this run._\n"
+    return "\n".join([
+        table(["package", "condpingpong native", "POSIX", "POSIX / native",
+               "create_join native", "POSIX", "POSIX / native"], rows), "",
+        "Guest instructions (`-icount shift=0`, one CPU, one VP) of one round trip of a "
+        "mutex+condition ping-pong between two threads and of creating and joining a null "
+        "thread, through `<pthread.h>` and through the interface it is built on (`<sync.h>`, "
+        "`struct pkg`'s create, `thread_join`), side by side in one program "
+        "(progs/posix/pbench.c; both with TLS on). Issue 14's target: at most 10% more "
+        "(docs/posix.md).", ""])
+
+
 def xcpu_section(R, sp_pts):
     """Issue 16: cross-CPU wake-ups, hand-offs at -smp 1 and 2, Figure 3's
     2-CPU points against its target."""
@@ -522,6 +546,7 @@ def render(data):
     ]
     if "micro.png" in made:
         out += ["![thread operations per package](img/micro.png)", ""]
+    out += ["### The POSIX layer's cost", "", posix_section(R)]
     out += ["## Psyche's application table", "",
             "Kernel-level threads (`kthread`, every thread a VP) against user-level threads (`fifo`) "
             "on the same CPUs, 16 (gauss) or 32 (sort) threads; time of the parallel part only. "

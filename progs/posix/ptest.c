@@ -124,6 +124,12 @@ static void *quick(void *a)
 	return a;
 }
 
+static void *wait_sem(void *s)
+{
+	sem_wait(s);
+	return 0;
+}
+
 static void area_detach(void)
 {
 	pthread_attr_t a;
@@ -163,7 +169,21 @@ static void area_detach(void)
 	CHECK(pthread_join(t, 0) == 0);
 	pthread_t u;
 	CHECK(pthread_create(&u, &a, quick, 0) == 0);
-	(void)u;
+	/* joining a detached thread is EINVAL: alive (its join word names the
+	   stand-in joiner), and exited but not yet reaped (nothing here
+	   creates or detaches in between) */
+	static sem_t hold;               /* (the threads may use it after we return) */
+	sem_init(&hold, 0, 0);
+	CHECK(pthread_create(&u, &a, wait_sem, &hold) == 0);
+	CHECK(pthread_join(u, 0) == EINVAL);
+	sem_post(&hold);
+	CHECK(pthread_create(&u, &a, quick, 0) == 0);
+	msleep(5);
+	CHECK(pthread_join(u, 0) == EINVAL);
+	CHECK(pthread_create(&t, 0, wait_sem, &hold) == 0);
+	CHECK(pthread_detach(t) == 0);
+	CHECK(pthread_join(t, 0) == EINVAL);
+	sem_post(&hold);
 }
 
 /* ---- once ---- */
@@ -350,6 +370,14 @@ static void area_mutex(void)
 	CHECK(pthread_mutex_getprioceiling(&pm, &c) == 0 && c == sched_get_priority_max(SCHED_FIFO));
 	CHECK(pthread_mutex_lock(&pm) == 0);
 	CHECK(pthread_mutex_unlock(&pm) == 0);
+	CHECK(pthread_mutex_setprioceiling(&pm, 1, &c) == 0 && c == sched_get_priority_max(SCHED_FIFO));
+	CHECK(pthread_mutex_getprioceiling(&pm, &c) == 0 && c == 1);
+	CHECK(pthread_mutex_lock(&pm) == 0);
+	CHECK(pthread_mutex_trylock(&pm) == EBUSY);
+	CHECK(pthread_mutex_unlock(&pm) == 0);
+	CHECK(pthread_mutex_destroy(&pm) == 0);
+	pthread_mutex_t plain = PTHREAD_MUTEX_INITIALIZER;   /* no ceiling to change */
+	CHECK(pthread_mutex_setprioceiling(&plain, 1, &c) == EINVAL);
 	CHECK(pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT) == ENOTSUP);
 }
 
@@ -920,6 +948,17 @@ static void area_sched(void)
 	int pol;
 	struct sched_param q;
 	CHECK(pthread_getschedparam(pthread_self(), &pol, &q) == 0 && pol == SCHED_OTHER);
+	/* no attributes: the child inherits the creator's scheduling */
+	p.sched_priority = lo + 1;
+	CHECK(pthread_setschedparam(pthread_self(), SCHED_RR, &p) == 0);
+	pthread_create(&t, 0, get_prio, 0);
+	pthread_join(t, &r);
+	CHECK((long)r == SCHED_RR * 100 + lo + 1);
+	p.sched_priority = 0;
+	CHECK(pthread_setschedparam(pthread_self(), SCHED_OTHER, &p) == 0);
+	pthread_create(&t, 0, get_prio, 0);
+	pthread_join(t, &r);
+	CHECK((long)r == SCHED_OTHER * 100);
 	p.sched_priority = hi + 1;
 	CHECK(pthread_setschedparam(pthread_self(), SCHED_FIFO, &p) == EINVAL);
 }

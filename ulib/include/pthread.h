@@ -26,7 +26,9 @@ struct __pq {
 };
 
 typedef struct {
-	volatile int __state;        /* 0 free, 1 held, 2 held and maybe waiters */
+	volatile int __state;        /* 0 free, 1 held, 2 held and maybe waiters;
+					from __PTHREAD_MX_TYPED (free) for a recursive
+					or error-checking mutex or one with a ceiling */
 	int __type;                  /* PTHREAD_MUTEX_* */
 	void *__owner;               /* the holder's struct thread */
 	int __count;                 /* recursive: times locked */
@@ -112,9 +114,17 @@ typedef unsigned pthread_key_t;
 #define PTHREAD_STACK_MIN 16384
 #define PTHREAD_THREADS_MAX 65536
 
+/* A mutex that keeps an owner (recursive, error-checking, a ceiling)
+   counts its lock word from here, so the inline paths' compare-and-swap
+   (0 -> 1, 1 -> 0) fails on it and the library does the rest: a plain
+   mutex pays nothing for the other kinds (as <sync.h>'s ceilings). */
+#define __PTHREAD_MX_TYPED 4
+
 #define PTHREAD_MUTEX_INITIALIZER { .__state = 0 }
-#define PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP { .__type = PTHREAD_MUTEX_RECURSIVE }
-#define PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP { .__type = PTHREAD_MUTEX_ERRORCHECK }
+#define PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP \
+	{ .__state = __PTHREAD_MX_TYPED, .__type = PTHREAD_MUTEX_RECURSIVE }
+#define PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP \
+	{ .__state = __PTHREAD_MX_TYPED, .__type = PTHREAD_MUTEX_ERRORCHECK }
 #define PTHREAD_COND_INITIALIZER { .__lk = 0 }
 #define PTHREAD_RWLOCK_INITIALIZER { .__lk = 0 }
 
@@ -160,16 +170,17 @@ int __pthread_mutex_lock_slow(pthread_mutex_t *m);
 int __pthread_mutex_unlock_slow(pthread_mutex_t *m);
 
 /* A normal mutex's uncontended lock and unlock inline (one
-   compare-and-swap), as gnu_inline definitions: code that takes the
-   function's address, or builds without optimization, gets the
-   library's (ulib/posix/mutex.c), which does the same. */
+   compare-and-swap, which fails on every other kind: __PTHREAD_MX_TYPED),
+   as gnu_inline definitions: code that takes the function's address, or
+   builds without optimization, gets the library's (ulib/posix/mutex.c),
+   which does the same. */
 #if defined(__OPTIMIZE__) && !defined(__PTHREAD_NO_INLINE)
 extern __inline __attribute__((__gnu_inline__, __always_inline__))
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	int e = 0;
-	if (__builtin_expect(!(m->__type | m->__ceiling), 1) &&
-	    __atomic_compare_exchange_n(&m->__state, &e, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	if (__builtin_expect(__atomic_compare_exchange_n(&m->__state, &e, 1, 0, __ATOMIC_ACQUIRE,
+							 __ATOMIC_RELAXED), 1))
 		return 0;
 	return __pthread_mutex_lock_slow(m);
 }
@@ -178,8 +189,8 @@ extern __inline __attribute__((__gnu_inline__, __always_inline__))
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
 	int e = 1;
-	if (__builtin_expect(!(m->__type | m->__ceiling), 1) &&
-	    __atomic_compare_exchange_n(&m->__state, &e, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	if (__builtin_expect(__atomic_compare_exchange_n(&m->__state, &e, 0, 0, __ATOMIC_RELEASE,
+							 __ATOMIC_RELAXED), 1))
 		return 0;
 	return __pthread_mutex_unlock_slow(m);
 }

@@ -7,10 +7,15 @@
  * normal mutex without a ceiling is just that (POSIX leaves relocking
  * and unlocking by a non-owner undefined there); recursive and
  * error-checking mutexes (and ceilings) keep their owner, so they report
- * EDEADLK and EPERM.
+ * EDEADLK and EPERM. Their lock word counts from MX_TYPED (free), so
+ * the inline compare-and-swaps fail on them and land here.
  */
 #include <errno.h>
 #include "pwait.h"
+
+/* Lock and condition paths are measured in instructions (pbench): no
+   frame pointer, as in ulib/sync.c. */
+#pragma GCC optimize("omit-frame-pointer")
 
 int pthread_mutexattr_init(pthread_mutexattr_t *a)
 {
@@ -105,18 +110,13 @@ int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
 		if (a->__protocol == PTHREAD_PRIO_PROTECT)
 			m->__ceiling = a->__ceiling + 1;
 	}
+	m->__state = mx_base(m);
 	return 0;
 }
 
 int pthread_mutex_destroy(pthread_mutex_t *m)
 {
-	return m->__state ? EBUSY : 0;
-}
-
-/* A plain mutex (normal, no ceiling): the fast paths, no owner kept. */
-static inline int plain(const pthread_mutex_t *m)
-{
-	return __builtin_expect(!(m->__type | m->__ceiling), 1);
+	return m->__state != mx_base(m) ? EBUSY : 0;
 }
 
 /* Ceiling: raise the caller before it contends (prio reads t->prio). */
@@ -129,11 +129,11 @@ static int raise_prio(pthread_mutex_t *m, struct thread *self)
 }
 
 /* The lock's slow path: queue and wait to be handed the mutex. */
-static int lock_wait(pthread_mutex_t *m, struct thread *self, uint64_t deadline)
+static int lock_wait(pthread_mutex_t *m, struct thread *self, uint64_t deadline, int base)
 {
 	struct pw w = { self, 0, 0 };
 	plock(&m->__lk, self);
-	if (__atomic_exchange_n(&m->__state, 2, __ATOMIC_ACQUIRE) == 0) {
+	if (__atomic_exchange_n(&m->__state, base + 2, __ATOMIC_ACQUIRE) == base) {
 		punlock(&m->__lk, self);     /* freed meanwhile: ours */
 		return 0;
 	}
@@ -148,6 +148,7 @@ static int lock_wait(pthread_mutex_t *m, struct thread *self, uint64_t deadline)
 static int lock(pthread_mutex_t *m, uint64_t deadline, int try)
 {
 	struct thread *self = thread_self();
+	int base = mx_base(m);
 	if (m->__type != PTHREAD_MUTEX_NORMAL && m->__owner == self) {
 		if (m->__type == PTHREAD_MUTEX_ERRORCHECK)
 			return try ? EBUSY : EDEADLK;
@@ -156,16 +157,16 @@ static int lock(pthread_mutex_t *m, uint64_t deadline, int try)
 		m->__count++;
 		return 0;
 	}
-	int old = raise_prio(m, self), expect = 0;
-	if (!__atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
+	int old = raise_prio(m, self), expect = base;
+	if (!__atomic_compare_exchange_n(&m->__state, &expect, base + 1, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED)) {
-		int r = try ? EBUSY : lock_wait(m, self, deadline);
+		int r = try ? EBUSY : lock_wait(m, self, deadline, base);
 		if (r) {
 			self->prio = old;
 			return r;
 		}
 	}
-	if (!plain(m)) {
+	if (base) {
 		m->__owner = self;
 		m->__count = 1;
 		m->__saved_prio = old;
@@ -178,16 +179,11 @@ int __pthread_mutex_lock_slow(pthread_mutex_t *m)
 	return lock(m, 0, 0);
 }
 
-int __pthread_mutex_unlock_slow(pthread_mutex_t *m)
-{
-	return pthread_mutex_unlock(m);
-}
-
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	int expect = 0;
-	if (plain(m) && __atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
-						    __ATOMIC_RELAXED))
+	if (__atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED))
 		return 0;
 	return lock(m, 0, 0);
 }
@@ -200,8 +196,7 @@ int pthread_mutex_trylock(pthread_mutex_t *m)
 int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
 {
 	int expect = 0;                  /* free: no need to look at the time */
-	if (m->__type == PTHREAD_MUTEX_NORMAL && !m->__ceiling &&
-	    __atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
+	if (__atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED))
 		return 0;
 	int64_t d = pdeadline(CLOCK_REALTIME, abstime);
@@ -209,42 +204,54 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
 }
 
 /* Contended unlock: hand the mutex straight to the first waiter. */
-static __attribute__((noinline)) void unlock_wake(pthread_mutex_t *m, struct thread *self)
+static __attribute__((noinline)) void unlock_wake(pthread_mutex_t *m, struct thread *self,
+						  int base)
 {
 	plock(&m->__lk, self);
 	struct pw *w = pq_pop(&m->__q);
-	/* handed to w: 2 while more may wait, else 1 (its unlock fast) */
-	__atomic_store_n(&m->__state, w ? 1 + (m->__q.__head != 0) : 0, __ATOMIC_RELEASE);
+	/* handed to w: base+2 while more may wait, else base+1 (its unlock
+	   fast); nobody: free */
+	__atomic_store_n(&m->__state, w ? base + 1 + (m->__q.__head != 0) : base, __ATOMIC_RELEASE);
 	punlock(&m->__lk, self);
 	if (w)
 		pw_grant(w);
 }
 
-int pthread_mutex_unlock(pthread_mutex_t *m)
+/* Everything but a plain mutex's uncontended unlock. */
+int __pthread_mutex_unlock_slow(pthread_mutex_t *m)
 {
 	struct thread *self = thread_self();
-	int expect = 1;
-	if (plain(m)) {
-		if (!__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
-						 __ATOMIC_RELAXED))
-			return m->__state ? unlock_wake(m, self), 0 : EPERM;
+	int base = mx_base(m);
+	if (!base) {                     /* plain: waiters (2), or not locked (0) */
+		if (!__atomic_load_n(&m->__state, __ATOMIC_RELAXED))
+			return EPERM;
+		unlock_wake(m, self, 0);
 		return 0;
 	}
 	if (m->__owner != self)
 		return EPERM;
 	if (m->__type == PTHREAD_MUTEX_RECURSIVE && --m->__count > 0)
 		return 0;
-	int old = m->__saved_prio;
+	int old = m->__saved_prio, expect = base + 1;
 	m->__owner = 0;
 	m->__count = 0;
-	if (!__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
+	if (!__atomic_compare_exchange_n(&m->__state, &expect, base, 0, __ATOMIC_RELEASE,
 					 __ATOMIC_RELAXED))
-		unlock_wake(m, self);
+		unlock_wake(m, self, base);
 	if (m->__ceiling && old < self->prio) {
 		self->prio = old;            /* back down: let higher ones run */
 		thread_yield();
 	}
 	return 0;
+}
+
+int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	int expect = 1;
+	if (__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
+					__ATOMIC_RELAXED))
+		return 0;
+	return __pthread_mutex_unlock_slow(m);
 }
 
 int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)
@@ -253,15 +260,17 @@ int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)
 	return 0;
 }
 
+/* Only a PTHREAD_PRIO_PROTECT mutex has a ceiling to change (as glibc):
+   its kind, and so its lock word's base, stays what init made it. */
 int pthread_mutex_setprioceiling(pthread_mutex_t *m, int ceiling, int *old)
 {
-	if (ceiling < THREAD_PRIO_MIN || ceiling > THREAD_PRIO_MAX)
+	if (ceiling < THREAD_PRIO_MIN || ceiling > THREAD_PRIO_MAX || !m->__ceiling)
 		return EINVAL;
 	int r = pthread_mutex_lock(m);
 	if (r)
 		return r;
 	if (old)
-		*old = m->__ceiling ? m->__ceiling - 1 : 0;
+		*old = m->__ceiling - 1;
 	m->__ceiling = ceiling + 1;
 	return pthread_mutex_unlock(m);
 }

@@ -25,17 +25,24 @@
 #include <sys/resource.h>
 #include "pwait.h"
 
+/* Create, exit and join are measured in instructions (pbench): no frame
+   pointer, as in ulib/sync.c. */
+#pragma GCC optimize("omit-frame-pointer")
+
 enum { JOINABLE, DETACHED, EXITED };   /* struct pthread.state */
+#define FN_WAITING ((void *(*)(void *))1)
 
 struct pthread {                     /* all zero when the thread is made */
-	struct thread *t;
-	void *(*fn)(void *);
-	void *arg;
-	volatile int ready;              /* 1: the creator has filled in the above;
-					    2: the thread waits for that (parked) */
+	struct thread *t;                /* set where read: main's, a detached
+					    thread's as it goes on the reap list */
+	/* The start routine (its argument is the package's): 0 until the
+	   creator hands it over, FN_WAITING while the thread waits for that
+	   (parked); one exchange on each side. */
+	void *(*volatile fn)(void *);
 	volatile int state;
 	volatile int cancel_pending;
-	int cancel_off, cancel_async, exiting;
+	int cancel_off, cancel_async;
+	int exiting;                     /* in pthread_exit: cancellation is off */
 	int policy, prio;                /* the scheduling the program asked for */
 	struct __pthread_cleanup *cleanup;
 	struct spec { unsigned seq; void *v; } *spec;   /* keys (lazily) */
@@ -48,10 +55,14 @@ static volatile int live;            /* threads that have not exited */
 static volatile uint64_t exited_nvcsw, exited_nivcsw;
 static struct pthread *volatile reap;
 volatile int pcancel_any;           /* some pthread_cancel happened */
+/* pthread_create's general path is needed: before posix_main_init (no
+   POSIX start, so no TLS: it fails there), and once some thread may have
+   a scheduling other than the default, for its children to inherit. */
+static long pcreate_slow = 1;   /* (long: pthread_create ORs it in) */
 
 /* A thread's involuntary switches: the runtime's count, or on kthread
    (a thread is a VP) the kernel's preemptions of its VP. */
-static inline uint64_t ivcsw_of(struct thread *t)
+static inline __attribute__((always_inline)) uint64_t ivcsw_of(struct thread *t)
 {
 	if (posix_pkg == &kthread_pkg && t == thread_self())
 		t->nivcsw = vp_pseudo()->preemptions;
@@ -67,6 +78,24 @@ static __attribute__((noinline, noreturn)) void no_tls(void)
 {
 	printf("pthread: called from a thread without TLS (no POSIX start?)\n");
 	exit(70);
+}
+
+/*
+ * A detached thread that has not exited has this stand-in as its joiner
+ * (struct thread.join), so pthread_join's compare-and-swap finds it taken
+ * (EINVAL) without looking at the POSIX state first. Its exit unblocks
+ * the stand-in (thread_exited): that leaves a permit on a thread that
+ * never runs, which is harmless (no package routine is called: it is
+ * never parked). Once the thread has exited its join word is JOIN_DONE
+ * again, and pthread_join looks at the state.
+ */
+static struct thread detached_joiner;
+
+static inline void mark_detached(struct thread *t)
+{
+	uint64_t none = 0;
+	__atomic_compare_exchange_n(&t->join, &none, (uint64_t)&detached_joiner, 0,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
 /* The caller's state (TLS is on in every POSIX program: pstart.c). */
@@ -90,8 +119,8 @@ void posix_main_init(void)
 {
 	struct pthread *pt = self_pt();
 	pt->t = thread_self();
-	pt->ready = 1;
 	live = 1;
+	pcreate_slow = 0;
 }
 
 /* Free every detached thread that has left its stack. */
@@ -116,18 +145,41 @@ static void reap_done(void)
 	}
 }
 
-static void *entry(void *unused)
+/* The calling thread's state from its FS base (the TCB): only for
+   threads pthread_create made, which have TLS. */
+static inline struct pthread *tcb_pt(void)
 {
-	(void)unused;
-	struct pthread *pt = self_pt();
-	int no = 0;
-	/* Started before create returned (a higher priority, another VP):
-	   wait for the creator, parked (a yield could spin for ever in a
-	   package that never yields to a lower priority). */
-	if (__atomic_compare_exchange_n(&pt->ready, &no, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&pt->ready, __ATOMIC_ACQUIRE) != 1)
+	char *tcb;
+	__asm__("mov %%fs:0, %0" : "=r"(tcb));
+	return (struct pthread *)(tcb + sizeof(struct tcb));
+}
+
+/* Started before create filled in fn (a higher priority, another VP):
+   wait for the creator, parked (a yield could spin for ever in a
+   package that never yields to a lower priority). */
+static inline __attribute__((always_inline, noreturn)) void exit_as(struct pthread *pt, void *ret);
+
+static __attribute__((noinline, noreturn)) void entry_late(void *arg)
+{
+	struct pthread *pt = tcb_pt();
+	void *(*fn)(void *) = 0;
+	if (__atomic_compare_exchange_n(&pt->fn, &fn, FN_WAITING, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		while ((fn = __atomic_load_n(&pt->fn, __ATOMIC_ACQUIRE)) == FN_WAITING)
 			thread_block();
-	pthread_exit(pt->fn(pt->arg));
+	void *ret = fn(arg);
+	exit_as(tcb_pt(), ret);
+}
+
+/* The package's fn of every pthread. Whatever it needs after fn it finds
+   again (tcb_pt), so it keeps nothing in saved registers. */
+static __attribute__((noreturn)) void *entry(void *arg)
+{
+	void *(*fn)(void *) = __atomic_load_n(&tcb_pt()->fn, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(!fn, 0))
+		entry_late(arg);
+	void *ret = fn(arg);
+	exit_as(tcb_pt(), ret);
 }
 
 /* ---- attributes ---- */
@@ -249,7 +301,20 @@ int pthread_attr_getscope(const pthread_attr_t *a, int *scope)
 
 /* ---- threads ---- */
 
-int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+/* t is made: hand it fn and let it run (it may be waiting already). */
+static inline int publish(pthread_t *th, struct thread *t, void *(*fn)(void *))
+{
+	__atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
+	struct pthread *pt = pt_of(t);   /* zeroed by the package (tls_place) */
+	*th = (pthread_t)t;
+	if (__atomic_exchange_n(&pt->fn, fn, __ATOMIC_ACQ_REL) == FN_WAITING)
+		thread_unblock(t);           /* it ran first and waits for us */
+	return 0;
+}
+
+/* Attributes, inherited scheduling, detached threads to reap. */
+static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_attr_t *attr,
+						 void *(*fn)(void *), void *arg)
 {
 	struct pthread *me = self_pt();
 	reap_done();
@@ -262,22 +327,32 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 			ta.prio = prio = attr->__prio;
 		}
 	}
+	if (policy | prio)
+		pcreate_slow = 1;            /* its children inherit it */
 	const struct pkg *p = posix_pkg ? posix_pkg : &fifo_pkg;
-	struct thread *t = p->create(entry, 0, &ta);
+	struct thread *t = p->create(entry, arg, &ta);
 	if (!t)
 		return EAGAIN;
-	__atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
-	struct pthread *pt = pt_of(t);   /* zeroed by the package (tls_place) */
-	pt->t = t;
-	pt->fn = fn;
-	pt->arg = arg;
+	struct pthread *pt = pt_of(t);
 	pt->policy = policy;
 	pt->prio = prio;
-	pt->state = attr && attr->__detach ? DETACHED : JOINABLE;
-	if (__atomic_exchange_n(&pt->ready, 1, __ATOMIC_ACQ_REL) == 2)
-		thread_unblock(t);           /* it ran first and waits for us */
-	*th = (pthread_t)t;
-	return 0;
+	if (attr && attr->__detach) {    /* (it waits for publish: it cannot exit yet) */
+		pt->state = DETACHED;
+		mark_detached(t);
+	}
+	return publish(th, t, fn);
+}
+
+/* The common case: no attributes, the default scheduling everywhere (so
+   nothing to inherit), nobody to reap: the package's defaults. */
+int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	if (__builtin_expect((uintptr_t)attr | (uintptr_t)reap | (uintptr_t)pcreate_slow, 0))
+		return create_slow(th, attr, fn, arg);
+	struct thread *t = posix_pkg->create(entry, arg, 0);
+	if (__builtin_expect(!t, 0))
+		return EAGAIN;
+	return publish(th, t, fn);
 }
 
 pthread_t pthread_self(void)
@@ -292,12 +367,9 @@ int pthread_equal(pthread_t a, pthread_t b)
 
 static void run_key_dtors(struct pthread *pt);
 
-void pthread_exit(void *ret)
+/* Cleanup handlers, then key destructors. */
+static __attribute__((noinline)) void exit_cleanup(struct pthread *pt)
 {
-	struct pthread *pt = self_pt();
-	struct thread *t = thread_self();
-	pt->exiting = 1;
-	pt->cancel_off = 1;
 	while (pt->cleanup) {
 		struct __pthread_cleanup *c = pt->cleanup;
 		pt->cleanup = c->__next;
@@ -308,6 +380,23 @@ void pthread_exit(void *ret)
 		free(pt->spec);
 		pt->spec = 0;
 	}
+}
+
+/* A detached thread: the next create or detach frees it. */
+static __attribute__((noinline, noreturn)) void to_reap(struct pthread *pt, struct thread *t)
+{
+	pt->t = t;
+	struct pthread *head = reap;
+	do
+		pt->next = head;
+	while (!__atomic_compare_exchange_n(&reap, &head, pt, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	t->ops->exit(t);
+}
+
+/* The end of every exit; every call in it is the last (no saved registers). */
+static inline __attribute__((always_inline, noreturn)) void exit_finish(struct pthread *pt,
+									 struct thread *t)
+{
 	__atomic_fetch_add(&exited_nvcsw, t->nvcsw, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&exited_nivcsw, ivcsw_of(t), __ATOMIC_RELAXED);
 	if (__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL) == 0)
@@ -315,14 +404,39 @@ void pthread_exit(void *ret)
 	/* joinable: the joiner frees it; detached: the reaper does */
 	int was = JOINABLE;
 	if (!__atomic_compare_exchange_n(&pt->state, &was, EXITED, 0, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE)) {
-		struct pthread *head = reap;
-		do
-			pt->next = head;
-		while (!__atomic_compare_exchange_n(&reap, &head, pt, 1, __ATOMIC_RELEASE,
-						    __ATOMIC_RELAXED));
-	}
-	thread_exit(ret);
+					 __ATOMIC_ACQUIRE))
+		to_reap(pt, t);
+	t->ops->exit(t);                 /* thread_exit, with t at hand */
+}
+
+static __attribute__((noinline, noreturn)) void exit_slow(struct pthread *pt, struct thread *t)
+{
+	pt->exiting = 1;                 /* cancellation off for the handlers */
+	exit_cleanup(pt);
+	exit_finish(pt, t);
+}
+
+static inline __attribute__((always_inline, noreturn)) void exit_as(struct pthread *pt, void *ret)
+{
+	struct thread *t = thread_self();
+	t->retval = ret;                 /* read by the joiner only after the exit */
+	if (__builtin_expect((uintptr_t)pt->cleanup | (uintptr_t)pt->spec, 0))
+		exit_slow(pt, t);            /* (else no program code runs from here
+						    on: nothing to mark `exiting` for) */
+	exit_finish(pt, t);
+}
+
+void pthread_exit(void *ret)
+{
+	exit_as(self_pt(), ret);
+}
+
+/* A cancel came while joining: stop joining, then act on it. */
+static __attribute__((noinline, noreturn)) void join_cancelled(struct thread *t)
+{
+	uint64_t expect = (uint64_t)thread_self();
+	__atomic_compare_exchange_n(&t->join, &expect, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	pcancel_act();
 }
 
 int pthread_join(pthread_t th, void **ret)
@@ -330,21 +444,16 @@ int pthread_join(pthread_t th, void **ret)
 	struct thread *t = (struct thread *)th, *self = thread_self();
 	if (t == self)
 		return EDEADLK;
-	if (pt_of(t)->state == DETACHED)
-		return EINVAL;
-	uint64_t expect = 0;
-	if (!__atomic_compare_exchange_n(&t->join, &expect, (uint64_t)self, 0, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE) && expect != JOIN_DONE)
-		return EINVAL;               /* someone else joins it */
-	while (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) != JOIN_DONE) {
-		if (pcancel_pending()) {
-			expect = (uint64_t)self;     /* stop joining, then act */
-			__atomic_compare_exchange_n(&t->join, &expect, 0, 0, __ATOMIC_ACQ_REL,
-						    __ATOMIC_ACQUIRE);
-			pcancel_act();
-		}
-		thread_block();
-	}
+	uint64_t j = 0;                  /* a live detached thread's: detached_joiner */
+	if (__atomic_compare_exchange_n(&t->join, &j, (uint64_t)self, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		do {                         /* it had not exited: wait (a cancellation point) */
+			if (pcancel_pending())
+				join_cancelled(t);
+			thread_block();
+		} while (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) != JOIN_DONE);
+	} else if (j != JOIN_DONE || pt_of(t)->state == DETACHED)
+		return EINVAL;               /* someone else joins it, or detached */
 	if (ret)
 		*ret = t->retval;
 	t->ops->free(t);
@@ -357,6 +466,7 @@ int pthread_detach(pthread_t th)
 	int was = JOINABLE;
 	if (__atomic_compare_exchange_n(&pt->state, &was, DETACHED, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
+		mark_detached((struct thread *)th);   /* (unless it exited meanwhile) */
 		reap_done();
 		return 0;
 	}
@@ -395,6 +505,8 @@ int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
 		return EINVAL;
 	pt->policy = policy;
 	pt->prio = p->sched_priority;
+	if (policy | p->sched_priority)
+		pcreate_slow = 1;            /* th's children inherit it */
 	((struct thread *)th)->prio = p->sched_priority;   /* read at its next enqueue */
 	if (th == pthread_self())
 		thread_yield();              /* a lower priority: let higher ones run */
@@ -552,7 +664,7 @@ int pcancel_check(void)
 {
 	struct thread *t = thread_self();
 	struct pthread *pt = t && t->tcb ? pt_of(t) : 0;
-	return pt && pt->cancel_pending && !pt->cancel_off;
+	return pt && pt->cancel_pending && !pt->cancel_off && !pt->exiting;
 }
 
 void pcancel_act(void)
@@ -569,7 +681,7 @@ int pthread_cancel(pthread_t th)
 	pcancel_any = 1;
 	__atomic_store_n(&pt->cancel_pending, 1, __ATOMIC_SEQ_CST);
 	if (t == thread_self()) {
-		if (pt->cancel_async && !pt->cancel_off)
+		if (pt->cancel_async && !pt->cancel_off)   /* (not exiting: above) */
 			pcancel_act();
 		return 0;
 	}
@@ -583,7 +695,7 @@ int pthread_setcancelstate(int state, int *old)
 		return EINVAL;
 	struct pthread *pt = self_pt();
 	if (old)
-		*old = pt->cancel_off;
+		*old = pt->cancel_off | pt->exiting;   /* off for good in pthread_exit */
 	if (!pt->exiting)
 		pt->cancel_off = state;
 	return 0;

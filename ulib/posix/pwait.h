@@ -80,21 +80,27 @@ static inline int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile 
 	return 0;
 }
 
+/* The lock word's base (<pthread.h>'s __PTHREAD_MX_TYPED): 0 for a
+   plain mutex (normal, no ceiling), which keeps no owner. */
+#define MX_TYPED __PTHREAD_MX_TYPED
+static inline int mx_base(const pthread_mutex_t *m)
+{
+	return m->__type | m->__ceiling ? MX_TYPED : 0;
+}
+
 /* A held mutex's unlock and a lock, for a condition wait: <pthread.h>'s
    inline paths (not visible here: __PTHREAD_NO_INLINE). */
 static inline void mutex_release(pthread_mutex_t *m)
 {
 	int e = 1;
-	if (m->__type | m->__ceiling ||
-	    !__atomic_compare_exchange_n(&m->__state, &e, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	if (!__atomic_compare_exchange_n(&m->__state, &e, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		__pthread_mutex_unlock_slow(m);
 }
 
 static inline void mutex_take(pthread_mutex_t *m)
 {
 	int e = 0;
-	if (m->__type | m->__ceiling ||
-	    !__atomic_compare_exchange_n(&m->__state, &e, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+	if (!__atomic_compare_exchange_n(&m->__state, &e, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		__pthread_mutex_lock_slow(m);
 }
 

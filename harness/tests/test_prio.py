@@ -6,8 +6,9 @@ import pytest
 from helpers import done, result
 
 
-def run(boot, test, vps=1, smp=1, icount=False, timeout=120):
-    r = boot(f"run=priotest,{test},{vps}", smp=smp, icount=icount, timeout=timeout)
+def run(boot, test, vps=1, smp=1, icount=False, timeout=120, ms=None):
+    extra = f",{ms}" if ms else ""
+    r = boot(f"run=priotest,{test},{vps}{extra}", smp=smp, icount=icount, timeout=timeout)
     res = result(r, f"prio.{test}")
     assert res["ok"], f"{res.get('why')}\n{r.tail()}"
     done(r, 0)
@@ -23,7 +24,9 @@ def test_one_vp(boot, test):
 def test_no_starvation_within_a_level(boot, smp):
     # A window of 100 quanta of guest time: a quantum a thread loses on a
     # VP preempted unwarned (a host stall) is 1% of it, not a quarter.
-    res, _ = run(boot, "starve", vps=4, smp=smp, timeout=240)
+    # With several vCPUs a thread also stalls with the vCPU the host
+    # deschedules (2.7x apart once in 1 s under two CPU hogs): 3 s there.
+    res, _ = run(boot, "starve", vps=4, smp=smp, timeout=240, ms=1000 if smp == 1 else 3000)
     print(f"prio starve smp={smp}: yields per thread {res['min']}..{res['max']}")
 
 

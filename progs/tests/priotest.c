@@ -10,8 +10,8 @@
  *            preempted at once (the new thread has run when create returns)
  *   rr       one VP: three level-3 threads that yield 5 times each run in
  *            strict rotation
- *   starve   VPS VPs: 8 threads of one level yield for SV_MS of guest time
- *            (100 kernel quanta); none gets 4x another's share. The window
+ *   starve   VPS VPs [MS]: 8 threads of one level yield for MS (1000) ms
+ *            of guest time (100 quanta); none gets 4x another's share. The window
  *            is time, not a count of yields: 400,000 yields were about 45 ms
  *            (4 quanta), and a thread held by a VP preempted unwarned (a
  *            host stall makes the VP miss its warning, then it serves its
@@ -128,7 +128,7 @@ static void t_rr(void)
 
 /* ---- starve ---- */
 #define SV_N 8
-#define SV_MS 1000                   /* 100 quanta of the default 10 ms */
+static long sv_ms = 1000;            /* 100 quanta of the default 10 ms (argument MS) */
 static long sv_count[SV_N];
 static volatile int sv_go;
 static volatile uint64_t sv_end;
@@ -154,7 +154,7 @@ static void t_starve(void)
 	for (int i = 0; i < SV_N; i++)
 		h[i] = spawn(2, sv_fn, (void *)(intptr_t)i);
 	thread_self()->prio = 2;
-	sv_end = now_ns() + SV_MS * 1000000UL;
+	sv_end = now_ns() + (uint64_t)sv_ms * 1000000UL;
 	sv_go = 1;
 	for (int i = 0; i < SV_N; i++)
 		thread_join(h[i]);
@@ -278,7 +278,7 @@ static void *main_fn(void *arg)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		printf("usage: priotest order|preempt|rr|starve|latency [VPS]\n");
+		printf("usage: priotest order|preempt|rr|starve|latency [VPS] [MS]\n");
 		return 2;
 	}
 	unsigned n = sizeof tests / sizeof tests[0];
@@ -292,6 +292,8 @@ int main(int argc, char **argv)
 		nvps = atoi(argv[2]);
 	if (nvps < 1 || nvps > 16)
 		nvps = 1;
+	if (argc > 3 && atol(argv[3]) > 0)
+		sv_ms = atol(argv[3]);
 	P = pkg_find("prio");
 	P->run(nvps, main_fn, 0);
 }

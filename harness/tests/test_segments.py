@@ -23,7 +23,7 @@ so a segment frame freed while a space could still write it panics).
   tables of the spaces that mapped it, handles) comes back exactly.
 """
 import pytest
-from helpers import done
+from helpers import done, only
 
 EINVAL, EBADF, EEXIST, EPERM, EFAULT, EACCES, EAGAIN = 22, 9, 17, 1, 14, 13, 11
 EIDRM, EOWNERDEAD = 43, 130

@@ -104,7 +104,9 @@ struct vp {
 					from a shared page */
 	struct vp_page *vpp;         /* user writes: read each field once, check it */
 	uint64_t fs_base;            /* user FS base (its TLS pointer, set with wrfsbase): any
-					value is fine, the kernel never uses FS */
+					canonical value is fine, the kernel never uses FS */
+	uint64_t bad_fs;             /* a non-canonical FS base found at a switch (sched.c);
+					the VP's space is killed on its way back to user */
 
 	/* Events not yet copied into the VP page ring (upcall.c): a ring of
 	   EVQ_SIZE, evq_len of them from evq_head on; ev_reserved more are

@@ -260,6 +260,14 @@ void scheduler(void)
 		trace(TR_STOP, vp, (uint32_t)vp->state);
 		/* vp gave up the CPU; its state says why. */
 		vp->fs_base = rdmsr(MSR_FS_BASE);   /* the kernel left FS alone */
+		/* Hardware faults a non-canonical wrfsbase in user mode, but
+		   QEMU's TCG takes it; loaded back with wrmsr it would be a #GP
+		   in ring 0 on a CPU that checks. Never load it: the VP's space
+		   dies at its next return to user (trap.c). */
+		if (unlikely((uint64_t)((int64_t)(vp->fs_base << 16) >> 16) != vp->fs_base)) {
+			vp->bad_fs = vp->fs_base;
+			vp->fs_base = 0;
+		}
 		uint64_t ran = now_ns() - t0;
 		vp->run_ns += ran;
 		vp->pp->run_ns = vp->run_ns;

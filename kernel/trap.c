@@ -78,6 +78,8 @@ void user_return_checks(struct trapframe *tf)
 		vp_exit();
 	if (mycpu()->need_resched)
 		sched_quantum_end();
+	if (unlikely(vp->bad_fs) && vp->space->state == SP_ALIVE)
+		space_kill(vp->space, "non-canonical FS base", vp->bad_fs, tf->rip, "wrfsbase");
 	if (vp->space->state != SP_ALIVE)
 		vp_exit();
 	if (mycpu()->warned == WARN_DUE)

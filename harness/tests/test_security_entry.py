@@ -2,7 +2,7 @@
 entry and user-copy paths. Every boot has `memcheck`, under which the
 kernel panics if it is ever entered with EFLAGS.AC set."""
 import pytest
-from helpers import done, result
+from helpers import done, only, result
 
 EFAULT, ENOENT, ETIMEDOUT = 14, 2, 110
 
@@ -30,3 +30,38 @@ def test_syscalls_fill_lazy_pages(boot, smp):
     assert res["spawn"] == -ENOENT, res
     # A read-only lazy region is still not writable by the kernel.
     assert res["ro_wait"] == -EFAULT and res["ro_zero"], res
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_user_fs_gs_bases(boot, smp):
+    # progs/tests/fsgsattack.c: FS and GS at a kernel address, or
+    # non-canonical, through syscalls, blocking, timer interrupts and
+    # signal IPIs. The kernel must never use a user base (swapgs only
+    # from ring 3; GS reloaded from a computed value; FS kept per VP):
+    # the attacking spaces die with a clear cause, or go on; the kernel,
+    # the parent and a bystander space go on with their own bases.
+    r = boot("memcheck run=fsgsattack", smp=smp, timeout=180)
+    done(r, 0)
+    res = only(r, "result", name="fsgsattack", case="parent")
+    assert res["fsgsbase"], res
+    assert res["bystander"] == 0 and res["own_fs_kept"] and res["own_gs_kept"], res
+    # GS at the kernel: syscalls answer right; GS is reloaded (a switch)
+    # or kept, never anything else; the signals' upcalls ran fine.
+    assert res["gs"] == 0, r.tail()
+    gs = only(r, "result", name="fsgsattack", case="gs")
+    assert gs["vp"] == 1 and gs["good"] == 2 * gs["rounds"] and gs["seen_ok"], gs
+    # Using a kernel base from user mode: a user page fault there.
+    pf = [e for e in r.events("exit") if e.get("killed") == "page fault"]
+    assert res["gsuse"] == res["fs"] == -1 and len(pf) == 2, r.tail()
+    assert all(e["addr"] == "0xffffffff80000000" for e in pf), pf
+    # Non-canonical: #GP in user mode, at the wrfsbase/wrgsbase on hardware,
+    # at the first use under TCG (which takes the write).
+    assert res["fsnc"] == res["gsnc"] == -1, res
+    gp = [e for e in r.events("exit") if e.get("killed") == "general protection"]
+    # Kept across a VP switch under TCG: the kernel never loads it back (a
+    # #GP in ring 0 on a CPU that checks); it kills the space instead
+    # (before, the child went on with it and exited 2).
+    nc = [e for e in r.events("exit") if e.get("killed") == "non-canonical FS base"]
+    assert res["fsncsw"] == -1, res
+    assert len(gp) >= 2 and len(gp) + len(nc) == 3, r.tail()
+    assert all(e["addr"] == "0x8000000000000000" for e in nc), nc

@@ -103,10 +103,12 @@ def test_capabilities(boot, smp):
     assert c["victim"] == CAP_BASE, c
     assert c["forge_status"] == 0 and c["signals_after_forge"] == 0, c
     assert c["granted_status"] == 0 and c["signals_after_granted"] == 1, c
+    print(f"secev caps smp={smp}: slot reused after {c['reuse_tries']} tries")
     assert c["slot_reused"] == c["slot"] and c["before_exit"] == 0 and c["after_reuse"] == -ESRCH, c
     assert c["grant_self"] == c["grant_nospace"] == -EPERM, c
     assert c["grant_bad_handle"] == -EBADF, c
     assert CAP_BASE <= c["grant_child"] < CAP_BASE + MAXCAP_SPACE, c
+    # sleeper_status 0: the grant arrived in the child's table
     assert c["sib_status"] == 0 and c["sleeper_status"] == 0, c
     assert c["spawn_bad_handle"] == c["spawn_junk_handle"] == -EBADF, c
     assert c["spawn_too_many"] == -EINVAL, c

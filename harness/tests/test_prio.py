@@ -20,14 +20,13 @@ def test_one_vp(boot, test):
     run(boot, test, icount=True)
 
 
-# At -smp 2 under icount the schedule of this tree (32e51f3 on) hits a
-# runtime bug: a sv_fn thread finds thread_self() == 0 in thread_yield
-# (page fault at 0, rip in thread_yield), killing priotest. Kernel-side
-# timing changes move it (`starve 4 1000 --smp 1 --icount` hits it too,
-# without the 1000 it does not). Cause not found: left for the lead.
-@pytest.mark.parametrize("smp", [1, pytest.param(2, marks=pytest.mark.xfail(
-    reason="thread_self() == 0 in thread_yield under this schedule (runtime bug)",
-    strict=False)), 4])
+# At -smp 2 under icount this schedule once killed priotest with a page
+# fault at 0 in thread_yield: thread_self() loaded the VP page's address
+# and then its current_thread, and an upcall between the two loads moved
+# the thread to another VP, whose current_thread was 0. thread_self() is
+# one %gs load now (GS_VPPAGE); this case is the regression test (it
+# failed every run before, being deterministic under icount).
+@pytest.mark.parametrize("smp", [1, 2, 4])
 def test_no_starvation_within_a_level(boot, smp):
     # Policy, in guest time the host cannot skew (icount: every vCPU runs
     # by instructions, in turn): a window of 1 s, 100 quanta. In wall time

@@ -452,12 +452,27 @@ static long settle(long want)
 	return now - want;
 }
 
+/* Wait until available memory stops moving: the frames of a space that
+   just ended come back only once every CPU has switched away from it, so
+   at -smp 2 a sibling's teardown could land inside a measurement below
+   (CI saw kept_by_handle 651,264 and after_drop -405,504). */
+static void quiet(void)
+{
+	for (int i = 0; i < 200; i++) {
+		long a = avail();
+		sys_sleep(2 * MS);
+		if (avail() == a)
+			return;
+	}
+}
+
 /* In a child (memwork): the three ways a segment ends. */
 static void memwork(void)
 {
 	struct result r;
 	result_begin(&r, "xspace");
 	result_str(&r, "case", "memwork");
+	quiet();
 	long m0 = avail();
 	/* create, map, write, unmap (the handle keeps it), drop */
 	long h = seg_create(1 << 20);
@@ -479,6 +494,7 @@ static void memwork(void)
 	sys_cap_drop(h);
 	result_int(&r, "kept_by_child", m0 - avail());
 	wait_child(child);
+	quiet();                /* the holder's own frames, before the revoke's count */
 	/* revoked while mapped here and in a child */
 	h = seg_create(1 << 20);
 	S = (struct shared *)seg_map(h, PROT_READ | PROT_WRITE);
@@ -507,6 +523,7 @@ static void memfree(void)
 	for (int i = 0; i < 3; i++) {
 		spawn_child("memwork", 0, 0, 0, &child);
 		wait_child(child);
+		quiet();
 	}
 	struct result r;
 	result_begin(&r, "xspace");

@@ -76,10 +76,15 @@ static int drain(struct rtvp *v, struct uthread *cur)
 				break;
 			}
 		}
-		if (!vpp->pending)
+		uint32_t pd = vpp->pending;
+		if (!pd)
 			return saw;
 		vpp->pending = 0;
-		syscall0(SYS_vp_poll);   /* more are queued in the kernel */
+		if (pd > 1)              /* more are queued in the kernel */
+			syscall0(SYS_vp_poll);
+		/* (1: they were all put in the ring, which we just consumed:
+		   no kernel entry. Only this VP's own kernel entries write
+		   `pending`, so nothing races with this.) */
 	}
 }
 

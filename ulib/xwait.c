@@ -198,7 +198,6 @@ long xwait(volatile uint32_t *w, uint32_t expect, struct xwq *q)
 		xw_stats.parked++;
 		thread_block();
 	}
-	withdraw(q, j, rec);
 	int got = slot_leave(i, g);
 	/* Not parked but delivered to: its unblock is on its way, take it
 	   now rather than leave a permit behind (thread_block returns as soon
@@ -207,8 +206,11 @@ long xwait(volatile uint32_t *w, uint32_t expect, struct xwq *q)
 	   permits, every waiter loops on its condition. */
 	if (got && !parked)
 		thread_block();
+	/* EV_WAKE(0): is the object still there? Ask before touching it (a
+	   futex wake of no one: -EFAULT once the segment is unmapped). */
 	if (got == 2 && syscall2(SYS_futex_wake, w, 0) < 0)
 		return -EIDRM;           /* the segment left this space */
+	withdraw(q, j, rec);
 	return 0;
 }
 

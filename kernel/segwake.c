@@ -18,19 +18,32 @@
  */
 #include "kernel.h"
 
-/* Post EV_WAKE(token) to VP vi of sp, or if that one is gone or has no
-   upcalls, to sp's first VP that has them. sp->lock held (the VPs stay). */
+/* Can vp take an EV_WAKE soon? It has upcalls, and it is not blocked in
+   a system call that blocks the whole VP (SYS_wait, a classic block):
+   its events would wait until that returns. Idling is fine: the post
+   wakes it. (Racy, so only a preference: any VP with upcalls takes it
+   in the end.) */
+static int ready(struct vp *vp)
+{
+	return vp && READ_ONCE(vp->vpp->upcall_entry) &&
+	       !(vp->state == VP_BLOCKED && !READ_ONCE(vp->idle_wait));
+}
+
+/* Post EV_WAKE(token) to VP vi of sp (the one the waiter ran on), or if
+   that one is gone, has no upcalls or is blocked whole, to another that
+   is ready, else to any with upcalls. sp->lock held (the VPs stay). */
 static long wake_post(struct space *sp, uint64_t vi, uint64_t token, int from)
 {
-	struct vp *vp = vp_lookup(sp, vi);
-	if (!vp || !READ_ONCE(vp->vpp->upcall_entry)) {
-		vp = 0;
-		for (int i = 0; i < sp->nvp && !vp; i++) {
-			struct vp *w = vp_lookup(sp, (uint64_t)i);
-			if (w && READ_ONCE(w->vpp->upcall_entry))
-				vp = w;
-		}
+	struct vp *vp = vp_lookup(sp, vi), *any = 0;
+	for (int i = 0; !ready(vp) && i < sp->nvp; i++) {
+		struct vp *w = vp_lookup(sp, (uint64_t)i);
+		if (ready(w))
+			vp = w;
+		else if (!any && w && READ_ONCE(w->vpp->upcall_entry))
+			any = w;
 	}
+	if (!ready(vp))
+		vp = any;
 	if (!vp)
 		return -ESRCH;           /* nobody there could take it */
 	struct event ev;                 /* no context: event_copy leaves it alone */
@@ -78,13 +91,16 @@ void seg_wake_all(struct space *sp)
 	spin_lock(&sp->lock);
 	if (sp->state == SP_ALIVE) {
 		struct event ev = { .type = EV_WAKE };
-		for (int i = 0; i < sp->nvp; i++) {
-			struct vp *vp = vp_lookup(sp, (uint64_t)i);
-			if (vp && READ_ONCE(vp->vpp->upcall_entry)) {
-				event_post(vp, &ev, EVP_WAKE);
-				break;
-			}
+		struct vp *vp = 0, *any = 0;
+		for (int i = 0; i < sp->nvp && !vp; i++) {
+			struct vp *w = vp_lookup(sp, (uint64_t)i);
+			if (ready(w))
+				vp = w;
+			else if (!any && w && READ_ONCE(w->vpp->upcall_entry))
+				any = w;
 		}
+		if (vp || any)
+			event_post(vp ? vp : any, &ev, EVP_WAKE);
 	}
 	spin_unlock(&sp->lock);
 }

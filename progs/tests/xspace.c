@@ -352,9 +352,10 @@ static void *uw_main(void *arg)
 
 static void *ho_waiter(void *arg)
 {
-	for (long i = 0; i < (long)arg; i++)
+	for (long i = 0; i < (long)arg; i++) {
 		if (xsem_wait(&S->sem) == 0)
 			__atomic_add_fetch(&S->taken_k, 1, __ATOMIC_SEQ_CST);
+	}
 	return 0;
 }
 
@@ -685,7 +686,7 @@ int main(int argc, char **argv)
 		P = app_pkg(argv[2]);
 		N = argc > 3 ? atol(argv[3]) : 5;
 		xsem_init(&S->sem, 0);
-		P->run(1, ho_main, (void *)h);
+		P->run(2, ho_main, (void *)h);   /* (sys_wait blocks a whole VP) */
 	}
 	if (!strcmp(c, "revoke") || !strcmp(c, "unmapwait")) {
 		P = app_pkg(argv[2]);

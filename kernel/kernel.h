@@ -207,7 +207,7 @@ void kop_vp_cleanup(struct vp *vp);
 /* upcall.c */
 void ctx_from_tf(struct uctx *c, const struct trapframe *tf);
 int upcalls_on(struct vp *vp, const struct trapframe *tf);
-enum { EVP_RESERVED, EVP_START, EVP_ADMIT, EVP_ADVISORY };   /* event_post's admission rules (upcall.c) */
+enum { EVP_RESERVED, EVP_START, EVP_ADMIT, EVP_ADVISORY, EVP_WAKE };   /* event_post's admission rules (upcall.c) */
 int event_reserve(struct vp *vp, int n);
 void event_unreserve(struct vp *vp, int n);
 int event_post(struct vp *vp, const struct event *ev, int how);
@@ -238,6 +238,9 @@ void seg_space_died(struct space *sp);
 void seg_space_free(struct space *sp);
 int seg_futex_key(struct space *sp, uint64_t a, uint64_t *key);
 void seg_fault_detail(struct space *sp, uint64_t a, char *buf, size_t n);
+int seg_id_at(struct space *sp, uint64_t a);
+int seg_mapped(struct space *sp, int id);
+void seg_wake_all(struct space *sp);
 
 /* vp.c */
 struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp);

@@ -119,6 +119,7 @@ struct vp {
 	uint32_t ring_tail;          /* the kernel's own copy of the ring tail */
 	uint32_t ring_seen;          /* ring_tail when it last returned to user mode */
 	int idle_wait;               /* blocked in SYS_vp_idle until an event */
+	int wake_lost;               /* an EV_WAKE found the queue full: owe an EV_WAKE(0) (evlock) */
 	int preempted;               /* post EV_PREEMPTED when it next runs */
 	int probation;               /* quanta left without warnings: it ignored one (warn.c) */
 	int honor_streak;            /* warnings honored in a row, up to WARN_FORGIVE */

@@ -20,7 +20,8 @@
  * Futexes on a segment word are keyed by (segment id, offset): the same
  * key from every space, and no stale key once the frames are reused.
  * Unmapping wakes the unmapping space's waiters on the segment with
- * -EIDRM; revoking wakes every waiter on it with -EIDRM.
+ * -EIDRM; revoking wakes every waiter on it with -EIDRM. Waiters parked
+ * at user level (segwake.c) get an EV_WAKE(0) and find out themselves.
  *
  * Lock order: table_lock, space lock, seg_lock; kop_lock before all.
  */
@@ -265,6 +266,7 @@ int seg_unmap_in(struct space *sp, struct seg *s)
 		return 0;
 	tlb_shootdown(sp);
 	futex_cancel_seg(s->id, sp, -EIDRM);
+	seg_wake_all(sp);                /* and its waiters parked at user level */
 	seg_release(s, 0);
 	return 1;
 }
@@ -456,4 +458,23 @@ void seg_fault_detail(struct space *sp, uint64_t a, char *buf, size_t n)
 		ksnprintf(buf, n, "segment %d mapped %s", m->seg->id,
 			  m->prot & PROT_WRITE ? "read-write" : "read-only");
 	spin_unlock(&sp->lock);
+}
+
+/* The id of the segment sp maps at a, or 0. */
+int seg_id_at(struct space *sp, uint64_t a)
+{
+	spin_lock(&sp->lock);
+	struct segmap *m = segmap_at(sp, a);
+	int id = m ? m->seg->id : 0;
+	spin_unlock(&sp->lock);
+	return id;
+}
+
+/* Does sp map segment `id`? sp->lock held. */
+int seg_mapped(struct space *sp, int id)
+{
+	for (int i = 0; i < MAXSEG_SPACE; i++)
+		if (sp->segmaps[i].seg && sp->segmaps[i].seg->id == id)
+			return 1;
+	return 0;
 }

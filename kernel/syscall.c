@@ -16,7 +16,7 @@ SYSDECL(vp_create); SYSDECL(vp_start); SYSDECL(vp_idle); SYSDECL(vp_signal);
 SYSDECL(vp_cap); SYSDECL(timer); SYSDECL(vp_poll); SYSDECL(io); SYSDECL(futex_wait);
 SYSDECL(futex_wake); SYSDECL(vp_exit); SYSDECL(cap_grant); SYSDECL(cap_drop);
 SYSDECL(seg_create); SYSDECL(seg_map); SYSDECL(seg_unmap); SYSDECL(seg_revoke);
-SYSDECL(seg_robust); SYSDECL(seg_info);
+SYSDECL(seg_robust); SYSDECL(seg_info); SYSDECL(seg_wake);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -45,6 +45,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_seg_revoke] = sys_seg_revoke,
 	[SYS_seg_robust] = sys_seg_robust,
 	[SYS_seg_info] = sys_seg_info,
+	[SYS_seg_wake] = sys_seg_wake,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,

@@ -75,7 +75,12 @@ int upcalls_on(struct vp *vp, const struct trapframe *tf)
  * Signals (EVP_ADMIT) are admitted only while room remains beyond the
  * reservations, else -EAGAIN. Warnings and preemption notices
  * (EVP_ADVISORY) are dropped when there is no room, and counted in the
- * pseudo page's events_dropped.
+ * pseudo page's events_dropped. Cross-space wake-ups (EVP_WAKE) are
+ * admitted as signals are, but when there is no room they are coalesced,
+ * not refused: the VP owes itself one EV_WAKE with token 0 ("re-check
+ * every cross-space waiter"), queued as soon as there is room. So a
+ * hostile sender costs the VP at most EVQ_SIZE events and one flag, and
+ * no wake-up is lost (counted in events_dropped).
  */
 int event_reserve(struct vp *vp, int n)
 {
@@ -118,6 +123,17 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 	} else if (how == EVP_RESERVED && memcheck) {
 		/* a reservation went missing: a kernel bug, caught in test builds */
 		panic("event_post: event type %d without its reservation", ev->type);
+	} else if (vp->evq_len + vp->ev_reserved >= EVQ_SIZE && how == EVP_WAKE) {
+		/* A cross-space wake-up finds no room: coalesce it (and any
+		   more) into one EV_WAKE(0), owed until there is room
+		   (upcall_return): never lost, never more than one. */
+		int idle = vp->idle_wait;
+		vp->wake_lost = 1;
+		spin_unlock(&vp->evlock);
+		__atomic_fetch_add(&vp->pp->events_dropped, 1, __ATOMIC_RELAXED);
+		if (idle)
+			vp_wake(vp);
+		return 0;
 	} else if (vp->evq_len + vp->ev_reserved >= EVQ_SIZE) {
 		spin_unlock(&vp->evlock);
 		if (how != EVP_ADMIT)     /* advisory (or, by a kernel bug, unreserved) */
@@ -192,16 +208,27 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 	int window = in_window(vp, tf);
 	int undelivered = head != vp->ring_tail && !READ_ONCE(p->disabled) && !window;
 	uint32_t copied = vp->ring_seen;     /* ring_tail at our last return */
-	if (!vp->evq_len && !undelivered && vp->ring_tail == copied)
+	if (!vp->evq_len && !undelivered && vp->ring_tail == copied && !vp->wake_lost)
 		return;
 	if ((uint32_t)(vp->ring_tail - head) > RING_SIZE)
 		bad_page(vp, "ring_head", head, tf);
 	int more = 0;
-	if (vp->evq_len) {
+	if (vp->evq_len || vp->wake_lost) {
 		spin_lock(&vp->evlock);
 		while (vp->evq_len && (uint32_t)(vp->ring_tail - head) < RING_SIZE) {
 			ring_put(vp, &vp->evq[vp->evq_head++ % EVQ_SIZE]);
 			vp->evq_len--;
+		}
+		if (vp->wake_lost && vp->evq_len + vp->ev_reserved < EVQ_SIZE) {
+			/* the coalesced wake-ups, behind everything queued before */
+			struct event *k = &vp->evq[(vp->evq_head + vp->evq_len++) % EVQ_SIZE];
+			struct event w = { .type = EV_WAKE, .vp = (uint32_t)vp->index, .seq = ++vp->ev_seq };
+			event_copy(k, &w);
+			vp->wake_lost = 0;
+			if ((uint32_t)(vp->ring_tail - head) < RING_SIZE) {
+				ring_put(vp, &vp->evq[vp->evq_head++ % EVQ_SIZE]);
+				vp->evq_len--;
+			}
 		}
 		more = vp->evq_len != 0;
 		spin_unlock(&vp->evlock);
@@ -240,7 +267,7 @@ long sys_vp_idle(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uin
 	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
 	struct vp *vp = myvp();
 	spin_lock(&vp->evlock);
-	if (vp->evq_len || vp->ring_tail != READ_ONCE(vp->vpp->ring_head) ||
+	if (vp->evq_len || vp->wake_lost || vp->ring_tail != READ_ONCE(vp->vpp->ring_head) ||
 	    vp->space->state != SP_ALIVE) {
 		spin_unlock(&vp->evlock);
 		return 0;

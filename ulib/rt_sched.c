@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys.h>
 #include <vprt.h>
+#include <xwait.h>
 
 
 /* What drain saw */
@@ -65,6 +66,9 @@ static int drain(struct rtvp *v, struct uthread *cur)
 			case EV_PREEMPTED:
 				STAT(p, preempted);
 				saw |= SAW_PREEMPTED;
+				break;
+			case EV_WAKE:        /* a cross-space wake-up: its token is untrusted */
+				xw_event(e->token);
 				break;
 			default:             /* timers and signals: the policy's */
 				if (p->event && p->event(v, cur, e))

@@ -153,14 +153,14 @@ int xmutex_unlock(struct xmutex *m)
 
 /* A condition: wait sleeps on the sequence number it read before
    unlocking, so a signal after that read (which bumps it) is never
-   missed: the futex wait then finds the word changed. */
+   missed: the wait then finds the word changed (xwait re-checks it after
+   publishing its record; the futex compares it in the kernel). */
 int xcond_wait(struct xcond *c, struct xmutex *m)
 {
 	__atomic_add_fetch(&c->nwait, 1, __ATOMIC_SEQ_CST);
 	uint32_t s = __atomic_load_n(&c->seq, __ATOMIC_SEQ_CST);
 	xmutex_unlock(m);
-	long r = futex_wait(&c->seq, s);
-	if (r == -EIDRM || r == -EFAULT)
+	if (xwait(&c->seq, s, &c->q) < 0)
 		return EIDRM;                /* the segment is gone: touch nothing */
 	__atomic_sub_fetch(&c->nwait, 1, __ATOMIC_RELAXED);
 	return xmutex_lock(m);
@@ -172,20 +172,19 @@ void xcond_signal(struct xcond *c)
 {
 	__atomic_add_fetch(&c->seq, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&c->nwait, __ATOMIC_SEQ_CST))
-		futex_wake(&c->seq, 1);
+		xwake(&c->seq, &c->q, 1);
 }
 
 void xcond_broadcast(struct xcond *c)
 {
 	__atomic_add_fetch(&c->seq, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&c->nwait, __ATOMIC_SEQ_CST))
-		futex_wake(&c->seq, 0x7fffffff);
+		xwake(&c->seq, &c->q, 0x7fffffff);
 }
 
 void xsem_init(struct xsem *s, uint32_t count)
 {
-	s->count = count;
-	s->nwait = 0;
+	*s = (struct xsem){ .count = count };
 }
 
 int xsem_wait(struct xsem *s)
@@ -196,11 +195,10 @@ int xsem_wait(struct xsem *s)
 			if (__atomic_compare_exchange_n(&s->count, &c, c - 1, 0, __ATOMIC_ACQUIRE,
 							__ATOMIC_ACQUIRE))
 				return 0;
-		/* Register, then sleep only while the count is still 0 (the
-		   kernel compares under its futex lock). */
+		/* Register, then sleep only while the count is still 0 (xwait
+		   re-checks it once its record is visible). */
 		__atomic_add_fetch(&s->nwait, 1, __ATOMIC_SEQ_CST);
-		long r = futex_wait(&s->count, 0);
-		if (r == -EIDRM || r == -EFAULT)
+		if (xwait(&s->count, 0, &s->q) < 0)
 			return EIDRM;
 		__atomic_sub_fetch(&s->nwait, 1, __ATOMIC_RELAXED);
 	}
@@ -210,14 +208,12 @@ void xsem_post(struct xsem *s)
 {
 	__atomic_add_fetch(&s->count, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&s->nwait, __ATOMIC_SEQ_CST))
-		futex_wake(&s->count, 1);
+		xwake(&s->count, &s->q, 1);
 }
 
 void xbarrier_init(struct xbarrier *b, uint32_t n)
 {
-	b->n = n;
-	b->arrived = 0;
-	b->gen = 0;
+	*b = (struct xbarrier){ .n = n };
 }
 
 /* The last arrival resets the count before it opens the next round
@@ -228,13 +224,11 @@ int xbarrier_wait(struct xbarrier *b)
 	if (__atomic_add_fetch(&b->arrived, 1, __ATOMIC_ACQ_REL) == b->n) {
 		__atomic_store_n(&b->arrived, 0, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&b->gen, 1, __ATOMIC_SEQ_CST);
-		futex_wake(&b->gen, 0x7fffffff);
+		xwake(&b->gen, &b->q, 0x7fffffff);
 		return 1;
 	}
-	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g) {
-		long r = futex_wait(&b->gen, g);
-		if (r == -EIDRM || r == -EFAULT)
+	while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == g)
+		if (xwait(&b->gen, g, &b->q) < 0)
 			return -EIDRM;
-	}
 	return 0;
 }

@@ -165,3 +165,33 @@ def test_segment_exhaustion(boot, smp):
     per_round = max(k["window_used"] for k in kids) / 20
     print(f"segment window: {per_round / 2**20:.1f} MiB a round, "
           f"{kids[0]['window_left'] / per_round:.0f} rounds left")
+
+
+# ---- cross-space wake-ups at user level (EV_WAKE, SYS_seg_wake) ----
+
+ESRCH = 3
+
+
+@pytest.mark.parametrize("smp,pkg", [(1, "fifo"), (2, "fifo"), (1, "prio"), (2, "tutor")])
+def test_hostile_waker(boot, smp, pkg):
+    """A waiter of an upcall package parks at user level on an xsem; a
+    hostile child floods SYS_seg_wake at its space (3,000 forged tokens,
+    the real one among them, random VP indexes), plants forged records,
+    tries the calls the kernel must refuse, then posts K = 5 times. The
+    waiter takes exactly 5; forged tokens are recognized as such; the
+    kernel's queue stays bounded (the excess is coalesced, counted in
+    events_dropped, and the coalesced EV_WAKE(0) still arrives)."""
+    r = boot(f"memcheck watchdog=60 run=xspace,hostile,{pkg},5", smp=smp, timeout=180)
+    done(r, 0)
+    res = case(r, "hostile")
+    assert res["child_status"] == 0 and res["saw_record"] == 1, res
+    assert res["taken"] == 5 and res["count_left"] == 0, res
+    assert res["parked"] >= 1 and res["fallback"] == 0, res        # it waited at user level
+    assert res["flood_ok"] == 3000 and res["flood_failed"] == 0, res   # coalesced, not refused
+    assert res["token0"] == -EINVAL and res["outside"] == -EFAULT, res
+    assert res["nospace"] == -ESRCH and res["notshared"] == -EPERM, res
+    assert res["forged"] >= 1, res
+    if smp == 1:      # the flood ran while the waiter's space was off the CPU:
+        # a queue's worth of events reached the runtime, the rest coalesced
+        assert res["events_dropped"] > 0 and res["wake_all"] >= 1, res
+        assert res["remote"] <= 2 * (128 + 4) + 8, res

@@ -598,7 +598,7 @@ static uint64_t seg_addr(struct fz *f)
 static void do_seg(struct fz *f)
 {
 	long h = some_handle(f);
-	switch (rand_below(&f->st, 8)) {
+	switch (rand_below(&f->st, 9)) {
 	case 0:
 	case 1: {
 		long len = rand_below(&f->st, 4) ? (long)(1 + rand_below(&f->st, 4 * PAGE_SIZE)) : rand_arg(f);
@@ -627,6 +627,16 @@ static void do_seg(struct fz *f)
 			issue(f, K_seg, SYS_seg_info, h, rand_below(&f->st, 2) ? (long)pool : rand_arg(f),
 			      0, 0, 0, bad_handle(h), 0);
 		break;
+	case 6: {
+		/* a cross-space wake: to a small space id (ours, a relative,
+		   or one sharing nothing with us), an odd VP, any token; token
+		   0 is the kernel's own and must fail */
+		long a = rand_below(&f->st, 2) ? (long)seg_addr(f) : rand_arg(f);
+		long sid = rand_below(&f->st, 4) ? (long)rand_below(&f->st, 12) : rand_arg(f);
+		long tok = rand_below(&f->st, 8) ? rand_arg(f) : 0;
+		issue(f, K_seg, SYS_seg_wake, a, sid, rand_arg(f), tok, 0, tok == 0, 0);
+		break;
+	}
 	default: {
 		long n = rand_below(&f->st, 4) ? (long)rand_below(&f->st, MAXROBUST + 2) : rand_arg(f);
 		long list = rand_below(&f->st, 2) ? (long)pool + 8 * (long)rand_below(&f->st, 64) : rand_arg(f);
@@ -878,7 +888,7 @@ static void do_raw(struct fz *f)
 		{ SYS_sleep, K_sleep }, { SYS_io, K_io }, { SYS_futex_wait, K_futex_wait },
 		{ SYS_futex_wake, K_futex_wake }, { SYS_seg_create, K_seg }, { SYS_seg_map, K_seg },
 		{ SYS_seg_unmap, K_seg }, { SYS_seg_revoke, K_seg }, { SYS_seg_robust, K_seg },
-		{ SYS_seg_info, K_seg },
+		{ SYS_seg_info, K_seg }, { SYS_seg_wake, K_seg },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {

@@ -20,6 +20,12 @@
  *   bad                 every bad create, map, grant, unmap and robust call
  *   memfree             the kernel's available memory is back exactly once
  *                       the last handle and mapping of a segment are gone
+ *   hostile PKG K       a thread of PKG waits on an xsem, parked at user
+ *                       level; a hostile child floods SYS_seg_wake at us
+ *                       with forged and stale tokens (the real one too),
+ *                       plants forged wait records, tries the bad calls,
+ *                       then posts K times: the waiter takes exactly K,
+ *                       nothing of ours breaks
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +34,9 @@
 #include <seg.h>
 #include <xsync.h>
 #include <errno.h>
+#include <xwait.h>
+#include <upcall.h>
+#include <rng.h>
 #include <pkg.h>
 #include <result.h>
 #include "apppkg.h"
@@ -49,6 +58,8 @@ struct shared {
 	volatile int ready, held, childres, childerr;
 	volatile long h[4];             /* handles the grantback child gave us */
 	volatile uint64_t handoffs[2][2];   /* [producer space side][consumer]: counts */
+	volatile long hres[8];          /* the hostile child's results */
+	volatile uint32_t taken_k;      /* posts the waiter took */
 };
 
 static struct shared *S;
@@ -335,6 +346,106 @@ static void *uw_main(void *arg)
 	return 0;
 }
 
+/* ---- a hostile waker ---- */
+
+#define FLOOD 3000
+
+static void *ho_waiter(void *arg)
+{
+	for (long i = 0; i < (long)arg; i++) {
+		if (xsem_wait(&S->sem) == 0)
+			__atomic_add_fetch(&S->taken_k, 1, __ATOMIC_SEQ_CST);
+	}
+	return 0;
+}
+
+static void *ho_main(void *arg)
+{
+	long k = N, child;
+	long h = (long)arg;
+	struct thread *t = P->create(ho_waiter, (void *)k, 0);
+	/* wait until it has parked (a record is up), then let the child loose */
+	for (int up = 0; !up; sys_sleep(MS))
+		for (int j = 0; j < XWQ_RECS; j++)
+			up |= S->sem.q.rec[j] != 0;
+	spawn_child("hostilechild", "-", k, h, &child);
+	int st = wait_child(child);
+	thread_join(t);
+	uint64_t dropped = 0;
+	for (unsigned i = 0; i < vp_pseudo()->nvp; i++)
+		dropped += pseudo_page(i)->events_dropped;
+	struct result r;
+	result_begin(&r, "xspace");
+	result_str(&r, "case", "hostile");
+	result_str(&r, "pkg", P->name);
+	result_int(&r, "child_status", st);
+	result_int(&r, "taken", S->taken_k);
+	result_int(&r, "posts", k);
+	result_int(&r, "count_left", S->sem.count);
+	result_int(&r, "flood_ok", S->hres[0]);
+	result_int(&r, "flood_failed", S->hres[1]);
+	result_int(&r, "token0", S->hres[2]);
+	result_int(&r, "outside", S->hres[3]);
+	result_int(&r, "nospace", S->hres[4]);
+	result_int(&r, "notshared", S->hres[5]);
+	result_int(&r, "saw_record", S->hres[6]);
+	result_int(&r, "parked", (long)xw_stats.parked);
+	result_int(&r, "fallback", (long)xw_stats.fallback);
+	result_int(&r, "remote", (long)xw_stats.remote);
+	result_int(&r, "forged", (long)xw_stats.forged);
+	result_int(&r, "wake_all", (long)xw_stats.all);
+	result_int(&r, "events_dropped", (long)dropped);
+	result_end(&r);
+	return 0;
+}
+
+/* The hostile child: no package, raw system calls and plain stores. */
+static void hostile(long k)
+{
+	S = map_shared(CAP_BASE, PROT_READ | PROT_WRITE);
+	uint64_t rec = 0;
+	for (int j = 0; j < XWQ_RECS && !rec; j++)
+		rec = S->sem.q.rec[j];
+	S->hres[6] = rec != 0;
+	long sid = (long)(rec >> 40), ok = 0, bad = 0;
+	uint64_t g = 1504;
+	for (int i = 0; i < FLOOD; i++) {
+		/* forged tokens, random VP indexes, and now and then the real one */
+		uint64_t tok = i % 7 == 0 ? rec & 0xffffffffu : rand64(&g) | 1;
+		long r = syscall4(SYS_seg_wake, &S->sem.count, sid, rand64(&g) % 300, tok);
+		if (r == 0)
+			ok++;
+		else
+			bad++;
+	}
+	S->hres[0] = ok;
+	S->hres[1] = bad;
+	S->hres[2] = syscall4(SYS_seg_wake, &S->sem.count, sid, 0, 0);
+	S->hres[3] = syscall4(SYS_seg_wake, &g, sid, 0, 5);
+	S->hres[4] = syscall4(SYS_seg_wake, &S->sem.count, 0x7ffffff0, 0, 5);
+	long h2 = seg_create(4096);
+	long a2 = h2 < 0 ? h2 : seg_map(h2, PROT_READ | PROT_WRITE);
+	S->hres[5] = sys_failed(a2) ? a2 : syscall4(SYS_seg_wake, a2, sid, 0, 5);
+	/* forged records in the free slots, naming the waiter's space with
+	   garbage tokens: a post (ours) will deliver one of them */
+	for (int j = 0; j < XWQ_RECS; j++) {
+		uint64_t zero = 0;
+		__atomic_compare_exchange_n(&S->sem.q.rec[j], &zero,
+					    (uint64_t)sid << 40 | (rand64(&g) & 0xffffffffffUL) | 1, 0,
+					    __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+	}
+	/* Then behave: K posts. A forged record may absorb a post's wake-up
+	   (the object is shared: its users can break it for each other), so
+	   keep waking everything on it until the waiter took them all. */
+	for (long i = 0; i < k; i++)
+		xsem_post(&S->sem);
+	while (__atomic_load_n(&S->taken_k, __ATOMIC_SEQ_CST) < (uint32_t)k) {
+		xwake(&S->sem.count, &S->sem.q, 0x7fffffff);
+		sys_sleep(MS);
+	}
+	exit(0);
+}
+
 /* ---- bad arguments ---- */
 
 static void bad(void)
@@ -565,6 +676,8 @@ int main(int argc, char **argv)
 		holder();
 	if (!strcmp(c, "memwork"))
 		memwork();
+	if (!strcmp(c, "hostilechild") && argc > 3)
+		hostile(atol(argv[3]));
 	int child = !strcmp(c, "pcchild") || !strcmp(c, "ppchild") || !strcmp(c, "odchild") ||
 		    !strcmp(c, "revokechild");
 	if (argc < 3) {
@@ -586,6 +699,12 @@ int main(int argc, char **argv)
 		return 3;
 	}
 	S = map_shared(h, PROT_READ | PROT_WRITE);
+	if (!strcmp(c, "hostile")) {
+		P = app_pkg(argv[2]);
+		N = argc > 3 ? atol(argv[3]) : 5;
+		xsem_init(&S->sem, 0);
+		P->run(2, ho_main, (void *)h);   /* (sys_wait blocks a whole VP) */
+	}
 	if (!strcmp(c, "revoke") || !strcmp(c, "unmapwait")) {
 		P = app_pkg(argv[2]);
 		xsem_init(&S->sem, 0);

@@ -24,6 +24,7 @@ static inline long syscall6(long n, long a, long b, long c, long d, long e, long
 #define syscall1(n, a)          syscall6((n), (long)(a), 0, 0, 0, 0, 0)
 #define syscall2(n, a, b)       syscall6((n), (long)(a), (long)(b), 0, 0, 0, 0)
 #define syscall3(n, a, b, c)    syscall6((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
+#define syscall4(n, a, b, c, d) syscall6((n), (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
 
 static inline long sys_null(void) { return syscall0(SYS_null); }
 static inline long sys_cputs(const char *s, size_t n) { return syscall2(SYS_cputs, s, n); }

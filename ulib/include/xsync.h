@@ -33,6 +33,7 @@
 
 #include <stdint.h>
 #include <anima/seg.h>
+#include <xwait.h>
 
 struct xmutex {
 	volatile uint32_t word;        /* 0, or owner space id | XM_WAITERS | XM_DEAD */
@@ -42,21 +43,22 @@ struct xmutex {
 struct xcond {
 	volatile uint32_t seq;         /* bumped by every signal */
 	volatile uint32_t nwait;
+	struct xwq q;                  /* its waiters (<xwait.h>) */
 };
 
 struct xsem {
 	volatile uint32_t count;
 	volatile uint32_t nwait;
+	struct xwq q;
 };
 
 struct xbarrier {
 	uint32_t n;
 	volatile uint32_t arrived;
 	volatile uint32_t gen;
+	struct xwq q;
 };
 
-int xmutex_lock_slow(struct xmutex *m);
-int xmutex_unlock_slow(struct xmutex *m);
 int xmutex_lock(struct xmutex *m);      /* 0, EOWNERDEAD, ENOTRECOVERABLE, EIDRM */
 int xmutex_trylock(struct xmutex *m);   /* 0 or EBUSY (or EOWNERDEAD, ENOTRECOVERABLE) */
 int xmutex_unlock(struct xmutex *m);    /* 0, or EPERM if the caller's space does not own it */

@@ -54,7 +54,11 @@
 #define EV_PREEMPTED  4   /* this VP was preempted: thread, ctx = where */
 #define EV_TIMER      5   /* user timer fired: token, arg = its deadline */
 #define EV_SIGNAL     6   /* from another VP: arg = payload, result = sender VP id */
-#define EV_MAX        6
+#define EV_WAKE       7   /* a cross-space wake-up (SYS_seg_wake): token = the waiter's, as
+			     the waker sent it (untrusted); result = sender space id. Token
+			     0 (from the kernel only): wake-ups were coalesced or a segment
+			     went away: every cross-space waiter of the space re-checks */
+#define EV_MAX        7
 
 /* Why a thread blocked (EV_BLOCKED/EV_UNBLOCKED `arg`) */
 #define BLK_SLEEP     1
@@ -165,7 +169,7 @@ struct pseudo_page {
 	uint64_t blocks, unblocks, signals, events;
 	uint64_t run_ns, dispatches;
 	uint64_t late_warnings;          /* warnings given late: their deadline was moved */
-	uint64_t events_dropped;         /* EV_WARNING/EV_PREEMPTED dropped: the kernel queue was full */
+	uint64_t events_dropped;         /* EV_WARNING/EV_PREEMPTED dropped, EV_WAKEs coalesced: the kernel queue was full */
 	/* state */
 	uint64_t oncpu;                  /* 1 while a CPU runs this VP, 0 while it waits or idles:
 					    peers move threads off a VP that is off its CPU */

@@ -1,0 +1,106 @@
+/*
+ * Cross-space wake-ups: SYS_seg_wake and EV_WAKE.
+ *
+ * A thread of a runtime package (upcall VPs) that waits on an object in
+ * a shared segment parks at user level, after publishing in the object a
+ * wait record: its space id, a VP index and a token (ulib/xwait.c). A
+ * waker of another space cannot run the waiter's package code, so it
+ * asks the kernel to route the wake-up: EV_WAKE(token) to a VP of the
+ * waiter's space, whose runtime looks the token up in its own table and
+ * unblocks the thread through the thread's own package.
+ *
+ * The kernel interprets nothing of the token. Authority: the caller must
+ * map a segment at addr and the target space must map the same segment,
+ * so only spaces that share memory can wake each other (a forged token
+ * then costs the target at most a spurious wake-up, see xwait.c). Bounded:
+ * an EV_WAKE is admitted as a signal is, and when the VP's queue is full
+ * it is coalesced into one owed EV_WAKE(0) (event_post, EVP_WAKE).
+ */
+#include "kernel.h"
+
+/* Can vp take an EV_WAKE soon? It has upcalls, and it is not blocked in
+   a system call that blocks the whole VP (SYS_wait, a classic block):
+   its events would wait until that returns. Idling is fine: the post
+   wakes it. (Racy, so only a preference: any VP with upcalls takes it
+   in the end.) */
+static int ready(struct vp *vp)
+{
+	return vp && READ_ONCE(vp->vpp->upcall_entry) &&
+	       !(vp->state == VP_BLOCKED && !READ_ONCE(vp->idle_wait));
+}
+
+/* Post EV_WAKE(token) to VP vi of sp (the one the waiter ran on), or if
+   that one is gone, has no upcalls or is blocked whole, to another that
+   is ready, else to any with upcalls. sp->lock held (the VPs stay). */
+static long wake_post(struct space *sp, uint64_t vi, uint64_t token, int from)
+{
+	struct vp *vp = vp_lookup(sp, vi), *any = 0;
+	for (int i = 0; !ready(vp) && i < sp->nvp; i++) {
+		struct vp *w = vp_lookup(sp, (uint64_t)i);
+		if (ready(w))
+			vp = w;
+		else if (!any && w && READ_ONCE(w->vpp->upcall_entry))
+			any = w;
+	}
+	if (!ready(vp))
+		vp = any;
+	if (!vp)
+		return -ESRCH;           /* nobody there could take it */
+	struct event ev;                 /* no context: event_copy leaves it alone */
+	ev.type = EV_WAKE;
+	ev.token = token;
+	ev.result = (uint64_t)from;
+	ev.thread = ev.arg = 0;
+	return event_post(vp, &ev, EVP_WAKE);
+}
+
+/* SYS_seg_wake(addr, space id, VP index, token): EV_WAKE(token) to that
+   space, if it maps the segment the caller maps at addr. */
+long sys_seg_wake(uint64_t addr, uint64_t sid, uint64_t vi, uint64_t token, uint64_t e, uint64_t f)
+{
+	(void)e, (void)f;
+	struct space *me = myvp()->space;
+	if (!token)
+		return -EINVAL;          /* 0 is the kernel's own "re-check all" */
+	if (!sid || sid > 0x7fffffff)
+		return -ESRCH;
+	int id = seg_id_at(me, addr);    /* ids are never reused: no reference needed */
+	if (!id)
+		return -EFAULT;
+	long r = -ESRCH;
+	spin_lock(&table_lock);
+	struct space *sp = space_lookup((int)sid);
+	if (sp) {
+		spin_lock(&sp->lock);
+		if (sp->state != SP_ALIVE)
+			r = -ESRCH;
+		else if (!seg_mapped(sp, id))
+			r = -EPERM;      /* it shares no such segment with us */
+		else
+			r = wake_post(sp, vi, token, me->id);
+		spin_unlock(&sp->lock);
+	}
+	spin_unlock(&table_lock);
+	return r;
+}
+
+/* sp lost a segment (unmap, revoke): its waiters parked at user level on
+   objects there must wake and find out (EV_WAKE(0): every one re-checks). */
+void seg_wake_all(struct space *sp)
+{
+	spin_lock(&sp->lock);
+	if (sp->state == SP_ALIVE) {
+		struct event ev = { .type = EV_WAKE };
+		struct vp *vp = 0, *any = 0;
+		for (int i = 0; i < sp->nvp && !vp; i++) {
+			struct vp *w = vp_lookup(sp, (uint64_t)i);
+			if (ready(w))
+				vp = w;
+			else if (!any && w && READ_ONCE(w->vpp->upcall_entry))
+				any = w;
+		}
+		if (vp || any)
+			event_post(vp ? vp : any, &ev, EVP_WAKE);
+	}
+	spin_unlock(&sp->lock);
+}

@@ -1,0 +1,41 @@
+/*
+ * Waiting on a word in a shared segment, at user level where possible
+ * (ulib/xwait.c): the futex of <xsync.h>'s objects, with wake-ups that
+ * cross spaces routed through the waiter's own runtime (EV_WAKE).
+ *
+ * An object keeps a struct xwq beside the word its waiters watch. A
+ * thread of a runtime package with upcalls (fifo, prio, tutor) publishes
+ * a wait record there and parks through its package (thread_block): no
+ * kernel. A waker of the same space unblocks it directly; a waker of
+ * another space sends SYS_seg_wake, and the waiter's runtime turns the
+ * EV_WAKE into thread_unblock. Classic VPs (naive, kthread), a full
+ * record array or a full waiter table fall back to the kernel futex.
+ */
+#ifndef ULIB_XWAIT_H
+#define ULIB_XWAIT_H
+
+#include <stdint.h>
+
+#define XWQ_RECS 4                     /* user-level waiters one object names at once */
+
+struct xwq {
+	/* 0, or a waiter: space id << 40 | VP index << 32 | token (xwait.c).
+	   Written by every space that maps the object: never trusted. */
+	volatile uint64_t rec[XWQ_RECS];
+	volatile uint32_t nfutex;        /* waiters in the kernel (the fallback) */
+	uint32_t pad;
+};
+
+/* Sleep while *w == expect (unless woken): 0 (re-check the condition),
+   or -EIDRM once the segment is gone from the caller's space. */
+long xwait(volatile uint32_t *w, uint32_t expect, struct xwq *q);
+/* Wake up to n waiters of q (the caller changed *w first). */
+void xwake(volatile uint32_t *w, struct xwq *q, int n);
+
+/* The runtime's drain: an EV_WAKE with this token arrived (untrusted). */
+void xw_event(uint64_t token);
+
+struct xw_stats { uint64_t parked, fallback, local, remote, forged, all; };
+extern struct xw_stats xw_stats;       /* racy counters, for tests */
+
+#endif

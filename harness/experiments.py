@@ -104,6 +104,12 @@ def table(pkgs):
         Exp("posix.icount", tuple(f"pbench pkg={p} vps=1" for p in pkgs), mode="icount",
             runs=2, quick=True, timeout=300,
             names=r"^(posix|native)\.[a-z0-9_]+\.(condpingpong|create_join)$"),
+        # Synchronizing across spaces (issue 15: fifo's cross-space
+        # signal-wait within 3x its same-space one), every package, beside
+        # the same operations in one space (progs/bench/xbench.c).
+        Exp("xspace.icount", tuple(f"xbench {p}" for p in pkgs), mode="icount",
+            runs=2, quick=True, timeout=300,
+            names=r"^((same|xspace)\.[a-z0-9_]+\.(signal_wait|mutex_handoff)|[a-z0-9_]+\.usem_signal_wait)$"),
         # prio: how long after a usem_post a level-7 thread runs while level-0
         # spinners hold both VPs (user-level preemption; progs/tests/priotest.c).
         *([Exp("prio.latency.icount", ("priotest latency 2",), mode="icount", runs=2,

@@ -335,6 +335,36 @@ def posix_section(R):
         "(docs/posix.md).", ""])
 
 
+def xspace_section(R):
+    """Issue 15: synchronizing across spaces against the same in one space."""
+    rows = []
+    for p in R.pkgs():
+        u = R.get(f"{p}.usem_signal_wait", "icount")
+        s, x = R.get(f"same.{p}.signal_wait", "icount"), R.get(f"xspace.{p}.signal_wait", "icount")
+        ms, mx = R.get(f"same.{p}.mutex_handoff", "icount"), R.get(f"xspace.{p}.mutex_handoff", "icount")
+        if not (s or x):
+            continue
+        rows.append([p, cell(u), cell(s), cell(x),
+                     f"{x['value'] / s['value']:.2f}×" if s and x else "—", cell(ms), cell(mx)])
+    if not rows:
+        return "_No cross-space figures in this run._\n"
+    f = next((r for r in rows if r[0] == "fifo"), None)
+    verdict = ""
+    if f and f[4] != "—":
+        ok = float(f[4][:-1]) <= 3
+        verdict = f" fifo: {f[4]} {'✓' if ok else '✗'}."
+    return "\n".join([
+        table(["package", "`<sync.h>` usem, one space", "xsem, one space", "xsem, two spaces",
+               "two / one", "xmutex hand-off, one space", "two spaces"], rows), "",
+        "Guest instructions per operation (`-icount shift=0`, `-smp 1`, kernel and both spaces "
+        "included; progs/bench/xbench.c). A signal-wait is half a ping-pong round trip; a "
+        "hand-off one unlock-to-lock passage of an `xmutex`. A waiter of an upcall package "
+        "parks at user level and a waker of another space routes the wake-up to the waiter's "
+        "own runtime (`SYS_seg_wake`, `EV_WAKE`: thread-interface.md); classic packages wait on "
+        "the kernel futex. Issue 15's target: fifo's cross-space signal-wait within 3× its "
+        f"same-space one.{verdict}", ""])
+
+
 def xcpu_section(R, sp_pts):
     """Issue 16: cross-CPU wake-ups, hand-offs at -smp 1 and 2, Figure 3's
     2-CPU points against its target."""
@@ -547,6 +577,7 @@ def render(data):
     if "micro.png" in made:
         out += ["![thread operations per package](img/micro.png)", ""]
     out += ["### The POSIX layer's cost", "", posix_section(R)]
+    out += ["### Across spaces", "", xspace_section(R)]
     out += ["## Psyche's application table", "",
             "Kernel-level threads (`kthread`, every thread a VP) against user-level threads (`fifo`) "
             "on the same CPUs, 16 (gauss) or 32 (sort) threads; time of the parallel part only. "

@@ -63,7 +63,7 @@ static void report(const char *name, uint64_t best, long ops)
 	result_begin(&r, name);
 	result_double(&r, "value", per_op(best, ops));
 	result_str(&r, "unit", wall ? "ns" : "instructions");
-	result_str(&r, "pkg", P->name);
+	result_str(&r, "package", P->name);
 	result_end(&r);
 }
 

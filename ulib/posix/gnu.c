@@ -59,7 +59,8 @@ int __sched_cpucount(unsigned long size, const cpu_set_t *s)
 {
 	int c = 0;
 	for (unsigned long i = 0; i < size / 8; i++)
-		c += __builtin_popcountl(s->__bits[i]);
+		for (unsigned long b = s->__bits[i]; b; b &= b - 1)   /* (no libgcc popcount) */
+			c++;
 	return c;
 }
 

@@ -13,7 +13,10 @@
 #include <sched.h>
 #include <bits/time.h>
 
+#ifndef __pthread_t_defined
+#define __pthread_t_defined
 typedef unsigned long pthread_t;      /* the thread's descriptor, as a number */
+#endif
 
 typedef struct {
 	int __detach, __inherit, __policy, __prio, __scope;

@@ -28,6 +28,16 @@ static uint64_t epoch_ns(void)
 	return (uint64_t)e * NS;
 }
 
+/* CLOCK_REALTIME in ns since 1970, for the POSIX layer's absolute
+   deadlines (ulib/posix/pwait.c). (It had only a weak stand-in there
+   that returned time since boot, so a CLOCK_REALTIME deadline lay some
+   56 years ahead: timed waits on that clock never timed out.) */
+uint64_t __clock_realtime_ns(void);
+uint64_t __clock_realtime_ns(void)
+{
+	return epoch_ns() + now_ns();
+}
+
 /* The time of clock id in ns, or -1 for a clock we do not have. */
 static int64_t clock_ns(clockid_t id)
 {

@@ -13,11 +13,16 @@
 #include <sched.h>
 #include <bits/time.h>
 
+#ifndef __pthread_t_defined
+#define __pthread_t_defined
 typedef unsigned long pthread_t;      /* the thread's descriptor, as a number */
+#endif
 
 typedef struct {
 	int __detach, __inherit, __policy, __prio, __scope;
 	size_t __stacksize, __guardsize;
+	void *__stackaddr;               /* pthread_attr_setstack's; recorded only */
+	unsigned long __affinity;        /* pthread_attr_setaffinity_np's; recorded only */
 } pthread_attr_t;
 
 /* A waiter queue and its lock (the layout ulib/posix/pwait.h uses). */
@@ -159,6 +164,25 @@ int pthread_attr_getinheritsched(const pthread_attr_t *a, int *inherit);
 int pthread_attr_setscope(pthread_attr_t *a, int scope);
 int pthread_attr_getscope(const pthread_attr_t *a, int *scope);
 
+int pthread_attr_setstack(pthread_attr_t *a, void *addr, size_t n);
+int pthread_attr_getstack(const pthread_attr_t *a, void **addr, size_t *n);
+
+/* GNU extensions (_np: not portable), ulib/posix/gnu.c; what each does on
+   Anima: docs/posix.md. Affinity is recorded, not enforced: a thread runs
+   on whatever CPU its package's VP is on (sched_getcpu tells which). */
+int pthread_setname_np(pthread_t th, const char *name);        /* <= 15 chars, else ERANGE */
+int pthread_getname_np(pthread_t th, char *buf, size_t n);
+int pthread_setaffinity_np(pthread_t th, size_t size, const cpu_set_t *set);
+int pthread_getaffinity_np(pthread_t th, size_t size, cpu_set_t *set);
+int pthread_attr_setaffinity_np(pthread_attr_t *a, size_t size, const cpu_set_t *set);
+int pthread_attr_getaffinity_np(const pthread_attr_t *a, size_t size, cpu_set_t *set);
+int pthread_getattr_np(pthread_t th, pthread_attr_t *a);
+int pthread_getcpuclockid(pthread_t th, clockid_t *clock);      /* ENOENT: no CPU-time clocks */
+int pthread_tryjoin_np(pthread_t th, void **ret);
+int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abstime);
+int pthread_yield(void);                                        /* sched_yield */
+/* pthread_kill and pthread_sigmask: <signal.h> */
+
 /* mutexes */
 int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a);
 int pthread_mutex_destroy(pthread_mutex_t *m);
@@ -209,6 +233,12 @@ int pthread_mutexattr_setpshared(pthread_mutexattr_t *a, int pshared);
 int pthread_mutexattr_getpshared(const pthread_mutexattr_t *a, int *pshared);
 int pthread_mutexattr_setrobust(pthread_mutexattr_t *a, int robust);
 int pthread_mutexattr_getrobust(const pthread_mutexattr_t *a, int *robust);
+int pthread_mutex_consistent(pthread_mutex_t *m);   /* EINVAL: no mutex is robust */
+#define pthread_mutexattr_setrobust_np pthread_mutexattr_setrobust
+#define pthread_mutexattr_getrobust_np pthread_mutexattr_getrobust
+#define pthread_mutex_consistent_np pthread_mutex_consistent
+#define PTHREAD_MUTEX_STALLED_NP PTHREAD_MUTEX_STALLED
+#define PTHREAD_MUTEX_ROBUST_NP PTHREAD_MUTEX_ROBUST
 
 /* condition variables */
 int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *a);

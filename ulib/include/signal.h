@@ -73,4 +73,15 @@ int sigdelset(sigset_t *s, int sig);
 int sigismember(const sigset_t *s, int sig);
 int sigprocmask(int how, const sigset_t *set, sigset_t *old);   /* a mask of nothing: 0 */
 
+/* Threads (ulib/posix/gnu.c). No handler can be installed, so a signal's
+   effect is its default action or SIG_IGN's, which POSIX applies to the
+   whole process: pthread_kill(th, sig) is raise(sig) (sig 0: 0, the
+   existence check). pthread_sigmask is sigprocmask, as an error number. */
+#ifndef __pthread_t_defined
+#define __pthread_t_defined
+typedef unsigned long pthread_t;
+#endif
+int pthread_kill(pthread_t th, int sig);
+int pthread_sigmask(int how, const sigset_t *set, sigset_t *old);
+
 #endif

@@ -48,6 +48,9 @@ lldiv_t lldiv(long long a, long long b);
 
 /* Introsort: O(n log n) worst case; not stable. */
 void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* GNU's argument order: ctx is the comparison's third argument. */
+void qsort_r(void *base, size_t n, size_t size,
+	     int (*cmp)(const void *, const void *, void *), void *ctx);
 void *bsearch(const void *key, const void *base, size_t n, size_t size,
 	      int (*cmp)(const void *, const void *));
 
@@ -68,6 +71,12 @@ void *realloc(void *p, size_t n);
 void *reallocarray(void *p, size_t n, size_t size);
 void *aligned_alloc(size_t align, size_t n);   /* align: a power of two */
 int posix_memalign(void **out, size_t align, size_t n);
+/* Obsolete aligned allocators (ulib/memalign.c), freed with free:
+   memalign = aligned_alloc; valloc aligns to the page; pvalloc also
+   rounds n up to whole pages. */
+void *memalign(size_t align, size_t n);
+void *valloc(size_t n);
+void *pvalloc(size_t n);
 
 /* There is no environment: getenv finds nothing, setenv fails (ENOSYS). */
 char *getenv(const char *name);

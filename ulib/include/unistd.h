@@ -45,6 +45,18 @@ gid_t getegid(void);
 int gethostname(char *name, size_t n);
 __attribute__((noreturn)) void _exit(int status);
 
+/* No SIGALRM can ever be delivered (no POSIX signals): alarm sets errno
+   to ENOSYS and returns 0 (no earlier alarm was pending), and the alarm
+   never goes off. docs/libc.md. */
+unsigned alarm(unsigned s);
+/* The calling thread's id: its struct thread's (unique, never 0), or the
+   space id before any thread runs. */
+pid_t gettid(void);
+/* Linux's syscall(2) for the few numbers of <sys/syscall.h> that mean
+   something here (gettid, getpid, sched_yield, getcpu); any other: -1,
+   ENOSYS. (Anima's own syscalls: <sys.h>.) */
+long syscall(long n, ...);
+
 extern char *optarg;
 extern int optind, opterr, optopt;
 int getopt(int argc, char *const argv[], const char *opts);

@@ -24,30 +24,11 @@
 #include <pkg.h>
 #include <sys/resource.h>
 #include "pwait.h"
+#include "pt.h"
 
 /* Create, exit and join are measured in instructions (pbench): no frame
    pointer, as in ulib/sync.c. */
 #pragma GCC optimize("omit-frame-pointer")
-
-enum { JOINABLE, DETACHED, EXITED };   /* struct pthread.state */
-#define FN_WAITING ((void *(*)(void *))1)
-
-struct pthread {                     /* all zero when the thread is made */
-	struct thread *t;                /* set where read: main's, a detached
-					    thread's as it goes on the reap list */
-	/* The start routine (its argument is the package's): 0 until the
-	   creator hands it over, FN_WAITING while the thread waits for that
-	   (parked); one exchange on each side. */
-	void *(*volatile fn)(void *);
-	volatile int state;
-	volatile int cancel_pending;
-	int cancel_off, cancel_async;
-	int exiting;                     /* in pthread_exit: cancellation is off */
-	int policy, prio;                /* the scheduling the program asked for */
-	struct __pthread_cleanup *cleanup;
-	struct spec { unsigned seq; void *v; } *spec;   /* keys (lazily) */
-	struct pthread *next;            /* on the reap list */
-};
 
 const struct pkg *posix_pkg;        /* pstart.c's choice (default fifo) */
 
@@ -67,11 +48,6 @@ static inline __attribute__((always_inline)) uint64_t ivcsw_of(struct thread *t)
 	if (posix_pkg == &kthread_pkg && t == thread_self())
 		t->nivcsw = vp_pseudo()->preemptions;
 	return t->nivcsw;
-}
-
-static inline struct pthread *pt_of(struct thread *t)
-{
-	return (struct pthread *)((char *)t->tcb + sizeof(struct tcb));
 }
 
 static __attribute__((noinline, noreturn)) void no_tls(void)
@@ -336,6 +312,10 @@ static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_at
 	struct pthread *pt = pt_of(t);
 	pt->policy = policy;
 	pt->prio = prio;
+	if (attr) {
+		pt->stacksize = attr->__stacksize;
+		pt->affinity = attr->__affinity;
+	}
 	if (attr && attr->__detach) {    /* (it waits for publish: it cannot exit yet) */
 		pt->state = DETACHED;
 		mark_detached(t);
@@ -454,6 +434,52 @@ int pthread_join(pthread_t th, void **ret)
 		} while (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) != JOIN_DONE);
 	} else if (j != JOIN_DONE || pt_of(t)->state == DETACHED)
 		return EINVAL;               /* someone else joins it, or detached */
+	if (ret)
+		*ret = t->retval;
+	t->ops->free(t);
+	return 0;
+}
+
+/* GNU: join only a thread that has exited (EBUSY at once otherwise). */
+int pthread_tryjoin_np(pthread_t th, void **ret)
+{
+	struct thread *t = (struct thread *)th;
+	if (t == thread_self())
+		return EDEADLK;
+	uint64_t j = __atomic_load_n(&t->join, __ATOMIC_ACQUIRE);
+	if (j == 0)
+		return EBUSY;                /* joinable, still running */
+	if (j != JOIN_DONE || pt_of(t)->state == DETACHED)
+		return EINVAL;
+	return pthread_join(th, ret);    /* exited: JOIN_DONE is final, it does not block */
+}
+
+/* GNU: pthread_join until abstime (CLOCK_REALTIME; null: no limit). A
+   timeout gives the join word back, so the thread may be joined later. */
+int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abstime)
+{
+	struct thread *t = (struct thread *)th, *self = thread_self();
+	if (t == self)
+		return EDEADLK;
+	int64_t d = abstime ? pdeadline(CLOCK_REALTIME, abstime) : 0;
+	if (d < 0)
+		return EINVAL;
+	uint64_t j = 0;
+	if (__atomic_compare_exchange_n(&t->join, &j, (uint64_t)self, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) != JOIN_DONE) {
+			if (pcancel_pending())
+				join_cancelled(t);
+			if (thread_block_until((uint64_t)d) != -ETIMEDOUT)
+				continue;
+			uint64_t me = (uint64_t)self;
+			if (__atomic_compare_exchange_n(&t->join, &me, 0, 0, __ATOMIC_ACQ_REL,
+							__ATOMIC_ACQUIRE))
+				return ETIMEDOUT;
+			/* it exited meanwhile (its unblock stays a permit): join it */
+		}
+	} else if (j != JOIN_DONE || pt_of(t)->state == DETACHED)
+		return EINVAL;
 	if (ret)
 		*ret = t->retval;
 	t->ops->free(t);

@@ -50,12 +50,7 @@ int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, 
 	return 0;
 }
 
-/* CLOCK_REALTIME in ns since 1970. The libc's clock (<time.h>) defines
-   the strong one; this default makes the two clocks one. */
-__attribute__((weak)) uint64_t __clock_realtime_ns(void)
-{
-	return now_ns();
-}
+uint64_t __clock_realtime_ns(void);   /* CLOCK_REALTIME in ns since 1970 (ulib/time.c) */
 
 int64_t pdeadline(clockid_t clock, const struct timespec *abstime)
 {

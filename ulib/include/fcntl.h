@@ -1,0 +1,41 @@
+/*
+ * <fcntl.h>: the names, so code that opens files builds. Anima has no
+ * file system: open and creat fail with ENOENT (nothing exists, and
+ * O_CREAT cannot make anything: EROFS); fcntl knows only the console
+ * descriptors 0-2 (ulib/nofile.c, docs/libc.md).
+ */
+#ifndef ULIB_FCNTL_H
+#define ULIB_FCNTL_H
+
+#include <sys/types.h>
+
+#define O_RDONLY    00
+#define O_WRONLY    01
+#define O_RDWR      02
+#define O_ACCMODE   03
+#define O_CREAT     0100
+#define O_EXCL      0200
+#define O_NOCTTY    0400
+#define O_TRUNC     01000
+#define O_APPEND    02000
+#define O_NONBLOCK  04000
+#define O_SYNC      04010000
+#define O_DIRECTORY 0200000
+#define O_NOFOLLOW  0400000
+#define O_CLOEXEC   02000000
+
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
+#define FD_CLOEXEC 1
+
+#define AT_FDCWD (-100)
+
+int open(const char *path, int flags, ...);
+int openat(int dirfd, const char *path, int flags, ...);
+int creat(const char *path, mode_t mode);
+int fcntl(int fd, int cmd, ...);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * The POSIX layer's per-thread state (internal to ulib/posix/): struct
+ * pthread sits in the thread's TLS area just above its TCB (pthread.c).
+ */
+#ifndef POSIX_PT_H
+#define POSIX_PT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <thread.h>
+#include <tls.h>
+
+enum { JOINABLE, DETACHED, EXITED };   /* struct pthread.state */
+#define FN_WAITING ((void *(*)(void *))1)
+
+struct pthread {                     /* all zero when the thread is made */
+	struct thread *t;                /* set where read: main's, a detached
+					    thread's as it goes on the reap list */
+	/* The start routine (its argument is the package's): 0 until the
+	   creator hands it over, FN_WAITING while the thread waits for that
+	   (parked); one exchange on each side. */
+	void *(*volatile fn)(void *);
+	volatile int state;
+	volatile int cancel_pending;
+	int cancel_off, cancel_async;
+	int exiting;                     /* in pthread_exit: cancellation is off */
+	int policy, prio;                /* the scheduling the program asked for */
+	struct __pthread_cleanup *cleanup;
+	struct spec { unsigned seq; void *v; } *spec;   /* keys (lazily) */
+	struct pthread *next;            /* on the reap list */
+	/* GNU extras (gnu.c) */
+	char name[16];                   /* pthread_setname_np; "" until set */
+	uint64_t affinity;               /* the CPUs asked for (bit i: CPU i; 0: all): recorded
+					    only, VPs are not pinned (docs/posix.md) */
+	size_t stacksize;                /* as created (0: the package's default) */
+};
+
+static inline struct pthread *pt_of(struct thread *t)
+{
+	return (struct pthread *)((char *)t->tcb + sizeof(struct tcb));
+}
+
+#endif

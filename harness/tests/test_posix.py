@@ -79,3 +79,19 @@ def test_more_vps_than_cpus(boot, pkg):
     assert not failed, f"{pkg}: {failed}\n{r.tail()}"
     assert sorted(got) == sorted(areas_run), r.tail()
     done(r)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_bounded_buffer(boot, pkg, smp):
+    """progs/ported/bbuf: a bounded buffer written the way Linux pthread
+    code is (static initializers, a barrier, an rwlock, __thread, getopt
+    with dash options, a CLOCK_REALTIME timed wait that must time out),
+    built unchanged. Every item produced is consumed exactly once."""
+    r = boot(f"run=bbuf,pkg={pkg},vps=2,-p,3,-c,2,-n,2000", smp=smp, timeout=120)
+    res = [e for e in r.events("result") if e.get("name") == "bbuf"]
+    assert len(res) == 1, r.tail()
+    b = res[0]
+    assert b["ok"] and b["produced"] == b["consumed"] == 6000 and b["sum"] == b["want"], b
+    assert b["timedwait"] == "Connection timed out", b     # strerror(ETIMEDOUT)
+    done(r, 0)

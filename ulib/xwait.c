@@ -30,6 +30,7 @@
  * mapped before it returns (-EIDRM, as the futex path says).
  */
 #include <xwait.h>
+#include <xsync.h>
 #include <sys.h>
 #include <vprt.h>
 
@@ -49,16 +50,7 @@ struct xwslot {
 
 static struct xwslot tab[XW_MAX];
 static volatile uint32_t hint;
-static volatile int my_id;
 struct xw_stats xw_stats;
-
-static int space_id(void)
-{
-	int id = my_id;
-	if (!id)
-		my_id = id = (int)sys_getinfo(INFO_SPACE);
-	return id;
-}
 
 static long futex_wait(volatile uint32_t *w, uint32_t v)
 {
@@ -171,7 +163,7 @@ static void withdraw(struct xwq *q, int j, uint64_t rec)
 
 long xwait(volatile uint32_t *w, uint32_t expect, struct xwq *q)
 {
-	int sid = space_id();
+	int sid = xspace_id();
 	if (sid >= (1 << 24) || !parkable())
 		return fallback(w, expect, q);
 	struct thread *self = thread_self();
@@ -218,7 +210,7 @@ long xwait(volatile uint32_t *w, uint32_t expect, struct xwq *q)
    there. The caller made its change to *w sequentially consistent. */
 void xwake(volatile uint32_t *w, struct xwq *q, int n)
 {
-	int sid = space_id(), done = 0;
+	int sid = xspace_id(), done = 0;
 	for (int j = 0; j < XWQ_RECS && done < n; j++) {
 		uint64_t r = __atomic_load_n(&q->rec[j], __ATOMIC_SEQ_CST);
 		if (!r || !__atomic_compare_exchange_n(&q->rec[j], &r, 0, 0, __ATOMIC_ACQ_REL,

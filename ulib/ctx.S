@@ -12,7 +12,7 @@
  */
 	.text
 	.globl lctx_swap, lctx_jump, lctx_exit, lctx_start, lctx_swap_call, lctx_jump_call
-	.globl lctx_swap_tls
+	.globl lctx_swap_tls, lctx_swap_park
 
 /* to's FS base (its TLS pointer, struct lctx.fsbase at 72) if it has one:
    user code may write FS itself (CR4.FSGSBASE, set by the kernel, which
@@ -50,6 +50,47 @@ lctx_swap:
 	mov 40(%rsi), %r15
 	mov 48(%rsi), %rsp
 	movl $0, 56(%rdi)           /* from->busy: off its stack now */
+	ret
+
+/* void lctx_swap_park(struct lctx *from (rdi), const struct lctx *to (rsi),
+			volatile int *park (rdx), void (*cancel)(struct lctx *) (rcx)):
+   a block's switch in one step. As lctx_swap (with to's FS base), then,
+   on to's stack, once from is saved and nothing uses its stack any more,
+   commit from's park: PARK_RUN -> PARK_PARKED (<thread.h>). If a permit
+   came first, the commit fails and cancel(from) runs there (it consumes
+   the permit and makes the thread runnable again). What rt_finish_prev
+   does for a park, without the trip through it. */
+lctx_swap_park:
+	mov %rbx, 0(%rdi)
+	mov %rbp, 8(%rdi)
+	mov %r12, 16(%rdi)
+	mov %r13, 24(%rdi)
+	mov %r14, 32(%rdi)
+	mov %r15, 40(%rdi)
+	mov %rsp, 48(%rdi)
+	stmxcsr 64(%rdi)
+	fnstcw 68(%rdi)
+	LOADFS %rsi
+	ldmxcsr 64(%rsi)
+	fldcw 68(%rsi)
+	mov 0(%rsi), %rbx
+	mov 8(%rsi), %rbp
+	mov 16(%rsi), %r12
+	mov 24(%rsi), %r13
+	mov 32(%rsi), %r14
+	mov 40(%rsi), %r15
+	mov 48(%rsi), %rsp
+	xor %eax, %eax              /* PARK_RUN */
+	mov $2, %r8d                /* PARK_PARKED */
+	lock cmpxchg %r8d, (%rdx)
+	jne 1f
+	ret
+1:	push %rbx                   /* to's; cancel keeps the callee-saved ones */
+	mov %rsp, %rbx
+	and $-16, %rsp
+	call *%rcx                  /* cancel(from): rdi is from still */
+	mov %rbx, %rsp
+	pop %rbx
 	ret
 
 /* void lctx_swap_call(struct lctx *from (rdi), const struct lctx *to (rsi),

@@ -70,6 +70,16 @@ void rt_finish_prev(struct rtvp *v)
 	}
 }
 
+/* A permit came before lctx_swap_park's commit (the commit failed): the
+   thread was saved but is not parked, so it is runnable again. Runs on
+   the next thread's stack, software interrupts off. */
+static void park_cancel(struct lctx *lc)
+{
+	struct uthread *t = (struct uthread *)((char *)lc - offsetof(struct uthread, lc));
+	__atomic_store_n(&t->t.park, PARK_RUN, __ATOMIC_RELEASE);   /* consume the permit */
+	rt_make_runnable(pkg_of(&t->t), here(), t, RQ_YIELD);
+}
+
 /* lctx_*_call's callback: rt_finish_prev itself (its argument a VP). */
 #define finish_cb ((void (*)(void *))rt_finish_prev)
 
@@ -261,7 +271,15 @@ void rt_block(struct thread *self_t)
 		vp_enable(v->vpp);
 		return;
 	}
-	switch_away(v, self, p->pick(v, 0), ACT_PARK);
+	struct uthread *next = p->pick(v, 0);
+	if (!next)
+		return switch_away(v, self, 0, ACT_PARK);  /* the scheduler loop commits */
+	/* Straight to next: the switch itself commits the park on next's
+	   stack, once self is saved (lctx_swap_park), as rt_finish_prev
+	   would, in one step. */
+	set_current(v, next);
+	lctx_swap_park(&self->lc, &next->lc, &self->t.park, park_cancel);
+	vp_enable(vp_self());           /* back, maybe on another VP */
 }
 
 /* self's joiner, if it is a thread of p parked in thread_join: claimed

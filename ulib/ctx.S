@@ -52,14 +52,16 @@ lctx_swap:
 	movl $0, 56(%rdi)           /* from->busy: off its stack now */
 	ret
 
-/* void lctx_swap_park(struct lctx *from (rdi), const struct lctx *to (rsi),
-			volatile int *park (rdx), void (*cancel)(struct lctx *) (rcx)):
-   a block's switch in one step. As lctx_swap (with to's FS base), then,
-   on to's stack, once from is saved and nothing uses its stack any more,
-   commit from's park: PARK_RUN -> PARK_PARKED (<thread.h>). If a permit
-   came first, the commit fails and cancel(from) runs there (it consumes
-   the permit and makes the thread runnable again). What rt_finish_prev
-   does for a park, without the trip through it. */
+/* void lctx_swap_park(struct lctx *from (rdi), const struct lctx *to (rsi)):
+   a block's switch in one step, for a runtime thread (struct uthread,
+   <vprt.h>). As lctx_swap (with to's FS base), then, on to's stack, once
+   from is saved and nothing uses its stack any more, commit the thread's
+   park: PARK_RUN -> PARK_PARKED (<thread.h>; its park word lies
+   PARK_BELOW_LC bytes below its lctx, checked in rt_switch.c). If a permit
+   came first, the commit fails and rt_park_cancel(from) runs there (it
+   consumes the permit and makes the thread runnable again). What
+   rt_finish_prev does for a park, without the trip through it. */
+#define PARK_BELOW_LC 0x50
 lctx_swap_park:
 	mov %rbx, 0(%rdi)
 	mov %rbp, 8(%rdi)
@@ -81,14 +83,14 @@ lctx_swap_park:
 	mov 40(%rsi), %r15
 	mov 48(%rsi), %rsp
 	xor %eax, %eax              /* PARK_RUN */
-	mov $2, %r8d                /* PARK_PARKED */
-	lock cmpxchg %r8d, (%rdx)
+	mov $2, %edx                /* PARK_PARKED */
+	lock cmpxchg %edx, -PARK_BELOW_LC(%rdi)
 	jne 1f
 	ret
-1:	push %rbx                   /* to's; cancel keeps the callee-saved ones */
+1:	push %rbx                   /* to's; the callee keeps the callee-saved ones */
 	mov %rsp, %rbx
 	and $-16, %rsp
-	call *%rcx                  /* cancel(from): rdi is from still */
+	call rt_park_cancel         /* rdi is from still */
 	mov %rbx, %rsp
 	pop %rbx
 	ret

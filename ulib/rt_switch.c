@@ -73,7 +73,10 @@ void rt_finish_prev(struct rtvp *v)
 /* A permit came before lctx_swap_park's commit (the commit failed): the
    thread was saved but is not parked, so it is runnable again. Runs on
    the next thread's stack, software interrupts off. */
-static void park_cancel(struct lctx *lc)
+_Static_assert(offsetof(struct uthread, lc) - offsetof(struct uthread, t.park) == 0x50,
+	       "ctx.S: PARK_BELOW_LC");
+void rt_park_cancel(struct lctx *lc);
+void rt_park_cancel(struct lctx *lc)
 {
 	struct uthread *t = (struct uthread *)((char *)lc - offsetof(struct uthread, lc));
 	__atomic_store_n(&t->t.park, PARK_RUN, __ATOMIC_RELEASE);   /* consume the permit */
@@ -117,7 +120,7 @@ static __attribute__((noinline)) void wait_not_busy(struct uthread *t)
 }
 
 /* Make t v's running thread. */
-static inline void set_current(struct rtvp *v, struct uthread *t)
+static inline __attribute__((always_inline)) void set_current(struct rtvp *v, struct uthread *t)
 {
 	if (rt_busy(t))
 		wait_not_busy(t);
@@ -278,7 +281,7 @@ void rt_block(struct thread *self_t)
 	   stack, once self is saved (lctx_swap_park), as rt_finish_prev
 	   would, in one step. */
 	set_current(v, next);
-	lctx_swap_park(&self->lc, &next->lc, &self->t.park, park_cancel);
+	lctx_swap_park(&self->lc, &next->lc);
 	vp_enable(vp_self());           /* back, maybe on another VP */
 }
 

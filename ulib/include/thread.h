@@ -182,11 +182,10 @@ extern void (*lctx_swap_fn)(struct lctx *from, const struct lctx *to);
 /* lctx_swap, then fn(arg) on to's stack before to resumes: for what must
    wait until from is saved and off its stack. */
 void lctx_swap_call(struct lctx *from, const struct lctx *to, void (*fn)(void *), void *arg);
-/* A block's switch: as lctx_swap, then commit from's park (*park: RUN ->
-   PARKED) on to's stack once from is saved; cancel(from) there if a
-   permit came first (ulib/ctx.S). */
-void lctx_swap_park(struct lctx *from, const struct lctx *to, volatile int *park,
-		    void (*cancel)(struct lctx *from));
+/* A block's switch for a runtime thread: as lctx_swap, then commit its
+   park (RUN -> PARKED) on to's stack once from is saved; rt_park_cancel
+   there if a permit came first (ulib/ctx.S, ulib/rt_switch.c). */
+void lctx_swap_park(struct lctx *from, const struct lctx *to);
 /* lctx_jump, calling fn(arg) on to's stack first (`unused`: so fn and
    arg sit in the registers lctx_swap_call has them in). */
 __attribute__((noreturn)) void lctx_jump_call(const struct lctx *to, void *unused,

@@ -6,7 +6,9 @@
  * should become of it (prev, prev_action), switches to the next thread or
  * to the VP's scheduler loop, and the code that runs next on the VP does
  * it (rt_finish_prev), once the old context is saved: the switch itself
- * calls it on the new stack (lctx_swap_call), or the scheduler loop does. So no VP ever waits
+ * calls it on the new stack (lctx_swap_call), or the scheduler loop does.
+ * A block that goes straight to another thread does the same in one step:
+ * lctx_swap_park commits the park on the new stack (rt_block). So no VP ever waits
  * for another VP to finish a switch (which, if that VP is off its CPU,
  * can take a whole quantum), and a thread that has exited is off its
  * stack before its joiner hears of it (thread_exited).

@@ -33,8 +33,6 @@
 
 enum { ACT_NONE, ACT_YIELD, ACT_PARK, ACT_EXIT };
 
-#define RT_BLOCK_LOCAL 0         /* the block fast path (block_local): off, see rt_block */
-
 static inline struct rtpkg *pkg_of(struct thread *t)
 {
 	return (struct rtpkg *)t->ops;  /* ops is rtpkg's first member */
@@ -219,57 +217,11 @@ void rt_yield(struct thread *self_t)
 		syscall0(SYS_vp_poll);
 }
 
-/*
- * Blocking in a local_yield package: park first, then switch, as its
- * yield does. self is busy from the commit until lctx_swap is off its
- * stack, and an unblock in that window queues it on this VP (local_yield's
- * rule: enqueue(RQ_UNBLOCK) uses the local queue of the VP the thread ran
- * on), where only this VP's own pick finds it, and stealers skip busy
- * threads. So nobody waits for the switch, and the commit needs no trip
- * through rt_finish_prev on the next thread's stack.
- */
-static inline __attribute__((always_inline)) void block_local(struct rtpkg *p, struct rtvp *v,
-							     struct uthread *self)
-{
-	struct uthread *next;
-	self->lc.busy = 1;
-	if (!thread_park_commit(&self->t) ||      /* a permit came first */
-	    (next = p->pick(v, 0)) == self) {     /* unblocked already, and back */
-		self->lc.busy = 0;
-		vp_enable(v->vpp);
-		return;
-	}
-	if (!next) {
-		v->vpp->current_thread = 0;
-		rt_sched_enter(v, &self->lc);     /* clears busy */
-	} else {
-		next->t.vpp = v->vpp;             /* own queue or a steal: not busy */
-		v->vpp->current_thread = (uint64_t)&next->t;
-		lctx_swap_fn(&self->lc, &next->lc);  /* clears busy; loads its TLS */
-	}
-	vp_enable(vp_self());                     /* back, maybe on another VP */
-}
-
 void rt_block(struct thread *self_t)
 {
 	struct uthread *self = (struct uthread *)self_t;
 	struct rtpkg *p = pkg_of(self_t);
 	struct rtvp *v = vp_pkg(vp_disable_self());
-	/* block_local is off: with it, wakerace lost a wake-up under load
-	   (fifo, -smp 2, 4 VPs: 18 of 45 runs at load 3; 0 of 45 without).
-	   Not yet found. What is known (see the closing notes of 2026-11-24):
-	   at the hang both threads are PARKED, no queue holds either, every
-	   VP idles; it still happens with warnings, time slices and
-	   EV_PREEMPTED all off and with block_local's pick limited to its
-	   own queue; never with 2 VPs; any probe in the switch path (even a
-	   per-thread history ring) or a delay after the commit hides it.
-	   Checks that held in every failing run: block_local never switches
-	   to a busy or parked thread, and no thread resumes (from its switch
-	   or the scheduler loop) while parked.
-	   The vp_disable_self fix (an upcall between finding the VP and
-	   disabling it) did not cure it. */
-	if (RT_BLOCK_LOCAL && p->local_yield)
-		return block_local(p, v, self);
 	int expect = PARK_PERMIT;       /* woken already: no switch at all */
 	if (__atomic_compare_exchange_n(&self->t.park, &expect, PARK_RUN, 0,
 					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {

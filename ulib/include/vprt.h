@@ -100,8 +100,7 @@ struct rtpkg {
 	/* 1: the yield fast path swaps the yielding thread with the head of
 	   its VP's local queue (rt_lq_*) under one lock round trip, queueing
 	   it before the switch with lc.busy set; when that queue is empty (or
-	   its lock taken), yield takes the slow path (pick). A block, too,
-	   parks the thread (busy) before it switches. So enqueue(RQ_UNBLOCK)
+	   its lock taken), yield takes the slow path (pick). So enqueue(RQ_UNBLOCK)
 	   must use the local queue of the VP the thread last ran on
 	   (t->t.vpp): a busy thread is then only ever in the local queue of
 	   the VP running its switch, and a VP that takes threads from another

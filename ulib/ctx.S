@@ -25,30 +25,41 @@
 9:
 .endm
 
+/* Save the caller's callee-saved registers, rsp and FPU control words
+   into the lctx at \from. */
+.macro SAVE from
+	mov %rbx, 0(\from)
+	mov %rbp, 8(\from)
+	mov %r12, 16(\from)
+	mov %r13, 24(\from)
+	mov %r14, 32(\from)
+	mov %r15, 40(\from)
+	mov %rsp, 48(\from)
+	stmxcsr 64(\from)
+	fnstcw 68(\from)
+.endm
+
+/* Load them from the lctx at \to: from here on we run on to's stack. */
+.macro RESTORE to
+	ldmxcsr 64(\to)
+	fldcw 68(\to)
+	mov 0(\to), %rbx
+	mov 8(\to), %rbp
+	mov 16(\to), %r12
+	mov 24(\to), %r13
+	mov 32(\to), %r14
+	mov 40(\to), %r15
+	mov 48(\to), %rsp
+.endm
+
 /* lctx_swap for programs with TLS (lctx_swap_fn, <thread.h>). */
 lctx_swap_tls:
 	LOADFS %rsi
 	/* fall through */
 /* void lctx_swap(struct lctx *from (rdi), const struct lctx *to (rsi)) */
 lctx_swap:
-	mov %rbx, 0(%rdi)
-	mov %rbp, 8(%rdi)
-	mov %r12, 16(%rdi)
-	mov %r13, 24(%rdi)
-	mov %r14, 32(%rdi)
-	mov %r15, 40(%rdi)
-	mov %rsp, 48(%rdi)          /* -> our return address */
-	stmxcsr 64(%rdi)
-	fnstcw 68(%rdi)
-	ldmxcsr 64(%rsi)
-	fldcw 68(%rsi)
-	mov 0(%rsi), %rbx
-	mov 8(%rsi), %rbp
-	mov 16(%rsi), %r12
-	mov 24(%rsi), %r13
-	mov 32(%rsi), %r14
-	mov 40(%rsi), %r15
-	mov 48(%rsi), %rsp
+	SAVE %rdi                   /* rsp -> our return address */
+	RESTORE %rsi
 	movl $0, 56(%rdi)           /* from->busy: off its stack now */
 	ret
 
@@ -63,25 +74,9 @@ lctx_swap:
    rt_finish_prev does for a park, without the trip through it. */
 #define PARK_BELOW_LC 0x50
 lctx_swap_park:
-	mov %rbx, 0(%rdi)
-	mov %rbp, 8(%rdi)
-	mov %r12, 16(%rdi)
-	mov %r13, 24(%rdi)
-	mov %r14, 32(%rdi)
-	mov %r15, 40(%rdi)
-	mov %rsp, 48(%rdi)
-	stmxcsr 64(%rdi)
-	fnstcw 68(%rdi)
+	SAVE %rdi
 	LOADFS %rsi
-	ldmxcsr 64(%rsi)
-	fldcw 68(%rsi)
-	mov 0(%rsi), %rbx
-	mov 8(%rsi), %rbp
-	mov 16(%rsi), %r12
-	mov 24(%rsi), %r13
-	mov 32(%rsi), %r14
-	mov 40(%rsi), %r15
-	mov 48(%rsi), %rsp
+	RESTORE %rsi
 	xor %eax, %eax              /* PARK_RUN */
 	mov $2, %edx                /* PARK_PARKED */
 	lock cmpxchg %edx, -PARK_BELOW_LC(%rdi)
@@ -101,15 +96,7 @@ lctx_swap_park:
    address) before resuming to: work that must wait until from is saved
    and off its stack, done by the switch itself. */
 lctx_swap_call:
-	mov %rbx, 0(%rdi)
-	mov %rbp, 8(%rdi)
-	mov %r12, 16(%rdi)
-	mov %r13, 24(%rdi)
-	mov %r14, 32(%rdi)
-	mov %r15, 40(%rdi)
-	mov %rsp, 48(%rdi)
-	stmxcsr 64(%rdi)
-	fnstcw 68(%rdi)
+	SAVE %rdi
 	movl $0, 56(%rdi)
 	mov %rsi, %rdi
 	/* fall through */
@@ -118,15 +105,7 @@ lctx_swap_call:
 			void *arg (rcx)): continue to, calling fn(arg) first. */
 lctx_jump_call:
 	LOADFS %rdi
-	ldmxcsr 64(%rdi)
-	fldcw 68(%rdi)
-	mov 0(%rdi), %rbx
-	mov 8(%rdi), %rbp
-	mov 16(%rdi), %r12
-	mov 24(%rdi), %r13
-	mov 32(%rdi), %r14
-	mov 40(%rdi), %r15
-	mov 48(%rdi), %rsp
+	RESTORE %rdi
 	push %rbx                   /* to's; fn keeps the callee-saved ones */
 	mov %rsp, %rbx
 	and $-16, %rsp

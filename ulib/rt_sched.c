@@ -20,6 +20,7 @@
 #include <sys.h>
 #include <vprt.h>
 #include <xwait.h>
+#include <clock.h>
 
 
 /* What drain saw */
@@ -83,6 +84,69 @@ static int drain(struct rtvp *v, struct uthread *cur)
 	}
 }
 
+/*
+ * Spin before idling. A VP that finds no thread would otherwise idle in
+ * the kernel at once, and the peer that next makes a thread runnable
+ * must wake it: a signal, an IPI, and on the woken CPU the kernel's
+ * dispatch and an upcall. On hardware that is microseconds; on an
+ * emulated CPU a halted vCPU sleeps in the host, and the wake took tens
+ * of microseconds to milliseconds (docs/results.md, cross-CPU wake-up).
+ * A program that meets at a barrier hundreds of times a second pays it
+ * at every step: fifo's Gaussian elimination at 2 CPUs ran no faster
+ * than on 1. So an idle VP first watches for work a while, in user
+ * mode, with its idle flag clear (wakers then do not signal it):
+ *   - only while a peer VP of the package is on a CPU (only it can make
+ *     a thread runnable without the kernel, whose events end the spin);
+ *   - only with more than one CPU (on one, the peer cannot run while we
+ *     spin);
+ *   - at most rt_idlespin_ns (0: never), and not once the kernel has
+ *     queued an event, a warning above all: the kernel warns only when
+ *     another VP waits for this CPU (kernel/warn.c), and the warning ends
+ *     the spin, so a spinning VP keeps nobody waiting past its warning.
+ * Returns the thread to run, SPIN_EVENT (drain first) or 0 (idle).
+ */
+uint64_t rt_idlespin_ns = 50000;
+uint64_t rt_idle_calls;
+
+static int peer_on(struct rtpkg *p, struct rtvp *v)
+{
+	for (int i = 0, n = p->nvps; i < n; i++)
+		if (p->vps[i] != v &&
+		    __atomic_load_n(&pseudo_page(p->vps[i]->index)->oncpu, __ATOMIC_RELAXED))
+			return 1;
+	return 0;
+}
+
+static int queued(struct rtpkg *p)
+{
+	for (int i = 0, n = p->nvps; i < n; i++)
+		if (__atomic_load_n(&p->vps[i]->lq_len, __ATOMIC_RELAXED))
+			return 1;
+	return 0;
+}
+
+#define SPIN_EVENT ((struct uthread *)1)
+
+static struct uthread *idle_spin(struct rtpkg *p, struct rtvp *v)
+{
+	if (!rt_idlespin_ns || p->classic || p->ncpu < 2 || p->nvps < 2)
+		return 0;
+	uint64_t until = now_ns() + rt_idlespin_ns;
+	for (unsigned i = 0;; i++) {
+		if (vp_next_event(v->vpp) || v->vpp->pending)
+			return SPIN_EVENT;
+		/* Look without locks where the queues are the runtime's. */
+		if (p->local_yield ? queued(p) : i % 16 == 0) {
+			struct uthread *t = p->pick(v, 0);
+			if (t)
+				return t;
+		}
+		if (i % 64 == 63 && (!peer_on(p, v) || now_ns() > until))
+			return 0;
+		__asm__ volatile("pause");
+	}
+}
+
 /* The scheduler loop; software interrupts off. */
 static __attribute__((noreturn)) void sched_loop(void *arg)
 {
@@ -95,6 +159,13 @@ static __attribute__((noreturn)) void sched_loop(void *arg)
 			sys_yield();         /* we hold no thread: just let go */
 		struct uthread *t = p->pick(v, 0);
 		if (t) {
+			if (p->on_run)
+				p->on_run(v);
+			rt_run_thread(v, t);
+		}
+		if ((t = idle_spin(p, v))) {
+			if (t == SPIN_EVENT)
+				continue;
 			if (p->on_run)
 				p->on_run(v);
 			rt_run_thread(v, t);
@@ -114,8 +185,10 @@ static __attribute__((noreturn)) void sched_loop(void *arg)
 		STAT(p, idles);
 		if (p->classic)          /* returns at once if anything was queued since */
 			syscall3(SYS_futex_wait, &p->wake_seq, seq, 0);
-		else if (!vp_next_event(v->vpp) && !v->vpp->pending)
+		else if (!vp_next_event(v->vpp) && !v->vpp->pending) {
+			__atomic_fetch_add(&rt_idle_calls, 1, __ATOMIC_RELAXED);
 			syscall0(SYS_vp_idle);
+		}
 		v->idle = 0;
 		__atomic_fetch_sub(&p->nidle, 1, __ATOMIC_ACQ_REL);
 	}

@@ -29,6 +29,24 @@ def test_cross_cpu_wake_is_an_ipi(boot):
     assert res["max_ns"] * 100 < res["quantum_ns"], res
 
 
+@pytest.mark.parametrize("spin_us", [50, 0])
+def test_idle_vp_spins_before_idling(boot, spin_us):
+    # Two threads ping-pong through semaphores on 2 VPs of fifo at -smp 2.
+    # An idle VP that watches for work a while takes the next thread
+    # itself; one that idles in the kernel at once must be woken (a
+    # signal and an IPI) at every hand-off (docs/thread-interface.md,
+    # "Spin, then idle"). Exact counts under -icount.
+    rounds = 200
+    r = boot(f"run=wakelat,fifo,{rounds},2,0,{spin_us}", smp=2, icount=True, timeout=180)
+    done(r, 0)
+    res = result(r, "wakelat.fifo")
+    assert res["idlespin_ns"] == spin_us * 1000, res
+    if spin_us:
+        assert res["vp_idles"] * 10 < rounds, res
+    else:
+        assert res["vp_idles"] >= rounds, res
+
+
 def test_trace_to_chrome_json(built, tmp_path):
     # Two copies of mpl (fifo, warnings on, 2 VPs each) on 2 CPUs: both
     # CPUs dispatch VPs of both spaces, and warnings arrive as upcalls.

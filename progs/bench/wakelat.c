@@ -1,13 +1,17 @@
 /*
- * wakelat PKG ROUNDS [VPS] [SPINNERS]: wake-up latency. Two threads
+ * wakelat PKG ROUNDS [VPS] [SPINNERS] [IDLESPIN_US]: wake-up latency. Two threads
  * ping-pong through two semaphores ROUNDS times; each round trip is
  * timed. With SPINNERS > 0, that many extra threads compute without
  * blocking meanwhile (so the CPUs are busy and a woken thread must wait
  * for a scheduler decision). Reports the median, the 99th percentile and
- * the maximum round trip and how many took longer than 1 ms.
+ * the maximum round trip and how many took longer than 1 ms. IDLESPIN_US
+ * sets how long an idle VP of a runtime package watches for work before
+ * it idles in the kernel (rt_idlespin_ns; default: the runtime's), and
+ * "vp_idles" says how often one idled (SYS_vp_idle).
  *
  *   @result {"name": "wakelat.PKG", "unit": "ns", "value", "rounds",
- *            "median_ns", "p99_ns", "max_ns", "over_1ms", "seconds"}
+ *            "median_ns", "p99_ns", "max_ns", "over_1ms", "seconds",
+ *            "idlespin_ns", "vp_idles"}
  *
  * value is one signal-wait hand-off: half the median round trip. With
  * VPS = the CPUs (and no spinners) it is the multi-CPU counterpart of
@@ -19,6 +23,7 @@
 #include <sync.h>
 #include <clock.h>
 #include <result.h>
+#include <vprt.h>
 #include "apppkg.h"
 
 static const struct pkg *P;
@@ -88,16 +93,26 @@ static void *main_fn(void *arg)
 	result_uint(&r, "max_ns", lat[rounds - 1]);
 	result_int(&r, "over_1ms", over);
 	result_double(&r, "seconds", total / 1e9);
+	result_uint(&r, "idlespin_ns", rt_idlespin_ns);
+	result_uint(&r, "vp_idles", rt_idle_calls);
 	result_end(&r);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	P = app_args(argc, argv, 3, "wakelat PKG ROUNDS [VPS] [SPINNERS]");
+	P = app_args(argc, argv, 3, "wakelat PKG ROUNDS [VPS] [SPINNERS] [IDLESPIN_US]");
 	rounds = atoi(argv[2]);
 	nvps = argc > 3 ? atoi(argv[3]) : 1;
 	nspin = argc > 4 ? atoi(argv[4]) : 0;
+	if (argc > 5) {
+		int us = atoi(argv[5]);
+		if (us < 0 || us > 1000000) {
+			printf("wakelat: bad IDLESPIN_US (0..1000000)\n");
+			return 2;
+		}
+		rt_idlespin_ns = (uint64_t)us * 1000;
+	}
 	if (rounds < 1 || nspin < 0 || nspin > 64) {
 		printf("wakelat: bad arguments\n");
 		return 2;

@@ -174,6 +174,6 @@ void kernel_finish(void)
 {
 	int s = boot_status();
 	trace_dump();
-	kprintf("@halt {\"status\": %d}\n", s);
+	kprintf("@halt {\"status\": %d, \"timer_late\": %lu}\n", s, timer_late_count());
 	qemu_exit(DEBUG_EXIT_DONE | s);
 }

@@ -147,6 +147,7 @@ uint32_t lapic_id(void);
 void lapic_eoi(void);
 void lapic_timer_at(uint64_t when);
 void lapic_timer_fired(void);
+uint64_t timer_late_count(void);
 void lapic_ipi(uint32_t apic_id, int vector);
 void lapic_ipi_others(int vector, int nmi);
 void lapic_startup(uint32_t apic_id, uint32_t tramp_pa);

@@ -101,7 +101,14 @@ def warn_run(boot, mode, smp, extra=()):
     if not icount:
         leads, inq = leads[1:], inq[1:]
     late = [x for x in leads if not 0 < x <= res["warn_ns"]]
-    allowed = 0 if icount else 1
+    # On real threads the host may stall an emulated CPU: the warned VP
+    # then reacts late, or a warning arrives late, through nobody's fault
+    # in the guest. The kernel counts timer interrupts that came over 1 ms
+    # late (INFO_TIMER_LATE); each such stall may cost one warning. Under
+    # -icount there are none (the count is 0 and nothing is allowed).
+    allowed = 0 if icount else 1 + res["host_stalls"]
+    if icount:
+        assert res["host_stalls"] == 0, res
     assert len(late) <= allowed, f"warnings outside (0, period] before the deadline: {late}\n{res}"
     assert sum(1 for q in inq if q != 1) <= allowed, res      # deadline == quantum_end
     return res, allowed

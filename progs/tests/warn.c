@@ -22,7 +22,10 @@
  * == pp->quantum_end == pp->preempt_deadline when it arrived); so is the
  * quantum each EV_PREEMPTED finds under way (quantum_ns: quantum_end -
  * quantum_start), which shows the probation that follows an ignored
- * warning (kernel/warn.c). One @result line; the test judges it.
+ * warning (kernel/warn.c). host_stalls: timer interrupts that came over
+ * a millisecond late meanwhile, on any CPU (INFO_TIMER_LATE): times the
+ * host stalled an emulated CPU, each of which may cost a warning its
+ * reaction (0 under -icount). One @result line; the test judges it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +160,7 @@ int main(int argc, char **argv)
 	uint64_t w0 = pp->warnings, h0 = pp->warnings_honored, p0 = pp->preemptions;
 	uint64_t i0 = pp->warnings_ignored, b0 = pp->probation_quanta, d0 = pp->dispatches;
 	uint64_t n0 = nwarn, q0 = npre;
+	long late0 = sys_getinfo(INFO_TIMER_LATE);
 	if (mode == ALONE)
 		syscall2(SYS_timer, sys_time() + want_n * pp->quantum_ns, ENOUGH);
 	else
@@ -181,6 +185,7 @@ int main(int argc, char **argv)
 		b1 = pp->probation_quanta;
 		d1 = pp->dispatches;
 	} while (n1 != nwarn || q1 != npre);
+	long late1 = sys_getinfo(INFO_TIMER_LATE);
 	syscall2(SYS_timer, 0, 0);
 	vpp->warn_ns = 0;
 	if (mode == IGNORE)
@@ -198,6 +203,7 @@ int main(int argc, char **argv)
 	result_uint(&r, "honored", h1 - h0);
 	result_uint(&r, "preemptions", p1 - p0);
 	result_uint(&r, "preempted_seen", q1 - q0);
+	result_int(&r, "host_stalls", late1 - late0);
 	result_uint(&r, "ignored", i1 - i0);
 	result_uint(&r, "forgiven", pp->warnings_forgiven);
 	result_uint(&r, "probation_quanta", b1 - b0);

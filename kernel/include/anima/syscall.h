@@ -66,6 +66,10 @@
                                bytes: what a space's exit must give back exactly (the audits) */
 #define INFO_BOOT_EPOCH 6   /* wall time at boot (the CMOS RTC, read once), seconds since 1970 UTC:
                                CLOCK_REALTIME = this + time since boot */
+#define INFO_TIMER_LATE 7   /* timer interrupts, on all CPUs since boot, that came more than
+                               TIMER_LATE_NS after their deadline: the host stalled an emulated
+                               CPU (kernel/lapic.c); 0 under -icount */
+#define TIMER_LATE_NS   1000000
 
 /* SYS_map protections */
 #define PROT_READ       1

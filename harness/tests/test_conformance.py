@@ -71,7 +71,7 @@ def test_conformance(boot, pkg, smp, vps):
 # window: in wall time, a window of 1,600,000 yields was 155 ms for fifo on
 # one vCPU, and a host stall inside it once left two threads 11,382 yields
 # to the others' 219,757-306,964. Under icount a thread that falls behind
-# was starved by the schedule (and at -smp 1 the counts are the same every
+# was starved by the schedule (at -smp 1 fifo gave the same counts every
 # run).
 YIELD_MS = 200
 

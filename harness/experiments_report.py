@@ -311,17 +311,35 @@ def malloc_section(R):
         "contended cache lines; the wall figures on 2 host cores are noisy.", ""])
 
 
-def posix_section(R):
-    """Issue 14: pthreads against the thread interface, per package."""
+def icount_rows(R, cols, need):
+    """Rows of a per-package icount table: one per package that has any of
+    the records `need` names, [package] + one entry per column. A column is
+    a record name ("{p}" stands for the package), shown as its cell, or a
+    tuple (num, den, spec): the ratio of two records, formatted by spec."""
     rows = []
     for p in R.pkgs():
-        row, seen = [p], False
-        for op in ("condpingpong", "create_join"):
-            n, x = R.get(f"native.{p}.{op}", "icount"), R.get(f"posix.{p}.{op}", "icount")
-            seen = seen or bool(n or x)
-            row += [cell(n), cell(x), f"{x['value'] / n['value']:.3f}" if n and x else "—"]
-        if seen:
-            rows.append(row)
+        def get(name):
+            return R.get(name.format(p=p), "icount")
+        if not any(get(n) for n in need):
+            continue
+        row = [p]
+        for c in cols:
+            if isinstance(c, tuple):
+                a, b = get(c[0]), get(c[1])
+                row.append(c[2].format(a["value"] / b["value"]) if a and b and b["value"] else "—")
+            else:
+                row.append(cell(get(c)))
+        rows.append(row)
+    return rows
+
+
+def posix_section(R):
+    """Issue 14: pthreads against the thread interface, per package."""
+    cols = []
+    for op in ("condpingpong", "create_join"):
+        n, x = f"native.{{p}}.{op}", f"posix.{{p}}.{op}"
+        cols += [n, x, (x, n, "{:.3f}")]
+    rows = icount_rows(R, cols, [c for c in cols if isinstance(c, str)])
     if not rows:
         return "_No POSIX-layer figures in this run._\n"
     return "\n".join([
@@ -337,15 +355,9 @@ def posix_section(R):
 
 def xspace_section(R):
     """Issue 15: synchronizing across spaces against the same in one space."""
-    rows = []
-    for p in R.pkgs():
-        u = R.get(f"{p}.usem_signal_wait", "icount")
-        s, x = R.get(f"same.{p}.signal_wait", "icount"), R.get(f"xspace.{p}.signal_wait", "icount")
-        ms, mx = R.get(f"same.{p}.mutex_handoff", "icount"), R.get(f"xspace.{p}.mutex_handoff", "icount")
-        if not (s or x):
-            continue
-        rows.append([p, cell(u), cell(s), cell(x),
-                     f"{x['value'] / s['value']:.2f}×" if s and x else "—", cell(ms), cell(mx)])
+    s, x = "same.{p}.signal_wait", "xspace.{p}.signal_wait"
+    rows = icount_rows(R, ["{p}.usem_signal_wait", s, x, (x, s, "{:.2f}×"),
+                           "same.{p}.mutex_handoff", "xspace.{p}.mutex_handoff"], [s, x])
     if not rows:
         return "_No cross-space figures in this run._\n"
     f = next((r for r in rows if r[0] == "fifo"), None)

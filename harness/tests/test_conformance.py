@@ -65,13 +65,22 @@ def test_conformance(boot, pkg, smp, vps):
     assert [t["name"] for t in res["tests"]] == NOT_YIELD, res
 
 
-# Yield fairness (no thread gets 4x another's iterations) runs apart: 1,600,000
-# yields (0.5-5 s), long enough that a vCPU the host deschedules for a few
-# ms does not decide it.
+# Yield fairness (no thread gets 4x another's iterations) runs apart, under
+# icount, for 200 ms of guest time: 100 quanta of 2 ms, as many as prio's
+# starvation test (test_prio.py). In guest time the host cannot skew the
+# window: in wall time, a window of 1,600,000 yields was 155 ms for fifo on
+# one vCPU, and a host stall inside it once left two threads 11,382 yields
+# to the others' 219,757-306,964. Under icount a thread that falls behind
+# was starved by the schedule (at -smp 1 fifo gave the same counts every
+# run).
+YIELD_MS = 200
+
+
 @pytest.mark.parametrize("pkg,smp,vps", params(PACKAGES))
 def test_yield_fairness(boot, pkg, smp, vps):
-    res = suite(boot, pkg, smp, vps, ["yield"], timeout=240)
+    res = suite(boot, pkg, smp, vps, [f"yield_ms={YIELD_MS}", "yield"], icount=True)
     assert [t["name"] for t in res["tests"]] == ["yield"], res
+    assert YIELD_MS <= res["tests"][0]["ms"] < 2 * YIELD_MS, res
 
 
 PAIRS = [f"{a}+{b}" for a, b in itertools.permutations(PACKAGES, 2)]

@@ -33,6 +33,7 @@
 #include <sys.h>
 #include <result.h>
 #include <anima/vp.h>
+#include "child.h"
 
 #define KADDR   0xffffffff80000000UL     /* the kernel's half (its image) */
 #define NONCANON 0x8000000000000000UL
@@ -152,9 +153,7 @@ static int bystander(long n)
 static int child(const char *c)
 {
 	const char *a[] = { "fsgsattack", c };
-	long id = sys_spawn("fsgsattack", 2, a);
-	int st = -100;
-	return id > 0 && sys_wait((int)id, &st) == id ? st : -200;
+	return child_run(2, a);
 }
 
 static int parent(void)
@@ -176,8 +175,7 @@ static int parent(void)
 	result_int(&r, "fsnc", child("fsnc"));
 	result_int(&r, "gsnc", child("gsnc"));
 	result_int(&r, "fsncsw", child("fsncsw"));
-	int st = -100;
-	result_int(&r, "bystander", by > 0 && sys_wait((int)by, &st) == by ? st : -200);
+	result_int(&r, "bystander", child_status(by));
 	result_bool(&r, "own_fs_kept", rdfs() == fs);
 	result_bool(&r, "own_gs_kept", rdgs() == gs);
 	result_end(&r);

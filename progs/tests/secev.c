@@ -30,6 +30,7 @@
 #include <rng.h>
 #include <result.h>
 #include <upcall.h>
+#include "child.h"
 
 #define MS 1000000UL
 
@@ -381,13 +382,6 @@ static void reuse_vp(long want)
 		vp_end();
 	for (;;)
 		sys_sleep(50 * MS);
-}
-
-static int child_status(long id)
-{
-	int st = -100;
-	long w = id > 0 ? sys_wait((int)id, &st) : id;
-	return w == id ? st : -200;
 }
 
 static int caps(void)

@@ -23,15 +23,12 @@
 #include <seg.h>
 #include <errno.h>
 #include <result.h>
+#include "avail.h"
+#include "child.h"
 
 #define MS 1000000UL
 #define PROT_RW (PROT_READ | PROT_WRITE)
 #define MAXKIDS 4
-
-static long avail(void)
-{
-	return sys_getinfo(INFO_MEM_AVAIL);
-}
 
 static long h[MAXSEG_SPACE + 1];
 static uint64_t first_base, last_end;
@@ -152,7 +149,8 @@ static int child(long rounds)
 	return bad_count || bad_table || bad_quota;
 }
 
-static long spawn_kids(long rounds, int kids, int *st)
+/* KIDS children at once, each doing ROUNDS rounds; their statuses. */
+static void spawn_kids(long rounds, int kids, int *st)
 {
 	char rs[24];
 	snprintf(rs, sizeof rs, "%ld", rounds);
@@ -160,23 +158,8 @@ static long spawn_kids(long rounds, int kids, int *st)
 	long id[MAXKIDS];
 	for (int k = 0; k < kids; k++)
 		id[k] = sys_spawn("segexhaust", 3, a);
-	for (int k = 0; k < kids; k++) {
-		st[k] = -100;
-		if (id[k] < 0 || sys_wait((int)id[k], &st[k]) != id[k])
-			st[k] = -200;
-	}
-	return 0;
-}
-
-/* Poll until it is back (a CPU may still hold a dead child's tables). */
-static long settle(long want)
-{
-	long now = avail();
-	for (int i = 0; i < 200 && now != want; i++) {
-		sys_sleep(MS);
-		now = avail();
-	}
-	return now - want;
+	for (int k = 0; k < kids; k++)
+		st[k] = child_status(id[k]);
 }
 
 int main(int argc, char **argv)
@@ -196,7 +179,7 @@ int main(int argc, char **argv)
 	result_begin(&r, "segexhaust");
 	result_str(&r, "case", "parent");
 	result_int(&r, "warm", warm[0]);
-	result_int(&r, "lost", -settle(m0));
+	result_int(&r, "lost", m0 - avail_wait(m0, 1));
 	result_array(&r, "statuses");
 	for (int k = 0; k < kids; k++)
 		result_int(&r, NULL, st[k]);

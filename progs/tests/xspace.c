@@ -40,6 +40,7 @@
 #include <pkg.h>
 #include <result.h>
 #include "apppkg.h"
+#include "avail.h"
 
 #define MS 1000000UL
 #define RING 4
@@ -547,34 +548,13 @@ static void rowrite(void)
 
 /* ---- memory comes back ---- */
 
-static long avail(void)
-{
-	return sys_getinfo(INFO_MEM_AVAIL);
-}
-
-/* Poll until it is back (a CPU may still hold a dead child's tables). */
-static long settle(long want)
-{
-	long now = avail();
-	for (int i = 0; i < 200 && now != want; i++) {
-		sys_sleep(MS);
-		now = avail();
-	}
-	return now - want;
-}
-
-/* Wait until available memory stops moving: the frames of a space that
+/* Available memory once it stops moving: the frames of a space that
    just ended come back only once every CPU has switched away from it, so
    at -smp 2 a sibling's teardown could land inside a measurement below
    (CI saw kept_by_handle 651,264 and after_drop -405,504). */
 static void quiet(void)
 {
-	for (int i = 0; i < 200; i++) {
-		long a = avail();
-		sys_sleep(2 * MS);
-		if (avail() == a)
-			return;
-	}
+	avail_wait(AVAIL_STEADY, 2);
 }
 
 /* In a child (memwork): the three ways a segment ends. */
@@ -639,7 +619,7 @@ static void memfree(void)
 	struct result r;
 	result_begin(&r, "xspace");
 	result_str(&r, "case", "memfree");
-	result_int(&r, "lost", settle(m0));
+	result_int(&r, "lost", avail_wait(m0, 1) - m0);
 	result_end(&r);
 }
 

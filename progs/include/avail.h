@@ -1,0 +1,34 @@
+/*
+ * The kernel's available memory, for tests that check every frame a
+ * space used comes back (segexhaust, xspace). Frames of a space that just
+ * ended come back only once every CPU has switched away from it (and a
+ * CPU may still hold a dead child's tables), so a test polls for a while
+ * rather than reading once.
+ */
+#ifndef PROGS_AVAIL_H
+#define PROGS_AVAIL_H
+
+#include <sys.h>
+
+#define AVAIL_STEADY (-1L)      /* avail_wait: until it stops moving */
+
+static inline long avail(void)
+{
+	return sys_getinfo(INFO_MEM_AVAIL);
+}
+
+/* Poll every `ms` milliseconds, at most 200 times, until available memory
+   is `want` or, for AVAIL_STEADY, until it did not move between two polls.
+   Returns it then: a caller that wanted a figure compares. */
+static inline long avail_wait(long want, unsigned ms)
+{
+	long prev = AVAIL_STEADY, now = avail();
+	for (int i = 0; i < 200 && now != (want == AVAIL_STEADY ? prev : want); i++) {
+		sys_sleep(ms * 1000000UL);
+		prev = now;
+		now = avail();
+	}
+	return now;
+}
+
+#endif

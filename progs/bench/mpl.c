@@ -243,6 +243,7 @@ static void *main_fn(void *arg)
 	result_int(&rr, "iters", iters);
 	result_int(&rr, "cs", cs);
 	result_int(&rr, "ncs", ncs);
+	result_bool(&rr, "spin_pause", spin_pause);
 	result_uint(&rr, "start_ns", t0);
 	result_uint(&rr, "end_ns", t1);
 	result_int(&rr, "ncpu", sys_getinfo(INFO_NCPU));
@@ -264,7 +265,7 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	P = app_args(argc, argv, 9, "mpl PKG K WARN VPS THREADS ITERS CS NCS [COPY]");
+	P = app_args(argc, argv, 9, "mpl PKG K WARN VPS THREADS ITERS CS NCS [COPY [SPIN]]");
 	copies = atoi(argv[2]);
 	warn = !strcmp(argv[3], "on");
 	nvps = app_vps(argv[4]);
@@ -275,6 +276,12 @@ int main(int argc, char **argv)
 	cs = atol(argv[7]);
 	ncs = atol(argv[8]);
 	copy = argc > 9 ? atoi(argv[9]) : (int)sys_getinfo(INFO_SPACE);
+	int busy = argc > 10 && !strcmp(argv[10], "busy");
+	if (argc > 10 && !busy && strcmp(argv[10], "pause")) {
+		printf("mpl: bad arguments (SPIN is pause or busy)\n");
+		return 2;
+	}
+	spin_pause = !busy;
 	if (copies < 1 || (!warn && strcmp(argv[3], "off")) || iters < 1 || cs < 0 || ncs < 0) {
 		printf("mpl: bad arguments (WARN is on or off)\n");
 		return 2;

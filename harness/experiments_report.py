@@ -233,9 +233,15 @@ def mpl_section(R):
         if (mode, smp) != last:
             if last:
                 out.append("")
-            g = (d.get("off") or d.get("on"))["cmdline"].split("run=mpl,")[1].split(",")
+            r0 = d.get("off") or d.get("on")
+            g = r0["cmdline"].split("run=mpl,")[1].split()[0].split(",")
+            how = ""
+            if len(g) > 9 and g[9] == "busy":
+                how += "; waiters spin without PAUSE"
+            if r0.get("seeds"):
+                how += f"; medians over boots with {', '.join(r0['seeds'])} (µs)"
             out += [f"**{mode}, {smp} CPUs** (VPs {g[3]}, threads {g[4] if g[4] != '0' else 'one per VP'} "
-                    f"per copy; {g[5]} sections of {g[6]} units, {g[7]} between them)", "",
+                    f"per copy; {g[5]} sections of {g[6]} units, {g[7]} between them{how})", "",
                     "| copies | package | warnings off (s) | warnings on (s) | off / on "
                     "| Psyche off / on (s) | Psyche off / on | sections preempted off / on "
                     "| spin share off / on | warnings honored / given (on) |",

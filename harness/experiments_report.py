@@ -645,9 +645,12 @@ def render(data):
             "(warn_contended looks at all), and two workers cannot share a VP (without fifo's "
             "time slices the waiter would spin forever behind its holder). The median spin share "
             "is 48% either way (sections of 800 units, 200 between, 2 threads: the lock is "
-            "wanted 160% of the time), so the lock's throughput differs: how it changes hands "
-            "between two MTTCG vCPUs on a loaded host. Not settled: the host's load was 9–12 "
-            "while this was measured.", "",
+            "wanted 160% of the time), so the lock's throughput differs: how fast it changes "
+            "hands between two MTTCG vCPUs, which the host sets. A control, alternating boots at "
+            "load 6–7: 1 VP doing half the sections (nobody to wait for) took 0.091–0.140 s, "
+            "2 VPs doing all of them 0.177–0.383 s, sometimes slower than the work done serially, "
+            "with no preemption or warning in any. A wall MPL 1 with less contention would "
+            "measure the warning rather than the host; not re-measured here (load 6–12).", "",
             mpl_section(R)]
     tr = trace_plot(data)
     if tr:

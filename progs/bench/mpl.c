@@ -152,8 +152,8 @@
  * -> 2, spin share 34% -> 3% (results.md). Lock handoffs under that
  * interleaving are chaotic: the same MPL 1 run took 0.16-0.22 s as the
  * tick moved from 5 to 20 us, so the bench takes the median over ticks 7,
- * 10, 13. More contention gives more (CS 1500, NCS 6000: 1.73x / 1.65x at
- * MPL 2 / 3) and a more chaotic MPL 1 (0.20-0.30 s by tick); more VPs at
+ * 10, 13. More contention gives more (CS 1500, NCS 6000, medians over
+ * the same ticks: 1.07x / 1.57x / 1.64x at MPL 1 / 2 / 3); more VPs at
  * low contention no more (8 VPs on 8 CPUs, CS 1000, NCS 20000: 1.15x /
  * 1.18x): what a copy loses is the chance a preemption catches its
  * holder times how long the holder then waits for a CPU.

@@ -163,13 +163,15 @@ def table(pkgs):
             for p in [p for p in apps if p in ("fifo", "naive")]:
                 for warn in ("off", "on"):
                     t.append(mpl_exp(p, k, warn, mode, runs, iters, smp, cs, ncs))
-    # Psyche's shape, deterministic: 4 icount CPUs, 4 VPs per copy (a CPU
+    # Psyche's shape in instructions: 4 icount CPUs, 4 VPs per copy (a CPU
     # each at MPL 1, shared at 2 and 3), waiters spinning without PAUSE
     # (QEMU ends a vCPU's turn at one, which made waiting free) and a 10 us
     # tick so the vCPUs interleave finely against 1000-unit sections
     # (kernel/cmdline.c). Lock handoffs under that interleaving are
-    # chaotic (MPL 1, one config: 0.16-0.22 s by tick), so each boot
-    # perturbs the tick and the figure is the median of MPL4_SEEDS.
+    # chaotic (MPL 1, one config: 0.16-0.22 s by tick) and QEMU switches
+    # icount vCPUs partly on host time (the same boot: 0.176 or 0.202 s),
+    # so each boot perturbs the tick and the figure is the median of
+    # MPL4_SEEDS (records carry "seeds", not "reproducible").
     for k in (1, 2, 3):
         for p in [p for p in apps if p in ("fifo", "naive")]:
             for warn in ("off", "on"):
@@ -211,7 +213,7 @@ MPL4_SEEDS = ("tick=7", "tick=10", "tick=13")
 
 
 def mpl4_exp(pkg, k, warn, seeds=MPL4_SEEDS):
-    """The deterministic MPL variant of Psyche's shape (table() says why)."""
+    """The instruction-counted MPL variant of Psyche's shape (table() says why)."""
     return mpl_exp(pkg, k, warn, "icount", len(seeds), iters=3000, smp=4, cs=1000, ncs=6000,
                    vps=4, spin="busy", seeds=seeds)
 

@@ -610,8 +610,8 @@ def render(data):
             "spinning on the lock (rdtsc), and warnings honored of those given, over all K copies "
             "(medians over boots).", "",
             "Three settings. *icount, 1 CPU*: exact, but even a lone copy's two VPs take turns on "
-            "the CPU, so 1 copy loses as much as 3: not Psyche's shape. *icount, 4 CPUs*: the "
-            "deterministic variant of Psyche's shape, 4 VPs per copy, a CPU each at MPL 1 and 12 "
+            "the CPU, so 1 copy loses as much as 3: not Psyche's shape. *icount, 4 CPUs*: "
+            "Psyche's shape with instructions as time, 4 VPs per copy, a CPU each at MPL 1 and 12 "
             "VPs on 4 CPUs at MPL 3. Guest time there is the sum of all vCPUs' instructions, so "
             "waiting must execute instructions: waiters spin without PAUSE (QEMU ends a vCPU's "
             "icount turn at one, which made waiting free), and the kernel takes a 10 µs tick "
@@ -619,7 +619,9 @@ def render(data):
             "to the next timer deadline: without it a holder's vCPU stood still for long stretches "
             "while its peers spun through theirs, warnings or not. Lock hand-offs under that "
             "interleaving are chaotic (one MPL 1 configuration took 0.16–0.22 s as the tick "
-            "moved from 5 to 20 µs), so each boot moves the tick and the figure is the median. "
+            "moved from 5 to 20 µs), and QEMU switches icount vCPUs partly on host time, so "
+            "these runs are not exactly reproducible (the same boot took 0.176 or 0.202 s): each "
+            "boot moves the tick and the figure is the median, the counts nearly exact. "
             "*wall, 2 CPUs*: Psyche's shape with 2 VPs per copy, on a shared 2-core host (the "
             "header's load): a vCPU the host deschedules stalls its lock's waiters with or "
             "without warnings, and at MPL 1 off and on are the same run, so their ratio is noise.", "",

@@ -63,6 +63,7 @@ class Exp:
     parallel: tuple = ()      # instead of steps: programs started together, one space each
     knobs: str = ""           # kernel knobs before the run= words, e.g. "quantum=2"
     longest: bool = False     # several records of one name in a boot: keep the largest
+    seeds: tuple = ()         # knobs added to boot i: seeds[i % len] (icount boots that differ)
 
     @property
     def progs(self):
@@ -77,6 +78,14 @@ class Exp:
         else:
             words = ["run=benchseq," + ",".join("+".join(s.split()) for s in self.steps)]
         return " ".join(([self.knobs] if self.knobs else []) + words)
+
+    def boot_cmdline(self, index):
+        """Boot `index`'s command line: with seeds, each boot perturbs the
+        run (e.g. tick=US: where QEMU interleaves icount vCPUs), so icount
+        boots that would be identical sample a chaotic quantity."""
+        if not self.seeds:
+            return self.cmdline
+        return f"{self.seeds[index % len(self.seeds)]} {self.cmdline}"
 
 
 def packages():
@@ -154,6 +163,19 @@ def table(pkgs):
             for p in [p for p in apps if p in ("fifo", "naive")]:
                 for warn in ("off", "on"):
                     t.append(mpl_exp(p, k, warn, mode, runs, iters, smp, cs, ncs))
+    # Psyche's shape in instructions: 4 icount CPUs, 4 VPs per copy (a CPU
+    # each at MPL 1, shared at 2 and 3), waiters spinning without PAUSE
+    # (QEMU ends a vCPU's turn at one, which made waiting free) and a 10 us
+    # tick so the vCPUs interleave finely against 1000-unit sections
+    # (kernel/cmdline.c). Lock handoffs under that interleaving are
+    # chaotic (MPL 1, one config: 0.16-0.22 s by tick) and QEMU switches
+    # icount vCPUs partly on host time (the same boot: 0.176 or 0.202 s),
+    # so each boot perturbs the tick and the figure is the median of
+    # MPL4_SEEDS (records carry "seeds", not "reproducible").
+    for k in (1, 2, 3):
+        for p in [p for p in apps if p in ("fifo", "naive")]:
+            for warn in ("off", "on"):
+                t.append(mpl4_exp(p, k, warn))
     # malloc across VPs: per-VP caches against the central lists alone
     # (malloc_central_only), 1 and 2 VPs of fifo, 4 threads. icount on one
     # CPU counts the instructions of each path (a locked instruction counts
@@ -175,14 +197,25 @@ def table(pkgs):
     return t
 
 
-def mpl_exp(pkg, k, warn, mode, runs=1, iters=60000, smp=2, cs=400, ncs=400):
-    """K copies of progs/bench/mpl.c (quantum 2 ms, 2 VPs and one thread per
+def mpl_exp(pkg, k, warn, mode, runs=1, iters=60000, smp=2, cs=400, ncs=400, vps=2,
+            spin="pause", knobs="quantum=2", seeds=()):
+    """K copies of progs/bench/mpl.c (quantum 2 ms, VPS VPs and one thread per
     VP per copy, critical sections of CS units of work and NCS units between
-    two) on `smp` CPUs. Its figure is the longest copy."""
-    copies = tuple(f"mpl {pkg} {k} {warn} 2 0 {iters} {cs} {ncs} {c}" for c in range(k))
+    two; waiters spin with PAUSE or busy, without) on `smp` CPUs. Its figure
+    is the longest copy."""
+    copies = tuple(f"mpl {pkg} {k} {warn} {vps} 0 {iters} {cs} {ncs} {c} {spin}" for c in range(k))
     return Exp(f"mpl{k}.{pkg}.warn_{warn}.{mode}.smp{smp}", (), smp=smp, mode=mode, runs=runs,
-               timeout=900, parallel=copies, knobs="quantum=2", longest=True,
+               timeout=900, parallel=copies, knobs=knobs, longest=True, seeds=seeds,
                names=rf"^mpl{k}\.")
+
+
+MPL4_SEEDS = ("tick=7", "tick=10", "tick=13")
+
+
+def mpl4_exp(pkg, k, warn, seeds=MPL4_SEEDS):
+    """The instruction-counted MPL variant of Psyche's shape (table() says why)."""
+    return mpl_exp(pkg, k, warn, "icount", len(seeds), iters=3000, smp=4, cs=1000, ncs=6000,
+                   vps=4, spin="busy", seeds=seeds)
 
 
 TRACE_KEY = "trace.mpl2"
@@ -242,7 +275,7 @@ def missing_progs(exp):
 
 def boot_once(exp, index):
     extra = WALL_FLAGS if exp.mode == "wall" and exp.smp == 1 else ()
-    r = qemu.run(exp.cmdline, smp=exp.smp, icount=exp.mode == "icount",
+    r = qemu.run(exp.boot_cmdline(index), smp=exp.smp, icount=exp.mode == "icount",
                  timeout=exp.timeout, mem=exp.mem, extra=extra)
     run = Run(exp, index, r.kind, r.status, r.elapsed, result=r)
     boot = r.events("boot")
@@ -364,8 +397,10 @@ def aggregate(runs):
                "spread": {"min": min(vals), "max": max(vals)},
                "runs": len(vals), "samples": vals,
                "experiment": g["exp"].key, "cmdline": g["exp"].cmdline}
-        if mode == "icount" and len(vals) > 1:
+        if mode == "icount" and len(vals) > 1 and not g["exp"].seeds:
             rec["reproducible"] = all(r == first for r in g["recs"])
+        elif mode == "icount":
+            rec["seeds"] = list(g["exp"].seeds)
         else:
             rec["tsc_hz"] = g["tsc"]
         extra = {k: v for k, v in first.items()

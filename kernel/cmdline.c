@@ -15,6 +15,12 @@
  *                     kernel stacks); default 3/4 of usable RAM
  *   idlepoll=US       an idle CPU polls its run queues this long before
  *                     it halts (default 100; 0: halt at once; idlepoll.c)
+ *   tick=US           each CPU takes a timer interrupt at least every US
+ *                     microseconds (default 0: only when something falls
+ *                     due). For -icount with several CPUs: QEMU runs the
+ *                     vCPUs round robin, each for a share of the time to
+ *                     the next timer deadline, so a tick bounds how long
+ *                     one vCPU runs while the others wait (sched.c)
  *   trace, trace=N    record scheduling events, the latest N per CPU
  *                     (default 16384), and print them at the end (trace.c)
  * When every program has ended the kernel stops QEMU with a status that
@@ -90,6 +96,12 @@ void cmdline_parse(const char *line)
 					w + 8, quantum_ns / 1000000);
 			else
 				quantum_ns = v * 1000000;
+		} else if (!strncmp(w, "tick=", 5)) {
+			if (parse_uint(w + 5, &v) < 0 || v > 1000000)
+				kprintf("anima: bad tick '%s' (want 0..1000000 us); keeping %lu us\n",
+					w + 5, tick_ns / 1000);
+			else
+				tick_ns = v * 1000;
 		} else if (!strncmp(w, "warnprobation=", 14)) {
 			if (parse_uint(w + 14, &v) < 0 || v > 100)
 				kprintf("anima: bad warnprobation '%s' (want 0..100 quanta); keeping %lu\n",

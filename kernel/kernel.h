@@ -169,6 +169,7 @@ void swtch(struct context **from, struct context *to);
 
 /* sched.c */
 extern uint64_t quantum_ns;
+extern uint64_t tick_ns;        /* a timer interrupt at least this often (0: none) */
 void sched_init_cpu(struct cpu *c);
 void scheduler(void) __attribute__((noreturn));
 void sched_enqueue(struct vp *vp);

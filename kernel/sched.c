@@ -30,6 +30,7 @@
 #include "kernel.h"
 
 uint64_t quantum_ns = 10 * 1000000UL;
+uint64_t tick_ns;
 
 static void fxsave(uint8_t *a) { __asm__ volatile("fxsave64 (%0)" : : "r"(a) : "memory"); }
 static void fxrstor(uint8_t *a) { __asm__ volatile("fxrstor64 (%0)" : : "r"(a) : "memory"); }
@@ -433,6 +434,13 @@ void sched_arm_timer(void)
 	   to its list (and re-arms); another CPU can only remove, which makes
 	   the true deadline later, so at worst we wake early. */
 	next = MIN(next, kop_next_deadline(c));
+	/* The tick (cmdline.c): under -icount QEMU gives each vCPU in turn a
+	   share of the time to the next deadline, so without one a vCPU can
+	   run for a large part of a quantum while the others stand still,
+	   and a lock holder's peers spin through it. A busy CPU only: an
+	   idle one has nothing to interleave. */
+	if (tick_ns && c->vp)
+		next = MIN(next, now_ns() + tick_ns);
 	if (watchdog_ns && c->id == 0)
 		next = MIN(next, watchdog_ns);
 	lapic_timer_at(next);

@@ -5,6 +5,8 @@
 
 #define SPINS 100               /* pauses before giving up the processor */
 
+int spin_pause = 1;
+
 /*
  * Wait until l looks free (the caller then retries the exchange). On a
  * classic VP (no upcalls: naive, kthread) the holder may be a VP the
@@ -18,9 +20,10 @@ void spin_wait(struct spin *l)
 {
 	int classic = !vp_self()->upcall_entry;
 	for (int i = 1; __atomic_load_n(&l->locked, __ATOMIC_RELAXED); i++) {
-		if (i % SPINS || !classic)
-			__asm__ volatile("pause");
-		else
+		if (i % SPINS || !classic) {
+			if (spin_pause)
+				__asm__ volatile("pause");
+		} else
 			sys_yield();
 	}
 }

@@ -15,6 +15,9 @@
  *   CS       length of a critical section, in units of work
  *   NCS      work between two critical sections, same units
  *   COPY     this copy's number, for the report (default: the space id)
+ *   SPIN     pause (default): waiters PAUSE between looks at the lock;
+ *            busy: they do not (ulib spin_pause = 0), so under -icount
+ *            with several CPUs waiting costs guest time (below)
  *
  * Every worker repeats: take the copy's one `struct spin` lock (<sync.h>),
  * do CS units of work on shared counters, release, do NCS units of
@@ -123,9 +126,8 @@
  * MPL 1 fifo's off and on are the same run too). A copy's peer wastes at most its own CPU time spinning, about
  * half the copy's, so off/on stays below about 2x here whatever the
  * noise; Psyche's 2.59x needs more spinners per preempted holder than a
- * VP per CPU on 2 CPUs allows. There is no deterministic variant of that shape:
- * on one icount CPU a copy's VPs share it even at MPL 1, on several
- * spinning is free. A holder preempted inside its section
+ * VP per CPU on 2 CPUs allows. (The deterministic variant of that shape
+ * is below: icount, 4 CPUs.) A holder preempted inside its section
  * has one peer that can spin (Psyche's had up to 15), and it spins only
  * while it runs itself: each CPU runs the least-served space first, so a
  * copy's two VPs tend to run together, and the peer's own quantum ends
@@ -135,6 +137,26 @@
  * vCPU threads (2 cores, shared): with warnings on, holders still stalled
  * in 72-265 sections of 3 copies, against 108-129 preempted by the kernel
  * with warnings off (MPL 3, host load 3-5: run to run noise is large).
+ *
+ * icount, 4 CPUs, SPIN busy, kernel tick=10 (harness/experiments.py,
+ * mpl4_exp; 4 VPs per copy, ITERS 3000, CS 1000, NCS 6000): Psyche's
+ * shape with waiting that costs guest time. Guest time is then the sum
+ * of all vCPUs' instructions, spinning included. Two things were in the
+ * way: PAUSE ends a vCPU's icount turn (so SPIN busy), and QEMU's round
+ * robin gives each vCPU a share of the time to the next timer deadline,
+ * so without a tick a holder's vCPU stood still for long stretches while
+ * its peers spun through theirs, at MPL 1 too (busy, no tick: MPL 1/2/3
+ * 0.83/0.79/0.90x, warnings honored 241 of 372 at MPL 2). With the tick
+ * (10 us, so QEMU's turns are a few us), fifo: about 1.0x at MPL 1 (no
+ * warnings, no preemptions), 1.4x at MPL 2 and 3, sections preempted 179
+ * -> 2, spin share 34% -> 3% (results.md). Lock handoffs under that
+ * interleaving are chaotic: the same MPL 1 run took 0.16-0.22 s as the
+ * tick moved from 5 to 20 us, so the bench takes the median over ticks 7,
+ * 10, 13. More contention gives more (CS 1500, NCS 6000, medians over
+ * the same ticks: 1.07x / 1.57x / 1.64x at MPL 1 / 2 / 3); more VPs at
+ * low contention no more (8 VPs on 8 CPUs, CS 1000, NCS 20000: 1.15x /
+ * 1.18x): what a copy loses is the chance a preemption catches its
+ * holder times how long the holder then waits for a CPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,6 +265,7 @@ static void *main_fn(void *arg)
 	result_int(&rr, "iters", iters);
 	result_int(&rr, "cs", cs);
 	result_int(&rr, "ncs", ncs);
+	result_bool(&rr, "spin_pause", spin_pause);
 	result_uint(&rr, "start_ns", t0);
 	result_uint(&rr, "end_ns", t1);
 	result_int(&rr, "ncpu", sys_getinfo(INFO_NCPU));
@@ -264,7 +287,7 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	P = app_args(argc, argv, 9, "mpl PKG K WARN VPS THREADS ITERS CS NCS [COPY]");
+	P = app_args(argc, argv, 9, "mpl PKG K WARN VPS THREADS ITERS CS NCS [COPY [SPIN]]");
 	copies = atoi(argv[2]);
 	warn = !strcmp(argv[3], "on");
 	nvps = app_vps(argv[4]);
@@ -275,6 +298,12 @@ int main(int argc, char **argv)
 	cs = atol(argv[7]);
 	ncs = atol(argv[8]);
 	copy = argc > 9 ? atoi(argv[9]) : (int)sys_getinfo(INFO_SPACE);
+	int busy = argc > 10 && !strcmp(argv[10], "busy");
+	if (argc > 10 && !busy && strcmp(argv[10], "pause")) {
+		printf("mpl: bad arguments (SPIN is pause or busy)\n");
+		return 2;
+	}
+	spin_pause = !busy;
 	if (copies < 1 || (!warn && strcmp(argv[3], "off")) || iters < 1 || cs < 0 || ncs < 0) {
 		printf("mpl: bad arguments (WARN is on or off)\n");
 		return 2;

@@ -35,6 +35,12 @@ struct spin {
 void spin_wait(struct spin *l);           /* the contended path (spin.c) */
 void spin_yield_due(struct thread *t);    /* a switch deferred by crit */
 
+/* 1 (default): a waiter pauses between looks at the lock. 0: it spins on
+   plain loads, for a measurement under -icount with several CPUs, where
+   QEMU ends a vCPU's turn at a PAUSE, so that waiting there would cost
+   no guest time at all (progs/bench/mpl.c). */
+extern int spin_pause;
+
 static inline int spin_trylock(struct spin *l)
 {
 	return __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE) == 0;

@@ -107,14 +107,24 @@ void warn_deliver(struct vp *vp)
 
 static volatile uint64_t min_vruntime;   /* roughly the least vruntime in play */
 
-/* Take the first VP of the least-served space from c's queue. */
-static struct vp *rq_pop(struct cpu *c)
+/* Take the first VP of the least-served space from c's queue; or
+   `prefer`, if it is there and its space is within a quarter quantum of
+   that one's (a directed yield, vp_yield_to: it may run a little out of
+   turn, never far, so no pair of spaces handing the CPU back and forth
+   can keep a third one waiting). prefer is only compared, never
+   dereferenced unless found in the queue. */
+static struct vp *rq_pop(struct cpu *c, struct vp *prefer)
 {
 	spin_lock(&c->rq_lock);
-	struct vp **best = 0;
-	for (struct vp **pp = &c->rq_head; *pp; pp = &(*pp)->rq_next)
+	struct vp **best = 0, **pf = 0;
+	for (struct vp **pp = &c->rq_head; *pp; pp = &(*pp)->rq_next) {
+		if (*pp == prefer)
+			pf = pp;
 		if (!best || (*pp)->space->vruntime < (*best)->space->vruntime)
 			best = pp;
+	}
+	if (pf && (*pf)->space->vruntime <= (*best)->space->vruntime + quantum_ns / 4)
+		best = pf;
 	struct vp *vp = best ? *best : 0;
 	if (vp) {
 		vp->queued = 0;
@@ -141,7 +151,7 @@ static struct vp *steal(struct cpu *me)
 	for (int i = 0; i < ncpu; i++)
 		if (&cpus[i] != me && cpus[i].rq_len > 0 && (!victim || cpus[i].rq_len > victim->rq_len))
 			victim = &cpus[i];
-	return victim ? rq_pop(victim) : 0;
+	return victim ? rq_pop(victim, 0) : 0;
 }
 
 static struct cpu *find_idle(void)
@@ -227,7 +237,8 @@ void scheduler(void)
 {
 	struct cpu *c = mycpu();
 	for (;;) {
-		struct vp *vp = rq_pop(c);
+		struct vp *vp = rq_pop(c, c->handoff);
+		c->handoff = 0;
 		if (!vp)
 			vp = steal(c);
 		if (!vp) {
@@ -397,6 +408,23 @@ void vp_yield(void)
 	vp->state = VP_RUNNABLE;
 	vp->cpu = to;
 	sched_enqueue(vp);
+	sched();
+}
+
+/* A directed yield: give this CPU to t, which waits on its queue
+   (SYS_seg_wake's SEGWAKE_YIELD). The caller goes back on the queue, and
+   the scheduler takes t next if it is still there and not too far ahead
+   (rq_pop). Like SYS_yield, it honors a pending preemption warning. */
+void vp_yield_to(struct vp *t)
+{
+	struct cpu *c = mycpu();
+	struct vp *vp = c->vp;
+	if (c->warned == WARN_GIVEN && now_ns() < c->quantum_end)
+		warn_honored(vp);
+	c->need_resched = 0;
+	c->handoff = t;
+	vp->state = VP_RUNNABLE;
+	sched_enqueue(vp);           /* on c: vp->cpu is c */
 	sched();
 }
 

@@ -120,7 +120,14 @@ uint64_t kheap_spare_pages(void);
 extern int have_smap, have_smep;
 extern int memcheck;             /* the `memcheck` word: test-build checks on (cmdline.c) */
 void cpu_init(struct cpu *c);
-static inline int mycpu_id(void) { return mycpu() ? mycpu()->id : 0; }
+/* One %gs-relative load: the GS base is this CPU's struct cpu from the
+   first instruction of kmain and ap_main on (spin locks use it). */
+static inline int mycpu_id(void)
+{
+	int id;
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(id) : "i"(CPU_ID));
+	return id;
+}
 
 /* trap.c */
 void idt_init(void);

@@ -40,7 +40,7 @@ struct cpu {
 
 	struct spinlock rq_lock;     /* protects the run queue */
 	struct vp *rq_head, *rq_tail;
-	struct vp *handoff;          /* run it next if still queued here (vp_yield_to); only compared */
+	struct vp *handoff;          /* run it next (vp_yield_to took it off the queue) */
 	int rq_len;
 	volatile int idle;           /* halted in the idle loop */
 	volatile int need_resched;

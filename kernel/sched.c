@@ -59,7 +59,7 @@ static void quantum_begin(struct cpu *c, struct vp *vp, uint64_t now)
 	pp->quantum_start = now;
 	pp->quantum_end = c->quantum_end;
 	pp->preempt_deadline = 0;
-	sched_arm_timer();
+	sched_arm_timer_at(now);
 }
 
 /*
@@ -107,24 +107,14 @@ void warn_deliver(struct vp *vp)
 
 static volatile uint64_t min_vruntime;   /* roughly the least vruntime in play */
 
-/* Take the first VP of the least-served space from c's queue; or
-   `prefer`, if it is there and its space is within a quarter quantum of
-   that one's (a directed yield, vp_yield_to: it may run a little out of
-   turn, never far, so no pair of spaces handing the CPU back and forth
-   can keep a third one waiting). prefer is only compared, never
-   dereferenced unless found in the queue. */
-static struct vp *rq_pop(struct cpu *c, struct vp *prefer)
+/* Take the first VP of the least-served space from c's queue. */
+static struct vp *rq_pop(struct cpu *c)
 {
 	spin_lock(&c->rq_lock);
-	struct vp **best = 0, **pf = 0;
-	for (struct vp **pp = &c->rq_head; *pp; pp = &(*pp)->rq_next) {
-		if (*pp == prefer)
-			pf = pp;
+	struct vp **best = 0;
+	for (struct vp **pp = &c->rq_head; *pp; pp = &(*pp)->rq_next)
 		if (!best || (*pp)->space->vruntime < (*best)->space->vruntime)
 			best = pp;
-	}
-	if (pf && (*pf)->space->vruntime <= (*best)->space->vruntime + quantum_ns / 4)
-		best = pf;
 	struct vp *vp = best ? *best : 0;
 	if (vp) {
 		vp->queued = 0;
@@ -151,7 +141,7 @@ static struct vp *steal(struct cpu *me)
 	for (int i = 0; i < ncpu; i++)
 		if (&cpus[i] != me && cpus[i].rq_len > 0 && (!victim || cpus[i].rq_len > victim->rq_len))
 			victim = &cpus[i];
-	return victim ? rq_pop(victim, 0) : 0;
+	return victim ? rq_pop(victim) : 0;
 }
 
 static struct cpu *find_idle(void)
@@ -236,13 +226,17 @@ static void idle(struct cpu *c)
 void scheduler(void)
 {
 	struct cpu *c = mycpu();
+	uint64_t last = 0;   /* when the last VP stopped, if no idling came since */
 	for (;;) {
-		struct vp *vp = rq_pop(c, c->handoff);
+		struct vp *vp = c->handoff;  /* a directed yield's (vp_yield_to) */
 		c->handoff = 0;
+		if (!vp)
+			vp = rq_pop(c);
 		if (!vp)
 			vp = steal(c);
 		if (!vp) {
 			idle(c);
+			last = 0;
 			continue;
 		}
 		if (vp->magic != VP_MAGIC)
@@ -261,7 +255,9 @@ void scheduler(void)
 		wrmsr(MSR_KERNEL_GS, vp->gs_base);
 		wrmsr(MSR_FS_BASE, vp->fs_base);
 		fxrstor(vp->fpu);
-		uint64_t t0 = now_ns();
+		/* (the few hundred instructions between two VPs are charged to
+		   the next: one clock read less per switch) */
+		uint64_t t0 = last ? last : now_ns();
 		vp->pp->dispatches++;
 		vp->pp->oncpu = 1;
 		quantum_begin(c, vp, t0);
@@ -279,7 +275,8 @@ void scheduler(void)
 			vp->bad_fs = vp->fs_base;
 			vp->fs_base = 0;
 		}
-		uint64_t ran = now_ns() - t0;
+		last = now_ns();
+		uint64_t ran = last - t0;
 		vp->run_ns += ran;
 		vp->pp->run_ns = vp->run_ns;
 		__atomic_fetch_add(&vp->space->vruntime, ran, __ATOMIC_RELAXED);
@@ -411,10 +408,14 @@ void vp_yield(void)
 	sched();
 }
 
-/* A directed yield: give this CPU to t, which waits on its queue
-   (SYS_seg_wake's SEGWAKE_YIELD). The caller goes back on the queue, and
-   the scheduler takes t next if it is still there and not too far ahead
-   (rq_pop). Like SYS_yield, it honors a pending preemption warning. */
+/* A directed yield (SYS_seg_wake's SEGWAKE_YIELD): give this CPU to t,
+   which waits on its queue, if its space is within a quarter quantum of
+   the least-served one there, the caller's included (so it runs a little
+   out of turn, never far: no pair of spaces handing the CPU back and
+   forth keeps a third waiting). One pass under the queue lock takes t
+   off and puts the caller on, and the scheduler dispatches t without
+   looking again. Else an ordinary yield. t is only compared until found
+   in the queue. Like SYS_yield, it honors a pending preemption warning. */
 void vp_yield_to(struct vp *t)
 {
 	struct cpu *c = mycpu();
@@ -422,9 +423,41 @@ void vp_yield_to(struct vp *t)
 	if (c->warned == WARN_GIVEN && now_ns() < c->quantum_end)
 		warn_honored(vp);
 	c->need_resched = 0;
+	spin_lock(&c->rq_lock);
+	struct vp **pt = 0, *prev = 0, *tprev = 0;
+	uint64_t least = vp->space->vruntime;
+	for (struct vp **pp = &c->rq_head; *pp; prev = *pp, pp = &(*pp)->rq_next) {
+		if (*pp == t) {
+			pt = pp;
+			tprev = prev;
+		}
+		least = MIN(least, (*pp)->space->vruntime);
+	}
+	if (!pt || t->space->vruntime > least + quantum_ns / 4) {
+		spin_unlock(&c->rq_lock);
+		vp_yield();
+		return;
+	}
+	*pt = t->rq_next;                /* t off */
+	if (c->rq_tail == t)
+		c->rq_tail = tprev;
+	t->queued = 0;
+	if (t->space->vruntime > min_vruntime)
+		min_vruntime = t->space->vruntime;
+	vp->state = VP_RUNNABLE;         /* the caller on, at the tail */
+	vp->queued = 1;
+	vp->rq_next = 0;
+	if (c->rq_tail)
+		c->rq_tail->rq_next = vp;
+	else
+		c->rq_head = vp;
+	c->rq_tail = vp;
 	c->handoff = t;
-	vp->state = VP_RUNNABLE;
-	sched_enqueue(vp);           /* on c: vp->cpu is c */
+	spin_unlock(&c->rq_lock);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	struct cpu *idle = find_idle();  /* it may steal the caller meanwhile */
+	if (idle && idle != c)
+		lapic_ipi(idle->apic_id, T_RESCHED);
 	sched();
 }
 
@@ -453,6 +486,12 @@ int vp_wake(struct vp *vp)
 /* Arm this CPU's one-shot timer for its next deadline. */
 void sched_arm_timer(void)
 {
+	sched_arm_timer_at(now_ns());
+}
+
+/* The same, the time being `now`. */
+void sched_arm_timer_at(uint64_t now)
+{
 	struct cpu *c = mycpu();
 	uint64_t next = c->vp ? c->quantum_end : ~0UL;
 	if (c->vp && c->warn_at && c->warned == WARN_NONE)
@@ -463,7 +502,7 @@ void sched_arm_timer(void)
 	next = MIN(next, kop_next_deadline(c));
 	if (watchdog_ns && c->id == 0)
 		next = MIN(next, watchdog_ns);
-	lapic_timer_at(next);
+	lapic_timer_at(next, now);
 }
 
 void timer_interrupt(void)

@@ -188,7 +188,7 @@ void sched_arm_timer_at(uint64_t now);
 void timer_interrupt(void);
 void sched_quantum_end(void);
 void warn_deliver(struct vp *vp);
-uint64_t warn_cap_ns(void);
+static inline uint64_t warn_cap_ns(void) { return quantum_ns / 2; }   /* the longest warning */
 
 /* warn.c */
 extern uint64_t warn_probation;   /* quanta of probation after an ignored warning */

@@ -40,10 +40,6 @@ void sched_init_cpu(struct cpu *c)
 	c->next_timer = ~0UL;
 }
 
-uint64_t warn_cap_ns(void)
-{
-	return quantum_ns / 2;
-}
 
 /* Start a quantum for vp on c, publishing it in the pseudo-register page. */
 static void quantum_begin(struct cpu *c, struct vp *vp, uint64_t now)

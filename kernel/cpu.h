@@ -68,6 +68,7 @@ _Static_assert(__builtin_offsetof(struct cpu, self) == CPU_SELF, "cpu");
 _Static_assert(__builtin_offsetof(struct cpu, kstack_top) == CPU_KSTACK, "cpu");
 _Static_assert(__builtin_offsetof(struct cpu, user_rsp) == CPU_USER_RSP, "cpu");
 _Static_assert(__builtin_offsetof(struct cpu, id) == CPU_ID, "cpu");
+_Static_assert(CPU_ID == SPIN_CPU_ID_OFF, "spinlock.h reads the id there");
 
 extern struct cpu cpus[MAXCPU];
 extern int ncpu;

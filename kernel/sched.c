@@ -420,23 +420,24 @@ void vp_yield_to(struct vp *t)
 		warn_honored(vp);
 	c->need_resched = 0;
 	spin_lock(&c->rq_lock);
-	struct vp **pt = 0, *prev = 0, *tprev = 0;
+	struct vp **pt = 0;
 	uint64_t least = vp->space->vruntime;
-	for (struct vp **pp = &c->rq_head; *pp; prev = *pp, pp = &(*pp)->rq_next) {
-		if (*pp == t) {
+	for (struct vp *w = c->rq_head, **pp = &c->rq_head; w; pp = &w->rq_next, w = *pp) {
+		uint64_t v = w->space->vruntime;
+		if (w == t)
 			pt = pp;
-			tprev = prev;
-		}
-		least = MIN(least, (*pp)->space->vruntime);
+		if (v < least)
+			least = v;
 	}
 	if (!pt || t->space->vruntime > least + quantum_ns / 4) {
 		spin_unlock(&c->rq_lock);
 		vp_yield();
 		return;
 	}
-	*pt = t->rq_next;                /* t off */
+	*pt = t->rq_next;                /* t off (pt is the head or its predecessor's link) */
 	if (c->rq_tail == t)
-		c->rq_tail = tprev;
+		c->rq_tail = pt == &c->rq_head ? 0 :
+			     (struct vp *)((char *)pt - __builtin_offsetof(struct vp, rq_next));
 	t->queued = 0;
 	if (t->space->vruntime > min_vruntime)
 		min_vruntime = t->space->vruntime;

@@ -15,6 +15,10 @@
  * then costs the target at most a spurious wake-up, see xwait.c). Bounded:
  * an EV_WAKE is admitted as a signal is, and when the VP's queue is full
  * it is coalesced into one owed EV_WAKE(0) (event_post, EVP_WAKE).
+ *
+ * SEGWAKE_YIELD makes it a hand-off: the caller gives the woken VP its
+ * CPU (sched.c, vp_yield_to), for a waker that is about to wait for an
+ * answer (xsem_post).
  */
 #include "kernel.h"
 

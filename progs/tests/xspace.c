@@ -413,8 +413,7 @@ static void hostile(long k)
 	for (int i = 0; i < FLOOD; i++) {
 		/* forged tokens, random VP indexes, and now and then the real one */
 		uint64_t tok = i % 7 == 0 ? rec & 0xffffffffu : rand64(&g) | 1;
-		long r = syscall6(SYS_seg_wake, (long)&S->sem.count, sid, (long)(rand64(&g) % 300),
-				  (long)tok, i % 2 ? SEGWAKE_YIELD : 0, 0);   /* (yields too) */
+		long r = syscall4(SYS_seg_wake, &S->sem.count, sid, rand64(&g) % 300, tok);
 		if (r == 0)
 			ok++;
 		else

@@ -8,6 +8,7 @@
 #define CPU_SELF       0
 #define CPU_KSTACK     8     /* top of the current VP's kernel stack */
 #define CPU_USER_RSP   16    /* user rsp saved at syscall entry */
+#define CPU_ID         24    /* this CPU's id: mycpu_id() in one load */
 #define MAXCPU         64
 
 #ifndef __ASSEMBLER__
@@ -39,6 +40,7 @@ struct cpu {
 
 	struct spinlock rq_lock;     /* protects the run queue */
 	struct vp *rq_head, *rq_tail;
+	struct vp *handoff;          /* run it next (vp_yield_to took it off the queue) */
 	int rq_len;
 	volatile int idle;           /* halted in the idle loop */
 	volatile int need_resched;
@@ -65,6 +67,8 @@ enum { WARN_NONE, WARN_DUE, WARN_GIVEN, WARN_MOOT };
 _Static_assert(__builtin_offsetof(struct cpu, self) == CPU_SELF, "cpu");
 _Static_assert(__builtin_offsetof(struct cpu, kstack_top) == CPU_KSTACK, "cpu");
 _Static_assert(__builtin_offsetof(struct cpu, user_rsp) == CPU_USER_RSP, "cpu");
+_Static_assert(__builtin_offsetof(struct cpu, id) == CPU_ID, "cpu");
+_Static_assert(CPU_ID == SPIN_CPU_ID_OFF, "spinlock.h reads the id there");
 
 extern struct cpu cpus[MAXCPU];
 extern int ncpu;

@@ -120,7 +120,14 @@ uint64_t kheap_spare_pages(void);
 extern int have_smap, have_smep;
 extern int memcheck;             /* the `memcheck` word: test-build checks on (cmdline.c) */
 void cpu_init(struct cpu *c);
-static inline int mycpu_id(void) { return mycpu() ? mycpu()->id : 0; }
+/* One %gs-relative load: the GS base is this CPU's struct cpu from the
+   first instruction of kmain and ap_main on (spin locks use it). */
+static inline int mycpu_id(void)
+{
+	int id;
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(id) : "i"(CPU_ID));
+	return id;
+}
 
 /* trap.c */
 void idt_init(void);
@@ -145,7 +152,7 @@ void acpi_init(void);
 void lapic_init(void);
 uint32_t lapic_id(void);
 void lapic_eoi(void);
-void lapic_timer_at(uint64_t when);
+void lapic_timer_at(uint64_t when, uint64_t now);
 void lapic_timer_fired(void);
 uint64_t timer_late_count(void);
 void lapic_ipi(uint32_t apic_id, int vector);
@@ -175,13 +182,15 @@ void scheduler(void) __attribute__((noreturn));
 void sched_enqueue(struct vp *vp);
 void sched(void);
 void vp_yield(void);
+void vp_yield_to(struct vp *t);
 void vp_block(struct spinlock *held);
 int vp_wake(struct vp *vp);
 void sched_arm_timer(void);
+void sched_arm_timer_at(uint64_t now);
 void timer_interrupt(void);
 void sched_quantum_end(void);
 void warn_deliver(struct vp *vp);
-uint64_t warn_cap_ns(void);
+static inline uint64_t warn_cap_ns(void) { return quantum_ns / 2; }   /* the longest warning */
 
 /* warn.c */
 extern uint64_t warn_probation;   /* quanta of probation after an ignored warning */

@@ -106,10 +106,9 @@ static void timer_oneshot(uint64_t ns)
  */
 static uint64_t armed[MAXCPU];
 
-void lapic_timer_at(uint64_t when)
+void lapic_timer_at(uint64_t when, uint64_t now)
 {
 	int id = mycpu_id();
-	uint64_t now = now_ns();
 	if (armed[id] && armed[id] > now && armed[id] <= when)
 		return;                  /* fires in time (or early) already */
 	if (when == ~0UL) {

@@ -15,6 +15,10 @@
  * then costs the target at most a spurious wake-up, see xwait.c). Bounded:
  * an EV_WAKE is admitted as a signal is, and when the VP's queue is full
  * it is coalesced into one owed EV_WAKE(0) (event_post, EVP_WAKE).
+ *
+ * SEGWAKE_YIELD makes it a hand-off: the caller gives the woken VP its
+ * CPU (sched.c, vp_yield_to), for a waker that is about to wait for an
+ * answer (xsem_post).
  */
 #include "kernel.h"
 
@@ -32,7 +36,7 @@ static int ready(struct vp *vp)
 /* Post EV_WAKE(token) to VP vi of sp (the one the waiter ran on), or if
    that one is gone, has no upcalls or is blocked whole, to another that
    is ready, else to any with upcalls. sp->lock held (the VPs stay). */
-static long wake_post(struct space *sp, uint64_t vi, uint64_t token, int from)
+static long wake_post(struct space *sp, uint64_t vi, uint64_t token, int from, struct vp **to)
 {
 	struct vp *vp = vp_lookup(sp, vi), *any = 0;
 	for (int i = 0; !ready(vp) && i < sp->nvp; i++) {
@@ -51,23 +55,34 @@ static long wake_post(struct space *sp, uint64_t vi, uint64_t token, int from)
 	ev.token = token;
 	ev.result = (uint64_t)from;
 	ev.thread = ev.arg = 0;
+	*to = vp;
 	return event_post(vp, &ev, EVP_WAKE);
 }
 
-/* SYS_seg_wake(addr, space id, VP index, token): EV_WAKE(token) to that
-   space, if it maps the segment the caller maps at addr. */
-long sys_seg_wake(uint64_t addr, uint64_t sid, uint64_t vi, uint64_t token, uint64_t e, uint64_t f)
+/* SYS_seg_wake(addr, space id, VP index, token, flags): EV_WAKE(token)
+   to that space, if it maps the segment the caller maps at addr.
+
+   SEGWAKE_YIELD: the waker is about to wait for an answer (a semaphore
+   ping-pong, a mutex hand-off, a request and its reply). If the VP we
+   woke now waits on this CPU's run queue, give it the CPU at once rather
+   than at the caller's next block: one switch between spaces instead of
+   a post, a block and an idle on each side (hand-off scheduling, as in
+   L4 or LRPC). The caller's VP goes back on the queue; the scheduler
+   still takes the woken VP only within a quarter quantum of the fair
+   choice (sched.c, rq_pop), and each space is charged what it runs. */
+long sys_seg_wake(uint64_t addr, uint64_t sid, uint64_t vi, uint64_t token, uint64_t flags, uint64_t f)
 {
-	(void)e, (void)f;
+	(void)f;
 	struct space *me = myvp()->space;
-	if (!token)
-		return -EINVAL;          /* 0 is the kernel's own "re-check all" */
+	if (!token || (flags & ~(uint64_t)SEGWAKE_YIELD))
+		return -EINVAL;          /* token 0 is the kernel's own "re-check all" */
 	if (!sid || sid > 0x7fffffff)
 		return -ESRCH;
 	int id = seg_id_at(me, addr);    /* ids are never reused: no reference needed */
 	if (!id)
 		return -EFAULT;
 	long r = -ESRCH;
+	struct vp *to = 0, *yield = 0;
 	spin_lock(&table_lock);
 	struct space *sp = space_lookup((int)sid);
 	if (sp) {
@@ -77,10 +92,15 @@ long sys_seg_wake(uint64_t addr, uint64_t sid, uint64_t vi, uint64_t token, uint
 		else if (!seg_mapped(sp, id))
 			r = -EPERM;      /* it shares no such segment with us */
 		else
-			r = wake_post(sp, vi, token, me->id);
+			r = wake_post(sp, vi, token, me->id, &to);
+		/* (read while sp->lock keeps the VP; after it, only compared) */
+		if (r == 0 && (flags & SEGWAKE_YIELD) && to->cpu == mycpu() && READ_ONCE(to->queued))
+			yield = to;
 		spin_unlock(&sp->lock);
 	}
 	spin_unlock(&table_lock);
+	if (yield)
+		vp_yield_to(yield);
 	return r;
 }
 

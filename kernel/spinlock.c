@@ -13,23 +13,11 @@ static inline int held_by(struct spinlock *l, int cpu)
 	return l->cpu == cpu && l->next != l->serving;
 }
 
-void spin_lock(struct spinlock *l)
+/* spin_lock and spin_unlock (spinlock.h) found l held by us already, or
+   not held by us. */
+void spin_misuse(struct spinlock *l, const char *what)
 {
-	int id = mycpu_id();
-	if (held_by(l, id))
-		panic("spin_lock: %s already held by this cpu", l->name);
-	uint32_t me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != me)
-		pause();
-	l->cpu = id;
-}
-
-void spin_unlock(struct spinlock *l)
-{
-	if (!held_by(l, mycpu_id()))
-		panic("spin_unlock: %s not held", l->name);
-	l->cpu = -1;
-	__atomic_store_n(&l->serving, l->serving + 1, __ATOMIC_RELEASE);
+	panic("spin lock %s: %s", l->name, what);
 }
 
 int spin_held(struct spinlock *l)

@@ -208,7 +208,7 @@ void xsem_post(struct xsem *s)
 {
 	__atomic_add_fetch(&s->count, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&s->nwait, __ATOMIC_SEQ_CST))
-		xwake(&s->count, &s->q, 1);
+		xwake_handoff(&s->count, &s->q);   /* a poster usually waits next */
 }
 
 void xbarrier_init(struct xbarrier *b, uint32_t n)

@@ -207,8 +207,9 @@ long xwait(volatile uint32_t *w, uint32_t expect, struct xwq *q)
 }
 
 /* Wake up to n waiters: records first, then the kernel's if any wait
-   there. The caller made its change to *w sequentially consistent. */
-void xwake(volatile uint32_t *w, struct xwq *q, int n)
+   there. The caller made its change to *w sequentially consistent.
+   flags: SYS_seg_wake's, for a waiter of another space. */
+static inline __attribute__((always_inline)) void wake(volatile uint32_t *w, struct xwq *q, int n, long flags)
 {
 	int sid = xspace_id(), done = 0;
 	for (int j = 0; j < XWQ_RECS && done < n; j++) {
@@ -221,8 +222,19 @@ void xwake(volatile uint32_t *w, struct xwq *q, int n)
 			xw_stats.local++;
 			deliver(r & 0xffffffffu);
 		} else            /* the kernel checks that space shares this segment */
-			syscall4(SYS_seg_wake, w, r >> 40, (r >> 32) & 0xff, r & 0xffffffffu);
+			syscall6(SYS_seg_wake, (long)w, (long)(r >> 40), (long)((r >> 32) & 0xff),
+				 (long)(r & 0xffffffffu), flags, 0);
 	}
 	if (done < n && __atomic_load_n(&q->nfutex, __ATOMIC_SEQ_CST))
 		syscall2(SYS_futex_wake, w, n - done);
+}
+
+void xwake(volatile uint32_t *w, struct xwq *q, int n)
+{
+	wake(w, q, n, 0);
+}
+
+void xwake_handoff(volatile uint32_t *w, struct xwq *q)
+{
+	wake(w, q, 1, SEGWAKE_YIELD);
 }

@@ -190,6 +190,7 @@ def test_hostile_waker(boot, smp, pkg):
     assert res["flood_ok"] == 3000 and res["flood_failed"] == 0, res   # coalesced, not refused
     assert res["token0"] == -EINVAL and res["outside"] == -EFAULT, res
     assert res["nospace"] == -ESRCH and res["notshared"] == -EPERM, res
+    assert res["badflags"] == -EINVAL, res   # a flag bit seg_wake does not know
     assert res["forged"] >= 1, res
     if smp == 1:      # the flood ran while the waiter's space was off the CPU:
         # a queue's worth of events reached the runtime, the rest coalesced

@@ -7,14 +7,17 @@ side in one run.
   same-space xsem signal-wait costs close to <sync.h>'s usem one (it was
   7.4x with every wait in the kernel);
 - the cross-space signal-wait and mutex hand-off stay below 5.5x the
-  same-space figures (fifo: 4.9x and 3.9x measured; a regression guard:
-  with every wait in the kernel fifo's was 3,469 instructions, now 2,254);
-- the issue's target, cross-space within 3x of same-space, is missed
-  (docs/thread-interface.md, "Cost", says where the rest goes): a strict
-  xfail, so reaching it shows up.
+  same-space figures (a regression guard: with every wait in the kernel
+  fifo's signal-wait was 3,469 instructions, then 2,254 at user level,
+  now about 1,180; the mutex hand-off, whose xcond_signal does not hand
+  off, 3.7x);
+- the issue's target, cross-space within 3x of same-space, is met: a
+  poster hands its CPU to the VP it woke (SEGWAKE_YIELD, a directed
+  yield), so a ping-pong costs one switch between spaces per hand-off
+  instead of a post, a block and an idle on each side.
 """
 import pytest
-from helpers import done
+from helpers import done, result
 
 
 def figures(boot, pkg):
@@ -36,7 +39,26 @@ def test_user_level_waits(boot, pkg):
     assert f[f"xspace.{pkg}.mutex_handoff"] <= 5.5 * f[f"same.{pkg}.mutex_handoff"], f
 
 
-@pytest.mark.xfail(strict=True, reason="cross-space signal-wait is 4.9x same-space; target 3x")
 def test_cross_space_target(boot):
+    """Issue 15's target: fifo's cross-space signal-wait within 3x of its
+    same-space one (the poster hands its CPU to the woken VP,
+    SEGWAKE_YIELD), both measured in one boot."""
     f = figures(boot, "fifo")
-    assert f["xspace.fifo.signal_wait"] <= 3 * f["same.fifo.signal_wait"], f
+    xs, same = f["xspace.fifo.signal_wait"], f["same.fifo.signal_wait"]
+    print(f"fifo: cross-space {xs:.0f}, same-space {same:.0f} ({xs / same:.2f}x)")
+    assert xs <= 3 * same, f
+
+
+def test_directed_yield_is_fair(boot):
+    """Two spaces passing the CPU back and forth with SEGWAKE_YIELD as
+    fast as they can (progs/tests/yieldpair.c) beside a CPU hog, on one
+    CPU for 300 ms of guest time: the kernel lets a woken VP run out of
+    turn only within a quarter quantum of the least-served space, so the
+    hog keeps about its third (measured: 100 ms of 300; with no bound the
+    pair starved it to 10 ms)."""
+    r = boot("run=yieldpair,fifo,300 run=spin,300", smp=1, icount=True, timeout=180)
+    done(r, 0)
+    pair, spin = result(r, "yieldpair"), result(r, "spin")
+    print(pair, spin)
+    assert pair["yields"] > 1000 and pair["other_yields"] > 1000, pair
+    assert spin["run_ms"][0] >= 0.25 * 300, (spin, pair)

@@ -60,6 +60,10 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < nvp; i++)
 		result_uint(&r, 0, pseudo_page(i)->preemptions);
 	result_close(&r);
+	result_array(&r, "run_ms");      /* the CPU each VP got (as of its last switch) */
+	for (unsigned i = 0; i < nvp; i++)
+		result_uint(&r, 0, pseudo_page(i)->run_ns / 1000000);
+	result_close(&r);
 	result_end(&r);
 	return 0;
 }

@@ -630,11 +630,15 @@ static void do_seg(struct fz *f)
 	case 6: {
 		/* a cross-space wake: to a small space id (ours, a relative,
 		   or one sharing nothing with us), an odd VP, any token; token
-		   0 is the kernel's own and must fail */
+		   0 is the kernel's own and must fail; no flags, the directed
+		   yield (SEGWAKE_YIELD), or any bits (unknown ones must fail) */
 		long a = rand_below(&f->st, 2) ? (long)seg_addr(f) : rand_arg(f);
 		long sid = rand_below(&f->st, 4) ? (long)rand_below(&f->st, 12) : rand_arg(f);
 		long tok = rand_below(&f->st, 8) ? rand_arg(f) : 0;
-		issue(f, K_seg, SYS_seg_wake, a, sid, rand_arg(f), tok, 0, tok == 0, 0);
+		uint32_t k = rand_below(&f->st, 4);
+		long fl = k < 2 ? 0 : k == 2 ? SEGWAKE_YIELD : rand_arg(f);
+		issue(f, K_seg, SYS_seg_wake, a, sid, rand_arg(f), tok, fl,
+		      tok == 0 || (fl & ~(long)SEGWAKE_YIELD) != 0, 0);
 		break;
 	}
 	default: {

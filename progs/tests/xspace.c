@@ -390,6 +390,7 @@ static void *ho_main(void *arg)
 	result_int(&r, "nospace", S->hres[4]);
 	result_int(&r, "notshared", S->hres[5]);
 	result_int(&r, "saw_record", S->hres[6]);
+	result_int(&r, "badflags", S->hres[7]);
 	result_int(&r, "parked", (long)xw_stats.parked);
 	result_int(&r, "fallback", (long)xw_stats.fallback);
 	result_int(&r, "remote", (long)xw_stats.remote);
@@ -424,6 +425,7 @@ static void hostile(long k)
 	S->hres[2] = syscall4(SYS_seg_wake, &S->sem.count, sid, 0, 0);
 	S->hres[3] = syscall4(SYS_seg_wake, &g, sid, 0, 5);
 	S->hres[4] = syscall4(SYS_seg_wake, &S->sem.count, 0x7ffffff0, 0, 5);
+	S->hres[7] = syscall6(SYS_seg_wake, (long)&S->sem.count, sid, 0, 5, SEGWAKE_YIELD | 2, 0);
 	long h2 = seg_create(4096);
 	long a2 = h2 < 0 ? h2 : seg_map(h2, PROT_READ | PROT_WRITE);
 	S->hres[5] = sys_failed(a2) ? a2 : syscall4(SYS_seg_wake, a2, sid, 0, 5);

@@ -31,6 +31,11 @@ struct xwq {
 long xwait(volatile uint32_t *w, uint32_t expect, struct xwq *q);
 /* Wake up to n waiters of q (the caller changed *w first). */
 void xwake(volatile uint32_t *w, struct xwq *q, int n);
+/* Wake one, and if it is of another space and its VP was idle on our
+   CPU, hand it the CPU now (SYS_seg_wake's SEGWAKE_YIELD): for a waker
+   that will itself wait next, holding nothing the woken one needs (a
+   semaphore's post, not a condition's signal under its mutex). */
+void xwake_handoff(volatile uint32_t *w, struct xwq *q);
 
 /* The runtime's drain: an EV_WAKE with this token arrived (untrusted). */
 void xw_event(uint64_t token);

@@ -37,4 +37,11 @@
 #define XM_NOTREC     0xffffffffu   /* the dead owner's state was never made consistent */
 #define MAXROBUST     64            /* entries of a space's robust list */
 
+/* SYS_seg_wake's flags. SEGWAKE_YIELD: if the woken VP was idle and now
+   waits for the caller's CPU, and its space is not ahead of the caller's
+   in CPU time by more than a quarter quantum, the caller gives it the
+   CPU at once (a directed yield, the caller's VP goes back on the run
+   queue) rather than at its next block (kernel/segwake.c). */
+#define SEGWAKE_YIELD 1
+
 #endif

@@ -47,7 +47,7 @@
 #define SYS_seg_revoke  45  /* (handle) -> 0: unmap the segment from every space; its handles die (SEG_REVOKE) */
 #define SYS_seg_robust  46  /* (const uint64_t *list, n) -> 0: the caller's robust list (n <= MAXROBUST; 0 clears) */
 #define SYS_seg_info    47  /* (handle) -> the segment's address; its length and rights through *out (2 words) */
-#define SYS_seg_wake    48  /* (addr, space id, VP index, token != 0) -> 0: EV_WAKE(token) to a VP of that space; both map the segment at addr */
+#define SYS_seg_wake    48  /* (addr, space id, VP index, token != 0, flags) -> 0: EV_WAKE(token) to a VP of that space; both map the segment at addr; flags SEGWAKE_* */
 
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */

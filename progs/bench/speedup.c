@@ -30,7 +30,8 @@
  * Output, one line:
  *   @result {"name": "speedup.PKG.tppTPP", "package": PKG, "unit": "ratio",
  *            "value": median T1/T, "sum_ratio", "tpp", "threads", "vps", "smp", "ncpu", "n",
- *            "reps", "t1_seconds": T1, "seconds": T, "ok": true|false}
+ *            "reps", "t1_seconds": T1, "seconds": T, "ok": true|false,
+ *            "t1_ns": [each rep's T1], "tn_ns": [each rep's T]}
  * ("smp" and "ncpu" are the same number: the CPUs the guest saw.)
  * Exit status 0 iff ok.
  *
@@ -85,7 +86,8 @@ static void *main_fn(void *arg)
 	   under TCG the first run of the code also pays for translating it. */
 	uint64_t t1 = 0, tn = 0;
 	double *ratio = malloc(sizeof *ratio * (size_t)reps);
-	if (!ratio) {
+	uint64_t *ta = malloc(sizeof *ta * (size_t)reps), *tb = malloc(sizeof *tb * (size_t)reps);
+	if (!ratio || !ta || !tb) {
 		printf("speedup: out of memory\n");
 		return (void *)1;
 	}
@@ -104,6 +106,8 @@ static void *main_fn(void *arg)
 			continue;
 		t1 += a;
 		tn += b;
+		ta[r] = a;
+		tb[r] = b;
 		ratio[r] = b ? (double)a / (double)b : 0;
 	}
 	double med = median(ratio, reps);
@@ -127,7 +131,17 @@ static void *main_fn(void *arg)
 	result_double(&rr, "t1_seconds", t1 / 1e9);
 	result_double(&rr, "seconds", tn / 1e9);
 	result_bool(&rr, "ok", ok);
+	result_array(&rr, "t1_ns");                 /* each rep's pair, in order */
+	for (int r = 0; r < reps; r++)
+		result_uint(&rr, 0, ta[r]);
+	result_close(&rr);
+	result_array(&rr, "tn_ns");
+	for (int r = 0; r < reps; r++)
+		result_uint(&rr, 0, tb[r]);
+	result_close(&rr);
 	result_end(&rr);
+	free(ta);
+	free(tb);
 	return (void *)(intptr_t)(ok ? 0 : 1);
 }
 

@@ -14,7 +14,7 @@
  *   memquota=MB       page quota of each space (user pages, page tables,
  *                     kernel stacks); default 3/4 of usable RAM
  *   idlepoll=US       an idle CPU polls its run queues this long before
- *                     it halts (default 100; 0: halt at once; idlepoll.c)
+ *                     it halts (default 0: halt at once; idlepoll.c)
  *   tick=US           each CPU takes a timer interrupt at least every US
  *                     microseconds (default 0: only when something falls
  *                     due). For -icount with several CPUs: QEMU runs the

@@ -21,6 +21,7 @@
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 /* Read user-writable shared memory exactly once (the value is then checked). */
 #define READ_ONCE(x) (*(volatile __typeof__(x) *)&(x))
@@ -224,6 +225,17 @@ void event_unreserve(struct vp *vp, int n);
 int event_post(struct vp *vp, const struct event *ev, int how);
 void event_drain(struct vp *vp);
 void upcall_return(struct vp *vp, struct trapframe *tf);
+/* Anything for upcall_return to do? Most returns to user mode find
+   nothing: no event queued or owed, none copied since the last return,
+   no preemption notice, and the VP has read its whole ring (head ==
+   tail: nothing undelivered, enabled or not). A few loads here instead
+   of a call that saves six registers to find that out. The VP page's
+   ring_head is the user's: only compared (upcall_return checks it). */
+static inline int upcall_due(const struct vp *vp)
+{
+	return vp->preempted | vp->evq_len | vp->wake_lost | (int)(vp->ring_tail ^ vp->ring_seen) |
+	       (int)(READ_ONCE(vp->vpp->ring_head) ^ vp->ring_tail);
+}
 
 /* lazy.c */
 long lazy_add(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, uint64_t latency);

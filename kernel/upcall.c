@@ -238,7 +238,7 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 
 	if (READ_ONCE(p->disabled) && !window) {
 		if (vp->ring_tail != copied || more)
-			p->pending = 1;  /* the resume routine will see it */
+			p->pending = more ? 2 : 1;  /* the resume routine will see it */
 		return;
 	}
 	uint64_t stack = READ_ONCE(p->upcall_stack);
@@ -251,7 +251,7 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 	if (!window)
 		ctx_from_tf(&p->save, tf);
 	p->disabled = 1;
-	p->pending = more;
+	p->pending = more ? 2 : 0;
 	tf->rip = entry;
 	tf->rsp = (stack & ~15UL) - 8;      /* as if called: rsp+8 is 16-aligned */
 	tf->rdi = VPPAGE_BASE + (uint64_t)vp->index * PGSIZE;

@@ -77,10 +77,17 @@ static int drain(struct rtvp *v, struct uthread *cur)
 				break;
 			}
 		}
-		if (!vpp->pending)
+		/* One instruction: an interrupt between a load and a store
+		   could set 2 there (more queued) and the store would erase it,
+		   leaving those events in the kernel (wakerace lost a wake-up
+		   that way). */
+		uint32_t pd = __atomic_exchange_n(&vpp->pending, 0, __ATOMIC_ACQ_REL);
+		if (!pd)
 			return saw;
-		vpp->pending = 0;
-		syscall0(SYS_vp_poll);   /* more are queued in the kernel */
+		if (pd > 1)              /* more are queued in the kernel */
+			syscall0(SYS_vp_poll);
+		/* (1: they were all put in the ring, which the next pass
+		   consumes: no kernel entry.) */
 	}
 }
 

@@ -25,7 +25,9 @@
  *    in the middle of restoring `save`; the kernel delivers the upcall as
  *    above but leaves `save` untouched (it still holds the full context
  *    being restored). Nothing half-restored is ever saved.
- *  - Otherwise (disabled), the kernel sets `pending` = 1 and returns.
+ *  - Otherwise (disabled), the kernel sets `pending` nonzero and returns:
+ *    1 if every queued event is in the ring now, 2 if more still wait in
+ *    the kernel (SYS_vp_poll fetches them).
  *    The resume routine clears `disabled` *inside* the window and then
  *    checks `pending`, so an event queued while disabled is always seen.
  */
@@ -126,7 +128,8 @@ struct event {
 struct vp_page {
 	/* set by user, read (and checked) by the kernel */
 	volatile uint32_t disabled;      /* software interrupts disabled */
-	volatile uint32_t pending;       /* events queued while disabled (kernel sets, user clears) */
+	volatile uint32_t pending;       /* events queued while disabled: 1 in the ring, 2 more in
+					    the kernel too (kernel sets, user clears) */
 	uint64_t warn_ns;                /* preemption warning wanted this long before the end (0: none) */
 	uint64_t want_preempted;         /* nonzero: deliver EV_PREEMPTED when resumed after preemption */
 	uint64_t current_thread;         /* opaque to the kernel; reported in events */

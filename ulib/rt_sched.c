@@ -36,9 +36,9 @@ static int drain(struct rtvp *v, struct uthread *cur)
 	struct rtpkg *p = v->pkg;
 	struct vp_page *vpp = v->vpp;
 	int saw = 0;
-	/* `pending` says more events wait in the kernel than the ring held
-	   when it was filled: test it only after consuming the ring, and
-	   clear it just before fetching them. (Clearing it first lost the
+	/* `pending` says events came while we were disabled (below): test
+	   it only after consuming the ring, and clear it just before
+	   fetching more. (Clearing it first lost the
 	   flag the delivery had set: with 16 older events ahead of it, a
 	   thread's EV_BLOCKED stayed in the kernel, the handler resumed the
 	   thread as if its blocking call had returned, and the thread later
@@ -77,17 +77,21 @@ static int drain(struct rtvp *v, struct uthread *cur)
 				break;
 			}
 		}
-		/* One instruction: an interrupt between a load and a store
-		   could set 2 there (more queued) and the store would erase it,
-		   leaving those events in the kernel (wakerace lost a wake-up
-		   that way). */
+		/* `pending`: 0, nothing came while we were disabled; 1, the
+		   kernel put events in the ring and none remain queued (the next
+		   pass consumes them: no kernel entry, the usual case after an
+		   idle wake-up); 2, more wait in the kernel (SYS_vp_poll fetches
+		   them). The kernel writes it only on this VP's own way out to
+		   user mode, that is between two of our instructions: so read and
+		   clear it in one (an interrupt between a load and a store could
+		   set 2 and the store would erase it). An event queued after the
+		   kernel said 1 brings a kernel entry of its own (event_post's
+		   IPI, or this VP's next dispatch), which sets pending again. */
 		uint32_t pd = __atomic_exchange_n(&vpp->pending, 0, __ATOMIC_ACQ_REL);
 		if (!pd)
 			return saw;
 		if (pd > 1)              /* more are queued in the kernel */
 			syscall0(SYS_vp_poll);
-		/* (1: they were all put in the ring, which the next pass
-		   consumes: no kernel entry.) */
 	}
 }
 

@@ -39,9 +39,6 @@ def test_user_level_waits(boot, pkg):
     assert f[f"xspace.{pkg}.mutex_handoff"] <= 5.5 * f[f"same.{pkg}.mutex_handoff"], f
 
 
-@pytest.mark.xfail(strict=True, reason="issue 15's 3x target not met: 3.09x (1,223 against "
-                   "395 instructions); 2.88x with the pending shortcut, reverted over a lost "
-                   "wake-up (thread-interface.md, Cost)")
 def test_cross_space_target(boot):
     """Issue 15's target: fifo's cross-space signal-wait within 3x of its
     same-space one (the poster hands its CPU to the woken VP,

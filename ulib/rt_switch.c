@@ -210,11 +210,7 @@ void rt_yield(struct thread *self_t)
 	next->t.vpp = vpp;
 	vpp->current_thread = (uint64_t)&next->t;
 	lctx_swap_fn(&self->lc, &next->lc);       /* clears self's busy */
-	vpp = vp_self();                        /* back, maybe on another VP */
-	vpp->disabled = 0;
-	__asm__ volatile("" ::: "memory");
-	if (vpp->pending)
-		syscall0(SYS_vp_poll);
+	vp_enable_self();                       /* back, maybe on another VP */
 }
 
 void rt_block(struct thread *self_t)

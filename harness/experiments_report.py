@@ -85,7 +85,10 @@ microseconds to milliseconds under TCG, the cross-CPU wake-up above), a dispatch
 one elimination: a VP whose peer's vCPU the host stalled waits past the 50 µs). What is left
 at 16 threads per CPU is the user-level block, wake-up and switch of 16 threads per VP per
 step against 87 µs of arithmetic per step and VP (about 14 µs of overhead per step); releasing
-a barrier's waiters as a tree (each released thread waking half of the rest) did not help.
+a barrier's waiters as a tree (each released thread waking half of the rest) did not help,
+nor did waking one leader per other VP that wakes the rest of its VP's waiters (5 boots each,
+side by side: median 1.70 with it, 1.71 without). Points move by about 0.05 between
+re-measurements on a quiet host.
 With N = 512 (4x the arithmetic per step) 16 threads per CPU reach 1.84, but one thread per
 CPU only 1.54 with both vCPUs streaming the 2 MB matrix, so the figure keeps N = 256."""
 # Psyche's two-minute-warning table: copies -> (warnings off s, warnings on s).

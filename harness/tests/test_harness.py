@@ -148,7 +148,14 @@ def test_command_line(monkeypatch):
     monkeypatch.delenv("ANIMA_QEMU", raising=False)
     c = qemu.command("a.iso", smp=4)
     assert c[0] == "qemu-system-x86_64" and c[-2:] == ["-accel", "tcg,thread=multi"]
-    assert c[c.index("-smp") + 1] == "4" and c[c.index("-cdrom") + 1] == "a.iso"
+    assert c[c.index("-smp") + 1] == "4"
+    # the CD through io_uring where QEMU and the host allow it, else -cdrom
+    monkeypatch.setitem(qemu._URING, "qemu-system-x86_64", True)
+    d = qemu.command("a.iso", smp=4)
+    assert d[d.index("-drive") + 1] == "file=a.iso,media=cdrom,if=ide,readonly=on,aio=io_uring"
+    monkeypatch.setitem(qemu._URING, "qemu-system-x86_64", False)
+    d = qemu.command("a.iso", smp=4)
+    assert d[d.index("-cdrom") + 1] == "a.iso" and "-drive" not in d
     assert "isa-debug-exit,iobase=0xf4,iosize=0x01" in c and "-no-reboot" in c
     c = qemu.command("a.iso", smp=4, icount=True, mem="1G", extra=["-s"])
     assert "-accel" not in c and c[-3:] == ["-icount", "shift=0", "-s"]

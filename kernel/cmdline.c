@@ -74,6 +74,19 @@ static void add_program(char *spec)
 	}
 }
 
+/* NAME=V, lo <= V <= hi in `unit`, kept as V * scale in *var; a bad
+   value leaves *var as it was and says so. */
+static void set_num(const char *name, const char *s, uint64_t lo, uint64_t hi, const char *unit,
+		    uint64_t scale, uint64_t *var)
+{
+	uint64_t v;
+	if (parse_uint(s, &v) < 0 || v < lo || v > hi)
+		kprintf("anima: bad %s '%s' (want %lu..%lu %s); keeping %lu %s\n", name, s, lo, hi,
+			unit, *var / scale, unit);
+	else
+		*var = v * scale;
+}
+
 void cmdline_parse(const char *line)
 {
 	strlcpy(words, line, sizeof words);
@@ -90,25 +103,13 @@ void cmdline_parse(const char *line)
 		uint64_t v;
 		if (!strncmp(w, "run=", 4) && w[4])
 			add_program(w + 4);
-		else if (!strncmp(w, "quantum=", 8)) {
-			if (parse_uint(w + 8, &v) < 0 || v < 1 || v > 1000)
-				kprintf("anima: bad quantum '%s' (want 1..1000 ms); keeping %lu ms\n",
-					w + 8, quantum_ns / 1000000);
-			else
-				quantum_ns = v * 1000000;
-		} else if (!strncmp(w, "tick=", 5)) {
-			if (parse_uint(w + 5, &v) < 0 || v > 1000000)
-				kprintf("anima: bad tick '%s' (want 0..1000000 us); keeping %lu us\n",
-					w + 5, tick_ns / 1000);
-			else
-				tick_ns = v * 1000;
-		} else if (!strncmp(w, "warnprobation=", 14)) {
-			if (parse_uint(w + 14, &v) < 0 || v > 100)
-				kprintf("anima: bad warnprobation '%s' (want 0..100 quanta); keeping %lu\n",
-					w + 14, warn_probation);
-			else
-				warn_probation = v;
-		} else if (!strncmp(w, "watchdog=", 9)) {
+		else if (!strncmp(w, "quantum=", 8))
+			set_num("quantum", w + 8, 1, 1000, "ms", 1000000, &quantum_ns);
+		else if (!strncmp(w, "tick=", 5))
+			set_num("tick", w + 5, 0, 1000000, "us", 1000, &tick_ns);
+		else if (!strncmp(w, "warnprobation=", 14))
+			set_num("warnprobation", w + 14, 0, 100, "quanta", 1, &warn_probation);
+		else if (!strncmp(w, "watchdog=", 9)) {
 			if (parse_uint(w + 9, &v) < 0 || v < 1 || v > 100000)
 				kprintf("anima: bad watchdog '%s' (want 1..100000 s); none set\n", w + 9);
 			else
@@ -118,13 +119,9 @@ void cmdline_parse(const char *line)
 				kprintf("anima: bad memquota '%s' (want MB >= 1); keeping the default\n", w + 9);
 			else
 				memquota_mb = v;
-		} else if (!strncmp(w, "idlepoll=", 9)) {
-			if (parse_uint(w + 9, &v) < 0 || v > 100000)
-				kprintf("anima: bad idlepoll '%s' (want 0..100000 us); keeping %lu us\n",
-					w + 9, idlepoll_ns / 1000);
-			else
-				idlepoll_ns = v * 1000;
-		} else if (!strcmp(w, "trace") || !strncmp(w, "trace=", 6))
+		} else if (!strncmp(w, "idlepoll=", 9))
+			set_num("idlepoll", w + 9, 0, 100000, "us", 1000, &idlepoll_ns);
+		else if (!strcmp(w, "trace") || !strncmp(w, "trace=", 6))
 			trace_setup(w);
 		else if (!strcmp(w, "memcheck"))
 			memcheck = 1;

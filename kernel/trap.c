@@ -75,23 +75,20 @@ void user_return_checks(struct trapframe *tf)
 {
 	struct vp *vp = myvp();
 	struct cpu *c = mycpu();
-	/* The common case, tested in one pass: nothing but (maybe) events. */
-	if (likely(vp->space->state == SP_ALIVE && !c->need_resched && !vp->bad_fs &&
-		   c->warned != WARN_DUE)) {
-		if (upcall_due(vp))
-			upcall_return(vp, tf);
-		return;
+	/* The rare cases, tested in one pass. */
+	if (unlikely(vp->space->state != SP_ALIVE || c->need_resched || vp->bad_fs ||
+		     c->warned == WARN_DUE)) {
+		if (vp->space->state != SP_ALIVE)
+			vp_exit();
+		if (c->need_resched)
+			sched_quantum_end();     /* (we may come back on another CPU) */
+		if (unlikely(vp->bad_fs) && vp->space->state == SP_ALIVE)
+			space_kill(vp->space, "non-canonical FS base", vp->bad_fs, tf->rip, "wrfsbase");
+		if (vp->space->state != SP_ALIVE)
+			vp_exit();
+		if (mycpu()->warned == WARN_DUE)
+			warn_deliver(vp);
 	}
-	if (vp->space->state != SP_ALIVE)
-		vp_exit();
-	if (c->need_resched)
-		sched_quantum_end();     /* (we may come back on another CPU) */
-	if (unlikely(vp->bad_fs) && vp->space->state == SP_ALIVE)
-		space_kill(vp->space, "non-canonical FS base", vp->bad_fs, tf->rip, "wrfsbase");
-	if (vp->space->state != SP_ALIVE)
-		vp_exit();
-	if (mycpu()->warned == WARN_DUE)
-		warn_deliver(vp);
 	if (upcall_due(vp))
 		upcall_return(vp, tf);
 }

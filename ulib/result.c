@@ -182,6 +182,14 @@ void result_array(struct result *r, const char *key)
 	open_container(r, key, '[', ']');
 }
 
+void result_uints(struct result *r, const char *key, const uint64_t *v, long n)
+{
+	result_array(r, key);
+	for (long i = 0; i < n; i++)
+		result_uint(r, 0, v[i]);
+	result_close(r);
+}
+
 void result_object(struct result *r, const char *key)
 {
 	open_container(r, key, '{', '}');

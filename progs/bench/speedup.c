@@ -131,14 +131,8 @@ static void *main_fn(void *arg)
 	result_double(&rr, "t1_seconds", t1 / 1e9);
 	result_double(&rr, "seconds", tn / 1e9);
 	result_bool(&rr, "ok", ok);
-	result_array(&rr, "t1_ns");                 /* each rep's pair, in order */
-	for (int r = 0; r < reps; r++)
-		result_uint(&rr, 0, ta[r]);
-	result_close(&rr);
-	result_array(&rr, "tn_ns");
-	for (int r = 0; r < reps; r++)
-		result_uint(&rr, 0, tb[r]);
-	result_close(&rr);
+	result_uints(&rr, "t1_ns", ta, reps);        /* each rep's pair, in order */
+	result_uints(&rr, "tn_ns", tb, reps);
 	result_end(&rr);
 	free(ta);
 	free(tb);

@@ -259,14 +259,8 @@ static void lazy_classic(void)
 	CHECK(pp->blocks - blocks == NPAGES);
 	CHECK(pp->upcalls == 0);
 	result_uint(&R, "latency_ns", LATENCY);
-	result_array(&R, "first_ns");
-	for (int i = 0; i < NPAGES; i++)
-		result_uint(&R, 0, first[i]);
-	result_close(&R);
-	result_array(&R, "again_ns");
-	for (int i = 0; i < NPAGES; i++)
-		result_uint(&R, 0, again[i]);
-	result_close(&R);
+	result_uints(&R, "first_ns", first, NPAGES);
+	result_uints(&R, "again_ns", again, NPAGES);
 	result_int(&R, "zero", zero);
 	result_int(&R, "stick", stick);
 	result_uint(&R, "new_blocks", pp->blocks - blocks);
@@ -302,14 +296,8 @@ static void lazy_upcall_worker(void)
 	CHECK(stick);
 	CHECK(minp > 0);
 	result_uint(&R, "latency_ns", LATENCY);
-	result_array(&R, "elapsed_ns");
-	for (int i = 0; i < NPAGES; i++)
-		result_uint(&R, 0, elapsed[i]);
-	result_close(&R);
-	result_array(&R, "progress");
-	for (int i = 0; i < NPAGES; i++)
-		result_uint(&R, 0, progress[i]);
-	result_close(&R);
+	result_uints(&R, "elapsed_ns", elapsed, NPAGES);
+	result_uints(&R, "progress", progress, NPAGES);
 	result_uint(&R, "min_progress", minp);
 	result_int(&R, "zero", zero);
 	result_int(&R, "stick", stick);
@@ -582,14 +570,8 @@ static void sleep_classic(void)
 	CHECK(pp->blocks - blocks == 3);
 	CHECK(pp->upcalls == 0);
 	result_uint(&R, "sleep_ns", LATENCY);
-	result_array(&R, "elapsed_ns");
-	for (int i = 0; i < 3; i++)
-		result_uint(&R, 0, elapsed[i]);
-	result_close(&R);
-	result_array(&R, "progress");
-	for (int i = 0; i < 3; i++)
-		result_uint(&R, 0, progress[i]);
-	result_close(&R);
+	result_uints(&R, "elapsed_ns", elapsed, 3);
+	result_uints(&R, "progress", progress, 3);
 	result_uint(&R, "new_blocks", pp->blocks - blocks);
 	result_uint(&R, "upcalls", pp->upcalls);
 	result_uint(&R, "ncpu", pp->ncpu);

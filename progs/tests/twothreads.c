@@ -52,10 +52,7 @@ static void thread_a(void)
 	result_int(&r, "sleeps", n);
 	result_uint(&r, "sleep_ns", sleep_ns);
 	result_uint(&r, "elapsed_ns", elapsed);
-	result_array(&r, "b_progress");
-	for (int i = 0; i < n; i++)
-		result_uint(&r, 0, progress[i]);
-	result_close(&r);
+	result_uints(&r, "b_progress", progress, n);
 	result_uint(&r, "min_progress", minp);
 	/* FPU state must have survived: both sums are exact in binary. B may
 	   have been interrupted between its two increments, so b_sum may

@@ -42,6 +42,8 @@ void result_double(struct result *r, const char *key, double v);
 void result_bool(struct result *r, const char *key, int v);
 void result_raw(struct result *r, const char *key, const char *json);
 void result_array(struct result *r, const char *key);
+/* key: [v[0], ..., v[n-1]] */
+void result_uints(struct result *r, const char *key, const uint64_t *v, long n);
 void result_object(struct result *r, const char *key);
 void result_close(struct result *r);
 void result_end(struct result *r);

@@ -113,7 +113,14 @@ def make(path, cfg, files):
 
 
 def prune(cache):
-    isos = sorted(cache.glob("*.iso"), key=lambda p: p.stat().st_mtime, reverse=True)
+    # Another worker may prune (delete) an ISO between the listing and
+    # its stat: it is gone, so it sorts as oldest and its unlink is a no-op.
+    def mtime(p):
+        try:
+            return p.stat().st_mtime
+        except FileNotFoundError:
+            return 0
+    isos = sorted(cache.glob("*.iso"), key=mtime, reverse=True)
     for p in isos[KEEP:]:
         try:
             p.unlink()

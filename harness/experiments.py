@@ -176,6 +176,13 @@ def table(pkgs):
         for p in [p for p in apps if p in ("fifo", "naive")]:
             for warn in ("off", "on"):
                 t.append(mpl4_exp(p, k, warn))
+    # The same with 8 VPs per copy on 8 icount CPUs: off / on is bounded
+    # by about the VPs per copy (results.md), so twice the VPs leave room
+    # for twice the gain. fifo only, MPL 1 and 3, one boot a minute or
+    # more (24 VPs on 8 vCPUs).
+    for k in (1, 3):
+        for warn in ("off", "on"):
+            t.append(mpl8_exp("fifo", k, warn))
     # malloc across VPs: per-VP caches against the central lists alone
     # (malloc_central_only), 1 and 2 VPs of fifo, 4 threads. icount on one
     # CPU counts the instructions of each path (a locked instruction counts
@@ -216,6 +223,14 @@ def mpl4_exp(pkg, k, warn, seeds=MPL4_SEEDS):
     """The instruction-counted MPL variant of Psyche's shape (table() says why)."""
     return mpl_exp(pkg, k, warn, "icount", len(seeds), iters=3000, smp=4, cs=1000, ncs=6000,
                    vps=4, spin="busy", seeds=seeds)
+
+
+def mpl8_exp(pkg, k, warn, seeds=MPL4_SEEDS):
+    """mpl4_exp with 8 VPs per copy on 8 icount CPUs: sections of 1000
+    units, 3000 between them (the lock is wanted twice as often as one
+    holder can serve it, so at MPL 1 waiters spin, warnings or not)."""
+    return mpl_exp(pkg, k, warn, "icount", len(seeds), iters=3000, smp=8, cs=1000, ncs=3000,
+                   vps=8, spin="busy", seeds=seeds)
 
 
 TRACE_KEY = "trace.mpl2"

@@ -64,11 +64,17 @@ scheduling trace shows each (`python3 -m harness trace speedup kthread 4 256 --s
   quantum (test_xcpu.py asserts every wake under 1% of a quantum).
 - *More vCPUs than host cores.* At 4 CPUs on this 2-core host, two vCPUs at a time are
   descheduled by the host for whole host ticks. A vCPU descheduled while holding a kernel spin
-  lock (kop_lock, one lock for every futex wait and wake in the system) or while first in line
-  for one (the locks are FIFO tickets) stops every other CPU that needs it, and at 16
-  threads per CPU 64 kthread VPs go through that lock twice per pivot step. This is our
-  reading of the 0.007 at 4 CPUs, not yet confirmed by a trace; the remedy is paravirtual
-  (yielding) spin locks and a finer futex lock, which this branch does not attempt. fifo holds no kernel lock to switch threads, so it does not
+  lock (kop_lock, one lock for every futex wait and wake in the system) stops every other CPU
+  that needs it, and at 16 threads per CPU 64 kthread VPs go through that lock twice per pivot
+  step. The kernel's locks were FIFO tickets, which made it far worse: a vCPU descheduled
+  while merely *next in line* stopped every CPU queued behind it, with the lock free. The
+  locks are now test-and-test-and-set (kernel/spinlock.h), as Linux falls back to in guests
+  without paravirtual locks: side by side, alternating boots on a quiet host, kthread at
+  4 CPUs went from 0.236 and 0.232 to 0.539 and 0.681 at 1 thread per CPU, and from 0.017
+  and 0.013 to 0.163 and 0.161 at 4 (the table's 4-CPU rows are measured with the new
+  locks). A descheduled *holder* still stalls its waiters; only paravirtual locks (a waiter
+  that halts until the holder kicks it) or a finer futex lock would help there, and this
+  branch attempts neither. fifo holds no kernel lock to switch threads, so it does not
   collapse, but its VPs still spin on each other's user locks (methodology.md)."""
 # fifo's side of Figure 3 (issue 16): what changed and what is left; the
 # before/after figures in it were measured by hand on a quiet host.

@@ -2,7 +2,7 @@
 
 void spin_init(struct spinlock *l, const char *name)
 {
-	l->next = l->serving = 0;
+	l->locked = 0;
 	l->name = name;
 	l->cpu = -1;
 }
@@ -10,7 +10,7 @@ void spin_init(struct spinlock *l, const char *name)
 /* Is l held, and by CPU `cpu`? (The holder's id is valid only while held.) */
 static inline int held_by(struct spinlock *l, int cpu)
 {
-	return l->cpu == cpu && l->next != l->serving;
+	return l->cpu == cpu && l->locked;
 }
 
 /* spin_lock and spin_unlock (spinlock.h) found l held by us already, or

@@ -1,21 +1,30 @@
 /*
- * Ticket spinlocks. The kernel runs with interrupts off (syscall entry and
- * every trap gate clear IF), so a lock never needs to save/restore IF:
- * the only code that enables interrupts is the idle loop, which holds no
- * lock. Tickets make contended locks FIFO-fair across CPUs.
+ * Spin locks: test-and-test-and-set. The kernel runs with interrupts off
+ * (syscall entry and every trap gate clear IF), so a lock never needs to
+ * save/restore IF: the only code that enables interrupts is the idle loop,
+ * which holds no lock.
+ *
+ * Not tickets, though they are FIFO-fair: this kernel's CPUs are virtual
+ * (QEMU, 2 host cores), and a host that deschedules the vCPU next in a
+ * ticket line stops every CPU queued behind it, the lock free all along.
+ * kthread at -smp 4 (four vCPUs on two host cores), barrier-bound, ran
+ * 0.013-0.017 of its one-CPU speed with tickets and 0.16 with this lock
+ * (docs/results.md). A preempted holder still stalls its waiters; only a
+ * paravirtual lock (a waiter that halts and is kicked) avoids that. Linux
+ * falls back to test-and-set in guests for the same reason
+ * (virt_spin_lock). The sections are short, so unfairness costs little.
  */
 #ifndef SPINLOCK_H
 #define SPINLOCK_H
 #include <stdint.h>
 
 struct spinlock {
-	volatile uint32_t next;
-	volatile uint32_t serving;
+	volatile uint32_t locked;
 	const char *name;
 	int cpu;                 /* holder's CPU id, for deadlock panics */
 };
 
-#define SPINLOCK_INIT(n) { 0, 0, (n), -1 }
+#define SPINLOCK_INIT(n) { 0, (n), -1 }
 
 void spin_init(struct spinlock *l, const char *name);
 int spin_held(struct spinlock *l);
@@ -37,11 +46,13 @@ static inline int spin_cpu(void)
 static inline void spin_lock(struct spinlock *l)
 {
 	int id = spin_cpu();
-	if (__builtin_expect(l->cpu == id, 0) && l->next != l->serving)
+	if (__builtin_expect(l->cpu == id, 0) && l->locked)
 		spin_misuse(l, "already held by this cpu");
-	uint32_t me = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&l->serving, __ATOMIC_ACQUIRE) != me)
-		__asm__ volatile("pause");
+	/* Waiters read until the lock looks free, then try: a locked
+	   exchange per look would bounce the line between CPUs. */
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
+			__asm__ volatile("pause");
 	l->cpu = id;
 	__asm__ volatile("" ::: "memory");
 }
@@ -49,10 +60,10 @@ static inline void spin_lock(struct spinlock *l)
 static inline void spin_unlock(struct spinlock *l)
 {
 	__asm__ volatile("" ::: "memory");
-	if (__builtin_expect(l->cpu != spin_cpu() || l->next == l->serving, 0))
+	if (__builtin_expect(l->cpu != spin_cpu() || !l->locked, 0))
 		spin_misuse(l, "not held");
 	l->cpu = -1;
-	__atomic_store_n(&l->serving, l->serving + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 }
 
 #endif

@@ -90,13 +90,22 @@ microseconds to milliseconds under TCG, the cross-CPU wake-up above), a dispatch
 (on a host busy with other work a trace still showed 147 idles of median 145 µs on one CPU in
 one elimination: a VP whose peer's vCPU the host stalled waits past the 50 µs). What is left
 at 16 threads per CPU is the user-level block, wake-up and switch of 16 threads per VP per
-step against 87 µs of arithmetic per step and VP (about 14 µs of overhead per step); releasing
-a barrier's waiters as a tree (each released thread waking half of the rest) did not help,
+step against 87 µs of arithmetic per step and VP. Timed per step (thread 0 after each barrier,
+one elimination each, quiet host, by hand), 16 threads per CPU cost 7–8 µs more per step than
+1 (median), about as much at the last steps, where there is almost no arithmetic, as at the
+first: the barrier itself. fifo's 1 ms time slices cost too: each end is a timer interrupt,
+an upcall and a re-arm, tens of µs under TCG. With slices off (side by side, by hand) 2
+threads per CPU gained 4–8% and 1 thread 3–4%, 16 threads nothing measurable; the slices
+stay, as they keep threads' shares even across VPs. Moving a thread at a slice's end only
+if it was running at the previous one too gained nothing, nor did waiters that spin on ulib's
+spin locks without PAUSE. Releasing a barrier's waiters as a tree (each released thread waking half of the rest) did not help,
 nor did waking one leader per other VP that wakes the rest of its VP's waiters (5 boots each,
 side by side: median 1.70 with it, 1.71 without). Points move by about 0.05 between
 re-measurements on a quiet host.
-With N = 512 (4x the arithmetic per step) 16 threads per CPU reach 1.84, but one thread per
-CPU only 1.54 with both vCPUs streaming the 2 MB matrix, so the figure keeps N = 256."""
+With N = 512 (4x the arithmetic per step), three boots per point on a quiet host by hand
+(2026-11-24): 1.78–1.84, 1.78, 1.77–1.81, 1.74–1.84 and 1.83–1.86 at 1, 2, 4, 8 and 16
+threads per CPU: the barrier's share shrinks, but the points with few threads per CPU lose
+about as much (both vCPUs streaming the 2 MB matrix), so the figure keeps N = 256."""
 # Psyche's two-minute-warning table: copies -> (warnings off s, warnings on s).
 PSYCHE_MPL = {1: (8.5, 8.58), 2: (40.1, 16.0), 3: (61.6, 23.8)}
 

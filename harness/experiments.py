@@ -178,8 +178,8 @@ def table(pkgs):
                 t.append(mpl4_exp(p, k, warn))
     # The same with 8 VPs per copy on 8 icount CPUs: off / on is bounded
     # by about the VPs per copy (results.md), so twice the VPs leave room
-    # for twice the gain. fifo only, MPL 1 and 3, one boot a minute or
-    # more (24 VPs on 8 vCPUs).
+    # for twice the gain. fifo only, MPL 1 and 3 (12 boots, about 70 s
+    # in all).
     for k in (1, 3):
         for warn in ("off", "on"):
             t.append(mpl8_exp("fifo", k, warn))

@@ -439,7 +439,14 @@ def _cmd(*argv):
         return ""
 
 
-def header(quick, tsc_ref, load0):
+def tree_state():
+    """The commit and whether the tree differs from it, taken before the
+    run: the run itself rewrites tracked files (the timeline's JSON)."""
+    return {"commit": _cmd("git", "rev-parse", "--short", "HEAD"),
+            "dirty": bool(_cmd("git", "status", "--porcelain", "--untracked-files=no"))}
+
+
+def header(quick, tsc_ref, load0, tree):
     cpu = ""
     try:
         for line in open("/proc/cpuinfo"):
@@ -456,8 +463,7 @@ def header(quick, tsc_ref, load0):
         flags[mode] = " ".join(cmd)
     return {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": _cmd("git", "rev-parse", "--short", "HEAD"),
-        "dirty": bool(_cmd("git", "status", "--porcelain", "--untracked-files=no")),
+        **tree,
         "quick": quick,
         "machine": {"cpu": cpu or platform.processor(), "cores": os.cpu_count(),
                     "os": platform.platform(), "loadavg_at_start": load0,
@@ -521,7 +527,7 @@ def main(argv=None):
         print(f"rendered {report.DOC} from {out}")
         return 0
 
-    t0, load0 = time.monotonic(), os.getloadavg()
+    t0, load0, tree = time.monotonic(), os.getloadavg(), tree_state()
     exps = [e for e in table(packages()) if (e.quick or not a.quick)
             and (not a.only or any(o in e.key for o in a.only))]
     skipped, todo = [], []
@@ -540,7 +546,7 @@ def main(argv=None):
         traces = trace_timeline()
     records, tsc_ref = aggregate(runs)
     failures = [{"experiment": r.exp.key, "run": r.index + 1, "error": r.error} for r in runs if r.error]
-    data = {"header": header(a.quick, tsc_ref, load0) | {"seconds": round(time.monotonic() - t0, 1)},
+    data = {"header": header(a.quick, tsc_ref, load0, tree) | {"seconds": round(time.monotonic() - t0, 1)},
             "experiments": [{"key": e.key, "cmdline": e.cmdline, "smp": e.smp, "mode": e.mode,
                              "runs": e.runs, "mem": e.mem} for e in todo],
             "records": records, "skipped": skipped, "failures": failures}

@@ -246,6 +246,19 @@ def test_iso_concurrent_builds(fakebuild):
     assert len(paths) == 1 and os.path.getsize(paths.pop()) > 100000
 
 
+def test_iso_prune_survives_a_vanishing_iso(tmp_path, monkeypatch):
+    # Another worker deletes an ISO between prune's listing and its stat:
+    # the bench's parallel boots died of that FileNotFoundError.
+    for i in range(3):
+        (tmp_path / f"{i}.iso").write_bytes(b"x")
+    listed = list(tmp_path.glob("*.iso"))
+    (tmp_path / "1.iso").unlink()           # gone after the listing
+    monkeypatch.setattr(type(tmp_path), "glob", lambda self, pat: iter(listed))
+    monkeypatch.setattr(iso, "KEEP", 1)
+    iso.prune(tmp_path)
+    assert len(list(os.scandir(tmp_path))) == 1
+
+
 def test_iso_missing_kernel(fakebuild):
     (fakebuild / "kernel.elf").unlink()
     with pytest.raises(FileNotFoundError):

@@ -100,7 +100,9 @@ stay, as they keep threads' shares even across VPs. Moving a thread at a slice's
 if it was running at the previous one too gained nothing, nor did waiters that spin on ulib's
 spin locks without PAUSE. Releasing a barrier's waiters as a tree (each released thread waking half of the rest) did not help,
 nor did waking one leader per other VP that wakes the rest of its VP's waiters (5 boots each,
-side by side: median 1.70 with it, 1.71 without). Points move by about 0.05 between
+side by side: median 1.70 with it, 1.71 without), nor a barrier whose arrivals take no shared
+lock (an atomic count, and a waiting list per VP: 1.74, 1.74, 1.45 against 1.74, 1.74, 1.73,
+alternating boots). Points move by about 0.05 between
 re-measurements on a quiet host.
 With N = 512 (4x the arithmetic per step), three boots per point on a quiet host by hand
 (2026-11-24): 1.78–1.84, 1.78, 1.77–1.81, 1.74–1.84 and 1.83–1.86 at 1, 2, 4, 8 and 16

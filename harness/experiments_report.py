@@ -93,7 +93,12 @@ at 16 threads per CPU is the user-level block, wake-up and switch of 16 threads 
 step against 87 µs of arithmetic per step and VP. Timed per step (thread 0 after each barrier,
 one elimination each, quiet host, by hand), 16 threads per CPU cost 7–8 µs more per step than
 1 (median), about as much at the last steps, where there is almost no arithmetic, as at the
-first: the barrier itself. fifo's 1 ms time slices cost too: each end is a timer interrupt,
+first: the barrier itself. Under icount on one CPU, 16 threads cost 4,450 instructions per
+step more than one, about 278 per thread per step, a signal-wait hand-off's worth (295): at
+2 CPUs, 16 threads per VP, that is about 4.5 µs per VP per step at TCG's roughly one
+instruction per ns, and the remaining 3 µs or so is cross-CPU or host time not pinned down.
+So 1.8 at 16 threads per CPU needs hand-offs about twice as cheap, or fewer per step.
+fifo's 1 ms time slices cost too: each end is a timer interrupt,
 an upcall and a re-arm, tens of µs under TCG. With slices off (side by side, by hand) 2
 threads per CPU gained 4–8% and 1 thread 3–4%, 16 threads nothing measurable; the slices
 stay, as they keep threads' shares even across VPs. Moving a thread at a slice's end only

@@ -260,15 +260,20 @@ def speedup_section(R):
     return md, pts
 
 
-def mpl_section(R):
-    recs = R.matching(r"^mpl\d+\.")
-    if not recs:
-        return "_No two-minute-warning figures in this run._\n"
+def mpl_runs(R):
+    """The mpl records paired: {(mode, smp, K, pkg): {"off": rec, "on": rec}}."""
     runs = {}
-    for r in recs:
+    for r in R.matching(r"^mpl\d+\."):
         m = re.match(r"^mpl(\d+)\.([a-z0-9_]+)\.warn_(on|off)$", r["name"])
         if m:
             runs.setdefault((r["mode"], r["smp"], int(m.group(1)), m.group(2)), {})[m.group(3)] = r
+    return runs
+
+
+def mpl_section(R):
+    runs = mpl_runs(R)
+    if not runs:
+        return "_No two-minute-warning figures in this run._\n"
     order = lambda kv: (kv[0][0] != "icount", kv[0][1], kv[0][2],
                         PKG_ORDER.index(kv[0][3]) if kv[0][3] in PKG_ORDER else 9)
     out, last = [], None
@@ -304,10 +309,7 @@ def mpl_section(R):
 def mpl_goal(R, smp, k=3, pkg="fifo"):
     """fifo's MPL K off / on under icount on `smp` CPUs, as a phrase, with
     sections preempted and spin share off -> on (None if not measured)."""
-    d = {}
-    for r in R.matching(rf"^mpl{k}\.{pkg}\.warn_(on|off)$"):
-        if r["mode"] == "icount" and r["smp"] == smp:
-            d[r["name"].rsplit("_", 1)[1]] = r
+    d = mpl_runs(R).get(("icount", smp, k, pkg), {})
     if "off" not in d or "on" not in d:
         return None
     return (f"{ratio(d['off'], d['on'])} on {smp} icount CPUs (sections preempted "
@@ -319,12 +321,9 @@ def mpl_goal(R, smp, k=3, pkg="fifo"):
 def mpl1_ratios(R, pkg="fifo"):
     """fifo's MPL 1 off / on in the settings with a CPU per VP (not the
     one-CPU icount runs, where a lone copy's VPs share the CPU), as a phrase."""
-    d = {}
-    for r in R.matching(rf"^mpl1\.{pkg}\.warn_(on|off)$"):
-        if r["smp"] > 1:
-            d.setdefault((r["mode"] != "icount", r["smp"], r["mode"]), {})[r["name"].rsplit("_", 1)[1]] = r
-    out = [f"{ratio(v.get('off'), v.get('on'))} ({mode}, {smp} CPUs)"
-           for (_, smp, mode), v in sorted(d.items())]
+    one = sorted((mode != "icount", smp, mode, d) for (mode, smp, k, p), d in mpl_runs(R).items()
+                 if k == 1 and p == pkg and smp > 1)
+    out = [f"{ratio(d.get('off'), d.get('on'))} ({mode}, {smp} CPUs)" for _, smp, mode, d in one]
     return ", ".join(out) or "(not measured)"
 
 

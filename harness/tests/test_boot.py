@@ -39,6 +39,30 @@ def test_boot_record(boot, mem, mib):
     assert 1e8 < b["tsc_hz"] < 1e11, b
 
 
+BAD_NUMBERS = [("quantum", "0", "1..1000 ms", "7 ms"), ("quantum", "1001", "1..1000 ms", "7 ms"),
+               ("quantum", "abc", "1..1000 ms", "7 ms"), ("quantum", "", "1..1000 ms", "7 ms"),
+               ("quantum", "99999999999999999999", "1..1000 ms", "7 ms"),
+               ("tick", "1000001", "0..1000000 us", "0 us"),
+               ("warnprobation", "101", "0..100 quanta", None),
+               ("idlepoll", "-5", "0..100000 us", "0 us"), ("idlepoll", "100001", "0..100000 us", "0 us")]
+
+
+def test_bad_numeric_options_keep_their_value(boot):
+    # Each numeric option (kernel/cmdline.c set_num) refuses a value out of
+    # range, not a number, empty or overflowing, says so and keeps what it
+    # had: quantum stays at the 7 ms an earlier word set; the boot goes on.
+    words = " ".join(f"{n}={v}" for n, v, _, _ in BAD_NUMBERS)
+    r = boot(f"quantum=7 {words} run=hello")
+    done(r)
+    assert only(r, "boot")["quantum_ms"] == 7, r.tail()
+    for name, val, want, keep in BAD_NUMBERS:
+        line = f"anima: bad {name} '{val}' (want {want}); keeping "
+        hits = [l for l in r.lines if l.startswith(line)]
+        assert len(hits) == 1, (line, r.tail())
+        if keep:
+            assert hits[0] == line + keep, hits
+
+
 def test_default_quantum_and_event_order(boot):
     r = boot("run=hello")
     done(r)

@@ -89,10 +89,18 @@ static inline int load(struct fvp *w)
 /*
  * Even out run queues, at the end of a time slice, a warning or a
  * preemption of f: move threads from f's queue to the shortest peer's
- * until f's is no longer the longer, then take threads from the longest
+ * while f's is longer by two or more, then take threads from the longest
  * peer's while it is longer than f's by two or more. A VP steals only when
  * its own queue is empty, so without this a VP with one thread and one
  * with seven stay that way, and their threads get shares 7x apart.
+ *
+ * A move takes the thread queued last (the tail), and only where it
+ * narrows the gap. Moving whenever f's queue was merely the longer, and
+ * its head, starved threads: with 5 threads on 2 VPs the queues differ by
+ * one, so each slice end moved a thread and swapped which queue was the
+ * longer, and the head moved away at its turn waited again at the other
+ * queue's tail (two threads got a fifteenth of the others' share; a thread
+ * waking from a sleep ran 780 ms late; test_fifo.py).
  */
 static void balance(struct fvp *f)
 {
@@ -111,9 +119,9 @@ static void balance(struct fvp *f)
 			if (!hi || len(w) > len(hi))
 				hi = w;
 		}
-		if (len(f) > len(lo) && oncpu(lo) && (t = pop(f, 0)))
+		if (len(f) > len(lo) + 1 && oncpu(lo) && (t = rt_lq_pop_tail(&f->v, 0)))
 			push_peer(lo, t);
-		else if (len(hi) > len(f) + 1 && (t = pop(hi, 1)))
+		else if (len(hi) > len(f) + 1 && (t = rt_lq_pop_tail(&hi->v, 1)))
 			push(f, t, 0);      /* not busy: fine in our own queue (see top) */
 		else
 			return;

@@ -239,6 +239,35 @@ static inline struct uthread *rt_lq_pop(struct rtvp *v, int other)
 	return t;
 }
 
+/* Take the tail of v's local queue (the thread queued last), or 0: for
+   moving a thread to another queue without taking anyone's turn (the
+   head has waited longest; moved to another queue's tail, it would wait
+   again, and a thread moved each time it came to the head never ran).
+   Walks the ring to the tail's predecessor: balancing is once a slice. */
+static inline struct uthread *rt_lq_pop_tail(struct rtvp *v, int other)
+{
+	if (!v->lq_len)
+		return 0;
+	spin_lock_by(&v->lq_lock, 0);
+	struct uthread *t = v->lq_tail;
+	if (t && other && rt_busy(t))
+		t = 0;
+	if (t) {
+		struct uthread *p = t->next;
+		if (p == t)
+			v->lq_tail = 0;
+		else {
+			while (p->next != t)
+				p = p->next;
+			p->next = t->next;
+			v->lq_tail = p;
+		}
+		v->lq_len--;
+	}
+	spin_unlock_by(&v->lq_lock, 0);
+	return t;
+}
+
 /* ---- between the runtime's own files (ulib/rt_*.c) ---- */
 /* Queue t on p's queues and wake a VP to run it (software interrupts off). */
 static inline void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)

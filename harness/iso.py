@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import BUILD
+from . import BUILD, ROOT
 
 # GRUB's config language would interpret ; $ quotes braces etc., so the
 # command line is restricted to characters that mean nothing to it.
@@ -48,7 +48,17 @@ def inputs():
     for _, p in files[:2]:
         if not p.is_file():
             raise FileNotFoundError(f"{p} missing: run `make` first")
+    if len(files) - 1 > max_modules():      # ksyms and the programs
+        raise ValueError(f"{len(files) - 2} programs and ksyms are {len(files) - 1} boot modules; "
+                         f"the kernel takes {max_modules()} (MAXMODULES, kernel/kernel.h)")
     return files
+
+
+def max_modules():
+    """The kernel's MAXMODULES: past it a module is ignored, and a program
+    there would be "no such program" at run time."""
+    m = re.search(r"^#define MAXMODULES (\d+)", (ROOT / "kernel/kernel.h").read_text(), re.M)
+    return int(m[1])
 
 
 def grub_cfg(cmdline, files):

@@ -61,7 +61,9 @@ struct module {
 	char name[MAX_PROGNAME];
 	uint64_t start, end;          /* physical */
 };
-#define MAXMODULES 64
+/* Boot modules: ksyms and every program of the build (harness/iso.py
+   reads this number and refuses an ISO with more). */
+#define MAXMODULES 256
 struct memrange {
 	uint64_t base, len;
 	uint32_t type;                /* 1 = usable RAM */
@@ -71,6 +73,7 @@ extern struct memrange mmap_ranges[MAXMEMRANGES];
 extern int nmmap;
 extern struct module modules[MAXMODULES];
 extern int nmodules;
+extern int modules_dropped;          /* past MAXMODULES: said at boot */
 extern char boot_cmdline[1024];
 extern uint64_t acpi_rsdp_pa;
 void multiboot_parse(uint32_t magic, uint64_t mbi_pa);

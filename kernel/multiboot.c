@@ -23,6 +23,7 @@ struct mb2_mmap_entry {
 
 struct module modules[MAXMODULES];
 int nmodules;
+int modules_dropped;
 char boot_cmdline[1024];
 uint64_t acpi_rsdp_pa;
 static uint8_t rsdp_copy[64] __attribute__((aligned(16)));
@@ -51,7 +52,8 @@ void multiboot_parse(uint32_t magic, uint64_t mbi_pa)
 				m->start = ((uint32_t *)body)[0];
 				m->end = ((uint32_t *)body)[1];
 				strlcpy(m->name, (char *)body + 8, sizeof m->name);
-			}
+			} else
+				modules_dropped++;   /* no console yet: main says so */
 			break;
 		case TAG_MMAP: {
 			uint32_t esize = ((uint32_t *)body)[0];

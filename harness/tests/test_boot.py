@@ -86,3 +86,23 @@ def test_unfinished_run_is_timeout(boot):
     # kill it and say "timeout", never report a status.
     r = boot("run=hello", timeout=0.05)
     assert (r.kind, r.status, r.exit_code) == ("timeout", None, None), r.tail()
+
+
+def test_boot_modules_past_the_limit_are_reported(built, tmp_path):
+    # An ISO built by hand with more modules than the kernel keeps
+    # (harness/iso.py refuses to build one): the kernel says how many it
+    # ignored, a program past the limit is "no such program", one within
+    # it runs.
+    from harness import BUILD, iso, qemu
+    limit = iso.max_modules()
+    hello = BUILD / "progs/hello"
+    files = [("boot/kernel.elf", BUILD / "kernel.elf"), ("boot/kernel.sym", BUILD / "kernel.sym")]
+    files += [(f"boot/progs/m{i:03d}", hello) for i in range(limit + 9)]   # ksyms + 10 too many
+    path = tmp_path / "many.iso"
+    first, last = "m000", f"m{limit + 8:03d}"
+    iso.make(path, iso.grub_cfg(f"run={first},3 run={last}", files), files)
+    r = qemu.run("(many modules)", iso=str(path), timeout=120)
+    warn = only(r, "warn")
+    assert warn["dropped"] == 10 and str(limit) in warn["what"], warn
+    assert f"cannot start '{last}': no such program" in r.log, r.tail()
+    assert only(r, "exit", prog=first)["status"] == 3, r.tail()

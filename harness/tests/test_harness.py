@@ -234,6 +234,18 @@ def test_iso_contents_and_cache(fakebuild, tmp_path):
     assert not list((fakebuild / "iso").glob("stage-*"))
 
 
+def test_iso_refuses_more_programs_than_the_kernel_takes(fakebuild):
+    # The kernel keeps MAXMODULES boot modules (ksyms is one): past them a
+    # program was left out silently, and running it said "no such program".
+    n = iso.max_modules() - 1                  # with ksyms: exactly the limit
+    for i in range(n - 2):                     # fakebuild has hello and fault
+        (fakebuild / f"progs/p{i:03d}").write_bytes(b"bin")
+    assert len(iso.inputs()) - 1 == iso.max_modules()
+    (fakebuild / "progs/one_more").write_bytes(b"bin")
+    with pytest.raises(ValueError, match="MAXMODULES"):
+        iso.build_iso("run=hello")
+
+
 def test_iso_concurrent_builds(fakebuild):
     # Simulates several xdist workers building the same ISO at once.
     code = ("import sys; from harness import iso; from pathlib import Path; "

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <clock.h>
 #include <sys.h>
+#include <thread.h>
 
 #define NS 1000000000L
 
@@ -126,14 +127,36 @@ clock_t clock(void)
 	return (clock_t)((now - s) / (NS / CLOCKS_PER_SEC));
 }
 
+/* The POSIX layer's (ulib/posix/pthread.c): there a sleep is a
+   cancellation point. Weak: a program without the layer has none. */
+__attribute__((weak)) void pthread_testcancel(void);
+
+/*
+ * A thread of a package sleeps through the thread interface
+ * (thread_block_until), which blocks only that thread in every package.
+ * SYS_sleep would put a classic VP (naive) to sleep whole, and every
+ * thread queued on it: a program whose main thread polled with usleep
+ * for workers queued behind it on one VP never finished. An unblock
+ * (pthread_cancel's, or a stale permit) ends the wait early, so it loops
+ * to the deadline, acting on a cancel each time round.
+ */
 static int sleep_ns(uint64_t ns)
 {
-	long r = sys_sleep(ns);
-	if (sys_failed(r)) {
-		errno = (int)-r;
-		return -1;
+	if (!thread_self()) {            /* no package runs here */
+		long r = sys_sleep(ns);
+		if (sys_failed(r)) {
+			errno = (int)-r;
+			return -1;
+		}
+		return 0;
 	}
-	return 0;
+	uint64_t deadline = now_ns() + ns;
+	for (;;) {
+		if (pthread_testcancel)
+			pthread_testcancel();
+		if (thread_block_until(deadline) == -ETIMEDOUT || now_ns() >= deadline)
+			return 0;
+	}
 }
 
 static int valid(const struct timespec *ts)

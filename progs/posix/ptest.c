@@ -11,6 +11,7 @@
  */
 #include <pthread.h>
 #include <semaphore.h>
+#include <unistd.h>
 #include <sched.h>
 #include <sys/resource.h>
 #include <errno.h>
@@ -208,8 +209,44 @@ static void *once_body(void *a)
 	return 0;
 }
 
+/* An init routine cancelled at a cancellation point leaves the once
+   object as if pthread_once had never been called: the next caller runs
+   its own routine (it used to wait for ever for the first to finish). */
+static pthread_once_t once2 = PTHREAD_ONCE_INIT;
+static sem_t once2_in, once2_never;
+static volatile int once2_runs;
+
+static void once2_stuck(void)
+{
+	sem_post(&once2_in);
+	sem_wait(&once2_never);          /* cancelled here */
+}
+
+static void once2_quick(void)
+{
+	once2_runs++;
+}
+
+static void *once2_body(void *a)
+{
+	(void)a;
+	pthread_once(&once2, once2_stuck);
+	return 0;
+}
+
 static void area_once(void)
 {
+	pthread_t c;
+	void *cr;
+	sem_init(&once2_in, 0, 0);
+	sem_init(&once2_never, 0, 0);
+	CHECK(pthread_create(&c, 0, once2_body, 0) == 0);
+	sem_wait(&once2_in);
+	CHECK(pthread_cancel(c) == 0);
+	CHECK(pthread_join(c, &cr) == 0 && cr == PTHREAD_CANCELED);
+	CHECK(pthread_once(&once2, once2_quick) == 0 && once2_runs == 1);
+	CHECK(pthread_once(&once2, once2_quick) == 0 && once2_runs == 1);
+
 	pthread_t t[8];
 	for (int i = 0; i < 8; i++)
 		CHECK(pthread_create(&t[i], 0, once_body, 0) == 0);
@@ -338,6 +375,13 @@ static void area_mutex(void)
 	CHECK(pthread_mutex_trylock(&e) == EBUSY);
 	CHECK(pthread_mutex_unlock(&e) == 0);
 	CHECK(pthread_mutex_unlock(&e) == EPERM);
+	/* A free normal mutex unlocked (undefined): 0 and still free, as
+	   glibc and musl; real code unlocks twice and checks for 0. */
+	pthread_mutex_t nm = PTHREAD_MUTEX_INITIALIZER;
+	CHECK(pthread_mutex_unlock(&nm) == 0);
+	CHECK(pthread_mutex_trylock(&nm) == 0 && pthread_mutex_trylock(&nm) == EBUSY);
+	CHECK(pthread_mutex_unlock(&nm) == 0 && pthread_mutex_unlock(&nm) == 0);
+	CHECK(pthread_mutex_trylock(&nm) == 0 && pthread_mutex_unlock(&nm) == 0);
 
 	/* recursive */
 	pthread_mutex_t rm = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
@@ -817,8 +861,85 @@ static void *cancel_in_sem(void *a)
 	return (void *)1L;
 }
 
+/* A cancel already pending when a cancellation point need not wait:
+   sem_timedwait on a free unit, pthread_join of a thread that has
+   exited. POSIX has them act on it all the same. */
+static sem_t pend_sem, pend_ready;
+static volatile int pend_cancelled;
+static pthread_t pend_exited;
+
+static void *exit_now(void *a)
+{
+	return a;
+}
+
+static void hold_until_cancelled(void)
+{
+	int old;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	sem_post(&pend_ready);
+	while (!pend_cancelled)
+		sched_yield();
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);   /* not a cancellation point */
+}
+
+static void *pending_at_semwait(void *a)
+{
+	(void)a;
+	hold_until_cancelled();
+	struct timespec ts = after_ms(CLOCK_REALTIME, 1000);
+	sem_timedwait(&pend_sem, &ts);   /* a unit is there: acts on the cancel, takes none */
+	return (void *)1L;
+}
+
+static void *pending_at_join(void *a)
+{
+	(void)a;
+	hold_until_cancelled();
+	pthread_join(pend_exited, 0);    /* exited already: acts on the cancel, joins not */
+	return (void *)1L;
+}
+
+static void *sleeper(void *a)
+{
+	(void)a;
+	sem_post(&pend_ready);
+	sleep(100);                      /* a cancellation point */
+	return (void *)1L;
+}
+
+static void pending_cancel(void *(*fn)(void *))
+{
+	pthread_t t;
+	void *r;
+	pend_cancelled = 0;
+	pthread_create(&t, 0, fn, 0);
+	sem_wait(&pend_ready);
+	CHECK(pthread_cancel(t) == 0);
+	pend_cancelled = 1;
+	CHECK(pthread_join(t, &r) == 0 && r == PTHREAD_CANCELED);
+}
+
+static void area_cancel_points(void)
+{
+	sem_init(&pend_ready, 0, 0);
+	sem_init(&pend_sem, 0, 1);
+	pending_cancel(pending_at_semwait);
+	int v;
+	CHECK(sem_getvalue(&pend_sem, &v) == 0 && v == 1);
+	void *r;
+	pthread_create(&pend_exited, 0, exit_now, (void *)7L);
+	pending_cancel(pending_at_join);
+	CHECK(pthread_join(pend_exited, &r) == 0 && r == (void *)7L);   /* still joinable */
+	uint64_t t0 = now_ns();
+	pending_cancel(sleeper);
+	CHECK(ms_since(t0) < 50000);
+}
+
 static void area_cancel(void)
 {
+	area_cancel_points();
+
 	pthread_t t;
 	void *r;
 	pthread_create(&t, 0, cancel_in_wait, 0);
@@ -928,8 +1049,27 @@ static void *get_prio(void *a)
 	return (void *)(long)(pol * 100 + p.sched_priority);
 }
 
+/* A thread polling with usleep for one queued behind it on its VP: the
+   sleep blocks only the thread (on naive's classic VPs SYS_sleep put the
+   whole VP to sleep, and with one VP the poll never ended). */
+static volatile int polled;
+
+static void *set_polled(void *a)
+{
+	(void)a;
+	polled = 1;
+	return 0;
+}
+
 static void area_sched(void)
 {
+	pthread_t w;
+	CHECK(pthread_create(&w, 0, set_polled, 0) == 0);
+	for (int i = 0; !polled && i < 100000; i++)
+		usleep(100);
+	CHECK(polled);
+	pthread_join(w, 0);
+
 	CHECK(sched_yield() == 0);
 	int lo = sched_get_priority_min(SCHED_FIFO), hi = sched_get_priority_max(SCHED_FIFO);
 	CHECK(lo >= 0 && hi > lo);

@@ -434,6 +434,8 @@ int pthread_join(pthread_t th, void **ret)
 		} while (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) != JOIN_DONE);
 	} else if (j != JOIN_DONE || pt_of(t)->state == DETACHED)
 		return EINVAL;               /* someone else joins it, or detached */
+	else if (pcancel_pending())      /* exited already: a cancellation point all */
+		pcancel_act();               /* the same, and t stays joinable */
 	if (ret)
 		*ret = t->retval;
 	t->ops->free(t);
@@ -480,6 +482,8 @@ int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abstim
 		}
 	} else if (j != JOIN_DONE || pt_of(t)->state == DETACHED)
 		return EINVAL;
+	else if (pcancel_pending())      /* as pthread_join */
+		pcancel_act();
 	if (ret)
 		*ret = t->retval;
 	t->ops->free(t);
@@ -575,38 +579,57 @@ int pthread_getconcurrency(void)
 static volatile int once_lk;
 static struct __pq once_q;
 
+/* Set *once to `to` and wake every waiter: they recheck their own. */
+static void once_set(pthread_once_t *once, int to)
+{
+	struct thread *self = thread_self();
+	plock(&once_lk, self);
+	__atomic_store_n(once, to, __ATOMIC_RELEASE);
+	struct pw *w = once_q.__head;
+	once_q.__head = once_q.__tail = 0;
+	punlock(&once_lk, self);
+	while (w) {
+		struct pw *next = w->next;
+		pw_grant(w);
+		w = next;
+	}
+}
+
+/* The routine was cancelled (or its thread exited): POSIX has the once
+   object as if pthread_once had never been called, so a waiter runs it. */
+static void once_undo(void *once)
+{
+	once_set((pthread_once_t *)once, 0);
+}
+
 int pthread_once(pthread_once_t *once, void (*fn)(void))
 {
-	if (__atomic_load_n(once, __ATOMIC_ACQUIRE) == 2)
-		return 0;
-	int expect = 0;
 	struct thread *self = thread_self();
-	if (__atomic_compare_exchange_n(once, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		fn();
-		plock(&once_lk, self);
-		__atomic_store_n(once, 2, __ATOMIC_RELEASE);
-		struct pw *w = once_q.__head;
-		once_q.__head = once_q.__tail = 0;
-		punlock(&once_lk, self);
-		while (w) {                  /* everyone: they recheck their own */
-			struct pw *next = w->next;
-			pw_grant(w);
-			w = next;
+	for (;;) {
+		int s = __atomic_load_n(once, __ATOMIC_ACQUIRE);
+		if (s == 2)
+			return 0;
+		if (s == 0) {
+			if (!__atomic_compare_exchange_n(once, &s, 1, 0, __ATOMIC_ACQ_REL,
+							 __ATOMIC_ACQUIRE))
+				continue;
+			struct __pthread_cleanup c;
+			__pthread_cleanup_push(&c, once_undo, (void *)(uintptr_t)once);
+			fn();
+			__pthread_cleanup_pop(&c, 0);
+			once_set(once, 2);
+			return 0;
 		}
-		return 0;
-	}
-	while (__atomic_load_n(once, __ATOMIC_ACQUIRE) != 2) {
-		struct pw w = { self, 0, 0 };
+		struct pw w = { self, 0, 0 };    /* running: wait for 2 (or 0) */
 		plock(&once_lk, self);
-		if (__atomic_load_n(once, __ATOMIC_ACQUIRE) == 2) {
+		if (__atomic_load_n(once, __ATOMIC_ACQUIRE) != 1) {
 			punlock(&once_lk, self);
-			break;
+			continue;
 		}
 		pq_push(&once_q, &w);
 		punlock(&once_lk, self);
 		pw_wait(&w, 0, 0, &once_lk, &once_q);
 	}
-	return 0;
 }
 
 /* ---- keys ---- */

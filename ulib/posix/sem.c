@@ -65,6 +65,8 @@ int sem_trywait(sem_t *s)
 
 int sem_timedwait(sem_t *s, const struct timespec *abstime)
 {
+	if (pcancel_pending())           /* a cancellation point even when it need not wait */
+		pcancel_act();
 	if (wait(s, 1, 0) == 0)
 		return 0;
 	int64_t d = pdeadline(CLOCK_REALTIME, abstime);

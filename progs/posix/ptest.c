@@ -908,6 +908,31 @@ static void *sleeper(void *a)
 	return (void *)1L;
 }
 
+/* A recursive mutex held twice, and a cancel acting as the wait starts:
+   the cleanup handlers get it held twice (the wait had set its count to
+   1 first, so their second unlock was EPERM and the first freed it). */
+static pthread_mutex_t rcm;
+static pthread_cond_t rcc = PTHREAD_COND_INITIALIZER;
+static volatile int rc_second = -1;
+
+static void unlock_twice(void *m)
+{
+	pthread_mutex_unlock(m);
+	rc_second = pthread_mutex_unlock(m);
+}
+
+static void *pending_at_condwait(void *a)
+{
+	(void)a;
+	pthread_mutex_lock(&rcm);
+	pthread_mutex_lock(&rcm);
+	pthread_cleanup_push(unlock_twice, &rcm);
+	hold_until_cancelled();
+	pthread_cond_wait(&rcc, &rcm);
+	pthread_cleanup_pop(0);
+	return (void *)1L;
+}
+
 static void pending_cancel(void *(*fn)(void *))
 {
 	pthread_t t;
@@ -931,6 +956,13 @@ static void area_cancel_points(void)
 	pthread_create(&pend_exited, 0, exit_now, (void *)7L);
 	pending_cancel(pending_at_join);
 	CHECK(pthread_join(pend_exited, &r) == 0 && r == (void *)7L);   /* still joinable */
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&rcm, &ma);
+	pending_cancel(pending_at_condwait);
+	CHECK(rc_second == 0);
+	CHECK(pthread_mutex_trylock(&rcm) == 0 && pthread_mutex_unlock(&rcm) == 0);
 	uint64_t t0 = now_ns();
 	pending_cancel(sleeper);
 	CHECK(ms_since(t0) < 50000);

@@ -84,14 +84,14 @@ static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
 {
 	struct thread *self = thread_self();
 	int count = 0;
+	if (mx_base(m) && m->__owner != self)
+		return EPERM;                /* (a normal mutex keeps no owner) */
+	if (pcancel_pending())           /* before the count changes: the cleanup */
+		pcancel_act();               /* handlers get the mutex as it was held */
 	if (mx_base(m)) {
-		if (m->__owner != self)
-			return EPERM;        /* (a normal mutex keeps no owner) */
 		count = m->__count;      /* a recursive mutex is released whole */
 		m->__count = 1;
 	}
-	if (pcancel_pending())
-		pcancel_act();
 	struct pw w = { self, 0, 0 };
 	plock(&c->__lk, self);
 	pq_push(&c->__q, &w);

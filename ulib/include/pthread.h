@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <sched.h>
 #include <bits/time.h>
+#include <time.h>                  /* as glibc and musl: clock_gettime for deadlines */
 
 #ifndef __pthread_t_defined
 #define __pthread_t_defined

@@ -23,6 +23,16 @@
 #define _POSIX_THREADS        200809L
 #define _POSIX_TIMERS         200809L
 #define _POSIX_MONOTONIC_CLOCK 200809L
+/* Options the POSIX layer has (docs/posix.md): programs test these
+   before using the calls (glibc's tests skip what is not defined). */
+#define _POSIX_CLOCK_SELECTION      200809L   /* condattr_setclock, clock_nanosleep */
+#define _POSIX_TIMEOUTS             200809L   /* timedlock, sem_timedwait, ... */
+#define _POSIX_SEMAPHORES           200809L
+#define _POSIX_BARRIERS             200809L
+#define _POSIX_SPIN_LOCKS           200809L
+#define _POSIX_READER_WRITER_LOCKS  200809L
+#define _POSIX_THREAD_ATTR_STACKSIZE 200809L
+#define _POSIX_THREAD_PRIO_PROTECT  200809L   /* ceilings; no PRIO_INHERIT */
 #define _POSIX_VERSION        200809L
 
 long sysconf(int name);

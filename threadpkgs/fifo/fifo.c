@@ -214,8 +214,12 @@ static __attribute__((noinline)) struct rtvp *requeue(struct fvp *f, struct uthr
 		push(f, t, 1);
 	else if (why == RQ_WARNED && (w = shortest_other(f))) {
 		push_peer(to = w, t);
-		for (struct uthread *u; (u = pop(f, 0)); fifo_stats.moved++)
-			push_peer(shortest_other(f), u);
+		for (struct uthread *u; (u = pop(f, 0)); fifo_stats.moved++) {
+			/* Spread over peers on a CPU; with none, keep them
+			   together: the next VP to run takes them all (steal) */
+			struct fvp *x = shortest_other(f);
+			push_peer(oncpu(x) ? x : to, u);
+		}
 		return &to->v;
 	} else {
 		rescue(f);
@@ -254,7 +258,13 @@ static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 /* Nothing in v's own queue: take from another VP's. */
 static __attribute__((noinline)) struct uthread *steal(struct fvp *f)
 {
-	struct uthread *t = 0;
+	/* First every thread stranded on a peer that is off its CPU, in its
+	   order. Taking one at a time, with more VPs than CPUs the first two
+	   taken yielded to each other for the rest of the VP's turn while the
+	   others waited on the peer (4 VPs on 1 CPU, 8 yielding threads:
+	   144,021 to 683,059 yields in 200 ms). */
+	rescue(f);
+	struct uthread *t = pop(f, 0);
 	for (int i = 0, n = fifo.nvps; !t && i < n; i++) {
 		struct fvp *w = fvp_at(i);
 		if (w != f && len(w) > 0 && (t = pop(w, 1)))

@@ -235,6 +235,21 @@ static void requeue_cur(struct rtvp *v, struct uthread *cur, int why)
 	rt_make_runnable(v->pkg, v, cur, why);
 }
 
+/* cur, interrupted outside any spin lock, resumes where
+   thread_async_hook says (asynchronous cancellation), as if called from
+   nowhere: below its red zone, the stack aligned as at a call, a zero
+   return address (the entry never returns). */
+static void async_redirect(struct vp_page *vpp, struct uthread *cur)
+{
+	void *entry = thread_async_hook(&cur->t);
+	if (!entry)
+		return;
+	uint64_t sp = ((vpp->save.rsp - 128) & ~15UL) - 8;
+	*(uint64_t *)sp = 0;
+	vpp->save.rsp = sp;
+	vpp->save.rip = (uint64_t)entry;
+}
+
 /* The upcall handler of every runtime VP (ulib/upcall.S calls it). */
 void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 {
@@ -247,6 +262,8 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 		vpp->current_thread = 0;
 		sched_loop(v);
 	}
+	if (thread_async_hook && !cur->t.crit)
+		async_redirect(vpp, cur);
 	if (!(saw & (SAW_PREEMPTED | SAW_RESCHED)) && p->preempt && p->preempt(v, cur))
 		saw |= SAW_RESCHED;
 	if (saw & SAW_PREEMPTED) {

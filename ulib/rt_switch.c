@@ -319,6 +319,16 @@ void rt_unblock(struct thread *t)
 	vp_restore(vpp, was);
 }
 
+/* An upcall on t's VP (EV_SIGNAL), whose handler asks thread_async_hook
+   about the thread it interrupts. Classic VPs take no upcalls. */
+void rt_interrupt(struct thread *t)
+{
+	struct rtpkg *p = pkg_of(t);
+	struct rtvp *v = rt_vp_of(p, __atomic_load_n(&t->vpp, __ATOMIC_ACQUIRE));
+	if (v && !p->classic)
+		rt_kick(v);
+}
+
 /* Descriptors go back to the package's pool, never to malloc: a late
    thread_unblock() of a thread that has exited (sync.c allows it) must
    find a descriptor, and at worst wakes its next user spuriously, which

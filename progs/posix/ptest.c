@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys.h>
+#include <upcall.h>
+#include <thread.h>
 #include <clock.h>
 
 static const char *why;
@@ -933,6 +935,40 @@ static void *pending_at_condwait(void *a)
 	return (void *)1L;
 }
 
+/* Asynchronous cancellation of a thread that spins and never reaches a
+   cancellation point: its package redirects it at an upcall (fifo,
+   tutor, prio); classic VPs (naive, kthread) take none. */
+static volatile int async_cleaned;
+
+static void note_async(void *a)
+{
+	(void)a;
+	async_cleaned = 1;
+}
+
+static void *spin_async(void *a)
+{
+	(void)a;
+	int old;
+	volatile unsigned long n = 0;
+	pthread_cleanup_push(note_async, 0);
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
+	sem_post(&pend_ready);
+	for (;;)
+		n++;
+	pthread_cleanup_pop(0);
+	return (void *)1L;
+}
+
+static void *async_pending(void *a)
+{
+	(void)a;
+	hold_until_cancelled();          /* deferred, enabled, pending: then async */
+	int old;
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);   /* acts at once */
+	return (void *)1L;
+}
+
 static void pending_cancel(void *(*fn)(void *))
 {
 	pthread_t t;
@@ -966,6 +1002,15 @@ static void area_cancel_points(void)
 	uint64_t t0 = now_ns();
 	pending_cancel(sleeper);
 	CHECK(ms_since(t0) < 50000);
+	pending_cancel(async_pending);
+	/* Upcalls, and main gets a CPU while the spinner spins: fifo's
+	   time slices, or a second VP (tutor and prio never take the VP
+	   from a spinning thread). */
+	const char *pkg = ((struct thread *)pthread_self())->ops->name;
+	if (vp_self()->upcall_entry && (!strcmp(pkg, "fifo") || vp_pseudo()->nvp > 1)) {
+		pending_cancel(spin_async);
+		CHECK(async_cleaned == 1);
+	}
 }
 
 static void area_cancel(void)

@@ -46,7 +46,18 @@ struct thread_ops {
 	   sleeps in the kernel on the park word: right for every package
 	   whose kernel blocks only the thread, i.e. upcall VPs and kthread). */
 	int (*block_until)(struct thread *self, uint64_t deadline);
+	/* Optional: have t's package look at t soon even if t never blocks
+	   nor yields (an upcall on its VP, which asks the hook
+	   thread_async_hook): asynchronous cancellation. 0: it looks only
+	   when t next stops by itself. */
+	void (*interrupt)(struct thread *t);
 };
+
+/* Where an interrupted thread t should resume instead of where it was
+   (0: where it was): the POSIX layer's asynchronous cancellation
+   defines it (weak: a program without the layer has none). Packages ask
+   it when an upcall interrupts t outside any spin lock. */
+__attribute__((weak)) void *thread_async_hook(struct thread *t);
 
 /* park states */
 #define PARK_RUN     0     /* running or runnable, no permit */

@@ -143,8 +143,9 @@ void rt_yield(struct thread *self);
 __attribute__((noreturn)) void rt_exit(struct thread *self);
 void rt_free(struct thread *t);
 int rt_block_until(struct thread *self, uint64_t deadline);
+void rt_interrupt(struct thread *t);
 #define RT_OPS(nm) { .name = (nm), .block = rt_block, .unblock = rt_unblock, \
-		     .block_until = rt_block_until, \
+		     .block_until = rt_block_until, .interrupt = rt_interrupt, \
 		     .yield = rt_yield, .exit = rt_exit, .free = rt_free }
 
 /* struct pkg's routines, for RT_PACKAGE. */

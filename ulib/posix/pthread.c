@@ -735,7 +735,23 @@ int pthread_cancel(pthread_t th)
 		return 0;
 	}
 	thread_unblock(t);               /* out of a wait: it looks at cancel_pending */
+	if (pt->cancel_async && !pt->cancel_off && t->ops->interrupt)
+		t->ops->interrupt(t);    /* running: its package redirects it */
 	return 0;
+}
+
+/* Asynchronous cancellation (thread_async_hook, <thread.h>): a thread
+   interrupted with a cancel due resumes here. */
+static __attribute__((noreturn)) void async_cancelled(void)
+{
+	pcancel_act();
+}
+
+void *thread_async_hook(struct thread *t)
+{
+	struct pthread *pt = t->tcb ? pt_of(t) : 0;
+	return pt && pt->cancel_async && pt->cancel_pending && !pt->cancel_off && !pt->exiting
+	       ? (void *)async_cancelled : 0;
 }
 
 int pthread_setcancelstate(int state, int *old)
@@ -747,6 +763,8 @@ int pthread_setcancelstate(int state, int *old)
 		*old = pt->cancel_off | pt->exiting;   /* off for good in pthread_exit */
 	if (!pt->exiting)
 		pt->cancel_off = state;
+	if (pt->cancel_async && pcancel_pending())   /* asynchronous: at once */
+		pcancel_act();
 	return 0;
 }
 
@@ -757,7 +775,9 @@ int pthread_setcanceltype(int type, int *old)
 	struct pthread *pt = self_pt();
 	if (old)
 		*old = pt->cancel_async;
-	pt->cancel_async = type;         /* acted on at cancellation points only */
+	pt->cancel_async = type;         /* see thread_async_hook */
+	if (type == PTHREAD_CANCEL_ASYNCHRONOUS && pcancel_pending())
+		pcancel_act();
 	return 0;
 }
 

@@ -1,9 +1,9 @@
 /*
- * cpushare PKG THREADS [MS]: do compute-bound threads that never yield
- * nor block share the CPUs? THREADS threads of package PKG, on one VP per
- * CPU, each count in a loop of their own (each counter in its own cache
- * lines) until the first thread, which sleeps MS ms (default 200) in the
- * kernel, raises a flag. With more threads than VPs only preemption can
+ * cpushare PKG THREADS [MS [VPS]]: do compute-bound threads that never
+ * yield nor block share the CPUs? THREADS threads of package PKG, on VPS
+ * VPs (default one per CPU), each count in a loop of their own (each
+ * counter in its own cache lines) until the first thread, which sleeps
+ * MS ms (default 200) in the kernel, raises a flag. With more threads than VPs only preemption can
  * share: fifo's time slices move a thread whose slice ends to the
  * shortest queue, so every thread gets about THREADS/VPS of a CPU's time.
  * A package without slices leaves the queued threads at 0.
@@ -25,7 +25,7 @@ static struct counter {
 	volatile uint64_t n;
 } __attribute__((aligned(128))) cnt[MAXT];
 static volatile int go, stop;
-static int nthreads, ms = 200;
+static int nthreads, ms = 200, nvps;
 static const struct pkg *P;
 
 static void *spinner(void *arg)
@@ -62,7 +62,7 @@ static void *main_fn(void *arg)
 	result_begin(&r, "cpushare");
 	result_str(&r, "package", P->name);
 	result_int(&r, "threads", nthreads);
-	result_int(&r, "vps", (int)sys_getinfo(INFO_NCPU));
+	result_int(&r, "vps", nvps);
 	result_int(&r, "ms", ms);
 	result_uints(&r, "counts", c, nthreads);
 	result_double(&r, "ratio", lo ? (double)hi / (double)lo : 0);
@@ -77,13 +77,14 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	P = app_args(argc, argv, 3, "cpushare PKG THREADS [MS]");
+	P = app_args(argc, argv, 3, "cpushare PKG THREADS [MS [VPS]]");
 	nthreads = atoi(argv[2]);
 	if (argc > 3)
 		ms = atoi(argv[3]);
-	if (nthreads < 1 || nthreads > MAXT || ms < 1) {
+	nvps = argc > 4 ? atoi(argv[4]) : (int)sys_getinfo(INFO_NCPU);
+	if (nthreads < 1 || nthreads > MAXT || ms < 1 || nvps < 1 || nvps > MAXVP) {
 		printf("cpushare: bad arguments\n");
 		return 2;
 	}
-	P->run((int)sys_getinfo(INFO_NCPU), main_fn, 0);
+	P->run(nvps, main_fn, 0);
 }

@@ -288,16 +288,32 @@ __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 	abort();
 }
 
+/* Yield to another thread of self's package if one is runnable here: 1
+   once self runs again, 0 (at once) if there was none. */
+static int yield_other(struct uthread *self)
+{
+	struct vp_page *vpp = vp_disable_self();
+	struct rtvp *v = vp_pkg(vpp);
+	struct uthread *next = v->pkg->pick(v, self);
+	if (!next) {
+		vp_enable(vpp);
+		return 0;
+	}
+	self->t.nvcsw++;
+	switch_away(v, self, next, ACT_YIELD);
+	return 1;
+}
+
 /* Timed blocking. With upcalls, the kernel blocks only the thread: it
    sleeps on its park word (thread_park_timed). A classic VP would sleep
    whole, and the threads queued behind it with it (with one VP, the very
    thread that would wake it): there the thread waits at user level,
-   yielding until an unblock leaves a permit or the deadline passes. */
+   yielding until an unblock leaves a permit or the deadline passes, and
+   sleeps on its park word only while nothing else is runnable here. */
 int rt_block_until(struct thread *self, uint64_t deadline)
 {
 	if (!pkg_of(self)->classic)
 		return thread_park_timed(self, deadline);
-	self->nvcsw++;
 	for (;;) {
 		int expect = PARK_PERMIT;
 		if (__atomic_compare_exchange_n(&self->park, &expect, PARK_RUN, 0,
@@ -305,7 +321,11 @@ int rt_block_until(struct thread *self, uint64_t deadline)
 			return 0;
 		if (now_ns() >= deadline)
 			return -ETIMEDOUT;
-		self->ops->yield(self);
+		/* With nobody else to run here the VP may sleep whole: no
+		   thread waits behind it (a lone sleeper spun for its whole
+		   sleep). Threads queued later go to the package's idle VPs. */
+		if (!yield_other((struct uthread *)self))
+			return thread_park_timed(self, deadline);
 	}
 }
 

@@ -1146,6 +1146,12 @@ static void area_sched(void)
 		usleep(100);
 	CHECK(polled);
 	pthread_join(w, 0);
+	/* Alone, a sleeper's VP sleeps in the kernel too (on naive the
+	   wait yielded in a loop for the whole sleep, never blocking). */
+	struct pseudo_page *pp = vp_pseudo();   /* (we may come back on another VP) */
+	uint64_t b0 = pp->blocks, t0 = now_ns();
+	usleep(50000);
+	CHECK(ms_since(t0) >= 50 && pp->blocks > b0);
 
 	CHECK(sched_yield() == 0);
 	int lo = sched_get_priority_min(SCHED_FIFO), hi = sched_get_priority_max(SCHED_FIFO);

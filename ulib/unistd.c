@@ -3,6 +3,7 @@
  * stdin behind fd 0, and what the kernel can say about the machine.
  */
 #include <unistd.h>
+#include <pthread.h>             /* PTHREAD_KEYS_MAX, for sysconf */
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <stdio.h>
@@ -86,9 +87,27 @@ long sysconf(int name)
 	case _SC_AVPHYS_PAGES:
 		return sys_getinfo(INFO_MEM_AVAIL) / (long)PAGE_SIZE;
 	case _SC_THREADS:
-		return _POSIX_THREADS;
+	case _SC_TIMERS:
+	case _SC_SEMAPHORES:
+	case _SC_THREAD_ATTR_STACKSIZE:
+	case _SC_THREAD_PRIO_PROTECT:
+	case _SC_BARRIERS:
+	case _SC_CLOCK_SELECTION:
+	case _SC_MONOTONIC_CLOCK:
+	case _SC_READER_WRITER_LOCKS:
+	case _SC_SPIN_LOCKS:
+	case _SC_TIMEOUTS:
+		return 200809L;          /* the options <unistd.h> defines */
+	case _SC_THREAD_PRIORITY_SCHEDULING:
+	case _SC_THREAD_PRIO_INHERIT:
+	case _SC_THREAD_PROCESS_SHARED:
+		return -1;               /* not supported: -1, errno as it was */
 	case _SC_THREAD_STACK_MIN:
 		return 16384;
+	case _SC_THREAD_KEYS_MAX:
+		return PTHREAD_KEYS_MAX;
+	case _SC_THREAD_DESTRUCTOR_ITERATIONS:
+		return PTHREAD_DESTRUCTOR_ITERATIONS;
 	}
 	errno = EINVAL;
 	return -1;

@@ -38,6 +38,7 @@
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
+#include <pthread.h>
 
 static int checks, failures;
 
@@ -370,6 +371,13 @@ static void test_unistd(long want_cpus)
 	CHECK(uname(&u) == 0 && !strcmp(u.machine, "x86_64"));
 	errno = 0;
 	CHECK(sysconf(-1) == -1 && errno == EINVAL);
+	/* options: what <unistd.h> defines is there; an absent one is -1
+	   with errno unchanged */
+	CHECK(sysconf(_SC_CLOCK_SELECTION) == _POSIX_CLOCK_SELECTION);
+	CHECK(sysconf(_SC_SPIN_LOCKS) == _POSIX_SPIN_LOCKS);
+	CHECK(sysconf(_SC_THREAD_KEYS_MAX) == PTHREAD_KEYS_MAX);
+	errno = 0;
+	CHECK(sysconf(_SC_THREAD_PROCESS_SHARED) == -1 && errno == 0);
 	CHECK(getpid() > 0 && isatty(1) && isatty(2));
 	errno = 0;
 	CHECK(write(5, "x", 1) == -1 && errno == EBADF);

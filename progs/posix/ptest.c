@@ -696,6 +696,15 @@ static void area_barrier(void)
 	pthread_spin_unlock(&sl);
 	CHECK(pthread_spin_trylock(&sl) == 0);
 	pthread_spin_unlock(&sl);
+	/* The holder blocks holding it, the waiter spins on its VP: the
+	   waiter must let the holder run again (it never did on one VP). */
+	spin_count = 0;
+	pthread_spin_lock(&sl);
+	pthread_create(&t[0], 0, spin_body, (void *)1L);
+	usleep(20000);
+	pthread_spin_unlock(&sl);
+	pthread_join(t[0], 0);
+	CHECK(spin_count == 1);
 	CHECK(pthread_spin_destroy(&sl) == 0);
 }
 

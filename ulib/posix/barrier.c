@@ -82,9 +82,19 @@ int pthread_spin_destroy(pthread_spinlock_t *s)
 	return *s ? EBUSY : 0;
 }
 
+/* The waiter does not raise its crit count (only the holder has it
+   raised, by trylock) and gives the other threads of its VP a turn now
+   and then: a POSIX spin lock's holder may block while it holds one (the
+   Open POSIX suite's holder sleeps 3 s), and a waiter that could not be
+   switched out kept it from ever running again on a shared VP. */
 int pthread_spin_lock(pthread_spinlock_t *s)
 {
-	spin_lock((struct spin *)s);
+	for (unsigned i = 1; pthread_spin_trylock(s); )
+		while (__atomic_load_n(s, __ATOMIC_RELAXED))
+			if (i++ % 128)
+				__asm__ volatile("pause");
+			else
+				thread_yield();
 	return 0;
 }
 

@@ -154,6 +154,20 @@ static void switch_away(struct rtvp *v, struct uthread *self, struct uthread *ne
 	vp_enable(vp_self());           /* back, maybe on another VP */
 }
 
+/* Switch from self to another runnable thread of v's package, if there
+   is one (software interrupts off; on again at return): 1 once self runs
+   again, 0 at once if there was none. */
+static inline __attribute__((always_inline)) int yield_pick(struct rtvp *v, struct uthread *self)
+{
+	struct uthread *next = v->pkg->pick(v, self);
+	if (!next) {
+		vp_enable(v->vpp);      /* nobody else to run */
+		return 0;
+	}
+	switch_away(v, self, next, ACT_YIELD);
+	return 1;
+}
+
 static __attribute__((noinline)) void yield_slow(struct rtvp *v, struct uthread *self)
 {
 	struct rtpkg *p = v->pkg;
@@ -168,11 +182,7 @@ static __attribute__((noinline)) void yield_slow(struct rtvp *v, struct uthread 
 		vp_enable(vp_self());
 		return;
 	}
-	next = p->pick(v, self);
-	if (next)
-		switch_away(v, self, next, ACT_YIELD);
-	else
-		vp_enable(v->vpp);      /* nobody else to run */
+	yield_pick(v, self);
 }
 
 /* Swap self with the head of v's local queue (local_yield); 0 if the
@@ -288,22 +298,6 @@ __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 	abort();
 }
 
-/* Yield to another thread of self's package if one is runnable here: 1
-   once self runs again, 0 (at once) if there was none. */
-static int yield_other(struct uthread *self)
-{
-	struct vp_page *vpp = vp_disable_self();
-	struct rtvp *v = vp_pkg(vpp);
-	struct uthread *next = v->pkg->pick(v, self);
-	if (!next) {
-		vp_enable(vpp);
-		return 0;
-	}
-	self->t.nvcsw++;
-	switch_away(v, self, next, ACT_YIELD);
-	return 1;
-}
-
 /* Timed blocking. With upcalls, the kernel blocks only the thread: it
    sleeps on its park word (thread_park_timed). A classic VP would sleep
    whole, and the threads queued behind it with it (with one VP, the very
@@ -324,8 +318,9 @@ int rt_block_until(struct thread *self, uint64_t deadline)
 		/* With nobody else to run here the VP may sleep whole: no
 		   thread waits behind it (a lone sleeper spun for its whole
 		   sleep). Threads queued later go to the package's idle VPs. */
-		if (!yield_other((struct uthread *)self))
+		if (!yield_pick(vp_pkg(vp_disable_self()), (struct uthread *)self))
 			return thread_park_timed(self, deadline);
+		self->nvcsw++;
 	}
 }
 

@@ -587,8 +587,64 @@ static void *try_rw(void *a)
 	return (void *)(long)(wr ? pthread_rwlock_trywrlock(&rw) : pthread_rwlock_tryrdlock(&rw));
 }
 
+/* Writer preference (PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP). */
+static pthread_rwlock_t wp;
+
+static void *wp_timed_writer(void *a)
+{
+	struct timespec ts = after_ms(CLOCK_REALTIME, (long)a);
+	return (void *)(long)pthread_rwlock_timedwrlock(&wp, &ts);
+}
+
+static void *wp_try_reader(void *a)
+{
+	(void)a;
+	return (void *)(long)pthread_rwlock_tryrdlock(&wp);
+}
+
+static void *wp_reader(void *a)
+{
+	struct timespec ts = after_ms(CLOCK_REALTIME, (long)a);
+	int r = pthread_rwlock_timedrdlock(&wp, &ts);
+	if (!r)
+		pthread_rwlock_unlock(&wp);
+	return (void *)(long)r;
+}
+
+static void rwlock_prefer_writer(void)
+{
+	pthread_rwlockattr_t a;
+	int kind = -1;
+	void *r1, *r2;
+	pthread_t w, r;
+	CHECK(pthread_rwlockattr_init(&a) == 0);
+	CHECK(pthread_rwlockattr_getkind_np(&a, &kind) == 0 && kind == PTHREAD_RWLOCK_PREFER_READER_NP);
+	CHECK(pthread_rwlockattr_setkind_np(&a, 7) == EINVAL);
+	CHECK(pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP) == 0);
+	CHECK(pthread_rwlockattr_getkind_np(&a, &kind) == 0 &&
+	      kind == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	CHECK(pthread_rwlock_init(&wp, &a) == 0);
+	CHECK(pthread_rwlock_rdlock(&wp) == 0);
+	pthread_create(&w, 0, wp_timed_writer, (void *)40L);
+	msleep(5);                       /* w waits behind our read hold */
+	pthread_create(&r, 0, wp_try_reader, 0);
+	pthread_join(r, &r1);
+	CHECK((long)r1 == EBUSY);        /* no new reader while a writer waits */
+	pthread_create(&r, 0, wp_reader, (void *)2000L);
+	msleep(5);                       /* r waits behind w */
+	pthread_join(w, &r1);
+	pthread_join(r, &r2);
+	CHECK((long)r1 == ETIMEDOUT);
+	CHECK((long)r2 == 0);            /* let in once w gave up, not at its own timeout */
+	CHECK(pthread_rwlock_unlock(&wp) == 0);
+	CHECK(pthread_rwlock_destroy(&wp) == 0);
+	pthread_rwlock_t wi = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+	CHECK(wi.__kind == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+}
+
 static void area_rwlock(void)
 {
+	rwlock_prefer_writer();
 	pthread_t t[6];
 	for (int i = 0; i < 4; i++)
 		pthread_create(&t[i], 0, reader, (void *)300L);

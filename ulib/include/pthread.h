@@ -63,10 +63,11 @@ typedef struct {
 	int __readers;               /* holding it for reading */
 	void *__writer;              /* the struct thread holding it for writing */
 	struct __pq __rq, __wq;      /* waiting readers, writers */
+	int __kind;                  /* PTHREAD_RWLOCK_PREFER_* */
 } pthread_rwlock_t;
 
 typedef struct {
-	int __pshared;
+	int __pshared, __kind;
 } pthread_rwlockattr_t;
 
 typedef struct {
@@ -94,6 +95,15 @@ typedef unsigned pthread_key_t;
 #define PTHREAD_PRIO_NONE    0
 #define PTHREAD_PRIO_INHERIT 1       /* not supported: ENOTSUP */
 #define PTHREAD_PRIO_PROTECT 2
+
+/* Read-write lock kinds (glibc's): readers first (the default), or, with
+   WRITER_NONRECURSIVE, no new reader while a writer waits. PREFER_WRITER
+   is the default's behaviour, as in glibc: a thread may take again a read
+   lock it holds, which would deadlock behind a waiting writer. */
+#define PTHREAD_RWLOCK_PREFER_READER_NP              0
+#define PTHREAD_RWLOCK_PREFER_WRITER_NP              1
+#define PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP 2
+#define PTHREAD_RWLOCK_DEFAULT_NP PTHREAD_RWLOCK_PREFER_READER_NP
 
 #define PTHREAD_MUTEX_STALLED 0
 #define PTHREAD_MUTEX_ROBUST  1      /* not supported: ENOTSUP */
@@ -133,6 +143,8 @@ typedef unsigned pthread_key_t;
 	{ .__state = __PTHREAD_MX_TYPED, .__type = PTHREAD_MUTEX_ERRORCHECK }
 #define PTHREAD_COND_INITIALIZER { .__lk = 0 }
 #define PTHREAD_RWLOCK_INITIALIZER { .__lk = 0 }
+#define PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP \
+	{ .__kind = PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP }
 
 /* threads */
 int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
@@ -269,6 +281,8 @@ int pthread_rwlockattr_init(pthread_rwlockattr_t *a);
 int pthread_rwlockattr_destroy(pthread_rwlockattr_t *a);
 int pthread_rwlockattr_setpshared(pthread_rwlockattr_t *a, int pshared);
 int pthread_rwlockattr_getpshared(const pthread_rwlockattr_t *a, int *pshared);
+int pthread_rwlockattr_setkind_np(pthread_rwlockattr_t *a, int kind);
+int pthread_rwlockattr_getkind_np(const pthread_rwlockattr_t *a, int *kind);
 
 int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *a, unsigned n);
 int pthread_barrier_destroy(pthread_barrier_t *b);

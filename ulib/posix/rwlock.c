@@ -1,9 +1,12 @@
 /*
- * POSIX read-write locks. Readers go first while no writer holds the lock
- * (glibc's default preference), so a thread may take a read lock it
- * already holds without deadlocking behind a waiting writer; waiting
- * writers are served when the last reader leaves. An unlock releases the
- * write hold if the caller has it, else one read hold.
+ * POSIX read-write locks. By default readers go first while no writer
+ * holds the lock (glibc's default preference), so a thread may take a
+ * read lock it already holds without deadlocking behind a waiting writer;
+ * waiting writers are served when the last reader leaves. The kind
+ * PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP (glibc's) admits no new
+ * reader while a writer waits, so a steady stream of readers cannot
+ * starve writers. An unlock releases the write hold if the caller has
+ * it, else one read hold.
  */
 #include <errno.h>
 #include "pwait.h"
@@ -34,11 +37,51 @@ int pthread_rwlockattr_getpshared(const pthread_rwlockattr_t *a, int *pshared)
 	return 0;
 }
 
+int pthread_rwlockattr_setkind_np(pthread_rwlockattr_t *a, int kind)
+{
+	if (kind < PTHREAD_RWLOCK_PREFER_READER_NP || kind > PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP)
+		return EINVAL;
+	a->__kind = kind;
+	return 0;
+}
+
+int pthread_rwlockattr_getkind_np(const pthread_rwlockattr_t *a, int *kind)
+{
+	*kind = a->__kind;
+	return 0;
+}
+
 int pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *a)
 {
-	(void)a;
-	*l = (pthread_rwlock_t){ 0 };
+	*l = (pthread_rwlock_t){ .__kind = a ? a->__kind : 0 };
 	return 0;
+}
+
+/* Must a reader wait? For a writer holding it; with writer preference
+   also for a writer waiting. */
+static int reader_waits(const pthread_rwlock_t *l)
+{
+	return l->__writer ||
+	       (l->__kind == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP && l->__wq.__head);
+}
+
+/* Admit every waiting reader (lock held): the caller grants the list. */
+static struct pw *take_readers(pthread_rwlock_t *l)
+{
+	struct pw *go = l->__rq.__head;
+	l->__rq.__head = l->__rq.__tail = 0;
+	for (struct pw *w = go; w; w = w->next)
+		l->__readers++;
+	return go;
+}
+
+static void grant_all(struct pw *go)
+{
+	while (go) {
+		struct pw *next = go->next;   /* read before go may vanish */
+		pw_grant(go);
+		go = next;
+	}
 }
 
 int pthread_rwlock_destroy(pthread_rwlock_t *l)
@@ -55,7 +98,7 @@ static int take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 		punlock(&l->__lk, self);
 		return EDEADLK;
 	}
-	if (!l->__writer && (!wr || !l->__readers)) {
+	if (wr ? !l->__writer && !l->__readers : !reader_waits(l)) {
 		if (wr)
 			l->__writer = self;
 		else
@@ -72,9 +115,14 @@ static int take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 	pq_push(q, &w);
 	punlock(&l->__lk, self);
 	int r = pw_wait(&w, deadline, 0, &l->__lk, q);
-	if (r)
-		punlock(&l->__lk, self);
-	return r;                        /* granted: the granter counted us in */
+	if (!r)
+		return 0;                /* granted: the granter counted us in */
+	/* Timed out, off the queue. A writer that gave up may have been
+	   all that kept waiting readers out (writer preference). */
+	struct pw *go = wr && !reader_waits(l) ? take_readers(l) : 0;
+	punlock(&l->__lk, self);
+	grant_all(go);
+	return r;
 }
 
 int pthread_rwlock_rdlock(pthread_rwlock_t *l)
@@ -132,18 +180,10 @@ int pthread_rwlock_unlock(pthread_rwlock_t *l)
 		if ((go = pq_pop(&l->__wq))) {
 			l->__writer = go->t;     /* one writer */
 			go->next = 0;
-		} else {                     /* or every reader */
-			go = l->__rq.__head;
-			l->__rq.__head = l->__rq.__tail = 0;
-			for (struct pw *w = go; w; w = w->next)
-				l->__readers++;
-		}
+		} else                       /* or every reader */
+			go = take_readers(l);
 	}
 	punlock(&l->__lk, self);
-	while (go) {
-		struct pw *next = go->next;
-		pw_grant(go);
-		go = next;
-	}
+	grant_all(go);
 	return 0;
 }

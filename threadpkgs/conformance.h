@@ -11,9 +11,10 @@
  * semaphores and barriers, blocking and waking each other, and joining
  * each other.
  *
- * Arguments: [vps=N] [yield_ms=M] [TEST...]. N (default 4) is the VP
- * count given to run(); M (default 1000) the yield test's window in ms;
- * the tests named run (default: all, in the order below).
+ * Arguments: [vps=N] [yield_ms=M] [yield_pct=P] [TEST...]. N (default 4)
+ * is the VP count given to run(); M (default 1000) the yield test's window
+ * in ms; P (default 400) its bound: no thread may yield more than P% as
+ * often as another; the tests named run (default: all, in the order below).
  *
  * Each test prints one line, "conformance PKG: TEST ok (MS ms)" or
  * "... FAIL: why", and the program ends with one
@@ -42,6 +43,7 @@ static const struct pkg *conf_pkgs[CONF_MAXPKG];
 static int conf_npkgs;
 static long conf_vps = 4;
 static long conf_yield_ms = 1000;   /* the yield test's window */
+static long conf_yield_pct = 400;   /* its bound: max <= pct% of min */
 static char conf_label[64];         /* "kthread", "fifo+kthread" */
 
 /* The test being run: its verdict and first failure. */
@@ -240,7 +242,7 @@ static void t_park(void)
 /* ---- yield fairness --------------------------------------------------- */
 
 /* N threads of one package yield in a loop for yield_ms (default 1000) ms;
-   each must have had a fair share, within YF_RATIO. The window is time,
+   each must have had a fair share, within yield_pct. The window is time,
    not a count of yields, so it spans as many quanta whatever a yield
    costs: 1,000 ms is 500 of the suite's 2 ms quanta, so one quantum lost
    to a VP preempted unwarned is a small part of it (priotest's starve
@@ -251,7 +253,6 @@ static void t_park(void)
    yield offers the processor to the threads of the same scheduler, so
    fairness across packages is not a property of yield. */
 #define YF_N       8
-#define YF_RATIO   4                /* max <= YF_RATIO * min */
 
 static volatile int yf_go;
 static volatile uint64_t yf_end;
@@ -297,8 +298,9 @@ static void t_yield(void)
 		const char *name = conf_pkgs[p]->name;
 		CHECK(sum == yf_total, "%s: iterations add up to %ld, the shared count is %ld",
 		      name, sum, yf_total);
-		CHECK(min > 0 && max <= YF_RATIO * min,
-		      "%s: unfair: min %ld max %ld iterations (bound %dx)", name, min, max, YF_RATIO);
+		CHECK(min > 0 && max * 100 <= conf_yield_pct * min,
+		      "%s: unfair: min %ld max %ld iterations (bound %ld%%)", name, min, max,
+		      conf_yield_pct);
 		char line[256];
 		int len = snprintf(line, sizeof line, "conformance %s: %s yield counts (count@vp/cpu):",
 				   conf_label, name);
@@ -640,6 +642,7 @@ static const struct conf_opt {
 } conf_opts[] = {
 	{ "vps=", 1, 64, &conf_vps },
 	{ "yield_ms=", 1, 60000, &conf_yield_ms },
+	{ "yield_pct=", 100, 100000, &conf_yield_pct },
 };
 
 /* 1 if `a` is a numeric argument (its value set), 2 if it is one with a
@@ -684,7 +687,7 @@ static int conformance_main(const struct pkg *const *pkgs, int npkgs, int argc, 
 			if (!strcmp(argv[a], conf_tests[i].name))
 				conf_selected[i] = found = any = 1;
 		if (!found) {
-			printf("conformance: unknown argument '%s'; usage: [vps=N] [yield_ms=M] [TEST...], TEST one of:",
+			printf("conformance: unknown argument '%s'; usage: [vps=N] [yield_ms=M] [yield_pct=P] [TEST...], TEST one of:",
 			       argv[a]);
 			for (int i = 0; i < CONF_NTESTS; i++)
 				printf(" %s", conf_tests[i].name);

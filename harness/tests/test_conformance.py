@@ -65,7 +65,7 @@ def test_conformance(boot, pkg, smp, vps):
     assert [t["name"] for t in res["tests"]] == NOT_YIELD, res
 
 
-# Yield fairness (no thread gets 4x another's iterations) runs apart, under
+# Yield fairness runs apart, under
 # icount, for 200 ms of guest time: 100 quanta of 2 ms, as many as prio's
 # starvation test (test_prio.py). In guest time the host cannot skew the
 # window: in wall time, a window of 1,600,000 yields was 155 ms for fifo on
@@ -86,11 +86,20 @@ def test_conformance(boot, pkg, smp, vps):
 YIELD_MS = 200
 YIELD_TICK_US = 20
 
+# The bound: no thread yields more than YIELD_PCT% as often as another.
+# Measured (2026-11-25, every package, 4-5 boots each): at -smp 1, where
+# the counts repeat exactly, at most 1.08x (tutor); at -smp 2 and 4, where
+# QEMU's icount turns follow host time in part, at most 1.42x (fifo at
+# -smp 2; 1.14x-1.42x over 5 boots). The suite's default of 4x let a fifo
+# balancing bug through at 4.7x (test_fifo.py's history).
+YIELD_PCT = {1: 200, 2: 250, 4: 250}
+
 
 @pytest.mark.parametrize("pkg,smp,vps", params(PACKAGES))
 def test_yield_fairness(boot, pkg, smp, vps):
     tick = f"tick={YIELD_TICK_US} " if smp > 1 else ""
-    res = suite(boot, pkg, smp, vps, [f"yield_ms={YIELD_MS}", "yield"], kopts=tick, icount=True)
+    res = suite(boot, pkg, smp, vps, [f"yield_ms={YIELD_MS}", f"yield_pct={YIELD_PCT[smp]}", "yield"],
+                kopts=tick, icount=True)
     assert [t["name"] for t in res["tests"]] == ["yield"], res
     assert YIELD_MS <= res["tests"][0]["ms"] < 2 * YIELD_MS, res
 

@@ -1203,9 +1203,16 @@ static void *set_polled(void *a)
 	return 0;
 }
 
+static void atfork_never(void)
+{
+	abort();                          /* there is no fork to run it */
+}
+
 static void area_sched(void)
 {
 	pthread_t w;
+	CHECK(pthread_atfork(atfork_never, atfork_never, atfork_never) == 0);
+	CHECK(pthread_atfork(0, 0, 0) == 0);
 	CHECK(pthread_create(&w, 0, set_polled, 0) == 0);
 	for (int i = 0; !polled && i < 100000; i++)
 		usleep(100);

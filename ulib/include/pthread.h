@@ -159,6 +159,8 @@ int pthread_getschedparam(pthread_t th, int *policy, struct sched_param *p);
 int pthread_setschedprio(pthread_t th, int prio);
 int pthread_setconcurrency(int level);
 int pthread_getconcurrency(void);
+/* Anima has no fork(): the handlers are accepted and can never run. */
+int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void));
 
 int pthread_attr_init(pthread_attr_t *a);
 int pthread_attr_destroy(pthread_attr_t *a);

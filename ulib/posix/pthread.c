@@ -572,6 +572,15 @@ int pthread_getconcurrency(void)
 	return concurrency;
 }
 
+/* There is no fork() to run them around (spaces start from a program,
+   SYS_spawn), so registering is all there is; libraries that register
+   handlers at start-up need it to succeed. */
+int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
+{
+	(void)prepare, (void)parent, (void)child;
+	return 0;
+}
+
 /* ---- once ---- */
 
 /* Callers that find the routine running wait on one queue for all once

@@ -667,6 +667,8 @@ static void area_rwlock(void)
 	CHECK(pthread_rwlock_unlock(&rw) == EPERM);
 	CHECK(pthread_rwlock_wrlock(&rw) == 0);
 	CHECK(pthread_rwlock_wrlock(&rw) == EDEADLK);
+	CHECK(pthread_rwlock_trywrlock(&rw) == EBUSY);   /* the writer itself: EBUSY */
+	CHECK(pthread_rwlock_tryrdlock(&rw) == EBUSY);   /* (not rdlock's EDEADLK) */
 	pthread_create(&x, 0, try_rw, (void *)0L);
 	pthread_join(x, &r);
 	CHECK((long)r == EBUSY);

@@ -94,9 +94,9 @@ static int take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 {
 	struct thread *self = thread_self();
 	plock(&l->__lk, self);
-	if (l->__writer == self) {
+	if (l->__writer == self) {           /* the try forms: EBUSY, as POSIX lists */
 		punlock(&l->__lk, self);
-		return EDEADLK;
+		return try ? EBUSY : EDEADLK;
 	}
 	if (wr ? !l->__writer && !l->__readers : !reader_waits(l)) {
 		if (wr)

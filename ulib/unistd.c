@@ -90,6 +90,7 @@ long sysconf(int name)
 	case _SC_TIMERS:
 	case _SC_SEMAPHORES:
 	case _SC_THREAD_ATTR_STACKSIZE:
+	case _SC_THREAD_ATTR_STACKADDR:
 	case _SC_THREAD_PRIO_PROTECT:
 	case _SC_BARRIERS:
 	case _SC_CLOCK_SELECTION:
@@ -101,6 +102,10 @@ long sysconf(int name)
 	case _SC_THREAD_PRIORITY_SCHEDULING:
 	case _SC_THREAD_PRIO_INHERIT:
 	case _SC_THREAD_PROCESS_SHARED:
+	case _SC_PRIORITY_SCHEDULING:
+	case _SC_MAPPED_FILES:
+	case _SC_CPUTIME:
+	case _SC_THREAD_CPUTIME:
 		return -1;               /* not supported: -1, errno as it was */
 	case _SC_THREAD_STACK_MIN:
 		return 16384;

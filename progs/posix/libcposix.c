@@ -378,6 +378,10 @@ static void test_unistd(long want_cpus)
 	CHECK(sysconf(_SC_THREAD_KEYS_MAX) == PTHREAD_KEYS_MAX);
 	errno = 0;
 	CHECK(sysconf(_SC_THREAD_PROCESS_SHARED) == -1 && errno == 0);
+	/* pthread_attr_setstack is there; CPU-time clocks and mapped files not */
+	CHECK(sysconf(_SC_THREAD_ATTR_STACKADDR) == _POSIX_THREAD_ATTR_STACKADDR);
+	CHECK(sysconf(_SC_THREAD_CPUTIME) == -1 && sysconf(_SC_CPUTIME) == -1 &&
+	      sysconf(_SC_MAPPED_FILES) == -1 && errno == 0);
 	CHECK(getpid() > 0 && isatty(1) && isatty(2));
 	errno = 0;
 	CHECK(write(5, "x", 1) == -1 && errno == EBADF);

@@ -1036,6 +1036,37 @@ static void *async_pending(void *a)
 	return (void *)1L;
 }
 
+/* Asynchronous cancellation of a thread waiting for a mutex or a
+   rwlock that main holds (no cancellation points): the cancel ends the
+   wait, on every package (Open POSIX pthread_mutex_init/1-2 and 3-2
+   hung: the waiter went back to sleep). */
+static pthread_mutex_t async_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t async_rw = PTHREAD_RWLOCK_INITIALIZER;
+
+static void *async_at_mutex(void *a)
+{
+	(void)a;
+	int old;
+	pthread_cleanup_push(note_async, 0);
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
+	sem_post(&pend_ready);
+	pthread_mutex_lock(&async_m);
+	pthread_cleanup_pop(0);
+	return (void *)1L;
+}
+
+static void *async_at_rwlock(void *a)
+{
+	(void)a;
+	int old;
+	pthread_cleanup_push(note_async, 0);
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
+	sem_post(&pend_ready);
+	pthread_rwlock_rdlock(&async_rw);
+	pthread_cleanup_pop(0);
+	return (void *)1L;
+}
+
 static void pending_cancel(void *(*fn)(void *))
 {
 	pthread_t t;
@@ -1070,6 +1101,18 @@ static void area_cancel_points(void)
 	pending_cancel(sleeper);
 	CHECK(ms_since(t0) < 50000);
 	pending_cancel(async_pending);
+	async_cleaned = 0;
+	pthread_mutex_lock(&async_m);
+	pending_cancel(async_at_mutex);
+	CHECK(async_cleaned == 1);
+	CHECK(pthread_mutex_unlock(&async_m) == 0);
+	async_cleaned = 0;
+	pthread_rwlock_wrlock(&async_rw);
+	pending_cancel(async_at_rwlock);
+	CHECK(async_cleaned == 1);
+	CHECK(pthread_rwlock_unlock(&async_rw) == 0);
+	CHECK(pthread_rwlock_trywrlock(&async_rw) == 0 && pthread_rwlock_unlock(&async_rw) == 0);
+	async_cleaned = 0;
 	/* Upcalls, and main gets a CPU while the spinner spins: fifo's
 	   time slices, or a second VP (tutor and prio never take the VP
 	   from a spinning thread). */

@@ -136,7 +136,8 @@ static int raise_prio(pthread_mutex_t *m, struct thread *self)
 }
 
 /* The lock's slow path: queue and wait to be handed the mutex. */
-static int lock_wait(pthread_mutex_t *m, struct thread *self, uint64_t deadline, int base)
+static int lock_wait(pthread_mutex_t *m, struct thread *self, uint64_t deadline, int base,
+		     int cancel)
 {
 	struct pw w = { self, 0, 0 };
 	plock(&m->__lk, self);
@@ -146,13 +147,15 @@ static int lock_wait(pthread_mutex_t *m, struct thread *self, uint64_t deadline,
 	}
 	pq_push(&m->__q, &w);
 	punlock(&m->__lk, self);
-	int r = pw_wait(&w, deadline, 0, &m->__lk, &m->__q);
+	int r = pw_wait(&w, deadline, cancel, &m->__lk, &m->__q);
 	if (r)
 		punlock(&m->__lk, self);
 	return r;
 }
 
-static int lock(pthread_mutex_t *m, uint64_t deadline, int try)
+/* cancel: PW_ASYNC where an asynchronous cancel may end the wait (a
+   caller's lock), 0 for a condition wait's relock. */
+static int lock(pthread_mutex_t *m, uint64_t deadline, int try, int cancel)
 {
 	struct thread *self = thread_self();
 	int base = mx_base(m);
@@ -167,9 +170,11 @@ static int lock(pthread_mutex_t *m, uint64_t deadline, int try)
 	int old = raise_prio(m, self), expect = base;
 	if (!__atomic_compare_exchange_n(&m->__state, &expect, base + 1, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED)) {
-		int r = try ? EBUSY : lock_wait(m, self, deadline, base);
+		int r = try ? EBUSY : lock_wait(m, self, deadline, base, cancel);
 		if (r) {
 			self->prio = old;
+			if (r == ECANCELED)  /* asynchronous cancel while waiting */
+				pcancel_act();
 			return r;
 		}
 	}
@@ -183,7 +188,12 @@ static int lock(pthread_mutex_t *m, uint64_t deadline, int try)
 
 int __pthread_mutex_lock_slow(pthread_mutex_t *m)
 {
-	return lock(m, 0, 0);
+	return lock(m, 0, 0, PW_ASYNC);
+}
+
+int pmutex_take_slow(pthread_mutex_t *m)
+{
+	return lock(m, 0, 0, 0);
 }
 
 int pthread_mutex_lock(pthread_mutex_t *m)
@@ -192,12 +202,12 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 	if (__atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED))
 		return 0;
-	return lock(m, 0, 0);
+	return lock(m, 0, 0, PW_ASYNC);
 }
 
 int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-	return lock(m, 0, 1);
+	return lock(m, 0, 1, 0);
 }
 
 int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
@@ -207,7 +217,7 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
 					__ATOMIC_RELAXED))
 		return 0;
 	int64_t d = pdeadline(CLOCK_REALTIME, abstime);
-	return d < 0 ? EINVAL : lock(m, (uint64_t)d, 0);
+	return d < 0 ? EINVAL : lock(m, (uint64_t)d, 0, PW_ASYNC);
 }
 
 /* Contended unlock: hand the mutex straight to the first waiter. */

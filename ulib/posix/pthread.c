@@ -725,6 +725,12 @@ int pcancel_check(void)
 	return pt && pt->cancel_pending && !pt->cancel_off && !pt->exiting;
 }
 
+int pcancel_check_async(void)
+{
+	struct thread *t = thread_self();
+	return pcancel_check() && pt_of(t)->cancel_async;
+}
+
 void pcancel_act(void)
 {
 	pthread_exit(PTHREAD_CANCELED);

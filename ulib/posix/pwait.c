@@ -28,7 +28,8 @@ int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, 
 {
 	int why = 0;
 	while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
-		if (cancel && pcancel_pending())
+		if (cancel && pcancel_any &&
+		    (cancel == PW_ASYNC ? pcancel_check_async() : pcancel_check()))
 			why = ECANCELED;
 		else if (!deadline)
 			thread_block();

@@ -51,9 +51,13 @@ static inline void pw_grant(struct pw *w)
 }
 
 /* Wait until w is granted, the deadline (ns since boot; 0: none) passes,
-   or (cancel) the thread is cancelled. 0: granted (lock not held);
-   ETIMEDOUT or ECANCELED: w is off the queue and `lk` is HELD, for the
-   caller to fix its object's state. */
+   or the thread is cancelled: `cancel` 1 at a cancellation point (any
+   cancel due), PW_ASYNC where only an asynchronous cancel may act (a
+   mutex or rwlock wait, which is no cancellation point), 0 never.
+   0: granted (lock not held); ETIMEDOUT or ECANCELED: w is off the queue
+   and `lk` is HELD, for the caller to fix its object's state (and, on
+   ECANCELED, to act on the cancel: pcancel_act). */
+#define PW_ASYNC 2
 extern volatile int pcancel_any;
 int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q);
 
@@ -97,11 +101,14 @@ static inline void mutex_release(pthread_mutex_t *m)
 		__pthread_mutex_unlock_slow(m);
 }
 
+/* (Not asynchronously cancellable: a cancelled condition wait acts
+   only once it holds the mutex again.) */
+int pmutex_take_slow(pthread_mutex_t *m);
 static inline void mutex_take(pthread_mutex_t *m)
 {
 	int e = 0;
 	if (!__atomic_compare_exchange_n(&m->__state, &e, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		__pthread_mutex_lock_slow(m);
+		pmutex_take_slow(m);
 }
 
 /* An absolute time on `clock` as a deadline on the boot clock (never 0);
@@ -115,6 +122,9 @@ static inline int pcancel_pending(void)
 {
 	return __builtin_expect(pcancel_any, 0) && pcancel_check();
 }
+/* ... and whether that cancel is asynchronous (acts outside the
+   cancellation points). */
+int pcancel_check_async(void);
 __attribute__((noreturn)) void pcancel_act(void);
 
 #endif

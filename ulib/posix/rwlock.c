@@ -114,14 +114,16 @@ static int take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 	struct __pq *q = wr ? &l->__wq : &l->__rq;
 	pq_push(q, &w);
 	punlock(&l->__lk, self);
-	int r = pw_wait(&w, deadline, 0, &l->__lk, q);
+	int r = pw_wait(&w, deadline, PW_ASYNC, &l->__lk, q);
 	if (!r)
 		return 0;                /* granted: the granter counted us in */
-	/* Timed out, off the queue. A writer that gave up may have been
-	   all that kept waiting readers out (writer preference). */
+	/* Timed out or cancelled, off the queue. A writer that gave up may
+	   have been all that kept waiting readers out (writer preference). */
 	struct pw *go = wr && !reader_waits(l) ? take_readers(l) : 0;
 	punlock(&l->__lk, self);
 	grant_all(go);
+	if (r == ECANCELED)              /* asynchronous cancel while waiting */
+		pcancel_act();
 	return r;
 }
 

@@ -33,7 +33,12 @@ void cpu_init(struct cpu *c)
 	c->gdt[0] = 0;
 	c->gdt[1] = 0x00af9a000000ffffUL;   /* kernel code */
 	c->gdt[2] = 0x00cf92000000ffffUL;   /* kernel data */
-	c->gdt[3] = 0x00cffa000000ffffUL;   /* user code, 32-bit (unused; keeps SYSRET layout) */
+	/* Slot 3 (0x18) is where SYSRET's layout puts a 32-bit user code
+	   segment; 64-bit SYSRET never reads it, so it stays null. A ring-3
+	   32-bit code descriptor here let user code far-jump into
+	   compatibility mode, where `syscall` goes to MSR_CSTAR (AMD, and
+	   QEMU's TCG): ring 0 at rip 0 on the user's stack. */
+	c->gdt[3] = 0;
 	c->gdt[4] = 0x00cff2000000ffffUL;   /* user data */
 	c->gdt[5] = 0x00affa000000ffffUL;   /* user code, 64-bit */
 	uint64_t base = (uint64_t)&c->tss, limit = sizeof c->tss - 1;

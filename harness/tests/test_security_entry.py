@@ -65,3 +65,21 @@ def test_user_fs_gs_bases(boot, smp):
     assert res["fsncsw"] == -1, res
     assert len(gp) >= 2 and len(gp) + len(nc) == 3, r.tail()
     assert all(e["addr"] == "0x8000000000000000" for e in nc), nc
+
+
+@pytest.mark.parametrize("arg", ["syscall", "fault"])
+def test_no_compatibility_mode(boot, arg):
+    # progs/tests/compatmode.c far-jumps to selector 0x1b. The GDT had a
+    # ring-3 32-bit code segment there (for SYSRET's layout only), so
+    # user code entered compatibility mode, where `syscall` goes to
+    # MSR_CSTAR (AMD, QEMU's TCG), never set: ring 0 at rip 0 on the
+    # user's stack, and the whole kernel hung (the run timed out). Now
+    # the far jump itself is a user #GP (error code: the selector), and
+    # a bystander space finishes.
+    r = boot(f"memcheck run=compatmode,{arg} run=hello,0", smp=2, timeout=60)
+    done(r, 63)
+    ex = only(r, "exit", prog="compatmode")
+    assert ex["status"] == -1 and ex["killed"] == "general protection", r.tail()
+    assert any("killed: general protection" in l and "error code 0x18" in l for l in r.lines), r.tail()
+    assert only(r, "exit", prog="hello")["status"] == 0
+    assert not [l for l in r.lines if l.startswith("PANIC")]

@@ -59,10 +59,13 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	int index = 0;
 	while (index < MAXVP && sp->slot[index])
 		index++;
-	/* Its kernel stack counts in the space's quota (and so does a new
-	   event ring, below). */
+	/* Its kernel stack counts in the space's quota, and so do a new slot's
+	   event ring and shared pages (below); like user pages, they must
+	   leave the kernel its reserve (mem_user_ok): 255 VPs of a space
+	   whose maps had stopped at the reserve took 12 MiB of it. */
+	int fresh = index < MAXVP && !sp->slot_evq[index];
 	int err = index >= MAXVP || !vp->kstack ||
-		  sp->kpages + KSTACK_SIZE / PGSIZE + sp->pages + sp->ptpages + sp->segpages > mem_quota_pages() ||
+		  !mem_user_ok(sp, KSTACK_SIZE / PGSIZE + (fresh ? EVQ_PAGES + 2 : 0)) ||
 		  map_shared_pages(sp, vp, index) < 0;
 	/* The event ring stays with the slot, as the shared pages do: a VP
 	   made where one exited reuses it, without the allocation and

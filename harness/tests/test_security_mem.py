@@ -158,3 +158,19 @@ def test_heap_returns_pages_after_vp_churn(boot, smp):
     res = only(r, "result", name="memattack", mode="churn")
     assert res["child_status"] == 0, res
     check_settled(r, res)
+
+
+@pytest.mark.parametrize("smp", SMP)
+def test_vp_creation_leaves_the_reserve(boot, smp):
+    """progs/tests/vpreserve.c, quota above RAM: maps until -ENOMEM (free
+    memory is at the reserve), then creates VPs until -ENOMEM. A VP's
+    kernel stack, event ring and shared pages must leave the reserve as
+    user pages do. Before the fix 167 VPs took all of it: 24 KiB free
+    of 8 MiB, the kernel left without memory for anyone."""
+    r = boot("memcheck memquota=100000 run=vpreserve", smp=smp, timeout=240)
+    done(r)
+    res = result(r, "vpreserve")
+    assert res["map_err"] == -ENOMEM and res["vp_err"] == -ENOMEM, res
+    assert res["free_after_maps"] >= 2 << 20, res
+    assert res["free_after_vps"] >= max(2 << 20, res["free_after_maps"] - (1 << 20)), res
+    assert res["sleep"] == 0, res

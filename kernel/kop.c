@@ -117,7 +117,7 @@ static void page_arrived(struct kop *op)
 	struct space *sp = op->sp;
 	void *pg = (void *)op->result;
 	spin_lock(&sp->lock);
-	uint64_t *pte = vm_walk(sp->pml4, op->fault_va, 1);
+	uint64_t *pte = space_pte(sp, op->fault_va);   /* made at the fault (lazy.c) */
 	if (pte && !(*pte & PTE_P)) {
 		*pte = V2P(pg) | PTE_P | op->arg;
 		sp->pages++;

@@ -81,8 +81,12 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 	struct lazy *r = lazy_find(sp, va, err);
 	uint64_t flags = r ? r->flags : 0, latency = r ? r->latency : 0;
 	/* With a latency, the page is taken now (so running out of memory
-	   shows at the fault) and mapped when the latency is over. */
-	void *pg = r && latency && mem_user_ok(sp, 1) ? page_alloc() : 0;
+	   shows at the fault) and mapped when the latency is over; its page
+	   tables are made now too, charged to the space (space_pte), so the
+	   arrival allocates nothing (before, its tables were made then,
+	   uncounted: with memquota=16 a space touching a page per GiB used
+	   48 MiB, and arrivals ignored the kernel's reserve). */
+	void *pg = r && latency && mem_user_ok(sp, 1) && space_pte(sp, PGROUNDDOWN(va)) ? page_alloc() : 0;
 	spin_unlock(&sp->lock);
 	if (!r)
 		return 0;

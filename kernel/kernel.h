@@ -213,7 +213,7 @@ long kop_wait(struct kop *op, struct trapframe *tf);
 void kop_expire(struct kop *op);
 void kop_timers(struct cpu *c, uint64_t now);
 uint64_t kop_next_deadline(struct cpu *c);
-int futex_wake_key(uint64_t key, int n);
+int futex_wake_key(uint64_t key, int n, struct space *sp);
 void futex_cancel_seg(int seg_id, struct space *only, long err);
 long utimer_set(uint64_t deadline, uint64_t token);
 void kop_space_cleanup(struct space *sp);

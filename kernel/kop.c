@@ -264,14 +264,18 @@ uint64_t kop_next_deadline(struct cpu *c)
 	return c->next_timer;        /* racy read is safe: see sched_arm_timer */
 }
 
-/* Wake up to n futex waiters on key; returns how many. */
-int futex_wake_key(uint64_t key, int n)
+/* Wake up to n futex waiters on key; returns how many. A private key (a
+   physical address, not a segment's) reaches only waiters of space sp:
+   private memory is never shared, but a waiter stays queued under its
+   frame's address after its space unmapped the page, and the frame may
+   go to another space, whose wakes must not reach it. */
+int futex_wake_key(uint64_t key, int n, struct space *sp)
 {
 	int woken = 0;
 	spin_lock(&kop_lock);
 	for (struct kop *op = *fbucket(key), *next; op && woken < n; op = next) {
 		next = op->fnext;
-		if (op->fkey == key) {
+		if (op->fkey == key && ((key & SEGKEY_TAG) || op->sp == sp)) {
 			complete(op, 0);
 			woken++;
 		}

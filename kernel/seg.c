@@ -415,7 +415,7 @@ void seg_space_died(struct space *sp)
 	}
 	spin_unlock(&sp->lock);
 	for (int i = 0; i < nk; i++)
-		futex_wake_key(keys[i], 0x7fffffff);
+		futex_wake_key(keys[i], 0x7fffffff, 0);   /* segment keys */
 }
 
 /* sp's tables are being freed (no CPU runs it): drop its mappings' and

@@ -328,5 +328,5 @@ long sys_futex_wake(ARGS)
 	long r = futex_key(a0, &key);
 	if (r < 0)
 		return r;
-	return futex_wake_key(key, (int)MIN(a1, 0x7fffffffUL));
+	return futex_wake_key(key, (int)MIN(a1, 0x7fffffffUL), myvp()->space);
 }

@@ -190,3 +190,18 @@ def test_delayed_lazy_pages_charge_their_tables(boot, smp):
     assert ex["killed"] == "out of memory", r.tail()
     touches = (int(ex["addr"], 16) - USER_MAP_BASE) >> 30
     assert 0 < touches and 3 * touches <= (16 << 20) // 4096, (touches, ex)
+
+
+@pytest.mark.parametrize("smp", SMP)
+def test_private_futex_not_reached_from_another_space(boot, smp):
+    """progs/tests/futexstale.c: a VP waits on a private futex, its page is
+    unmapped under it, and a child (no shared memory) maps until -ENOMEM,
+    getting the frame again, and wakes the same offset of every page.
+    Private futexes are keyed by physical address: before the fix the
+    child woke the parent's waiter (child_woke 1, the wait returned 0).
+    Now a private key reaches only its own space's waiters."""
+    r = boot("memcheck memquota=100000 run=futexstale", smp=smp, timeout=240)
+    done(r)
+    res = result(r, "futexstale")
+    assert res["vp"] == 1 and res["unmap"] == 0, res
+    assert res["child_woke"] == 0 and res["wait_result"] == 1, res

@@ -329,6 +329,8 @@ static void check_held_by_other(int type)
 	CHECK(pthread_mutex_timedlock(&held, &ts) == ETIMEDOUT);
 	long took = ms_since(t0);
 	CHECK(TIMELY(took, 40));
+	ts = (struct timespec){ -2, 0 };     /* a negative tv_sec is in the past */
+	CHECK(pthread_mutex_timedlock(&held, &ts) == ETIMEDOUT);
 	/* released before the deadline: timedlock gets it */
 	pthread_create(&x, 0, release_later, (void *)20L);
 	t0 = now_ns();
@@ -539,6 +541,8 @@ static void area_cond(void)
 		ts.tv_nsec = 1000000000;
 		pthread_mutex_lock(&cm);
 		CHECK(pthread_cond_timedwait(&mcv, &cm, &ts) == EINVAL);
+		ts = (struct timespec){ -2, 0 };     /* past (either clock) */
+		CHECK(pthread_cond_timedwait(&mcv, &cm, &ts) == ETIMEDOUT);
 		pthread_mutex_unlock(&cm);
 		CHECK(pthread_cond_destroy(&mcv) == 0);
 	}
@@ -681,6 +685,8 @@ static void area_rwlock(void)
 	t0 = now_ns();
 	CHECK(pthread_rwlock_timedwrlock(&rw, &ts) == ETIMEDOUT);
 	CHECK(TIMELY(ms_since(t0), 30));
+	ts = (struct timespec){ -2, 0 };
+	CHECK(pthread_rwlock_timedwrlock(&rw, &ts) == ETIMEDOUT);
 	CHECK(pthread_rwlock_unlock(&rw) == 0);
 	CHECK(pthread_rwlock_destroy(&rw) == 0);
 }
@@ -1223,6 +1229,8 @@ static void area_sem(void)
 	CHECK(sem_getvalue(&ps, &v) == 0 && v == 0);
 	ts.tv_nsec = -1;
 	CHECK(sem_timedwait(&ps, &ts) == -1 && errno == EINVAL);
+	ts = (struct timespec){ -2, 0 };     /* before 1970: past, not malformed */
+	CHECK(sem_timedwait(&ps, &ts) == -1 && errno == ETIMEDOUT);
 }
 
 /* ---- scheduling and rusage ---- */

@@ -55,11 +55,12 @@ uint64_t __clock_realtime_ns(void);   /* CLOCK_REALTIME in ns since 1970 (ulib/t
 
 int64_t pdeadline(clockid_t clock, const struct timespec *abstime)
 {
-	if (!abstime || abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000L ||
-	    abstime->tv_sec < 0)
+	if (!abstime || abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000L)
 		return -EINVAL;
-	uint64_t abs = (uint64_t)abstime->tv_sec * 1000000000ULL + (uint64_t)abstime->tv_nsec;
 	uint64_t now = now_ns();
+	if (abstime->tv_sec < 0)         /* before the epoch: long past, so ETIMEDOUT */
+		return now ? (int64_t)now : 1;   /* (POSIX: only tv_nsec makes it EINVAL) */
+	uint64_t abs = (uint64_t)abstime->tv_sec * 1000000000ULL + (uint64_t)abstime->tv_nsec;
 	if (clock == CLOCK_REALTIME) {
 		uint64_t rt = __clock_realtime_ns();
 		abs = abs > rt ? now + (abs - rt) : now;

@@ -148,8 +148,13 @@ $(foreach f,$(PSRCS),$(eval $(call prog_rule,$(f))))
 PSTART := $(B)/u/ulib/posix/pstart.c.o
 XCFLAGS_posix  :=
 # Ported code: warnings shown, not fatal; -fcommon for old code that
-# defines globals in headers (GCC 10 made -fno-common the default).
-XCFLAGS_ported := -Wno-error -fcommon
+# defines globals in headers (GCC 10 made -fno-common the default);
+# -fhosted (COMMON's -ffreestanding is for the kernel and ulib), so a
+# main that ends without a return returns 0 (C99 5.1.2.2.3) instead of
+# whatever %eax held. (Our own programs return explicitly: hosted, GCC
+# also checks the libc calls' arguments, e.g. snprintf truncation, which
+# libcposix does on purpose.)
+XCFLAGS_ported := -fhosted -Wno-error -fcommon
 define xprog_rule
 $(eval xsrc := $(if $(filter %.c,$(1)),$(1),$(wildcard $(1)/*.c)))
 $(eval xobj := $(patsubst %,$(B)/u/%.o,$(xsrc)))

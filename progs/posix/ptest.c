@@ -331,6 +331,11 @@ static void check_held_by_other(int type)
 	CHECK(TIMELY(took, 40));
 	ts = (struct timespec){ -2, 0 };     /* a negative tv_sec is in the past */
 	CHECK(pthread_mutex_timedlock(&held, &ts) == ETIMEDOUT);
+	t0 = now_ns();
+	ts = after_ms(CLOCK_MONOTONIC, 30);
+	CHECK(pthread_mutex_clocklock(&held, CLOCK_MONOTONIC, &ts) == ETIMEDOUT);
+	CHECK(TIMELY(ms_since(t0), 30));
+	CHECK(pthread_mutex_clocklock(&held, CLOCK_PROCESS_CPUTIME_ID, &ts) == EINVAL);
 	/* released before the deadline: timedlock gets it */
 	pthread_create(&x, 0, release_later, (void *)20L);
 	t0 = now_ns();
@@ -543,6 +548,13 @@ static void area_cond(void)
 		CHECK(pthread_cond_timedwait(&mcv, &cm, &ts) == EINVAL);
 		ts = (struct timespec){ -2, 0 };     /* past (either clock) */
 		CHECK(pthread_cond_timedwait(&mcv, &cm, &ts) == ETIMEDOUT);
+		/* clockwait: the clock named, not the condition's */
+		clockid_t other = clocks[1 - k];
+		t0 = now_ns();
+		ts = after_ms(other, 30);
+		CHECK(pthread_cond_clockwait(&mcv, &cm, other, &ts) == ETIMEDOUT);
+		CHECK(TIMELY(ms_since(t0), 30));
+		CHECK(pthread_cond_clockwait(&mcv, &cm, CLOCK_PROCESS_CPUTIME_ID, &ts) == EINVAL);
 		pthread_mutex_unlock(&cm);
 		CHECK(pthread_cond_destroy(&mcv) == 0);
 	}
@@ -687,6 +699,13 @@ static void area_rwlock(void)
 	CHECK(TIMELY(ms_since(t0), 30));
 	ts = (struct timespec){ -2, 0 };
 	CHECK(pthread_rwlock_timedwrlock(&rw, &ts) == ETIMEDOUT);
+	t0 = now_ns();
+	ts = after_ms(CLOCK_MONOTONIC, 30);
+	CHECK(pthread_rwlock_clockwrlock(&rw, CLOCK_MONOTONIC, &ts) == ETIMEDOUT);
+	CHECK(TIMELY(ms_since(t0), 30));
+	CHECK(pthread_rwlock_clockrdlock(&rw, CLOCK_MONOTONIC, &ts) == 0);   /* readers share */
+	CHECK(pthread_rwlock_unlock(&rw) == 0);
+	CHECK(pthread_rwlock_clockwrlock(&rw, CLOCK_PROCESS_CPUTIME_ID, &ts) == EINVAL);
 	CHECK(pthread_rwlock_unlock(&rw) == 0);
 	CHECK(pthread_rwlock_destroy(&rw) == 0);
 }
@@ -1231,6 +1250,13 @@ static void area_sem(void)
 	CHECK(sem_timedwait(&ps, &ts) == -1 && errno == EINVAL);
 	ts = (struct timespec){ -2, 0 };     /* before 1970: past, not malformed */
 	CHECK(sem_timedwait(&ps, &ts) == -1 && errno == ETIMEDOUT);
+	t0 = now_ns();
+	ts = after_ms(CLOCK_MONOTONIC, 30);
+	CHECK(sem_clockwait(&ps, CLOCK_MONOTONIC, &ts) == -1 && errno == ETIMEDOUT);
+	CHECK(TIMELY(ms_since(t0), 30));
+	CHECK(sem_clockwait(&ps, CLOCK_PROCESS_CPUTIME_ID, &ts) == -1 && errno == EINVAL);
+	sem_post(&ps);
+	CHECK(sem_clockwait(&ps, CLOCK_MONOTONIC, &ts) == 0);
 }
 
 /* ---- scheduling and rusage ---- */

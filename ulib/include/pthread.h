@@ -195,6 +195,7 @@ int pthread_getattr_np(pthread_t th, pthread_attr_t *a);
 int pthread_getcpuclockid(pthread_t th, clockid_t *clock);      /* ENOENT: no CPU-time clocks */
 int pthread_tryjoin_np(pthread_t th, void **ret);
 int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abstime);
+int pthread_clockjoin_np(pthread_t th, void **ret, clockid_t clock, const struct timespec *abstime);
 int pthread_yield(void);                                        /* sched_yield */
 /* pthread_kill and pthread_sigmask: <signal.h> */
 
@@ -204,6 +205,7 @@ int pthread_mutex_destroy(pthread_mutex_t *m);
 int pthread_mutex_lock(pthread_mutex_t *m);
 int pthread_mutex_trylock(pthread_mutex_t *m);
 int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime);
+int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct timespec *abstime);
 int pthread_mutex_unlock(pthread_mutex_t *m);
 int __pthread_mutex_lock_slow(pthread_mutex_t *m);
 int __pthread_mutex_unlock_slow(pthread_mutex_t *m);
@@ -260,6 +262,8 @@ int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *a);
 int pthread_cond_destroy(pthread_cond_t *c);
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime);
+int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
+			   const struct timespec *abstime);
 int pthread_cond_signal(pthread_cond_t *c);
 int pthread_cond_broadcast(pthread_cond_t *c);
 int pthread_condattr_init(pthread_condattr_t *a);
@@ -278,6 +282,8 @@ int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *absti
 int pthread_rwlock_wrlock(pthread_rwlock_t *l);
 int pthread_rwlock_trywrlock(pthread_rwlock_t *l);
 int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *abstime);
+int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clock, const struct timespec *abstime);
+int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clock, const struct timespec *abstime);
 int pthread_rwlock_unlock(pthread_rwlock_t *l);
 int pthread_rwlockattr_init(pthread_rwlockattr_t *a);
 int pthread_rwlockattr_destroy(pthread_rwlockattr_t *a);

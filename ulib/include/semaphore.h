@@ -21,6 +21,7 @@ int sem_destroy(sem_t *s);
 int sem_wait(sem_t *s);
 int sem_trywait(sem_t *s);
 int sem_timedwait(sem_t *s, const struct timespec *abstime);
+int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *abstime);  /* POSIX.1-2024 */
 int sem_post(sem_t *s);
 int sem_getvalue(sem_t *s, int *value);
 

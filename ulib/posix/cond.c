@@ -129,6 +129,14 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
 	return d < 0 ? EINVAL : wait(c, m, (uint64_t)d);
 }
 
+/* POSIX.1-2024: the deadline on `clock`, whatever the condition's own. */
+int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock,
+			   const struct timespec *abstime)
+{
+	int64_t d = pdeadline(clock, abstime);
+	return d < 0 ? EINVAL : wait(c, m, (uint64_t)d);
+}
+
 int pthread_cond_signal(pthread_cond_t *c)
 {
 	struct thread *self = thread_self();

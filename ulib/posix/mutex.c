@@ -210,14 +210,20 @@ int pthread_mutex_trylock(pthread_mutex_t *m)
 	return lock(m, 0, 1, 0);
 }
 
-int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
+/* POSIX.1-2024: the deadline on `clock` (CLOCK_REALTIME or CLOCK_MONOTONIC). */
+int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct timespec *abstime)
 {
 	int expect = 0;                  /* free: no need to look at the time */
 	if (__atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED))
 		return 0;
-	int64_t d = pdeadline(CLOCK_REALTIME, abstime);
+	int64_t d = pdeadline(clock, abstime);
 	return d < 0 ? EINVAL : lock(m, (uint64_t)d, 0, PW_ASYNC);
+}
+
+int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
+{
+	return pthread_mutex_clocklock(m, CLOCK_REALTIME, abstime);
 }
 
 /* Contended unlock: hand the mutex straight to the first waiter. */

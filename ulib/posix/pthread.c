@@ -456,14 +456,15 @@ int pthread_tryjoin_np(pthread_t th, void **ret)
 	return pthread_join(th, ret);    /* exited: JOIN_DONE is final, it does not block */
 }
 
-/* GNU: pthread_join until abstime (CLOCK_REALTIME; null: no limit). A
-   timeout gives the join word back, so the thread may be joined later. */
-int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abstime)
+/* GNU: pthread_join until abstime on `clock` (CLOCK_REALTIME or
+   CLOCK_MONOTONIC; null: no limit). A timeout gives the join word back,
+   so the thread may be joined later. */
+int pthread_clockjoin_np(pthread_t th, void **ret, clockid_t clock, const struct timespec *abstime)
 {
 	struct thread *t = (struct thread *)th, *self = thread_self();
 	if (t == self)
 		return EDEADLK;
-	int64_t d = abstime ? pdeadline(CLOCK_REALTIME, abstime) : 0;
+	int64_t d = abstime ? pdeadline(clock, abstime) : 0;
 	if (d < 0)
 		return EINVAL;
 	uint64_t j = 0;
@@ -488,6 +489,11 @@ int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abstim
 		*ret = t->retval;
 	t->ops->free(t);
 	return 0;
+}
+
+int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abstime)
+{
+	return pthread_clockjoin_np(th, ret, CLOCK_REALTIME, abstime);
 }
 
 int pthread_detach(pthread_t th)

@@ -137,13 +137,25 @@ int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 	return take(l, 0, 1, 0);
 }
 
-int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *abstime)
+/* The timed forms (POSIX.1-2024's clock ones: CLOCK_REALTIME or
+   CLOCK_MONOTONIC): the time is looked at only if the lock is busy. */
+static int take_by(pthread_rwlock_t *l, int wr, clockid_t clock, const struct timespec *abstime)
 {
-	int r = take(l, 0, 1, 0);
+	int r = take(l, wr, 1, 0);
 	int64_t d;
 	if (r != EBUSY)
 		return r;
-	return (d = pdeadline(CLOCK_REALTIME, abstime)) < 0 ? EINVAL : take(l, 0, 0, (uint64_t)d);
+	return (d = pdeadline(clock, abstime)) < 0 ? EINVAL : take(l, wr, 0, (uint64_t)d);
+}
+
+int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *abstime)
+{
+	return take_by(l, 0, CLOCK_REALTIME, abstime);
+}
+
+int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clock, const struct timespec *abstime)
+{
+	return take_by(l, 0, clock, abstime);
 }
 
 int pthread_rwlock_wrlock(pthread_rwlock_t *l)
@@ -158,11 +170,12 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 
 int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *abstime)
 {
-	int r = take(l, 1, 1, 0);
-	int64_t d;
-	if (r != EBUSY)
-		return r;
-	return (d = pdeadline(CLOCK_REALTIME, abstime)) < 0 ? EINVAL : take(l, 1, 0, (uint64_t)d);
+	return take_by(l, 1, CLOCK_REALTIME, abstime);
+}
+
+int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clock, const struct timespec *abstime)
+{
+	return take_by(l, 1, clock, abstime);
 }
 
 int pthread_rwlock_unlock(pthread_rwlock_t *l)

@@ -63,14 +63,20 @@ int sem_trywait(sem_t *s)
 	return wait(s, 1, 0);
 }
 
-int sem_timedwait(sem_t *s, const struct timespec *abstime)
+/* POSIX.1-2024: the deadline on `clock` (CLOCK_REALTIME or CLOCK_MONOTONIC). */
+int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *abstime)
 {
 	if (pcancel_pending())           /* a cancellation point even when it need not wait */
 		pcancel_act();
 	if (wait(s, 1, 0) == 0)
 		return 0;
-	int64_t d = pdeadline(CLOCK_REALTIME, abstime);
+	int64_t d = pdeadline(clock, abstime);
 	return d < 0 ? fail(EINVAL) : wait(s, 0, (uint64_t)d);
+}
+
+int sem_timedwait(sem_t *s, const struct timespec *abstime)
+{
+	return sem_clockwait(s, CLOCK_REALTIME, abstime);
 }
 
 int sem_post(sem_t *s)

@@ -195,6 +195,16 @@ static void joins(void)
 	CHECK(pthread_getname_np(th, small, sizeof small) == ERANGE, "getname into 4 bytes");
 	struct timespec t = in_ms(20);
 	CHECK(pthread_timedjoin_np(th, &ret, &t) == ETIMEDOUT, "timedjoin did not time out");
+	clock_gettime(CLOCK_MONOTONIC, &t);          /* clockjoin: a monotonic deadline */
+	t.tv_nsec += 20000000;
+	if (t.tv_nsec >= 1000000000) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000;
+	}
+	CHECK(pthread_clockjoin_np(th, &ret, CLOCK_MONOTONIC, &t) == ETIMEDOUT,
+	      "clockjoin did not time out");
+	CHECK(pthread_clockjoin_np(th, &ret, CLOCK_PROCESS_CPUTIME_ID, &t) == EINVAL,
+	      "clockjoin on a CPU-time clock");
 	CHECK(pthread_tryjoin_np(th, &ret) == EBUSY, "tryjoin not EBUSY");
 	CHECK(pthread_kill(th, 0) == 0, "pthread_kill 0");
 	pthread_mutex_lock(&go_lock);

@@ -1148,9 +1148,48 @@ static void area_cancel_points(void)
 	}
 }
 
+/* Asynchronous cancels landing anywhere in semaphore waits: a thread
+   that runs in its wait with its node still queued (woken, not yet off
+   the queue) must not be ended there, or the queue keeps a node on a
+   dead stack (2 of 8 boots of tutor at -smp 2 before). The waiters only
+   wait; main posts (a waker's own window, between taking a node off the
+   queue and granting it, is another matter: asynchronous cancellation
+   is only defined where the thread calls no library function). */
+static sem_t pp_sem;
+
+static void *pp_waiter(void *arg)
+{
+	(void)arg;
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, 0);
+	for (;;)
+		sem_wait(&pp_sem);
+	return 0;
+}
+
+static void async_waiters(void)
+{
+	for (int round = 0; round < 40; round++) {
+		pthread_t a, b;
+		void *ra, *rb;
+		sem_init(&pp_sem, 0, 0);
+		pthread_create(&a, 0, pp_waiter, 0);
+		pthread_create(&b, 0, pp_waiter, 0);
+		for (int i = 0; i < 50 + round * 7; i++) {
+			sem_post(&pp_sem);
+			if (i % 3 == round % 3)
+				sched_yield();
+		}
+		CHECK(pthread_cancel(a) == 0 && pthread_cancel(b) == 0);
+		CHECK(pthread_join(a, &ra) == 0 && ra == PTHREAD_CANCELED);
+		CHECK(pthread_join(b, &rb) == 0 && rb == PTHREAD_CANCELED);
+		CHECK(!pp_sem.__head);       /* no dead waiter queued */
+	}
+}
+
 static void area_cancel(void)
 {
 	area_cancel_points();
+	async_waiters();
 
 	pthread_t t;
 	void *r;

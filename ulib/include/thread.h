@@ -81,6 +81,11 @@ struct thread {
 	volatile int yield_due;          /* YIELD_DUE_*: a switch deferred while crit > 0 */
 	volatile int prio;               /* priority (THREAD_PRIO_*); packages without
 					    priorities ignore it */
+	/* Nonzero while the thread must not be ended where it runs, though
+	   outside any spin lock: a wait of ulib/posix has its node, on the
+	   thread's stack, on a queue (1); 2: thread_async_hook held an end
+	   back meanwhile, and the wait's end asks again (ulib/posix/pwait.h). */
+	volatile int async_hold;
 	/* Switches, for getrusage (racy counters): voluntary ones (it
 	   blocked: thread_block, thread_block_until) and involuntary ones
 	   (taken off its VP at an upcall: preempted, warned, rescheduled). */
@@ -223,6 +228,7 @@ static inline void thread_init(struct thread *t, const struct thread_ops *ops)
 	t->crit = 0;
 	t->yield_due = 0;
 	t->prio = 0;
+	t->async_hold = 0;
 	t->nvcsw = t->nivcsw = 0;
 	t->tcb = 0;
 }

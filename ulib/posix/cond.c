@@ -119,6 +119,7 @@ int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 		if (!__atomic_load_n(&w.granted, __ATOMIC_ACQUIRE) && pcancel_any)
 			return wait_rest(c, m, &w, 0, 0);
 	}
+	pw_done(self);
 	mutex_take(m);
 	return 0;
 }

@@ -771,8 +771,13 @@ static __attribute__((noreturn)) void async_cancelled(void)
 void *thread_async_hook(struct thread *t)
 {
 	struct pthread *pt = t->tcb ? pt_of(t) : 0;
-	return pt && pt->cancel_async && pt->cancel_pending && !pt->cancel_off && !pt->exiting
-	       ? (void *)async_cancelled : 0;
+	if (!pt || !pt->cancel_async || !pt->cancel_pending || pt->cancel_off || pt->exiting)
+		return 0;
+	if (t->async_hold) {             /* its node is still queued: at the wait's end */
+		t->async_hold = 2;       /* (pw_done), or at the wait's own cancel check */
+		return 0;
+	}
+	return (void *)async_cancelled;
 }
 
 int pthread_setcancelstate(int state, int *old)

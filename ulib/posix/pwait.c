@@ -38,17 +38,28 @@ int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, 
 		if (!why)
 			continue;
 		plock(lk, w->t);
-		if (pq_remove(q, w))
-			return why;          /* still queued: nobody will grant it */
+		if (pq_remove(q, w)) {
+			/* still queued: nobody will grant it. (Its lock held:
+			   no retry here; the cancel stays pending.) */
+			w->t->async_hold = 0;
+			return why;
+		}
 		/* A waker took w off the queue and is granting it (it sets
 		   `granted` after dropping the lock): wait for that, or it
 		   would write into this frame after we left. Keep the grant. */
 		punlock(lk, w->t);
 		while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE))
 			thread_block();
-		return 0;
+		break;
 	}
+	pw_done(w->t);
 	return 0;
+}
+
+void pw_retry(struct thread *self)
+{
+	if (self->ops->interrupt)
+		self->ops->interrupt(self);
 }
 
 uint64_t __clock_realtime_ns(void);   /* CLOCK_REALTIME in ns since 1970 (ulib/time.c) */

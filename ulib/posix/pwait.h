@@ -24,8 +24,13 @@ struct pw {
 /* struct __pq of <pthread.h> is a queue of struct pw */
 static inline struct pw **pq_head(struct __pq *q) { return (struct pw **)&q->__head; }
 
+/* The caller's node goes on q (the caller is w->t, holding q's lock):
+   from here to the end of its wait, thread_async_hook leaves the thread
+   alone (struct thread.async_hold): ended there, it would leave its node,
+   on its stack, on the queue. */
 static inline void pq_push(struct __pq *q, struct pw *w)
 {
+	w->t->async_hold = 1;
 	w->next = 0;
 	if (q->__tail)
 		((struct pw *)q->__tail)->next = w;
@@ -40,6 +45,16 @@ static inline struct pw *pq_pop(struct __pq *q)
 	if (w && !(q->__head = w->next))
 		q->__tail = 0;
 	return w;
+}
+
+/* The caller's wait is over and its node off every queue. An
+   asynchronous cancel held back meanwhile gets its look now: a kick of
+   our own VP, whose upcall asks thread_async_hook again. */
+void pw_retry(struct thread *self);
+static inline void pw_done(struct thread *self)
+{
+	if (__builtin_expect(__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2, 0))
+		pw_retry(self);
 }
 
 /* Read the thread before `granted`: once granted, w may vanish. */
@@ -81,6 +96,7 @@ static inline int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile 
 		if (cancel && pcancel_any)
 			return pw_wait_slow(w, deadline, cancel, lk, q);
 	}
+	pw_done(w->t);
 	return 0;
 }
 

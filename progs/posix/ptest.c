@@ -1148,13 +1148,12 @@ static void area_cancel_points(void)
 	}
 }
 
-/* Asynchronous cancels landing anywhere in semaphore waits: a thread
-   that runs in its wait with its node still queued (woken, not yet off
-   the queue) must not be ended there, or the queue keeps a node on a
-   dead stack (2 of 8 boots of tutor at -smp 2 before). The waiters only
-   wait; main posts (a waker's own window, between taking a node off the
-   queue and granting it, is another matter: asynchronous cancellation
-   is only defined where the thread calls no library function). */
+/* Asynchronous cancels landing anywhere in semaphore waits and posts.
+   A thread that runs in its wait with its node still queued (woken, not
+   yet off the queue) must not be ended there, or the queue keeps a node
+   on a dead stack (2 of 10 boots of tutor at -smp 2 before); nor a poster
+   between taking a waiter off the queue and granting it, or that waiter
+   waits for ever (2 hangs in 9 boots before). */
 static sem_t pp_sem;
 
 static void *pp_waiter(void *arg)
@@ -1163,6 +1162,19 @@ static void *pp_waiter(void *arg)
 	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, 0);
 	for (;;)
 		sem_wait(&pp_sem);
+	return 0;
+}
+
+static sem_t pp_b;
+
+static void *pp_side(void *arg)
+{
+	sem_t *mine = arg ? &pp_sem : &pp_b, *other = arg ? &pp_b : &pp_sem;
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, 0);
+	for (;;) {
+		sem_wait(mine);
+		sem_post(other);
+	}
 	return 0;
 }
 
@@ -1183,6 +1195,21 @@ static void async_waiters(void)
 		CHECK(pthread_join(a, &ra) == 0 && ra == PTHREAD_CANCELED);
 		CHECK(pthread_join(b, &rb) == 0 && rb == PTHREAD_CANCELED);
 		CHECK(!pp_sem.__head);       /* no dead waiter queued */
+	}
+	for (int round = 0; round < 40; round++) {      /* both post, both wait */
+		pthread_t a, b;
+		void *ra, *rb;
+		sem_init(&pp_sem, 0, 1);
+		sem_init(&pp_b, 0, 0);
+		pthread_create(&a, 0, pp_side, (void *)1L);
+		pthread_create(&b, 0, pp_side, 0);
+		for (int i = 0; i < round % 8; i++)
+			sched_yield();
+		usleep(50 * (round % 5));
+		CHECK(pthread_cancel(a) == 0 && pthread_cancel(b) == 0);
+		CHECK(pthread_join(a, &ra) == 0 && ra == PTHREAD_CANCELED);
+		CHECK(pthread_join(b, &rb) == 0 && rb == PTHREAD_CANCELED);
+		CHECK(!pp_sem.__head && !pp_b.__head);
 	}
 }
 

@@ -52,12 +52,13 @@ int pthread_barrier_wait(pthread_barrier_t *b)
 		b->__round++;
 		struct pw *all = b->__q.__head;
 		b->__q.__head = b->__q.__tail = 0;
-		punlock(&b->__lk, self);
+		punlock_hold(&b->__lk);
 		while (all) {
 			struct pw *next = all->next;
 			pw_grant(all);
 			all = next;
 		}
+		pcrit_drop(self);
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
 	struct pw w = { self, 0, 0 };

@@ -143,9 +143,10 @@ int pthread_cond_signal(pthread_cond_t *c)
 	struct thread *self = thread_self();
 	plock(&c->__lk, self);
 	struct pw *w = pq_pop(&c->__q);
-	punlock(&c->__lk, self);
+	punlock_hold(&c->__lk);
 	if (w)
 		pw_grant(w);
+	pcrit_drop(self);
 	return 0;
 }
 
@@ -157,11 +158,12 @@ int pthread_cond_broadcast(pthread_cond_t *c)
 	plock(&c->__lk, self);
 	struct pw *w = c->__q.__head;
 	c->__q.__head = c->__q.__tail = 0;
-	punlock(&c->__lk, self);
+	punlock_hold(&c->__lk);
 	while (w) {
 		struct pw *next = w->next;   /* read before w may vanish */
 		pw_grant(w);
 		w = next;
 	}
+	pcrit_drop(self);
 	return 0;
 }

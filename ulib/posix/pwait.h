@@ -57,6 +57,22 @@ static inline void pw_done(struct thread *self)
 		pw_retry(self);
 }
 
+/* A waker's window: from taking waiters off a queue (its lock held) to
+   granting them, the waker must not be ended (an asynchronous cancel:
+   thread_async_hook is not asked while crit > 0), or the waiters it took
+   would wait for ever. punlock_hold drops the lock but keeps the crit
+   count plock raised; pcrit_drop, once the grants are done, drops that
+   as punlock would have (same instructions, later). */
+static inline void punlock_hold(volatile int *lk)
+{
+	__atomic_store_n(&((struct spin *)lk)->locked, 0, __ATOMIC_RELEASE);
+}
+static inline void pcrit_drop(struct thread *self)
+{
+	if (self && --self->crit == 0 && self->yield_due)
+		spin_yield_due(self);
+}
+
 /* Read the thread before `granted`: once granted, w may vanish. */
 static inline void pw_grant(struct pw *w)
 {

@@ -120,8 +120,9 @@ static int take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 	/* Timed out or cancelled, off the queue. A writer that gave up may
 	   have been all that kept waiting readers out (writer preference). */
 	struct pw *go = wr && !reader_waits(l) ? take_readers(l) : 0;
-	punlock(&l->__lk, self);
+	punlock_hold(&l->__lk);
 	grant_all(go);
+	pcrit_drop(self);
 	if (r == ECANCELED)              /* asynchronous cancel while waiting */
 		pcancel_act();
 	return r;
@@ -198,7 +199,8 @@ int pthread_rwlock_unlock(pthread_rwlock_t *l)
 		} else                       /* or every reader */
 			go = take_readers(l);
 	}
-	punlock(&l->__lk, self);
+	punlock_hold(&l->__lk);
 	grant_all(go);
+	pcrit_drop(self);
 	return 0;
 }

@@ -90,9 +90,10 @@ int sem_post(sem_t *s)
 	}
 	if (!w)
 		s->__count++;
-	punlock(&s->__lk, self);
+	punlock_hold(&s->__lk);
 	if (w)
 		pw_grant(w);
+	pcrit_drop(self);
 	return 0;
 }
 

@@ -391,8 +391,7 @@ static inline __attribute__((always_inline, noreturn)) void exit_finish(struct p
 
 static __attribute__((noinline, noreturn)) void exit_slow(struct pthread *pt, struct thread *t)
 {
-	pt->exiting = 1;                 /* cancellation off for the handlers */
-	exit_cleanup(pt);
+	exit_cleanup(pt);                /* (cancellation off: exit_as) */
 	exit_finish(pt, t);
 }
 
@@ -400,9 +399,13 @@ static inline __attribute__((always_inline, noreturn)) void exit_as(struct pthre
 {
 	struct thread *t = thread_self();
 	t->retval = ret;                 /* read by the joiner only after the exit */
+	/* Cancellation off from here on, asynchronous too: an upcall during
+	   the exit (pthread_cancel's kick, pw_done's) would otherwise send a
+	   thread with an asynchronous cancel pending back to the start of its
+	   exit, and it exited twice (the process ended early: `live`). */
+	pt->exiting = 1;
 	if (__builtin_expect((uintptr_t)pt->cleanup | (uintptr_t)pt->spec, 0))
-		exit_slow(pt, t);            /* (else no program code runs from here
-						    on: nothing to mark `exiting` for) */
+		exit_slow(pt, t);
 	exit_finish(pt, t);
 }
 

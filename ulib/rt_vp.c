@@ -171,6 +171,7 @@ void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg)
 	m.fn = fn;
 	m.arg = arg;
 	p->started = 1;
+	thread_pkgs_on = 1;              /* current_thread is a struct thread now (spin_owner) */
 	vp_disable_self();
 	struct rtvp *v = adopt_vp(p);
 	if (!rt_create(p, main_thread, &m, 0)) {

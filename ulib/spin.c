@@ -28,6 +28,13 @@ void spin_wait(struct spin *l)
 	}
 }
 
+int thread_pkgs_on;
+
+struct thread *spin_owner(void)
+{
+	return thread_pkgs_on && !vp_self()->disabled ? thread_self() : 0;
+}
+
 /* The last spin lock of t is released and a switch was deferred while it
    held one: a preemption warning (give up the VP: the kernel counts it as
    honored) or a user-level reschedule (let the package pick again). */

@@ -38,7 +38,11 @@ static void drain(void)
 
 void stdout_write(const char *s, size_t n)
 {
-	spin_lock_by(&outlock, 0);
+	/* Not switched out holding it: the other threads' prints would spin
+	   on it for ever on an upcall VP (tutor, at a warning: glibc's
+	   tst-rwlock9 hung 1 boot in 20 at -smp 2). */
+	struct thread *t = spin_owner();
+	spin_lock_by(&outlock, t);
 	while (n) {
 		const char *nl = memchr(s, '\n', n);
 		size_t take = nl ? (size_t)(nl - s) + 1 : n;
@@ -53,12 +57,13 @@ void stdout_write(const char *s, size_t n)
 	}
 	if (unbuffered)
 		drain();
-	spin_unlock_by(&outlock, 0);
+	spin_unlock_by(&outlock, t);
 }
 
 void stdout_line(const char *s, size_t n)
 {
-	spin_lock_by(&outlock, 0);
+	struct thread *t = spin_owner();
+	spin_lock_by(&outlock, t);
 	if (linelen) {
 		/* Never glue a machine-readable line onto a partial one. */
 		if (linelen == sizeof line)
@@ -67,17 +72,18 @@ void stdout_line(const char *s, size_t n)
 		drain();
 	}
 	sys_cputs(s, n);
-	spin_unlock_by(&outlock, 0);
+	spin_unlock_by(&outlock, t);
 }
 
 static void stderr_write(const char *s, size_t n)
 {
-	spin_lock_by(&outlock, 0);
+	struct thread *t = spin_owner();
+	spin_lock_by(&outlock, t);
 	for (size_t k; n; s += k, n -= k) {
 		k = n < 4096 ? n : 4096;   /* the kernel takes at most 64 KiB a call */
 		sys_cputs(s, k);
 	}
-	spin_unlock_by(&outlock, 0);
+	spin_unlock_by(&outlock, t);
 }
 
 /* Write to a stream; 0 or EOF (EBADF for stdin or an unknown stream). */
@@ -102,9 +108,10 @@ int fflush(FILE *f)
 		errno = EBADF;
 		return EOF;
 	}
-	spin_lock_by(&outlock, 0);
+	struct thread *t = spin_owner();
+	spin_lock_by(&outlock, t);
 	drain();
-	spin_unlock_by(&outlock, 0);
+	spin_unlock_by(&outlock, t);
 	return 0;
 }
 

@@ -222,6 +222,7 @@ __attribute__((noreturn)) static void kt_run(int nvp, void *(*fn)(void *), void 
 {
 	(void)nvp;
 	static struct kthread first;
+	thread_pkgs_on = 1;              /* current_thread is a struct thread now (spin_owner) */
 	thread_init(&first.t, &kt_ops);
 	first.t.pkg = &first;
 	struct vp_page *vpp = vp_self();

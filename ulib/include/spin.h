@@ -14,7 +14,10 @@
  * already and passes no thread: spin_lock_by(l, 0). So do ulib's own
  * locks (stdout, malloc's central lists): they also serve programs that
  * drive the VP page by hand, whose current_thread is whatever they put
- * there (progs/tests/warn.c, badvp.c), not a struct thread.
+ * there (progs/tests/warn.c, badvp.c), not a struct thread. Where such a
+ * lock is taken with software interrupts on (stdout's), spin_owner()
+ * names the caller's thread when a package runs the program's threads,
+ * so the holder is not switched out while it holds it.
  *
  * A waiter on a classic VP (no upcalls, so no warnings) that has spun a
  * while gives up its processor (SYS_yield): the holder may be a VP the
@@ -34,6 +37,12 @@ struct spin {
 
 void spin_wait(struct spin *l);           /* the contended path (spin.c) */
 void spin_yield_due(struct thread *t);    /* a switch deferred by crit */
+
+/* The caller as a lock holder: its thread once a package runs the
+   program's threads (thread_pkgs_on: rt_run, kthread) and software
+   interrupts are on; else 0. */
+extern int thread_pkgs_on;
+struct thread *spin_owner(void);
 
 /* 1 (default): a waiter pauses between looks at the lock. 0: it spins on
    plain loads, for a measurement under -icount with several CPUs, where

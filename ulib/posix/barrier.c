@@ -52,13 +52,7 @@ int pthread_barrier_wait(pthread_barrier_t *b)
 		b->__round++;
 		struct pw *all = b->__q.__head;
 		b->__q.__head = b->__q.__tail = 0;
-		punlock_hold(&b->__lk);
-		while (all) {
-			struct pw *next = all->next;
-			pw_grant(all);
-			all = next;
-		}
-		pcrit_drop(self);
+		punlock_grant_all(&b->__lk, all, self);
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
 	struct pw w = { self, 0, 0 };

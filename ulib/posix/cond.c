@@ -143,10 +143,7 @@ int pthread_cond_signal(pthread_cond_t *c)
 	struct thread *self = thread_self();
 	plock(&c->__lk, self);
 	struct pw *w = pq_pop(&c->__q);
-	punlock_hold(&c->__lk);
-	if (w)
-		pw_grant(w);
-	pcrit_drop(self);
+	punlock_grant(&c->__lk, w, self);
 	return 0;
 }
 
@@ -158,12 +155,6 @@ int pthread_cond_broadcast(pthread_cond_t *c)
 	plock(&c->__lk, self);
 	struct pw *w = c->__q.__head;
 	c->__q.__head = c->__q.__tail = 0;
-	punlock_hold(&c->__lk);
-	while (w) {
-		struct pw *next = w->next;   /* read before w may vanish */
-		pw_grant(w);
-		w = next;
-	}
-	pcrit_drop(self);
+	punlock_grant_all(&c->__lk, w, self);
 	return 0;
 }

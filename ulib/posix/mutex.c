@@ -235,10 +235,7 @@ static __attribute__((noinline)) void unlock_wake(pthread_mutex_t *m, struct thr
 	/* handed to w: base+2 while more may wait, else base+1 (its unlock
 	   fast); nobody: free */
 	__atomic_store_n(&m->__state, w ? base + 1 + (m->__q.__head != 0) : base, __ATOMIC_RELEASE);
-	punlock_hold(&m->__lk);
-	if (w)
-		pw_grant(w);
-	pcrit_drop(self);
+	punlock_grant(&m->__lk, w, self);
 }
 
 /* Everything but a plain mutex's uncontended unlock. */

@@ -605,13 +605,7 @@ static void once_set(pthread_once_t *once, int to)
 	__atomic_store_n(once, to, __ATOMIC_RELEASE);
 	struct pw *w = once_q.__head;
 	once_q.__head = once_q.__tail = 0;
-	punlock_hold(&once_lk);
-	while (w) {
-		struct pw *next = w->next;
-		pw_grant(w);
-		w = next;
-	}
-	pcrit_drop(self);
+	punlock_grant_all(&once_lk, w, self);
 }
 
 /* The routine was cancelled (or its thread exited): POSIX has the once

@@ -81,6 +81,29 @@ static inline void pw_grant(struct pw *w)
 	thread_unblock(t);
 }
 
+/* The waker's end of a hand-over, after taking waiters off a queue under
+   lk (plocked by self): drop lk but not the crit count, grant, then drop
+   that (punlock_hold). One waiter w (0: none) ... */
+static inline void punlock_grant(volatile int *lk, struct pw *w, struct thread *self)
+{
+	punlock_hold(lk);
+	if (w)
+		pw_grant(w);
+	pcrit_drop(self);
+}
+
+/* ... or a whole list of them, linked by next and 0-terminated. */
+static inline void punlock_grant_all(volatile int *lk, struct pw *w, struct thread *self)
+{
+	punlock_hold(lk);
+	while (w) {
+		struct pw *next = w->next;   /* read before w may vanish */
+		pw_grant(w);
+		w = next;
+	}
+	pcrit_drop(self);
+}
+
 /* Wait until w is granted, the deadline (ns since boot; 0: none) passes,
    or the thread is cancelled: `cancel` 1 at a cancellation point (any
    cancel due), PW_ASYNC where only an asynchronous cancel may act (a

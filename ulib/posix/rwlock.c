@@ -75,15 +75,6 @@ static struct pw *take_readers(pthread_rwlock_t *l)
 	return go;
 }
 
-static void grant_all(struct pw *go)
-{
-	while (go) {
-		struct pw *next = go->next;   /* read before go may vanish */
-		pw_grant(go);
-		go = next;
-	}
-}
-
 int pthread_rwlock_destroy(pthread_rwlock_t *l)
 {
 	return l->__readers || l->__writer ? EBUSY : 0;
@@ -120,9 +111,7 @@ static int take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 	/* Timed out or cancelled, off the queue. A writer that gave up may
 	   have been all that kept waiting readers out (writer preference). */
 	struct pw *go = wr && !reader_waits(l) ? take_readers(l) : 0;
-	punlock_hold(&l->__lk);
-	grant_all(go);
-	pcrit_drop(self);
+	punlock_grant_all(&l->__lk, go, self);
 	if (r == ECANCELED)              /* asynchronous cancel while waiting */
 		pcancel_act();
 	return r;
@@ -199,8 +188,6 @@ int pthread_rwlock_unlock(pthread_rwlock_t *l)
 		} else                       /* or every reader */
 			go = take_readers(l);
 	}
-	punlock_hold(&l->__lk);
-	grant_all(go);
-	pcrit_drop(self);
+	punlock_grant_all(&l->__lk, go, self);
 	return 0;
 }

@@ -90,10 +90,7 @@ int sem_post(sem_t *s)
 	}
 	if (!w)
 		s->__count++;
-	punlock_hold(&s->__lk);
-	if (w)
-		pw_grant(w);
-	pcrit_drop(self);
+	punlock_grant(&s->__lk, w, self);
 	return 0;
 }
 

@@ -180,8 +180,12 @@ def test_hostile_waker(boot, smp, pkg):
     tries the calls the kernel must refuse, then posts K = 5 times. The
     waiter takes exactly 5; forged tokens are recognized as such; the
     kernel's queue stays bounded (the excess is coalesced, counted in
-    events_dropped, and the coalesced EV_WAKE(0) still arrives)."""
-    r = boot(f"memcheck watchdog=60 run=xspace,hostile,{pkg},5", smp=smp, timeout=180)
+    events_dropped, and the coalesced EV_WAKE(0) still arrives). On one
+    CPU under icount, so that the whole flood fits in the child's quantum
+    whatever the host's speed (in wall time a slow host split it over
+    several, and the waiter took 390 events between them)."""
+    r = boot(f"memcheck watchdog=60 run=xspace,hostile,{pkg},5", smp=smp, timeout=180,
+             icount=smp == 1)
     done(r, 0)
     res = case(r, "hostile")
     assert res["child_status"] == 0 and res["saw_record"] == 1, res

@@ -255,6 +255,7 @@ void scheduler(void)
 		/* (the few hundred instructions between two VPs are charged to
 		   the next: one clock read less per switch) */
 		uint64_t t0 = last ? last : now_ns();
+		vp->pp->run_start = t0;      /* before dispatches and oncpu: readers check those */
 		vp->pp->dispatches++;
 		vp->pp->oncpu = 1;
 		quantum_begin(c, vp, t0);

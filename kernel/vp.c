@@ -43,8 +43,12 @@ static int map_shared_pages(struct space *sp, struct vp *vp, int index)
 	vp->vpp = vp->pp ? kernel_page(sp, VPPAGE_BASE + index * PGSIZE, PTE_W) : 0;
 	if (!vp->vpp)
 		return -ENOMEM;
+	/* The slot's CPU time outlives its VPs (vp.h: run_ns), so a space's
+	   processor time does not drop when one exits (kthread: a VP per thread). */
+	uint64_t ran = vp->pp->run_ns;
 	memset(vp->pp, 0, PGSIZE);
 	memset(vp->vpp, 0, PGSIZE);
+	vp->pp->run_ns = vp->run_ns = ran;
 	return 0;
 }
 

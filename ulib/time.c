@@ -2,8 +2,10 @@
  * POSIX clocks and sleeping. CLOCK_MONOTONIC is the kernel's clock read
  * in user mode (clock.c: TSC and the pseudo-register page, no syscall);
  * CLOCK_REALTIME adds the wall time at boot, which the kernel read from
- * the RTC (INFO_BOOT_EPOCH, fetched once). Sleeping is SYS_sleep, which
- * under a thread package blocks only the calling thread.
+ * the RTC (INFO_BOOT_EPOCH, fetched once). CLOCK_PROCESS_CPUTIME_ID and
+ * clock() sum the VPs' time on a CPU from their pseudo-register pages.
+ * Sleeping is SYS_sleep, which under a thread package blocks only the
+ * calling thread.
  */
 #include <time.h>
 #include <sys/time.h>
@@ -12,6 +14,7 @@
 #include <clock.h>
 #include <sys.h>
 #include <thread.h>
+#include <upcall.h>
 
 #define NS 1000000000L
 
@@ -39,6 +42,48 @@ uint64_t __clock_realtime_ns(void)
 	return epoch_ns() + now_ns();
 }
 
+/*
+ * The space's processor time: every VP slot's run_ns (whole turns on a
+ * CPU; a slot keeps it after its VP exits, kernel/include/anima/vp.h)
+ * plus the turn each VP on a CPU is in now, since run_start. The calling
+ * VP's own part is exact: a preemption between the reads changes
+ * `dispatches`, and it reads again. Another VP can stop while we read
+ * it and its turn be missed or counted for a moment, so the result never
+ * goes below one returned before (cpu_last): a stretch of work timed
+ * with it is never negative.
+ */
+static uint64_t vp_cpu_ns(const struct pseudo_page *pp, uint64_t now)
+{
+	uint64_t r = __atomic_load_n(&pp->run_ns, __ATOMIC_ACQUIRE);
+	uint64_t on = __atomic_load_n(&pp->oncpu, __ATOMIC_ACQUIRE);
+	uint64_t s = __atomic_load_n(&pp->run_start, __ATOMIC_ACQUIRE);
+	return r + (on && now > s ? now - s : 0);
+}
+
+static uint64_t cpu_last;
+
+uint64_t __cpu_time_ns(void);
+uint64_t __cpu_time_ns(void)
+{
+	const struct pseudo_page *me = vp_pseudo();
+	uint64_t self, d, now;
+	do {
+		d = __atomic_load_n(&me->dispatches, __ATOMIC_ACQUIRE);
+		now = now_ns();
+		self = vp_cpu_ns(me, now);
+	} while (d != __atomic_load_n(&me->dispatches, __ATOMIC_ACQUIRE));
+	uint64_t t = self;
+	unsigned n = __atomic_load_n(&me->nvp, __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < n; i++)
+		if (pseudo_page(i) != me)
+			t += vp_cpu_ns(pseudo_page(i), now);
+	uint64_t last = __atomic_load_n(&cpu_last, __ATOMIC_RELAXED);
+	while (t > last && !__atomic_compare_exchange_n(&cpu_last, &last, t, 1,
+							 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	return t > last ? t : last;
+}
+
 /* The time of clock id in ns, or -1 for a clock we do not have. */
 static int64_t clock_ns(clockid_t id)
 {
@@ -51,6 +96,8 @@ static int64_t clock_ns(clockid_t id)
 	case CLOCK_REALTIME:
 	case CLOCK_REALTIME_COARSE:
 		return (int64_t)(epoch_ns() + now_ns());
+	case CLOCK_PROCESS_CPUTIME_ID:
+		return (int64_t)__cpu_time_ns();
 	}
 	return -1;
 }
@@ -111,20 +158,11 @@ double difftime(time_t a, time_t b)
 	return (double)(a - b);
 }
 
-/* The kernel keeps no CPU time per space, so clock() is the time since
-   its own first call (0 then), not processor time: differences of two
-   calls, the way programs time a stretch of work, are elapsed time. */
+/* Processor time, as CLOCK_PROCESS_CPUTIME_ID (ISO C: the time used
+   by the program; it starts near 0, as the program does). */
 clock_t clock(void)
 {
-	static int64_t start = -1;
-	int64_t now = (int64_t)now_ns();
-	int64_t s = __atomic_load_n(&start, __ATOMIC_RELAXED);
-	if (s < 0) {
-		int64_t want = -1;
-		__atomic_compare_exchange_n(&start, &want, now, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-		s = __atomic_load_n(&start, __ATOMIC_RELAXED);
-	}
-	return (clock_t)((now - s) / (NS / CLOCKS_PER_SEC));
+	return (clock_t)(__cpu_time_ns() / (NS / CLOCKS_PER_SEC));
 }
 
 /* The POSIX layer's (ulib/posix/pthread.c): there a sleep is a

@@ -4,7 +4,8 @@ run by the POSIX start with the package named on its command line
 (pkg=NAME), covers every area (create/join/detach without leaks, once,
 mutex types and timeouts, condition variables on both clocks, rwlocks,
 barriers, spin locks, keys, __thread and errno across switches and VPs,
-cancellation, semaphores, scheduling attributes, getrusage). Then how a
+cancellation, semaphores, scheduling attributes, getrusage, the process's
+CPU-time clock). Then how a
 POSIX program ends: pthread_exit from main, exit() from another thread,
 and an unknown package."""
 import pytest
@@ -14,7 +15,7 @@ from helpers import done
 PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
                   if d.is_dir() and any(d.glob("*.c")))
 AREAS = ["create", "stack", "detach", "once", "mutex", "cond", "rwlock", "barrier",
-         "keys", "tls", "cancel", "sem", "sched", "rusage"]
+         "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime"]
 
 
 def areas(r):

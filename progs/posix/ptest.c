@@ -1439,6 +1439,70 @@ static void area_rusage(void)
 	       u1.ru_nvcsw, u1.ru_nivcsw, all.ru_nvcsw, all.ru_nivcsw);
 }
 
+/* ---- processor time ---- */
+
+static volatile uint64_t burnt;
+
+static void burn_ms(long ms)
+{
+	uint64_t t0 = now_ns();
+	while (now_ns() - t0 < (uint64_t)ms * 1000000)
+		burnt++;
+}
+
+static void *burner(void *ms)
+{
+	burn_ms((long)ms);
+	return 0;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts = { 0, 0 };
+	CHECK(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/* CLOCK_PROCESS_CPUTIME_ID and clock() count the VPs' time on a CPU:
+   a busy stretch nearly whole (half, for a loaded host), a sleep hardly,
+   and threads that ran and exited still count (on kthread a thread is a
+   VP, and the second thread's VP takes the first one's slot). */
+static void area_cputime(void)
+{
+	struct timespec res;
+	CHECK(clock_getres(CLOCK_PROCESS_CPUTIME_ID, &res) == 0 && res.tv_sec == 0 && res.tv_nsec > 0);
+	uint64_t c0 = cpu_ns();
+	clock_t k0 = clock();
+	burn_ms(20);
+	uint64_t c1 = cpu_ns();
+	clock_t k1 = clock();
+	CHECK(c1 - c0 >= 10000000 && c1 - c0 < 2000000000);
+	CHECK(k1 - k0 >= 10 * CLOCKS_PER_SEC / 1000);
+	usleep(100000);
+	uint64_t c2 = cpu_ns();
+	CHECK(c2 >= c1 && c2 - c1 < 50000000);
+	pthread_t t;
+	for (long ms = 100; ms >= 0; ms -= 100) {   /* (kthread: the second VP reuses the slot) */
+		CHECK(pthread_create(&t, 0, burner, (void *)ms) == 0);
+		pthread_join(t, 0);
+		usleep(1000);
+	}
+	uint64_t c3 = cpu_ns();
+	CHECK(c3 - c2 >= 50000000);
+	struct rusage ru;
+	CHECK(getrusage(RUSAGE_SELF, &ru) == 0);
+	CHECK((uint64_t)ru.ru_utime.tv_sec * 1000000 + (uint64_t)ru.ru_utime.tv_usec >= c3 / 1000);
+	/* No per-thread CPU time (docs/posix.md) */
+	clockid_t id;
+	CHECK(pthread_getcpuclockid(pthread_self(), &id) == ENOENT);
+	errno = 0;
+	CHECK(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &res) == -1 && errno == EINVAL);
+	CHECK(sysconf(_SC_CPUTIME) == 200809L && _POSIX_CPUTIME > 0);
+	printf("@result {\"name\": \"ptest.cputime_figures\", \"burn_ns\": %lu, "
+	       "\"sleep_ns\": %lu, \"threads_ns\": %lu}\n",
+	       (unsigned long)(c1 - c0), (unsigned long)(c2 - c1), (unsigned long)(c3 - c2));
+}
+
 /* ---- the end of the program ---- */
 
 static void *last_one(void *a)
@@ -1462,7 +1526,7 @@ static const struct {
 	{ "once", area_once }, { "mutex", area_mutex }, { "cond", area_cond },
 	{ "rwlock", area_rwlock }, { "barrier", area_barrier }, { "keys", area_keys },
 	{ "tls", area_tls }, { "cancel", area_cancel }, { "sem", area_sem },
-	{ "sched", area_sched }, { "rusage", area_rusage },
+	{ "sched", area_sched }, { "rusage", area_rusage }, { "cputime", area_cputime },
 };
 
 int main(int argc, char **argv)

@@ -54,6 +54,8 @@
 #define _POSIX_THREAD_ATTR_STACKSIZE 200809L
 #define _POSIX_THREAD_ATTR_STACKADDR 200809L   /* pthread_attr_setstack */
 #define _POSIX_THREAD_PRIO_PROTECT  200809L   /* ceilings; no PRIO_INHERIT */
+#define _POSIX_CPUTIME              200809L   /* CLOCK_PROCESS_CPUTIME_ID, clock() */
+#define _POSIX_THREAD_CPUTIME       -1        /* absent: no per-thread CPU time (docs/libc.md) */
 #define _POSIX_VERSION        200809L
 
 long sysconf(int name);

@@ -830,6 +830,8 @@ void __pthread_cleanup_pop(struct __pthread_cleanup *c, int execute)
 
 /* ---- getrusage ---- */
 
+uint64_t __cpu_time_ns(void);     /* ulib/time.c */
+
 int getrusage(int who, struct rusage *u)
 {
 	if (who != RUSAGE_SELF && who != RUSAGE_THREAD) {
@@ -845,5 +847,10 @@ int getrusage(int who, struct rusage *u)
 	}
 	u->ru_nvcsw = (long)v;
 	u->ru_nivcsw = (long)iv;
+	if (who == RUSAGE_SELF) {        /* processor time, all of it as user time */
+		uint64_t ns = __cpu_time_ns();
+		u->ru_utime.tv_sec = (time_t)(ns / 1000000000);
+		u->ru_utime.tv_usec = (suseconds_t)(ns % 1000000000 / 1000);
+	}
 	return 0;
 }

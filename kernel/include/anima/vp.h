@@ -181,6 +181,11 @@ struct pseudo_page {
 	uint64_t probation_quanta;       /* quanta begun on probation: no warning, cut short */
 	uint64_t warn_probation;         /* how many quanta one ignored warning costs */
 	uint64_t warnings_forgiven;      /* ignored but forgiven: honored enough before (warn.c) */
+	/* CPU time (ulib's CLOCK_PROCESS_CPUTIME_ID): run_ns counts whole turns
+	   on a CPU, and the slot keeps it when its VP exits (a VP made in the
+	   slot goes on from there), so the slots' sum is the space's processor
+	   time; run_start is when the current turn began (valid while oncpu) */
+	uint64_t run_start;
 };
 
 #ifdef __cplusplus

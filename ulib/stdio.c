@@ -8,6 +8,13 @@
  * completed line) happens under the stdout lock. stderr's text goes out
  * piece by piece, under the same lock so it never lands inside a line
  * that is being written out.
+ *
+ * flockfile gives a stream a recursive owner: a thread's several prints
+ * between flockfile and funlockfile come out together. A print checks the
+ * owner under the stdout lock (one load: no owner, it goes on as before)
+ * and, if another thread holds the stream, takes the stream itself
+ * (waiting on its mutex) for the one call. So a holder may block or sleep
+ * between its prints: it holds only the mutex, never the spin lock.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +27,7 @@
 
 #define PIECE 512
 
-static struct __file files[3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 2, 0, 0 } };
+static struct __file files[3] = { { .fd = 0 }, { .fd = 1 }, { .fd = 2 } };
 FILE *stdin = &files[0], *stdout = &files[1], *stderr = &files[2];
 
 static struct spin outlock;
@@ -36,6 +43,52 @@ static void drain(void)
 	linelen = 0;
 }
 
+/* flockfile's caller: its thread once a package runs the program's
+   threads, else 0 (one flow of control: the lock only counts). */
+static struct thread *caller(void)
+{
+	return thread_pkgs_on ? thread_self() : 0;
+}
+
+void flockfile(FILE *f)
+{
+	struct thread *me = caller();
+	if (me && f->owner != me) {
+		umutex_lock(&f->lock);
+		f->owner = me;
+	}
+	f->depth++;
+}
+
+int ftrylockfile(FILE *f)
+{
+	struct thread *me = caller();
+	if (me && f->owner != me) {
+		if (!umutex_trylock(&f->lock))
+			return -1;
+		f->owner = me;
+	}
+	f->depth++;
+	return 0;
+}
+
+void funlockfile(FILE *f)
+{
+	if (--f->depth == 0 && f->owner) {
+		f->owner = 0;
+		umutex_unlock(&f->lock);
+	}
+}
+
+/* Under outlock: f is flockfile'd by a thread other than t. Code that
+   runs with software interrupts off (t 0: a scheduler's message) never
+   waits for it. */
+static inline int locked_by_other(FILE *f, struct thread *t)
+{
+	struct thread *o = f->owner;
+	return __builtin_expect(o != 0, 0) && t && o != t;
+}
+
 void stdout_write(const char *s, size_t n)
 {
 	/* Not switched out holding it: the other threads' prints would spin
@@ -43,6 +96,13 @@ void stdout_write(const char *s, size_t n)
 	   tst-rwlock9 hung 1 boot in 20 at -smp 2). */
 	struct thread *t = spin_owner();
 	spin_lock_by(&outlock, t);
+	if (locked_by_other(stdout, t)) {
+		spin_unlock_by(&outlock, t);
+		flockfile(stdout);
+		stdout_write(s, n);
+		funlockfile(stdout);
+		return;
+	}
 	while (n) {
 		const char *nl = memchr(s, '\n', n);
 		size_t take = nl ? (size_t)(nl - s) + 1 : n;
@@ -64,6 +124,13 @@ void stdout_line(const char *s, size_t n)
 {
 	struct thread *t = spin_owner();
 	spin_lock_by(&outlock, t);
+	if (locked_by_other(stdout, t)) {
+		spin_unlock_by(&outlock, t);
+		flockfile(stdout);
+		stdout_line(s, n);
+		funlockfile(stdout);
+		return;
+	}
 	if (linelen) {
 		/* Never glue a machine-readable line onto a partial one. */
 		if (linelen == sizeof line)
@@ -79,6 +146,13 @@ static void stderr_write(const char *s, size_t n)
 {
 	struct thread *t = spin_owner();
 	spin_lock_by(&outlock, t);
+	if (locked_by_other(stderr, t)) {
+		spin_unlock_by(&outlock, t);
+		flockfile(stderr);
+		stderr_write(s, n);
+		funlockfile(stderr);
+		return;
+	}
 	for (size_t k; n; s += k, n -= k) {
 		k = n < 4096 ? n : 4096;   /* the kernel takes at most 64 KiB a call */
 		sys_cputs(s, k);
@@ -102,6 +176,9 @@ static int put(FILE *f, const char *s, size_t n)
 	return 0;
 }
 
+/* It takes no stream lock (glibc's exit does not either): it only pushes
+   out a partial line, and a holder's text stays together all the same,
+   since other threads' prints wait for the holder. */
 int fflush(FILE *f)
 {
 	if (f && f != stdout && f != stderr && f != stdin) {
@@ -249,6 +326,25 @@ void perror(const char *s)
 	else
 		fprintf(stderr, "%s\n", strerror(errno));
 }
+
+/* The _unlocked forms (POSIX, and glibc's): the same calls. Each one's
+   bytes go out under the stdout lock anyway, and skipping the check of
+   flockfile's owner would save one load. */
+int getc_unlocked(FILE *f) { return fgetc(f); }
+int getchar_unlocked(void) { return fgetc(stdin); }
+int fgetc_unlocked(FILE *f) { return fgetc(f); }
+int putc_unlocked(int c, FILE *f) { return fputc(c, f); }
+int putchar_unlocked(int c) { return fputc(c, stdout); }
+int fputc_unlocked(int c, FILE *f) { return fputc(c, f); }
+int fputs_unlocked(const char *s, FILE *f) { return fputs(s, f); }
+size_t fwrite_unlocked(const void *p, size_t size, size_t n, FILE *f) { return fwrite(p, size, n, f); }
+size_t fread_unlocked(void *p, size_t size, size_t n, FILE *f) { return fread(p, size, n, f); }
+char *fgets_unlocked(char *s, int n, FILE *f) { return fgets(s, n, f); }
+int fflush_unlocked(FILE *f) { return fflush(f); }
+int feof_unlocked(FILE *f) { return f->eof; }
+int ferror_unlocked(FILE *f) { return f->err; }
+void clearerr_unlocked(FILE *f) { f->eof = f->err = 0; }
+int fileno_unlocked(FILE *f) { return f->fd; }
 
 int feof(FILE *f) { return f->eof; }
 int ferror(FILE *f) { return f->err; }

@@ -5,7 +5,7 @@ run by the POSIX start with the package named on its command line
 mutex types and timeouts, condition variables on both clocks, rwlocks,
 barriers, spin locks, keys, __thread and errno across switches and VPs,
 cancellation, semaphores, scheduling attributes, getrusage, the process's
-CPU-time clock). Then how a
+CPU-time clock, stdio's stream locks). Then how a
 POSIX program ends: pthread_exit from main, exit() from another thread,
 and an unknown package."""
 import pytest
@@ -15,7 +15,7 @@ from helpers import done
 PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
                   if d.is_dir() and any(d.glob("*.c")))
 AREAS = ["create", "stack", "detach", "once", "mutex", "cond", "rwlock", "barrier",
-         "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime"]
+         "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime", "stdio"]
 
 
 def areas(r):
@@ -31,6 +31,10 @@ def test_ptest(boot, pkg, smp):
     failed = {a: got[a].get("why") for a in got if not got[a]["ok"]}
     assert not failed, f"{pkg} smp={smp}: {failed}\n{r.tail()}"
     assert sorted(got) == sorted(AREAS), r.tail()
+    # flockfile: the holder's three lines together, the other thread's
+    # print after them (it waited for the last funlockfile).
+    flk = [l for l in r.lines if l.startswith("flk ")]
+    assert flk == ["flk A 0", "flk A 1", "flk A 2", "flk B"], flk
     done(r)
 
 

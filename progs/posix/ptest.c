@@ -1503,6 +1503,57 @@ static void area_cputime(void)
 	       (unsigned long)(c1 - c0), (unsigned long)(c2 - c1), (unsigned long)(c3 - c2));
 }
 
+/* ---- stdio's stream locks ---- */
+
+static volatile int stdio_held, stdio_released;
+
+/* Holds stdout (three deep) across a sleep: the other thread's print
+   waits until the last funlockfile, so "flk A 0..2" come out together. */
+static void *stdio_holder(void *a)
+{
+	(void)a;
+	flockfile(stdout);
+	flockfile(stdout);
+	CHECK(ftrylockfile(stdout) == 0);        /* recursive: the owner gets it */
+	printf("flk A 0\n");
+	stdio_held = 1;
+	usleep(20000);
+	fputs_unlocked("flk A", stdout);
+	putc_unlocked(' ', stdout);
+	fwrite_unlocked("1", 1, 1, stdout);
+	putchar_unlocked('\n');
+	funlockfile(stdout);
+	funlockfile(stdout);
+	stdio_released = 1;              /* (still held once) */
+	printf("flk A 2\n");
+	funlockfile(stdout);
+	return 0;
+}
+
+static void *stdio_other(void *a)
+{
+	(void)a;
+	while (!stdio_held)
+		sched_yield();
+	CHECK(ftrylockfile(stdout) != 0);
+	printf("flk B\n");                 /* waits for the holder */
+	CHECK(stdio_released);
+	CHECK(ftrylockfile(stdout) == 0);
+	funlockfile(stdout);
+	return 0;
+}
+
+static void area_stdio(void)
+{
+	pthread_t a, b;
+	stdio_held = stdio_released = 0;
+	CHECK(pthread_create(&a, 0, stdio_holder, 0) == 0);
+	CHECK(pthread_create(&b, 0, stdio_other, 0) == 0);
+	pthread_join(a, 0);
+	pthread_join(b, 0);
+	CHECK(getc_unlocked(stdin) == EOF);
+}
+
 /* ---- the end of the program ---- */
 
 static void *last_one(void *a)
@@ -1527,6 +1578,7 @@ static const struct {
 	{ "rwlock", area_rwlock }, { "barrier", area_barrier }, { "keys", area_keys },
 	{ "tls", area_tls }, { "cancel", area_cancel }, { "sem", area_sem },
 	{ "sched", area_sched }, { "rusage", area_rusage }, { "cputime", area_cputime },
+	{ "stdio", area_stdio },
 };
 
 int main(int argc, char **argv)

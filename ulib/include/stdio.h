@@ -87,6 +87,29 @@ int ferror(FILE *f);
 void clearerr(FILE *f);
 int fileno(FILE *f);
 
+/* Streams' locks (POSIX): a recursive per-stream owner, so a thread's
+   several calls between flockfile and funlockfile come out together;
+   ftrylockfile returns 0 when it took it. The _unlocked forms are the
+   plain calls (docs/libc.md). */
+void flockfile(FILE *f);
+int ftrylockfile(FILE *f);
+void funlockfile(FILE *f);
+int getc_unlocked(FILE *f);
+int getchar_unlocked(void);
+int fgetc_unlocked(FILE *f);
+int putc_unlocked(int c, FILE *f);
+int putchar_unlocked(int c);
+int fputc_unlocked(int c, FILE *f);
+int fputs_unlocked(const char *s, FILE *f);
+size_t fwrite_unlocked(const void *p, size_t size, size_t n, FILE *f);
+size_t fread_unlocked(void *p, size_t size, size_t n, FILE *f);
+char *fgets_unlocked(char *s, int n, FILE *f);
+int fflush_unlocked(FILE *f);
+int feof_unlocked(FILE *f);
+int ferror_unlocked(FILE *f);
+void clearerr_unlocked(FILE *f);
+int fileno_unlocked(FILE *f);
+
 /* No file system: these fail with ENOENT (opening) or ESPIPE (seeking). */
 FILE *fopen(const char *path, const char *mode);
 FILE *fdopen(int fd, const char *mode);             /* 0, 1, 2 only */

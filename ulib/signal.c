@@ -1,14 +1,43 @@
 /*
- * <signal.h> on a kernel without POSIX signals (see signal.h): handlers
- * cannot be installed; raise() does what the default action would.
+ * <signal.h> on a kernel without POSIX signals (Anima's events go to VPs
+ * as upcalls), delivered synchronously: a handler runs when a thread
+ * raises a signal for itself (raise, kill of the program, pthread_kill of
+ * itself, abort), or, if that thread blocks the signal, when it unblocks
+ * it. A signal for another thread (pthread_kill) waits, pending, until
+ * that thread next looks: it unblocks or raises a signal, sleeps (the
+ * sleep ends early, EINTR, ulib/time.c), waits in sigwait, pause or
+ * sigsuspend, or asks sigpending. docs/libc.md.
+ *
+ * Per-thread state (mask and pending set) lives in a small table keyed by
+ * the thread's id, claimed on first use: threads that never touch signals
+ * cost nothing, nor does any switch path. A slot whose mask and pending
+ * set are empty holds nothing and may be taken by another thread.
  */
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <errno.h>
 #include <string.h>
+#include <spin.h>
+#include <thread.h>
+#include <clock.h>
+#include <sys.h>
 
-static sighandler_t disp[NSIG];   /* only SIG_DFL or SIG_IGN */
+#define NSLOT 128
+#define NOTHREAD (~0UL)        /* the key of code that runs no thread */
+#define BIT(sig) (1UL << (sig))
+#define UNBLOCKABLE (BIT(SIGKILL) | BIT(SIGSTOP))
+
+struct sigthr {
+	uint64_t key;          /* thread id, NOTHREAD, or 0: free */
+	sigset_t mask, pending;
+};
+
+static struct sigaction acts[NSIG];
+static struct sigthr slots[NSLOT];
+static struct sigthr spare;        /* when the table is full: shared, best effort */
+static sigset_t proc_pending;      /* kill(getpid()) while the caller blocked it */
+static struct spin lk;
 
 static int bad(int sig)
 {
@@ -19,35 +48,113 @@ static int bad(int sig)
 	return 0;
 }
 
-sighandler_t signal(int sig, sighandler_t h)
+static uint64_t key_of(struct thread *t)
 {
-	if (bad(sig) || sig == SIGKILL || sig == SIGSTOP) {
-		errno = EINVAL;
-		return SIG_ERR;
-	}
-	if (h != SIG_DFL && h != SIG_IGN) {
-		errno = ENOSYS;
-		return SIG_ERR;
-	}
-	sighandler_t old = disp[sig];
-	disp[sig] = h;
-	return old;
+	return t ? t->id : NOTHREAD;
 }
 
-int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+/* t's slot, claimed if it has none; lk held. */
+static struct sigthr *slot_of(uint64_t key)
 {
-	if (bad(sig))
-		return -1;
-	if (old) {
-		old->sa_handler = disp[sig];
-		old->sa_sigaction = 0;
-		old->sa_mask = 0;
-		old->sa_flags = 0;
+	struct sigthr *empty = 0;
+	for (int i = 0; i < NSLOT; i++) {
+		if (slots[i].key == key)
+			return &slots[i];
+		if (!empty && (!slots[i].key || (!slots[i].mask && !slots[i].pending)))
+			empty = &slots[i];
 	}
-	if (act && signal(sig, (act->sa_flags & SA_SIGINFO) ? SIG_ERR : act->sa_handler) == SIG_ERR) {
-		errno = ENOSYS;
-		return -1;
+	if (!empty)
+		return &spare;
+	*empty = (struct sigthr){ .key = key };
+	return empty;
+}
+
+static struct sigthr *self_slot(void)
+{
+	return slot_of(key_of(thread_self()));
+}
+
+/* What the default action does: end the program as a shell would see
+   it (128 + sig), or nothing for the signals it ignores. */
+static void default_action(int sig)
+{
+	if (sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH)
+		return;
+	if (sig == SIGABRT)
+		abort();
+	exit(128 + sig);
+}
+
+/* Run sig's disposition in the calling thread (not blocked: checked). */
+static void act(int sig, int code)
+{
+	spin_lock(&lk);
+	struct sigaction a = acts[sig];
+	if (a.sa_handler == SIG_IGN || a.sa_handler == SIG_DFL) {
+		spin_unlock(&lk);
+		if (a.sa_handler == SIG_DFL)
+			default_action(sig);
+		return;
 	}
+	if (a.sa_flags & SA_RESETHAND)
+		acts[sig] = (struct sigaction){ .sa_handler = SIG_DFL };
+	struct sigthr *s = self_slot();
+	sigset_t old = s->mask;
+	s->mask |= (a.sa_mask | ((a.sa_flags & SA_NODEFER) ? 0 : BIT(sig))) & ~UNBLOCKABLE;
+	spin_unlock(&lk);
+	int e = errno;                   /* a handler leaves errno as it found it */
+	if (a.sa_flags & SA_SIGINFO) {
+		siginfo_t si = { .si_signo = sig, .si_code = code, .si_pid = getpid() };
+		a.sa_sigaction(sig, &si, 0);
+	} else
+		a.sa_handler(sig);
+	errno = e;
+	spin_lock(&lk);
+	self_slot()->mask = old;
+	spin_unlock(&lk);
+}
+
+/* Take one pending signal the caller does not block (its own, then the
+   program's), or 0. */
+static int take_pending(void)
+{
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	sigset_t ready = s->pending & ~s->mask, *from = &s->pending;
+	if (!ready) {
+		ready = proc_pending & ~s->mask;
+		from = &proc_pending;
+	}
+	int sig = ready ? __builtin_ctzl(ready) : 0;
+	if (sig)
+		*from &= ~BIT(sig);
+	spin_unlock(&lk);
+	return sig;
+}
+
+/* Run every pending signal the caller does not block; how many ran.
+   (ulib/time.c's sleeps call it: weak there.) */
+int __sig_deliver(void);
+int __sig_deliver(void)
+{
+	int n = 0;
+	for (int sig; (sig = take_pending()); n++)
+		act(sig, SI_USER);
+	return n;
+}
+
+/* sig for the calling thread: now, or pending while it blocks it. */
+static int raise_code(int sig, int code)
+{
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	int blocked = (s->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
+	if (blocked)
+		s->pending |= BIT(sig);
+	spin_unlock(&lk);
+	if (!blocked)
+		act(sig, code);
+	__sig_deliver();
 	return 0;
 }
 
@@ -55,37 +162,190 @@ int raise(int sig)
 {
 	if (bad(sig))
 		return -1;
-	if (sig == SIGABRT)
-		abort();
-	if (disp[sig] == SIG_IGN || sig == SIGCHLD || sig == SIGCONT)
-		return 0;
-	exit(128 + sig);
+	return raise_code(sig, SI_TKILL);
 }
 
 int kill(pid_t pid, int sig)
 {
-	if (pid != getpid() && pid != 0) {
-		errno = EPERM;
+	if (pid != getpid() && pid != 0 && pid != -1) {
+		errno = ESRCH;
 		return -1;
 	}
-	return sig == 0 ? 0 : raise(sig);
+	if (sig == 0)
+		return 0;
+	if (bad(sig))
+		return -1;
+	/* For the program: the caller takes it unless it blocks it; then it
+	   waits for any thread that unblocks it or waits for it. */
+	spin_lock(&lk);
+	int blocked = (self_slot()->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
+	if (blocked)
+		proc_pending |= BIT(sig);
+	spin_unlock(&lk);
+	if (!blocked)
+		act(sig, SI_USER);
+	__sig_deliver();
+	return 0;
+}
+
+/* pthread_kill of another thread (ulib/posix/gnu.c). A default action
+   is the whole program's, so it happens here; a handler's signal waits,
+   pending, on t, and t is woken from a wait so that a sleep of it ends
+   and runs the handler (every waiter tolerates the spurious wake-up). */
+void __sig_post(struct thread *t, int sig);
+void __sig_post(struct thread *t, int sig)
+{
+	spin_lock(&lk);
+	sighandler_t h = acts[sig].sa_handler;
+	if (h != SIG_IGN && h != SIG_DFL)
+		slot_of(key_of(t))->pending |= BIT(sig);
+	spin_unlock(&lk);
+	if (h == SIG_DFL)
+		default_action(sig);
+	else if (h != SIG_IGN)
+		thread_unblock(t);
+}
+
+/* abort() (ulib/start.c): a SIGABRT handler runs first, blocked or not;
+   abort ends the program whatever it does, unless it never returns. */
+void __sig_abort(void);
+void __sig_abort(void)
+{
+	spin_lock(&lk);
+	sighandler_t h = acts[SIGABRT].sa_handler;
+	self_slot()->mask &= ~BIT(SIGABRT);
+	spin_unlock(&lk);
+	if (h != SIG_DFL && h != SIG_IGN)
+		act(SIGABRT, SI_TKILL);
+}
+
+int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
+{
+	if (bad(sig))
+		return -1;
+	if (a && (sig == SIGKILL || sig == SIGSTOP)) {
+		errno = EINVAL;
+		return -1;
+	}
+	spin_lock(&lk);
+	if (old)
+		*old = acts[sig];
+	if (a) {
+		acts[sig] = *a;
+		if (a->sa_handler == SIG_IGN) {      /* pending ones are discarded */
+			proc_pending &= ~BIT(sig);
+			for (int i = 0; i < NSLOT; i++)
+				slots[i].pending &= ~BIT(sig);
+		}
+	}
+	spin_unlock(&lk);
+	return 0;
+}
+
+sighandler_t signal(int sig, sighandler_t h)
+{
+	struct sigaction a = { .sa_handler = h, .sa_flags = SA_RESTART }, old;
+	if (h == SIG_ERR) {
+		errno = EINVAL;
+		return SIG_ERR;
+	}
+	return sigaction(sig, &a, &old) ? SIG_ERR : old.sa_handler;
 }
 
 int sigemptyset(sigset_t *s) { *s = 0; return 0; }
 int sigfillset(sigset_t *s) { *s = ~0UL; return 0; }
-int sigaddset(sigset_t *s, int sig) { if (bad(sig)) return -1; *s |= 1UL << sig; return 0; }
-int sigdelset(sigset_t *s, int sig) { if (bad(sig)) return -1; *s &= ~(1UL << sig); return 0; }
-int sigismember(const sigset_t *s, int sig) { if (bad(sig)) return -1; return !!(*s & (1UL << sig)); }
+int sigaddset(sigset_t *s, int sig) { if (bad(sig)) return -1; *s |= BIT(sig); return 0; }
+int sigdelset(sigset_t *s, int sig) { if (bad(sig)) return -1; *s &= ~BIT(sig); return 0; }
+int sigismember(const sigset_t *s, int sig) { if (bad(sig)) return -1; return !!(*s & BIT(sig)); }
 
+/* The calling thread's mask (POSIX: sigprocmask in a threaded program is
+   pthread_sigmask). Signals it unblocks that were pending run now. */
 int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
 	if (set && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK) {
 		errno = EINVAL;
 		return -1;
 	}
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
 	if (old)
-		*old = 0;
+		*old = s->mask;
+	if (set) {
+		if (how == SIG_BLOCK)
+			s->mask |= *set;
+		else if (how == SIG_UNBLOCK)
+			s->mask &= ~*set;
+		else
+			s->mask = *set;
+		s->mask &= ~UNBLOCKABLE & ~1UL;
+	}
+	spin_unlock(&lk);
+	__sig_deliver();
 	return 0;
+}
+
+int sigpending(sigset_t *set)
+{
+	__sig_deliver();
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	*set = (s->pending | proc_pending) & s->mask;
+	spin_unlock(&lk);
+	return 0;
+}
+
+/* Take a pending signal of set (the caller's, then the program's); 0 if
+   none. */
+static int take_of(const sigset_t *set)
+{
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	sigset_t *from = (s->pending & *set) ? &s->pending : &proc_pending;
+	sigset_t ready = *from & *set;
+	int sig = ready ? __builtin_ctzl(ready) : 0;
+	if (sig)
+		*from &= ~BIT(sig);
+	spin_unlock(&lk);
+	return sig;
+}
+
+/* A short sleep of the caller while it waits for a signal: a post wakes
+   it (__sig_post), so this only bounds a wait for a kill() of the
+   program, which wakes nobody. */
+static void nap(void)
+{
+	if (thread_self())
+		thread_block_until(now_ns() + 1000000);
+	else
+		sys_sleep(1000000);
+}
+
+int sigwait(const sigset_t *set, int *sig)
+{
+	int s;
+	while (!(s = take_of(set)))
+		nap();
+	*sig = s;
+	return 0;
+}
+
+int sigsuspend(const sigset_t *mask)
+{
+	sigset_t old;
+	sigprocmask(SIG_SETMASK, mask, &old);
+	while (!__sig_deliver())
+		nap();
+	sigprocmask(SIG_SETMASK, &old, 0);
+	errno = EINTR;
+	return -1;
+}
+
+int pause(void)
+{
+	while (!__sig_deliver())
+		nap();
+	errno = EINTR;
+	return -1;
 }
 
 char *strsignal(int sig)

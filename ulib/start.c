@@ -82,8 +82,14 @@ void _exit(int status)
 	sys_exit(status);
 }
 
+/* A SIGABRT handler (ulib/signal.c; weak: only a program that can
+   install one links it) runs first. */
+__attribute__((weak)) void __sig_abort(void);
+
 void abort(void)
 {
+	if (__sig_abort)
+		__sig_abort();
 	stdout_line("abort\n", 6);
 	sys_exit(EXIT_ABORT);
 }

@@ -168,6 +168,9 @@ clock_t clock(void)
 /* The POSIX layer's (ulib/posix/pthread.c): there a sleep is a
    cancellation point. Weak: a program without the layer has none. */
 __attribute__((weak)) void pthread_testcancel(void);
+/* ulib/signal.c: runs the caller's pending signals, returns how many.
+   Weak: a program that installs no handler has none. */
+__attribute__((weak)) int __sig_deliver(void);
 
 /*
  * A thread of a package sleeps through the thread interface
@@ -175,24 +178,34 @@ __attribute__((weak)) void pthread_testcancel(void);
  * SYS_sleep would put a classic VP (naive) to sleep whole, and every
  * thread queued on it: a program whose main thread polled with usleep
  * for workers queued behind it on one VP never finished. An unblock
- * (pthread_cancel's, or a stale permit) ends the wait early, so it loops
- * to the deadline, acting on a cancel each time round.
+ * (pthread_cancel's, pthread_kill's, or a stale permit) ends the wait
+ * early, so it loops to the deadline, acting on a cancel each time round
+ * and ending early (EINTR, *left the time not slept) when a signal
+ * handler ran, as POSIX's sleeps do.
  */
-static int sleep_ns(uint64_t ns)
+static int sleep_ns(uint64_t ns, uint64_t *left)
 {
-	if (!thread_self()) {            /* no package runs here */
-		long r = sys_sleep(ns);
-		if (sys_failed(r)) {
-			errno = (int)-r;
-			return -1;
-		}
-		return 0;
-	}
 	uint64_t deadline = now_ns() + ns;
+	*left = 0;
 	for (;;) {
 		if (pthread_testcancel)
 			pthread_testcancel();
-		if (thread_block_until(deadline) == -ETIMEDOUT || now_ns() >= deadline)
+		if (__sig_deliver && __sig_deliver()) {
+			uint64_t now = now_ns();
+			*left = now < deadline ? deadline - now : 0;
+			errno = EINTR;
+			return -1;
+		}
+		uint64_t now = now_ns();
+		if (now >= deadline)
+			return 0;
+		if (!thread_self()) {            /* no package runs here */
+			long r = sys_sleep(deadline - now);
+			if (sys_failed(r)) {
+				errno = (int)-r;
+				return -1;
+			}
+		} else if (thread_block_until(deadline) == -ETIMEDOUT)
 			return 0;
 	}
 }
@@ -202,17 +215,24 @@ static int valid(const struct timespec *ts)
 	return ts && ts->tv_sec >= 0 && ts->tv_nsec >= 0 && ts->tv_nsec < NS;
 }
 
+static void to_ts(uint64_t ns, struct timespec *ts)
+{
+	if (ts) {
+		ts->tv_sec = (time_t)(ns / NS);
+		ts->tv_nsec = (long)(ns % NS);
+	}
+}
+
 int nanosleep(const struct timespec *req, struct timespec *rem)
 {
 	if (!valid(req)) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (sleep_ns((uint64_t)req->tv_sec * NS + (uint64_t)req->tv_nsec))
-		return -1;
-	if (rem)
-		rem->tv_sec = rem->tv_nsec = 0;
-	return 0;
+	uint64_t left;
+	int r = sleep_ns((uint64_t)req->tv_sec * NS + (uint64_t)req->tv_nsec, &left);
+	to_ts(left, rem);
+	return r;
 }
 
 /* Returns an error number, as POSIX's clock_nanosleep does. */
@@ -224,18 +244,22 @@ int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct 
 	int64_t t = req->tv_sec * NS + req->tv_nsec;
 	if (flags & TIMER_ABSTIME)
 		t = t > now ? t - now : 0;
-	if (rem)
-		rem->tv_sec = rem->tv_nsec = 0;
-	return t && sleep_ns((uint64_t)t) ? errno : 0;
+	uint64_t left = 0;
+	int r = t ? sleep_ns((uint64_t)t, &left) : 0;
+	if (!(flags & TIMER_ABSTIME))
+		to_ts(left, rem);
+	return r ? errno : 0;
 }
 
 unsigned sleep(unsigned s)
 {
-	sleep_ns((uint64_t)s * NS);
-	return 0;
+	uint64_t left;
+	sleep_ns((uint64_t)s * NS, &left);
+	return (unsigned)((left + NS - 1) / NS);
 }
 
 int usleep(useconds_t us)
 {
-	return sleep_ns((uint64_t)us * 1000);
+	uint64_t left;
+	return sleep_ns((uint64_t)us * 1000, &left);
 }

@@ -5,17 +5,17 @@ run by the POSIX start with the package named on its command line
 mutex types and timeouts, condition variables on both clocks, rwlocks,
 barriers, spin locks, keys, __thread and errno across switches and VPs,
 cancellation, semaphores, scheduling attributes, getrusage, the process's
-CPU-time clock, stdio's stream locks). Then how a
+CPU-time clock, stdio's stream locks, signal handlers). Then how a
 POSIX program ends: pthread_exit from main, exit() from another thread,
 and an unknown package."""
 import pytest
 from harness import ROOT
-from helpers import done
+from helpers import done, only
 
 PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
                   if d.is_dir() and any(d.glob("*.c")))
 AREAS = ["create", "stack", "detach", "once", "mutex", "cond", "rwlock", "barrier",
-         "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime", "stdio"]
+         "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime", "stdio", "signal"]
 
 
 def areas(r):
@@ -45,6 +45,16 @@ def test_pthread_exit_from_main(boot, pkg):
     r = boot(f"run=ptest,pkg={pkg},mainexit", smp=2, timeout=60)
     assert [e["name"] for e in r.events("result")] == ["ptest.mainexit"], r.tail()
     done(r, 0)
+
+
+def test_abort_runs_the_sigabrt_handler(boot):
+    """abort() runs a SIGABRT handler first, then still ends the program
+    with status 134."""
+    r = boot("run=ptest,pkg=fifo,sigabort", smp=1, timeout=60)
+    assert "sigabrt handler 6" in r.lines, r.tail()
+    assert r.lines.index("sigabrt handler 6") < r.lines.index("abort"), r.tail()
+    assert r.kind == "done", r.tail()
+    only(r, "exit", prog="ptest", status=134)
 
 
 @pytest.mark.parametrize("pkg", ["fifo", "kthread"])

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <errno.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys.h>
@@ -1554,6 +1555,110 @@ static void area_stdio(void)
 	CHECK(getc_unlocked(stdin) == EOF);
 }
 
+/* ---- signals, delivered synchronously ---- */
+
+static volatile int usr1_runs, usr2_runs, usr2_depth, usr2_nested, usr2_code;
+static volatile pthread_t usr1_thread;
+
+static void on_usr1(int sig)
+{
+	if (sig == SIGUSR1)
+		usr1_runs++;
+	usr1_thread = pthread_self();
+}
+
+/* SA_SIGINFO; raises itself once more from inside: the signal is
+   blocked in its handler, so that one runs after, never nested. */
+static void on_usr2(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	if (usr2_depth++)
+		usr2_nested = 1;
+	if (!usr2_runs)
+		usr2_code = si->si_signo == sig ? si->si_code : 99;
+	if (++usr2_runs == 1)
+		raise(SIGUSR2);
+	usr2_depth--;
+}
+
+static void *sig_sleeper(void *a)
+{
+	(void)a;
+	int eintr = 0;
+	for (int i = 0; i < 200 && !usr1_runs; i++)
+		eintr |= usleep(100000) == -1 && errno == EINTR;
+	return (void *)(long)eintr;
+}
+
+static void *sig_waiter(void *a)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &set, 0);
+	*(volatile int *)a = 1;
+	int sig = 0;
+	CHECK(sigwait(&set, &sig) == 0);
+	return (void *)(long)sig;
+}
+
+static void area_signal(void)
+{
+	usr1_runs = usr2_runs = usr2_nested = 0;
+	CHECK(signal(SIGUSR1, on_usr1) == SIG_DFL);
+	CHECK(raise(SIGUSR1) == 0 && usr1_runs == 1 && pthread_equal(usr1_thread, pthread_self()));
+	CHECK(pthread_kill(pthread_self(), SIGUSR1) == 0 && usr1_runs == 2);
+	CHECK(kill(getpid(), SIGUSR1) == 0 && usr1_runs == 3);
+	/* blocked: pending until unblocked, then it runs in the unblocking call */
+	sigset_t set, old, pend;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	CHECK(pthread_sigmask(SIG_BLOCK, &set, &old) == 0 && !sigismember(&old, SIGUSR1));
+	CHECK(raise(SIGUSR1) == 0 && usr1_runs == 3);
+	CHECK(sigpending(&pend) == 0 && sigismember(&pend, SIGUSR1));
+	CHECK(pthread_sigmask(SIG_UNBLOCK, &set, 0) == 0 && usr1_runs == 4);
+	CHECK(sigpending(&pend) == 0 && !sigismember(&pend, SIGUSR1));
+	/* SA_SIGINFO, the signal blocked in its handler, SA_RESETHAND */
+	struct sigaction sa, got;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_usr2;
+	sa.sa_flags = SA_SIGINFO;
+	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
+	CHECK(raise(SIGUSR2) == 0 && usr2_runs == 2 && !usr2_nested && usr2_code == SI_TKILL);
+	sa.sa_flags = SA_SIGINFO | SA_RESETHAND;     /* (usr2_runs > 1: no raise inside) */
+	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
+	CHECK(raise(SIGUSR2) == 0 && usr2_runs == 3);
+	CHECK(sigaction(SIGUSR2, 0, &got) == 0 && got.sa_handler == SIG_DFL);
+	/* another thread: its sleep ends (EINTR) and the handler runs there */
+	pthread_t t;
+	void *r;
+	usr1_runs = 0;
+	usr1_thread = 0;
+	CHECK(pthread_create(&t, 0, sig_sleeper, 0) == 0);
+	usleep(20000);
+	CHECK(pthread_kill(t, SIGUSR1) == 0);
+	CHECK(pthread_join(t, &r) == 0 && r == (void *)1L);
+	CHECK(usr1_runs == 1 && pthread_equal(usr1_thread, t));
+	/* sigwait takes a blocked signal; no handler runs */
+	volatile int ready = 0;
+	sa.sa_sigaction = on_usr2;
+	sa.sa_flags = SA_SIGINFO;
+	usr2_runs = 0;
+	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
+	CHECK(pthread_create(&t, 0, sig_waiter, (void *)&ready) == 0);
+	while (!ready)
+		sched_yield();
+	CHECK(pthread_kill(t, SIGUSR2) == 0);
+	CHECK(pthread_join(t, &r) == 0 && r == (void *)(long)SIGUSR2 && usr2_runs == 0);
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
+}
+
+static void on_abrt(int sig)
+{
+	printf("sigabrt handler %d\n", sig);
+}
+
 /* ---- the end of the program ---- */
 
 static void *last_one(void *a)
@@ -1578,7 +1683,7 @@ static const struct {
 	{ "rwlock", area_rwlock }, { "barrier", area_barrier }, { "keys", area_keys },
 	{ "tls", area_tls }, { "cancel", area_cancel }, { "sem", area_sem },
 	{ "sched", area_sched }, { "rusage", area_rusage }, { "cputime", area_cputime },
-	{ "stdio", area_stdio },
+	{ "stdio", area_stdio }, { "signal", area_signal },
 };
 
 int main(int argc, char **argv)
@@ -1587,6 +1692,10 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "mainexit")) {
 		pthread_create(&t, 0, last_one, (void *)20L);
 		pthread_exit(0);
+	}
+	if (argc > 1 && !strcmp(argv[1], "sigabort")) {
+		signal(SIGABRT, on_abrt);        /* runs, then abort still ends it */
+		abort();
 	}
 	if (argc > 1 && !strcmp(argv[1], "exitcode")) {
 		pthread_create(&t, 0, exit7, (void *)5L);

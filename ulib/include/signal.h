@@ -1,9 +1,9 @@
 /*
- * Signals: the types and names, so code that mentions them builds.
- * Anima delivers no POSIX signals (its events go to VPs as upcalls):
- * signal() and sigaction() accept SIG_DFL/SIG_IGN and refuse a handler
- * with ENOSYS; raise() ends the program as the default action would
- * (status 128 + sig), except for ignored signals. docs/libc.md.
+ * Signals, delivered synchronously (Anima's own events go to VPs as
+ * upcalls): handlers run when a thread raises a signal for itself, or
+ * unblocks one pending for it; a signal for another thread runs when that
+ * thread next sleeps, waits for a signal or changes its mask
+ * (ulib/signal.c, docs/libc.md).
  */
 #ifndef ULIB_SIGNAL_H
 #define ULIB_SIGNAL_H
@@ -34,9 +34,24 @@ typedef void (*sighandler_t)(int);
 #define SIGALRM 14
 #define SIGTERM 15
 #define SIGCHLD 17
+#define SIGSTKFLT 16
 #define SIGCONT 18
 #define SIGSTOP 19
+#define SIGTSTP 20
+#define SIGTTIN 21
+#define SIGTTOU 22
+#define SIGURG  23
+#define SIGXCPU 24
+#define SIGXFSZ 25
+#define SIGVTALRM 26
+#define SIGPROF 27
+#define SIGWINCH 28
+#define SIGIO   29
+#define SIGPOLL SIGIO
+#define SIGPWR  30
+#define SIGSYS  31
 #define NSIG    32
+#define _NSIG   NSIG
 
 #define SIG_BLOCK   0
 #define SIG_UNBLOCK 1
@@ -53,14 +68,31 @@ typedef struct {
 	union sigval si_value;
 } siginfo_t;
 
+/* si_code */
+#define SI_USER   0        /* kill, raise of the program */
+#define SI_TKILL  (-6)     /* raise, pthread_kill */
+
+/* As glibc: the two handler forms share their storage. */
 struct sigaction {
-	sighandler_t sa_handler;
-	void (*sa_sigaction)(int, siginfo_t *, void *);
+	union {
+		sighandler_t __h;
+		void (*__a)(int, siginfo_t *, void *);
+	} __sa_handler;
 	sigset_t sa_mask;
 	int sa_flags;
+	void (*sa_restorer)(void);
 };
-#define SA_RESTART 0x10000000
-#define SA_SIGINFO 4
+#define sa_handler   __sa_handler.__h
+#define sa_sigaction __sa_handler.__a
+#define SA_NOCLDSTOP 1
+#define SA_NOCLDWAIT 2
+#define SA_SIGINFO   4
+#define SA_ONSTACK   0x08000000
+#define SA_RESTART   0x10000000
+#define SA_NODEFER   0x40000000
+#define SA_RESETHAND 0x80000000
+#define SA_NOMASK    SA_NODEFER
+#define SA_ONESHOT   SA_RESETHAND
 
 sighandler_t signal(int sig, sighandler_t h);
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old);
@@ -71,12 +103,15 @@ int sigfillset(sigset_t *s);
 int sigaddset(sigset_t *s, int sig);
 int sigdelset(sigset_t *s, int sig);
 int sigismember(const sigset_t *s, int sig);
-int sigprocmask(int how, const sigset_t *set, sigset_t *old);   /* a mask of nothing: 0 */
+int sigprocmask(int how, const sigset_t *set, sigset_t *old);   /* the calling thread's */
+int sigpending(sigset_t *set);
+int sigwait(const sigset_t *set, int *sig);
+int sigsuspend(const sigset_t *mask);
 
-/* Threads (ulib/posix/gnu.c). No handler can be installed, so a signal's
-   effect is its default action or SIG_IGN's, which POSIX applies to the
-   whole process: pthread_kill(th, sig) is raise(sig) (sig 0: 0, the
-   existence check). pthread_sigmask is sigprocmask, as an error number. */
+/* Threads (ulib/posix/gnu.c): pthread_kill of the caller is raise; of
+   another thread, a default action is the program's (at once), a
+   handler runs in that thread when it next looks (above).
+   pthread_sigmask is sigprocmask, as an error number. */
 #ifndef __pthread_t_defined
 #define __pthread_t_defined
 typedef unsigned long pthread_t;

@@ -58,6 +58,7 @@
 #define _POSIX_THREAD_CPUTIME       -1        /* absent: no per-thread CPU time (docs/libc.md) */
 #define _POSIX_VERSION        200809L
 
+int pause(void);                 /* until a signal handler ran (ulib/signal.c): -1, EINTR */
 long sysconf(int name);
 int getpagesize(void);
 

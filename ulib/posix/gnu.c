@@ -183,12 +183,20 @@ int pthread_yield(void)
 
 /* ---- signals ---- */
 
+void __sig_post(struct thread *t, int sig);   /* ulib/signal.c */
+
+/* Of the caller: raise. Of another thread: ulib/signal.c's post (a
+   default action at once, a handler's signal pending on the target). */
 int pthread_kill(pthread_t th, int sig)
 {
-	(void)th;
 	if (sig < 0 || sig >= NSIG)
 		return EINVAL;
-	return sig == 0 || raise(sig) == 0 ? 0 : errno;
+	if (sig == 0)
+		return 0;
+	if ((struct thread *)th == thread_self())
+		return raise(sig) == 0 ? 0 : errno;
+	__sig_post((struct thread *)th, sig);
+	return 0;
 }
 
 int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)

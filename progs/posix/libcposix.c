@@ -265,6 +265,12 @@ static void test_time(void)
 	CHECK(now >= rt.tv_sec && now - rt.tv_sec <= 2);
 	struct timeval tv;
 	CHECK(gettimeofday(&tv, 0) == 0 && tv.tv_sec >= rt.tv_sec && tv.tv_usec < 1000000);
+	struct timespec cv = { 0, 0 };
+	struct timeval back = { 0, 0 };
+	TIMEVAL_TO_TIMESPEC(&tv, &cv);
+	CHECK(cv.tv_sec == tv.tv_sec && cv.tv_nsec == tv.tv_usec * 1000L);
+	TIMESPEC_TO_TIMEVAL(&back, &cv);
+	CHECK(back.tv_sec == tv.tv_sec && back.tv_usec == tv.tv_usec);
 	CHECK(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &rt) == 0);
 	clock_t c0 = clock();                     /* processor time: spend some */
 	struct timespec m0, m1;

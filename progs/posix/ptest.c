@@ -355,9 +355,29 @@ static void check_held_by_other(int type)
 	(void)try_other;
 }
 
+/* glibc's adaptive kind: a normal mutex (no owner checks, no recursion) */
+static void adaptive_mutex(void)
+{
+	pthread_mutexattr_t a;
+	pthread_mutex_t m, s = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
+	int type = -1;
+	CHECK(pthread_mutexattr_init(&a) == 0);
+	CHECK(pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP) == 0);
+	CHECK(pthread_mutexattr_gettype(&a, &type) == 0 && type == PTHREAD_MUTEX_ADAPTIVE_NP);
+	CHECK(pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP + 1) == EINVAL);
+	CHECK(pthread_mutex_init(&m, &a) == 0);
+	CHECK(pthread_mutex_lock(&m) == 0 && pthread_mutex_trylock(&m) == EBUSY);
+	CHECK(pthread_mutex_unlock(&m) == 0 && pthread_mutex_trylock(&m) == 0);
+	pthread_mutex_unlock(&m);
+	CHECK(pthread_mutex_lock(&s) == 0 && pthread_mutex_trylock(&s) == EBUSY);
+	pthread_mutex_unlock(&s);
+	CHECK(PTHREAD_MUTEX_TIMED_NP == PTHREAD_MUTEX_NORMAL && PTHREAD_MUTEX_FAST_NP == 0);
+}
+
 static void area_mutex(void)
 {
 	pthread_t t[4];
+	adaptive_mutex();
 	counter = 0;
 	for (int i = 0; i < 4; i++)
 		pthread_create(&t[i], 0, add_many, (void *)3000L);

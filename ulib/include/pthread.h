@@ -91,6 +91,12 @@ typedef unsigned pthread_key_t;
 #define PTHREAD_MUTEX_DEFAULT    PTHREAD_MUTEX_NORMAL
 #define PTHREAD_MUTEX_RECURSIVE_NP  PTHREAD_MUTEX_RECURSIVE
 #define PTHREAD_MUTEX_ERRORCHECK_NP PTHREAD_MUTEX_ERRORCHECK
+/* glibc's other kinds: TIMED (FAST) is the normal one; ADAPTIVE spins a
+   while before it sleeps there, and is a normal mutex here (the lock's
+   waiters already spin briefly on its queue's lock only). */
+#define PTHREAD_MUTEX_TIMED_NP      PTHREAD_MUTEX_NORMAL
+#define PTHREAD_MUTEX_FAST_NP       PTHREAD_MUTEX_TIMED_NP
+#define PTHREAD_MUTEX_ADAPTIVE_NP   3
 
 #define PTHREAD_PRIO_NONE    0
 #define PTHREAD_PRIO_INHERIT 1       /* not supported: ENOTSUP */
@@ -141,6 +147,7 @@ typedef unsigned pthread_key_t;
 	{ .__state = __PTHREAD_MX_TYPED, .__type = PTHREAD_MUTEX_RECURSIVE }
 #define PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP \
 	{ .__state = __PTHREAD_MX_TYPED, .__type = PTHREAD_MUTEX_ERRORCHECK }
+#define PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP PTHREAD_MUTEX_INITIALIZER
 #define PTHREAD_COND_INITIALIZER { .__lk = 0 }
 #define PTHREAD_RWLOCK_INITIALIZER { .__lk = 0 }
 #define PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP \

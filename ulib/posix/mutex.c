@@ -31,7 +31,7 @@ int pthread_mutexattr_destroy(pthread_mutexattr_t *a)
 
 int pthread_mutexattr_settype(pthread_mutexattr_t *a, int type)
 {
-	if (type < PTHREAD_MUTEX_NORMAL || type > PTHREAD_MUTEX_ERRORCHECK)
+	if (type < PTHREAD_MUTEX_NORMAL || type > PTHREAD_MUTEX_ADAPTIVE_NP)
 		return EINVAL;
 	a->__type = type;
 	return 0;
@@ -113,7 +113,8 @@ int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
 {
 	*m = (pthread_mutex_t){ 0 };
 	if (a) {
-		m->__type = a->__type;
+		/* adaptive (glibc's) is a normal mutex here */
+		m->__type = a->__type == PTHREAD_MUTEX_ADAPTIVE_NP ? PTHREAD_MUTEX_NORMAL : a->__type;
 		if (a->__protocol == PTHREAD_PRIO_PROTECT)
 			m->__ceiling = a->__ceiling + 1;
 	}

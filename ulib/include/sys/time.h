@@ -13,6 +13,11 @@ int gettimeofday(struct timeval *tv, void *tz);   /* tz, if given, is UTC */
 
 #define timerisset(t)  ((t)->tv_sec || (t)->tv_usec)
 #define timerclear(t)  ((t)->tv_sec = (t)->tv_usec = 0)
+/* glibc's conversions (<sys/time.h> under _GNU_SOURCE/_DEFAULT_SOURCE) */
+#define TIMEVAL_TO_TIMESPEC(tv, ts) \
+	do { (ts)->tv_sec = (tv)->tv_sec; (ts)->tv_nsec = (tv)->tv_usec * 1000; } while (0)
+#define TIMESPEC_TO_TIMEVAL(tv, ts) \
+	do { (tv)->tv_sec = (ts)->tv_sec; (tv)->tv_usec = (ts)->tv_nsec / 1000; } while (0)
 #define timercmp(a, b, op) ((a)->tv_sec == (b)->tv_sec ? \
 	(a)->tv_usec op (b)->tv_usec : (a)->tv_sec op (b)->tv_sec)
 #define timeradd(a, b, r) do { \

@@ -277,6 +277,7 @@ static inline struct vp *myvp(void) { return mycpu()->vp; }
 
 /* space.c */
 extern volatile int live_spaces;
+extern volatile int held_spaces;
 extern struct spinlock table_lock;
 struct space *space_create(const char *name);
 void space_get(struct space *sp);

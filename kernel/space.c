@@ -13,6 +13,7 @@ static struct space *table[MAXSPACE];
 struct spinlock table_lock = SPINLOCK_INIT("spaces");
 static int next_id = 1;
 volatile int live_spaces;
+volatile int held_spaces;           /* page tables not yet freed (INFO_SPACES_HELD) */
 
 struct space *space_create(const char *name)
 {
@@ -25,6 +26,7 @@ struct space *space_create(const char *name)
 		return 0;
 	}
 	sp->cr3 = V2P(sp->pml4);
+	__atomic_fetch_add(&held_spaces, 1, __ATOMIC_RELAXED);
 	sp->refs = 1;                      /* the creator's, until it is running */
 	sp->boot_slot = -1;
 	sp->map_next = USER_MAP_BASE;
@@ -57,6 +59,7 @@ void space_put(struct space *sp)
 			pages_free(sp->slot_evq[i], EVQ_PAGES);
 	spin_lock(&table_lock);
 	sp->tables_freed = 1;
+	__atomic_fetch_sub(&held_spaces, 1, __ATOMIC_RELEASE);   /* after the frees above */
 	maybe_free(sp);
 	spin_unlock(&table_lock);
 }

@@ -2,8 +2,8 @@
  * The kernel's available memory, for tests that check every frame a
  * space used comes back (segexhaust, xspace). Frames of a space that just
  * ended come back only once every CPU has switched away from it (and a
- * CPU may still hold a dead child's tables), so a test polls for a while
- * rather than reading once.
+ * CPU may still hold a dead child's tables), so a test first waits for the
+ * spaces it knows have ended to let go (avail_settled), or polls.
  */
 #ifndef PROGS_AVAIL_H
 #define PROGS_AVAIL_H
@@ -29,6 +29,18 @@ static inline long avail_wait(long want, unsigned ms)
 		now = avail();
 	}
 	return now;
+}
+
+/* Available memory once no more than `running` spaces hold page tables
+   (INFO_SPACES_HELD: the caller's own and its running children; every
+   ended one's tables and frames are then back). A vCPU the host has
+   descheduled may hold a dead child's tables for milliseconds, so a
+   fixed sleep is not enough; polls every 1 ms, at most 5,000 times. */
+static inline long avail_settled(long running)
+{
+	for (int i = 0; i < 5000 && sys_getinfo(INFO_SPACES_HELD) > running; i++)
+		sys_sleep(1000000UL);
+	return avail();
 }
 
 #endif

@@ -70,6 +70,10 @@
                                TIMER_LATE_NS after their deadline: the host stalled an emulated
                                CPU (kernel/lapic.c); 0 under -icount */
 #define TIMER_LATE_NS   1000000
+#define INFO_SPACES_HELD 8  /* address spaces whose memory is not all back: the running ones, and
+                               ended ones whose page tables a CPU may still hold (they are freed when
+                               the last CPU switches away). A test that checks every frame came back
+                               waits for this to fall to the spaces it knows are running */
 
 /* SYS_map protections */
 #define PROT_READ       1

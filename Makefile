@@ -77,15 +77,23 @@ $(B)/ulib.a: $(UOBJ)
 # Thread packages: threadpkgs/NAME/*.c -> build/lib/libNAME.a, one library each.
 PKGS    := $(patsubst threadpkgs/%/,%,$(sort $(dir $(wildcard threadpkgs/*/*.c))))
 PKGLIBS := $(patsubst %,$(B)/lib/lib%.a,$(PKGS))
-.SECONDEXPANSION:
-$(B)/lib/lib%.a: $$(addprefix $(B)/u/,$$(addsuffix .o,$$(wildcard threadpkgs/$$*/*.c threadpkgs/$$*/*.S)))
-	@mkdir -p $(dir $@)
-	@rm -f $@
-	$(AR) rcs $@ $^
+# One explicit rule per package, not a pattern rule: through a pattern the
+# objects were intermediate files, and a package folder whose sources were
+# older than the programs (copied with their times kept) was never built.
+define pkg_rule
+$(B)/lib/lib$(1).a: $(patsubst %,$(B)/u/%.o,$(wildcard threadpkgs/$(1)/*.c threadpkgs/$(1)/*.S))
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach p,$(PKGS),$(eval $(call pkg_rule,$(p))))
 
 # The one list of packages: pkg_all[] and pkg_find(), generated from the
 # folders, so adding threadpkgs/NAME/ is all it takes (docs/writing-a-thread-package.md).
-$(B)/gen/pkgs.c: tools/genpkgs.sh $(wildcard threadpkgs/*/)
+# Made on every run (FORCE), replaced only when the list changed: a folder's
+# time says nothing of whether it is new (cp -a, tar), nor does a removal
+# show in the times of the folders that are left.
+$(B)/gen/pkgs.c: tools/genpkgs.sh FORCE
 	@mkdir -p $(dir $@)
 	@tools/genpkgs.sh $(PKGS) > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
@@ -216,7 +224,8 @@ clean:
 print-%:
 	@echo '$($*)'
 
-.PHONY: all setup run debug test bench fuzz clean
+.PHONY: all setup run debug test bench fuzz clean FORCE
+FORCE:
 .DEFAULT_GOAL := all
 .SECONDARY:
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

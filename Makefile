@@ -52,6 +52,14 @@ $(B)/k/%.S.o: %.S
 $(B)/kernel.elf: $(KOBJ) boot/kernel.ld
 	$(LD) -n -nostdlib -z max-page-size=0x1000 -z noexecstack -T boot/kernel.ld -o $@ $(KOBJ)
 
+# The flat image QEMU's multiboot1 loader takes (-kernel; boot/boot.S's
+# a.out-kludge header says where it goes): the harness boots it directly,
+# without GRUB (harness/qemu.py). It must end where the header says.
+$(B)/kernel.bin: $(B)/kernel.elf
+	$(OBJCOPY) -O binary $< $@
+	@test $$(stat -c %s $@) -eq $$(( 0x$$($(NM) $< | awk '/ _edata$$/ {print substr($$1, 9)}') - 0x$$($(NM) $< | awk '/ _kernel_start$$/ {print substr($$1, 9)}') )) \
+	    || { echo "kernel.bin: size differs from _edata - _kernel_start (a section past .data?)"; rm -f $@; exit 1; }
+
 # Symbol table for panic backtraces, loaded by GRUB as module "ksyms".
 $(B)/kernel.sym: $(B)/kernel.elf
 	$(NM) -n --defined-only $< | grep -i ' t ' > $@
@@ -177,7 +185,7 @@ endef
 $(foreach f,$(XFILES) $(XDIRS),$(eval $(call xprog_rule,$(f))))
 
 # --- ISO -----------------------------------------------------------------
-all: $(B)/anima.iso compile_commands.json
+all: $(B)/anima.iso $(B)/kernel.bin compile_commands.json
 $(B)/anima.iso: $(B)/kernel.elf $(B)/kernel.sym $(PBINS) harness/iso.py
 	$(PYTHON) -m harness.iso --out $@ --cmdline "$(CMDLINE)"
 
@@ -190,7 +198,7 @@ setup:
 
 run: setup
 	@$(MAKE) --no-print-directory all
-	$(PYTHON) -m harness run $(CMDLINE) --smp $(SMP) $(RUNFLAGS)
+	ANIMA_BOOT=iso $(PYTHON) -m harness run $(CMDLINE) --smp $(SMP) $(RUNFLAGS)
 
 debug: setup
 	@$(MAKE) --no-print-directory all

@@ -1,6 +1,9 @@
 /*
- * Multiboot2 entry. GRUB leaves us in 32-bit protected mode, paging off,
- * eax = magic, ebx = physical address of the boot information. We build
+ * Multiboot entry. GRUB (multiboot2, the ISO) or QEMU's own loader
+ * (multiboot1, `-kernel build/kernel.bin`: the harness's direct boot)
+ * leaves us in 32-bit protected mode, paging off, eax = magic, ebx =
+ * physical address of the boot information (kernel/multiboot.c reads
+ * either). We build
  * just enough page tables to reach long mode in the higher half (the first
  * 1 GiB mapped three times: identity, at PHYSMAP and at KERNBASE), then call kmain(magic,
  * mbi). kmain replaces these tables with the real ones; the APs reuse them
@@ -22,6 +25,23 @@ mb2_header:
 	.short 0, 0
 	.long 8
 mb2_end:
+
+/* Multiboot1 with the a.out kludge (flag 16): QEMU loads only 32-bit ELF
+   files, so it gets build/kernel.bin, the flat image of our load segments
+   from 1 MiB (objcopy -O binary), and these addresses say where it goes.
+   Flag 1: the memory map. */
+#define MB1_MAGIC 0x1badb002
+#define MB1_FLAGS ((1 << 1) | (1 << 16))
+	.align 4
+mb1_header:
+	.long MB1_MAGIC
+	.long MB1_FLAGS
+	.long -(MB1_MAGIC + MB1_FLAGS)
+	.long PHYS(mb1_header)                   /* header_addr */
+	.long PHYS(_kernel_start)                /* load_addr: the image's first byte */
+	.long PHYS(_edata)                       /* load_end_addr */
+	.long PHYS(_kernel_end)                  /* bss_end_addr */
+	.long PHYS(_start)                       /* entry_addr */
 
 	.section .boot.text, "ax"
 	.code32

@@ -55,10 +55,28 @@ static void parse_madt(struct sdt *h)
 	}
 }
 
+/* The RSDP the way a BIOS leaves it (ACPI 5.2.5.1): on a 16-byte boundary
+   in the first KiB of the EBDA or in 0xe0000-0xfffff. Multiboot1 (QEMU's
+   direct boot) passes no RSDP. 0 if none. */
+static uint64_t rsdp_scan(void)
+{
+	uint64_t ebda = (uint64_t)*(uint16_t *)P2V(0x40e) << 4;
+	uint64_t areas[2][2] = { { ebda, ebda + 1024 }, { 0xe0000, 0x100000 } };
+	for (int a = ebda >= 0x80000 && ebda < 0xa0000 ? 0 : 1; a < 2; a++)
+		for (uint64_t pa = areas[a][0]; pa + 20 <= areas[a][1]; pa += 16) {
+			uint8_t *p = P2V(pa);
+			if (!memcmp(p, "RSD PTR ", 8) && checksum_ok(p, 20))
+				return pa;
+		}
+	return 0;
+}
+
 void acpi_init(void)
 {
 	if (!acpi_rsdp_pa)
-		panic("acpi: boot loader gave no RSDP");
+		acpi_rsdp_pa = rsdp_scan();
+	if (!acpi_rsdp_pa)
+		panic("acpi: boot loader gave no RSDP, and none in the BIOS areas");
 	uint8_t *rsdp = P2V(acpi_rsdp_pa);
 	if (memcmp(rsdp, "RSD PTR ", 8) || !checksum_ok(rsdp, 20))
 		panic("acpi: bad RSDP");

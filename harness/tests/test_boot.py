@@ -27,6 +27,27 @@ def test_all_cpus_online(boot, ncpu):
     assert (int(m[0][1]), int(m[0][2])) == (ncpu, b["mem_mib"])
 
 
+@pytest.mark.parametrize("smp", [1, 2])
+def test_grub_and_direct_boots_agree(boot, smp):
+    """The two ways in (harness/qemu.py): GRUB's multiboot2 from the ISO
+    users boot, and QEMU's multiboot1 (-kernel build/kernel.bin) the
+    harness uses. Both hand over the same command line, the programs by
+    name with their arguments, a memory map and (by the BIOS's RSDP) the
+    CPUs; a program gets the same argv either way."""
+    from harness import iso
+    cmdline = "quantum=7 run=hello,a,b run=hello,c"
+    runs = [boot(cmdline, smp=smp, iso=iso.build_iso(cmdline), timeout=120),
+            boot(cmdline, smp=smp, timeout=120)]
+    assert "-kernel" not in runs[0].cmd and "-kernel" in runs[1].cmd
+    seen = []
+    for r in runs:
+        done(r, 0)
+        b = only(r, "boot")
+        assert b["cpus"] == smp and b["cmdline"] == cmdline and b["quantum_ms"] == 7, b
+        seen.append((sorted(tuple(e["argv"]) for e in r.events("result")), b["mem_mib"]))
+    assert seen[0] == seen[1] and seen[0][0] == [("hello", "a", "b"), ("hello", "c")], seen
+
+
 @pytest.mark.parametrize("mem,mib", [("128M", 128), ("512M", 512), ("1G", 1024)])
 def test_boot_record(boot, mem, mib):
     r = boot("quantum=7 run=hello", mem=mem)

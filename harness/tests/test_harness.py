@@ -4,6 +4,7 @@ A small Python script stands in for QEMU; it prints FAKE_OUT, sleeps
 FAKE_SLEEP seconds, and exits with FAKE_CODE.
 """
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -194,6 +195,7 @@ def fakebuild(tmp_path, monkeypatch):
     b = tmp_path / "build"
     (b / "progs").mkdir(parents=True)
     (b / "kernel.elf").write_bytes(b"\x7fELF kernel")
+    (b / "kernel.bin").write_bytes(b"kernel image")
     (b / "kernel.sym").write_text("ffffffff80100000 T start\n")
     (b / "progs/hello").write_bytes(b"hello-bin")
     (b / "progs/fault").write_bytes(b"fault-bin")
@@ -327,3 +329,26 @@ def test_cli_program_options_need_dash_dash(capsys):
     with pytest.raises(SystemExit):
         cli.do_run(["prog", "-p", "4"])       # -p is not the harness's: an error, as before
     assert "unrecognized arguments: -p" in capsys.readouterr().err
+
+
+def test_direct_command(fakebuild, monkeypatch):
+    # The direct boot (harness/qemu.py): QEMU's multiboot1 loader gets the
+    # flat kernel, the command line, and "FILE NAME" per module, ksyms
+    # first; the kernel takes a module's last word as its name.
+    monkeypatch.delenv("ANIMA_QEMU", raising=False)
+    c = qemu.direct_command("quantum=5 run=hello,3", smp=2, icount=True)
+    assert c[c.index("-kernel") + 1] == str(fakebuild / "kernel.bin")
+    assert c[c.index("-append") + 1] == "quantum=5 run=hello,3"
+    mods = c[c.index("-initrd") + 1].split(",")
+    assert mods[0] == f"{fakebuild / 'kernel.sym'} ksyms"
+    assert [m.split(" ")[1] for m in mods[1:]] == ["fault", "hello"]
+    assert "-icount" in c and "-cdrom" not in c and "-drive" not in c
+    with pytest.raises(ValueError):
+        qemu.direct_command("run=a;reboot")
+    # QEMU splits -initrd at commas, a module at its first space: a build
+    # folder whose path has either falls back to the ISO
+    for odd in ("a,b", "a b"):
+        b = fakebuild.parent / odd / "build"
+        shutil.copytree(fakebuild, b)
+        monkeypatch.setattr(iso, "BUILD", b)
+        assert qemu.direct_command("run=hello") is None

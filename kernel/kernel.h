@@ -88,6 +88,8 @@ void page_free(void *va);
 void pages_free(void *va, size_t n);
 uint64_t pmm_free_pages(void);
 int mem_user_ok(struct space *sp, uint64_t n);
+int mem_quota_ok(struct space *sp, uint64_t bytes);
+void *pages_alloc_user(size_t n);     /* like pages_alloc, but leaves the reserve */
 uint64_t mem_quota_pages(void);
 extern uint64_t mem_total_bytes, phys_top;
 
@@ -118,6 +120,10 @@ void tlb_check(void);
 void *kmalloc(size_t n);
 void *kzalloc(size_t n);
 void kfree(void *p);
+void *kmalloc_user(struct space *sp, size_t n);   /* charged to sp, leaves the reserve */
+void *kzalloc_user(struct space *sp, size_t n);
+void kfree_user(struct space *sp, void *p, size_t n);
+size_t kheap_charge(size_t n);
 uint64_t kheap_spare_pages(void);
 
 /* cpu.c */
@@ -208,7 +214,6 @@ void warn_honored(struct vp *vp);
 extern struct spinlock kop_lock;
 struct kop *kop_alloc(int kind);
 void kop_free(struct kop *op);
-long kop_alloc_err(void);
 long kop_wait(struct kop *op, struct trapframe *tf);
 void kop_expire(struct kop *op);
 void kop_timers(struct cpu *c, uint64_t now);

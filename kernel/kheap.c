@@ -81,10 +81,11 @@ static void list_del(struct slab *s)
 		s->next->prev = s->prev;
 }
 
-/* A fresh slab page of class c; heap_lock held. */
-static struct slab *slab_new(int c)
+/* A fresh slab page of class c (for a user's object: only above the
+   reserve); heap_lock held. */
+static struct slab *slab_new(int c, int user)
 {
-	struct slab *s = page_alloc();
+	struct slab *s = user ? pages_alloc_user(1) : page_alloc();
 	if (!s)
 		return 0;
 	s->magic = SLAB_MAGIC;
@@ -103,10 +104,15 @@ static void poison_check(struct slab *s, uint8_t *b)
 			panic("kheap: block %p written after free (byte %lu = %#x)", b, i, b[i]);
 }
 
-static void *run_alloc(size_t n)
+static size_t run_pages(size_t n)
 {
-	size_t np = (n + RUN_HDR + PGSIZE - 1) / PGSIZE;
-	struct run *r = pages_alloc(np);
+	return (n + RUN_HDR + PGSIZE - 1) / PGSIZE;
+}
+
+static void *run_alloc(size_t n, int user)
+{
+	size_t np = run_pages(n);
+	struct run *r = user ? pages_alloc_user(np) : pages_alloc(np);
 	if (!r)
 		return 0;
 	r->magic = RUN_MAGIC;
@@ -114,15 +120,23 @@ static void *run_alloc(size_t n)
 	return (uint8_t *)r + RUN_HDR;
 }
 
-void *kmalloc(size_t n)
+/* The smallest class that fits n (<= 2048): log2 of n rounded up, less 5. */
+static int class_of(size_t n)
+{
+	return n <= MINBLOCK ? 0 : 64 - __builtin_clzl(n - 1) - bshift(0);
+}
+
+/* n bytes; `user`: for something a user caused, so a page it needs from
+   the page allocator must leave the reserve. A block from a page the
+   heap already has takes nothing from it, and needs no check. */
+static void *alloc(size_t n, int user)
 {
 	if (n > bsize(NCLASS - 1))
-		return run_alloc(n);
-	/* The smallest class that fits: log2 of n rounded up, less 5. */
-	int c = n <= MINBLOCK ? 0 : 64 - __builtin_clzl(n - 1) - bshift(0);
+		return run_alloc(n, user);
+	int c = class_of(n);
 	spin_lock(&heap_lock);
 	struct slab *s = partial[c];
-	if (!s && !(s = slab_new(c))) {
+	if (!s && !(s = slab_new(c, user))) {
 		spin_unlock(&heap_lock);
 		return 0;
 	}
@@ -142,12 +156,59 @@ void *kmalloc(size_t n)
 	return b;
 }
 
+void *kmalloc(size_t n)
+{
+	return alloc(n, 0);
+}
+
 void *kzalloc(size_t n)
 {
 	void *p = kmalloc(n);
 	if (p)
 		memset(p, 0, n);
 	return p;
+}
+
+/* What n bytes really take from the heap: a block of its class, or a run
+   of whole pages. (A constant when n is: the compiler folds it.) */
+size_t kheap_charge(size_t n)
+{
+	return n > bsize(NCLASS - 1) ? run_pages(n) * PGSIZE : bsize(class_of(n));
+}
+
+/*
+ * A kernel object that user code caused and that outlives the
+ * syscall (a kop, a VP, a segment): charged to sp (sp->kbytes, counted in
+ * its quota), and refused (0) past the quota or when the heap would need
+ * a page from the kernel's reserve. sp 0: the reserve rule only (a space
+ * being created charges itself once it exists). Scratch buffers freed
+ * before their syscall returns use kmalloc: at most one per CPU, they
+ * are what the reserve is for.
+ */
+void *kmalloc_user(struct space *sp, size_t n)
+{
+	size_t charge = kheap_charge(n);
+	if (sp && !mem_quota_ok(sp, charge))
+		return 0;
+	void *p = alloc(n, 1);
+	if (p && sp)
+		__atomic_add_fetch(&sp->kbytes, charge, __ATOMIC_RELAXED);
+	return p;
+}
+
+void *kzalloc_user(struct space *sp, size_t n)
+{
+	void *p = kmalloc_user(sp, n);
+	if (p)
+		memset(p, 0, n);
+	return p;
+}
+
+/* Free p, of n bytes, from k[mz]alloc_user(sp, n). */
+void kfree_user(struct space *sp, void *p, size_t n)
+{
+	__atomic_sub_fetch(&sp->kbytes, kheap_charge(n), __ATOMIC_RELAXED);
+	kfree(p);
 }
 
 static void run_free(void *p)

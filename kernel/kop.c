@@ -28,37 +28,50 @@ static struct kop **fbucket(uint64_t key)
 	return &futexq[(key >> 2) % NFUTEX];
 }
 
-/* A kop for the calling VP's space, within its quota of MAXKOP_SPACE:
-   one space must not be able to eat the kernel heap with blocked
-   threads. 0 if over quota or out of memory (kop_alloc_err says which). */
+/* A blank kop of sp's for `kind`. */
+static void kop_init(struct kop *op, int kind, struct space *sp)
+{
+	memset(op, 0, sizeof *op);
+	op->kind = kind;
+	op->sp = sp;
+	op->token = __atomic_fetch_add(&next_token, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * A kop for a blocking call of the calling VP, within its space's quota
+ * of MAXKOP_SPACE (0 past it: -EAGAIN), so one space cannot eat the
+ * kernel heap with blocked threads. It is charged to the space and stops
+ * at the kernel's reserve (kmalloc_user); refused for memory -- which
+ * other spaces may have taken -- the call still blocks, with the VP's
+ * own kop: that blocks the VP classically (kop_wait), like a VP whose
+ * event queue is full, so a blocking call never fails for memory. The
+ * own kop is free whenever its VP is in a syscall: it is in use only
+ * while the VP is blocked.
+ */
 struct kop *kop_alloc(int kind)
 {
-	struct space *sp = myvp()->space;
+	struct vp *vp = myvp();
+	struct space *sp = vp->space;
 	if (__atomic_add_fetch(&sp->nkops, 1, __ATOMIC_ACQ_REL) > MAXKOP_SPACE) {
 		__atomic_sub_fetch(&sp->nkops, 1, __ATOMIC_ACQ_REL);
 		return 0;
 	}
-	struct kop *op = kzalloc(sizeof *op);
+	struct kop *op = kmalloc_user(sp, sizeof *op);
 	if (!op) {
 		__atomic_sub_fetch(&sp->nkops, 1, __ATOMIC_ACQ_REL);
-		return 0;
+		op = &vp->own_kop;
 	}
-	op->kind = kind;
-	op->sp = sp;
-	op->token = __atomic_fetch_add(&next_token, 1, __ATOMIC_RELAXED);
+	kop_init(op, kind, sp);
+	op->own = op == &vp->own_kop;
 	return op;
-}
-
-/* Why kop_alloc just failed for the caller: its quota, or memory. */
-long kop_alloc_err(void)
-{
-	return myvp()->space->nkops >= MAXKOP_SPACE ? -EAGAIN : -ENOMEM;
 }
 
 void kop_free(struct kop *op)
 {
+	if (op->own)
+		return;                  /* a VP's own (wait or timer): it goes with the VP */
 	__atomic_sub_fetch(&op->sp->nkops, 1, __ATOMIC_ACQ_REL);
-	kfree(op);
+	kfree_user(op->sp, op, sizeof *op);
 }
 
 /* c's list head changed (kop_lock held): publish its first deadline, so
@@ -193,7 +206,7 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 	   (a handler that does not drain its ring) blocks classically
 	   instead: it loses no event, and the call still returns. */
 	int thread_mode = 0;
-	if (upcalls_on(vp, tf)) {
+	if (!op->own && upcalls_on(vp, tf)) {
 		struct event ev;     /* the header only: EV_BLOCKED has no context */
 		ev.type = EV_BLOCKED;
 		ev.vp = 0;
@@ -303,8 +316,9 @@ void futex_cancel_seg(int seg_id, struct space *only, long err)
  * Arm (or with deadline 0 cancel) the calling VP's one-shot user timer.
  * Arming reserves the EV_TIMER it will post (-EAGAIN if the VP's queue
  * has no room: its earlier expiries are still undelivered); re-arming an
- * armed timer moves it, keeping its kop and its reservation, so nothing
- * accumulates however often a VP re-arms.
+ * armed timer moves it, keeping its reservation. Its kop is the VP's own
+ * timer_kop, allocated with the VP: arming never allocates, so it never
+ * fails for memory, and nothing accumulates however often a VP re-arms.
  */
 long utimer_set(uint64_t deadline, uint64_t token)
 {
@@ -326,14 +340,13 @@ long utimer_set(uint64_t deadline, uint64_t token)
 	}
 	if (!op) {
 		long err = event_reserve(vp, 1);
-		if (!err && !(op = kop_alloc(0))) {
-			err = kop_alloc_err();
-			event_unreserve(vp, 1);
-		}
 		if (err) {
 			spin_unlock(&kop_lock);
 			return err;
 		}
+		op = &vp->timer_kop;
+		kop_init(op, 0, vp->space);
+		op->own = 1;
 	}
 	op->mode = KOP_UTIMER;
 	op->vp = vp;

@@ -113,10 +113,11 @@ static int64_t find_run(uint64_t n)
 	return -1;
 }
 
-void *pages_alloc(size_t n)
+/* n pages in a row, leaving at least `keep` free; pmm_lock taken here. */
+static void *alloc_keep(size_t n, uint64_t keep)
 {
 	spin_lock(&pmm_lock);
-	int64_t p = n <= nfree ? find_run(n) : -1;
+	int64_t p = n <= nfree && nfree - n >= keep ? find_run(n) : -1;
 	if (p < 0) {
 		spin_unlock(&pmm_lock);
 		return 0;
@@ -133,9 +134,23 @@ void *pages_alloc(size_t n)
 	return va;
 }
 
+void *pages_alloc(size_t n)
+{
+	return alloc_keep(n, 0);
+}
+
 void *page_alloc(void)
 {
 	return pages_alloc(1);
+}
+
+/* n pages for something a user caused that is not a user page (a VP's
+   kernel stack, a space's top table, a kernel heap page for its objects):
+   only if the kernel's reserve is still free after them. Checked under
+   pmm_lock, so concurrent callers cannot overdraw it together. */
+void *pages_alloc_user(size_t n)
+{
+	return alloc_keep(n, reserve_pages);
 }
 
 void pages_free(void *va, size_t n)
@@ -171,13 +186,26 @@ uint64_t pmm_free_pages(void)
 	return nfree;
 }
 
+/* What sp is charged for, in bytes: user pages, page tables, kernel
+   stacks and event rings, segment frames, and the kernel heap objects it
+   caused (kheap.c: kzalloc_user). */
+static uint64_t used_bytes(struct space *sp)
+{
+	return (sp->pages + sp->ptpages + sp->kpages + sp->segpages) * PGSIZE + sp->kbytes;
+}
+
 /* May sp take n more user pages? They must leave the kernel's reserve
    (so its own allocations for every space still succeed) and keep the
-   space within its quota: user pages, page tables, kernel stacks. */
+   space within its quota. */
 int mem_user_ok(struct space *sp, uint64_t n)
 {
-	uint64_t used = sp->pages + sp->ptpages + sp->kpages + sp->segpages;
-	return n <= nfree && nfree - n >= reserve_pages && used + n <= mem_quota_pages();
+	return n <= nfree && nfree - n >= reserve_pages && mem_quota_ok(sp, n * PGSIZE);
+}
+
+/* May sp be charged `bytes` more and stay within its quota? */
+int mem_quota_ok(struct space *sp, uint64_t bytes)
+{
+	return used_bytes(sp) + bytes <= mem_quota_pages() * PGSIZE;
 }
 
 /* The per-space quota: memquota=MB, else 3/4 of usable RAM. */

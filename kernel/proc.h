@@ -18,7 +18,7 @@
    posting an event never allocates (upcall.c has the admission rule). */
 #define EVQ_SIZE     128
 #define EVQ_PAGES    ((EVQ_SIZE * sizeof(struct event) + PGSIZE - 1) / PGSIZE)
-#define MAXKOP_SPACE 1024      /* outstanding blocking ops (and timers) per space */
+#define MAXKOP_SPACE 1024      /* outstanding blocking ops per space (a VP's timer is its own) */
 #define MAXCHILD     32        /* child spaces per space still in the table (-EAGAIN past it) */
 
 /* A capability: an entry of a space's handle table (vpsys.c). A VP entry
@@ -60,6 +60,7 @@ struct kop {
 	int kind;                    /* BLK_* or 0 for a user timer */
 	int mode;                    /* KOP_VP: the VP waits; KOP_THREAD: only the thread */
 	volatile int done;
+	int own;                     /* a VP's own_kop or timer_kop: never freed, not counted */
 	struct vp *vp;               /* who blocked */
 	struct space *sp;
 	uint64_t wake_ns;            /* completes then (0: no deadline) */
@@ -126,7 +127,9 @@ struct vp {
 	uint64_t penalty_ns, debt_ns; /* what they are cut by (warn.c) */
 	int parked;                  /* created at start; waits for SYS_vp_start */
 	struct vp *wait_next;        /* link in a child space's waiters (table_lock) */
-	struct kop *utimer;          /* armed user timer, if any */
+	struct kop *utimer;          /* armed user timer, if any: &timer_kop */
+	struct kop own_kop;          /* blocks it classically when the heap refuses a kop (kop.c) */
+	struct kop timer_kop;        /* its user timer (utimer_set) */
 	uint64_t run_ns, switches;   /* accounting */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* fxsave area */
 };
@@ -154,6 +157,7 @@ struct space {
 	uint64_t pages;              /* user pages mapped (with its VPs' shared pages) */
 	uint64_t ptpages;            /* page-table pages of its user half */
 	uint64_t kpages;             /* kernel stacks of its VPs */
+	uint64_t kbytes;             /* kernel heap objects it caused (atomic; kzalloc_user) */
 	volatile uint64_t vruntime;  /* CPU time its VPs used (ns): fairness among spaces */
 	struct kop *kops;            /* outstanding blocking operations (kop_lock) */
 	int nkops;                   /* how many (atomic): at most MAXKOP_SPACE */

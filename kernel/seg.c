@@ -51,11 +51,14 @@ static void free_frames(uint64_t *fr, int npages, int fpages, int creator)
 	for (int i = 0; i < npages; i++)
 		page_free(P2V(fr[i]));
 	pages_free(fr, fpages);
-	/* Give the creator its quota back, if it still exists. */
+	/* Give the creator its quota back, if it still exists: the frames,
+	   and the struct (charged while the frames are: it may outlive them
+	   only as long as a handle does, and handles are bounded). */
 	spin_lock(&table_lock);
 	struct space *c = space_lookup(creator);
 	if (c) {
 		__atomic_sub_fetch(&c->segpages, npages + fpages, __ATOMIC_ACQ_REL);
+		__atomic_sub_fetch(&c->kbytes, kheap_charge(sizeof(struct seg)), __ATOMIC_RELAXED);
 		__atomic_sub_fetch(&c->nsegs, 1, __ATOMIC_ACQ_REL);
 	}
 	spin_unlock(&table_lock);
@@ -110,11 +113,11 @@ long sys_seg_create(uint64_t len, uint64_t b, uint64_t c, uint64_t d, uint64_t e
 	if (ok)
 		__atomic_add_fetch(&sp->segpages, npages + fpages, __ATOMIC_ACQ_REL);
 	spin_unlock(&sp->lock);
-	struct seg *s = ok ? kzalloc(sizeof *s) : 0;
-	uint64_t *fr = s ? pages_alloc(fpages) : 0;
+	struct seg *s = ok ? kzalloc_user(sp, sizeof *s) : 0;
+	uint64_t *fr = s ? pages_alloc_user(fpages) : 0;
 	int n = 0;
 	for (; fr && n < npages; n++) {
-		void *pg = page_alloc();
+		void *pg = pages_alloc_user(1);
 		if (!pg)
 			break;
 		fr[n] = V2P(pg);
@@ -151,7 +154,8 @@ long sys_seg_create(uint64_t len, uint64_t b, uint64_t c, uint64_t d, uint64_t e
 		page_free(P2V(fr[--n]));
 	if (fr)
 		pages_free(fr, fpages);
-	kfree(s);
+	if (s)
+		kfree_user(sp, s, sizeof *s);
 	if (ok)
 		__atomic_sub_fetch(&sp->segpages, npages + fpages, __ATOMIC_ACQ_REL);
 	__atomic_sub_fetch(&sp->nsegs, 1, __ATOMIC_ACQ_REL);

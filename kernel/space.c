@@ -15,9 +15,11 @@ static int next_id = 1;
 volatile int live_spaces;
 volatile int held_spaces;           /* page tables not yet freed (INFO_SPACES_HELD) */
 
+/* A new space: its struct and top table leave the kernel's reserve (a
+   spawn tree must not drain it) and count in its own quota. */
 struct space *space_create(const char *name)
 {
-	struct space *sp = kzalloc(sizeof *sp);
+	struct space *sp = kzalloc_user(0, sizeof *sp);
 	if (!sp)
 		return 0;
 	sp->pml4 = vm_new_pml4();
@@ -25,6 +27,8 @@ struct space *space_create(const char *name)
 		kfree(sp);
 		return 0;
 	}
+	sp->kbytes = kheap_charge(sizeof *sp);
+	sp->ptpages = 1;
 	sp->cr3 = V2P(sp->pml4);
 	__atomic_fetch_add(&held_spaces, 1, __ATOMIC_RELAXED);
 	sp->refs = 1;                      /* the creator's, until it is running */

@@ -104,9 +104,11 @@ void vm_init(void)
 	lcr3(kernel_cr3);
 }
 
+/* A new space's top table: only a user's spawn asks, so it leaves the
+   kernel's reserve. */
 uint64_t *vm_new_pml4(void)
 {
-	uint64_t *p = page_alloc();
+	uint64_t *p = pages_alloc_user(1);
 	if (p)
 		memcpy(p + 256, kernel_pml4 + 256, 256 * sizeof(uint64_t));
 	return p;

@@ -27,7 +27,7 @@ static void *kernel_page(struct space *sp, uint64_t va, uint64_t flags)
 		return 0;
 	if (*pte & PTE_P)
 		return (*pte & PTE_KERNEL) ? P2V(*pte & PTE_ADDR) : 0;
-	void *pg = page_alloc();
+	void *pg = pages_alloc_user(1);
 	if (!pg)
 		return 0;
 	*pte = V2P(pg) | PTE_P | PTE_U | PTE_NX | PTE_KERNEL | flags;
@@ -54,11 +54,13 @@ static int map_shared_pages(struct space *sp, struct vp *vp, int index)
 
 struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 {
-	struct vp *vp = kzalloc(sizeof *vp);
+	/* The struct (charged to sp) and the kernel stack leave the
+	   kernel's reserve, as the ring and shared pages do (below). */
+	struct vp *vp = kzalloc_user(sp, sizeof *vp);
 	if (!vp)
 		return 0;
 	vp->magic = VP_MAGIC;
-	vp->kstack = pages_alloc(KSTACK_SIZE / PGSIZE);
+	vp->kstack = pages_alloc_user(KSTACK_SIZE / PGSIZE);
 	spin_lock(&sp->lock);
 	int index = 0;
 	while (index < MAXVP && sp->slot[index])
@@ -77,7 +79,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	   never read: a slot is read only after it is written. It is freed
 	   with the space (space_put). */
 	if (!err && !sp->slot_evq[index]) {
-		err = !(sp->slot_evq[index] = pages_alloc(EVQ_PAGES));
+		err = !(sp->slot_evq[index] = pages_alloc_user(EVQ_PAGES));
 		if (!err)
 			sp->kpages += EVQ_PAGES;
 	}
@@ -92,7 +94,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	if (err) {
 		if (vp->kstack)
 			pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
-		kfree(vp);
+		kfree_user(sp, vp, sizeof *vp);
 		return 0;
 	}
 	vp->index = index;
@@ -172,7 +174,7 @@ void vp_free(struct vp *vp)
 	event_drain(vp);             /* the ring stays with the slot */
 	pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
 	vp->magic = 0;
-	kfree(vp);
+	kfree_user(sp, vp, sizeof *vp);
 	space_put(sp);
 }
 

@@ -253,7 +253,7 @@ static long block_for(int kind, uint64_t ns, uint64_t result)
 {
 	struct kop *op = kop_alloc(kind);
 	if (!op)
-		return kop_alloc_err();
+		return -EAGAIN;          /* MAXKOP_SPACE outstanding */
 	op->result = result;
 	spin_lock(&kop_lock);
 	op->wake_ns = now_ns() + MIN(ns, 1UL << 62);
@@ -302,7 +302,7 @@ long sys_futex_wait(ARGS)
 		return r;
 	struct kop *op = kop_alloc(BLK_FUTEX);
 	if (!op)
-		return kop_alloc_err();
+		return -EAGAIN;          /* MAXKOP_SPACE outstanding */
 	uint32_t val;
 	spin_lock(&kop_lock);
 	if ((r = copyin(&val, a0, 4)) < 0 || val != (uint32_t)a1) {

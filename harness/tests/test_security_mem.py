@@ -10,7 +10,7 @@ PSEUDO_BASE = 0x00007ffe00000000
 VPPAGE_BASE = 0x00007ffe40000000
 VP_RESERVED_LO, VP_RESERVED_HI = PSEUDO_BASE, VPPAGE_BASE + 256 * 4096
 USER_MAP_BASE = 0x0000100000000000
-EPERM, EEXIST, ENOMEM = 1, 17, 12
+EPERM, EEXIST, ENOMEM, ETIMEDOUT = 1, 17, 12, 110
 SMP = [1, 2]
 
 
@@ -205,3 +205,39 @@ def test_private_futex_not_reached_from_another_space(boot, smp):
     res = result(r, "futexstale")
     assert res["vp"] == 1 and res["unmap"] == 0, res
     assert res["child_woke"] == 0 and res["wait_result"] == 1, res
+
+
+@pytest.mark.parametrize("smp", SMP)
+def test_kernel_heap_objects_leave_the_reserve(boot, smp):
+    """progs/tests/kheapattack.c: a spawn tree (8 x 8 + 8 spaces at most)
+    where every space makes VPs until refused and every VP piles up
+    futex waits from an upcall handler that never drains, plus segments:
+    kernel heap objects (struct vp, kops, struct seg, struct space) a user
+    causes. They are charged to the space and stop at the kernel's
+    reserve; a blocking call refused a kop for memory blocks its VP
+    classically instead. A bystander space (attacking nothing) then
+    still sleeps, waits, and arms a timer; maps and VP creation may be
+    refused (the memory is gone) but only with -ENOMEM; a program run
+    after the tree works in full; everything comes back. Before the
+    fix free memory reached 0 and every call of the bystander, its
+    sleeps included, was -ENOMEM."""
+    r = boot("memcheck run=kheapattack,root,8,2,120", smp=smp, timeout=400)
+    done(r)
+    assert not [e for e in r.events("exit") if e.get("killed")], r.tail()
+    root = only(r, "result", name="kheapattack", case="root")
+    by = only(r, "result", name="kheapattack", case="bystander")
+    after = only(r, "result", name="kheapattack", case="after")
+    # The attack was real: many spaces, VPs up to -ENOMEM, kops up to
+    # MAXKOP_SPACE.
+    assert root["spaces"] >= 40 and root["vps"] > 5000, root
+    assert root["vp_err"] > 0 and root["last_vp_err"] == -ENOMEM, root
+    assert root["kop_eagain"] > 0 and root["kop_other"] == 0, root
+    # The reserve, max(2 MiB, RAM/64), held (slack: RAM less the kernel
+    # and modules is what the reserve is a 64th of).
+    ram_mib = r.events("boot")[0]["mem_mib"]
+    assert root["min_free"] >= (max(2, ram_mib // 64) - 1) << 20, root
+    assert by["sleeps"] == 20 and by["futex"] == -ETIMEDOUT and by["timer"] == 0, by
+    assert by["map"] in (0, -ENOMEM) and by["vp"] in (0, -ENOMEM), by
+    assert after == {**after, "sleeps": 20, "futex": -ETIMEDOUT, "timer": 0, "map": 0, "vp": 0}, after
+    assert root["bystander"] == 0 and root["nodes_bad"] == 0 and root["after"] == 0, root
+    assert root["lost"] == 0, root

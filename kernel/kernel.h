@@ -192,6 +192,7 @@ void scheduler(void) __attribute__((noreturn));
 void sched_enqueue(struct vp *vp);
 void sched(void);
 void vp_yield(void);
+void sched_point(void);             /* take interrupts, yield past the quantum: no lock held */
 void vp_yield_to(struct vp *t);
 void vp_block(struct spinlock *held);
 int vp_wake(struct vp *vp);

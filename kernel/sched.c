@@ -406,6 +406,28 @@ void vp_yield(void)
 	sched();
 }
 
+/*
+ * A point in a long kernel loop (zeroing a large map's pages) where this
+ * CPU catches up: the kernel is not preemptible and runs with interrupts
+ * off, so without these one SYS_map of hundreds of MiB held its CPU for
+ * all of it (no timers, no preemption, TLB-shootdown IPIs unanswered).
+ * Here pending interrupts are taken, and past its quantum the VP gives
+ * the CPU up like SYS_yield, to come back to the loop later. The caller
+ * holds no spin lock (an interrupt handler may take any of them) and
+ * keeps its state in locals. A quantum end is tested by time: a warning
+ * due but not delivered (it is delivered on the way to user mode) keeps
+ * the timer from setting need_resched.
+ */
+void sched_point(void)
+{
+	sti();
+	__asm__ volatile("nop");         /* (sti takes effect after one instruction) */
+	cli();
+	struct cpu *c = mycpu();
+	if (c->need_resched || now_ns() >= c->quantum_end)
+		vp_yield();
+}
+
 /* A directed yield (SYS_seg_wake's SEGWAKE_YIELD): give this CPU to t,
    which waits on its queue, if its space is within a quarter quantum of
    the least-served one there, the caller's included (so it runs a little

@@ -117,6 +117,13 @@ long sys_seg_create(uint64_t len, uint64_t b, uint64_t c, uint64_t d, uint64_t e
 	uint64_t *fr = s ? pages_alloc_user(fpages) : 0;
 	int n = 0;
 	for (; fr && n < npages; n++) {
+		/* 64 MiB of zeroing: let the CPU catch up as we go (no lock
+		   held), and stop if we are being killed meanwhile. */
+		if (n % 16 == 15) {
+			sched_point();
+			if (sp->state != SP_ALIVE)
+				break;
+		}
 		void *pg = pages_alloc_user(1);
 		if (!pg)
 			break;

@@ -65,6 +65,107 @@ static uint64_t place(struct space *sp, uint64_t len)
 	return a;
 }
 
+/* Pages zeroed between two sched_points: 64 KiB, a few microseconds. */
+#define ZERO_CHUNK 16
+
+static void frames_free(void *head)
+{
+	while (head) {
+		void *next = *(void **)head;
+		page_free(head);
+		head = next;
+	}
+}
+
+/*
+ * n zeroed frames for a map of sp, each leaving the kernel's reserve,
+ * chained through their first words (they are ours alone until mapped;
+ * map_frames clears the word). Zeroing is most of a large map's time, so
+ * it runs without locks and stops at a sched_point every ZERO_CHUNK
+ * pages: other spaces' timers and preemption go on meanwhile. 0 if
+ * memory ran out, or sp is being killed (*err says which); what was
+ * taken is given back.
+ */
+static void *frames_alloc(struct space *sp, uint64_t n, long *err)
+{
+	void *head = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		if (i % ZERO_CHUNK == ZERO_CHUNK - 1) {
+			sched_point();
+			if (sp->state != SP_ALIVE) {
+				*err = -EINTR;
+				break;
+			}
+		}
+		void *pg = pages_alloc_user(1);
+		if (!pg) {
+			*err = -ENOMEM;
+			break;
+		}
+		*(void **)pg = head;
+		head = pg;
+		if (i + 1 == n)
+			return head;
+	}
+	frames_free(head);
+	return 0;
+}
+
+/* Is [addr, addr+len) free of pages and lazy regions? sp->lock held. */
+static int range_free(struct space *sp, uint64_t addr, uint64_t len)
+{
+	return !vm_mapped(sp->pml4, addr, len) && !lazy_overlaps(sp, addr, len);
+}
+
+/* Map the chain fr (n = len / PGSIZE frames, charged to sp already) at
+   addr, or somewhere if addr is 0. Returns the address or -errno; on
+   error the frames not mapped are freed and uncharged here. */
+static long map_frames(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, void *fr)
+{
+	spin_lock(&sp->lock);
+	long r = addr ? (range_free(sp, addr, len) ? (long)addr : -EEXIST) :
+			(addr = place(sp, len)) ? (long)addr : -ENOMEM;
+	/* Under the lock, so only stores: one walk per page table (the
+	   PTEs of a 2 MiB-aligned run are consecutive), the frames zeroed
+	   already. 256 MiB took 16 ms with a walk per page, 8.5 ms so
+	   (under TCG; most of it reading each frame's chain word). */
+	uint64_t va = addr, *pte = 0;
+	for (; r >= 0 && va < addr + len; va += PGSIZE, pte++) {
+		if (!pte || va % (512 * PGSIZE) == 0)
+			pte = space_pte(sp, va);
+		if (!pte) {
+			r = -ENOMEM;     /* no memory for a page table */
+			break;
+		}
+		void *pg = fr;
+		fr = *(void **)pg;
+		*(void **)pg = 0;
+		*pte = V2P(pg) | flags | PTE_P;
+	}
+	if (r < 0)
+		sp->pages -= (addr + len - va) / PGSIZE;   /* the frames never mapped */
+	spin_unlock(&sp->lock);
+	if (r < 0) {
+		frames_free(fr);
+		/* A sibling VP on another CPU may already have touched the
+		   pages we did map: free them only after the shootdown
+		   (space_unmap, which uncharges them), without the lock. */
+		if (va > addr)
+			space_unmap(sp, addr, va - addr);
+	}
+	return r;
+}
+
+static long map_lazy(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, uint64_t latency)
+{
+	spin_lock(&sp->lock);
+	long r = addr ? (range_free(sp, addr, len) ? 0 : -EEXIST) : (addr = place(sp, len)) ? 0 : -ENOMEM;
+	if (!r)
+		r = lazy_add(sp, addr, len, flags, latency);
+	spin_unlock(&sp->lock);
+	return r < 0 ? r : (long)addr;
+}
+
 long sys_map(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)e, (void)f;
@@ -79,41 +180,27 @@ long sys_map(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_t e,
 		return -EINVAL;
 	if (addr && touches_reserved(addr, len))
 		return -EPERM;
+	if (prot & MAP_LAZY)
+		return map_lazy(sp, addr, len, flags, d);
+	/* Charge the pages before taking them, so that maps racing on
+	   other VPs of the space cannot pass its quota together; and look
+	   for the fixed range now, to refuse before zeroing (map_frames
+	   looks again). */
 	spin_lock(&sp->lock);
-	if (!(prot & MAP_LAZY) && !mem_user_ok(sp, len / PGSIZE)) {
-		spin_unlock(&sp->lock);
-		return -ENOMEM;
-	}
-	if (!addr) {
-		if (!(addr = place(sp, len))) {
-			spin_unlock(&sp->lock);
-			return -ENOMEM;
-		}
-	} else if (vm_mapped(sp->pml4, addr, len) || lazy_overlaps(sp, addr, len)) {
-		spin_unlock(&sp->lock);
-		return -EEXIST;
-	}
-	if (prot & MAP_LAZY) {
-		long r = lazy_add(sp, addr, len, flags, d);
-		spin_unlock(&sp->lock);
-		return r < 0 ? r : (long)addr;
-	}
-	for (uint64_t va = addr; va < addr + len; va += PGSIZE) {
-		uint64_t *pte = space_pte(sp, va);
-		void *pg = pte ? page_alloc() : 0;
-		if (!pg) {
-			/* Undo what we mapped. A sibling VP on another CPU may
-			   already have touched those pages: free them only
-			   after the shootdown (space_unmap), without the lock. */
-			spin_unlock(&sp->lock);
-			space_unmap(sp, addr, va - addr);
-			return -ENOMEM;
-		}
-		*pte = V2P(pg) | flags | PTE_P;
-		sp->pages++;
-	}
+	long r = !mem_user_ok(sp, len / PGSIZE) ? -ENOMEM :
+		 addr && !range_free(sp, addr, len) ? -EEXIST : 0;
+	if (!r)
+		sp->pages += len / PGSIZE;
 	spin_unlock(&sp->lock);
-	return (long)addr;
+	if (r < 0)
+		return r;
+	void *fr = frames_alloc(sp, len / PGSIZE, &r);
+	if (fr)
+		return map_frames(sp, addr, len, flags, fr);
+	spin_lock(&sp->lock);
+	sp->pages -= len / PGSIZE;
+	spin_unlock(&sp->lock);
+	return r;
 }
 
 long sys_unmap(uint64_t addr, uint64_t len, uint64_t c, uint64_t d, uint64_t e, uint64_t f)

@@ -73,13 +73,16 @@ int vm_unmap_collect(uint64_t *pml4, uint64_t *va, uint64_t end, struct frame_ba
 
 /* Unmap [va, va+len) of sp and free its frames: collect a batch under the
    lock, drop the lock, shoot down every CPU that may cache the mapping,
-   and only then free; repeat until the range is done. Returns the pages
-   unmapped. Called with sp->lock not held. */
+   and only then free; repeat until the range is done, letting the CPU
+   catch up between batches (sched_point). Returns the pages unmapped.
+   Called with no spin lock held. */
 uint64_t space_unmap(struct space *sp, uint64_t va, uint64_t len)
 {
 	uint64_t a = va, end = va + len, total = 0;
 	for (int done = 0; !done;) {
 		struct frame_batch b;
+		if (total)
+			sched_point();   /* a large unmap (256 MiB: 38 ms) must not hold the CPU */
 		b.n = 0;
 		b.unmapped = 0;
 		spin_lock(&sp->lock);

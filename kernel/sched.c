@@ -411,12 +411,13 @@ void vp_yield(void)
  * CPU catches up: the kernel is not preemptible and runs with interrupts
  * off, so without these one SYS_map of hundreds of MiB held its CPU for
  * all of it (no timers, no preemption, TLB-shootdown IPIs unanswered).
- * Here pending interrupts are taken, and past its quantum the VP gives
- * the CPU up like SYS_yield, to come back to the loop later. The caller
- * holds no spin lock (an interrupt handler may take any of them) and
- * keeps its state in locals. A quantum end is tested by time: a warning
- * due but not delivered (it is delivered on the way to user mode) keeps
- * the timer from setting need_resched.
+ * Here pending interrupts are taken, and a quantum that is over ends as
+ * on the way to user mode (sched_quantum_end: warnings, probation); the
+ * VP comes back to the loop later. A preemption warning that fell due in
+ * the kernel goes out on the way to user mode with its full period, and
+ * meanwhile keeps the timer from asking for a reschedule: it may keep the
+ * VP here one quantum more, then the VP yields. The caller holds no spin
+ * lock (an interrupt handler may take any of them), its state in locals.
  */
 void sched_point(void)
 {
@@ -424,7 +425,9 @@ void sched_point(void)
 	__asm__ volatile("nop");         /* (sti takes effect after one instruction) */
 	cli();
 	struct cpu *c = mycpu();
-	if (c->need_resched || now_ns() >= c->quantum_end)
+	if (c->need_resched)
+		sched_quantum_end();
+	else if (now_ns() >= c->quantum_end + (c->warned == WARN_DUE ? quantum_ns : 0))
 		vp_yield();
 }
 

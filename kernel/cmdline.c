@@ -119,6 +119,11 @@ void cmdline_parse(const char *line)
 				kprintf("anima: bad memquota '%s' (want MB >= 1); keeping the default\n", w + 9);
 			else
 				memquota_mb = v;
+		} else if (!strncmp(w, "vpidbase=", 9)) {
+			if (parse_uint(w + 9, &v) < 0 || v < 1)
+				kprintf("anima: bad vpidbase '%s'; ids start at 1\n", w + 9);
+			else
+				next_vp_id = v;
 		} else if (!strncmp(w, "idlepoll=", 9))
 			set_num("idlepoll", w + 9, 0, 100000, "us", 1000, &idlepoll_ns);
 		else if (!strcmp(w, "trace") || !strncmp(w, "trace=", 6))

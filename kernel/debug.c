@@ -15,8 +15,8 @@ void debug_dump(void)
 	kprintf("--- state dump at %lu ns ---\n", now_ns());
 	for (int i = 0; i < ncpu; i++) {
 		struct cpu *c = &cpus[i];
-		kprintf("cpu %d: vp %d, runq %d, idle %d, quantum_end %lu, next timer %lu\n", c->id,
-			c->vp ? c->vp->id : -1, c->rq_len, c->idle, c->quantum_end, kop_next_deadline(c));
+		kprintf("cpu %d: vp %ld, runq %d, idle %d, quantum_end %lu, next timer %lu\n", c->id,
+			c->vp ? (long)c->vp->id : -1L, c->rq_len, c->idle, c->quantum_end, kop_next_deadline(c));
 	}
 	for (int i = 0; i < MAXSPACE; i++) {
 		struct space *sp = space_at(i);
@@ -26,7 +26,7 @@ void debug_dump(void)
 			sp->live_vps, sp->kops ? "yes" : "none");
 		for (struct vp *v = sp->vps; v; v = v->space_next) {
 			struct vp_page *p = v->vpp;
-			kprintf("  vp %d [%d] %s cpu %d rip %#lx rsp %#lx | disabled %u pending %u ring %u/%u "
+			kprintf("  vp %d [%lu] %s cpu %d rip %#lx rsp %#lx | disabled %u pending %u ring %u/%u "
 				"evq %d idle_wait %d parked %d cur %#lx upcalls %lu\n",
 				v->index, v->id, vpstate[v->state], v->cpu ? v->cpu->id : -1, v->tf->rip,
 				v->tf->rsp, p->disabled, p->pending, p->ring_head, v->ring_tail, v->evq_len,

@@ -323,6 +323,7 @@ extern uint64_t idlepoll_ns;
 int idle_poll(struct cpu *c);
 
 /* cmdline.c */
+extern uint64_t next_vp_id;      /* vp.c; vpidbase=N sets it (tests) */
 extern uint64_t memquota_mb;     /* memquota=MB: per-space page quota (0: default) */
 void cmdline_parse(const char *s);
 void cmdline_start_programs(void);

@@ -31,7 +31,7 @@ struct capent {
 	int kind;                    /* CAP_*; CAP_FREE: a free entry */
 	int space_id;                /* CAP_VP */
 	int vp_index;
-	int vp_id;
+	uint64_t vp_id;              /* never reused: 64 bits do not wrap */
 	struct seg *seg;             /* CAP_SEG: a reference (seg_hold) */
 	int rights;                  /* CAP_SEG: SEG_* */
 };
@@ -85,7 +85,7 @@ struct context {
 #define VP_MAGIC 0x56504f4bu
 
 struct vp {
-	int id;                      /* unique across the system */
+	uint64_t id;                 /* unique across the system's life (vp.c) */
 	int index;                   /* 0..nvp-1 within its space */
 	struct space *space;
 	volatile int state;          /* enum vpstate; changed with atomics */

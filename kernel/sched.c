@@ -170,7 +170,7 @@ void sched_enqueue(struct vp *vp)
 	spin_lock(&c->rq_lock);
 	/* A VP queued twice would run again after it was freed. */
 	if (vp->queued || vp->magic != VP_MAGIC)
-		panic("sched_enqueue: vp %d (space %d, state %d) %s", vp->id, vp->space->id, vp->state,
+		panic("sched_enqueue: vp %lu (space %d, state %d) %s", vp->id, vp->space->id, vp->state,
 		      vp->queued ? "already queued" : "freed");
 	vp->queued = 1;
 	vp->rq_next = 0;

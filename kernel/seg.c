@@ -32,6 +32,10 @@ _Static_assert(SEG_TOP <= USER_MAP_BASE && SEG_BASE >= USER_BASE, "the segment w
 static struct spinlock seg_lock = SPINLOCK_INIT("seg");
 static uint64_t seg_next = SEG_BASE;     /* seg_lock: the next free window address */
 static int seg_ids = 1;                  /* seg_lock */
+/* Segment ids are never reused (futex keys and capabilities name them)
+   and fill bits 32..62 of a key: the window, never reused either, runs
+   out first, each segment taking at least two pages of it. */
+_Static_assert((SEG_TOP - SEG_BASE) / (2 * PGSIZE) < (1UL << 31), "segment ids cannot wrap");
 
 /* The futex key of offset off in s: never a physical address (bit 63). */
 uint64_t seg_key(struct seg *s, uint64_t off)

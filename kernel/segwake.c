@@ -36,7 +36,7 @@ static int ready(struct vp *vp)
 /* Post EV_WAKE(token) to VP vi of sp (the one the waiter ran on), or if
    that one is gone, has no upcalls or is blocked whole, to another that
    is ready, else to any with upcalls. sp->lock held (the VPs stay). */
-static long wake_post(struct space *sp, uint64_t vi, uint64_t token, int from, struct vp **to)
+static long wake_post(struct space *sp, uint64_t vi, uint64_t token, uint32_t from, struct vp **to)
 {
 	struct vp *vp = vp_lookup(sp, vi), *any = 0;
 	for (int i = 0; !ready(vp) && i < sp->nvp; i++) {
@@ -92,7 +92,7 @@ long sys_seg_wake(uint64_t addr, uint64_t sid, uint64_t vi, uint64_t token, uint
 		else if (!seg_mapped(sp, id))
 			r = -EPERM;      /* it shares no such segment with us */
 		else
-			r = wake_post(sp, vi, token, me->id, &to);
+			r = wake_post(sp, vi, token, (uint32_t)me->id, &to);
 		/* (read while sp->lock keeps the VP; after it, only compared) */
 		if (r == 0 && (flags & SEGWAKE_YIELD) && to->cpu == mycpu() && READ_ONCE(to->queued))
 			yield = to;

@@ -11,6 +11,11 @@
 
 static struct space *table[MAXSPACE];
 struct spinlock table_lock = SPINLOCK_INIT("spaces");
+/* Space ids are never reused either (a capability, a segment's creator,
+   a futex waiter's owner name spaces by id), and must fit a robust lock
+   word's owner field (XM_OWNER, 30 bits): past it, spawn is -EAGAIN for
+   the rest of the system's life (10^9 spawns: days of nothing else). */
+#define SPACE_ID_MAX XM_OWNER
 static int next_id = 1;
 volatile int live_spaces;
 volatile int held_spaces;           /* page tables not yet freed (INFO_SPACES_HELD) */
@@ -321,7 +326,7 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 	spin_lock(&table_lock);
 	int slot = -1;
 	/* A per-parent quota: one space must not fill the global table. */
-	int room = !parent || nchildren(parent) < MAXCHILD;
+	int room = (!parent || nchildren(parent) < MAXCHILD) && next_id <= (int)SPACE_ID_MAX;
 	for (int i = 0; room && i < MAXSPACE && slot < 0; i++)
 		if (!table[i])
 			slot = i;

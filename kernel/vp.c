@@ -6,7 +6,13 @@
 #include "kernel.h"
 
 extern char vp_first[];
-static volatile int next_vp_id = 1;
+/* VP ids are never reused: a handle names its VP by (space id, index,
+   id), and a 32-bit counter came back to a live handle's id after 2^32
+   creations (kthread makes a VP per thread: hours, not years), making
+   the handle reach whichever VP then sat in its slot. 64 bits do not
+   wrap. User code sees the low 32 bits (pseudo_page.vp_id), for
+   information only. vpidbase=N (tests) starts the count at N. */
+uint64_t next_vp_id = 1;
 
 /* VP `index` of sp, if it is alive; call with sp->lock held. */
 struct vp *vp_lookup(struct space *sp, uint64_t index)
@@ -130,7 +136,7 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	pp->self = vp->gs_base;
 	pp->vppage = VPPAGE_BASE + (uint64_t)index * PGSIZE;
 	pp->vp_index = index;
-	pp->vp_id = vp->id;
+	pp->vp_id = (uint32_t)vp->id;
 	pp->space_id = sp->id;
 	pp->tsc_hz = tsc_hz;
 	pp->ns_mult = tsc_ns_mult;

@@ -205,7 +205,7 @@ long sys_vp_signal(ARGS)
 	ev.type = EV_SIGNAL;
 	ev.token = ev.thread = 0;
 	ev.arg = a1;
-	ev.result = me->id;
+	ev.result = (uint32_t)me->id;   /* the sender, as its pseudo page names it */
 	long r = -ESRCH;
 	/* Post while holding the lock that found the target: a VP leaves
 	   sp->slot before it can be freed. */

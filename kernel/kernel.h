@@ -121,9 +121,20 @@ void *kmalloc(size_t n);
 void *kzalloc(size_t n);
 void kfree(void *p);
 void *kmalloc_user(struct space *sp, size_t n);   /* charged to sp, leaves the reserve */
+void *kmalloc_reserve(size_t n);                  /* leaves the reserve, charged by the caller */
 void *kzalloc_user(struct space *sp, size_t n);
 void kfree_user(struct space *sp, void *p, size_t n);
-size_t kheap_charge(size_t n);
+#define KHEAP_MAXBLOCK 2048       /* the largest slab block; above, page runs */
+#define KHEAP_RUNHDR   16
+/* What n bytes really take from the heap: a block of its power-of-two
+   class (32 .. 2048), or a run of whole pages with a 16-byte tag. Inline,
+   so that a constant n folds to a constant. */
+static inline size_t kheap_charge(size_t n)
+{
+	if (n > KHEAP_MAXBLOCK)
+		return (n + KHEAP_RUNHDR + PGSIZE - 1) / PGSIZE * PGSIZE;
+	return n <= 32 ? 32 : 1UL << (64 - __builtin_clzl(n - 1));
+}
 uint64_t kheap_spare_pages(void);
 
 /* cpu.c */

@@ -169,24 +169,28 @@ void *kzalloc(size_t n)
 	return p;
 }
 
-/* What n bytes really take from the heap: a block of its class, or a run
-   of whole pages. (A constant when n is: the compiler folds it.) */
-size_t kheap_charge(size_t n)
-{
-	return n > bsize(NCLASS - 1) ? run_pages(n) * PGSIZE : bsize(class_of(n));
-}
+_Static_assert(KHEAP_MAXBLOCK == (size_t)MINBLOCK << (NCLASS - 1) && KHEAP_RUNHDR == RUN_HDR,
+	       "kheap_charge (kernel.h) sizes blocks as the heap does");
 
 /*
  * A kernel object that user code caused and that outlives the
- * syscall (a kop, a VP, a segment): charged to sp (sp->kbytes, counted in
- * its quota), and refused (0) past the quota or when the heap would need
- * a page from the kernel's reserve. sp 0: the reserve rule only (a space
- * being created charges itself once it exists). Scratch buffers freed
+ * syscall (a VP, a segment): charged to sp (sp->kbytes, counted in its
+ * quota), and refused (0) past the quota or when the heap would need a
+ * page from the kernel's reserve. sp 0, or kmalloc_reserve: the reserve
+ * rule only (a space being created charges itself once it exists; a kop
+ * is charged through its space's nkops). Scratch buffers freed
  * before their syscall returns use kmalloc: at most one per CPU, they
  * are what the reserve is for.
  */
+void *kmalloc_reserve(size_t n)
+{
+	return alloc(n, 1);
+}
+
 void *kmalloc_user(struct space *sp, size_t n)
 {
+	if (!sp)
+		return alloc(n, 1);
 	size_t charge = kheap_charge(n);
 	if (sp && !mem_quota_ok(sp, charge))
 		return 0;

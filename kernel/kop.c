@@ -40,8 +40,10 @@ static void kop_init(struct kop *op, int kind, struct space *sp)
 /*
  * A kop for a blocking call of the calling VP, within its space's quota
  * of MAXKOP_SPACE (0 past it: -EAGAIN), so one space cannot eat the
- * kernel heap with blocked threads. It is charged to the space and stops
- * at the kernel's reserve (kmalloc_user); refused for memory -- which
+ * kernel heap with blocked threads. It stops at the kernel's reserve
+ * (kmalloc_user), and counts in the space's quota through nkops
+ * (used_bytes): that count is the charge, with no further work on this
+ * path, and MAXKOP_SPACE bounds it (512 KiB); refused for memory -- which
  * other spaces may have taken -- the call still blocks, with the VP's
  * own kop: that blocks the VP classically (kop_wait), like a VP whose
  * event queue is full, so a blocking call never fails for memory. The
@@ -56,7 +58,7 @@ struct kop *kop_alloc(int kind)
 		__atomic_sub_fetch(&sp->nkops, 1, __ATOMIC_ACQ_REL);
 		return 0;
 	}
-	struct kop *op = kmalloc_user(sp, sizeof *op);
+	struct kop *op = kmalloc_reserve(sizeof *op);   /* charged as nkops: see used_bytes */
 	if (!op) {
 		__atomic_sub_fetch(&sp->nkops, 1, __ATOMIC_ACQ_REL);
 		op = &vp->own_kop;
@@ -71,7 +73,7 @@ void kop_free(struct kop *op)
 	if (op->own)
 		return;                  /* a VP's own (wait or timer): it goes with the VP */
 	__atomic_sub_fetch(&op->sp->nkops, 1, __ATOMIC_ACQ_REL);
-	kfree_user(op->sp, op, sizeof *op);
+	kfree(op);
 }
 
 /* c's list head changed (kop_lock held): publish its first deadline, so

@@ -188,10 +188,11 @@ uint64_t pmm_free_pages(void)
 
 /* What sp is charged for, in bytes: user pages, page tables, kernel
    stacks and event rings, segment frames, and the kernel heap objects it
-   caused (kheap.c: kzalloc_user). */
+   caused (kheap.c: kmalloc_user), its kops counted by number (kop.c). */
 static uint64_t used_bytes(struct space *sp)
 {
-	return (sp->pages + sp->ptpages + sp->kpages + sp->segpages) * PGSIZE + sp->kbytes;
+	return (sp->pages + sp->ptpages + sp->kpages + sp->segpages) * PGSIZE + sp->kbytes +
+	       (uint64_t)sp->nkops * kheap_charge(sizeof(struct kop));
 }
 
 /* May sp take n more user pages? They must leave the kernel's reserve

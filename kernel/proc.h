@@ -128,10 +128,11 @@ struct vp {
 	int parked;                  /* created at start; waits for SYS_vp_start */
 	struct vp *wait_next;        /* link in a child space's waiters (table_lock) */
 	struct kop *utimer;          /* armed user timer, if any: &timer_kop */
-	struct kop own_kop;          /* blocks it classically when the heap refuses a kop (kop.c) */
-	struct kop timer_kop;        /* its user timer (utimer_set) */
 	uint64_t run_ns, switches;   /* accounting */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* fxsave area */
+	/* Last: vp_create does not clear them (kop_init does, at each use). */
+	struct kop own_kop;          /* blocks it classically when the heap refuses a kop (kop.c) */
+	struct kop timer_kop;        /* its user timer (utimer_set) */
 };
 
 enum spstate { SP_ALIVE, SP_DYING, SP_DEAD };

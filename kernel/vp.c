@@ -62,9 +62,10 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 {
 	/* The struct (charged to sp) and the kernel stack leave the
 	   kernel's reserve, as the ring and shared pages do (below). */
-	struct vp *vp = kzalloc_user(sp, sizeof *vp);
+	struct vp *vp = kmalloc_user(sp, sizeof *vp);
 	if (!vp)
 		return 0;
+	memset(vp, 0, __builtin_offsetof(struct vp, own_kop));   /* (the kops: kop_init) */
 	vp->magic = VP_MAGIC;
 	vp->kstack = pages_alloc_user(KSTACK_SIZE / PGSIZE);
 	spin_lock(&sp->lock);

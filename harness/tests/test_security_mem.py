@@ -232,12 +232,12 @@ def test_kernel_heap_objects_leave_the_reserve(boot, smp):
     # MAXKOP_SPACE.
     assert root["spaces"] >= 40 and root["vps"] > 5000, root
     assert root["vp_err"] > 0 and root["last_vp_err"] == -ENOMEM, root
-    assert root["kop_other"] == 0, root
-    # Whether the VPs run before their space has taken all the memory is
-    # the scheduler's: if they did, they piled up waits to the kop quota;
-    # if not (a CI run beside another job), each blocked classically on its
-    # first wait, the kernel's own kop of the VP (twaits == vps).
-    assert root["kop_eagain"] > 0 or root["twaits"] == root["vps"], root
+    # Every VP waited, and no wait failed but for the kop quota. How far
+    # the VPs piled up waits before their space took all the memory is
+    # the scheduler's: some runs reach the quota (-EAGAIN), others (CI
+    # beside another job: 37,697 waits of 7,875 VPs, none refused) run out
+    # of memory first and block classically on the VP's own kop.
+    assert root["twaits"] >= root["vps"] and root["kop_other"] == 0, root
     # The reserve, max(2 MiB, RAM/64), held (slack: RAM less the kernel
     # and modules is what the reserve is a 64th of).
     ram_mib = r.events("boot")[0]["mem_mib"]

@@ -82,10 +82,13 @@ static void print_addr(uint64_t a)
 		kprintf("  %016lx ?\n", a);
 }
 
+/* Frames live on the boot stacks (kernel image) or on a VP's or CPU's
+   kernel stack (the direct map: pages_alloc); any other rbp ends the walk. */
 void backtrace(uint64_t rbp)
 {
 	kprintf("backtrace:\n");
-	for (int depth = 0; depth < 24 && rbp >= KERNBASE && rbp % 8 == 0; depth++) {
+	for (int depth = 0; depth < 24 && (rbp >= KERNBASE || (pmm_direct(rbp) && pmm_direct(rbp + 8))) && rbp % 8 == 0;
+	     depth++) {
 		uint64_t *frame = (uint64_t *)rbp;
 		if (!frame[1])
 			break;

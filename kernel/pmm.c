@@ -186,6 +186,13 @@ uint64_t pmm_free_pages(void)
 	return nfree;
 }
 
+/* Is va in the direct map of memory the allocator manages (a kernel stack,
+   a heap page)? For the panic backtrace, which must not fault. */
+int pmm_direct(uint64_t va)
+{
+	return va >= PHYSMAP && va - PHYSMAP < npages * PGSIZE;
+}
+
 /* What sp is charged for, in bytes: user pages, page tables, kernel
    stacks and event rings, segment frames, and the kernel heap objects it
    caused (kheap.c: kmalloc_user), its kops counted by number (kop.c). */

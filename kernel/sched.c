@@ -278,9 +278,15 @@ void scheduler(void)
 		vp->run_ns += ran;
 		vp->pp->run_ns = vp->run_ns;
 		__atomic_fetch_add(&vp->space->vruntime, ran, __ATOMIC_RELAXED);
+		/* Read the state before letting go: once on_cpu is 0 a VP that
+		   is not a zombie may run on another CPU, exit there and be freed
+		   by that CPU, and a state read here after that found a zombie and
+		   freed it again (a kernel stack freed twice, seen in CI). A
+		   zombie stays a zombie, and nobody else frees it. */
+		int zombie = vp->state == VP_ZOMBIE;
 		c->vp = 0;
 		__atomic_store_n(&vp->on_cpu, 0, __ATOMIC_RELEASE);
-		if (vp->state == VP_ZOMBIE)
+		if (zombie)
 			vp_free(vp);
 	}
 }

@@ -648,6 +648,13 @@ static void *wp_reader(void *a)
 	return (void *)(long)r;
 }
 
+#define WP_WRITER_MS 200L
+
+static int queued(struct __pq *q)
+{
+	return __atomic_load_n(&q->__head, __ATOMIC_ACQUIRE) != 0;
+}
+
 static void rwlock_prefer_writer(void)
 {
 	pthread_rwlockattr_t a;
@@ -662,13 +669,21 @@ static void rwlock_prefer_writer(void)
 	      kind == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 	CHECK(pthread_rwlock_init(&wp, &a) == 0);
 	CHECK(pthread_rwlock_rdlock(&wp) == 0);
-	pthread_create(&w, 0, wp_timed_writer, (void *)40L);
-	msleep(5);                       /* w waits behind our read hold */
+	/* Orderings are waited for, not slept for: on kthread each thread is
+	   a VP, and on a loaded host a new one can take longer than 5 ms to
+	   run (CI: the try-reader ran before w queued). */
+	uint64_t t0 = now_ns();
+	pthread_create(&w, 0, wp_timed_writer, (void *)WP_WRITER_MS);
+	while (!queued(&wp.__wq))
+		msleep(1);                   /* w waits behind our read hold */
 	pthread_create(&r, 0, wp_try_reader, 0);
 	pthread_join(r, &r1);
-	CHECK((long)r1 == EBUSY);        /* no new reader while a writer waits */
-	pthread_create(&r, 0, wp_reader, (void *)2000L);
-	msleep(5);                       /* r waits behind w */
+	/* No new reader while a writer waits (unless w's wait is over: a host
+	   that stalled the guest for all of it). */
+	CHECK((long)r1 == EBUSY || ms_since(t0) >= WP_WRITER_MS);
+	pthread_create(&r, 0, wp_reader, (void *)20000L);
+	while (!queued(&wp.__rq) && queued(&wp.__wq))
+		msleep(1);                   /* r waits behind w */
 	pthread_join(w, &r1);
 	pthread_join(r, &r2);
 	CHECK((long)r1 == ETIMEDOUT);

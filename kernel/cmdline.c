@@ -23,6 +23,8 @@
  *                     one vCPU runs while the others wait (sched.c)
  *   trace, trace=N    record scheduling events, the latest N per CPU
  *                     (default 16384), and print them at the end (trace.c)
+ *   jitter, jitter=S  the race shaker: a pseudo-random busy delay at every
+ *                     trace and shake point (seed S; jitter.c)
  * When every program has ended the kernel stops QEMU with a status that
  * summarizes them (see <anima/exit.h> and kernel_finish).
  */
@@ -128,6 +130,8 @@ void cmdline_parse(const char *line)
 			set_num("idlepoll", w + 9, 0, 100000, "us", 1000, &idlepoll_ns);
 		else if (!strcmp(w, "trace") || !strncmp(w, "trace=", 6))
 			trace_setup(w);
+		else if (!strcmp(w, "jitter") || !strncmp(w, "jitter=", 7))
+			jitter_setup(w);
 		else if (!strcmp(w, "memcheck"))
 			memcheck = 1;
 		else

@@ -155,6 +155,7 @@ static void complete(struct kop *op, uint64_t result)
 		panic("kop: a %s completed for a freed VP", op->mode == KOP_UTIMER ? "user timer" : "wait");
 	if (op->mode != KOP_UTIMER)
 		trace(TR_UNBLOCK, vp, op->mode == KOP_THREAD);
+	shake();                   /* (kop_lock held: the others wait) */
 	if (op->mode == KOP_VP) {
 		op->done = 1;          /* the waiter frees it */
 		vp_wake(vp);
@@ -228,6 +229,7 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 			kop_expire(op);
 		sched_arm_timer();
 		spin_unlock(&kop_lock);
+		shake();             /* the thread blocked, op may complete now */
 		return 0;
 	}
 	op->mode = KOP_VP;
@@ -236,6 +238,7 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 	sched_arm_timer();
 	while (!op->done && sp->state == SP_ALIVE) {
 		vp_block(&kop_lock);
+		shake();
 		spin_lock(&kop_lock);
 	}
 	long r = op->done ? (long)op->result : -EINTR;
@@ -382,6 +385,7 @@ void kop_vp_cleanup(struct vp *vp)
 	}
 	vp->utimer = 0;
 	spin_unlock(&kop_lock);
+	shake();                   /* its kops gone, the VP not yet a zombie */
 }
 
 /* The space is finished: drop its remaining kops (thread-mode waits and

@@ -31,6 +31,7 @@ void kmain(uint32_t magic, uint64_t mbi)
 	c->online = 1;
 	smp_boot();
 	trace_init();
+	jitter_init();
 
 	kprintf("Anima x86-64 research kernel: %d CPUs, %lu MiB memory\n", ncpu, mem_total_bytes >> 20);
 	kprintf("@boot {\"cpus\": %d, \"mem_mib\": %lu, \"quantum_ms\": %lu, \"tsc_hz\": %lu, "

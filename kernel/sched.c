@@ -181,6 +181,7 @@ void sched_enqueue(struct vp *vp)
 	c->rq_tail = vp;
 	c->rq_len++;
 	spin_unlock(&c->rq_lock);
+	shake();                          /* queued: another CPU may take it now */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	/* Wake the target if it sleeps, else let an idle CPU steal the work. */
 	struct cpu *kick = c->idle ? c : find_idle();
@@ -286,6 +287,7 @@ void scheduler(void)
 		int zombie = vp->state == VP_ZOMBIE;
 		c->vp = 0;
 		__atomic_store_n(&vp->on_cpu, 0, __ATOMIC_RELEASE);
+		shake();                 /* another CPU may run vp now */
 		if (zombie)
 			vp_free(vp);
 	}
@@ -326,6 +328,7 @@ static int pull(struct cpu *c, struct cpu *busiest)
 	} else
 		v = 0;
 	spin_unlock(&busiest->rq_lock);
+	shake();                          /* v on no queue, RUNNABLE */
 	if (v) {
 		v->cpu = c;
 		sched_enqueue(v);
@@ -484,6 +487,7 @@ void vp_yield_to(struct vp *t)
 	c->rq_tail = vp;
 	c->handoff = t;
 	spin_unlock(&c->rq_lock);
+	shake();                         /* the caller queued, still running */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	struct cpu *idle = find_idle();  /* it may steal the caller meanwhile */
 	if (idle && idle != c)
@@ -499,6 +503,7 @@ void vp_block(struct spinlock *held)
 	vp->state = VP_BLOCKED;
 	if (held)
 		spin_unlock(held);
+	shake();                         /* a waker may queue us before we are off */
 	sched();
 }
 

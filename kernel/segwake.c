@@ -99,6 +99,7 @@ long sys_seg_wake(uint64_t addr, uint64_t sid, uint64_t vi, uint64_t token, uint
 		spin_unlock(&sp->lock);
 	}
 	spin_unlock(&table_lock);
+	shake();                         /* the woken VP may run, even exit, now */
 	if (yield)
 		vp_yield_to(yield);
 	return r;

@@ -60,6 +60,7 @@ void space_put(struct space *sp)
 {
 	if (__atomic_sub_fetch(&sp->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
+	shake();                         /* the last reference is gone */
 	seg_space_free(sp);              /* no CPU runs it: its segment frames are unreachable */
 	vm_free_user(sp->pml4);
 	sp->pml4 = 0;
@@ -107,6 +108,7 @@ void space_exit(struct space *sp, int status)
 	spin_unlock(&sp->lock);
 	spin_unlock(&table_lock);
 	spin_unlock(&kop_lock);
+	shake();                         /* dying: its VPs woken, on their way out */
 }
 
 /* End sp because of something it did; one line says what. */
@@ -126,6 +128,7 @@ void space_finish(struct space *sp)
 	spin_lock(&sp->lock);
 	sp->state = SP_DEAD;
 	spin_unlock(&sp->lock);
+	shake();                         /* dead, its kops and waiters still there */
 	if (sp->kill_cause)
 		kprintf("@exit {\"space\": %d, \"prog\": \"%s\", \"status\": %d, \"killed\": \"%s\", "
 			"\"addr\": \"%#lx\", \"rip\": \"%#lx\"}\n", sp->id, sp->name, sp->exit_status,
@@ -137,6 +140,7 @@ void space_finish(struct space *sp)
 		boot_record_exit(sp->boot_slot, sp->exit_status);
 	kop_space_cleanup(sp);
 	seg_space_died(sp);              /* robust locks it held: their waiters learn it */
+	shake();
 
 	spin_lock(&table_lock);
 	for (int i = 0; i < MAXSPACE; i++) {       /* orphan our children */
@@ -405,6 +409,7 @@ long space_wait(int id, int *ustatus)
 	}
 	int status = ch->exit_status;
 	spin_unlock(&table_lock);
+	shake();                         /* the child uncollected, nwaiters holding it */
 	/* Report before collecting, so a bad pointer leaves the child collectable. */
 	if (r > 0 && ustatus && copyout((uint64_t)ustatus, &status, sizeof status) < 0)
 		r = -EFAULT;

@@ -49,10 +49,10 @@ void trace_init(void)
 			kprintf("anima: no memory for the trace rings; tracing off\n");
 			return;
 		}
-	trace_on = 1;
+	__atomic_fetch_or(&trace_on, TRACE_REC, __ATOMIC_SEQ_CST);
 }
 
-void trace_rec(int type, struct vp *vp, uint32_t arg)
+static void trace_rec(int type, struct vp *vp, uint32_t arg)
 {
 	int id = mycpu()->id;
 	struct trec *r = &ring[id][head[id] % want];
@@ -64,13 +64,23 @@ void trace_rec(int type, struct vp *vp, uint32_t arg)
 	head[id]++;
 }
 
+/* A trace or shake point with the flag on: record, shake, or both. */
+void trace_slow(int type, struct vp *vp, uint32_t arg)
+{
+	int on = READ_ONCE(trace_on);
+	if (type && (on & TRACE_REC))
+		trace_rec(type, vp, arg);
+	if (on & TRACE_JITTER)
+		jitter();
+}
+
 /* One line per event, oldest first per CPU: `%t CPU NS TYPE VP SP ARG`
    (NS in decimal ns since boot). `%trace` lines frame them. Other CPUs
    may still be running: recording stops first, and a record half
    written at that moment is at worst one odd line. */
 void trace_dump(void)
 {
-	if (!__atomic_exchange_n(&trace_on, 0, __ATOMIC_SEQ_CST))
+	if (!(__atomic_fetch_and(&trace_on, ~TRACE_REC, __ATOMIC_SEQ_CST) & TRACE_REC))
 		return;
 	kprintf("%%trace begin %d %lu\n", ncpu, want);
 	for (int c = 0; c < ncpu; c++) {

@@ -2,6 +2,8 @@
  * Scheduling trace: per-CPU rings of timestamped events, recorded only
  * when the command line holds the word `trace` (or `trace=N`, N events
  * per CPU). Off, each trace point is one load and a not-taken branch.
+ * The same flag drives the race shaker (`jitter`, jitter.c): at every
+ * trace point and every shake() point it spins a pseudo-random while.
  * At shutdown the rings are printed as `%t` lines (never `@`, so they
  * cannot be mistaken for results); `python3 -m harness trace` turns
  * them into Chrome trace-event JSON (Perfetto). Format: docs/trace.md.
@@ -27,8 +29,12 @@ enum {
 };
 
 struct vp;
+/* Bits of trace_on: recording (trace) and the race shaker (jitter). One
+   flag for both, so each point stays one load and a not-taken branch. */
+#define TRACE_REC    1
+#define TRACE_JITTER 2
 extern int trace_on;
-void trace_rec(int type, struct vp *vp, uint32_t arg);
+void trace_slow(int type, struct vp *vp, uint32_t arg);   /* type 0: shake only */
 void trace_setup(const char *word);     /* cmdline: "trace" or "trace=N" */
 void trace_init(void);                  /* allocate the rings (after pmm) */
 void trace_dump(void);                  /* print and stop (kernel_finish) */
@@ -36,7 +42,20 @@ void trace_dump(void);                  /* print and stop (kernel_finish) */
 static inline void trace(int type, struct vp *vp, uint32_t arg)
 {
 	if (__builtin_expect(trace_on, 0))
-		trace_rec(type, vp, arg);
+		trace_slow(type, vp, arg);
 }
+
+/* A race-shaker point (jitter.c) that records nothing: put one where a
+   delay could let another CPU in (a lock just dropped, a VP just let
+   go). Off, one load and a not-taken branch, like trace(). */
+static inline void shake(void)
+{
+	if (__builtin_expect(trace_on, 0))
+		trace_slow(0, 0, 0);
+}
+
+void jitter_setup(const char *word);    /* cmdline: "jitter" or "jitter=SEED" */
+void jitter_init(void);                 /* seed the CPUs' generators, turn it on */
+void jitter(void);                      /* one pseudo-random busy delay */
 
 #endif

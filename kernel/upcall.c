@@ -161,6 +161,7 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 	k->seq = ++vp->ev_seq;
 	int idle = vp->idle_wait;
 	spin_unlock(&vp->evlock);
+	shake();                  /* posted: the VP may take it (or block) now */
 	__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);
 	if (idle)
 		vp_wake(vp);

@@ -178,6 +178,7 @@ void vp_free(struct vp *vp)
 		sp->slot[vp->index] = 0;
 	sp->kpages -= KSTACK_SIZE / PGSIZE;
 	spin_unlock(&sp->lock);
+	shake();                         /* out of its space's lists, not yet freed */
 	event_drain(vp);             /* the ring stays with the slot */
 	pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
 	vp->magic = 0;
@@ -196,6 +197,7 @@ long sys_vp_exit(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uin
 	spin_lock(&sp->lock);
 	int last = sp->live_vps - sp->nparked == 1;
 	spin_unlock(&sp->lock);
+	shake();                         /* another VP may exit meanwhile */
 	if (last) {
 		space_exit(sp, 0);
 		return 0;                /* the return path exits */
@@ -220,6 +222,7 @@ void vp_exit(void)
 	int last = --sp->live_vps == 0;
 	int only_parked = !last && sp->live_vps == sp->nparked;
 	spin_unlock(&sp->lock);
+	shake();                         /* a zombie, still running */
 	if (only_parked)
 		space_exit(sp, 0);       /* no-op if it is already ending */
 	if (last)

@@ -277,6 +277,7 @@ int seg_unmap_in(struct space *sp, struct seg *s)
 			b.n = 0;         /* (shared PTEs collect no frames) */
 	}
 	spin_unlock(&sp->lock);
+	shake();                         /* unmapped, its futex waiters still queued */
 	if (!found)
 		return 0;
 	tlb_shootdown(sp);
@@ -337,6 +338,7 @@ long sys_seg_revoke(uint64_t h, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 	r = s->revoked ? -EIDRM : 0;
 	s->revoked = 1;
 	spin_unlock(&seg_lock);
+	shake();                         /* revoked, still mapped everywhere */
 	if (!r) {
 		/* Every space whose tables are alive. A space already tearing
 		   its tables down drops its mapping in space_put; a space that

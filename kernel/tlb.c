@@ -89,6 +89,7 @@ uint64_t space_unmap(struct space *sp, uint64_t va, uint64_t len)
 		done = vm_unmap_collect(sp->pml4, &a, end, &b);
 		sp->pages -= b.unmapped;
 		spin_unlock(&sp->lock);
+		shake();         /* unmapped, other CPUs' TLBs still hold the frames */
 		if (!b.unmapped)
 			break;
 		tlb_shootdown(sp);

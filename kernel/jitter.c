@@ -57,7 +57,10 @@ void jitter(void)
 	uint64_t ns = (x >> 8) % JITTER_NS;
 	if (((x >> 1) & 63) == 0)
 		ns *= 8;
+	/* No pause in the loop: under QEMU's multi-threaded TCG it takes the
+	   global lock (idlepoll.c), and thousands a delay would slow the
+	   other vCPUs' timers and IPIs instead of only this CPU. */
 	uint64_t end = now_ns() + ns;
 	while (now_ns() < end)
-		pause();
+		__asm__ volatile("" ::: "memory");
 }

@@ -51,6 +51,7 @@ long sys_vp_start(ARGS)
 	vp->parked = 0;
 	sp->nparked--;
 	spin_unlock(&sp->lock);
+	shake();                         /* started, not yet queued: space_exit may run */
 	vp_set_entry(vp, a1, a2, a3);
 	vp->state = VP_RUNNABLE;
 	sched_enqueue(vp);

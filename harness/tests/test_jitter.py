@@ -3,9 +3,9 @@ pseudo-random busy delays at the kernel's scheduling, wake-up and teardown
 points, each of which must end cleanly. Seeds are fixed, but a run is
 still not repeatable (the host schedules the vCPUs): these catch a race
 often, not always. `jitter` made the kthread+naive conformance run below
-panic in 8 of 8 boots with the on_cpu fix of 6fec126 undone (0 of 8
+panic in 19 of 23 boots with the on_cpu fix of 6fec126 undone (0 of 18
 without it). Bounded: the whole file takes well under a minute on 2
-cores. A sweep over more programs and seeds is how the races were found
+cores. tools/jitter_sweep.py runs many more programs and seeds
 (docs/architecture.md, Tracing).
 """
 import pytest

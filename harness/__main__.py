@@ -18,8 +18,10 @@ EXIT = {"timeout": 124, "panic": 125, "reset": 126, "qemu-error": 127}
 
 
 def cmdline_of(words):
-    # `run hello 3 x` means run=hello,3,x; words with '=' are a raw cmdline.
-    if "=" in words[0]:
+    # `run hello 3 x` means run=hello,3,x; a first word with '=', or any
+    # word starting run=, makes a raw cmdline (so a bare word such as
+    # `jitter` or `memcheck` may come first).
+    if "=" in words[0] or any(w.startswith("run=") for w in words):
         return " ".join(words)
     for w in words:
         if not w or " " in w or "," in w:

@@ -178,6 +178,7 @@ def test_cmdline_rejected(bad):
 @pytest.mark.parametrize("cmd,want", [
     (["hello"], "run=hello"), (["hello", "3", "x"], "run=hello,3,x"),
     (["quantum=5", "run=hello,3", "run=demo"], "quantum=5 run=hello,3 run=demo"),
+    (["jitter", "quantum=2", "run=hello"], "jitter quantum=2 run=hello"),
 ])
 def test_cli_cmdline(cmd, want):
     assert cmdline_of(cmd) == want

@@ -655,6 +655,15 @@ static int queued(struct __pq *q)
 	return __atomic_load_n(&q->__head, __ATOMIC_ACQUIRE) != 0;
 }
 
+/* Let the other threads run: a yield for a package whose sleep blocks the
+   whole VP (naive, one VP), a sleep for one whose yield may find no one
+   else (a thread still on its way to another VP). */
+static void wait_a_little(void)
+{
+	sched_yield();
+	msleep(1);
+}
+
 static void rwlock_prefer_writer(void)
 {
 	pthread_rwlockattr_t a;
@@ -675,7 +684,7 @@ static void rwlock_prefer_writer(void)
 	uint64_t t0 = now_ns();
 	pthread_create(&w, 0, wp_timed_writer, (void *)WP_WRITER_MS);
 	while (!queued(&wp.__wq))
-		msleep(1);                   /* w waits behind our read hold */
+		wait_a_little();             /* w waits behind our read hold */
 	pthread_create(&r, 0, wp_try_reader, 0);
 	pthread_join(r, &r1);
 	/* No new reader while a writer waits (unless w's wait is over: a host
@@ -683,7 +692,7 @@ static void rwlock_prefer_writer(void)
 	CHECK((long)r1 == EBUSY || ms_since(t0) >= WP_WRITER_MS);
 	pthread_create(&r, 0, wp_reader, (void *)20000L);
 	while (!queued(&wp.__rq) && queued(&wp.__wq))
-		msleep(1);                   /* r waits behind w */
+		wait_a_little();             /* r waits behind w */
 	pthread_join(w, &r1);
 	pthread_join(r, &r2);
 	CHECK((long)r1 == ETIMEDOUT);

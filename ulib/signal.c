@@ -74,6 +74,63 @@ static struct sigthr *self_slot(void)
 	return slot_of(key_of(thread_self()));
 }
 
+/* key's slot if it has one (no claim); lk held. */
+static struct sigthr *find_slot(uint64_t key)
+{
+	for (int i = 0; i < NSLOT; i++)
+		if (slots[i].key == key)
+			return &slots[i];
+	return 0;
+}
+
+/* The POSIX layer (ulib/posix/pthread.c; weak: a program without it has
+   neither). Its pthread_create takes its general path once some thread
+   has a mask, so that the new thread gets its creator's
+   (__sig_inherit); a thread with a mask has its slot given back when it
+   exits (__pthread_sig_exit_hook arranges __sig_thread_exit then). */
+extern long __pcreate_slow __attribute__((weak));
+void __pthread_sig_exit_hook(void) __attribute__((weak));
+
+/* The caller's mask became m (lk not held). */
+static void mask_set(sigset_t m)
+{
+	if (!m)
+		return;
+	if (&__pcreate_slow)
+		__pcreate_slow = 1;
+	if (__pthread_sig_exit_hook && thread_self())
+		__pthread_sig_exit_hook();
+}
+
+/* pthread_create: the new thread t (which runs nothing of the program
+   yet) starts with the caller's mask, as POSIX says; nothing pending.
+   Nonzero if t got a mask. */
+int __sig_inherit(struct thread *t);
+int __sig_inherit(struct thread *t)
+{
+	spin_lock(&lk);
+	sigset_t m = self_slot()->mask;  /* (an empty slot stays free) */
+	if (m) {
+		struct sigthr *s = slot_of(key_of(t));
+		s->mask = m;
+		s->pending = 0;
+	}
+	spin_unlock(&lk);
+	return m != 0;
+}
+
+/* A thread that had a mask exits (its cleanup, ulib/posix/pthread.c):
+   its slot is free for another thread. */
+void __sig_thread_exit(void);
+void __sig_thread_exit(void)
+{
+	spin_lock(&lk);
+	struct sigthr *s = find_slot(key_of(thread_self()));
+	if (s)
+		*s = (struct sigthr){ 0 };
+	spin_unlock(&lk);
+}
+
 /* What the default action does: end the program as a shell would see
    it (128 + sig), or nothing for the signals it ignores. */
 static void default_action(int sig)
@@ -257,6 +314,9 @@ int sigfillset(sigset_t *s) { *s = ~0UL; return 0; }
 int sigaddset(sigset_t *s, int sig) { if (bad(sig)) return -1; *s |= BIT(sig); return 0; }
 int sigdelset(sigset_t *s, int sig) { if (bad(sig)) return -1; *s &= ~BIT(sig); return 0; }
 int sigismember(const sigset_t *s, int sig) { if (bad(sig)) return -1; return !!(*s & BIT(sig)); }
+int sigisemptyset(const sigset_t *s) { return !*s; }
+int sigandset(sigset_t *d, const sigset_t *a, const sigset_t *b) { *d = *a & *b; return 0; }
+int sigorset(sigset_t *d, const sigset_t *a, const sigset_t *b) { *d = *a | *b; return 0; }
 
 /* The calling thread's mask (POSIX: sigprocmask in a threaded program is
    pthread_sigmask). Signals it unblocks that were pending run now. */
@@ -279,7 +339,10 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 			s->mask = *set;
 		s->mask &= ~UNBLOCKABLE & ~1UL;
 	}
+	sigset_t m = s->mask;
 	spin_unlock(&lk);
+	if (set)
+		mask_set(m);
 	__sig_deliver();
 	return 0;
 }

@@ -15,7 +15,8 @@ from helpers import done, only
 PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
                   if d.is_dir() and any(d.glob("*.c")))
 AREAS = ["create", "stack", "detach", "once", "mutex", "cond", "rwlock", "barrier",
-         "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime", "stdio", "signal"]
+         "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime", "stdio", "signal",
+         "sigmask"]
 
 
 def areas(r):

@@ -1698,6 +1698,132 @@ static void area_signal(void)
 	signal(SIGUSR2, SIG_DFL);
 }
 
+/* ---- a new thread's signal mask is its creator's ---- */
+
+static sigset_t mask_now(void)
+{
+	sigset_t m;
+	sigemptyset(&m);
+	pthread_sigmask(SIG_BLOCK, 0, &m);
+	return m;
+}
+
+static void *report_mask(void *a)
+{
+	*(sigset_t *)a = mask_now();
+	return 0;
+}
+
+/* Changes its own mask, then makes a thread: that one gets this
+   thread's mask, not main's. */
+static void *mask_parent(void *a)
+{
+	sigset_t add, kid;
+	sigemptyset(&add);
+	sigaddset(&add, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &add, 0);
+	pthread_t t;
+	sigemptyset(&kid);
+	if (pthread_create(&t, 0, report_mask, &kid) || pthread_join(t, 0))
+		return (void *)1L;
+	*(sigset_t *)a = kid;
+	return 0;
+}
+
+static pthread_barrier_t mask_bar;
+
+/* Two threads that both inherited SIGUSR1 blocked: one unblocks it, the
+   other must still block it (their masks are their own). */
+static void *mask_keeper(void *a)
+{
+	(void)a;
+	pthread_barrier_wait(&mask_bar);     /* the other unblocks */
+	pthread_barrier_wait(&mask_bar);
+	return (void *)(long)sigismember((sigset_t[]){ mask_now() }, SIGUSR1);
+}
+
+static void *mask_dropper(void *a)
+{
+	(void)a;
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	pthread_barrier_wait(&mask_bar);
+	pthread_sigmask(SIG_UNBLOCK, &set, 0);
+	pthread_barrier_wait(&mask_bar);
+	return (void *)(long)sigismember((sigset_t[]){ mask_now() }, SIGUSR1);
+}
+
+static void *mask_raise(void *a)
+{
+	(void)a;
+	raise(SIGUSR1);                      /* blocked: pending, no handler yet */
+	int before = usr1_runs;
+	sigset_t pend;
+	sigpending(&pend);
+	return (void *)(long)(before == 0 && sigismember(&pend, SIGUSR1) ? 1 : 0);
+}
+
+static void area_sigmask(void)
+{
+	sigset_t set, old, got;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGTERM);
+	pthread_t t, u;
+	void *r;
+	/* no mask: a new thread has none */
+	sigemptyset(&got);
+	sigaddset(&got, SIGHUP);
+	CHECK(pthread_create(&t, 0, report_mask, &got) == 0 && pthread_join(t, 0) == 0);
+	CHECK(sigisemptyset(&got));
+	CHECK(pthread_sigmask(SIG_BLOCK, &set, &old) == 0);
+	/* without and with attributes */
+	sigemptyset(&got);
+	CHECK(pthread_create(&t, 0, report_mask, &got) == 0 && pthread_join(t, 0) == 0);
+	CHECK(sigismember(&got, SIGUSR1) == 1 && sigismember(&got, SIGTERM) == 1);
+	CHECK(sigismember(&got, SIGUSR2) == 0);
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, 1 << 17);
+	sigemptyset(&got);
+	CHECK(pthread_create(&t, &a, report_mask, &got) == 0 && pthread_join(t, 0) == 0);
+	CHECK(sigismember(&got, SIGUSR1) == 1 && sigismember(&got, SIGTERM) == 1);
+	pthread_attr_destroy(&a);
+	/* a thread's child gets that thread's mask */
+	sigemptyset(&got);
+	CHECK(pthread_create(&t, 0, mask_parent, &got) == 0 && pthread_join(t, &r) == 0 && !r);
+	CHECK(sigismember(&got, SIGUSR1) == 1 && sigismember(&got, SIGUSR2) == 1);
+	/* the inherited mask holds a raised signal back (no handler runs in
+	   the new thread before it unblocks it) */
+	usr1_runs = 0;
+	CHECK(signal(SIGUSR1, on_usr1) == SIG_DFL);
+	CHECK(pthread_create(&t, 0, mask_raise, 0) == 0 && pthread_join(t, &r) == 0);
+	CHECK(r == (void *)1L && usr1_runs == 0);
+	signal(SIGUSR1, SIG_DFL);
+	/* many threads with masks come and go: each gives its mask's slot
+	   back as it exits, so later ones still have masks of their own */
+	for (int i = 0; i < 300; i++) {
+		if (pthread_create(&t, 0, report_mask, &got) || pthread_join(t, 0)) {
+			CHECK(!"create/join of a thread with a mask");
+			break;
+		}
+	}
+	CHECK(sigismember(&got, SIGUSR1) == 1);
+	CHECK(pthread_barrier_init(&mask_bar, 0, 2) == 0);
+	CHECK(pthread_create(&t, 0, mask_keeper, 0) == 0);
+	CHECK(pthread_create(&u, 0, mask_dropper, 0) == 0);
+	CHECK(pthread_join(t, &r) == 0 && r == (void *)1L);
+	CHECK(pthread_join(u, &r) == 0 && r == (void *)0L);
+	pthread_barrier_destroy(&mask_bar);
+	CHECK(sigismember((sigset_t[]){ mask_now() }, SIGUSR1) == 1);
+	CHECK(pthread_sigmask(SIG_SETMASK, &old, 0) == 0);
+	/* unblocked again: new threads start with nothing blocked */
+	sigaddset(&got, SIGHUP);
+	CHECK(pthread_create(&t, 0, report_mask, &got) == 0 && pthread_join(t, 0) == 0);
+	CHECK(!sigismember(&got, SIGUSR1) && !sigismember(&got, SIGHUP));
+}
+
 static void on_abrt(int sig)
 {
 	printf("sigabrt handler %d\n", sig);
@@ -1727,7 +1853,7 @@ static const struct {
 	{ "rwlock", area_rwlock }, { "barrier", area_barrier }, { "keys", area_keys },
 	{ "tls", area_tls }, { "cancel", area_cancel }, { "sem", area_sem },
 	{ "sched", area_sched }, { "rusage", area_rusage }, { "cputime", area_cputime },
-	{ "stdio", area_stdio }, { "signal", area_signal },
+	{ "stdio", area_stdio }, { "signal", area_signal }, { "sigmask", area_sigmask },
 };
 
 int main(int argc, char **argv)

@@ -103,6 +103,10 @@ int sigfillset(sigset_t *s);
 int sigaddset(sigset_t *s, int sig);
 int sigdelset(sigset_t *s, int sig);
 int sigismember(const sigset_t *s, int sig);
+/* GNU */
+int sigisemptyset(const sigset_t *s);
+int sigandset(sigset_t *d, const sigset_t *a, const sigset_t *b);
+int sigorset(sigset_t *d, const sigset_t *a, const sigset_t *b);
 int sigprocmask(int how, const sigset_t *set, sigset_t *old);   /* the calling thread's */
 int sigpending(sigset_t *set);
 int sigwait(const sigset_t *set, int *sig);

@@ -39,7 +39,9 @@ volatile int pcancel_any;           /* some pthread_cancel happened */
 /* pthread_create's general path is needed: before posix_main_init (no
    POSIX start, so no TLS: it fails there), and once some thread may have
    a scheduling other than the default, for its children to inherit. */
-static long pcreate_slow = 1;   /* (long: pthread_create ORs it in) */
+long __pcreate_slow = 1;   /* (long: pthread_create ORs it in); also set by
+				   ulib/signal.c once some thread has a mask */
+#define pcreate_slow __pcreate_slow
 
 /* A thread's involuntary switches: the runtime's count, or on kthread
    (a thread is a VP) the kernel's preemptions of its VP. */
@@ -288,6 +290,36 @@ static inline int publish(pthread_t *th, struct thread *t, void *(*fn)(void *))
 	return 0;
 }
 
+/* Signal masks (ulib/signal.c). A thread with a mask holds a slot of
+   its table; this cleanup, last of the thread's (at the bottom of its
+   chain), gives the slot back as the thread exits. */
+int __sig_inherit(struct thread *t);
+void __sig_thread_exit(void);
+
+static void sig_exit(void *arg)
+{
+	(void)arg;
+	__sig_thread_exit();
+}
+
+static const struct __pthread_cleanup sig_exit_cleanup = { .__fn = sig_exit };
+
+/* ulib/signal.c: the calling thread now has a mask. */
+void __pthread_sig_exit_hook(void)
+{
+	struct thread *t = thread_self();
+	if (!t->tcb)
+		return;
+	struct pthread *pt = pt_of(t);
+	if (pt->sig_slot)
+		return;
+	pt->sig_slot = 1;
+	struct __pthread_cleanup **end = &pt->cleanup;
+	while (*end)
+		end = &(*end)->__next;
+	*end = (struct __pthread_cleanup *)&sig_exit_cleanup;
+}
+
 /* Attributes, inherited scheduling, detached threads to reap. */
 static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_attr_t *attr,
 						 void *(*fn)(void *), void *arg)
@@ -310,6 +342,12 @@ static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_at
 	if (!t)
 		return EAGAIN;
 	struct pthread *pt = pt_of(t);
+	/* The creator's signal mask, in place before t runs any of the
+	   program's code (it waits for fn: publish). */
+	if (__sig_inherit(t)) {
+		pt->sig_slot = 1;
+		pt->cleanup = (struct __pthread_cleanup *)&sig_exit_cleanup;
+	}
 	pt->policy = policy;
 	pt->prio = prio;
 	if (attr) {

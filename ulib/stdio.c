@@ -89,20 +89,33 @@ static inline int locked_by_other(FILE *f, struct thread *t)
 	return __builtin_expect(o != 0, 0) && t && o != t;
 }
 
+/* A writer's start: take outlock for t's write of s to f and return 1.
+   If another thread holds f (flockfile), drop the lock instead, take the
+   stream for this one call (waiting on its mutex) and make it again
+   through `write`, which then finds f its own, and return 0: the writer
+   returns at once. */
+static inline __attribute__((always_inline)) int out_lock(FILE *f, struct thread *t,
+							  void (*write)(const char *, size_t),
+							  const char *s, size_t n)
+{
+	spin_lock_by(&outlock, t);
+	if (!locked_by_other(f, t))
+		return 1;
+	spin_unlock_by(&outlock, t);
+	flockfile(f);
+	write(s, n);
+	funlockfile(f);
+	return 0;
+}
+
 void stdout_write(const char *s, size_t n)
 {
 	/* Not switched out holding it: the other threads' prints would spin
 	   on it for ever on an upcall VP (tutor, at a warning: glibc's
 	   tst-rwlock9 hung 1 boot in 20 at -smp 2). */
 	struct thread *t = spin_owner();
-	spin_lock_by(&outlock, t);
-	if (locked_by_other(stdout, t)) {
-		spin_unlock_by(&outlock, t);
-		flockfile(stdout);
-		stdout_write(s, n);
-		funlockfile(stdout);
+	if (!out_lock(stdout, t, stdout_write, s, n))
 		return;
-	}
 	while (n) {
 		const char *nl = memchr(s, '\n', n);
 		size_t take = nl ? (size_t)(nl - s) + 1 : n;
@@ -123,14 +136,8 @@ void stdout_write(const char *s, size_t n)
 void stdout_line(const char *s, size_t n)
 {
 	struct thread *t = spin_owner();
-	spin_lock_by(&outlock, t);
-	if (locked_by_other(stdout, t)) {
-		spin_unlock_by(&outlock, t);
-		flockfile(stdout);
-		stdout_line(s, n);
-		funlockfile(stdout);
+	if (!out_lock(stdout, t, stdout_line, s, n))
 		return;
-	}
 	if (linelen) {
 		/* Never glue a machine-readable line onto a partial one. */
 		if (linelen == sizeof line)
@@ -145,14 +152,8 @@ void stdout_line(const char *s, size_t n)
 static void stderr_write(const char *s, size_t n)
 {
 	struct thread *t = spin_owner();
-	spin_lock_by(&outlock, t);
-	if (locked_by_other(stderr, t)) {
-		spin_unlock_by(&outlock, t);
-		flockfile(stderr);
-		stderr_write(s, n);
-		funlockfile(stderr);
+	if (!out_lock(stderr, t, stderr_write, s, n))
 		return;
-	}
 	for (size_t k; n; s += k, n -= k) {
 		k = n < 4096 ? n : 4096;   /* the kernel takes at most 64 KiB a call */
 		sys_cputs(s, k);

@@ -338,7 +338,7 @@ int fmt_format(fmt_put_fn put, void *arg, const char *f, va_list ap)
 		for (;; f++) {
 			if (*f == 'l') sp.len = sp.len >= 1 ? 2 : 1;
 			else if (*f == 'h') sp.len = sp.len <= -1 ? -2 : -1;
-			else if (*f == 'z' || *f == 'j' || *f == 't') sp.len = 1;
+			else if (*f == 'z' || *f == 'Z' || *f == 'j' || *f == 't') sp.len = 1;   /* Z: glibc's old z */
 			else if (*f == 'L') sp.len = 3;
 			else break;
 		}

@@ -1,7 +1,7 @@
 /*
  * select and poll over the only descriptors there are: the console's
- * (unistd.c: fd 0 reads end of file at once, 1 and 2 write at once), so
- * they are always ready and nothing ever waits for one; with nothing
+ * and /dev/null (fd.c: input at end of file at once, output written at
+ * once), so they are always ready and nothing ever waits for one; with nothing
  * ready the call sleeps out its timeout (a negative poll timeout or a
  * null select timeout with nothing to watch would wait for ever: EINVAL
  * rather than hang the thread).
@@ -19,6 +19,8 @@ static int sleep_ns(long long ns)
 	return 0;
 }
 
+int __fd_kind(int fd, int *readable, int *writable);   /* fd.c */
+
 int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *timeout)
 {
 	if (n < 0 || n > FD_SETSIZE) {
@@ -28,13 +30,14 @@ int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *timeout)
 	int ready = 0;
 	for (int fd = 0; fd < n; fd++) {
 		int in = r && FD_ISSET(fd, r), out = w && FD_ISSET(fd, w), ex = e && FD_ISSET(fd, e);
-		if ((in || out || ex) && fd > 2) {
-			errno = EBADF;
-			return -1;
-		}
-		if (in && fd != 0)
-			FD_CLR(fd, r), in = 0;   /* 1, 2: never readable */
-		if (out && fd == 0)
+		if (!(in || out || ex))
+			continue;
+		int rd, wr;
+		if (!__fd_kind(fd, &rd, &wr))
+			return -1;           /* EBADF */
+		if (in && !rd)
+			FD_CLR(fd, r), in = 0;   /* the console's output: never readable */
+		if (out && !wr)
 			FD_CLR(fd, w), out = 0;
 		if (ex)
 			FD_CLR(fd, e);           /* no exceptional conditions */
@@ -57,12 +60,11 @@ int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 		p->revents = 0;
 		if (p->fd < 0)
 			continue;
-		if (p->fd > 2)
+		int rd, wr, k = __fd_kind(p->fd, &rd, &wr);
+		if (!k)
 			p->revents = POLLNVAL;
-		else if (p->fd == 0)
-			p->revents = (p->events & POLLIN) | POLLHUP;
 		else
-			p->revents = p->events & POLLOUT;
+			p->revents = (rd ? (p->events & POLLIN) | POLLHUP : 0) | (wr ? p->events & POLLOUT : 0);
 		ready += p->revents != 0;
 	}
 	if (ready)

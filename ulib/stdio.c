@@ -35,10 +35,13 @@ static char line[STDOUT_LINE];
 static size_t linelen;
 static int unbuffered;            /* setvbuf(stdout, _IONBF) */
 
+int __fd_out(int fd);   /* fd.c: fd is the console's output (else: /dev/null,
+			  closed: the text is dropped) */
+
 /* Write out the buffered bytes. Caller holds outlock. */
 static void drain(void)
 {
-	if (linelen)
+	if (linelen && __fd_out(1))
 		sys_cputs(line, linelen);
 	linelen = 0;
 }
@@ -154,6 +157,8 @@ static void stderr_write(const char *s, size_t n)
 	struct thread *t = spin_owner();
 	if (!out_lock(stderr, t, stderr_write, s, n))
 		return;
+	if (!__fd_out(2))
+		n = 0;
 	for (size_t k; n; s += k, n -= k) {
 		k = n < 4096 ? n : 4096;   /* the kernel takes at most 64 KiB a call */
 		sys_cputs(s, k);

@@ -1,6 +1,6 @@
 /*
- * <unistd.h> without files: the console behind fds 1 and 2, an empty
- * stdin behind fd 0, and what the kernel can say about the machine.
+ * <unistd.h> without files (the descriptors are fd.c's): what the kernel
+ * can say about the machine, and a file system of one directory, "/".
  */
 #include <unistd.h>
 #include <pthread.h>             /* PTHREAD_KEYS_MAX, for sysconf */
@@ -9,67 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <sys.h>
-
-#define CHUNK 4096      /* bytes per SYS_cputs (the kernel takes at most 64 KiB) */
-
-ssize_t write(int fd, const void *buf, size_t n)
-{
-	if (fd != 1 && fd != 2) {
-		errno = EBADF;
-		return -1;
-	}
-	/* Unbuffered, like the system call: stdout's pending text goes
-	   first, so output keeps the order the program wrote it in. */
-	fflush(stdout);
-	const char *p = buf;
-	size_t left = n;
-	while (left) {
-		long r = sys_cputs(p, left < CHUNK ? left : CHUNK);
-		if (sys_failed(r)) {
-			errno = (int)-r;
-			return n == left ? -1 : (ssize_t)(n - left);
-		}
-		if (r == 0)
-			break;
-		p += r, left -= (size_t)r;
-	}
-	return (ssize_t)(n - left);
-}
-
-ssize_t read(int fd, void *buf, size_t n)
-{
-	(void)buf, (void)n;
-	if (fd != 0) {
-		errno = EBADF;
-		return -1;
-	}
-	return 0;              /* end of file */
-}
-
-int close(int fd)
-{
-	if (fd < 0 || fd > 2) {
-		errno = EBADF;
-		return -1;
-	}
-	return 0;
-}
-
-int isatty(int fd)
-{
-	if (fd >= 0 && fd <= 2)
-		return 1;
-	errno = EBADF;
-	return 0;
-}
-
-off_t lseek(int fd, off_t off, int whence)
-{
-	(void)fd, (void)off, (void)whence;
-	errno = ESPIPE;
-	return -1;
-}
 
 long sysconf(int name)
 {
@@ -82,7 +23,7 @@ long sysconf(int name)
 	case _SC_CLK_TCK:
 		return 100;
 	case _SC_OPEN_MAX:
-		return 3;
+		return 64;                   /* fd.c's NFD */
 	case _SC_PHYS_PAGES:
 	case _SC_AVPHYS_PAGES:
 		return sys_getinfo(INFO_MEM_AVAIL) / (long)PAGE_SIZE;
@@ -145,5 +86,54 @@ int uname(struct utsname *u)
 	strlcpy(u->release, "0", sizeof u->release);
 	strlcpy(u->version, "research kernel", sizeof u->version);
 	strlcpy(u->machine, "x86_64", sizeof u->machine);
+	return 0;
+}
+
+/* The file system is one directory, "/", which is every process's
+   working directory: getcwd says "/", chdir to it succeeds (any path
+   made of "/", "." and ".." names it) and to anything else fails as on a
+   system where it does not exist. */
+char *getcwd(char *buf, size_t size)
+{
+	if (!buf) {                      /* glibc: allocate size bytes, or what is needed */
+		if (size && size < 2) {
+			errno = ERANGE;
+			return 0;
+		}
+		buf = malloc(size ? size : 2);
+		if (!buf)
+			return 0;            /* ENOMEM */
+		size = 2;
+	} else if (size == 0) {
+		errno = EINVAL;
+		return 0;
+	} else if (size < 2) {
+		errno = ERANGE;
+		return 0;
+	}
+	buf[0] = '/';
+	buf[1] = 0;
+	return buf;
+}
+
+int chdir(const char *path)
+{
+	if (!path) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (!*path) {
+		errno = ENOENT;
+		return -1;
+	}
+	for (const char *p = path; *p;) {   /* each component "", "." or ".." */
+		const char *e = strchrnul(p, '/');
+		size_t n = (size_t)(e - p);
+		if (n > 2 || (n && strncmp(p, "..", n))) {
+			errno = ENOENT;
+			return -1;
+		}
+		p = *e ? e + 1 : e;
+	}
 	return 0;
 }

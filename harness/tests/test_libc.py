@@ -39,6 +39,28 @@ def test_libcposix(boot, smp):
     assert lines[i + 4].startswith("@exit"), r.tail()
 
 
+@pytest.mark.parametrize("smp", [1, 2])
+def test_libcfd(boot, smp):
+    """dup/dup2/dup3/fcntl(F_DUPFD) on the console's descriptors and their
+    copies, /dev/null (reads EOF, writes discard, dup2 onto 1 silences
+    printf), getcwd/chdir, %Zu, and <error.h>'s messages, count and exit."""
+    r = boot("run=libcfd,exit", smp=smp)
+    done(r, 3)                                          # error(3, ...) ends it
+    res = result(r, "libcfd")
+    assert res["failures"] == 0 and res["checks"] >= 50, r.tail()
+    lines = r.lines
+    for want in ["libcfd: via dup", "libcfd: via dup2", "libcfd: stdout is back",
+                 "libcfd: plain 1", "libcfd: with errno: Invalid argument",
+                 "libcfd:file.c:12: at line",
+                 "libcfd:file.c:13: once: Numerical result out of range",
+                 "libcfd:file.c:14: next line", "libcfd: messages 5",
+                 "libcfd: bye 2: No such file or directory"]:
+        assert want in lines, (want, r.tail())
+    text = "\n".join(lines)
+    for never in ["must not appear", "discarded"]:
+        assert never not in text, (never, r.tail())
+
+
 def test_libctest(boot):
     r = boot("run=libctest")
     done(r, 0)

@@ -62,11 +62,19 @@ int pause(void);                 /* until a signal handler ran (ulib/signal.c): 
 long sysconf(int name);
 int getpagesize(void);
 
-ssize_t write(int fd, const void *buf, size_t n);   /* fds 1 and 2: the console */
-ssize_t read(int fd, void *buf, size_t n);          /* fd 0: end of file */
+/* Descriptors (ulib/fd.c): the console's input (0: end of file), its
+   output (1, 2), /dev/null (open), and copies of them; 64 at most. */
+ssize_t write(int fd, const void *buf, size_t n);
+ssize_t read(int fd, void *buf, size_t n);
 int close(int fd);
-int isatty(int fd);                                 /* 1 for 0, 1, 2 */
-off_t lseek(int fd, off_t off, int whence);         /* -1, ESPIPE */
+int dup(int fd);
+int dup2(int old, int new);
+int dup3(int old, int new, int flags);              /* flags: O_CLOEXEC */
+int isatty(int fd);                                 /* 1 for the console's */
+off_t lseek(int fd, off_t off, int whence);         /* console: -1, ESPIPE */
+/* One directory, "/", the working one for good. */
+char *getcwd(char *buf, size_t size);
+int chdir(const char *path);                        /* "/" (".", "..", ...): 0; else ENOENT */
 
 unsigned sleep(unsigned s);
 int usleep(useconds_t us);

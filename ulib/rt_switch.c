@@ -86,11 +86,34 @@ void rt_park_cancel(struct lctx *lc)
 /* lctx_*_call's callback: rt_finish_prev itself (its argument a VP). */
 #define finish_cb ((void (*)(void *))rt_finish_prev)
 
+/* resume_full with a signal handler waiting for t (sigpend, set by
+   ulib/signal.c, which also had t's VP interrupted): unless t holds a spin
+   lock or is inside one of the POSIX layer's waits (async_hold), run the
+   handlers first, as t, enabled, then resume the interrupted context: a
+   signal frame, below the interrupted one on t's own stack, holds a copy
+   of it (an upcall during the handlers may save t again into ctx). */
+static __attribute__((noinline, noreturn)) void resume_signal(struct uthread *t)
+{
+	if (!thread_signal_hook || t->t.crit || t->t.async_hold)
+		vp_switch(vp_self(), &t->ctx, t->fpu);   /* later: the flag stays */
+	struct {
+		struct uctx ctx;
+		uint8_t fpu[512] __attribute__((aligned(16)));
+	} f;
+	f.ctx = t->ctx;
+	memcpy(f.fpu, t->fpu, sizeof f.fpu);
+	vp_enable_self();
+	thread_signal_hook(&t->t);
+	vp_switch(vp_disable_self(), &f.ctx, f.fpu);
+}
+
 /* Thread t resumes from a full context (ctx, fpu): its lc starts this on
    its own stack, below the interrupted frame. */
 static __attribute__((noreturn)) void resume_full(void *arg)
 {
 	struct uthread *t = arg;
+	if (__builtin_expect(t->t.sigpend, 0))
+		resume_signal(t);
 	vp_switch(vp_self(), &t->ctx, t->fpu);  /* enables in its window */
 }
 

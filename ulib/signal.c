@@ -259,8 +259,22 @@ void __sig_post(struct thread *t, int sig)
 	spin_unlock(&lk);
 	if (h == SIG_DFL)
 		default_action(sig);
-	else if (h != SIG_IGN)
+	else if (h != SIG_IGN) {
+		__atomic_store_n(&t->sigpend, 1, __ATOMIC_RELEASE);
 		thread_unblock(t);
+		if (t->ops->interrupt)   /* running: its package lets it run the handler */
+			t->ops->interrupt(t);
+	}
+}
+
+/* A runtime package resumes t (the caller) where it was interrupted, or
+   an upcall interrupted it, and t->sigpend says a handler waits: run
+   what is pending now (thread.h). The flag goes first, so a post during
+   the handlers sets it again. */
+void thread_signal_hook(struct thread *t)
+{
+	__atomic_store_n(&t->sigpend, 0, __ATOMIC_RELEASE);
+	__sig_deliver();
 }
 
 /* abort() (ulib/start.c): a SIGABRT handler runs first, blocked or not;

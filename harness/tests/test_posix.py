@@ -39,6 +39,37 @@ def test_ptest(boot, pkg, smp):
     done(r)
 
 
+# Packages whose VPs take upcalls, so that a running thread can be
+# interrupted (struct thread_ops.interrupt: the VP runtime's rt_interrupt).
+INTERRUPTIBLE = {"fifo", "tutor", "prio"}
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_signal_to_a_computing_thread(boot, pkg, smp):
+    """pthread_kill of a thread that only computes (no library call but
+    the clock): on a package with upcalls its handler runs there while it
+    computes (its VP is interrupted and the runtime resumes it through the
+    handler), and its registers, integer and floating point, come back
+    intact; on every package it runs by the thread's next sched_yield."""
+    r = boot(f"run=ptest,pkg={pkg},vps=2,sigasync", smp=smp, timeout=60)
+    done(r)
+    res = only(r, "result", name="ptest.sigasync")
+    assert res["kill"] == 0 and res["intact"] == 1, res
+    assert res["by_yield"] == 1 and res["in_target"] == 1, res
+    if pkg in INTERRUPTIBLE:
+        assert res["delivered"] == 1 and res["ms"] >= 0, res   # (before its 2 s were over)
+
+
+def test_signal_to_a_computing_thread_one_vp(boot):
+    """fifo with one VP: main runs at the computing thread's time slices,
+    and the handler at the next one after the post."""
+    r = boot("run=ptest,pkg=fifo,vps=1,sigasync", smp=1, timeout=60)
+    done(r)
+    res = only(r, "result", name="ptest.sigasync")
+    assert res["delivered"] == 1 and res["intact"] == 1 and res["in_target"] == 1, res
+
+
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_pthread_exit_from_main(boot, pkg):
     """main's pthread_exit leaves the others running; the last ends the

@@ -1824,6 +1824,96 @@ static void area_sigmask(void)
 	CHECK(!sigismember(&got, SIGUSR1) && !sigismember(&got, SIGHUP));
 }
 
+/* ---- a signal for a thread that only computes ---- */
+
+static volatile int sa_started, sa_stop;
+static volatile pthread_t sa_thread;
+static volatile int64_t sa_post_ns, sa_seen_ns;
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void on_usr1_stop(int sig)
+{
+	(void)sig;
+	sa_thread = pthread_self();
+	sa_seen_ns = mono_ns();
+	sa_stop = 1;
+}
+
+/* The same walk as the loop below, for n steps: what the registers
+   (integer and floating point) must hold if the handler's run left the
+   interrupted context as it was. */
+static void sa_walk(unsigned long n, uint64_t *x, double *d)
+{
+	uint64_t a = 1;
+	double b = 0.5;
+	for (unsigned long i = 0; i < n; i++) {
+		a = a * 6364136223846793005ULL + 1442695040888963407ULL;
+		b = b * 0.999 + (double)(a >> 56);
+	}
+	*x = a;
+	*d = b;
+}
+
+/* Computes, calling nothing of the library but the clock (read in user
+   mode), until its handler has run or 2 s have passed; then checks its
+   own state against a second walk, then yields once. */
+static void *sa_computer(void *arg)
+{
+	long *out = arg;
+	uint64_t a = 1;
+	double b = 0.5;
+	unsigned long i = 0;
+	int64_t end = mono_ns() + 2000000000LL;
+	sa_started = 1;
+	for (;; i++) {
+		a = a * 6364136223846793005ULL + 1442695040888963407ULL;
+		b = b * 0.999 + (double)(a >> 56);
+		if (sa_stop || ((i & 4095) == 0 && mono_ns() > end))
+			break;
+	}
+	out[0] = sa_stop;                /* delivered while it computed */
+	uint64_t x;
+	double d;
+	sa_walk(i + 1, &x, &d);
+	out[1] = x == a && d == b;       /* its registers came back intact */
+	sched_yield();
+	out[2] = sa_stop;                /* delivered by its yield at the latest */
+	return 0;
+}
+
+/* Prints {"delivered": 1 if the handler ran while the thread computed,
+   "intact": 1 if its context survived, "by_yield": 1 if it ran by the
+   thread's next sched_yield, "ms": from pthread_kill to the handler}. */
+static void sigasync(void)
+{
+	pthread_t t;
+	long out[3] = { 0, 0, 0 };
+	signal(SIGUSR1, on_usr1_stop);
+	pthread_create(&t, 0, sa_computer, out);
+	/* main waits computing too, never leaving its VP: the computing
+	   thread then runs on another VP (with one VP, fifo's time slices
+	   share it), and main is never queued behind it */
+	int64_t end = mono_ns() + 3000000000LL;
+	while (!sa_started && mono_ns() < end)
+		;
+	end = mono_ns() + 20000000;
+	while (mono_ns() < end)
+		;
+	sa_post_ns = mono_ns();
+	int e = pthread_kill(t, SIGUSR1);
+	pthread_join(t, 0);
+	int in_it = pthread_equal(sa_thread, t);
+	printf("@result {\"name\": \"ptest.sigasync\", \"kill\": %d, \"delivered\": %ld, "
+	       "\"intact\": %ld, \"by_yield\": %ld, \"in_target\": %d, \"ms\": %.3f}\n",
+	       e, out[0], out[1], out[2], in_it, sa_stop ? (sa_seen_ns - sa_post_ns) / 1e6 : -1.0);
+}
+
 static void on_abrt(int sig)
 {
 	printf("sigabrt handler %d\n", sig);
@@ -1866,6 +1956,10 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "sigabort")) {
 		signal(SIGABRT, on_abrt);        /* runs, then abort still ends it */
 		abort();
+	}
+	if (argc > 1 && !strcmp(argv[1], "sigasync")) {
+		sigasync();
+		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "exitcode")) {
 		pthread_create(&t, 0, exit7, (void *)5L);

@@ -59,6 +59,12 @@ struct thread_ops {
    it when an upcall interrupts t outside any spin lock. */
 __attribute__((weak)) void *thread_async_hook(struct thread *t);
 
+/* Run the signal handlers waiting for the calling thread t (whose
+   sigpend was set), as if it had called them where it was interrupted:
+   ulib/signal.c defines it (weak: a program without signals has none).
+   Packages call it only outside spin locks and the layer's waits. */
+__attribute__((weak)) void thread_signal_hook(struct thread *t);
+
 /* park states */
 #define PARK_RUN     0     /* running or runnable, no permit */
 #define PARK_PERMIT  1     /* an unblock arrived before the block */
@@ -73,6 +79,12 @@ struct thread {
 	const struct thread_ops *ops;    /* first: the package's routines */
 	struct vp_page *vpp;             /* the VP it runs (or last ran) on */
 	volatile int park;               /* PARK_* */
+	/* A signal handler waits for this thread (ulib/signal.c sets it, and
+	   asks its package to interrupt it): a runtime package runs
+	   thread_signal_hook in it when it next resumes it from an
+	   interrupted context, and at an upcall that interrupts it (rt_sched.c,
+	   rt_switch.c). In what was padding: struct thread keeps its size. */
+	volatile int sigpend;
 	volatile uint64_t join;          /* 0, JOIN_DONE, or the joining thread */
 	void *retval;
 	uint64_t id;
@@ -221,6 +233,7 @@ static inline void thread_init(struct thread *t, const struct thread_ops *ops)
 	t->ops = ops;
 	t->vpp = 0;
 	t->park = PARK_RUN;
+	t->sigpend = 0;
 	t->join = 0;
 	t->retval = 0;
 	t->id = __atomic_fetch_add(&thread_next_id, 1, __ATOMIC_RELAXED);

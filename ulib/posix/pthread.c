@@ -558,6 +558,11 @@ int sched_yield(void)
 	if (t) {
 		t->nvcsw++;
 		thread_yield();
+		/* a signal handler that waits for us (ulib/signal.c) runs now:
+		   on packages that cannot interrupt a running thread (naive,
+		   kthread), a computing thread that yields still gets it */
+		if (__builtin_expect(t->sigpend, 0) && thread_signal_hook)
+			thread_signal_hook(t);
 	} else
 		sys_yield();
 	return 0;

@@ -219,6 +219,11 @@ int __open_devnull(int flags)
 	return r;
 }
 
+int getdtablesize(void)
+{
+	return NFD;
+}
+
 int isatty(int fd)
 {
 	struct fdent e = get(fd);

@@ -5,6 +5,7 @@
  * descriptors (fd.c) are the console's and /dev/null, the one file.
  */
 #include <fcntl.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <errno.h>
@@ -31,6 +32,27 @@ int openat(int dirfd, const char *path, int flags, ...)
 {
 	(void)dirfd;
 	return open(path, flags);
+}
+
+/* "/" (read-only: no W_OK) and /dev/null exist; nothing else does. */
+int access(const char *path, int mode)
+{
+	if (!path)
+		return fail(EFAULT);
+	if (mode & ~(R_OK | W_OK | X_OK))
+		return fail(EINVAL);
+	if (!strcmp(path, "/"))
+		return mode & W_OK ? fail(EROFS) : 0;
+	if (!strcmp(path, "/dev/null"))
+		return mode & X_OK ? fail(EACCES) : 0;
+	return fail(ENOENT);
+}
+
+int unlink(const char *path)
+{
+	if (!path)
+		return fail(EFAULT);
+	return fail(!strcmp(path, "/dev/null") ? EROFS : ENOENT);
 }
 
 int creat(const char *path, mode_t mode)

@@ -5,12 +5,15 @@
  * itself, abort), or, if that thread blocks the signal, when it unblocks
  * it. A signal for another thread (pthread_kill) waits, pending, until
  * that thread next looks: it unblocks or raises a signal, sleeps (the
- * sleep ends early, EINTR, ulib/time.c), waits in sigwait, pause or
- * sigsuspend, or asks sigpending. docs/libc.md.
+ * sleep ends early, EINTR, ulib/time.c), yields, waits in sigwait, pause
+ * or sigsuspend, or asks sigpending; on packages with upcalls its VP is
+ * interrupted too, and the runtime runs the handler in it where it
+ * computes (struct thread.sigpend, thread_signal_hook). docs/libc.md.
  *
  * Per-thread state (mask and pending set) lives in a small table keyed by
  * the thread's id, claimed on first use: threads that never touch signals
- * cost nothing, nor does any switch path. A slot whose mask and pending
+ * cost nothing, nor does a yield or block path (a resume after a
+ * preemption tests sigpend). A slot whose mask and pending
  * set are empty holds nothing and may be taken by another thread.
  */
 #include <signal.h>

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <string.h>
 #include <limits.h>
 #include <sys.h>
 #include <spin.h>
@@ -18,6 +19,7 @@ int main(int argc, char **argv);
    reads its mode from them while each program's main stays one line). */
 int prog_argc;
 char **prog_argv;
+char *program_invocation_name = "", *program_invocation_short_name = "";   /* GNU, <errno.h> */
 
 /* How main is run. Native programs' main runs on the bare first VP and
    starts a thread package itself; the POSIX start (linked into programs
@@ -32,6 +34,11 @@ __attribute__((noreturn)) void __libc_start(int argc, char **argv)
 {
 	prog_argc = argc;
 	prog_argv = argv;
+	if (argc > 0 && argv[0]) {
+		program_invocation_name = argv[0];
+		const char *slash = strrchr(argv[0], '/');
+		program_invocation_short_name = slash ? (char *)slash + 1 : argv[0];
+	}
 	tls_setup(0);                /* a program with __thread variables */
 	__program_start(argc, argv);
 }
@@ -70,6 +77,40 @@ void exit(int status)
 	}
 	fflush(0);
 	sys_exit(status);
+}
+
+/* C11's quick exit: the at_quick_exit functions (last registered first),
+   then _Exit: no atexit functions, no flush. */
+static void (*quick_fns[ATEXIT_MAX])(void);
+static int nquick;
+
+int at_quick_exit(void (*fn)(void))
+{
+	int r = -1;
+	spin_lock_by(&atexit_lock, 0);
+	if (nquick < ATEXIT_MAX) {
+		quick_fns[nquick++] = fn;
+		r = 0;
+	}
+	spin_unlock_by(&atexit_lock, 0);
+	if (r)
+		errno = ENOMEM;
+	return r;
+}
+
+void quick_exit(int status)
+{
+	for (;;) {
+		void (*fn)(void) = 0;
+		spin_lock_by(&atexit_lock, 0);
+		if (nquick > 0)
+			fn = quick_fns[--nquick];
+		spin_unlock_by(&atexit_lock, 0);
+		if (!fn)
+			break;
+		fn();
+	}
+	_Exit(status);
 }
 
 void _Exit(int status)

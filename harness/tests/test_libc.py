@@ -61,6 +61,14 @@ def test_libcfd(boot, smp):
         assert never not in text, (never, r.tail())
 
 
+def test_quick_exit(boot):
+    """quick_exit runs the at_quick_exit functions, not the atexit ones."""
+    r = boot("run=libcfd,quick", smp=1)
+    done(r, 4)
+    assert "libcfd: at_quick_exit" in r.lines, r.tail()
+    assert not any("must not appear" in l for l in r.lines), r.tail()
+
+
 def test_libctest(boot):
     r = boot("run=libctest")
     done(r, 0)

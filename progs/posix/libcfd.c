@@ -2,13 +2,14 @@
  * libcfd: descriptors, the working directory, <error.h> and %Zu
  * (docs/libc.md), the way ordinary programs use them.
  *
- *   libcfd [exit]
+ *   libcfd [exit|quick]
  *
  * Each CHECK counts; failures print a line. Prints @result {"name":
  * "libcfd", "checks": N, "failures": F}, then lines the harness checks:
  * error() and error_at_line() messages on stderr, a line printed while
  * stdout is /dev/null (must not appear), and one through a copy of fd 1.
- * With "exit", ends with error(3, ENOENT, ...): status 3.
+ * With "exit", ends with error(3, ENOENT, ...): status 3; with "quick",
+ * with quick_exit(4) (its at_quick_exit function prints, atexit's not).
  */
 #include <errno.h>
 #include <error.h>
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -159,12 +161,62 @@ static void test_format(void)
 	CHECK(!strcmp(F(fz, z, s, (size_t)255), "123456789012 -42 ff"));
 }
 
+static void test_more(void)
+{
+	/* access, unlink: "/" and /dev/null exist, nothing else */
+	CHECK(access("/", F_OK) == 0 && access("/", R_OK | X_OK) == 0);
+	errno = 0;
+	CHECK(access("/", W_OK) == -1 && errno == EROFS);
+	CHECK(access("/dev/null", R_OK | W_OK) == 0);
+	errno = 0;
+	CHECK(access("/etc/passwd", F_OK) == -1 && errno == ENOENT);
+	errno = 0;
+	CHECK(access("/", 64) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(unlink("/tmp/x") == -1 && errno == ENOENT);
+	CHECK(getdtablesize() == sysconf(_SC_OPEN_MAX));
+	/* limits */
+	struct rlimit rl;
+	CHECK(getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur == (rlim_t)sysconf(_SC_OPEN_MAX));
+	CHECK(getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur >= 16384 && rl.rlim_max == RLIM_INFINITY);
+	CHECK(getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY);
+	CHECK(setrlimit(RLIMIT_AS, &rl) == 0);                 /* what it is: fine */
+	rl.rlim_cur = 1 << 20;
+	errno = 0;
+	CHECK(setrlimit(RLIMIT_AS, &rl) == -1 && errno == EPERM);
+	CHECK(getrlimit(RLIMIT_CORE, &rl) == 0 && rl.rlim_cur == 0);
+	rl.rlim_cur = 4096;
+	CHECK(setrlimit(RLIMIT_CORE, &rl) == 0 && getrlimit(RLIMIT_CORE, &rl) == 0 && rl.rlim_cur == 4096);
+	rl.rlim_cur = rl.rlim_max + 0;
+	rl.rlim_max = 1;
+	rl.rlim_cur = 2;
+	errno = 0;
+	CHECK(setrlimit(RLIMIT_CORE, &rl) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(getrlimit(99, &rl) == -1 && errno == EINVAL);
+	/* GNU's names of argv[0] */
+	CHECK(!strcmp(program_invocation_short_name, "libcfd"));
+	CHECK(strstr(program_invocation_name, "libcfd") != 0);
+}
+
+static void on_quick(void)
+{
+	printf("libcfd: at_quick_exit\n");
+	fflush(stdout);
+}
+
+static void on_exit_fn(void)
+{
+	printf("libcfd: atexit: must not appear after quick_exit\n");
+}
+
 int main(int argc, char **argv)
 {
 	test_dup();
 	test_devnull();
 	test_cwd();
 	test_format();
+	test_more();
 	printf("@result {\"name\": \"libcfd\", \"checks\": %d, \"failures\": %d}\n", checks, failures);
 	unsigned before = error_message_count;
 	error(0, 0, "plain %d", 1);
@@ -175,6 +227,11 @@ int main(int argc, char **argv)
 	error_at_line(0, ERANGE, "file.c", 13, "twice: must not appear");
 	error_at_line(0, 0, "file.c", 14, "next line");
 	printf("libcfd: messages %u\n", error_message_count - before);
+	if (argc > 1 && !strcmp(argv[1], "quick")) {
+		atexit(on_exit_fn);
+		at_quick_exit(on_quick);
+		quick_exit(4);
+	}
 	if (argc > 1 && !strcmp(argv[1], "exit")) {
 		error(3, ENOENT, "bye %d", 2);
 		printf("libcfd: after error(3): must not appear\n");

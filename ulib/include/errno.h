@@ -12,6 +12,9 @@
 int *__errno_location(void);
 #define errno (*__errno_location())
 
+/* GNU: argv[0], and its part after the last '/' ("" before main) */
+extern char *program_invocation_name, *program_invocation_short_name;
+
 /* "ENOSYS" for ENOSYS (or -ENOSYS); "E?" for numbers it does not know. */
 const char *errname(int e);
 

@@ -21,6 +21,9 @@ __attribute__((noreturn)) void exit(int status);
 __attribute__((noreturn)) void _Exit(int status);   /* no atexit, no flush */
 __attribute__((noreturn)) void abort(void);         /* prints "abort", exits 134 */
 int atexit(void (*fn)(void));
+/* C11: at most ATEXIT_MAX; quick_exit runs them (last first), then _Exit */
+int at_quick_exit(void (*fn)(void));
+__attribute__((noreturn)) void quick_exit(int status);
 
 int atoi(const char *s);
 long atol(const char *s);

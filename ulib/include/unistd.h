@@ -75,6 +75,15 @@ off_t lseek(int fd, off_t off, int whence);         /* console: -1, ESPIPE */
 /* One directory, "/", the working one for good. */
 char *getcwd(char *buf, size_t size);
 int chdir(const char *path);                        /* "/" (".", "..", ...): 0; else ENOENT */
+int getdtablesize(void);                             /* 64 */
+/* "/" and /dev/null exist: access F_OK/R_OK (and X_OK on "/") 0, W_OK on
+   "/" EROFS, else ENOENT; unlink: ENOENT (/dev/null: EROFS). */
+#define F_OK 0
+#define X_OK 1
+#define W_OK 2
+#define R_OK 4
+int access(const char *path, int mode);
+int unlink(const char *path);
 
 unsigned sleep(unsigned s);
 int usleep(useconds_t us);

@@ -24,4 +24,32 @@ struct rusage {
 
 int getrusage(int who, struct rusage *usage);
 
+/* Limits (ulib/rlimit.c): what there is to say about them here. */
+typedef unsigned long rlim_t;
+#define RLIM_INFINITY   (~0UL)
+#define RLIM_SAVED_MAX  RLIM_INFINITY
+#define RLIM_SAVED_CUR  RLIM_INFINITY
+struct rlimit {
+	rlim_t rlim_cur, rlim_max;
+};
+#define RLIMIT_CPU     0
+#define RLIMIT_FSIZE   1
+#define RLIMIT_DATA    2
+#define RLIMIT_STACK   3
+#define RLIMIT_CORE    4
+#define RLIMIT_RSS     5
+#define RLIMIT_NPROC   6
+#define RLIMIT_NOFILE  7
+#define RLIMIT_MEMLOCK 8
+#define RLIMIT_AS      9
+#define RLIMIT_NLIMITS 16
+/* getrlimit: RLIMIT_NOFILE 64 (the descriptor table), RLIMIT_STACK the
+   default thread stack (soft; no hard limit), RLIMIT_CORE 0 (no core
+   dumps), the others RLIM_INFINITY (bounded by memory only); a resource
+   above 15 EINVAL. setrlimit changes RLIMIT_CORE only (any value: no core
+   is ever written); setting any other to what it is is 0, to anything
+   else EPERM: no limit here can be changed. */
+int getrlimit(int resource, struct rlimit *rl);
+int setrlimit(int resource, const struct rlimit *rl);
+
 #endif

@@ -1,0 +1,64 @@
+/* getrlimit and setrlimit (<sys/resource.h>): the limits Anima has. */
+#include <sys/resource.h>
+#include <pthread.h>
+#include <errno.h>
+
+#define NFILES 64                  /* ulib/fd.c's table */
+
+static struct rlimit core = { 0, RLIM_INFINITY };
+
+static int limit(int r, struct rlimit *rl)
+{
+	switch (r) {
+	case RLIMIT_NOFILE:
+		*rl = (struct rlimit){ NFILES, NFILES };
+		return 0;
+	case RLIMIT_STACK: {           /* what a thread gets by default */
+		pthread_attr_t a;
+		size_t ss = 0;
+		pthread_attr_init(&a);
+		pthread_attr_getstacksize(&a, &ss);
+		pthread_attr_destroy(&a);
+		*rl = (struct rlimit){ ss, RLIM_INFINITY };
+		return 0;
+	}
+	case RLIMIT_CORE:
+		*rl = core;
+		return 0;
+	default:
+		if (r < 0 || r >= RLIMIT_NLIMITS) {
+			errno = EINVAL;
+			return -1;
+		}
+		*rl = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
+		return 0;
+	}
+}
+
+int getrlimit(int resource, struct rlimit *rl)
+{
+	return limit(resource, rl);
+}
+
+int setrlimit(int resource, const struct rlimit *rl)
+{
+	struct rlimit now;
+	if (limit(resource, &now))
+		return -1;
+	if (rl->rlim_cur > rl->rlim_max) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (resource == RLIMIT_CORE) {
+		if (rl->rlim_max > core.rlim_max) {   /* raising a hard limit: privileged */
+			errno = EPERM;
+			return -1;
+		}
+		core = *rl;
+		return 0;
+	}
+	if (rl->rlim_cur == now.rlim_cur && rl->rlim_max == now.rlim_max)
+		return 0;
+	errno = EPERM;
+	return -1;
+}

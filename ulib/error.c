@@ -41,7 +41,9 @@ static void say(int status, int errnum, int at, const char *file, unsigned linen
 		exit(status);
 }
 
-void error(int status, int errnum, const char *fmt, ...)
+/* Weak, as the extensions programs often define themselves (docs/libc.md):
+   a program's own `error` wins. */
+__attribute__((weak)) void error(int status, int errnum, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -49,7 +51,8 @@ void error(int status, int errnum, const char *fmt, ...)
 	va_end(ap);
 }
 
-void error_at_line(int status, int errnum, const char *file, unsigned lineno, const char *fmt, ...)
+__attribute__((weak)) void error_at_line(int status, int errnum, const char *file, unsigned lineno,
+					 const char *fmt, ...)
 {
 	static const char *last_file;
 	static unsigned last_line;

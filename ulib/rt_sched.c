@@ -286,7 +286,7 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 	   it): switch it out, and its resume (resume_full) runs the handler
 	   first. Not inside a spin lock or a wait of the POSIX layer: then at
 	   a later upcall or resume. */
-	if (__builtin_expect(cur->t.sigpend, 0) && !cur->t.crit && !cur->t.async_hold)
+	if (__builtin_expect(cur->t.sigpend & SIGPEND_WAITING, 0) && !cur->t.crit && !cur->t.async_hold)
 		saw |= SAW_RESCHED;
 	if (!(saw & (SAW_WARNING | SAW_RESCHED))) {
 		if (p->on_run)

@@ -112,7 +112,7 @@ static __attribute__((noinline, noreturn)) void resume_signal(struct uthread *t)
 static __attribute__((noreturn)) void resume_full(void *arg)
 {
 	struct uthread *t = arg;
-	if (__builtin_expect(t->t.sigpend, 0))
+	if (__builtin_expect(t->t.sigpend & SIGPEND_WAITING, 0))
 		resume_signal(t);
 	vp_switch(vp_self(), &t->ctx, t->fpu);  /* enables in its window */
 }

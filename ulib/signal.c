@@ -263,7 +263,7 @@ void __sig_post(struct thread *t, int sig)
 	if (h == SIG_DFL)
 		default_action(sig);
 	else if (h != SIG_IGN) {
-		__atomic_store_n(&t->sigpend, 1, __ATOMIC_RELEASE);
+		__atomic_fetch_or(&t->sigpend, SIGPEND_WAITING, __ATOMIC_RELEASE);
 		thread_unblock(t);
 		if (t->ops->interrupt)   /* running: its package lets it run the handler */
 			t->ops->interrupt(t);
@@ -276,8 +276,17 @@ void __sig_post(struct thread *t, int sig)
    the handlers sets it again. */
 void thread_signal_hook(struct thread *t)
 {
-	__atomic_store_n(&t->sigpend, 0, __ATOMIC_RELEASE);
-	__sig_deliver();
+	__atomic_fetch_and(&t->sigpend, ~SIGPEND_WAITING, __ATOMIC_ACQ_REL);
+	if (__sig_deliver())         /* counted: a sleep or pause it interrupted ends (EINTR) */
+		__atomic_fetch_add(&t->sigpend, SIGPEND_RAN, __ATOMIC_RELEASE);
+}
+
+/* How many times handlers ran in the caller through thread_signal_hook
+   (the count wraps): a wait compares it before and after. */
+static unsigned ran_async(void)
+{
+	struct thread *t = thread_self();
+	return t ? (unsigned)__atomic_load_n(&t->sigpend, __ATOMIC_ACQUIRE) / SIGPEND_RAN : 0;
 }
 
 /* abort() (ulib/start.c): a SIGABRT handler runs first, blocked or not;
@@ -412,8 +421,9 @@ int sigwait(const sigset_t *set, int *sig)
 int sigsuspend(const sigset_t *mask)
 {
 	sigset_t old;
+	unsigned ran = ran_async();
 	sigprocmask(SIG_SETMASK, mask, &old);
-	while (!__sig_deliver())
+	while (!__sig_deliver() && ran_async() == ran)
 		nap();
 	sigprocmask(SIG_SETMASK, &old, 0);
 	errno = EINTR;
@@ -422,7 +432,8 @@ int sigsuspend(const sigset_t *mask)
 
 int pause(void)
 {
-	while (!__sig_deliver())
+	unsigned ran = ran_async();
+	while (!__sig_deliver() && ran_async() == ran)
 		nap();
 	errno = EINTR;
 	return -1;

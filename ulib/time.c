@@ -186,11 +186,16 @@ __attribute__((weak)) int __sig_deliver(void);
 static int sleep_ns(uint64_t ns, uint64_t *left)
 {
 	uint64_t deadline = now_ns() + ns;
+	struct thread *self = thread_self();
+	/* handlers the runtime ran in us meanwhile (struct thread.sigpend:
+	   a pthread_kill that interrupted us as we woke) end it too */
+	int ran = self ? self->sigpend / SIGPEND_RAN : 0;
 	*left = 0;
 	for (;;) {
 		if (pthread_testcancel)
 			pthread_testcancel();
-		if (__sig_deliver && __sig_deliver()) {
+		if (__sig_deliver && (__sig_deliver() ||
+				      (self && self->sigpend / SIGPEND_RAN != ran))) {
 			uint64_t now = now_ns();
 			*left = now < deadline ? deadline - now : 0;
 			errno = EINTR;

@@ -65,6 +65,9 @@ __attribute__((weak)) void *thread_async_hook(struct thread *t);
    Packages call it only outside spin locks and the layer's waits. */
 __attribute__((weak)) void thread_signal_hook(struct thread *t);
 
+#define SIGPEND_WAITING 1   /* struct thread.sigpend */
+#define SIGPEND_RAN     2
+
 /* park states */
 #define PARK_RUN     0     /* running or runnable, no permit */
 #define PARK_PERMIT  1     /* an unblock arrived before the block */
@@ -83,7 +86,10 @@ struct thread {
 	   asks its package to interrupt it): a runtime package runs
 	   thread_signal_hook in it when it next resumes it from an
 	   interrupted context, and at an upcall that interrupts it (rt_sched.c,
-	   rt_switch.c). In what was padding: struct thread keeps its size. */
+	   rt_switch.c). SIGPEND_WAITING: a handler waits; above it, how many
+	   times handlers ran that way (SIGPEND_RAN each), so that a sleep
+	   they interrupted still ends with EINTR. In what was padding: struct
+	   thread keeps its size. */
 	volatile int sigpend;
 	volatile uint64_t join;          /* 0, JOIN_DONE, or the joining thread */
 	void *retval;

@@ -561,7 +561,7 @@ int sched_yield(void)
 		/* a signal handler that waits for us (ulib/signal.c) runs now:
 		   on packages that cannot interrupt a running thread (naive,
 		   kthread), a computing thread that yields still gets it */
-		if (__builtin_expect(t->sigpend, 0) && thread_signal_hook)
+		if (__builtin_expect(t->sigpend & SIGPEND_WAITING, 0) && thread_signal_hook)
 			thread_signal_hook(t);
 	} else
 		sys_yield();

@@ -1,0 +1,25 @@
+"""C11 <threads.h> (ulib/posix/c11threads.c, thin wrappers over the POSIX
+layer) on every package of the build at -smp 1 and 2: progs/posix/c11thr
+creates and joins threads with int results (also through thrd_exit),
+detaches one, checks thrd_current/thrd_equal, thrd_sleep (and its -2 for
+a bad duration), plain/timed/recursive mutexes (trylock busy, timedlock
+timing out after its deadline and succeeding once released), condition
+broadcast/signal and a timed wait that times out, tss values per thread
+with destructors run at thread exit, call_once running its routine once
+among racing threads, and thread_local."""
+import pytest
+from harness import ROOT
+from helpers import done, result
+
+PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
+                  if d.is_dir() and any(d.glob("*.c")))
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_c11_threads(boot, pkg, smp):
+    r = boot(f"run=c11thr,pkg={pkg}", smp=smp, timeout=120)
+    res = result(r, "c11thr")
+    assert res["failures"] == 0, r.tail()
+    assert res["checks"] >= 110, res
+    done(r, 0)

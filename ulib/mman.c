@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <errno.h>
 #include <sys.h>
+#include <string.h>
 
 #define KNOWN (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_GROWSDOWN | \
 	       MAP_NORESERVE | MAP_POPULATE | MAP_STACK | MAP_FIXED_NOREPLACE)
@@ -64,4 +65,41 @@ int mprotect(void *addr, size_t len, int prot)
 	(void)addr, (void)len, (void)prot;
 	errno = ENOSYS;                  /* the kernel cannot change a page's protection */
 	return -1;
+}
+
+/* MADV_DONTNEED on Linux drops private anonymous pages, which then read
+   as zeros. Here the pages are zeroed in place: unmapping and mapping
+   again would lose the mapping's protection (the kernel cannot tell it)
+   and leave a moment when another thread's mmap could take the hole. So
+   the range must be mapped and writable (Linux: ENOMEM for a hole; here
+   such an access faults). MADV_FREE may read back either way on Linux:
+   zeros here. */
+int madvise(void *addr, size_t len, int advice)
+{
+	uintptr_t a = (uintptr_t)addr;
+	if (a % PAGE_SIZE || a + len < a) {
+		errno = EINVAL;
+		return -1;
+	}
+	switch (advice) {
+	case MADV_NORMAL: case MADV_RANDOM: case MADV_SEQUENTIAL: case MADV_WILLNEED:
+	case MADV_DONTFORK: case MADV_DOFORK: case MADV_MERGEABLE: case MADV_UNMERGEABLE:
+	case MADV_HUGEPAGE: case MADV_NOHUGEPAGE: case MADV_DONTDUMP: case MADV_DODUMP:
+		return 0;
+	case MADV_DONTNEED:
+	case MADV_FREE:
+		if (len)
+			memset(addr, 0, (len + PAGE_SIZE - 1) / PAGE_SIZE * PAGE_SIZE);
+		return 0;
+	}
+	errno = EINVAL;                  /* MADV_REMOVE needs a shared file mapping */
+	return -1;
+}
+
+int posix_madvise(void *addr, size_t len, int advice)
+{
+	if ((uintptr_t)addr % PAGE_SIZE || advice < POSIX_MADV_NORMAL || advice > POSIX_MADV_DONTNEED)
+		return EINVAL;
+	(void)len;
+	return 0;
 }

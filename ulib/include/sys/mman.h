@@ -34,4 +34,31 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 int munmap(void *addr, size_t len);
 int mprotect(void *addr, size_t len, int prot);   /* -1, ENOSYS */
 
+/* madvise (Linux's values): MADV_DONTNEED and MADV_FREE zero the whole
+   pages (they read back as zeros, as Linux's anonymous memory does; the
+   frames stay the program's); the other known advice is accepted and
+   changes nothing; unknown advice or an unaligned address is EINVAL. */
+#define MADV_NORMAL      0
+#define MADV_RANDOM      1
+#define MADV_SEQUENTIAL  2
+#define MADV_WILLNEED    3
+#define MADV_DONTNEED    4
+#define MADV_FREE        8
+#define MADV_REMOVE      9
+#define MADV_DONTFORK    10
+#define MADV_DOFORK      11
+#define MADV_MERGEABLE   12
+#define MADV_UNMERGEABLE 13
+#define MADV_HUGEPAGE    14
+#define MADV_NOHUGEPAGE  15
+#define MADV_DONTDUMP    16
+#define MADV_DODUMP      17
+#define POSIX_MADV_NORMAL     0
+#define POSIX_MADV_RANDOM     1
+#define POSIX_MADV_SEQUENTIAL 2
+#define POSIX_MADV_WILLNEED   3
+#define POSIX_MADV_DONTNEED   4
+int madvise(void *addr, size_t len, int advice);
+int posix_madvise(void *addr, size_t len, int advice);   /* an error number; DONTNEED keeps the data, as glibc */
+
 #endif

@@ -25,4 +25,10 @@ int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *abstime);  /
 int sem_post(sem_t *s);
 int sem_getvalue(sem_t *s, int *value);
 
+/* Named semaphores (ulib/posix/semname.c): names live within the program
+   (there is one process); opening a name again gives the same semaphore. */
+sem_t *sem_open(const char *name, int oflag, ...);
+int sem_close(sem_t *s);
+int sem_unlink(const char *name);
+
 #endif

@@ -43,16 +43,22 @@ __attribute__((noreturn)) void __libc_start(int argc, char **argv)
 	__program_start(argc, argv);
 }
 
-static void (*atexit_fns[ATEXIT_MAX])(void);
+/* atexit's and on_exit's functions, in one list: an on_exit entry has
+   `arg` and `with_status` set and is called fn(status, arg). */
+static struct exit_fn {
+	void (*fn)(void);
+	void *arg;
+	int with_status;
+} atexit_fns[ATEXIT_MAX];
 static int natexit;
 static struct spin atexit_lock;
 
-int atexit(void (*fn)(void))
+static int add_exit_fn(void (*fn)(void), void *arg, int with_status)
 {
 	int r = -1;
 	spin_lock_by(&atexit_lock, 0);
 	if (natexit < ATEXIT_MAX) {
-		atexit_fns[natexit++] = fn;
+		atexit_fns[natexit++] = (struct exit_fn){ fn, arg, with_status };
 		r = 0;
 	}
 	spin_unlock_by(&atexit_lock, 0);
@@ -61,19 +67,32 @@ int atexit(void (*fn)(void))
 	return r;
 }
 
+int atexit(void (*fn)(void))
+{
+	return add_exit_fn(fn, 0, 0);
+}
+
+int on_exit(void (*fn)(int status, void *arg), void *arg)
+{
+	return add_exit_fn((void (*)(void))fn, arg, 1);
+}
+
 /* The atexit functions run in the calling thread, last registered first;
    one that calls exit again just ends the program (each runs once). */
 void exit(int status)
 {
 	for (;;) {
-		void (*fn)(void) = 0;
+		struct exit_fn f = { 0, 0, 0 };
 		spin_lock_by(&atexit_lock, 0);
 		if (natexit > 0)
-			fn = atexit_fns[--natexit];
+			f = atexit_fns[--natexit];
 		spin_unlock_by(&atexit_lock, 0);
-		if (!fn)
+		if (!f.fn)
 			break;
-		fn();
+		if (f.with_status)
+			((void (*)(int, void *))f.fn)(status, f.arg);
+		else
+			f.fn();
 	}
 	fflush(0);
 	sys_exit(status);

@@ -78,6 +78,8 @@ int gethostname(char *name, size_t n)
 
 int get_nprocs(void) { return (int)sys_getinfo(INFO_NCPU); }
 int get_nprocs_conf(void) { return get_nprocs(); }
+long get_phys_pages(void) { return sysconf(_SC_PHYS_PAGES); }
+long get_avphys_pages(void) { return sysconf(_SC_AVPHYS_PAGES); }
 
 int uname(struct utsname *u)
 {

@@ -64,6 +64,18 @@ void srand(unsigned seed);
 int rand_r(unsigned *seed);
 long random(void);
 void srandom(unsigned seed);
+/* The 48-bit linear congruential generators (ulib/rand48.c): POSIX's and
+   glibc's exact sequences (X' = a X + c mod 2^48, a = 0x5DEECE66D, c = 11
+   unless lcong48 changed them). */
+double drand48(void);
+double erand48(unsigned short xsubi[3]);
+long lrand48(void);
+long nrand48(unsigned short xsubi[3]);
+long mrand48(void);
+long jrand48(unsigned short xsubi[3]);
+void srand48(long seedval);
+unsigned short *seed48(unsigned short seed16v[3]);
+void lcong48(unsigned short param[7]);
 
 /* Thread-safe allocator (size classes over sys_map, per-VP caches in
  * front of central lists; see malloc.c). Every block is 16-byte aligned. */
@@ -85,6 +97,9 @@ void *pvalloc(size_t n);
 char *getenv(const char *name);
 int setenv(const char *name, const char *value, int overwrite);
 int unsetenv(const char *name);
-int system(const char *cmd);                  /* -1, ENOSYS: no shell */
+int system(const char *cmd);
+
+/* GNU's: fn(status, arg) at exit, in one list with atexit's functions. */
+int on_exit(void (*fn)(int status, void *arg), void *arg);                  /* -1, ENOSYS: no shell */
 
 #endif

@@ -72,7 +72,8 @@ int atexit(void (*fn)(void))
 	return add_exit_fn(fn, 0, 0);
 }
 
-int on_exit(void (*fn)(int status, void *arg), void *arg)
+/* Weak: a program's own on_exit wins (start.c is always linked). */
+__attribute__((weak)) int on_exit(void (*fn)(int status, void *arg), void *arg)
 {
 	return add_exit_fn((void (*)(void))fn, arg, 1);
 }

@@ -8,7 +8,6 @@
  * calling thread.
  */
 #include <time.h>
-#include <sys/times.h>
 #include <sys/time.h>
 #include <unistd.h>
 #include <errno.h>
@@ -268,18 +267,4 @@ int usleep(useconds_t us)
 {
 	uint64_t left;
 	return sleep_ns((uint64_t)us * 1000, &left);
-}
-
-/* times(): ticks of sysconf(_SC_CLK_TCK) (100 a second). The program's
-   processor time (CLOCK_PROCESS_CPUTIME_ID, kernel time included) is
-   tms_utime; there is no separate system time nor children. Returns the
-   real time since boot (only differences mean anything, as on Linux). */
-#define TICK_NS (NS / 100)
-clock_t times(struct tms *buf)
-{
-	if (buf) {
-		buf->tms_utime = (clock_t)(__cpu_time_ns() / TICK_NS);
-		buf->tms_stime = buf->tms_cutime = buf->tms_cstime = 0;
-	}
-	return (clock_t)(now_ns() / TICK_NS);
 }

@@ -154,7 +154,9 @@ PROG = r"""
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <time.h>
 int flush, min, max, result, verbose, debug;
+long times;                       /* ulib's times() is in a file of its own */
 int fmt(int x) { return x + 1; }
 int error(int code) { return code; }
 void die(const char *m) { fprintf(stderr, "%s\n", m); exit(1); }
@@ -168,6 +170,7 @@ int main(int argc, char **argv)
 	snprintf(buf, sizeof buf, "%d %g", fmt(argc), sqrt(2.0));
 	unsigned seed = 0;
 	printf("%s %d %s %d\n", buf, rand_r(&seed), strtok_r(argv[0], "/", &save), rand());
+	times = (long)clock();           /* time.c: the clocks */
 	return strdup("x") == 0 && strcasecmp("a", "a") == 0 && error(0) == 0 ? 0 : 1;
 }
 """

@@ -18,6 +18,7 @@
 #include <sys/cdefs.h>
 #include <byteswap.h>
 #include <endian.h>
+#include <sys/endian.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
@@ -65,6 +66,8 @@ static void test_headers(void)
 	p = memalign(256, 100);
 	CHECK(p && (uintptr_t)p % 256 == 0 && malloc_usable_size(p) >= 100);
 	free(p);
+	CHECK(mallopt(M_ARENA_MAX, 1) == 0);           /* no such parameter here */
+	CHECK(malloc_trim(0) == 0);
 
 	CHECK(__GNUC_PREREQ(4, 0));
 	CHECK(!__GNUC_PREREQ(999, 0));

@@ -13,8 +13,9 @@
 #endif
 #define __glibc_clang_prereq(maj, min) 0
 
-/* Every interface ulib has is always declared (as with _GNU_SOURCE):
-   the standards it follows. */
+/* The standards ulib follows (POSIX.1-2008, C11). Not __USE_GNU nor
+   __USE_MISC: ulib has some GNU extensions but not all of glibc's forms
+   (strerror_r is POSIX's), so code must not pick GNU variants by them. */
 #define __USE_ISOC99 1
 #define __USE_ISOC11 1
 #define __USE_POSIX 1
@@ -23,8 +24,5 @@
 #define __USE_POSIX199506 1
 #define __USE_XOPEN2K 1
 #define __USE_XOPEN2K8 1
-#define __USE_MISC 1
-#define __USE_GNU 1
-#define __USE_ATFILE 1
 
 #endif

@@ -51,7 +51,7 @@ void thrd_yield(void);
 
 int mtx_init(mtx_t *m, int type);
 int mtx_lock(mtx_t *m);
-int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict ts);
+int mtx_timedlock(mtx_t *__restrict m, const struct timespec *__restrict ts);
 int mtx_trylock(mtx_t *m);
 int mtx_unlock(mtx_t *m);
 void mtx_destroy(mtx_t *m);
@@ -62,7 +62,7 @@ int cnd_init(cnd_t *c);
 int cnd_signal(cnd_t *c);
 int cnd_broadcast(cnd_t *c);
 int cnd_wait(cnd_t *c, mtx_t *m);
-int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m, const struct timespec *restrict ts);
+int cnd_timedwait(cnd_t *__restrict c, mtx_t *__restrict m, const struct timespec *__restrict ts);
 void cnd_destroy(cnd_t *c);
 
 int tss_create(tss_t *key, tss_dtor_t dtor);

@@ -56,11 +56,9 @@
 #define __REDIRECT(name, proto, alias) name proto __asm__(__STRING(alias))
 #define __REDIRECT_NTH(name, proto, alias) name proto __THROW __asm__(__STRING(alias))
 
-/* BSD's */
+/* BSD's (not __packed or __aligned, which Linux code often defines itself) */
 #define __dead2 __attribute__((__noreturn__))
 #define __pure2 __attribute__((__const__))
-#define __packed __attribute__((__packed__))
-#define __aligned(x) __attribute__((__aligned__(x)))
 #define __printflike(f, a) __attribute__((__format__(__printf__, f, a)))
 #define __scanflike(f, a) __attribute__((__format__(__scanf__, f, a)))
 

@@ -1,0 +1,2 @@
+/* <sys/endian.h>: the BSDs' name for <endian.h>. */
+#include <endian.h>

@@ -1,8 +1,7 @@
 /*
- * <search.h>: linear search, AVL trees (a node's first word is its key
- * pointer, so the pointer tsearch returns reads as `*(void **)node`), a
- * hash table with open addressing that grows as it fills (as musl's), and
- * insque/remque.
+ * <search.h>: linear search, queues (insque/remque), binary search trees
+ * (tsearch and friends, kept balanced as AVL trees) and one hash table
+ * (hcreate and friends).
  */
 #include <search.h>
 #include <stdlib.h>
@@ -63,318 +62,295 @@ void remque(void *elem)
 		e->prev->next = e->next;
 }
 
-/* ---- AVL trees ---- */
+/* ---- binary search trees (tsearch and friends) ----
+ *
+ * An AVL tree, written recursively: each call handles one node and
+ * rebalances it on the way back, so no path stack is kept. A node's first
+ * word is its key pointer: what tsearch and tfind return reads as
+ * `*(void **)node`, as POSIX programs expect.
+ */
 
-struct node {
+struct tnode {
 	const void *key;
-	struct node *a[2];
-	int h;
+	struct tnode *kid[2];        /* smaller, larger */
+	int height;                  /* of the subtree; a leaf is 1 */
 };
 
-#define MAXH (sizeof(void *) * 8 * 3 / 2)
+typedef int (*tcmp)(const void *, const void *);
 
-static int height(struct node *n) { return n ? n->h : 0; }
-
-static int rot(struct node **p, struct node *x, int dir /* deeper side */)
+static int theight(const struct tnode *n)
 {
-	struct node *y = x->a[dir];
-	struct node *z = y->a[!dir];
-	int hx = x->h, hz = height(z);
-	if (hz > height(y->a[dir])) {
-		/*   x          z
-		    / \       /   \
-		   A   y     x     y
-		      / \ -> / \   / \
-		     z   D  A  B  C   D
-		    / \
-		   B   C  */
-		x->a[dir] = z->a[!dir];
-		y->a[!dir] = z->a[dir];
-		z->a[!dir] = x;
-		z->a[dir] = y;
-		x->h = hz;
-		y->h = hz;
-		z->h = hz + 1;
-	} else {
-		x->a[dir] = z;
-		y->a[!dir] = x;
-		x->h = hz + 1;
-		y->h = hz + 2;
-		z = y;
-	}
-	*p = z;
-	return z->h - hx;
+	return n ? n->height : 0;
 }
 
-/* Rebalance *p; returns how its height changed. */
-static int balance(struct node **p)
+static void refresh(struct tnode *n)
 {
-	struct node *n = *p;
-	int h0 = height(n->a[0]), h1 = height(n->a[1]);
-	if (h0 - h1 + 1u < 3u) {
-		int old = n->h;
-		n->h = h0 < h1 ? h1 + 1 : h0 + 1;
-		return n->h - old;
-	}
-	return rot(p, n, h0 < h1);
+	int l = theight(n->kid[0]), r = theight(n->kid[1]);
+	n->height = (l > r ? l : r) + 1;
 }
 
-void *tfind(const void *key, void *const *rootp, int (*cmp)(const void *, const void *))
+/* Lift n's child on side s into n's place. */
+static struct tnode *lift(struct tnode *n, int s)
+{
+	struct tnode *c = n->kid[s];
+	n->kid[s] = c->kid[!s];
+	c->kid[!s] = n;
+	refresh(n);
+	refresh(c);
+	return c;
+}
+
+/* n with its heights fixed and, if its sides differ by two, rotated back
+   into balance (a double rotation when the taller side leans inward). */
+static struct tnode *rebalance(struct tnode *n)
+{
+	refresh(n);
+	int d = theight(n->kid[1]) - theight(n->kid[0]);
+	if (d > -2 && d < 2)
+		return n;
+	int s = d > 0;               /* the taller side */
+	struct tnode *c = n->kid[s];
+	if (theight(c->kid[!s]) > theight(c->kid[s]))
+		n->kid[s] = lift(c, !s);
+	return lift(n, s);
+}
+
+/* Insert key under *t unless present; *found gets its node (0: no memory). */
+static struct tnode *insert(struct tnode *t, const void *key, tcmp cmp, struct tnode **found)
+{
+	if (!t) {
+		struct tnode *n = malloc(sizeof *n);
+		if (n) {
+			n->key = key;
+			n->kid[0] = n->kid[1] = 0;
+			n->height = 1;
+		}
+		*found = n;
+		return n;
+	}
+	int c = cmp(key, t->key);
+	if (!c) {
+		*found = t;
+		return t;
+	}
+	t->kid[c > 0] = insert(t->kid[c > 0], key, cmp, found);
+	return rebalance(t);
+}
+
+void *tsearch(const void *key, void **rootp, tcmp cmp)
 {
 	if (!rootp)
 		return 0;
-	struct node *n = *rootp;
-	while (n) {
+	struct tnode *found = 0;
+	struct tnode *root = insert(*rootp, key, cmp, &found);
+	if (root)
+		*rootp = root;
+	return found;
+}
+
+void *tfind(const void *key, void *const *rootp, tcmp cmp)
+{
+	if (!rootp)
+		return 0;
+	for (struct tnode *n = *rootp; n;) {
 		int c = cmp(key, n->key);
 		if (!c)
 			return n;
-		n = n->a[c > 0];
+		n = n->kid[c > 0];
 	}
 	return 0;
 }
 
-void *tsearch(const void *key, void **rootp, int (*cmp)(const void *, const void *))
+/* Take the smallest node out of t; it goes to *min. */
+static struct tnode *take_min(struct tnode *t, struct tnode **min)
 {
-	if (!rootp)
-		return 0;
-	void **a[MAXH];
-	struct node *n = *rootp, *r;
-	int i = 0;
-	a[i++] = rootp;
-	for (;;) {
-		if (!n)
-			break;
-		int c = cmp(key, n->key);
-		if (!c)
-			return n;
-		a[i++] = (void **)&n->a[c > 0];
-		n = n->a[c > 0];
+	if (!t->kid[0]) {
+		*min = t;
+		return t->kid[1];
 	}
-	r = malloc(sizeof *r);
-	if (!r)
-		return 0;
-	r->key = key;
-	r->a[0] = r->a[1] = 0;
-	r->h = 1;
-	/* insert and rebalance on the way back up */
-	*a[--i] = r;
-	while (i && balance((struct node **)a[--i]))
-		;
-	return r;
+	t->kid[0] = take_min(t->kid[0], min);
+	return rebalance(t);
 }
 
-void *tdelete(const void *key, void **rootp, int (*cmp)(const void *, const void *))
+/* Remove key from t. *parent: the node above the removed one at call
+   time (the caller's t), kept as the walk goes down; *gone set if found. */
+static struct tnode *delete(struct tnode *t, const void *key, tcmp cmp, struct tnode *above,
+			    struct tnode **parent, int *gone)
 {
-	if (!rootp)
+	if (!t)
 		return 0;
-	void **a[MAXH + 1];
-	struct node *n = *rootp, *parent, *child;
-	int i = 0;
-	/* a[0] is an arbitrary non-null pointer returned when the root is deleted */
-	a[i++] = rootp;
-	a[i++] = rootp;
-	for (;;) {
-		if (!n)
-			return 0;
-		int c = cmp(key, n->key);
-		if (!c)
-			break;
-		a[i++] = (void **)&n->a[c > 0];
-		n = n->a[c > 0];
+	int c = cmp(key, t->key);
+	if (c) {
+		t->kid[c > 0] = delete(t->kid[c > 0], key, cmp, t, parent, gone);
+		return *gone ? rebalance(t) : t;
 	}
-	parent = *a[i - 2];
-	if (n->a[0]) {
-		/* the in-order predecessor takes n's place */
-		struct node *deleted = n;
-		a[i++] = (void **)&n->a[0];
-		n = n->a[0];
-		while (n->a[1]) {
-			a[i++] = (void **)&n->a[1];
-			n = n->a[1];
-		}
-		deleted->key = n->key;
-		child = n->a[0];
-	} else {
-		child = n->a[1];
-	}
-	free(n);
-	*a[--i] = child;
-	while (--i && balance((struct node **)a[i]))
-		;
-	return parent;
+	*gone = 1;
+	*parent = above;
+	struct tnode *l = t->kid[0], *r = t->kid[1];
+	free(t);
+	if (!r)
+		return l;
+	struct tnode *m;
+	r = take_min(r, &m);         /* its successor takes its place */
+	m->kid[0] = l;
+	m->kid[1] = r;
+	return rebalance(m);
 }
 
-static void walk(const struct node *r, void (*action)(const void *, VISIT, int), int d)
+/* POSIX: the deleted node's parent, or (the root was deleted) some other
+   non-null pointer: here rootp itself; 0 if key is not in the tree. */
+void *tdelete(const void *restrict key, void **restrict rootp, tcmp cmp)
 {
-	if (!r)
+	if (!rootp || !*rootp)
+		return 0;
+	struct tnode *parent = 0;
+	int gone = 0;
+	*rootp = delete(*rootp, key, cmp, 0, &parent, &gone);
+	if (!gone)
+		return 0;
+	return parent ? (void *)parent : (void *)rootp;
+}
+
+static void walk(const struct tnode *n, void (*action)(const void *, VISIT, int), int depth)
+{
+	if (!n->kid[0] && !n->kid[1]) {
+		action(n, leaf, depth);
 		return;
-	if (r->h == 1)
-		action(r, leaf, d);
-	else {
-		action(r, preorder, d);
-		walk(r->a[0], action, d + 1);
-		action(r, postorder, d);
-		walk(r->a[1], action, d + 1);
-		action(r, endorder, d);
 	}
+	action(n, preorder, depth);
+	if (n->kid[0])
+		walk(n->kid[0], action, depth + 1);
+	action(n, postorder, depth);
+	if (n->kid[1])
+		walk(n->kid[1], action, depth + 1);
+	action(n, endorder, depth);
 }
 
 void twalk(const void *root, void (*action)(const void *, VISIT, int))
 {
-	walk(root, action, 0);
+	if (root && action)
+		walk(root, action, 0);
 }
 
-void tdestroy(void *root, void (*free_node)(void *))
+void tdestroy(void *root, void (*free_key)(void *))
 {
-	struct node *r = root;
-	if (!r)
+	struct tnode *n = root;
+	if (!n)
 		return;
-	tdestroy(r->a[0], free_node);
-	tdestroy(r->a[1], free_node);
-	if (free_node)
-		free_node((void *)r->key);
-	free(r);
+	tdestroy(n->kid[0], free_key);
+	tdestroy(n->kid[1], free_key);
+	if (free_key)
+		free_key((void *)n->key);
+	free(n);
 }
 
-/* ---- hash tables ---- */
+/* ---- hash tables (hcreate and friends) ----
+ *
+ * glibc's contract: the table holds at most the nel entries asked for at
+ * creation (ENTER past that fails with ENOMEM), and an entry never moves,
+ * so the pointers hsearch returns stay good until hdestroy. Slots are a
+ * power of two at least 4/3 of nel, probed linearly from an FNV-1a hash;
+ * nothing is ever removed, so a free slot ends every search.
+ */
 
 struct __tab {
-	ENTRY *entries;
-	size_t mask;
-	size_t used;
+	ENTRY *slot;
+	size_t nslots;               /* a power of two > cap */
+	size_t cap, used;
 };
 
-#define MINSIZE 8
-#define MAXSIZE ((size_t)-1 / 2 + 1)
-
-static size_t keyhash(const char *k)
+static size_t strhash(const char *s)
 {
-	const unsigned char *p = (const void *)k;
-	size_t h = 0;
-	while (*p)
-		h = 31 * h + *p++;
+	size_t h = 14695981039346656037UL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211UL;
 	return h;
-}
-
-static int resize(size_t nel, struct hsearch_data *htab)
-{
-	size_t newsize;
-	size_t oldsize = htab->__tab->mask + 1;
-	ENTRY *e, *newe;
-	ENTRY *oldtab = htab->__tab->entries;
-	ENTRY *oldend = htab->__tab->entries + oldsize;
-
-	if (nel > MAXSIZE)
-		nel = MAXSIZE;
-	for (newsize = MINSIZE; newsize < nel; newsize *= 2)
-		;
-	htab->__tab->entries = calloc(newsize, sizeof *htab->__tab->entries);
-	if (!htab->__tab->entries) {
-		htab->__tab->entries = oldtab;
-		return 0;
-	}
-	htab->__tab->mask = newsize - 1;
-	if (!oldtab)
-		return 1;
-	for (e = oldtab; e < oldend; e++)
-		if (e->key) {
-			size_t i, j;
-			for (i = keyhash(e->key), j = 1;; i += j++) {
-				newe = htab->__tab->entries + (i & htab->__tab->mask);
-				if (!newe->key)
-					break;
-			}
-			*newe = *e;
-		}
-	free(oldtab);
-	return 1;
-}
-
-static ENTRY *lookup(const char *key, size_t hash, struct hsearch_data *htab)
-{
-	size_t i, j;
-	ENTRY *e;
-	for (i = hash, j = 1;; i += j++) {
-		e = htab->__tab->entries + (i & htab->__tab->mask);
-		if (!e->key || strcmp(e->key, key) == 0)
-			break;
-	}
-	return e;
 }
 
 int hcreate_r(size_t nel, struct hsearch_data *htab)
 {
-	htab->__tab = calloc(1, sizeof *htab->__tab);
-	if (!htab->__tab)
-		return 0;
-	if (!resize(nel, htab)) {
-		free(htab->__tab);
-		htab->__tab = 0;
+	if (!htab) {
+		errno = EINVAL;
 		return 0;
 	}
+	if (nel == 0)
+		nel = 1;
+	if (nel > ((size_t)1 << 40)) {
+		errno = ENOMEM;
+		return 0;
+	}
+	size_t n = 8;
+	while (n < nel + nel / 3 + 1)
+		n *= 2;
+	struct __tab *t = malloc(sizeof *t);
+	ENTRY *slot = t ? calloc(n, sizeof *slot) : 0;
+	if (!slot) {
+		free(t);
+		errno = ENOMEM;
+		return 0;
+	}
+	t->slot = slot;
+	t->nslots = n;
+	t->cap = nel;
+	t->used = 0;
+	htab->__tab = t;
 	return 1;
 }
 
 void hdestroy_r(struct hsearch_data *htab)
 {
-	if (htab->__tab)
-		free(htab->__tab->entries);
+	if (!htab || !htab->__tab)
+		return;
+	free(htab->__tab->slot);
 	free(htab->__tab);
 	htab->__tab = 0;
 }
 
 int hsearch_r(ENTRY item, ACTION action, ENTRY **retval, struct hsearch_data *htab)
 {
-	if (!htab->__tab) {
-		*retval = 0;
+	struct __tab *t = htab ? htab->__tab : 0;
+	*retval = 0;
+	if (!t || !item.key) {
 		errno = EINVAL;
 		return 0;
 	}
-	size_t hash = keyhash(item.key);
-	ENTRY *e = lookup(item.key, hash, htab);
-	if (e->key) {
-		*retval = e;
-		return 1;
-	}
-	if (action == FIND) {
-		*retval = 0;
+	size_t i = strhash(item.key) & (t->nslots - 1);
+	for (; t->slot[i].key; i = (i + 1) & (t->nslots - 1))
+		if (strcmp(t->slot[i].key, item.key) == 0) {
+			*retval = &t->slot[i];   /* found: ENTER keeps the old data, as glibc */
+			return 1;
+		}
+	if (action != ENTER) {
 		errno = ESRCH;
 		return 0;
 	}
-	*e = item;
-	if (++htab->__tab->used > htab->__tab->mask - htab->__tab->mask / 4) {
-		if (!resize(2 * htab->__tab->used, htab)) {
-			htab->__tab->used--;
-			e->key = 0;
-			*retval = 0;
-			errno = ENOMEM;
-			return 0;
-		}
-		e = lookup(item.key, hash, htab);
+	if (t->used == t->cap) {
+		errno = ENOMEM;
+		return 0;
 	}
-	*retval = e;
+	t->used++;
+	t->slot[i] = item;
+	*retval = &t->slot[i];
 	return 1;
 }
 
-static struct hsearch_data htab;
+static struct hsearch_data global_tab;
 
 int hcreate(size_t nel)
 {
-	if (htab.__tab) {          /* one table at a time (glibc: keeps the old one) */
-		errno = EINVAL;
+	if (global_tab.__tab)        /* one table at a time */
 		return 0;
-	}
-	return hcreate_r(nel, &htab);
+	return hcreate_r(nel, &global_tab);
 }
 
 void hdestroy(void)
 {
-	hdestroy_r(&htab);
+	hdestroy_r(&global_tab);
 }
 
 ENTRY *hsearch(ENTRY item, ACTION action)
 {
 	ENTRY *e;
-	hsearch_r(item, action, &e, &htab);
+	hsearch_r(item, action, &e, &global_tab);
 	return e;
 }

@@ -204,13 +204,16 @@ static void test_search(void)
 	CHECK(tfind((void *)(intptr_t)1, &root, cmp_key) == 0);
 
 	static char keys[200][8];
-	CHECK(hcreate(10));
-	for (int i = 0; i < 200; i++) {               /* grows past the 10 asked for */
+	CHECK(hcreate(200));
+	for (int i = 0; i < 200; i++) {
 		snprintf(keys[i], sizeof keys[i], "k%d", i);
 		ENTRY e = { keys[i], (void *)(intptr_t)(i * 3) };
 		ENTRY *r = hsearch(e, ENTER);
 		CHECK(r && r->data == (void *)(intptr_t)(i * 3));
 	}
+	ENTRY *k0 = hsearch((ENTRY){ "k0", 0 }, FIND);
+	errno = 0;                                     /* full: glibc's ENOMEM */
+	CHECK(hsearch((ENTRY){ "k200", 0 }, ENTER) == 0 && errno == ENOMEM);
 	int hits = 0;
 	for (int i = 0; i < 200; i++) {
 		char name[8];
@@ -219,10 +222,12 @@ static void test_search(void)
 		hits += r && r->data == (void *)(intptr_t)(i * 3) && strcmp(r->key, name) == 0;
 	}
 	CHECK(hits == 200);
+	CHECK(k0 && k0 == hsearch((ENTRY){ "k0", 0 }, FIND));   /* entries never move */
 	errno = 0;
 	CHECK(hsearch((ENTRY){ "absent", 0 }, FIND) == 0 && errno == ESRCH);
 	ENTRY *dup = hsearch((ENTRY){ "k5", (void *)1 }, ENTER);   /* there: kept as it was */
 	CHECK(dup && dup->data == (void *)(intptr_t)15);
+	CHECK(!hcreate(4));                            /* one table at a time */
 	hdestroy();
 
 	struct q { struct q *next, *prev; int v; } a = { 0, 0, 1 }, b = { 0, 0, 2 }, c = { 0, 0, 3 };

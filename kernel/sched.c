@@ -528,7 +528,13 @@ void sched_arm_timer(void)
 void sched_arm_timer_at(uint64_t now)
 {
 	struct cpu *c = mycpu();
-	uint64_t next = c->vp ? c->quantum_end : ~0UL;
+	/* A quantum end already past needs no timer: the reschedule it asked
+	   for happens on the way to user mode or at a sched_point. Armed for
+	   the past, the timer fired again as soon as the handler returned:
+	   a VP in a long map (sched_point opens interrupts for one
+	   instruction) took timer interrupts back to back and never got
+	   through (an icount MPL run hung in frames_alloc). */
+	uint64_t next = c->vp && c->quantum_end > now ? c->quantum_end : ~0UL;
 	if (c->vp && c->warn_at && c->warned == WARN_NONE)
 		next = MIN(next, c->warn_at);
 	/* Reading the list head without kop_lock is safe: only this CPU adds

@@ -524,17 +524,24 @@ void sched_arm_timer(void)
 	sched_arm_timer_at(now_ns());
 }
 
+/* How long after a quantum end already past the timer looks again:
+   enough for the CPU to get on with its work between interrupts (a timer
+   interrupt costs about a microsecond under icount). */
+#define RECHECK_NS 20000
+
 /* The same, the time being `now`. */
 void sched_arm_timer_at(uint64_t now)
 {
 	struct cpu *c = mycpu();
-	/* A quantum end already past needs no timer: the reschedule it asked
-	   for happens on the way to user mode or at a sched_point. Armed for
-	   the past, the timer fired again as soon as the handler returned:
-	   a VP in a long map (sched_point opens interrupts for one
+	/* A quantum end already past is looked at again RECHECK_NS later,
+	   not at once: the reschedule it asked for happens on the way to user
+	   mode or at a sched_point, and a path that put it off (a VP with
+	   software interrupts disabled) relies on the timer to ask again.
+	   Armed for the past, the timer fired as soon as its handler
+	   returned: a VP in a long map (sched_point opens interrupts for one
 	   instruction) took timer interrupts back to back and never got
 	   through (an icount MPL run hung in frames_alloc). */
-	uint64_t next = c->vp && c->quantum_end > now ? c->quantum_end : ~0UL;
+	uint64_t next = !c->vp ? ~0UL : c->quantum_end > now ? c->quantum_end : now + RECHECK_NS;
 	if (c->vp && c->warn_at && c->warned == WARN_NONE)
 		next = MIN(next, c->warn_at);
 	/* Reading the list head without kop_lock is safe: only this CPU adds

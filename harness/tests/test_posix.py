@@ -44,19 +44,8 @@ def test_ptest(boot, pkg, smp):
 INTERRUPTIBLE = {"fifo", "tutor", "prio"}
 
 
-def _sigasync_cases():
-    # prio at -smp 1 with 2 VPs: in one CI run the handler was not
-    # delivered (delivered 0); the POSIX helper saw prio's main, asleep,
-    # not run for 2 s beside a computing thread there (an idle-VP wake-up
-    # gap in prio, not yet found). Runs and reports, xfail.
-    for pkg in PACKAGES:
-        for smp in (1, 2):
-            marks = [pytest.mark.xfail(strict=False, reason="prio idle-VP wake-up gap at -smp 1")] \
-                if (pkg, smp) == ("prio", 1) else []
-            yield pytest.param(pkg, smp, marks=marks, id=f"{pkg}-{smp}")
-
-
-@pytest.mark.parametrize("pkg,smp", list(_sigasync_cases()))
+@pytest.mark.parametrize("pkg,smp", [(p, s) for p in PACKAGES for s in (1, 2)],
+                         ids=[f"{p}-{s}" for p in PACKAGES for s in (1, 2)])
 def test_signal_to_a_computing_thread(boot, pkg, smp):
     """pthread_kill of a thread that only computes (no library call but
     the clock): on a package with upcalls its handler runs there while it

@@ -17,6 +17,11 @@
  *            host stall makes the VP miss its warning, then it serves its
  *            probation unwarned, kernel/warn.c) loses a whole quantum, a
  *            quarter of such a window: 14,389 vs 60,153 yields in CI.
+ *   share    VPS VPs [MS]: VPS threads of one level compute (never yield)
+ *            for MS ms; none gets 4x another's share. With fewer CPUs
+ *            than VPs only the kernel's warnings move them: a thread
+ *            handed off at a warning must not be the next VP's pick
+ *            again (it was, and at -smp 1 one thread got nothing).
  *   latency  VPS VPs: level-0 spinners hold every VP; a level-5 thread
  *            woken from a sleep (wake_ns late) posts a semaphore a level-7
  *            thread waits on, which runs post_ns later while the spinners
@@ -169,6 +174,43 @@ static void t_starve(void)
 		fail("a thread of the level starved (over 4x apart)");
 }
 
+/* ---- share ---- */
+static void *sh_fn(void *arg)
+{
+	while (!sv_go)
+		thread_yield();
+	long n = 0;
+	for (;; n++) {
+		__asm__ volatile("" ::: "memory");
+		if (!(n & 1023) && now_ns() >= sv_end)
+			break;
+	}
+	sv_count[(intptr_t)arg] = n;
+	return 0;
+}
+
+static void t_share(void)
+{
+	struct thread *h[SV_N];
+	int n = nvps < SV_N ? nvps : SV_N;
+	thread_self()->prio = THREAD_PRIO_MAX;
+	for (int i = 0; i < n; i++)
+		h[i] = spawn(2, sh_fn, (void *)(intptr_t)i);
+	sv_end = now_ns() + (uint64_t)sv_ms * 1000000UL;
+	sv_go = 1;
+	for (int i = 0; i < n; i++)
+		thread_join(h[i]);
+	long min = __LONG_MAX__, max = 0;
+	for (int i = 0; i < n; i++) {
+		min = sv_count[i] < min ? sv_count[i] : min;
+		max = sv_count[i] > max ? sv_count[i] : max;
+		put((int)(sv_count[i] >> 10));
+	}
+	sv_min = min, sv_max = max;
+	if (!(min > 0 && max <= 4 * min))
+		fail("a computing thread of the level starved (over 4x apart)");
+}
+
 /* ---- latency ---- */
 #define SLEEP_NS 2000000
 static volatile int spin_stop, spinning;
@@ -239,7 +281,7 @@ static const struct {
 	void (*fn)(void);
 } tests[] = {
 	{ "order", t_order }, { "preempt", t_preempt }, { "rr", t_rr },
-	{ "starve", t_starve }, { "latency", t_latency },
+	{ "starve", t_starve }, { "share", t_share }, { "latency", t_latency },
 };
 static int which;
 
@@ -259,7 +301,7 @@ static void *main_fn(void *arg)
 	if (!ok)
 		result_str(&r, "why", why);
 	result_int(&r, "vps", nvps);
-	if (!strcmp(tests[which].name, "starve")) {
+	if (!strcmp(tests[which].name, "starve") || !strcmp(tests[which].name, "share")) {
 		result_int(&r, "min", sv_min);
 		result_int(&r, "max", sv_max);
 	}
@@ -278,7 +320,7 @@ static void *main_fn(void *arg)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		printf("usage: priotest order|preempt|rr|starve|latency [VPS] [MS]\n");
+		printf("usage: priotest order|preempt|rr|starve|share|latency [VPS] [MS]\n");
 		return 2;
 	}
 	unsigned n = sizeof tests / sizeof tests[0];

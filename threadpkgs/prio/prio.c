@@ -10,8 +10,13 @@
  * the lowest-priority thread running on the package's VPs makes that VP
  * take an upcall (rt_kick: SYS_vp_signal), whose handler asks preempt()
  * and switches the running thread out (unless it holds a spin lock: then
- * spin_unlock yields). A thread preempted that way, or handed off at a
- * preemption warning, goes back to the head of its level.
+ * spin_unlock yields). A thread preempted that way, or by the kernel,
+ * goes back to the head of its level: its turn was cut short. One handed
+ * off at a preemption warning goes to the tail, behind its level's
+ * waiters: its VP's quantum is over, and at the head it would be the next
+ * VP's pick again and again, so that a thread that only computes kept
+ * its level's others off every VP (at -smp 1 with 2 VPs, a woken main
+ * waited seconds beside a computing thread).
  *
  * Priority ceilings on <sync.h>'s mutexes (umutex_set_ceiling) raise a
  * holder's t.prio, which is what enqueue, pick and preempt read.
@@ -65,7 +70,7 @@ static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 	(void)v;
 	int l = t->t.prio;
 	/* Interrupted before its turn was over: first of its level again. */
-	int first = why == RQ_RESCHED || why == RQ_WARNED || why == RQ_PREEMPTED;
+	int first = why == RQ_RESCHED || why == RQ_PREEMPTED;
 	spin_lock_by(&lock, 0);
 	if (!head[l]) {
 		t->next = 0;

@@ -16,17 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-static int checks, failures;
-
-static void check(bool ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		failures++;
-		printf("c11thr: FAIL line %d: %s\n", line, what);
-	}
-}
-#define CHECK(e) check(!!(e), #e, __LINE__)
+#define CHECK_NAME "c11thr"
+#include <check.h>
 
 #define NT 4
 #define ROUNDS 2000

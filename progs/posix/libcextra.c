@@ -45,17 +45,8 @@ static int declared_in_cdefs(int x) __attribute_const__;
 __END_DECLS
 static int declared_in_cdefs(int x) { return x + 1; }
 
-static int checks, failures;
-
-static void check(bool ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		failures++;
-		printf("libcextra: FAIL line %d: %s\n", line, what);
-	}
-}
-#define CHECK(e) check(!!(e), #e, __LINE__)
+#define CHECK_NAME "libcextra"
+#include <check.h>
 
 static void test_headers(void)
 {

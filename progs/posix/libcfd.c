@@ -25,17 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int checks, failures;
-
-static void check(bool ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		failures++;
-		printf("libcfd: FAIL line %d: %s\n", line, what);
-	}
-}
-#define CHECK(e) check(!!(e), #e, __LINE__)
+#define CHECK_NAME "libcfd"
+#include <check.h>
 
 static char buf[256];
 #define F(...) (snprintf(buf, sizeof buf, __VA_ARGS__), buf)

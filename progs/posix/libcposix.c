@@ -40,17 +40,8 @@
 #include <unistd.h>
 #include <pthread.h>
 
-static int checks, failures;
-
-static void check(bool ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		failures++;
-		printf("libcposix: FAIL line %d: %s\n", line, what);
-	}
-}
-#define CHECK(e) check(!!(e), #e, __LINE__)
+#define CHECK_NAME "libcposix"
+#include <check.h>
 #define STREQ(a, b) check(strcmp((a), (b)) == 0, #a " == " #b, __LINE__)
 #define NEAR(a, b) check(fabs((a) - (b)) <= 1e-12 * (fabs(b) > 1 ? fabs(b) : 1), #a " ~ " #b, __LINE__)
 

@@ -15,17 +15,8 @@
 #include <sys.h>
 #include <result.h>
 
-static int checks, failures;
-
-static void check(int ok, const char *what, int line)
-{
-	checks++;
-	if (!ok) {
-		failures++;
-		printf("libctest: FAIL line %d: %s\n", line, what);
-	}
-}
-#define CHECK(e) check(!!(e), #e, __LINE__)
+#define CHECK_NAME "libctest"
+#include <check.h>
 
 static void check_str(const char *got, const char *want, const char *what, int line)
 {

@@ -105,13 +105,17 @@ void qemu_exit(int v)
 		__asm__ volatile("cli; hlt");
 }
 
-static void panic_start(void)
+/* The message, on one CPU: a second one waits to be stopped by the
+   first's NMI. */
+static void panic_start(const char *f, va_list ap)
 {
 	cli();
-	/* One CPU panics; a second one waits to be stopped by the first's NMI. */
 	if (__atomic_exchange_n(&panicking, 1, __ATOMIC_SEQ_CST))
 		for (;;)
 			__asm__ volatile("hlt");
+	kprintf("PANIC on cpu %d: ", mycpu_id());
+	vkprintf(f, ap);
+	kprintf("\n");
 }
 
 static void panic_finish(uint64_t rbp) __attribute__((noreturn));
@@ -126,24 +130,18 @@ static void panic_finish(uint64_t rbp)
 
 void panic(const char *f, ...)
 {
-	panic_start();
 	va_list ap;
 	va_start(ap, f);
-	kprintf("PANIC on cpu %d: ", mycpu_id());
-	vkprintf(f, ap);
-	kprintf("\n");
+	panic_start(f, ap);
 	va_end(ap);
 	panic_finish((uint64_t)__builtin_frame_address(0));
 }
 
 void panic_trap(struct trapframe *tf, const char *f, ...)
 {
-	panic_start();
 	va_list ap;
 	va_start(ap, f);
-	kprintf("PANIC on cpu %d: ", mycpu_id());
-	vkprintf(f, ap);
-	kprintf("\n");
+	panic_start(f, ap);
 	va_end(ap);
 	kprintf("  rip %016lx cs %lx rflags %lx rsp %016lx ss %lx err %lx cr2 %016lx\n",
 		tf->rip, tf->cs, tf->rflags, tf->rsp, tf->ss, tf->error, rcr2());

@@ -104,6 +104,18 @@ void warn_deliver(struct vp *vp)
 
 static volatile uint64_t min_vruntime;   /* roughly the least vruntime in play */
 
+/* vp to the tail of c's queue (rq_lock held; the caller counts it). */
+static inline void rq_append(struct cpu *c, struct vp *vp)
+{
+	vp->queued = 1;
+	vp->rq_next = 0;
+	if (c->rq_tail)
+		c->rq_tail->rq_next = vp;
+	else
+		c->rq_head = vp;
+	c->rq_tail = vp;
+}
+
 /* Take the first VP of the least-served space from c's queue. */
 static struct vp *rq_pop(struct cpu *c)
 {
@@ -172,13 +184,7 @@ void sched_enqueue(struct vp *vp)
 	if (vp->queued || vp->magic != VP_MAGIC)
 		panic("sched_enqueue: vp %lu (space %d, state %d) %s", vp->id, vp->space->id, vp->state,
 		      vp->queued ? "already queued" : "freed");
-	vp->queued = 1;
-	vp->rq_next = 0;
-	if (c->rq_tail)
-		c->rq_tail->rq_next = vp;
-	else
-		c->rq_head = vp;
-	c->rq_tail = vp;
+	rq_append(c, vp);
 	c->rq_len++;
 	spin_unlock(&c->rq_lock);
 	shake();                          /* queued: another CPU may take it now */
@@ -478,13 +484,7 @@ void vp_yield_to(struct vp *t)
 	if (t->space->vruntime > min_vruntime)
 		min_vruntime = t->space->vruntime;
 	vp->state = VP_RUNNABLE;         /* the caller on, at the tail */
-	vp->queued = 1;
-	vp->rq_next = 0;
-	if (c->rq_tail)
-		c->rq_tail->rq_next = vp;
-	else
-		c->rq_head = vp;
-	c->rq_tail = vp;
+	rq_append(c, vp);                /* (rq_len: one out, one in) */
 	c->handoff = t;
 	spin_unlock(&c->rq_lock);
 	shake();                         /* the caller queued, still running */

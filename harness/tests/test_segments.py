@@ -172,6 +172,16 @@ def test_segment_exhaustion(boot, smp):
 ESRCH = 3
 
 
+@pytest.mark.parametrize("pkg", ["kthread", "naive"])
+def test_hostile_waker_refuses_a_kernel_waiting_package(boot, pkg):
+    """Without upcalls the waiter waits in the kernel and never publishes
+    a record: the program says so and exits 2 (it waited for a record
+    for ever before, until the watchdog)."""
+    r = boot(f"watchdog=60 run=xspace,hostile,{pkg},5", smp=2, timeout=90)
+    done(r, 2)
+    assert any("threads wait in the kernel" in l for l in r.lines), r.tail()
+
+
 @pytest.mark.parametrize("smp,pkg", [(1, "fifo"), (2, "fifo"), (1, "prio"), (2, "tutor")])
 def test_hostile_waker(boot, smp, pkg):
     """A waiter of an upcall package parks at user level on an xsem; a

@@ -21,7 +21,7 @@
  *   memfree             the kernel's available memory is back exactly once
  *                       the last handle and mapping of a segment are gone
  *   hostile PKG K       a thread of PKG waits on an xsem, parked at user
- *                       level; a hostile child floods SYS_seg_wake at us
+ *                       level (PKG with upcalls: else exit 2); a hostile child floods SYS_seg_wake at us
  *                       with forged and stale tokens (the real one too),
  *                       plants forged wait records, tries the bad calls,
  *                       then posts K times: the waiter takes exactly K,
@@ -365,10 +365,18 @@ static void *ho_main(void *arg)
 	long k = N, child;
 	long h = (long)arg;
 	struct thread *t = P->create(ho_waiter, (void *)k, 0);
-	/* wait until it has parked (a record is up), then let the child loose */
-	for (int up = 0; !up; sys_sleep(MS))
+	/* wait until it has parked (a record is up), then let the child loose;
+	   a package without upcalls waits in the kernel instead (no record
+	   would ever come up): this case is not for it */
+	for (int up = 0; !up; sys_sleep(MS)) {
 		for (int j = 0; j < XWQ_RECS; j++)
 			up |= S->sem.q.rec[j] != 0;
+		if (!up && __atomic_load_n(&S->sem.q.nfutex, __ATOMIC_SEQ_CST)) {
+			printf("xspace: hostile: %s's threads wait in the kernel, not parked at "
+			       "user level (use fifo, tutor or prio)\n", P->name);
+			exit(2);
+		}
+	}
 	spawn_child("hostilechild", "-", k, h, &child);
 	int st = wait_child(child);
 	thread_join(t);

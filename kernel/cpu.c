@@ -61,7 +61,10 @@ void cpu_init(struct cpu *c)
 	cpuid(7, 0, &a, &b, &cc, &d);
 	have_smep = (b >> 7) & 1;
 	have_smap = (b >> 20) & 1;
-	lcr0((rcr0() & ~(CR0_EM | CR0_TS)) | CR0_MP | CR0_WP);
+	/* NE: an unmasked x87 exception is #MF in the faulting context. Without
+	   it the legacy FERR#/IRQ 13 path (the PIC is masked) lost it: a
+	   user's 1/0 with zero-divide unmasked went on as if nothing were. */
+	lcr0((rcr0() & ~(CR0_EM | CR0_TS)) | CR0_MP | CR0_NE | CR0_WP);
 	uint64_t cr4 = rcr4() | CR4_OSFXSR | CR4_OSXMMEXCPT | (1 << 7);
 	if (have_smep)
 		cr4 |= CR4_SMEP;

@@ -63,6 +63,7 @@ static inline void invlpg(uint64_t va) { __asm__ volatile("invlpg (%0)" : : "r"(
 #define CR0_MP     (1u << 1)
 #define CR0_EM     (1u << 2)
 #define CR0_TS     (1u << 3)
+#define CR0_NE     (1u << 5)
 #define CR0_WP     (1u << 16)
 #define CR4_OSFXSR (1u << 9)
 #define CR4_OSXMMEXCPT (1u << 10)

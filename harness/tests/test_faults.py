@@ -60,6 +60,42 @@ def test_fault_kills_only_faulter(boot, kind):
     assert not [l for l in r.lines if l.startswith("PANIC")]
 
 
+# Instructions a hostile program may aim at the kernel's entry points: each
+# kills only its space, with the cause the CPU reports (a set where QEMU's
+# TCG and hardware differ: TCG makes INT1 #UD, and reads the frame of an
+# iretq or lret to ring 0 as the kernel, which SMAP turns into a page fault
+# where hardware raises #GP for the selector), and nothing panics.
+HOSTILE = {
+    "int3": {"general protection"}, "int80": {"general protection"},
+    "inttimer": {"general protection"},          # int $0xf0: gates are DPL 0
+    "icebp": {"debug", "invalid opcode"},
+    "trapflag": {"debug"},                       # single-step in user mode
+    "tfsyscall": {"debug"},                      # TF across SYSCALL: #DB after sysret
+    "cli": {"general protection"}, "inout": {"general protection"},
+    "rdmsr": {"general protection"}, "swapgs": {"general protection"},
+    "lidt": {"general protection"}, "movcr3": {"general protection"},
+    "movss": {"general protection"}, "sysret": {"general protection"},
+    "iretq": {"general protection", "page fault"},
+    "lret": {"general protection", "page fault"},
+    "x87div": {"x87 floating point"},            # CR0.NE: #MF, not a lost IRQ 13
+    "stack": {"page fault"},                     # rsp in the kernel, then a push
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_hostile_instruction_kills_only_its_space(boot, kind):
+    r = boot(f"run=fault,{kind} run=hello,0", smp=2)
+    done(r, 63)
+    ex = only(r, "exit", prog="fault")
+    assert ex["status"] == -1 and ex["killed"] in HOSTILE[kind], f"{ex}\n{r.tail()}"
+    rip = int(ex["rip"], 16)
+    assert USER_TEXT <= rip < USER_TOP, ex
+    assert any(l.startswith(f"fault[space {ex['space']}]: killed: {ex['killed']} at ")
+               for l in r.lines), r.tail()
+    assert only(r, "exit", prog="hello")["status"] == 0
+    assert not [l for l in r.lines if l.startswith("PANIC")]
+
+
 def test_fault_alone_on_one_cpu(boot):
     r = boot("run=fault,null-write")
     done(r, 63)

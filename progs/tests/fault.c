@@ -18,6 +18,10 @@ static volatile uintptr_t addr;
 static const char *const kinds[] = {
 	"null-read", "null-write", "write-text", "exec-data", "kernel-read",
 	"noncanonical", "div0", "ud2", "priv",
+	/* instructions a user program may try on the kernel's entry points */
+	"int3", "int80", "inttimer", "icebp", "trapflag", "tfsyscall", "cli",
+	"inout", "rdmsr", "swapgs", "lidt", "movcr3", "movss", "iretq", "lret",
+	"sysret", "x87div", "stack",
 };
 
 static void do_fault(const char *kind)
@@ -47,6 +51,53 @@ static void do_fault(const char *kind)
 		__asm__ volatile("ud2");
 	} else if (!strcmp(kind, "priv")) {
 		__asm__ volatile("hlt");       /* privileged: #GP in ring 3 */
+	} else if (!strcmp(kind, "int3")) {
+		__asm__ volatile("int3");      /* the kernel's gates are DPL 0 */
+	} else if (!strcmp(kind, "int80")) {
+		__asm__ volatile("int $0x80");
+	} else if (!strcmp(kind, "inttimer")) {
+		__asm__ volatile("int $0xf0"); /* an interrupt vector the kernel handles */
+	} else if (!strcmp(kind, "icebp")) {
+		__asm__ volatile(".byte 0xf1");   /* INT1: #DB, no gate DPL check */
+	} else if (!strcmp(kind, "trapflag")) {
+		/* single-stepping: #DB after the next instruction */
+		__asm__ volatile("pushfq; orq $0x100, (%%rsp); popfq; nop; nop" ::: "memory", "cc");
+	} else if (!strcmp(kind, "tfsyscall")) {
+		/* TF set across SYSCALL: FMASK clears it in the kernel, sysret
+		   puts it back, and the #DB must come in user mode */
+		long r = 0;                    /* SYS_null */
+		__asm__ volatile("pushfq; orq $0x100, (%%rsp); popfq; syscall; nop"
+				 : "+a"(r) : : "rcx", "r11", "memory", "cc");
+	} else if (!strcmp(kind, "cli")) {
+		__asm__ volatile("cli");
+	} else if (!strcmp(kind, "inout")) {
+		__asm__ volatile("outb %%al, $0xf4" : : "a"(0));   /* QEMU's exit port */
+	} else if (!strcmp(kind, "rdmsr")) {
+		__asm__ volatile("rdmsr" : : "c"(0xc0000082) : "rax", "rdx");
+	} else if (!strcmp(kind, "swapgs")) {
+		__asm__ volatile("swapgs");
+	} else if (!strcmp(kind, "lidt")) {
+		static struct { uint16_t lim; uint64_t base; } __attribute__((packed)) z;
+		__asm__ volatile("lidt %0" : : "m"(z));
+	} else if (!strcmp(kind, "movcr3")) {
+		__asm__ volatile("mov %0, %%cr3" : : "r"(0UL));
+	} else if (!strcmp(kind, "movss")) {
+		__asm__ volatile("mov %0, %%ss" : : "r"(0x10));    /* the kernel's data */
+	} else if (!strcmp(kind, "iretq")) {
+		/* a frame returning to the kernel's code selector */
+		__asm__ volatile("mov %%rsp, %%rax; pushq $0x2b; pushq %%rax; pushfq; pushq $0x8;"
+				 "pushq $1f; iretq; 1:" ::: "rax", "memory");
+	} else if (!strcmp(kind, "lret")) {
+		__asm__ volatile("pushq $0x8; pushq $1f; lretq; 1:" ::: "memory");
+	} else if (!strcmp(kind, "sysret")) {
+		__asm__ volatile("sysretq");
+	} else if (!strcmp(kind, "x87div")) {
+		/* unmask x87 zero-divide, then divide: #MF */
+		uint16_t cw = 0x37b;
+		__asm__ volatile("fldcw %0; fld1; fldz; fdivrp %%st, %%st(1); fwait" : : "m"(cw));
+	} else if (!strcmp(kind, "stack")) {
+		/* a stack pointer into the kernel, then a push */
+		__asm__ volatile("mov %0, %%rsp; push %%rax" : : "r"(0xffffffff80200000UL));
 	}
 }
 

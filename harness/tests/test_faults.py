@@ -79,6 +79,7 @@ HOSTILE = {
     "lret": {"general protection", "page fault"},
     "x87div": {"x87 floating point"},            # CR0.NE: #MF, not a lost IRQ 13
     "stack": {"page fault"},                     # rsp in the kernel, then a push
+    "rspsyscall": {"general protection", "stack fault"},   # non-canonical rsp across SYSCALL
 }
 
 

@@ -21,7 +21,7 @@ static const char *const kinds[] = {
 	/* instructions a user program may try on the kernel's entry points */
 	"int3", "int80", "inttimer", "icebp", "trapflag", "tfsyscall", "cli",
 	"inout", "rdmsr", "swapgs", "lidt", "movcr3", "movss", "iretq", "lret",
-	"sysret", "x87div", "stack",
+	"sysret", "x87div", "stack", "rspsyscall",
 };
 
 static void do_fault(const char *kind)
@@ -95,6 +95,12 @@ static void do_fault(const char *kind)
 		/* unmask x87 zero-divide, then divide: #MF */
 		uint16_t cw = 0x37b;
 		__asm__ volatile("fldcw %0; fld1; fldz; fdivrp %%st, %%st(1); fwait" : : "m"(cw));
+	} else if (!strcmp(kind, "rspsyscall")) {
+		/* a non-canonical rsp across SYSCALL (sysret does not check
+		   it): the kernel runs on its own stack, the push faults here */
+		long r = 0;
+		__asm__ volatile("mov %%rsp, %%rbx; mov %1, %%rsp; syscall; push %%rax; mov %%rbx, %%rsp"
+				 : "+a"(r) : "r"(0x0000900000000000UL) : "rbx", "rcx", "r11", "memory");
 	} else if (!strcmp(kind, "stack")) {
 		/* a stack pointer into the kernel, then a push */
 		__asm__ volatile("mov %0, %%rsp; push %%rax" : : "r"(0xffffffff80200000UL));

@@ -1,0 +1,23 @@
+"""The atomics GCC calls instead of inlining (ulib/atomic.c: 16-byte ones
+on cmpxchg16b, other sizes under hashed locks), from racing pthreads on
+every package at -smp 1 and 2 (progs/posix/atomics.c): an ABA-counted
+Treiber stack whose 16-byte head C11 compare-exchange swaps, a 16-byte
+counter whose adds carry into its high word, a 24-byte _Atomic struct
+kept consistent by compare-exchange loops, the __sync_*_16 family and
+__atomic_is_lock_free. Without ulib/atomic.c the program does not link."""
+import pytest
+from harness import ROOT
+from helpers import done, result
+
+PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
+                  if d.is_dir() and any(d.glob("*.c")))
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_atomics(boot, pkg, smp):
+    r = boot(f"run=atomics,pkg={pkg}", smp=smp, timeout=120)
+    res = result(r, "atomics")
+    assert res["failures"] == 0, r.tail()
+    assert res["checks"] >= 45, res
+    done(r, 0)

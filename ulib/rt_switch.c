@@ -118,16 +118,20 @@ static __attribute__((noreturn)) void resume_full(void *arg)
 }
 
 /* t's context was saved in ctx and fpu (by an upcall): make every resume
-   of t go through lc, as for any other thread. */
+   of t go through lc, as for any other thread. lc starts below the
+   interrupted frame on whatever stack t was on: its own, or one the
+   program switched it to (a coroutine's, <ucontext.h>), as Linux puts a
+   signal frame on the current stack. Only a thread at the very bottom of
+   its own stack is stopped here, with a message: it has overflowed. */
 void rt_make_full(struct uthread *t)
 {
-	uint64_t top = t->ctx.rsp - 128, lo = (uint64_t)t->stack + 512;   /* 128: red zone */
-	if (top < lo || top > (uint64_t)t->stack + t->stack_size) {
-		printf("%s: thread %lu: stack pointer %#lx is outside its stack [%p, +%lu)\n",
+	uint64_t top = t->ctx.rsp - 128, base = (uint64_t)t->stack;   /* 128: red zone */
+	if (t->ctx.rsp >= base && t->ctx.rsp <= base + t->stack_size && top < base + 512) {
+		printf("%s: thread %lu: stack pointer %#lx: stack overflow [%p, +%lu)\n",
 		       t->t.ops->name, t->t.id, t->ctx.rsp, t->stack, t->stack_size);
 		exit(71);
 	}
-	lctx_make(&t->lc, t->stack, top - (uint64_t)t->stack, resume_full, t);
+	lctx_make(&t->lc, (void *)top, 0, resume_full, t);
 }
 
 /* t was queued by a yield still leaving t's stack on another VP (which

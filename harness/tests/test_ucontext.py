@@ -1,0 +1,24 @@
+"""<ucontext.h> (ulib/ucontext.S, ucontext.c) on every package at -smp 1
+and 2 (progs/posix/uctx.c): getcontext/setcontext returning again, a
+generator resumed 1000 times by swapcontext, makecontext with 9
+arguments on an ABI-aligned stack (two stack tops 8 bytes apart), uc_link,
+the signal mask and x87 control word restored, bad contexts refused with
+EINVAL, generators in 4 pthreads at once, and the end through a function
+returning with uc_link 0 (exit(0), as glibc)."""
+import pytest
+from harness import ROOT
+from helpers import done, result
+
+PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
+                  if d.is_dir() and any(d.glob("*.c")))
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_ucontext(boot, pkg, smp):
+    r = boot(f"run=uctx,pkg={pkg}", smp=smp, timeout=120)
+    res = result(r, "uctx")
+    assert res["failures"] == 0, r.tail()
+    assert res["checks"] >= 34, res
+    assert not any("uctx: after" in l for l in r.lines), r.tail()
+    done(r, 0)

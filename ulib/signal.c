@@ -145,8 +145,11 @@ static void default_action(int sig)
 	exit(128 + sig);
 }
 
-/* Run sig's disposition in the calling thread (not blocked: checked). */
-static void act(int sig, int code)
+/* Run sig's disposition in the calling thread (not blocked: checked).
+   What ran, for a wait it interrupts (__sig_in_wait): 0 if no handler,
+   else SIGW_RAN, with SIGW_INTR unless the handler asked for
+   SA_RESTART. */
+static int act(int sig, int code)
 {
 	spin_lock(&lk);
 	struct sigaction a = acts[sig];
@@ -154,7 +157,7 @@ static void act(int sig, int code)
 		spin_unlock(&lk);
 		if (a.sa_handler == SIG_DFL)
 			default_action(sig);
-		return;
+		return 0;
 	}
 	if (a.sa_flags & SA_RESETHAND)
 		acts[sig] = (struct sigaction){ .sa_handler = SIG_DFL };
@@ -172,6 +175,7 @@ static void act(int sig, int code)
 	spin_lock(&lk);
 	self_slot()->mask = old;
 	spin_unlock(&lk);
+	return SIGW_RAN | ((a.sa_flags & SA_RESTART) ? 0 : SIGW_INTR);
 }
 
 /* Take one pending signal the caller does not block (its own, then the
@@ -279,6 +283,32 @@ void thread_signal_hook(struct thread *t)
 	__atomic_fetch_and(&t->sigpend, ~SIGPEND_WAITING, __ATOMIC_ACQ_REL);
 	if (__sig_deliver())         /* counted: a sleep or pause it interrupted ends (EINTR) */
 		__atomic_fetch_add(&t->sigpend, SIGPEND_RAN, __ATOMIC_RELEASE);
+}
+
+/* A wait of the POSIX layer (ulib/posix/pwait.h) woke, and t->sigpend
+   says a handler waits for t, the caller: run what is pending now, in
+   t's own context, with the wait's node still queued (async_hold keeps
+   an asynchronous cancel off meanwhile). The wait then goes on, or, if
+   it is one a handler interrupts (sem_wait) and SIGW_INTR is set, ends
+   with EINTR. Works alike for every package: the post's unblock woke
+   t, so no upcall is needed. (thread_signal_hook stays out of waits:
+   it runs the handlers in an interrupted context, where the wait would
+   never learn that they ran.) */
+int __sig_in_wait(struct thread *t);
+int __sig_in_wait(struct thread *t)
+{
+	__atomic_fetch_and(&t->sigpend, ~SIGPEND_WAITING, __ATOMIC_ACQ_REL);
+	int hold = t->async_hold, r = 0;
+	for (int sig; (sig = take_pending());)
+		r |= act(sig, SI_USER);
+	/* A wait inside a handler ends with async_hold 0 (pw_done), but the
+	   wait it interrupted still has its node queued: hold again, unless
+	   an asynchronous cancel was held back meanwhile (2: the wait's end
+	   asks again). */
+	if (hold)
+		__atomic_compare_exchange_n(&t->async_hold, &(int){ 0 }, hold, 0,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return r;
 }
 
 /* How many times handlers ran in the caller through thread_signal_hook
@@ -412,8 +442,13 @@ static void nap(void)
 int sigwait(const sigset_t *set, int *sig)
 {
 	int s;
-	while (!(s = take_of(set)))
+	while (!(s = take_of(set))) {
+		/* a signal outside the set that the caller does not block
+		   runs its handler here, and the wait goes on (as Linux's
+		   sigwait, which never fails with EINTR) */
+		__sig_deliver();
 		nap();
+	}
 	*sig = s;
 	return 0;
 }

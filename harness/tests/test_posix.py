@@ -5,7 +5,9 @@ run by the POSIX start with the package named on its command line
 mutex types and timeouts, condition variables on both clocks, rwlocks,
 barriers, spin locks, keys, __thread and errno across switches and VPs,
 cancellation, semaphores, scheduling attributes, getrusage, the process's
-CPU-time clock, stdio's stream locks, signal handlers). Then how a
+CPU-time clock, stdio's stream locks, signal handlers, and a handler
+that runs inside a blocked wait: sigcond, sigmutex, sigjoin, sigsem,
+sigsleep, each also with the signal blocked). Then how a
 POSIX program ends: pthread_exit from main, exit() from another thread,
 and an unknown package."""
 import pytest
@@ -16,7 +18,7 @@ PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
                   if d.is_dir() and any(d.glob("*.c")))
 AREAS = ["create", "stack", "detach", "once", "mutex", "cond", "rwlock", "barrier",
          "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime", "stdio", "signal",
-         "sigmask"]
+         "sigmask", "sigcond", "sigmutex", "sigjoin", "sigsem", "sigsleep"]
 
 
 def areas(r):

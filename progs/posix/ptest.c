@@ -1824,6 +1824,296 @@ static void area_sigmask(void)
 	CHECK(!sigismember(&got, SIGUSR1) && !sigismember(&got, SIGHUP));
 }
 
+/* ---- a signal for a thread blocked in a wait ----
+   pthread_kill of a thread blocked in a condition wait, a mutex lock, a
+   join, a semaphore wait or a sleep: its handler runs there, in that
+   thread, while the wait is still on (sw_in_wait), and the wait then
+   goes on or ends as POSIX (and Linux) say. A signal the thread blocks
+   runs no handler in the wait: only once the thread unblocks it. */
+
+static volatile int sw_in_wait, sw_runs, sw_runs_in_wait, sw_go;
+static volatile pthread_t sw_thread;
+static pthread_mutex_t sw_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t sw_c = PTHREAD_COND_INITIALIZER;
+static sem_t sw_s;
+
+static void on_sw(int sig)
+{
+	(void)sig;
+	sw_thread = pthread_self();
+	sw_runs_in_wait += sw_in_wait;
+	sw_runs++;
+}
+
+/* SIGUSR2 for sigwait: taken by sigwait, never run (a default action
+   would end the program at the post). */
+static volatile int sw_usr2_runs;
+static void on_usr2_none(int sig)
+{
+	(void)sig;
+	sw_usr2_runs++;
+}
+
+/* What a target thread does, and what came of it. */
+struct sw {
+	int kind;                /* SW_* */
+	int masked;              /* it blocks SIGUSR1 across the wait */
+	volatile int ready;      /* it is about to wait */
+	volatile int done;       /* its wait returned */
+	int ret, err;            /* the wait's result (and errno) */
+	long left_ns;            /* a sleep's time not slept */
+};
+enum { SW_COND, SW_TIMEDCOND, SW_MUTEX, SW_TIMEDLOCK, SW_JOIN, SW_SEM, SW_TIMEDSEM,
+       SW_NANOSLEEP, SW_SLEEP, SW_SIGWAIT };
+
+static void sw_handler(int flags)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sw;
+	sa.sa_flags = flags;
+	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+}
+
+static void sw_mask(int how, int sig)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(how, &set, 0);
+}
+
+/* v reaches `want` within ms (1 if so). */
+static int sw_await(volatile int *v, int want, long ms)
+{
+	uint64_t t0 = now_ns();
+	while (*v < want && ms_since(t0) < ms)
+		usleep(1000);
+	return *v >= want;
+}
+
+static void *sw_polls(void *a)
+{
+	(void)a;
+	while (!sw_go)
+		usleep(1000);
+	return (void *)5L;
+}
+
+static void *sw_target(void *arg)
+{
+	struct sw *x = arg;
+	pthread_t u = 0;
+	struct timespec ts;
+	int sig = 0;
+	if (x->masked)
+		sw_mask(SIG_BLOCK, SIGUSR1);
+	if (x->kind == SW_JOIN)
+		pthread_create(&u, 0, sw_polls, 0);
+	if (x->kind <= SW_TIMEDCOND)
+		pthread_mutex_lock(&sw_m);
+	errno = 0;
+	sw_in_wait = 1;
+	x->ready = 1;
+	switch (x->kind) {
+	case SW_COND:
+		while (!sw_go && !x->ret)
+			x->ret = pthread_cond_wait(&sw_c, &sw_m);
+		break;
+	case SW_TIMEDCOND:
+		ts = after_ms(CLOCK_REALTIME, 10000);
+		while (!sw_go && !x->ret)
+			x->ret = pthread_cond_timedwait(&sw_c, &sw_m, &ts);
+		break;
+	case SW_MUTEX:
+		x->ret = pthread_mutex_lock(&sw_m);
+		break;
+	case SW_TIMEDLOCK:
+		ts = after_ms(CLOCK_REALTIME, 10000);
+		x->ret = pthread_mutex_timedlock(&sw_m, &ts);
+		break;
+	case SW_JOIN: {
+		void *r = 0;
+		x->ret = pthread_join(u, &r);
+		x->ret |= r != (void *)5L;
+		break;
+	}
+	case SW_SEM:
+		x->ret = sem_wait(&sw_s);
+		break;
+	case SW_TIMEDSEM:
+		ts = after_ms(CLOCK_REALTIME, 10000);
+		x->ret = sem_timedwait(&sw_s, &ts);
+		break;
+	case SW_NANOSLEEP: {
+		struct timespec req = { x->masked ? 0 : 10, x->masked ? 200000000 : 0 }, rem = { 0, 0 };
+		x->ret = nanosleep(&req, &rem);
+		x->left_ns = rem.tv_sec * 1000000000L + rem.tv_nsec;
+		break;
+	}
+	case SW_SLEEP:
+		x->ret = (int)sleep(10);
+		break;
+	case SW_SIGWAIT: {
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR2);
+		x->ret = sigwait(&set, &sig) ? -1 : sig;
+		break;
+	}
+	}
+	x->err = errno;
+	sw_in_wait = 0;
+	x->done = 1;
+	if (x->kind <= SW_TIMEDLOCK)
+		pthread_mutex_unlock(&sw_m);
+	if (x->masked)
+		sw_mask(SIG_UNBLOCK, SIGUSR1);        /* the pending signal's handler runs now */
+	return 0;
+}
+
+/* Ends the target's wait from outside (nothing for those a handler
+   ends by itself). */
+static void sw_release(struct sw *x, pthread_t t)
+{
+	(void)t;
+	switch (x->kind) {
+	case SW_COND: case SW_TIMEDCOND:
+		pthread_mutex_lock(&sw_m);
+		sw_go = 1;
+		pthread_cond_signal(&sw_c);
+		pthread_mutex_unlock(&sw_m);
+		break;
+	case SW_MUTEX: case SW_TIMEDLOCK:
+		pthread_mutex_unlock(&sw_m);
+		break;
+	case SW_JOIN:
+		sw_go = 1;
+		break;
+	case SW_SEM: case SW_TIMEDSEM:
+		sem_post(&sw_s);
+		break;
+	case SW_SIGWAIT:
+		pthread_kill(t, SIGUSR2);
+		break;
+	}
+}
+
+/* One case: `kind` with a handler of `flags`, the signal blocked or not.
+   `ends`: a handler (not blocked) ends the wait by itself. Returns the
+   target's record for the caller's own checks of the result. */
+static struct sw sw_case(int kind, int flags, int masked, int ends)
+{
+	struct sw x = { .kind = kind, .masked = masked };
+	pthread_t t;
+	sw_in_wait = sw_runs = sw_runs_in_wait = sw_go = 0;
+	sw_thread = 0;
+	sw_handler(flags);
+	if (kind == SW_MUTEX || kind == SW_TIMEDLOCK)
+		pthread_mutex_lock(&sw_m);   /* the target waits for it */
+	if (kind == SW_SIGWAIT) {        /* the target inherits SIGUSR2 blocked */
+		signal(SIGUSR2, on_usr2_none);
+		sw_mask(SIG_BLOCK, SIGUSR2);
+	}
+	CHECK(pthread_create(&t, 0, sw_target, &x) == 0);
+	if (kind == SW_SIGWAIT)
+		sw_mask(SIG_UNBLOCK, SIGUSR2);
+	CHECK(sw_await(&x.ready, 1, 5000));
+	usleep(20000);                   /* it waits by now */
+	CHECK(pthread_kill(t, SIGUSR1) == 0);
+	if (masked) {
+		usleep(50000);
+		CHECK(sw_runs == 0);     /* blocked: no handler in the wait */
+		CHECK(!x.done || kind == SW_NANOSLEEP);   /* nor an early end */
+	} else {
+		CHECK(sw_await(&sw_runs, 1, 5000));
+		CHECK(sw_runs_in_wait == 1);         /* ran inside the wait ... */
+		CHECK(pthread_equal(sw_thread, t));  /* ... of the target */
+		if (ends)
+			CHECK(sw_await(&x.done, 1, 5000));
+		else {
+			usleep(20000);
+			CHECK(!x.done);      /* the wait went on after the handler */
+		}
+	}
+	if (!x.done)
+		sw_release(&x, t);
+	CHECK(pthread_join(t, 0) == 0);
+	CHECK(sw_runs == 1 && pthread_equal(sw_thread, t));  /* masked: once unblocked */
+	CHECK(sw_runs_in_wait == !masked);
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
+	return x;
+}
+
+static void area_sigcond(void)
+{
+	struct sw x;
+	x = sw_case(SW_COND, SA_RESTART, 0, 0);
+	CHECK(x.ret == 0);
+	x = sw_case(SW_COND, 0, 0, 0);   /* no EINTR either way */
+	CHECK(x.ret == 0);
+	x = sw_case(SW_TIMEDCOND, 0, 0, 0);
+	CHECK(x.ret == 0);
+	x = sw_case(SW_COND, 0, 1, 0);
+	CHECK(x.ret == 0);
+}
+
+static void area_sigmutex(void)
+{
+	struct sw x;
+	x = sw_case(SW_MUTEX, 0, 0, 0);  /* resumes: never EINTR */
+	CHECK(x.ret == 0);
+	x = sw_case(SW_TIMEDLOCK, 0, 0, 0);
+	CHECK(x.ret == 0);
+	x = sw_case(SW_MUTEX, 0, 1, 0);
+	CHECK(x.ret == 0);
+}
+
+static void area_sigjoin(void)
+{
+	struct sw x;
+	x = sw_case(SW_JOIN, 0, 0, 0);   /* resumes: never EINTR */
+	CHECK(x.ret == 0);
+	x = sw_case(SW_JOIN, 0, 1, 0);
+	CHECK(x.ret == 0);
+}
+
+/* Linux's rule: sem_wait ends with EINTR after a handler without
+   SA_RESTART, and goes on after one with it. */
+static void area_sigsem(void)
+{
+	struct sw x;
+	CHECK(sem_init(&sw_s, 0, 0) == 0);
+	x = sw_case(SW_SEM, 0, 0, 1);
+	CHECK(x.ret == -1 && x.err == EINTR);
+	x = sw_case(SW_TIMEDSEM, 0, 0, 1);
+	CHECK(x.ret == -1 && x.err == EINTR);
+	x = sw_case(SW_SEM, SA_RESTART, 0, 0);
+	CHECK(x.ret == 0);
+	x = sw_case(SW_SEM, 0, 1, 0);    /* blocked: the wait goes on */
+	CHECK(x.ret == 0);
+	int v = -1;
+	CHECK(sem_getvalue(&sw_s, &v) == 0 && v == 0);   /* no unit lost nor made */
+	sem_destroy(&sw_s);
+}
+
+/* Sleeps end early (EINTR, the time left); sigwait runs the handler of
+   another signal and goes on waiting for its own. */
+static void area_sigsleep(void)
+{
+	struct sw x;
+	x = sw_case(SW_NANOSLEEP, SA_RESTART, 0, 1);   /* never restarted */
+	CHECK(x.ret == -1 && x.err == EINTR && x.left_ns > 1000000000L && x.left_ns <= 10000000000L);
+	x = sw_case(SW_SLEEP, 0, 0, 1);
+	CHECK(x.ret > 0 && x.ret <= 10);
+	x = sw_case(SW_NANOSLEEP, 0, 1, 1);            /* blocked: sleeps it all */
+	CHECK(x.ret == 0);
+	sw_usr2_runs = 0;
+	x = sw_case(SW_SIGWAIT, 0, 0, 0);
+	CHECK(x.ret == SIGUSR2 && sw_usr2_runs == 0);
+}
+
 /* ---- a signal for a thread that only computes ---- */
 
 static volatile int sa_started, sa_stop;
@@ -1944,6 +2234,8 @@ static const struct {
 	{ "tls", area_tls }, { "cancel", area_cancel }, { "sem", area_sem },
 	{ "sched", area_sched }, { "rusage", area_rusage }, { "cputime", area_cputime },
 	{ "stdio", area_stdio }, { "signal", area_signal }, { "sigmask", area_sigmask },
+	{ "sigcond", area_sigcond }, { "sigmutex", area_sigmutex }, { "sigjoin", area_sigjoin },
+	{ "sigsem", area_sigsem }, { "sigsleep", area_sigsleep },
 };
 
 int main(int argc, char **argv)

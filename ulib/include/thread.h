@@ -68,6 +68,13 @@ __attribute__((weak)) void thread_signal_hook(struct thread *t);
 #define SIGPEND_WAITING 1   /* struct thread.sigpend */
 #define SIGPEND_RAN     2
 
+/* The same for a wait that woke with sigpend set (ulib/posix/pwait.h):
+   run the handlers now, in the caller t's own context (ulib/signal.c;
+   weak). Returns SIGW_* of what ran, for the wait to go on or end. */
+__attribute__((weak)) int __sig_in_wait(struct thread *t);
+#define SIGW_RAN  1         /* a handler ran ... */
+#define SIGW_INTR 2         /* ... one without SA_RESTART: sem_wait ends, EINTR */
+
 /* park states */
 #define PARK_RUN     0     /* running or runnable, no permit */
 #define PARK_PERMIT  1     /* an unblock arrived before the block */

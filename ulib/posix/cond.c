@@ -116,7 +116,9 @@ int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 	mutex_release(m);
 	while (!__atomic_load_n(&w.granted, __ATOMIC_ACQUIRE)) {
 		thread_block();
-		if (!__atomic_load_n(&w.granted, __ATOMIC_ACQUIRE) && pcancel_any)
+		/* woken without the grant: a cancel, or a signal whose
+		   handler runs inside the wait (the slow path does both) */
+		if (!__atomic_load_n(&w.granted, __ATOMIC_ACQUIRE) && (pcancel_any || psig_due(self)))
 			return wait_rest(c, m, &w, 0, 0);
 	}
 	pw_done(self);

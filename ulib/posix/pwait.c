@@ -26,11 +26,13 @@ static int pq_remove(struct __pq *q, struct pw *w)
    and the waiter must take it. */
 int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q)
 {
-	int why = 0;
+	int why = 0, c = cancel & PW_CANCEL;
 	while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
-		if (cancel && pcancel_any &&
-		    (cancel == PW_ASYNC ? pcancel_check_async() : pcancel_check()))
+		if (c && pcancel_any &&
+		    (c == PW_ASYNC ? pcancel_check_async() : pcancel_check()))
 			why = ECANCELED;
+		else if (psig_due(w->t) && (psig_run(w->t) & SIGW_INTR) && (cancel & PW_INTR))
+			why = EINTR;
 		else if (!deadline)
 			thread_block();
 		else if (thread_block_until(deadline) == -ETIMEDOUT)
@@ -54,6 +56,19 @@ int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, 
 	}
 	pw_done(w->t);
 	return 0;
+}
+
+/* A handler that waits itself (a lock, a condition) may take the very
+   wake-up that ends the caller's wait: the caller's loop would then
+   block for ever on a condition already true. So after handlers ran,
+   leave the caller a permit: its next block returns at once, spuriously
+   if nothing was taken, and it looks at its condition again. */
+int psig_run(struct thread *self)
+{
+	int r = __sig_in_wait ? __sig_in_wait(self) : 0;
+	if (r)
+		thread_unblock(self);
+	return r;
 }
 
 void pw_retry(struct thread *self)

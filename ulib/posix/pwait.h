@@ -47,14 +47,38 @@ static inline struct pw *pq_pop(struct __pq *q)
 	return w;
 }
 
+/* A handler waits for the caller (struct thread.sigpend, set by
+   pthread_kill): wait loops look after every wake-up that did not end
+   them, and once more at their end. */
+static inline int psig_due(struct thread *self)
+{
+	/* One testb of sigpend's low byte (x86 is little-endian) and the
+	   branch on its flags: GCC loads a volatile into a register first
+	   and tests that, a third instruction on every wait */
+	_Static_assert(SIGPEND_WAITING < 0x100, "sigpend's low byte");
+	int due;
+	__asm__ volatile("testb %2, %1" : "=@ccnz"(due) : "m"(*(volatile uint8_t *)&self->sigpend),
+			 "i"(SIGPEND_WAITING));
+	return __builtin_expect(due, 0);
+}
+
+/* Run the handlers waiting for the caller, inside its wait (or just at
+   its end); SIGW_* of what ran (0 if nothing could: all blocked). */
+int psig_run(struct thread *self);
+
 /* The caller's wait is over and its node off every queue. An
    asynchronous cancel held back meanwhile gets its look now: a kick of
-   our own VP, whose upcall asks thread_async_hook again. */
+   our own VP, whose upcall asks thread_async_hook again. A signal that
+   came with the wake-up runs its handler now, not at some later
+   upcall: the program sees it during the wait. (Two tests on the fast
+   path: a load and a branch more than without signals.) */
 void pw_retry(struct thread *self);
 static inline void pw_done(struct thread *self)
 {
 	if (__builtin_expect(__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2, 0))
 		pw_retry(self);
+	if (psig_due(self))
+		psig_run(self);
 }
 
 /* A waker's window: from taking waiters off a queue (its lock held) to
@@ -108,10 +132,15 @@ static inline void punlock_grant_all(volatile int *lk, struct pw *w, struct thre
    or the thread is cancelled: `cancel` 1 at a cancellation point (any
    cancel due), PW_ASYNC where only an asynchronous cancel may act (a
    mutex or rwlock wait, which is no cancellation point), 0 never.
-   0: granted (lock not held); ETIMEDOUT or ECANCELED: w is off the queue
-   and `lk` is HELD, for the caller to fix its object's state (and, on
-   ECANCELED, to act on the cancel: pcancel_act). */
-#define PW_ASYNC 2
+   Signal handlers for the thread run inside the wait, which then goes
+   on; with PW_INTR or'ed into `cancel` (sem_wait), a handler without
+   SA_RESTART ends it with EINTR, as on Linux.
+   0: granted (lock not held); ETIMEDOUT, ECANCELED or EINTR: w is off
+   the queue and `lk` is HELD, for the caller to fix its object's state
+   (and, on ECANCELED, to act on the cancel: pcancel_act). */
+#define PW_ASYNC  2
+#define PW_CANCEL 3              /* `cancel`'s cancellation part */
+#define PW_INTR   4
 extern volatile int pcancel_any;
 int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q);
 
@@ -124,15 +153,19 @@ static inline void punlock(volatile int *lk, struct thread *self)
 	spin_unlock_by((struct spin *)lk, self);
 }
 
-/* The common case inline: no deadline, and no pthread_cancel ever. */
+/* The common case inline: no deadline, and no pthread_cancel ever.
+   A wake-up without the grant is the rare case: only then look for a
+   cancel or a signal (the slow path handles both). */
 static inline int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile int *lk,
 			  struct __pq *q)
 {
-	if (deadline || (cancel && pcancel_any))
+	if (deadline || ((cancel & PW_CANCEL) && pcancel_any))
 		return pw_wait_slow(w, deadline, cancel, lk, q);
 	while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
 		thread_block();
-		if (cancel && pcancel_any)
+		if (__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE))
+			break;
+		if (((cancel & PW_CANCEL) && pcancel_any) || psig_due(w->t))
 			return pw_wait_slow(w, deadline, cancel, lk, q);
 	}
 	pw_done(w->t);

@@ -44,7 +44,7 @@ static int wait(sem_t *s, int try, uint64_t deadline)
 	struct __pq *q = (struct __pq *)&s->__head;
 	pq_push(q, &w);
 	punlock(&s->__lk, self);
-	int r = pw_wait(&w, deadline, 1, &s->__lk, q);
+	int r = pw_wait(&w, deadline, 1 | PW_INTR, &s->__lk, q);   /* EINTR: a handler ran */
 	if (!r)
 		return 0;
 	punlock(&s->__lk, self);

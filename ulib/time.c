@@ -127,6 +127,17 @@ int clock_getres(clockid_t id, struct timespec *ts)
 	return 0;
 }
 
+/* (pid as an int: pid_t's type, without <sys/types.h> in <time.h>) */
+int clock_getcpuclockid(int pid, clockid_t *clock)
+{
+	if (!clock)
+		return EINVAL;
+	if (pid != 0 && pid != getpid())
+		return ESRCH;
+	*clock = CLOCK_PROCESS_CPUTIME_ID;
+	return 0;
+}
+
 int timespec_get(struct timespec *ts, int base)
 {
 	return base == TIME_UTC && clock_gettime(CLOCK_REALTIME, ts) == 0 ? base : 0;

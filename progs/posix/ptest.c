@@ -1540,6 +1540,13 @@ static void area_cputime(void)
 	/* No per-thread CPU time (docs/posix.md) */
 	clockid_t id;
 	CHECK(pthread_getcpuclockid(pthread_self(), &id) == ENOENT);
+	/* the process's own clock by pid; another process's is not ours */
+	id = -1;
+	CHECK(clock_getcpuclockid(0, &id) == 0 && id == CLOCK_PROCESS_CPUTIME_ID);
+	id = -1;
+	CHECK(clock_getcpuclockid(getpid(), &id) == 0 && id == CLOCK_PROCESS_CPUTIME_ID);
+	CHECK(clock_getcpuclockid(getpid() + 1, &id) == ESRCH);
+	CHECK(clock_getcpuclockid(0, 0) == EINVAL);
 	errno = 0;
 	CHECK(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &res) == -1 && errno == EINVAL);
 	CHECK(sysconf(_SC_CPUTIME) == 200809L && _POSIX_CPUTIME > 0);

@@ -30,6 +30,10 @@ struct tm {
 
 int clock_gettime(clockid_t id, struct timespec *ts);
 int clock_getres(clockid_t id, struct timespec *ts);
+/* The CPU-time clock of process pid: this program's (0 or its own pid)
+   is CLOCK_PROCESS_CPUTIME_ID; another is ESRCH (Anima's spaces do not
+   read each other's clocks). Returns an error number, as POSIX says. */
+int clock_getcpuclockid(int pid, clockid_t *clock);
 int nanosleep(const struct timespec *req, struct timespec *rem);
 int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem);
 #define TIMER_ABSTIME 1

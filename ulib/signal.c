@@ -253,18 +253,23 @@ int kill(pid_t pid, int sig)
 }
 
 /* pthread_kill of another thread (ulib/posix/gnu.c). A default action
-   is the whole program's, so it happens here; a handler's signal waits,
-   pending, on t, and t is woken from a wait so that a sleep of it ends
-   and runs the handler (every waiter tolerates the spurious wake-up). */
+   is the whole program's, so it happens here, unless t blocks the
+   signal: then it waits, pending, on t, for t's sigwait or for t to
+   unblock it (the usual way to take signals in a threaded program: all
+   threads block them, one sigwaits). A handler's signal waits, pending,
+   on t, and t is woken from a wait so that a sleep of it ends and runs
+   the handler (every waiter tolerates the spurious wake-up). */
 void __sig_post(struct thread *t, int sig);
 void __sig_post(struct thread *t, int sig)
 {
 	spin_lock(&lk);
 	sighandler_t h = acts[sig].sa_handler;
-	if (h != SIG_IGN && h != SIG_DFL)
-		slot_of(key_of(t))->pending |= BIT(sig);
+	struct sigthr *s = slot_of(key_of(t));
+	int now = h == SIG_DFL && !(s->mask & BIT(sig));
+	if (h != SIG_IGN && !now)
+		s->pending |= BIT(sig);
 	spin_unlock(&lk);
-	if (h == SIG_DFL)
+	if (now)
 		default_action(sig);
 	else if (h != SIG_IGN) {
 		__atomic_fetch_or(&t->sigpend, SIGPEND_WAITING, __ATOMIC_RELEASE);

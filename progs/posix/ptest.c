@@ -1703,6 +1703,15 @@ static void area_signal(void)
 	CHECK(pthread_join(t, &r) == 0 && r == (void *)(long)SIGUSR2 && usr2_runs == 0);
 	signal(SIGUSR1, SIG_DFL);
 	signal(SIGUSR2, SIG_DFL);
+	/* the same with no handler at all: a signal the target blocks waits
+	   for its sigwait, its default action (the end of the program) is
+	   not taken at the post */
+	ready = 0;
+	CHECK(pthread_create(&t, 0, sig_waiter, (void *)&ready) == 0);
+	while (!ready)
+		sched_yield();
+	CHECK(pthread_kill(t, SIGUSR2) == 0);
+	CHECK(pthread_join(t, &r) == 0 && r == (void *)(long)SIGUSR2);
 }
 
 /* ---- a new thread's signal mask is its creator's ---- */

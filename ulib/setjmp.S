@@ -3,14 +3,16 @@
  * preserve (rbx, rbp, r12-r15, rsp, the return address) plus the MXCSR
  * and x87 control words, like lctx_swap in ctx.S. jmp_buf layout
  * (<setjmp.h>): rbx rbp r12 r13 r14 r15 rsp rip, then mxcsr and fpucw.
- * There are no signal masks, so sigsetjmp/siglongjmp are the same.
+ * sigjmp_buf adds two words: whether the signal mask was saved, and the
+ * mask (sigsetjmp with savemask nonzero; siglongjmp restores it, so a
+ * jump out of a handler leaves its signal unblocked again). setjmp does
+ * not save the mask, as glibc's.
  */
 	.text
 	.globl setjmp, _setjmp, sigsetjmp, longjmp, _longjmp, siglongjmp
-/* int setjmp(jmp_buf env (rdi)) */
-setjmp:
-_setjmp:
-sigsetjmp:
+
+/* Save into rdi (rdx is scratch). */
+.macro save
 	mov %rbx, 0(%rdi)
 	mov %rbp, 8(%rdi)
 	mov %r12, 16(%rdi)
@@ -23,13 +25,40 @@ sigsetjmp:
 	mov %rdx, 56(%rdi)
 	stmxcsr 64(%rdi)
 	fnstcw 68(%rdi)
+.endm
+
+/* int setjmp(jmp_buf env (rdi)) */
+setjmp:
+_setjmp:
+	save
 	xor %eax, %eax
 	ret
+
+/* int sigsetjmp(sigjmp_buf env (rdi), int savemask (esi)) */
+sigsetjmp:
+	save
+	mov %rsi, 72(%rdi)
+	test %esi, %esi
+	jnz __sigjmp_save           /* (C: the mask into 80(%rdi); returns 0) */
+	xor %eax, %eax
+	ret
+
+/* void siglongjmp(sigjmp_buf env (rdi), int val (esi)) */
+siglongjmp:
+	cmpl $0, 72(%rdi)
+	je longjmp
+	push %rdi
+	push %rsi
+	sub $8, %rsp                /* (aligned for the call) */
+	call __sigjmp_restore       /* the mask from 80(%rdi) */
+	add $8, %rsp
+	pop %rsi
+	pop %rdi
+	/* fall into longjmp */
 
 /* void longjmp(jmp_buf env (rdi), int val (esi)): setjmp returns val, or 1 for 0 */
 longjmp:
 _longjmp:
-siglongjmp:
 	mov %esi, %eax
 	test %eax, %eax
 	jnz 1f

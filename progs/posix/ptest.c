@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <signal.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys.h>
@@ -1653,8 +1654,46 @@ static void *sig_waiter(void *a)
 	return (void *)(long)sig;
 }
 
+/* A handler that jumps out (siglongjmp): the mask sigsetjmp saved comes
+   back, so the handler's own signal is not left blocked. */
+static sigjmp_buf jump_env;
+static void on_usr1_jump(int sig)
+{
+	siglongjmp(jump_env, sig);
+}
+
+static int usr1_blocked(void)
+{
+	sigset_t m;
+	pthread_sigmask(SIG_BLOCK, 0, &m);
+	return sigismember(&m, SIGUSR1);
+}
+
+static void jump_out(void)
+{
+	signal(SIGUSR1, on_usr1_jump);
+	volatile int jumped = 0;
+	if (sigsetjmp(jump_env, 1) == 0)
+		raise(SIGUSR1);
+	else
+		jumped = 1;
+	CHECK(jumped && !usr1_blocked());       /* the mask saved: SIGUSR1 open */
+	jumped = 0;
+	if (sigsetjmp(jump_env, 0) == 0)
+		raise(SIGUSR1);
+	else
+		jumped = 1;
+	CHECK(jumped && usr1_blocked());        /* not saved: still the handler's */
+	sigset_t m;
+	sigemptyset(&m);
+	sigaddset(&m, SIGUSR1);
+	pthread_sigmask(SIG_UNBLOCK, &m, 0);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 static void area_signal(void)
 {
+	jump_out();
 	usr1_runs = usr2_runs = usr2_nested = 0;
 	CHECK(signal(SIGUSR1, on_usr1) == SIG_DFL);
 	CHECK(raise(SIGUSR1) == 0 && usr1_runs == 1 && pthread_equal(usr1_thread, pthread_self()));

@@ -1,9 +1,11 @@
 /*
  * File descriptors without files (docs/libc.md): a table of NFD entries,
  * each the console's input (always at end of file), the console's output,
- * or /dev/null. 0 starts as the input, 1 and 2 as the output; dup, dup2,
- * dup3 and fcntl(F_DUPFD) copy an entry, open("/dev/null") makes one,
- * close frees one. stdio's stdout and stderr write to what fds 1 and 2
+ * /dev/null, or one end of a pipe (ulib/posix/pipe.c, which holds the
+ * pipe; its functions are weak here, so a program that makes no pipe
+ * does not link them). 0 starts as the input, 1 and 2 as the output; dup,
+ * dup2, dup3 and fcntl(F_DUPFD) copy an entry (a pipe's descriptor count
+ * goes up), open("/dev/null") and pipe make them, close frees one. stdio's stdout and stderr write to what fds 1 and 2
  * are (stdio.c: __fd_out), so dup2 of /dev/null onto 1 silences printf.
  */
 #include <unistd.h>
@@ -20,13 +22,30 @@
 #define NFD 64         /* open descriptors at most (sysconf(_SC_OPEN_MAX)) */
 #define CHUNK 4096      /* bytes per SYS_cputs (the kernel takes at most 64 KiB) */
 
-enum { FD_FREE, FD_IN, FD_OUT, FD_NULL };
+enum { FD_FREE, FD_IN, FD_OUT, FD_NULL, FD_PIPE_R, FD_PIPE_W };
 
+struct pipe;
 struct fdent {
 	unsigned char kind;      /* FD_* */
 	unsigned char cloexec;   /* FD_CLOEXEC (recorded: there is no exec) */
 	int flags;               /* O_ACCMODE part and O_APPEND/O_NONBLOCK, for F_GETFL */
+	struct pipe *pipe;       /* FD_PIPE_*: the pipe */
 };
+
+/* ulib/posix/pipe.c (weak: only pipe() makes a pipe descriptor) */
+__attribute__((weak)) void __pipe_hold(struct pipe *p);
+__attribute__((weak)) void __pipe_release(struct pipe *p);
+__attribute__((weak)) void __pipe_ref(struct pipe *p, int w);
+__attribute__((weak)) void __pipe_unref(struct pipe *p, int w);
+__attribute__((weak)) void __pipe_ready(struct pipe *p, int w, int *ready, int *hup);
+__attribute__((weak)) size_t __pipe_size(struct pipe *p);
+__attribute__((weak)) ssize_t __pipe_read(struct pipe *p, void *buf, size_t n, int nonblock);
+__attribute__((weak)) ssize_t __pipe_write(struct pipe *p, const void *buf, size_t n, int nonblock);
+
+static int is_pipe(struct fdent e)
+{
+	return e.kind == FD_PIPE_R || e.kind == FD_PIPE_W;
+}
 
 static struct fdent fds[NFD] = {
 	[0] = { FD_IN, 0, O_RDONLY }, [1] = { FD_OUT, 0, O_WRONLY }, [2] = { FD_OUT, 0, O_WRONLY },
@@ -39,18 +58,41 @@ static int fail(int e)
 	return -1;
 }
 
-/* fd's entry, or 0 (EBADF set) if it is not open. */
+/* fd's entry, or 0 (EBADF set) if it is not open. A pipe's comes held
+   (its pipe lives until put()), so a close meanwhile cannot free it. */
 static struct fdent get(int fd)
 {
 	struct fdent e = { 0 };
 	if (fd >= 0 && fd < NFD) {
 		spin_lock(&fdlk);
 		e = fds[fd];
+		if (is_pipe(e))
+			__pipe_hold(e.pipe);
 		spin_unlock(&fdlk);
 	}
 	if (e.kind == FD_FREE)
 		errno = EBADF;
 	return e;
+}
+
+static void put(struct fdent e)
+{
+	if (is_pipe(e))
+		__pipe_release(e.pipe);
+}
+
+/* e's descriptor is gone (closed, or replaced by dup2/dup3). */
+static void gone(struct fdent e)
+{
+	if (is_pipe(e))
+		__pipe_unref(e.pipe, e.kind == FD_PIPE_W);
+}
+
+/* e copied into another descriptor; fdlk held. */
+static void copied(struct fdent e)
+{
+	if (is_pipe(e))
+		__pipe_ref(e.pipe, e.kind == FD_PIPE_W);
 }
 
 /* stdio.c: is fd (1 or 2) the console's output now? A plain load: the
@@ -62,13 +104,22 @@ int __fd_out(int fd)
 
 /* select.c, mman.c: what fd is: 0 (not open, errno EBADF), 'i' (input
    at end of file), 'o' (console output), 'n' (/dev/null: readable as
-   end of file if opened for reading, writable if for writing). */
-int __fd_kind(int fd, int *readable, int *writable)
+   end of file if opened for reading, writable if for writing), 'p' (a
+   pipe's end: readable or writable now without waiting, and *hup if
+   the other end is closed). */
+int __fd_kind(int fd, int *readable, int *writable, int *hup)
 {
 	struct fdent e = get(fd);
 	int acc = e.flags & O_ACCMODE;
 	*readable = e.kind == FD_IN || (e.kind == FD_NULL && acc != O_WRONLY);
 	*writable = e.kind == FD_OUT || (e.kind == FD_NULL && acc != O_RDONLY);
+	*hup = e.kind == FD_IN;
+	if (is_pipe(e)) {
+		int w = e.kind == FD_PIPE_W;
+		__pipe_ready(e.pipe, w, w ? writable : readable, hup);
+		put(e);
+		return 'p';
+	}
 	return e.kind == FD_FREE ? 0 : e.kind == FD_IN ? 'i' : e.kind == FD_OUT ? 'o' : 'n';
 }
 
@@ -83,9 +134,33 @@ static int place(struct fdent e, int from)
 	return fail(EMFILE);
 }
 
+/* pipe.c: the two ends of the new pipe p at the lowest free fds (p
+   counts them already), or -1 (EMFILE: p's own to free). */
+int __fd_pipe(struct pipe *p, int flags, int fd[2]);
+int __fd_pipe(struct pipe *p, int flags, int fd[2])
+{
+	int fl = flags & O_NONBLOCK, ce = !!(flags & O_CLOEXEC);
+	spin_lock(&fdlk);
+	int r = place((struct fdent){ FD_PIPE_R, (unsigned char)ce, O_RDONLY | fl, p }, 0);
+	int w = r < 0 ? -1 : place((struct fdent){ FD_PIPE_W, (unsigned char)ce, O_WRONLY | fl, p }, 0);
+	if (r >= 0 && w < 0)
+		fds[r] = (struct fdent){ 0 };
+	spin_unlock(&fdlk);
+	if (w < 0)
+		return -1;
+	fd[0] = r, fd[1] = w;
+	return 0;
+}
+
 ssize_t write(int fd, const void *buf, size_t n)
 {
 	struct fdent e = get(fd);
+	if (is_pipe(e)) {
+		ssize_t r = e.kind == FD_PIPE_W ? __pipe_write(e.pipe, buf, n, e.flags & O_NONBLOCK)
+						: fail(EBADF);
+		put(e);
+		return r;
+	}
 	int acc = e.flags & O_ACCMODE;
 	if (e.kind == FD_NULL && acc != O_RDONLY)
 		return (ssize_t)n;       /* discarded */
@@ -111,8 +186,13 @@ ssize_t write(int fd, const void *buf, size_t n)
 
 ssize_t read(int fd, void *buf, size_t n)
 {
-	(void)buf, (void)n;
 	struct fdent e = get(fd);
+	if (is_pipe(e)) {
+		ssize_t r = e.kind == FD_PIPE_R ? __pipe_read(e.pipe, buf, n, e.flags & O_NONBLOCK)
+						: fail(EBADF);
+		put(e);
+		return r;
+	}
 	if (e.kind == FD_IN || (e.kind == FD_NULL && (e.flags & O_ACCMODE) != O_WRONLY))
 		return 0;                /* end of file */
 	return fail(EBADF);
@@ -123,10 +203,11 @@ int close(int fd)
 	if (fd < 0 || fd >= NFD)
 		return fail(EBADF);
 	spin_lock(&fdlk);
-	int was = fds[fd].kind;
+	struct fdent was = fds[fd];
 	fds[fd] = (struct fdent){ 0 };
 	spin_unlock(&fdlk);
-	return was == FD_FREE ? fail(EBADF) : 0;
+	gone(was);
+	return was.kind == FD_FREE ? fail(EBADF) : 0;
 }
 
 int dup(int fd)
@@ -137,6 +218,8 @@ int dup(int fd)
 	struct fdent e = fds[fd];
 	e.cloexec = 0;
 	int r = e.kind == FD_FREE ? fail(EBADF) : place(e, 0);
+	if (r >= 0)
+		copied(e);
 	spin_unlock(&fdlk);
 	return r;
 }
@@ -148,19 +231,25 @@ int dup3(int old, int new, int flags)
 	if (old < 0 || old >= NFD || new < 0 || new >= NFD)
 		return fail(EBADF);
 	spin_lock(&fdlk);
-	struct fdent e = fds[old];
+	struct fdent e = fds[old], was = { 0 };
 	if (e.kind != FD_FREE) {
 		e.cloexec = !!(flags & O_CLOEXEC);
+		was = fds[new];
 		fds[new] = e;            /* (closes what new was) */
+		copied(e);
 	}
 	spin_unlock(&fdlk);
+	gone(was);
 	return e.kind == FD_FREE ? fail(EBADF) : new;
 }
 
 int dup2(int old, int new)
 {
-	if (old == new)              /* POSIX: new if old is open, else EBADF */
-		return get(old).kind == FD_FREE ? -1 : new;
+	if (old == new) {            /* POSIX: new if old is open, else EBADF */
+		struct fdent e = get(old);
+		put(e);
+		return e.kind == FD_FREE ? -1 : new;
+	}
 	return dup3(old, new, 0);
 }
 
@@ -173,6 +262,7 @@ int fcntl(int fd, int cmd, ...)
 	struct fdent e = get(fd);
 	if (e.kind == FD_FREE)
 		return -1;
+	put(e);                          /* (only its flags are read below) */
 	switch (cmd) {
 	case F_GETFD:
 		return e.cloexec ? FD_CLOEXEC : 0;
@@ -183,7 +273,7 @@ int fcntl(int fd, int cmd, ...)
 		return 0;
 	case F_GETFL:
 		return e.flags;
-	case F_SETFL:                    /* O_APPEND, O_NONBLOCK: nothing here blocks or seeks */
+	case F_SETFL:                    /* O_APPEND, O_NONBLOCK (a pipe's waits) */
 		spin_lock(&fdlk);
 		fds[fd].flags = (fds[fd].flags & O_ACCMODE) | ((int)arg & (O_APPEND | O_NONBLOCK));
 		spin_unlock(&fdlk);
@@ -196,6 +286,8 @@ int fcntl(int fd, int cmd, ...)
 		e = fds[fd];
 		e.cloexec = cmd == F_DUPFD_CLOEXEC;
 		int r = e.kind == FD_FREE ? fail(EBADF) : place(e, (int)arg);
+		if (r >= 0)
+			copied(e);
 		spin_unlock(&fdlk);
 		return r;
 	}
@@ -212,7 +304,7 @@ int __open_devnull(int flags)
 		return fail(ENOTDIR);
 	if ((flags & O_ACCMODE) == O_ACCMODE)
 		return fail(EINVAL);
-	struct fdent e = { FD_NULL, !!(flags & O_CLOEXEC), flags & (O_ACCMODE | O_APPEND | O_NONBLOCK) };
+	struct fdent e = { FD_NULL, !!(flags & O_CLOEXEC), flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), 0 };
 	spin_lock(&fdlk);
 	int r = place(e, 0);
 	spin_unlock(&fdlk);
@@ -227,9 +319,10 @@ int getdtablesize(void)
 int isatty(int fd)
 {
 	struct fdent e = get(fd);
+	put(e);
 	if (e.kind == FD_IN || e.kind == FD_OUT)
 		return 1;
-	if (e.kind == FD_NULL)
+	if (e.kind != FD_FREE)
 		errno = ENOTTY;
 	return 0;
 }
@@ -238,6 +331,7 @@ off_t lseek(int fd, off_t off, int whence)
 {
 	(void)off, (void)whence;
 	struct fdent e = get(fd);
+	put(e);
 	if (e.kind == FD_FREE)
 		return -1;
 	if (e.kind == FD_NULL)
@@ -254,5 +348,11 @@ int fstat(int fd, struct stat *st)
 	st->st_mode = e.kind == FD_NULL ? S_IFCHR | 0666 : S_IFCHR | 0620;   /* a terminal, as isatty says */
 	st->st_nlink = 1;
 	st->st_blksize = e.kind == FD_NULL ? 4096 : 1024;
+	if (is_pipe(e)) {
+		st->st_mode = S_IFIFO | 0600;
+		st->st_blksize = 4096;
+		st->st_size = (off_t)__pipe_size(e.pipe);   /* bytes waiting, as Linux says */
+		put(e);
+	}
 	return 0;
 }

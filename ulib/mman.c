@@ -14,7 +14,7 @@
 #define KNOWN (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_GROWSDOWN | \
 	       MAP_NORESERVE | MAP_POPULATE | MAP_STACK | MAP_FIXED_NOREPLACE)
 
-int __fd_kind(int fd, int *readable, int *writable);   /* fd.c */
+int __fd_kind(int fd, int *readable, int *writable, int *hup);   /* fd.c */
 
 static void *fail(int e)
 {
@@ -29,9 +29,9 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	if (!len || (flags & ~KNOWN) || share == 0 || share == (MAP_SHARED | MAP_PRIVATE) ||
 	    (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) || off % PAGE_SIZE)
 		return fail(EINVAL);
-	int rd, wr;
+	int rd, wr, hup;
 	if (!(flags & MAP_ANONYMOUS))    /* the console and /dev/null cannot be mapped */
-		return fail(__fd_kind(fd, &rd, &wr) ? ENODEV : EBADF);
+		return fail(__fd_kind(fd, &rd, &wr, &hup) ? ENODEV : EBADF);
 	if (prot == PROT_NONE)
 		return fail(ENOTSUP);
 	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && a % PAGE_SIZE)

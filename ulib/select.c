@@ -1,15 +1,41 @@
 /*
- * select and poll over the only descriptors there are: the console's
- * and /dev/null (fd.c: input at end of file at once, output written at
- * once), so they are always ready and nothing ever waits for one; with nothing
- * ready the call sleeps out its timeout (a negative poll timeout or a
- * null select timeout with nothing to watch would wait for ever: EINVAL
- * rather than hang the thread).
+ * select and poll over the descriptors there are (fd.c): the console's
+ * and /dev/null, always ready (input at end of file at once, output
+ * written at once), and pipes' ends (ulib/posix/pipe.c), ready when a
+ * read or write would not wait. With nothing ready the call waits for a
+ * pipe to change (pipe.c's sequence number, weak here: without pipes
+ * nothing could change) until its timeout; with no pipe among the
+ * descriptors it just sleeps the timeout (a negative poll timeout or a
+ * null select timeout would then wait for ever: EINVAL rather than
+ * hang the thread).
  */
 #include <sys/select.h>
 #include <poll.h>
 #include <errno.h>
+#include <stdint.h>
 #include <time.h>
+
+int __fd_kind(int fd, int *readable, int *writable, int *hup);   /* fd.c */
+__attribute__((weak)) unsigned __pipe_seq(void);
+__attribute__((weak)) int __pipe_wait_seq(unsigned s, const struct timespec *until);
+
+/* The end of a wait of ns nanoseconds (< 0: none), in CLOCK_REALTIME. */
+static struct timespec *deadline(long long ns, struct timespec *ts)
+{
+	if (ns < 0)
+		return 0;
+	clock_gettime(CLOCK_REALTIME, ts);
+	long long t = ts->tv_nsec + ns % 1000000000;
+	ts->tv_sec += ns / 1000000000 + t / 1000000000;
+	ts->tv_nsec = t % 1000000000;
+	return ts;
+}
+
+/* What select and poll share: look (`scan`, which returns how many are
+   ready and whether a pipe is among them), then wait and look again. */
+struct look {
+	int pipes;
+};
 
 static int sleep_ns(long long ns)
 {
@@ -19,59 +45,119 @@ static int sleep_ns(long long ns)
 	return 0;
 }
 
-int __fd_kind(int fd, int *readable, int *writable);   /* fd.c */
+static int sel_scan(int n, fd_set *r, fd_set *w, fd_set *e, fd_set *out, struct look *lk)
+{
+	int ready = 0;
+	lk->pipes = 0;
+	for (int fd = 0; fd < n; fd++) {
+		int in = r && FD_ISSET(fd, r), ou = w && FD_ISSET(fd, w), ex = e && FD_ISSET(fd, e);
+		if (!(in || ou || ex))
+			continue;
+		int rd, wr, hup, k = __fd_kind(fd, &rd, &wr, &hup);
+		if (!k)
+			return -1;           /* EBADF */
+		lk->pipes |= k == 'p';
+		if (in && rd)
+			FD_SET(fd, &out[0]), ready++;
+		if (ou && wr)
+			FD_SET(fd, &out[1]), ready++;
+	}
+	return ready;
+}
 
 int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *timeout)
 {
-	if (n < 0 || n > FD_SETSIZE) {
+	if (n < 0 || n > FD_SETSIZE || (timeout && (timeout->tv_sec < 0 || timeout->tv_usec < 0))) {
 		errno = EINVAL;
 		return -1;
 	}
-	int ready = 0;
-	for (int fd = 0; fd < n; fd++) {
-		int in = r && FD_ISSET(fd, r), out = w && FD_ISSET(fd, w), ex = e && FD_ISSET(fd, e);
-		if (!(in || out || ex))
+	long long ns = timeout ? timeout->tv_sec * 1000000000LL + timeout->tv_usec * 1000LL : -1;
+	struct timespec ts, *until = 0;
+	for (int first = 1;; first = 0) {
+		unsigned s = __pipe_seq ? __pipe_seq() : 0;
+		fd_set out[2];
+		FD_ZERO(&out[0]);
+		FD_ZERO(&out[1]);
+		struct look lk;
+		int ready = sel_scan(n, r, w, e, out, &lk);
+		if (ready < 0)
+			return -1;
+		if (ready || ns == 0) {
+			if (r)
+				*r = out[0];
+			if (w)
+				*w = out[1];
+			if (e)
+				FD_ZERO(e);      /* no exceptional conditions */
+			return ready;
+		}
+		if (!lk.pipes || !__pipe_wait_seq) {
+			if (ns < 0) {
+				errno = EINVAL;  /* nothing could ever wake it */
+				return -1;
+			}
+			sleep_ns(ns);
+			ns = 0;                  /* one more look, then 0 ready */
 			continue;
-		int rd, wr;
-		if (!__fd_kind(fd, &rd, &wr))
-			return -1;           /* EBADF */
-		if (in && !rd)
-			FD_CLR(fd, r), in = 0;   /* the console's output: never readable */
-		if (out && !wr)
-			FD_CLR(fd, w), out = 0;
-		if (ex)
-			FD_CLR(fd, e);           /* no exceptional conditions */
-		ready += in + out;
+		}
+		if (first)
+			until = deadline(ns, &ts);
+		if (__pipe_wait_seq(s, until) == ETIMEDOUT)
+			ns = 0;                  /* one more look, then 0 ready */
 	}
-	if (ready)
-		return ready;
-	if (!timeout) {
-		errno = EINVAL;              /* nothing could ever wake it */
-		return -1;
-	}
-	return sleep_ns(timeout->tv_sec * 1000000000LL + timeout->tv_usec * 1000LL);
 }
 
-int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
+static int poll_scan(struct pollfd *fds, nfds_t n, struct look *lk)
 {
 	int ready = 0;
+	lk->pipes = 0;
 	for (nfds_t i = 0; i < n; i++) {
 		struct pollfd *p = &fds[i];
 		p->revents = 0;
 		if (p->fd < 0)
 			continue;
-		int rd, wr, k = __fd_kind(p->fd, &rd, &wr);
+		int rd, wr, hup, k = __fd_kind(p->fd, &rd, &wr, &hup);
 		if (!k)
 			p->revents = POLLNVAL;
-		else
-			p->revents = (rd ? (p->events & POLLIN) | POLLHUP : 0) | (wr ? p->events & POLLOUT : 0);
+		else if (k == 'p') {
+			lk->pipes = 1;
+			/* a read end: POLLIN with data, POLLHUP with no writer
+			   left; a write end: POLLOUT with room, POLLERR with no
+			   reader left (Linux's) */
+			if (rd)
+				p->revents = (short)((p->events & POLLIN) | (hup ? POLLHUP : 0));
+			if (wr)
+				p->revents = (short)(hup ? POLLERR : p->events & POLLOUT);
+		} else
+			p->revents = (short)((rd ? (p->events & POLLIN) | (hup ? POLLHUP : 0) : 0) |
+					     (wr ? p->events & POLLOUT : 0));
 		ready += p->revents != 0;
 	}
-	if (ready)
-		return ready;
-	if (timeout_ms < 0) {
-		errno = EINVAL;
-		return -1;
+	return ready;
+}
+
+int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
+{
+	long long ns = timeout_ms < 0 ? -1 : timeout_ms * 1000000LL;
+	struct timespec ts, *until = 0;
+	for (int first = 1;; first = 0) {
+		unsigned s = __pipe_seq ? __pipe_seq() : 0;
+		struct look lk;
+		int ready = poll_scan(fds, n, &lk);
+		if (ready || ns == 0)
+			return ready;
+		if (!lk.pipes || !__pipe_wait_seq) {
+			if (ns < 0) {
+				errno = EINVAL;  /* nothing could ever wake it */
+				return -1;
+			}
+			sleep_ns(ns);
+			ns = 0;
+			continue;
+		}
+		if (first)
+			until = deadline(ns, &ts);
+		if (__pipe_wait_seq(s, until) == ETIMEDOUT)
+			ns = 0;
 	}
-	return sleep_ns(timeout_ms * 1000000LL);
 }

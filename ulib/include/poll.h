@@ -1,7 +1,8 @@
-/* <poll.h>: the console descriptors are always ready (0 at end of file:
-   POLLIN|POLLHUP; 1 and 2: POLLOUT), any other is POLLNVAL (none is
-   open), negative ones are skipped; with nothing ready poll sleeps for
-   the timeout, the portable sleep idiom (ulib/select.c). */
+/* <poll.h> (ulib/select.c; docs/libc.md): the console's descriptors and
+   /dev/null are always ready, a pipe's end when a read or write would not
+   wait (POLLHUP: no writer left; POLLERR: no reader left); a closed fd is
+   POLLNVAL, negative ones are skipped. With nothing ready poll waits for
+   a pipe to change, or with no pipe among them sleeps the timeout. */
 #ifndef ULIB_POLL_H
 #define ULIB_POLL_H
 

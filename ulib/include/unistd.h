@@ -68,6 +68,8 @@ ssize_t write(int fd, const void *buf, size_t n);
 ssize_t read(int fd, void *buf, size_t n);
 int close(int fd);
 int dup(int fd);
+int pipe(int fd[2]);
+int pipe2(int fd[2], int flags);     /* O_CLOEXEC, O_NONBLOCK (ulib/posix/pipe.c) */
 int dup2(int old, int new);
 int dup3(int old, int new, int flags);              /* flags: O_CLOEXEC */
 int isatty(int fd);                                 /* 1 for the console's */

@@ -458,6 +458,41 @@ int sigwait(const sigset_t *set, int *sig)
 	return 0;
 }
 
+/* sigwait with a limit and the signal's description: a signal of set,
+   or -1 with EAGAIN once `timeout` (0: none) passed, or EINTR once a
+   handler for another signal ran here (Linux's rules). The pending sets
+   keep no sender, so si_code is SI_USER, si_pid this program's. */
+int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
+{
+	if (!set || (timeout && (timeout->tv_sec < 0 || timeout->tv_nsec < 0 ||
+				 timeout->tv_nsec >= 1000000000))) {
+		errno = EINVAL;
+		return -1;
+	}
+	uint64_t end = timeout ? now_ns() + (uint64_t)timeout->tv_sec * 1000000000 +
+					 (uint64_t)timeout->tv_nsec : 0;
+	int s;
+	while (!(s = take_of(set))) {
+		if (__sig_deliver()) {
+			errno = EINTR;
+			return -1;
+		}
+		if (end && now_ns() >= end) {
+			errno = EAGAIN;
+			return -1;
+		}
+		nap();
+	}
+	if (info)
+		*info = (siginfo_t){ .si_signo = s, .si_code = SI_USER, .si_pid = getpid() };
+	return s;
+}
+
+int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+{
+	return sigtimedwait(set, info, 0);
+}
+
 int sigsuspend(const sigset_t *mask)
 {
 	sigset_t old;

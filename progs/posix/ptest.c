@@ -1654,6 +1654,13 @@ static void *sig_waiter(void *a)
 	return (void *)(long)sig;
 }
 
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 /* A handler that jumps out (siglongjmp): the mask sigsetjmp saved comes
    back, so the handler's own signal is not left blocked. */
 static sigjmp_buf jump_env;
@@ -1691,9 +1698,30 @@ static void jump_out(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* sigtimedwait and sigwaitinfo: a timeout, a bad one, a pending one */
+static void timed_sigwait(void)
+{
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	struct timespec ts = { 0, 20000000 }, bad = { 0, 1000000000 };
+	siginfo_t si;
+	int64_t t0 = mono_ns();
+	CHECK(sigtimedwait(&set, &si, &ts) == -1 && errno == EAGAIN);
+	CHECK(mono_ns() - t0 >= 20000000);
+	CHECK(sigtimedwait(&set, &si, &bad) == -1 && errno == EINVAL);
+	CHECK(raise(SIGUSR2) == 0);                      /* pending: blocked */
+	CHECK(sigwaitinfo(&set, &si) == SIGUSR2 && si.si_signo == SIGUSR2);
+	CHECK(raise(SIGUSR2) == 0);
+	CHECK(sigtimedwait(&set, 0, &ts) == SIGUSR2);
+	pthread_sigmask(SIG_SETMASK, &old, 0);
+}
+
 static void area_signal(void)
 {
 	jump_out();
+	timed_sigwait();
 	usr1_runs = usr2_runs = usr2_nested = 0;
 	CHECK(signal(SIGUSR1, on_usr1) == SIG_DFL);
 	CHECK(raise(SIGUSR1) == 0 && usr1_runs == 1 && pthread_equal(usr1_thread, pthread_self()));
@@ -2175,12 +2203,6 @@ static volatile int sa_started, sa_stop;
 static volatile pthread_t sa_thread;
 static volatile int64_t sa_post_ns, sa_seen_ns;
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static void on_usr1_stop(int sig)
 {

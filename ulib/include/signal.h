@@ -110,6 +110,9 @@ int sigorset(sigset_t *d, const sigset_t *a, const sigset_t *b);
 int sigprocmask(int how, const sigset_t *set, sigset_t *old);   /* the calling thread's */
 int sigpending(sigset_t *set);
 int sigwait(const sigset_t *set, int *sig);
+struct timespec;
+int sigwaitinfo(const sigset_t *set, siginfo_t *info);   /* EINTR after another's handler */
+int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout);   /* EAGAIN at the timeout */
 int sigsuspend(const sigset_t *mask);
 
 /* Threads (ulib/posix/gnu.c): pthread_kill of the caller is raise; of

@@ -118,7 +118,15 @@ LIBM_FUNCS := sqrt cbrt hypot fabs floor ceil round trunc rint nearbyint lround 
 	fmod remainder modf frexp ldexp scalbn copysign fmin fmax nan \
 	exp exp2 expm1 log log2 log10 log1p pow \
 	sin cos tan asin acos atan atan2 sinh cosh tanh \
-	sqrtf fabsf floorf ceilf roundf fmodf sinf cosf expf logf powf atan2f
+	sqrtf fabsf floorf ceilf roundf fmodf sinf cosf expf logf powf atan2f \
+	lrint llrint llround fdim fma erf erfc tgamma lgamma lgamma_r asinh acosh atanh \
+	logb ilogb nextafter scalbln remquo sincos \
+	cbrtf hypotf truncf rintf nearbyintf lroundf lrintf llrintf llroundf remainderf \
+	modff frexpf ldexpf scalbnf copysignf fminf fmaxf nanf exp2f expm1f log2f log10f \
+	log1pf tanf asinf acosf atanf sinhf coshf tanhf asinhf acoshf atanhf erff erfcf \
+	tgammaf lgammaf fdimf fmaf logbf ilogbf nextafterf sincosf \
+	sqrtl fabsl floorl ceill roundl truncl fmodl expl logl log2l log10l powl sinl cosl \
+	tanl atanl atan2l frexpl ldexpl copysignl fminl fmaxl
 $(B)/libm.a: tools/mklibm.py $(MUSL_LIBC) Makefile
 	@test -n "$(MUSL_LIBC)" || { echo "no musl libc.a: run tools/setup.sh (apt-get install musl-dev)"; exit 1; }
 	@mkdir -p $(dir $@)

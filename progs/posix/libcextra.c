@@ -23,6 +23,7 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <math.h>
 #include <pthread.h>
 #include <search.h>
 #include <semaphore.h>
@@ -431,6 +432,47 @@ static void test_rand48(void)
 	CHECK(lrand48() == 89400484);
 }
 
+/* C99's other math functions (build/libm.a, musl's): values to the last
+   bits (Python's math module for the doubles), the float and long double
+   forms near them. */
+#define CLOSE(a, b, tol) check(fabsl((long double)(a) - (long double)(b)) <= (tol), #a " ~ " #b, __LINE__)
+static void test_math(void)
+{
+	CLOSE(erf(0.5), 0.5204998778130465, 1e-16);
+	CLOSE(erfc(0.5), 0.4795001221869535, 1e-16);
+	CLOSE(tgamma(5.0), 24.0, 1e-13);
+	CLOSE(tgamma(0.5), 1.7724538509055159, 1e-15);
+	CLOSE(lgamma(10.0), 12.801827480081467, 1e-14);
+	CLOSE(asinh(1.0), 0.881373587019543, 1e-15);
+	CLOSE(acosh(2.0), 1.3169578969248166, 1e-15);
+	CLOSE(atanh(0.5), 0.5493061443340548, 1e-15);
+	CHECK(fma(2.0, 3.0, 4.0) == 10.0 && fdim(5.0, 3.0) == 2.0 && fdim(3.0, 5.0) == 0.0);
+	CHECK(lrint(2.5) == 2 && lrint(3.5) == 4 && llrint(-2.5) == -2);   /* to even */
+	CHECK(llround(-2.5) == -3 && lroundf(2.5f) == 3);                  /* away from 0 */
+	CHECK(ilogb(1024.0) == 10 && logb(0.75) == -1.0);
+	CHECK(nextafter(1.0, 2.0) == 1.0 + 0x1p-52 && nextafterf(1.0f, 0.0f) == 1.0f - 0x1p-24f);
+	int q;
+	CHECK(remquo(10.0, 3.0, &q) == 1.0 && (q & 7) == 3);
+	double sn, cs;
+	sincos(1.0, &sn, &cs);
+	CLOSE(sn, 0.8414709848078965, 1e-16);
+	CLOSE(cs, 0.5403023058681398, 1e-16);
+	CHECK(scalbln(1.0, 10) == 1024.0);
+	CLOSE(tanf(0.5f), 0.5463024898437905, 1e-7);
+	CLOSE(asinf(0.5f), 0.5235987755982989, 1e-7);
+	CLOSE(atanf(1.0f), 0.7853981633974483, 1e-7);
+	CLOSE(sinhf(1.0f), 1.1752011936438014, 1e-6);
+	CLOSE(erff(0.5f), 0.5204998778130465, 1e-7);
+	CLOSE(log1pf(1e-10f), 1e-10, 1e-16);
+	CLOSE(expm1(1e-10), 1.00000000005e-10, 1e-25);
+	CHECK(truncf(-2.7f) == -2.0f && rintf(2.5f) == 2.0f && cbrtf(27.0f) == 3.0f);
+	CHECK(hypotf(3.0f, 4.0f) == 5.0f && fmaf(2.0f, 3.0f, 1.0f) == 7.0f);
+	CHECK(sqrtl(4.0L) == 2.0L && powl(2.0L, 64.0L) == 18446744073709551616.0L);
+	CLOSE(sqrtl(2.0L), 1.41421356237309504880168872420969808L, 1e-18L);
+	CLOSE(expl(1.0L), 2.71828182845904523536028747135266250L, 1e-18L);
+	CLOSE(atan2l(1.0L, 1.0L), 0.785398163397448309615660845819875721L, 1e-18L);
+}
+
 static void at1(void) { printf("atexit 1\n"); }
 static void at2(void) { printf("atexit 2\n"); }
 static void on_ex(int status, void *arg) { printf("on_exit %d %s\n", status, (char *)arg); }
@@ -450,6 +492,7 @@ int main(int argc, char **argv)
 	test_madvise();
 	test_named_sem();
 	test_rand48();
+	test_math();
 	CHECK(get_nprocs() == ncpu && get_nprocs_conf() == ncpu);
 	CHECK(get_nprocs() == sysconf(_SC_NPROCESSORS_ONLN));
 	CHECK(get_phys_pages() > 0 && get_avphys_pages() > 0);

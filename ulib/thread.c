@@ -43,7 +43,9 @@ int thread_park_timed(struct thread *self, uint64_t deadline)
 	int s = PARK_RUN;
 	if (!__atomic_compare_exchange_n(&self->park, &s, PARK_TIMED, 0, __ATOMIC_SEQ_CST,
 					 __ATOMIC_ACQUIRE)) {
-		__atomic_store_n(&self->park, PARK_RUN, __ATOMIC_RELEASE);   /* a permit */
+		/* a permit: consumed with a locked exchange, for the reason
+		   thread_park_commit gives (<thread.h>) */
+		__atomic_exchange_n(&self->park, PARK_RUN, __ATOMIC_SEQ_CST);
 		return 0;
 	}
 	self->nvcsw++;

@@ -169,14 +169,26 @@ void *thread_join(struct thread *t);
 void thread_exited(struct thread *t);
 
 /* For packages' block(): try PARK_RUN -> PARK_PARKED. 1 on success; 0
-   means a permit was waiting (now consumed): do not block. */
+   means a permit was waiting (now consumed): do not block.
+
+   The permit is consumed with a locked exchange, never a plain store:
+   the caller's next step is to reread its condition, and x86 lets that
+   load pass a store still in the store buffer. An unblocker that made
+   the condition true meanwhile found the permit still there and left it
+   (PERMIT -> PERMIT), trusting us to see the condition; we had read it
+   false before our store landed and erased its permit, blocked again,
+   and slept for good (kthread's wakerace and fifo+kthread's conformance
+   `park`: both threads parked; progs/tests/permitrace.c). The exchange
+   is a full barrier: the unblocker's compare-and-swap comes either
+   before it (its condition store is then visible to our reread) or
+   after it (it finds PARK_RUN and leaves a new permit). */
 static inline int thread_park_commit(struct thread *t)
 {
 	int expect = PARK_RUN;
 	if (__atomic_compare_exchange_n(&t->park, &expect, PARK_PARKED, 0,
 					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return 1;
-	__atomic_store_n(&t->park, PARK_RUN, __ATOMIC_RELEASE);   /* consume the permit */
+	__atomic_exchange_n(&t->park, PARK_RUN, __ATOMIC_SEQ_CST);   /* consume the permit */
 	return 0;
 }
 

@@ -134,7 +134,7 @@ static void page_arrived(struct kop *op)
 	spin_lock(&sp->lock);
 	uint64_t *pte = space_pte(sp, op->fault_va);   /* made at the fault (lazy.c) */
 	if (pte && !(*pte & PTE_P)) {
-		*pte = V2P(pg) | PTE_P | op->arg;
+		*pte = V2P(pg) | PTE_P | lazy_flags(sp, op->fault_va, op->arg);
 		sp->pages++;
 		pg = 0;
 	}

@@ -22,6 +22,16 @@ void lazy_remove(struct space *sp, uint64_t addr, uint64_t len)
 			sp->lazy[i--] = sp->lazy[--sp->nlazy];
 }
 
+/* The access of the region holding va now (a protect may have changed
+   it since a fault took `dflt`); sp->lock held. */
+uint64_t lazy_flags(struct space *sp, uint64_t va, uint64_t dflt)
+{
+	for (int i = 0; i < sp->nlazy; i++)
+		if (va >= sp->lazy[i].start && va < sp->lazy[i].end)
+			return sp->lazy[i].flags;
+	return dflt;
+}
+
 int lazy_overlaps(struct space *sp, uint64_t addr, uint64_t len)
 {
 	for (int i = 0; i < sp->nlazy; i++)
@@ -36,8 +46,9 @@ static struct lazy *lazy_find(struct space *sp, uint64_t va, uint64_t err)
 {
 	for (int i = 0; i < sp->nlazy; i++) {
 		struct lazy *r = &sp->lazy[i];
-		if (va >= r->start && va < r->end)
-			return ((err & PF_W) && !(r->flags & PTE_W)) || ((err & PF_I) && (r->flags & PTE_NX)) ? 0 : r;
+		if (va >= r->start && va < r->end)   /* (no PTE_U: PROT_NONE, protect.c) */
+			return ((err & PF_W) && !(r->flags & PTE_W)) || ((err & PF_I) && (r->flags & PTE_NX)) ||
+			       !(r->flags & PTE_U) ? 0 : r;
 	}
 	return 0;
 }

@@ -1,5 +1,6 @@
 /*
- * mmap and munmap for anonymous memory, on SYS_map and SYS_unmap: zeroed
+ * mmap, munmap and mprotect for anonymous memory, on SYS_map, SYS_unmap
+ * and SYS_protect: zeroed
  * pages, placed by the kernel with a guard page after them. Shared and
  * private anonymous mappings are the same thing here (there is no fork
  * to tell them apart). MAP_FIXED replaces what was there by unmapping
@@ -32,11 +33,12 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	int rd, wr, hup;
 	if (!(flags & MAP_ANONYMOUS))    /* the console and /dev/null cannot be mapped */
 		return fail(__fd_kind(fd, &rd, &wr, &hup) ? ENODEV : EBADF);
-	if (prot == PROT_NONE)
-		return fail(ENOTSUP);
 	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && a % PAGE_SIZE)
 		return fail(EINVAL);
-	int kp = prot | (flags & MAP_NORESERVE ? MAP_LAZY : 0);
+	/* PROT_NONE: address space, no memory (a demand-zero region whose
+	   access SYS_protect then takes away: mprotect gives it later, the
+	   usual way to reserve a range and commit parts of it) */
+	int kp = prot == PROT_NONE ? PROT_READ | MAP_LAZY : prot | (flags & MAP_NORESERVE ? MAP_LAZY : 0);
 	if (flags & MAP_FIXED && !(flags & MAP_FIXED_NOREPLACE)) {
 		long r = sys_unmap(addr, len);
 		if (sys_failed(r))
@@ -47,6 +49,13 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		r = (long)sys_map(0, len, kp);   /* addr was only a hint */
 	if (sys_failed(r))
 		return fail((int)-r);
+	if (prot == PROT_NONE) {
+		long p = sys_protect((void *)r, len, PROT_NONE);
+		if (sys_failed(p)) {
+			sys_unmap((void *)r, len);
+			return fail((int)-p);
+		}
+	}
 	return (void *)r;
 }
 
@@ -62,9 +71,12 @@ int munmap(void *addr, size_t len)
 
 int mprotect(void *addr, size_t len, int prot)
 {
-	(void)addr, (void)len, (void)prot;
-	errno = ENOSYS;                  /* the kernel cannot change a page's protection */
-	return -1;
+	long r = (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) ? -EINVAL : sys_protect(addr, len, prot);
+	if (sys_failed(r)) {
+		errno = (int)-r;
+		return -1;
+	}
+	return 0;
 }
 
 /* MADV_DONTNEED on Linux drops private anonymous pages, which then read

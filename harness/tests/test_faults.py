@@ -80,7 +80,11 @@ HOSTILE = {
     "x87div": {"x87 floating point"},            # CR0.NE: #MF, not a lost IRQ 13
     "stack": {"page fault"},                     # rsp in the kernel, then a push
     "rspsyscall": {"general protection", "stack fault"},   # non-canonical rsp across SYSCALL
+    "protro": {"page fault"}, "protnone": {"page fault"},  # SYS_protect took the access away
+    "protexec": {"page fault"},
 }
+PROT_DETAIL = {"protro": "write, protection", "protnone": "read, protection",
+               "protexec": "exec, protection"}
 
 
 @pytest.mark.parametrize("kind", sorted(HOSTILE))
@@ -93,6 +97,8 @@ def test_hostile_instruction_kills_only_its_space(boot, kind):
     assert USER_TEXT <= rip < USER_TOP, ex
     assert any(l.startswith(f"fault[space {ex['space']}]: killed: {ex['killed']} at ")
                for l in r.lines), r.tail()
+    if kind in PROT_DETAIL:
+        assert any(f"({PROT_DETAIL[kind]})" in l for l in r.lines if l.startswith("fault[")), r.tail()
     assert only(r, "exit", prog="hello")["status"] == 0
     assert not [l for l in r.lines if l.startswith("PANIC")]
 

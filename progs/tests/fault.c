@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys.h>
 
 int main(int argc, char **argv);
 
@@ -22,6 +23,8 @@ static const char *const kinds[] = {
 	"int3", "int80", "inttimer", "icebp", "trapflag", "tfsyscall", "cli",
 	"inout", "rdmsr", "swapgs", "lidt", "movcr3", "movss", "iretq", "lret",
 	"sysret", "x87div", "stack", "rspsyscall",
+	/* pages whose access SYS_protect took away */
+	"protro", "protnone", "protexec",
 };
 
 static void do_fault(const char *kind)
@@ -101,6 +104,23 @@ static void do_fault(const char *kind)
 		long r = 0;
 		__asm__ volatile("mov %%rsp, %%rbx; mov %1, %%rsp; syscall; push %%rax; mov %%rbx, %%rsp"
 				 : "+a"(r) : "r"(0x0000900000000000UL) : "rbx", "rcx", "r11", "memory");
+	} else if (!strcmp(kind, "protro") || !strcmp(kind, "protnone") || !strcmp(kind, "protexec")) {
+		static const unsigned char ret[] = { 0xc3 };
+		char *p = sys_map(0, 4096, PROT_READ | PROT_WRITE);
+		memcpy(p, ret, 1);
+		addr = (uintptr_t)p;
+		if (!strcmp(kind, "protro")) {
+			sys_protect(p, 4096, PROT_READ);
+			*(volatile char *)addr = 1;
+		} else if (!strcmp(kind, "protnone")) {
+			sys_protect(p, 4096, 0);
+			(void)*(volatile char *)addr;
+		} else {
+			sys_protect(p, 4096, PROT_READ | PROT_EXEC);
+			((void (*)(void))addr)();     /* runs: a ret */
+			sys_protect(p, 4096, PROT_READ);
+			((void (*)(void))addr)();     /* no longer */
+		}
 	} else if (!strcmp(kind, "stack")) {
 		/* a stack pointer into the kernel, then a push */
 		__asm__ volatile("mov %0, %%rsp; push %%rax" : : "r"(0xffffffff80200000UL));

@@ -7,7 +7,7 @@
  *
  * What is fuzzed (one "kind" per line of KINDS below): random numbers
  * (outside [0, NSYSCALL) they must fail with ENOSYS; holes are skipped),
- * the plain calls with random arguments, cputs, map and unmap (random and
+ * the plain calls with random arguments, cputs, map, unmap and protect (random and
  * adversarial ranges, overlaps, MAP_LAZY with huge lengths, addr 0
  * placement, kernel and non-canonical addresses), vp_create and vp_start
  * with real entries (the new VP runs a short fuzz loop of its own, then
@@ -87,7 +87,7 @@
 	X(reserved, 40) X(vp_create, 35) X(vp_start, 25) X(vp_signal, 60) \
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
 	X(spawn, 8) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
-	X(seg, 40)
+	X(seg, 40) X(protect, 40)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };
 #define NAME(k, w) #k,
@@ -406,6 +406,50 @@ static void do_unmap(struct fz *f)
 	}
 }
 
+/* protect: ours (then touched as the new access allows), bad ranges
+   (must fail), or anywhere that is not ours (as do_unmap: never the
+   area our own code touches) */
+static void do_protect(struct fz *f)
+{
+	int i = (int)rand_below(&f->st, NMAPS);
+	long prot = rand_below(&f->st, 8) ? (long)rand_below(&f->st, 8) : rand_arg(f);
+	int bad_prot = (prot & ~7L) != 0;
+	uint64_t a, len;
+	switch (rand_below(&f->st, 4)) {
+	case 0:      /* one of ours, whole */
+		if (f->maps[i].len) {
+			long r = issue(f, K_protect, SYS_protect, (long)f->maps[i].addr, (long)f->maps[i].len,
+				       prot, 0, 0, bad_prot, bad_prot ? -EINVAL : 0);
+			if (!sys_failed(r) && f->maps[i].touch) {
+				f->maps[i].touch = prot & PROT_WRITE ? 2 : prot ? 1 : 0;
+				if (f->maps[i].touch)
+					touch(f, i);
+			}
+			return;
+		}
+		/* fall through */
+	case 1:      /* kernel, non-canonical, low, unaligned, zero length: must fail */
+		a = bad_addr(f) + (rand_below(&f->st, 4) ? 0 : 1 + rand_below(&f->st, PAGE_SIZE - 1));
+		len = rand_below(&f->st, 4) ? map_len(f, 1) : 0;
+		if (a < USER_BASE && len > USER_BASE - a)
+			len = USER_BASE - a;
+		issue(f, K_protect, SYS_protect, (long)a, (long)len, prot, 0, 0, 1, 0);
+		return;
+	default:     /* anywhere that is not ours */
+		a = USER_BASE + rand_below(&f->st, (USER_TOP - USER_BASE) / PAGE_SIZE) * PAGE_SIZE;
+		len = map_len(f, 1);
+		if (touches_us(a, len)) {
+			a = PROTECT_HI + rand_below(&f->st, 1UL << 24) * PAGE_SIZE;
+			if (touches_us(a, len)) {
+				add(&n_skipped, 1);
+				return;
+			}
+		}
+		issue(f, K_protect, SYS_protect, (long)a, (long)len, prot, 0, 0, bad_prot, bad_prot ? -EINVAL : 0);
+		return;
+	}
+}
+
 /* map/unmap in or across the kernel-owned VP range: must fail, with
    EPERM when the range starts inside it (across it, an overlap with a
    sibling's mapping below may answer first). */
@@ -444,10 +488,13 @@ static void do_reserved(struct fz *f)
 		add(&n_skipped, 1);     /* would reach our stack */
 		return;
 	}
-	if (rand_below(&f->st, 2)) {
+	long pick = (long)rand_below(&f->st, 3);
+	if (pick == 0) {
 		long prot = (long)rand_below(&f->st, 8) | (rand_below(&f->st, 2) ? MAP_LAZY : 0);
 		issue(f, K_reserved, SYS_map, (long)a, (long)len, prot, 1000, 0, 1, want);
-	} else
+	} else if (pick == 1)
+		issue(f, K_reserved, SYS_protect, (long)a, (long)len, (long)rand_below(&f->st, 8), 0, 0, 1, want);
+	else
 		issue(f, K_reserved, SYS_unmap, (long)a, (long)len, 0, 0, 0, 1, want);
 }
 
@@ -886,6 +933,7 @@ static void do_raw(struct fz *f)
 		{ SYS_null, K_plain }, { SYS_time, K_plain }, { SYS_yield, K_plain },
 		{ SYS_getinfo, K_plain }, { SYS_vp_poll, K_plain }, { SYS_cputs, K_cputs },
 		{ SYS_spawn, K_spawn }, { SYS_wait, K_wait }, { SYS_map, K_map }, { SYS_unmap, K_unmap },
+		{ SYS_protect, K_protect },
 		{ SYS_vp_create, K_vp_create }, { SYS_vp_start, K_vp_start },
 		{ SYS_vp_idle, K_vp_idle }, { SYS_vp_signal, K_vp_signal }, { SYS_vp_cap, K_vp_cap },
 		{ SYS_timer, K_timer }, { SYS_cap_grant, K_cap_grant }, { SYS_cap_drop, K_cap_drop },
@@ -910,6 +958,7 @@ static void do_kind(struct fz *f, int kind)
 	case K_cputs:      do_cputs(f); break;
 	case K_map:        do_map(f); break;
 	case K_unmap:      do_unmap(f); break;
+	case K_protect:    do_protect(f); break;
 	case K_reserved:   do_reserved(f); break;
 	case K_vp_create:  do_vp_create(f); break;
 	case K_vp_start:   do_vp_start(f); break;

@@ -56,6 +56,7 @@ static inline void *sys_map(void *addr, size_t len, int prot)
 	return (void *)syscall3(SYS_map, addr, len, prot);
 }
 static inline long sys_unmap(void *addr, size_t len) { return syscall2(SYS_unmap, addr, len); }
+static inline long sys_protect(void *addr, size_t len, int prot) { return syscall3(SYS_protect, addr, len, prot); }
 static inline long sys_sleep(uint64_t ns) { return syscall1(SYS_sleep, ns); }
 
 /* A syscall result in [-4095, -1] is an error. */

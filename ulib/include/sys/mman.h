@@ -1,9 +1,9 @@
 /*
- * <sys/mman.h>: anonymous memory over SYS_map / SYS_unmap (ulib/mman.c,
- * docs/libc.md). There are no files, so file mappings fail; protections
- * are fixed at mmap time (mprotect: ENOSYS, the kernel has no call to
- * change them); PROT_NONE is refused (ENOTSUP): a mapped page is always
- * readable on Anima.
+ * <sys/mman.h>: anonymous memory over SYS_map / SYS_unmap / SYS_protect
+ * (ulib/mman.c, docs/libc.md). There are no files, so file mappings fail.
+ * mprotect changes the access of mapped pages (ENOMEM if one is not);
+ * PROT_NONE reserves address space without memory, made accessible later
+ * by mprotect.
  */
 #ifndef ULIB_SYS_MMAN_H
 #define ULIB_SYS_MMAN_H
@@ -32,7 +32,7 @@
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 int munmap(void *addr, size_t len);
-int mprotect(void *addr, size_t len, int prot);   /* -1, ENOSYS */
+int mprotect(void *addr, size_t len, int prot);
 
 /* madvise (Linux's values): MADV_DONTNEED and MADV_FREE zero the whole
    pages (they read back as zeros, as Linux's anonymous memory does; the

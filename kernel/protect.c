@@ -1,0 +1,120 @@
+/*
+ * SYS_protect: change the access to the caller's own pages, as mprotect.
+ *
+ * Every page of [addr, addr+len) must be mapped (a page, or a part of a
+ * demand-zero region), else -ENOMEM and nothing changes; the kernel's
+ * ranges (the VP range, the segment window) are -EPERM, as for SYS_map.
+ * PROT_NONE keeps the frames but takes away the user bit: a user access
+ * faults (a protection fault kills the space, as a SIGSEGV would), and
+ * NX keeps even the kernel from running it. A demand-zero region is
+ * split where the range cuts it (its 8 slots full: -ENOMEM, nothing
+ * changed), and its pages keep arriving with the region's access of the
+ * moment (kop.c asks lazy_flags).
+ *
+ * The page tables change under the space's lock; then every CPU that may
+ * cache the old access flushes (tlb_shootdown) before the call returns:
+ * no thread of the space can use the old access after it. The cost under
+ * the lock is bounded by what the space has mapped: absent tables are
+ * skipped whole (vm_next), never stepped through a page at a time.
+ */
+#include "kernel.h"
+#include <anima/syscall.h>
+#include <anima/vp.h>
+#include <anima/seg.h>
+
+/* The PTE flags of a protection (PTE_P apart). */
+static uint64_t pte_flags(uint64_t prot)
+{
+	if (!(prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
+		return PTE_NX;               /* PROT_NONE: no user bit */
+	return PTE_U | (prot & PROT_WRITE ? PTE_W : 0) | (prot & PROT_EXEC ? 0 : PTE_NX);
+}
+
+/* Is [a, b) covered by sp's demand-zero regions? sp->lock held. */
+static int lazy_covers(struct space *sp, uint64_t a, uint64_t b)
+{
+	while (a < b) {
+		int i = 0;
+		for (; i < sp->nlazy; i++)
+			if (sp->lazy[i].start <= a && a < sp->lazy[i].end)
+				break;
+		if (i == sp->nlazy)
+			return 0;
+		a = sp->lazy[i].end;
+	}
+	return 1;
+}
+
+/* Is every page of [a, a+len) mapped or demand-zero? sp->lock held. */
+static int all_mapped(struct space *sp, uint64_t a, uint64_t len)
+{
+	uint64_t end = a + len, va = a;
+	while (va < end) {
+		uint64_t at = va;
+		if (!vm_next(sp->pml4, &at, end))
+			at = end;                /* no page left: the rest must be lazy */
+		if (!lazy_covers(sp, va, at))
+			return 0;
+		va = at + PGSIZE;
+	}
+	return 1;
+}
+
+/* Slots the regions cut by [a, b) need beyond the ones they have. */
+static int lazy_extra(struct space *sp, uint64_t a, uint64_t b)
+{
+	int n = 0;
+	for (int i = 0; i < sp->nlazy; i++) {
+		struct lazy *r = &sp->lazy[i];
+		if (r->start < b && a < r->end)
+			n += (r->start < a) + (b < r->end);
+	}
+	return n;
+}
+
+/* Give the parts of sp's regions inside [a, b) the flags f, cutting
+   them where needed (lazy_extra said there is room). sp->lock held. */
+static void lazy_protect(struct space *sp, uint64_t a, uint64_t b, uint64_t f)
+{
+	int n = sp->nlazy;               /* (the pieces added go past n) */
+	for (int i = 0; i < n; i++) {
+		struct lazy r = sp->lazy[i];
+		if (!(r.start < b && a < r.end))
+			continue;
+		if (r.start < a)
+			sp->lazy[sp->nlazy++] = (struct lazy){ r.start, a, r.flags, r.latency };
+		if (b < r.end)
+			sp->lazy[sp->nlazy++] = (struct lazy){ b, r.end, r.flags, r.latency };
+		sp->lazy[i] = (struct lazy){ MAX(r.start, a), MIN(r.end, b), f, r.latency };
+	}
+}
+
+long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)d, (void)e, (void)f;
+	struct space *sp = myvp()->space;
+	if (!len || addr % PGSIZE || (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC)))
+		return -EINVAL;
+	if (len > USER_TOP || addr < USER_BASE || !user_range_ok(addr, PGROUNDUP(len)))
+		return -ENOMEM;              /* not the space's memory: unmapped, as Linux says */
+	len = PGROUNDUP(len);
+	if ((addr < VP_RESERVED_HI && addr + len > VP_RESERVED_LO) || in_seg_window(addr, len))
+		return -EPERM;
+	uint64_t fl = pte_flags(prot);
+	spin_lock(&sp->lock);
+	long r = !all_mapped(sp, addr, len) ? -ENOMEM :
+		 sp->nlazy + lazy_extra(sp, addr, addr + len) > (int)NELEM(sp->lazy) ? -ENOMEM : 0;
+	if (!r) {
+		lazy_protect(sp, addr, addr + len, fl);
+		uint64_t va = addr, *pte;
+		while ((pte = vm_next(sp->pml4, &va, addr + len))) {
+			if (!(*pte & (PTE_KERNEL | PTE_SHARED)))   /* (none here: the kernel's ranges are out) */
+				*pte = (*pte & PTE_ADDR) | PTE_P | fl;
+			va += PGSIZE;
+		}
+	}
+	spin_unlock(&sp->lock);
+	if (!r)
+		tlb_shootdown(sp);           /* no spin lock held: see tlb.c */
+	return r;
+}

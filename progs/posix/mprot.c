@@ -1,0 +1,200 @@
+/*
+ * mprot: mprotect and mmap(PROT_NONE) (ulib/mman.c on SYS_protect,
+ * kernel/protect.c), the way programs use them: a page made read-only
+ * and writable again (its data kept); code written, then made
+ * executable and called; address space reserved with PROT_NONE and
+ * committed in parts; a kernel copy-out to a read-only page refused
+ * (EFAULT); every bad call refused with nothing changed (EINVAL, ENOMEM,
+ * EPERM, a demand-zero region's slots running out); a terabyte of
+ * demand-zero space protected at once; 4 threads protecting their own
+ * pages while all of them read. Each CHECK counts; a failure prints a
+ * line. Ends with @result {"name": "mprot", "checks": N, "failures": F},
+ * exit 0 iff F == 0.
+ *
+ * `mprot shoot`: a thread on another VP keeps writing a page that main
+ * then makes read-only: once mprotect returned, its next write must
+ * fault (the space is killed: a page fault, write, protection, at that
+ * page); if it still writes 50 ms later, the other CPU kept the old
+ * access in its TLB, and the program says so and exits 1.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <seg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys.h>
+#include <unistd.h>
+#include <anima/vp.h>
+
+#define CHECK_NAME "mprot"
+#include <check.h>
+
+#define PG 4096
+
+static void test_basic(void)
+{
+	char *p = mmap(0, 4 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(p != MAP_FAILED);
+	memset(p, 7, 4 * PG);
+	CHECK(mprotect(p + PG, PG, PROT_READ) == 0);
+	CHECK(p[PG] == 7 && p[2 * PG - 1] == 7);          /* still readable, data kept */
+	p[0] = 1, p[2 * PG] = 2;                          /* its neighbours still writable */
+	CHECK(mprotect(p + PG, PG, PROT_READ | PROT_WRITE) == 0);
+	p[PG] = 3;
+	CHECK(p[PG] == 3 && p[0] == 1 && p[2 * PG] == 2);
+
+	/* a kernel copy-out to a read-only page: EFAULT, not a kill */
+	long h = seg_create(PG);
+	CHECK(h >= 0);
+	CHECK(mprotect(p, PG, PROT_READ) == 0);
+	CHECK(syscall2(SYS_seg_info, h, p) == -EFAULT);
+	CHECK(mprotect(p, PG, PROT_READ | PROT_WRITE) == 0);
+	CHECK(syscall2(SYS_seg_info, h, p) >= 0);
+	CHECK(sys_cap_drop(h) == 0);
+
+	/* code: written, made executable, called */
+	static const unsigned char ret42[] = { 0xb8, 42, 0, 0, 0, 0xc3 };   /* mov $42, %eax; ret */
+	memcpy(p + 3 * PG, ret42, sizeof ret42);
+	CHECK(mprotect(p + 3 * PG, PG, PROT_READ | PROT_EXEC) == 0);
+	int (*fn)(void) = (int (*)(void))(void *)(p + 3 * PG);
+	CHECK(fn() == 42);
+
+	/* bad calls change nothing */
+	CHECK(mprotect(p + 1, PG, PROT_READ) == -1 && errno == EINVAL);
+	CHECK(mprotect(p, PG, 8) == -1 && errno == EINVAL);
+	CHECK(mprotect(p, 0, PROT_READ) == 0 || errno == EINVAL);   /* (Linux: 0; here EINVAL) */
+	CHECK(munmap(p + 2 * PG, PG) == 0);
+	CHECK(mprotect(p, 4 * PG, PROT_READ) == -1 && errno == ENOMEM);   /* a hole */
+	p[0] = 4;                                         /* nothing changed: still writable */
+	CHECK(p[0] == 4);
+	CHECK(mprotect((void *)0xffffffff80000000UL, PG, PROT_READ) == -1 && errno == ENOMEM);
+	CHECK(mprotect((void *)0x1000, PG, PROT_READ) == -1 && errno == ENOMEM);
+	CHECK(mprotect((void *)VP_RESERVED_LO, PG, PROT_READ | PROT_WRITE) == -1 && errno == EPERM);
+	CHECK(mprotect(p, (size_t)1 << 62, PROT_READ) == -1 && errno == ENOMEM);
+	munmap(p, 4 * PG);
+}
+
+/* Reserve, then commit parts; then run out of a region's pieces. */
+static void test_reserve(void)
+{
+	char *r = mmap(0, 16 * PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(r != MAP_FAILED);
+	CHECK(mprotect(r + 4 * PG, 4 * PG, PROT_READ | PROT_WRITE) == 0);
+	memset(r + 4 * PG, 9, 4 * PG);                    /* committed: demand-zero pages */
+	CHECK(r[4 * PG] == 9 && r[8 * PG - 1] == 9);
+	CHECK(mprotect(r, 16 * PG, PROT_READ | PROT_WRITE) == 0);   /* all of it, merged back */
+	CHECK(r[0] == 0 && r[4 * PG] == 9 && r[15 * PG] == 0);
+	/* cut a fresh reservation into ever more pieces: each interior cut
+	   takes two more of the space's 8 demand-zero slots, until ENOMEM */
+	char *s = mmap(0, 64 * PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(s != MAP_FAILED);
+	int done = 0, err = 0;
+	for (int i = 1; i < 32; i += 2) {
+		if (mprotect(s + i * PG, PG, PROT_READ | PROT_WRITE) != 0) {
+			err = errno;
+			break;
+		}
+		s[i * PG] = (char)i;
+		done++;
+	}
+	CHECK(done >= 1 && err == ENOMEM);
+	for (int i = 0; i < done; i++)                    /* the pieces made still work */
+		CHECK(s[(2 * i + 1) * PG] == (char)(2 * i + 1));
+	CHECK(munmap(s, 64 * PG) == 0);
+	CHECK(munmap(r, 16 * PG) == 0);
+
+	/* a terabyte of demand-zero space: protected in one call, at the cost
+	   of what is in it, not of its size */
+	size_t tb = (size_t)1 << 40;
+	char *t = mmap(0, tb, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	CHECK(t != MAP_FAILED);
+	if (t != MAP_FAILED) {
+		t[0] = 1, t[tb / 2] = 2, t[tb - 1] = 3;
+		CHECK(mprotect(t, tb, PROT_READ) == 0);
+		CHECK(t[0] == 1 && t[tb / 2] == 2 && t[tb - 1] == 3 && t[PG * 1000] == 0);
+		CHECK(mprotect(t, tb, PROT_NONE) == 0);
+		CHECK(mprotect(t, tb, PROT_READ | PROT_WRITE) == 0);
+		t[PG] = 5;
+		CHECK(t[PG] == 5);
+		CHECK(munmap(t, tb) == 0);
+	}
+}
+
+/* ---- threads ---- */
+
+static char *shared;
+
+static void *flipper(void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	char *mine = shared + id * PG;
+	for (int k = 0; k < 500; k++) {
+		if (mprotect(mine, PG, k % 2 ? PROT_READ : PROT_READ | PROT_WRITE) != 0)
+			return (void *)1;
+		if (k % 2 == 0)
+			mine[k % PG] = (char)id;
+		for (int j = 0; j < 4; j++)           /* everyone's pages stay readable */
+			if (shared[j * PG + PG - 1] != 0)
+				return (void *)2;
+	}
+	return 0;
+}
+
+static void test_threads(void)
+{
+	shared = mmap(0, 4 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(shared != MAP_FAILED);
+	pthread_t t[4];
+	for (int i = 0; i < 4; i++)
+		CHECK(pthread_create(&t[i], 0, flipper, (void *)(intptr_t)i) == 0);
+	for (int i = 0; i < 4; i++) {
+		void *r;
+		CHECK(pthread_join(t[i], &r) == 0 && r == 0);
+	}
+	munmap(shared, 4 * PG);
+}
+
+/* ---- shoot ---- */
+
+static volatile long writes;
+static volatile int writing;
+static char *target;
+
+static void *writer(void *arg)
+{
+	(void)arg;
+	writing = 1;
+	for (;;) {
+		target[writes % PG] = 1;
+		writes++;
+	}
+	return 0;
+}
+
+static int shoot(void)
+{
+	target = mmap(0, PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	printf("mprot: target %p\n", (void *)target);
+	pthread_t t;
+	pthread_create(&t, 0, writer, 0);
+	while (!writing || writes < 1000)
+		sched_yield();
+	mprotect(target, PG, PROT_READ);
+	long w0 = writes;
+	usleep(50000);
+	printf("mprot: still writing after mprotect (%ld, then %ld)\n", w0, writes);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "shoot"))
+		return shoot();
+	test_basic();
+	test_reserve();
+	test_threads();
+	printf("@result {\"name\": \"mprot\", \"checks\": %d, \"failures\": %d}\n", checks, failures);
+	return failures != 0;
+}

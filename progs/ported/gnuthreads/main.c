@@ -263,9 +263,15 @@ static void misc(void)
 	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "waitpid");
 	void *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3, 0);
 	CHECK(p == MAP_FAILED && errno == EBADF, "file mmap");
-	CHECK(mprotect(data, 4096, PROT_READ) == -1 && errno == ENOSYS, "mprotect");
-	CHECK(mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED,
-	      "PROT_NONE mapping");
+	CHECK(((uintptr_t)data % 4096 == 0) || (mprotect(data, 4096, PROT_READ) == -1 && errno == EINVAL),
+	      "mprotect unaligned");
+	char *guard = mmap(NULL, 2 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(guard != MAP_FAILED, "PROT_NONE mapping: %s", strerror(errno));
+	if (guard != MAP_FAILED) {
+		CHECK(mprotect(guard + 4096, 4096, PROT_READ | PROT_WRITE) == 0, "mprotect: %s", strerror(errno));
+		guard[4096] = 7;
+		CHECK(guard[4096] == 7 && munmap(guard, 2 * 4096) == 0, "committed page");
+	}
 	char *big = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	CHECK(big != MAP_FAILED, "MAP_NORESERVE: %s", strerror(errno));

@@ -286,6 +286,7 @@ void seg_fault_detail(struct space *sp, uint64_t a, char *buf, size_t n);
 int seg_id_at(struct space *sp, uint64_t a);
 int seg_mapped(struct space *sp, int id);
 void seg_wake_all(struct space *sp);
+void wake_hand_off(struct space *sp, struct vp *self);
 
 /* vp.c */
 struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp);

@@ -105,6 +105,41 @@ long sys_seg_wake(uint64_t addr, uint64_t sid, uint64_t vi, uint64_t token, uint
 	return r;
 }
 
+/* self, a VP of sp, is about to block whole in SYS_wait, table_lock
+   held. Cross-space wake-ups queued for it (or owed, or in its ring
+   unread) would wait until it returns, while the waiter they are for
+   may be what it waits for: xspace hostile's parent waited for its
+   child, which posted until the parent's waiter had woken, and the
+   waiter's EV_WAKE sat in the parent's blocked VP (the post had found
+   it still running). So a sibling that can take events gets EV_WAKE(0):
+   every cross-space waiter of sp re-checks. No post slips between this
+   look and the block: SYS_seg_wake posts under table_lock too, so after
+   this look it finds self blocked, and ready() sends it elsewhere. */
+void wake_hand_off(struct space *sp, struct vp *self)
+{
+	if (!READ_ONCE(self->vpp->upcall_entry))
+		return;
+	spin_lock(&self->evlock);
+	int owed = self->wake_lost || self->ring_tail != READ_ONCE(self->vpp->ring_head);
+	for (int i = 0; i < self->evq_len && !owed; i++)
+		owed = self->evq[(self->evq_head + (uint32_t)i) % EVQ_SIZE].type == EV_WAKE;
+	spin_unlock(&self->evlock);
+	if (!owed)
+		return;
+	spin_lock(&sp->lock);
+	struct vp *to = 0;
+	for (int i = 0; i < sp->nvp && !to; i++) {
+		struct vp *w = vp_lookup(sp, (uint64_t)i);
+		if (w != self && ready(w))
+			to = w;
+	}
+	if (to && sp->state == SP_ALIVE) {
+		struct event ev = { .type = EV_WAKE };
+		event_post(to, &ev, EVP_WAKE);
+	}
+	spin_unlock(&sp->lock);
+}
+
 /* sp lost a segment (unmap, revoke): its waiters parked at user level on
    objects there must wake and find out (EV_WAKE(0): every one re-checks). */
 void seg_wake_all(struct space *sp)

@@ -399,6 +399,7 @@ long space_wait(int id, int *ustatus)
 		}
 		self->wait_next = ch->waiters;
 		ch->waiters = self;
+		wake_hand_off(me, self);  /* its queued wake-ups to a sibling */
 		vp_block(&table_lock);
 		spin_lock(&table_lock);
 		for (struct vp **pp = &ch->waiters; *pp; pp = &(*pp)->wait_next)

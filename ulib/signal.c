@@ -42,6 +42,19 @@ static struct sigthr spare;        /* when the table is full: shared, best effor
 static sigset_t proc_pending;      /* kill(getpid()) while the caller blocked it */
 static struct spin lk;
 
+/* Where a pending signal came from, when a timer sent it (ulib/posix/
+   timer.c): its value and timer, for the siginfo_t of whoever takes it.
+   One per signal, as the pending sets hold one of each: a timer signal
+   and a kill of the same number while it is pending are one signal. */
+static struct {
+	int timer;                     /* 0: none (SI_USER) */
+	union sigval value;
+} from_timer[NSIG];
+
+/* ulib/posix/timer.c (weak: only programs with timers have it): timer's
+   signal was taken; it returns the overruns to report (si_overrun). */
+int __timer_taken(int timer) __attribute__((weak));
+
 static int bad(int sig)
 {
 	if (sig <= 0 || sig >= NSIG) {
@@ -149,7 +162,7 @@ static void default_action(int sig)
    What ran, for a wait it interrupts (__sig_in_wait): 0 if no handler,
    else SIGW_RAN, with SIGW_INTR unless the handler asked for
    SA_RESTART. */
-static int act(int sig, int code)
+static int act(int sig, siginfo_t *si)
 {
 	spin_lock(&lk);
 	struct sigaction a = acts[sig];
@@ -166,10 +179,9 @@ static int act(int sig, int code)
 	s->mask |= (a.sa_mask | ((a.sa_flags & SA_NODEFER) ? 0 : BIT(sig))) & ~UNBLOCKABLE;
 	spin_unlock(&lk);
 	int e = errno;                   /* a handler leaves errno as it found it */
-	if (a.sa_flags & SA_SIGINFO) {
-		siginfo_t si = { .si_signo = sig, .si_code = code, .si_pid = getpid() };
-		a.sa_sigaction(sig, &si, 0);
-	} else
+	if (a.sa_flags & SA_SIGINFO)
+		a.sa_sigaction(sig, si, 0);
+	else
 		a.sa_handler(sig);
 	errno = e;
 	spin_lock(&lk);
@@ -178,9 +190,35 @@ static int act(int sig, int code)
 	return SIGW_RAN | ((a.sa_flags & SA_RESTART) ? 0 : SIGW_INTR);
 }
 
+/* A signal sent by the program itself (kill, raise, pthread_kill). */
+static siginfo_t user_info(int sig, int code)
+{
+	return (siginfo_t){ .si_signo = sig, .si_code = code, .si_pid = getpid() };
+}
+
+/* sig was just taken from a pending set (lk held): its description. A
+   timer's is handed back to the timer after lk (took_done). */
+static siginfo_t took(int sig)
+{
+	siginfo_t si = user_info(sig, SI_USER);
+	if (from_timer[sig].timer) {
+		si.si_code = SI_TIMER;
+		si.si_timerid = from_timer[sig].timer;
+		si.si_value = from_timer[sig].value;
+		from_timer[sig].timer = 0;
+	}
+	return si;
+}
+
+static void took_done(siginfo_t *si)
+{
+	if (si->si_code == SI_TIMER && __timer_taken)
+		si->si_overrun = __timer_taken(si->si_timerid);
+}
+
 /* Take one pending signal the caller does not block (its own, then the
-   program's), or 0. */
-static int take_pending(void)
+   program's), or 0; *si describes it. */
+static int take_pending(siginfo_t *si)
 {
 	spin_lock(&lk);
 	struct sigthr *s = self_slot();
@@ -190,9 +228,13 @@ static int take_pending(void)
 		from = &proc_pending;
 	}
 	int sig = ready ? __builtin_ctzl(ready) : 0;
-	if (sig)
+	if (sig) {
 		*from &= ~BIT(sig);
+		*si = took(sig);
+	}
 	spin_unlock(&lk);
+	if (sig)
+		took_done(si);
 	return sig;
 }
 
@@ -202,8 +244,9 @@ int __sig_deliver(void);
 int __sig_deliver(void)
 {
 	int n = 0;
-	for (int sig; (sig = take_pending()); n++)
-		act(sig, SI_USER);
+	siginfo_t si;
+	for (int sig; (sig = take_pending(&si)); n++)
+		act(sig, &si);
 	return n;
 }
 
@@ -216,8 +259,10 @@ static int raise_code(int sig, int code)
 	if (blocked)
 		s->pending |= BIT(sig);
 	spin_unlock(&lk);
-	if (!blocked)
-		act(sig, code);
+	if (!blocked) {
+		siginfo_t si = user_info(sig, code);
+		act(sig, &si);
+	}
 	__sig_deliver();
 	return 0;
 }
@@ -246,8 +291,10 @@ int kill(pid_t pid, int sig)
 	if (blocked)
 		proc_pending |= BIT(sig);
 	spin_unlock(&lk);
-	if (!blocked)
-		act(sig, SI_USER);
+	if (!blocked) {
+		siginfo_t si = user_info(sig, SI_USER);
+		act(sig, &si);
+	}
 	__sig_deliver();
 	return 0;
 }
@@ -279,6 +326,34 @@ void __sig_post(struct thread *t, int sig)
 	}
 }
 
+/* A timer's signal (ulib/posix/timer.c), for the program: main, the
+   thread the program most likely waits in (pause, sigsuspend), takes it
+   unless it blocks it, through __sig_post (wake-up, upcall); otherwise it
+   stays pending for the program, for the first thread that unblocks it
+   or waits for it (sigwait). main is 0 once main exited; the caller
+   keeps it from exiting meanwhile (__pt_main_hold). 0 if the signal is
+   ignored (discarded), else 1: __timer_taken(timer) follows once some
+   thread takes it. */
+int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer);
+int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer)
+{
+	spin_lock(&lk);
+	if (acts[sig].sa_handler == SIG_IGN) {
+		spin_unlock(&lk);
+		return 0;
+	}
+	from_timer[sig].timer = timer;
+	from_timer[sig].value = v;
+	struct sigthr *s = main ? find_slot(key_of(main)) : 0;
+	int to_main = main && !(s && (s->mask & BIT(sig)));
+	if (!to_main)
+		proc_pending |= BIT(sig);
+	spin_unlock(&lk);
+	if (to_main)
+		__sig_post(main, sig);   /* SIG_DFL: the default action, here */
+	return 1;
+}
+
 /* A runtime package resumes t (the caller) where it was interrupted, or
    an upcall interrupted it, and t->sigpend says a handler waits: run
    what is pending now (thread.h). The flag goes first, so a post during
@@ -304,8 +379,9 @@ int __sig_in_wait(struct thread *t)
 {
 	__atomic_fetch_and(&t->sigpend, ~SIGPEND_WAITING, __ATOMIC_ACQ_REL);
 	int hold = t->async_hold, r = 0;
-	for (int sig; (sig = take_pending());)
-		r |= act(sig, SI_USER);
+	siginfo_t si;
+	for (int sig; (sig = take_pending(&si));)
+		r |= act(sig, &si);
 	/* A wait inside a handler ends with async_hold 0 (pw_done), but the
 	   wait it interrupted still has its node queued: hold again, unless
 	   an asynchronous cancel was held back meanwhile (2: the wait's end
@@ -333,8 +409,10 @@ void __sig_abort(void)
 	sighandler_t h = acts[SIGABRT].sa_handler;
 	self_slot()->mask &= ~BIT(SIGABRT);
 	spin_unlock(&lk);
-	if (h != SIG_DFL && h != SIG_IGN)
-		act(SIGABRT, SI_TKILL);
+	if (h != SIG_DFL && h != SIG_IGN) {
+		siginfo_t si = user_info(SIGABRT, SI_TKILL);
+		act(SIGABRT, &si);
+	}
 }
 
 int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
@@ -345,6 +423,7 @@ int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
 		errno = EINVAL;
 		return -1;
 	}
+	siginfo_t gone = { 0 };
 	spin_lock(&lk);
 	if (old)
 		*old = acts[sig];
@@ -354,9 +433,11 @@ int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
 			proc_pending &= ~BIT(sig);
 			for (int i = 0; i < NSLOT; i++)
 				slots[i].pending &= ~BIT(sig);
+			gone = took(sig);            /* a timer's may send again */
 		}
 	}
 	spin_unlock(&lk);
+	took_done(&gone);
 	return 0;
 }
 
@@ -419,17 +500,21 @@ int sigpending(sigset_t *set)
 }
 
 /* Take a pending signal of set (the caller's, then the program's); 0 if
-   none. */
-static int take_of(const sigset_t *set)
+   none; *si describes it. */
+static int take_of(const sigset_t *set, siginfo_t *si)
 {
 	spin_lock(&lk);
 	struct sigthr *s = self_slot();
 	sigset_t *from = (s->pending & *set) ? &s->pending : &proc_pending;
 	sigset_t ready = *from & *set;
 	int sig = ready ? __builtin_ctzl(ready) : 0;
-	if (sig)
+	if (sig) {
 		*from &= ~BIT(sig);
+		*si = took(sig);
+	}
 	spin_unlock(&lk);
+	if (sig)
+		took_done(si);
 	return sig;
 }
 
@@ -447,7 +532,8 @@ static void nap(void)
 int sigwait(const sigset_t *set, int *sig)
 {
 	int s;
-	while (!(s = take_of(set))) {
+	siginfo_t si;
+	while (!(s = take_of(set, &si))) {
 		/* a signal outside the set that the caller does not block
 		   runs its handler here, and the wait goes on (as Linux's
 		   sigwait, which never fails with EINTR) */
@@ -461,7 +547,8 @@ int sigwait(const sigset_t *set, int *sig)
 /* sigwait with a limit and the signal's description: a signal of set,
    or -1 with EAGAIN once `timeout` (0: none) passed, or EINTR once a
    handler for another signal ran here (Linux's rules). The pending sets
-   keep no sender, so si_code is SI_USER, si_pid this program's. */
+   keep no sender: si_code is SI_USER, si_pid this program's, unless a
+   timer sent it (SI_TIMER, its value and overruns: from_timer). */
 int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
 {
 	if (!set || (timeout && (timeout->tv_sec < 0 || timeout->tv_nsec < 0 ||
@@ -472,7 +559,8 @@ int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ti
 	uint64_t end = timeout ? now_ns() + (uint64_t)timeout->tv_sec * 1000000000 +
 					 (uint64_t)timeout->tv_nsec : 0;
 	int s;
-	while (!(s = take_of(set))) {
+	siginfo_t si;
+	while (!(s = take_of(set, &si))) {
 		if (__sig_deliver()) {
 			errno = EINTR;
 			return -1;
@@ -484,7 +572,7 @@ int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ti
 		nap();
 	}
 	if (info)
-		*info = (siginfo_t){ .si_signo = s, .si_code = SI_USER, .si_pid = getpid() };
+		*info = si;
 	return s;
 }
 

@@ -66,11 +66,28 @@ typedef struct {
 	int si_signo, si_errno, si_code;
 	pid_t si_pid;
 	union sigval si_value;
+	int si_timerid, si_overrun;   /* SI_TIMER: the timer, its overruns */
 } siginfo_t;
 
 /* si_code */
 #define SI_USER   0        /* kill, raise of the program */
+#define SI_TIMER  (-2)     /* a POSIX timer expired (timer_create) */
 #define SI_TKILL  (-6)     /* raise, pthread_kill */
+
+/* How a timer tells its expiry (timer_create, <time.h>; ulib/posix/
+   timer.c). Linux's values; SIGEV_THREAD_ID is EINVAL here. */
+struct __pthread_attr;
+struct sigevent {
+	union sigval sigev_value;
+	int sigev_signo;
+	int sigev_notify;
+	void (*sigev_notify_function)(union sigval);
+	struct __pthread_attr *sigev_notify_attributes;   /* a pthread_attr_t * */
+};
+#define SIGEV_SIGNAL    0   /* send sigev_signo with sigev_value */
+#define SIGEV_NONE      1   /* nothing: timer_gettime only */
+#define SIGEV_THREAD    2   /* sigev_notify_function(sigev_value) in a new thread */
+#define SIGEV_THREAD_ID 4
 
 /* As glibc: the two handler forms share their storage. */
 struct sigaction {

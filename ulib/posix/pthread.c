@@ -92,11 +92,53 @@ void posix_init(void)
 	tls_setup(1);
 }
 
+/*
+ * The main thread while it has not exited, for process-directed signals
+ * (ulib/posix/timer.c posts a timer's signal to main first). A poster
+ * holds main_lk from its look here to the end of its post, and main's
+ * pthread_exit takes it to clear main_t, so a post never touches main's
+ * struct thread once it may be freed (joined or reaped). Only main's own
+ * exit pays the compare and the lock.
+ */
+static struct thread *main_t;
+static struct spin main_lk;
+
+struct thread *__pt_main_hold(void);
+struct thread *__pt_main_hold(void)
+{
+	spin_lock(&main_lk);
+	return main_t;
+}
+
+void __pt_main_release(void);
+void __pt_main_release(void)
+{
+	spin_unlock(&main_lk);
+}
+
+static __attribute__((noinline)) void main_gone(void)
+{
+	spin_lock(&main_lk);
+	main_t = 0;
+	spin_unlock(&main_lk);
+}
+
+/* The caller is a service thread of the library (the timer thread): it
+   does not keep the program alive, so the process still ends when the
+   program's last thread exits. It never exits itself. */
+void __pt_daemon(void);
+void __pt_daemon(void)
+{
+	if (__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL) == 0)
+		exit(0);
+}
+
 /* pstart.c: the calling thread is main's. */
 void posix_main_init(void)
 {
 	struct pthread *pt = self_pt();
 	pt->t = thread_self();
+	main_t = pt->t;
 	live = 1;
 	pcreate_slow = 0;
 }
@@ -417,6 +459,8 @@ static inline __attribute__((always_inline, noreturn)) void exit_finish(struct p
 {
 	__atomic_fetch_add(&exited_nvcsw, t->nvcsw, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&exited_nivcsw, ivcsw_of(t), __ATOMIC_RELAXED);
+	if (__builtin_expect(t == main_t, 0))
+		main_gone();
 	if (__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL) == 0)
 		exit(0);                     /* the last thread: the process ends */
 	/* joinable: the joiner frees it; detached: the reaper does */

@@ -1,4 +1,4 @@
-/* gettid, alarm, and Linux's syscall() for the numbers of <sys/syscall.h>. */
+/* gettid and Linux's syscall() for the numbers of <sys/syscall.h>. */
 #include <unistd.h>
 #include <sched.h>
 #include <errno.h>
@@ -10,13 +10,6 @@ pid_t gettid(void)
 {
 	struct thread *t = thread_self();
 	return t ? (pid_t)t->id : getpid();
-}
-
-unsigned alarm(unsigned s)
-{
-	if (s)
-		errno = ENOSYS;              /* it would never fire: say so */
-	return 0;
 }
 
 long syscall(long n, ...)

@@ -37,6 +37,23 @@ int clock_getcpuclockid(int pid, clockid_t *clock);
 int nanosleep(const struct timespec *req, struct timespec *rem);
 int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem);
 #define TIMER_ABSTIME 1
+
+/* POSIX timers (ulib/posix/timer.c, docs/libc.md) on CLOCK_REALTIME and
+   CLOCK_MONOTONIC, notifying as struct sigevent (<signal.h>) says. */
+#ifndef __timer_t_defined
+#define __timer_t_defined
+typedef void *timer_t;
+#endif
+struct itimerspec {
+	struct timespec it_interval;   /* the period after the first expiry; 0: one-shot */
+	struct timespec it_value;      /* time to the next expiry; 0: disarmed */
+};
+struct sigevent;
+int timer_create(clockid_t clock, struct sigevent *ev, timer_t *timer);
+int timer_settime(timer_t timer, int flags, const struct itimerspec *v, struct itimerspec *old);
+int timer_gettime(timer_t timer, struct itimerspec *v);
+int timer_getoverrun(timer_t timer);
+int timer_delete(timer_t timer);
 time_t time(time_t *t);
 clock_t clock(void);            /* time since the program started, in us: no CPU-time accounting */
 double difftime(time_t a, time_t b);

@@ -98,9 +98,9 @@ gid_t getegid(void);
 int gethostname(char *name, size_t n);
 __attribute__((noreturn)) void _exit(int status);
 
-/* No SIGALRM can ever be delivered (no POSIX signals): alarm sets errno
-   to ENOSYS and returns 0 (no earlier alarm was pending), and the alarm
-   never goes off. docs/libc.md. */
+/* SIGALRM for the program in s seconds (0: cancel); the seconds left of
+   the previous alarm, rounded, or 0. It is setitimer's ITIMER_REAL
+   (ulib/posix/timer.c, docs/libc.md). */
 unsigned alarm(unsigned s);
 /* The calling thread's id: its struct thread's (unique, never 0), or the
    space id before any thread runs. */

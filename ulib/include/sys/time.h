@@ -11,6 +11,19 @@ struct timezone {
 
 int gettimeofday(struct timeval *tv, void *tz);   /* tz, if given, is UTC */
 
+/* Interval timers (ulib/posix/timer.c): ITIMER_REAL sends SIGALRM (it is
+   the timer alarm() sets); ITIMER_VIRTUAL and ITIMER_PROF are EINVAL (no
+   per-program CPU time to count down). */
+#define ITIMER_REAL    0
+#define ITIMER_VIRTUAL 1
+#define ITIMER_PROF    2
+struct itimerval {
+	struct timeval it_interval;    /* the period after the first expiry; 0: one-shot */
+	struct timeval it_value;       /* time to the next expiry; 0: disarmed */
+};
+int setitimer(int which, const struct itimerval *v, struct itimerval *old);
+int getitimer(int which, struct itimerval *v);
+
 #define timerisset(t)  ((t)->tv_sec || (t)->tv_usec)
 #define timerclear(t)  ((t)->tv_sec = (t)->tv_usec = 0)
 /* glibc's conversions (<sys/time.h> under _GNU_SOURCE/_DEFAULT_SOURCE) */

@@ -1,0 +1,34 @@
+"""POSIX timers (ulib/posix/timer.c, delivery in ulib/signal.c) on every
+package at -smp 1 and 2 (progs/posix/timers.c): alarm's return value and
+alarm + pause (the handler in main, EINTR), setitimer's periodic SIGALRM
+(at least a third of the ticks a window should hold), getitimer and
+disarming, timer_create with SIGEV_SIGNAL (SI_TIMER, si_value), SIGEV_THREAD,
+SIGEV_NONE, TIMER_ABSTIME on both clocks, overruns while the signal is
+blocked, sigwait taking SIGALRM when every thread blocks it, and EINVAL
+for bad clocks, sigevents, times and deleted or forged timers. Before
+timer.c alarm never fired (ENOSYS) and the rest did not link."""
+import pytest
+from harness import ROOT
+from helpers import done, only, result
+
+PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
+                  if d.is_dir() and any(d.glob("*.c")))
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_timers(boot, pkg, smp):
+    r = boot(f"run=timers,pkg={pkg}", smp=smp, timeout=120)
+    res = result(r, "timers")
+    assert res["failures"] == 0, r.tail()
+    assert res["checks"] >= 117, res
+    done(r, 0)
+
+
+@pytest.mark.parametrize("pkg", ["fifo", "naive", "kthread"])
+def test_alarm_watchdog_ends_the_program(boot, pkg):
+    """alarm(1) with SIGALRM's default action: status 128 + 14 while main
+    sleeps (it would sleep 5 s, then print "still here")."""
+    r = boot(f"run=timers,watchdog,pkg={pkg}", smp=1, timeout=60)
+    assert only(r, "exit", prog="timers")["status"] == 128 + 14, r.tail()
+    assert not any("still here" in l for l in r.lines), r.tail()

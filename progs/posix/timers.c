@@ -1,0 +1,445 @@
+/*
+ * timers: alarm, setitimer/getitimer and timer_* (ulib/posix/timer.c)
+ * as programs use them: alarm's return value (the seconds left of the
+ * previous one); alarm + pause, the handler running in main and pause
+ * ending with EINTR while another thread sleeps; setitimer's periodic
+ * SIGALRM counted over a window (a lower bound only), getitimer, the old
+ * value, disarming; timer_create with SIGEV_SIGNAL (si_code SI_TIMER and
+ * si_value in an SA_SIGINFO handler), SIGEV_THREAD (the function in
+ * another thread, with the value), SIGEV_NONE, TIMER_ABSTIME on both
+ * clocks, disarm with 0, overruns counted while the signal is blocked,
+ * sigwait taking SIGALRM in a thread when every thread blocks it, and
+ * bad calls (EINVAL for bad clocks, sigevents, times, deleted and forged
+ * timers). `timers watchdog`: alarm(1) with SIGALRM's default action
+ * ends the program (status 142) while main sleeps. Ends with
+ * @result {"name": "timers", "checks": N, "failures": F}, exit 0 iff F == 0.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CHECK_NAME "timers"
+#include <check.h>
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+	nanosleep(&ts, 0);              /* may end early (EINTR): callers loop on a clock */
+}
+
+static pthread_t main_th;
+static volatile int alrm, alrm_in_main;
+
+static void on_alrm(int sig)
+{
+	(void)sig;
+	alrm++;
+	alrm_in_main = pthread_self() == main_th;
+}
+
+/* ---- alarm ---- */
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	for (long long end = mono_ms() + 1500; mono_ms() < end;)
+		sleep_ms(100);
+	return 0;
+}
+
+static void test_alarm(void)
+{
+	CHECK(alarm(5) == 0);           /* none before */
+	unsigned left = alarm(3);
+	CHECK(left == 5 || left == 4);  /* rounded to the nearest second */
+	CHECK(alarm(0) == 3);
+	CHECK(alarm(0) == 0);
+
+	/* alarm + pause: the handler runs in main, pause ends with EINTR,
+	   though another thread that does not block SIGALRM sleeps */
+	pthread_t th;
+	pthread_create(&th, 0, sleeper, 0);
+	signal(SIGALRM, on_alrm);
+	alrm = 0;
+	long long t0 = mono_ms();
+	CHECK(alarm(1) == 0);
+	errno = 0;
+	int r = pause();
+	CHECK(r == -1 && errno == EINTR);
+	CHECK(alrm == 1);
+	CHECK(alrm_in_main);
+	CHECK(mono_ms() - t0 >= 900);
+	CHECK(alarm(0) == 0);           /* it went off: none left */
+	pthread_join(th, 0);
+}
+
+/* ---- setitimer ---- */
+
+static void test_itimer(void)
+{
+	signal(SIGALRM, on_alrm);
+	struct itimerval v = { .it_interval = { 0, 20000 }, .it_value = { 0, 20000 } }, g, old;
+	alrm = 0;
+	CHECK(setitimer(ITIMER_REAL, &v, &old) == 0);
+	CHECK(!timerisset(&old.it_value) && !timerisset(&old.it_interval));
+	CHECK(getitimer(ITIMER_REAL, &g) == 0);
+	CHECK(g.it_interval.tv_sec == 0 && g.it_interval.tv_usec == 20000);
+	CHECK(g.it_value.tv_sec == 0 && g.it_value.tv_usec > 0 && g.it_value.tv_usec <= 20000);
+	/* a 600 ms window should hold ~30 ticks: at least a third */
+	for (long long end = mono_ms() + 600; mono_ms() < end;)
+		sleep_ms(5);
+	int n = alrm;
+	CHECK(n >= 10);
+	if (n < 10)
+		printf("timers: %d ticks of 20 ms in 600 ms\n", n);
+	struct itimerval zero = { 0 };
+	CHECK(setitimer(ITIMER_REAL, &zero, &old) == 0);
+	CHECK(old.it_interval.tv_usec == 20000 && old.it_value.tv_usec <= 20000);
+	sleep_ms(30);                   /* one already sent may still run */
+	n = alrm;
+	for (long long end = mono_ms() + 150; mono_ms() < end;)
+		sleep_ms(10);
+	CHECK(alrm == n);               /* disarmed: no more */
+	CHECK(getitimer(ITIMER_REAL, &g) == 0 && !timerisset(&g.it_value));
+
+	/* one-shot: it_interval 0 */
+	struct itimerval once = { .it_value = { 0, 30000 } };
+	alrm = 0;
+	CHECK(setitimer(ITIMER_REAL, &once, 0) == 0);
+	for (long long end = mono_ms() + 300; mono_ms() < end;)
+		sleep_ms(10);
+	CHECK(alrm == 1);
+
+	errno = 0;
+	CHECK(setitimer(ITIMER_VIRTUAL, &v, 0) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(setitimer(ITIMER_PROF, &v, 0) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(getitimer(ITIMER_VIRTUAL, &g) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(setitimer(7, &v, 0) == -1 && errno == EINVAL);
+	struct itimerval bad = { .it_value = { 0, 1000000 } };
+	errno = 0;
+	CHECK(setitimer(ITIMER_REAL, &bad, 0) == -1 && errno == EINVAL);
+	bad = (struct itimerval){ .it_value = { -1, 0 } };
+	errno = 0;
+	CHECK(setitimer(ITIMER_REAL, &bad, 0) == -1 && errno == EINVAL);
+}
+
+/* ---- timer_create: SIGEV_SIGNAL ---- */
+
+static volatile int info_sig, info_code, info_val, info_n, info_in_main;
+
+static void on_info(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	info_sig = sig;
+	info_code = si->si_code;
+	info_val = si->si_value.sival_int;
+	info_in_main = pthread_self() == main_th;
+	info_n++;
+}
+
+static int wait_for(volatile int *n, int want, long ms)
+{
+	for (long long end = mono_ms() + ms; *n < want && mono_ms() < end;)
+		sleep_ms(5);
+	return *n >= want;
+}
+
+static void test_signal(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_info, .sa_flags = SA_SIGINFO };
+	sigaction(SIGUSR1, &sa, 0);
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1,
+			       .sigev_value.sival_int = 42 };
+	timer_t t;
+	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &t) == 0);
+	struct itimerspec v = { .it_value = { 0, 50000000 } }, g;
+	info_n = 0;
+	long long t0 = mono_ms();
+	CHECK(timer_settime(t, 0, &v, 0) == 0);
+	CHECK(timer_gettime(t, &g) == 0);
+	CHECK(g.it_value.tv_sec == 0 && g.it_value.tv_nsec > 0 && g.it_value.tv_nsec <= 50000000);
+	CHECK(g.it_interval.tv_sec == 0 && g.it_interval.tv_nsec == 0);
+	CHECK(wait_for(&info_n, 1, 2000));
+	CHECK(mono_ms() - t0 >= 45);
+	CHECK(info_sig == SIGUSR1 && info_code == SI_TIMER && info_val == 42);
+	CHECK(info_in_main);
+	CHECK(timer_gettime(t, &g) == 0 && g.it_value.tv_sec == 0 && g.it_value.tv_nsec == 0);
+	CHECK(timer_getoverrun(t) == 0);
+
+	/* TIMER_ABSTIME on CLOCK_MONOTONIC: 100 ms ahead */
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	v = (struct itimerspec){ .it_value = now };
+	v.it_value.tv_nsec += 100000000;
+	if (v.it_value.tv_nsec >= 1000000000) {
+		v.it_value.tv_sec++;
+		v.it_value.tv_nsec -= 1000000000;
+	}
+	info_n = 0;
+	t0 = mono_ms();
+	CHECK(timer_settime(t, TIMER_ABSTIME, &v, 0) == 0);
+	CHECK(wait_for(&info_n, 1, 2000));
+	CHECK(mono_ms() - t0 >= 90);
+	/* a time already passed: at once */
+	v.it_value = (struct timespec){ 0, 1 };   /* 1 ns after boot */
+	info_n = 0;
+	CHECK(timer_settime(t, TIMER_ABSTIME, &v, 0) == 0);
+	CHECK(wait_for(&info_n, 1, 1000));
+	CHECK(timer_delete(t) == 0);
+
+	/* CLOCK_REALTIME, TIMER_ABSTIME: the wall clock's 100 ms ahead */
+	CHECK(timer_create(CLOCK_REALTIME, &ev, &t) == 0);
+	clock_gettime(CLOCK_REALTIME, &now);
+	v = (struct itimerspec){ .it_value = { now.tv_sec, now.tv_nsec } };
+	v.it_value.tv_nsec += 100000000;
+	if (v.it_value.tv_nsec >= 1000000000) {
+		v.it_value.tv_sec++;
+		v.it_value.tv_nsec -= 1000000000;
+	}
+	info_n = 0;
+	t0 = mono_ms();
+	CHECK(timer_settime(t, TIMER_ABSTIME, &v, 0) == 0);
+	CHECK(timer_gettime(t, &g) == 0 && g.it_value.tv_sec == 0 && g.it_value.tv_nsec > 0);
+	CHECK(wait_for(&info_n, 1, 2000));
+	CHECK(mono_ms() - t0 >= 90);
+
+	/* disarm with 0: the old value comes back, nothing fires */
+	v = (struct itimerspec){ .it_value = { 0, 100000000 } };
+	struct itimerspec old, zero = { 0 };
+	info_n = 0;
+	CHECK(timer_settime(t, 0, &v, 0) == 0);
+	CHECK(timer_settime(t, 0, &zero, &old) == 0);
+	CHECK(old.it_value.tv_sec == 0 && old.it_value.tv_nsec > 0);
+	CHECK(timer_gettime(t, &g) == 0 && g.it_value.tv_sec == 0 && g.it_value.tv_nsec == 0);
+	for (long long end = mono_ms() + 200; mono_ms() < end;)
+		sleep_ms(10);
+	CHECK(info_n == 0);
+	CHECK(timer_delete(t) == 0);
+
+	/* SIGEV_NONE: it runs down, nothing is sent */
+	struct sigevent none = { .sigev_notify = SIGEV_NONE };
+	CHECK(timer_create(CLOCK_MONOTONIC, &none, &t) == 0);
+	v = (struct itimerspec){ .it_value = { 5, 0 }, .it_interval = { 1, 0 } };
+	CHECK(timer_settime(t, 0, &v, 0) == 0);
+	CHECK(timer_gettime(t, &g) == 0 && g.it_value.tv_sec <= 5 && (g.it_value.tv_sec > 0 ||
+	      g.it_value.tv_nsec > 0) && g.it_interval.tv_sec == 1);
+	CHECK(timer_delete(t) == 0);
+}
+
+/* ---- overruns while the signal is blocked ---- */
+
+static void test_overrun(void)
+{
+	sigset_t s, old;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &s, &old);
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR2,
+			       .sigev_value.sival_int = 7 };
+	timer_t t;
+	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &t) == 0);
+	struct itimerspec v = { .it_value = { 0, 10000000 }, .it_interval = { 0, 10000000 } };
+	CHECK(timer_settime(t, 0, &v, 0) == 0);
+	/* ~30 expiries in 300 ms, one signal pending: the rest are overruns */
+	for (long long end = mono_ms() + 300; mono_ms() < end;)
+		sleep_ms(10);
+	sigset_t p;
+	CHECK(sigpending(&p) == 0 && sigismember(&p, SIGUSR2));
+	siginfo_t si;
+	struct timespec lim = { 2, 0 };
+	CHECK(sigtimedwait(&s, &si, &lim) == SIGUSR2);
+	CHECK(si.si_code == SI_TIMER && si.si_value.sival_int == 7);
+	int o = timer_getoverrun(t);
+	CHECK(o >= 9);
+	CHECK(si.si_overrun == o);
+	if (o < 9)
+		printf("timers: overrun %d after 300 ms of a 10 ms timer\n", o);
+	/* taken: the next expiry sends again */
+	CHECK(sigtimedwait(&s, &si, &lim) == SIGUSR2);
+	CHECK(timer_delete(t) == 0);
+	pthread_sigmask(SIG_SETMASK, &old, 0);
+}
+
+/* ---- SIGEV_THREAD ---- */
+
+static sem_t fired;
+static void *volatile thr_val;
+static volatile int thr_other;
+
+static void notify(union sigval v)
+{
+	thr_val = v.sival_ptr;
+	thr_other = pthread_self() != main_th;
+	sem_post(&fired);
+}
+
+static void test_thread(void)
+{
+	static int cookie;
+	sem_init(&fired, 0, 0);
+	struct sigevent ev = { .sigev_notify = SIGEV_THREAD, .sigev_notify_function = notify,
+			       .sigev_value.sival_ptr = &cookie };
+	timer_t t;
+	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &t) == 0);
+	struct itimerspec v = { .it_value = { 0, 30000000 } };
+	CHECK(timer_settime(t, 0, &v, 0) == 0);
+	struct timespec lim;
+	clock_gettime(CLOCK_REALTIME, &lim);
+	lim.tv_sec += 3;
+	CHECK(sem_timedwait(&fired, &lim) == 0);
+	CHECK(thr_val == &cookie);
+	CHECK(thr_other);
+	/* periodic: a thread per expiry */
+	v = (struct itimerspec){ .it_value = { 0, 20000000 }, .it_interval = { 0, 20000000 } };
+	CHECK(timer_settime(t, 0, &v, 0) == 0);
+	int n = 0;
+	for (; n < 3; n++)
+		if (sem_timedwait(&fired, &lim))
+			break;
+	CHECK(n == 3);
+	CHECK(timer_delete(t) == 0);
+}
+
+/* ---- sigwait takes SIGALRM when every thread blocks it ---- */
+
+static void *waiter(void *arg)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGALRM);
+	int sig = 0;
+	sigwait(&s, &sig);
+	*(int *)arg = sig;
+	return 0;
+}
+
+static void test_sigwait(void)
+{
+	signal(SIGALRM, on_alrm);
+	sigset_t s, old;
+	sigemptyset(&s);
+	sigaddset(&s, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &s, &old);   /* the waiter inherits it */
+	int got = 0;
+	pthread_t th;
+	pthread_create(&th, 0, waiter, &got);
+	alrm = 0;
+	struct itimerval v = { .it_value = { 0, 50000 } };
+	CHECK(setitimer(ITIMER_REAL, &v, 0) == 0);
+	CHECK(pthread_join(th, 0) == 0);
+	CHECK(got == SIGALRM);
+	CHECK(alrm == 0);               /* taken by sigwait, not a handler */
+	pthread_sigmask(SIG_SETMASK, &old, 0);
+	CHECK(alrm == 0);               /* nothing was left pending either */
+}
+
+/* ---- bad calls ---- */
+
+static void test_bad(void)
+{
+	timer_t t;
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	errno = 0;
+	CHECK(timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &t) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(timer_create(99, &ev, &t) == -1 && errno == EINVAL);
+	ev.sigev_signo = 0;
+	errno = 0;
+	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &t) == -1 && errno == EINVAL);
+	ev.sigev_signo = NSIG;
+	errno = 0;
+	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &t) == -1 && errno == EINVAL);
+	ev = (struct sigevent){ .sigev_notify = 99 };
+	errno = 0;
+	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &t) == -1 && errno == EINVAL);
+	ev = (struct sigevent){ .sigev_notify = SIGEV_THREAD };    /* no function */
+	errno = 0;
+	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &t) == -1 && errno == EINVAL);
+
+	CHECK(timer_create(CLOCK_MONOTONIC, 0, &t) == 0);   /* SIGALRM, the id as value */
+	struct itimerspec v = { .it_value = { 0, 1000000000 } }, g;
+	errno = 0;
+	CHECK(timer_settime(t, 0, &v, 0) == -1 && errno == EINVAL);
+	v = (struct itimerspec){ .it_value = { 0, -1 } };
+	errno = 0;
+	CHECK(timer_settime(t, 0, &v, 0) == -1 && errno == EINVAL);
+	v = (struct itimerspec){ .it_value = { 1, 0 }, .it_interval = { -1, 0 } };
+	errno = 0;
+	CHECK(timer_settime(t, 0, &v, 0) == -1 && errno == EINVAL);
+	CHECK(timer_delete(t) == 0);
+	/* deleted */
+	v = (struct itimerspec){ .it_value = { 1, 0 } };
+	errno = 0;
+	CHECK(timer_settime(t, 0, &v, 0) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(timer_gettime(t, &g) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(timer_getoverrun(t) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(timer_delete(t) == -1 && errno == EINVAL);
+	/* forged */
+	timer_t forged[] = { 0, (timer_t)1, (timer_t)12345, (timer_t)-1, (timer_t)&t,
+			     (timer_t)((uintptr_t)t + 256) };
+	for (unsigned i = 0; i < sizeof forged / sizeof *forged; i++) {
+		errno = 0;
+		CHECK(timer_gettime(forged[i], &g) == -1 && errno == EINVAL);
+		errno = 0;
+		CHECK(timer_settime(forged[i], 0, &v, 0) == -1 && errno == EINVAL);
+		errno = 0;
+		CHECK(timer_delete(forged[i]) == -1 && errno == EINVAL);
+	}
+	/* the table fills (EAGAIN), then every timer goes */
+	timer_t all[200];
+	int n = 0;
+	struct sigevent none = { .sigev_notify = SIGEV_NONE };
+	while (n < 200 && timer_create(CLOCK_MONOTONIC, &none, &all[n]) == 0)
+		n++;
+	CHECK(n > 8 && n < 200 && errno == EAGAIN);
+	int ok = 1;
+	for (int i = 0; i < n; i++)
+		ok &= timer_delete(all[i]) == 0;
+	CHECK(ok);
+}
+
+/* `timers watchdog`: nothing catches SIGALRM, so it ends the program */
+static int watchdog(void)
+{
+	alarm(1);
+	for (long long end = mono_ms() + 5000; mono_ms() < end;)
+		sleep_ms(50);
+	printf("timers: still here after the alarm\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	main_th = pthread_self();
+	if (argc > 1 && !strcmp(argv[1], "watchdog"))
+		return watchdog();
+	test_alarm();
+	test_itimer();
+	test_signal();
+	test_overrun();
+	test_thread();
+	test_sigwait();
+	test_bad();
+	printf("@result {\"name\": \"timers\", \"checks\": %d, \"failures\": %d}\n", checks, failures);
+	return failures != 0;
+}

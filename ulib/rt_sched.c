@@ -231,6 +231,7 @@ static void requeue_cur(struct rtvp *v, struct uthread *cur, int why)
 	cur->ctx = v->vpp->save;
 	memcpy(cur->fpu, v->vpp->fpu, sizeof cur->fpu);
 	rt_make_full(cur);
+	rt_cpu_switch(cur, 0);
 	v->vpp->current_thread = 0;
 	rt_make_runnable(v->pkg, v, cur, why);
 }
@@ -259,6 +260,7 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 	struct uthread *cur = (struct uthread *)vpp->current_thread;
 	int saw = drain(v, cur);
 	if (!cur || (saw & SAW_BLOCKED)) {   /* a blocked cur is the kernel's now */
+		rt_cpu_switch(cur, 0);       /* (its time in the kernel from here on is not its) */
 		vpp->current_thread = 0;
 		sched_loop(v);
 	}

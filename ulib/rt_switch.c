@@ -146,11 +146,13 @@ static __attribute__((noinline)) void wait_not_busy(struct uthread *t)
 			sys_yield();
 }
 
-/* Make t v's running thread. */
-static inline __attribute__((always_inline)) void set_current(struct rtvp *v, struct uthread *t)
+/* Make t v's running thread, in place of self (0: the scheduler loop's). */
+static inline __attribute__((always_inline)) void set_current(struct rtvp *v, struct uthread *self,
+							      struct uthread *t)
 {
 	if (rt_busy(t))
 		wait_not_busy(t);
+	rt_cpu_switch(self, t);
 	t->t.vpp = v->vpp;
 	v->vpp->current_thread = (uint64_t)&t->t;
 }
@@ -158,7 +160,7 @@ static inline __attribute__((always_inline)) void set_current(struct rtvp *v, st
 /* Run t on v from the scheduler loop (never returns). */
 void rt_run_thread(struct rtvp *v, struct uthread *t)
 {
-	set_current(v, t);
+	set_current(v, 0, t);
 	lctx_jump(&t->lc);              /* t enables once it is back */
 }
 
@@ -169,11 +171,12 @@ static void switch_away(struct rtvp *v, struct uthread *self, struct uthread *ne
 	v->prev = self;
 	v->prev_action = act;
 	if (!next) {
+		rt_cpu_switch(self, 0);
 		v->vpp->current_thread = 0;
 		rt_sched_enter(v, act == ACT_EXIT ? 0 : &self->lc);
 	} else {
 		/* next finishes our switch before it resumes (lctx_*_call) */
-		set_current(v, next);
+		set_current(v, self, next);
 		if (act == ACT_EXIT)
 			lctx_jump_call(&next->lc, 0, finish_cb, v);
 		lctx_swap_call(&self->lc, &next->lc, finish_cb, v);
@@ -202,7 +205,7 @@ static __attribute__((noinline)) void yield_slow(struct rtvp *v, struct uthread 
 	if (p->yield_swap) {
 		self->lc.busy = 1;
 		if ((next = p->yield_swap(v, self))) {
-			set_current(v, next);
+			set_current(v, self, next);
 			lctx_swap_fn(&self->lc, &next->lc);   /* clears self's busy */
 		} else
 			self->lc.busy = 0;
@@ -253,6 +256,18 @@ static inline __attribute__((always_inline)) void swap_asm(struct lctx *from, co
 			   "mm0", "mm1", "mm2", "mm3", "mm4", "mm5", "mm6", "mm7");
 }
 
+/* The fast path's switch with thread CPU clocks on: out of line, so
+   that the fast path keeps nothing live across a call. */
+static __attribute__((noinline)) void yield_charged(struct vp_page *vpp, struct uthread *self,
+						    struct uthread *next)
+{
+	rt_cpu_charge(self, next);
+	next->t.vpp = vpp;
+	vpp->current_thread = (uint64_t)&next->t;
+	swap_asm(&self->lc, &next->lc);           /* clears self's busy */
+	vp_enable_self();
+}
+
 /* The fast path keeps nothing live across the switch (it reloads the VP
    from %gs) and does not wait for next's busy: the head of our own local
    queue is never busy (see rtpkg.local_yield). */
@@ -263,6 +278,8 @@ void rt_yield(struct thread *self_t)
 	struct rtvp *v = vp_pkg(vpp);
 	if (!(next = lq_rotate(v, self)))   /* (empty unless local_yield) */
 		return yield_slow(v, self);
+	if (__builtin_expect(rt_cputime_on, 0))
+		return yield_charged(vpp, self, next);
 	next->t.vpp = vpp;
 	vpp->current_thread = (uint64_t)&next->t;
 	swap_asm(&self->lc, &next->lc);           /* clears self's busy */
@@ -286,7 +303,7 @@ void rt_block(struct thread *self_t)
 	/* Straight to next: the switch itself commits the park on next's
 	   stack, once self is saved (lctx_swap_park), as rt_finish_prev
 	   would, in one step. */
-	set_current(v, next);
+	set_current(v, self, next);
 	lctx_swap_park(&self->lc, &next->lc);
 	vp_enable(vp_self());           /* back, maybe on another VP */
 }
@@ -318,7 +335,7 @@ __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 		   after the jump: it cannot free self while we are on self's
 		   stack, so JOIN_DONE may go first. */
 		__atomic_store_n(&self->t.join, JOIN_DONE, __ATOMIC_RELEASE);
-		set_current(v, next);
+		set_current(v, self, next);
 		lctx_jump(&next->lc);
 	}
 	switch_away(v, self, next, ACT_EXIT);
@@ -386,4 +403,103 @@ void rt_free(struct thread *t)
 	do
 		u->next = head;
 	while (!__atomic_compare_exchange_n(&p->pool, &head, u, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+}
+
+/*
+ * Thread CPU clocks (docs/libc.md). A thread's CPU time is the CPU time
+ * of the VPs that ran it while they ran it: the kernel keeps each VP's
+ * (its pseudo-register page), and every switch on a VP charges the thread
+ * leaving it the VP's time since that thread arrived (rt_cpu_charge).
+ * The VP's time stops while the kernel has it off a CPU, so a thread
+ * whose VP was preempted is not charged for the wait; the upcall handler
+ * and scheduler loop between two threads are charged to neither.
+ *
+ * Kept only once a program asks for a thread CPU clock (rt_cputime turns
+ * rt_cputime_on on, for good): until then every switch path pays one
+ * load and a branch, and the yield and hand-off paths stay at their
+ * instruction counts. A thread's clock so counts from the later of its
+ * first run and that first request: the caller is stamped at once, a
+ * thread running on another VP then from its next switch to a VP.
+ */
+int rt_cputime_on;
+
+/* An update of t's fields, for readers on other VPs: the stores are
+   ordered (x86) and the compiler keeps them so (volatile, fences). */
+static inline void cpu_seq_bump(struct uthread *t)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	t->cpu_seq++;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+/* On the calling VP, software interrupts off: `out` leaves it, `in`
+   arrives (either may be 0). */
+void rt_cpu_charge(struct uthread *out, struct uthread *in)
+{
+	uint64_t now = vp_cpu_self_ns();
+	if (out) {
+		cpu_seq_bump(out);
+		if (out->cpu_in)
+			out->cpu_ns += now - out->cpu_in;
+		out->cpu_in = 0;
+		cpu_seq_bump(out);
+	}
+	if (in) {
+		cpu_seq_bump(in);
+		in->cpu_pp = vp_pseudo();
+		in->cpu_in = now;
+		cpu_seq_bump(in);
+	}
+}
+
+/* The CPU time of t's stint on pp so far, or -1 if it cannot be read
+   now (pp's turn is ending: the kernel clears oncpu before it adds the
+   turn to run_ns, and the sum reads short for a moment). */
+static int64_t stint_ns(const struct pseudo_page *pp, uint64_t in)
+{
+	uint64_t d = __atomic_load_n(&pp->dispatches, __ATOMIC_ACQUIRE);
+	uint64_t c = vp_cpu_ns(pp, now_ns());
+	if (d != __atomic_load_n(&pp->dispatches, __ATOMIC_ACQUIRE) || c < in)
+		return -1;
+	return (int64_t)(c - in);
+}
+
+/* t's CPU time: t the caller (exact) or another thread of the program
+   (its descriptor may be stale: the caller checks t's id afterwards,
+   ulib/cpuclock.c). The first call turns the accounting on. */
+int64_t rt_cputime(struct thread *tt)
+{
+	struct uthread *t = (struct uthread *)tt;
+	if (!__atomic_load_n(&rt_cputime_on, __ATOMIC_RELAXED))
+		__atomic_store_n(&rt_cputime_on, 1, __ATOMIC_SEQ_CST);
+	if (tt == thread_self()) {
+		/* Nobody else writes our fields while we run; with software
+		   interrupts off no upcall moves us between the reads. */
+		int was;
+		struct vp_page *vpp = vp_disable_save_self(&was);
+		if (!t->cpu_in)          /* the first request: count from here */
+			rt_cpu_charge(0, t);
+		int64_t r = (int64_t)(t->cpu_ns + vp_cpu_self_ns() - t->cpu_in);
+		vp_restore(vpp, was);
+		return r;
+	}
+	for (int i = 1;; i++) {
+		uint32_t s = __atomic_load_n(&t->cpu_seq, __ATOMIC_ACQUIRE);
+		if (!(s & 1)) {
+			uint64_t n = t->cpu_ns, in = t->cpu_in;
+			const struct pseudo_page *pp = t->cpu_pp;
+			int64_t live = in && pp ? stint_ns(pp, in) : 0;
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			if (live >= 0 && __atomic_load_n(&t->cpu_seq, __ATOMIC_ACQUIRE) == s)
+				return (int64_t)n + live;
+			/* (a stint whose VP the kernel holds mid-switch for
+			   long: its finished stints, rather than wait on) */
+			if (i > 10000 && live < 0 && __atomic_load_n(&t->cpu_seq, __ATOMIC_ACQUIRE) == s)
+				return (int64_t)n;
+		}
+		if (i % 64)
+			__asm__ volatile("pause");
+		else
+			sys_yield();         /* its VP may be off a CPU mid-switch */
+	}
 }

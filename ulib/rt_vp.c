@@ -101,7 +101,7 @@ static struct uthread *pool_get(struct rtpkg *p, uint64_t size)
 	int reused = t != 0;
 	if (t)
 		free(t->stack);      /* another size (the descriptor stays type-stable) */
-	else if (!(t = malloc(sizeof *t)))
+	else if (!(t = calloc(1, sizeof *t)))   /* (zero CPU-time fields: rt_cputime) */
 		return 0;
 	if (!(t->stack = malloc(size))) {
 		if (reused) {
@@ -133,8 +133,10 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 		vp_restore(vpp, was);
 		return 0;
 	}
-	thread_init(&t->t, &p->ops);
+	thread_init(&t->t, &p->ops);     /* a new id first: a reader of the old one's clock fails */
 	t->t.pkg = t;
+	if (__builtin_expect(rt_cputime_on, 0))
+		t->cpu_ns = t->cpu_in = 0;   /* (never written while off) */
 	if (attr) {                      /* kept even where ignored: <sync.h>'s ceilings */
 		int pr = attr->prio;
 		t->t.prio = pr < THREAD_PRIO_MIN ? THREAD_PRIO_MIN : pr > THREAD_PRIO_MAX ? THREAD_PRIO_MAX : pr;

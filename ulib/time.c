@@ -4,6 +4,8 @@
  * CLOCK_REALTIME adds the wall time at boot, which the kernel read from
  * the RTC (INFO_BOOT_EPOCH, fetched once). CLOCK_PROCESS_CPUTIME_ID and
  * clock() sum the VPs' time on a CPU from their pseudo-register pages.
+ * Thread CPU clocks (CLOCK_THREAD_CPUTIME_ID, pthread_getcpuclockid's)
+ * are the packages' (ulib/cpuclock.c).
  * Sleeping is SYS_sleep, which under a thread package blocks only the
  * calling thread.
  */
@@ -52,12 +54,23 @@ uint64_t __clock_realtime_ns(void)
  * goes below one returned before (cpu_last): a stretch of work timed
  * with it is never negative.
  */
-static uint64_t vp_cpu_ns(const struct pseudo_page *pp, uint64_t now)
+uint64_t vp_cpu_ns(const struct pseudo_page *pp, uint64_t now)
 {
 	uint64_t r = __atomic_load_n(&pp->run_ns, __ATOMIC_ACQUIRE);
 	uint64_t on = __atomic_load_n(&pp->oncpu, __ATOMIC_ACQUIRE);
 	uint64_t s = __atomic_load_n(&pp->run_start, __ATOMIC_ACQUIRE);
 	return r + (on && now > s ? now - s : 0);
+}
+
+uint64_t vp_cpu_self_ns(void)
+{
+	const struct pseudo_page *me = vp_pseudo();
+	uint64_t d, t;
+	do {
+		d = __atomic_load_n(&me->dispatches, __ATOMIC_ACQUIRE);
+		t = vp_cpu_ns(me, now_ns());
+	} while (d != __atomic_load_n(&me->dispatches, __ATOMIC_ACQUIRE));
+	return t;
 }
 
 static uint64_t cpu_last;
@@ -66,13 +79,7 @@ uint64_t __cpu_time_ns(void);
 uint64_t __cpu_time_ns(void)
 {
 	const struct pseudo_page *me = vp_pseudo();
-	uint64_t self, d, now;
-	do {
-		d = __atomic_load_n(&me->dispatches, __ATOMIC_ACQUIRE);
-		now = now_ns();
-		self = vp_cpu_ns(me, now);
-	} while (d != __atomic_load_n(&me->dispatches, __ATOMIC_ACQUIRE));
-	uint64_t t = self;
+	uint64_t t = vp_cpu_self_ns(), now = now_ns();
 	unsigned n = __atomic_load_n(&me->nvp, __ATOMIC_RELAXED);
 	for (unsigned i = 0; i < n; i++)
 		if (pseudo_page(i) != me)
@@ -83,6 +90,10 @@ uint64_t __cpu_time_ns(void)
 		;
 	return t > last ? t : last;
 }
+
+int64_t __thread_cpu_self_ns(void);            /* cpuclock.c */
+int __thread_cpuclock(clockid_t clock);
+int64_t __thread_cpuclock_ns(clockid_t clock);
 
 /* The time of clock id in ns, or -1 for a clock we do not have. */
 static int64_t clock_ns(clockid_t id)
@@ -98,8 +109,10 @@ static int64_t clock_ns(clockid_t id)
 		return (int64_t)(epoch_ns() + now_ns());
 	case CLOCK_PROCESS_CPUTIME_ID:
 		return (int64_t)__cpu_time_ns();
+	case CLOCK_THREAD_CPUTIME_ID:
+		return __thread_cpu_self_ns();
 	}
-	return -1;
+	return __thread_cpuclock(id) ? __thread_cpuclock_ns(id) : -1;
 }
 
 int clock_gettime(clockid_t id, struct timespec *ts)
@@ -251,9 +264,13 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
 	return r;
 }
 
-/* Returns an error number, as POSIX's clock_nanosleep does. */
+/* Returns an error number, as POSIX's clock_nanosleep does. A thread's
+   CPU clock is EINVAL, as on Linux (no sleep until a thread has run so
+   long: the thread would be the one asleep). */
 int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem)
 {
+	if (id == CLOCK_THREAD_CPUTIME_ID || __thread_cpuclock(id))
+		return EINVAL;
 	int64_t now = clock_ns(id);
 	if (now < 0 || !valid(req))
 		return EINVAL;

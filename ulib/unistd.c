@@ -40,13 +40,13 @@ long sysconf(int name)
 	case _SC_SPIN_LOCKS:
 	case _SC_TIMEOUTS:
 	case _SC_CPUTIME:
+	case _SC_THREAD_CPUTIME:
 		return 200809L;          /* the options <unistd.h> defines */
 	case _SC_THREAD_PRIORITY_SCHEDULING:
 	case _SC_THREAD_PRIO_INHERIT:
 	case _SC_THREAD_PROCESS_SHARED:
 	case _SC_PRIORITY_SCHEDULING:
 	case _SC_MAPPED_FILES:
-	case _SC_THREAD_CPUTIME:
 		return -1;               /* not supported: -1, errno as it was */
 	case _SC_THREAD_STACK_MIN:
 		return 16384;

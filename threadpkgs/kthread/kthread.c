@@ -36,6 +36,7 @@
 #include <spin.h>
 #include <pkg.h>
 #include <tls.h>
+#include <clock.h>
 
 /* A small-class block (<= malloc's SMALL_MAX with its header), so stacks
    are recycled through malloc's free list instead of a map/unmap pair
@@ -52,6 +53,7 @@ struct kthread {
 	uint64_t size;               /* of the stack */
 	uint64_t fsbase;             /* its TLS block's TCB, at the stack's top (0: none) */
 	volatile uint32_t gone;      /* 1 once the VP has left user mode for good */
+	uint64_t cpu_base;           /* its VP slot's CPU time as it started (kt_cputime) */
 	struct kthread *next;        /* on the free list */
 };
 
@@ -104,7 +106,10 @@ __asm__(".text\n"
 
 void kthread_start(struct kthread *k, struct vp_page *vpp)
 {
-	k->t.vpp = vpp;
+	/* A slot keeps its CPU time across its VPs (<anima/vp.h>): the
+	   thread's starts here. Before vpp, which tells readers it is set. */
+	k->cpu_base = vp_cpu_self_ns();
+	__atomic_store_n(&k->t.vpp, vpp, __ATOMIC_RELEASE);
 	vpp->current_thread = (uint64_t)&k->t;
 	if (k->fsbase)
 		tls_set_fsbase(k->fsbase);   /* the kernel keeps it with the VP */
@@ -208,6 +213,31 @@ static void kt_free(struct thread *t)
 	pool_put(k);
 }
 
+/* A thread is its VP: its CPU time is the VP's since the thread started
+   there. Another thread's is read from its VP's pseudo-register page (a
+   moment short as that VP leaves a CPU: docs/libc.md); the caller
+   checks afterwards that t was still alive (ulib/cpuclock.c), for the
+   slot may hold another VP once t has exited. */
+static int64_t kt_cputime(struct thread *t)
+{
+	struct kthread *k = (struct kthread *)t;
+	if (t == thread_self())
+		return (int64_t)(vp_cpu_self_ns() - k->cpu_base);
+	struct vp_page *vpp = __atomic_load_n(&t->vpp, __ATOMIC_ACQUIRE);
+	if (!vpp)
+		return 0;                /* not started yet */
+	uint64_t i = ((uint64_t)vpp - VPPAGE_BASE) / 4096;
+	if ((uint64_t)vpp < VPPAGE_BASE || i >= MAXVP)
+		return -1;
+	const struct pseudo_page *pp = pseudo_page((unsigned)i);
+	uint64_t d, c;
+	do {                             /* one turn's figures, not two */
+		d = __atomic_load_n(&pp->dispatches, __ATOMIC_ACQUIRE);
+		c = vp_cpu_ns(pp, now_ns());
+	} while (d != __atomic_load_n(&pp->dispatches, __ATOMIC_ACQUIRE));
+	return c > k->cpu_base ? (int64_t)(c - k->cpu_base) : 0;
+}
+
 static const struct thread_ops kt_ops = {
 	.name = PKG_NAME,
 	.block = kt_block,
@@ -215,6 +245,7 @@ static const struct thread_ops kt_ops = {
 	.yield = kt_yield,
 	.exit = kt_exit,
 	.free = kt_free,
+	.cputime = kt_cputime,
 };
 
 /* nvp is ignored: each thread brings its own VP. */

@@ -16,4 +16,16 @@ static inline uint64_t rdtsc(void)
 
 uint64_t now_ns(void);          /* nanoseconds since boot: the TSC and the pseudo-register page */
 
+/*
+ * A VP's CPU time from its pseudo-register page (<anima/vp.h>): run_ns
+ * (whole turns) plus, while it is on a CPU, the time since run_start.
+ * vp_cpu_self_ns is exact for the calling VP: a dispatch between the
+ * reads changes `dispatches` and it reads again. vp_cpu_ns of another VP
+ * can miss a turn ending as it reads (the kernel clears oncpu before it
+ * adds the turn to run_ns): callers that need it monotonic clamp it.
+ */
+struct pseudo_page;
+uint64_t vp_cpu_ns(const struct pseudo_page *pp, uint64_t now);
+uint64_t vp_cpu_self_ns(void);
+
 #endif

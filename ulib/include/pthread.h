@@ -199,7 +199,7 @@ int pthread_getaffinity_np(pthread_t th, size_t size, cpu_set_t *set);
 int pthread_attr_setaffinity_np(pthread_attr_t *a, size_t size, const cpu_set_t *set);
 int pthread_attr_getaffinity_np(const pthread_attr_t *a, size_t size, cpu_set_t *set);
 int pthread_getattr_np(pthread_t th, pthread_attr_t *a);
-int pthread_getcpuclockid(pthread_t th, clockid_t *clock);      /* ENOENT: no CPU-time clocks */
+int pthread_getcpuclockid(pthread_t th, clockid_t *clock);      /* EINVAL in clock_gettime once th exits */
 int pthread_tryjoin_np(pthread_t th, void **ret);
 int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abstime);
 int pthread_clockjoin_np(pthread_t th, void **ret, clockid_t clock, const struct timespec *abstime);

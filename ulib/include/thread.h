@@ -51,6 +51,11 @@ struct thread_ops {
 	   thread_async_hook): asynchronous cancellation. 0: it looks only
 	   when t next stops by itself. */
 	void (*interrupt)(struct thread *t);
+	/* Optional: t's CPU time in ns (t the caller, or another live thread
+	   of the package), or -1 if the package cannot say. The first call
+	   may turn the package's accounting on (docs/libc.md, thread CPU
+	   clocks): until then it need not keep any. 0: no thread CPU clocks. */
+	int64_t (*cputime)(struct thread *t);
 };
 
 /* Where an interrupted thread t should resume instead of where it was

@@ -55,7 +55,7 @@
 #define _POSIX_THREAD_ATTR_STACKADDR 200809L   /* pthread_attr_setstack */
 #define _POSIX_THREAD_PRIO_PROTECT  200809L   /* ceilings; no PRIO_INHERIT */
 #define _POSIX_CPUTIME              200809L   /* CLOCK_PROCESS_CPUTIME_ID, clock() */
-#define _POSIX_THREAD_CPUTIME       -1        /* absent: no per-thread CPU time (docs/libc.md) */
+#define _POSIX_THREAD_CPUTIME       200809L   /* CLOCK_THREAD_CPUTIME_ID, pthread_getcpuclockid (docs/libc.md) */
 #define _POSIX_VERSION        200809L
 
 int pause(void);                 /* until a signal handler ran (ulib/signal.c): -1, EINTR */

@@ -40,6 +40,15 @@ struct uthread {
 	uint64_t stack_size;
 	struct uctx ctx;             /* full context (interrupted, or from the kernel) */
 	uint8_t fpu[512] __attribute__((aligned(16)));
+	/* CPU time (thread CPU clocks, rt_switch.c), kept once rt_cputime_on:
+	   the stints it ran, each the CPU time of the VP that ran it from
+	   switch-in to switch-out. Written only by the VP running or
+	   switching the thread; cpu_seq is odd while it does, for readers on
+	   other VPs. */
+	volatile uint32_t cpu_seq;
+	volatile uint64_t cpu_ns;    /* its finished stints */
+	volatile uint64_t cpu_in;    /* the VP's CPU time as this stint began (0: none counted) */
+	const struct pseudo_page *volatile cpu_pp;   /* that VP's pseudo-register page */
 };
 
 struct rtpkg;
@@ -144,9 +153,11 @@ __attribute__((noreturn)) void rt_exit(struct thread *self);
 void rt_free(struct thread *t);
 int rt_block_until(struct thread *self, uint64_t deadline);
 void rt_interrupt(struct thread *t);
+int64_t rt_cputime(struct thread *t);
 #define RT_OPS(nm) { .name = (nm), .block = rt_block, .unblock = rt_unblock, \
 		     .block_until = rt_block_until, .interrupt = rt_interrupt, \
-		     .yield = rt_yield, .exit = rt_exit, .free = rt_free }
+		     .yield = rt_yield, .exit = rt_exit, .free = rt_free, \
+		     .cputime = rt_cputime }
 
 /* struct pkg's routines, for RT_PACKAGE. */
 __attribute__((noreturn)) void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg);
@@ -299,6 +310,17 @@ static inline void rt_finish_switch(struct rtvp *v)
 	if (v->prev)
 		rt_finish_prev(v);
 }
+/* Thread CPU clocks: off (0) until a program first asks for one
+   (rt_cputime); then every switch charges the thread leaving the VP and
+   stamps the one arriving. Off, a switch pays one load and a branch. */
+extern int rt_cputime_on;
+void rt_cpu_charge(struct uthread *out, struct uthread *in);
+static inline __attribute__((always_inline)) void rt_cpu_switch(struct uthread *out, struct uthread *in)
+{
+	if (__builtin_expect(rt_cputime_on, 0))
+		rt_cpu_charge(out, in);
+}
+
 void rt_make_full(struct uthread *t);
 __attribute__((noreturn)) void rt_run_thread(struct rtvp *v, struct uthread *t);
 void rt_sched_enter(struct rtvp *v, struct lctx *from);

@@ -170,10 +170,13 @@ int pthread_attr_getstack(const pthread_attr_t *a, void **addr, size_t *n)
 	return 0;
 }
 
+int __thread_getcpuclockid(struct thread *t, clockid_t *clock);   /* ulib/cpuclock.c */
+
+/* A clock id naming th for clock_gettime and clock_getres; EINVAL there
+   once th has exited (docs/posix.md). */
 int pthread_getcpuclockid(pthread_t th, clockid_t *clock)
 {
-	(void)th, (void)clock;
-	return ENOENT;                   /* the kernel keeps no per-thread CPU time */
+	return __thread_getcpuclockid((struct thread *)th, clock);
 }
 
 int pthread_yield(void)

@@ -1,0 +1,134 @@
+/*
+ * Thread CPU-time clocks: CLOCK_THREAD_CPUTIME_ID for the caller, and a
+ * clock id for any live thread of the program (pthread_getcpuclockid).
+ * The package keeps the time (thread_ops.cputime: rt_switch.c, kthread);
+ * this file names threads by clock ids.
+ *
+ * A clock id must not be a pointer: a stale or forged id would make us
+ * read whatever lies there. It carries the thread's id, unique and never
+ * reused (thread_init), as Linux carries a tid: -(8 * id + 2), negative
+ * like Linux's, and unlike any fixed clock. A table maps ids handed out
+ * to descriptors; it only ever holds descriptors, which packages never
+ * give back to malloc (docs/thread-interface.md), so reading a stale one
+ * is safe, and the id is checked on the descriptor itself before and
+ * after the read: a thread that has exited (JOIN_DONE), or whose
+ * descriptor now holds another thread, gives EINVAL.
+ */
+#include <time.h>
+#include <errno.h>
+#include <spin.h>
+#include <thread.h>
+#include <clock.h>
+
+#define NCLK    1024                 /* threads with a clock id at once */
+#define MAXID   ((1UL << 28) - 1)    /* the ids a 32-bit clockid_t can carry */
+
+static struct {
+	volatile uint64_t id;            /* 0: never used */
+	struct thread *volatile t;
+} clk[NCLK];
+static struct spin clk_lock;
+
+/* t still is the thread `id`, and has not exited. */
+static int alive(struct thread *t, uint64_t id)
+{
+	return __atomic_load_n(&t->id, __ATOMIC_ACQUIRE) == id &&
+	       __atomic_load_n(&t->join, __ATOMIC_ACQUIRE) != JOIN_DONE;
+}
+
+/* The descriptor handed out for id, or 0. Open addressing from id %
+   NCLK; entries are replaced, never emptied, so an empty one ends it. */
+static struct thread *lookup(uint64_t id)
+{
+	for (unsigned k = 0; k < NCLK; k++) {
+		unsigned i = (unsigned)((id + k) % NCLK);
+		uint64_t e = __atomic_load_n(&clk[i].id, __ATOMIC_ACQUIRE);
+		if (e == id)
+			return __atomic_load_n(&clk[i].t, __ATOMIC_ACQUIRE);
+		if (!e)
+			return 0;
+	}
+	return 0;
+}
+
+/* Record t (alive) under its id: its own entry, or an empty one or one
+   of an exited thread. 0, or EAGAIN with NCLK live threads in it. */
+static int enter(struct thread *t, uint64_t id)
+{
+	int r = EAGAIN;
+	spin_lock(&clk_lock);
+	int free_i = -1;
+	for (unsigned k = 0; k < NCLK; k++) {
+		unsigned i = (unsigned)((id + k) % NCLK);
+		uint64_t e = clk[i].id;
+		if (e == id) {
+			r = 0;
+			goto out;
+		}
+		if (free_i < 0 && (!e || !alive(clk[i].t, e)))
+			free_i = (int)i;
+		if (!e)
+			break;
+	}
+	if (free_i >= 0) {
+		/* the descriptor first: a reader that sees the id sees it */
+		__atomic_store_n(&clk[free_i].t, t, __ATOMIC_RELEASE);
+		__atomic_store_n(&clk[free_i].id, id, __ATOMIC_RELEASE);
+		r = 0;
+	}
+out:
+	spin_unlock(&clk_lock);
+	return r;
+}
+
+/* The calling thread's CPU time (a program without a thread package:
+   its VP's, that being its thread). */
+int64_t __thread_cpu_self_ns(void);
+int64_t __thread_cpu_self_ns(void)
+{
+	struct thread *self = thread_self();
+	if (!self)
+		return (int64_t)vp_cpu_self_ns();
+	return self->ops->cputime ? self->ops->cputime(self) : -1;
+}
+
+/* Is clock a thread's clock id (valid or not)? */
+int __thread_cpuclock(clockid_t clock);
+int __thread_cpuclock(clockid_t clock)
+{
+	return clock < 0 && (-(int64_t)clock) % 8 == 2;
+}
+
+/* The time of thread clock id `clock`, or -1 (EINVAL: stale, forged). */
+int64_t __thread_cpuclock_ns(clockid_t clock);
+int64_t __thread_cpuclock_ns(clockid_t clock)
+{
+	if (!__thread_cpuclock(clock))
+		return -1;
+	uint64_t id = (uint64_t)((-(int64_t)clock) - 2) / 8;
+	struct thread *t = id ? lookup(id) : 0;
+	if (!t || !alive(t, id))
+		return -1;
+	if (t == thread_self())
+		return t->ops->cputime(t);
+	int64_t ns = t->ops->cputime(t);
+	return alive(t, id) ? ns : -1;   /* read from another thread's: then not */
+}
+
+int __thread_getcpuclockid(struct thread *t, clockid_t *clock);
+int __thread_getcpuclockid(struct thread *t, clockid_t *clock)
+{
+	if (!t || !clock)
+		return EINVAL;
+	uint64_t id = t->id;
+	if (!t->ops->cputime || id > MAXID)
+		return ENOENT;               /* no clock for it */
+	if (!alive(t, id))
+		return ESRCH;
+	int e = enter(t, id);
+	if (e)
+		return e;
+	t->ops->cputime(t);              /* the package starts keeping it */
+	*clock = (clockid_t)(-(int64_t)(8 * id + 2));
+	return 0;
+}

@@ -5,7 +5,7 @@ run by the POSIX start with the package named on its command line
 mutex types and timeouts, condition variables on both clocks, rwlocks,
 barriers, spin locks, keys, __thread and errno across switches and VPs,
 cancellation, semaphores, scheduling attributes, getrusage, the process's
-CPU-time clock, stdio's stream locks, signal handlers, and a handler
+CPU-time clock, threads' CPU-time clocks, stdio's stream locks, signal handlers, and a handler
 that runs inside a blocked wait: sigcond, sigmutex, sigjoin, sigsem,
 sigsleep, each also with the signal blocked). Then how a
 POSIX program ends: pthread_exit from main, exit() from another thread,
@@ -17,7 +17,7 @@ from helpers import done, only
 PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
                   if d.is_dir() and any(d.glob("*.c")))
 AREAS = ["create", "stack", "detach", "once", "mutex", "cond", "rwlock", "barrier",
-         "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime", "stdio", "signal",
+         "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime", "threadcpu", "stdio", "signal",
          "sigmask", "sigcond", "sigmutex", "sigjoin", "sigsem", "sigsleep"]
 
 

@@ -1538,22 +1538,169 @@ static void area_cputime(void)
 	struct rusage ru;
 	CHECK(getrusage(RUSAGE_SELF, &ru) == 0);
 	CHECK((uint64_t)ru.ru_utime.tv_sec * 1000000 + (uint64_t)ru.ru_utime.tv_usec >= c3 / 1000);
-	/* No per-thread CPU time (docs/posix.md) */
-	clockid_t id;
-	CHECK(pthread_getcpuclockid(pthread_self(), &id) == ENOENT);
-	/* the process's own clock by pid; another process's is not ours */
-	id = -1;
+	/* the process's own clock by pid; another process's is not ours
+	   (threads' clocks: area_threadcpu) */
+	clockid_t id = -1;
 	CHECK(clock_getcpuclockid(0, &id) == 0 && id == CLOCK_PROCESS_CPUTIME_ID);
 	id = -1;
 	CHECK(clock_getcpuclockid(getpid(), &id) == 0 && id == CLOCK_PROCESS_CPUTIME_ID);
 	CHECK(clock_getcpuclockid(getpid() + 1, &id) == ESRCH);
 	CHECK(clock_getcpuclockid(0, 0) == EINVAL);
-	errno = 0;
-	CHECK(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &res) == -1 && errno == EINVAL);
 	CHECK(sysconf(_SC_CPUTIME) == 200809L && _POSIX_CPUTIME > 0);
 	printf("@result {\"name\": \"ptest.cputime_figures\", \"burn_ns\": %lu, "
 	       "\"sleep_ns\": %lu, \"threads_ns\": %lu}\n",
 	       (unsigned long)(c1 - c0), (unsigned long)(c2 - c1), (unsigned long)(c3 - c2));
+}
+
+/* ---- threads' CPU-time clocks ---- */
+
+static uint64_t ts_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000 + (uint64_t)ts->tv_nsec;
+}
+
+static volatile int clk_failed;
+
+/* A CPU clock's reading in ns (0 and clk_failed set if it failed). */
+static uint64_t clk_ns(clockid_t id)
+{
+	struct timespec ts;
+	if (clock_gettime(id, &ts) == 0)
+		return ts_ns(&ts);
+	clk_failed = 1;
+	return 0;
+}
+
+static volatile int tc_go, tc_done, tc_read;
+
+struct tcjob {
+	long ms;                         /* wall time to spend */
+	int how;                         /* 0 compute, 1 sleep, 2 compute in 1 ms turns */
+	uint64_t wall, cpu, first;       /* its own measures: wall, CPU, CPU at start */
+	int mono;                        /* its readings never went back */
+};
+
+static void *tc_thread(void *a)
+{
+	struct tcjob *j = a;
+	while (!tc_go)
+		sched_yield();
+	uint64_t w0 = now_ns(), c0 = clk_ns(CLOCK_THREAD_CPUTIME_ID), last = c0;
+	j->first = c0;
+	j->mono = 1;
+	while (now_ns() - w0 < (uint64_t)j->ms * 1000000) {
+		if (j->how == 1)
+			msleep(5);
+		else if (j->how == 2) {
+			burn_ms(1);
+			sched_yield();
+		} else
+			burnt++;
+		uint64_t c = clk_ns(CLOCK_THREAD_CPUTIME_ID);
+		j->mono &= c >= last;
+		last = c;
+	}
+	j->cpu = clk_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+	j->wall = now_ns() - w0;
+	__atomic_fetch_add(&tc_done, 1, __ATOMIC_SEQ_CST);
+	while (!tc_read)                 /* main reads our clock while we live */
+		sched_yield();
+	return 0;
+}
+
+/* Per-thread CPU time (CLOCK_THREAD_CPUTIME_ID, pthread_getcpuclockid):
+   a computing thread's is near its wall time, a sleeping one's near 0,
+   two threads computing on one CPU each get a share and no more, main
+   reads another thread's clock by its id, and the id is EINVAL once
+   the thread is gone. Ratios only, measured side by side. */
+static void area_threadcpu(void)
+{
+	struct timespec res;
+	CHECK(sysconf(_SC_THREAD_CPUTIME) > 0 && _POSIX_THREAD_CPUTIME > 0);
+	CHECK(clock_getres(CLOCK_THREAD_CPUTIME_ID, &res) == 0 && res.tv_sec == 0 && res.tv_nsec > 0);
+	/* the caller's clock: it moves with work, never back, across yields */
+	clk_failed = 0;
+	uint64_t a = clk_ns(CLOCK_THREAD_CPUTIME_ID), last = a;
+	int mono = 1;
+	for (int i = 0; i < 2000; i++) {
+		if (i % 100 == 0)
+			sched_yield();
+		uint64_t c = clk_ns(CLOCK_THREAD_CPUTIME_ID);
+		mono &= c >= last;
+		last = c;
+	}
+	burn_ms(10);
+	uint64_t b = clk_ns(CLOCK_THREAD_CPUTIME_ID);
+	CHECK(!clk_failed && mono && b > a && b - a >= 3000000);
+	/* a computer and a sleeper, side by side */
+	struct tcjob jc = { .ms = 60, .how = 0 }, js = { .ms = 60, .how = 1 };
+	pthread_t tc, tsl;
+	clockid_t idc = 0, ids = 0, idm = 0;
+	tc_go = tc_done = tc_read = 0;
+	CHECK(pthread_create(&tc, 0, tc_thread, &jc) == 0);
+	CHECK(pthread_create(&tsl, 0, tc_thread, &js) == 0);
+	CHECK(pthread_getcpuclockid(tc, &idc) == 0 && idc < 0);
+	CHECK(pthread_getcpuclockid(tsl, &ids) == 0 && ids < 0 && ids != idc);
+	CHECK(pthread_getcpuclockid(pthread_self(), &idm) == 0 && idm != idc);
+	CHECK(clock_getres(idc, &res) == 0 && res.tv_nsec > 0);
+	tc_go = 1;
+	uint64_t seen = 0;
+	int mono_other = 1;
+	while (tc_done < 2) {            /* the computer's clock, read by main */
+		uint64_t c = clk_ns(idc);
+		mono_other &= c >= seen;
+		seen = c;
+		msleep(2);
+	}
+	uint64_t mc = clk_ns(idc), ms = clk_ns(ids);
+	tc_read = 1;
+	pthread_join(tc, 0);
+	pthread_join(tsl, 0);
+	CHECK(jc.mono && js.mono && mono_other);
+	CHECK(jc.cpu >= jc.wall * 3 / 10 && jc.cpu <= jc.wall + 2000000);
+	CHECK(jc.cpu >= 5 * js.cpu);
+	/* main's reading from outside: at least what the thread saw itself */
+	CHECK(!clk_failed && mc >= jc.first + jc.cpu && ms >= js.first + js.cpu);
+	/* gone: its id is stale */
+	errno = 0;
+	CHECK(clock_gettime(idc, &res) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(clock_getres(ids, &res) == -1 && errno == EINVAL);
+	CHECK(clk_ns(idm) > 0);          /* main's own, by id */
+	/* forged ids, and sleeping on a CPU clock */
+	static const clockid_t forged[] = { -1, -2, -3, -6, -7, -(8 * 1000000 + 2), -2147483647 - 1 };
+	for (unsigned i = 0; i < sizeof forged / sizeof forged[0]; i++) {
+		errno = 0;
+		CHECK(clock_gettime(forged[i], &res) == -1 && errno == EINVAL);
+	}
+	struct timespec d = { 0, 1000 };
+	CHECK(clock_nanosleep(CLOCK_THREAD_CPUTIME_ID, 0, &d, 0) == EINVAL);
+	CHECK(clock_nanosleep(idm, 0, &d, 0) == EINVAL);
+	CHECK(pthread_getcpuclockid(pthread_self(), 0) == EINVAL);
+	/* two computers on one CPU: each a share of the window, and
+	   together no more than the process used meanwhile */
+	struct tcjob j1 = { .ms = 80, .how = 2 }, j2 = { .ms = 80, .how = 2 };
+	pthread_t t1, t2;
+	tc_go = tc_done = tc_read = 0;
+	uint64_t p0 = cpu_ns();
+	CHECK(pthread_create(&t1, 0, tc_thread, &j1) == 0);
+	CHECK(pthread_create(&t2, 0, tc_thread, &j2) == 0);
+	tc_go = 1;
+	tc_read = 1;
+	pthread_join(t1, 0);
+	pthread_join(t2, 0);
+	uint64_t p1 = cpu_ns();
+	CHECK(!clk_failed && j1.mono && j2.mono && j1.cpu > 0 && j2.cpu > 0);
+	CHECK(j1.cpu + j2.cpu <= p1 - p0 + 2000000);
+	CHECK(j1.cpu <= j1.wall + 2000000 && j2.cpu <= j2.wall + 2000000);
+	if (sysconf(_SC_NPROCESSORS_ONLN) == 1)
+		CHECK(j1.cpu >= j1.wall * 15 / 100 && j1.cpu <= j1.wall * 85 / 100 &&
+		      j2.cpu >= j2.wall * 15 / 100 && j2.cpu <= j2.wall * 85 / 100);
+	printf("@result {\"name\": \"ptest.threadcpu_figures\", \"compute_ns\": %lu, "
+	       "\"compute_wall_ns\": %lu, \"sleep_ns\": %lu, \"share1_ns\": %lu, "
+	       "\"share2_ns\": %lu, \"share_wall_ns\": %lu}\n",
+	       (unsigned long)jc.cpu, (unsigned long)jc.wall, (unsigned long)js.cpu,
+	       (unsigned long)j1.cpu, (unsigned long)j2.cpu, (unsigned long)j1.wall);
 }
 
 /* ---- stdio's stream locks ---- */
@@ -2310,6 +2457,7 @@ static const struct {
 	{ "rwlock", area_rwlock }, { "barrier", area_barrier }, { "keys", area_keys },
 	{ "tls", area_tls }, { "cancel", area_cancel }, { "sem", area_sem },
 	{ "sched", area_sched }, { "rusage", area_rusage }, { "cputime", area_cputime },
+	{ "threadcpu", area_threadcpu },
 	{ "stdio", area_stdio }, { "signal", area_signal }, { "sigmask", area_sigmask },
 	{ "sigcond", area_sigcond }, { "sigmutex", area_sigmutex }, { "sigjoin", area_sigjoin },
 	{ "sigsem", area_sigsem }, { "sigsleep", area_sigsleep },

@@ -1646,11 +1646,15 @@ static void area_threadcpu(void)
 	tc_go = 1;
 	uint64_t seen = 0;
 	int mono_other = 1;
-	while (tc_done < 2) {            /* the computer's clock, read by main */
+	/* The computer's clock, read by main as it runs. main yields, not
+	   sleeps: on naive at -smp 1, after the cond area, the two threads
+	   never ran while main polled with msleep(2) (a naive scheduling
+	   issue, not the clocks': it hangs with the accounting off too) */
+	while (tc_done < 2) {
 		uint64_t c = clk_ns(idc);
 		mono_other &= c >= seen;
 		seen = c;
-		msleep(2);
+		sched_yield();
 	}
 	uint64_t mc = clk_ns(idc), ms = clk_ns(ids);
 	tc_read = 1;

@@ -146,13 +146,21 @@ static __attribute__((noinline)) void wait_not_busy(struct uthread *t)
 			sys_yield();
 }
 
-/* Make t v's running thread, in place of self (0: the scheduler loop's). */
-static inline __attribute__((always_inline)) void set_current(struct rtvp *v, struct uthread *self,
-							      struct uthread *t)
+/* Make t v's running thread, in place of the one there (0: the
+   scheduler loop's). With thread CPU clocks on, the one leaving is
+   charged: read from current_thread in the out-of-line path, so the
+   switch paths pass nothing more (create+join is counted). */
+static __attribute__((noinline)) void charge_current(struct rtvp *v, struct uthread *t)
+{
+	rt_cpu_charge((struct uthread *)v->vpp->current_thread, t);
+}
+
+static inline __attribute__((always_inline)) void set_current(struct rtvp *v, struct uthread *t)
 {
 	if (rt_busy(t))
 		wait_not_busy(t);
-	rt_cpu_switch(self, t);
+	if (RT_CPUTIME_ON())
+		charge_current(v, t);
 	t->t.vpp = v->vpp;
 	v->vpp->current_thread = (uint64_t)&t->t;
 }
@@ -160,7 +168,7 @@ static inline __attribute__((always_inline)) void set_current(struct rtvp *v, st
 /* Run t on v from the scheduler loop (never returns). */
 void rt_run_thread(struct rtvp *v, struct uthread *t)
 {
-	set_current(v, 0, t);
+	set_current(v, t);
 	lctx_jump(&t->lc);              /* t enables once it is back */
 }
 
@@ -176,7 +184,7 @@ static void switch_away(struct rtvp *v, struct uthread *self, struct uthread *ne
 		rt_sched_enter(v, act == ACT_EXIT ? 0 : &self->lc);
 	} else {
 		/* next finishes our switch before it resumes (lctx_*_call) */
-		set_current(v, self, next);
+		set_current(v, next);
 		if (act == ACT_EXIT)
 			lctx_jump_call(&next->lc, 0, finish_cb, v);
 		lctx_swap_call(&self->lc, &next->lc, finish_cb, v);
@@ -205,7 +213,7 @@ static __attribute__((noinline)) void yield_slow(struct rtvp *v, struct uthread 
 	if (p->yield_swap) {
 		self->lc.busy = 1;
 		if ((next = p->yield_swap(v, self))) {
-			set_current(v, self, next);
+			set_current(v, next);
 			lctx_swap_fn(&self->lc, &next->lc);   /* clears self's busy */
 		} else
 			self->lc.busy = 0;
@@ -278,7 +286,7 @@ void rt_yield(struct thread *self_t)
 	struct rtvp *v = vp_pkg(vpp);
 	if (!(next = lq_rotate(v, self)))   /* (empty unless local_yield) */
 		return yield_slow(v, self);
-	if (__builtin_expect(rt_cputime_on, 0))
+	if (RT_CPUTIME_ON())
 		return yield_charged(vpp, self, next);
 	next->t.vpp = vpp;
 	vpp->current_thread = (uint64_t)&next->t;
@@ -303,7 +311,7 @@ void rt_block(struct thread *self_t)
 	/* Straight to next: the switch itself commits the park on next's
 	   stack, once self is saved (lctx_swap_park), as rt_finish_prev
 	   would, in one step. */
-	set_current(v, self, next);
+	set_current(v, next);
 	lctx_swap_park(&self->lc, &next->lc);
 	vp_enable(vp_self());           /* back, maybe on another VP */
 }
@@ -335,7 +343,7 @@ __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 		   after the jump: it cannot free self while we are on self's
 		   stack, so JOIN_DONE may go first. */
 		__atomic_store_n(&self->t.join, JOIN_DONE, __ATOMIC_RELEASE);
-		set_current(v, self, next);
+		set_current(v, next);
 		lctx_jump(&next->lc);
 	}
 	switch_away(v, self, next, ACT_EXIT);
@@ -439,13 +447,20 @@ void rt_cpu_charge(struct uthread *out, struct uthread *in)
 	uint64_t now = vp_cpu_self_ns();
 	if (out) {
 		cpu_seq_bump(out);
-		if (out->cpu_in)
+		if (out->cpu_owner != out->t.id) {   /* an earlier thread's figures */
+			out->cpu_ns = 0;
+			out->cpu_owner = out->t.id;
+		} else if (out->cpu_in)
 			out->cpu_ns += now - out->cpu_in;
 		out->cpu_in = 0;
 		cpu_seq_bump(out);
 	}
 	if (in) {
 		cpu_seq_bump(in);
+		if (in->cpu_owner != in->t.id) {
+			in->cpu_ns = 0;
+			in->cpu_owner = in->t.id;
+		}
 		in->cpu_pp = vp_pseudo();
 		in->cpu_in = now;
 		cpu_seq_bump(in);
@@ -477,7 +492,7 @@ int64_t rt_cputime(struct thread *tt)
 		   interrupts off no upcall moves us between the reads. */
 		int was;
 		struct vp_page *vpp = vp_disable_save_self(&was);
-		if (!t->cpu_in)          /* the first request: count from here */
+		if (!t->cpu_in || t->cpu_owner != tt->id)   /* the first request: count from here */
 			rt_cpu_charge(0, t);
 		int64_t r = (int64_t)(t->cpu_ns + vp_cpu_self_ns() - t->cpu_in);
 		vp_restore(vpp, was);
@@ -486,8 +501,10 @@ int64_t rt_cputime(struct thread *tt)
 	for (int i = 1;; i++) {
 		uint32_t s = __atomic_load_n(&t->cpu_seq, __ATOMIC_ACQUIRE);
 		if (!(s & 1)) {
-			uint64_t n = t->cpu_ns, in = t->cpu_in;
+			uint64_t n = t->cpu_ns, in = t->cpu_in, own = t->cpu_owner;
 			const struct pseudo_page *pp = t->cpu_pp;
+			if (own != tt->id)       /* not charged since it started */
+				n = in = 0;
 			int64_t live = in && pp ? stint_ns(pp, in) : 0;
 			__atomic_thread_fence(__ATOMIC_ACQUIRE);
 			if (live >= 0 && __atomic_load_n(&t->cpu_seq, __ATOMIC_ACQUIRE) == s)

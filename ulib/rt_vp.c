@@ -135,8 +135,6 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 	}
 	thread_init(&t->t, &p->ops);     /* a new id first: a reader of the old one's clock fails */
 	t->t.pkg = t;
-	if (__builtin_expect(rt_cputime_on, 0))
-		t->cpu_ns = t->cpu_in = 0;   /* (never written while off) */
 	if (attr) {                      /* kept even where ignored: <sync.h>'s ceilings */
 		int pr = attr->prio;
 		t->t.prio = pr < THREAD_PRIO_MIN ? THREAD_PRIO_MIN : pr > THREAD_PRIO_MAX ? THREAD_PRIO_MAX : pr;

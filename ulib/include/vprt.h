@@ -48,6 +48,8 @@ struct uthread {
 	volatile uint32_t cpu_seq;
 	volatile uint64_t cpu_ns;    /* its finished stints */
 	volatile uint64_t cpu_in;    /* the VP's CPU time as this stint began (0: none counted) */
+	volatile uint64_t cpu_owner; /* the thread id these figures are of (a reused
+					descriptor's are an earlier thread's until charged) */
 	const struct pseudo_page *volatile cpu_pp;   /* that VP's pseudo-register page */
 };
 
@@ -314,10 +316,16 @@ static inline void rt_finish_switch(struct rtvp *v)
    (rt_cputime); then every switch charges the thread leaving the VP and
    stamps the one arriving. Off, a switch pays one load and a branch. */
 extern int rt_cputime_on;
+/* Is it on? One compare with memory and the branch (GCC loaded the flag
+   and tested it: a third instruction on every switch, and make bench
+   counts the yield). */
+#define RT_CPUTIME_ON() ({ int __on; \
+	__asm__("cmpl $0, %1" : "=@ccne"(__on) : "m"(rt_cputime_on)); \
+	__builtin_expect(__on, 0); })
 void rt_cpu_charge(struct uthread *out, struct uthread *in);
 static inline __attribute__((always_inline)) void rt_cpu_switch(struct uthread *out, struct uthread *in)
 {
-	if (__builtin_expect(rt_cputime_on, 0))
+	if (RT_CPUTIME_ON())
 		rt_cpu_charge(out, in);
 }
 

@@ -23,10 +23,14 @@
 #define NCLK    1024                 /* threads with a clock id at once */
 #define MAXID   ((1UL << 28) - 1)    /* the ids a 32-bit clockid_t can carry */
 
+/* id and seen share 16 aligned bytes, changed together (settle). */
 static struct {
 	volatile uint64_t id;            /* 0: never used */
+	volatile uint64_t seen;          /* the largest reading handed out for id */
 	struct thread *volatile t;
-} clk[NCLK];
+} __attribute__((aligned(16))) clk[NCLK];
+
+typedef unsigned __int128 u128;
 static struct spin clk_lock;
 
 /* t still is the thread `id`, and has not exited. */
@@ -38,11 +42,12 @@ static int alive(struct thread *t, uint64_t id)
 
 /* The descriptor handed out for id, or 0. Open addressing from id %
    NCLK; entries are replaced, never emptied, so an empty one ends it. */
-static struct thread *lookup(uint64_t id)
+static struct thread *lookup(uint64_t id, unsigned *at)
 {
 	for (unsigned k = 0; k < NCLK; k++) {
 		unsigned i = (unsigned)((id + k) % NCLK);
 		uint64_t e = __atomic_load_n(&clk[i].id, __ATOMIC_ACQUIRE);
+		*at = i;
 		if (e == id)
 			return __atomic_load_n(&clk[i].t, __ATOMIC_ACQUIRE);
 		if (!e)
@@ -71,9 +76,10 @@ static int enter(struct thread *t, uint64_t id)
 			break;
 	}
 	if (free_i >= 0) {
-		/* the descriptor first: a reader that sees the id sees it */
+		/* the descriptor first: a reader that sees the id sees it;
+		   then id with seen 0, in one store (settle) */
 		__atomic_store_n(&clk[free_i].t, t, __ATOMIC_RELEASE);
-		__atomic_store_n(&clk[free_i].id, id, __ATOMIC_RELEASE);
+		__atomic_store_n((u128 *)&clk[free_i], (u128)id, __ATOMIC_RELEASE);
 		r = 0;
 	}
 out:
@@ -99,6 +105,28 @@ int __thread_cpuclock(clockid_t clock)
 	return clock < 0 && (-(int64_t)clock) % 8 == 2;
 }
 
+/* Readings of another thread's clock never go back. They can come out a
+   moment short: the kernel clears a VP's oncpu before it adds the turn
+   to run_ns, and a reading in between misses the turn. So each entry
+   keeps the largest reading handed out for its id, and a shorter one is
+   raised to it. The id is in the same 16 bytes, compared in the same
+   exchange, so a reader of an id whose entry went to another thread
+   cannot raise the new one's. */
+static int64_t settle(unsigned i, uint64_t id, int64_t ns)
+{
+	u128 *p = (u128 *)&clk[i], old = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+	for (;;) {
+		if ((uint64_t)old != id)
+			return ns;               /* the entry moved on (the caller says EINVAL) */
+		uint64_t seen = (uint64_t)(old >> 64);
+		if ((uint64_t)ns <= seen)
+			return (int64_t)seen;
+		if (__atomic_compare_exchange_n(p, &old, (u128)(uint64_t)ns << 64 | id, 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return ns;
+	}
+}
+
 /* The time of thread clock id `clock`, or -1 (EINVAL: stale, forged). */
 int64_t __thread_cpuclock_ns(clockid_t clock);
 int64_t __thread_cpuclock_ns(clockid_t clock)
@@ -106,13 +134,16 @@ int64_t __thread_cpuclock_ns(clockid_t clock)
 	if (!__thread_cpuclock(clock))
 		return -1;
 	uint64_t id = (uint64_t)((-(int64_t)clock) - 2) / 8;
-	struct thread *t = id ? lookup(id) : 0;
+	unsigned at = 0;
+	struct thread *t = id ? lookup(id, &at) : 0;
 	if (!t || !alive(t, id))
 		return -1;
 	if (t == thread_self())
 		return t->ops->cputime(t);
 	int64_t ns = t->ops->cputime(t);
-	return alive(t, id) ? ns : -1;   /* read from another thread's: then not */
+	if (ns < 0 || !alive(t, id))
+		return -1;               /* read from another thread's: then not */
+	return settle(at, id, ns);
 }
 
 int __thread_getcpuclockid(struct thread *t, clockid_t *clock);

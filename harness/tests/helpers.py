@@ -2,6 +2,12 @@
 end of the console log, so a failure shows what the guest said."""
 import re
 
+from harness import ROOT
+
+# The thread packages of the build (a folder of threadpkgs/ with C in it).
+PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
+                  if d.is_dir() and any(d.glob("*.c")))
+
 HEX = re.compile(r"0x[0-9a-f]+")
 USER_TEXT, USER_TOP = 0x400000, 0x0000800000000000
 
@@ -23,3 +29,15 @@ def only(r, tag, **fields):
 
 def result(r, name):
     return only(r, "result", name=name)
+
+
+def self_test(boot, prog, pkg, smp, at_least, timeout=120):
+    """A POSIX program counting its CHECKs (progs/include/check.h) ran on
+    package pkg at -smp smp: no check failed, at least `at_least` ran (so a
+    part cannot silently go missing), and it ended with status 0."""
+    r = boot(f"run={prog},pkg={pkg}", smp=smp, timeout=timeout)
+    res = result(r, prog)
+    assert res["failures"] == 0, r.tail()
+    assert res["checks"] >= at_least, res
+    done(r, 0)
+    return r

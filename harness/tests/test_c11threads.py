@@ -8,18 +8,10 @@ broadcast/signal and a timed wait that times out, tss values per thread
 with destructors run at thread exit, call_once running its routine once
 among racing threads, and thread_local."""
 import pytest
-from harness import ROOT
-from helpers import done, result
-
-PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
-                  if d.is_dir() and any(d.glob("*.c")))
+from helpers import PACKAGES, self_test
 
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_c11_threads(boot, pkg, smp):
-    r = boot(f"run=c11thr,pkg={pkg}", smp=smp, timeout=120)
-    res = result(r, "c11thr")
-    assert res["failures"] == 0, r.tail()
-    assert res["checks"] >= 110, res
-    done(r, 0)
+    self_test(boot, "c11thr", pkg, smp, 110)

@@ -12,21 +12,13 @@ main makes read-only is stopped by its next write once mprotect returned
 import re
 
 import pytest
-from harness import ROOT
-from helpers import done, only, result
-
-PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
-                  if d.is_dir() and any(d.glob("*.c")))
+from helpers import PACKAGES, self_test, done, only
 
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_mprotect(boot, pkg, smp):
-    r = boot(f"run=mprot,pkg={pkg}", smp=smp, timeout=120)
-    res = result(r, "mprot")
-    assert res["failures"] == 0, r.tail()
-    assert res["checks"] >= 50, res
-    done(r, 0)
+    self_test(boot, "mprot", pkg, smp, 50)
 
 
 @pytest.mark.parametrize("pkg", ["kthread", "fifo"])

@@ -7,21 +7,13 @@ write end (a dup too) is closed, EPIPE and SIGPIPE, O_NONBLOCK and the
 close, a blocked read cancelled and one running a handler, fstat/lseek/
 isatty/fcntl, and EBADF/EINVAL/EMFILE. Before pipe.c none of it linked."""
 import pytest
-from harness import ROOT
-from helpers import done, only, result
-
-PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
-                  if d.is_dir() and any(d.glob("*.c")))
+from helpers import PACKAGES, self_test, only
 
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_pipes(boot, pkg, smp):
-    r = boot(f"run=pipes,pkg={pkg}", smp=smp, timeout=120)
-    res = result(r, "pipes")
-    assert res["failures"] == 0, r.tail()
-    assert res["checks"] >= 78, res
-    done(r, 0)
+    self_test(boot, "pipes", pkg, smp, 78)
 
 
 def test_sigpipe_default_ends_the_program(boot):

@@ -11,11 +11,8 @@ sigsleep, each also with the signal blocked). Then how a
 POSIX program ends: pthread_exit from main, exit() from another thread,
 and an unknown package."""
 import pytest
-from harness import ROOT
-from helpers import done, only
+from helpers import PACKAGES, done, only
 
-PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
-                  if d.is_dir() and any(d.glob("*.c")))
 AREAS = ["create", "stack", "detach", "once", "mutex", "cond", "rwlock", "barrier",
          "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime", "threadcpu", "stdio", "signal",
          "sigmask", "sigcond", "sigmutex", "sigjoin", "sigsem", "sigsleep"]

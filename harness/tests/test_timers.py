@@ -8,21 +8,13 @@ blocked, sigwait taking SIGALRM when every thread blocks it, and EINVAL
 for bad clocks, sigevents, times and deleted or forged timers. Before
 timer.c alarm never fired (ENOSYS) and the rest did not link."""
 import pytest
-from harness import ROOT
-from helpers import done, only, result
-
-PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
-                  if d.is_dir() and any(d.glob("*.c")))
+from helpers import PACKAGES, self_test, only
 
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_timers(boot, pkg, smp):
-    r = boot(f"run=timers,pkg={pkg}", smp=smp, timeout=120)
-    res = result(r, "timers")
-    assert res["failures"] == 0, r.tail()
-    assert res["checks"] >= 117, res
-    done(r, 0)
+    self_test(boot, "timers", pkg, smp, 117)
 
 
 @pytest.mark.parametrize("pkg", ["fifo", "naive", "kthread"])

@@ -6,19 +6,11 @@ the signal mask and x87 control word restored, bad contexts refused with
 EINVAL, generators in 4 pthreads at once, and the end through a function
 returning with uc_link 0 (exit(0), as glibc)."""
 import pytest
-from harness import ROOT
-from helpers import done, result
-
-PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
-                  if d.is_dir() and any(d.glob("*.c")))
+from helpers import PACKAGES, self_test
 
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_ucontext(boot, pkg, smp):
-    r = boot(f"run=uctx,pkg={pkg}", smp=smp, timeout=120)
-    res = result(r, "uctx")
-    assert res["failures"] == 0, r.tail()
-    assert res["checks"] >= 34, res
+    r = self_test(boot, "uctx", pkg, smp, 34)
     assert not any("uctx: after" in l for l in r.lines), r.tail()
-    done(r, 0)

@@ -31,12 +31,6 @@ static struct timespec *deadline(long long ns, struct timespec *ts)
 	return ts;
 }
 
-/* What select and poll share: look (`scan`, which returns how many are
-   ready and whether a pipe is among them), then wait and look again. */
-struct look {
-	int pipes;
-};
-
 static int sleep_ns(long long ns)
 {
 	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
@@ -45,10 +39,35 @@ static int sleep_ns(long long ns)
 	return 0;
 }
 
-static int sel_scan(int n, fd_set *r, fd_set *w, fd_set *e, fd_set *out, struct look *lk)
+/* What select and poll share once a look found nothing ready (s: the
+   pipes' sequence number before it): with a pipe among the fds, wait
+   until a pipe changes or the timeout (*ns, < 0: none) ends; with none,
+   nothing could change, so sleep the timeout out. *ns becomes 0 once
+   the time is up: one more look, then 0 ready. -1 (EINVAL): no timeout
+   and nothing that could ever wake the caller. */
+static int wait_more(int pipes, unsigned s, long long *ns, struct timespec **until,
+		     struct timespec *ts)
+{
+	if (!pipes || !__pipe_wait_seq) {
+		if (*ns < 0) {
+			errno = EINVAL;
+			return -1;
+		}
+		sleep_ns(*ns);
+		*ns = 0;
+		return 0;
+	}
+	if (!*until)
+		*until = deadline(*ns, ts);  /* (once: 0 for no timeout) */
+	if (__pipe_wait_seq(s, *until) == ETIMEDOUT)
+		*ns = 0;
+	return 0;
+}
+
+static int sel_scan(int n, fd_set *r, fd_set *w, fd_set *e, fd_set *out, int *pipes)
 {
 	int ready = 0;
-	lk->pipes = 0;
+	*pipes = 0;
 	for (int fd = 0; fd < n; fd++) {
 		int in = r && FD_ISSET(fd, r), ou = w && FD_ISSET(fd, w), ex = e && FD_ISSET(fd, e);
 		if (!(in || ou || ex))
@@ -56,7 +75,7 @@ static int sel_scan(int n, fd_set *r, fd_set *w, fd_set *e, fd_set *out, struct 
 		int rd, wr, hup, k = __fd_kind(fd, &rd, &wr, &hup);
 		if (!k)
 			return -1;           /* EBADF */
-		lk->pipes |= k == 'p';
+		*pipes |= k == 'p';
 		if (in && rd)
 			FD_SET(fd, &out[0]), ready++;
 		if (ou && wr)
@@ -73,13 +92,13 @@ int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *timeout)
 	}
 	long long ns = timeout ? timeout->tv_sec * 1000000000LL + timeout->tv_usec * 1000LL : -1;
 	struct timespec ts, *until = 0;
-	for (int first = 1;; first = 0) {
+	for (;;) {
 		unsigned s = __pipe_seq ? __pipe_seq() : 0;
 		fd_set out[2];
 		FD_ZERO(&out[0]);
 		FD_ZERO(&out[1]);
-		struct look lk;
-		int ready = sel_scan(n, r, w, e, out, &lk);
+		int pipes;
+		int ready = sel_scan(n, r, w, e, out, &pipes);
 		if (ready < 0)
 			return -1;
 		if (ready || ns == 0) {
@@ -91,26 +110,15 @@ int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *timeout)
 				FD_ZERO(e);      /* no exceptional conditions */
 			return ready;
 		}
-		if (!lk.pipes || !__pipe_wait_seq) {
-			if (ns < 0) {
-				errno = EINVAL;  /* nothing could ever wake it */
-				return -1;
-			}
-			sleep_ns(ns);
-			ns = 0;                  /* one more look, then 0 ready */
-			continue;
-		}
-		if (first)
-			until = deadline(ns, &ts);
-		if (__pipe_wait_seq(s, until) == ETIMEDOUT)
-			ns = 0;                  /* one more look, then 0 ready */
+		if (wait_more(pipes, s, &ns, &until, &ts) < 0)
+			return -1;
 	}
 }
 
-static int poll_scan(struct pollfd *fds, nfds_t n, struct look *lk)
+static int poll_scan(struct pollfd *fds, nfds_t n, int *pipes)
 {
 	int ready = 0;
-	lk->pipes = 0;
+	*pipes = 0;
 	for (nfds_t i = 0; i < n; i++) {
 		struct pollfd *p = &fds[i];
 		p->revents = 0;
@@ -120,7 +128,7 @@ static int poll_scan(struct pollfd *fds, nfds_t n, struct look *lk)
 		if (!k)
 			p->revents = POLLNVAL;
 		else if (k == 'p') {
-			lk->pipes = 1;
+			*pipes = 1;
 			/* a read end: POLLIN with data, POLLHUP with no writer
 			   left; a write end: POLLOUT with room, POLLERR with no
 			   reader left (Linux's) */
@@ -140,24 +148,13 @@ int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 {
 	long long ns = timeout_ms < 0 ? -1 : timeout_ms * 1000000LL;
 	struct timespec ts, *until = 0;
-	for (int first = 1;; first = 0) {
+	for (;;) {
 		unsigned s = __pipe_seq ? __pipe_seq() : 0;
-		struct look lk;
-		int ready = poll_scan(fds, n, &lk);
+		int pipes;
+		int ready = poll_scan(fds, n, &pipes);
 		if (ready || ns == 0)
 			return ready;
-		if (!lk.pipes || !__pipe_wait_seq) {
-			if (ns < 0) {
-				errno = EINVAL;  /* nothing could ever wake it */
-				return -1;
-			}
-			sleep_ns(ns);
-			ns = 0;
-			continue;
-		}
-		if (first)
-			until = deadline(ns, &ts);
-		if (__pipe_wait_seq(s, until) == ETIMEDOUT)
-			ns = 0;
+		if (wait_more(pipes, s, &ns, &until, &ts) < 0)
+			return -1;
 	}
 }

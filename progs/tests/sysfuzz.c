@@ -373,6 +373,32 @@ static void do_map(struct fz *f)
 	}
 }
 
+/* A kernel, non-canonical, low or unaligned address, or no length: a
+   call on it must fail (low ranges never reach our image). */
+static void bad_range(struct fz *f, uint64_t *a, uint64_t *len)
+{
+	*a = bad_addr(f) + (rand_below(&f->st, 4) ? 0 : 1 + rand_below(&f->st, PAGE_SIZE - 1));
+	*len = rand_below(&f->st, 4) ? map_len(f, 1) : 0;
+	if (*a < USER_BASE && *len > USER_BASE - *a)
+		*len = USER_BASE - *a;
+}
+
+/* A range anywhere that is not ours (maybe a sibling VP's mapping), never
+   the area our own code touches; 0 (counted as skipped) if none was found. */
+static int foreign_range(struct fz *f, uint64_t *a, uint64_t *len)
+{
+	*a = USER_BASE + rand_below(&f->st, (USER_TOP - USER_BASE) / PAGE_SIZE) * PAGE_SIZE;
+	*len = map_len(f, 1);
+	if (touches_us(*a, *len)) {
+		*a = PROTECT_HI + rand_below(&f->st, 1UL << 24) * PAGE_SIZE;
+		if (touches_us(*a, *len)) {
+			add(&n_skipped, 1);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static void do_unmap(struct fz *f)
 {
 	int i = (int)rand_below(&f->st, NMAPS);
@@ -385,22 +411,12 @@ static void do_unmap(struct fz *f)
 		}
 		/* fall through */
 	case 1:      /* kernel, non-canonical, low, unaligned, zero length: must fail */
-		a = bad_addr(f) + (rand_below(&f->st, 4) ? 0 : 1 + rand_below(&f->st, PAGE_SIZE - 1));
-		len = rand_below(&f->st, 4) ? map_len(f, 1) : 0;
-		if (a < USER_BASE && len > USER_BASE - a)
-			len = USER_BASE - a;    /* low: never reaching our image */
+		bad_range(f, &a, &len);
 		issue(f, K_unmap, SYS_unmap, (long)a, (long)len, 0, 0, 0, 1, 0);
 		return;
 	default:     /* anywhere that is not ours: maybe someone else's mapping */
-		a = USER_BASE + rand_below(&f->st, (USER_TOP - USER_BASE) / PAGE_SIZE) * PAGE_SIZE;
-		len = map_len(f, 1);
-		if (touches_us(a, len)) {
-			a = PROTECT_HI + rand_below(&f->st, 1UL << 24) * PAGE_SIZE;
-			if (touches_us(a, len)) {
-				add(&n_skipped, 1);
-				return;
-			}
-		}
+		if (!foreign_range(f, &a, &len))
+			return;
 		issue(f, K_unmap, SYS_unmap, (long)a, (long)len, 0, 0, 0, 0, 0);
 		return;
 	}
@@ -429,22 +445,12 @@ static void do_protect(struct fz *f)
 		}
 		/* fall through */
 	case 1:      /* kernel, non-canonical, low, unaligned, zero length: must fail */
-		a = bad_addr(f) + (rand_below(&f->st, 4) ? 0 : 1 + rand_below(&f->st, PAGE_SIZE - 1));
-		len = rand_below(&f->st, 4) ? map_len(f, 1) : 0;
-		if (a < USER_BASE && len > USER_BASE - a)
-			len = USER_BASE - a;
+		bad_range(f, &a, &len);
 		issue(f, K_protect, SYS_protect, (long)a, (long)len, prot, 0, 0, 1, 0);
 		return;
 	default:     /* anywhere that is not ours */
-		a = USER_BASE + rand_below(&f->st, (USER_TOP - USER_BASE) / PAGE_SIZE) * PAGE_SIZE;
-		len = map_len(f, 1);
-		if (touches_us(a, len)) {
-			a = PROTECT_HI + rand_below(&f->st, 1UL << 24) * PAGE_SIZE;
-			if (touches_us(a, len)) {
-				add(&n_skipped, 1);
-				return;
-			}
-		}
+		if (!foreign_range(f, &a, &len))
+			return;
 		issue(f, K_protect, SYS_protect, (long)a, (long)len, prot, 0, 0, bad_prot, bad_prot ? -EINVAL : 0);
 		return;
 	}

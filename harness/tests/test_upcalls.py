@@ -82,12 +82,14 @@ N_WARN = 10
 def warn_run(boot, mode, smp, extra=()):
     icount = smp == 1
     # Wall clock: a longer quantum and period, so host jitter is small
-    # beside them. The warned VP also competes for its CPU, so the busy
-    # space must outlast N_WARN of its quanta with room to spare.
+    # beside them. The busy space must outlast the warned program: it spins
+    # until it is the only space left ("others"), with a bound far beyond
+    # the warned program's own 5 s watchdog. (A fixed 1.2 s ran out under
+    # host load at -smp 4 after 7 of 10 warnings; the watchdog then fired.)
     quantum, warn_us = (10, 2000) if icount else (20, 8000)
-    spin_ms = 3 * N_WARN * quantum * 2
+    spin_ms = 3 * N_WARN * quantum * 2 if icount else 30_000
     cmd = f"quantum={quantum} run=warn,{mode},{warn_us},{N_WARN}{''.join(',' + a for a in extra)} " \
-          f"run=spin:{2 * smp},{spin_ms}"
+          f"run=spin:{2 * smp},{spin_ms},others"
     r = boot(cmd, smp=smp, timeout=120, icount=icount)
     res = result(r, "warn")
     assert res["watchdog"] == 0, f"watchdog fired: {res}\n{r.tail()}"

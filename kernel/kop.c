@@ -133,8 +133,10 @@ static void page_arrived(struct kop *op)
 	void *pg = (void *)op->result;
 	spin_lock(&sp->lock);
 	uint64_t *pte = space_pte(sp, op->fault_va);   /* made at the fault (lazy.c) */
-	if (pte && !(*pte & PTE_P)) {
-		*pte = V2P(pg) | PTE_P | lazy_flags(sp, op->fault_va, op->arg);
+	if (pte && !(*pte & PTE_MAPPED)) {
+		/* (the region may have become PROT_NONE while the page was on
+		   its way: then it arrives not present) */
+		*pte = pte_user(V2P(pg), lazy_flags(sp, op->fault_va, op->arg));
 		sp->pages++;
 		pg = 0;
 	}

@@ -68,11 +68,12 @@ int lazy_fill(struct space *sp, uint64_t va, uint64_t err)
 	spin_lock(&sp->lock);
 	struct lazy *r = lazy_find(sp, va, err);
 	uint64_t *pte = r ? space_pte(sp, PGROUNDDOWN(va)) : 0;
-	int ret = !r ? 0 : !pte ? -ENOMEM : (*pte & PTE_P) ? 1 : -ENOMEM;
+	/* (A PROT_NONE page there is no page to fill: its frame stays.) */
+	int ret = !r ? 0 : !pte ? -ENOMEM : (*pte & PTE_P) ? 1 : (*pte & PTE_NONE) ? 0 : -ENOMEM;
 	if (ret == -ENOMEM && pte && mem_user_ok(sp, 1)) {
 		void *pg = page_alloc();
 		if (pg) {
-			*pte = V2P(pg) | PTE_P | r->flags;
+			*pte = pte_user(V2P(pg), r->flags);
 			sp->pages++;
 			ret = 1;
 		}

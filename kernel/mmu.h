@@ -26,8 +26,14 @@
 #define PTE_KERNEL (1UL << 10)   /* software bit: a kernel-owned frame shared with the space
 				    (a VP's pseudo or VP page): no unmap frees it; it goes
 				    with the space's tables */
+#define PTE_NONE   (1UL << 11)   /* software bit, with P clear: a PROT_NONE page (protect.c).
+				    The frame stays the space's, but every access faults, the
+				    kernel's own copies too (a page merely without the user
+				    bit, the kernel could still read and write: SMAP stops
+				    only user pages) */
 #define PTE_NX     (1UL << 63)
 #define PTE_ADDR   0x000ffffffffff000UL
+#define PTE_MAPPED (PTE_P | PTE_NONE)   /* a level-0 entry that holds a frame */
 
 /* Page-fault error code bits */
 #define PF_P       (1u << 0)
@@ -42,6 +48,13 @@
 #define K2P(va) ((uint64_t)(va) - KERNBASE)   /* kernel image address -> physical */
 #define PGROUNDUP(a)   (((uint64_t)(a) + PGSIZE - 1) & ~(PGSIZE - 1))
 #define PGROUNDDOWN(a) ((uint64_t)(a) & ~(PGSIZE - 1))
+
+/* A user page's entry for frame pa with protection flags fl (PTE_P
+   apart): flags without the user bit are PROT_NONE's. */
+static inline uint64_t pte_user(uint64_t pa, uint64_t fl)
+{
+	return pa | fl | (fl & PTE_U ? PTE_P : PTE_NONE);
+}
 #endif
 
 #endif

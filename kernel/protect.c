@@ -4,9 +4,9 @@
  * Every page of [addr, addr+len) must be mapped (a page, or a part of a
  * demand-zero region), else -ENOMEM and nothing changes; the kernel's
  * ranges (the VP range, the segment window) are -EPERM, as for SYS_map.
- * PROT_NONE keeps the frames but takes away the user bit: a user access
- * faults (a protection fault kills the space, as a SIGSEGV would), and
- * NX keeps even the kernel from running it. A demand-zero region is
+ * PROT_NONE keeps the frames but makes the pages not present (PTE_NONE,
+ * mmu.h): a user access faults (the space is killed, as by a SIGSEGV),
+ * and so does the kernel's copy in a system call (-EFAULT, as Linux). A demand-zero region is
  * split where the range cuts it (its 8 slots full: -ENOMEM, nothing
  * changed), and its pages keep arriving with the region's access of the
  * moment (kop.c asks lazy_flags).
@@ -26,7 +26,7 @@
 static uint64_t pte_flags(uint64_t prot)
 {
 	if (!(prot & (PROT_READ | PROT_WRITE | PROT_EXEC)))
-		return PTE_NX;               /* PROT_NONE: no user bit */
+		return PTE_NX;               /* PROT_NONE: no user bit (pte_user: not present) */
 	return PTE_U | (prot & PROT_WRITE ? PTE_W : 0) | (prot & PROT_EXEC ? 0 : PTE_NX);
 }
 
@@ -109,7 +109,7 @@ long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_
 		uint64_t va = addr, *pte;
 		while ((pte = vm_next(sp->pml4, &va, addr + len))) {
 			if (!(*pte & (PTE_KERNEL | PTE_SHARED)))   /* (none here: the kernel's ranges are out) */
-				*pte = (*pte & PTE_ADDR) | PTE_P | fl;
+				*pte = pte_user(*pte & PTE_ADDR, fl);
 			va += PGSIZE;
 		}
 	}

@@ -50,6 +50,17 @@ void idt_load(void)
 	__asm__ volatile("lidt %0" : : "m"(idtr));
 }
 
+/* Is va a PROT_NONE page of sp? (Not present to the CPU, but mapped:
+   its fault is one of protection, as Linux's SEGV_ACCERR.) */
+static int prot_none(struct space *sp, uint64_t va)
+{
+	spin_lock(&sp->lock);
+	uint64_t *pte = va < USER_TOP ? vm_walk(sp->pml4, va, 0) : 0;
+	int r = pte && (*pte & PTE_NONE);
+	spin_unlock(&sp->lock);
+	return r;
+}
+
 /* A user-mode exception: describe it in one line and end the space. */
 static void user_fault(struct trapframe *tf)
 {
@@ -59,7 +70,8 @@ static void user_fault(struct trapframe *tf)
 		addr = rcr2();
 		size_t n = ksnprintf(detail, sizeof detail, "%s, %s",
 				     tf->error & PF_I ? "exec" : tf->error & PF_W ? "write" : "read",
-				     tf->error & PF_P ? "protection" : "not present");
+				     tf->error & PF_P || prot_none(myvp()->space, addr) ?
+				     "protection" : "not present");
 		if (in_seg_window(addr, 1) && n + 2 < sizeof detail) {   /* say which segment */
 			memcpy(detail + n, ", ", 2);
 			seg_fault_detail(myvp()->space, addr, detail + n + 2, sizeof detail - n - 2);

@@ -119,7 +119,7 @@ static void free_level(uint64_t *t, int level)
 {
 	for (int i = 0; i < 512; i++) {
 		uint64_t e = t[i];
-		if (!(e & PTE_P))
+		if (!(e & (level ? PTE_P : PTE_MAPPED)))   /* (a PROT_NONE frame is the space's too) */
 			continue;
 		void *next = P2V(e & PTE_ADDR);
 		if (level > 0)
@@ -139,7 +139,8 @@ void vm_free_user(uint64_t *pml4)
 }
 
 
-/* The first present level-0 PTE in [*va, end), or 0; *va is set to its
+/* The first level-0 PTE holding a frame (PTE_MAPPED: present, or
+   PROT_NONE) in [*va, end), or 0; *va is set to its
    address. An absent table is skipped whole: a user range may span
    terabytes (a fuzzed unmap, a map's overlap check), and stepping through
    it a page at a time with the space lock held would stall the CPU for
@@ -156,7 +157,7 @@ uint64_t *vm_next(uint64_t *pml4, uint64_t *va, uint64_t end)
 				break;
 			t = P2V(e & PTE_ADDR);
 		}
-		if (level == 0 && (t[idx(a, 0)] & PTE_P)) {
+		if (level == 0 && (t[idx(a, 0)] & PTE_MAPPED)) {
 			*va = a;
 			return &t[idx(a, 0)];
 		}

@@ -133,15 +133,17 @@ static void page_arrived(struct kop *op)
 	void *pg = (void *)op->result;
 	spin_lock(&sp->lock);
 	uint64_t *pte = space_pte(sp, op->fault_va);   /* made at the fault (lazy.c) */
-	if (pte && !(*pte & PTE_MAPPED)) {
-		/* (the region may have become PROT_NONE while the page was on
-		   its way: then it arrives not present) */
-		*pte = pte_user(V2P(pg), lazy_flags(sp, op->fault_va, op->arg));
+	/* The region's access now: it may have become PROT_NONE while the
+	   page was on its way (then it arrives not present), or been unmapped
+	   (then it does not arrive: the thread's retry faults for real). */
+	uint64_t fl = lazy_flags(sp, op->fault_va);
+	if (pte && fl && !(*pte & PTE_MAPPED)) {
+		*pte = pte_user(V2P(pg), fl);
 		sp->pages++;
 		pg = 0;
 	}
 	spin_unlock(&sp->lock);
-	if (pg)                     /* another thread's fault mapped it first */
+	if (pg)                     /* another thread's fault mapped it first, or unmapped */
 		page_free(pg);
 	op->result = 0;
 	op->arg = BLK_PAGE;

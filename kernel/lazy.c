@@ -15,21 +15,45 @@ long lazy_add(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, uin
 	return 0;
 }
 
-void lazy_remove(struct space *sp, uint64_t addr, uint64_t len)
+/* Take [a, a+len) out of sp's regions: a region inside goes, one cut at
+   an end shrinks, and one with the range inside splits in two, which
+   takes a slot (none left: -ENOMEM, nothing changed). Before, only
+   regions wholly inside went: the rest of a partly unmapped region kept
+   filling pages on a touch, and its hole could not be mapped again.
+   sp->lock held. */
+long lazy_remove(struct space *sp, uint64_t a, uint64_t len)
 {
+	uint64_t b = a + len;
+	int splits = 0;
 	for (int i = 0; i < sp->nlazy; i++)
-		if (sp->lazy[i].start >= addr && sp->lazy[i].end <= addr + len)
+		splits += sp->lazy[i].start < a && b < sp->lazy[i].end;
+	if (sp->nlazy + splits > (int)NELEM(sp->lazy))
+		return -ENOMEM;
+	for (int i = 0; i < sp->nlazy; i++) {
+		struct lazy *r = &sp->lazy[i];
+		if (!(r->start < b && a < r->end))
+			continue;
+		if (r->start < a && b < r->end) {     /* (the new piece lies past b: skipped) */
+			sp->lazy[sp->nlazy++] = (struct lazy){ b, r->end, r->flags, r->latency };
+			r->end = a;
+		} else if (r->start < a)
+			r->end = a;
+		else if (b < r->end)
+			r->start = b;
+		else
 			sp->lazy[i--] = sp->lazy[--sp->nlazy];
+	}
+	return 0;
 }
 
 /* The access of the region holding va now (a protect may have changed
-   it since a fault took `dflt`); sp->lock held. */
-uint64_t lazy_flags(struct space *sp, uint64_t va, uint64_t dflt)
+   it since a fault), or 0 if none does (it was unmapped); sp->lock held. */
+uint64_t lazy_flags(struct space *sp, uint64_t va)
 {
 	for (int i = 0; i < sp->nlazy; i++)
 		if (va >= sp->lazy[i].start && va < sp->lazy[i].end)
 			return sp->lazy[i].flags;
-	return dflt;
+	return 0;
 }
 
 int lazy_overlaps(struct space *sp, uint64_t addr, uint64_t len)
@@ -91,7 +115,7 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 		return 0;                /* protection, not absence */
 	spin_lock(&sp->lock);
 	struct lazy *r = lazy_find(sp, va, err);
-	uint64_t flags = r ? r->flags : 0, latency = r ? r->latency : 0;
+	uint64_t latency = r ? r->latency : 0;
 	/* With a latency, the page is taken now (so running out of memory
 	   shows at the fault) and mapped when the latency is over; its page
 	   tables are made now too, charged to the space (space_pte), so the
@@ -116,7 +140,6 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 	}
 	op->fault_va = PGROUNDDOWN(va);
 	op->result = (uint64_t)pg;       /* the page, until it is mapped */
-	op->arg = flags;
 	spin_lock(&kop_lock);
 	op->wake_ns = now_ns() + latency;
 	kop_wait(op, tf);

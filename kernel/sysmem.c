@@ -213,8 +213,9 @@ long sys_unmap(uint64_t addr, uint64_t len, uint64_t c, uint64_t d, uint64_t e, 
 	if (touches_reserved(addr, len))
 		return -EPERM;
 	spin_lock(&sp->lock);
-	lazy_remove(sp, addr, len);
+	long r = lazy_remove(sp, addr, len);
 	spin_unlock(&sp->lock);
-	space_unmap(sp, addr, len);
-	return 0;
+	if (!r)
+		space_unmap(sp, addr, len);
+	return r;
 }

@@ -82,9 +82,10 @@ HOSTILE = {
     "rspsyscall": {"general protection", "stack fault"},   # non-canonical rsp across SYSCALL
     "protro": {"page fault"}, "protnone": {"page fault"},  # SYS_protect took the access away
     "protexec": {"page fault"},
+    "lazyhole": {"page fault"},                  # munmap cut a demand-zero region
 }
 PROT_DETAIL = {"protro": "write, protection", "protnone": "read, protection",
-               "protexec": "exec, protection"}
+               "protexec": "exec, protection", "lazyhole": "read, not present"}
 
 
 @pytest.mark.parametrize("kind", sorted(HOSTILE))

@@ -11,6 +11,7 @@
  * line. Ends with @result {"name": "mprot", "checks": N, "failures": F},
  * exit 0 iff F == 0.
  *
+ * munmap cuts demand-zero regions (test_unmap_cuts).
  * PROT_NONE pages' frames come back at munmap and at the space's end
  * (a child, `mprot leave`, ends with them mapped).
  *
@@ -208,6 +209,45 @@ static int shoot(void)
 	return 1;
 }
 
+#define RW (PROT_READ | PROT_WRITE)
+#define ANON (MAP_PRIVATE | MAP_ANONYMOUS)
+
+/* munmap cuts demand-zero regions: the hole is no longer the region's
+   (mprotect over it is ENOMEM, a fixed map there works) and the rest
+   still is; a cut in the middle takes one of the space's 8 region
+   slots, and once they are full munmap says ENOMEM, nothing changed.
+   (Before, only regions wholly inside the range went.) */
+static void test_unmap_cuts(void)
+{
+	char *p = mmap(0, 16 * PG, RW, ANON | MAP_NORESERVE, -1, 0);
+	CHECK(p != MAP_FAILED);
+	p[0] = 1, p[15 * PG] = 2;
+	CHECK(munmap(p + 4 * PG, 4 * PG) == 0);
+	CHECK(mprotect(p, 16 * PG, PROT_READ) == -1 && errno == ENOMEM);
+	CHECK(mmap(p + 4 * PG, 4 * PG, RW, ANON | MAP_FIXED_NOREPLACE, -1, 0) == p + 4 * PG);
+	p[4 * PG] = 3;
+	CHECK(munmap(p, PG) == 0);                        /* the head, a filled page */
+	CHECK(mmap(p, PG, RW, ANON | MAP_FIXED_NOREPLACE, -1, 0) == p && p[0] == 0);
+	CHECK(p[4 * PG] == 3 && p[9 * PG] == 0 && p[15 * PG] == 2);
+	CHECK(munmap(p + 12 * PG, 4 * PG) == 0);          /* the tail */
+	CHECK(mmap(p + 12 * PG, PG, RW, ANON | MAP_FIXED_NOREPLACE, -1, 0) == p + 12 * PG);
+	CHECK(munmap(p, 16 * PG) == 0);
+	char *s = mmap(0, 64 * PG, RW, ANON | MAP_NORESERVE, -1, 0);
+	CHECK(s != MAP_FAILED);
+	int done = 0, err = 0;
+	for (int i = 1; i < 63; i += 2) {
+		if (munmap(s + i * PG, PG) != 0) {
+			err = errno;
+			break;
+		}
+		done++;
+	}
+	CHECK(done >= 1 && err == ENOMEM);
+	s[(2 * done + 1) * PG] = 7;                       /* still the region's */
+	CHECK(s[(2 * done + 1) * PG] == 7 && s[2 * done * PG] == 0);
+	CHECK(munmap(s, 64 * PG) == 0);
+}
+
 /* Map 64 pages, touch them, make every other one PROT_NONE. */
 static char *half_none(void)
 {
@@ -246,6 +286,7 @@ int main(int argc, char **argv)
 	test_frames();
 	test_basic();
 	test_reserve();
+	test_unmap_cuts();
 	test_threads();
 	printf("@result {\"name\": \"mprot\", \"checks\": %d, \"failures\": %d}\n", checks, failures);
 	return failures != 0;

@@ -25,6 +25,8 @@ static const char *const kinds[] = {
 	"sysret", "x87div", "stack", "rspsyscall",
 	/* pages whose access SYS_protect took away */
 	"protro", "protnone", "protexec",
+	/* the unmapped middle of a demand-zero region */
+	"lazyhole",
 };
 
 static void do_fault(const char *kind)
@@ -121,6 +123,12 @@ static void do_fault(const char *kind)
 			sys_protect(p, 4096, PROT_READ);
 			((void (*)(void))addr)();     /* no longer */
 		}
+	} else if (!strcmp(kind, "lazyhole")) {
+		char *p = sys_map(0, 16 * 4096, PROT_READ | PROT_WRITE | MAP_LAZY);
+		p[0] = p[15 * 4096] = 1;                /* the ends still fill */
+		sys_unmap(p + 4 * 4096, 4 * 4096);
+		addr = (uintptr_t)p + 5 * 4096;
+		(void)*(volatile char *)addr;           /* filled a page before */
 	} else if (!strcmp(kind, "stack")) {
 		/* a stack pointer into the kernel, then a push */
 		__asm__ volatile("mov %0, %%rsp; push %%rax" : : "r"(0xffffffff80200000UL));

@@ -31,20 +31,20 @@ static struct timespec *deadline(long long ns, struct timespec *ts)
 	return ts;
 }
 
+/* 0, or -1 with EINTR: a signal handler ran. */
 static int sleep_ns(long long ns)
 {
 	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
-	if (ns > 0)
-		nanosleep(&ts, 0);
-	return 0;
+	return ns > 0 ? nanosleep(&ts, 0) : 0;
 }
 
 /* What select and poll share once a look found nothing ready (s: the
    pipes' sequence number before it): with a pipe among the fds, wait
    until a pipe changes or the timeout (*ns, < 0: none) ends; with none,
    nothing could change, so sleep the timeout out. *ns becomes 0 once
-   the time is up: one more look, then 0 ready. -1 (EINVAL): no timeout
-   and nothing that could ever wake the caller. */
+   the time is up: one more look, then 0 ready. -1: EINVAL, no timeout
+   and nothing that could ever wake the caller; EINTR, a signal handler
+   ran (with or without SA_RESTART, as on Linux). */
 static int wait_more(int pipes, unsigned s, long long *ns, struct timespec **until,
 		     struct timespec *ts)
 {
@@ -53,13 +53,19 @@ static int wait_more(int pipes, unsigned s, long long *ns, struct timespec **unt
 			errno = EINVAL;
 			return -1;
 		}
-		sleep_ns(*ns);
+		if (sleep_ns(*ns) < 0)
+			return -1;
 		*ns = 0;
 		return 0;
 	}
 	if (!*until)
 		*until = deadline(*ns, ts);  /* (once: 0 for no timeout) */
-	if (__pipe_wait_seq(s, *until) == ETIMEDOUT)
+	int r = __pipe_wait_seq(s, *until);
+	if (r == EINTR) {
+		errno = EINTR;
+		return -1;
+	}
+	if (r == ETIMEDOUT)
 		*ns = 0;
 	return 0;
 }

@@ -6,7 +6,9 @@
  * EPIPE and SIGPIPE with no reader; O_NONBLOCK's EAGAIN and the 64 KiB
  * capacity; poll and select waiting for a pipe another thread writes,
  * then seeing its hang-up; a thread blocked in read cancelled (the pipe
- * works after) and one running a signal handler inside its read; fstat,
+ * works after) and one running a signal handler inside its read (it
+ * goes on with SA_RESTART, else EINTR; a full pipe's write, EINTR;
+ * select, EINTR even with SA_RESTART); fstat,
  * lseek, isatty, fcntl; bad calls (EBADF, EINVAL, EMFILE). `pipes
  * sigpipe`: a write with no reader under SIGPIPE's default action ends
  * the program with status 141. Otherwise each CHECK
@@ -325,6 +327,68 @@ static void test_blocked(void)
 	close(p[1]);
 }
 
+/* ---- EINTR: a handler without SA_RESTART ends a wait that moved nothing ---- */
+
+static int intr_fd, intr_op, intr_errno;
+static void *intr_waiter(void *arg)
+{
+	(void)arg;
+	static char big[PIPE_BUF];
+	char c[4];
+	fd_set rs;
+	FD_ZERO(&rs);
+	FD_SET(intr_fd, &rs);
+	in_read = 1;
+	long r = intr_op == 0 ? read(intr_fd, c, sizeof c) :
+		 intr_op == 1 ? write(intr_fd, big, sizeof big) :
+		 select(intr_fd + 1, &rs, 0, 0, 0);
+	intr_errno = errno;
+	return (void *)r;
+}
+
+/* op 0 read, 1 write (the pipe full), 2 select; flags the handler's
+   sa_flags. The call's result and errno. */
+static long interrupted(int fd, int op, int flags, int *err)
+{
+	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = flags };
+	sigaction(SIGUSR1, &sa, 0);
+	intr_fd = fd, intr_op = op, in_read = 0, intr_errno = 0;
+	pthread_t t;
+	void *res = (void *)-9L;
+	CHECK(pthread_create(&t, 0, intr_waiter, 0) == 0);
+	while (!in_read)
+		sched_yield();
+	usleep(20000);
+	int runs = usr1_runs;
+	CHECK(pthread_kill(t, SIGUSR1) == 0);
+	usleep(20000);
+	if (op == 0 && (flags & SA_RESTART))
+		CHECK(write(fd + 1, "ab", 2) == 2);       /* (p[1] == p[0] + 1 here) */
+	CHECK(pthread_join(t, &res) == 0 && usr1_runs == runs + 1);
+	signal(SIGUSR1, SIG_DFL);
+	*err = intr_errno;
+	return (long)res;
+}
+
+static void test_eintr(void)
+{
+	int p[2], e;
+	CHECK(pipe(p) == 0 && p[1] == p[0] + 1);
+	CHECK(interrupted(p[0], 0, 0, &e) == -1 && e == EINTR);
+	CHECK(interrupted(p[0], 0, SA_RESTART, &e) == 2);            /* went on: the data */
+	CHECK(interrupted(p[0], 2, SA_RESTART, &e) == -1 && e == EINTR);   /* select: always */
+	static char fill[PIPE_BUF];
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	while (write(p[1], fill, sizeof fill) > 0)
+		;
+	fcntl(p[1], F_SETFL, 0);
+	CHECK(interrupted(p[1], 1, 0, &e) == -1 && e == EINTR);       /* full: nothing went in */
+	char c[4];
+	CHECK(read(p[0], c, 4) == 4);                                 /* not left locked */
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "sigpipe")) {
@@ -341,6 +405,7 @@ int main(int argc, char **argv)
 	test_records();
 	test_poll();
 	test_blocked();
+	test_eintr();
 	printf("@result {\"name\": \"pipes\", \"checks\": %d, \"failures\": %d}\n", checks, failures);
 	return failures != 0;
 }

@@ -63,11 +63,13 @@ int pthread_cond_destroy(pthread_cond_t *c)
 }
 
 /* The end of a wait that may time out or be cancelled: w is queued and
-   the mutex released. `count`: a typed mutex's lock count to restore. */
+   the mutex released. `count`: a typed mutex's lock count to restore;
+   `how`: pw_wait_slow's `cancel` (1: a cancellation point; | PW_INTR:
+   a handler ends it with EINTR). */
 static __attribute__((noinline)) int wait_rest(pthread_cond_t *c, pthread_mutex_t *m, struct pw *w,
-						uint64_t deadline, int count)
+						uint64_t deadline, int count, int how)
 {
-	int r = pw_wait_slow(w, deadline, 1, &c->__lk, &c->__q);
+	int r = pw_wait_slow(w, deadline, how, &c->__lk, &c->__q);
 	if (r)
 		punlock(&c->__lk, w->t);
 	mutex_take(m);
@@ -79,8 +81,8 @@ static __attribute__((noinline)) int wait_rest(pthread_cond_t *c, pthread_mutex_
 }
 
 /* Any wait: a typed mutex (released whole, EPERM if not ours), a
-   deadline, cancellation. */
-static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
+   deadline, cancellation, EINTR if `how` asks. */
+static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int how)
 {
 	struct thread *self = thread_self();
 	int count = 0;
@@ -97,7 +99,7 @@ static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
 	pq_push(&c->__q, &w);
 	punlock(&c->__lk, self);
 	mutex_release(m);
-	return wait_rest(c, m, &w, deadline, count);
+	return wait_rest(c, m, &w, deadline, count, how);
 }
 
 /* The common case inline: a plain mutex (held: its word is 1 or 2) and
@@ -107,7 +109,7 @@ static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
 	if (__builtin_expect(m->__state >= MX_TYPED || pcancel_any, 0))
-		return wait(c, m, 0);
+		return wait(c, m, 0, 1);
 	struct thread *self = thread_self();
 	struct pw w = { self, 0, 0 };
 	plock(&c->__lk, self);
@@ -119,17 +121,27 @@ int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 		/* woken without the grant: a cancel, or a signal whose
 		   handler runs inside the wait (the slow path does both) */
 		if (!__atomic_load_n(&w.granted, __ATOMIC_ACQUIRE) && (pcancel_any || psig_due(self)))
-			return wait_rest(c, m, &w, 0, 0);
+			return wait_rest(c, m, &w, 0, 0, 1);
 	}
 	pw_done(self);
 	mutex_take(m);
 	return 0;
 }
 
+/* For the library's own waits that a signal handler may end as a system
+   call would be (pipes: EINTR unless SA_RESTART; select and poll:
+   EINTR always): pthread_cond_timedwait (abstime 0: none) with `intr`
+   PW_INTR or PW_INTR | PW_INTR_ANY. */
+int __cond_wait_intr(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime, int intr)
+{
+	int64_t d = abstime ? pdeadline(c->__clock, abstime) : 0;
+	return d < 0 ? EINVAL : wait(c, m, (uint64_t)d, 1 | intr);
+}
+
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime)
 {
 	int64_t d = pdeadline(c->__clock, abstime);
-	return d < 0 ? EINVAL : wait(c, m, (uint64_t)d);
+	return d < 0 ? EINVAL : wait(c, m, (uint64_t)d, 1);
 }
 
 /* POSIX.1-2024: the deadline on `clock`, whatever the condition's own. */
@@ -137,7 +149,7 @@ int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t cloc
 			   const struct timespec *abstime)
 {
 	int64_t d = pdeadline(clock, abstime);
-	return d < 0 ? EINVAL : wait(c, m, (uint64_t)d);
+	return d < 0 ? EINVAL : wait(c, m, (uint64_t)d, 1);
 }
 
 int pthread_cond_signal(pthread_cond_t *c)

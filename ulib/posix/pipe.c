@@ -11,8 +11,11 @@
  * EPIPE after raising SIGPIPE (its default action ends the program);
  * O_NONBLOCK makes a wait EAGAIN. A read or write that waits is a
  * cancellation point (the wait is a condition wait; its cleanup handler
- * lets the pipe's mutex go). A signal handler runs inside the wait,
- * which then goes on: no EINTR (docs/libc.md).
+ * lets the pipe's mutex go). A signal handler runs inside the wait;
+ * then, as on Linux, the call fails with EINTR if nothing was moved yet
+ * and the handler has no SA_RESTART (a write that moved some bytes
+ * returns their count), else it goes on. select and poll end with EINTR
+ * after any handler (__pipe_wait_seq).
  *
  * Lifetime: `refs` counts every descriptor of either end and every read
  * or write under way (fd.c takes one under its table lock before it
@@ -35,6 +38,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "pwait.h"
 
 #define PIPE_SIZE 65536              /* Linux's default capacity */
 
@@ -68,14 +72,16 @@ unsigned __pipe_seq(void)
 }
 
 /* Wait until some pipe changed since s was read, or until the time
-   `until` of CLOCK_REALTIME (0: no limit). 0, or ETIMEDOUT. */
+   `until` of CLOCK_REALTIME (0: no limit). 0, ETIMEDOUT, or EINTR: a
+   signal handler ran (select and poll are never restarted, on Linux
+   neither). */
 int __pipe_wait_seq(unsigned s, const struct timespec *until);
 int __pipe_wait_seq(unsigned s, const struct timespec *until)
 {
 	int r = 0;
 	pthread_mutex_lock(&seq_m);
 	while (seq == s && r == 0)
-		r = until ? pthread_cond_timedwait(&seq_c, &seq_m, until) : pthread_cond_wait(&seq_c, &seq_m);
+		r = __cond_wait_intr(&seq_c, &seq_m, until, PW_INTR | PW_INTR_ANY);
 	pthread_mutex_unlock(&seq_m);
 	return r;
 }
@@ -158,17 +164,19 @@ ssize_t __pipe_read(struct pipe *p, void *buf, size_t n, int nonblock)
 {
 	if (n == 0)
 		return 0;
+	int err = EAGAIN;
 	pthread_mutex_lock(&p->m);
 	pthread_cleanup_push(unlock, p);
 	while (p->len == 0 && __atomic_load_n(&p->writers, __ATOMIC_ACQUIRE) > 0) {
-		if (nonblock)
+		if (nonblock || __cond_wait_intr(&p->can_read, &p->m, 0, PW_INTR)) {
+			err = nonblock ? EAGAIN : EINTR;
 			break;
-		pthread_cond_wait(&p->can_read, &p->m);
+		}
 	}
 	pthread_cleanup_pop(0);
 	ssize_t got;
 	if (p->len == 0) {
-		got = __atomic_load_n(&p->writers, __ATOMIC_ACQUIRE) ? (errno = EAGAIN, -1) : 0;
+		got = __atomic_load_n(&p->writers, __ATOMIC_ACQUIRE) ? (errno = err, -1) : 0;
 		pthread_mutex_unlock(&p->m);
 		return got;
 	}
@@ -207,7 +215,10 @@ ssize_t __pipe_write(struct pipe *p, const void *buf, size_t n, int nonblock)
 				err = EAGAIN;
 				break;
 			}
-			pthread_cond_wait(&p->can_write, &p->m);
+			if (__cond_wait_intr(&p->can_write, &p->m, 0, PW_INTR)) {
+				err = EINTR;
+				break;
+			}
 			continue;
 		}
 		size_t k = n - done < room ? n - done : room;

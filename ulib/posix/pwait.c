@@ -31,7 +31,8 @@ int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, 
 		if (c && pcancel_any &&
 		    (c == PW_ASYNC ? pcancel_check_async() : pcancel_check()))
 			why = ECANCELED;
-		else if (psig_due(w->t) && (psig_run(w->t) & SIGW_INTR) && (cancel & PW_INTR))
+		else if (psig_due(w->t) && (psig_run(w->t) & (cancel & PW_INTR_ANY ? SIGW_RAN : SIGW_INTR)) &&
+			 (cancel & PW_INTR))
 			why = EINTR;
 		else if (!deadline)
 			thread_block();

@@ -141,8 +141,10 @@ static inline void punlock_grant_all(volatile int *lk, struct pw *w, struct thre
 #define PW_ASYNC  2
 #define PW_CANCEL 3              /* `cancel`'s cancellation part */
 #define PW_INTR   4
+#define PW_INTR_ANY 8            /* with PW_INTR: EINTR after an SA_RESTART handler too (select, poll) */
 extern volatile int pcancel_any;
 int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q);
+int __cond_wait_intr(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime, int intr);
 
 static inline void plock(volatile int *lk, struct thread *self)
 {

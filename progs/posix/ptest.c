@@ -1647,9 +1647,10 @@ static void area_threadcpu(void)
 	uint64_t seen = 0;
 	int mono_other = 1;
 	/* The computer's clock, read by main as it runs. main yields, not
-	   sleeps: on naive at -smp 1, after the cond area, the two threads
-	   never ran while main polled with msleep(2) (a naive scheduling
-	   issue, not the clocks': it hangs with the accounting off too) */
+	   msleep()s: msleep is the raw SYS_sleep, which on naive (classic
+	   VPs) sleeps the whole VP, so with one VP the two threads never
+	   ran and main polled for ever (naive's documented nature, not a
+	   bug: the library's sleeps use thread_block_until) */
 	while (tc_done < 2) {
 		uint64_t c = clk_ns(idc);
 		mono_other &= c >= seen;

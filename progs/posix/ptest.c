@@ -1455,6 +1455,8 @@ static void *post_it(void *s)
 	return 0;
 }
 
+static void burn_ms(long ms);
+
 static void area_rusage(void)
 {
 	struct rusage u0, u1, all;
@@ -1480,6 +1482,15 @@ static void area_rusage(void)
 	CHECK(getrusage(RUSAGE_SELF, &all) == 0);
 	CHECK(all.ru_nvcsw >= u1.ru_nvcsw && all.ru_nivcsw >= 0);
 	CHECK(getrusage(7, &all) == -1 && errno == EINVAL);
+	CHECK(getrusage(RUSAGE_CHILDREN, &all) == 0 && all.ru_utime.tv_sec == 0 && all.ru_utime.tv_usec == 0);
+	/* the thread's own processor time: it grows with work, and stays
+	   within the process's */
+	CHECK(getrusage(RUSAGE_THREAD, &u0) == 0);
+	burn_ms(5);
+	CHECK(getrusage(RUSAGE_THREAD, &u1) == 0 && getrusage(RUSAGE_SELF, &all) == 0);
+	long t0 = u0.ru_utime.tv_sec * 1000000L + u0.ru_utime.tv_usec;
+	long t1 = u1.ru_utime.tv_sec * 1000000L + u1.ru_utime.tv_usec;
+	CHECK(t1 - t0 >= 2000 && t1 <= all.ru_utime.tv_sec * 1000000L + all.ru_utime.tv_usec);
 	printf("@result {\"name\": \"ptest.rusage_figures\", \"thread_nvcsw\": %ld, "
 	       "\"thread_nivcsw\": %ld, \"self_nvcsw\": %ld, \"self_nivcsw\": %ld}\n",
 	       u1.ru_nvcsw, u1.ru_nivcsw, all.ru_nvcsw, all.ru_nivcsw);

@@ -940,11 +940,13 @@ uint64_t __cpu_time_ns(void);     /* ulib/time.c */
 
 int getrusage(int who, struct rusage *u)
 {
-	if (who != RUSAGE_SELF && who != RUSAGE_THREAD) {
+	if (who != RUSAGE_SELF && who != RUSAGE_THREAD && who != RUSAGE_CHILDREN) {
 		errno = EINVAL;
 		return -1;
 	}
 	*u = (struct rusage){ 0 };
+	if (who == RUSAGE_CHILDREN)
+		return 0;
 	struct thread *self = thread_self();
 	uint64_t v = self ? self->nvcsw : 0, iv = self ? ivcsw_of(self) : 0;
 	if (who == RUSAGE_SELF) {        /* the exited threads' and ours */
@@ -953,10 +955,15 @@ int getrusage(int who, struct rusage *u)
 	}
 	u->ru_nvcsw = (long)v;
 	u->ru_nivcsw = (long)iv;
-	if (who == RUSAGE_SELF) {        /* processor time, all of it as user time */
-		uint64_t ns = __cpu_time_ns();
-		u->ru_utime.tv_sec = (time_t)(ns / 1000000000);
-		u->ru_utime.tv_usec = (suseconds_t)(ns % 1000000000 / 1000);
-	}
+	/* processor time, all of it as user time: the process's, or the
+	   thread's CPU clock (which counts from its first use: thread
+	   clocks cost nothing until a program asks, ulib/cpuclock.c) */
+	uint64_t ns = __cpu_time_ns();
+	struct timespec ts;
+	if (who == RUSAGE_THREAD)
+		ns = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) ? 0 :
+		     (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+	u->ru_utime.tv_sec = (time_t)(ns / 1000000000);
+	u->ru_utime.tv_usec = (suseconds_t)(ns % 1000000000 / 1000);
 	return 0;
 }

@@ -11,6 +11,7 @@
 
 #define RUSAGE_SELF    0
 #define RUSAGE_THREAD  1
+#define RUSAGE_CHILDREN (-1)    /* no child processes here: all zero */
 
 struct rusage {
 	struct timeval ru_utime;     /* user time: the space's VPs' run time */

@@ -221,7 +221,10 @@ def test_kernel_heap_objects_leave_the_reserve(boot, smp):
     after the tree works in full; everything comes back. Before the
     fix free memory reached 0 and every call of the bystander, its
     sleeps included, was -ENOMEM."""
-    r = boot("memcheck run=kheapattack,root,8,2,120", smp=smp, timeout=400)
+    # (A CI run once hung here: the bystander never reported, and the
+    # root waited for it for ever. The watchdog, well past the tree's own
+    # 120 s, turns such a hang into a state dump of every VP and kop.)
+    r = boot("memcheck watchdog=240 run=kheapattack,root,8,2,120", smp=smp, timeout=400)
     done(r)
     assert not [e for e in r.events("exit") if e.get("killed")], r.tail()
     root = only(r, "result", name="kheapattack", case="root")

@@ -261,20 +261,45 @@ static char *half_none(void)
 }
 
 /* PROT_NONE pages hold frames the CPU cannot see (not present): munmap
-   and the space's end must still find and free them. Run first, while
-   no other thread allocates. */
+   and the space's end must still find and free them. Available memory
+   is the whole machine's, and the package's other VPs may still be
+   starting meanwhile (a VP's kernel stack and pages: 17 pages, seen on a
+   loaded host), so each measure is taken up to 3 times: a leak (32
+   pages, every time) fails all 3, a VP that started during one does
+   not. Run first, while no other thread allocates. */
+static long unmap_loss(void)
+{
+	long a = avail_wait(AVAIL_STEADY, 2);
+	char *p = half_none();
+	if (!p || munmap(p, 64 * PG))
+		return -1;
+	return a - avail();
+}
+
+static long exit_loss(void)
+{
+	long m0 = avail_wait(AVAIL_STEADY, 2);
+	const char *argv[] = { "mprot", "pkg=naive", "vps=1", "leave" };
+	if (child_run(4, argv) != 0)
+		return -1;
+	long m1 = avail_settled(1);
+	return m0 - (m1 == m0 ? m1 : avail_wait(m0, 1));
+}
+
 static void test_frames(void)
 {
 	char *p = half_none();                            /* (its page tables stay) */
 	CHECK(p && munmap(p, 64 * PG) == 0);
-	long a = avail();
-	p = half_none();
-	CHECK(p && munmap(p, 64 * PG) == 0);
-	CHECK(avail() > a - 16 * PG);                     /* 32 pages if they leaked */
-	long m0 = avail_settled(1);
-	const char *argv[] = { "mprot", "pkg=naive", "vps=1", "leave" };
-	CHECK(child_run(4, argv) == 0);
-	CHECK(avail_settled(1) == m0 || avail_wait(m0, 1) == m0);
+	long lost = -1;
+	for (int i = 0; i < 3 && lost != 0; i++)
+		lost = unmap_loss();
+	CHECK(lost == 0);
+	lost = -1;
+	for (int i = 0; i < 3 && lost != 0; i++)
+		lost = exit_loss();
+	if (lost)
+		printf("mprot: after the child, available memory %ld bytes short\n", lost);
+	CHECK(lost == 0);
 }
 
 int main(int argc, char **argv)

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <time.h>
+#include <unistd.h>
 
 int __fd_kind(int fd, int *readable, int *writable, int *hup);   /* fd.c */
 __attribute__((weak)) unsigned __pipe_seq(void);
@@ -42,17 +43,16 @@ static int sleep_ns(long long ns)
    pipes' sequence number before it): with a pipe among the fds, wait
    until a pipe changes or the timeout (*ns, < 0: none) ends; with none,
    nothing could change, so sleep the timeout out. *ns becomes 0 once
-   the time is up: one more look, then 0 ready. -1: EINVAL, no timeout
-   and nothing that could ever wake the caller; EINTR, a signal handler
-   ran (with or without SA_RESTART, as on Linux). */
+   the time is up: one more look, then 0 ready. -1 with EINTR: a signal
+   handler ran (with or without SA_RESTART, as on Linux); with no pipe
+   and no timeout only that can end the wait (as pause: Linux's
+   select(0, 0, 0, 0, 0), an old idiom for it). */
 static int wait_more(int pipes, unsigned s, long long *ns, struct timespec **until,
 		     struct timespec *ts)
 {
 	if (!pipes || !__pipe_wait_seq) {
-		if (*ns < 0) {
-			errno = EINVAL;
-			return -1;
-		}
+		if (*ns < 0)
+			return pause();
 		if (sleep_ns(*ns) < 0)
 			return -1;
 		*ns = 0;

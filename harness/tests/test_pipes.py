@@ -13,7 +13,7 @@ from helpers import PACKAGES, self_test, only
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_pipes(boot, pkg, smp):
-    self_test(boot, "pipes", pkg, smp, 97)
+    self_test(boot, "pipes", pkg, smp, 105)
 
 
 def test_sigpipe_default_ends_the_program(boot):

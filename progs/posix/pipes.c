@@ -341,12 +341,14 @@ static void *intr_waiter(void *arg)
 	in_read = 1;
 	long r = intr_op == 0 ? read(intr_fd, c, sizeof c) :
 		 intr_op == 1 ? write(intr_fd, big, sizeof big) :
-		 select(intr_fd + 1, &rs, 0, 0, 0);
+		 intr_op == 2 ? select(intr_fd + 1, &rs, 0, 0, 0) :
+		 intr_op == 3 ? select(0, 0, 0, 0, 0) : poll(0, 0, -1);
 	intr_errno = errno;
 	return (void *)r;
 }
 
-/* op 0 read, 1 write (the pipe full), 2 select; flags the handler's
+/* op 0 read, 1 write (the pipe full), 2 select, 3 select and 4 poll on
+   nothing with no timeout (they wait for a signal, as pause); flags the handler's
    sa_flags. The call's result and errno. */
 static long interrupted(int fd, int op, int flags, int *err)
 {
@@ -377,6 +379,8 @@ static void test_eintr(void)
 	CHECK(interrupted(p[0], 0, 0, &e) == -1 && e == EINTR);
 	CHECK(interrupted(p[0], 0, SA_RESTART, &e) == 2);            /* went on: the data */
 	CHECK(interrupted(p[0], 2, SA_RESTART, &e) == -1 && e == EINTR);   /* select: always */
+	CHECK(interrupted(p[0], 3, SA_RESTART, &e) == -1 && e == EINTR);
+	CHECK(interrupted(p[0], 4, 0, &e) == -1 && e == EINTR);
 	static char fill[PIPE_BUF];
 	fcntl(p[1], F_SETFL, O_NONBLOCK);
 	while (write(p[1], fill, sizeof fill) > 0)

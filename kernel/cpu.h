@@ -48,7 +48,7 @@ struct cpu {
 
 	uint64_t quantum_end;        /* ns; when the running VP must give up the CPU */
 
-	struct kop *timers;          /* pending kops by wake time (kop_lock) */
+	struct kop *timers;          /* pending kops by wake time: a heap's root (timerq.c, kop_lock) */
 	volatile uint64_t next_timer; /* timers' first wake_ns, or ~0: read without the lock */
 	uint64_t warn_at;            /* send the running VP its preemption warning then */
 	int warned;                  /* WARN_NONE, WARN_DUE, WARN_GIVEN or WARN_MOOT (sched.c) */

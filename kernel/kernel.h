@@ -230,6 +230,8 @@ void kop_free(struct kop *op);
 long kop_wait(struct kop *op, struct trapframe *tf);
 void kop_expire(struct kop *op);
 void kop_timers(struct cpu *c, uint64_t now);
+void timerq_insert(struct kop **root, struct kop *op);
+void timerq_remove(struct kop **root, struct kop *op);
 uint64_t kop_next_deadline(struct cpu *c);
 int futex_wake_key(uint64_t key, int n, struct space *sp);
 void futex_cancel_seg(int seg_id, struct space *only, long err);

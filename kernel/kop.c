@@ -10,7 +10,7 @@
  * VP is disabled — say, a fault inside its upcall handler) the VP itself
  * blocks, as in a classic kernel. A VP never gets a nested upcall.
  *
- * One lock, kop_lock, guards every kop, the per-CPU timer lists and the
+ * One lock, kop_lock, guards every kop, the per-CPU timer heaps and the
  * futex queues: simple and clearly correct; a finer scheme can come when
  * measurements ask for it. Lock order: kop_lock, table_lock, space lock,
  * VP event lock, run-queue lock.
@@ -87,32 +87,24 @@ static void timers_changed(struct cpu *c)
 static void timer_insert(struct kop *op)
 {
 	struct cpu *c = mycpu();
-	struct kop **pp = &c->timers;
-	while (*pp && (*pp)->wake_ns <= op->wake_ns)
-		pp = &(*pp)->tnext;
-	op->tnext = *pp;
-	*pp = op;
+	timerq_insert(&c->timers, op);
 	op->tcpu = c;
 	timers_changed(c);
 }
 
 static void unlink(struct kop *op)
 {
+	/* Both in O(1) or O(log n): a walk past other spaces' kops here,
+	   under the global lock, let one space slow every other's waits. */
 	if (op->tcpu) {
-		for (struct kop **pp = &op->tcpu->timers; *pp; pp = &(*pp)->tnext)
-			if (*pp == op) {
-				*pp = op->tnext;
-				break;
-			}
+		timerq_remove(&op->tcpu->timers, op);
 		timers_changed(op->tcpu);
 		op->tcpu = 0;
 	}
 	if (op->fkey) {
-		for (struct kop **pp = fbucket(op->fkey); *pp; pp = &(*pp)->fnext)
-			if (*pp == op) {
-				*pp = op->fnext;
-				break;
-			}
+		*op->fpprev = op->fnext;
+		if (op->fnext)
+			op->fnext->fpprev = op->fpprev;
 		op->fkey = 0;
 	}
 }
@@ -202,6 +194,9 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 	if (op->fkey) {
 		struct kop **b = fbucket(op->fkey);
 		op->fnext = *b;
+		if (*b)
+			(*b)->fpprev = &op->fnext;
+		op->fpprev = b;
 		*b = op;
 	}
 	int immediate = op->wake_ns && op->wake_ns <= now_ns();

@@ -64,10 +64,10 @@ struct kop {
 	struct vp *vp;               /* who blocked */
 	struct space *sp;
 	uint64_t wake_ns;            /* completes then (0: no deadline) */
-	struct cpu *tcpu;            /* whose timer list holds it */
-	struct kop *tnext;           /* timer list */
+	struct cpu *tcpu;            /* whose timer heap holds it */
+	struct kop *tchild, *tsib, *tprev;   /* the timer heap (timerq.c) */
 	uint64_t fkey;               /* futex: physical address of the word */
-	struct kop *fnext;           /* futex queue */
+	struct kop *fnext, **fpprev; /* futex queue (fpprev: what points to us, for O(1) removal) */
 	struct kop *snext;           /* space->kops */
 	uint64_t result, thread, arg, fault_va;
 	struct uctx ctx;             /* the blocked thread (KOP_THREAD) */

@@ -49,6 +49,18 @@ void rt_kick(struct rtvp *v)
 	syscall2(SYS_vp_signal, v->index, 0);
 }
 
+/* Software interrupts are off, so the caller is still on the VP that
+   called rt_make_runnable: rt_vp_here(p) is the v it had. */
+void rt_wake_idle(struct rtpkg *p, struct rtvp *to)
+{
+	struct rtvp *w = to && to->idle ? to : 0;
+	for (int i = 0, n = p->nvps; !w && i < n; i++)
+		if (p->vps[i]->idle)
+			w = p->vps[i];
+	if (w && w != rt_vp_here(p))
+		rt_kick(w);
+}
+
 /* Done by the first code that runs on v after a thread left it
    (rt_finish_switch, <vprt.h>, tests prev inline). */
 void rt_finish_prev(struct rtvp *v)
@@ -189,7 +201,7 @@ static void switch_away(struct rtvp *v, struct uthread *self, struct uthread *ne
 			lctx_jump_call(&next->lc, 0, finish_cb, v);
 		lctx_swap_call(&self->lc, &next->lc, finish_cb, v);
 	}
-	vp_enable(vp_self());           /* back, maybe on another VP */
+	vp_enable_self();               /* back, maybe on another VP */
 }
 
 /* Switch from self to another runnable thread of v's package, if there
@@ -217,7 +229,7 @@ static __attribute__((noinline)) void yield_slow(struct rtvp *v, struct uthread 
 			lctx_swap_fn(&self->lc, &next->lc);   /* clears self's busy */
 		} else
 			self->lc.busy = 0;
-		vp_enable(vp_self());
+		vp_enable_self();
 		return;
 	}
 	yield_pick(v, self);
@@ -313,7 +325,7 @@ void rt_block(struct thread *self_t)
 	   would, in one step. */
 	set_current(v, next);
 	lctx_swap_park(&self->lc, &next->lc);
-	vp_enable(vp_self());           /* back, maybe on another VP */
+	vp_enable_self();               /* back, maybe on another VP */
 }
 
 /* self's joiner, if it is a thread of p parked in thread_join: claimed
@@ -381,9 +393,10 @@ void rt_unblock(struct thread *t)
 {
 	struct rtpkg *p = pkg_of(t);
 	int was;
-	struct vp_page *vpp = vp_disable_save_self(&was);
-	rt_make_runnable(p, rt_vp_here(p), (struct uthread *)t, RQ_UNBLOCK);
-	vp_restore(vpp, was);
+	struct rtvp *v = vp_pkg(vp_disable_save_self(&was));
+	rt_make_runnable(p, v && v->pkg == p ? v : 0, (struct uthread *)t, RQ_UNBLOCK);
+	if (!was)
+		vp_enable_self();       /* (disabled: still on the VP it disabled) */
 }
 
 /* An upcall on t's VP (EV_SIGNAL), whose handler asks thread_async_hook

@@ -80,7 +80,7 @@ int rt_add_vps(struct rtpkg *p, int n)
 static void trampoline(void *arg)
 {
 	struct uthread *t = arg;
-	vp_enable(vp_self());            /* (its switch is finished already) */
+	vp_enable_self();                /* (its switch is finished already) */
 	thread_exit(t->fn(t->arg));
 }
 
@@ -147,8 +147,10 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 	lctx_make(&t->lc, t->stack, below, trampoline, t);
 	t->lc.fsbase = fs;
 	t->t.tcb = (void *)fs;
-	rt_make_runnable(p, rt_vp_here(p), t, RQ_NEW);
-	vp_restore(vpp, was);
+	struct rtvp *v = vp_pkg(vpp);
+	rt_make_runnable(p, v && v->pkg == p ? v : 0, t, RQ_NEW);
+	if (!was)
+		vp_enable_self();        /* (disabled: still on vpp) */
 	return &t->t;
 }
 

@@ -101,8 +101,9 @@ static inline struct vp_page *vp_disable_self(void)
    %gs-relative store), then enter the kernel if events came while it was
    disabled. The test is %gs-relative too: once enabled, an upcall may
    move the thread, and the flag that matters is the one of the VP it is
-   on. For a thread's own fast paths (rt_yield), right after a switch. */
-static inline void vp_enable_self(void)
+   on. For a thread's own fast paths (rt_yield), right after a switch:
+   always inline (GCC would make it a call there, for the syscall). */
+static inline __attribute__((always_inline)) void vp_enable_self(void)
 {
 	int pend;
 	__asm__ volatile("movl $0, %%gs:%c0" : : "i"(GS_VPPAGE + VPP_DISABLED) : "memory");

@@ -283,7 +283,12 @@ static inline struct uthread *rt_lq_pop_tail(struct rtvp *v, int other)
 }
 
 /* ---- between the runtime's own files (ulib/rt_*.c) ---- */
-/* Queue t on p's queues and wake a VP to run it (software interrupts off). */
+/* Wake a VP to run a thread just queued for `to` (0: any), unless it is
+   the caller's own (rt_make_runnable's slow half: some VP idles). */
+void rt_wake_idle(struct rtpkg *p, struct rtvp *to);
+
+/* Queue t on p's queues and wake a VP to run it (software interrupts
+   off). v: the calling VP, rt_vp_here(p), as enqueue takes it. */
 static inline void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
 {
 	struct rtvp *to = p->enqueue(v, t, why);
@@ -295,15 +300,11 @@ static inline void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthr
 		return;
 	}
 	/* The VP it was queued for if it idles; else some idle VP, which
-	   takes it (or, with per-VP queues, steals it). */
-	struct rtvp *w = to && to->idle ? to : 0;
-	if (!w && !__atomic_load_n(&p->nidle, __ATOMIC_ACQUIRE))
-		return;                 /* nobody idles (the fence orders this load) */
-	for (int i = 0, n = p->nvps; !w && i < n; i++)
-		if (p->vps[i]->idle)
-			w = p->vps[i];
-	if (w && w != v)
-		rt_kick(w);
+	   takes it (or, with per-VP queues, steals it). Out of line, and
+	   without v (rt_wake_idle finds it again): so that the usual case,
+	   nobody idles, keeps nothing but p live across enqueue. */
+	if ((to && to->idle) || __atomic_load_n(&p->nidle, __ATOMIC_ACQUIRE))
+		rt_wake_idle(p, to);    /* (the fence orders these loads) */
 }
 
 void rt_finish_prev(struct rtvp *v);

@@ -159,20 +159,27 @@ static __attribute__((noinline)) void wait_not_busy(struct uthread *t)
 }
 
 /* Make t v's running thread, in place of the one there (0: the
-   scheduler loop's). With thread CPU clocks on, the one leaving is
-   charged: read from current_thread in the out-of-line path, so the
-   switch paths pass nothing more (create+join is counted). */
-static __attribute__((noinline)) void charge_current(struct rtvp *v, struct uthread *t)
-{
-	rt_cpu_charge((struct uthread *)v->vpp->current_thread, t);
-}
-
-static inline __attribute__((always_inline)) void set_current(struct rtvp *v, struct uthread *t)
+   scheduler loop's). Two rare cases, tested at once (one load, an `or`
+   with the flag in memory, one branch, on every switch to a thread):
+   t is still leaving its stack on another VP (wait for it), and thread
+   CPU clocks are on (charge the thread leaving v, read from
+   current_thread here, so the switch paths pass nothing more). Tested
+   apart, the flag cost create+join 4 instructions and a hand-off 2. */
+static __attribute__((noinline)) void set_current_slow(struct rtvp *v, struct uthread *t)
 {
 	if (rt_busy(t))
 		wait_not_busy(t);
 	if (RT_CPUTIME_ON())
-		charge_current(v, t);
+		rt_cpu_charge((struct uthread *)v->vpp->current_thread, t);
+}
+
+static inline __attribute__((always_inline)) void set_current(struct rtvp *v, struct uthread *t)
+{
+	/* A plain read of the flag, as RT_CPUTIME_ON's (an atomic load would
+	   not fold into the `or`): it only ever goes 0 -> 1, and a VP that
+	   reads 0 late starts charging at its next switch (rt_cputime). */
+	if (__builtin_expect(rt_busy(t) | rt_cputime_on, 0))
+		set_current_slow(v, t);
 	t->t.vpp = v->vpp;
 	v->vpp->current_thread = (uint64_t)&t->t;
 }
@@ -436,9 +443,9 @@ void rt_free(struct thread *t)
  * and scheduler loop between two threads are charged to neither.
  *
  * Kept only once a program asks for a thread CPU clock (rt_cputime turns
- * rt_cputime_on on, for good): until then every switch path pays one
- * load and a branch, and the yield and hand-off paths stay at their
- * instruction counts. A thread's clock so counts from the later of its
+ * rt_cputime_on on, for good): until then the yield's fast path pays a
+ * compare and a branch, and the other switch paths nothing (set_current
+ * tests the flag with the busy flag it tested anyway). A thread's clock so counts from the later of its
  * first run and that first request: the caller is stamped at once, a
  * thread running on another VP then from its next switch to a VP.
  */

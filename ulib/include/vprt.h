@@ -315,7 +315,8 @@ static inline void rt_finish_switch(struct rtvp *v)
 }
 /* Thread CPU clocks: off (0) until a program first asks for one
    (rt_cputime); then every switch charges the thread leaving the VP and
-   stamps the one arriving. Off, a switch pays one load and a branch. */
+   stamps the one arriving. Off, the yield's fast path pays a compare and
+   a branch, set_current (rt_switch.c) an `or` with its busy test. */
 extern int rt_cputime_on;
 /* Is it on? One compare with memory and the branch (GCC loaded the flag
    and tested it: a third instruction on every switch, and make bench

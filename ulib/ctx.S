@@ -12,7 +12,7 @@
  */
 	.text
 	.globl lctx_swap, lctx_jump, lctx_exit, lctx_start, lctx_swap_call, lctx_jump_call
-	.globl lctx_swap_tls, lctx_swap_park
+	.globl lctx_swap_tls, lctx_swap_park, lctx_swap_park_tls, lctx_jump_tls
 
 /* to's FS base (its TLS pointer, struct lctx.fsbase at 72) if it has one:
    user code may write FS itself (CR4.FSGSBASE, set by the kernel, which
@@ -65,17 +65,20 @@ lctx_swap:
 
 /* void lctx_swap_park(struct lctx *from (rdi), const struct lctx *to (rsi)):
    a block's switch in one step, for a runtime thread (struct uthread,
-   <vprt.h>). As lctx_swap (with to's FS base), then, on to's stack, once
-   from is saved and nothing uses its stack any more, commit the thread's
-   park: PARK_RUN -> PARK_PARKED (<thread.h>; its park word lies
-   PARK_BELOW_LC bytes below its lctx, checked in rt_switch.c). If a permit
-   came first, the commit fails and rt_park_cancel(from) runs there (it
-   consumes the permit and makes the thread runnable again). What
-   rt_finish_prev does for a park, without the trip through it. */
+   <vprt.h>). As lctx_swap, then, on to's stack, once from is saved and
+   nothing uses its stack any more, commit the thread's park: PARK_RUN ->
+   PARK_PARKED (<thread.h>; its park word lies PARK_BELOW_LC bytes below
+   its lctx, checked in rt_switch.c). If a permit came first, the commit
+   fails and rt_park_cancel(from) runs there (it consumes the permit and
+   makes the thread runnable again). What rt_finish_prev does for a park,
+   without the trip through it. lctx_swap_park_tls loads to's FS base
+   first (lctx_swap_park_fn, <thread.h>). */
 #define PARK_BELOW_LC 0x50
+lctx_swap_park_tls:
+	LOADFS %rsi
+	/* fall through */
 lctx_swap_park:
 	SAVE %rdi
-	LOADFS %rsi
 	RESTORE %rsi
 	xor %eax, %eax              /* PARK_RUN */
 	mov $2, %edx                /* PARK_PARKED */
@@ -125,9 +128,12 @@ lctx_exit:
 	movl $0, (%rsi)
 	jmp 1f
 
-/* void lctx_jump(const struct lctx *to (rdi)) */
-lctx_jump:
+/* void lctx_jump(const struct lctx *to (rdi)); lctx_jump_tls loads to's
+   FS base first (lctx_jump_fn, <thread.h>). */
+lctx_jump_tls:
 	LOADFS %rdi
+	/* fall through */
+lctx_jump:
 	ldmxcsr 64(%rdi)
 	fldcw 68(%rdi)
 	mov 48(%rdi), %rsp

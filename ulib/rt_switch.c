@@ -188,7 +188,7 @@ static inline __attribute__((always_inline)) void set_current(struct rtvp *v, st
 void rt_run_thread(struct rtvp *v, struct uthread *t)
 {
 	set_current(v, t);
-	lctx_jump(&t->lc);              /* t enables once it is back */
+	lctx_jump_fn(&t->lc);           /* t enables once it is back */
 }
 
 /* The calling thread leaves its VP for `next` (0: the scheduler loop);
@@ -331,7 +331,7 @@ void rt_block(struct thread *self_t)
 	   stack, once self is saved (lctx_swap_park), as rt_finish_prev
 	   would, in one step. */
 	set_current(v, next);
-	lctx_swap_park(&self->lc, &next->lc);
+	lctx_swap_park_fn(&self->lc, &next->lc);
 	vp_enable_self();               /* back, maybe on another VP */
 }
 
@@ -363,7 +363,7 @@ __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 		   stack, so JOIN_DONE may go first. */
 		__atomic_store_n(&self->t.join, JOIN_DONE, __ATOMIC_RELEASE);
 		set_current(v, next);
-		lctx_jump(&next->lc);
+		lctx_jump_fn(&next->lc);
 	}
 	switch_away(v, self, next, ACT_EXIT);
 	abort();

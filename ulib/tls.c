@@ -12,7 +12,10 @@ extern char __tdata_start[], __tdata_end[], __tbss_end[], __tls_align[];
 
 int tls_on;
 uint64_t tls_extra;
+/* The switches to a thread: without its FS base until TLS is on. */
 void (*lctx_swap_fn)(struct lctx *, const struct lctx *) = lctx_swap;
+void (*lctx_swap_park_fn)(struct lctx *, const struct lctx *) = lctx_swap_park;
+void (*lctx_jump_fn)(const struct lctx *) __attribute__((noreturn)) = lctx_jump;
 
 static uint64_t align(void)
 {
@@ -72,4 +75,6 @@ void tls_setup(int force)
 	}
 	tls_set_fsbase(tls_place(mem, n, &left));
 	lctx_swap_fn = lctx_swap_tls;
+	lctx_swap_park_fn = lctx_swap_park_tls;
+	lctx_jump_fn = lctx_jump_tls;
 }

@@ -242,14 +242,23 @@ extern void (*lctx_swap_fn)(struct lctx *from, const struct lctx *to);
 void lctx_swap_call(struct lctx *from, const struct lctx *to, void (*fn)(void *), void *arg);
 /* A block's switch for a runtime thread: as lctx_swap, then commit its
    park (RUN -> PARKED) on to's stack once from is saved; rt_park_cancel
-   there if a permit came first (ulib/ctx.S, ulib/rt_switch.c). */
+   there if a permit came first (ulib/ctx.S, ulib/rt_switch.c). With and
+   without to's FS base, as lctx_swap: the block path calls
+   lctx_swap_park_fn. */
 void lctx_swap_park(struct lctx *from, const struct lctx *to);
+void lctx_swap_park_tls(struct lctx *from, const struct lctx *to);
+extern void (*lctx_swap_park_fn)(struct lctx *from, const struct lctx *to);
 /* lctx_jump, calling fn(arg) on to's stack first (`unused`: so fn and
-   arg sit in the registers lctx_swap_call has them in). */
+   arg sit in the registers lctx_swap_call has them in); loads to's FS
+   base. */
 __attribute__((noreturn)) void lctx_jump_call(const struct lctx *to, void *unused,
 					      void (*fn)(void *), void *arg);
-/* Start or continue *to without saving anything. */
+/* Start or continue *to without saving anything. Without to's FS base
+   (for contexts that have none: scheduler loops), and with it: a
+   switch to a thread calls lctx_jump_fn. */
 __attribute__((noreturn)) void lctx_jump(const struct lctx *to);
+__attribute__((noreturn)) void lctx_jump_tls(const struct lctx *to);
+extern void (*lctx_jump_fn)(const struct lctx *to) __attribute__((noreturn));
 /* The same, then store 0 to *done: for a thread leaving its stack for good. */
 __attribute__((noreturn)) void lctx_exit(const struct lctx *to, volatile int *done);
 

@@ -307,6 +307,17 @@ void futex_cancel_seg(int seg_id, struct space *only, long err)
 {
 	uint64_t tag = (SEGKEY_TAG | ((uint64_t)seg_id << 32)) >> 32;
 	spin_lock(&kop_lock);
+	if (only) {
+		/* One space's unmap: its own kops (at most MAXKOP_SPACE), not
+		   every space's, under the global lock. */
+		for (struct kop *op = only->kops, *next; op; op = next) {
+			next = op->snext;
+			if (op->fkey && op->fkey >> 32 == tag)
+				complete(op, (uint64_t)err);
+		}
+		spin_unlock(&kop_lock);
+		return;
+	}
 	for (int b = 0; b < NFUTEX; b++)
 		for (struct kop *op = futexq[b], *next; op; op = next) {
 			next = op->fnext;

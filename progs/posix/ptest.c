@@ -1447,6 +1447,30 @@ static void area_sched(void)
 	CHECK((long)r == SCHED_OTHER * 100);
 	p.sched_priority = hi + 1;
 	CHECK(pthread_setschedparam(pthread_self(), SCHED_FIFO, &p) == EINVAL);
+
+	/* the process calls act on the calling thread, as Linux's */
+	q.sched_priority = -1;
+	CHECK(sched_getparam(0, &q) == 0 && q.sched_priority == 0);
+	CHECK(sched_getscheduler(getpid()) == SCHED_OTHER);
+	p.sched_priority = lo + 2;
+	CHECK(sched_setscheduler(0, SCHED_RR, &p) == SCHED_OTHER);
+	CHECK(pthread_getschedparam(pthread_self(), &pol, &q) == 0);
+	CHECK(pol == SCHED_RR && q.sched_priority == lo + 2);
+	p.sched_priority = lo + 3;
+	CHECK(sched_setparam(getpid(), &p) == 0 && sched_getscheduler(0) == SCHED_RR);
+	CHECK(sched_getparam(getpid(), &q) == 0 && q.sched_priority == lo + 3);
+	struct timespec iv = { -1, -1 };
+	CHECK(sched_rr_get_interval(0, &iv) == 0 && iv.tv_sec >= 0 && iv.tv_nsec > 0);
+	errno = 0;
+	CHECK(sched_getscheduler(-1) == -1 && errno == EINVAL);
+	CHECK(sched_getparam(0, 0) == -1 && errno == EINVAL);
+	CHECK(sched_getparam(getpid() + 1, &q) == -1 && errno == ESRCH);
+	p.sched_priority = hi + 1;
+	CHECK(sched_setscheduler(0, SCHED_FIFO, &p) == -1 && errno == EINVAL);
+	CHECK(sched_setscheduler(0, 99, &p) == -1 && errno == EINVAL);
+	p.sched_priority = 0;
+	CHECK(sched_setscheduler(0, SCHED_OTHER, &p) == SCHED_RR);
+	CHECK(sched_rr_get_interval(0, &iv) == 0);
 }
 
 static void *post_it(void *s)

@@ -21,6 +21,13 @@ int sched_yield(void);
 int sched_get_priority_min(int policy);
 int sched_get_priority_max(int policy);
 
+/* The calling thread's (pid 0 or getpid()), as Linux: ulib/posix/psched.c */
+int sched_getparam(int pid, struct sched_param *p);
+int sched_setparam(int pid, const struct sched_param *p);
+int sched_getscheduler(int pid);
+int sched_setscheduler(int pid, int policy, const struct sched_param *p);
+int sched_rr_get_interval(int pid, struct timespec *ts);
+
 /*
  * Linux's CPU sets (glibc has them under _GNU_SOURCE; here always). VPs
  * are not pinned to CPUs on Anima (the kernel runs a VP wherever it

@@ -30,6 +30,10 @@ struct tm {
 
 int clock_gettime(clockid_t id, struct timespec *ts);
 int clock_getres(clockid_t id, struct timespec *ts);
+/* No clock can be set: CLOCK_REALTIME is the RTC's time at boot plus
+   the monotonic clock, which absolute deadlines rely on (EPERM); the
+   others cannot be set on Linux either (EINVAL). ulib/time.c */
+int clock_settime(clockid_t id, const struct timespec *ts);
 /* The CPU-time clock of process pid: this program's (0 or its own pid)
    is CLOCK_PROCESS_CPUTIME_ID; another is ESRCH (Anima's spaces do not
    read each other's clocks). Returns an error number, as POSIX says. */

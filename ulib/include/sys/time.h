@@ -10,6 +10,7 @@ struct timezone {
 };
 
 int gettimeofday(struct timeval *tv, void *tz);   /* tz, if given, is UTC */
+int settimeofday(const struct timeval *tv, const void *tz);   /* EPERM, as clock_settime */
 
 /* Interval timers (ulib/posix/timer.c): ITIMER_REAL sends SIGALRM (it is
    the timer alarm() sets); ITIMER_VIRTUAL and ITIMER_PROF are EINVAL (no

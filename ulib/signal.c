@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <errno.h>
 #include <string.h>
+#include <stdio.h>
 #include <spin.h>
 #include <thread.h>
 #include <clock.h>
@@ -50,6 +51,47 @@ static struct {
 	int timer;                     /* 0: none (SI_USER) */
 	union sigval value;
 } from_timer[NSIG];
+
+/* Pending instances that carry more than a bit: a real-time signal's
+   every send (they queue, POSIX's rule: a handler run per send, in
+   order) and sigqueue's value. Each waits in one pending set (a
+   thread's or proc_pending), whose bit for its signal stays set while
+   any does; oldest first. Full: a sigqueue fails (EAGAIN), another
+   sender's real-time signal is only the bit. */
+#define RT(sig) ((sig) >= SIGRTMIN)
+static struct qsig {
+	sigset_t *set;
+	siginfo_t si;
+} queue[SIGQUEUE_MAX];
+static int nqueued;
+
+/* Make si->si_signo pending in set (lk held): queued if it is a
+   real-time signal or sigqueue's (a standard signal already pending
+   stays one, as on Linux; a timer's is one pending signal that counts
+   overruns, from_timer). -1 when sigqueue's cannot be queued. */
+static int pend(sigset_t *set, const siginfo_t *si)
+{
+	int sig = si->si_signo;
+	if ((RT(sig) && si->si_code != SI_TIMER) ||
+	    (si->si_code == SI_QUEUE && !(*set & BIT(sig)))) {
+		if (nqueued < SIGQUEUE_MAX)
+			queue[nqueued++] = (struct qsig){ set, *si };
+		else if (si->si_code == SI_QUEUE)
+			return -1;
+	}
+	*set |= BIT(sig);
+	return 0;
+}
+
+/* Drop the queued instances of set (all of them, or sig's); lk held. */
+static void unqueue(const sigset_t *set, int sig)
+{
+	int n = 0;
+	for (int i = 0; i < nqueued; i++)
+		if (!((!set || queue[i].set == set) && (!sig || queue[i].si.si_signo == sig)))
+			queue[n++] = queue[i];
+	nqueued = n;
+}
 
 /* ulib/posix/timer.c (weak: only programs with timers have it): timer's
    signal was taken; it returns the overruns to report (si_overrun). */
@@ -142,8 +184,10 @@ void __sig_thread_exit(void)
 {
 	spin_lock(&lk);
 	struct sigthr *s = find_slot(key_of(thread_self()));
-	if (s)
+	if (s) {
+		unqueue(&s->pending, 0);
 		*s = (struct sigthr){ 0 };
+	}
 	spin_unlock(&lk);
 }
 
@@ -196,11 +240,27 @@ static siginfo_t user_info(int sig, int code)
 	return (siginfo_t){ .si_signo = sig, .si_code = code, .si_pid = getpid() };
 }
 
-/* sig was just taken from a pending set (lk held): its description. A
-   timer's is handed back to the timer after lk (took_done). */
-static siginfo_t took(int sig)
+/* sig is taken from the pending set `from` (lk held): its bit goes,
+   unless more instances wait there; its description. A timer's is
+   handed back to the timer after lk (took_done). */
+static siginfo_t took(sigset_t *from, int sig)
 {
 	siginfo_t si = user_info(sig, SI_USER);
+	int i = 0;
+	while (i < nqueued && !(queue[i].set == from && queue[i].si.si_signo == sig))
+		i++;
+	if (i < nqueued) {
+		si = queue[i].si;
+		memmove(&queue[i], &queue[i + 1], (size_t)(nqueued - i - 1) * sizeof queue[0]);
+		nqueued--;
+		while (i < nqueued && !(queue[i].set == from && queue[i].si.si_signo == sig))
+			i++;
+		if (i < nqueued)
+			return si;           /* another one waits: the bit stays */
+		*from &= ~BIT(sig);
+		return si;
+	}
+	*from &= ~BIT(sig);
 	if (from_timer[sig].timer) {
 		si.si_code = SI_TIMER;
 		si.si_timerid = from_timer[sig].timer;
@@ -228,10 +288,8 @@ static int take_pending(siginfo_t *si)
 		from = &proc_pending;
 	}
 	int sig = ready ? __builtin_ctzl(ready) : 0;
-	if (sig) {
-		*from &= ~BIT(sig);
-		*si = took(sig);
-	}
+	if (sig)
+		*si = took(from, sig);
 	spin_unlock(&lk);
 	if (sig)
 		took_done(si);
@@ -253,16 +311,15 @@ int __sig_deliver(void)
 /* sig for the calling thread: now, or pending while it blocks it. */
 static int raise_code(int sig, int code)
 {
+	siginfo_t si = user_info(sig, code);
 	spin_lock(&lk);
 	struct sigthr *s = self_slot();
 	int blocked = (s->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
 	if (blocked)
-		s->pending |= BIT(sig);
+		pend(&s->pending, &si);
 	spin_unlock(&lk);
-	if (!blocked) {
-		siginfo_t si = user_info(sig, code);
+	if (!blocked)
 		act(sig, &si);
-	}
 	__sig_deliver();
 	return 0;
 }
@@ -272,6 +329,26 @@ int raise(int sig)
 	if (bad(sig))
 		return -1;
 	return raise_code(sig, SI_TKILL);
+}
+
+/* si for the program: the caller takes it unless it blocks it; then
+   it waits for any thread that unblocks it or waits for it. */
+static int send_program(siginfo_t *si)
+{
+	int sig = si->si_signo, full = 0;
+	spin_lock(&lk);
+	int blocked = (self_slot()->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
+	if (blocked)
+		full = pend(&proc_pending, si);
+	spin_unlock(&lk);
+	if (full) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (!blocked)
+		act(sig, si);
+	__sig_deliver();
+	return 0;
 }
 
 int kill(pid_t pid, int sig)
@@ -284,19 +361,24 @@ int kill(pid_t pid, int sig)
 		return 0;
 	if (bad(sig))
 		return -1;
-	/* For the program: the caller takes it unless it blocks it; then it
-	   waits for any thread that unblocks it or waits for it. */
-	spin_lock(&lk);
-	int blocked = (self_slot()->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
-	if (blocked)
-		proc_pending |= BIT(sig);
-	spin_unlock(&lk);
-	if (!blocked) {
-		siginfo_t si = user_info(sig, SI_USER);
-		act(sig, &si);
+	siginfo_t si = user_info(sig, SI_USER);
+	return send_program(&si);
+}
+
+/* Only to the program itself (a positive pid, as POSIX's). */
+int sigqueue(pid_t pid, int sig, union sigval value)
+{
+	if (pid != getpid()) {
+		errno = ESRCH;
+		return -1;
 	}
-	__sig_deliver();
-	return 0;
+	if (sig == 0)
+		return 0;
+	if (bad(sig))
+		return -1;
+	siginfo_t si = user_info(sig, SI_QUEUE);
+	si.si_value = value;
+	return send_program(&si);
 }
 
 /* pthread_kill of another thread (ulib/posix/gnu.c). A default action
@@ -306,15 +388,15 @@ int kill(pid_t pid, int sig)
    threads block them, one sigwaits). A handler's signal waits, pending,
    on t, and t is woken from a wait so that a sleep of it ends and runs
    the handler (every waiter tolerates the spurious wake-up). */
-void __sig_post(struct thread *t, int sig);
-void __sig_post(struct thread *t, int sig)
+static void post(struct thread *t, int sig, int code)
 {
 	spin_lock(&lk);
 	sighandler_t h = acts[sig].sa_handler;
 	struct sigthr *s = slot_of(key_of(t));
 	int now = h == SIG_DFL && !(s->mask & BIT(sig));
 	if (h != SIG_IGN && !now)
-		s->pending |= BIT(sig);
+		pend(&s->pending, &(siginfo_t){ .si_signo = sig, .si_code = code,
+						.si_pid = getpid() });
 	spin_unlock(&lk);
 	if (now)
 		default_action(sig);
@@ -324,6 +406,12 @@ void __sig_post(struct thread *t, int sig)
 		if (t->ops->interrupt)   /* running: its package lets it run the handler */
 			t->ops->interrupt(t);
 	}
+}
+
+void __sig_post(struct thread *t, int sig);
+void __sig_post(struct thread *t, int sig)
+{
+	post(t, sig, SI_TKILL);
 }
 
 /* A timer's signal (ulib/posix/timer.c), for the program: main, the
@@ -350,7 +438,7 @@ int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer)
 		proc_pending |= BIT(sig);
 	spin_unlock(&lk);
 	if (to_main)
-		__sig_post(main, sig);   /* SIG_DFL: the default action, here */
+		post(main, sig, SI_TIMER);   /* SIG_DFL: the default action, here */
 	return 1;
 }
 
@@ -433,7 +521,8 @@ int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
 			proc_pending &= ~BIT(sig);
 			for (int i = 0; i < NSLOT; i++)
 				slots[i].pending &= ~BIT(sig);
-			gone = took(sig);            /* a timer's may send again */
+			unqueue(0, sig);
+			gone = took(&proc_pending, sig);   /* a timer's may send again */
 		}
 	}
 	spin_unlock(&lk);
@@ -508,10 +597,8 @@ static int take_of(const sigset_t *set, siginfo_t *si)
 	sigset_t *from = (s->pending & *set) ? &s->pending : &proc_pending;
 	sigset_t ready = *from & *set;
 	int sig = ready ? __builtin_ctzl(ready) : 0;
-	if (sig) {
-		*from &= ~BIT(sig);
-		*si = took(sig);
-	}
+	if (sig)
+		*si = took(from, sig);
 	spin_unlock(&lk);
 	if (sig)
 		took_done(si);
@@ -614,5 +701,10 @@ char *strsignal(int sig)
 		[SIGALRM] = "Alarm clock", [SIGTERM] = "Terminated", [SIGCHLD] = "Child exited",
 		[SIGCONT] = "Continued", [SIGSTOP] = "Stopped (signal)",
 	};
+	static char rt[24];
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {   /* glibc's words */
+		snprintf(rt, sizeof rt, "Real-time signal %d", sig - SIGRTMIN);
+		return rt;
+	}
 	return (char *)(sig > 0 && sig < NSIG && names[sig] ? names[sig] : "Unknown signal");
 }

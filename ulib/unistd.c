@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys.h>
+#include <signal.h>
 
 long sysconf(int name)
 {
@@ -41,6 +42,7 @@ long sysconf(int name)
 	case _SC_TIMEOUTS:
 	case _SC_CPUTIME:
 	case _SC_THREAD_CPUTIME:
+	case _SC_REALTIME_SIGNALS:
 		return 200809L;          /* the options <unistd.h> defines */
 	case _SC_THREAD_PRIORITY_SCHEDULING:
 	case _SC_THREAD_PRIO_INHERIT:
@@ -48,6 +50,10 @@ long sysconf(int name)
 	case _SC_PRIORITY_SCHEDULING:
 	case _SC_MAPPED_FILES:
 		return -1;               /* not supported: -1, errno as it was */
+	case _SC_RTSIG_MAX:
+		return SIGRTMAX - SIGRTMIN + 1;
+	case _SC_SIGQUEUE_MAX:
+		return SIGQUEUE_MAX;
 	case _SC_THREAD_STACK_MIN:
 		return 16384;
 	case _SC_THREAD_KEYS_MAX:

@@ -1911,10 +1911,87 @@ static void timed_sigwait(void)
 	pthread_sigmask(SIG_SETMASK, &old, 0);
 }
 
+/* Real-time signals queue: a handler run per send, in order, each with
+   its own value; a standard one pending stays one (sigqueue included). */
+static int rt_sigs[80], rt_vals[80], rt_codes[80], rt_n;
+
+static void on_rt(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	if (rt_n < 80) {
+		rt_sigs[rt_n] = sig;
+		rt_vals[rt_n] = si->si_value.sival_int;
+		rt_codes[rt_n] = si->si_code;
+	}
+	rt_n++;
+}
+
+static void queued_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_rt;
+	sa.sa_flags = SA_SIGINFO;
+	CHECK(SIGRTMAX - SIGRTMIN >= 7 && sysconf(_SC_RTSIG_MAX) >= 8);
+	CHECK(sysconf(_SC_SIGQUEUE_MAX) >= 32);
+	CHECK(sigaction(SIGRTMIN, &sa, 0) == 0 && sigaction(SIGRTMIN + 1, &sa, 0) == 0);
+	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	sigset_t set, pend;
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN);
+	sigaddset(&set, SIGRTMIN + 1);
+	sigaddset(&set, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &set, 0);
+	rt_n = 0;
+	CHECK(sigqueue(getpid(), SIGRTMIN + 1, (union sigval){ .sival_int = 99 }) == 0);
+	for (int i = 0; i < 5; i++)
+		CHECK(sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = i }) == 0);
+	CHECK(raise(SIGRTMIN) == 0 && raise(SIGRTMIN) == 0);
+	CHECK(sigqueue(getpid(), SIGUSR1, (union sigval){ .sival_int = 7 }) == 0);
+	CHECK(sigqueue(getpid(), SIGUSR1, (union sigval){ .sival_int = 8 }) == 0);
+	CHECK(rt_n == 0 && sigpending(&pend) == 0 && sigismember(&pend, SIGRTMIN));
+	pthread_sigmask(SIG_UNBLOCK, &set, 0);
+	/* the thread's own first (raise: as Linux), then the program's, the
+	   lowest number first: SIGUSR1 (once), SIGRTMIN (5), SIGRTMIN+1 */
+	CHECK(rt_n == 9);
+	CHECK(rt_sigs[0] == SIGRTMIN && rt_codes[0] == SI_TKILL && rt_sigs[1] == SIGRTMIN);
+	CHECK(rt_sigs[2] == SIGUSR1 && rt_vals[2] == 7 && rt_codes[2] == SI_QUEUE);
+	for (int i = 0; i < 5; i++)
+		CHECK(rt_sigs[3 + i] == SIGRTMIN && rt_vals[3 + i] == i && rt_codes[3 + i] == SI_QUEUE);
+	CHECK(rt_sigs[8] == SIGRTMIN + 1 && rt_vals[8] == 99);
+	CHECK(sigpending(&pend) == 0 && !sigismember(&pend, SIGRTMIN));
+	/* the queue's bound: EAGAIN, nothing lost of what was queued */
+	pthread_sigmask(SIG_BLOCK, &set, 0);
+	rt_n = 0;
+	int sent = 0;
+	while (sent < 1000 && sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = sent }) == 0)
+		sent++;
+	CHECK(errno == EAGAIN && sent == sysconf(_SC_SIGQUEUE_MAX));
+	pthread_sigmask(SIG_UNBLOCK, &set, 0);
+	CHECK(rt_n == sent && rt_vals[sent - 1] == sent - 1);
+	/* sigwaitinfo gets the value */
+	siginfo_t si;
+	int x;
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMAX);
+	pthread_sigmask(SIG_BLOCK, &set, 0);
+	CHECK(sigqueue(getpid(), SIGRTMAX, (union sigval){ .sival_ptr = &x }) == 0);
+	CHECK(sigwaitinfo(&set, &si) == SIGRTMAX && si.si_value.sival_ptr == &x);
+	CHECK(si.si_code == SI_QUEUE && si.si_pid == getpid());
+	pthread_sigmask(SIG_UNBLOCK, &set, 0);
+	CHECK(sigqueue(getpid() + 1, SIGRTMIN, (union sigval){ 0 }) == -1 && errno == ESRCH);
+	CHECK(sigqueue(getpid(), NSIG, (union sigval){ 0 }) == -1 && errno == EINVAL);
+	CHECK(sigqueue(getpid(), 0, (union sigval){ 0 }) == 0);
+	signal(SIGRTMIN, SIG_DFL);
+	signal(SIGRTMIN + 1, SIG_DFL);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 static void area_signal(void)
 {
 	jump_out();
 	timed_sigwait();
+	queued_signals();
 	usr1_runs = usr2_runs = usr2_nested = 0;
 	CHECK(signal(SIGUSR1, on_usr1) == SIG_DFL);
 	CHECK(raise(SIGUSR1) == 0 && usr1_runs == 1 && pthread_equal(usr1_thread, pthread_self()));

@@ -50,7 +50,12 @@ typedef void (*sighandler_t)(int);
 #define SIGPOLL SIGIO
 #define SIGPWR  30
 #define SIGSYS  31
-#define NSIG    32
+/* Real-time signals: queued, each with its own siginfo_t (ulib/signal.c).
+   34 as glibc's first (it keeps 32 and 33); one word of sigset_t holds
+   signals 1..63, so 30 of them (POSIX asks for at least 8). */
+#define SIGRTMIN 34
+#define SIGRTMAX 63
+#define NSIG    64
 #define _NSIG   NSIG
 
 #define SIG_BLOCK   0
@@ -71,6 +76,7 @@ typedef struct {
 
 /* si_code */
 #define SI_USER   0        /* kill, raise of the program */
+#define SI_QUEUE  (-1)     /* sigqueue */
 #define SI_TIMER  (-2)     /* a POSIX timer expired (timer_create) */
 #define SI_TKILL  (-6)     /* raise, pthread_kill */
 
@@ -131,6 +137,11 @@ struct timespec;
 int sigwaitinfo(const sigset_t *set, siginfo_t *info);   /* EINTR after another's handler */
 int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout);   /* EAGAIN at the timeout */
 int sigsuspend(const sigset_t *mask);
+/* kill with a value (si_value, SI_QUEUE), for the program itself; a
+   blocked one is queued (at most SIGQUEUE_MAX pending, else EAGAIN),
+   as every real-time signal is: one handler run per send. */
+#define SIGQUEUE_MAX 64
+int sigqueue(pid_t pid, int sig, union sigval value);
 
 /* Threads (ulib/posix/gnu.c): pthread_kill of the caller is raise; of
    another thread, a default action is the program's (at once), a

@@ -40,6 +40,9 @@
 #define _SC_READER_WRITER_LOCKS 153
 #define _SC_SPIN_LOCKS        154
 #define _SC_TIMEOUTS          164
+#define _SC_REALTIME_SIGNALS  9
+#define _SC_RTSIG_MAX         31
+#define _SC_SIGQUEUE_MAX      34
 #define _POSIX_THREADS        200809L
 #define _POSIX_TIMERS         200809L
 #define _POSIX_MONOTONIC_CLOCK 200809L
@@ -55,6 +58,7 @@
 #define _POSIX_THREAD_ATTR_STACKADDR 200809L   /* pthread_attr_setstack */
 #define _POSIX_THREAD_PRIO_PROTECT  200809L   /* ceilings; no PRIO_INHERIT */
 #define _POSIX_CPUTIME              200809L   /* CLOCK_PROCESS_CPUTIME_ID, clock() */
+#define _POSIX_REALTIME_SIGNALS     200809L   /* SIGRTMIN..SIGRTMAX queued, sigqueue */
 #define _POSIX_THREAD_CPUTIME       200809L   /* CLOCK_THREAD_CPUTIME_ID, pthread_getcpuclockid (docs/libc.md) */
 #define _POSIX_VERSION        200809L
 

@@ -1987,11 +1987,77 @@ static void queued_signals(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* XSI's sigpause: SIGUSR1 leaves the mask while it waits, and is back
+   in it when sigpause returns -1 (EINTR) after the handler ran */
+static void *pauser(void *a)
+{
+	sighold(SIGUSR1);
+	*(volatile int *)a = 1;
+	int r = sigpause(SIGUSR1), e = errno;
+	sigset_t m;
+	pthread_sigmask(SIG_BLOCK, 0, &m);
+	return (void *)(long)(r == -1 && e == EINTR && sigismember(&m, SIGUSR1));
+}
+
+/* The older calls over sigprocmask and sigaction (ulib/sigxsi.c) */
+static void xsi_signals(void)
+{
+	struct sigaction sa, got;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_rt;
+	sa.sa_flags = SA_SIGINFO;
+	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
+	sigset_t m;
+	rt_n = 0;
+	CHECK(sighold(SIGUSR2) == 0 && raise(SIGUSR2) == 0 && rt_n == 0);
+	CHECK(pthread_sigmask(SIG_BLOCK, 0, &m) == 0 && sigismember(&m, SIGUSR2));
+	CHECK(sigrelse(SIGUSR2) == 0 && rt_n == 1);
+	CHECK(sighold(NSIG) == -1 && errno == EINVAL);
+	/* sigset: SIG_HOLD blocks; a handler unblocks; the result is
+	   SIG_HOLD if it was blocked, else the former disposition */
+	CHECK(sigset(SIGUSR2, SIG_HOLD) == (sighandler_t)sa.sa_handler);
+	CHECK(sigset(SIGUSR2, SIG_HOLD) == SIG_HOLD);
+	CHECK(raise(SIGUSR2) == 0 && rt_n == 1);
+	usr1_thread = 0;
+	CHECK(sigset(SIGUSR2, on_usr1) == SIG_HOLD);
+	CHECK(pthread_equal(usr1_thread, pthread_self()));   /* ran at the unblock */
+	CHECK(pthread_sigmask(SIG_BLOCK, 0, &m) == 0 && !sigismember(&m, SIGUSR2));
+	CHECK(sigset(SIGUSR2, SIG_DFL) == on_usr1);
+	CHECK(sigset(SIGKILL, on_usr1) == SIG_ERR && errno == EINVAL);
+	CHECK(sigignore(SIGUSR2) == 0 && raise(SIGUSR2) == 0);
+	CHECK(sigaction(SIGUSR2, 0, &got) == 0 && got.sa_handler == SIG_IGN);
+	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
+	CHECK(siginterrupt(SIGUSR2, 0) == 0 && sigaction(SIGUSR2, 0, &got) == 0);
+	CHECK(got.sa_flags & SA_RESTART);
+	CHECK(siginterrupt(SIGUSR2, 1) == 0 && sigaction(SIGUSR2, 0, &got) == 0);
+	CHECK(!(got.sa_flags & SA_RESTART));
+	/* one process group and session: the program's own */
+	CHECK(getpgrp() == getpid() && getpgid(0) == getpid() && getsid(0) == getpid());
+	CHECK(getpgid(getpid() + 1) == -1 && errno == ESRCH);
+	rt_n = 0;
+	CHECK(killpg(getpgrp(), SIGUSR2) == 0 && rt_n == 1);
+	CHECK(killpg(getpid() + 1, SIGUSR2) == -1 && errno == ESRCH);
+	signal(SIGUSR2, SIG_DFL);
+	usr1_runs = 0;
+	signal(SIGUSR1, on_usr1);
+	volatile int ready = 0;
+	pthread_t t;
+	void *r;
+	CHECK(pthread_create(&t, 0, pauser, (void *)&ready) == 0);
+	while (!ready)
+		sched_yield();
+	usleep(20000);
+	CHECK(pthread_kill(t, SIGUSR1) == 0);
+	CHECK(pthread_join(t, &r) == 0 && r == (void *)1L && usr1_runs == 1);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 static void area_signal(void)
 {
 	jump_out();
 	timed_sigwait();
 	queued_signals();
+	xsi_signals();
 	usr1_runs = usr2_runs = usr2_nested = 0;
 	CHECK(signal(SIGUSR1, on_usr1) == SIG_DFL);
 	CHECK(raise(SIGUSR1) == 0 && usr1_runs == 1 && pthread_equal(usr1_thread, pthread_self()));

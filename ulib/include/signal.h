@@ -17,6 +17,7 @@ typedef void (*sighandler_t)(int);
 #define SIG_DFL ((sighandler_t)0)
 #define SIG_IGN ((sighandler_t)1)
 #define SIG_ERR ((sighandler_t)-1)
+#define SIG_HOLD ((sighandler_t)2)   /* sigset's only */
 
 #define SIGHUP  1
 #define SIGINT  2
@@ -142,6 +143,19 @@ int sigsuspend(const sigset_t *mask);
    as every real-time signal is: one handler run per send. */
 #define SIGQUEUE_MAX 64
 int sigqueue(pid_t pid, int sig, union sigval value);
+
+/* Older calls, over sigprocmask and sigaction (ulib/sigxsi.c): XSI's
+   (sigpause is XSI's, of one signal, not BSD's mask), BSD's; the
+   program is its own process group, so killpg of it is kill. */
+int sighold(int sig);
+int sigrelse(int sig);
+int sigignore(int sig);
+int sigpause(int sig);
+sighandler_t sigset(int sig, sighandler_t h);
+int siginterrupt(int sig, int flag);
+int killpg(pid_t pgrp, int sig);
+void psignal(int sig, const char *s);
+void psiginfo(const siginfo_t *si, const char *s);
 
 /* Threads (ulib/posix/gnu.c): pthread_kill of the caller is raise; of
    another thread, a default action is the program's (at once), a

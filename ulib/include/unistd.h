@@ -95,6 +95,11 @@ unsigned sleep(unsigned s);
 int usleep(useconds_t us);
 pid_t getpid(void);                                 /* the space id */
 pid_t getppid(void);                                /* 0: not tracked */
+/* the program is its own process group and session (ulib/sigxsi.c):
+   these are getpid(); another pid is ESRCH */
+pid_t getpgrp(void);
+pid_t getpgid(pid_t pid);
+pid_t getsid(pid_t pid);
 uid_t getuid(void);
 uid_t geteuid(void);
 gid_t getgid(void);

@@ -35,6 +35,8 @@
 struct sigthr {
 	uint64_t key;          /* thread id, NOTHREAD, or 0: free */
 	sigset_t mask, pending;
+	void *alt;             /* sigaltstack's stack (0: none), alt_size bytes */
+	size_t alt_size;
 };
 
 static struct sigaction acts[NSIG];
@@ -118,7 +120,8 @@ static struct sigthr *slot_of(uint64_t key)
 	for (int i = 0; i < NSLOT; i++) {
 		if (slots[i].key == key)
 			return &slots[i];
-		if (!empty && (!slots[i].key || (!slots[i].mask && !slots[i].pending)))
+		if (!empty && (!slots[i].key ||
+			       (!slots[i].mask && !slots[i].pending && !slots[i].alt)))
 			empty = &slots[i];
 	}
 	if (!empty)
@@ -202,6 +205,15 @@ static void default_action(int sig)
 	exit(128 + sig);
 }
 
+void __sig_call_on(void *top, void *fn, int sig, siginfo_t *si);   /* sigstack.S */
+
+/* The caller runs on s's alternate stack now (a handler there). */
+static int on_alt(const struct sigthr *s)
+{
+	char *sp = __builtin_frame_address(0);
+	return s->alt && sp >= (char *)s->alt && sp < (char *)s->alt + s->alt_size;
+}
+
 /* Run sig's disposition in the calling thread (not blocked: checked).
    What ran, for a wait it interrupts (__sig_in_wait): 0 if no handler,
    else SIGW_RAN, with SIGW_INTR unless the handler asked for
@@ -221,9 +233,13 @@ static int act(int sig, siginfo_t *si)
 	struct sigthr *s = self_slot();
 	sigset_t old = s->mask;
 	s->mask |= (a.sa_mask | ((a.sa_flags & SA_NODEFER) ? 0 : BIT(sig))) & ~UNBLOCKABLE;
+	char *top = (a.sa_flags & SA_ONSTACK) && s->alt && !on_alt(s) ?
+		    (char *)((uint64_t)((char *)s->alt + s->alt_size) & ~15UL) : 0;
 	spin_unlock(&lk);
 	int e = errno;                   /* a handler leaves errno as it found it */
-	if (a.sa_flags & SA_SIGINFO)
+	if (top)                         /* (the handler form does not matter there) */
+		__sig_call_on(top, (void *)a.sa_sigaction, sig, si);
+	else if (a.sa_flags & SA_SIGINFO)
 		a.sa_sigaction(sig, si, 0);
 	else
 		a.sa_handler(sig);
@@ -548,6 +564,39 @@ int sigismember(const sigset_t *s, int sig) { if (bad(sig)) return -1; return !!
 int sigisemptyset(const sigset_t *s) { return !*s; }
 int sigandset(sigset_t *d, const sigset_t *a, const sigset_t *b) { *d = *a & *b; return 0; }
 int sigorset(sigset_t *d, const sigset_t *a, const sigset_t *b) { *d = *a | *b; return 0; }
+
+/* Linux's rules: only SS_DISABLE (or 0) in ss_flags, at least
+   MINSIGSTKSZ bytes (ENOMEM), no change while a handler runs on it
+   (EPERM). The stack is the calling thread's; its slot is given back
+   when it exits (as for a mask). */
+int sigaltstack(const stack_t *ss, stack_t *old)
+{
+	int e = 0;
+	if (ss && (ss->ss_flags & ~SS_DISABLE))
+		e = EINVAL;
+	else if (ss && !(ss->ss_flags & SS_DISABLE) && ss->ss_size < MINSIGSTKSZ)
+		e = ENOMEM;
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	if (old)
+		*old = (stack_t){ s->alt, !s->alt ? SS_DISABLE : on_alt(s) ? SS_ONSTACK : 0,
+				  s->alt_size };
+	if (!e && ss && on_alt(s))
+		e = EPERM;
+	if (!e && ss) {
+		int off = ss->ss_flags & SS_DISABLE;
+		s->alt = off ? 0 : ss->ss_sp;
+		s->alt_size = off ? 0 : ss->ss_size;
+	}
+	spin_unlock(&lk);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	if (ss && !(ss->ss_flags & SS_DISABLE) && __pthread_sig_exit_hook && thread_self())
+		__pthread_sig_exit_hook();
+	return 0;
+}
 
 /* The calling thread's mask (POSIX: sigprocmask in a threaded program is
    pthread_sigmask). Signals it unblocks that were pending run now. */

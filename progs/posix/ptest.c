@@ -2052,12 +2052,91 @@ static void xsi_signals(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* sigaltstack: an SA_ONSTACK handler runs on the thread's alternate
+   stack, and sees itself there (SS_ONSTACK); others on the thread's */
+static char *volatile alt_local;
+static volatile int alt_flags, alt_eperm, alt_ready;
+
+static void on_alt_usr2(int sig)
+{
+	(void)sig;
+	char here;
+	stack_t cur, ss = { 0, SS_DISABLE, 0 };
+	alt_local = &here;
+	sigaltstack(0, &cur);
+	alt_flags = cur.ss_flags;
+	alt_eperm = sigaltstack(&ss, 0) == -1 && errno == EPERM;
+}
+
+static int on_stack(const char *p, const char *base, size_t n)
+{
+	return p >= base && p < base + n;
+}
+
+static void *alt_thread(void *a)
+{
+	char *stk = a;
+	stack_t ss = { stk, 0, SIGSTKSZ }, cur;
+	sigaltstack(0, &cur);
+	int none = cur.ss_flags == SS_DISABLE;    /* not inherited */
+	sigaltstack(&ss, 0);
+	alt_local = 0;
+	alt_ready = 1;
+	for (int i = 0; i < 2000 && !alt_local; i++)
+		usleep(1000);                 /* the handler ends the sleep */
+	return (void *)(long)(none && on_stack(alt_local, stk, SIGSTKSZ));
+}
+
+static void alt_stack(void)
+{
+	char *stk = malloc(SIGSTKSZ), *stk2 = malloc(SIGSTKSZ);
+	stack_t ss = { stk, 0, SIGSTKSZ }, old;
+	CHECK(sigaltstack(0, &old) == 0 && old.ss_flags == SS_DISABLE);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alt_usr2;
+	sa.sa_flags = SA_ONSTACK;
+	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
+	char here;
+	CHECK(raise(SIGUSR2) == 0 && !on_stack(alt_local, stk, SIGSTKSZ));   /* none yet */
+	CHECK(alt_local && alt_local < &here && alt_flags == SS_DISABLE);
+	CHECK(sigaltstack(&ss, &old) == 0 && old.ss_flags == SS_DISABLE);
+	CHECK(raise(SIGUSR2) == 0 && on_stack(alt_local, stk, SIGSTKSZ));
+	CHECK(alt_flags == SS_ONSTACK && alt_eperm);
+	CHECK(sigaltstack(0, &old) == 0 && old.ss_flags == 0 && old.ss_sp == stk);
+	CHECK(old.ss_size == SIGSTKSZ);
+	sa.sa_flags = 0;                               /* not SA_ONSTACK: the thread's stack */
+	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
+	CHECK(raise(SIGUSR2) == 0 && !on_stack(alt_local, stk, SIGSTKSZ));
+	stack_t bad = { stk, 4, SIGSTKSZ }, tiny = { stk, 0, MINSIGSTKSZ - 1 };
+	CHECK(sigaltstack(&bad, 0) == -1 && errno == EINVAL);
+	CHECK(sigaltstack(&tiny, 0) == -1 && errno == ENOMEM);
+	stack_t off = { 0, SS_DISABLE, 0 };
+	CHECK(sigaltstack(&off, 0) == 0 && sigaltstack(0, &old) == 0 && old.ss_flags == SS_DISABLE);
+	/* another thread's handler, run in its sleep, on its own alt stack */
+	sa.sa_flags = SA_ONSTACK;
+	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
+	pthread_t t;
+	void *r;
+	alt_ready = 0;
+	CHECK(pthread_create(&t, 0, alt_thread, stk2) == 0);
+	while (!alt_ready)
+		sched_yield();
+	usleep(20000);
+	CHECK(pthread_kill(t, SIGUSR2) == 0);
+	CHECK(pthread_join(t, &r) == 0 && r == (void *)1L);
+	signal(SIGUSR2, SIG_DFL);
+	free(stk);
+	free(stk2);
+}
+
 static void area_signal(void)
 {
 	jump_out();
 	timed_sigwait();
 	queued_signals();
 	xsi_signals();
+	alt_stack();
 	usr1_runs = usr2_runs = usr2_nested = 0;
 	CHECK(signal(SIGUSR1, on_usr1) == SIG_DFL);
 	CHECK(raise(SIGUSR1) == 0 && usr1_runs == 1 && pthread_equal(usr1_thread, pthread_self()));

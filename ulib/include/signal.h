@@ -144,6 +144,22 @@ int sigsuspend(const sigset_t *mask);
 #define SIGQUEUE_MAX 64
 int sigqueue(pid_t pid, int sig, union sigval value);
 
+/* An alternate stack for the caller's handlers installed with
+   SA_ONSTACK: they run there (ulib/signal.c). A new thread has none. */
+#ifndef ULIB_STACK_T
+#define ULIB_STACK_T
+typedef struct {
+	void *ss_sp;
+	int ss_flags;
+	size_t ss_size;
+} stack_t;
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#endif
+#define MINSIGSTKSZ 2048
+#define SIGSTKSZ    8192
+int sigaltstack(const stack_t *ss, stack_t *old);
+
 /* Older calls, over sigprocmask and sigaction (ulib/sigxsi.c): XSI's
    (sigpause is XSI's, of one signal, not BSD's mask), BSD's; the
    program is its own process group, so killpg of it is kill. */

@@ -68,14 +68,15 @@ static struct qsig {
 static int nqueued;
 
 /* Make si->si_signo pending in set (lk held): queued if it is a
-   real-time signal or sigqueue's (a standard signal already pending
-   stays one, as on Linux; a timer's is one pending signal that counts
-   overruns, from_timer). -1 when sigqueue's cannot be queued. */
+   real-time signal or carries a value (sigqueue's, mq_notify's; a
+   standard signal already pending stays one, as on Linux; a timer's is
+   one pending signal that counts overruns, from_timer). -1 when
+   sigqueue's cannot be queued. */
 static int pend(sigset_t *set, const siginfo_t *si)
 {
 	int sig = si->si_signo;
-	if ((RT(sig) && si->si_code != SI_TIMER) ||
-	    (si->si_code == SI_QUEUE && !(*set & BIT(sig)))) {
+	int valued = si->si_code == SI_QUEUE || si->si_code == SI_MESGQ;
+	if ((RT(sig) && si->si_code != SI_TIMER) || (valued && !(*set & BIT(sig)))) {
 		if (nqueued < SIGQUEUE_MAX)
 			queue[nqueued++] = (struct qsig){ set, *si };
 		else if (si->si_code == SI_QUEUE)
@@ -381,6 +382,18 @@ int kill(pid_t pid, int sig)
 	return send_program(&si);
 }
 
+/* sig with a value for the program (sigqueue's, and a message queue's
+   notification, ulib/posix/mqueue.c: code SI_MESGQ); as kill. */
+int __sig_queue(int sig, int code, union sigval value);
+int __sig_queue(int sig, int code, union sigval value)
+{
+	if (bad(sig))
+		return -1;
+	siginfo_t si = user_info(sig, code);
+	si.si_value = value;
+	return send_program(&si);
+}
+
 /* Only to the program itself (a positive pid, as POSIX's). */
 int sigqueue(pid_t pid, int sig, union sigval value)
 {
@@ -388,13 +401,7 @@ int sigqueue(pid_t pid, int sig, union sigval value)
 		errno = ESRCH;
 		return -1;
 	}
-	if (sig == 0)
-		return 0;
-	if (bad(sig))
-		return -1;
-	siginfo_t si = user_info(sig, SI_QUEUE);
-	si.si_value = value;
-	return send_program(&si);
+	return sig == 0 ? 0 : __sig_queue(sig, SI_QUEUE, value);
 }
 
 /* pthread_kill of another thread (ulib/posix/gnu.c). A default action

@@ -51,6 +51,7 @@ static const char *const msgs[] = {
 	[ENOBUFS] = "No buffer space available",
 	[EALREADY] = "Operation already in progress",
 	[EINPROGRESS] = "Operation now in progress",
+	[EMSGSIZE] = "Message too long",
 };
 
 int strerror_r(int e, char *buf, size_t n)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <sys.h>
 #include <signal.h>
+#include <mqueue.h>
 
 long sysconf(int name)
 {
@@ -43,6 +44,7 @@ long sysconf(int name)
 	case _SC_CPUTIME:
 	case _SC_THREAD_CPUTIME:
 	case _SC_REALTIME_SIGNALS:
+	case _SC_MESSAGE_PASSING:
 		return 200809L;          /* the options <unistd.h> defines */
 	case _SC_THREAD_PRIORITY_SCHEDULING:
 	case _SC_THREAD_PRIO_INHERIT:
@@ -54,6 +56,10 @@ long sysconf(int name)
 		return SIGRTMAX - SIGRTMIN + 1;
 	case _SC_SIGQUEUE_MAX:
 		return SIGQUEUE_MAX;
+	case _SC_MQ_OPEN_MAX:
+		return MQ_OPEN_MAX;
+	case _SC_MQ_PRIO_MAX:
+		return MQ_PRIO_MAX;
 	case _SC_THREAD_STACK_MIN:
 		return 16384;
 	case _SC_THREAD_KEYS_MAX:

@@ -4,7 +4,7 @@ run by the POSIX start with the package named on its command line
 (pkg=NAME), covers every area (create/join/detach without leaks, once,
 mutex types and timeouts, condition variables on both clocks, rwlocks,
 barriers, spin locks, keys, __thread and errno across switches and VPs,
-cancellation, semaphores, scheduling attributes, getrusage, the process's
+cancellation, semaphores, scheduling attributes, message queues, getrusage, the process's
 CPU-time clock, threads' CPU-time clocks, stdio's stream locks, signal handlers, and a handler
 that runs inside a blocked wait: sigcond, sigmutex, sigjoin, sigsem,
 sigsleep, each also with the signal blocked). Then how a
@@ -14,7 +14,7 @@ import pytest
 from helpers import PACKAGES, done, only
 
 AREAS = ["create", "stack", "detach", "once", "mutex", "cond", "rwlock", "barrier",
-         "keys", "tls", "cancel", "sem", "sched", "rusage", "cputime", "threadcpu", "stdio", "signal",
+         "keys", "tls", "cancel", "sem", "sched", "mqueue", "rusage", "cputime", "threadcpu", "stdio", "signal",
          "sigmask", "sigcond", "sigmutex", "sigjoin", "sigsem", "sigsleep"]
 
 

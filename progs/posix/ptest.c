@@ -24,6 +24,8 @@
 #include <upcall.h>
 #include <thread.h>
 #include <clock.h>
+#include <mqueue.h>
+#include <fcntl.h>
 
 static const char *why;
 static int why_line;
@@ -1479,6 +1481,124 @@ static void *post_it(void *s)
 	return 0;
 }
 
+/* ---- message queues ---- */
+
+static mqd_t mq_rd;
+static volatile int mq_notes, mq_code, mq_val;
+
+static void *mq_reader(void *a)
+{
+	char buf[16];
+	unsigned prio;
+	ssize_t n = mq_receive(mq_rd, buf, sizeof buf, &prio);
+	return (void *)(long)(a ? n : n == 3 && !memcmp(buf, "abc", 3) && prio == 2);
+}
+
+static void on_mq_sig(int sig, siginfo_t *si, void *ctx)
+{
+	(void)sig, (void)ctx;
+	mq_code = si->si_code;
+	mq_val = si->si_value.sival_int;
+	mq_notes++;
+}
+
+static void on_mq_thread(union sigval v)
+{
+	mq_val = v.sival_int;
+	mq_notes++;
+}
+
+static void area_mqueue(void)
+{
+	struct mq_attr at = { 0, 4, 16, 0, { 0 } }, got;
+	char buf[16];
+	unsigned prio;
+	CHECK(mq_open("noslash", O_RDWR | O_CREAT, 0600, &at) == -1 && errno == EINVAL);
+	CHECK(mq_open("/a/b", O_RDWR | O_CREAT, 0600, &at) == -1 && errno == EACCES);
+	CHECK(mq_open("/ptq", O_RDWR) == -1 && errno == ENOENT);
+	struct mq_attr bad = { 0, 0, 16, 0, { 0 } };
+	CHECK(mq_open("/ptq", O_RDWR | O_CREAT, 0600, &bad) == -1 && errno == EINVAL);
+	mqd_t q = mq_open("/ptq", O_RDWR | O_CREAT | O_EXCL, 0600, &at);
+	CHECK(q != -1);
+	CHECK(mq_open("/ptq", O_RDWR | O_CREAT | O_EXCL, 0600, &at) == -1 && errno == EEXIST);
+	mqd_t wr = mq_open("/ptq", O_WRONLY);
+	mq_rd = mq_open("/ptq", O_RDONLY);
+	CHECK(wr != -1 && mq_rd != -1 && wr != q && mq_rd != q);
+	CHECK(mq_getattr(q, &got) == 0 && got.mq_maxmsg == 4 && got.mq_msgsize == 16);
+	CHECK(got.mq_curmsgs == 0 && got.mq_flags == 0);
+	/* the highest priority first, the oldest first within one */
+	CHECK(mq_send(wr, "p1", 2, 1) == 0 && mq_send(wr, "p5a", 3, 5) == 0);
+	CHECK(mq_send(q, "p3", 2, 3) == 0 && mq_send(wr, "p5b", 3, 5) == 0);
+	CHECK(mq_getattr(mq_rd, &got) == 0 && got.mq_curmsgs == 4);
+	CHECK(mq_receive(mq_rd, buf, sizeof buf, &prio) == 3 && !memcmp(buf, "p5a", 3) && prio == 5);
+	CHECK(mq_receive(q, buf, sizeof buf, &prio) == 3 && !memcmp(buf, "p5b", 3) && prio == 5);
+	CHECK(mq_receive(q, buf, sizeof buf, &prio) == 2 && !memcmp(buf, "p3", 2) && prio == 3);
+	CHECK(mq_receive(q, buf, sizeof buf, 0) == 2 && !memcmp(buf, "p1", 2));
+	/* errors */
+	CHECK(mq_send(q, buf, 17, 0) == -1 && errno == EMSGSIZE);
+	CHECK(mq_receive(q, buf, 15, 0) == -1 && errno == EMSGSIZE);
+	CHECK(mq_send(q, "x", 1, MQ_PRIO_MAX) == -1 && errno == EINVAL);
+	CHECK(mq_send(mq_rd, "x", 1, 0) == -1 && errno == EBADF);
+	CHECK(mq_receive(wr, buf, sizeof buf, 0) == -1 && errno == EBADF);
+	CHECK(mq_send(MQ_OPEN_MAX, "x", 1, 0) == -1 && errno == EBADF);
+	/* full: O_NONBLOCK, a deadline, a bad one (looked at only when it must wait) */
+	for (int i = 0; i < 4; i++)
+		CHECK(mq_send(q, "f", 1, 0) == 0);
+	struct mq_attr nb = { O_NONBLOCK, 0, 0, 0, { 0 } }, old;
+	CHECK(mq_setattr(wr, &nb, &old) == 0 && old.mq_flags == 0);
+	CHECK(mq_send(wr, "f", 1, 0) == -1 && errno == EAGAIN);
+	CHECK(mq_getattr(wr, &got) == 0 && got.mq_flags == O_NONBLOCK);
+	struct timespec past = { 1, 0 }, badts = { 1, 1000000000 };
+	CHECK(mq_timedsend(q, "f", 1, 0, &past) == -1 && errno == ETIMEDOUT);
+	CHECK(mq_timedsend(q, "f", 1, 0, &badts) == -1 && errno == EINVAL);
+	for (int i = 0; i < 4; i++)
+		CHECK(mq_receive(q, buf, sizeof buf, 0) == 1);
+	CHECK(mq_timedreceive(q, buf, sizeof buf, 0, &past) == -1 && errno == ETIMEDOUT);
+	/* a reader waits; a send wakes it */
+	pthread_t t;
+	void *r;
+	CHECK(pthread_create(&t, 0, mq_reader, 0) == 0);
+	usleep(20000);
+	CHECK(mq_send(q, "abc", 3, 2) == 0);
+	CHECK(pthread_join(t, &r) == 0 && r == (void *)1L);
+	/* mq_notify: once, on a message to an empty queue; EBUSY meanwhile */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_mq_sig;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGUSR1, &sa, 0);
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1,
+			       .sigev_value = { .sival_int = 77 } };
+	mq_notes = 0;
+	CHECK(mq_notify(q, &ev) == 0 && mq_notify(wr, &ev) == -1 && errno == EBUSY);
+	CHECK(mq_send(q, "n", 1, 0) == 0 && mq_notes == 1 && mq_code == SI_MESGQ && mq_val == 77);
+	CHECK(mq_send(q, "n", 1, 0) == 0 && mq_notes == 1);    /* not empty; and it is gone */
+	CHECK(mq_receive(q, buf, sizeof buf, 0) == 1 && mq_receive(q, buf, sizeof buf, 0) == 1);
+	CHECK(mq_notify(q, &ev) == 0 && mq_notify(q, 0) == 0 && mq_notify(wr, &ev) == 0);
+	CHECK(mq_close(wr) == 0);                              /* its registration goes with it */
+	CHECK(mq_send(q, "n", 1, 0) == 0 && mq_notes == 1);
+	CHECK(mq_receive(q, buf, sizeof buf, 0) == 1);
+	signal(SIGUSR1, SIG_DFL);
+	ev = (struct sigevent){ .sigev_notify = SIGEV_THREAD, .sigev_notify_function = on_mq_thread,
+				.sigev_value = { .sival_int = 78 } };
+	CHECK(mq_notify(q, &ev) == 0 && mq_send(q, "t", 1, 0) == 0);
+	for (int i = 0; i < 2000 && mq_notes < 2; i++)
+		usleep(1000);
+	CHECK(mq_notes == 2 && mq_val == 78);
+	CHECK(mq_receive(q, buf, sizeof buf, 0) == 1);
+	ev.sigev_notify = 99;
+	CHECK(mq_notify(q, &ev) == -1 && errno == EINVAL);
+	/* a reader cancelled in its wait leaves the queue usable */
+	CHECK(pthread_create(&t, 0, mq_reader, (void *)1L) == 0);
+	usleep(20000);
+	CHECK(pthread_cancel(t) == 0 && pthread_join(t, &r) == 0 && r == PTHREAD_CANCELED);
+	CHECK(mq_send(q, "abc", 3, 2) == 0 && mq_receive(q, buf, sizeof buf, 0) == 3);
+	/* unlinked: the name goes at once, the queue with its last close */
+	CHECK(mq_unlink("/ptq") == 0 && mq_unlink("/ptq") == -1 && errno == ENOENT);
+	CHECK(mq_open("/ptq", O_RDWR) == -1 && errno == ENOENT);
+	CHECK(mq_send(q, "u", 1, 0) == 0 && mq_receive(mq_rd, buf, sizeof buf, 0) == 1);
+	CHECK(mq_close(q) == 0 && mq_close(mq_rd) == 0 && mq_close(q) == -1 && errno == EBADF);
+}
 static void burn_ms(long ms);
 
 static void area_rusage(void)
@@ -2724,7 +2844,7 @@ static const struct {
 	{ "once", area_once }, { "mutex", area_mutex }, { "cond", area_cond },
 	{ "rwlock", area_rwlock }, { "barrier", area_barrier }, { "keys", area_keys },
 	{ "tls", area_tls }, { "cancel", area_cancel }, { "sem", area_sem },
-	{ "sched", area_sched }, { "rusage", area_rusage }, { "cputime", area_cputime },
+	{ "sched", area_sched }, { "mqueue", area_mqueue }, { "rusage", area_rusage }, { "cputime", area_cputime },
 	{ "threadcpu", area_threadcpu },
 	{ "stdio", area_stdio }, { "signal", area_signal }, { "sigmask", area_sigmask },
 	{ "sigcond", area_sigcond }, { "sigmutex", area_sigmutex }, { "sigjoin", area_sigjoin },

@@ -9,6 +9,10 @@
 
 #include <anima/errno.h>
 
+/* Linux's, for ulib's message queues (<mqueue.h>): no kernel call
+   returns it, so it is not in the kernel's list */
+#define EMSGSIZE 90
+
 int *__errno_location(void);
 #define errno (*__errno_location())
 

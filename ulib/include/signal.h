@@ -78,6 +78,7 @@ typedef struct {
 /* si_code */
 #define SI_USER   0        /* kill, raise of the program */
 #define SI_QUEUE  (-1)     /* sigqueue */
+#define SI_MESGQ  (-3)     /* a message arrived on an empty queue (mq_notify) */
 #define SI_TIMER  (-2)     /* a POSIX timer expired (timer_create) */
 #define SI_TKILL  (-6)     /* raise, pthread_kill */
 

@@ -43,6 +43,9 @@
 #define _SC_REALTIME_SIGNALS  9
 #define _SC_RTSIG_MAX         31
 #define _SC_SIGQUEUE_MAX      34
+#define _SC_MESSAGE_PASSING   20
+#define _SC_MQ_OPEN_MAX       27
+#define _SC_MQ_PRIO_MAX       28
 #define _POSIX_THREADS        200809L
 #define _POSIX_TIMERS         200809L
 #define _POSIX_MONOTONIC_CLOCK 200809L
@@ -58,6 +61,7 @@
 #define _POSIX_THREAD_ATTR_STACKADDR 200809L   /* pthread_attr_setstack */
 #define _POSIX_THREAD_PRIO_PROTECT  200809L   /* ceilings; no PRIO_INHERIT */
 #define _POSIX_CPUTIME              200809L   /* CLOCK_PROCESS_CPUTIME_ID, clock() */
+#define _POSIX_MESSAGE_PASSING      200809L   /* <mqueue.h>, within the program */
 #define _POSIX_REALTIME_SIGNALS     200809L   /* SIGRTMIN..SIGRTMAX queued, sigqueue */
 #define _POSIX_THREAD_CPUTIME       200809L   /* CLOCK_THREAD_CPUTIME_ID, pthread_getcpuclockid (docs/libc.md) */
 #define _POSIX_VERSION        200809L

@@ -23,6 +23,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <sys/signal.h>     /* old code's name for it */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -34,6 +34,7 @@
 
 struct sigthr {
 	uint64_t key;          /* thread id, NOTHREAD, or 0: free */
+	struct thread *t;      /* the thread (0 for NOTHREAD): to see it gone */
 	sigset_t mask, pending;
 	void *alt;             /* sigaltstack's stack (0: none), alt_size bytes */
 	size_t alt_size;
@@ -114,26 +115,39 @@ static uint64_t key_of(struct thread *t)
 	return t ? t->id : NOTHREAD;
 }
 
-/* t's slot, claimed if it has none; lk held. */
-static struct sigthr *slot_of(uint64_t key)
+/* s's thread has exited, or its descriptor holds another thread now:
+   what the slot holds (a signal posted as it exited, a mask its exit did
+   not give back) can never be taken. Descriptors are never given back
+   to malloc (docs/thread-interface.md), so a stale one reads safely. */
+static int gone(const struct sigthr *s)
 {
+	return s->t && (__atomic_load_n(&s->t->id, __ATOMIC_ACQUIRE) != s->key ||
+			__atomic_load_n(&s->t->join, __ATOMIC_ACQUIRE) == JOIN_DONE);
+}
+
+
+/* t's slot, claimed if it has none; lk held. */
+static struct sigthr *slot_of(struct thread *t)
+{
+	uint64_t key = key_of(t);
 	struct sigthr *empty = 0;
 	for (int i = 0; i < NSLOT; i++) {
 		if (slots[i].key == key)
 			return &slots[i];
-		if (!empty && (!slots[i].key ||
+		if (!empty && (!slots[i].key || gone(&slots[i]) ||
 			       (!slots[i].mask && !slots[i].pending && !slots[i].alt)))
 			empty = &slots[i];
 	}
 	if (!empty)
 		return &spare;
-	*empty = (struct sigthr){ .key = key };
+	unqueue(&empty->pending, 0);
+	*empty = (struct sigthr){ .key = key, .t = t };
 	return empty;
 }
 
 static struct sigthr *self_slot(void)
 {
-	return slot_of(key_of(thread_self()));
+	return slot_of(thread_self());
 }
 
 /* key's slot if it has one (no claim); lk held. */
@@ -173,7 +187,7 @@ int __sig_inherit(struct thread *t)
 	spin_lock(&lk);
 	sigset_t m = self_slot()->mask;  /* (an empty slot stays free) */
 	if (m) {
-		struct sigthr *s = slot_of(key_of(t));
+		struct sigthr *s = slot_of(t);
 		s->mask = m;
 		s->pending = 0;
 	}
@@ -413,9 +427,14 @@ int sigqueue(pid_t pid, int sig, union sigval value)
    the handler (every waiter tolerates the spurious wake-up). */
 static void post(struct thread *t, int sig, int code)
 {
+	/* Exited (not yet joined): nobody can take it, so nothing is sent
+	   (glibc's pthread_kill does the same). One that exits after this
+	   look leaves its slot to be reclaimed (gone). */
+	if (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) == JOIN_DONE)
+		return;
 	spin_lock(&lk);
 	sighandler_t h = acts[sig].sa_handler;
-	struct sigthr *s = slot_of(key_of(t));
+	struct sigthr *s = slot_of(t);
 	int now = h == SIG_DFL && !(s->mask & BIT(sig));
 	if (h != SIG_IGN && !now)
 		pend(&s->pending, &(siginfo_t){ .si_signo = sig, .si_code = code,

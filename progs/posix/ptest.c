@@ -2382,8 +2382,50 @@ static void *mask_raise(void *a)
 	return (void *)(long)(before == 0 && sigismember(&pend, SIGUSR1) ? 1 : 0);
 }
 
+/* pthread_kill of threads that have exited, not yet joined: nothing is
+   sent, and nothing stays behind in the signal table (more kills than
+   its 128 slots: they had filled it, and every later thread shared one
+   spare slot, masks included) */
+static pthread_barrier_t own_bar;
+
+static void *own_mask(void *a)
+{
+	if (a) {
+		sigset_t s;
+		sigemptyset(&s);
+		sigaddset(&s, SIGUSR2);
+		pthread_sigmask(SIG_BLOCK, &s, 0);
+	}
+	pthread_barrier_wait(&own_bar);      /* the other has blocked it */
+	int has = sigismember((sigset_t[]){ mask_now() }, SIGUSR2);
+	pthread_barrier_wait(&own_bar);
+	return (void *)(long)has;
+}
+
+static void kill_exited(void)
+{
+	signal(SIGUSR1, on_usr1);
+	for (int i = 0; i < 200; i++) {
+		pthread_t t;
+		CHECK(pthread_create(&t, 0, quick, 0) == 0);
+		usleep(1000);                    /* (it has exited by now, mostly) */
+		CHECK(pthread_kill(t, SIGUSR1) == 0);
+		pthread_join(t, 0);
+	}
+	signal(SIGUSR1, SIG_DFL);
+	pthread_t a, b;
+	void *ra, *rb;
+	pthread_barrier_init(&own_bar, 0, 2);
+	CHECK(pthread_create(&a, 0, own_mask, (void *)1L) == 0);
+	CHECK(pthread_create(&b, 0, own_mask, 0) == 0);
+	CHECK(pthread_join(a, &ra) == 0 && pthread_join(b, &rb) == 0);
+	CHECK(ra == (void *)1L && rb == 0);
+	pthread_barrier_destroy(&own_bar);
+}
+
 static void area_sigmask(void)
 {
+	kill_exited();
 	sigset_t set, old, got;
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);

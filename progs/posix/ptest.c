@@ -1491,7 +1491,14 @@ static void *mq_reader(void *a)
 	char buf[16];
 	unsigned prio;
 	ssize_t n = mq_receive(mq_rd, buf, sizeof buf, &prio);
+	if (a == (void *)2L)             /* interrupted */
+		return (void *)(long)(n == -1 && errno == EINTR);
 	return (void *)(long)(a ? n : n == 3 && !memcmp(buf, "abc", 3) && prio == 2);
+}
+
+static void on_mq_intr(int sig)
+{
+	(void)sig;
 }
 
 static void on_mq_sig(int sig, siginfo_t *si, void *ctx)
@@ -1593,12 +1600,20 @@ static void area_mqueue(void)
 	usleep(20000);
 	CHECK(pthread_cancel(t) == 0 && pthread_join(t, &r) == 0 && r == PTHREAD_CANCELED);
 	CHECK(mq_send(q, "abc", 3, 2) == 0 && mq_receive(q, buf, sizeof buf, 0) == 3);
+	/* a handler without SA_RESTART ends a waiting receive: EINTR */
+	struct sigaction si = { .sa_handler = on_mq_intr };
+	sigaction(SIGUSR2, &si, 0);
+	CHECK(pthread_create(&t, 0, mq_reader, (void *)2L) == 0);
+	usleep(20000);
+	CHECK(pthread_kill(t, SIGUSR2) == 0 && pthread_join(t, &r) == 0 && r == (void *)1L);
+	signal(SIGUSR2, SIG_DFL);
 	/* unlinked: the name goes at once, the queue with its last close */
 	CHECK(mq_unlink("/ptq") == 0 && mq_unlink("/ptq") == -1 && errno == ENOENT);
 	CHECK(mq_open("/ptq", O_RDWR) == -1 && errno == ENOENT);
 	CHECK(mq_send(q, "u", 1, 0) == 0 && mq_receive(mq_rd, buf, sizeof buf, 0) == 1);
 	CHECK(mq_close(q) == 0 && mq_close(mq_rd) == 0 && mq_close(q) == -1 && errno == EBADF);
 }
+
 static void burn_ms(long ms);
 
 static void area_rusage(void)

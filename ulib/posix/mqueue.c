@@ -6,9 +6,9 @@
  * mq_unlink removes the name at once and the queue goes when its last
  * descriptor closes. A queue is a list of messages, the highest priority
  * first and the oldest first within one, under a mutex; full and empty
- * waits are condition waits, so they are cancellation points and take
- * signal handlers as the condition waits do (they go on: as with
- * SA_RESTART, no EINTR). Linux's limits and error numbers.
+ * waits are condition waits, so they are cancellation points; a signal
+ * handler that runs in one ends it with EINTR unless it has SA_RESTART,
+ * as on Linux (__cond_wait_intr). Linux's limits and error numbers.
  */
 #include <mqueue.h>
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pwait.h"
 
 #define DEF_MAXMSG  10               /* Linux's defaults when mq_open has no attr */
 #define DEF_MSGSIZE 8192
@@ -236,8 +237,9 @@ static void op_end(void *arg)
 }
 
 /* Wait on c while `full` (the queue's mutex held): 0, or EAGAIN
-   (O_NONBLOCK), ETIMEDOUT or EINVAL (a bad abstime: only looked at
-   when the call must wait, as POSIX says). */
+   (O_NONBLOCK), ETIMEDOUT, EINTR (a handler without SA_RESTART ran) or
+   EINVAL (a bad abstime: only looked at when the call must wait, as
+   POSIX says). */
 static int wait_for(struct mq *q, pthread_cond_t *c, int flags, const struct timespec *abstime,
 		    int (*full)(struct mq *))
 {
@@ -245,7 +247,7 @@ static int wait_for(struct mq *q, pthread_cond_t *c, int flags, const struct tim
 	while (!e && full(q)) {
 		if (flags & O_NONBLOCK)
 			return EAGAIN;
-		e = abstime ? pthread_cond_timedwait(c, &q->lock, abstime) : pthread_cond_wait(c, &q->lock);
+		e = __cond_wait_intr(c, &q->lock, abstime, PW_INTR);
 	}
 	return e == ETIMEDOUT && !full(q) ? 0 : e;
 }

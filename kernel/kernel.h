@@ -267,6 +267,7 @@ int lazy_overlaps(struct space *sp, uint64_t addr, uint64_t len);
 uint64_t lazy_flags(struct space *sp, uint64_t va);
 int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 int lazy_fill(struct space *sp, uint64_t va, uint64_t err);
+void lazy_unreserve(struct space *sp, void *pg);
 
 /* vpsys.c */
 int cap_get(struct space *sp, uint64_t handle, struct capent *out);

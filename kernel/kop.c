@@ -118,7 +118,8 @@ static void space_unlink(struct kop *op)
 		}
 }
 
-/* A demand-zero page's latency is over: map the page reserved at fault time. */
+/* A demand-zero page's latency is over: map the page reserved (and
+   charged, lazy_fault) at fault time. */
 static void page_arrived(struct kop *op)
 {
 	struct space *sp = op->sp;
@@ -131,9 +132,9 @@ static void page_arrived(struct kop *op)
 	uint64_t fl = lazy_flags(sp, op->fault_va);
 	if (pte && fl && !(*pte & PTE_MAPPED)) {
 		*pte = pte_user(V2P(pg), fl);
-		sp->pages++;
 		pg = 0;
-	}
+	} else
+		sp->pages--;        /* not mapped: its charge goes with it */
 	spin_unlock(&sp->lock);
 	if (pg)                     /* another thread's fault mapped it first, or unmapped */
 		page_free(pg);
@@ -242,7 +243,7 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 	}
 	long r = op->done ? (long)op->result : -EINTR;
 	if (!op->done && op->kind == BLK_PAGE && op->result)
-		page_free((void *)op->result);     /* the page reserved at fault time */
+		lazy_unreserve(sp, (void *)op->result);   /* the page reserved at fault time */
 	unlink(op);
 	space_unlink(op);
 	spin_unlock(&kop_lock);
@@ -390,7 +391,7 @@ void kop_vp_cleanup(struct vp *vp)
 		*pp = op->snext;
 		unlink(op);
 		if (op->kind == BLK_PAGE && op->result)
-			page_free((void *)op->result);
+			lazy_unreserve(op->sp, (void *)op->result);
 		kop_free(op);      /* its reservations go with the VP */
 	}
 	vp->utimer = 0;
@@ -408,7 +409,7 @@ void kop_space_cleanup(struct space *sp)
 		sp->kops = op->snext;
 		unlink(op);
 		if (op->kind == BLK_PAGE && op->result)
-			page_free((void *)op->result);
+			lazy_unreserve(sp, (void *)op->result);
 		kop_free(op);
 	}
 	spin_unlock(&kop_lock);

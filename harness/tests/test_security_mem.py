@@ -193,6 +193,29 @@ def test_delayed_lazy_pages_charge_their_tables(boot, smp):
 
 
 @pytest.mark.parametrize("smp", SMP)
+def test_delayed_lazy_pages_in_flight_count(boot, smp):
+    """progs/tests/lazyflight.c, memquota=8: the space fills its quota
+    with SYS_map, gives 128 pages back, and 8 VPs' upcall handlers keep
+    1,000 touches of a MAP_LAZY region (2 s latency) in flight at once.
+    The pages in flight are charged at the fault, so the touches past the
+    room are an "out of memory" kill. Before the fix they were charged
+    only on arrival: every fault passed the quota check, all 1,000
+    arrived, and the space held 881 pages (3.4 MiB) past its quota.
+    The unmap case unmaps the region with 64 touches in flight: their
+    pages never arrive, and their charge comes back (a map then gets the
+    whole room again: 63 of 128 pages without the uncharge). Then
+    INFO_MEM_AVAIL is back exactly."""
+    r = boot("memcheck memquota=8 run=lazyflight,audit", smp=smp, timeout=240)
+    done(r)
+    ex = only(r, "exit", prog="lazyflight", space=2)
+    assert ex.get("killed") == "out of memory", r.tail()
+    un = only(r, "result", name="lazyflight", case="unmap")
+    assert un["in_flight"] == 64 and un["refill"] >= un["room"] - 8, un
+    res = only(r, "result", name="lazyflight", case="audit")
+    assert res["unmap_status"] == 0 and res["avail_lost"] == 0, res
+
+
+@pytest.mark.parametrize("smp", SMP)
 def test_private_futex_not_reached_from_another_space(boot, smp):
     """progs/tests/futexstale.c: a VP waits on a private futex, its page is
     unmapped under it, and a child (no shared memory) maps until -ENOMEM,

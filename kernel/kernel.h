@@ -101,7 +101,7 @@ void vm_init(void);
 uint64_t *vm_walk(uint64_t *pml4, uint64_t va, int create);
 int vm_map(uint64_t *pml4, uint64_t va, uint64_t pa, uint64_t flags);
 uint64_t *vm_new_pml4(void);
-void vm_free_user(uint64_t *pml4);
+void vm_free_user(uint64_t *pml4, uint64_t n[2]);
 uint64_t *space_pte(struct space *sp, uint64_t va);
 int vm_mapped(uint64_t *pml4, uint64_t va, uint64_t len);
 uint64_t *vm_next(uint64_t *pml4, uint64_t *va, uint64_t end);

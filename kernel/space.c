@@ -62,8 +62,15 @@ void space_put(struct space *sp)
 		return;
 	shake();                         /* the last reference is gone */
 	seg_space_free(sp);              /* no CPU runs it: its segment frames are unreachable */
-	vm_free_user(sp->pml4);
+	uint64_t n[2];
+	vm_free_user(sp->pml4, n);
 	sp->pml4 = 0;
+	/* What the space was charged for must be what it held: a charge
+	   without a page (or a page without one) lets a space pass its quota
+	   or locks it out of memory it never used (test builds only). */
+	if (memcheck && (n[0] != sp->pages || n[1] != sp->ptpages))
+		panic("space %d (%s): %lu pages and %lu tables, charged %lu and %lu",
+		      sp->id, sp->name, n[0], n[1], sp->pages, sp->ptpages);
 	for (int i = 0; i < MAXVP; i++)          /* the VP slots' event rings */
 		if (sp->slot_evq[i])
 			pages_free(sp->slot_evq[i], EVQ_PAGES);

@@ -114,8 +114,9 @@ uint64_t *vm_new_pml4(void)
 	return p;
 }
 
-/* Free the user half: owned frames, then the tables themselves. */
-static void free_level(uint64_t *t, int level)
+/* Free the user half: owned frames, then the tables themselves; count
+   both in n[0] and n[1] (memcheck compares them with the charges). */
+static void free_level(uint64_t *t, int level, uint64_t n[2])
 {
 	for (int i = 0; i < 512; i++) {
 		uint64_t e = t[i];
@@ -123,19 +124,25 @@ static void free_level(uint64_t *t, int level)
 			continue;
 		void *next = P2V(e & PTE_ADDR);
 		if (level > 0)
-			free_level(next, level - 1);
-		else if (!(e & PTE_SHARED))
+			free_level(next, level - 1, n);
+		else if (!(e & PTE_SHARED)) {
 			page_free(next);
+			n[0]++;
+		}
 	}
 	page_free(t);
+	n[1]++;
 }
 
-void vm_free_user(uint64_t *pml4)
+/* Returns the frames and tables freed in n (the top table included). */
+void vm_free_user(uint64_t *pml4, uint64_t n[2])
 {
+	n[0] = n[1] = 0;
 	for (int i = 0; i < 256; i++)
 		if (pml4[i] & PTE_P)
-			free_level(P2V(pml4[i] & PTE_ADDR), 2);
+			free_level(P2V(pml4[i] & PTE_ADDR), 2, n);
 	page_free(pml4);
+	n[1]++;
 }
 
 

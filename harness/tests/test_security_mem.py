@@ -215,6 +215,27 @@ def test_delayed_lazy_pages_in_flight_count(boot, smp):
     assert res["unmap_status"] == 0 and res["avail_lost"] == 0, res
 
 
+@pytest.mark.parametrize("smp,jitter", [(1, ""), (2, ""), (2, "jitter=5")])
+def test_lazy_protect_unmap_race(boot, smp, jitter):
+    """progs/tests/lazyrace.c: 12 children, each with a demand-zero region
+    (latency 0, 50 us or 1 ms) that two VPs touch (one classic, one from
+    an upcall handler), one protects in random pieces (RW, R, PROT_NONE),
+    one unmaps and maps lazy again, and one reaches through the kernel
+    (futex wake/wait, seg_info's copyout). Most die of a touch in a hole
+    or a PROT_NONE page, with pages in flight. No panic (memcheck: freed
+    frames poisoned, and each space's page and table charges equal what
+    its tables held when they go), and INFO_MEM_AVAIL back exactly.
+    Shown to catch a delayed page mapped over one a racing fault had
+    mapped (page_arrived without its PTE_MAPPED check): 'space 3
+    (lazyrace): 127 pages and 14 tables, charged 141 and 14'."""
+    r = boot(f"memcheck {jitter} run=lazyrace,12,{smp * 1000 + len(jitter)}".replace("  ", " "),
+             smp=smp, timeout=240)
+    done(r)
+    res = result(r, "lazyrace")
+    assert res["killed"] + res["exited"] == 12 and res["other"] == 0, res
+    assert res["avail_lost"] == 0, res
+
+
 @pytest.mark.parametrize("smp", SMP)
 def test_private_futex_not_reached_from_another_space(boot, smp):
     """progs/tests/futexstale.c: a VP waits on a private futex, its page is

@@ -118,14 +118,19 @@ void space_exit(struct space *sp, int status)
 	shake();                         /* dying: its VPs woken, on their way out */
 }
 
-/* End sp because of something it did; one line says what. */
+/* End sp because of something it did; one line says what. VPs faulting
+   at once on several CPUs all come here: the first to claim kill_cause
+   reports, and @exit names the same fault (each printed its own line
+   before, and @exit named the last). */
 void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip, const char *detail)
 {
-	kprintf("%s[space %d]: killed: %s at %#lx, rip %#lx%s%s%s\n", sp->name, sp->id,
-		cause, addr, rip, *detail ? " (" : "", detail, *detail ? ")" : "");
-	sp->kill_cause = cause;
-	sp->kill_addr = addr;
-	sp->kill_rip = rip;
+	const char *none = 0;
+	if (__atomic_compare_exchange_n(&sp->kill_cause, &none, cause, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		kprintf("%s[space %d]: killed: %s at %#lx, rip %#lx%s%s%s\n", sp->name, sp->id,
+			cause, addr, rip, *detail ? " (" : "", detail, *detail ? ")" : "");
+		sp->kill_addr = addr;
+		sp->kill_rip = rip;
+	}
 	space_exit(sp, EXIT_KILLED);
 }
 

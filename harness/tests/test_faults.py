@@ -124,3 +124,20 @@ def test_spawner_survives_children(boot):
         check_killed(r, ex, starts[ex["space"]])
     assert only(r, "exit", prog="hello")["status"] == 0
     assert only(r, "exit", prog="spawner")["status"] == 0
+
+
+@pytest.mark.parametrize("smp", [2, 4])
+def test_simultaneous_faults_one_kill_line(boot, smp):
+    """progs/tests/killrace.c: 8 VPs of a space write to its text at the
+    same moment, on every CPU. One line reports the kill, and it names
+    the fault @exit names. Before, each VP that faulted before the kill
+    reached it printed its own line (2 of 2 lines at -smp 2, 4 boots of
+    4), and @exit named the last one's."""
+    r = boot("run=killrace run=hello", smp=smp, timeout=60)
+    done(r, 63)                      # (a boot program was killed)
+    ex = only(r, "exit", prog="killrace")
+    assert ex["status"] == -1 and ex["killed"] == "page fault", r.tail()
+    lines = [l for l in r.lines if l.startswith("killrace[") and "killed:" in l]
+    assert len(lines) == 1, r.tail()
+    assert f"at {ex['addr']}, rip {ex['rip']}" in lines[0], (lines, ex)
+    only(r, "exit", prog="hello", status=0)

@@ -263,6 +263,10 @@ static inline int upcall_due(const struct vp *vp)
 /* lazy.c */
 long lazy_add(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, uint64_t latency);
 long lazy_remove(struct space *sp, uint64_t a, uint64_t len);
+long lazy_room(struct space *sp, int n);
+void lazy_free(struct space *sp);
+struct lazy *lazy_region(struct space *sp, uint64_t va);
+struct lazy *lazy_first(struct space *sp, uint64_t addr, uint64_t len);
 int lazy_overlaps(struct space *sp, uint64_t addr, uint64_t len);
 uint64_t lazy_flags(struct space *sp, uint64_t va);
 int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err);

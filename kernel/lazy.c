@@ -7,74 +7,152 @@
 #include "kernel.h"
 #include <anima/syscall.h>
 
+/*
+ * The regions are an array sorted by address, disjoint, grown on demand
+ * from the kernel heap and charged to the space (kmalloc_user), up to
+ * MAXLAZY_SPACE: every thread stack of a POSIX program is one (ulib's
+ * stack.c), so the 8 fixed slots of before ran out at the eighth
+ * thread. Lookups are binary searches, so a fault or a placement costs
+ * O(log n) however many regions a space has. All under sp->lock.
+ */
+
+/* The index of the first region that ends after a (nlazy if none): the
+   one holding a, if any, else the next one up. */
+static int lazy_at(struct space *sp, uint64_t a)
+{
+	int lo = 0, hi = sp->nlazy;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (sp->lazy[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Make room for n more regions: 0, or -ENOMEM past MAXLAZY_SPACE or the
+   space's quota, with nothing changed. Callers ask before they change
+   anything, so a change never fails half done. */
+long lazy_room(struct space *sp, int n)
+{
+	int want = sp->nlazy + n;
+	if (want <= sp->lazycap)
+		return 0;
+	if (want > MAXLAZY_SPACE)
+		return -ENOMEM;
+	int cap = sp->lazycap ? sp->lazycap : 8;
+	while (cap < want)
+		cap *= 2;
+	cap = MIN(cap, MAXLAZY_SPACE);
+	struct lazy *a = kmalloc_user(sp, cap * sizeof *a);
+	if (!a)
+		return -ENOMEM;
+	if (sp->lazy) {
+		memcpy(a, sp->lazy, sp->nlazy * sizeof *a);
+		kfree_user(sp, sp->lazy, sp->lazycap * sizeof *a);
+	}
+	sp->lazy = a;
+	sp->lazycap = cap;
+	return 0;
+}
+
+/* The table goes with the space's page tables (space_put). */
+void lazy_free(struct space *sp)
+{
+	if (sp->lazy)
+		kfree_user(sp, sp->lazy, sp->lazycap * sizeof *sp->lazy);
+	sp->lazy = 0;
+	sp->nlazy = sp->lazycap = 0;
+}
+
+/* Put r at index i (lazy_room made room); keeps the order. */
+static void insert(struct space *sp, int i, struct lazy r)
+{
+	memmove(&sp->lazy[i + 1], &sp->lazy[i], (sp->nlazy - i) * sizeof r);
+	sp->lazy[i] = r;
+	sp->nlazy++;
+}
+
+/* Take out the regions [i, j). */
+static void drop(struct space *sp, int i, int j)
+{
+	memmove(&sp->lazy[i], &sp->lazy[j], (sp->nlazy - j) * sizeof *sp->lazy);
+	sp->nlazy -= j - i;
+}
+
+/* A new region [addr, addr+len), which overlaps none (the caller made
+   sure). */
 long lazy_add(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, uint64_t latency)
 {
-	if (sp->nlazy == (int)NELEM(sp->lazy))
-		return -ENOMEM;
-	sp->lazy[sp->nlazy++] = (struct lazy){ addr, addr + len, flags, MIN(latency, 10000000000UL) };
-	return 0;
+	long r = lazy_room(sp, 1);
+	if (!r)
+		insert(sp, lazy_at(sp, addr), (struct lazy){ addr, addr + len, flags, MIN(latency, 10000000000UL) });
+	return r;
 }
 
 /* Take [a, a+len) out of sp's regions: a region inside goes, one cut at
    an end shrinks, and one with the range inside splits in two, which
    takes a slot (none left: -ENOMEM, nothing changed). Before, only
    regions wholly inside went: the rest of a partly unmapped region kept
-   filling pages on a touch, and its hole could not be mapped again.
-   sp->lock held. */
+   filling pages on a touch, and its hole could not be mapped again. */
 long lazy_remove(struct space *sp, uint64_t a, uint64_t len)
 {
 	uint64_t b = a + len;
-	int splits = 0;
-	for (int i = 0; i < sp->nlazy; i++)
-		splits += sp->lazy[i].start < a && b < sp->lazy[i].end;
-	if (sp->nlazy + splits > (int)NELEM(sp->lazy))
-		return -ENOMEM;
-	for (int i = 0; i < sp->nlazy; i++) {
-		struct lazy *r = &sp->lazy[i];
-		if (!(r->start < b && a < r->end))
-			continue;
-		if (r->start < a && b < r->end) {     /* (the new piece lies past b: skipped) */
-			sp->lazy[sp->nlazy++] = (struct lazy){ b, r->end, r->flags, r->latency };
-			r->end = a;
-		} else if (r->start < a)
-			r->end = a;
-		else if (b < r->end)
-			r->start = b;
-		else
-			sp->lazy[i--] = sp->lazy[--sp->nlazy];
+	int i = lazy_at(sp, a);
+	if (i < sp->nlazy && sp->lazy[i].start < a && b < sp->lazy[i].end) {   /* (disjoint: the only one) */
+		if (lazy_room(sp, 1))
+			return -ENOMEM;
+		struct lazy r = sp->lazy[i];            /* (lazy_room may have moved the table) */
+		insert(sp, i + 1, (struct lazy){ b, r.end, r.flags, r.latency });
+		sp->lazy[i].end = a;
+		return 0;
 	}
+	if (i < sp->nlazy && sp->lazy[i].start < a)     /* cut at its end (it ends by b) */
+		sp->lazy[i++].end = a;
+	int j = i;
+	while (j < sp->nlazy && sp->lazy[j].end <= b)   /* wholly inside */
+		j++;
+	drop(sp, i, j);
+	if (i < sp->nlazy && sp->lazy[i].start < b)     /* cut at its start */
+		sp->lazy[i].start = b;
 	return 0;
+}
+
+/* The region holding va, or 0. */
+struct lazy *lazy_region(struct space *sp, uint64_t va)
+{
+	int i = lazy_at(sp, va);
+	return i < sp->nlazy && sp->lazy[i].start <= va ? &sp->lazy[i] : 0;
 }
 
 /* The access of the region holding va now (a protect may have changed
    it since a fault), or 0 if none does (it was unmapped); sp->lock held. */
 uint64_t lazy_flags(struct space *sp, uint64_t va)
 {
-	for (int i = 0; i < sp->nlazy; i++)
-		if (va >= sp->lazy[i].start && va < sp->lazy[i].end)
-			return sp->lazy[i].flags;
-	return 0;
+	struct lazy *r = lazy_region(sp, va);
+	return r ? r->flags : 0;
+}
+
+/* The first region meeting [addr, addr+len), or 0. */
+struct lazy *lazy_first(struct space *sp, uint64_t addr, uint64_t len)
+{
+	int i = lazy_at(sp, addr);
+	return i < sp->nlazy && sp->lazy[i].start < addr + len ? &sp->lazy[i] : 0;
 }
 
 int lazy_overlaps(struct space *sp, uint64_t addr, uint64_t len)
 {
-	for (int i = 0; i < sp->nlazy; i++)
-		if (sp->lazy[i].start < addr + len && addr < sp->lazy[i].end)
-			return 1;
-	return 0;
+	return lazy_first(sp, addr, len) != 0;
 }
 
 /* The region of sp holding va that allows an access with page-fault
    error code err, or 0; sp->lock held. */
 static struct lazy *lazy_find(struct space *sp, uint64_t va, uint64_t err)
 {
-	for (int i = 0; i < sp->nlazy; i++) {
-		struct lazy *r = &sp->lazy[i];
-		if (va >= r->start && va < r->end)   /* (no PTE_U: PROT_NONE, protect.c) */
-			return ((err & PF_W) && !(r->flags & PTE_W)) || ((err & PF_I) && (r->flags & PTE_NX)) ||
-			       !(r->flags & PTE_U) ? 0 : r;
-	}
-	return 0;
+	struct lazy *r = lazy_region(sp, va);       /* (no PTE_U: PROT_NONE, protect.c) */
+	return !r || ((err & PF_W) && !(r->flags & PTE_W)) || ((err & PF_I) && (r->flags & PTE_NX)) ||
+	       !(r->flags & PTE_U) ? 0 : r;
 }
 
 /*

@@ -162,8 +162,8 @@ struct space {
 	volatile uint64_t vruntime;  /* CPU time its VPs used (ns): fairness among spaces */
 	struct kop *kops;            /* outstanding blocking operations (kop_lock) */
 	int nkops;                   /* how many (atomic): at most MAXKOP_SPACE */
-	struct lazy { uint64_t start, end, flags, latency; } lazy[8];  /* demand-zero regions */
-	int nlazy;
+	struct lazy { uint64_t start, end, flags, latency; } *lazy;  /* demand-zero regions: sorted, */
+	int nlazy, lazycap;          /* disjoint, heap-grown (lock; lazy.c) */
 	struct vp *waiters;          /* parent VPs blocked in SYS_wait on us (table_lock) */
 	int nwaiters;                /* parent VPs inside SYS_wait on us (table_lock) */
 	int collected;               /* one of them got the status (table_lock) */

@@ -7,8 +7,9 @@
  * PROT_NONE keeps the frames but makes the pages not present (PTE_NONE,
  * mmu.h): a user access faults (the space is killed, as by a SIGSEGV),
  * and so does the kernel's copy in a system call (-EFAULT, as Linux). A demand-zero region is
- * split where the range cuts it (its 8 slots full: -ENOMEM, nothing
- * changed), and its pages keep arriving with the region's access of the
+ * split where the range cuts it (no room for the pieces, MAXLAZY_SPACE
+ * or the quota: -ENOMEM, nothing changed), pieces that meet with the
+ * same access are joined again, and its pages keep arriving with the region's access of the
  * moment (kop.c asks lazy_flags).
  *
  * The page tables change under the space's lock; then every CPU that may
@@ -33,15 +34,9 @@ static uint64_t pte_flags(uint64_t prot)
 /* Is [a, b) covered by sp's demand-zero regions? sp->lock held. */
 static int lazy_covers(struct space *sp, uint64_t a, uint64_t b)
 {
-	while (a < b) {
-		int i = 0;
-		for (; i < sp->nlazy; i++)
-			if (sp->lazy[i].start <= a && a < sp->lazy[i].end)
-				break;
-		if (i == sp->nlazy)
+	for (struct lazy *r; a < b; a = r->end)
+		if (!(r = lazy_region(sp, a)))
 			return 0;
-		a = sp->lazy[i].end;
-	}
 	return 1;
 }
 
@@ -60,33 +55,70 @@ static int all_mapped(struct space *sp, uint64_t a, uint64_t len)
 	return 1;
 }
 
-/* Slots the regions cut by [a, b) need beyond the ones they have. */
+/* The regions meeting [a, b): [*i, j). */
+static int lazy_span(struct space *sp, uint64_t a, uint64_t b, int *i)
+{
+	struct lazy *r = lazy_first(sp, a, b - a);
+	*i = r ? r - sp->lazy : 0;
+	int j = *i;
+	while (r && j < sp->nlazy && sp->lazy[j].start < b)
+		j++;
+	return j;
+}
+
+/* Slots the regions cut by [a, b) need beyond the ones they have: one
+   for a cut inside the first, one for a cut inside the last. */
 static int lazy_extra(struct space *sp, uint64_t a, uint64_t b)
 {
-	int n = 0;
-	for (int i = 0; i < sp->nlazy; i++) {
-		struct lazy *r = &sp->lazy[i];
-		if (r->start < b && a < r->end)
-			n += (r->start < a) + (b < r->end);
+	int i, j = lazy_span(sp, a, b, &i);
+	return i == j ? 0 : (sp->lazy[i].start < a) + (b < sp->lazy[j - 1].end);
+}
+
+/* Join region i to the next if they meet with the same access and
+   latency: a range reserved PROT_NONE and given access a piece at a
+   time (an allocator's heap, a stack) stays one region. */
+static void lazy_join(struct space *sp, int i)
+{
+	if (i < 0 || i + 1 >= sp->nlazy)
+		return;
+	struct lazy *r = &sp->lazy[i], *n = r + 1;
+	if (r->end == n->start && r->flags == n->flags && r->latency == n->latency) {
+		r->end = n->end;
+		memmove(n, n + 1, (sp->nlazy - i - 2) * sizeof *n);
+		sp->nlazy--;
 	}
-	return n;
 }
 
 /* Give the parts of sp's regions inside [a, b) the flags f, cutting
-   them where needed (lazy_extra said there is room). sp->lock held. */
+   them where needed (lazy_room made room for lazy_extra's count), then
+   joining the pieces that now match their neighbours. sp->lock held. */
 static void lazy_protect(struct space *sp, uint64_t a, uint64_t b, uint64_t f)
 {
-	int n = sp->nlazy;               /* (the pieces added go past n) */
-	for (int i = 0; i < n; i++) {
-		struct lazy r = sp->lazy[i];
-		if (!(r.start < b && a < r.end))
-			continue;
-		if (r.start < a)
-			sp->lazy[sp->nlazy++] = (struct lazy){ r.start, a, r.flags, r.latency };
-		if (b < r.end)
-			sp->lazy[sp->nlazy++] = (struct lazy){ b, r.end, r.flags, r.latency };
-		sp->lazy[i] = (struct lazy){ MAX(r.start, a), MIN(r.end, b), f, r.latency };
+	int i, j = lazy_span(sp, a, b, &i);
+	if (i == j)
+		return;
+	struct lazy first = sp->lazy[i], last = sp->lazy[j - 1];
+	int k = sp->nlazy;
+	int cuts = (first.start < a) + (b < last.end);
+	memmove(&sp->lazy[j + cuts], &sp->lazy[j], (k - j) * sizeof first);
+	if (first.start < a)             /* the piece below a keeps its access */
+		memmove(&sp->lazy[i + 1], &sp->lazy[i], (j - i) * sizeof first);
+	sp->nlazy += cuts;
+	int lo = i + (first.start < a), hi = j + (first.start < a);   /* the regions in [a, b) */
+	if (first.start < a) {
+		sp->lazy[i].end = a;
+		sp->lazy[lo].start = a;
 	}
+	if (b < last.end) {
+		sp->lazy[hi] = last;
+		sp->lazy[hi].start = b;
+		sp->lazy[hi - 1].end = b;
+	}
+	for (int x = lo; x < hi; x++)
+		sp->lazy[x].flags = f;
+	/* Join from the top down, so the indices below stay good. */
+	for (int x = MIN(hi, sp->nlazy - 1); x >= lo - 1; x--)
+		lazy_join(sp, x);
 }
 
 long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_t e, uint64_t f)
@@ -103,7 +135,7 @@ long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_
 	uint64_t fl = pte_flags(prot);
 	spin_lock(&sp->lock);
 	long r = !all_mapped(sp, addr, len) ? -ENOMEM :
-		 sp->nlazy + lazy_extra(sp, addr, addr + len) > (int)NELEM(sp->lazy) ? -ENOMEM : 0;
+		 lazy_room(sp, lazy_extra(sp, addr, addr + len));
 	if (!r) {
 		lazy_protect(sp, addr, addr + len, fl);
 		uint64_t va = addr, *pte;

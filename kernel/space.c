@@ -65,6 +65,7 @@ void space_put(struct space *sp)
 	uint64_t n[2];
 	vm_free_user(sp->pml4, n);
 	sp->pml4 = 0;
+	lazy_free(sp);
 	/* What the space was charged for must be what it held: a charge
 	   without a page (or a page without one) lets a space pass its quota
 	   or locks it out of memory it never used (test builds only). */
@@ -275,6 +276,15 @@ static int setup_stack(struct space *sp, int argc, char **argv, uint64_t *rsp)
 		*pte = V2P(pg) | PTE_P | PTE_U | PTE_W | PTE_NX;
 		sp->pages++;
 	}
+	/* Below the mapped part, demand-zero down to USER_STACK_MAX, as a
+	   Linux main thread's stack grows to 8 MiB: programs put large
+	   arrays in main. Nothing is mapped below it, so an overflow faults. */
+	spin_lock(&sp->lock);
+	long r = lazy_add(sp, USER_STACK_TOP - USER_STACK_MAX, USER_STACK_MAX - USER_STACK_SIZE,
+			  PTE_U | PTE_W | PTE_NX, 0);
+	spin_unlock(&sp->lock);
+	if (r < 0)
+		return -ENOMEM;
 	uint64_t ptrs[MAX_ARGS + 2];
 	uint64_t top = USER_STACK_TOP;
 	for (int i = argc - 1; i >= 0; i--) {

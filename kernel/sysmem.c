@@ -23,11 +23,11 @@ static int touches_reserved(uint64_t addr, uint64_t len)
    with *next set to the first address past that use; 0 if none. */
 static int range_used(struct space *sp, uint64_t a, uint64_t len, uint64_t *next)
 {
-	for (int i = 0; i < sp->nlazy; i++)
-		if (sp->lazy[i].start < a + len && a < sp->lazy[i].end) {
-			*next = sp->lazy[i].end;
-			return 1;
-		}
+	struct lazy *r = lazy_first(sp, a, len);
+	if (r) {
+		*next = r->end;
+		return 1;
+	}
 	uint64_t va = a;
 	if (vm_next(sp->pml4, &va, a + len)) {
 		*next = va + PGSIZE;

@@ -100,10 +100,10 @@ static struct uthread *pool_get(struct rtpkg *p, uint64_t size)
 		return t;
 	int reused = t != 0;
 	if (t)
-		free(t->stack);      /* another size (the descriptor stays type-stable) */
+		stack_free(t->stack, t->stack_size);   /* another size (the descriptor stays type-stable) */
 	else if (!(t = calloc(1, sizeof *t)))   /* (zero CPU-time fields: rt_cputime) */
 		return 0;
-	if (!(t->stack = malloc(size))) {
+	if (!(t->stack = stack_alloc(size))) {
 		if (reused) {
 			t->stack_size = 0;
 			rt_free(&t->t);  /* back to the pool, stackless */
@@ -123,7 +123,7 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 	if (!p->started && !__atomic_exchange_n(&p->started, 1, __ATOMIC_ACQ_REL) &&
 	    rt_add_vps(p, 1) != 1)
 		return 0;
-	uint64_t size = attr && attr->stack_size ? attr->stack_size :
+	uint64_t size = attr && attr->stack_size ? attr->stack_size : thread_default_stack ? thread_default_stack :
 			p->stack_size ? *p->stack_size : RT_STACK;
 	size = ((size + 15) & ~15UL) + tls_area();   /* its TLS block on top */
 	int was;

@@ -5,7 +5,7 @@
  * executable and called; address space reserved with PROT_NONE and
  * committed in parts; a kernel copy-out to a read-only page refused
  * (EFAULT); every bad call refused with nothing changed (EINVAL, ENOMEM,
- * EPERM, a demand-zero region's slots running out); a terabyte of
+ * EPERM, the space's demand-zero regions running out); a terabyte of
  * demand-zero space protected at once; 4 threads protecting their own
  * pages while all of them read. Each CHECK counts; a failure prints a
  * line. Ends with @result {"name": "mprot", "checks": N, "failures": F},
@@ -108,22 +108,31 @@ static void test_reserve(void)
 	CHECK(mprotect(r, 16 * PG, PROT_READ | PROT_WRITE) == 0);   /* all of it, merged back */
 	CHECK(r[0] == 0 && r[4 * PG] == 9 && r[15 * PG] == 0);
 	/* cut a fresh reservation into ever more pieces: each interior cut
-	   takes two more of the space's 8 demand-zero slots, until ENOMEM */
-	char *s = mmap(0, 64 * PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	   takes two more of the space's MAXLAZY_SPACE demand-zero regions,
+	   until ENOMEM (a piece in 64 is touched: memory is not the limit) */
+	uint64_t span = (2 * MAXLAZY_SPACE + 8) * PG;
+	char *s = mmap(0, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(s != MAP_FAILED);
 	int done = 0, err = 0;
-	for (int i = 1; i < 32; i += 2) {
+	for (int i = 1; i < 2 * MAXLAZY_SPACE + 8; i += 2) {
 		if (mprotect(s + i * PG, PG, PROT_READ | PROT_WRITE) != 0) {
 			err = errno;
 			break;
 		}
-		s[i * PG] = (char)i;
+		if (done % 64 == 0)
+			s[i * PG] = (char)i;
 		done++;
 	}
-	CHECK(done >= 1 && err == ENOMEM);
-	for (int i = 0; i < done; i++)                    /* the pieces made still work */
+	CHECK(done >= MAXLAZY_SPACE / 2 - 64 && done < MAXLAZY_SPACE && err == ENOMEM);
+	for (int i = 0; i < done; i += 64)                /* the pieces made still work */
 		CHECK(s[(2 * i + 1) * PG] == (char)(2 * i + 1));
-	CHECK(munmap(s, 64 * PG) == 0);
+	CHECK(s[(2 * done - 1) * PG] == 0);               /* the last one too, untouched */
+	/* give the pieces back their neighbours' access: they join again, so
+	   the whole reservation is one region and a new cut has room */
+	for (int i = 0; i < done; i++)
+		CHECK(mprotect(s + (2 * i + 1) * PG, PG, PROT_NONE) == 0);
+	CHECK(mprotect(s + PG, PG, PROT_READ | PROT_WRITE) == 0);
+	CHECK(munmap(s, span) == 0);
 	CHECK(munmap(r, 16 * PG) == 0);
 
 	/* a terabyte of demand-zero space: protected in one call, at the cost
@@ -214,8 +223,8 @@ static int shoot(void)
 
 /* munmap cuts demand-zero regions: the hole is no longer the region's
    (mprotect over it is ENOMEM, a fixed map there works) and the rest
-   still is; a cut in the middle takes one of the space's 8 region
-   slots, and once they are full munmap says ENOMEM, nothing changed.
+   still is; a cut in the middle takes one of the space's MAXLAZY_SPACE
+   regions, and once they are all used munmap says ENOMEM, nothing changed.
    (Before, only regions wholly inside the range went.) */
 static void test_unmap_cuts(void)
 {
@@ -232,20 +241,21 @@ static void test_unmap_cuts(void)
 	CHECK(munmap(p + 12 * PG, 4 * PG) == 0);          /* the tail */
 	CHECK(mmap(p + 12 * PG, PG, RW, ANON | MAP_FIXED_NOREPLACE, -1, 0) == p + 12 * PG);
 	CHECK(munmap(p, 16 * PG) == 0);
-	char *s = mmap(0, 64 * PG, RW, ANON | MAP_NORESERVE, -1, 0);
+	uint64_t span = (2 * MAXLAZY_SPACE + 8) * PG;
+	char *s = mmap(0, span, RW, ANON | MAP_NORESERVE, -1, 0);
 	CHECK(s != MAP_FAILED);
 	int done = 0, err = 0;
-	for (int i = 1; i < 63; i += 2) {
+	for (int i = 1; i < 2 * MAXLAZY_SPACE + 7; i += 2) {
 		if (munmap(s + i * PG, PG) != 0) {
 			err = errno;
 			break;
 		}
 		done++;
 	}
-	CHECK(done >= 1 && err == ENOMEM);
+	CHECK(done >= MAXLAZY_SPACE / 2 && done < MAXLAZY_SPACE && err == ENOMEM);
 	s[(2 * done + 1) * PG] = 7;                       /* still the region's */
 	CHECK(s[(2 * done + 1) * PG] == 7 && s[2 * done * PG] == 0);
-	CHECK(munmap(s, 64 * PG) == 0);
+	CHECK(munmap(s, span) == 0);
 }
 
 /* Map 64 pages, touch them, make every other one PROT_NONE. */

@@ -81,7 +81,7 @@ static void pool_put(struct kthread *k)
 	spin_lock(&pool_lock);
 	if (k->stack && pool_stacks >= POOL_STACKS) {
 		spin_unlock(&pool_lock);
-		free(k->stack);          /* stacks may go; the descriptor may not */
+		stack_free(k->stack, k->size);   /* stacks may go; the descriptor may not */
 		k->stack = 0;
 		spin_lock(&pool_lock);
 	}
@@ -118,16 +118,17 @@ void kthread_start(struct kthread *k, struct vp_page *vpp)
 
 static struct thread *kt_create(void *(*fn)(void *), void *arg, const struct thread_attr *attr)
 {
-	uint64_t size = (attr && attr->stack_size ? (attr->stack_size + 15) & ~15UL : STACK_SIZE) +
+	uint64_t size = (attr && attr->stack_size ? (attr->stack_size + 15) & ~15UL :
+			 thread_default_stack ? (thread_default_stack + 15) & ~15UL : STACK_SIZE) +
 			tls_area();         /* its TLS block on top */
 	struct kthread *k = pool_get();
 	if (!k && !(k = calloc(1, sizeof *k)))
 		return 0;
 	if (k->stack && k->size != size) {
-		free(k->stack);              /* another size */
+		stack_free(k->stack, k->size);   /* another size */
 		k->stack = 0;
 	}
-	char *stack = k->stack ? k->stack : malloc(size);
+	char *stack = k->stack ? k->stack : stack_alloc(size);
 	if (!stack) {
 		pool_put(k);
 		return 0;

@@ -141,6 +141,16 @@ struct thread_attr {
 	uint64_t stack_size;             /* bytes (default: the package's) */
 };
 
+/* Thread stacks (ulib/stack.c): up to STACK_SMALL bytes a malloc block,
+   larger ones a demand-zero mapping with an unmapped page below it. */
+#define STACK_SMALL (64 * 1024)
+void *stack_alloc(uint64_t size);
+void stack_free(void *stack, uint64_t size);
+/* The program's default stack for a thread created with no stack_size
+   (its first thread too): 0 leaves it to each package. The POSIX start
+   sets glibc's 8 MiB (docs/posix.md). */
+extern uint64_t thread_default_stack;
+
 /* The calling thread (0 if the VP runs no package thread). */
 static inline struct thread *thread_self(void)
 {

@@ -88,6 +88,10 @@ static inline __attribute__((always_inline)) struct pthread *self_pt(void)
 /* pstart.c: before the package starts. */
 void posix_init(void)
 {
+	/* glibc's default thread stack (RLIMIT_STACK's usual 8 MiB), main's
+	   too: ported code puts large arrays on its stacks. It costs only the
+	   pages a thread touches (ulib/stack.c). */
+	thread_default_stack = PT_STACK_DEFAULT;
 	tls_extra = sizeof(struct pthread);
 	tls_setup(1);
 }
@@ -213,7 +217,7 @@ static __attribute__((noreturn)) void *entry(void *arg)
 
 int pthread_attr_init(pthread_attr_t *a)
 {
-	*a = (pthread_attr_t){ .__stacksize = 64 * 1024 - 16, .__guardsize = 0 };
+	*a = (pthread_attr_t){ .__stacksize = PT_STACK_DEFAULT, .__guardsize = PAGE_SIZE };
 	return 0;
 }
 
@@ -253,7 +257,7 @@ int pthread_attr_getstacksize(const pthread_attr_t *a, size_t *n)
 
 int pthread_attr_setguardsize(pthread_attr_t *a, size_t n)
 {
-	a->__guardsize = n;              /* kept; stacks have no guard page */
+	a->__guardsize = n;              /* kept: a stack over 64 KiB has one unmapped page below it */
 	return 0;
 }
 

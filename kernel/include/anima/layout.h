@@ -12,7 +12,8 @@
 #define USER_TEXT       0x0000000000400000UL  /* programs are linked here */
 #define USER_MAP_BASE   0x0000100000000000UL  /* SYS_map with addr 0 allocates upward from here */
 #define USER_STACK_TOP  0x00007ffffff00000UL  /* initial stack grows down from here */
-#define USER_STACK_SIZE (256UL * 1024)
+#define USER_STACK_SIZE (256UL * 1024)              /* mapped at the start */
+#define USER_STACK_MAX  (8UL << 20)                  /* the rest down to this: demand-zero */
 #define USER_TOP        0x0000800000000000UL  /* first non-user address */
 
 #define MAX_ARGS        32                     /* argv entries for a program */

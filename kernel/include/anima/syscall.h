@@ -88,5 +88,8 @@
    number, only an entry the kernel put in the holder's table. */
 #define CAP_BASE        0x10000
 #define MAXCAP_SPACE    64     /* handles per space */
+/* Demand-zero regions (MAP_LAZY, and the pieces SYS_protect and SYS_unmap
+   cut them into) per space: past it those calls return -ENOMEM. */
+#define MAXLAZY_SPACE   16384
 
 #endif

@@ -236,6 +236,27 @@ def test_lazy_protect_unmap_race(boot, smp, jitter):
     assert res["avail_lost"] == 0, res
 
 
+@pytest.mark.parametrize("smp", [1, 2])
+def test_lazy_region_model(boot, smp):
+    """progs/tests/lazymodel.c: two spaces each make 20,000 random fixed
+    maps (demand-zero or eager), unmaps and protects in a 512-page
+    window, every answer checked against a model of each page, and probe
+    pages through the kernel (futex_wait reads, seg_info's copyout
+    writes) and from user code where the model allows: the region table
+    (kernel/lazy.c: sorted, grown, cut, joined) must give the model's
+    answer every time, under memcheck. Shown to catch an unmap that
+    forgot to cut a region's start (-EEXIST and kernel writes into a
+    hole) and a join that ignored the access (-EFAULT for a readable
+    page, then the space killed)."""
+    r = boot(f"memcheck run=lazymodel,20000,{smp} run=lazymodel,20000,{smp + 10}", smp=smp, timeout=120)
+    done(r)
+    res = [e for e in r.events("result") if e.get("name") == "lazymodel"]
+    assert len(res) == 2, r.tail()
+    for x in res:
+        assert x["ops"] == 20000 and x["mismatches"] == 0, r.tail()
+        assert min(x["maps"], x["unmaps"], x["protects"], x["kernel_reads"], x["kernel_writes"]) > 500, x
+
+
 @pytest.mark.parametrize("smp", SMP)
 def test_private_futex_not_reached_from_another_space(boot, smp):
     """progs/tests/futexstale.c: a VP waits on a private futex, its page is

@@ -264,6 +264,9 @@ static inline int upcall_due(const struct vp *vp)
 long lazy_add(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, uint64_t latency);
 long lazy_remove(struct space *sp, uint64_t a, uint64_t len);
 long lazy_room(struct space *sp, int n);
+void lazy_join(struct space *sp, int i);
+void lazy_cover(struct space *sp, uint64_t a, uint64_t b, uint64_t flags);
+int all_mapped(struct space *sp, uint64_t a, uint64_t len);   /* protect.c */
 void lazy_free(struct space *sp);
 struct lazy *lazy_region(struct space *sp, uint64_t va);
 struct lazy *lazy_first(struct space *sp, uint64_t addr, uint64_t len);

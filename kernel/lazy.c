@@ -119,6 +119,31 @@ long lazy_remove(struct space *sp, uint64_t a, uint64_t len)
 	return 0;
 }
 
+/* Join region i to the next if they meet with the same access and
+   latency: a range reserved PROT_NONE and given access a piece at a
+   time (an allocator's heap, a stack) stays one region. */
+void lazy_join(struct space *sp, int i)
+{
+	if (i < 0 || i + 1 >= sp->nlazy)
+		return;
+	struct lazy *r = &sp->lazy[i], *n = r + 1;
+	if (r->end == n->start && r->flags == n->flags && r->latency == n->latency) {
+		r->end = n->end;
+		drop(sp, i + 1, i + 2);
+	}
+}
+
+/* Make [a, b), where no region is, demand-zero with access `flags` and
+   no latency, joined to a neighbour that meets it with the same (room
+   for one region made). */
+void lazy_cover(struct space *sp, uint64_t a, uint64_t b, uint64_t flags)
+{
+	int i = lazy_at(sp, a);
+	insert(sp, i, (struct lazy){ a, b, flags, 0 });
+	lazy_join(sp, i);
+	lazy_join(sp, i - 1);
+}
+
 /* The region holding va, or 0. */
 struct lazy *lazy_region(struct space *sp, uint64_t va)
 {

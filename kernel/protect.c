@@ -41,7 +41,7 @@ static int lazy_covers(struct space *sp, uint64_t a, uint64_t b)
 }
 
 /* Is every page of [a, a+len) mapped or demand-zero? sp->lock held. */
-static int all_mapped(struct space *sp, uint64_t a, uint64_t len)
+int all_mapped(struct space *sp, uint64_t a, uint64_t len)
 {
 	uint64_t end = a + len, va = a;
 	while (va < end) {
@@ -72,21 +72,6 @@ static int lazy_extra(struct space *sp, uint64_t a, uint64_t b)
 {
 	int i, j = lazy_span(sp, a, b, &i);
 	return i == j ? 0 : (sp->lazy[i].start < a) + (b < sp->lazy[j - 1].end);
-}
-
-/* Join region i to the next if they meet with the same access and
-   latency: a range reserved PROT_NONE and given access a piece at a
-   time (an allocator's heap, a stack) stays one region. */
-static void lazy_join(struct space *sp, int i)
-{
-	if (i < 0 || i + 1 >= sp->nlazy)
-		return;
-	struct lazy *r = &sp->lazy[i], *n = r + 1;
-	if (r->end == n->start && r->flags == n->flags && r->latency == n->latency) {
-		r->end = n->end;
-		memmove(n, n + 1, (sp->nlazy - i - 2) * sizeof *n);
-		sp->nlazy--;
-	}
 }
 
 /* Give the parts of sp's regions inside [a, b) the flags f, cutting

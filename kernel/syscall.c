@@ -10,7 +10,7 @@ typedef long (*sysfn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t
 
 #define SYSDECL(name) long sys_##name(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t)
 SYSDECL(null); SYSDECL(cputs); SYSDECL(exit); SYSDECL(time); SYSDECL(yield);
-SYSDECL(spawn); SYSDECL(wait); SYSDECL(getinfo); SYSDECL(map); SYSDECL(unmap); SYSDECL(protect);
+SYSDECL(spawn); SYSDECL(wait); SYSDECL(getinfo); SYSDECL(map); SYSDECL(unmap); SYSDECL(protect); SYSDECL(discard);
 SYSDECL(sleep);
 SYSDECL(vp_create); SYSDECL(vp_start); SYSDECL(vp_idle); SYSDECL(vp_signal);
 SYSDECL(vp_cap); SYSDECL(timer); SYSDECL(vp_poll); SYSDECL(io); SYSDECL(futex_wait);
@@ -30,6 +30,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_map] = sys_map,
 	[SYS_unmap] = sys_unmap,
 	[SYS_protect] = sys_protect,
+	[SYS_discard] = sys_discard,
 	[SYS_vp_create] = sys_vp_create,
 	[SYS_vp_start] = sys_vp_start,
 	[SYS_vp_idle] = sys_vp_idle,

@@ -99,10 +99,16 @@ int madvise(void *addr, size_t len, int advice)
 	case MADV_HUGEPAGE: case MADV_NOHUGEPAGE: case MADV_DONTDUMP: case MADV_DODUMP:
 		return 0;
 	case MADV_DONTNEED:
-	case MADV_FREE:
-		if (len)
-			memset(addr, 0, (len + PAGE_SIZE - 1) / PAGE_SIZE * PAGE_SIZE);
+	case MADV_FREE: {
+		/* the pages read as zeros, their frames go back (kernel/discard.c);
+		   Linux's EINVAL for no length, ENOMEM for a hole */
+		long r = len ? syscall2(SYS_discard, addr, len) : 0;
+		if (sys_failed(r)) {
+			errno = (int)-r;
+			return -1;
+		}
 		return 0;
+	}
 	}
 	errno = EINVAL;                  /* MADV_REMOVE needs a shared file mapping */
 	return -1;

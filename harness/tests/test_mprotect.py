@@ -3,7 +3,7 @@ ulib/mman.c). progs/posix/mprot.c on every package at -smp 1 and 2: a
 page made read-only and writable again, code made executable and called,
 address space reserved with PROT_NONE and committed in parts, a kernel
 copy-out to a read-only page refused (EFAULT), bad calls refused with
-nothing changed, a demand-zero region's 8 slots running out (ENOMEM), a
+nothing changed, the space's 16,384 demand-zero regions running out (ENOMEM), a
 terabyte of demand-zero space protected in one call, 4 threads protecting
 their own pages. The faults themselves: test_faults.py (protro, protnone,
 protexec). And the TLB: a thread on another CPU that keeps writing a page

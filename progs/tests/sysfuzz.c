@@ -7,7 +7,7 @@
  *
  * What is fuzzed (one "kind" per line of KINDS below): random numbers
  * (outside [0, NSYSCALL) they must fail with ENOSYS; holes are skipped),
- * the plain calls with random arguments, cputs, map, unmap and protect (random and
+ * the plain calls with random arguments, cputs, map, unmap, protect and discard (random and
  * adversarial ranges, overlaps, MAP_LAZY with huge lengths, addr 0
  * placement, kernel and non-canonical addresses), vp_create and vp_start
  * with real entries (the new VP runs a short fuzz loop of its own, then
@@ -87,7 +87,7 @@
 	X(reserved, 40) X(vp_create, 35) X(vp_start, 25) X(vp_signal, 60) \
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
 	X(spawn, 8) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
-	X(seg, 40) X(protect, 40)
+	X(seg, 40) X(protect, 40) X(discard, 25)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };
 #define NAME(k, w) #k,
@@ -456,6 +456,33 @@ static void do_protect(struct fz *f)
 	}
 }
 
+/* discard (madvise DONTNEED): ours (then touched as its access allows:
+   zeros, refilled on demand), bad ranges (must fail), or anywhere that is
+   not ours (as do_protect) */
+static void do_discard(struct fz *f)
+{
+	int i = (int)rand_below(&f->st, NMAPS);
+	uint64_t a, len;
+	switch (rand_below(&f->st, 4)) {
+	case 0:
+		if (f->maps[i].len) {
+			long r = issue(f, K_discard, SYS_discard, (long)f->maps[i].addr, (long)f->maps[i].len,
+				       0, 0, 0, 0, 0);
+			if (!sys_failed(r) && f->maps[i].touch)
+				touch(f, i);
+			return;
+		}
+		/* fall through */
+	case 1:
+		bad_range(f, &a, &len);
+		issue(f, K_discard, SYS_discard, (long)a, (long)len, 0, 0, 0, 1, 0);
+		return;
+	default:
+		if (foreign_range(f, &a, &len))
+			issue(f, K_discard, SYS_discard, (long)a, (long)len, 0, 0, 0, 0, 0);
+	}
+}
+
 /* map/unmap in or across the kernel-owned VP range: must fail, with
    EPERM when the range starts inside it (across it, an overlap with a
    sibling's mapping below may answer first). */
@@ -494,8 +521,10 @@ static void do_reserved(struct fz *f)
 		add(&n_skipped, 1);     /* would reach our stack */
 		return;
 	}
-	long pick = (long)rand_below(&f->st, 3);
-	if (pick == 0) {
+	long pick = (long)rand_below(&f->st, 4);
+	if (pick == 3)
+		issue(f, K_reserved, SYS_discard, (long)a, (long)len, 0, 0, 0, 1, want);
+	else if (pick == 0) {
 		long prot = (long)rand_below(&f->st, 8) | (rand_below(&f->st, 2) ? MAP_LAZY : 0);
 		issue(f, K_reserved, SYS_map, (long)a, (long)len, prot, 1000, 0, 1, want);
 	} else if (pick == 1)
@@ -939,7 +968,7 @@ static void do_raw(struct fz *f)
 		{ SYS_null, K_plain }, { SYS_time, K_plain }, { SYS_yield, K_plain },
 		{ SYS_getinfo, K_plain }, { SYS_vp_poll, K_plain }, { SYS_cputs, K_cputs },
 		{ SYS_spawn, K_spawn }, { SYS_wait, K_wait }, { SYS_map, K_map }, { SYS_unmap, K_unmap },
-		{ SYS_protect, K_protect },
+		{ SYS_protect, K_protect }, { SYS_discard, K_discard },
 		{ SYS_vp_create, K_vp_create }, { SYS_vp_start, K_vp_start },
 		{ SYS_vp_idle, K_vp_idle }, { SYS_vp_signal, K_vp_signal }, { SYS_vp_cap, K_vp_cap },
 		{ SYS_timer, K_timer }, { SYS_cap_grant, K_cap_grant }, { SYS_cap_drop, K_cap_drop },
@@ -965,6 +994,7 @@ static void do_kind(struct fz *f, int kind)
 	case K_map:        do_map(f); break;
 	case K_unmap:      do_unmap(f); break;
 	case K_protect:    do_protect(f); break;
+	case K_discard:    do_discard(f); break;
 	case K_reserved:   do_reserved(f); break;
 	case K_vp_create:  do_vp_create(f); break;
 	case K_vp_start:   do_vp_start(f); break;

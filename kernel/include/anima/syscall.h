@@ -28,8 +28,9 @@
 #define SYS_getinfo     7   /* (int what) -> value: see INFO_* below */
 
 #define SYS_map         16  /* (void *addr, size_t len, int prot [, latency ns if MAP_LAZY]) -> address */
-#define SYS_unmap       17  /* (void *addr, size_t len) -> 0; -ENOMEM (nothing unmapped) if cutting a demand-zero region in two finds its 8 slots full */
+#define SYS_unmap       17  /* (void *addr, size_t len) -> 0; -ENOMEM (nothing unmapped) if cutting a demand-zero region in two passes MAXLAZY_SPACE */
 #define SYS_protect     18  /* (void *addr, size_t len, int prot) -> 0: every page mapped (else -ENOMEM); PROT_NONE allowed */
+#define SYS_discard     19  /* (void *addr, size_t len) -> 0: the pages read as zeros from now on, their frames freed, access kept; every page mapped (else -ENOMEM) */
 
 #define SYS_vp_create   32  /* (rip, rsp, arg) -> index of a new running VP; it starts with rdi = arg */
 #define SYS_vp_start    33  /* (index, rip, rsp, arg) -> 0: start a VP parked at boot (run=prog:N) */

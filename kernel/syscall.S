@@ -5,7 +5,10 @@
  * trapframe an interrupt would, so every kernel path sees one layout.
  * Return is by sysretq when the frame is an ordinary user frame with a
  * canonical rip (sysret with a non-canonical rcx faults in ring 0 on
- * Intel), else by the general iretq path.
+ * Intel), else by the general iretq path. A non-canonical rip never gets
+ * this far: iretq to one faults in ring 0 on Intel too, so
+ * user_return_checks (trap.c) kills the space first; the test below is
+ * a second line.
  */
 #include "trap.h"
 #include "cpu.h"

@@ -81,6 +81,21 @@ static void user_fault(struct trapframe *tf)
 	space_kill(myvp()->space, trap_name(tf->vector), addr, tf->rip, detail);
 }
 
+/* A user rip at or past USER_TOP: the instruction before it ended at the
+   top of user space (a `syscall` in the last two bytes of the last page,
+   or any instruction there when an interrupt came before the next fetch),
+   and the next fetch would be non-canonical. Neither sysretq nor iretq
+   may return there: on Intel both raise #GP in ring 0, with the user's GS
+   already loaded by swapgs (QEMU's TCG returns and faults in user mode).
+   So the space dies here, as the fetch would have killed it, naming the
+   syscall instruction itself (as Intel names a jump to a non-canonical
+   address). */
+static void noncanonical_return(struct vp *vp, const struct trapframe *tf)
+{
+	uint64_t rip = tf->vector == T_SYSCALL ? tf->rip - 2 : tf->rip;   /* syscall: 0f 05 */
+	space_kill(vp->space, "general protection", tf->rip, rip, "return to a non-canonical rip");
+}
+
 /* Work due before any return to user mode: end a dying space's VP,
    take preemption, deliver upcalls. */
 void user_return_checks(struct trapframe *tf)
@@ -89,13 +104,15 @@ void user_return_checks(struct trapframe *tf)
 	struct cpu *c = mycpu();
 	/* The rare cases, tested in one pass. */
 	if (unlikely(vp->space->state != SP_ALIVE || c->need_resched || vp->bad_fs ||
-		     c->warned == WARN_DUE)) {
+		     c->warned == WARN_DUE || tf->rip >= USER_TOP)) {
 		if (vp->space->state != SP_ALIVE)
 			vp_exit();
 		if (c->need_resched)
 			sched_quantum_end();     /* (we may come back on another CPU) */
 		if (unlikely(vp->bad_fs) && vp->space->state == SP_ALIVE)
 			space_kill(vp->space, "non-canonical FS base", vp->bad_fs, tf->rip, "wrfsbase");
+		if (unlikely(tf->rip >= USER_TOP) && vp->space->state == SP_ALIVE)
+			noncanonical_return(vp, tf);
 		if (vp->space->state != SP_ALIVE)
 			vp_exit();
 		if (mycpu()->warned == WARN_DUE)

@@ -141,3 +141,34 @@ def test_simultaneous_faults_one_kill_line(boot, smp):
     assert len(lines) == 1, r.tail()
     assert f"at {ex['addr']}, rip {ex['rip']}" in lines[0], (lines, ex)
     only(r, "exit", prog="hello", status=0)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_syscall_at_the_top_of_user_space(boot, smp):
+    """progs/tests/fault.c topsyscall: `syscall` in the last two bytes
+    below USER_TOP, so its return address is USER_TOP, the first
+    non-canonical address. sysretq and iretq to it both #GP in ring 0 on
+    Intel, with the user's GS loaded (QEMU's TCG returns and faults in
+    user mode, so only the report shows which): the kernel must kill the
+    space before returning, naming the syscall instruction. Before, the
+    kernel returned by iretq and the kill named rip 0x800000000000."""
+    r = boot("run=fault,topsyscall run=hello,0", smp=smp)
+    done(r, 63)
+    ex = only(r, "exit", prog="fault")
+    assert ex["status"] == -1 and ex["killed"] == "general protection", f"{ex}\n{r.tail()}"
+    assert (int(ex["addr"], 16), int(ex["rip"], 16)) == (USER_TOP, USER_TOP - 2), ex
+    lines = [l for l in r.lines if l.startswith("fault[") and "killed:" in l]
+    assert len(lines) == 1 and lines[0].endswith("(return to a non-canonical rip)"), r.tail()
+    only(r, "exit", prog="hello", status=0)
+    assert not [l for l in r.lines if l.startswith("PANIC")]
+
+
+def test_running_off_the_top_of_user_space(boot):
+    """fault.c topfall: a nop slide ending at USER_TOP. The fetch past it
+    faults in user mode; only this space dies, at USER_TOP."""
+    r = boot("run=fault,topfall run=hello,0", smp=2)
+    done(r, 63)
+    ex = only(r, "exit", prog="fault")
+    assert ex["status"] == -1 and ex["killed"] in {"general protection", "page fault"}, r.tail()
+    assert int(ex["rip"], 16) == USER_TOP, ex
+    only(r, "exit", prog="hello", status=0)

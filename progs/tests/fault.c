@@ -27,7 +27,27 @@ static const char *const kinds[] = {
 	"protro", "protnone", "protexec",
 	/* the unmapped middle of a demand-zero region */
 	"lazyhole",
+	/* code in the last page below USER_TOP: the next rip is non-canonical */
+	"topsyscall", "topfall",
 };
+
+/* Map the last page below USER_TOP, put `syscall` (0f 05) or `nop` (90)
+   in its last bytes and jump there with rax = SYS_null. */
+static void run_at_top(int sys)
+{
+	char *pg = sys_map((void *)(USER_TOP - 4096), 4096, PROT_READ | PROT_WRITE | PROT_EXEC);
+	if ((uintptr_t)pg != USER_TOP - 4096) {
+		printf("fault: map of the top page failed: %ld\n", (long)pg);
+		return;
+	}
+	memset(pg, 0x90, 4096);                 /* nops all the way to the top */
+	if (sys) {
+		pg[4094] = 0x0f;
+		pg[4095] = 0x05;
+	}
+	addr = USER_TOP - (sys ? 2 : 1);
+	__asm__ volatile("call *%0" : : "r"(addr), "a"(0L) : "rcx", "r11", "memory");
+}
 
 static void do_fault(const char *kind)
 {
@@ -129,6 +149,12 @@ static void do_fault(const char *kind)
 		sys_unmap(p + 4 * 4096, 4 * 4096);
 		addr = (uintptr_t)p + 5 * 4096;
 		(void)*(volatile char *)addr;           /* filled a page before */
+	} else if (!strcmp(kind, "topsyscall") || !strcmp(kind, "topfall")) {
+		/* The last user page, with `syscall` (SYS_null) or a `nop` in
+		   its last bytes: the instruction after it is at USER_TOP, the
+		   first non-canonical address. SYSRET to it would #GP in ring 0
+		   on Intel (with the user's GS loaded), IRETQ to it too. */
+		run_at_top(!strcmp(kind, "topsyscall"));
 	} else if (!strcmp(kind, "stack")) {
 		/* a stack pointer into the kernel, then a push */
 		__asm__ volatile("mov %0, %%rsp; push %%rax" : : "r"(0xffffffff80200000UL));

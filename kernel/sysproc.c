@@ -23,7 +23,16 @@ long sys_null(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64
  * KiB went under one lock with interrupts off: 140 ms of a CPU under
  * TCG, 5.7 s at 115200 baud, and at -smp 1 another space's 1 ms sleep
  * woke a whole call late (progs/tests/cputshold.c).
+ *
+ * Each piece is copied in just before it is written, into its CPU's
+ * buffer: nothing is held across a sched_point, where the VP may leave
+ * the CPU mid-call. (A 64 KiB kmalloc'd copy of the whole call was held
+ * there, uncharged and from the kernel's reserve: VPs parked inside
+ * cputs held 17 pages each, progs/tests/cputshog.c.) A fault part way
+ * returns -EFAULT after the pieces before it were written.
  */
+static char piece_buf[MAXCPU][CPUTS_PIECE];
+
 long sys_cputs(uint64_t buf, uint64_t len, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)c, (void)d, (void)e, (void)f;
@@ -31,21 +40,20 @@ long sys_cputs(uint64_t buf, uint64_t len, uint64_t c, uint64_t d, uint64_t e, u
 		return -EFAULT;
 	if (len > CPUTS_MAX)
 		return -EINVAL;
-	char small[256];
-	char *k = len <= sizeof small ? small : kmalloc(len);
-	if (!k)
-		return -ENOMEM;
-	long r = copyin(k, buf, len);
-	for (size_t off = 0; !r && off < len;) {
+	for (size_t off = 0; off < len;) {
+		/* (ours until the sched_point: this CPU runs nothing else) */
+		char *k = piece_buf[mycpu_id()];
 		size_t n = MIN(len - off, CPUTS_PIECE);
+		if (copyin(k, buf + off, n) < 0)
+			return -EFAULT;
 		if (off + n < len)          /* not the last piece: end it at a line's end */
 			for (size_t i = n; i > 0; i--)
-				if (k[off + i - 1] == '\n') {
+				if (k[i - 1] == '\n') {
 					n = i;
 					break;
 				}
 		console_lock();
-		console_write(k + off, n);
+		console_write(k, n);
 		console_unlock();
 		off += n;
 		if (off < len) {
@@ -54,11 +62,7 @@ long sys_cputs(uint64_t buf, uint64_t len, uint64_t c, uint64_t d, uint64_t e, u
 				break;      /* killed meanwhile: the rest is moot */
 		}
 	}
-	if (!r)
-		r = (long)len;
-	if (k != small)
-		kfree(k);
-	return r;
+	return (long)len;
 }
 
 long sys_exit(uint64_t status, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)

@@ -83,6 +83,13 @@ HOSTILE = {
     "protro": {"page fault"}, "protnone": {"page fault"},  # SYS_protect took the access away
     "protexec": {"page fault"},
     "lazyhole": {"page fault"},                  # munmap cut a demand-zero region
+    "avx": {"invalid opcode"},                   # no OSXSAVE: no state the kernel would not save
+    "x87pending": {"x87 floating point"},        # pending across switches: raised at our fwait
+    "sysenter": {"general protection", "invalid opcode"},   # never set up (Intel #GP, AMD #UD)
+    "rdpmc": {"general protection"}, "movdr7": {"general protection"},
+    "invlpg": {"general protection"},
+    "int8": {"general protection"},              # the double-fault vector: gates are DPL 0
+    "int14": {"general protection"}, "into": {"invalid opcode"},
 }
 PROT_DETAIL = {"protro": "write, protection", "protnone": "read, protection",
                "protexec": "exec, protection", "lazyhole": "read, not present"}

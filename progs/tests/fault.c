@@ -29,6 +29,9 @@ static const char *const kinds[] = {
 	"lazyhole",
 	/* code in the last page below USER_TOP: the next rip is non-canonical */
 	"topsyscall", "topfall",
+	/* FPU/SSE state and the other ways into ring 0 */
+	"avx", "x87pending", "sysenter",
+	"rdpmc", "movdr7", "invlpg", "int8", "int14", "into",
 };
 
 /* Map the last page below USER_TOP, put `syscall` (0f 05) or `nop` (90)
@@ -155,6 +158,35 @@ static void do_fault(const char *kind)
 		   first non-canonical address. SYSRET to it would #GP in ring 0
 		   on Intel (with the user's GS loaded), IRETQ to it too. */
 		run_at_top(!strcmp(kind, "topsyscall"));
+	} else if (!strcmp(kind, "avx")) {
+		/* CR4.OSXSAVE is off: no AVX state the kernel does not save */
+		__asm__ volatile("vxorps %%ymm0, %%ymm0, %%ymm0" ::: "xmm0");
+	} else if (!strcmp(kind, "x87pending")) {
+		/* an unmasked x87 exception left pending (no wait), then many
+		   context switches (yields, a sleep) with other spaces' VPs
+		   running: the kernel's fxsave/fxrstor must neither raise it in
+		   ring 0 nor lose it. It comes at our next waiting x87 op. */
+		uint16_t cw = 0x37b;
+		__asm__ volatile("fldcw %0; fld1; fldz; fdivrp %%st, %%st(1)" : : "m"(cw));
+		for (int i = 0; i < 20; i++)
+			sys_yield();
+		sys_sleep(2000000);
+		__asm__ volatile("fwait");
+	} else if (!strcmp(kind, "sysenter")) {
+		/* never set up (IA32_SYSENTER_CS 0): #GP on Intel, #UD on AMD */
+		__asm__ volatile("sysenter");
+	} else if (!strcmp(kind, "rdpmc")) {
+		__asm__ volatile("rdpmc" : : "c"(0) : "rax", "rdx");   /* CR4.PCE off */
+	} else if (!strcmp(kind, "movdr7")) {
+		__asm__ volatile("mov %0, %%dr7" : : "r"(0x3UL));
+	} else if (!strcmp(kind, "invlpg")) {
+		__asm__ volatile("invlpg (%0)" : : "r"(0xffffffff80100000UL) : "memory");
+	} else if (!strcmp(kind, "int8")) {
+		__asm__ volatile("int $8");      /* the double-fault vector (IST) */
+	} else if (!strcmp(kind, "int14")) {
+		__asm__ volatile("int $14");     /* page fault, without an error code */
+	} else if (!strcmp(kind, "into")) {
+		__asm__ volatile(".byte 0xce");  /* INTO: invalid in 64-bit mode */
 	} else if (!strcmp(kind, "stack")) {
 		/* a stack pointer into the kernel, then a push */
 		__asm__ volatile("mov %0, %%rsp; push %%rax" : : "r"(0xffffffff80200000UL));

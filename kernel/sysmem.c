@@ -207,7 +207,11 @@ long sys_unmap(uint64_t addr, uint64_t len, uint64_t c, uint64_t d, uint64_t e, 
 {
 	(void)c, (void)d, (void)e, (void)f;
 	struct space *sp = myvp()->space;
-	if (!len || addr % PGSIZE || addr < USER_BASE || !user_range_ok(addr, PGROUNDUP(len)))
+	/* (len first: within 4095 of 2^64 it rounds up to 0, and a range of
+	   0 bytes passed every check; inside a demand-zero region it still
+	   cut the region in two, a slot each time, and returned 0) */
+	if (!len || len > USER_TOP || addr % PGSIZE || addr < USER_BASE ||
+	    !user_range_ok(addr, PGROUNDUP(len)))
 		return -EINVAL;
 	len = PGROUNDUP(len);
 	if (touches_reserved(addr, len))

@@ -159,6 +159,32 @@ static void bad_map(void)
 	EXPECT("unmap kernel text", sys_unmap((void *)0xffffffff80000000UL, PAGE_SIZE), EINVAL, EFAULT);
 }
 
+/* Lengths that wrap when rounded up to a page: unmap rounded ~0 to 0 and
+ * reported success, and a "zero-length" unmap inside a demand-zero region
+ * still cut it in two, taking one of the space's 8 region slots each. */
+static void wrapping_lengths(void)
+{
+	char *lazy = sys_map(0, 16 * PAGE_SIZE, RW | MAP_LAZY);
+	ok("map lazy 16 pages", !sys_failed((long)lazy));
+	if (sys_failed((long)lazy))
+		return;
+	for (int i = 1; i <= 8; i++) {
+		EXPECT("unmap len ~0", sys_unmap(lazy + i * PAGE_SIZE, ~0UL), EINVAL);
+		EXPECT("unmap len -4095", sys_unmap(lazy + i * PAGE_SIZE, -(PAGE_SIZE - 1)), EINVAL);
+	}
+	EXPECT("protect len ~0", sys_protect(lazy, ~0UL, PROT_READ), EINVAL, ENOMEM);
+	EXPECT("protect len -4095", sys_protect(lazy, -(PAGE_SIZE - 1), PROT_READ), EINVAL, ENOMEM);
+	EXPECT("map len ~0", (long)sys_map(0, ~0UL, RW), EINVAL, ENOMEM);
+	EXPECT("map lazy len ~0", (long)sys_map(0, ~0UL, RW | MAP_LAZY), EINVAL, ENOMEM);
+	/* the region is whole: one more lazy map still finds a slot */
+	void *more = sys_map(0, PAGE_SIZE, RW | MAP_LAZY);
+	ok("map lazy after the bad unmaps", !sys_failed((long)more));
+	lazy[15 * PAGE_SIZE] = 1;                /* and its pages still fill */
+	EXPECT("unmap lazy", sys_unmap(lazy, 16 * PAGE_SIZE), 0);
+	if (!sys_failed((long)more))
+		EXPECT("unmap lazy 2", sys_unmap(more, PAGE_SIZE), 0);
+}
+
 int main(void)
 {
 	unknown_syscalls();
@@ -167,6 +193,7 @@ int main(void)
 	bad_spawn(end);
 	bad_wait();
 	bad_map();
+	wrapping_lengths();
 	EXPECT("getinfo 12345", sys_getinfo(12345), EINVAL);
 	EXPECT("getinfo -1", sys_getinfo(-1), EINVAL);
 

@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <result.h>
 #include <sys.h>
+#include <seg.h>
+#include <upcall.h>
 
 #define KADDR     0xffffffff80100000UL   /* kernel text */
 #define NONCANON  0x0000900000000000UL
@@ -185,6 +187,53 @@ static void wrapping_lengths(void)
 		EXPECT("unmap lazy 2", sys_unmap(more, PAGE_SIZE), 0);
 }
 
+/* The kernel writes user memory only where the user may: never through a
+ * read-only mapping (CR0.WP), whatever the page's contents mean: its own
+ * pseudo-register page, a read-only segment mapping, a page protected
+ * read-only, a read-only demand-zero region. Each must be -EFAULT and
+ * the page unchanged. */
+static void read_only_targets(void)
+{
+	struct pseudo_page *pp = vp_pseudo();
+	uint64_t *self = (uint64_t *)pp;         /* pp->self, the first word */
+	uint64_t before = *self;
+	long seg = seg_create(PAGE_SIZE);
+	long base = seg_map(seg, PROT_READ);      /* the creator maps it read-only */
+	ok("seg map read-only", seg >= 0 && !sys_failed(base));
+	EXPECT("seg_info out pseudo page", syscall2(SYS_seg_info, seg, self), EFAULT);
+	ok("pseudo page unchanged", *self == before);
+	if (!sys_failed(base)) {
+		EXPECT("seg_info out read-only segment", syscall2(SYS_seg_info, seg, base), EFAULT);
+		ok("read-only segment unchanged", *(volatile uint64_t *)base == 0);
+		seg_unmap((void *)base);
+	}
+	char *ro = sys_map(0, PAGE_SIZE, RW);
+	if (!sys_failed((long)ro)) {
+		sys_protect(ro, PAGE_SIZE, PROT_READ);
+		EXPECT("seg_info out protected read-only", syscall2(SYS_seg_info, seg, ro), EFAULT);
+		ok("protected page unchanged", *(volatile uint64_t *)ro == 0);
+		sys_unmap(ro, PAGE_SIZE);
+	}
+	char *lz = sys_map(0, PAGE_SIZE, PROT_READ | MAP_LAZY);
+	if (!sys_failed((long)lz)) {
+		EXPECT("seg_info out read-only lazy", syscall2(SYS_seg_info, seg, lz), EFAULT);
+		ok("read-only lazy page unchanged", *(volatile uint64_t *)lz == 0);
+		sys_unmap(lz, PAGE_SIZE);
+	}
+	const char *args[] = { "hello", "0" };
+	long id = sys_spawn("hello", 2, args);
+	if (id > 0) {
+		int *st = (int *)&pp->vp_index;
+		int was = *st;
+		EXPECT("wait status pseudo page", sys_wait((int)id, st), EFAULT);
+		ok("pseudo page vp_index unchanged", *st == was);
+		int dummy;
+		sys_wait((int)id, &dummy);
+	}
+	if (seg >= 0)
+		syscall1(SYS_cap_drop, seg);
+}
+
 int main(void)
 {
 	unknown_syscalls();
@@ -194,6 +243,7 @@ int main(void)
 	bad_wait();
 	bad_map();
 	wrapping_lengths();
+	read_only_targets();
 	EXPECT("getinfo 12345", sys_getinfo(12345), EINVAL);
 	EXPECT("getinfo -1", sys_getinfo(-1), EINVAL);
 

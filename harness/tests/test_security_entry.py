@@ -20,6 +20,26 @@ def test_ac_flag_cleared_on_entry(boot, smp):
 
 
 @pytest.mark.parametrize("smp", [1, 2])
+def test_user_rflags_never_reach_the_kernel(boot, smp):
+    """progs/tests/flagsattack.c: DF set around syscalls that copy (seg_info,
+    cputs), around 64 demand-zero faults and through 30 ms of timer
+    interrupts, and NT set through yields, sleeps, the start of new VPs,
+    interrupts, a fault and signals. The kernel must run with both clear
+    (FMASK on syscall; `cld` at every entry, since gates keep DF; gates
+    clear NT) and give the user its flags back. Shown able to fail: with
+    alltraps' `cld` taken out, the kernel zeroed new pages downwards and
+    the user found 63 of its 64 demand-zero pages wiped (df_bad 63); with NT
+    taken out of MSR_FMASK, the iretq that starts a new VP faulted in
+    ring 0 and the boot hung. (QEMU's TCG clears DF on `syscall`
+    whatever FMASK says: that path is tested on hardware only.)"""
+    r = boot("memcheck run=flagsattack", smp=smp)
+    done(r, 0)
+    res = result(r, "flagsattack")
+    assert res["df_bad"] == 0 and res["df_calls"] >= 64, res
+    assert res["nt_lost"] == 0 and res["nt_checks"] == 7 and res["vps"] == 4, res
+
+
+@pytest.mark.parametrize("smp", [1, 2])
 def test_syscalls_fill_lazy_pages(boot, smp):
     # Before the fix every one of these returned -EFAULT.
     r = boot("memcheck run=lazysys", smp=smp)

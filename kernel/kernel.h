@@ -234,7 +234,7 @@ void timerq_insert(struct kop **root, struct kop *op);
 void timerq_remove(struct kop **root, struct kop *op);
 uint64_t kop_next_deadline(struct cpu *c);
 int futex_wake_key(uint64_t key, int n, struct space *sp);
-void futex_cancel_seg(int seg_id, struct space *only, long err);
+void futex_cancel_seg(int seg_id, struct space *sp, long err);
 long utimer_set(uint64_t deadline, uint64_t token);
 void kop_space_cleanup(struct space *sp);
 void kop_vp_cleanup(struct vp *vp);

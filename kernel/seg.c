@@ -346,10 +346,9 @@ long sys_seg_revoke(uint64_t h, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		   under its space lock, which seg_unmap_in takes). */
 		int n = space_hold_all(all, MAXSPACE);
 		for (int i = 0; i < n; i++) {
-			seg_unmap_in(all[i], s);
+			seg_unmap_in(all[i], s);     /* (its futex waiters on s too) */
 			space_put(all[i]);
 		}
-		futex_cancel_seg(s->id, 0, -EIDRM);
 	}
 	kfree(all);
 	cap_release(&ce);

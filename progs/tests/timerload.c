@@ -15,6 +15,9 @@
  * @result {"name": "timerload", "alone": A, "loaded": L, "waits": W}:
  * instructions per round alone and with W timeouts pending. With the old
  * sorted list each round walked past all of them, twice.
+ * The same for SYS_seg_revoke (a round: create a one-page segment, map
+ * it, revoke it, drop the handle): "revoke_alone", "revoke_loaded". A
+ * revoke used to walk every futex waiter of every space under kop_lock.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +111,19 @@ static uint64_t rounds(void)
 	return (rdtsc() - t0) / ROUNDS;
 }
 
+/* Instructions per round of creating, mapping and revoking a segment. */
+static uint64_t revokes(void)
+{
+	uint64_t t0 = rdtsc();
+	for (int i = 0; i < ROUNDS; i++) {
+		long h = seg_create(4096);
+		seg_map(h, PROT_READ | PROT_WRITE);
+		seg_revoke(h);
+		syscall1(SYS_cap_drop, h);
+	}
+	return (rdtsc() - t0) / ROUNDS;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "loader"))
@@ -117,7 +133,7 @@ int main(int argc, char **argv)
 	sh = (struct shared *)seg_map(h, PROT_READ | PROT_WRITE);
 	if (h < 0 || sys_failed((long)sh))
 		return 2;
-	uint64_t alone = rounds();
+	uint64_t alone = rounds(), ralone = revokes();
 	long kids[16];
 	int nk = 0;
 	const char *av[] = { "timerload", "loader" };
@@ -129,14 +145,15 @@ int main(int argc, char **argv)
 		last = sh->waits;
 		sys_sleep(50000000);
 	}
-	uint64_t loaded = rounds();
+	uint64_t loaded = rounds(), rloaded = revokes();
 	long waits = sh->waits, refused = sh->refused;
 	sh->stop = 1;
 	int bad = 0;
 	for (int i = 0; i < nk; i++)
 		bad += child_status(kids[i]) != 0;
 	printf("@result {\"name\": \"timerload\", \"alone\": %lu, \"loaded\": %lu, \"waits\": %ld, "
-	       "\"refused\": %ld, \"loaders\": %d, \"loaders_bad\": %d}\n",
-	       alone, loaded, waits, refused, nk, bad);
+	       "\"refused\": %ld, \"loaders\": %d, \"loaders_bad\": %d, "
+	       "\"revoke_alone\": %lu, \"revoke_loaded\": %lu}\n",
+	       alone, loaded, waits, refused, nk, bad, ralone, rloaded);
 	return 0;
 }

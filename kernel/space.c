@@ -82,11 +82,14 @@ void space_put(struct space *sp)
 	spin_unlock(&table_lock);
 }
 
-/* Ask every VP of sp to end; each notices on its way back to user mode. */
-/* The state changes under every lock a VP may block under (kop_lock,
+/* Ask every VP of sp to end; each notices on its way back to user mode.
+   The state changes under every lock a VP may block under (kop_lock,
    table_lock, its event lock), so a VP either sees SP_DYING before it
-   blocks or is already blocked when we wake it: none sleeps forever. */
-void space_exit(struct space *sp, int status)
+   blocks or is already blocked when we wake it: none sleeps forever.
+   Only the first call ends the space: it sets the status and, for a
+   kill, the cause (with the state, so the two agree). Returns whether
+   this call did. */
+static int space_end(struct space *sp, int status, const char *cause)
 {
 	spin_lock(&kop_lock);
 	spin_lock(&table_lock);
@@ -95,10 +98,11 @@ void space_exit(struct space *sp, int status)
 		spin_unlock(&sp->lock);
 		spin_unlock(&table_lock);
 		spin_unlock(&kop_lock);
-		return;
+		return 0;
 	}
 	sp->state = SP_DYING;
 	sp->exit_status = status;
+	sp->kill_cause = cause;
 	for (struct vp *v = sp->vps; v; v = v->space_next) {
 		if (v == myvp())
 			continue;
@@ -117,22 +121,30 @@ void space_exit(struct space *sp, int status)
 	spin_unlock(&table_lock);
 	spin_unlock(&kop_lock);
 	shake();                         /* dying: its VPs woken, on their way out */
+	return 1;
 }
 
-/* End sp because of something it did; one line says what. VPs faulting
-   at once on several CPUs all come here: the first to claim kill_cause
-   reports, and @exit names the same fault (each printed its own line
-   before, and @exit named the last). */
+void space_exit(struct space *sp, int status)
+{
+	space_end(sp, status, 0);
+}
+
+/* End sp because of something it did; one line says what. Only if sp
+   was still alive: VPs faulting at once on several CPUs all come here,
+   and the first reports (each printed its own line before, and @exit
+   named the last); a fault after the space began to end, by an exit on
+   another VP or an earlier kill, is moot and says nothing (an exit(0)
+   racing a fault was reported as status 0 and killed). The caller is a
+   VP of sp, so @exit (its last VP's) comes after the line and sees the
+   address and rip. */
 void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip, const char *detail)
 {
-	const char *none = 0;
-	if (__atomic_compare_exchange_n(&sp->kill_cause, &none, cause, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		kprintf("%s[space %d]: killed: %s at %#lx, rip %#lx%s%s%s\n", sp->name, sp->id,
-			cause, addr, rip, *detail ? " (" : "", detail, *detail ? ")" : "");
-		sp->kill_addr = addr;
-		sp->kill_rip = rip;
-	}
-	space_exit(sp, EXIT_KILLED);
+	if (!space_end(sp, EXIT_KILLED, cause))
+		return;
+	sp->kill_addr = addr;
+	sp->kill_rip = rip;
+	kprintf("%s[space %d]: killed: %s at %#lx, rip %#lx%s%s%s\n", sp->name, sp->id,
+		cause, addr, rip, *detail ? " (" : "", detail, *detail ? ")" : "");
 }
 
 /* The last VP of sp has exited: report, and wake whoever waits. */

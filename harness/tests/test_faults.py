@@ -179,3 +179,27 @@ def test_running_off_the_top_of_user_space(boot):
     assert ex["status"] == -1 and ex["killed"] in {"general protection", "page fault"}, r.tail()
     assert int(ex["rip"], 16) == USER_TOP, ex
     only(r, "exit", prog="hello", status=0)
+
+
+@pytest.mark.parametrize("smp", [2, 4])
+def test_exit_racing_a_fault_is_reported_once(boot, smp):
+    """progs/tests/exitrace.c: 100 children, each ending by SYS_exit(0) on
+    one VP just as its other VP, on another CPU, writes to its text (the
+    exit staggered from at once to a little later). Whichever ends the
+    space decides the report: status 0 and no kill line, or status -1
+    with one line naming the fault. Before, a fault printed its line and
+    only then ended the space, so an exit that got in during the line
+    (~100 us of UART) left "status 0, killed: page fault": 93-97 of 100
+    children, at -smp 2 and 4; now none (99 killed, 1 exited)."""
+    r = boot("run=exitrace,100,20", smp=smp, timeout=240)
+    done(r)
+    res = result(r, "exitrace")
+    assert res["children"] == 100 and res["other"] == 0, res
+    exits = [e for e in r.events("exit") if e["prog"] == "exitrace" and e["space"] != 1]
+    assert len(exits) == 100, r.tail()
+    bad = [e for e in exits if (e["status"] == -1) != ("killed" in e) or e["status"] not in (0, -1)]
+    assert not bad, bad[:5]
+    killed = {e["space"] for e in exits if "killed" in e}
+    lines = [l for l in r.lines if l.startswith("exitrace[") and "killed:" in l]
+    assert len(lines) == len(killed), (len(lines), len(killed))
+    assert {int(re.match(r"exitrace\[space (\d+)\]", l)[1]) for l in lines} == killed

@@ -190,14 +190,21 @@ void space_finish(struct space *sp)
 		kernel_finish();
 }
 
-/* Append s as a JSON string (after sep) to buf; returns bytes added. */
+/* Append s as a JSON string (after sep) to buf, cut short if it does
+   not fit, or nothing if not even sep and two quotes do; returns bytes
+   added. (A user chooses the argv: all control characters, 6 bytes each
+   escaped, once left a bare separator and the line unparsable.) */
 static size_t json_str(char *buf, size_t room, const char *s, const char *sep)
 {
 	size_t n = 0;
-	for (const char *p = sep; *p && n + 1 < room; p++)
+	if (strlen(sep) + 3 > room) {        /* sep, "", and the NUL */
+		if (room)
+			buf[0] = 0;
+		return 0;
+	}
+	for (const char *p = sep; *p; p++)
 		buf[n++] = *p;
-	if (n + 1 < room)
-		buf[n++] = '"';
+	buf[n++] = '"';
 	for (; *s && n + 7 < room; s++) {
 		unsigned char c = *s;
 		if (c == '"' || c == '\\') {
@@ -208,8 +215,7 @@ static size_t json_str(char *buf, size_t room, const char *s, const char *sep)
 		else
 			buf[n++] = c;
 	}
-	if (n + 1 < room)
-		buf[n++] = '"';
+	buf[n++] = '"';                      /* (the loop left room for it and the NUL) */
 	buf[n] = 0;
 	return n;
 }

@@ -41,6 +41,25 @@ def fuzz_ok(res):
     assert res["kids_bad"] == 0, res       # no child was killed or saw anything odd
 
 
+def test_start_line_of_a_hostile_argv(boot):
+    """progs/tests/startjson.c: a parent spawns a child whose argv is 962
+    bytes of control characters, quotes and backslashes, which escape to
+    several times what the kernel's @start line holds. The line may cut
+    strings short or leave them out, but must parse: the harness maps
+    spaces to programs by it. Before, json_str wrote the separator of an
+    argument it then had no room to open, and the line ended `, ]}`."""
+    r = boot("run=startjson")
+    done(r, 0)
+    assert not r.bad_lines, r.bad_lines[:1]
+    child = [e for e in r.events("start") if e["argv"][1:2] == ["child"]]
+    assert len(child) == 1, r.tail()
+    argv = child[0]["argv"]
+    assert argv[:2] == ["startjson", "child"] and len(argv) <= 10, argv
+    for i, a in enumerate(argv[2:]):
+        assert a == ("\x01" if i < 6 else '"' if i == 6 else "\\")[0] * len(a), (i, a)
+    assert result(r, "startjson")["status"] == 0
+
+
 @pytest.mark.parametrize("smp", [1, 2])
 def test_badcall(boot, smp):
     r = boot("run=badcall", smp=smp)

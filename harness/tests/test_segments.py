@@ -210,3 +210,21 @@ def test_hostile_waker(boot, smp, pkg):
         # a queue's worth of events reached the runtime, the rest coalesced
         assert res["events_dropped"] > 0 and res["wake_all"] >= 1, res
         assert res["remote"] <= 2 * (128 + 4) + 8, res
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_revoke_races_entering_waiters(boot, smp):
+    """progs/tests/revokerace.c: 100 rounds, each a child whose 4 VPs wait
+    with no timeout on words of a segment that the root revokes after 0 to
+    2 ms, while they are still entering the wait or after all blocked.
+    Every wait must end (-EIDRM or -EFAULT) and INFO_MEM_AVAIL come back:
+    the cancel of each space's own waiters when the segment is unmapped
+    from it must reach every waiter, a wait racing it finding its word
+    gone (the global walk of every futex queue that revoke also did was
+    dropped for it). Shown able to fail: with seg_unmap_in's cancel
+    planted out, the first blocked child waited for ever (timeout)."""
+    r = boot("memcheck run=revokerace,100", smp=smp, timeout=120)
+    done(r, 0)
+    res = only(r, "result", name="revokerace")
+    assert res["bad"] == 0 and res["avail_lost"] == 0, res
+    assert res["waited"] >= 25 and res["waited"] + res["early"] == 100, res

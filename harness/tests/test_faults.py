@@ -203,3 +203,32 @@ def test_exit_racing_a_fault_is_reported_once(boot, smp):
     lines = [l for l in r.lines if l.startswith("exitrace[") and "killed:" in l]
     assert len(lines) == len(killed), (len(lines), len(killed))
     assert {int(re.match(r"exitrace\[space (\d+)\]", l)[1]) for l in lines} == killed
+
+
+def test_int_n_every_vector(boot):
+    """progs/tests/intsweep.c: `int $N` from user mode for every N in
+    0..255, each in a child. Every gate is DPL 0, so each is a general
+    protection fault naming the gate (error code N*8+2; QEMU's TCG says
+    N*16+2) that kills only that child: never the kernel's own handler
+    for the vector. Shown able to fail with one gate planted DPL 3 (0x40,
+    the LAPIC timer's): that child's `int` ran the kernel's timer handler
+    (an EOI for an interrupt never raised, a timer tick) and returned, and
+    the child lived on ("did not fault", status 1)."""
+    r = boot("run=intsweep", smp=2, timeout=180)
+    done(r, 0)
+    res = result(r, "intsweep")
+    assert res["killed"] == 256 and res["survived"] == [], res
+    vec = {e["space"]: int(e["argv"][1]) for e in r.events("start")
+           if e["prog"] == "intsweep" and len(e["argv"]) == 2}
+    assert len(vec) == 256, r.tail()
+    pat = re.compile(r"intsweep\[space (\d+)\]: killed: general protection at (0x[0-9a-f]+), "
+                     r"rip \2 \(error code (0x[0-9a-f]+)\)")
+    seen = {}
+    for m in filter(None, map(pat.fullmatch, r.lines)):
+        n = vec[int(m[1])]
+        assert int(m[3], 16) in (n * 8 + 2, n * 16 + 2), m[0]
+        seen[n] = True
+    assert len(seen) == 256, sorted(set(range(256)) - set(seen))[:10]
+    for e in r.events("exit"):
+        if e["space"] in vec:
+            assert e["status"] == -1 and e["killed"] == "general protection", e

@@ -1,0 +1,15 @@
+"""progs/posix/portcompat: what third-party Linux pthread programs use
+beyond libcextra's set (docs/libc.md), on every package at -smp 1 and 2.
+headers: the old alias headers (<memory.h>, <syscall.h>, <wait.h>,
+<sys/poll.h>, <sys/fcntl.h>, <sys/errno.h>) and <sys/queue.h>: a STAILQ
+task queue drained by four pthreads, and every list kind's insert, walk
+(both ways where there are two), remove while walking and tail upkeep.
+The program does not build without them."""
+import pytest
+from helpers import PACKAGES, self_test
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_portcompat(boot, pkg, smp):
+    self_test(boot, "portcompat", pkg, smp, 24)

@@ -1,0 +1,193 @@
+/*
+ * portcompat: what third-party Linux pthread programs reach for beyond
+ * libcextra's set, one function per area, each checked against what
+ * glibc does:
+ *   headers  the old alias headers (<memory.h>, <syscall.h>, <wait.h>,
+ *            <sys/poll.h>, <sys/fcntl.h>, <sys/errno.h>) and <sys/queue.h>'s
+ *            lists, used as a thread pool's task queue.
+ *
+ *   portcompat [AREA...]      (no AREA: all)
+ *
+ * Prints @result {"name": "portcompat", "checks": N, "failures": F} and
+ * exits 1 if a check failed.
+ */
+#include <memory.h>
+#include <syscall.h>
+#include <wait.h>
+#include <sys/poll.h>
+#include <sys/fcntl.h>
+#include <sys/errno.h>
+#include <sys/queue.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK_NAME "portcompat"
+#include <check.h>
+
+/* --- headers: a task queue of STAILQ entries fed to four workers, then
+   every list kind's insert, walk and remove against an array. */
+struct task {
+	int v;
+	STAILQ_ENTRY(task) link;
+};
+static STAILQ_HEAD(taskq, task) tasks = STAILQ_HEAD_INITIALIZER(tasks);
+static pthread_mutex_t tq_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tq_cond = PTHREAD_COND_INITIALIZER;
+static int tq_closed;
+static long tq_sum;
+
+static void *tq_worker(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		pthread_mutex_lock(&tq_lock);
+		while (STAILQ_EMPTY(&tasks) && !tq_closed)
+			pthread_cond_wait(&tq_cond, &tq_lock);
+		struct task *t = STAILQ_FIRST(&tasks);
+		if (!t) {
+			pthread_mutex_unlock(&tq_lock);
+			return 0;
+		}
+		STAILQ_REMOVE_HEAD(&tasks, link);
+		tq_sum += t->v;
+		pthread_mutex_unlock(&tq_lock);
+		free(t);
+	}
+}
+
+struct node {
+	int v;
+	SLIST_ENTRY(node) s;
+	LIST_ENTRY(node) l;
+	TAILQ_ENTRY(node) t;
+	CIRCLEQ_ENTRY(node) c;
+	STAILQ_ENTRY(node) q;
+};
+SLIST_HEAD(shead, node);
+LIST_HEAD(lhead, node);
+TAILQ_HEAD(thead, node);
+CIRCLEQ_HEAD(chead, node);
+STAILQ_HEAD(qhead, node);
+
+static void test_lists(void)
+{
+	struct node n[6];
+	struct node *p, *tmp;
+	struct shead sh = SLIST_HEAD_INITIALIZER(sh);
+	struct lhead lh;
+	struct thead th;
+	struct chead ch;
+	struct qhead qh;
+	LIST_INIT(&lh);
+	TAILQ_INIT(&th);
+	CIRCLEQ_INIT(&ch);
+	STAILQ_INIT(&qh);
+	for (int i = 0; i < 6; i++) {
+		n[i].v = i;
+		SLIST_INSERT_HEAD(&sh, &n[i], s);       /* 5 4 3 2 1 0 */
+		LIST_INSERT_HEAD(&lh, &n[i], l);        /* 5 4 3 2 1 0 */
+		TAILQ_INSERT_TAIL(&th, &n[i], t);       /* 0 1 2 3 4 5 */
+		CIRCLEQ_INSERT_TAIL(&ch, &n[i], c);     /* 0 1 2 3 4 5 */
+		STAILQ_INSERT_TAIL(&qh, &n[i], q);      /* 0 1 2 3 4 5 */
+	}
+	char buf[16];
+	int k;
+#define WALK(FOREACH, head, f) (k = 0, ({ FOREACH(p, head, f) buf[k++] = (char)('0' + p->v); }), buf[k] = 0, buf)
+	CHECK(!strcmp(WALK(SLIST_FOREACH, &sh, s), "543210"));
+	CHECK(!strcmp(WALK(LIST_FOREACH, &lh, l), "543210"));
+	CHECK(!strcmp(WALK(TAILQ_FOREACH, &th, t), "012345"));
+	CHECK(!strcmp(WALK(CIRCLEQ_FOREACH, &ch, c), "012345"));
+	CHECK(!strcmp(WALK(STAILQ_FOREACH, &qh, q), "012345"));
+	k = 0;
+	TAILQ_FOREACH_REVERSE(p, &th, thead, t)
+		buf[k++] = (char)('0' + p->v);
+	buf[k] = 0;
+	CHECK(!strcmp(buf, "543210"));
+	CHECK(TAILQ_LAST(&th, thead) == &n[5] && TAILQ_PREV(&n[3], thead, t) == &n[2]);
+	CHECK(TAILQ_PREV(&n[0], thead, t) == 0);
+
+	/* Remove the odd ones while walking (the _SAFE forms), and 0 by name. */
+	TAILQ_FOREACH_SAFE(p, &th, t, tmp)
+		if (p->v % 2)
+			TAILQ_REMOVE(&th, p, t);
+	LIST_FOREACH_SAFE(p, &lh, l, tmp)
+		if (p->v % 2)
+			LIST_REMOVE(p, l);
+	SLIST_REMOVE(&sh, &n[3], node, s);
+	SLIST_REMOVE(&sh, &n[5], node, s);
+	STAILQ_REMOVE(&qh, &n[5], node, q);
+	STAILQ_REMOVE(&qh, &n[0], node, q);
+	CIRCLEQ_REMOVE(&ch, &n[0], c);
+	CIRCLEQ_REMOVE(&ch, &n[5], c);
+	CHECK(!strcmp(WALK(TAILQ_FOREACH, &th, t), "024"));
+	CHECK(!strcmp(WALK(LIST_FOREACH, &lh, l), "420"));
+	CHECK(!strcmp(WALK(SLIST_FOREACH, &sh, s), "4210"));
+	CHECK(!strcmp(WALK(STAILQ_FOREACH, &qh, q), "1234"));
+	CHECK(!strcmp(WALK(CIRCLEQ_FOREACH, &ch, c), "1234"));
+	k = 0;
+	CIRCLEQ_FOREACH_REVERSE(p, &ch, c)
+		buf[k++] = (char)('0' + p->v);
+	buf[k] = 0;
+	CHECK(!strcmp(buf, "4321"));
+	/* Appending after a removal of the tail must use the new tail. */
+	STAILQ_INSERT_TAIL(&qh, &n[0], q);
+	CHECK(!strcmp(WALK(STAILQ_FOREACH, &qh, q), "12340"));
+	TAILQ_INSERT_TAIL(&th, &n[5], t);
+	TAILQ_INSERT_BEFORE(&n[2], &n[1], t);
+	CHECK(!strcmp(WALK(TAILQ_FOREACH, &th, t), "01245"));
+	while (!TAILQ_EMPTY(&th))
+		TAILQ_REMOVE(&th, TAILQ_FIRST(&th), t);
+	CHECK(TAILQ_EMPTY(&th) && th.tqh_last == &th.tqh_first);
+}
+
+static void test_headers(void)
+{
+	/* The alias headers bring their real ones' names. */
+	char d[4];
+	memcpy(d, "abc", 4);
+	CHECK(!strcmp(d, "abc"));
+	CHECK(SYS_gettid > 0 && WNOHANG == 1 && POLLIN == 1 && O_RDONLY == 0 && EINVAL == 22);
+
+	pthread_t w[4];
+	for (int i = 0; i < 4; i++)
+		CHECK(pthread_create(&w[i], 0, tq_worker, 0) == 0);
+	for (int i = 1; i <= 1000; i++) {
+		struct task *t = malloc(sizeof *t);
+		t->v = i;
+		pthread_mutex_lock(&tq_lock);
+		STAILQ_INSERT_TAIL(&tasks, t, link);
+		pthread_cond_signal(&tq_cond);
+		pthread_mutex_unlock(&tq_lock);
+	}
+	pthread_mutex_lock(&tq_lock);
+	tq_closed = 1;
+	pthread_cond_broadcast(&tq_cond);
+	pthread_mutex_unlock(&tq_lock);
+	for (int i = 0; i < 4; i++)
+		pthread_join(w[i], 0);
+	CHECK(tq_sum == 500500 && STAILQ_EMPTY(&tasks));
+	test_lists();
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} areas[] = {
+	{ "headers", test_headers },
+};
+
+int main(int argc, char **argv)
+{
+	int n = sizeof areas / sizeof areas[0];
+	for (int i = 0; i < n; i++) {
+		int want = argc < 2;
+		for (int j = 1; j < argc; j++)
+			want |= !strcmp(argv[j], areas[i].name);
+		if (want)
+			areas[i].fn();
+	}
+	printf("@result {\"name\": \"portcompat\", \"checks\": %d, \"failures\": %d}\n", checks, failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,2 @@
+/* <syscall.h>: glibc's short name for <sys/syscall.h>. */
+#include <sys/syscall.h>

@@ -4,6 +4,10 @@ headers: the old alias headers (<memory.h>, <syscall.h>, <wait.h>,
 <sys/poll.h>, <sys/fcntl.h>, <sys/errno.h>) and <sys/queue.h>: a STAILQ
 task queue drained by four pthreads, and every list kind's insert, walk
 (both ways where there are two), remove while walking and tail upkeep.
+fenv: <fenv.h>'s flags raised by real operations, rounding modes on both
+units (double and long double, lrint), environments saved, held and
+updated, and a thread's rounding mode kept across switches while main's
+stays to nearest.
 The program does not build without them."""
 import pytest
 from helpers import PACKAGES, self_test
@@ -12,4 +16,4 @@ from helpers import PACKAGES, self_test
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_portcompat(boot, pkg, smp):
-    self_test(boot, "portcompat", pkg, smp, 24)
+    self_test(boot, "portcompat", pkg, smp, 150)

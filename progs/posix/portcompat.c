@@ -5,6 +5,8 @@
  *   headers  the old alias headers (<memory.h>, <syscall.h>, <wait.h>,
  *            <sys/poll.h>, <sys/fcntl.h>, <sys/errno.h>) and <sys/queue.h>'s
  *            lists, used as a thread pool's task queue.
+ *   fenv     <fenv.h>: flags from real operations, rounding on both
+ *            units, environments saved and restored, per thread.
  *
  *   portcompat [AREA...]      (no AREA: all)
  *
@@ -18,6 +20,9 @@
 #include <sys/fcntl.h>
 #include <sys/errno.h>
 #include <sys/queue.h>
+#include <fenv.h>
+#include <math.h>
+#include <sched.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,11 +176,99 @@ static void test_headers(void)
 	test_lists();
 }
 
+/* --- fenv. The operands are volatile so the compiler computes them at
+   run time, under the mode in force. */
+static volatile double one = 1.0, three = 3.0, zero = 0.0, huge_ = 1e308, two_5 = 2.5;
+static volatile long double onel = 1.0L, threel = 3.0L;
+
+static void *fe_thread(void *arg)
+{
+	(void)arg;
+	int ok = fesetround(FE_UPWARD) == 0;
+	for (int i = 0; i < 100; i++)
+		sched_yield();                  /* main runs meanwhile, to nearest */
+	volatile double up = one / three;
+	fesetround(FE_DOWNWARD);
+	volatile double down = one / three;
+	ok &= up > down && fegetround() == FE_DOWNWARD;
+	return (void *)(long)ok;
+}
+
+static void test_fenv(void)
+{
+	CHECK(fegetround() == FE_TONEAREST && fetestexcept(FE_ALL_EXCEPT & ~FE_INEXACT) == 0);
+	CHECK(feclearexcept(FE_ALL_EXCEPT) == 0 && fetestexcept(FE_ALL_EXCEPT) == 0);
+	volatile double r = one / zero;
+	CHECK(isinf(r) && fetestexcept(FE_DIVBYZERO) == FE_DIVBYZERO);
+	CHECK(fetestexcept(FE_OVERFLOW | FE_INVALID) == 0);
+	r = huge_ * 10.0;
+	CHECK(fetestexcept(FE_OVERFLOW | FE_INEXACT) == (FE_OVERFLOW | FE_INEXACT));
+	r = sqrt(-one);
+	CHECK(fetestexcept(FE_INVALID));
+	fexcept_t saved;
+	CHECK(fegetexceptflag(&saved, FE_ALL_EXCEPT) == 0);
+	feclearexcept(FE_ALL_EXCEPT);
+	CHECK(fetestexcept(FE_ALL_EXCEPT) == 0);
+	CHECK(fesetexceptflag(&saved, FE_DIVBYZERO) == 0);
+	CHECK(fetestexcept(FE_ALL_EXCEPT) == FE_DIVBYZERO);
+	feclearexcept(FE_ALL_EXCEPT);
+	CHECK(feraiseexcept(FE_INVALID | FE_UNDERFLOW) == 0);
+	CHECK(fetestexcept(FE_ALL_EXCEPT) == (FE_INVALID | FE_UNDERFLOW));
+	feclearexcept(FE_ALL_EXCEPT);
+
+	/* Rounding: SSE (double) and x87 (long double) both follow. */
+	CHECK(fesetround(FE_DOWNWARD) == 0 && fegetround() == FE_DOWNWARD);
+	volatile double d_down = one / three;
+	volatile long double l_down = onel / threel;
+	CHECK(lrint(two_5 + 0.25) == 2 && lrint(-two_5) == -3);
+	CHECK(fesetround(FE_UPWARD) == 0);
+	volatile double d_up = one / three;
+	volatile long double l_up = onel / threel;
+	CHECK(d_up > d_down && l_up > l_down);
+	CHECK(lrint(two_5) == 3 && lrint(2.1) == 3);
+	CHECK(fesetround(FE_TOWARDZERO) == 0 && lrint(-2.7) == -2 && rint(2.7) == 2.0);
+	CHECK(fesetround(FE_TONEAREST) == 0 && lrint(two_5) == 2 && lrint(3.5) == 4);
+	CHECK(fesetround(12345) != 0 && fegetround() == FE_TONEAREST);
+
+	/* Environments. */
+	fenv_t env;
+	CHECK(fegetenv(&env) == 0);
+	fesetround(FE_UPWARD);
+	r = one / zero;
+	CHECK(fesetenv(&env) == 0 && fegetround() == FE_TONEAREST && !fetestexcept(FE_DIVBYZERO));
+	fesetround(FE_DOWNWARD);
+	CHECK(fesetenv(FE_DFL_ENV) == 0 && fegetround() == FE_TONEAREST);
+	r = one / zero;
+	CHECK(feholdexcept(&env) == 0 && fetestexcept(FE_ALL_EXCEPT) == 0);
+	r = huge_ * 10.0;
+	CHECK(fetestexcept(FE_OVERFLOW));
+	CHECK(feupdateenv(&env) == 0);          /* the held flag plus the new ones */
+	CHECK(fetestexcept(FE_DIVBYZERO | FE_OVERFLOW) == (FE_DIVBYZERO | FE_OVERFLOW));
+	feclearexcept(FE_ALL_EXCEPT);
+	/* Traps: enable one and disable it again (never taken here). */
+	CHECK(fegetexcept() == 0);
+	CHECK(feenableexcept(FE_DIVBYZERO) == 0 && fegetexcept() == FE_DIVBYZERO);
+	CHECK(fedisableexcept(FE_DIVBYZERO) == FE_DIVBYZERO && fegetexcept() == 0);
+
+	/* Per thread: a thread's modes stay its own across switches. */
+	pthread_t t;
+	void *ok = 0;
+	CHECK(pthread_create(&t, 0, fe_thread, 0) == 0);
+	for (int i = 0; i < 100; i++) {
+		CHECK(fegetround() == FE_TONEAREST);
+		sched_yield();
+	}
+	CHECK(pthread_join(t, &ok) == 0 && ok);
+	CHECK(fegetround() == FE_TONEAREST);
+	(void)r;
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } areas[] = {
 	{ "headers", test_headers },
+	{ "fenv", test_fenv },
 };
 
 int main(int argc, char **argv)

@@ -7,6 +7,8 @@
  *            lists, used as a thread pool's task queue.
  *   fenv     <fenv.h>: flags from real operations, rounding on both
  *            units, environments saved and restored, per thread.
+ *   futex    syscall(SYS_futex): a mutex built on it (Drepper's),
+ *            EAGAIN, timeouts, wake counts, bitsets.
  *
  *   portcompat [AREA...]      (no AREA: all)
  *
@@ -23,6 +25,11 @@
 #include <fenv.h>
 #include <math.h>
 #include <sched.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,12 +270,136 @@ static void test_fenv(void)
 	(void)r;
 }
 
+/* --- futex: Drepper's three-state mutex (0 free, 1 held, 2 held with
+   waiters) over raw futex calls, and the calls' own rules. */
+static long fx(atomic_int *w, int op, int val, const struct timespec *ts, unsigned val3)
+{
+	return syscall(SYS_futex, w, op, val, ts, (int *)0, val3);
+}
+
+static atomic_int fx_word;
+static long fx_count;
+
+static void fx_lock(void)
+{
+	int c = 0;
+	if (atomic_compare_exchange_strong(&fx_word, &c, 1))
+		return;
+	if (c != 2)
+		c = atomic_exchange(&fx_word, 2);
+	while (c) {
+		fx(&fx_word, FUTEX_WAIT_PRIVATE, 2, 0, 0);
+		c = atomic_exchange(&fx_word, 2);
+	}
+}
+
+static void fx_unlock(void)
+{
+	if (atomic_fetch_sub(&fx_word, 1) != 1) {
+		atomic_store(&fx_word, 0);
+		fx(&fx_word, FUTEX_WAKE_PRIVATE, 1, 0, 0);
+	}
+}
+
+static void *fx_worker(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 5000; i++) {
+		fx_lock();
+		long v = fx_count;
+		if (i % 64 == 0)
+			sched_yield();           /* hold it across a switch: others wait */
+		fx_count = v + 1;
+		fx_unlock();
+	}
+	return 0;
+}
+
+static atomic_int fx_gate, fx_waiting, fx_woken;
+
+static void *fx_waiter(void *arg)
+{
+	unsigned bits = (unsigned)(long)arg;
+	atomic_fetch_add(&fx_waiting, 1);
+	while (atomic_load(&fx_gate) == 0) {
+		long r = fx(&fx_gate, FUTEX_WAIT_BITSET_PRIVATE, 0, 0, bits);
+		if (r == 0)
+			break;               /* woken (the gate may still read 0) */
+	}
+	atomic_fetch_add(&fx_woken, 1);
+	return 0;
+}
+
+static int64_t ns_since(const struct timespec *a)
+{
+	struct timespec b;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) * 1000000000LL + (b.tv_nsec - a->tv_nsec);
+}
+
+static void test_futex(void)
+{
+	pthread_t t[4];
+	for (int i = 0; i < 4; i++)
+		CHECK(pthread_create(&t[i], 0, fx_worker, 0) == 0);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], 0);
+	CHECK(fx_count == 20000 && atomic_load(&fx_word) == 0);
+
+	atomic_int w = 5;
+	errno = 0;
+	CHECK(fx(&w, FUTEX_WAIT, 6, 0, 0) == -1 && errno == EAGAIN);
+	struct timespec t0, rel = { 0, 20000000 };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	errno = 0;
+	CHECK(fx(&w, FUTEX_WAIT, 5, &rel, 0) == -1 && errno == ETIMEDOUT);
+	CHECK(ns_since(&t0) >= 20000000);
+	struct timespec abs;
+	clock_gettime(CLOCK_REALTIME, &abs);
+	abs.tv_nsec += 10000000;
+	if (abs.tv_nsec >= 1000000000) {
+		abs.tv_sec++;
+		abs.tv_nsec -= 1000000000;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	errno = 0;
+	CHECK(fx(&w, FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, 5, &abs, FUTEX_BITSET_MATCH_ANY) == -1 &&
+	      errno == ETIMEDOUT);
+	CHECK(ns_since(&t0) >= 5000000);
+	struct timespec bad = { 0, 1000000000 };
+	errno = 0;
+	CHECK(fx(&w, FUTEX_WAIT, 5, &bad, 0) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(fx(&w, FUTEX_WAIT_BITSET, 5, 0, 0) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(syscall(SYS_futex, (char *)&w + 1, FUTEX_WAKE, 1, 0, 0, 0) == -1 && errno == EINVAL);
+	CHECK(fx(&w, FUTEX_WAKE, 10, 0, 0) == 0);         /* nobody waits */
+
+	/* Three waiters on one word: two with bit 1, one with bit 2. A wake
+	   for bit 4 finds none; one for bit 2 one; then the rest, counted. */
+	pthread_t wt[3];
+	for (int i = 0; i < 3; i++)
+		pthread_create(&wt[i], 0, fx_waiter, (void *)(long)(i == 2 ? 2 : 1));
+	while (atomic_load(&fx_waiting) < 3)
+		sched_yield();
+	usleep(20000);                       /* they are in the wait by now */
+	CHECK(fx(&fx_gate, FUTEX_WAKE_BITSET_PRIVATE, 3, 0, 4) == 0);
+	CHECK(fx(&fx_gate, FUTEX_WAKE_BITSET_PRIVATE, 3, 0, 2) == 1);
+	CHECK(fx(&fx_gate, FUTEX_WAKE_PRIVATE, 1, 0, 0) == 1);
+	long rest = fx(&fx_gate, FUTEX_WAKE_PRIVATE, 5, 0, 0);
+	CHECK(rest == 1);
+	for (int i = 0; i < 3; i++)
+		pthread_join(wt[i], 0);
+	CHECK(atomic_load(&fx_woken) == 3);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } areas[] = {
 	{ "headers", test_headers },
 	{ "fenv", test_fenv },
+	{ "futex", test_futex },
 };
 
 int main(int argc, char **argv)

@@ -13,6 +13,10 @@
 #include <sys.h>
 #include <signal.h>
 #include <mqueue.h>
+#include <semaphore.h>
+#include <limits.h>
+
+long __sysconf_cache(int name);      /* ulib/cacheinfo.c */
 
 long sysconf(int name)
 {
@@ -66,7 +70,33 @@ long sysconf(int name)
 		return PTHREAD_KEYS_MAX;
 	case _SC_THREAD_DESTRUCTOR_ITERATIONS:
 		return PTHREAD_DESTRUCTOR_ITERATIONS;
+	case _SC_VERSION:
+	case _SC_THREAD_SAFE_FUNCTIONS:
+		return 200809L;
+	case _SC_SEM_VALUE_MAX:
+		return SEM_VALUE_MAX;
+	case _SC_TIMER_MAX:
+		return 63;               /* ulib/posix/timer.c: 64 slots, one alarm's */
+	case _SC_LINE_MAX:
+		return 2048;             /* glibc's; nothing here limits a line */
+	case _SC_IOV_MAX:
+		return IOV_MAX;
+	case _SC_HOST_NAME_MAX:
+		return HOST_NAME_MAX;
+	case _SC_LOGIN_NAME_MAX:
+		return 256;
+	case _SC_TTY_NAME_MAX:
+		return 32;
+	case _SC_ATEXIT_MAX:
+		return ATEXIT_MAX;
+	case _SC_NZERO:
+		return 20;
+	case _SC_SEM_NSEMS_MAX:
+	case _SC_THREAD_THREADS_MAX:
+		return -1;               /* no fixed limit (memory): -1, errno as it was */
 	}
+	if (name >= _SC_LEVEL1_ICACHE_SIZE && name <= _SC_LEVEL4_CACHE_LINESIZE)
+		return __sysconf_cache(name);
 	errno = EINVAL;
 	return -1;
 }

@@ -9,6 +9,8 @@
  *            units, environments saved and restored, per thread.
  *   futex    syscall(SYS_futex): a mutex built on it (Drepper's),
  *            EAGAIN, timeouts, wake counts, bitsets.
+ *   names    prctl(PR_SET_NAME/PR_GET_NAME) and the default thread name.
+ *   sysconf  the limits and cache figures programs size things by.
  *
  *   portcompat [AREA...]      (no AREA: all)
  *
@@ -30,6 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/futex.h>
+#include <sys/prctl.h>
+#include <limits.h>
+#include <semaphore.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -393,6 +398,57 @@ static void test_futex(void)
 	CHECK(atomic_load(&fx_woken) == 3);
 }
 
+/* --- names: prctl's are the pthread names; a thread never named has the
+   program's name, as Linux gives it (the process's comm). */
+static void *named(void *arg)
+{
+	char n[16] = "x", m[16];
+	int ok = prctl(PR_GET_NAME, n, 0, 0, 0) == 0 && !strcmp(n, program_invocation_short_name);
+	ok &= prctl(PR_SET_NAME, (char *)arg, 0, 0, 0) == 0;
+	ok &= prctl(PR_GET_NAME, n, 0, 0, 0) == 0;
+	ok &= pthread_getname_np(pthread_self(), m, sizeof m) == 0 && !strcmp(n, m);
+	return ok ? strdup(n) : 0;
+}
+
+static void test_names(void)
+{
+	pthread_t t;
+	void *r = 0;
+	CHECK(pthread_create(&t, 0, named, "worker-7") == 0 && pthread_join(t, &r) == 0);
+	CHECK(r && !strcmp(r, "worker-7"));
+	free(r);
+	/* Linux cuts a long name to 15 characters (pthread_setname_np: ERANGE). */
+	CHECK(pthread_create(&t, 0, named, "a-very-long-thread-name") == 0 && pthread_join(t, &r) == 0);
+	CHECK(r && !strcmp(r, "a-very-long-thr"));
+	free(r);
+	char n[16];
+	CHECK(pthread_getname_np(pthread_self(), n, sizeof n) == 0 &&
+	      !strncmp(n, program_invocation_short_name, 15));
+	errno = 0;
+	CHECK(prctl(12345, 0, 0, 0, 0) == -1 && errno == EINVAL);
+}
+
+/* --- sysconf: the names programs size buffers and pad data by. */
+static void test_sysconf(void)
+{
+	long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+	CHECK(line == 0 || (line >= 16 && line <= 256 && (line & (line - 1)) == 0));
+	long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+	CHECK(l1 >= 0 && l2 >= 0 && (l1 == 0 || l1 % 1024 == 0));
+	CHECK(sysconf(_SC_LEVEL1_ICACHE_LINESIZE) >= 0 && sysconf(_SC_LEVEL3_CACHE_LINESIZE) >= 0);
+	CHECK(sysconf(_SC_LEVEL4_CACHE_SIZE) >= -1);     /* glibc: 0 or -1 when none */
+	printf("portcompat: L1d %ld bytes, line %ld; L2 %ld\n", l1, line, l2);
+	CHECK(sysconf(_SC_VERSION) == 200809L && sysconf(_SC_THREAD_SAFE_FUNCTIONS) == 200809L);
+	CHECK(sysconf(_SC_LINE_MAX) >= 2048 && sysconf(_SC_IOV_MAX) == IOV_MAX);
+	CHECK(sysconf(_SC_HOST_NAME_MAX) == HOST_NAME_MAX && sysconf(_SC_SEM_VALUE_MAX) == SEM_VALUE_MAX);
+	CHECK(sysconf(_SC_ATEXIT_MAX) >= 32 && sysconf(_SC_NZERO) == 20);
+	CHECK(sysconf(_SC_LOGIN_NAME_MAX) >= 9 && sysconf(_SC_TTY_NAME_MAX) >= 9 && sysconf(_SC_TIMER_MAX) != 0);
+	errno = 0;
+	CHECK(sysconf(_SC_THREAD_THREADS_MAX) == -1 && errno == 0);
+	errno = 0;
+	CHECK(sysconf(-5) == -1 && errno == EINVAL);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -400,6 +456,8 @@ static const struct {
 	{ "headers", test_headers },
 	{ "fenv", test_fenv },
 	{ "futex", test_futex },
+	{ "names", test_names },
+	{ "sysconf", test_sysconf },
 };
 
 int main(int argc, char **argv)

@@ -10,6 +10,34 @@
 #define STDERR_FILENO 2
 
 /* sysconf names (Linux's numbers) */
+#define _SC_VERSION           29
+#define _SC_SEM_NSEMS_MAX     32
+#define _SC_SEM_VALUE_MAX     33
+#define _SC_TIMER_MAX         35
+#define _SC_LINE_MAX          43
+#define _SC_IOV_MAX           60
+#define _SC_THREAD_SAFE_FUNCTIONS 68
+#define _SC_LOGIN_NAME_MAX    71
+#define _SC_TTY_NAME_MAX      72
+#define _SC_THREAD_THREADS_MAX 76
+#define _SC_ATEXIT_MAX        87
+#define _SC_NZERO             109
+#define _SC_HOST_NAME_MAX     180
+#define _SC_LEVEL1_ICACHE_SIZE     185
+#define _SC_LEVEL1_ICACHE_ASSOC    186
+#define _SC_LEVEL1_ICACHE_LINESIZE 187
+#define _SC_LEVEL1_DCACHE_SIZE     188
+#define _SC_LEVEL1_DCACHE_ASSOC    189
+#define _SC_LEVEL1_DCACHE_LINESIZE 190
+#define _SC_LEVEL2_CACHE_SIZE      191
+#define _SC_LEVEL2_CACHE_ASSOC     192
+#define _SC_LEVEL2_CACHE_LINESIZE  193
+#define _SC_LEVEL3_CACHE_SIZE      194
+#define _SC_LEVEL3_CACHE_ASSOC     195
+#define _SC_LEVEL3_CACHE_LINESIZE  196
+#define _SC_LEVEL4_CACHE_SIZE      197
+#define _SC_LEVEL4_CACHE_ASSOC     198
+#define _SC_LEVEL4_CACHE_LINESIZE  199
 #define _SC_CLK_TCK           2
 #define _SC_OPEN_MAX          4
 #define _SC_PAGESIZE          30

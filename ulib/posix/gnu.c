@@ -31,13 +31,16 @@ int pthread_setname_np(pthread_t th, const char *name)
 	return 0;
 }
 
+/* A thread never named has Linux's default: the program's name (the
+   process's comm, which new threads copy), cut to 15 characters. */
 int pthread_getname_np(pthread_t th, char *buf, size_t n)
 {
 	struct pthread *pt = pt_of((struct thread *)th);
-	size_t len = strnlen(pt->name, sizeof pt->name - 1);
+	const char *name = pt->name[0] ? pt->name : program_invocation_short_name;
+	size_t len = strnlen(name, sizeof pt->name - 1);
 	if (n <= len)
 		return ERANGE;
-	memcpy(buf, pt->name, len);
+	memcpy(buf, name, len);
 	buf[len] = 0;
 	return 0;
 }

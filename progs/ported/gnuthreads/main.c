@@ -165,8 +165,10 @@ static int workers(int n)
 	for (int i = 0; i < n; i++) {
 		void *ret;
 		char name[16] = "";
-		/* the name is set first thing: wait until it is there */
-		while (pthread_getname_np(w[i].th, name, sizeof name) == 0 && !name[0])
+		/* the name is set first thing: wait until it is there (until
+		   then it is the program's, as on Linux) */
+		while (pthread_getname_np(w[i].th, name, sizeof name) == 0 &&
+		       (!name[0] || !strcmp(name, program_invocation_short_name)))
 			sched_yield();
 		char want[16];
 		snprintf(want, sizeof want, "worker-%d", i);

@@ -11,6 +11,8 @@
  *            EAGAIN, timeouts, wake counts, bitsets.
  *   names    prctl(PR_SET_NAME/PR_GET_NAME) and the default thread name.
  *   sysconf  the limits and cache figures programs size things by.
+ *   rand     glibc's sequences: rand, random, rand_r, random_r, initstate,
+ *            setstate (values taken from glibc 2.36), shared by threads.
  *
  *   portcompat [AREA...]      (no AREA: all)
  *
@@ -449,6 +451,74 @@ static void test_sysconf(void)
 	CHECK(sysconf(-5) == -1 && errno == EINVAL);
 }
 
+/* --- rand: the first values glibc gives for a few seeds, and a shared
+   generator drawn by four threads at once handing out each number of
+   the one sequence exactly once. */
+#define RN 2000
+static int rn_seq[4 * RN], rn_got[4][RN];
+
+static void *rn_thread(void *arg)
+{
+	int *out = arg;
+	for (int i = 0; i < RN; i++) {
+		out[i] = rand();
+		if (i % 100 == 0)
+			sched_yield();
+	}
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+static void test_rand(void)
+{
+	srand(1);
+	CHECK(rand() == 1804289383 && rand() == 846930886 && rand() == 1681692777);
+	srand(0);                                /* 0 is seeded as 1 */
+	CHECK(rand() == 1804289383);
+	srandom(42);
+	CHECK(random() == 71876166 && random() == 708592740);
+	unsigned seed = 1;
+	CHECK(rand_r(&seed) == 476707713 && rand_r(&seed) == 1186278907 && seed == 2516284547u);
+
+	char st32[32], st8[8], st128[128];
+	struct random_data rd;
+	int32_t a, b;
+	memset(&rd, 0, sizeof rd);
+	CHECK(initstate_r(5, st32, sizeof st32, &rd) == 0);
+	CHECK(random_r(&rd, &a) == 0 && random_r(&rd, &b) == 0 && a == 526245433 && b == 2030581801);
+	memset(&rd, 0, sizeof rd);
+	CHECK(initstate_r(5, st8, sizeof st8, &rd) == 0);           /* TYPE_0: the LCG */
+	CHECK(random_r(&rd, &a) == 0 && random_r(&rd, &b) == 0 && a == 1222621274 && b == 554244747);
+	errno = 0;
+	CHECK(initstate_r(5, st8, 4, &rd) == -1 && errno == EINVAL);
+
+	/* initstate/setstate: switching tables and back resumes each. */
+	srandom(7);
+	long first = random();
+	srandom(7);
+	char *old = initstate(1, st128, sizeof st128);
+	CHECK(old != 0 && random() == 1804289383);      /* TYPE_3, seed 1: rand's */
+	CHECK(setstate(old) == st128 && random() == first);
+
+	srand(3);
+	for (int i = 0; i < 4 * RN; i++)
+		rn_seq[i] = rand();
+	srand(3);
+	pthread_t t[4];
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], 0, rn_thread, rn_got[i]);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], 0);
+	qsort(rn_seq, 4 * RN, sizeof(int), cmp_int);
+	qsort(rn_got, 4 * RN, sizeof(int), cmp_int);
+	CHECK(!memcmp(rn_seq, rn_got, sizeof rn_seq));
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -458,6 +528,7 @@ static const struct {
 	{ "futex", test_futex },
 	{ "names", test_names },
 	{ "sysconf", test_sysconf },
+	{ "rand", test_rand },
 };
 
 int main(int argc, char **argv)

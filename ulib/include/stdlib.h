@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <alloca.h>
+#include <stdint.h>
 
 #define EXIT_SUCCESS 0
 #define EXIT_FAILURE 1
@@ -57,13 +58,25 @@ void qsort_r(void *base, size_t n, size_t size,
 void *bsearch(const void *key, const void *base, size_t n, size_t size,
 	      int (*cmp)(const void *, const void *));
 
-/* Deterministic pseudo-random numbers. rand's one shared state is
- * updated atomically, so threads may share it; rand_r's is the caller's. */
+/* Deterministic pseudo-random numbers, glibc's sequences (ulib/rand.c):
+ * rand's one shared state is taken under a lock, so threads may share
+ * it; rand_r's and random_r's are the caller's. */
 int rand(void);
 void srand(unsigned seed);
 int rand_r(unsigned *seed);
 long random(void);
 void srandom(unsigned seed);
+char *initstate(unsigned seed, char *state, size_t n);
+char *setstate(char *state);
+struct random_data {
+	int32_t *fptr, *rptr, *state;
+	int rand_type, rand_deg, rand_sep;
+	int32_t *end_ptr;
+};
+int random_r(struct random_data *buf, int32_t *result);
+int srandom_r(unsigned seed, struct random_data *buf);
+int initstate_r(unsigned seed, char *state, size_t n, struct random_data *buf);
+int setstate_r(char *state, struct random_data *buf);
 /* The 48-bit linear congruential generators (ulib/rand48.c): POSIX's and
    glibc's exact sequences (X' = a X + c mod 2^48, a = 0x5DEECE66D, c = 11
    unless lcong48 changed them). */

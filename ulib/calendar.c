@@ -137,3 +137,15 @@ char *ctime(const time_t *t)
 	return asctime(gmtime(t));
 }
 
+char *asctime_r(const struct tm *tm, char *buf)
+{
+	strftime(buf, 26, "%c\n", tm);
+	return buf;
+}
+
+char *ctime_r(const time_t *t, char *buf)
+{
+	struct tm tm;
+	return gmtime_r(t, &tm) ? asctime_r(&tm, buf) : 0;
+}
+

@@ -114,6 +114,32 @@ int madvise(void *addr, size_t len, int advice)
 	return -1;
 }
 
+int mlock(const void *addr, size_t len)
+{
+	(void)len;
+	(void)addr;
+	return 0;
+}
+
+int munlock(const void *addr, size_t len)
+{
+	return mlock(addr, len);
+}
+
+int mlockall(int flags)
+{
+	if (!flags || flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) || flags == MCL_ONFAULT) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+int munlockall(void)
+{
+	return 0;
+}
+
 int posix_madvise(void *addr, size_t len, int advice)
 {
 	if ((uintptr_t)addr % PAGE_SIZE || advice < POSIX_MADV_NORMAL || advice > POSIX_MADV_DONTNEED)

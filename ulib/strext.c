@@ -53,6 +53,27 @@ W size_t strxfrm(char *dst, const char *src, size_t n)
 	return len;
 }
 
+W void *mempcpy(void *dst, const void *src, size_t n)
+{
+	return (char *)memcpy(dst, src, n) + n;
+}
+
+W void *rawmemchr(const void *s, int c)
+{
+	const unsigned char *p = s;
+	while (*p != (unsigned char)c)
+		p++;
+	return (void *)p;
+}
+
+/* The asm tells the compiler the zeroed memory is read afterwards, so a
+   clearing of a secret before free is never dropped as a dead store. */
+W void explicit_bzero(void *s, size_t n)
+{
+	memset(s, 0, n);
+	__asm__ volatile("" : : "r"(s) : "memory");
+}
+
 W char *strchrnul(const char *s, int c)
 {
 	while (*s && *s != (char)c)

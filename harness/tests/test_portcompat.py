@@ -18,7 +18,11 @@ named reads the program's name. sysconf: the cache figures from CPUID
 and the limits programs size buffers by. rand: glibc's sequences (rand,
 srand(0), random, rand_r, random_r on two table sizes, initstate and
 setstate), and four threads drawing from the shared generator get each
-number of the one sequence once.
+number of the one sequence once. misc: fork (ENOSYS), execvp (ENOENT)
+and popen fail cleanly; nice/getpriority/setpriority read back and clamp;
+mlock and mlockall succeed (nothing is paged out) and check their flags;
+readv/writev through a pipe; ftime; asctime_r/ctime_r; mempcpy, rawmemchr,
+explicit_bzero.
 The program does not build without them."""
 import pytest
 from helpers import PACKAGES, self_test
@@ -27,4 +31,4 @@ from helpers import PACKAGES, self_test
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_portcompat(boot, pkg, smp):
-    self_test(boot, "portcompat", pkg, smp, 200)
+    self_test(boot, "portcompat", pkg, smp, 220)

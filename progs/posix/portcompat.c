@@ -13,6 +13,9 @@
  *   sysconf  the limits and cache figures programs size things by.
  *   rand     glibc's sequences: rand, random, rand_r, random_r, initstate,
  *            setstate (values taken from glibc 2.36), shared by threads.
+ *   misc     fork/exec/popen failing cleanly, nice and the priorities,
+ *            mlock*, readv/writev on a pipe, ftime, asctime_r/ctime_r,
+ *            mempcpy, rawmemchr, explicit_bzero.
  *
  *   portcompat [AREA...]      (no AREA: all)
  *
@@ -37,6 +40,10 @@
 #include <sys/prctl.h>
 #include <limits.h>
 #include <semaphore.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/timeb.h>
+#include <sys/uio.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -519,6 +526,73 @@ static void test_rand(void)
 	CHECK(!memcmp(rn_seq, rn_got, sizeof rn_seq));
 }
 
+/* --- misc */
+static void test_misc(void)
+{
+	/* No other processes: each fails with a clear errno. */
+	errno = 0;
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(0);                        /* (on Linux: the child) */
+	if (pid > 0)
+		waitpid(pid, 0, 0);
+	CHECK(pid > 0 || errno == ENOSYS);
+	char *argv[] = { "no-such-program-here", 0 };
+	errno = 0;
+	CHECK(execvp(argv[0], argv) == -1 && errno == ENOENT);
+	FILE *p = popen("exit 0", "r");
+	CHECK(p == 0 || pclose(p) == 0);
+
+	/* nice and priorities: recorded and read back. */
+	int base = getpriority(PRIO_PROCESS, 0);
+	CHECK(base == 0);
+	errno = 0;
+	CHECK(nice(3) == 3 && errno == 0 && getpriority(PRIO_PROCESS, 0) == 3);
+	CHECK(setpriority(PRIO_PROCESS, 0, -2) == 0 && getpriority(PRIO_PROCESS, getpid()) == -2);
+	CHECK(setpriority(PRIO_PROCESS, 0, 50) == 0 && getpriority(PRIO_PROCESS, 0) == 19);
+	errno = 0;
+	CHECK(getpriority(PRIO_PROCESS, 999999) == -1 && errno == ESRCH);
+	errno = 0;
+	CHECK(setpriority(77, 0, 0) == -1 && errno == EINVAL);
+	CHECK(setpriority(PRIO_PROCESS, 0, base) == 0);
+
+	/* mlock: everything stays in memory; arguments are checked. */
+	static char page[8192];
+	CHECK(mlock(page, sizeof page) == 0 && munlock(page, sizeof page) == 0);
+	CHECK(mlockall(MCL_CURRENT | MCL_FUTURE) == 0 && munlockall() == 0);
+	errno = 0;
+	CHECK(mlockall(0) == -1 && errno == EINVAL);
+
+	/* readv/writev through a pipe. */
+	int fd[2];
+	CHECK(pipe(fd) == 0);
+	struct iovec out[3] = { { "scatter ", 8 }, { "", 0 }, { "gather", 6 } };
+	CHECK(writev(fd[1], out, 3) == 14);
+	char a[5], b[20] = "";
+	struct iovec in[2] = { { a, sizeof a }, { b, sizeof b } };
+	CHECK(readv(fd[0], in, 2) == 14 && !memcmp(a, "scatt", 5) && !memcmp(b, "er gather", 9));
+	errno = 0;
+	CHECK(writev(fd[1], out, -1) == -1 && errno == EINVAL);
+	close(fd[0]);
+	close(fd[1]);
+
+	struct timeb tb;
+	time_t now = time(0);
+	CHECK(ftime(&tb) == 0 && tb.millitm < 1000 && tb.time >= now && tb.time <= now + 2);
+
+	char buf[32];
+	struct tm tm;
+	time_t t0 = 86400 * 365 + 3723;          /* 1971-01-01 01:02:03 UTC */
+	CHECK(gmtime_r(&t0, &tm) && asctime_r(&tm, buf) == buf && !strcmp(buf, "Fri Jan  1 01:02:03 1971\n"));
+	CHECK(ctime_r(&t0, buf) == buf && strlen(buf) == 25 && buf[24] == '\n');
+
+	char d[8];
+	CHECK((char *)mempcpy(d, "abc", 3) == d + 3 && !memcmp(d, "abc", 3));
+	CHECK((char *)rawmemchr("hello", 'l') == (char *)"hello" + 2 || *(char *)rawmemchr("hello", 'l') == 'l');
+	explicit_bzero(d, sizeof d);
+	CHECK(d[0] == 0 && d[7] == 0);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -529,6 +603,7 @@ static const struct {
 	{ "names", test_names },
 	{ "sysconf", test_sysconf },
 	{ "rand", test_rand },
+	{ "misc", test_misc },
 };
 
 int main(int argc, char **argv)

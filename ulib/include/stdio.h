@@ -122,4 +122,9 @@ int remove(const char *path);
 int rename(const char *from, const char *to);
 FILE *tmpfile(void);
 
+/* No child processes (ulib/noproc.c): popen is null with ENOSYS,
+   pclose -1 with ECHILD. */
+FILE *popen(const char *cmd, const char *mode);
+int pclose(FILE *f);
+
 #endif

@@ -11,6 +11,9 @@ void *memchr(const void *s, int c, size_t n);
 void *memrchr(const void *s, int c, size_t n);
 void *memccpy(void *dst, const void *src, int c, size_t n);
 void *memmem(const void *h, size_t hn, const void *n, size_t nn);
+void *mempcpy(void *dst, const void *src, size_t n);      /* GNU: dst + n */
+void *rawmemchr(const void *s, int c);                    /* GNU: c is known to be there */
+void explicit_bzero(void *s, size_t n);                   /* a memset the compiler keeps */
 size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);

@@ -73,5 +73,7 @@ time_t timegm(struct tm *tm);
 size_t strftime(char *s, size_t n, const char *fmt, const struct tm *tm);
 char *asctime(const struct tm *tm);
 char *ctime(const time_t *t);
+char *asctime_r(const struct tm *tm, char *buf);   /* buf: 26 bytes at least */
+char *ctime_r(const time_t *t, char *buf);
 
 #endif

@@ -124,6 +124,17 @@ int access(const char *path, int mode);
 int unlink(const char *path);
 
 unsigned sleep(unsigned s);
+/* No other processes (ulib/noproc.c): fork and vfork fail with ENOSYS,
+   the exec family with ENOENT. */
+pid_t fork(void);
+pid_t vfork(void);
+int execv(const char *path, char *const argv[]);
+int execvp(const char *file, char *const argv[]);
+int execve(const char *path, char *const argv[], char *const envp[]);
+int execl(const char *path, const char *arg, ...);
+int execlp(const char *file, const char *arg, ...);
+int execle(const char *path, const char *arg, ...);
+int nice(int inc);               /* the recorded nice value (ulib/nice.c) */
 int usleep(useconds_t us);
 pid_t getpid(void);                                 /* the space id */
 pid_t getppid(void);                                /* 0: not tracked */

@@ -59,6 +59,15 @@ int mprotect(void *addr, size_t len, int prot);
 #define POSIX_MADV_WILLNEED   3
 #define POSIX_MADV_DONTNEED   4
 int madvise(void *addr, size_t len, int advice);
+/* Memory is never paged out here, so every page stays locked: mlock and
+   the rest check their arguments and succeed (ulib/mman.c). */
+#define MCL_CURRENT 1
+#define MCL_FUTURE  2
+#define MCL_ONFAULT 4
+int mlock(const void *addr, size_t len);
+int munlock(const void *addr, size_t len);
+int mlockall(int flags);
+int munlockall(void);
 int posix_madvise(void *addr, size_t len, int advice);   /* an error number; DONTNEED keeps the data, as glibc */
 
 #endif

@@ -25,6 +25,14 @@ struct rusage {
 
 int getrusage(int who, struct rusage *usage);
 
+/* The nice value, recorded (ulib/nice.c): it changes no scheduling. */
+#include <sys/types.h>
+#define PRIO_PROCESS 0
+#define PRIO_PGRP    1
+#define PRIO_USER    2
+int getpriority(int which, id_t who);
+int setpriority(int which, id_t who, int prio);
+
 /* Limits (ulib/rlimit.c): what there is to say about them here. */
 typedef unsigned long rlim_t;
 #define RLIM_INFINITY   (~0UL)

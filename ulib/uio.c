@@ -1,0 +1,76 @@
+/* readv and writev (<sys/uio.h>) on read and write. A writev of at most
+   PIPE_BUF bytes in all goes out as one write, so on a pipe it stays
+   whole, never interleaved with another writer's (POSIX's rule for a
+   write, which Linux keeps for writev), and on the console it is one
+   line's worth under one lock. Longer ones write piece by piece and stop
+   at a short write, returning what went. */
+#include <sys/uio.h>
+#include <unistd.h>
+#include <limits.h>
+#include <string.h>
+#include <errno.h>
+
+static ssize_t total(const struct iovec *iov, int n)
+{
+	if (n < 0 || n > IOV_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	size_t sum = 0;
+	for (int i = 0; i < n; i++) {
+		if (iov[i].iov_len > (size_t)SSIZE_MAX - sum) {
+			errno = EINVAL;
+			return -1;
+		}
+		sum += iov[i].iov_len;
+	}
+	return (ssize_t)sum;
+}
+
+ssize_t writev(int fd, const struct iovec *iov, int n)
+{
+	ssize_t sum = total(iov, n);
+	if (sum < 0)
+		return -1;
+	if (sum <= PIPE_BUF) {
+		char buf[PIPE_BUF];
+		size_t at = 0;
+		for (int i = 0; i < n; i++) {
+			memcpy(buf + at, iov[i].iov_base, iov[i].iov_len);
+			at += iov[i].iov_len;
+		}
+		return write(fd, buf, at);
+	}
+	ssize_t done = 0;
+	for (int i = 0; i < n; i++) {
+		if (!iov[i].iov_len)
+			continue;
+		ssize_t w = write(fd, iov[i].iov_base, iov[i].iov_len);
+		if (w < 0)
+			return done ? done : -1;
+		done += w;
+		if ((size_t)w < iov[i].iov_len)
+			break;
+	}
+	return done;
+}
+
+/* Fills the buffers in order; a short read (end of file, a pipe with
+   less waiting) ends it. */
+ssize_t readv(int fd, const struct iovec *iov, int n)
+{
+	if (total(iov, n) < 0)
+		return -1;
+	ssize_t done = 0;
+	for (int i = 0; i < n; i++) {
+		if (!iov[i].iov_len)
+			continue;
+		ssize_t r = read(fd, iov[i].iov_base, iov[i].iov_len);
+		if (r < 0)
+			return done ? done : -1;
+		done += r;
+		if ((size_t)r < iov[i].iov_len)
+			break;
+	}
+	return done;
+}

@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include "fmt.h"
 
+/* %m's text (ulib/stdio.c); the kernel has none. */
+extern const char *fmt_errno_message(void) __attribute__((weak));
+
 struct spec {
 	int left, zero, plus, space, alt;
 	int width, prec;   /* prec < 0: none */
@@ -375,8 +378,10 @@ int fmt_format(fmt_put_fn put, void *arg, const char *f, va_list ap)
 			sp.prec = prec;
 			break;
 		}
+		case 'm':                /* glibc: strerror(errno), no argument */
 		case 's': {
-			const char *s = va_arg(ap, const char *);
+			const char *s = *f == 'm' ? (fmt_errno_message ? fmt_errno_message() : "?") :
+				       va_arg(ap, const char *);
 			if (!s)
 				s = "(null)";
 			int n = 0;

@@ -25,6 +25,13 @@
 #include <ulib.h>
 #include "file.h"
 
+/* printf's %m (glibc's): the message for errno as it is at the call.
+   fmt.c, shared with the kernel, asks through this weak hook. */
+const char *fmt_errno_message(void)
+{
+	return strerror(errno);
+}
+
 #define PIECE 512
 
 static struct __file files[3] = { { .fd = 0 }, { .fd = 1 }, { .fd = 2 } };

@@ -61,6 +61,16 @@ int strerror_r(int e, char *buf, size_t n)
 	return (size_t)len < n ? 0 : ERANGE;
 }
 
+/* GNU's strerror_r (<string.h> under _GNU_SOURCE names this one). */
+char *__gnu_strerror_r(int e, char *buf, size_t n)
+{
+	if (e >= 0 && e < (int)(sizeof msgs / sizeof msgs[0]) && msgs[e])
+		return (char *)msgs[e];
+	if (n)
+		snprintf(buf, n, "Unknown error %d", e);
+	return buf;
+}
+
 char *strerror(int e)
 {
 	static char unknown[32];   /* only for numbers without a message */

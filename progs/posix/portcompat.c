@@ -16,12 +16,17 @@
  *   misc     fork/exec/popen failing cleanly, nice and the priorities,
  *            mlock*, readv/writev on a pipe, ftime, asctime_r/ctime_r,
  *            mempcpy, rawmemchr, explicit_bzero.
+ *   stack    Linux's 8 MiB default stack: big local arrays in main and in
+ *            threads made without attributes, many at once.
+ *   gnu      what _GNU_SOURCE code expects of glibc: printf's %m, GNU's
+ *            strerror_r returning the message.
  *
  *   portcompat [AREA...]      (no AREA: all)
  *
  * Prints @result {"name": "portcompat", "checks": N, "failures": F} and
  * exits 1 if a check failed.
  */
+#define _GNU_SOURCE                  /* GNU's strerror_r, as Linux code has it */
 #include <memory.h>
 #include <syscall.h>
 #include <wait.h>
@@ -593,6 +598,66 @@ static void test_misc(void)
 	CHECK(d[0] == 0 && d[7] == 0);
 }
 
+/* --- stack: a thread made without attributes, and main, get Linux's
+   8 MiB; code with a large local array relies on it. */
+#define BIG (1 << 20)
+
+static long __attribute__((noinline)) big_frame(int seed)
+{
+	volatile char buf[BIG];
+	for (int i = 0; i < BIG; i += 512)
+		buf[i] = (char)(i / 512 + seed);
+	long sum = 0;
+	for (int i = 0; i < BIG; i += 512)
+		sum += buf[i];
+	return sum;
+}
+
+static void *big_thread(void *arg)
+{
+	return (void *)big_frame((int)(long)arg);
+}
+
+static void test_stack(void)
+{
+	pthread_attr_t a;
+	size_t ss = 0;
+	pthread_attr_init(&a);
+	CHECK(pthread_attr_getstacksize(&a, &ss) == 0 && ss == 8u << 20);
+	pthread_attr_destroy(&a);
+	struct rlimit rl;
+	CHECK(getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur == 8u << 20);
+	long want = big_frame(0);
+	CHECK(want != 0);                        /* main's own stack holds 1 MiB */
+	/* 32 threads at once, each with 1 MiB on its stack: demand-zero
+	   stacks, so only what they touch is memory. */
+	pthread_t t[32];
+	for (int i = 0; i < 32; i++)
+		CHECK(pthread_create(&t[i], 0, big_thread, 0) == 0);
+	for (int i = 0; i < 32; i++) {
+		void *r = 0;
+		CHECK(pthread_join(t[i], &r) == 0 && (long)r == want);
+	}
+}
+
+/* --- gnu */
+static void test_gnu(void)
+{
+	char buf[128], small[8];
+	errno = ENOENT;
+	snprintf(buf, sizeof buf, "open: %m (%d)", errno);
+	CHECK(!strcmp(buf, "open: No such file or directory (2)"));
+	errno = EAGAIN;
+	snprintf(buf, sizeof buf, "[%-36m]");
+	CHECK(!strcmp(buf, "[Resource temporarily unavailable    ]"));
+	char *m = strerror_r(EINVAL, buf, sizeof buf);       /* GNU's: the message */
+	CHECK(m && !strcmp(m, "Invalid argument"));
+	m = strerror_r(9999, small, sizeof small);
+	CHECK(m == small && !strcmp(m, "Unknown"));
+	m = strerror_r(9999, buf, sizeof buf);
+	CHECK(!strcmp(m, "Unknown error 9999"));
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -604,6 +669,8 @@ static const struct {
 	{ "sysconf", test_sysconf },
 	{ "rand", test_rand },
 	{ "misc", test_misc },
+	{ "stack", test_stack },
+	{ "gnu", test_gnu },
 };
 
 int main(int argc, char **argv)

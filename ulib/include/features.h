@@ -15,7 +15,8 @@
 
 /* The standards ulib follows (POSIX.1-2008, C11). Not __USE_GNU nor
    __USE_MISC: ulib has some GNU extensions but not all of glibc's forms
-   (strerror_r is POSIX's), so code must not pick GNU variants by them. */
+   (strerror_r follows _GNU_SOURCE itself, as glibc's does), so code must
+   not pick GNU variants by them. */
 #define __USE_ISOC99 1
 #define __USE_ISOC11 1
 #define __USE_POSIX 1

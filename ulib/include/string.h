@@ -42,7 +42,13 @@ char *strsep(char **s, const char *delim);
 char *strdup(const char *s);
 char *strndup(const char *s, size_t n);
 char *strerror(int e);                                     /* "Invalid argument" */
+#ifdef _GNU_SOURCE
+/* GNU's, as glibc declares it under _GNU_SOURCE: the message (a constant
+   one, or "Unknown error N" cut to fit in buf). */
+char *strerror_r(int e, char *buf, size_t n) __asm__("__gnu_strerror_r");
+#else
 int strerror_r(int e, char *buf, size_t n);                /* POSIX's, returns 0 or ERANGE */
+#endif
 char *strsignal(int sig);
 
 /* <strings.h>'s, also here as glibc has them */

@@ -126,18 +126,24 @@ static int gone(const struct sigthr *s)
 }
 
 
-/* t's slot, claimed if it has none; lk held. */
+/* t's slot, claimed if it has none; lk held. A free slot (never used, or
+   its thread gone) is taken before one whose live thread holds nothing:
+   that one still names a thread known not to block anything, which a
+   kill of the program may pick (willing). */
 static struct sigthr *slot_of(struct thread *t)
 {
 	uint64_t key = key_of(t);
-	struct sigthr *empty = 0;
+	struct sigthr *empty = 0, *idle = 0;
 	for (int i = 0; i < NSLOT; i++) {
 		if (slots[i].key == key)
 			return &slots[i];
-		if (!empty && (!slots[i].key || gone(&slots[i]) ||
-			       (!slots[i].mask && !slots[i].pending && !slots[i].alt)))
+		if (!empty && (!slots[i].key || gone(&slots[i])))
 			empty = &slots[i];
+		else if (!idle && !slots[i].mask && !slots[i].pending && !slots[i].alt)
+			idle = &slots[i];
 	}
+	if (!empty)
+		empty = idle;
 	if (!empty)
 		return &spare;
 	unqueue(&empty->pending, 0);
@@ -362,16 +368,43 @@ int raise(int sig)
 	return raise_code(sig, SI_TKILL);
 }
 
-/* si for the program: the caller takes it unless it blocks it; then
-   it waits for any thread that unblocks it or waits for it. */
+static int post_si(struct thread *t, const siginfo_t *si);
+
+/* A live thread other than the caller that does not block sig, among
+   those with a slot (lk held): any thread that changed its mask or was
+   made by one that had a mask. Threads that never touched signals have
+   no slot and are not known here (the library keeps no list of threads). */
+static struct thread *willing(int sig)
+{
+	struct thread *self = thread_self();
+	for (int i = 0; i < NSLOT; i++) {
+		struct sigthr *s = &slots[i];
+		if (s->key && s->key != NOTHREAD && s->t && s->t != self && !gone(s) &&
+		    !(s->mask & BIT(sig)))
+			return s->t;
+	}
+	return 0;
+}
+
+/* si for the program: the caller takes it unless it blocks it; then,
+   as Linux picks a thread that does not block it, it goes to such a
+   thread, if one is known (willing: pending on it, which is woken or
+   interrupted as by pthread_kill), else it waits for any thread that
+   unblocks it or waits for it. */
 static int send_program(siginfo_t *si)
 {
 	int sig = si->si_signo, full = 0;
+	struct thread *to = 0;
 	spin_lock(&lk);
 	int blocked = (self_slot()->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
-	if (blocked)
+	if (blocked && !(to = willing(sig)))
 		full = pend(&proc_pending, si);
 	spin_unlock(&lk);
+	if (to && !post_si(to, si)) {    /* it exited meanwhile: the program's after all */
+		spin_lock(&lk);
+		full = pend(&proc_pending, si);
+		spin_unlock(&lk);
+	}
 	if (full) {
 		errno = EAGAIN;
 		return -1;
@@ -425,20 +458,20 @@ int sigqueue(pid_t pid, int sig, union sigval value)
    threads block them, one sigwaits). A handler's signal waits, pending,
    on t, and t is woken from a wait so that a sleep of it ends and runs
    the handler (every waiter tolerates the spurious wake-up). */
-static void post(struct thread *t, int sig, int code)
+static int post_si(struct thread *t, const siginfo_t *si)
 {
 	/* Exited (not yet joined): nobody can take it, so nothing is sent
 	   (glibc's pthread_kill does the same). One that exits after this
-	   look leaves its slot to be reclaimed (gone). */
+	   look leaves its slot to be reclaimed (gone). 0: not sent. */
+	int sig = si->si_signo;
 	if (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) == JOIN_DONE)
-		return;
+		return 0;
 	spin_lock(&lk);
 	sighandler_t h = acts[sig].sa_handler;
 	struct sigthr *s = slot_of(t);
 	int now = h == SIG_DFL && !(s->mask & BIT(sig));
 	if (h != SIG_IGN && !now)
-		pend(&s->pending, &(siginfo_t){ .si_signo = sig, .si_code = code,
-						.si_pid = getpid() });
+		pend(&s->pending, si);
 	spin_unlock(&lk);
 	if (now)
 		default_action(sig);
@@ -448,6 +481,12 @@ static void post(struct thread *t, int sig, int code)
 		if (t->ops->interrupt)   /* running: its package lets it run the handler */
 			t->ops->interrupt(t);
 	}
+	return 1;
+}
+
+static void post(struct thread *t, int sig, int code)
+{
+	post_si(t, &(siginfo_t){ .si_signo = sig, .si_code = code, .si_pid = getpid() });
 }
 
 void __sig_post(struct thread *t, int sig);

@@ -26,7 +26,10 @@ explicit_bzero. stack: Linux's 8 MiB default stack (pthread_attr_init,
 RLIMIT_STACK), 1 MiB of locals in main and in 32 threads at once made
 without attributes (a 160 KiB one killed the program before: 64 KiB
 stacks). gnu: printf's %m (with a width) and, under _GNU_SOURCE, GNU's
-strerror_r returning the message.
+strerror_r returning the message. killproc: kill(getpid(), SIGUSR1) from
+a thread that blocks it runs the handler in the one thread that does
+not, while it sleeps and while it waits on a condition, ten times (each
+stayed pending for the program before, and the sender waited for ever).
 The program does not build without them."""
 import pytest
 from helpers import PACKAGES, self_test
@@ -35,4 +38,4 @@ from helpers import PACKAGES, self_test
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_portcompat(boot, pkg, smp):
-    self_test(boot, "portcompat", pkg, smp, 280)
+    self_test(boot, "portcompat", pkg, smp, 290)

@@ -20,6 +20,9 @@
  *            threads made without attributes, many at once.
  *   gnu      what _GNU_SOURCE code expects of glibc: printf's %m, GNU's
  *            strerror_r returning the message.
+ *   killproc kill(getpid(), sig) from a thread that blocks sig reaches a
+ *            thread that does not (Linux picks one), here one that sleeps
+ *            or waits on a condition.
  *
  *   portcompat [AREA...]      (no AREA: all)
  *
@@ -49,6 +52,7 @@
 #include <sys/resource.h>
 #include <sys/timeb.h>
 #include <sys/uio.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -658,6 +662,84 @@ static void test_gnu(void)
 	CHECK(!strcmp(m, "Unknown error 9999"));
 }
 
+/* --- killproc: main and the sender block SIGUSR1; the worker unblocks
+   it and sleeps (then waits on a condition); each kill of the program
+   must run the handler in the worker, which posts a semaphore the
+   sender waits on before the next kill. Before, every kill stayed
+   pending for the program and the sender waited for ever. */
+static sem_t kp_ran;
+static pthread_t kp_worker;
+static volatile int kp_in_worker, kp_runs, kp_stop;
+static pthread_mutex_t kp_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t kp_c = PTHREAD_COND_INITIALIZER;
+
+static void kp_handler(int sig)
+{
+	(void)sig;
+	kp_runs++;
+	kp_in_worker += pthread_equal(pthread_self(), kp_worker) != 0;
+	sem_post(&kp_ran);
+}
+
+static void *kp_work(void *arg)
+{
+	(void)arg;
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	pthread_sigmask(SIG_UNBLOCK, &s, 0);
+	while (!kp_stop && kp_runs < 5)
+		usleep(1000);                    /* first: sleeping */
+	pthread_mutex_lock(&kp_m);
+	while (!kp_stop)
+		pthread_cond_wait(&kp_c, &kp_m); /* then: in a condition wait */
+	pthread_mutex_unlock(&kp_m);
+	return 0;
+}
+
+static void *kp_send(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 10; i++) {
+		if (kill(getpid(), SIGUSR1) != 0)
+			return (void *)1;
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 10;
+		if (sem_timedwait(&kp_ran, &ts) != 0)
+			return (void *)2;            /* the handler never ran */
+	}
+	return 0;
+}
+
+static void test_killproc(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = kp_handler;
+	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	sigset_t s, old;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	CHECK(pthread_sigmask(SIG_BLOCK, &s, &old) == 0);
+	sem_init(&kp_ran, 0, 0);
+	pthread_t sender;
+	void *r = (void *)-1;
+	CHECK(pthread_create(&kp_worker, 0, kp_work, 0) == 0);
+	CHECK(pthread_create(&sender, 0, kp_send, 0) == 0);   /* inherits the mask */
+	CHECK(pthread_join(sender, &r) == 0 && r == 0);
+	pthread_mutex_lock(&kp_m);
+	kp_stop = 1;
+	pthread_cond_broadcast(&kp_c);
+	pthread_mutex_unlock(&kp_m);
+	CHECK(pthread_join(kp_worker, 0) == 0);
+	CHECK(kp_runs == 10 && kp_in_worker == 10);
+	sigset_t pend;
+	CHECK(sigpending(&pend) == 0 && !sigismember(&pend, SIGUSR1));
+	pthread_sigmask(SIG_SETMASK, &old, 0);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -671,6 +753,7 @@ static const struct {
 	{ "misc", test_misc },
 	{ "stack", test_stack },
 	{ "gnu", test_gnu },
+	{ "killproc", test_killproc },
 };
 
 int main(int argc, char **argv)

@@ -23,6 +23,8 @@
  *   killproc kill(getpid(), sig) from a thread that blocks sig reaches a
  *            thread that does not (Linux picks one), here one that sleeps
  *            or waits on a condition.
+ *   keys     glibc's 1024 thread-specific keys, values and destructors on
+ *            the highest ones.
  *
  *   portcompat [AREA...]      (no AREA: all)
  *
@@ -740,6 +742,44 @@ static void test_killproc(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* --- keys */
+static pthread_key_t all_keys[PTHREAD_KEYS_MAX];
+static int dtor_hits;
+
+static void key_dtor(void *v)
+{
+	__atomic_fetch_add(&dtor_hits, (int)(long)v, __ATOMIC_RELAXED);
+}
+
+static void *key_user(void *arg)
+{
+	(void)arg;
+	int ok = 1;
+	for (int i = 0; i < PTHREAD_KEYS_MAX; i += 100)
+		ok &= pthread_setspecific(all_keys[i], (void *)1L) == 0;
+	ok &= pthread_setspecific(all_keys[PTHREAD_KEYS_MAX - 1], (void *)1000L) == 0;
+	ok &= pthread_getspecific(all_keys[PTHREAD_KEYS_MAX - 1]) == (void *)1000L;
+	ok &= pthread_getspecific(all_keys[1]) == 0 && pthread_getspecific(all_keys[500]) == (void *)1L;
+	return (void *)(long)ok;
+}
+
+static void test_keys(void)
+{
+	CHECK(PTHREAD_KEYS_MAX == 1024 && sysconf(_SC_THREAD_KEYS_MAX) == PTHREAD_KEYS_MAX);
+	int n = 0;
+	while (n < PTHREAD_KEYS_MAX && pthread_key_create(&all_keys[n], key_dtor) == 0)
+		n++;
+	CHECK(n == PTHREAD_KEYS_MAX);
+	pthread_key_t extra;
+	CHECK(pthread_key_create(&extra, 0) == EAGAIN);
+	pthread_t t;
+	void *ok = 0;
+	CHECK(pthread_create(&t, 0, key_user, 0) == 0 && pthread_join(t, &ok) == 0 && ok);
+	CHECK(dtor_hits == 11 + 1000);          /* keys 0, 100, ..., 1000 and 1023 */
+	for (int i = 0; i < n; i++)
+		pthread_key_delete(all_keys[i]);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -754,6 +794,7 @@ static const struct {
 	{ "stack", test_stack },
 	{ "gnu", test_gnu },
 	{ "killproc", test_killproc },
+	{ "keys", test_keys },
 };
 
 int main(int argc, char **argv)

@@ -131,7 +131,7 @@ typedef unsigned pthread_key_t;
 
 #define PTHREAD_BARRIER_SERIAL_THREAD (-1)
 #define PTHREAD_ONCE_INIT 0
-#define PTHREAD_KEYS_MAX 128
+#define PTHREAD_KEYS_MAX 1024           /* glibc's */
 #define PTHREAD_DESTRUCTOR_ITERATIONS 4
 #define PTHREAD_STACK_MIN 16384
 #define PTHREAD_THREADS_MAX 65536

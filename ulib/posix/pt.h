@@ -27,7 +27,8 @@ struct pthread {                     /* all zero when the thread is made */
 	int exiting;                     /* in pthread_exit: cancellation is off */
 	int policy, prio;                /* the scheduling the program asked for */
 	struct __pthread_cleanup *cleanup;
-	struct spec { unsigned seq; void *v; } *spec;   /* keys (lazily) */
+	struct spec { unsigned seq; void *v; } *spec;   /* keys (lazily), spec_cap of them */
+	unsigned spec_cap;               /* grows to the highest key set */
 	struct pthread *next;            /* on the reap list */
 	/* GNU extras (gnu.c) */
 	char name[16];                   /* pthread_setname_np; "" until set */

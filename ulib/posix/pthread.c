@@ -450,6 +450,7 @@ static __attribute__((noinline)) void exit_cleanup(struct pthread *pt)
 		run_key_dtors(pt);
 		free(pt->spec);
 		pt->spec = 0;
+		pt->spec_cap = 0;
 	}
 }
 
@@ -795,7 +796,7 @@ int pthread_key_delete(pthread_key_t k)
 void *pthread_getspecific(pthread_key_t k)
 {
 	struct pthread *pt = self_pt();
-	if (k >= PTHREAD_KEYS_MAX || !pt->spec || pt->spec[k].seq != keys[k].seq)
+	if (k >= pt->spec_cap || pt->spec[k].seq != keys[k].seq)
 		return 0;
 	return pt->spec[k].v;
 }
@@ -805,8 +806,19 @@ int pthread_setspecific(pthread_key_t k, const void *v)
 	struct pthread *pt = self_pt();
 	if (k >= PTHREAD_KEYS_MAX || !keys[k].used)
 		return EINVAL;
-	if (!pt->spec && !(pt->spec = calloc(PTHREAD_KEYS_MAX, sizeof *pt->spec)))
-		return ENOMEM;
+	if (k >= pt->spec_cap) {
+		/* Values for keys up to the highest one set, in steps of
+		   doubling from 32: most programs use a few keys, not 1024. */
+		unsigned cap = pt->spec_cap ? pt->spec_cap : 32;
+		while (cap <= k)
+			cap *= 2;
+		struct spec *s = realloc(pt->spec, cap * sizeof *s);
+		if (!s)
+			return ENOMEM;
+		memset(s + pt->spec_cap, 0, (cap - pt->spec_cap) * sizeof *s);
+		pt->spec = s;
+		pt->spec_cap = cap;
+	}
 	pt->spec[k].seq = keys[k].seq;
 	pt->spec[k].v = (void *)v;
 	return 0;
@@ -816,7 +828,7 @@ static void run_key_dtors(struct pthread *pt)
 {
 	for (int round = 0; pt->spec && round < PTHREAD_DESTRUCTOR_ITERATIONS; round++) {
 		int ran = 0;
-		for (unsigned k = 0; k < PTHREAD_KEYS_MAX; k++) {
+		for (unsigned k = 0; k < pt->spec_cap; k++) {   /* (a destructor may grow it) */
 			void *v = pt->spec[k].v;
 			void (*dtor)(void *) = keys[k].dtor;
 			if (!v || !keys[k].used || pt->spec[k].seq != keys[k].seq || !dtor)

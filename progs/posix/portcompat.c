@@ -25,6 +25,8 @@
  *            or waits on a condition.
  *   keys     glibc's 1024 thread-specific keys, values and destructors on
  *            the highest ones.
+ *   prio     Linux's priority ranges (SCHED_FIFO/RR 1..99, SCHED_OTHER 0),
+ *            so priorities named outright (10, 80) are taken.
  *
  *   portcompat [AREA...]      (no AREA: all)
  *
@@ -780,6 +782,72 @@ static void test_keys(void)
 		pthread_key_delete(all_keys[i]);
 }
 
+/* --- prio */
+static void *report_sched(void *arg)
+{
+	(void)arg;
+	int pol;
+	struct sched_param p;
+	pthread_getschedparam(pthread_self(), &pol, &p);
+	return (void *)(long)(pol * 1000 + p.sched_priority);
+}
+
+static void test_prio(void)
+{
+	CHECK(sched_get_priority_min(SCHED_FIFO) == 1 && sched_get_priority_max(SCHED_FIFO) == 99);
+	CHECK(sched_get_priority_min(SCHED_RR) == 1 && sched_get_priority_max(SCHED_RR) == 99);
+	CHECK(sched_get_priority_min(SCHED_OTHER) == 0 && sched_get_priority_max(SCHED_OTHER) == 0);
+	pthread_attr_t a;
+	struct sched_param p = { 50 };
+	pthread_attr_init(&a);
+	CHECK(pthread_attr_setschedparam(&a, &p) == EINVAL);        /* SCHED_OTHER: 0 only */
+	CHECK(pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED) == 0);
+	CHECK(pthread_attr_setschedpolicy(&a, SCHED_FIFO) == 0);
+	p.sched_priority = 10;
+	CHECK(pthread_attr_setschedparam(&a, &p) == 0);
+	pthread_t t;
+	void *r = 0;
+	int e = pthread_create(&t, &a, report_sched, 0);
+	CHECK(e == 0 || e == EPERM);             /* (Linux without CAP_SYS_NICE: EPERM) */
+	if (e == 0)
+		CHECK(pthread_join(t, &r) == 0 && (long)r == SCHED_FIFO * 1000 + 10);
+	pthread_attr_destroy(&a);
+
+	int pol;
+	struct sched_param q;
+	p.sched_priority = 80;
+	e = pthread_setschedparam(pthread_self(), SCHED_RR, &p);
+	CHECK(e == 0 || e == EPERM);
+	if (e == 0) {
+		CHECK(pthread_getschedparam(pthread_self(), &pol, &q) == 0 && pol == SCHED_RR &&
+		      q.sched_priority == 80);
+		CHECK(pthread_create(&t, 0, report_sched, 0) == 0 && pthread_join(t, &r) == 0 &&
+		      (long)r == SCHED_RR * 1000 + 80);     /* inherited */
+	}
+	p.sched_priority = 0;
+	CHECK(pthread_setschedparam(pthread_self(), SCHED_FIFO, &p) == EINVAL);
+	p.sched_priority = 100;
+	CHECK(pthread_setschedparam(pthread_self(), SCHED_FIFO, &p) == EINVAL);
+	p.sched_priority = 5;
+	CHECK(pthread_setschedparam(pthread_self(), SCHED_OTHER, &p) == EINVAL);
+	p.sched_priority = 0;
+	CHECK(pthread_setschedparam(pthread_self(), SCHED_OTHER, &p) == 0);
+
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+	CHECK(pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_PROTECT) == 0);
+	CHECK(pthread_mutexattr_setprioceiling(&ma, 0) == EINVAL);
+	CHECK(pthread_mutexattr_setprioceiling(&ma, 100) == EINVAL);
+	CHECK(pthread_mutexattr_setprioceiling(&ma, 90) == 0);
+	pthread_mutex_t m;
+	int c = 0;
+	CHECK(pthread_mutex_init(&m, &ma) == 0);
+	CHECK(pthread_mutex_getprioceiling(&m, &c) == 0 && c == 90);
+	if (pthread_mutex_lock(&m) == 0)         /* (Linux without privilege: EINVAL) */
+		pthread_mutex_unlock(&m);
+	pthread_mutex_destroy(&m);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -795,6 +863,7 @@ static const struct {
 	{ "gnu", test_gnu },
 	{ "killproc", test_killproc },
 	{ "keys", test_keys },
+	{ "prio", test_prio },
 };
 
 int main(int argc, char **argv)

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include "pwait.h"
+#include "pt.h"
 
 /* Lock and condition paths are measured in instructions (pbench): no
    frame pointer, as in ulib/sync.c. */
@@ -61,7 +62,7 @@ int pthread_mutexattr_getprotocol(const pthread_mutexattr_t *a, int *protocol)
 
 int pthread_mutexattr_setprioceiling(pthread_mutexattr_t *a, int ceiling)
 {
-	if (ceiling < THREAD_PRIO_MIN || ceiling > THREAD_PRIO_MAX)
+	if (ceiling < sched_get_priority_min(SCHED_FIFO) || ceiling > sched_get_priority_max(SCHED_FIFO))
 		return EINVAL;
 	a->__ceiling = ceiling;
 	return 0;
@@ -131,8 +132,9 @@ int pthread_mutex_destroy(pthread_mutex_t *m)
 static int raise_prio(pthread_mutex_t *m, struct thread *self)
 {
 	int old = self->prio;
-	if (m->__ceiling && m->__ceiling - 1 > old)
-		self->prio = m->__ceiling - 1;
+	int level = m->__ceiling ? pt_level(1, m->__ceiling - 1) : 0;   /* a SCHED_FIFO priority */
+	if (m->__ceiling && level > old)
+		self->prio = level;
 	return old;
 }
 
@@ -288,7 +290,8 @@ int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)
    its kind, and so its lock word's base, stays what init made it. */
 int pthread_mutex_setprioceiling(pthread_mutex_t *m, int ceiling, int *old)
 {
-	if (ceiling < THREAD_PRIO_MIN || ceiling > THREAD_PRIO_MAX || !m->__ceiling)
+	if (ceiling < sched_get_priority_min(SCHED_FIFO) || ceiling > sched_get_priority_max(SCHED_FIFO) ||
+	    !m->__ceiling)
 		return EINVAL;
 	int r = pthread_mutex_lock(m);
 	if (r)

@@ -39,6 +39,24 @@ struct pthread {                     /* all zero when the thread is made */
 					    cleanup chain ends in sig_exit_cleanup */
 };
 
+/* Priorities: the program sees Linux's ranges (SCHED_FIFO and SCHED_RR
+   1..99, SCHED_OTHER 0), so code that names a priority outright (10,
+   80, 99) works as there; a thread's package priority (struct
+   thread.prio, THREAD_PRIO_MIN..MAX: eight levels) is that mapped in
+   order: SCHED_OTHER the lowest level, real-time 1..99 spread over the
+   seven above it, so any real-time thread outranks an ordinary one. */
+#define PT_RT_MIN 1
+#define PT_RT_MAX 99
+static inline int pt_level(int rt, int prio)
+{
+	if (!rt || prio < PT_RT_MIN)
+		return THREAD_PRIO_MIN;
+	if (prio > PT_RT_MAX)
+		prio = PT_RT_MAX;
+	return THREAD_PRIO_MIN + 1 +
+	       (prio - PT_RT_MIN) * (THREAD_PRIO_MAX - THREAD_PRIO_MIN) / (PT_RT_MAX - PT_RT_MIN + 1);
+}
+
 static inline struct pthread *pt_of(struct thread *t)
 {
 	return (struct pthread *)((char *)t->tcb + sizeof(struct tcb));

@@ -274,7 +274,9 @@ static int prio_ok(int policy, int prio)
 
 int pthread_attr_setschedparam(pthread_attr_t *a, const struct sched_param *p)
 {
-	if (p->sched_priority < THREAD_PRIO_MIN || p->sched_priority > THREAD_PRIO_MAX)
+	/* The range of the policy the attribute has now (glibc's check);
+	   create checks again against the policy it has then. */
+	if (!prio_ok(a->__policy, p->sched_priority))
 		return EINVAL;
 	a->__prio = p->sched_priority;
 	return 0;
@@ -379,15 +381,18 @@ static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_at
 {
 	struct pthread *me = self_pt();
 	reap_done();
-	struct thread_attr ta = { .prio = me->prio };
+	struct thread_attr ta = { 0 };
 	int policy = me->policy, prio = me->prio;
 	if (attr) {
 		ta.stack_size = attr->__stacksize;
 		if (attr->__inherit == PTHREAD_EXPLICIT_SCHED) {
 			policy = attr->__policy;
-			ta.prio = prio = attr->__prio;
+			prio = attr->__prio;
+			if (!prio_ok(policy, prio))
+				return EINVAL;   /* Linux's answer: FIFO at 0, OTHER at 10 */
 		}
 	}
+	ta.prio = pt_level(policy == SCHED_FIFO || policy == SCHED_RR, prio);
 	if (policy | prio)
 		pcreate_slow = 1;            /* its children inherit it */
 	const struct pkg *p = posix_pkg ? posix_pkg : &fifo_pkg;
@@ -638,14 +643,16 @@ int sched_yield(void)
 
 int sched_get_priority_min(int policy)
 {
-	return policy == SCHED_OTHER || policy == SCHED_FIFO || policy == SCHED_RR ? THREAD_PRIO_MIN : -1;
+	if (policy == SCHED_OTHER)
+		return 0;
+	return policy == SCHED_FIFO || policy == SCHED_RR ? PT_RT_MIN : -1;
 }
 
 int sched_get_priority_max(int policy)
 {
 	if (policy == SCHED_OTHER)
-		return THREAD_PRIO_MIN;
-	return policy == SCHED_FIFO || policy == SCHED_RR ? THREAD_PRIO_MAX : -1;
+		return 0;
+	return policy == SCHED_FIFO || policy == SCHED_RR ? PT_RT_MAX : -1;
 }
 
 int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
@@ -657,7 +664,8 @@ int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
 	pt->prio = p->sched_priority;
 	if (policy | p->sched_priority)
 		pcreate_slow = 1;            /* th's children inherit it */
-	((struct thread *)th)->prio = p->sched_priority;   /* read at its next enqueue */
+	/* read at its next enqueue */
+	((struct thread *)th)->prio = pt_level(policy != SCHED_OTHER, p->sched_priority);
 	if (th == pthread_self())
 		thread_yield();              /* a lower priority: let higher ones run */
 	return 0;

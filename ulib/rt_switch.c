@@ -406,6 +406,21 @@ void rt_unblock(struct thread *t)
 		vp_enable_self();       /* (disabled: still on the VP it disabled) */
 }
 
+void rt_setprio(struct thread *t, int prio)
+{
+	struct rtpkg *p = pkg_of(t);
+	if (!p->reprio) {
+		t->prio = prio;
+		return;
+	}
+	int was;
+	struct vp_page *vpp = vp_disable_save_self(&was);   /* the queues' locks */
+	p->reprio((struct uthread *)t, prio);
+	if (!was)
+		vp_enable_self();
+	(void)vpp;
+}
+
 /* An upcall on t's VP (EV_SIGNAL), whose handler asks thread_async_hook
    about the thread it interrupts. Classic VPs take no upcalls. */
 void rt_interrupt(struct thread *t)

@@ -33,13 +33,28 @@ stayed pending for the program before, and the sender waited for ever).
 keys: 1024 keys as glibc has (128 before), values and destructors on the
 highest ones. prio: Linux's priority ranges (SCHED_FIFO/RR 1..99,
 SCHED_OTHER 0; 0..7 before, so a priority of 10 or 80 was EINVAL),
-explicit and inherited scheduling reported back, ceilings 1..99.
+explicit and inherited scheduling reported back, ceilings 1..99, and a
+PTHREAD_PRIO_INHERIT mutex (ENOTSUP before) kept by four threads.
 The program does not build without them."""
 import pytest
-from helpers import PACKAGES, self_test
+from helpers import PACKAGES, done, result, self_test
 
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_portcompat(boot, pkg, smp):
     self_test(boot, "portcompat", pkg, smp, 320)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_priority_inheritance(boot, smp):
+    """pinherit on prio with one VP: main (SCHED_FIFO 90) waits for a mutex
+    a SCHED_FIFO 10 thread holds while a SCHED_FIFO 50 one yields 2000
+    times. With PTHREAD_PRIO_NONE the middle thread finishes first (the
+    inversion is real here); with PTHREAD_PRIO_INHERIT the holder is
+    boosted to 90 and moved up its package's queues (thread_ops.setprio,
+    prio's reprio), so main gets the mutex first."""
+    r = boot("run=portcompat,pkg=prio,vps=1,pinherit", smp=smp, timeout=120)
+    res = result(r, "portcompat")
+    assert res["failures"] == 0 and res["checks"] == 2, r.tail()
+    done(r, 0)

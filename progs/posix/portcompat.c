@@ -26,7 +26,12 @@
  *   keys     glibc's 1024 thread-specific keys, values and destructors on
  *            the highest ones.
  *   prio     Linux's priority ranges (SCHED_FIFO/RR 1..99, SCHED_OTHER 0),
- *            so priorities named outright (10, 80) are taken.
+ *            so priorities named outright (10, 80) are taken; a
+ *            PTHREAD_PRIO_INHERIT mutex under contention.
+ *   pinherit (only when named; pkg=prio vps=1) priority inversion: a low
+ *            thread holding a PTHREAD_PRIO_INHERIT mutex that a high one
+ *            waits for outruns a middle one; with PTHREAD_PRIO_NONE the
+ *            middle one finishes first.
  *
  *   portcompat [AREA...]      (no AREA: all)
  *
@@ -783,6 +788,23 @@ static void test_keys(void)
 }
 
 /* --- prio */
+static pthread_mutex_t fx_pi;
+static long pi_count;
+
+static void *pi_worker(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 3000; i++) {
+		pthread_mutex_lock(&fx_pi);
+		long v = pi_count;
+		if (i % 100 == 0)
+			sched_yield();
+		pi_count = v + 1;
+		pthread_mutex_unlock(&fx_pi);
+	}
+	return 0;
+}
+
 static void *report_sched(void *arg)
 {
 	(void)arg;
@@ -846,31 +868,119 @@ static void test_prio(void)
 	if (pthread_mutex_lock(&m) == 0)         /* (Linux without privilege: EINVAL) */
 		pthread_mutex_unlock(&m);
 	pthread_mutex_destroy(&m);
+
+	/* PTHREAD_PRIO_INHERIT: accepted, and a working mutex under contention. */
+	CHECK(pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT) == 0);
+	int proto = -1;
+	CHECK(pthread_mutexattr_getprotocol(&ma, &proto) == 0 && proto == PTHREAD_PRIO_INHERIT);
+	CHECK(pthread_mutex_init(&fx_pi, &ma) == 0);
+	pthread_t w[4];
+	for (int i = 0; i < 4; i++)
+		pthread_create(&w[i], 0, pi_worker, 0);
+	for (int i = 0; i < 4; i++)
+		pthread_join(w[i], 0);
+	CHECK(pi_count == 4 * 3000);
+	CHECK(pthread_mutex_destroy(&fx_pi) == 0);
+}
+
+/* --- pinherit: H (main, FIFO 90) waits for a mutex L (FIFO 10) holds
+   while M (FIFO 50) only yields. Returns whether H got the mutex before M
+   finished. One VP, a package that honours priorities (prio). */
+static pthread_mutex_t inv_m;
+static volatile int inv_locked, inv_go, inv_mid_done;
+
+static void *inv_low(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&inv_m);
+	inv_locked = 1;
+	while (!inv_go)
+		sched_yield();                   /* hold it until H is about to wait */
+	for (int i = 0; i < 200; i++)
+		sched_yield();                   /* runs only when nothing higher can */
+	pthread_mutex_unlock(&inv_m);
+	return 0;
+}
+
+static void *inv_mid(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 2000; i++)
+		sched_yield();
+	inv_mid_done = 1;
+	return 0;
+}
+
+static pthread_t inv_start(void *(*fn)(void *), int prio)
+{
+	pthread_attr_t a;
+	struct sched_param p = { prio };
+	pthread_t t;
+	pthread_attr_init(&a);
+	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+	pthread_attr_setschedparam(&a, &p);
+	pthread_create(&t, &a, fn, 0);
+	pthread_attr_destroy(&a);
+	return t;
+}
+
+static int inversion_avoided(int protocol)
+{
+	pthread_mutexattr_t ma;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setprotocol(&ma, protocol);
+	pthread_mutex_init(&inv_m, &ma);
+	inv_locked = inv_go = inv_mid_done = 0;
+	struct sched_param p = { 90 };
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &p);
+	pthread_t lo = inv_start(inv_low, 10);
+	while (!inv_locked)
+		usleep(1000);                    /* (sleeping: L gets the VP) */
+	pthread_t mid = inv_start(inv_mid, 50);
+	inv_go = 1;
+	pthread_mutex_lock(&inv_m);
+	int avoided = !inv_mid_done;
+	pthread_mutex_unlock(&inv_m);
+	p.sched_priority = 0;
+	pthread_setschedparam(pthread_self(), SCHED_OTHER, &p);
+	pthread_join(lo, 0);
+	pthread_join(mid, 0);
+	pthread_mutex_destroy(&inv_m);
+	return avoided;
+}
+
+static void test_pinherit(void)
+{
+	CHECK(!inversion_avoided(PTHREAD_PRIO_NONE));    /* the inversion happens */
+	CHECK(inversion_avoided(PTHREAD_PRIO_INHERIT));  /* and inheritance ends it */
 }
 
 static const struct {
 	const char *name;
 	void (*fn)(void);
+	int named_only;                  /* not in the default run: needs its own package */
 } areas[] = {
-	{ "headers", test_headers },
-	{ "fenv", test_fenv },
-	{ "futex", test_futex },
-	{ "names", test_names },
-	{ "sysconf", test_sysconf },
-	{ "rand", test_rand },
-	{ "misc", test_misc },
-	{ "stack", test_stack },
-	{ "gnu", test_gnu },
-	{ "killproc", test_killproc },
-	{ "keys", test_keys },
-	{ "prio", test_prio },
+	{ "headers", test_headers, 0 },
+	{ "fenv", test_fenv, 0 },
+	{ "futex", test_futex, 0 },
+	{ "names", test_names, 0 },
+	{ "sysconf", test_sysconf, 0 },
+	{ "rand", test_rand, 0 },
+	{ "misc", test_misc, 0 },
+	{ "stack", test_stack, 0 },
+	{ "gnu", test_gnu, 0 },
+	{ "killproc", test_killproc, 0 },
+	{ "keys", test_keys, 0 },
+	{ "prio", test_prio, 0 },
+	{ "pinherit", test_pinherit, 1 },
 };
 
 int main(int argc, char **argv)
 {
 	int n = sizeof areas / sizeof areas[0];
 	for (int i = 0; i < n; i++) {
-		int want = argc < 2;
+		int want = argc < 2 && !areas[i].named_only;
 		for (int j = 1; j < argc; j++)
 			want |= !strcmp(argv[j], areas[i].name);
 		if (want)

@@ -177,6 +177,43 @@ static struct uthread *yield_swap(struct rtvp *v, struct uthread *self)
 	return t;
 }
 
+/* t's level changes (priority inheritance, ulib/posix/mutex.c): if it
+   waits in a queue, it moves to the tail of its new level, and a VP
+   running something lower is kicked as for a new arrival. A running or
+   blocked t is only marked: enqueue and preempt read t.prio. */
+static void reprio(struct uthread *t, int prio)
+{
+	int old = t->t.prio, queued = 0;
+	spin_lock_by(&lock, 0);
+	struct uthread *prev = 0, *x = head[old];
+	while (x && x != t) {
+		prev = x;
+		x = x->next;
+	}
+	if (x && old != prio) {
+		queued = 1;
+		if (prev)
+			prev->next = t->next;
+		else
+			head[old] = t->next;
+		if (tail[old] == t)
+			tail[old] = prev;
+		if (!head[old])
+			mask &= ~(1u << old);
+		t->next = 0;
+		if (tail[prio])
+			tail[prio]->next = t;
+		else
+			head[prio] = t;
+		tail[prio] = t;
+		mask |= 1u << prio;
+	}
+	t->t.prio = prio;
+	spin_unlock_by(&lock, 0);
+	if (queued)
+		preempt_lowest(prio);
+}
+
 /* After an upcall: switch cur out if a higher level waits. */
 static int preempt(struct rtvp *v, struct uthread *cur)
 {
@@ -196,6 +233,7 @@ static struct rtpkg prio = {
 	.pick = pick,
 	.yield_swap = yield_swap,
 	.preempt = preempt,
+	.reprio = reprio,
 };
 
 RT_PACKAGE(prio, PKG_ATTR_PRIO);

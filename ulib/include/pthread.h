@@ -38,7 +38,8 @@ typedef struct {
 	int __type;                  /* PTHREAD_MUTEX_* */
 	void *__owner;               /* the holder's struct thread */
 	int __count;                 /* recursive: times locked */
-	int __ceiling;               /* PTHREAD_PRIO_PROTECT's ceiling + 1 (0: none) */
+	int __ceiling;               /* PTHREAD_PRIO_PROTECT's ceiling + 1 (0: none;
+					-1: PTHREAD_PRIO_INHERIT) */
 	int __saved_prio;
 	volatile int __lk;           /* guards the queue */
 	struct __pq __q;

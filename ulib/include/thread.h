@@ -56,6 +56,11 @@ struct thread_ops {
 	   may turn the package's accounting on (docs/libc.md, thread CPU
 	   clocks): until then it need not keep any. 0: no thread CPU clocks. */
 	int64_t (*cputime)(struct thread *t);
+	/* Optional: t's priority (struct thread.prio) becomes prio while t
+	   may sit in a run queue, which must then put it where prio belongs
+	   (priority inheritance boosts a waiting-to-run holder). 0: the
+	   field is set, read at t's next enqueue. */
+	void (*setprio)(struct thread *t, int prio);
 };
 
 /* Where an interrupted thread t should resume instead of where it was
@@ -140,6 +145,15 @@ struct thread_attr {
 	int prio;                        /* THREAD_PRIO_MIN..MAX (default MIN) */
 	uint64_t stack_size;             /* bytes (default: the package's) */
 };
+
+/* Change t's priority, through its package if it has a say (setprio). */
+static inline void thread_set_prio(struct thread *t, int prio)
+{
+	if (t->ops->setprio)
+		t->ops->setprio(t, prio);
+	else
+		t->prio = prio;
+}
 
 /* Thread stacks (ulib/stack.c): up to STACK_SMALL bytes a malloc block,
    larger ones a demand-zero mapping with an unmapped page below it. */

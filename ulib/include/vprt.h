@@ -127,6 +127,9 @@ struct rtpkg {
 	/* Optional: after the events of an upcall that interrupted cur at a
 	   safe point: nonzero to switch it out (user-level preemption). */
 	int (*preempt)(struct rtvp *v, struct uthread *cur);
+	/* Optional: t's priority becomes prio; if t is in a run queue, move
+	   it to prio's place (thread_ops.setprio). 0: only the field. */
+	void (*reprio)(struct uthread *t, int prio);
 	/* Optional: v is about to run threads (from its scheduler or an upcall). */
 	void (*on_run)(struct rtvp *v);
 	struct rt_stats *stats;      /* optional counters */
@@ -156,10 +159,11 @@ void rt_free(struct thread *t);
 int rt_block_until(struct thread *self, uint64_t deadline);
 void rt_interrupt(struct thread *t);
 int64_t rt_cputime(struct thread *t);
+void rt_setprio(struct thread *t, int prio);
 #define RT_OPS(nm) { .name = (nm), .block = rt_block, .unblock = rt_unblock, \
 		     .block_until = rt_block_until, .interrupt = rt_interrupt, \
 		     .yield = rt_yield, .exit = rt_exit, .free = rt_free, \
-		     .cputime = rt_cputime }
+		     .cputime = rt_cputime, .setprio = rt_setprio }
 
 /* struct pkg's routines, for RT_PACKAGE. */
 __attribute__((noreturn)) void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg);

@@ -46,9 +46,8 @@ int pthread_mutexattr_gettype(const pthread_mutexattr_t *a, int *type)
 
 int pthread_mutexattr_setprotocol(pthread_mutexattr_t *a, int protocol)
 {
-	if (protocol == PTHREAD_PRIO_INHERIT)
-		return ENOTSUP;
-	if (protocol != PTHREAD_PRIO_NONE && protocol != PTHREAD_PRIO_PROTECT)
+	if (protocol != PTHREAD_PRIO_NONE && protocol != PTHREAD_PRIO_PROTECT &&
+	    protocol != PTHREAD_PRIO_INHERIT)
 		return EINVAL;
 	a->__protocol = protocol;
 	return 0;
@@ -118,6 +117,8 @@ int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
 		m->__type = a->__type == PTHREAD_MUTEX_ADAPTIVE_NP ? PTHREAD_MUTEX_NORMAL : a->__type;
 		if (a->__protocol == PTHREAD_PRIO_PROTECT)
 			m->__ceiling = a->__ceiling + 1;
+		else if (a->__protocol == PTHREAD_PRIO_INHERIT)
+			m->__ceiling = MX_INHERIT;
 	}
 	m->__state = mx_base(m);
 	return 0;
@@ -132,8 +133,8 @@ int pthread_mutex_destroy(pthread_mutex_t *m)
 static int raise_prio(pthread_mutex_t *m, struct thread *self)
 {
 	int old = self->prio;
-	int level = m->__ceiling ? pt_level(1, m->__ceiling - 1) : 0;   /* a SCHED_FIFO priority */
-	if (m->__ceiling && level > old)
+	int level = m->__ceiling > 0 ? pt_level(1, m->__ceiling - 1) : 0;   /* a SCHED_FIFO priority */
+	if (m->__ceiling > 0 && level > old)
 		self->prio = level;
 	return old;
 }
@@ -149,6 +150,14 @@ static int lock_wait(pthread_mutex_t *m, struct thread *self, uint64_t deadline,
 		return 0;
 	}
 	pq_push(&m->__q, &w);
+	/* Priority inheritance: the holder runs at least at our priority
+	   until it unlocks (its unlock restores what it had when it locked;
+	   it cannot unlock meanwhile without this lock: the state says a
+	   waiter is here). One level only: a holder waiting on another
+	   mutex does not pass the boost on. */
+	struct thread *owner = m->__owner;
+	if (m->__ceiling == MX_INHERIT && owner && owner->prio < self->prio)
+		thread_set_prio(owner, self->prio);   /* moves it if it waits to run */
 	punlock(&m->__lk, self);
 	int r = pw_wait(&w, deadline, cancel, &m->__lk, &m->__q);
 	if (r)
@@ -282,7 +291,7 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
 
 int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)
 {
-	*ceiling = m->__ceiling ? m->__ceiling - 1 : 0;
+	*ceiling = m->__ceiling > 0 ? m->__ceiling - 1 : 0;
 	return 0;
 }
 
@@ -291,7 +300,7 @@ int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)
 int pthread_mutex_setprioceiling(pthread_mutex_t *m, int ceiling, int *old)
 {
 	if (ceiling < sched_get_priority_min(SCHED_FIFO) || ceiling > sched_get_priority_max(SCHED_FIFO) ||
-	    !m->__ceiling)
+	    m->__ceiling <= 0)
 		return EINVAL;
 	int r = pthread_mutex_lock(m);
 	if (r)

@@ -177,6 +177,7 @@ static inline int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile 
 /* The lock word's base (<pthread.h>'s __PTHREAD_MX_TYPED): 0 for a
    plain mutex (normal, no ceiling), which keeps no owner. */
 #define MX_TYPED __PTHREAD_MX_TYPED
+#define MX_INHERIT (-1)          /* __ceiling of a PTHREAD_PRIO_INHERIT mutex */
 static inline int mx_base(const pthread_mutex_t *m)
 {
 	return m->__type | m->__ceiling ? MX_TYPED : 0;

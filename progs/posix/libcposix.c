@@ -304,7 +304,13 @@ static void test_getopt(void)
 	optind = 1;
 	CHECK(getopt(5, a2, "ab:") == 'a');
 	CHECK(getopt(5, a2, "ab:") == 'b' && !strcmp(optarg, "x"));
-	CHECK(getopt(5, a2, "ab:") == -1 && optind == 3);   /* stops at the first operand */
+	CHECK(getopt(5, a2, "ab:") == 'a');                 /* after an operand: GNU's order */
+	CHECK(getopt(5, a2, "ab:") == -1 && optind == 4 && !strcmp(a2[4], "file"));   /* permuted */
+	char *a2p[] = { "p", "-ab", "x", "file", "-a", 0 };
+	optind = 0;
+	CHECK(getopt(5, a2p, "+ab:") == 'a');
+	CHECK(getopt(5, a2p, "+ab:") == 'b' && !strcmp(optarg, "x"));
+	CHECK(getopt(5, a2p, "+ab:") == -1 && optind == 3);   /* '+': stops at the first operand */
 	char *a3[] = { "p", "-z", "-b", 0 };
 	optind = 1;
 	opterr = 0;

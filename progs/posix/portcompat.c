@@ -28,6 +28,8 @@
  *   prio     Linux's priority ranges (SCHED_FIFO/RR 1..99, SCHED_OTHER 0),
  *            so priorities named outright (10, 80) are taken; a
  *            PTHREAD_PRIO_INHERIT mutex under contention.
+ *   getopt   GNU's order: options after operands, argv permuted so the
+ *            operands end up last (outcomes taken from glibc 2.36).
  *   pinherit (only when named; pkg=prio vps=1) priority inversion: a low
  *            thread holding a PTHREAD_PRIO_INHERIT mutex that a high one
  *            waits for outruns a middle one; with PTHREAD_PRIO_NONE the
@@ -62,6 +64,7 @@
 #include <sys/timeb.h>
 #include <sys/uio.h>
 #include <signal.h>
+#include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -956,6 +959,49 @@ static void test_pinherit(void)
 	CHECK(inversion_avoided(PTHREAD_PRIO_INHERIT));  /* and inheritance ends it */
 }
 
+/* --- getopt: each case's returns, optind and argv afterwards, as glibc
+   2.36 gives them. */
+static void opt_case(const char *want, int argc, char **argv, const char *opts,
+		     const struct option *lo)
+{
+	char got[256];
+	int n = 0, c, idx;
+	optind = 0;
+	opterr = 0;
+	while ((c = lo ? getopt_long(argc, argv, opts, lo, &idx) : getopt(argc, argv, opts)) != -1) {
+		n += snprintf(got + n, sizeof got - n, " %c", c);
+		if (optarg)
+			n += snprintf(got + n, sizeof got - n, "=%s", optarg);
+	}
+	n += snprintf(got + n, sizeof got - n, " | %d:", optind);
+	for (int i = 0; i < argc; i++)
+		n += snprintf(got + n, sizeof got - n, " %s", argv[i]);
+	if (strcmp(got, want))
+		printf("portcompat: getopt got '%s', want '%s'\n", got, want);
+	CHECK(!strcmp(got, want));
+}
+
+static void test_getopt(void)
+{
+	static const struct option lo[] = { { "name", 1, 0, 'n' }, { "verbose", 0, 0, 'v' }, { 0, 0, 0, 0 } };
+	char *a1[] = { "p", "in1", "-a", "in2", "-b", "val", "in3", 0 };
+	opt_case(" a b=val | 4: p -a -b val in1 in2 in3", 7, a1, "ab:", 0);
+	char *a2[] = { "p", "-a", "--", "-b", "in", 0 };
+	opt_case(" a | 3: p -a -- -b in", 5, a2, "ab:", 0);
+	char *a3[] = { "p", "x", "--", "-a", 0 };
+	opt_case(" | 2: p -- x -a", 4, a3, "ab:", 0);
+	char *a4[] = { "p", "x", "-a", 0 };
+	opt_case(" | 1: p x -a", 3, a4, "+ab:", 0);          /* POSIX order asked for */
+	char *a5[] = { "p", "file1", "--name=bob", "file2", "-v", "--verbose", "-bq", "file3", 0 };
+	opt_case(" n=bob v v b=q | 5: p --name=bob -v --verbose -bq file1 file2 file3", 8, a5, "vb:", lo);
+	char *a6[] = { "p", "-", "-a", "x", 0 };
+	opt_case(" a | 2: p -a - x", 4, a6, "a", 0);
+	char *a7[] = { "p", "a1", "-b", 0 };
+	opt_case(" ? | 2: p -b a1", 3, a7, "b:", 0);
+	char *a8[] = { "p", "-a", "x", "-a", "y", "-a", 0 };
+	opt_case(" a a a | 4: p -a -a -a x y", 6, a8, "a", 0);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -973,6 +1019,7 @@ static const struct {
 	{ "killproc", test_killproc, 0 },
 	{ "keys", test_keys, 0 },
 	{ "prio", test_prio, 0 },
+	{ "getopt", test_getopt, 0 },
 	{ "pinherit", test_pinherit, 1 },
 };
 

@@ -19,8 +19,6 @@
  */
 #include "kernel.h"
 #include <anima/syscall.h>
-#include <anima/vp.h>
-#include <anima/seg.h>
 
 /* The access a user PTE gives (PROT_NONE's PTE_NONE: no PTE_U). */
 static uint64_t pte_access(uint64_t pte)
@@ -59,13 +57,9 @@ long sys_discard(uint64_t addr, uint64_t len, uint64_t c, uint64_t d, uint64_t e
 {
 	(void)c, (void)d, (void)e, (void)f;
 	struct space *sp = myvp()->space;
-	if (!len || addr % PGSIZE)
-		return -EINVAL;
-	if (len > USER_TOP || addr < USER_BASE || !user_range_ok(addr, PGROUNDUP(len)))
-		return -ENOMEM;              /* not the space's memory: unmapped, as Linux says */
-	len = PGROUNDUP(len);
-	if ((addr < VP_RESERVED_HI && addr + len > VP_RESERVED_LO) || in_seg_window(addr, len))
-		return -EPERM;
+	long bad = own_range(addr, &len);
+	if (bad)
+		return bad;
 	spin_lock(&sp->lock);
 	long r = !all_mapped(sp, addr, len) ? -ENOMEM : lazy_room(sp, cover_pages(sp, addr, addr + len, 0));
 	if (!r)

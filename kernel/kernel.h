@@ -267,6 +267,7 @@ long lazy_room(struct space *sp, int n);
 void lazy_join(struct space *sp, int i);
 void lazy_cover(struct space *sp, uint64_t a, uint64_t b, uint64_t flags);
 int all_mapped(struct space *sp, uint64_t a, uint64_t len);   /* protect.c */
+long own_range(uint64_t addr, uint64_t *len);
 void lazy_free(struct space *sp);
 struct lazy *lazy_region(struct space *sp, uint64_t va);
 struct lazy *lazy_first(struct space *sp, uint64_t addr, uint64_t len);

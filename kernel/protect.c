@@ -106,17 +106,31 @@ static void lazy_protect(struct space *sp, uint64_t a, uint64_t b, uint64_t f)
 		lazy_join(sp, x);
 }
 
+/* The checks of a call on the caller's own pages (protect, discard):
+   0 with *len rounded up to pages, or -EINVAL (no length, unaligned),
+   -ENOMEM (not the space's memory: unmapped, as Linux says), -EPERM (the
+   VP range or the segment window). */
+long own_range(uint64_t addr, uint64_t *len)
+{
+	if (!*len || addr % PGSIZE)
+		return -EINVAL;
+	if (*len > USER_TOP || addr < USER_BASE || !user_range_ok(addr, PGROUNDUP(*len)))
+		return -ENOMEM;
+	*len = PGROUNDUP(*len);
+	if ((addr < VP_RESERVED_HI && addr + *len > VP_RESERVED_LO) || in_seg_window(addr, *len))
+		return -EPERM;
+	return 0;
+}
+
 long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)d, (void)e, (void)f;
 	struct space *sp = myvp()->space;
-	if (!len || addr % PGSIZE || (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC)))
+	if (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -EINVAL;
-	if (len > USER_TOP || addr < USER_BASE || !user_range_ok(addr, PGROUNDUP(len)))
-		return -ENOMEM;              /* not the space's memory: unmapped, as Linux says */
-	len = PGROUNDUP(len);
-	if ((addr < VP_RESERVED_HI && addr + len > VP_RESERVED_LO) || in_seg_window(addr, len))
-		return -EPERM;
+	long bad = own_range(addr, &len);
+	if (bad)
+		return bad;
 	uint64_t fl = pte_flags(prot);
 	spin_lock(&sp->lock);
 	long r = !all_mapped(sp, addr, len) ? -ENOMEM :

@@ -123,7 +123,7 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 	if (!p->started && !__atomic_exchange_n(&p->started, 1, __ATOMIC_ACQ_REL) &&
 	    rt_add_vps(p, 1) != 1)
 		return 0;
-	uint64_t size = attr && attr->stack_size ? attr->stack_size : thread_default_stack ? thread_default_stack :
+	uint64_t size = attr && attr->stack_size ? attr->stack_size : thread_stack_default ? thread_stack_default :
 			p->stack_size ? *p->stack_size : RT_STACK;
 	size = ((size + 15) & ~15UL) + tls_area();   /* its TLS block on top */
 	int was;

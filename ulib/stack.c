@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <sys.h>
 
-uint64_t thread_default_stack;
+uint64_t thread_stack_default;
 
 void *stack_alloc(uint64_t size)
 {

@@ -119,7 +119,7 @@ void kthread_start(struct kthread *k, struct vp_page *vpp)
 static struct thread *kt_create(void *(*fn)(void *), void *arg, const struct thread_attr *attr)
 {
 	uint64_t size = (attr && attr->stack_size ? (attr->stack_size + 15) & ~15UL :
-			 thread_default_stack ? (thread_default_stack + 15) & ~15UL : STACK_SIZE) +
+			 thread_stack_default ? (thread_stack_default + 15) & ~15UL : STACK_SIZE) +
 			tls_area();         /* its TLS block on top */
 	struct kthread *k = pool_get();
 	if (!k && !(k = calloc(1, sizeof *k)))

@@ -135,6 +135,7 @@ typedef unsigned pthread_key_t;
 #define PTHREAD_KEYS_MAX 1024           /* glibc's */
 #define PTHREAD_DESTRUCTOR_ITERATIONS 4
 #define PTHREAD_STACK_MIN 16384
+#define __PTHREAD_STACK_DEFAULT (8UL << 20)   /* Linux's (RLIMIT_STACK): ulib/stack.c */
 #define PTHREAD_THREADS_MAX 65536
 
 /* A mutex that keeps an owner (recursive, error-checking, a ceiling)

@@ -163,7 +163,7 @@ void stack_free(void *stack, uint64_t size);
 /* The program's default stack for a thread created with no stack_size
    (its first thread too): 0 leaves it to each package. The POSIX start
    sets glibc's 8 MiB (docs/posix.md). */
-extern uint64_t thread_default_stack;
+extern uint64_t thread_stack_default;
 
 /* The calling thread (0 if the VP runs no package thread). */
 static inline struct thread *thread_self(void)

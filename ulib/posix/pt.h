@@ -11,7 +11,6 @@
 #include <tls.h>
 
 enum { JOINABLE, DETACHED, EXITED };   /* struct pthread.state */
-#define PT_STACK_DEFAULT (8UL << 20)   /* a thread's stack, as glibc's (ulib/stack.c) */
 #define FN_WAITING ((void *(*)(void *))1)
 
 struct pthread {                     /* all zero when the thread is made */

@@ -91,7 +91,7 @@ void posix_init(void)
 	/* glibc's default thread stack (RLIMIT_STACK's usual 8 MiB), main's
 	   too: ported code puts large arrays on its stacks. It costs only the
 	   pages a thread touches (ulib/stack.c). */
-	thread_default_stack = PT_STACK_DEFAULT;
+	thread_stack_default = __PTHREAD_STACK_DEFAULT;
 	tls_extra = sizeof(struct pthread);
 	tls_setup(1);
 }
@@ -217,7 +217,7 @@ static __attribute__((noreturn)) void *entry(void *arg)
 
 int pthread_attr_init(pthread_attr_t *a)
 {
-	*a = (pthread_attr_t){ .__stacksize = PT_STACK_DEFAULT, .__guardsize = PAGE_SIZE };
+	*a = (pthread_attr_t){ .__stacksize = __PTHREAD_STACK_DEFAULT, .__guardsize = PAGE_SIZE };
 	return 0;
 }
 

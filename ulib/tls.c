@@ -30,6 +30,12 @@ static uint64_t image(void)
 	return ((uint64_t)(__tbss_end - __tdata_start) + a - 1) & ~(a - 1);
 }
 
+/* The TLS block's bytes below a TCB (a thread's stack ends there). */
+uint64_t tls_below_tcb(void)
+{
+	return image();
+}
+
 uint64_t tls_area_on(void)
 {
 	return image() + sizeof(struct tcb) + tls_extra + align();

@@ -25,7 +25,8 @@ readv/writev through a pipe; ftime; asctime_r/ctime_r; mempcpy, rawmemchr,
 explicit_bzero. stack: Linux's 8 MiB default stack (pthread_attr_init,
 RLIMIT_STACK), 1 MiB of locals in main and in 32 threads at once made
 without attributes (a 160 KiB one killed the program before: 64 KiB
-stacks). gnu: printf's %m (with a width) and, under _GNU_SOURCE, GNU's
+stacks); pthread_getattr_np's stack (0 before) holds the caller's locals
+in main and in threads, with the size they were made with. gnu: printf's %m (with a width) and, under _GNU_SOURCE, GNU's
 strerror_r returning the message. killproc: kill(getpid(), SIGUSR1) from
 a thread that blocks it runs the handler in the one thread that does
 not, while it sleeps and while it waits on a condition, ten times (each

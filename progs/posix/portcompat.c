@@ -634,6 +634,26 @@ static void *big_thread(void *arg)
 	return (void *)big_frame((int)(long)arg);
 }
 
+/* pthread_getattr_np's stack holds the caller's locals, and has the size
+   it was made with (glibc: the lowest address and the size). */
+static int on_own_stack(size_t want)
+{
+	pthread_attr_t a;
+	void *lo = 0;
+	size_t size = 0;
+	volatile char here;
+	if (pthread_getattr_np(pthread_self(), &a) || pthread_attr_getstack(&a, &lo, &size))
+		return 0;
+	pthread_attr_destroy(&a);
+	return (want ? size == want : size >= 1u << 20) &&   /* (Linux: main's is rlimit's less a bit) */
+	       (char *)&here >= (char *)lo && (char *)&here < (char *)lo + size;
+}
+
+static void *stack_reporter(void *arg)
+{
+	return (void *)(long)on_own_stack((size_t)arg);
+}
+
 static void test_stack(void)
 {
 	pthread_attr_t a;
@@ -645,6 +665,16 @@ static void test_stack(void)
 	CHECK(getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur == 8u << 20);
 	long want = big_frame(0);
 	CHECK(want != 0);                        /* main's own stack holds 1 MiB */
+	CHECK(on_own_stack(0));
+	pthread_t s;
+	void *in = 0;
+	CHECK(pthread_create(&s, 0, stack_reporter, (void *)(8ul << 20)) == 0 && pthread_join(s, &in) == 0 && in);
+	pthread_attr_t sa;
+	pthread_attr_init(&sa);
+	pthread_attr_setstacksize(&sa, 256 << 10);
+	in = 0;
+	CHECK(pthread_create(&s, &sa, stack_reporter, (void *)(256ul << 10)) == 0 && pthread_join(s, &in) == 0 && in);
+	pthread_attr_destroy(&sa);
 	/* 32 threads at once, each with 1 MiB on its stack: demand-zero
 	   stacks, so only what they touch is memory. */
 	pthread_t t[32];

@@ -40,6 +40,7 @@ extern uint64_t tls_extra;
 void tls_setup(int force);
 
 uint64_t tls_area_on(void);
+uint64_t tls_below_tcb(void);   /* the TLS block under the TCB: a stack's top is below it */
 uint64_t tls_place_on(char *mem, uint64_t size, uint64_t *stack);
 
 /* Bytes a thread's stack needs on top for its block and TCB (0: off). */

@@ -155,7 +155,16 @@ int pthread_getattr_np(pthread_t th, pthread_attr_t *a)
 	a->__affinity = pt->affinity;
 	if (pt->stacksize)
 		a->__stacksize = pt->stacksize;
-	return 0;                        /* __stackaddr stays 0: the package's, not known here */
+	/* The stack: main's runs down from where its start found it
+	   (pstart.c); another thread's from just under its TLS block, which
+	   its package put at the top of its stack (tls_place). Its lowest
+	   address is what glibc reports, the top less the size. */
+	uintptr_t top = (struct thread *)th == __pt_main_thread ? __pt_main_stack_top :
+			(uintptr_t)((struct thread *)th)->tcb - tls_below_tcb();
+	top &= ~(uintptr_t)15;
+	if (top > a->__stacksize)
+		a->__stackaddr = (void *)(top - a->__stacksize);
+	return 0;
 }
 
 int pthread_attr_setstack(pthread_attr_t *a, void *addr, size_t n)

@@ -56,6 +56,9 @@ static inline int pt_level(int rt, int prio)
 	       (prio - PT_RT_MIN) * (THREAD_PRIO_MAX - THREAD_PRIO_MIN) / (PT_RT_MAX - PT_RT_MIN + 1);
 }
 
+extern struct thread *__pt_main_thread;   /* pthread.c: for pthread_getattr_np */
+extern uintptr_t __pt_main_stack_top;
+
 static inline struct pthread *pt_of(struct thread *t)
 {
 	return (struct pthread *)((char *)t->tcb + sizeof(struct tcb));

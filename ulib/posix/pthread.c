@@ -144,11 +144,24 @@ void __pt_daemon(void)
 }
 
 /* pstart.c: the calling thread is main's. */
+/* Main's thread and the top of its stack, for pthread_getattr_np: under
+   its TLS block when its package put that on its stack (as for every
+   thread of the VP runtime), else (kthread's main, whose TLS block the
+   start allocated) the page boundary just above this frame, near the
+   top of the stack main was moved to (page-aligned, ulib/stack.c). */
+struct thread *__pt_main_thread;
+uintptr_t __pt_main_stack_top;
+
 void posix_main_init(void)
 {
 	struct pthread *pt = self_pt();
 	pt->t = thread_self();
 	main_t = pt->t;
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t below_tls = (uintptr_t)pt->t->tcb - tls_below_tcb();
+	__pt_main_thread = pt->t;
+	__pt_main_stack_top = below_tls > here && below_tls - here < 65536 ? below_tls :
+			      (here + 4095) & ~(uintptr_t)4095;
 	pt->cleanup = &main_exit_cleanup;
 	live = 1;
 	pcreate_slow = 0;

@@ -84,8 +84,8 @@ static void trampoline(void *arg)
 	thread_exit(t->fn(t->arg));
 }
 
-/* A descriptor with a stack of `size` bytes: from the pool, else new. */
-static struct uthread *pool_get(struct rtpkg *p, uint64_t size)
+/* A finished descriptor from the pool, or 0. */
+static struct uthread *pool_pop(struct rtpkg *p)
 {
 	struct uthread *t = 0;
 	if (p->pool) {               /* software interrupts are off */
@@ -96,6 +96,29 @@ static struct uthread *pool_get(struct rtpkg *p, uint64_t size)
 			;
 		spin_unlock_by(&p->pool_lock, 0);
 	}
+	return t;
+}
+
+/* A descriptor to run on the program's own stack (thread_attr.stack_addr):
+   one from the pool gives up the stack it had; rt_free forgets the
+   program's when the descriptor goes back. */
+static struct uthread *pool_get_user(struct rtpkg *p, char *stack, uint64_t size)
+{
+	struct uthread *t = pool_pop(p);
+	if (t)
+		stack_free(t->stack, t->stack_size);
+	else if (!(t = calloc(1, sizeof *t)))
+		return 0;
+	t->stack = stack;
+	t->stack_size = size;
+	t->user_stack = 1;
+	return t;
+}
+
+/* A descriptor with a stack of `size` bytes: from the pool, else new. */
+static struct uthread *pool_get(struct rtpkg *p, uint64_t size)
+{
+	struct uthread *t = pool_pop(p);
 	if (t && t->stack_size == size)
 		return t;
 	int reused = t != 0;
@@ -125,10 +148,13 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 		return 0;
 	uint64_t size = attr && attr->stack_size ? attr->stack_size : thread_stack_default ? thread_stack_default :
 			p->stack_size ? *p->stack_size : RT_STACK;
-	size = ((size + 15) & ~15UL) + tls_area();   /* its TLS block on top */
+	char *user = attr ? attr->stack_addr : 0;
+	if (user && attr->stack_size < tls_area() + 4096)
+		return 0;                /* no room for the TLS block and a frame */
+	size = user ? attr->stack_size : ((size + 15) & ~15UL) + tls_area();   /* TLS on top */
 	int was;
 	struct vp_page *vpp = vp_disable_save_self(&was);
-	struct uthread *t = pool_get(p, size);
+	struct uthread *t = user ? pool_get_user(p, user, size) : pool_get(p, size);
 	if (!t) {
 		vp_restore(vpp, was);
 		return 0;

@@ -26,7 +26,10 @@ explicit_bzero. stack: Linux's 8 MiB default stack (pthread_attr_init,
 RLIMIT_STACK), 1 MiB of locals in main and in 32 threads at once made
 without attributes (a 160 KiB one killed the program before: 64 KiB
 stacks); pthread_getattr_np's stack (0 before) holds the caller's locals
-in main and in threads, with the size they were made with. gnu: printf's %m (with a width) and, under _GNU_SOURCE, GNU's
+in main and in threads, with the size they were made with; threads run on
+stacks the program gives (pthread_attr_setstack: mmap'd and
+posix_memalign'd, freed after the join; only recorded before) and
+getattr_np gives them back. gnu: printf's %m (with a width) and, under _GNU_SOURCE, GNU's
 strerror_r returning the message. killproc: kill(getpid(), SIGUSR1) from
 a thread that blocks it runs the handler in the one thread that does
 not, while it sleeps and while it waits on a condition, ten times (each

@@ -654,6 +654,22 @@ static void *stack_reporter(void *arg)
 	return (void *)(long)on_own_stack((size_t)arg);
 }
 
+/* On a stack the program gave (pthread_attr_setstack): the locals are
+   there, and pthread_getattr_np gives back exactly that stack. */
+static void *given_stack(void *arg)
+{
+	void **want = arg;
+	volatile char here;
+	pthread_attr_t a;
+	void *lo = 0;
+	size_t size = 0;
+	pthread_getattr_np(pthread_self(), &a);
+	pthread_attr_getstack(&a, &lo, &size);
+	pthread_attr_destroy(&a);
+	int in = (char *)&here >= (char *)want[0] && (char *)&here < (char *)want[0] + (size_t)want[1];
+	return (void *)(long)(in && lo == want[0] && size == (size_t)want[1] && big_frame(3) != 0);
+}
+
 static void test_stack(void)
 {
 	pthread_attr_t a;
@@ -675,6 +691,32 @@ static void test_stack(void)
 	in = 0;
 	CHECK(pthread_create(&s, &sa, stack_reporter, (void *)(256ul << 10)) == 0 && pthread_join(s, &in) == 0 && in);
 	pthread_attr_destroy(&sa);
+
+	/* Threads on the program's own stacks (2 MiB each, from mmap, and
+	   PTHREAD_STACK_MIN from posix_memalign), freed after the join; then
+	   a thread on a stack of the package's again. */
+	for (int i = 0; i < 3; i++) {
+		size_t sz = i < 2 ? 2u << 20 : PTHREAD_STACK_MIN;
+		void *mem = 0;
+		if (i < 2)
+			mem = mmap(0, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		else if (posix_memalign(&mem, 4096, sz))
+			mem = 0;
+		CHECK(mem != 0 && mem != MAP_FAILED);
+		void *want[2] = { mem, (void *)sz };
+		pthread_attr_init(&sa);
+		CHECK(pthread_attr_setstack(&sa, mem, sz) == 0);
+		in = 0;
+		CHECK(pthread_create(&s, &sa, i < 2 ? given_stack : stack_reporter, i < 2 ? (void *)want : (void *)sz) == 0);
+		CHECK(pthread_join(s, &in) == 0 && (i == 2 || in));
+		pthread_attr_destroy(&sa);
+		if (i < 2)
+			munmap(mem, sz);
+		else
+			free(mem);
+	}
+	in = 0;
+	CHECK(pthread_create(&s, 0, stack_reporter, (void *)(8ul << 20)) == 0 && pthread_join(s, &in) == 0 && in);
 	/* 32 threads at once, each with 1 MiB on its stack: demand-zero
 	   stacks, so only what they touch is memory. */
 	pthread_t t[32];

@@ -52,6 +52,7 @@ struct kthread {
 	char *stack;                 /* 0 for the thread that called run() */
 	uint64_t size;               /* of the stack */
 	uint64_t fsbase;             /* its TLS block's TCB, at the stack's top (0: none) */
+	int user_stack;              /* stack is the program's (pthread_attr_setstack) */
 	volatile uint32_t gone;      /* 1 once the VP has left user mode for good */
 	uint64_t cpu_base;           /* its VP slot's CPU time as it started (kt_cputime) */
 	struct kthread *next;        /* on the free list */
@@ -78,6 +79,11 @@ static struct kthread *pool_get(void)
 
 static void pool_put(struct kthread *k)
 {
+	if (k->user_stack) {             /* the program's: it may free it now */
+		k->stack = 0;
+		k->size = 0;
+		k->user_stack = 0;
+	}
 	spin_lock(&pool_lock);
 	if (k->stack && pool_stacks >= POOL_STACKS) {
 		spin_unlock(&pool_lock);
@@ -121,14 +127,23 @@ static struct thread *kt_create(void *(*fn)(void *), void *arg, const struct thr
 	uint64_t size = (attr && attr->stack_size ? (attr->stack_size + 15) & ~15UL :
 			 thread_stack_default ? (thread_stack_default + 15) & ~15UL : STACK_SIZE) +
 			tls_area();         /* its TLS block on top */
+	char *user = attr ? attr->stack_addr : 0;   /* the program's own stack */
+	if (user && attr->stack_size < tls_area() + 4096)
+		return 0;
+	if (user)
+		size = attr->stack_size;     /* the TLS block goes inside it */
 	struct kthread *k = pool_get();
 	if (!k && !(k = calloc(1, sizeof *k)))
 		return 0;
-	if (k->stack && k->size != size) {
+	if (user && k->stack) {
+		stack_free(k->stack, k->size);   /* this one runs on the program's */
+		k->stack = 0;
+	} else if (k->stack && k->size != size) {
 		stack_free(k->stack, k->size);   /* another size */
 		k->stack = 0;
 	}
-	char *stack = k->stack ? k->stack : stack_alloc(size);
+	char *stack = user ? user : k->stack ? k->stack : stack_alloc(size);
+	k->user_stack = user != 0;
 	if (!stack) {
 		pool_put(k);
 		return 0;

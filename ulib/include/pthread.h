@@ -22,7 +22,7 @@ typedef unsigned long pthread_t;      /* the thread's descriptor, as a number */
 typedef struct __pthread_attr {         /* (tagged: <signal.h>'s struct sigevent) */
 	int __detach, __inherit, __policy, __prio, __scope;
 	size_t __stacksize, __guardsize;
-	void *__stackaddr;               /* pthread_attr_setstack's; recorded only */
+	void *__stackaddr;               /* pthread_attr_setstack's: the thread runs there */
 	unsigned long __affinity;        /* pthread_attr_setaffinity_np's; recorded only */
 } pthread_attr_t;
 

@@ -144,6 +144,11 @@ struct thread {
 struct thread_attr {
 	int prio;                        /* THREAD_PRIO_MIN..MAX (default MIN) */
 	uint64_t stack_size;             /* bytes (default: the package's) */
+	/* Optional: the program's memory to run on, stack_size bytes from
+	   here (pthread_attr_setstack): the TLS block goes at its top, and
+	   the package never frees it. 0: the package allocates. Packages
+	   that cannot take one allocate as usual. */
+	void *stack_addr;
 };
 
 /* Change t's priority, through its package if it has a say (setprio). */

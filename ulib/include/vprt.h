@@ -38,6 +38,7 @@ struct uthread {
 	void *arg;
 	char *stack;
 	uint64_t stack_size;
+	int user_stack;              /* stack is the program's (pthread_attr_setstack) */
 	struct uctx ctx;             /* full context (interrupted, or from the kernel) */
 	uint8_t fpu[512] __attribute__((aligned(16)));
 	/* CPU time (thread CPU clocks, rt_switch.c), kept once rt_cputime_on:

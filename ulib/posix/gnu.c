@@ -159,6 +159,10 @@ int pthread_getattr_np(pthread_t th, pthread_attr_t *a)
 	   (pstart.c); another thread's from just under its TLS block, which
 	   its package put at the top of its stack (tls_place). Its lowest
 	   address is what glibc reports, the top less the size. */
+	if (pt->stackaddr) {             /* the program's, as it gave it */
+		a->__stackaddr = pt->stackaddr;
+		return 0;
+	}
 	uintptr_t top = (struct thread *)th == __pt_main_thread ? __pt_main_stack_top :
 			(uintptr_t)((struct thread *)th)->tcb - tls_below_tcb();
 	top &= ~(uintptr_t)15;
@@ -171,7 +175,7 @@ int pthread_attr_setstack(pthread_attr_t *a, void *addr, size_t n)
 {
 	int e = pthread_attr_setstacksize(a, n);
 	if (!e)
-		a->__stackaddr = addr;       /* recorded; the package allocates the stack */
+		a->__stackaddr = addr;       /* the thread runs there, TLS block at the top */
 	return e;
 }
 

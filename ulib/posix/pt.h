@@ -34,6 +34,7 @@ struct pthread {                     /* all zero when the thread is made */
 	uint64_t affinity;               /* the CPUs asked for (bit i: CPU i; 0: all): recorded
 					    only, VPs are not pinned (docs/posix.md) */
 	size_t stacksize;                /* as created (0: the package's default) */
+	void *stackaddr;                 /* pthread_attr_setstack's, which it runs on (0: none) */
 	int sig_slot;                    /* holds a slot of ulib/signal.c's table: its
 					    cleanup chain ends in sig_exit_cleanup */
 };

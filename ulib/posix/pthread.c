@@ -398,6 +398,7 @@ static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_at
 	int policy = me->policy, prio = me->prio;
 	if (attr) {
 		ta.stack_size = attr->__stacksize;
+		ta.stack_addr = attr->__stackaddr;   /* the program's own stack, if set */
 		if (attr->__inherit == PTHREAD_EXPLICIT_SCHED) {
 			policy = attr->__policy;
 			prio = attr->__prio;
@@ -423,6 +424,7 @@ static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_at
 	pt->prio = prio;
 	if (attr) {
 		pt->stacksize = attr->__stacksize;
+		pt->stackaddr = attr->__stackaddr;
 		pt->affinity = attr->__affinity;
 	}
 	if (attr && attr->__detach) {    /* (it waits for publish: it cannot exit yet) */

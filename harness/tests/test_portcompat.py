@@ -39,7 +39,9 @@ highest ones. prio: Linux's priority ranges (SCHED_FIFO/RR 1..99,
 SCHED_OTHER 0; 0..7 before, so a priority of 10 or 80 was EINVAL),
 explicit and inherited scheduling reported back, ceilings 1..99, and a
 PTHREAD_PRIO_INHERIT mutex (ENOTSUP before) kept by four threads.
-getopt: GNU's argument order (options after operands, argv permuted, '+'
+robust: robust mutexes (ENOTSUP before): an owner's exit gives the next
+lock, or a queued waiter, EOWNERDEAD; consistent makes it normal, an
+unlock without it not recoverable. getopt: GNU's argument order (options after operands, argv permuted, '+'
 for POSIX's), eight cases against glibc 2.36's outcomes (POSIX order
 before: options after the first operand were not seen).
 The program does not build without them."""

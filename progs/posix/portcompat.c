@@ -28,6 +28,8 @@
  *   prio     Linux's priority ranges (SCHED_FIFO/RR 1..99, SCHED_OTHER 0),
  *            so priorities named outright (10, 80) are taken; a
  *            PTHREAD_PRIO_INHERIT mutex under contention.
+ *   robust   robust mutexes: a holder's exit makes the next lock
+ *            EOWNERDEAD, then consistent or not recoverable.
  *   getopt   GNU's order: options after operands, argv permuted so the
  *            operands end up last (outcomes taken from glibc 2.36).
  *   pinherit (only when named; pkg=prio vps=1) priority inversion: a low
@@ -1031,6 +1033,68 @@ static void test_pinherit(void)
 	CHECK(inversion_avoided(PTHREAD_PRIO_INHERIT));  /* and inheritance ends it */
 }
 
+/* --- robust */
+static pthread_mutex_t rb_m;
+static sem_t rb_locked;
+
+static void *rb_die(void *arg)
+{
+	pthread_mutex_lock(&rb_m);
+	sem_post(&rb_locked);
+	if (arg)
+		usleep(20000);                   /* a waiter queues meanwhile */
+	return 0;                                /* exits holding it */
+}
+
+static void *rb_wait(void *arg)
+{
+	(void)arg;
+	int e = pthread_mutex_lock(&rb_m);
+	if (e == EOWNERDEAD) {
+		pthread_mutex_consistent(&rb_m);
+		pthread_mutex_unlock(&rb_m);
+	}
+	return (void *)(long)e;
+}
+
+static void test_robust(void)
+{
+	pthread_mutexattr_t ma;
+	int v = -1;
+	pthread_mutexattr_init(&ma);
+	CHECK(pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST) == 0);
+	CHECK(pthread_mutexattr_getrobust(&ma, &v) == 0 && v == PTHREAD_MUTEX_ROBUST);
+	CHECK(pthread_mutexattr_setrobust(&ma, 77) == EINVAL);
+	CHECK(pthread_mutex_init(&rb_m, &ma) == 0);
+	sem_init(&rb_locked, 0, 0);
+	pthread_t t, w;
+	void *r = 0;
+	/* Owner dies; the next lock gets it, made consistent it goes on. */
+	pthread_create(&t, 0, rb_die, 0);
+	pthread_join(t, 0);
+	CHECK(pthread_mutex_lock(&rb_m) == EOWNERDEAD);
+	CHECK(pthread_mutex_consistent(&rb_m) == 0);
+	CHECK(pthread_mutex_unlock(&rb_m) == 0);
+	CHECK(pthread_mutex_lock(&rb_m) == 0 && pthread_mutex_unlock(&rb_m) == 0);
+	/* A waiter queued when the owner dies gets it with EOWNERDEAD. */
+	pthread_create(&t, 0, rb_die, (void *)1);
+	sem_wait(&rb_locked);
+	pthread_create(&w, 0, rb_wait, 0);
+	pthread_join(t, 0);
+	CHECK(pthread_join(w, &r) == 0 && (long)r == EOWNERDEAD);
+	CHECK(pthread_mutex_trylock(&rb_m) == 0 && pthread_mutex_unlock(&rb_m) == 0);
+	/* Unlocked without being made consistent: not recoverable. */
+	pthread_create(&t, 0, rb_die, 0);
+	pthread_join(t, 0);
+	CHECK(pthread_mutex_trylock(&rb_m) == EOWNERDEAD);
+	CHECK(pthread_mutex_unlock(&rb_m) == 0);
+	CHECK(pthread_mutex_lock(&rb_m) == ENOTRECOVERABLE);
+	CHECK(pthread_mutex_consistent(&rb_m) == EINVAL);
+	pthread_mutex_destroy(&rb_m);
+	pthread_mutex_t plain = PTHREAD_MUTEX_INITIALIZER;
+	CHECK(pthread_mutex_consistent(&plain) == EINVAL);
+}
+
 /* --- getopt: each case's returns, optind and argv afterwards, as glibc
    2.36 gives them. */
 static void opt_case(const char *want, int argc, char **argv, const char *opts,
@@ -1091,6 +1155,7 @@ static const struct {
 	{ "killproc", test_killproc, 0 },
 	{ "keys", test_keys, 0 },
 	{ "prio", test_prio, 0 },
+	{ "robust", test_robust, 0 },
 	{ "getopt", test_getopt, 0 },
 	{ "pinherit", test_pinherit, 1 },
 };

@@ -43,6 +43,9 @@ typedef struct {
 	int __saved_prio;
 	volatile int __lk;           /* guards the queue */
 	struct __pq __q;
+	int __robust;                /* 0, or robust: 1 consistent, 2 its owner died,
+					3 not recoverable (ulib/posix/mutex.c) */
+	void *__rnext;               /* robust: the owner's next held one */
 } pthread_mutex_t;
 
 typedef struct {
@@ -113,7 +116,7 @@ typedef unsigned pthread_key_t;
 #define PTHREAD_RWLOCK_DEFAULT_NP PTHREAD_RWLOCK_PREFER_READER_NP
 
 #define PTHREAD_MUTEX_STALLED 0
-#define PTHREAD_MUTEX_ROBUST  1      /* not supported: ENOTSUP */
+#define PTHREAD_MUTEX_ROBUST  1
 
 #define PTHREAD_CREATE_JOINABLE 0
 #define PTHREAD_CREATE_DETACHED 1
@@ -259,7 +262,7 @@ int pthread_mutexattr_setpshared(pthread_mutexattr_t *a, int pshared);
 int pthread_mutexattr_getpshared(const pthread_mutexattr_t *a, int *pshared);
 int pthread_mutexattr_setrobust(pthread_mutexattr_t *a, int robust);
 int pthread_mutexattr_getrobust(const pthread_mutexattr_t *a, int *robust);
-int pthread_mutex_consistent(pthread_mutex_t *m);   /* EINVAL: no mutex is robust */
+int pthread_mutex_consistent(pthread_mutex_t *m);
 #define pthread_mutexattr_setrobust_np pthread_mutexattr_setrobust
 #define pthread_mutexattr_getrobust_np pthread_mutexattr_getrobust
 #define pthread_mutex_consistent_np pthread_mutex_consistent

@@ -89,24 +89,35 @@ int pthread_mutexattr_getpshared(const pthread_mutexattr_t *a, int *pshared)
 
 int pthread_mutexattr_setrobust(pthread_mutexattr_t *a, int robust)
 {
-	(void)a;
-	if (robust == PTHREAD_MUTEX_ROBUST)
-		return ENOTSUP;
-	return robust == PTHREAD_MUTEX_STALLED ? 0 : EINVAL;
+	if (robust != PTHREAD_MUTEX_STALLED && robust != PTHREAD_MUTEX_ROBUST)
+		return EINVAL;
+	a->__robust = robust;
+	return 0;
 }
 
 int pthread_mutexattr_getrobust(const pthread_mutexattr_t *a, int *robust)
 {
-	(void)a;
-	*robust = PTHREAD_MUTEX_STALLED;
+	*robust = a->__robust;
 	return 0;
 }
 
-/* POSIX: EINVAL when the mutex is not robust, which is every mutex here. */
+/* Robust mutexes (__robust): a thread that exits holding one does not
+   leave it locked for ever. Its exit (robust_exit, at the bottom of its
+   cleanup chain from its first robust lock) marks each it holds
+   owner-dead and unlocks it; the next locker gets it with EOWNERDEAD.
+   That locker calls pthread_mutex_consistent to go on as normal, or
+   unlocks it without, which makes it not recoverable: every lock from
+   then on, and every waiter, gets ENOTRECOVERABLE. */
+#define RB_OK   1
+#define RB_DEAD 2
+#define RB_GONE 3
+
 int pthread_mutex_consistent(pthread_mutex_t *m)
 {
-	(void)m;
-	return EINVAL;
+	if (m->__robust != RB_DEAD || m->__owner != thread_self())
+		return EINVAL;
+	m->__robust = RB_OK;
+	return 0;
 }
 
 int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
@@ -115,6 +126,7 @@ int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
 	if (a) {
 		/* adaptive (glibc's) is a normal mutex here */
 		m->__type = a->__type == PTHREAD_MUTEX_ADAPTIVE_NP ? PTHREAD_MUTEX_NORMAL : a->__type;
+		m->__robust = a->__robust == PTHREAD_MUTEX_ROBUST ? RB_OK : 0;
 		if (a->__protocol == PTHREAD_PRIO_PROTECT)
 			m->__ceiling = a->__ceiling + 1;
 		else if (a->__protocol == PTHREAD_PRIO_INHERIT)
@@ -165,12 +177,54 @@ static int lock_wait(pthread_mutex_t *m, struct thread *self, uint64_t deadline,
 	return r;
 }
 
+static void robust_exit(void *arg);
+static void release(pthread_mutex_t *m, struct thread *self, int base);
+
+/* The caller now holds robust m: on its list, and the list's exit
+   handler at the bottom of its cleanup chain (once). */
+static void robust_hold(pthread_mutex_t *m, struct thread *self)
+{
+	struct pthread *pt = pt_of(self);
+	m->__rnext = pt->robust;
+	pt->robust = m;
+	if (!pt->robust_exit.__fn) {
+		pt->robust_exit.__fn = robust_exit;
+		pt->robust_exit.__arg = pt;
+		__pt_cleanup_link(pt, &pt->robust_exit);
+	}
+}
+
+static void robust_drop(pthread_mutex_t *m, struct thread *self)
+{
+	void **p = &pt_of(self)->robust;
+	while (*p && *p != m)
+		p = &((pthread_mutex_t *)*p)->__rnext;
+	if (*p)
+		*p = m->__rnext;
+}
+
+/* The exiting thread's robust mutexes: owner-dead, unlocked. */
+static void robust_exit(void *arg)
+{
+	struct pthread *pt = arg;
+	struct thread *self = thread_self();
+	while (pt->robust) {
+		pthread_mutex_t *m = pt->robust;
+		pt->robust = m->__rnext;
+		if (m->__robust != RB_GONE)
+			m->__robust = RB_DEAD;
+		release(m, self, mx_base(m));
+	}
+}
+
 /* cancel: PW_ASYNC where an asynchronous cancel may end the wait (a
    caller's lock), 0 for a condition wait's relock. */
 static int lock(pthread_mutex_t *m, uint64_t deadline, int try, int cancel)
 {
 	struct thread *self = thread_self();
 	int base = mx_base(m);
+	if (m->__robust == RB_GONE)
+		return ENOTRECOVERABLE;
 	if (m->__type != PTHREAD_MUTEX_NORMAL && m->__owner == self) {
 		if (m->__type == PTHREAD_MUTEX_ERRORCHECK)
 			return try ? EBUSY : EDEADLK;
@@ -194,6 +248,15 @@ static int lock(pthread_mutex_t *m, uint64_t deadline, int try, int cancel)
 		m->__owner = self;
 		m->__count = 1;
 		m->__saved_prio = old;
+		if (m->__robust) {
+			if (m->__robust == RB_GONE) {    /* made so while we waited */
+				release(m, self, base);
+				return ENOTRECOVERABLE;
+			}
+			robust_hold(m, self);
+			if (m->__robust == RB_DEAD)
+				return EOWNERDEAD;          /* held: make it consistent */
+		}
 	}
 	return 0;
 }
@@ -267,6 +330,19 @@ int __pthread_mutex_unlock_slow(pthread_mutex_t *m)
 		return EPERM;
 	if (m->__type == PTHREAD_MUTEX_RECURSIVE && --m->__count > 0)
 		return 0;
+	if (m->__robust) {
+		robust_drop(m, self);
+		if (m->__robust == RB_DEAD)
+			m->__robust = RB_GONE;   /* unlocked without pthread_mutex_consistent */
+	}
+	release(m, self, base);
+	return 0;
+}
+
+/* A typed mutex the caller holds becomes free, or goes to its first
+   waiter; a raised priority comes down. */
+static void release(pthread_mutex_t *m, struct thread *self, int base)
+{
 	int old = m->__saved_prio, expect = base + 1;
 	m->__owner = 0;
 	m->__count = 0;
@@ -277,7 +353,6 @@ int __pthread_mutex_unlock_slow(pthread_mutex_t *m)
 		self->prio = old;            /* back down: let higher ones run */
 		thread_yield();
 	}
-	return 0;
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *m)

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <thread.h>
 #include <tls.h>
+#define __PTHREAD_NO_INLINE        /* the library defines the real ones */
+#include <pthread.h>
 
 enum { JOINABLE, DETACHED, EXITED };   /* struct pthread.state */
 #define FN_WAITING ((void *(*)(void *))1)
@@ -35,6 +37,8 @@ struct pthread {                     /* all zero when the thread is made */
 					    only, VPs are not pinned (docs/posix.md) */
 	size_t stacksize;                /* as created (0: the package's default) */
 	void *stackaddr;                 /* pthread_attr_setstack's, which it runs on (0: none) */
+	void *robust;                    /* robust mutexes it holds (mutex.c), linked by __rnext */
+	struct __pthread_cleanup robust_exit;   /* at the chain's bottom once it held one */
 	int sig_slot;                    /* holds a slot of ulib/signal.c's table: its
 					    cleanup chain ends in sig_exit_cleanup */
 };
@@ -57,6 +61,7 @@ static inline int pt_level(int rt, int prio)
 	       (prio - PT_RT_MIN) * (THREAD_PRIO_MAX - THREAD_PRIO_MIN) / (PT_RT_MAX - PT_RT_MIN + 1);
 }
 
+void __pt_cleanup_link(struct pthread *pt, struct __pthread_cleanup *c);   /* pthread.c */
 extern struct thread *__pt_main_thread;   /* pthread.c: for pthread_getattr_np */
 extern uintptr_t __pt_main_stack_top;
 

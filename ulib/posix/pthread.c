@@ -388,6 +388,19 @@ void __pthread_sig_exit_hook(void)
 	*end = (struct __pthread_cleanup *)&sig_exit_cleanup;
 }
 
+/* Link c, a record of pt's own, into its cleanup chain below every
+   handler the program pushed (their pops must find their own) and above
+   the library's shared records (main's, the signal table's: last, and
+   not to be written). */
+void __pt_cleanup_link(struct pthread *pt, struct __pthread_cleanup *c)
+{
+	struct __pthread_cleanup **end = &pt->cleanup;
+	while (*end && *end != &main_exit_cleanup && *end != &sig_exit_cleanup)
+		end = &(*end)->__next;
+	c->__next = *end;
+	*end = c;
+}
+
 /* Attributes, inherited scheduling, detached threads to reap. */
 static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_attr_t *attr,
 						 void *(*fn)(void *), void *arg)

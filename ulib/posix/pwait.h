@@ -180,7 +180,7 @@ static inline int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile 
 #define MX_INHERIT (-1)          /* __ceiling of a PTHREAD_PRIO_INHERIT mutex */
 static inline int mx_base(const pthread_mutex_t *m)
 {
-	return m->__type | m->__ceiling ? MX_TYPED : 0;
+	return m->__type | m->__ceiling | m->__robust ? MX_TYPED : 0;
 }
 
 /* A held mutex's unlock and a lock, for a condition wait: <pthread.h>'s

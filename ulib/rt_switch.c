@@ -440,11 +440,6 @@ void rt_free(struct thread *t)
 {
 	struct rtpkg *p = pkg_of(t);
 	struct uthread *u = (struct uthread *)t, *head = p->pool;
-	if (u->user_stack) {             /* the program's: it may free it now */
-		u->stack = 0;
-		u->stack_size = 0;
-		u->user_stack = 0;
-	}
 	/* Pushes need no lock: pops hold pool_lock, so between a pop's read
 	   of the head and its compare-and-swap the head can only have grown,
 	   and the swap fails (no ABA). */

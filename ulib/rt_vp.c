@@ -84,8 +84,9 @@ static void trampoline(void *arg)
 	thread_exit(t->fn(t->arg));
 }
 
-/* A finished descriptor from the pool, or 0. */
-static struct uthread *pool_pop(struct rtpkg *p)
+/* A finished descriptor from the pool, or 0. (Inline: on every create,
+   counted in instructions, make bench.) */
+static inline __attribute__((always_inline)) struct uthread *pool_pop(struct rtpkg *p)
 {
 	struct uthread *t = 0;
 	if (p->pool) {               /* software interrupts are off */
@@ -100,18 +101,17 @@ static struct uthread *pool_pop(struct rtpkg *p)
 }
 
 /* A descriptor to run on the program's own stack (thread_attr.stack_addr):
-   one from the pool gives up the stack it had; rt_free forgets the
-   program's when the descriptor goes back. */
-static struct uthread *pool_get_user(struct rtpkg *p, char *stack, uint64_t size)
+   stackless (one from the pool gives up the stack it had), so nothing
+   of the program's is kept when it goes back to the pool. */
+static __attribute__((noinline)) struct uthread *pool_get_user(struct rtpkg *p)
 {
 	struct uthread *t = pool_pop(p);
 	if (t)
 		stack_free(t->stack, t->stack_size);
 	else if (!(t = calloc(1, sizeof *t)))
 		return 0;
-	t->stack = stack;
-	t->stack_size = size;
-	t->user_stack = 1;
+	t->stack = 0;
+	t->stack_size = 0;
 	return t;
 }
 
@@ -138,23 +138,13 @@ static struct uthread *pool_get(struct rtpkg *p, uint64_t size)
 	return t;
 }
 
-struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
-			 const struct thread_attr *attr)
+/* The create after the descriptor: t runs fn(arg) on stack (0: its own),
+   size bytes with the TLS block on top. vpp and was: from
+   vp_disable_save_self. */
+static inline __attribute__((always_inline)) struct thread *
+create_on(struct rtpkg *p, struct uthread *t, char *stack, void *(*fn)(void *), void *arg,
+	  const struct thread_attr *attr, uint64_t size, struct vp_page *vpp, int was)
 {
-	/* Created from another package before this one runs: bring a VP,
-	   or the thread would never run. */
-	if (!p->started && !__atomic_exchange_n(&p->started, 1, __ATOMIC_ACQ_REL) &&
-	    rt_add_vps(p, 1) != 1)
-		return 0;
-	uint64_t size = attr && attr->stack_size ? attr->stack_size : thread_stack_default ? thread_stack_default :
-			p->stack_size ? *p->stack_size : RT_STACK;
-	char *user = attr ? attr->stack_addr : 0;
-	if (user && attr->stack_size < tls_area() + 4096)
-		return 0;                /* no room for the TLS block and a frame */
-	size = user ? attr->stack_size : ((size + 15) & ~15UL) + tls_area();   /* TLS on top */
-	int was;
-	struct vp_page *vpp = vp_disable_save_self(&was);
-	struct uthread *t = user ? pool_get_user(p, user, size) : pool_get(p, size);
 	if (!t) {
 		vp_restore(vpp, was);
 		return 0;
@@ -168,9 +158,11 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 	t->fn = fn;
 	t->arg = arg;
 	t->next = 0;
+	if (!stack)
+		stack = t->stack;        /* (a constant test where inlined) */
 	uint64_t below;
-	uint64_t fs = tls_place(t->stack, size, &below);
-	lctx_make(&t->lc, t->stack, below, trampoline, t);
+	uint64_t fs = tls_place(stack, size, &below);
+	lctx_make(&t->lc, stack, below, trampoline, t);
 	t->lc.fsbase = fs;
 	t->t.tcb = (void *)fs;
 	struct rtvp *v = vp_pkg(vpp);
@@ -178,6 +170,37 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 	if (!was)
 		vp_enable_self();        /* (disabled: still on vpp) */
 	return &t->t;
+}
+
+/* A thread on the program's own stack (thread_attr.stack_addr): the TLS
+   block goes inside it, at its top; its descriptor keeps no stack. */
+static __attribute__((noinline)) struct thread *
+create_user(struct rtpkg *p, void *(*fn)(void *), void *arg, const struct thread_attr *attr)
+{
+	uint64_t size = attr->stack_size;
+	if (size < tls_area() + 4096)
+		return 0;                /* no room for the TLS block and a frame */
+	int was;
+	struct vp_page *vpp = vp_disable_save_self(&was);
+	return create_on(p, pool_get_user(p), attr->stack_addr, fn, arg, attr, size, vpp, was);
+}
+
+struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
+			 const struct thread_attr *attr)
+{
+	/* Created from another package before this one runs: bring a VP,
+	   or the thread would never run. */
+	if (!p->started && !__atomic_exchange_n(&p->started, 1, __ATOMIC_ACQ_REL) &&
+	    rt_add_vps(p, 1) != 1)
+		return 0;
+	if (__builtin_expect(attr && attr->stack_addr, 0))
+		return create_user(p, fn, arg, attr);
+	uint64_t size = attr && attr->stack_size ? attr->stack_size :
+			p->stack_size ? *p->stack_size : RT_STACK;
+	size = ((size + 15) & ~15UL) + tls_area();   /* its TLS block on top */
+	int was;
+	struct vp_page *vpp = vp_disable_save_self(&was);
+	return create_on(p, pool_get(p, size), 0, fn, arg, attr, size, vpp, was);
 }
 
 struct mainarg {
@@ -198,6 +221,11 @@ void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg)
 	static struct mainarg m;
 	m.fn = fn;
 	m.arg = arg;
+	/* A program-wide default stack (POSIX programs: thread_stack_default,
+	   ulib/stack.c) becomes the package's, main's included: read where
+	   every create reads its size, so creates pay nothing for it. */
+	if (thread_stack_default)
+		p->stack_size = &thread_stack_default;
 	p->started = 1;
 	thread_pkgs_on = 1;              /* current_thread is a struct thread now (spin_owner) */
 	vp_disable_self();

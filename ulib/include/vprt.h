@@ -36,9 +36,8 @@ struct uthread {
 	struct uthread *next;        /* the policy's queue link */
 	void *(*fn)(void *);
 	void *arg;
-	char *stack;
+	char *stack;                 /* its own (0: it runs on the program's, thread_attr.stack_addr) */
 	uint64_t stack_size;
-	int user_stack;              /* stack is the program's (pthread_attr_setstack) */
 	struct uctx ctx;             /* full context (interrupted, or from the kernel) */
 	uint8_t fpu[512] __attribute__((aligned(16)));
 	/* CPU time (thread CPU clocks, rt_switch.c), kept once rt_cputime_on:

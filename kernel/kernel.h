@@ -292,6 +292,7 @@ void seg_release(struct seg *s, int handle);
 int seg_unmap_in(struct space *sp, struct seg *s);
 void seg_space_died(struct space *sp);
 void seg_space_free(struct space *sp);
+void seg_orphans(struct space *sp);
 int seg_futex_key(struct space *sp, uint64_t a, uint64_t *key);
 void seg_fault_detail(struct space *sp, uint64_t a, char *buf, size_t n);
 int seg_id_at(struct space *sp, uint64_t a);

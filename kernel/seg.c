@@ -2,8 +2,8 @@
  * Shared segments: memory that several spaces map at one address.
  *
  * A segment is a fixed set of frames, allocated zeroed at SYS_seg_create
- * and charged to the creator's quota (sp->segpages) while the creator
- * lives. It has its own range of the segment window [SEG_BASE, SEG_TOP)
+ * and charged to the creator's quota (sp->segpages); when the creator
+ * goes, to a space that still holds it (seg_orphans). It has its own range of the segment window [SEG_BASE, SEG_TOP)
  * for its whole life, never reused, so a pointer into it means the same
  * in every space that maps it: sync objects, queues, thread-package data.
  *
@@ -435,20 +435,70 @@ void seg_space_died(struct space *sp)
 }
 
 /* sp's tables are being freed (no CPU runs it): drop its mappings' and
-   its segment handles' references. */
+   its segment handles' references. Each entry is cleared under sp's
+   lock, so seg_orphans, which reads other spaces' entries under their
+   locks, never meets a segment whose reference is gone. */
 void seg_space_free(struct space *sp)
 {
-	for (int i = 0; i < MAXSEG_SPACE; i++)
-		if (sp->segmaps[i].seg) {
-			struct seg *s = sp->segmaps[i].seg;
+	for (int i = 0; i < MAXSEG_SPACE + MAXCAP_SPACE; i++) {
+		spin_lock(&sp->lock);
+		struct seg *s = 0;
+		int handle = i >= MAXSEG_SPACE;
+		if (!handle && sp->segmaps[i].seg) {
+			s = sp->segmaps[i].seg;
 			sp->segmaps[i].seg = 0;
-			seg_release(s, 0);
+		} else if (handle && sp->caps[i - MAXSEG_SPACE].kind == CAP_SEG) {
+			s = sp->caps[i - MAXSEG_SPACE].seg;
+			sp->caps[i - MAXSEG_SPACE].kind = CAP_FREE;
 		}
-	for (int i = 0; i < MAXCAP_SPACE; i++)
-		if (sp->caps[i].kind == CAP_SEG) {
-			sp->caps[i].kind = CAP_FREE;
-			seg_release(sp->caps[i].seg, 1);
+		spin_unlock(&sp->lock);
+		if (s)
+			seg_release(s, handle);
+	}
+}
+
+/*
+ * sp, which may have created segments, is going. Each of them that
+ * another space still holds (a handle or a mapping) is charged from now
+ * on to the first such space found: its frames, its struct and its count
+ * move there (past that space's quota if need be: the memory exists, and
+ * the holder can give it back by dropping what it holds). Before, such a
+ * segment was charged to nobody: a child could create segments, grant
+ * them to its parent (a grant upward needs no consent) and exit, and the
+ * parent held memory no quota counted, up to 64 handles of 64 MiB.
+ * A space already going (refs 0) is passed over: its own seg_orphans,
+ * which waits for table_lock, moves the charge on. Lock order: table_lock,
+ * the holder's lock, seg_lock.
+ */
+void seg_orphans(struct space *sp)
+{
+	spin_lock(&table_lock);
+	for (int i = 0; i < MAXSPACE; i++) {
+		struct space *x = space_at(i);
+		if (!x || x == sp || __atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) <= 0)
+			continue;
+		spin_lock(&x->lock);
+		for (int k = 0; k < MAXSEG_SPACE + MAXCAP_SPACE; k++) {
+			struct seg *s = k < MAXSEG_SPACE ? x->segmaps[k].seg :
+					x->caps[k - MAXSEG_SPACE].kind == CAP_SEG ? x->caps[k - MAXSEG_SPACE].seg : 0;
+			if (!s)
+				continue;
+			spin_lock(&seg_lock);
+			if (s->creator == sp->id && s->frames) {     /* (no frames: being freed, refunded to sp) */
+				s->creator = x->id;
+				int n = s->npages + s->fpages;
+				__atomic_sub_fetch(&sp->segpages, n, __ATOMIC_ACQ_REL);
+				__atomic_add_fetch(&x->segpages, n, __ATOMIC_ACQ_REL);
+				__atomic_sub_fetch(&sp->kbytes, kheap_charge(sizeof *s), __ATOMIC_RELAXED);
+				__atomic_add_fetch(&x->kbytes, kheap_charge(sizeof *s), __ATOMIC_RELAXED);
+				__atomic_sub_fetch(&sp->nsegs, 1, __ATOMIC_ACQ_REL);
+				__atomic_add_fetch(&x->nsegs, 1, __ATOMIC_ACQ_REL);
+			}
+			spin_unlock(&seg_lock);
 		}
+		spin_unlock(&x->lock);
+	}
+	spin_unlock(&table_lock);
 }
 
 /* The futex key of user address a in a segment the caller maps: 0, or

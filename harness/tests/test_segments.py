@@ -23,7 +23,7 @@ so a segment frame freed while a space could still write it panics).
   tables of the spaces that mapped it, handles) comes back exactly.
 """
 import pytest
-from helpers import done, only
+from helpers import done, only, result
 
 EINVAL, EBADF, EEXIST, EPERM, EFAULT, EACCES, EAGAIN = 22, 9, 17, 1, 14, 13, 11
 EIDRM, EOWNERDEAD = 43, 130
@@ -228,3 +228,21 @@ def test_revoke_races_entering_waiters(boot, smp):
     res = only(r, "result", name="revokerace")
     assert res["bad"] == 0 and res["avail_lost"] == 0, res
     assert res["waited"] >= 25 and res["waited"] + res["early"] == 100, res
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_segment_outliving_its_creator_is_charged_to_its_holder(boot, smp):
+    """progs/tests/seggift.c under memquota=64: 8 children each create a
+    16 MiB segment, grant it to the parent and end (half exit, half die
+    of a fault). The parent now holds 128 MiB it did not ask for; the
+    segments must count in its quota (kernel/seg.c, seg_orphans), so its
+    next map fails with -ENOMEM, works again once it drops the handles,
+    and every frame comes back. Before, such segments were charged to
+    nobody: the map worked and a child could pin memory past every quota
+    through its parent."""
+    r = boot("memcheck memquota=64 run=seggift,8,16", smp=smp, timeout=120)
+    res = result(r, "seggift")
+    assert res["granted"] == 8, r.tail()
+    assert res["map_while_holding"] == -12, res       # -ENOMEM: over its quota now
+    assert res["map_after_drop"] == 0 and res["avail_lost"] == 0, res
+    done(r, 0)

@@ -31,11 +31,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <clock.h>
-#include <sync.h>
-#include <result.h>
-#include <pkg.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animart/sync.h>
+#include <animalib/result.h>
+#include <animart/pkg.h>
 
 static const struct pkg *P;
 static int nvps = 1;

@@ -21,7 +21,7 @@
  * Priority ceilings on <sync.h>'s mutexes (umutex_set_ceiling) raise a
  * holder's t.prio, which is what enqueue, pick and preempt read.
  */
-#include <vprt.h>
+#include <animart/vprt.h>
 
 #define WARN_NS 500000               /* preemption warning asked for: 0.5 ms */
 

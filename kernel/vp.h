@@ -2,8 +2,8 @@
  * Address spaces and virtual processors: the only things the kernel
  * schedules are VPs; a space owns page tables and one or more VPs.
  */
-#ifndef PROC_H
-#define PROC_H
+#ifndef KERNEL_VP_H
+#define KERNEL_VP_H
 #include <stdint.h>
 #include <anima/layout.h>
 #include "spinlock.h"

@@ -18,7 +18,7 @@
 #define NBUCKET 64
 
 struct fwaiter {
-	struct pw pw;                /* first: the queue holds struct pw */
+	struct waiter pw;                /* first: the queue holds struct waiter */
 	const volatile int *addr;
 	unsigned bits;
 };
@@ -62,10 +62,10 @@ static long futex_wake(const volatile int *addr, int n, unsigned bits)
 {
 	struct thread *self = thread_self();
 	struct bucket *b = bucket_of(addr);
-	struct pw *woken = 0, **tail = &woken, *prev = 0;
+	struct waiter *woken = 0, **tail = &woken, *prev = 0;
 	long count = 0;
 	plock(&b->lk, self);
-	for (struct pw *x = b->q.__head, *next; x && count < n; x = next) {
+	for (struct waiter *x = b->q.__head, *next; x && count < n; x = next) {
 		next = x->next;
 		struct fwaiter *f = (struct fwaiter *)x;
 		if (f->addr != addr || !(f->bits & bits)) {

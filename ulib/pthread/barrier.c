@@ -50,12 +50,12 @@ int pthread_barrier_wait(pthread_barrier_t *b)
 	if (++b->__arrived == b->__n) {
 		b->__arrived = 0;
 		b->__round++;
-		struct pw *all = b->__q.__head;
+		struct waiter *all = b->__q.__head;
 		b->__q.__head = b->__q.__tail = 0;
 		punlock_grant_all(&b->__lk, all, self);
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
-	struct pw w = { self, 0, 0 };
+	struct waiter w = { self, 0, 0 };
 	pq_push(&b->__q, &w);
 	punlock(&b->__lk, self);
 	pw_wait(&w, 0, 0, &b->__lk, &b->__q);

@@ -66,7 +66,7 @@ int pthread_cond_destroy(pthread_cond_t *c)
    the mutex released. `count`: a typed mutex's lock count to restore;
    `how`: pw_wait_slow's `cancel` (1: a cancellation point; | PW_INTR:
    a handler ends it with EINTR). */
-static __attribute__((noinline)) int wait_rest(pthread_cond_t *c, pthread_mutex_t *m, struct pw *w,
+static __attribute__((noinline)) int wait_rest(pthread_cond_t *c, pthread_mutex_t *m, struct waiter *w,
 						uint64_t deadline, int count, int how)
 {
 	int r = pw_wait_slow(w, deadline, how, &c->__lk, &c->__q);
@@ -94,7 +94,7 @@ static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int ho
 		count = m->__count;      /* a recursive mutex is released whole */
 		m->__count = 1;
 	}
-	struct pw w = { self, 0, 0 };
+	struct waiter w = { self, 0, 0 };
 	plock(&c->__lk, self);
 	pq_push(&c->__q, &w);
 	punlock(&c->__lk, self);
@@ -111,7 +111,7 @@ int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 	if (__builtin_expect(m->__state >= MX_TYPED || pcancel_any, 0))
 		return wait(c, m, 0, 1);
 	struct thread *self = thread_self();
-	struct pw w = { self, 0, 0 };
+	struct waiter w = { self, 0, 0 };
 	plock(&c->__lk, self);
 	pq_push(&c->__q, &w);
 	punlock(&c->__lk, self);
@@ -156,7 +156,7 @@ int pthread_cond_signal(pthread_cond_t *c)
 {
 	struct thread *self = thread_self();
 	plock(&c->__lk, self);
-	struct pw *w = pq_pop(&c->__q);
+	struct waiter *w = pq_pop(&c->__q);
 	punlock_grant(&c->__lk, w, self);
 	return 0;
 }
@@ -167,7 +167,7 @@ int pthread_cond_broadcast(pthread_cond_t *c)
 		return 0;
 	struct thread *self = thread_self();
 	plock(&c->__lk, self);
-	struct pw *w = c->__q.__head;
+	struct waiter *w = c->__q.__head;
 	c->__q.__head = c->__q.__tail = 0;
 	punlock_grant_all(&c->__lk, w, self);
 	return 0;

@@ -155,7 +155,7 @@ static int raise_prio(pthread_mutex_t *m, struct thread *self)
 static int lock_wait(pthread_mutex_t *m, struct thread *self, uint64_t deadline, int base,
 		     int cancel)
 {
-	struct pw w = { self, 0, 0 };
+	struct waiter w = { self, 0, 0 };
 	plock(&m->__lk, self);
 	if (__atomic_exchange_n(&m->__state, base + 2, __ATOMIC_ACQUIRE) == base) {
 		punlock(&m->__lk, self);     /* freed meanwhile: ours */
@@ -306,7 +306,7 @@ static __attribute__((noinline)) void unlock_wake(pthread_mutex_t *m, struct thr
 						  int base)
 {
 	plock(&m->__lk, self);
-	struct pw *w = pq_pop(&m->__q);
+	struct waiter *w = pq_pop(&m->__q);
 	/* handed to w: base+2 while more may wait, else base+1 (its unlock
 	   fast); nobody: free */
 	__atomic_store_n(&m->__state, w ? base + 1 + (m->__q.__head != 0) : base, __ATOMIC_RELEASE);

@@ -750,7 +750,7 @@ static void once_set(pthread_once_t *once, int to)
 	struct thread *self = thread_self();
 	plock(&once_lk, self);
 	__atomic_store_n(once, to, __ATOMIC_RELEASE);
-	struct pw *w = once_q.__head;
+	struct waiter *w = once_q.__head;
 	once_q.__head = once_q.__tail = 0;
 	punlock_grant_all(&once_lk, w, self);
 }
@@ -780,7 +780,7 @@ int pthread_once(pthread_once_t *once, void (*fn)(void))
 			once_set(once, 2);
 			return 0;
 		}
-		struct pw w = { self, 0, 0 };    /* running: wait for 2 (or 0) */
+		struct waiter w = { self, 0, 0 };    /* running: wait for 2 (or 0) */
 		plock(&once_lk, self);
 		if (__atomic_load_n(once, __ATOMIC_ACQUIRE) != 1) {
 			punlock(&once_lk, self);

@@ -1,30 +1,12 @@
-/* Waiter queues with deadlines and cancellation (pwait.h). */
+/* Waiting with deadlines and cancellation (pwait.h). */
 #include <errno.h>
 #include <animart/clock.h>
 #include "pwait.h"
 
-/* Take w off q if it is there (lock held): 1 if it was. */
-static int pq_remove(struct __pq *q, struct pw *w)
-{
-	struct pw *prev = 0;
-	for (struct pw *x = q->__head; x; prev = x, x = x->next) {
-		if (x != w)
-			continue;
-		if (prev)
-			prev->next = w->next;
-		else
-			q->__head = w->next;
-		if (q->__tail == w)
-			q->__tail = prev;
-		return 1;
-	}
-	return 0;
-}
-
 /* A waiter that gives up (timeout, cancel) must leave the queue itself,
    under the lock; if a waker got there first, the grant is in flight
    and the waiter must take it. */
-int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q)
+int pw_wait_slow(struct waiter *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q)
 {
 	int why = 0, c = cancel & PW_CANCEL;
 	while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE)) {
@@ -41,7 +23,7 @@ int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, 
 		if (!why)
 			continue;
 		plock(lk, w->t);
-		if (pq_remove(q, w)) {
+		if (wq_remove(pq_wq(q), w)) {
 			/* still queued: nobody will grant it. (Its lock held:
 			   no retry here; the cancel stays pending.) */
 			w->t->async_hold = 0;

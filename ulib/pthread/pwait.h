@@ -1,10 +1,10 @@
 /*
- * The POSIX layer's own waiting (ulib/posix/): waiter queues with
- * deadlines and cancellation, on thread_block_until (<thread.h>). A
- * waiter is a node on its thread's stack; a waker takes it off the queue
- * under the object's lock, then grants it (granted = 1) and unblocks its
- * thread, so a waiter that times out finds itself either still queued
- * (it leaves) or granted (it keeps what it was given). Internal.
+ * The POSIX layer's own waiting (ulib/pthread/): the runtime's waiter
+ * queues (<animart/waitq.h>) with deadlines and cancellation, on
+ * thread_block_until (<animart/thread.h>). A waker takes a waiter off
+ * the queue under the object's lock, then grants it, so a waiter that
+ * times out finds itself either still queued (it leaves) or granted (it
+ * keeps what it was given). Internal.
  */
 #ifndef POSIX_PWAIT_H
 #define POSIX_PWAIT_H
@@ -14,37 +14,26 @@
 #include <pthread.h>
 #include <animart/thread.h>
 #include <animart/spin.h>
+#include <animart/waitq.h>
 
-struct pw {
-	struct thread *t;
-	volatile int granted;
-	struct pw *next;
-};
-
-/* struct __pq of <pthread.h> is a queue of struct pw */
-static inline struct pw **pq_head(struct __pq *q) { return (struct pw **)&q->__head; }
+/* struct __pq of <pthread.h> is a struct waitq (<animart/waitq.h>) */
+_Static_assert(sizeof(struct __pq) == sizeof(struct waitq), "struct __pq is a waitq");
+static inline struct waitq *pq_wq(struct __pq *q) { return (struct waitq *)q; }
+static inline struct waiter **pq_head(struct __pq *q) { return &pq_wq(q)->head; }
 
 /* The caller's node goes on q (the caller is w->t, holding q's lock):
    from here to the end of its wait, thread_async_hook leaves the thread
    alone (struct thread.async_hold): ended there, it would leave its node,
    on its stack, on the queue. */
-static inline void pq_push(struct __pq *q, struct pw *w)
+static inline void pq_push(struct __pq *q, struct waiter *w)
 {
 	w->t->async_hold = 1;
-	w->next = 0;
-	if (q->__tail)
-		((struct pw *)q->__tail)->next = w;
-	else
-		q->__head = w;
-	q->__tail = w;
+	wq_push(pq_wq(q), w);
 }
 
-static inline struct pw *pq_pop(struct __pq *q)
+static inline struct waiter *pq_pop(struct __pq *q)
 {
-	struct pw *w = q->__head;
-	if (w && !(q->__head = w->next))
-		q->__tail = 0;
-	return w;
+	return wq_pop(pq_wq(q));
 }
 
 /* A handler waits for the caller (struct thread.sigpend, set by
@@ -97,18 +86,15 @@ static inline void pcrit_drop(struct thread *self)
 		spin_yield_due(self);
 }
 
-/* Read the thread before `granted`: once granted, w may vanish. */
-static inline void pw_grant(struct pw *w)
+static inline void pw_grant(struct waiter *w)
 {
-	struct thread *t = w->t;
-	__atomic_store_n(&w->granted, 1, __ATOMIC_RELEASE);
-	thread_unblock(t);
+	wq_grant(w);
 }
 
 /* The waker's end of a hand-over, after taking waiters off a queue under
    lk (plocked by self): drop lk but not the crit count, grant, then drop
    that (punlock_hold). One waiter w (0: none) ... */
-static inline void punlock_grant(volatile int *lk, struct pw *w, struct thread *self)
+static inline void punlock_grant(volatile int *lk, struct waiter *w, struct thread *self)
 {
 	punlock_hold(lk);
 	if (w)
@@ -117,11 +103,11 @@ static inline void punlock_grant(volatile int *lk, struct pw *w, struct thread *
 }
 
 /* ... or a whole list of them, linked by next and 0-terminated. */
-static inline void punlock_grant_all(volatile int *lk, struct pw *w, struct thread *self)
+static inline void punlock_grant_all(volatile int *lk, struct waiter *w, struct thread *self)
 {
 	punlock_hold(lk);
 	while (w) {
-		struct pw *next = w->next;   /* read before w may vanish */
+		struct waiter *next = w->next;   /* read before w may vanish */
 		pw_grant(w);
 		w = next;
 	}
@@ -143,7 +129,7 @@ static inline void punlock_grant_all(volatile int *lk, struct pw *w, struct thre
 #define PW_INTR   4
 #define PW_INTR_ANY 8            /* with PW_INTR: EINTR after an SA_RESTART handler too (select, poll) */
 extern volatile int pcancel_any;
-int pw_wait_slow(struct pw *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q);
+int pw_wait_slow(struct waiter *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q);
 int __cond_wait_intr(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime, int intr);
 
 static inline void plock(volatile int *lk, struct thread *self)
@@ -158,7 +144,7 @@ static inline void punlock(volatile int *lk, struct thread *self)
 /* The common case inline: no deadline, and no pthread_cancel ever.
    A wake-up without the grant is the rare case: only then look for a
    cancel or a signal (the slow path handles both). */
-static inline int pw_wait(struct pw *w, uint64_t deadline, int cancel, volatile int *lk,
+static inline int pw_wait(struct waiter *w, uint64_t deadline, int cancel, volatile int *lk,
 			  struct __pq *q)
 {
 	if (deadline || ((cancel & PW_CANCEL) && pcancel_any))

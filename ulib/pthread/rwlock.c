@@ -66,11 +66,11 @@ static int reader_waits(const pthread_rwlock_t *l)
 }
 
 /* Admit every waiting reader (lock held): the caller grants the list. */
-static struct pw *take_readers(pthread_rwlock_t *l)
+static struct waiter *take_readers(pthread_rwlock_t *l)
 {
-	struct pw *go = l->__rq.__head;
+	struct waiter *go = l->__rq.__head;
 	l->__rq.__head = l->__rq.__tail = 0;
-	for (struct pw *w = go; w; w = w->next)
+	for (struct waiter *w = go; w; w = w->next)
 		l->__readers++;
 	return go;
 }
@@ -101,7 +101,7 @@ static int take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 		punlock(&l->__lk, self);
 		return EBUSY;
 	}
-	struct pw w = { self, 0, 0 };
+	struct waiter w = { self, 0, 0 };
 	struct __pq *q = wr ? &l->__wq : &l->__rq;
 	pq_push(q, &w);
 	punlock(&l->__lk, self);
@@ -110,7 +110,7 @@ static int take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 		return 0;                /* granted: the granter counted us in */
 	/* Timed out or cancelled, off the queue. A writer that gave up may
 	   have been all that kept waiting readers out (writer preference). */
-	struct pw *go = wr && !reader_waits(l) ? take_readers(l) : 0;
+	struct waiter *go = wr && !reader_waits(l) ? take_readers(l) : 0;
 	punlock_grant_all(&l->__lk, go, self);
 	if (r == ECANCELED)              /* asynchronous cancel while waiting */
 		pcancel_act();
@@ -171,7 +171,7 @@ int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clock, const struc
 int pthread_rwlock_unlock(pthread_rwlock_t *l)
 {
 	struct thread *self = thread_self();
-	struct pw *go = 0;
+	struct waiter *go = 0;
 	plock(&l->__lk, self);
 	if (l->__writer == self)
 		l->__writer = 0;

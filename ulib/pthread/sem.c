@@ -40,7 +40,7 @@ static int wait(sem_t *s, int try, uint64_t deadline)
 		punlock(&s->__lk, self);
 		return fail(EAGAIN);
 	}
-	struct pw w = { self, 0, 0 };
+	struct waiter w = { self, 0, 0 };
 	struct __pq *q = (struct __pq *)&s->__head;
 	pq_push(q, &w);
 	punlock(&s->__lk, self);
@@ -83,7 +83,7 @@ int sem_post(sem_t *s)
 {
 	struct thread *self = thread_self();
 	plock(&s->__lk, self);
-	struct pw *w = pq_pop((struct __pq *)&s->__head);
+	struct waiter *w = pq_pop((struct __pq *)&s->__head);
 	if (!w && s->__count == SEM_VALUE_MAX) {
 		punlock(&s->__lk, self);
 		return fail(EOVERFLOW);

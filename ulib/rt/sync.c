@@ -1,8 +1,7 @@
 /*
  * Mutex, condition variable, semaphore, barrier and once, built only on
- * thread_block/thread_unblock. A waiter is a node on the waiter's stack;
- * whoever wakes it sets `granted` first, so a waiter loops until granted
- * (thread_block may return early on a stale permit).
+ * thread_block/thread_unblock, their waiters on <animart/waitq.h>'s
+ * queues (in the order the waiters' package wants).
  */
 #include <animart/sync.h>
 #include <animart/sys.h>
@@ -10,37 +9,6 @@
 /* Lock and hand-off paths are measured in instructions (make bench): no
    frame pointer here, as in rt_switch.c. */
 #pragma GCC optimize("omit-frame-pointer")
-
-static void enqueue(struct waitq *q, struct waiter *w)
-{
-	w->next = 0;
-	if (q->tail)
-		q->tail->next = w;
-	else
-		q->head = w;
-	q->tail = w;
-}
-
-static struct waiter *dequeue(struct waitq *q)
-{
-	struct waiter *w = q->head;
-	if (w) {
-		q->head = w->next;
-		if (!q->head)
-			q->tail = 0;
-	}
-	return w;
-}
-
-/* Grant w (its lock already released by the caller) and wake it. The
-   thread pointer is read before `granted` is set: once granted, the
-   waiter may return and its stack node vanish. */
-static void grant(struct waiter *w)
-{
-	struct thread *t = w->t;
-	__atomic_store_n(&w->granted, 1, __ATOMIC_RELEASE);
-	thread_unblock(t);
-}
 
 /* Inline: on every contended wait (make bench's signal-wait). */
 static inline __attribute__((always_inline)) void wait_granted(struct waiter *w)
@@ -71,7 +39,7 @@ static void lock_wait(struct mutex *m, int base)
 		spin_unlock_by(&m->lock, w.t);       /* freed meanwhile: it is ours */
 		return;
 	}
-	enqueue(&m->q, &w);
+	wq_push(&m->q, &w);
 	spin_unlock_by(&m->lock, w.t);
 	wait_granted(&w);
 }
@@ -81,7 +49,7 @@ static void unlock_wake(struct mutex *m, int base)
 {
 	struct thread *self = thread_self();
 	spin_lock_by(&m->lock, self);
-	struct waiter *w = dequeue(&m->q);
+	struct waiter *w = wq_pop(&m->q);
 	if (!w) {
 		__atomic_store_n(&m->state, base, __ATOMIC_RELEASE);
 		spin_unlock_by(&m->lock, self);
@@ -91,7 +59,7 @@ static void unlock_wake(struct mutex *m, int base)
 	   while more may wait, base+1 lets the next unlock take the fast one */
 	__atomic_store_n(&m->state, base + (m->q.head ? 2 : 1), __ATOMIC_RELAXED);
 	spin_unlock_by(&m->lock, self);
-	grant(w);
+	wq_grant(w);
 }
 
 /* Priority ceiling: raise the caller to the ceiling before it contends;
@@ -154,7 +122,7 @@ void ucond_wait(struct cond *c, struct mutex *m)
 {
 	struct waiter w = { thread_self(), 0, 0 };
 	spin_lock_by(&c->lock, w.t);
-	enqueue(&c->q, &w);
+	wq_push(&c->q, &w);
 	spin_unlock_by(&c->lock, w.t);
 	umutex_unlock(m);
 	wait_granted(&w);
@@ -165,10 +133,10 @@ void ucond_signal(struct cond *c)
 {
 	struct thread *self = thread_self();
 	spin_lock_by(&c->lock, self);
-	struct waiter *w = dequeue(&c->q);
+	struct waiter *w = wq_pop(&c->q);
 	spin_unlock_by(&c->lock, self);
 	if (w)
-		grant(w);
+		wq_grant(w);
 }
 
 void ucond_broadcast(struct cond *c)
@@ -180,7 +148,7 @@ void ucond_broadcast(struct cond *c)
 	spin_unlock_by(&c->lock, self);
 	while (w) {
 		struct waiter *next = w->next;   /* read before w may vanish */
-		grant(w);
+		wq_grant(w);
 		w = next;
 	}
 }
@@ -199,7 +167,7 @@ void usem_wait(struct sem *s)
 		spin_unlock_by(&s->lock, w.t);
 		return;
 	}
-	enqueue(&s->q, &w);
+	wq_push(&s->q, &w);
 	spin_unlock_by(&s->lock, w.t);
 	wait_granted(&w);
 }
@@ -208,12 +176,12 @@ void usem_post(struct sem *s)
 {
 	struct thread *self = thread_self();
 	spin_lock_by(&s->lock, self);
-	struct waiter *w = dequeue(&s->q);
+	struct waiter *w = wq_pop(&s->q);
 	if (!w)
 		s->count++;
 	spin_unlock_by(&s->lock, self);
 	if (w)
-		grant(w);                /* the unit goes straight to w */
+		wq_grant(w);                /* the unit goes straight to w */
 }
 
 void ubarrier_init(struct barrier *b, int n)
@@ -233,12 +201,12 @@ int ubarrier_wait(struct barrier *b)
 		spin_unlock_by(&b->lock, w.t);
 		while (all) {
 			struct waiter *next = all->next;
-			grant(all);
+			wq_grant(all);
 			all = next;
 		}
 		return 1;
 	}
-	enqueue(&b->q, &w);
+	wq_push(&b->q, &w);
 	spin_unlock_by(&b->lock, w.t);
 	wait_granted(&w);
 	return 0;

@@ -14,16 +14,7 @@
 #include <stdint.h>
 #include <animart/thread.h>
 #include <animart/spin.h>
-
-struct waiter {
-	struct thread *t;
-	volatile int granted;
-	struct waiter *next;
-};
-
-struct waitq {
-	struct waiter *head, *tail;
-};
+#include <animart/waitq.h>
 
 /* Waiter queues are guarded by the one crit-aware spin lock (<spin.h>):
    with a plain spin lock, a time slice could move the holder to the back

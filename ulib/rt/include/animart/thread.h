@@ -61,6 +61,11 @@ struct thread_ops {
 	   (priority inheritance boosts a waiting-to-run holder). 0: the
 	   field is set, read at t's next enqueue. */
 	void (*setprio)(struct thread *t, int prio);
+	/* Optional: whether waiter a is to be woken before waiter b, asked
+	   when a (a thread of this package) queues on a blocking object
+	   others already wait on (<animart/waitq.h>); a goes before the
+	   first such b. 0: FIFO. */
+	int (*wait_first)(const struct thread *a, const struct thread *b);
 };
 
 /* Where an interrupted thread t should resume instead of where it was

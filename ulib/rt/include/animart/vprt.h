@@ -160,10 +160,12 @@ int rt_block_until(struct thread *self, uint64_t deadline);
 void rt_interrupt(struct thread *t);
 int64_t rt_cputime(struct thread *t);
 void rt_setprio(struct thread *t, int prio);
-#define RT_OPS(nm) { .name = (nm), .block = rt_block, .unblock = rt_unblock, \
+/* RT_OPS(name) or RT_OPS(name, .wait_first = f): a package adds the
+   optional thread_ops the runtime has no routine for. */
+#define RT_OPS(nm, ...) { .name = (nm), .block = rt_block, .unblock = rt_unblock, \
 		     .block_until = rt_block_until, .interrupt = rt_interrupt, \
 		     .yield = rt_yield, .exit = rt_exit, .free = rt_free, \
-		     .cputime = rt_cputime, .setprio = rt_setprio }
+		     .cputime = rt_cputime, .setprio = rt_setprio, __VA_ARGS__ }
 
 /* struct pkg's routines, for RT_PACKAGE. */
 __attribute__((noreturn)) void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg);

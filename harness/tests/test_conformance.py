@@ -14,13 +14,8 @@ import shutil
 import subprocess
 
 import pytest
-from harness import ROOT, qemu
+from harness import ROOT, packages, qemu
 from helpers import done, result
-
-
-def packages():
-    return sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
-                  if d.is_dir() and any(d.glob("*.c")))
 
 
 PACKAGES = packages()

@@ -344,7 +344,7 @@ def posix_section(R):
                "create_join native", "POSIX", "POSIX / native"], rows), "",
         "Guest instructions (`-icount shift=0`, one CPU, one VP) of one round trip of a "
         "mutex+condition ping-pong between two threads and of creating and joining a null "
-        "thread, through `<pthread.h>` and through the interface it is built on (`<sync.h>`, "
+        "thread, through `<pthread.h>` and through the interface it is built on (`<animart/sync.h>`, "
         "`struct pkg`'s create, `thread_join`), side by side in one program "
         "(progs/posix/pbench.c; both with TLS on). Issue 14's target: at most 10% more "
         "(docs/posix.md).", ""])
@@ -363,7 +363,7 @@ def xspace_section(R):
         ok = float(f[4][:-1]) <= 3
         verdict = f" fifo: {f[4]} {'✓' if ok else '✗'}."
     return "\n".join([
-        table(["package", "`<sync.h>` usem, one space", "xsem, one space", "xsem, two spaces",
+        table(["package", "`<animart/sync.h>` usem, one space", "xsem, one space", "xsem, two spaces",
                "two / one", "xmutex hand-off, one space", "two spaces"], rows), "",
         "Guest instructions per operation (`-icount shift=0`, `-smp 1`, kernel and both spaces "
         "included; progs/bench/xbench.c). A signal-wait is half a ping-pong round trip; a "

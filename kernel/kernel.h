@@ -138,10 +138,11 @@ static inline size_t kheap_charge(size_t n)
 }
 uint64_t kheap_spare_pages(void);
 
+/* cmdline.c (here for smap_check below) */
+extern int memcheck;             /* the `memcheck` word: test-build checks on */
+
 /* cpu.c */
 extern int have_smap, have_smep;
-/* cmdline.c's, here for smap_check below */
-extern int memcheck;             /* the `memcheck` word: test-build checks on */
 void cpu_init(struct cpu *c);
 /* One %gs-relative load: the GS base is this CPU's struct cpu from the
    first instruction of kmain and ap_main on (spin locks use it). */

@@ -33,13 +33,18 @@ COMMON  := -std=gnu11 -O2 -g $(WARN) -ffreestanding -fno-stack-protector \
            -fno-pic -mno-red-zone -fno-omit-frame-pointer -fno-builtin \
            -nostdinc -isystem $(GCCINC) -Ikernel/include -MMD -MP
 KCFLAGS := $(COMMON) -mcmodel=kernel -mno-sse -mno-mmx -mno-80387 \
-           -mgeneral-regs-only -Ikernel -Iulib/include -DKERNEL
-UCFLAGS := $(COMMON) -fno-pie -Iulib/include -Ithreadpkgs -DFMT_FLOAT
+           -mgeneral-regs-only -Ikernel -Icommon/include -DKERNEL
+# The user include path: the standard headers alone first (ulib/include),
+# then Anima's own under prefixes no program's header can take:
+# <animart/...> the VP runtime, <animalib/...> the libc's additions,
+# <animacom/...> what kernel and user share (docs/architecture.md).
+UCFLAGS := $(COMMON) -fno-pie -Iulib/include -Iulib/rt/include -Iulib/libc/include \
+           -Icommon/include -Ithreadpkgs -DFMT_FLOAT
 ASFLAGS := -Ikernel/include -Ikernel -MMD -MP
 
 # --- kernel -----------------------------------------------------------
 KSRC := $(wildcard boot/*.S) $(wildcard kernel/*.c) $(wildcard kernel/*.S) \
-        ulib/fmt.c ulib/string.c
+        common/fmt.c common/string.c
 KOBJ := $(patsubst %,$(B)/k/%.o,$(KSRC))
 
 $(B)/k/%.c.o: %.c
@@ -65,9 +70,15 @@ $(B)/kernel.sym: $(B)/kernel.elf
 	$(NM) -n --defined-only $< | grep -i ' t ' > $@
 
 # --- ulib and thread packages ----------------------------------------
-USRC := $(filter-out ulib/crt0.S,$(wildcard ulib/*.c) $(wildcard ulib/*.S)) \
-        $(filter-out ulib/posix/pstart.c,$(wildcard ulib/posix/*.c))
-UOBJ := $(patsubst %,$(B)/u/%.o,$(USRC))
+# One library per layer: build/librt.a (ulib/rt, the VP runtime),
+# build/libpthread.a (ulib/pthread), build/libc.a (ulib/libc and the user
+# side of common/). Programs link them as one group.
+RTSRC := $(wildcard ulib/rt/*.c) $(wildcard ulib/rt/*.S)
+PTSRC := $(filter-out ulib/pthread/pstart.c,$(wildcard ulib/pthread/*.c))
+LCSRC := $(filter-out ulib/libc/crt0.S,$(wildcard ulib/libc/*.c) $(wildcard ulib/libc/*.S)) \
+         $(wildcard common/*.c)
+USRC := $(RTSRC) $(PTSRC) $(LCSRC)
+ulibobj = $(patsubst %,$(B)/u/%.o,$1)
 # A package's sources learn its name from its folder (threadpkgs/NAME/):
 # PKG_NAME is "NAME" and PKG_SELF, its struct pkg, NAME_pkg.
 pkgdefs = $(if $(filter threadpkgs/%,$1),-DPKG_NAME='"$(word 2,$(subst /, ,$1))"' \
@@ -78,7 +89,11 @@ $(B)/u/%.c.o: %.c
 $(B)/u/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(UCFLAGS) $(ASFLAGS) -c $< -o $@
-$(B)/ulib.a: $(UOBJ)
+$(B)/librt.a: $(call ulibobj,$(RTSRC))
+$(B)/libpthread.a: $(call ulibobj,$(PTSRC))
+$(B)/libc.a: $(call ulibobj,$(LCSRC))
+ULAYERS := $(B)/librt.a $(B)/libpthread.a $(B)/libc.a
+$(ULAYERS):
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -138,7 +153,7 @@ $(B)/libm.a: tools/mklibm.py $(MUSL_LIBC) Makefile
 # program is found by its name alone, so names are unique across kinds.
 #
 # Two kinds hold ordinary POSIX programs (main(argc, argv), run by the
-# POSIX start ulib/posix/pstart.c as the first thread of the package named
+# POSIX start ulib/pthread/pstart.c as the first thread of the package named
 # on the command line): posix/ (ours: -Werror like everything else) and
 # ported/ (third-party-style code, built unchanged: warnings are shown but
 # not fatal). There a program is NAME.c or a folder NAME/ of .c files and
@@ -157,19 +172,19 @@ ifneq ($(words $(PROGS)),$(words $(sort $(PROGS))))
 $(error two programs under progs/ share a name: $(sort $(PROGS)))
 endif
 ULINK = $(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T ulib/user.ld -o $@
-ULIBS = --start-group $(PKGLIBS) $(B)/ulib.a $(B)/libm.a --end-group
-UDEPS = $(B)/u/ulib/crt0.S.o $(B)/ulib.a $(B)/libm.a $(PKGLIBS) ulib/user.ld
+ULIBS = --start-group $(PKGLIBS) $(ULAYERS) $(B)/libm.a --end-group
+UDEPS = $(B)/u/ulib/libc/crt0.S.o $(ULAYERS) $(B)/libm.a $(PKGLIBS) ulib/user.ld
 define prog_rule
 $(B)/progs/$(notdir $(1:.c=)): $(B)/u/$(1).o $(UDEPS)
 	@mkdir -p $$(dir $$@)
-	$$(ULINK) $(B)/u/ulib/crt0.S.o $(B)/u/$(1).o $$(ULIBS)
+	$$(ULINK) $(B)/u/ulib/libc/crt0.S.o $(B)/u/$(1).o $$(ULIBS)
 endef
 $(foreach f,$(PSRCS),$(eval $(call prog_rule,$(f))))
 
 # POSIX programs: $(1) is progs/KIND/NAME.c or the folder progs/KIND/NAME.
 # Their objects get XCFLAGS_KIND and the folder's flags.mk (read here,
 # with CFLAGS emptied first, so one folder's flags stay its own).
-PSTART := $(B)/u/ulib/posix/pstart.c.o
+PSTART := $(B)/u/ulib/pthread/pstart.c.o
 XCFLAGS_posix  :=
 # Ported code: warnings shown, not fatal; -fcommon for old code that
 # defines globals in headers (GCC 10 made -fno-common the default);
@@ -188,7 +203,7 @@ $(xobj): XCFLAGS := $(XCFLAGS_$(word 2,$(subst /, ,$(1)))) $(CFLAGS)
 $(xobj): $(wildcard $(1)/flags.mk)
 $(B)/progs/$(notdir $(1:.c=)): $(xobj) $(PSTART) $(UDEPS)
 	@mkdir -p $$(dir $$@)
-	$$(ULINK) $(B)/u/ulib/crt0.S.o $(xobj) $(PSTART) $$(ULIBS)
+	$$(ULINK) $(B)/u/ulib/libc/crt0.S.o $(xobj) $(PSTART) $$(ULIBS)
 endef
 $(foreach f,$(XFILES) $(XDIRS),$(eval $(call xprog_rule,$(f))))
 

@@ -4,3 +4,28 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("ANIMA_BUILD", ROOT / "build"))
+
+# The order reports and tables list the thread packages in; a package
+# not named here follows, by name.
+PKG_ORDER = ("kthread", "fifo", "naive", "tutor", "prio")
+
+
+def packages():
+    """Every thread package of the tree: a folder threadpkgs/NAME/ with C
+    sources, the Makefile's own rule (so its registry, build/gen/pkgs.c,
+    lists the same), in PKG_ORDER."""
+    have = {d.name for d in (ROOT / "threadpkgs").iterdir() if d.is_dir() and any(d.glob("*.c"))}
+    return [p for p in PKG_ORDER if p in have] + sorted(have - set(PKG_ORDER))
+
+
+def cmdline_of(words):
+    """The kernel command line for `python3 -m harness run WORDS` (and
+    `trace`): `run hello 3 x` means run=hello,3,x; a first word with '=',
+    or any word starting run=, makes a raw cmdline (so a bare word such
+    as `jitter` or `memcheck` may come first)."""
+    if "=" in words[0] or any(w.startswith("run=") for w in words):
+        return " ".join(words)
+    for w in words:
+        if not w or " " in w or "," in w:
+            raise ValueError(f"program argument {w!r}: empty, or has a space or comma")
+    return "run=" + ",".join(words)

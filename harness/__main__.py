@@ -12,21 +12,9 @@ status; 124 on timeout, 125 on panic, 126 on reset, 127 on a QEMU error.
 import argparse
 import sys
 
-from . import iso, qemu
+from . import cmdline_of, iso, qemu
 
 EXIT = {"timeout": 124, "panic": 125, "reset": 126, "qemu-error": 127}
-
-
-def cmdline_of(words):
-    # `run hello 3 x` means run=hello,3,x; a first word with '=', or any
-    # word starting run=, makes a raw cmdline (so a bare word such as
-    # `jitter` or `memcheck` may come first).
-    if "=" in words[0] or any(w.startswith("run=") for w in words):
-        return " ".join(words)
-    for w in words:
-        if not w or " " in w or "," in w:
-            raise ValueError(f"program argument {w!r}: empty, or has a space or comma")
-    return "run=" + ",".join(words)
 
 
 def do_run(argv):

@@ -39,12 +39,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import BUILD, ROOT, qemu
+from . import BUILD, ROOT, packages, qemu
 
 OUT = ROOT / "results" / "latest.json"
 QUICK_OUT = BUILD / "bench-quick.json"
-# Packages in the order of the tables: the kernel-level baseline first.
-PKG_ORDER = ("kthread", "fifo", "naive", "tutor", "prio")
 WALL_FLAGS = ("-accel", "tcg,thread=multi")     # also for -smp 1, to say so
 TIME_UNITS = ("ns", "seconds")                  # what the TSC rescaling applies to
 
@@ -87,12 +85,6 @@ class Exp:
             return self.cmdline
         return f"{self.seeds[index % len(self.seeds)]} {self.cmdline}"
 
-
-def packages():
-    """Every thread package (a folder threadpkgs/NAME/ with C sources: the
-    build's one list), kthread first."""
-    have = {d.name for d in (ROOT / "threadpkgs").iterdir() if d.is_dir() and any(d.glob("*.c"))}
-    return [p for p in PKG_ORDER if p in have] + sorted(have - set(PKG_ORDER))
 
 
 def table(pkgs):

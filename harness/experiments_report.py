@@ -8,11 +8,10 @@ targets of the issues are the only numbers written here by hand.
 """
 import re
 
-from . import ROOT
+from . import PKG_ORDER, ROOT
 
 DOC = ROOT / "docs" / "results.md"
 IMG = ROOT / "docs" / "img"
-PKG_ORDER = ("kthread", "fifo", "naive", "tutor", "prio")
 COLOR = {"kthread": "tab:blue", "fifo": "tab:orange", "naive": "tab:green", "tutor": "tab:red",
          "prio": "tab:purple"}
 
@@ -32,87 +31,10 @@ TARGETS = {"fifo.yield": 55, "fifo.mutex_uncontended": 30, "fifo.create_join": 4
 # Psyche's application table: (kernel-level s, user-level s).
 PSYCHE_APPS = {"gauss": (33.8, 22.0), "sort": (44.3, 27.1)}
 APP_TITLE = {"gauss": "Gaussian elimination, 256 x 256", "sort": "parallel sort, 2^20 keys"}
-# Why kthread's speedup collapses (issue 16), from the traces of the
-# runs named; the figures in it were measured by hand, not by make bench.
-KTHREAD_COLLAPSE = """**Why kthread collapses.** Each pivot step of the elimination ends at a barrier, so every
-thread blocks in the kernel (a futex wait: the whole VP) and is woken once per step: with
-kthread that is a block, a wake-up and a dispatch per thread per step, 256 steps, where fifo
-switches threads in user mode. Three things made it worse than that cost alone, and the
-scheduling trace shows each (`python3 -m harness trace speedup kthread 4 256 --smp 2`):
-
-- *Woken VPs went to a CPU that could not take them.* A woken VP is queued on the CPU it last
-  ran on and that CPU, if halted, gets an IPI. Under multi-threaded TCG a halted vCPU sleeps
-  in the host; to run again its thread must win QEMU's global lock from the vCPU that sent the
-  IPI, whose every LAPIC access takes that lock too. In one traced run (host load 10) CPU 1
-  sat halted 43.8 of 55 ms while CPU 0 sent it 1,681 IPIs, then blocked its own VP and ran the
-  woken one itself (1,681 dispatches on CPU 0, 108 on CPU 1): one CPU did the work of two and
-  paid the kernel hand-off on every step. Not the kernel's fault, but the kernel made it worse:
-  it reprogrammed the LAPIC timer (three register accesses, each taking the lock and waking
-  QEMU's main loop) at every dispatch, some thousands of times a second per CPU in a
-  hand-off-bound run. Now the timer is only ever moved earlier (kernel/lapic.c), so a dispatch
-  touches no device. `idlepoll=US` lets an idle CPU poll its queues before it halts (off by
-  default: kernel/idlepoll.c says why).
-- *Under -icount a vCPU runs only when the running one gives up QEMU's round-robin thread*
-  (a pause, hlt or timer deadline): an IPI to a halted vCPU was served at the sender's next
-  timer deadline if the sender kept computing. The kernel now pauses after each IPI, and the
-  traced wake shows the woken CPU leaving hlt 160 instructions after the IPI. Whatever the woken
-  VP does next still waits for a turn if the sender then spins without a pause, which is why
-  xwake's waker pauses in its loops (a first version whose waker did not measured 4.4 ms
-  median without the kernel's pause and 9.8 ms with it: the woken VP was dispatched at once but
-  lost its turn before reaching user mode, then waited out the waker's quantum). The
-  wake itself is 1,511 instructions; without the IPI it is 9.8 ms, the rest of the waker's
-  quantum (test_xcpu.py asserts every wake under 1% of a quantum).
-- *More vCPUs than host cores.* At 4 CPUs on this 2-core host, two vCPUs at a time are
-  descheduled by the host for whole host ticks. A vCPU descheduled while holding a kernel spin
-  lock (kop_lock, one lock for every futex wait and wake in the system) stops every other CPU
-  that needs it, and at 16 threads per CPU 64 kthread VPs go through that lock twice per pivot
-  step. The kernel's locks were FIFO tickets, which made it far worse: a vCPU descheduled
-  while merely *next in line* stopped every CPU queued behind it, with the lock free. The
-  locks are now test-and-test-and-set (kernel/spinlock.h), as Linux falls back to in guests
-  without paravirtual locks: side by side, alternating boots on a quiet host, kthread at
-  4 CPUs went from 0.236 and 0.232 to 0.539 and 0.681 at 1 thread per CPU, and from 0.017
-  and 0.013 to 0.163 and 0.161 at 4 (the table's 4-CPU rows are measured with the new
-  locks). A descheduled *holder* still stalls its waiters; only paravirtual locks (a waiter
-  that halts until the holder kicks it) or a finer futex lock would help there, and this
-  branch attempts neither. fifo holds no kernel lock to switch threads, so it does not
-  collapse, but its VPs still spin on each other's user locks (methodology.md)."""
-# fifo's side of Figure 3 (issue 16): what changed and what is left; the
-# before/after figures in it were measured by hand on a quiet host.
-FIFO_SPEEDUP = """**fifo at 2 CPUs.** Each point is the median over 5 repetitions, each timing the one-thread
-baseline and right after it the parallel elimination in the same boot (progs/bench/speedup.c;
-timed once each, one configuration's points spread from 0.6 to 2.2 on a lightly loaded host).
-fifo ran no faster on 2 CPUs than on 1 (0.90 at 1 thread per CPU) until an idle VP learned to
-spin before idling (docs/thread-interface.md, "Spin, then idle"): at every pivot step the
-thread that reaches the barrier first parked, its VP found nothing to run and idled in the
-kernel, and the last thread's wake-up then took a signal, an IPI to a halted vCPU (tens of
-microseconds to milliseconds under TCG, the cross-CPU wake-up above), a dispatch and an upcall,
-256 times per elimination. With the spin, the waiting VP takes the woken thread in user mode
-(on a host busy with other work a trace still showed 147 idles of median 145 µs on one CPU in
-one elimination: a VP whose peer's vCPU the host stalled waits past the 50 µs). What is left
-at 16 threads per CPU is the user-level block, wake-up and switch of 16 threads per VP per
-step against 87 µs of arithmetic per step and VP. Timed per step (thread 0 after each barrier,
-one elimination each, quiet host, by hand), 16 threads per CPU cost 7–8 µs more per step than
-1 (median), about as much at the last steps, where there is almost no arithmetic, as at the
-first: the barrier itself. Under icount on one CPU, 16 threads cost 4,450 instructions per
-step more than one, about 278 per thread per step, a signal-wait hand-off's worth (295): at
-2 CPUs, 16 threads per VP, that is about 4.5 µs per VP per step at TCG's roughly one
-instruction per ns, and the remaining 3 µs or so is cross-CPU or host time not pinned down.
-So 1.8 at 16 threads per CPU needs hand-offs about twice as cheap, or fewer per step.
-fifo's 1 ms time slices cost too: each end is a timer interrupt,
-an upcall and a re-arm, tens of µs under TCG. With slices off (side by side, by hand) 2
-threads per CPU gained 4–8% and 1 thread 3–4%, 16 threads nothing measurable; the slices
-stay, as they keep threads' shares even across VPs. Moving a thread at a slice's end only
-if it was running at the previous one too gained nothing, nor did waiters that spin on ulib's
-spin locks without PAUSE. Releasing a barrier's waiters as a tree (each released thread waking half of the rest) did not help,
-nor did waking one leader per other VP that wakes the rest of its VP's waiters (5 boots each,
-side by side: median 1.70 with it, 1.71 without), nor a barrier whose arrivals take no shared
-lock (an atomic count, and a waiting list per VP: 1.74, 1.74, 1.45 against 1.74, 1.74, 1.73,
-alternating boots). Points move by about 0.05 between
-re-measurements on a quiet host.
-With N = 512 (4x the arithmetic per step), three boots per point on a quiet host by hand
-(2026-11-24): 1.78–1.84, 1.78, 1.77–1.81, 1.74–1.84 and 1.83–1.86 at 1, 2, 4, 8 and 16
-threads per CPU: the barrier's share shrinks, but the points with few threads per CPU lose
-about as much (both vCPUs streaming the 2 MB matrix), so the figure keeps N = 256."""
+# The prose of docs/results.md is harness/templates/results.md.in (a
+# str.format template; `%% NAME` starts an optional block); render()
+# fills in the figures.
+TEMPLATE = ROOT / "harness" / "templates" / "results.md.in"
 # Psyche's two-minute-warning table: copies -> (warnings off s, warnings on s).
 PSYCHE_MPL = {1: (8.5, 8.58), 2: (40.1, 16.0), 3: (61.6, 23.8)}
 
@@ -422,7 +344,7 @@ def posix_section(R):
                "create_join native", "POSIX", "POSIX / native"], rows), "",
         "Guest instructions (`-icount shift=0`, one CPU, one VP) of one round trip of a "
         "mutex+condition ping-pong between two threads and of creating and joining a null "
-        "thread, through `<pthread.h>` and through the interface it is built on (`<sync.h>`, "
+        "thread, through `<pthread.h>` and through the interface it is built on (`<animart/sync.h>`, "
         "`struct pkg`'s create, `thread_join`), side by side in one program "
         "(progs/posix/pbench.c; both with TLS on). Issue 14's target: at most 10% more "
         "(docs/posix.md).", ""])
@@ -441,7 +363,7 @@ def xspace_section(R):
         ok = float(f[4][:-1]) <= 3
         verdict = f" fifo: {f[4]} {'✓' if ok else '✗'}."
     return "\n".join([
-        table(["package", "`<sync.h>` usem, one space", "xsem, one space", "xsem, two spaces",
+        table(["package", "`<animart/sync.h>` usem, one space", "xsem, one space", "xsem, two spaces",
                "two / one", "xmutex hand-off, one space", "two spaces"], rows), "",
         "Guest instructions per operation (`-icount shift=0`, `-smp 1`, kernel and both spaces "
         "included; progs/bench/xbench.c). A signal-wait is half a ping-pong round trip; a "
@@ -603,38 +525,19 @@ def plots(R, speedup_pts):
 
 # --- the document ------------------------------------------------------------------------
 
-def render(data):
-    R = Records(data)
-    h = data["header"]
-    sp_md, sp_pts = speedup_section(R)
-    made = plots(R, sp_pts)
-    ic_pkg, ic_kern = micro_tables(R, "icount")
-    wa_pkg, wa_kern = micro_tables(R, "wall")
-    repro = [r for r in data["records"] if r.get("experiment") == "micro.icount"]
-    same = all(r.get("reproducible") for r in repro)
-    boots = max([r["runs"] for r in repro] or [0])
-    q = h["qemu"]
-    out = [
-        "# Results",
-        "",
-        f"Produced by `make bench` on {h['date']} at commit `{h['commit']}`"
-        f"{' (with uncommitted changes)' if h.get('dirty') else ''}, in {h.get('seconds', '?')} s"
-        f"{' — QUICK run: microbenchmarks only' if h.get('quick') else ''}. "
-        "This file is rendered from `results/latest.json` alone "
-        "(`python3 -m harness.experiments --render-only`); do not edit it by hand. "
-        "How each figure is measured, and what icount and TCG do not model: "
-        "[methodology.md](methodology.md).",
-        "",
-        f"- Host: {h['machine']['cpu']}, {h['machine']['cores']} cores, {h['machine']['os']}; "
-        f"load average (1, 5, 15 min) at start {', '.join(f'{x:.1f}' for x in h['machine']['loadavg_at_start'])}"
-        + (f", at end {', '.join(f'{x:.1f}' for x in h['machine']['loadavg_at_end'])}"
-           if "loadavg_at_end" in h["machine"] else ""),
-        f"- QEMU: {' '.join(q['version']) or '?'}",
-        f"- icount runs: `qemu-system-x86_64 {q['flags']['icount']}`",
-        f"- wall runs: `qemu-system-x86_64 {q['flags']['wall']}`",
-        "- Each figure is the median over boots; ranges in parentheses are the smallest and largest "
-        "boot (one-CPU icount figures are identical across boots).",
-    ]
+def template():
+    """The template's blocks: "main", then each `%% NAME` block."""
+    parts = re.split(r"\n%% (\w+)\n", TEMPLATE.read_text())
+    return {"main": parts[0], **dict(zip(parts[1::2], parts[2::2]))}
+
+
+def lines(ls):
+    return "".join(f"{l}\n" for l in ls)
+
+
+def header_lines(h):
+    """The header's optional lines: --only updates, a busy host."""
+    out = []
     for u in h.get("updates", []):
         line = (f"- Re-measured with `--only` on {u['date']} at commit `{u['commit']}`"
                 f"{' (with uncommitted changes)' if u.get('dirty') else ''}: "
@@ -652,115 +555,11 @@ def render(data):
     if load > cores:
         out.append(f"- **The host was busy** (load average up to {load:.1f} on {cores} cores): "
                    "wall-clock figures are noisy; the icount ones are not affected.")
-    out += [
-        "",
-        "## Microbenchmarks",
-        "",
-        f"### Guest instructions (`-icount shift=0`, one CPU; {boots} boots, "
-        f"{'identical' if same else 'NOT identical'})",
-        "",
-        ic_pkg, "", ic_kern, "",
-        "### Wall clock (ns, multi-threaded TCG, one CPU)",
-        "",
-        "Under TCG a kernel entry, an address-space switch and a TLB flush cost far more than "
-        "on hardware relative to plain instructions, so these ratios are QEMU's, not a CPU's.",
-        "",
-        wa_pkg, "", wa_kern, "",
-    ]
-    if "micro.png" in made:
-        out += ["![thread operations per package](img/micro.png)", ""]
-    out += ["### The POSIX layer's cost", "", posix_section(R)]
-    out += ["### Across spaces", "", xspace_section(R)]
-    out += ["## Psyche's application table", "",
-            "Kernel-level threads (`kthread`, every thread a VP) against user-level threads (`fifo`) "
-            "on the same CPUs, 16 (gauss) or 32 (sort) threads; time of the parallel part only. "
-            "Psyche ran on a BBN Butterfly; compare ratios, not seconds.", "",
-            apps_section(R),
-            "## Hand-offs across CPUs", "",
-            xcpu_section(R, sp_pts),
-            KTHREAD_COLLAPSE, "",
-            "## Speedup against threads per processor", "",
-            "Wall clock under multi-threaded TCG; only 2 host cores exist, so any speedup beyond 2 "
-            "is impossible here (methodology.md).", "",
-            sp_md, FIFO_SPEEDUP, ""]
-    if "speedup.png" in made:
-        out += ["![speedup against threads per processor](img/speedup.png)", ""]
-    out += ["## The two-minute warning", "",
-            "K copies of a program whose threads take spin locks around critical sections, "
-            "each copy its own space, sharing the CPUs; preemption warnings off and on. The figure "
-            "for K copies is the longest copy's time. `naive` never asks for warnings, so its two "
-            "columns are the same configuration: it is what a conventional package gets (its "
-            "waiters give up the CPU every 100 spins, ulib/spin.c). The kernel warns a VP only "
-            "when another VP is ready for its CPU (kernel/warn.c), so with a CPU per VP (MPL 1 in "
-            "Psyche's shape) there are no warnings and nothing to gain or lose. Beside the times: "
-            "sections whose holder the kernel preempted, the workers' share of time spent "
-            "spinning on the lock (rdtsc), and warnings honored of those given, over all K copies "
-            "(medians over boots).", "",
-            "Four settings. *icount, 1 CPU*: exact, but even a lone copy's two VPs take turns on "
-            "the CPU, so 1 copy loses as much as 3: not Psyche's shape. *icount, 4 CPUs*: "
-            "Psyche's shape with instructions as time, 4 VPs per copy, a CPU each at MPL 1 and 12 "
-            "VPs on 4 CPUs at MPL 3. Guest time there is the sum of all vCPUs' instructions, so "
-            "waiting must execute instructions: waiters spin without PAUSE (QEMU ends a vCPU's "
-            "icount turn at one, which made waiting free), and the kernel takes a 10 µs tick "
-            "(`tick=`, kernel/cmdline.c) because QEMU gives each vCPU in turn a share of the time "
-            "to the next timer deadline: without it a holder's vCPU stood still for long stretches "
-            "while its peers spun through theirs, warnings or not. Lock hand-offs under that "
-            "interleaving are chaotic (one MPL 1 configuration took 0.16–0.22 s as the tick "
-            "moved from 5 to 20 µs), and QEMU switches icount vCPUs partly on host time, so "
-            "these runs are not exactly reproducible (the same boot took 0.176 or 0.202 s): each "
-            "boot moves the tick and the figure is the median, the counts nearly exact. "
-            "*icount, 8 CPUs*: the same with 8 VPs per copy, fifo only, MPL 1 and 3; sections of "
-            "1000 units and 3000 between them, so at MPL 1 the lock is wanted twice as often as "
-            "one holder can serve it and its waiters spin most of the time, warnings or not. "
-            "*wall, 2 CPUs*: Psyche's shape with 2 VPs per copy, on a shared 2-core host (the "
-            "header's load): a vCPU the host deschedules stalls its lock's waiters with or "
-            "without warnings, and at MPL 1 off and on are the same run, so their ratio is noise.", "",
-            "Issue 16's goals, fifo. MPL 1 within 5% of 1.0: no MPL 1 run gets a warning or a "
-            "preemption, so warnings change nothing there, and off / on measures the noise: "
-            f"{mpl1_ratios(R)} in this run (the icount ones move by more than 5% between runs, "
-            "the chaos above). MPL 3 at least Psyche's "
-            f"2.59×: not met, {mpl_goal(R, 4) or '(not measured)'}, and "
-            f"{mpl_goal(R, 8) or '(not measured)'}. Without warnings a copy loses the time its running peers spin while its "
-            "holder waits for a CPU; the holder's own turns still work, so off / on stays below "
-            "about the number of VPs per copy (2× with the 2 VPs that 2 CPUs allow at MPL 1, why "
-            "the wall runs cannot reach 2.59×), and in practice it is the chance a preemption "
-            "catches the holder times how long it then waits: off ≈ on / (1 − spin share). More "
-            "contention gives more, not enough (sections of 1500 units, 6000 between, medians over "
-            "the same three ticks: 1.07×, 1.57×, 1.64× at MPL 1, 2, 3; spin share 44% → 4% at "
-            "MPL 3); 8 VPs on 8 CPUs at low "
-            "contention gave 1.15× and 1.18× (progs/bench/mpl.c), at high contention the most "
-            "(the 8-CPU table: twice the VPs per copy, room for twice the gain). naive stays at 1.0× at every "
-            "MPL. It is also faster than fifo with warnings on 4 icount CPUs, at MPL 1 as well, "
-            "where neither is warned or preempted: its waiters' system calls may end their vCPUs' "
-            "turns as a PAUSE does (a timer re-armed), which would make its waiting cheaper in "
-            "this model than on hardware; not verified.", "",
-            "The wall MPL 1 runs are bimodal (fifo 0.150 or 0.32 s, warnings off and on). Not "
-            "the kernel's placement: in the slow runs with warnings on the kernel gave no warning "
-            "and preempted nothing, which it would have had a VP waited on any CPU's queue "
-            "(warn_contended looks at all), and two workers cannot share a VP (without fifo's "
-            "time slices the waiter would spin forever behind its holder). The median spin share "
-            "is 48% either way (sections of 800 units, 200 between, 2 threads: the lock is "
-            "wanted 160% of the time), so the lock's throughput differs: how fast it changes "
-            "hands between two MTTCG vCPUs, which the host sets. A control, alternating boots at "
-            "load 6–7: 1 VP doing half the sections (nobody to wait for) took 0.091–0.140 s, "
-            "2 VPs doing all of them 0.177–0.383 s, sometimes slower than the work done serially, "
-            "with no preemption or warning in any. A wall MPL 1 with less contention would "
-            "measure the warning rather than the host; not re-measured here (load 6–12).", "",
-            mpl_section(R)]
-    tr = trace_plot(data)
-    if tr:
-        out += ["### A timeline of MPL 2", "",
-                "Two copies of mpl (fifo, 2 VPs each, quantum 2 ms) on one CPU under icount "
-                "(deterministic, as the icount table above), traced by the kernel (`python3 -m harness trace`; the Chrome trace JSON of each run is "
-                f"`{tr['off']['file']}` and `{tr['on']['file']}`, which Perfetto opens). Each bar is "
-                "one VP's turn on a CPU. With warnings off, a quantum ends in a preemption (red), "
-                "often of a VP whose thread holds the copy's lock, and the copy's other VP spins "
-                "through its own turn; with warnings on, the VP gets the warning (green) and gives "
-                "the CPU up at its next unlock, so turns end at section boundaries and no turn is "
-                "spent spinning on a preempted holder.", "",
-                "![MPL 2 timeline, warnings off and on](img/trace_mpl2.png)", ""]
-    out += ["## Scale", "", scale_section(R),
-            "## malloc across VPs", "", malloc_section(R)]
+    return out
+
+
+def tail_lines(data):
+    out = []
     if data.get("skipped"):
         out += ["## Not available yet", "",
                 "These experiments were not run because their guest programs do not exist yet:", ""]
@@ -770,4 +569,39 @@ def render(data):
         out += ["## Failed runs", ""]
         out += [f"- `{f['experiment']}` run {f['run']}: {f['error'].splitlines()[0]}" for f in data["failures"]]
         out.append("")
-    DOC.write_text("\n".join(out) + "\n")
+    return out
+
+
+def render(data):
+    R = Records(data)
+    h = data["header"]
+    sp_md, sp_pts = speedup_section(R)
+    made = plots(R, sp_pts)
+    ic_pkg, ic_kern = micro_tables(R, "icount")
+    wa_pkg, wa_kern = micro_tables(R, "wall")
+    repro = [r for r in data["records"] if r.get("experiment") == "micro.icount"]
+    q, m, t = h["qemu"], h["machine"], template()
+    tr = trace_plot(data)
+    host = (f"{m['cpu']}, {m['cores']} cores, {m['os']}; load average (1, 5, 15 min) at start "
+            f"{', '.join(f'{x:.1f}' for x in m['loadavg_at_start'])}"
+            + (f", at end {', '.join(f'{x:.1f}' for x in m['loadavg_at_end'])}"
+               if "loadavg_at_end" in m else ""))
+    v = {"date": h["date"], "commit": h["commit"], "seconds": h.get("seconds", "?"),
+         "dirty": " (with uncommitted changes)" if h.get("dirty") else "",
+         "quick": " — QUICK run: microbenchmarks only" if h.get("quick") else "",
+         "host": host, "qemu_version": " ".join(q["version"]) or "?",
+         "icount_flags": q["flags"]["icount"], "wall_flags": q["flags"]["wall"],
+         "updates": lines(header_lines(h)),
+         "boots": max([r["runs"] for r in repro] or [0]),
+         "identical": "identical" if all(r.get("reproducible") for r in repro) else "NOT identical",
+         "icount_pkg": ic_pkg, "icount_kernel": ic_kern, "wall_pkg": wa_pkg, "wall_kernel": wa_kern,
+         "micro_img": "![thread operations per package](img/micro.png)\n\n" if "micro.png" in made else "",
+         "posix": posix_section(R), "xspace": xspace_section(R), "apps": apps_section(R),
+         "xcpu": xcpu_section(R, sp_pts), "speedup": sp_md,
+         "speedup_img": ("![speedup against threads per processor](img/speedup.png)\n\n"
+                         if "speedup.png" in made else ""),
+         "mpl1_ratios": mpl1_ratios(R), "mpl_goal4": mpl_goal(R, 4) or "(not measured)",
+         "mpl_goal8": mpl_goal(R, 8) or "(not measured)", "mpl": mpl_section(R),
+         "trace": t["trace"].format(trace_off=tr["off"]["file"], trace_on=tr["on"]["file"]) if tr else "",
+         "scale": scale_section(R), "malloc": malloc_section(R), "tail": lines(tail_lines(data))}
+    DOC.write_text(t["main"].format_map(v))

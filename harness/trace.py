@@ -12,8 +12,7 @@ import argparse
 import json
 import sys
 
-from . import qemu
-from .__main__ import cmdline_of
+from . import cmdline_of, qemu
 
 # kernel/trace.h, in order
 TYPES = [None, "dispatch", "stop", "preempt", "warn", "upcall", "block", "unblock",

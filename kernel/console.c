@@ -5,7 +5,7 @@
  * ignores the lock (the holder may be the CPU that panicked, or halted).
  */
 #include "kernel.h"
-#include "fmt.h"
+#include <animacom/fmt.h>
 
 #define COM1 0x3f8
 

@@ -15,7 +15,7 @@
 #include "spinlock.h"
 #include "cpu.h"
 #include "trap.h"
-#include "proc.h"
+#include "vp.h"
 #include "trace.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -138,9 +138,11 @@ static inline size_t kheap_charge(size_t n)
 }
 uint64_t kheap_spare_pages(void);
 
+/* cmdline.c (here for smap_check below) */
+extern int memcheck;             /* the `memcheck` word: test-build checks on */
+
 /* cpu.c */
 extern int have_smap, have_smep;
-extern int memcheck;             /* the `memcheck` word: test-build checks on (cmdline.c) */
 void cpu_init(struct cpu *c);
 /* One %gs-relative load: the GS base is this CPU's struct cpu from the
    first instruction of kmain and ap_main on (spin locks use it). */
@@ -184,11 +186,12 @@ void lapic_startup(uint32_t apic_id, uint32_t tramp_pa);
 /* time.c */
 extern uint64_t tsc_hz, lapic_hz, lapic_ns_mult, tsc_boot, tsc_ns_mult;
 void time_calibrate(void);
+uint64_t now_ns(void);
+void delay_us(uint64_t us);
+
 /* rtc.c */
 extern uint64_t boot_epoch;
 void rtc_init(void);
-uint64_t now_ns(void);
-void delay_us(uint64_t us);
 
 /* smp.c */
 void smp_boot(void);
@@ -212,7 +215,6 @@ void sched_arm_timer(void);
 void sched_arm_timer_at(uint64_t now);
 void timer_interrupt(void);
 void sched_quantum_end(void);
-void warn_deliver(struct vp *vp);
 static inline uint64_t warn_cap_ns(void) { return quantum_ns / 2; }   /* the longest warning */
 
 /* warn.c */
@@ -222,6 +224,8 @@ int warn_contended(struct cpu *c);
 void warn_arm(struct cpu *c, struct vp *vp);
 void warn_ignored(struct cpu *c, struct vp *vp, uint64_t now);
 void warn_honored(struct vp *vp);
+void warn_due(struct cpu *c);
+void warn_deliver(struct vp *vp);
 
 /* kop.c */
 extern struct spinlock kop_lock;
@@ -230,14 +234,16 @@ void kop_free(struct kop *op);
 long kop_wait(struct kop *op, struct trapframe *tf);
 void kop_expire(struct kop *op);
 void kop_timers(struct cpu *c, uint64_t now);
-void timerq_insert(struct kop **root, struct kop *op);
-void timerq_remove(struct kop **root, struct kop *op);
 uint64_t kop_next_deadline(struct cpu *c);
 int futex_wake_key(uint64_t key, int n, struct space *sp);
 void futex_cancel_seg(int seg_id, struct space *sp, long err);
 long utimer_set(uint64_t deadline, uint64_t token);
 void kop_space_cleanup(struct space *sp);
 void kop_vp_cleanup(struct vp *vp);
+
+/* timerq.c */
+void timerq_insert(struct kop **root, struct kop *op);
+void timerq_remove(struct kop **root, struct kop *op);
 
 /* upcall.c */
 void ctx_from_tf(struct uctx *c, const struct trapframe *tf);
@@ -266,8 +272,6 @@ long lazy_remove(struct space *sp, uint64_t a, uint64_t len);
 long lazy_room(struct space *sp, int n);
 void lazy_join(struct space *sp, int i);
 void lazy_cover(struct space *sp, uint64_t a, uint64_t b, uint64_t flags);
-int all_mapped(struct space *sp, uint64_t a, uint64_t len);   /* protect.c */
-long own_range(uint64_t addr, uint64_t *len);
 void lazy_free(struct space *sp);
 struct lazy *lazy_region(struct space *sp, uint64_t va);
 struct lazy *lazy_first(struct space *sp, uint64_t addr, uint64_t len);
@@ -277,7 +281,11 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 int lazy_fill(struct space *sp, uint64_t va, uint64_t err);
 void lazy_unreserve(struct space *sp, void *pg);
 
-/* vpsys.c */
+/* protect.c */
+int all_mapped(struct space *sp, uint64_t a, uint64_t len);
+long own_range(uint64_t addr, uint64_t *len);
+
+/* cap.c */
 int cap_get(struct space *sp, uint64_t handle, struct capent *out);
 long cap_put(struct space *sp, const struct capent *c);
 void cap_hold(const struct capent *c);
@@ -297,10 +305,13 @@ int seg_futex_key(struct space *sp, uint64_t a, uint64_t *key);
 void seg_fault_detail(struct space *sp, uint64_t a, char *buf, size_t n);
 int seg_id_at(struct space *sp, uint64_t a);
 int seg_mapped(struct space *sp, int id);
+
+/* segwake.c */
 void seg_wake_all(struct space *sp);
 void wake_hand_off(struct space *sp, struct vp *self);
 
 /* vp.c */
+extern uint64_t next_vp_id;      /* vpidbase=N sets it (cmdline.c; tests) */
 struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp);
 struct vp *vp_lookup(struct space *sp, uint64_t index);
 void vp_free(struct vp *vp);
@@ -323,7 +334,6 @@ int space_hold_all(struct space **out, int max);
 long space_wait(int id, int *ustatus);
 void space_finish(struct space *sp);
 struct space *space_at(int slot);
-void kernel_finish(void);
 
 /* elf.c */
 int elf_load(struct space *sp, const uint8_t *img, uint64_t size, uint64_t *entry);
@@ -349,11 +359,11 @@ extern uint64_t idlepoll_ns;
 int idle_poll(struct cpu *c);
 
 /* cmdline.c */
-extern uint64_t next_vp_id;      /* vp.c; vpidbase=N sets it (tests) */
 extern uint64_t memquota_mb;     /* memquota=MB: per-space page quota (0: default) */
 void cmdline_parse(const char *s);
 void cmdline_start_programs(void);
 int boot_status(void);
 void boot_record_exit(int slot, int status);
+void kernel_finish(void);
 
 #endif

@@ -59,49 +59,6 @@ static void quantum_begin(struct cpu *c, struct vp *vp, uint64_t now)
 	sched_arm_timer_at(now);
 }
 
-/*
- * The warning goes out in two steps. When it falls due (timer interrupt,
- * or a quantum end that finds it never given) it is only marked DUE; it
- * is posted on the VP's next way out to user mode (warn_deliver), with a
- * deadline at least the full period away. So the period the VP asked for
- * always runs in user mode, where it can act on the warning: not while
- * the VP sits in a long system call, nor while its emulated CPU is
- * starved by the host. Otherwise one return to user mode could both warn
- * and preempt, and a VP honoring every warning would still be preempted
- * with its warning unread.
- */
-static void warn_due(struct cpu *c)
-{
-	if (!warn_contended(c)) {    /* no preemption in sight: no warning (warn.c) */
-		c->warned = WARN_MOOT;
-		return;
-	}
-	c->warned = WARN_DUE;
-	c->need_resched = 0;         /* no preemption before the warning is out */
-}
-
-/* Post a due warning; called on every way out to user mode. */
-void warn_deliver(struct vp *vp)
-{
-	struct cpu *c = mycpu();
-	if (c->warned != WARN_DUE || c->vp != vp)
-		return;
-	uint64_t now = now_ns(), period = c->quantum_end - c->warn_at;
-	c->warned = WARN_GIVEN;
-	if (c->quantum_end < now + period) {
-		c->quantum_end = now + period;
-		c->warn_at = now;        /* the period stays quantum_end - warn_at (warn.c) */
-		vp->pp->late_warnings++;
-		sched_arm_timer();
-	}
-	vp->pp->quantum_end = vp->pp->preempt_deadline = c->quantum_end;
-	vp->pp->warnings++;
-	trace(TR_WARN, vp, (uint32_t)((c->quantum_end - now) / 1000));
-	struct event ev = { .type = EV_WARNING, .arg = c->quantum_end,
-			    .thread = READ_ONCE(vp->vpp->current_thread) };
-	event_post(vp, &ev, EVP_ADVISORY);    /* advisory: dropped (counted) if no room */
-}
-
 static volatile uint64_t min_vruntime;   /* roughly the least vruntime in play */
 
 /* vp to the tail of c's queue (rq_lock held; the caller counts it). */

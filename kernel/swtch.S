@@ -1,7 +1,7 @@
 /*
  * swtch(struct context **from, struct context *to): save the callee-saved
  * registers on this stack, store the stack pointer in *from, and resume
- * `to`. The layout matches struct context in proc.h.
+ * `to`. The layout matches struct context in vp.h.
  */
 	.text
 	.globl swtch

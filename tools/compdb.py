@@ -8,8 +8,8 @@ from pathlib import Path
 
 root = Path(__file__).resolve().parent.parent
 cc, kflags, uflags = sys.argv[1], shlex.split(sys.argv[2]), shlex.split(sys.argv[3])
-groups = [(kflags, ["boot/*.S", "kernel/*.c", "kernel/*.S"]),
-          (uflags, ["ulib/*.c", "ulib/*.S", "ulib/posix/*.c", "threadpkgs/**/*.c", "progs/*/*.c",
+groups = [(kflags, ["boot/*.S", "kernel/*.c", "kernel/*.S", "common/*.c"]),
+          (uflags, ["ulib/*/*.c", "ulib/*/*.S", "common/*.c", "threadpkgs/**/*.c", "progs/*/*.c",
                    "progs/posix/*/*.c", "progs/ported/*/*.c"])]
 # Dependency-file flags mean nothing to clangd.
 drop = {"-MMD", "-MP"}

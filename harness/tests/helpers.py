@@ -2,11 +2,10 @@
 end of the console log, so a failure shows what the guest said."""
 import re
 
-from harness import ROOT
+from harness import packages
 
-# The thread packages of the build (a folder of threadpkgs/ with C in it).
-PACKAGES = sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
-                  if d.is_dir() and any(d.glob("*.c")))
+# The thread packages of the build (harness.packages: the one way).
+PACKAGES = packages()
 
 HEX = re.compile(r"0x[0-9a-f]+")
 USER_TEXT, USER_TOP = 0x400000, 0x0000800000000000

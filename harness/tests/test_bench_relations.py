@@ -7,10 +7,8 @@ deterministic; the two boots of each test run side by side.
 import statistics
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
-from harness import BUILD
-from harness.experiments import MPL4_SEEDS, Exp, boot_once, mpl4_exp, mpl_exp, packages, table
+from harness import packages
+from harness.experiments import MPL4_SEEDS, Exp, boot_once, mpl4_exp, mpl_exp, table
 
 
 def boot_pair(exps, request):
@@ -47,8 +45,6 @@ def test_fifo_yield_10x_cheaper_than_kthread(built, request):
 
 
 def test_mpl3_warnings_on_faster_than_off(built, request):
-    if not (BUILD / "progs" / "mpl").is_file():
-        pytest.skip("progs/bench/mpl.c is not written yet")
     # The bench's icount run at MPL 3: 3 copies of 2 VPs on one CPU,
     # quantum 2 ms; the longest copy is the figure. One CPU because under
     # icount with several vCPUs spinning costs no guest time (progs/bench/mpl.c);
@@ -85,8 +81,6 @@ def test_mpl1_a_cpu_per_vp_is_never_warned(built, request):
 
 
 def test_mpl_psyche_shape_on_4_icount_cpus(built, request):
-    if not (BUILD / "progs" / "mpl").is_file():
-        pytest.skip("progs/bench/mpl.c is not written yet")
     # The bench's instruction-counted MPL variant (harness/experiments.py,
     # mpl4_exp): 4 icount CPUs, 4 VPs per copy spinning without PAUSE, a
     # 10 us tick. MPL 1: a CPU per VP, nobody waits for a CPU, so no

@@ -1,4 +1,4 @@
-"""C11 <threads.h> (ulib/posix/c11threads.c, thin wrappers over the POSIX
+"""C11 <threads.h> (ulib/pthread/c11threads.c, thin wrappers over the POSIX
 layer) on every package of the build at -smp 1 and 2: progs/posix/c11thr
 creates and joins threads with int results (also through thrd_exit),
 detaches one, checks thrd_current/thrd_equal, thrd_sleep (and its -2 for

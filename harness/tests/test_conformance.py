@@ -1,4 +1,4 @@
-"""The thread-package conformance suite (threadpkgs/conformance.h), run by
+"""The thread-package conformance suite (progs/include/conformance.h), run by
 one program, `conformance PKG[+PKG...]`, on every package of the build:
 every folder threadpkgs/NAME/ (the build's one list; nothing else names
 the packages). Each run must pass every test and exit 0.
@@ -14,13 +14,8 @@ import shutil
 import subprocess
 
 import pytest
-from harness import ROOT, qemu
+from harness import ROOT, packages, qemu
 from helpers import done, result
-
-
-def packages():
-    return sorted(d.name for d in (ROOT / "threadpkgs").iterdir()
-                  if d.is_dir() and any(d.glob("*.c")))
 
 
 PACKAGES = packages()
@@ -160,7 +155,7 @@ def test_copy_of_tutor_is_a_package(tmp_path):
     (a whole build here took most of this test's 90 s on a slow host)."""
     tree = tmp_path / "tree"
     ignore = shutil.ignore_patterns(".git", "results", "__pycache__", "*.iso", "logs")
-    for d in ("boot", "kernel", "ulib", "threadpkgs", "progs", "harness", "tools", "build"):
+    for d in ("boot", "kernel", "common", "ulib", "threadpkgs", "progs", "harness", "tools", "build"):
         shutil.copytree(ROOT / d, tree / d, ignore=ignore, symlinks=True)
     shutil.copy2(ROOT / "Makefile", tree / "Makefile")
     shutil.copytree(tree / "threadpkgs" / "tutor", tree / "threadpkgs" / "tutorcopy")

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from harness import ROOT, iso, qemu
-from harness.__main__ import cmdline_of
+from harness import cmdline_of
 
 FAKE = textwrap.dedent("""\
     import os, sys, time

@@ -127,6 +127,22 @@ def test_ported_warnings_are_not_fatal(built, tmp_path):
     assert "-Wno-error" not in compile_cmd("build/u/progs/posix/libcposix.c.o")
 
 
+def test_program_headers_named_like_animas(boot, tmp_path):
+    # progs/ported/ownhdrs/ has its own clock.h, thread.h and sync.h on its
+    # include path (flags.mk -I). Anima's runtime headers of those names
+    # came first there (ulib/include), so it did not compile; now they are
+    # <animart/...> and the top of the path holds standard headers only.
+    argv = shlex.split(compile_cmd("build/u/progs/ported/ownhdrs/main.c.o"))
+    argv[argv.index("-o") + 1] = str(tmp_path / "main.o")
+    p = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    std = {f.name for f in (ROOT / "ulib" / "include").glob("*.h")}
+    assert not std & {"clock.h", "thread.h", "sync.h", "spin.h", "sys.h", "vprt.h"}, std
+    r = boot("run=ownhdrs", smp=1)
+    done(r, 0)
+    assert result(r, "ownhdrs") == {"name": "ownhdrs", "h": 0, "m": 15, "done": 5, "sum": 20}
+
+
 def test_ported_main_returns_0(built, tmp_path):
     # Ported code is compiled hosted (-fhosted): a main that ends without a
     # return returns 0, as C99 says. Freestanding, GCC warned and main
@@ -177,7 +193,8 @@ int main(int argc, char **argv)
 
 
 def test_programs_own_names_link(built, tmp_path):
-    syms = subprocess.run(["nm", "-g", "--defined-only", str(BUILD / "ulib.a")],
+    syms = subprocess.run(["nm", "-g", "--defined-only",
+                           *(str(BUILD / a) for a in ("librt.a", "libpthread.a", "libc.a"))],
                           capture_output=True, text=True, check=True).stdout
     # Strong definitions only: a weak one (glibc's `error`, <error.h>) gives
     # way to the program's, which the link below checks.
@@ -192,7 +209,7 @@ def test_programs_own_names_link(built, tmp_path):
                    cwd=ROOT, check=True, capture_output=True, text=True)
     libs = shlex.split(make_var("ULIBS"))
     p = subprocess.run(["ld", "-nostdlib", "-static", "-T", "ulib/user.ld", "-o",
-                        str(tmp_path / "own"), "build/u/ulib/crt0.S.o", str(tmp_path / "own.o"),
-                        "build/u/ulib/posix/pstart.c.o", *libs],
+                        str(tmp_path / "own"), "build/u/ulib/libc/crt0.S.o", str(tmp_path / "own.o"),
+                        "build/u/ulib/pthread/pstart.c.o", *libs],
                        cwd=ROOT, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr

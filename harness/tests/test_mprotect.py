@@ -1,5 +1,5 @@
 """mprotect and mmap(PROT_NONE) on SYS_protect (kernel/protect.c,
-ulib/mman.c). progs/posix/mprot.c on every package at -smp 1 and 2: a
+ulib/libc/mman.c). progs/posix/mprot.c on every package at -smp 1 and 2: a
 page made read-only and writable again, code made executable and called,
 address space reserved with PROT_NONE and committed in parts, a kernel
 copy-out to a read-only page refused (EFAULT), bad calls refused with

@@ -1,5 +1,5 @@
-"""pipe and pipe2 (ulib/posix/pipe.c, descriptors in ulib/fd.c, waiting in
-ulib/select.c) on every package at -smp 1 and 2 (progs/posix/pipes.c):
+"""pipe and pipe2 (ulib/libc/pipe.c, descriptors in ulib/libc/fd.c, waiting in
+ulib/libc/select.c) on every package at -smp 1 and 2 (progs/posix/pipes.c):
 1 MiB of odd-sized writes read back in order by another thread, PIPE_BUF
 records from 4 writers never interleaved, end of file once the last
 write end (a dup too) is closed, EPIPE and SIGPIPE, O_NONBLOCK and the

@@ -67,3 +67,19 @@ def test_priority_inheritance(boot, smp):
     res = result(r, "portcompat")
     assert res["failures"] == 0 and res["checks"] == 2, r.tail()
     done(r, 0)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_waiters_woken_highest_priority_first(boot, smp):
+    """pwaitq on prio with one VP: SCHED_FIFO 35, 10, 80, 20, 60 queue in
+    that order on a mutex, a condition variable and a semaphore; prio
+    orders waiters (thread_ops.wait_first, <animart/waitq.h>), so the
+    unlock, each signal and each post reach 80 first, then 60, 35, 20,
+    10. (FIFO, before: 35 10 80 20 60.)"""
+    r = boot("run=portcompat,pkg=prio,vps=1,pwaitq", smp=smp, timeout=120)
+    res = result(r, "portcompat")
+    assert res["failures"] == 0 and res["checks"] == 3, r.tail()
+    for kind in ("mutex", "cond", "sem"):
+        assert f"pwaitq {kind}: 80 60 35 20 10" in r.lines, r.tail()
+    done(r, 0)
+

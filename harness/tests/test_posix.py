@@ -1,4 +1,4 @@
-"""POSIX threads (ulib/posix/, docs/posix.md) on every package of the
+"""POSIX threads (ulib/pthread/, docs/posix.md) on every package of the
 build, at -smp 1 and 2: progs/posix/ptest, an ordinary pthreads program
 run by the POSIX start with the package named on its command line
 (pkg=NAME), covers every area (create/join/detach without leaks, once,

@@ -1,6 +1,7 @@
 """The `prio` package's own tests (progs/tests/priotest.c): strict priority
 order, preemption on creation, round robin within a level, no starvation
-within a level, and user-level preemption of low-priority spinners (its
+within a level, waiters woken highest priority first (waitq), and
+user-level preemption of low-priority spinners (its
 latency reported under icount, in guest instructions)."""
 import pytest
 from helpers import done, result
@@ -15,7 +16,7 @@ def run(boot, test, vps=1, smp=1, icount=False, timeout=120, ms=None):
     return res, r
 
 
-@pytest.mark.parametrize("test", ["order", "preempt", "rr"])
+@pytest.mark.parametrize("test", ["order", "preempt", "rr", "waitq"])
 def test_one_vp(boot, test):
     run(boot, test, icount=True)
 

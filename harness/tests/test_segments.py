@@ -1,5 +1,5 @@
 """Shared segments and cross-space synchronization (issue 15;
-progs/tests/xspace.c, kernel/seg.c, ulib/xsync.c).
+progs/tests/xspace.c, kernel/seg.c, ulib/rt/xsync.c).
 
 Every boot has the `memcheck` word (freed frames are poisoned and checked,
 so a segment frame freed while a space could still write it panics).

@@ -1,4 +1,4 @@
-"""Thread stacks as ported pthread code expects them (ulib/stack.c,
+"""Thread stacks as ported pthread code expects them (ulib/rt/stack.c,
 progs/posix/bigstack.c): 8 MiB by default, main's too (a kthread main's is
 the initial stack, demand-zero below its first 256 KiB), costing only the
 pages touched, with nothing mapped below, so an overflow kills the space

@@ -1,4 +1,4 @@
-"""POSIX timers (ulib/posix/timer.c, delivery in ulib/signal.c) on every
+"""POSIX timers (ulib/libc/timer.c, delivery in ulib/libc/signal.c) on every
 package at -smp 1 and 2 (progs/posix/timers.c): alarm's return value and
 alarm + pause (the handler in main, EINTR), setitimer's periodic SIGALRM
 (at least a third of the ticks a window should hold), getitimer and

@@ -1,4 +1,4 @@
-"""<ucontext.h> (ulib/ucontext.S, ucontext.c) on every package at -smp 1
+"""<ucontext.h> (ulib/libc/ucontext.S, ucontext.c) on every package at -smp 1
 and 2 (progs/posix/uctx.c): getcontext/setcontext returning again, a
 generator resumed 1000 times by swapcontext, makecontext with 9
 arguments on an ABI-aligned stack (two stack tops 8 bytes apart), uc_link,

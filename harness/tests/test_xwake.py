@@ -1,4 +1,4 @@
-"""Cross-space wake-ups routed at user level (issue 15; ulib/xwait.c,
+"""Cross-space wake-ups routed at user level (issue 15; ulib/rt/xwait.c,
 kernel/segwake.c, progs/bench/xbench.c), under icount at -smp 1, where
 the figures are deterministic guest instruction counts measured side by
 side in one run.

@@ -54,11 +54,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <sync.h>
-#include <clock.h>
-#include <rng.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/sync.h>
+#include <animart/clock.h>
+#include <animalib/rng.h>
+#include <animalib/result.h>
 #include "apppkg.h"
 
 static const struct pkg *P;

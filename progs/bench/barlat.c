@@ -11,10 +11,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
-#include <sync.h>
-#include <clock.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/sync.h>
+#include <animart/clock.h>
+#include <animalib/result.h>
 #include "apppkg.h"
 
 static const struct pkg *P;

@@ -12,7 +12,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <sys.h>
+#include <animart/sys.h>
 #include <errno.h>
 
 #define MAXARGS 16

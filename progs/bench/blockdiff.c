@@ -24,10 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <clock.h>
-#include <result.h>
-#include <upcall.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animalib/result.h>
+#include <animart/upcall.h>
 #include "apppkg.h"
 
 #define MS      1000000UL

@@ -13,12 +13,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <ulib.h>
+#include <animalib/ulib.h>
 #include <string.h>
-#include <clock.h>
-#include <result.h>
-#include <rng.h>
-#include <thread.h>
+#include <animart/clock.h>
+#include <animalib/result.h>
+#include <animalib/rng.h>
+#include <animart/thread.h>
 #include "apppkg.h"
 
 #define RING 16

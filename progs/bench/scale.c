@@ -50,10 +50,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <sync.h>
-#include <clock.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/sync.h>
+#include <animart/clock.h>
+#include <animalib/result.h>
 #include <fifo/fifo.h>
 #include "apppkg.h"
 

@@ -46,8 +46,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
 #include "gauss.h"
 
 static const struct pkg *P;

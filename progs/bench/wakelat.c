@@ -19,11 +19,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
-#include <sync.h>
-#include <clock.h>
-#include <result.h>
-#include <vprt.h>
+#include <animart/sys.h>
+#include <animart/sync.h>
+#include <animart/clock.h>
+#include <animalib/result.h>
+#include <animart/vprt.h>
 #include "apppkg.h"
 
 static const struct pkg *P;

@@ -22,14 +22,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <clock.h>
-#include <seg.h>
-#include <sync.h>
-#include <xsync.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animart/seg.h>
+#include <animart/sync.h>
+#include <animart/xsync.h>
 #include <errno.h>
-#include <pkg.h>
-#include <result.h>
+#include <animart/pkg.h>
+#include <animalib/result.h>
 #include "apppkg.h"
 
 #define BATCH 200

@@ -29,10 +29,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
-#include <clock.h>
-#include <upcall.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animart/upcall.h>
+#include <animalib/result.h>
 #include "apppkg.h"
 
 static int rounds;

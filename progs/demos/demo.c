@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <clock.h>
-#include <sys.h>
-#include <pkg.h>
+#include <animart/clock.h>
+#include <animart/sys.h>
+#include <animart/pkg.h>
 
 #define NULLS 2000
 

@@ -5,8 +5,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <result.h>
-#include <sys.h>
+#include <animalib/result.h>
+#include <animart/sys.h>
 
 int main(int argc, char **argv)
 {

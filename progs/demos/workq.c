@@ -20,11 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <seg.h>
-#include <xsync.h>
-#include <pkg.h>
-#include <thread.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
+#include <animart/xsync.h>
+#include <animart/pkg.h>
+#include <animart/thread.h>
 #include "apppkg.h"
 
 #define SLOTS 4

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <pkg.h>
+#include <animart/sys.h>
+#include <animart/pkg.h>
 
 /* The package called `name` (any folder of threadpkgs/: pkg_all[]);
    exits with status 2 if there is none. */

@@ -8,7 +8,7 @@
 #ifndef PROGS_AVAIL_H
 #define PROGS_AVAIL_H
 
-#include <sys.h>
+#include <animart/sys.h>
 
 #define AVAIL_STEADY (-1L)      /* avail_wait: until it stops moving */
 

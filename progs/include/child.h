@@ -8,7 +8,7 @@
 #ifndef PROGS_CHILD_H
 #define PROGS_CHILD_H
 
-#include <sys.h>
+#include <animart/sys.h>
 
 #define CHILD_LOST (-200)
 

@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sync.h>
-#include <clock.h>
-#include <rng.h>
+#include <animart/sync.h>
+#include <animart/clock.h>
+#include <animalib/rng.h>
 #include "apppkg.h"
 
 static int g_n, g_threads;

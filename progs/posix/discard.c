@@ -20,11 +20,11 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <seg.h>
+#include <animart/seg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys.h>
+#include <animart/sys.h>
 #include "avail.h"
 
 #define CHECK_NAME "discard"

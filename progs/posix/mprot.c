@@ -23,12 +23,12 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <seg.h>
+#include <animart/seg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys.h>
+#include <animart/sys.h>
 #include <unistd.h>
 #include <anima/vp.h>
 #include "avail.h"

@@ -17,9 +17,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <clock.h>
-#include <sync.h>
-#include <pkg.h>
+#include <animart/clock.h>
+#include <animart/sync.h>
+#include <animart/pkg.h>
 
 #define RUNS 9
 #define BATCH 200

@@ -36,6 +36,11 @@
  *            thread holding a PTHREAD_PRIO_INHERIT mutex that a high one
  *            waits for outruns a middle one; with PTHREAD_PRIO_NONE the
  *            middle one finishes first.
+ *   pwaitq   (only when named; pkg=prio vps=1) waiters woken highest
+ *            priority first: SCHED_FIFO 35, 10, 80, 20, 60 queue in that
+ *            order on a mutex, a condition variable, a semaphore; the
+ *            unlock, each signal and each post reach 80 first, then 60,
+ *            35, 20, 10.
  *
  *   portcompat [AREA...]      (no AREA: all)
  *
@@ -1033,6 +1038,78 @@ static void test_pinherit(void)
 	CHECK(inversion_avoided(PTHREAD_PRIO_INHERIT));  /* and inheritance ends it */
 }
 
+/* --- pwaitq: the order waiters are woken in, on a package that orders
+   them (prio) */
+#define WQ_N 5
+/* distinct levels of the thread interface (pt_level: 1, 2, 3, 5, 6) */
+static const int wq_prio[WQ_N] = { 35, 10, 80, 20, 60 };
+static pthread_mutex_t wq_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wq_c = PTHREAD_COND_INITIALIZER;
+static sem_t wq_s;
+static int wq_kind, wq_log[WQ_N], wq_n;
+
+static void *wq_waiter(void *arg)
+{
+	int me = (int)(long)arg;
+	if (wq_kind == 2) {
+		sem_wait(&wq_s);
+		wq_log[wq_n++] = me;
+		return 0;
+	}
+	pthread_mutex_lock(&wq_m);
+	if (wq_kind == 1)
+		pthread_cond_wait(&wq_c, &wq_m);
+	wq_log[wq_n++] = me;
+	pthread_mutex_unlock(&wq_m);
+	return 0;
+}
+
+static void test_pwaitq(void)
+{
+	struct sched_param p = { 90 };
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &p);
+	sem_init(&wq_s, 0, 0);
+	for (wq_kind = 0; wq_kind < 3; wq_kind++) {
+		pthread_t t[WQ_N];
+		wq_n = 0;
+		if (wq_kind == 0)
+			pthread_mutex_lock(&wq_m);
+		for (int i = 0; i < WQ_N; i++) {
+			pthread_attr_t a;
+			struct sched_param q = { wq_prio[i] };
+			pthread_attr_init(&a);
+			pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+			pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+			pthread_attr_setschedparam(&a, &q);
+			pthread_create(&t[i], &a, wq_waiter, (void *)(long)wq_prio[i]);
+			pthread_attr_destroy(&a);
+			usleep(2000);                    /* it queues before the next comes */
+		}
+		if (wq_kind == 0)
+			pthread_mutex_unlock(&wq_m);     /* handed down the queue */
+		for (int i = 0; wq_kind && i < WQ_N; i++) {
+			if (wq_kind == 1) {
+				pthread_mutex_lock(&wq_m);
+				pthread_cond_signal(&wq_c);
+				pthread_mutex_unlock(&wq_m);
+			} else
+				sem_post(&wq_s);
+			usleep(2000);                    /* the woken one logs */
+		}
+		for (int i = 0; i < WQ_N; i++)
+			pthread_join(t[i], 0);
+		printf("pwaitq %s:", wq_kind == 0 ? "mutex" : wq_kind == 1 ? "cond" : "sem");
+		for (int i = 0; i < wq_n; i++)
+			printf(" %d", wq_log[i]);
+		printf("\n");
+		CHECK(wq_n == WQ_N && wq_log[0] == 80 && wq_log[1] == 60 && wq_log[2] == 35 &&
+		      wq_log[3] == 20 && wq_log[4] == 10);
+	}
+	sem_destroy(&wq_s);
+	p.sched_priority = 0;
+	pthread_setschedparam(pthread_self(), SCHED_OTHER, &p);
+}
+
 /* --- robust */
 static pthread_mutex_t rb_m;
 static sem_t rb_locked;
@@ -1161,6 +1238,7 @@ static const struct {
 	{ "robust", test_robust, 0 },
 	{ "getopt", test_getopt, 0 },
 	{ "pinherit", test_pinherit, 1 },
+	{ "pwaitq", test_pwaitq, 1 },
 };
 
 int main(int argc, char **argv)

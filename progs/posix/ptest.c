@@ -20,10 +20,10 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <upcall.h>
-#include <thread.h>
-#include <clock.h>
+#include <animart/sys.h>
+#include <animart/upcall.h>
+#include <animart/thread.h>
+#include <animart/clock.h>
 #include <mqueue.h>
 #include <fcntl.h>
 

@@ -11,9 +11,9 @@
  * user's flags). Exits 0 when AC was kept throughout.
  */
 #include <stdio.h>
-#include <sys.h>
-#include <clock.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animalib/result.h>
 
 #define AC (1UL << 18)
 

@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
-#include <result.h>
-#include <sys.h>
-#include <seg.h>
-#include <upcall.h>
+#include <animalib/result.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
+#include <animart/upcall.h>
 
 #define KADDR     0xffffffff80100000UL   /* kernel text */
 #define NONCANON  0x0000900000000000UL

@@ -30,9 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <result.h>
-#include <upcall.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
+#include <animart/upcall.h>
 
 #define KERNEL_ADDR   0xffffffff80100000UL
 #define NONCANON      0x0000800000000000UL   /* first address past user space */

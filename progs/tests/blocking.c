@@ -24,9 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <result.h>
-#include <upcall.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
+#include <animart/upcall.h>
 
 #define MS            1000000UL
 #define LATENCY       (5 * MS)

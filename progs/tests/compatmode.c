@@ -11,7 +11,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <sys.h>
+#include <animart/sys.h>
 
 /* A far jump (m16:32 operand: no stack access) to 0x1b:code32. */
 static __attribute__((noinline)) void far_jump(int sys)

@@ -13,9 +13,9 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
-#include <clock.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animalib/result.h>
 #include "apppkg.h"
 #include "fifo/fifo.h"
 

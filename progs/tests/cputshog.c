@@ -20,9 +20,9 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
-#include <upcall.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/upcall.h>
+#include <animalib/result.h>
 
 #define MAXV 200
 #define VSTACK 4096

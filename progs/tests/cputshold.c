@@ -17,9 +17,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <sys.h>
-#include <seg.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
+#include <animalib/result.h>
 #include "child.h"
 
 #define MS 1000000UL

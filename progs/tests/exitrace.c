@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <upcall.h>
+#include <animart/sys.h>
+#include <animart/upcall.h>
 
 #define NVP 2
 static volatile int go, ready, faulting;

@@ -15,11 +15,11 @@
  * run_ratio is the scheduler's fairness; count_ratio adds the host's.
  */
 #include <stdio.h>
-#include <clock.h>
+#include <animart/clock.h>
 #include <stdlib.h>
-#include <sys.h>
-#include <result.h>
-#include <upcall.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
+#include <animart/upcall.h>
 
 #define STACK 16384
 

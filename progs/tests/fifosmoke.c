@@ -3,10 +3,10 @@
    sleeps in the kernel while the others keep running. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
-#include <sync.h>
-#include <pkg.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/sync.h>
+#include <animart/pkg.h>
+#include <animalib/result.h>
 #include "fifo/fifo.h"
 
 static struct mutex m;

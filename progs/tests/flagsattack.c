@@ -33,9 +33,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <sys.h>
-#include <seg.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
+#include <animalib/result.h>
 
 #define DF (1UL << 10)
 #define NT (1UL << 14)

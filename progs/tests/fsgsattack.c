@@ -30,8 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
 #include <anima/vp.h>
 #include "child.h"
 

@@ -14,8 +14,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <sys.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
 
 #define OFF 0x40
 #define MAXCHUNK 1024

@@ -27,8 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <result.h>
-#include <sys.h>
+#include <animalib/result.h>
+#include <animart/sys.h>
 
 #define MAXKIDS 16
 

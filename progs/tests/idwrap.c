@@ -14,10 +14,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
+#include <animart/sys.h>
 #include <errno.h>
-#include <result.h>
-#include <upcall.h>
+#include <animalib/result.h>
+#include <animart/upcall.h>
 
 #define VSTACK 4096
 static char vstack[VSTACK] __attribute__((aligned(16)));

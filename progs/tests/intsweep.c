@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
+#include <animart/sys.h>
 #include "child.h"
 
 /* 256 stubs of 16 bytes: `int $N; ret`, padded. */

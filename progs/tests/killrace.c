@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 #include <stdint.h>
-#include <sys.h>
+#include <animart/sys.h>
 
 #define NVP 8
 static volatile int go, ready;

@@ -25,10 +25,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
+#include <animart/sys.h>
 #include <errno.h>
-#include <result.h>
-#include <upcall.h>
+#include <animalib/result.h>
+#include <animart/upcall.h>
 #include <string.h>
 #include "avail.h"
 #include "child.h"

@@ -22,11 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <seg.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
 #include <errno.h>
-#include <rng.h>
-#include <result.h>
+#include <animalib/rng.h>
+#include <animalib/result.h>
 
 #define W 512                           /* pages in the window */
 #define PROT_RW (PROT_READ | PROT_WRITE)

@@ -26,11 +26,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <seg.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
 #include <errno.h>
-#include <result.h>
-#include <upcall.h>
+#include <animalib/result.h>
+#include <animart/upcall.h>
 #include <anima/exit.h>
 #include "avail.h"
 #include "child.h"

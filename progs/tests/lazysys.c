@@ -16,8 +16,8 @@
  * Exits 0 when all are as expected.
  */
 #include <stdio.h>
-#include <sys.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
 
 static char *region(uint64_t latency, int prot)
 {

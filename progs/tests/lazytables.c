@@ -12,7 +12,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
+#include <animart/sys.h>
 
 #define GIB (1UL << 30)
 

@@ -5,15 +5,15 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <ulib.h>
+#include <animalib/ulib.h>
 #include <string.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <rng.h>
-#include <clock.h>
-#include <sys.h>
-#include <result.h>
+#include <animalib/rng.h>
+#include <animart/clock.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
 
 #define CHECK_NAME "libctest"
 #include <check.h>

@@ -21,11 +21,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <ulib.h>
+#include <animalib/ulib.h>
 #include <string.h>
-#include <result.h>
-#include <rng.h>
-#include <thread.h>
+#include <animalib/result.h>
+#include <animalib/rng.h>
+#include <animart/thread.h>
 #include "apppkg.h"
 
 #define SLOTS    32

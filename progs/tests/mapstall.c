@@ -16,10 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <seg.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
 #include <errno.h>
-#include <result.h>
+#include <animalib/result.h>
 #include "child.h"
 
 #define MS 1000000UL

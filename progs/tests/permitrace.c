@@ -27,9 +27,9 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
-#include <result.h>
-#include <thread.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
+#include <animart/thread.h>
 
 static long iters = 1000000;
 static struct thread d;                 /* only its park word is used */

@@ -27,15 +27,20 @@
  *            thread waits on, which runs post_ns later while the spinners
  *            still hold the other VPs (user-level preemption through
  *            SYS_vp_signal). Under icount the figures are instructions.
+ *   waitq    one VP: threads of levels 2, 0, 5, 1, 4 queue, in that order,
+ *            on a mutex, then a condition variable, then a semaphore
+ *            (<animart/sync.h>); the mutex's unlock, each signal and each
+ *            post must reach the highest level first (prio orders its
+ *            waiters: thread_ops.wait_first, <animart/waitq.h>)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <clock.h>
-#include <sync.h>
-#include <result.h>
-#include <pkg.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animart/sync.h>
+#include <animalib/result.h>
+#include <animart/pkg.h>
 
 static const struct pkg *P;
 static int nvps = 1;
@@ -276,12 +281,83 @@ static void t_latency(void)
 		fail("the level-7 thread ran only once the spinners were done");
 }
 
+/* ---- waitq ---- */
+#define WQ_N 5
+static const int wq_levels[WQ_N] = { 2, 0, 5, 1, 4 };
+static struct mutex wq_m;
+static struct cond wq_c;
+static struct sem wq_s;
+static int wq_kind;                   /* 0 mutex, 1 condition, 2 semaphore */
+
+/* The main thread (level 7) sleeps a while: the one VP runs the rest. */
+static void nap(void)
+{
+	uint64_t until = now_ns() + 2000000;
+	while (now_ns() < until)
+		thread_block_until(until);
+}
+
+static void *wq_fn(void *arg)
+{
+	(void)arg;
+	if (wq_kind == 0) {
+		umutex_lock(&wq_m);
+		put(thread_self()->prio);
+		umutex_unlock(&wq_m);
+	} else if (wq_kind == 1) {
+		umutex_lock(&wq_m);
+		ucond_wait(&wq_c, &wq_m);
+		put(thread_self()->prio);
+		umutex_unlock(&wq_m);
+	} else {
+		usem_wait(&wq_s);
+		put(thread_self()->prio);
+	}
+	return 0;
+}
+
+static void t_waitq(void)
+{
+	struct thread *h[WQ_N];
+	thread_self()->prio = THREAD_PRIO_MAX;
+	usem_init(&wq_s, 0);
+	for (wq_kind = 0; wq_kind < 3; wq_kind++) {
+		int from = nlog;
+		if (wq_kind == 0)
+			umutex_lock(&wq_m);
+		for (int i = 0; i < WQ_N; i++) {     /* each queues before the next is made */
+			h[i] = spawn(wq_levels[i], wq_fn, 0);
+			nap();
+		}
+		if (wq_kind == 0)
+			umutex_unlock(&wq_m);        /* handed down the queue */
+		for (int i = 0; wq_kind && i < WQ_N; i++) {
+			if (wq_kind == 1) {
+				umutex_lock(&wq_m);
+				ucond_signal(&wq_c);
+				umutex_unlock(&wq_m);
+			} else
+				usem_post(&wq_s);
+			nap();                       /* the woken one logs */
+		}
+		for (int i = 0; i < WQ_N; i++)
+			thread_join(h[i]);
+		static const int want[WQ_N] = { 5, 4, 2, 1, 0 };
+		for (int i = 0; i < WQ_N; i++)
+			if (nlog != from + WQ_N || logv[from + i] != want[i])
+				fail(wq_kind == 0 ? "a mutex did not go to its highest waiter first" :
+				     wq_kind == 1 ? "a signal did not wake the highest waiter first" :
+				     "a post did not wake the highest waiter first");
+	}
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
 	{ "order", t_order }, { "preempt", t_preempt }, { "rr", t_rr },
 	{ "starve", t_starve }, { "share", t_share }, { "latency", t_latency },
+	{ "waitq", t_waitq },
 };
 static int which;
 
@@ -320,7 +396,7 @@ static void *main_fn(void *arg)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		printf("usage: priotest order|preempt|rr|starve|share|latency [VPS] [MS]\n");
+		printf("usage: priotest order|preempt|rr|starve|share|latency|waitq [VPS] [MS]\n");
 		return 2;
 	}
 	unsigned n = sizeof tests / sizeof tests[0];

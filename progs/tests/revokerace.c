@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
-#include <sys.h>
-#include <seg.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
 #include "child.h"
 
 #define NW 4

@@ -26,10 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <rng.h>
-#include <result.h>
-#include <upcall.h>
+#include <animart/sys.h>
+#include <animalib/rng.h>
+#include <animalib/result.h>
+#include <animart/upcall.h>
 #include "child.h"
 
 #define MS 1000000UL

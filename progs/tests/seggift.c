@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <seg.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
+#include <animalib/result.h>
 #include "avail.h"
 
 static int child(int parent, uint64_t mb, int die)

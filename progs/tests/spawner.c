@@ -5,8 +5,8 @@
  * child was killed and hello exited 0.
  */
 #include <stdio.h>
-#include <result.h>
-#include <sys.h>
+#include <animalib/result.h>
+#include <animart/sys.h>
 #include <errno.h>
 
 /* Spawn prog with argv and wait for it: its exit status, or -(1000 +

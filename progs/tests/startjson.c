@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <sys.h>
+#include <animart/sys.h>
 
 int main(int argc, char **argv)
 {

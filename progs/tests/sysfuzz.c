@@ -59,9 +59,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <rng.h>
-#include <result.h>
-#include <sys.h>
+#include <animalib/rng.h>
+#include <animalib/result.h>
+#include <animart/sys.h>
 #include <anima/vp.h>
 #include <anima/seg.h>
 

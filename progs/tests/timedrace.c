@@ -15,9 +15,9 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <clock.h>
-#include <result.h>
-#include <thread.h>
+#include <animart/clock.h>
+#include <animalib/result.h>
+#include <animart/thread.h>
 #include "apppkg.h"
 
 #define MAXT 64

@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <clock.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animalib/result.h>
 
 #define ROUNDS 5
 

@@ -22,10 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <seg.h>
-#include <clock.h>
-#include <upcall.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
+#include <animart/clock.h>
+#include <animart/upcall.h>
 #include "child.h"
 
 #define ROUNDS 200

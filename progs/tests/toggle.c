@@ -18,11 +18,11 @@
  * after VP 1 finished (events stuck somewhere), or after LIMIT_S seconds.
  */
 #include <stdio.h>
-#include <clock.h>
+#include <animart/clock.h>
 #include <stdlib.h>
-#include <sys.h>
-#include <result.h>
-#include <upcall.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
+#include <animart/upcall.h>
 
 #define STACK    65536
 #define LIMIT_S  50

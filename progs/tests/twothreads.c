@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <result.h>
-#include <upcall.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
+#include <animart/upcall.h>
 
 #define STACK 65536
 

@@ -10,8 +10,8 @@
  * it and left the kernel no free page at all).
  */
 #include <stdio.h>
-#include <sys.h>
-#include <result.h>
+#include <animart/sys.h>
+#include <animalib/result.h>
 #include <anima/vp.h>
 
 #define VSTACK 2048

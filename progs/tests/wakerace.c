@@ -27,10 +27,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys.h>
-#include <clock.h>
-#include <result.h>
-#include <thread.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animalib/result.h>
+#include <animart/thread.h>
 #include "apppkg.h"
 
 static const struct pkg *P;

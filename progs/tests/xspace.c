@@ -30,15 +30,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <seg.h>
-#include <xsync.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
+#include <animart/xsync.h>
 #include <errno.h>
-#include <xwait.h>
-#include <upcall.h>
-#include <rng.h>
-#include <pkg.h>
-#include <result.h>
+#include <animart/xwait.h>
+#include <animart/upcall.h>
+#include <animalib/rng.h>
+#include <animart/pkg.h>
+#include <animalib/result.h>
 #include "apppkg.h"
 #include "avail.h"
 

@@ -14,12 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <seg.h>
-#include <xsync.h>
+#include <animart/sys.h>
+#include <animart/seg.h>
+#include <animart/xsync.h>
 #include <errno.h>
-#include <pkg.h>
-#include <result.h>
+#include <animart/pkg.h>
+#include <animalib/result.h>
 #include "apppkg.h"
 
 struct shared {

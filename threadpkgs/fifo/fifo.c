@@ -17,9 +17,9 @@
  * of the VP's own queue under one lock round trip. Every move between
  * queues takes threads that are not busy (pop's `other`).
  */
-#include <sys.h>
-#include <clock.h>
-#include <vprt.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animart/vprt.h>
 #include "fifo.h"
 
 /* enqueue and pick are on every hand-off (make bench counts them): no

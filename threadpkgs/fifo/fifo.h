@@ -2,7 +2,7 @@
 #ifndef FIFO_H
 #define FIFO_H
 #include <stdint.h>
-#include <vprt.h>
+#include <animart/vprt.h>
 
 /* Preemption warning each fifo VP asks for, in ns (0: none). Set before
    fifo_pkg.run. */

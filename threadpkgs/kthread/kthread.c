@@ -32,11 +32,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys.h>
-#include <spin.h>
-#include <pkg.h>
-#include <tls.h>
-#include <clock.h>
+#include <animart/sys.h>
+#include <animart/spin.h>
+#include <animart/pkg.h>
+#include <animart/tls.h>
+#include <animart/clock.h>
 
 /* A small-class block (<= malloc's SMALL_MAX with its header), so stacks
    are recycled through malloc's free list instead of a map/unmap pair

@@ -16,8 +16,8 @@
  * the held ones starve. A conventional package cannot tell which VPs
  * wait, only that some must.
  */
-#include <sys.h>
-#include <rtq.h>
+#include <animart/sys.h>
+#include <animart/rtq.h>
 
 static struct rtq runq;
 

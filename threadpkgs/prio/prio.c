@@ -21,7 +21,7 @@
  * Priority ceilings on <sync.h>'s mutexes (umutex_set_ceiling) raise a
  * holder's t.prio, which is what enqueue, pick and preempt read.
  */
-#include <vprt.h>
+#include <animart/vprt.h>
 
 #define WARN_NS 500000               /* preemption warning asked for: 0.5 ms */
 
@@ -221,13 +221,20 @@ static int preempt(struct rtvp *v, struct uthread *cur)
 	return top() > cur->t.prio;
 }
 
+/* Waiters on a mutex, condition variable or semaphore (<animart/waitq.h>):
+   the highest priority is woken first; FIFO among equals. */
+static int wait_first(const struct thread *a, const struct thread *b)
+{
+	return a->prio > b->prio;
+}
+
 static void init_vp(struct rtvp *v)
 {
 	v->vpp->warn_ns = WARN_NS;
 }
 
 static struct rtpkg prio = {
-	.ops = RT_OPS(PKG_NAME),
+	.ops = RT_OPS(PKG_NAME, .wait_first = wait_first),
 	.init_vp = init_vp,
 	.enqueue = enqueue,
 	.pick = pick,

@@ -10,7 +10,7 @@
  * back on the queue and gives the VP up, so no thread waits with a VP
  * that is off its CPU. Simple rather than fast.
  */
-#include <rtq.h>
+#include <animart/rtq.h>
 
 #define WARN_NS 500000               /* preemption warning asked for: 0.5 ms */
 

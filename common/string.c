@@ -1,0 +1,157 @@
+/*
+ * String and memory functions. Shared: the kernel builds this same file
+ * (it has no other libc), so it must not call anything outside itself.
+ */
+#include <stdint.h>
+#include <animacom/string.h>
+
+/*
+ * memcpy/memset move 8 bytes per step (rep movsq/stosq) and finish the
+ * tail bytewise. QEMU counts every iteration of a rep-string instruction
+ * as one guest instruction (and emulates it step by step), so the byte
+ * forms would cost one "instruction" per byte in icount measurements.
+ */
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	void *d = dst;
+	size_t q = n / 8, r = n % 8;
+	__asm__ volatile("rep movsq" : "+D"(d), "+S"(src), "+c"(q) : : "memory");
+	__asm__ volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(r) : : "memory");
+	return dst;
+}
+
+void *memmove(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+	if (d <= s || d >= s + n)
+		return memcpy(dst, src, n);
+	while (n--)
+		d[n] = s[n];
+	return dst;
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+	void *d = dst;
+	size_t q = n / 8, r = n % 8;
+	uint64_t v = (uint8_t)c * 0x0101010101010101UL;
+	__asm__ volatile("rep stosq" : "+D"(d), "+c"(q) : "a"(v) : "memory");
+	__asm__ volatile("rep stosb" : "+D"(d), "+c"(r) : "a"(v) : "memory");
+	return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return x[i] - y[i];
+	return 0;
+}
+
+void *memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == (unsigned char)c)
+			return (void *)(p + i);
+	return 0;
+}
+
+size_t strlen(const char *s)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	return n;
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+	while (n < max && s[n])
+		n++;
+	return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++)
+		if (*a != *b || !*a)
+			return (unsigned char)*a - (unsigned char)*b;
+	return 0;
+}
+
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return 0;
+	}
+}
+
+char *strrchr(const char *s, int c)
+{
+	const char *last = 0;
+	for (;; s++) {
+		if (*s == (char)c)
+			last = s;
+		if (!*s)
+			return (char *)last;
+	}
+}
+
+char *strcpy(char *dst, const char *src)
+{
+	char *d = dst;
+	while ((*d++ = *src++))
+		;
+	return dst;
+}
+
+char *strncpy(char *dst, const char *src, size_t n)
+{
+	size_t i = 0;
+	for (; i < n && src[i]; i++)
+		dst[i] = src[i];
+	for (; i < n; i++)
+		dst[i] = 0;
+	return dst;
+}
+
+/* Weak: ported programs often carry their own strlcpy. */
+__attribute__((weak)) size_t strlcpy(char *dst, const char *src, size_t n)
+{
+	size_t len = strlen(src);
+	if (n) {
+		size_t c = len < n - 1 ? len : n - 1;
+		memcpy(dst, src, c);
+		dst[c] = 0;
+	}
+	return len;
+}
+
+char *strcat(char *dst, const char *src)
+{
+	strcpy(dst + strlen(dst), src);
+	return dst;
+}
+
+char *strstr(const char *h, const char *n)
+{
+	size_t ln = strlen(n);
+	for (; *h; h++)
+		if (!strncmp(h, n, ln))
+			return (char *)h;
+	return ln ? 0 : (char *)h;
+}

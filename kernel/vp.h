@@ -1,0 +1,181 @@
+/*
+ * Address spaces and virtual processors: the only things the kernel
+ * schedules are VPs; a space owns page tables and one or more VPs.
+ */
+#ifndef KERNEL_VP_H
+#define KERNEL_VP_H
+#include <stdint.h>
+#include <anima/layout.h>
+#include "spinlock.h"
+#include "trap.h"
+#include <anima/vp.h>
+#include <anima/syscall.h>
+#include <anima/seg.h>
+
+#define KSTACK_SIZE  (16 * 1024)
+#define MAXSPACE     256
+/* Per-VP kernel event queue: a fixed ring allocated with the VP, so
+   posting an event never allocates (upcall.c has the admission rule). */
+#define EVQ_SIZE     128
+#define EVQ_PAGES    ((EVQ_SIZE * sizeof(struct event) + PGSIZE - 1) / PGSIZE)
+#define MAXKOP_SPACE 1024      /* outstanding blocking ops per space (a VP's timer is its own) */
+#define MAXCHILD     32        /* child spaces per space still in the table (-EAGAIN past it) */
+
+/* A capability: an entry of a space's handle table (vpsys.c). A VP entry
+   names its VP by ids, never by pointer: a VP id is never reused, so the
+   entry stops working the moment that VP exits, even if its slot is
+   reused. A segment entry holds a counted reference (seg.c): the segment
+   lives while any handle or mapping does. */
+enum { CAP_FREE, CAP_VP, CAP_SEG };
+struct capent {
+	int kind;                    /* CAP_*; CAP_FREE: a free entry */
+	int space_id;                /* CAP_VP */
+	int vp_index;
+	uint64_t vp_id;              /* never reused: 64 bits do not wrap */
+	struct seg *seg;             /* CAP_SEG: a reference (seg_hold) */
+	int rights;                  /* CAP_SEG: SEG_* */
+};
+
+/* A shared segment (seg.c): frames allocated at creation, charged to the
+   creator, mapped at the same address `base` in every space that maps it. */
+struct seg {
+	int id;                      /* never reused: futex keys name it */
+	int creator;                 /* space id charged for its frames */
+	uint64_t base, len;          /* its range of the segment window */
+	uint64_t *frames;            /* physical address of each page (0 once freed) */
+	int npages, fpages;          /* frames, and pages of the frames array */
+	int nhandles, nmaps;         /* seg_lock */
+	int revoked;                 /* seg_lock: no new map; handles give -EIDRM */
+};
+struct segmap {                  /* a space's mapping of a segment (space lock) */
+	struct seg *seg;             /* 0: free entry */
+	int prot;
+};
+
+/* A blocking operation (kop.c): sleep, simulated I/O, futex wait, a
+   demand-zero page fault with latency, or a user timer. */
+enum { KOP_VP, KOP_THREAD, KOP_UTIMER };
+struct kop {
+	uint64_t token;
+	int kind;                    /* BLK_* or 0 for a user timer */
+	int mode;                    /* KOP_VP: the VP waits; KOP_THREAD: only the thread */
+	volatile int done;
+	int own;                     /* a VP's own_kop or timer_kop: never freed, not counted */
+	struct vp *vp;               /* who blocked */
+	struct space *sp;
+	uint64_t wake_ns;            /* completes then (0: no deadline) */
+	struct cpu *tcpu;            /* whose timer heap holds it */
+	struct kop *tchild, *tsib, *tprev;   /* the timer heap (timerq.c) */
+	uint64_t fkey;               /* futex: physical address of the word */
+	struct kop *fnext, **fpprev; /* futex queue (fpprev: what points to us, for O(1) removal) */
+	struct kop *snext;           /* space->kops */
+	uint64_t result, thread, arg, fault_va;
+	struct uctx ctx;             /* the blocked thread (KOP_THREAD) */
+};
+
+enum vpstate { VP_NEW, VP_RUNNABLE, VP_RUNNING, VP_BLOCKED, VP_ZOMBIE };
+
+/* Callee-saved registers, as swtch.S pushes them. */
+struct context {
+	uint64_t r15, r14, r13, r12, rbx, rbp, rip;
+};
+
+/* Catches a completion for a VP already freed (kop.c): a left-behind
+   timer once posted into freed memory. */
+#define VP_MAGIC 0x56504f4bu
+
+struct vp {
+	uint64_t id;                 /* unique across the system's life (vp.c) */
+	int index;                   /* 0..nvp-1 within its space */
+	struct space *space;
+	volatile int state;          /* enum vpstate; changed with atomics */
+	uint32_t magic;              /* VP_MAGIC from vp_create to vp_free */
+	volatile int on_cpu;         /* still running on some CPU's stack */
+	int queued;                  /* on a run queue (rq_lock): a second enqueue is a kernel bug */
+	struct cpu *cpu;             /* CPU whose run queue it belongs to */
+	struct vp *rq_next;          /* run-queue link */
+	uint8_t *kstack;
+	struct context *ctx;         /* saved by swtch when not running */
+	struct trapframe *tf;        /* user registers, top of kstack */
+	struct vp *space_next;       /* link in space->vps */
+
+	/* The two shared pages, through the kernel's direct map. */
+	struct pseudo_page *pp;      /* kernel writes; user read-only */
+	uint64_t gs_base;            /* user GS base: PSEUDO_BASE + index*4096, computed, never read
+					from a shared page */
+	struct vp_page *vpp;         /* user writes: read each field once, check it */
+	uint64_t fs_base;            /* user FS base (its TLS pointer, set with wrfsbase): any
+					canonical value is fine, the kernel never uses FS */
+	uint64_t bad_fs;             /* a non-canonical FS base found at a switch (sched.c);
+					the VP's space is killed on its way back to user */
+
+	/* Events not yet copied into the VP page ring (upcall.c): a ring of
+	   EVQ_SIZE, evq_len of them from evq_head on; ev_reserved more are
+	   promised to operations in flight (evq_len + ev_reserved <= EVQ_SIZE). */
+	struct spinlock evlock;
+	struct event *evq;           /* EVQ_PAGES pages */
+	uint32_t evq_head;
+	int evq_len, ev_reserved;
+	uint64_t ev_seq;
+	uint32_t ring_tail;          /* the kernel's own copy of the ring tail */
+	uint32_t ring_seen;          /* ring_tail when it last returned to user mode */
+	int idle_wait;               /* blocked in SYS_vp_idle until an event */
+	int wake_lost;               /* an EV_WAKE found the queue full: owe an EV_WAKE(0) (evlock) */
+	int preempted;               /* post EV_PREEMPTED when it next runs */
+	int probation;               /* quanta left without warnings: it ignored one (warn.c) */
+	int honor_streak;            /* warnings honored in a row, up to WARN_FORGIVE */
+	uint64_t penalty_ns, debt_ns; /* what they are cut by (warn.c) */
+	int parked;                  /* created at start; waits for SYS_vp_start */
+	struct vp *wait_next;        /* link in a child space's waiters (table_lock) */
+	struct kop *utimer;          /* armed user timer, if any: &timer_kop */
+	uint64_t run_ns, switches;   /* accounting */
+	uint8_t fpu[512] __attribute__((aligned(16)));  /* fxsave area */
+	/* Last: vp_create does not clear them (kop_init does, at each use). */
+	struct kop own_kop;          /* blocks it classically when the heap refuses a kop (kop.c) */
+	struct kop timer_kop;        /* its user timer (utimer_set) */
+};
+
+enum spstate { SP_ALIVE, SP_DYING, SP_DEAD };
+
+struct space {
+	int id;
+	char name[MAX_PROGNAME];
+	struct spinlock lock;        /* protects the fields below and the page tables */
+	int state;                   /* enum spstate */
+	uint64_t *pml4;              /* kernel virtual address of the top table */
+	uint64_t cr3;
+	volatile int refs;           /* VPs + CPUs with cr3 loaded + parent's record */
+	struct vp *vps;
+	int nvp, live_vps;           /* nvp: VP slots ever used (pages mapped) */
+	int nparked;                 /* live VPs never started (run=prog:N) */
+	struct vp *slot[MAXVP];      /* VP by index; 0 = free (reusable) slot */
+	struct event *slot_evq[MAXVP];   /* each slot's event ring, kept for its next VP */
+	struct space *parent;
+	int boot_slot;               /* index on the kernel command line, or -1 */
+	int exit_status;
+	int waited;                  /* parent collected the status */
+	uint64_t map_next;           /* SYS_map placement for addr == 0 */
+	uint64_t pages;              /* user pages mapped (with its VPs' shared pages) */
+	uint64_t ptpages;            /* page-table pages of its user half */
+	uint64_t kpages;             /* kernel stacks of its VPs */
+	uint64_t kbytes;             /* kernel heap objects it caused (atomic; kzalloc_user) */
+	volatile uint64_t vruntime;  /* CPU time its VPs used (ns): fairness among spaces */
+	struct kop *kops;            /* outstanding blocking operations (kop_lock) */
+	int nkops;                   /* how many (atomic): at most MAXKOP_SPACE */
+	struct lazy { uint64_t start, end, flags, latency; } *lazy;  /* demand-zero regions: sorted, */
+	int nlazy, lazycap;          /* disjoint, heap-grown (lock; lazy.c) */
+	struct vp *waiters;          /* parent VPs blocked in SYS_wait on us (table_lock) */
+	int nwaiters;                /* parent VPs inside SYS_wait on us (table_lock) */
+	int collected;               /* one of them got the status (table_lock) */
+	struct capent caps[MAXCAP_SPACE];   /* handle table (lock); handle = CAP_BASE + index */
+	int tables_freed;            /* refs reached zero (table_lock) */
+	struct segmap segmaps[MAXSEG_SPACE];   /* segments it maps (lock) */
+	int nsegs;                   /* live segments it created (atomic) */
+	uint64_t segpages;           /* pages charged for them (atomic; counts in the quota) */
+	uint64_t robust;             /* its robust list (SYS_seg_robust): user address */
+	int nrobust;                 /* entries */
+	const char *kill_cause;      /* set when the kernel killed the space */
+	uint64_t kill_addr, kill_rip;
+};
+
+#endif

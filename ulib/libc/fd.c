@@ -1,0 +1,358 @@
+/*
+ * File descriptors without files (docs/libc.md): a table of NFD entries,
+ * each the console's input (always at end of file), the console's output,
+ * /dev/null, or one end of a pipe (ulib/posix/pipe.c, which holds the
+ * pipe; its functions are weak here, so a program that makes no pipe
+ * does not link them). 0 starts as the input, 1 and 2 as the output; dup,
+ * dup2, dup3 and fcntl(F_DUPFD) copy an entry (a pipe's descriptor count
+ * goes up), open("/dev/null") and pipe make them, close frees one. stdio's stdout and stderr write to what fds 1 and 2
+ * are (stdio.c: __fd_out), so dup2 of /dev/null onto 1 silences printf.
+ */
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+#include <animart/spin.h>
+#include <animart/sys.h>
+#include <animalib/ulib.h>
+
+#define NFD 64         /* open descriptors at most (sysconf(_SC_OPEN_MAX)) */
+#define CHUNK 4096      /* bytes per SYS_cputs (the kernel takes at most 64 KiB) */
+
+enum { FD_FREE, FD_IN, FD_OUT, FD_NULL, FD_PIPE_R, FD_PIPE_W };
+
+struct pipe;
+struct fdent {
+	unsigned char kind;      /* FD_* */
+	unsigned char cloexec;   /* FD_CLOEXEC (recorded: there is no exec) */
+	int flags;               /* O_ACCMODE part and O_APPEND/O_NONBLOCK, for F_GETFL */
+	struct pipe *pipe;       /* FD_PIPE_*: the pipe */
+};
+
+/* ulib/posix/pipe.c (weak: only pipe() makes a pipe descriptor) */
+__attribute__((weak)) void __pipe_hold(struct pipe *p);
+__attribute__((weak)) void __pipe_release(struct pipe *p);
+__attribute__((weak)) void __pipe_ref(struct pipe *p, int w);
+__attribute__((weak)) void __pipe_unref(struct pipe *p, int w);
+__attribute__((weak)) void __pipe_ready(struct pipe *p, int w, int *ready, int *hup);
+__attribute__((weak)) size_t __pipe_size(struct pipe *p);
+__attribute__((weak)) ssize_t __pipe_read(struct pipe *p, void *buf, size_t n, int nonblock);
+__attribute__((weak)) ssize_t __pipe_write(struct pipe *p, const void *buf, size_t n, int nonblock);
+
+static int is_pipe(struct fdent e)
+{
+	return e.kind == FD_PIPE_R || e.kind == FD_PIPE_W;
+}
+
+static struct fdent fds[NFD] = {
+	[0] = { FD_IN, 0, O_RDONLY }, [1] = { FD_OUT, 0, O_WRONLY }, [2] = { FD_OUT, 0, O_WRONLY },
+};
+static struct spin fdlk;
+
+static int fail(int e)
+{
+	errno = e;
+	return -1;
+}
+
+/* fd's entry, or 0 (EBADF set) if it is not open. A pipe's comes held
+   (its pipe lives until put()), so a close meanwhile cannot free it. */
+static struct fdent get(int fd)
+{
+	struct fdent e = { 0 };
+	if (fd >= 0 && fd < NFD) {
+		spin_lock(&fdlk);
+		e = fds[fd];
+		if (is_pipe(e))
+			__pipe_hold(e.pipe);
+		spin_unlock(&fdlk);
+	}
+	if (e.kind == FD_FREE)
+		errno = EBADF;
+	return e;
+}
+
+static void put(struct fdent e)
+{
+	if (is_pipe(e))
+		__pipe_release(e.pipe);
+}
+
+/* e's descriptor is gone (closed, or replaced by dup2/dup3). */
+static void gone(struct fdent e)
+{
+	if (is_pipe(e))
+		__pipe_unref(e.pipe, e.kind == FD_PIPE_W);
+}
+
+/* e copied into another descriptor; fdlk held. */
+static void copied(struct fdent e)
+{
+	if (is_pipe(e))
+		__pipe_ref(e.pipe, e.kind == FD_PIPE_W);
+}
+
+/* stdio.c: is fd (1 or 2) the console's output now? A plain load: the
+   entry is one byte. */
+int __fd_out(int fd)
+{
+	return __atomic_load_n(&fds[fd].kind, __ATOMIC_RELAXED) == FD_OUT;
+}
+
+/* select.c, mman.c: what fd is: 0 (not open, errno EBADF), 'i' (input
+   at end of file), 'o' (console output), 'n' (/dev/null: readable as
+   end of file if opened for reading, writable if for writing), 'p' (a
+   pipe's end: readable or writable now without waiting, and *hup if
+   the other end is closed). */
+int __fd_kind(int fd, int *readable, int *writable, int *hup)
+{
+	struct fdent e = get(fd);
+	int acc = e.flags & O_ACCMODE;
+	*readable = e.kind == FD_IN || (e.kind == FD_NULL && acc != O_WRONLY);
+	*writable = e.kind == FD_OUT || (e.kind == FD_NULL && acc != O_RDONLY);
+	*hup = e.kind == FD_IN;
+	if (is_pipe(e)) {
+		int w = e.kind == FD_PIPE_W;
+		__pipe_ready(e.pipe, w, w ? writable : readable, hup);
+		put(e);
+		return 'p';
+	}
+	return e.kind == FD_FREE ? 0 : e.kind == FD_IN ? 'i' : e.kind == FD_OUT ? 'o' : 'n';
+}
+
+/* Put e at the lowest free fd >= from; fdlk held. */
+static int place(struct fdent e, int from)
+{
+	for (int fd = from; fd < NFD; fd++)
+		if (fds[fd].kind == FD_FREE) {
+			fds[fd] = e;
+			return fd;
+		}
+	return fail(EMFILE);
+}
+
+/* pipe.c: the two ends of the new pipe p at the lowest free fds (p
+   counts them already), or -1 (EMFILE: p's own to free). */
+int __fd_pipe(struct pipe *p, int flags, int fd[2]);
+int __fd_pipe(struct pipe *p, int flags, int fd[2])
+{
+	int fl = flags & O_NONBLOCK, ce = !!(flags & O_CLOEXEC);
+	spin_lock(&fdlk);
+	int r = place((struct fdent){ FD_PIPE_R, (unsigned char)ce, O_RDONLY | fl, p }, 0);
+	int w = r < 0 ? -1 : place((struct fdent){ FD_PIPE_W, (unsigned char)ce, O_WRONLY | fl, p }, 0);
+	if (r >= 0 && w < 0)
+		fds[r] = (struct fdent){ 0 };
+	spin_unlock(&fdlk);
+	if (w < 0)
+		return -1;
+	fd[0] = r, fd[1] = w;
+	return 0;
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	struct fdent e = get(fd);
+	if (is_pipe(e)) {
+		ssize_t r = e.kind == FD_PIPE_W ? __pipe_write(e.pipe, buf, n, e.flags & O_NONBLOCK)
+						: fail(EBADF);
+		put(e);
+		return r;
+	}
+	int acc = e.flags & O_ACCMODE;
+	if (e.kind == FD_NULL && acc != O_RDONLY)
+		return (ssize_t)n;       /* discarded */
+	if (e.kind != FD_OUT)
+		return fail(EBADF);
+	/* Unbuffered, like the system call: stdout's pending text goes
+	   first, so output keeps the order the program wrote it in. */
+	fflush(stdout);
+	const char *p = buf;
+	size_t left = n;
+	while (left) {
+		long r = sys_cputs(p, left < CHUNK ? left : CHUNK);
+		if (sys_failed(r)) {
+			errno = (int)-r;
+			return n == left ? -1 : (ssize_t)(n - left);
+		}
+		if (r == 0)
+			break;
+		p += r, left -= (size_t)r;
+	}
+	return (ssize_t)(n - left);
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+	struct fdent e = get(fd);
+	if (is_pipe(e)) {
+		ssize_t r = e.kind == FD_PIPE_R ? __pipe_read(e.pipe, buf, n, e.flags & O_NONBLOCK)
+						: fail(EBADF);
+		put(e);
+		return r;
+	}
+	if (e.kind == FD_IN || (e.kind == FD_NULL && (e.flags & O_ACCMODE) != O_WRONLY))
+		return 0;                /* end of file */
+	return fail(EBADF);
+}
+
+int close(int fd)
+{
+	if (fd < 0 || fd >= NFD)
+		return fail(EBADF);
+	spin_lock(&fdlk);
+	struct fdent was = fds[fd];
+	fds[fd] = (struct fdent){ 0 };
+	spin_unlock(&fdlk);
+	gone(was);
+	return was.kind == FD_FREE ? fail(EBADF) : 0;
+}
+
+int dup(int fd)
+{
+	if (fd < 0 || fd >= NFD)
+		return fail(EBADF);
+	spin_lock(&fdlk);
+	struct fdent e = fds[fd];
+	e.cloexec = 0;
+	int r = e.kind == FD_FREE ? fail(EBADF) : place(e, 0);
+	if (r >= 0)
+		copied(e);
+	spin_unlock(&fdlk);
+	return r;
+}
+
+int dup3(int old, int new, int flags)
+{
+	if (old == new || (flags & ~O_CLOEXEC))
+		return fail(EINVAL);
+	if (old < 0 || old >= NFD || new < 0 || new >= NFD)
+		return fail(EBADF);
+	spin_lock(&fdlk);
+	struct fdent e = fds[old], was = { 0 };
+	if (e.kind != FD_FREE) {
+		e.cloexec = !!(flags & O_CLOEXEC);
+		was = fds[new];
+		fds[new] = e;            /* (closes what new was) */
+		copied(e);
+	}
+	spin_unlock(&fdlk);
+	gone(was);
+	return e.kind == FD_FREE ? fail(EBADF) : new;
+}
+
+int dup2(int old, int new)
+{
+	if (old == new) {            /* POSIX: new if old is open, else EBADF */
+		struct fdent e = get(old);
+		put(e);
+		return e.kind == FD_FREE ? -1 : new;
+	}
+	return dup3(old, new, 0);
+}
+
+int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	va_start(ap, cmd);
+	long arg = va_arg(ap, long);     /* (read whether given or not: an int slot either way) */
+	va_end(ap);
+	struct fdent e = get(fd);
+	if (e.kind == FD_FREE)
+		return -1;
+	put(e);                          /* (only its flags are read below) */
+	switch (cmd) {
+	case F_GETFD:
+		return e.cloexec ? FD_CLOEXEC : 0;
+	case F_SETFD:
+		spin_lock(&fdlk);
+		fds[fd].cloexec = (arg & FD_CLOEXEC) != 0;
+		spin_unlock(&fdlk);
+		return 0;
+	case F_GETFL:
+		return e.flags;
+	case F_SETFL:                    /* O_APPEND, O_NONBLOCK (a pipe's waits) */
+		spin_lock(&fdlk);
+		fds[fd].flags = (fds[fd].flags & O_ACCMODE) | ((int)arg & (O_APPEND | O_NONBLOCK));
+		spin_unlock(&fdlk);
+		return 0;
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC: {
+		if (arg < 0 || arg >= NFD)
+			return fail(EINVAL);
+		spin_lock(&fdlk);
+		e = fds[fd];
+		e.cloexec = cmd == F_DUPFD_CLOEXEC;
+		int r = e.kind == FD_FREE ? fail(EBADF) : place(e, (int)arg);
+		if (r >= 0)
+			copied(e);
+		spin_unlock(&fdlk);
+		return r;
+	}
+	default:
+		return fail(EINVAL);
+	}
+}
+
+/* Only /dev/null exists (nofile.c's open fails for every other path). */
+int __open_devnull(int flags);
+int __open_devnull(int flags)
+{
+	if (flags & O_DIRECTORY)
+		return fail(ENOTDIR);
+	if ((flags & O_ACCMODE) == O_ACCMODE)
+		return fail(EINVAL);
+	struct fdent e = { FD_NULL, !!(flags & O_CLOEXEC), flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), 0 };
+	spin_lock(&fdlk);
+	int r = place(e, 0);
+	spin_unlock(&fdlk);
+	return r;
+}
+
+int getdtablesize(void)
+{
+	return NFD;
+}
+
+int isatty(int fd)
+{
+	struct fdent e = get(fd);
+	put(e);
+	if (e.kind == FD_IN || e.kind == FD_OUT)
+		return 1;
+	if (e.kind != FD_FREE)
+		errno = ENOTTY;
+	return 0;
+}
+
+off_t lseek(int fd, off_t off, int whence)
+{
+	(void)off, (void)whence;
+	struct fdent e = get(fd);
+	put(e);
+	if (e.kind == FD_FREE)
+		return -1;
+	if (e.kind == FD_NULL)
+		return 0;                /* as Linux's /dev/null */
+	return fail(ESPIPE);
+}
+
+int fstat(int fd, struct stat *st)
+{
+	struct fdent e = get(fd);
+	if (e.kind == FD_FREE)
+		return -1;
+	memset(st, 0, sizeof *st);
+	st->st_mode = e.kind == FD_NULL ? S_IFCHR | 0666 : S_IFCHR | 0620;   /* a terminal, as isatty says */
+	st->st_nlink = 1;
+	st->st_blksize = e.kind == FD_NULL ? 4096 : 1024;
+	if (is_pipe(e)) {
+		st->st_mode = S_IFIFO | 0600;
+		st->st_blksize = 4096;
+		st->st_size = (off_t)__pipe_size(e.pipe);   /* bytes waiting, as Linux says */
+		put(e);
+	}
+	return 0;
+}

@@ -1,0 +1,149 @@
+/*
+ * mmap, munmap and mprotect for anonymous memory, on SYS_map, SYS_unmap
+ * and SYS_protect: zeroed
+ * pages, placed by the kernel with a guard page after them. Shared and
+ * private anonymous mappings are the same thing here (there is no fork
+ * to tell them apart). MAP_FIXED replaces what was there by unmapping
+ * first, so unlike Linux it is not atomic against another thread mapping
+ * into the hole meanwhile.
+ */
+#include <sys/mman.h>
+#include <errno.h>
+#include <animart/sys.h>
+#include <string.h>
+
+#define KNOWN (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_GROWSDOWN | \
+	       MAP_NORESERVE | MAP_POPULATE | MAP_STACK | MAP_FIXED_NOREPLACE)
+
+int __fd_kind(int fd, int *readable, int *writable, int *hup);   /* fd.c */
+
+static void *fail(int e)
+{
+	errno = e;
+	return MAP_FAILED;
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	uintptr_t a = (uintptr_t)addr;
+	int share = flags & (MAP_SHARED | MAP_PRIVATE);
+	if (!len || (flags & ~KNOWN) || share == 0 || share == (MAP_SHARED | MAP_PRIVATE) ||
+	    (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) || off % PAGE_SIZE)
+		return fail(EINVAL);
+	int rd, wr, hup;
+	if (!(flags & MAP_ANONYMOUS))    /* the console and /dev/null cannot be mapped */
+		return fail(__fd_kind(fd, &rd, &wr, &hup) ? ENODEV : EBADF);
+	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && a % PAGE_SIZE)
+		return fail(EINVAL);
+	/* PROT_NONE: address space, no memory (a demand-zero region whose
+	   access SYS_protect then takes away: mprotect gives it later, the
+	   usual way to reserve a range and commit parts of it) */
+	int kp = prot == PROT_NONE ? PROT_READ | MAP_LAZY : prot | (flags & MAP_NORESERVE ? MAP_LAZY : 0);
+	if (flags & MAP_FIXED && !(flags & MAP_FIXED_NOREPLACE)) {
+		long r = sys_unmap(addr, len);
+		if (sys_failed(r))
+			return fail((int)-r);
+	}
+	long r = (long)sys_map((void *)(a - a % PAGE_SIZE), len, kp);
+	if (sys_failed(r) && a && !(flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)))
+		r = (long)sys_map(0, len, kp);   /* addr was only a hint */
+	if (sys_failed(r))
+		return fail((int)-r);
+	if (prot == PROT_NONE) {
+		long p = sys_protect((void *)r, len, PROT_NONE);
+		if (sys_failed(p)) {
+			sys_unmap((void *)r, len);
+			return fail((int)-p);
+		}
+	}
+	return (void *)r;
+}
+
+int munmap(void *addr, size_t len)
+{
+	long r = (uintptr_t)addr % PAGE_SIZE || !len ? -EINVAL : sys_unmap(addr, len);
+	if (sys_failed(r)) {
+		errno = (int)-r;
+		return -1;
+	}
+	return 0;
+}
+
+int mprotect(void *addr, size_t len, int prot)
+{
+	long r = (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) ? -EINVAL : sys_protect(addr, len, prot);
+	if (sys_failed(r)) {
+		errno = (int)-r;
+		return -1;
+	}
+	return 0;
+}
+
+/* MADV_DONTNEED on Linux drops private anonymous pages, which then read
+   as zeros. Here the pages are zeroed in place: unmapping and mapping
+   again would lose the mapping's protection (the kernel cannot tell it)
+   and leave a moment when another thread's mmap could take the hole. So
+   the range must be mapped and writable (Linux: ENOMEM for a hole; here
+   such an access faults). MADV_FREE may read back either way on Linux:
+   zeros here. */
+int madvise(void *addr, size_t len, int advice)
+{
+	uintptr_t a = (uintptr_t)addr;
+	if (a % PAGE_SIZE || a + len < a) {
+		errno = EINVAL;
+		return -1;
+	}
+	switch (advice) {
+	case MADV_NORMAL: case MADV_RANDOM: case MADV_SEQUENTIAL: case MADV_WILLNEED:
+	case MADV_DONTFORK: case MADV_DOFORK: case MADV_MERGEABLE: case MADV_UNMERGEABLE:
+	case MADV_HUGEPAGE: case MADV_NOHUGEPAGE: case MADV_DONTDUMP: case MADV_DODUMP:
+		return 0;
+	case MADV_DONTNEED:
+	case MADV_FREE: {
+		/* the pages read as zeros, their frames go back (kernel/discard.c);
+		   Linux's EINVAL for no length, ENOMEM for a hole */
+		long r = len ? syscall2(SYS_discard, addr, len) : 0;
+		if (sys_failed(r)) {
+			errno = (int)-r;
+			return -1;
+		}
+		return 0;
+	}
+	}
+	errno = EINVAL;                  /* MADV_REMOVE needs a shared file mapping */
+	return -1;
+}
+
+int mlock(const void *addr, size_t len)
+{
+	(void)len;
+	(void)addr;
+	return 0;
+}
+
+int munlock(const void *addr, size_t len)
+{
+	return mlock(addr, len);
+}
+
+int mlockall(int flags)
+{
+	if (!flags || flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) || flags == MCL_ONFAULT) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+int munlockall(void)
+{
+	return 0;
+}
+
+int posix_madvise(void *addr, size_t len, int advice)
+{
+	if ((uintptr_t)addr % PAGE_SIZE || advice < POSIX_MADV_NORMAL || advice > POSIX_MADV_DONTNEED)
+		return EINVAL;
+	(void)len;
+	return 0;
+}

@@ -1,0 +1,824 @@
+/*
+ * <signal.h> on a kernel without POSIX signals (Anima's events go to VPs
+ * as upcalls), delivered synchronously: a handler runs when a thread
+ * raises a signal for itself (raise, kill of the program, pthread_kill of
+ * itself, abort), or, if that thread blocks the signal, when it unblocks
+ * it. A signal for another thread (pthread_kill) waits, pending, until
+ * that thread next looks: it unblocks or raises a signal, sleeps (the
+ * sleep ends early, EINTR, ulib/time.c), yields, waits in sigwait, pause
+ * or sigsuspend, or asks sigpending; on packages with upcalls its VP is
+ * interrupted too, and the runtime runs the handler in it where it
+ * computes (struct thread.sigpend, thread_signal_hook). docs/libc.md.
+ *
+ * Per-thread state (mask and pending set) lives in a small table keyed by
+ * the thread's id, claimed on first use: threads that never touch signals
+ * cost nothing, nor does a yield or block path (a resume after a
+ * preemption tests sigpend). A slot whose mask and pending
+ * set are empty holds nothing and may be taken by another thread.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <errno.h>
+#include <string.h>
+#include <stdio.h>
+#include <animart/spin.h>
+#include <animart/thread.h>
+#include <animart/clock.h>
+#include <animart/sys.h>
+
+#define NSLOT 128
+#define NOTHREAD (~0UL)        /* the key of code that runs no thread */
+#define BIT(sig) (1UL << (sig))
+#define UNBLOCKABLE (BIT(SIGKILL) | BIT(SIGSTOP))
+
+struct sigthr {
+	uint64_t key;          /* thread id, NOTHREAD, or 0: free */
+	struct thread *t;      /* the thread (0 for NOTHREAD): to see it gone */
+	sigset_t mask, pending;
+	void *alt;             /* sigaltstack's stack (0: none), alt_size bytes */
+	size_t alt_size;
+};
+
+static struct sigaction acts[NSIG];
+static struct sigthr slots[NSLOT];
+static struct sigthr spare;        /* when the table is full: shared, best effort */
+static sigset_t proc_pending;      /* kill(getpid()) while the caller blocked it */
+static struct spin lk;
+
+/* Where a pending signal came from, when a timer sent it (ulib/posix/
+   timer.c): its value and timer, for the siginfo_t of whoever takes it.
+   One per signal, as the pending sets hold one of each: a timer signal
+   and a kill of the same number while it is pending are one signal. */
+static struct {
+	int timer;                     /* 0: none (SI_USER) */
+	union sigval value;
+} from_timer[NSIG];
+
+/* Pending instances that carry more than a bit: a real-time signal's
+   every send (they queue, POSIX's rule: a handler run per send, in
+   order) and sigqueue's value. Each waits in one pending set (a
+   thread's or proc_pending), whose bit for its signal stays set while
+   any does; oldest first. Full: a sigqueue fails (EAGAIN), another
+   sender's real-time signal is only the bit. */
+#define RT(sig) ((sig) >= SIGRTMIN)
+static struct qsig {
+	sigset_t *set;
+	siginfo_t si;
+} queue[SIGQUEUE_MAX];
+static int nqueued;
+
+/* Make si->si_signo pending in set (lk held): queued if it is a
+   real-time signal or carries a value (sigqueue's, mq_notify's; a
+   standard signal already pending stays one, as on Linux; a timer's is
+   one pending signal that counts overruns, from_timer). -1 when
+   sigqueue's cannot be queued. */
+static int pend(sigset_t *set, const siginfo_t *si)
+{
+	int sig = si->si_signo;
+	int valued = si->si_code == SI_QUEUE || si->si_code == SI_MESGQ;
+	if ((RT(sig) && si->si_code != SI_TIMER) || (valued && !(*set & BIT(sig)))) {
+		if (nqueued < SIGQUEUE_MAX)
+			queue[nqueued++] = (struct qsig){ set, *si };
+		else if (si->si_code == SI_QUEUE)
+			return -1;
+	}
+	*set |= BIT(sig);
+	return 0;
+}
+
+/* Drop the queued instances of set (all of them, or sig's); lk held. */
+static void unqueue(const sigset_t *set, int sig)
+{
+	int n = 0;
+	for (int i = 0; i < nqueued; i++)
+		if (!((!set || queue[i].set == set) && (!sig || queue[i].si.si_signo == sig)))
+			queue[n++] = queue[i];
+	nqueued = n;
+}
+
+/* ulib/posix/timer.c (weak: only programs with timers have it): timer's
+   signal was taken; it returns the overruns to report (si_overrun). */
+int __timer_taken(int timer) __attribute__((weak));
+
+static int bad(int sig)
+{
+	if (sig <= 0 || sig >= NSIG) {
+		errno = EINVAL;
+		return 1;
+	}
+	return 0;
+}
+
+static uint64_t key_of(struct thread *t)
+{
+	return t ? t->id : NOTHREAD;
+}
+
+/* s's thread has exited, or its descriptor holds another thread now:
+   what the slot holds (a signal posted as it exited, a mask its exit did
+   not give back) can never be taken. Descriptors are never given back
+   to malloc (docs/thread-interface.md), so a stale one reads safely. */
+static int gone(const struct sigthr *s)
+{
+	return s->t && (__atomic_load_n(&s->t->id, __ATOMIC_ACQUIRE) != s->key ||
+			__atomic_load_n(&s->t->join, __ATOMIC_ACQUIRE) == JOIN_DONE);
+}
+
+
+/* t's slot, claimed if it has none; lk held. A free slot (never used, or
+   its thread gone) is taken before one whose live thread holds nothing:
+   that one still names a thread known not to block anything, which a
+   kill of the program may pick (willing). */
+static struct sigthr *slot_of(struct thread *t)
+{
+	uint64_t key = key_of(t);
+	struct sigthr *empty = 0, *idle = 0;
+	for (int i = 0; i < NSLOT; i++) {
+		if (slots[i].key == key)
+			return &slots[i];
+		if (!empty && (!slots[i].key || gone(&slots[i])))
+			empty = &slots[i];
+		else if (!idle && !slots[i].mask && !slots[i].pending && !slots[i].alt)
+			idle = &slots[i];
+	}
+	if (!empty)
+		empty = idle;
+	if (!empty)
+		return &spare;
+	unqueue(&empty->pending, 0);
+	*empty = (struct sigthr){ .key = key, .t = t };
+	return empty;
+}
+
+static struct sigthr *self_slot(void)
+{
+	return slot_of(thread_self());
+}
+
+/* key's slot if it has one (no claim); lk held. */
+static struct sigthr *find_slot(uint64_t key)
+{
+	for (int i = 0; i < NSLOT; i++)
+		if (slots[i].key == key)
+			return &slots[i];
+	return 0;
+}
+
+/* The POSIX layer (ulib/posix/pthread.c; weak: a program without it has
+   neither). Its pthread_create takes its general path once some thread
+   has a mask, so that the new thread gets its creator's
+   (__sig_inherit); a thread with a mask has its slot given back when it
+   exits (__pthread_sig_exit_hook arranges __sig_thread_exit then). */
+extern long __pcreate_slow __attribute__((weak));
+void __pthread_sig_exit_hook(void) __attribute__((weak));
+
+/* The caller's mask became m (lk not held). */
+static void mask_set(sigset_t m)
+{
+	if (!m)
+		return;
+	if (&__pcreate_slow)
+		__pcreate_slow = 1;
+	if (__pthread_sig_exit_hook && thread_self())
+		__pthread_sig_exit_hook();
+}
+
+/* pthread_create: the new thread t (which runs nothing of the program
+   yet) starts with the caller's mask, as POSIX says; nothing pending.
+   Nonzero if t got a mask. */
+int __sig_inherit(struct thread *t);
+int __sig_inherit(struct thread *t)
+{
+	spin_lock(&lk);
+	sigset_t m = self_slot()->mask;  /* (an empty slot stays free) */
+	if (m) {
+		struct sigthr *s = slot_of(t);
+		s->mask = m;
+		s->pending = 0;
+	}
+	spin_unlock(&lk);
+	return m != 0;
+}
+
+/* A thread that had a mask exits (its cleanup, ulib/posix/pthread.c):
+   its slot is free for another thread. */
+void __sig_thread_exit(void);
+void __sig_thread_exit(void)
+{
+	spin_lock(&lk);
+	struct sigthr *s = find_slot(key_of(thread_self()));
+	if (s) {
+		unqueue(&s->pending, 0);
+		*s = (struct sigthr){ 0 };
+	}
+	spin_unlock(&lk);
+}
+
+/* What the default action does: end the program as a shell would see
+   it (128 + sig), or nothing for the signals it ignores. */
+static void default_action(int sig)
+{
+	if (sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH)
+		return;
+	if (sig == SIGABRT)
+		abort();
+	exit(128 + sig);
+}
+
+void __sig_call_on(void *top, void *fn, int sig, siginfo_t *si);   /* sigstack.S */
+
+/* The caller runs on s's alternate stack now (a handler there). */
+static int on_alt(const struct sigthr *s)
+{
+	char *sp = __builtin_frame_address(0);
+	return s->alt && sp >= (char *)s->alt && sp < (char *)s->alt + s->alt_size;
+}
+
+/* Run sig's disposition in the calling thread (not blocked: checked).
+   What ran, for a wait it interrupts (__sig_in_wait): 0 if no handler,
+   else SIGW_RAN, with SIGW_INTR unless the handler asked for
+   SA_RESTART. */
+static int act(int sig, siginfo_t *si)
+{
+	spin_lock(&lk);
+	struct sigaction a = acts[sig];
+	if (a.sa_handler == SIG_IGN || a.sa_handler == SIG_DFL) {
+		spin_unlock(&lk);
+		if (a.sa_handler == SIG_DFL)
+			default_action(sig);
+		return 0;
+	}
+	if (a.sa_flags & SA_RESETHAND)
+		acts[sig] = (struct sigaction){ .sa_handler = SIG_DFL };
+	struct sigthr *s = self_slot();
+	sigset_t old = s->mask;
+	s->mask |= (a.sa_mask | ((a.sa_flags & SA_NODEFER) ? 0 : BIT(sig))) & ~UNBLOCKABLE;
+	char *top = (a.sa_flags & SA_ONSTACK) && s->alt && !on_alt(s) ?
+		    (char *)((uint64_t)((char *)s->alt + s->alt_size) & ~15UL) : 0;
+	spin_unlock(&lk);
+	int e = errno;                   /* a handler leaves errno as it found it */
+	if (top)                         /* (the handler form does not matter there) */
+		__sig_call_on(top, (void *)a.sa_sigaction, sig, si);
+	else if (a.sa_flags & SA_SIGINFO)
+		a.sa_sigaction(sig, si, 0);
+	else
+		a.sa_handler(sig);
+	errno = e;
+	spin_lock(&lk);
+	self_slot()->mask = old;
+	spin_unlock(&lk);
+	return SIGW_RAN | ((a.sa_flags & SA_RESTART) ? 0 : SIGW_INTR);
+}
+
+/* A signal sent by the program itself (kill, raise, pthread_kill). */
+static siginfo_t user_info(int sig, int code)
+{
+	return (siginfo_t){ .si_signo = sig, .si_code = code, .si_pid = getpid() };
+}
+
+/* sig is taken from the pending set `from` (lk held): its bit goes,
+   unless more instances wait there; its description. A timer's is
+   handed back to the timer after lk (took_done). */
+static siginfo_t took(sigset_t *from, int sig)
+{
+	siginfo_t si = user_info(sig, SI_USER);
+	int i = 0;
+	while (i < nqueued && !(queue[i].set == from && queue[i].si.si_signo == sig))
+		i++;
+	if (i < nqueued) {
+		si = queue[i].si;
+		memmove(&queue[i], &queue[i + 1], (size_t)(nqueued - i - 1) * sizeof queue[0]);
+		nqueued--;
+		while (i < nqueued && !(queue[i].set == from && queue[i].si.si_signo == sig))
+			i++;
+		if (i < nqueued)
+			return si;           /* another one waits: the bit stays */
+		*from &= ~BIT(sig);
+		return si;
+	}
+	*from &= ~BIT(sig);
+	if (from_timer[sig].timer) {
+		si.si_code = SI_TIMER;
+		si.si_timerid = from_timer[sig].timer;
+		si.si_value = from_timer[sig].value;
+		from_timer[sig].timer = 0;
+	}
+	return si;
+}
+
+static void took_done(siginfo_t *si)
+{
+	if (si->si_code == SI_TIMER && __timer_taken)
+		si->si_overrun = __timer_taken(si->si_timerid);
+}
+
+/* Take one pending signal the caller does not block (its own, then the
+   program's), or 0; *si describes it. */
+static int take_pending(siginfo_t *si)
+{
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	sigset_t ready = s->pending & ~s->mask, *from = &s->pending;
+	if (!ready) {
+		ready = proc_pending & ~s->mask;
+		from = &proc_pending;
+	}
+	int sig = ready ? __builtin_ctzl(ready) : 0;
+	if (sig)
+		*si = took(from, sig);
+	spin_unlock(&lk);
+	if (sig)
+		took_done(si);
+	return sig;
+}
+
+/* Run every pending signal the caller does not block; how many ran.
+   (ulib/time.c's sleeps call it: weak there.) */
+int __sig_deliver(void);
+int __sig_deliver(void)
+{
+	int n = 0;
+	siginfo_t si;
+	for (int sig; (sig = take_pending(&si)); n++)
+		act(sig, &si);
+	return n;
+}
+
+/* sig for the calling thread: now, or pending while it blocks it. */
+static int raise_code(int sig, int code)
+{
+	siginfo_t si = user_info(sig, code);
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	int blocked = (s->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
+	if (blocked)
+		pend(&s->pending, &si);
+	spin_unlock(&lk);
+	if (!blocked)
+		act(sig, &si);
+	__sig_deliver();
+	return 0;
+}
+
+int raise(int sig)
+{
+	if (bad(sig))
+		return -1;
+	return raise_code(sig, SI_TKILL);
+}
+
+static int post_si(struct thread *t, const siginfo_t *si);
+
+/* A live thread other than the caller that does not block sig, among
+   those with a slot (lk held): any thread that changed its mask or was
+   made by one that had a mask. Threads that never touched signals have
+   no slot and are not known here (the library keeps no list of threads). */
+static struct thread *willing(int sig)
+{
+	struct thread *self = thread_self();
+	for (int i = 0; i < NSLOT; i++) {
+		struct sigthr *s = &slots[i];
+		if (s->key && s->key != NOTHREAD && s->t && s->t != self && !gone(s) &&
+		    !(s->mask & BIT(sig)))
+			return s->t;
+	}
+	return 0;
+}
+
+/* si for the program: the caller takes it unless it blocks it; then,
+   as Linux picks a thread that does not block it, it goes to such a
+   thread, if one is known (willing: pending on it, which is woken or
+   interrupted as by pthread_kill), else it waits for any thread that
+   unblocks it or waits for it. */
+static int send_program(siginfo_t *si)
+{
+	int sig = si->si_signo, full = 0;
+	struct thread *to = 0;
+	spin_lock(&lk);
+	int blocked = (self_slot()->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
+	if (blocked && !(to = willing(sig)))
+		full = pend(&proc_pending, si);
+	spin_unlock(&lk);
+	if (to && !post_si(to, si)) {    /* it exited meanwhile: the program's after all */
+		spin_lock(&lk);
+		full = pend(&proc_pending, si);
+		spin_unlock(&lk);
+	}
+	if (full) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (!blocked)
+		act(sig, si);
+	__sig_deliver();
+	return 0;
+}
+
+int kill(pid_t pid, int sig)
+{
+	if (pid != getpid() && pid != 0 && pid != -1) {
+		errno = ESRCH;
+		return -1;
+	}
+	if (sig == 0)
+		return 0;
+	if (bad(sig))
+		return -1;
+	siginfo_t si = user_info(sig, SI_USER);
+	return send_program(&si);
+}
+
+/* sig with a value for the program (sigqueue's, and a message queue's
+   notification, ulib/posix/mqueue.c: code SI_MESGQ); as kill. */
+int __sig_queue(int sig, int code, union sigval value);
+int __sig_queue(int sig, int code, union sigval value)
+{
+	if (bad(sig))
+		return -1;
+	siginfo_t si = user_info(sig, code);
+	si.si_value = value;
+	return send_program(&si);
+}
+
+/* Only to the program itself (a positive pid, as POSIX's). */
+int sigqueue(pid_t pid, int sig, union sigval value)
+{
+	if (pid != getpid()) {
+		errno = ESRCH;
+		return -1;
+	}
+	return sig == 0 ? 0 : __sig_queue(sig, SI_QUEUE, value);
+}
+
+/* pthread_kill of another thread (ulib/posix/gnu.c). A default action
+   is the whole program's, so it happens here, unless t blocks the
+   signal: then it waits, pending, on t, for t's sigwait or for t to
+   unblock it (the usual way to take signals in a threaded program: all
+   threads block them, one sigwaits). A handler's signal waits, pending,
+   on t, and t is woken from a wait so that a sleep of it ends and runs
+   the handler (every waiter tolerates the spurious wake-up). */
+static int post_si(struct thread *t, const siginfo_t *si)
+{
+	/* Exited (not yet joined): nobody can take it, so nothing is sent
+	   (glibc's pthread_kill does the same). One that exits after this
+	   look leaves its slot to be reclaimed (gone). 0: not sent. */
+	int sig = si->si_signo;
+	if (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) == JOIN_DONE)
+		return 0;
+	spin_lock(&lk);
+	sighandler_t h = acts[sig].sa_handler;
+	struct sigthr *s = slot_of(t);
+	int now = h == SIG_DFL && !(s->mask & BIT(sig));
+	if (h != SIG_IGN && !now)
+		pend(&s->pending, si);
+	spin_unlock(&lk);
+	if (now)
+		default_action(sig);
+	else if (h != SIG_IGN) {
+		__atomic_fetch_or(&t->sigpend, SIGPEND_WAITING, __ATOMIC_RELEASE);
+		thread_unblock(t);
+		if (t->ops->interrupt)   /* running: its package lets it run the handler */
+			t->ops->interrupt(t);
+	}
+	return 1;
+}
+
+static void post(struct thread *t, int sig, int code)
+{
+	post_si(t, &(siginfo_t){ .si_signo = sig, .si_code = code, .si_pid = getpid() });
+}
+
+void __sig_post(struct thread *t, int sig);
+void __sig_post(struct thread *t, int sig)
+{
+	post(t, sig, SI_TKILL);
+}
+
+/* A timer's signal (ulib/posix/timer.c), for the program: main, the
+   thread the program most likely waits in (pause, sigsuspend), takes it
+   unless it blocks it, through __sig_post (wake-up, upcall); otherwise it
+   stays pending for the program, for the first thread that unblocks it
+   or waits for it (sigwait). main is 0 once main exited; the caller
+   keeps it from exiting meanwhile (__pt_main_hold). 0 if the signal is
+   ignored (discarded), else 1: __timer_taken(timer) follows once some
+   thread takes it. */
+int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer);
+int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer)
+{
+	spin_lock(&lk);
+	if (acts[sig].sa_handler == SIG_IGN) {
+		spin_unlock(&lk);
+		return 0;
+	}
+	from_timer[sig].timer = timer;
+	from_timer[sig].value = v;
+	struct sigthr *s = main ? find_slot(key_of(main)) : 0;
+	int to_main = main && !(s && (s->mask & BIT(sig)));
+	if (!to_main)
+		proc_pending |= BIT(sig);
+	spin_unlock(&lk);
+	if (to_main)
+		post(main, sig, SI_TIMER);   /* SIG_DFL: the default action, here */
+	return 1;
+}
+
+/* A runtime package resumes t (the caller) where it was interrupted, or
+   an upcall interrupted it, and t->sigpend says a handler waits: run
+   what is pending now (thread.h). The flag goes first, so a post during
+   the handlers sets it again. */
+void thread_signal_hook(struct thread *t)
+{
+	__atomic_fetch_and(&t->sigpend, ~SIGPEND_WAITING, __ATOMIC_ACQ_REL);
+	if (__sig_deliver())         /* counted: a sleep or pause it interrupted ends (EINTR) */
+		__atomic_fetch_add(&t->sigpend, SIGPEND_RAN, __ATOMIC_RELEASE);
+}
+
+/* A wait of the POSIX layer (ulib/posix/pwait.h) woke, and t->sigpend
+   says a handler waits for t, the caller: run what is pending now, in
+   t's own context, with the wait's node still queued (async_hold keeps
+   an asynchronous cancel off meanwhile). The wait then goes on, or, if
+   it is one a handler interrupts (sem_wait) and SIGW_INTR is set, ends
+   with EINTR. Works alike for every package: the post's unblock woke
+   t, so no upcall is needed. (thread_signal_hook stays out of waits:
+   it runs the handlers in an interrupted context, where the wait would
+   never learn that they ran.) */
+int __sig_in_wait(struct thread *t);
+int __sig_in_wait(struct thread *t)
+{
+	__atomic_fetch_and(&t->sigpend, ~SIGPEND_WAITING, __ATOMIC_ACQ_REL);
+	int hold = t->async_hold, r = 0;
+	siginfo_t si;
+	for (int sig; (sig = take_pending(&si));)
+		r |= act(sig, &si);
+	/* A wait inside a handler ends with async_hold 0 (pw_done), but the
+	   wait it interrupted still has its node queued: hold again, unless
+	   an asynchronous cancel was held back meanwhile (2: the wait's end
+	   asks again). */
+	if (hold)
+		__atomic_compare_exchange_n(&t->async_hold, &(int){ 0 }, hold, 0,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return r;
+}
+
+/* How many times handlers ran in the caller through thread_signal_hook
+   (the count wraps): a wait compares it before and after. */
+static unsigned ran_async(void)
+{
+	struct thread *t = thread_self();
+	return t ? (unsigned)__atomic_load_n(&t->sigpend, __ATOMIC_ACQUIRE) / SIGPEND_RAN : 0;
+}
+
+/* abort() (ulib/start.c): a SIGABRT handler runs first, blocked or not;
+   abort ends the program whatever it does, unless it never returns. */
+void __sig_abort(void);
+void __sig_abort(void)
+{
+	spin_lock(&lk);
+	sighandler_t h = acts[SIGABRT].sa_handler;
+	self_slot()->mask &= ~BIT(SIGABRT);
+	spin_unlock(&lk);
+	if (h != SIG_DFL && h != SIG_IGN) {
+		siginfo_t si = user_info(SIGABRT, SI_TKILL);
+		act(SIGABRT, &si);
+	}
+}
+
+int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
+{
+	if (bad(sig))
+		return -1;
+	if (a && (sig == SIGKILL || sig == SIGSTOP)) {
+		errno = EINVAL;
+		return -1;
+	}
+	siginfo_t gone = { 0 };
+	spin_lock(&lk);
+	if (old)
+		*old = acts[sig];
+	if (a) {
+		acts[sig] = *a;
+		if (a->sa_handler == SIG_IGN) {      /* pending ones are discarded */
+			proc_pending &= ~BIT(sig);
+			for (int i = 0; i < NSLOT; i++)
+				slots[i].pending &= ~BIT(sig);
+			unqueue(0, sig);
+			gone = took(&proc_pending, sig);   /* a timer's may send again */
+		}
+	}
+	spin_unlock(&lk);
+	took_done(&gone);
+	return 0;
+}
+
+sighandler_t signal(int sig, sighandler_t h)
+{
+	struct sigaction a = { .sa_handler = h, .sa_flags = SA_RESTART }, old;
+	if (h == SIG_ERR) {
+		errno = EINVAL;
+		return SIG_ERR;
+	}
+	return sigaction(sig, &a, &old) ? SIG_ERR : old.sa_handler;
+}
+
+int sigemptyset(sigset_t *s) { *s = 0; return 0; }
+int sigfillset(sigset_t *s) { *s = ~0UL; return 0; }
+int sigaddset(sigset_t *s, int sig) { if (bad(sig)) return -1; *s |= BIT(sig); return 0; }
+int sigdelset(sigset_t *s, int sig) { if (bad(sig)) return -1; *s &= ~BIT(sig); return 0; }
+int sigismember(const sigset_t *s, int sig) { if (bad(sig)) return -1; return !!(*s & BIT(sig)); }
+int sigisemptyset(const sigset_t *s) { return !*s; }
+int sigandset(sigset_t *d, const sigset_t *a, const sigset_t *b) { *d = *a & *b; return 0; }
+int sigorset(sigset_t *d, const sigset_t *a, const sigset_t *b) { *d = *a | *b; return 0; }
+
+/* Linux's rules: only SS_DISABLE (or 0) in ss_flags, at least
+   MINSIGSTKSZ bytes (ENOMEM), no change while a handler runs on it
+   (EPERM). The stack is the calling thread's; its slot is given back
+   when it exits (as for a mask). */
+int sigaltstack(const stack_t *ss, stack_t *old)
+{
+	int e = 0;
+	if (ss && (ss->ss_flags & ~SS_DISABLE))
+		e = EINVAL;
+	else if (ss && !(ss->ss_flags & SS_DISABLE) && ss->ss_size < MINSIGSTKSZ)
+		e = ENOMEM;
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	if (old)
+		*old = (stack_t){ s->alt, !s->alt ? SS_DISABLE : on_alt(s) ? SS_ONSTACK : 0,
+				  s->alt_size };
+	if (!e && ss && on_alt(s))
+		e = EPERM;
+	if (!e && ss) {
+		int off = ss->ss_flags & SS_DISABLE;
+		s->alt = off ? 0 : ss->ss_sp;
+		s->alt_size = off ? 0 : ss->ss_size;
+	}
+	spin_unlock(&lk);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	if (ss && !(ss->ss_flags & SS_DISABLE) && __pthread_sig_exit_hook && thread_self())
+		__pthread_sig_exit_hook();
+	return 0;
+}
+
+/* The calling thread's mask (POSIX: sigprocmask in a threaded program is
+   pthread_sigmask). Signals it unblocks that were pending run now. */
+int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	if (set && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK) {
+		errno = EINVAL;
+		return -1;
+	}
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	if (old)
+		*old = s->mask;
+	if (set) {
+		if (how == SIG_BLOCK)
+			s->mask |= *set;
+		else if (how == SIG_UNBLOCK)
+			s->mask &= ~*set;
+		else
+			s->mask = *set;
+		s->mask &= ~UNBLOCKABLE & ~1UL;
+	}
+	sigset_t m = s->mask;
+	spin_unlock(&lk);
+	if (set)
+		mask_set(m);
+	__sig_deliver();
+	return 0;
+}
+
+int sigpending(sigset_t *set)
+{
+	__sig_deliver();
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	*set = (s->pending | proc_pending) & s->mask;
+	spin_unlock(&lk);
+	return 0;
+}
+
+/* Take a pending signal of set (the caller's, then the program's); 0 if
+   none; *si describes it. */
+static int take_of(const sigset_t *set, siginfo_t *si)
+{
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	sigset_t *from = (s->pending & *set) ? &s->pending : &proc_pending;
+	sigset_t ready = *from & *set;
+	int sig = ready ? __builtin_ctzl(ready) : 0;
+	if (sig)
+		*si = took(from, sig);
+	spin_unlock(&lk);
+	if (sig)
+		took_done(si);
+	return sig;
+}
+
+/* A short sleep of the caller while it waits for a signal: a post wakes
+   it (__sig_post), so this only bounds a wait for a kill() of the
+   program, which wakes nobody. */
+static void nap(void)
+{
+	if (thread_self())
+		thread_block_until(now_ns() + 1000000);
+	else
+		sys_sleep(1000000);
+}
+
+int sigwait(const sigset_t *set, int *sig)
+{
+	int s;
+	siginfo_t si;
+	while (!(s = take_of(set, &si))) {
+		/* a signal outside the set that the caller does not block
+		   runs its handler here, and the wait goes on (as Linux's
+		   sigwait, which never fails with EINTR) */
+		__sig_deliver();
+		nap();
+	}
+	*sig = s;
+	return 0;
+}
+
+/* sigwait with a limit and the signal's description: a signal of set,
+   or -1 with EAGAIN once `timeout` (0: none) passed, or EINTR once a
+   handler for another signal ran here (Linux's rules). The pending sets
+   keep no sender: si_code is SI_USER, si_pid this program's, unless a
+   timer sent it (SI_TIMER, its value and overruns: from_timer). */
+int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
+{
+	if (!set || (timeout && (timeout->tv_sec < 0 || timeout->tv_nsec < 0 ||
+				 timeout->tv_nsec >= 1000000000))) {
+		errno = EINVAL;
+		return -1;
+	}
+	uint64_t end = timeout ? now_ns() + (uint64_t)timeout->tv_sec * 1000000000 +
+					 (uint64_t)timeout->tv_nsec : 0;
+	int s;
+	siginfo_t si;
+	while (!(s = take_of(set, &si))) {
+		if (__sig_deliver()) {
+			errno = EINTR;
+			return -1;
+		}
+		if (end && now_ns() >= end) {
+			errno = EAGAIN;
+			return -1;
+		}
+		nap();
+	}
+	if (info)
+		*info = si;
+	return s;
+}
+
+int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+{
+	return sigtimedwait(set, info, 0);
+}
+
+int sigsuspend(const sigset_t *mask)
+{
+	sigset_t old;
+	unsigned ran = ran_async();
+	sigprocmask(SIG_SETMASK, mask, &old);
+	while (!__sig_deliver() && ran_async() == ran)
+		nap();
+	sigprocmask(SIG_SETMASK, &old, 0);
+	errno = EINTR;
+	return -1;
+}
+
+int pause(void)
+{
+	unsigned ran = ran_async();
+	while (!__sig_deliver() && ran_async() == ran)
+		nap();
+	errno = EINTR;
+	return -1;
+}
+
+char *strsignal(int sig)
+{
+	static const char *const names[NSIG] = {
+		[SIGHUP] = "Hangup", [SIGINT] = "Interrupt", [SIGQUIT] = "Quit",
+		[SIGILL] = "Illegal instruction", [SIGTRAP] = "Trace/breakpoint trap",
+		[SIGABRT] = "Aborted", [SIGBUS] = "Bus error",
+		[SIGFPE] = "Floating point exception", [SIGKILL] = "Killed",
+		[SIGUSR1] = "User defined signal 1", [SIGSEGV] = "Segmentation fault",
+		[SIGUSR2] = "User defined signal 2", [SIGPIPE] = "Broken pipe",
+		[SIGALRM] = "Alarm clock", [SIGTERM] = "Terminated", [SIGCHLD] = "Child exited",
+		[SIGCONT] = "Continued", [SIGSTOP] = "Stopped (signal)",
+	};
+	static char rt[24];
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {   /* glibc's words */
+		snprintf(rt, sizeof rt, "Real-time signal %d", sig - SIGRTMIN);
+		return rt;
+	}
+	return (char *)(sig > 0 && sig < NSIG && names[sig] ? names[sig] : "Unknown signal");
+}

@@ -1,0 +1,494 @@
+/*
+ * POSIX timers: timer_create and the rest of <time.h>'s timer_*, and
+ * <sys/time.h>'s ITIMER_REAL (setitimer, getitimer) with alarm, which is
+ * that same timer.
+ *
+ * One timer thread per program fires them all. It is made on the first
+ * arming, blocks every signal (so it never takes one meant for the
+ * program), and sleeps in thread_block_until until the earliest deadline;
+ * an arming that moves the earliest deadline closer unblocks it (a permit
+ * if it is not asleep yet, so no wake-up is lost). At a deadline it sends
+ * the timer's signal for the program (__sig_post_timer, ulib/signal.c:
+ * main takes it unless it blocks it, else any thread that unblocks it or
+ * sigwaits), or starts a detached thread running sigev_notify_function.
+ *
+ * Why a thread, not the kernel's per-VP one-shot timer (SYS_timer,
+ * EV_TIMER): naive and kthread have no upcalls, and the timer's VP would
+ * have to be the program's; a thread of the package works the same on all
+ * five through the standard interface only. A program that never arms a
+ * timer has no timer thread and pays nothing (nothing is added to any
+ * switch path). The thread does not keep the program alive (__pt_daemon):
+ * the process still ends with its last thread. Its cost is precision: a
+ * deadline is seen when the timer thread gets a VP, so on a VP busy with
+ * another thread of a package without preemption, late.
+ *
+ * A SIGEV_SIGNAL timer whose signal is still pending (sent, not yet taken
+ * by a handler or a sigwait) sends no second one: its expiries count as
+ * overruns until the signal is taken (__timer_taken), then timer_getoverrun
+ * and si_overrun report them. Expiries the thread itself was late for
+ * count the same way.
+ *
+ * A timer_t is a number, slot and generation, never a pointer: a deleted
+ * timer's id or a made-up one is EINVAL, never a dereference.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include <animart/clock.h>
+#include <animart/spin.h>
+#include <animart/thread.h>
+
+#define NTIMER 64                /* slot 0 is ITIMER_REAL (alarm, setitimer) */
+#define NS 1000000000ULL
+#define FAR (1ULL << 62)         /* a deadline never reached: huge values saturate here */
+#define GENMASK 0x7fffff         /* a timer_t is (gen << 8 | slot), an int for si_timerid */
+
+struct ptimer {
+	unsigned gen;                /* odd while the slot is in use; bumped by create, delete */
+	struct sigevent ev;
+	pthread_attr_t attr;         /* SIGEV_THREAD's, copied (detached) */
+	int realtime;                /* its clock is CLOCK_REALTIME (TIMER_ABSTIME's meaning) */
+	uint64_t due;                /* next expiry, now_ns()'s clock; 0: disarmed */
+	uint64_t period;             /* ns; 0: one-shot */
+	int sent;                    /* its signal is pending, not taken yet */
+	int overrun;                 /* expiries since that signal was sent */
+	int overrun_last;            /* as of the last one taken: timer_getoverrun */
+};
+
+static struct ptimer timers[NTIMER] = {
+	[0] = { .gen = 1, .ev = { .sigev_signo = SIGALRM, .sigev_notify = SIGEV_SIGNAL } },
+};
+static struct spin lk;           /* the table, tthread, sleep_to */
+static struct thread *tthread;   /* the timer thread, once it runs */
+static uint64_t sleep_to;        /* what it sleeps until (FAR: no timer armed) */
+static int started;              /* the timer thread is made or being made */
+
+/* ulib/posix/pthread.c, ulib/signal.c */
+struct thread *__pt_main_hold(void);
+void __pt_main_release(void);
+void __pt_daemon(void);
+int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer);
+int __timer_taken(int id);
+uint64_t __clock_realtime_ns(void);     /* ulib/time.c */
+
+static int id_of(struct ptimer *t)
+{
+	return (int)(t->gen << 8 | (unsigned)(t - timers));
+}
+
+/* The timer of id if it is in use, else 0 (lk held). */
+static struct ptimer *lookup(uintptr_t id)
+{
+	uintptr_t slot = id & 0xff, gen = id >> 8;
+	if (slot >= NTIMER || !(gen & 1) || timers[slot].gen != gen)
+		return 0;
+	return &timers[slot];
+}
+
+/* A timer_t the program holds: never slot 0 (that one is setitimer's). */
+static struct ptimer *user_timer(timer_t id)
+{
+	struct ptimer *t = lookup((uintptr_t)id);
+	return t && t != timers ? t : 0;
+}
+
+static int ts_ok(const struct timespec *ts)
+{
+	return ts->tv_sec >= 0 && ts->tv_nsec >= 0 && (uint64_t)ts->tv_nsec < NS;
+}
+
+static uint64_t ts_ns(const struct timespec *ts)
+{
+	if ((uint64_t)ts->tv_sec >= FAR / NS)
+		return FAR;
+	return (uint64_t)ts->tv_sec * NS + (uint64_t)ts->tv_nsec;
+}
+
+static struct timespec ns_ts(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / NS), .tv_nsec = (long)(ns % NS) };
+}
+
+/* ---- firing ---- */
+
+struct notify {                  /* what an expiry does, done after lk */
+	struct ptimer *t;
+	int id;
+	struct sigevent ev;
+};
+
+struct thread_start {
+	void (*fn)(union sigval);
+	union sigval v;
+};
+
+/* A SIGEV_THREAD thread: as if a new thread of the program, so no
+   inherited mask (the timer thread blocks everything). */
+static void *notify_thread(void *arg)
+{
+	struct thread_start s = *(struct thread_start *)arg;
+	free(arg);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, 0);
+	s.fn(s.v);
+	return 0;
+}
+
+static void do_notify(struct notify *n)
+{
+	if (n->ev.sigev_notify == SIGEV_SIGNAL) {
+		struct thread *m = __pt_main_hold();   /* main cannot exit meanwhile */
+		int sent = __sig_post_timer(m, n->ev.sigev_signo, n->ev.sigev_value, n->id);
+		__pt_main_release();
+		if (!sent) {                 /* ignored: nothing pending to wait for */
+			spin_lock(&lk);
+			if (lookup((unsigned)n->id))
+				n->t->sent = 0;
+			spin_unlock(&lk);
+		}
+		return;
+	}
+	/* SIGEV_THREAD: a new thread per expiry, as POSIX says */
+	struct thread_start *s = malloc(sizeof *s);
+	pthread_t th;
+	pthread_attr_t a;
+	spin_lock(&lk);
+	int ok = lookup((unsigned)n->id) != 0;
+	if (ok)
+		a = n->t->attr;
+	spin_unlock(&lk);
+	if (!ok || !s) {
+		free(s);
+		return;
+	}
+	*s = (struct thread_start){ n->ev.sigev_notify_function, n->ev.sigev_value };
+	if (pthread_create(&th, &a, notify_thread, s)) {
+		free(s);
+		spin_lock(&lk);              /* a lost notification is an overrun */
+		if (lookup((unsigned)n->id) && n->t->overrun_last < INT_MAX)
+			n->t->overrun_last++;
+		spin_unlock(&lk);
+	}
+}
+
+static void add_overrun(int *o, uint64_t n)
+{
+	*o = (uint64_t)*o + n > INT_MAX ? INT_MAX : (int)(*o + n);
+}
+
+/* t is due at now (lk held): set its next expiry; 1 if *n is to be done. */
+static int expire(struct ptimer *t, uint64_t now, struct notify *n)
+{
+	uint64_t missed = 0;
+	if (t->period) {
+		missed = (now - t->due) / t->period;
+		t->due += (missed + 1) * t->period;
+	} else
+		t->due = 0;
+	*n = (struct notify){ .t = t, .id = id_of(t), .ev = t->ev };
+	switch (t->ev.sigev_notify) {
+	case SIGEV_SIGNAL:
+		if (t->sent) {
+			add_overrun(&t->overrun, missed + 1);
+			return 0;
+		}
+		t->sent = 1;
+		add_overrun(&t->overrun, missed);
+		return 1;
+	case SIGEV_THREAD:
+		t->overrun_last = 0;
+		add_overrun(&t->overrun_last, missed);
+		return 1;
+	}
+	return 0;                        /* SIGEV_NONE */
+}
+
+static void *timer_thread(void *arg)
+{
+	(void)arg;
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, 0);
+	__pt_daemon();
+	spin_lock(&lk);
+	tthread = thread_self();
+	spin_unlock(&lk);
+	for (;;) {
+		struct notify todo[NTIMER];
+		int n = 0;
+		spin_lock(&lk);
+		uint64_t now = now_ns(), next = FAR;
+		for (int i = 0; i < NTIMER; i++) {
+			struct ptimer *t = &timers[i];
+			if (!(t->gen & 1) || !t->due)
+				continue;
+			if (t->due <= now && expire(t, now, &todo[n]))
+				n++;
+			if (t->due && t->due < next)
+				next = t->due;
+		}
+		sleep_to = next;
+		spin_unlock(&lk);
+		for (int i = 0; i < n; i++)
+			do_notify(&todo[i]);
+		thread_block_until(next == FAR ? 0 : next);
+	}
+	return 0;
+}
+
+/* The timer thread exists (made by the first caller); 0 or EAGAIN. */
+static int start(void)
+{
+	if (__atomic_load_n(&started, __ATOMIC_ACQUIRE) || __atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
+		return 0;
+	pthread_attr_t a;
+	pthread_t th;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &a, timer_thread, 0)) {
+		__atomic_store_n(&started, 0, __ATOMIC_RELEASE);
+		return EAGAIN;
+	}
+	return 0;
+}
+
+/* t's time left and period (lk held). */
+static void get(struct ptimer *t, uint64_t now, uint64_t *left, uint64_t *period)
+{
+	*left = !t->due ? 0 : t->due > now ? t->due - now : 1;   /* due: about to fire */
+	*period = t->period;
+}
+
+/* Arm t to expire at `due` (0: disarm), then every period; the old time
+   left and period. Wakes the timer thread if it sleeps past due. */
+static int arm(struct ptimer *t, uint64_t due, uint64_t period, uint64_t *oleft,
+	       uint64_t *operiod, int check)
+{
+	if (due) {
+		int e = start();
+		if (e)
+			return e;
+	}
+	spin_lock(&lk);
+	if (check && !user_timer((timer_t)(uintptr_t)id_of(t))) {   /* deleted meanwhile */
+		spin_unlock(&lk);
+		return EINVAL;
+	}
+	uint64_t l, p;
+	get(t, now_ns(), &l, &p);
+	if (oleft)
+		*oleft = l, *operiod = p;
+	t->due = due;
+	t->period = due ? period : 0;
+	struct thread *wake = due && due < sleep_to ? tthread : 0;
+	if (wake)
+		sleep_to = due;
+	spin_unlock(&lk);
+	if (wake)
+		thread_unblock(wake);
+	return 0;
+}
+
+/* ulib/signal.c: the signal timer id sent was taken (or discarded): it
+   may send again; the overruns to report. */
+int __timer_taken(int id)
+{
+	spin_lock(&lk);
+	struct ptimer *t = lookup((unsigned)id);
+	int r = 0;
+	if (t) {
+		r = t->overrun_last = t->overrun;
+		t->overrun = 0;
+		t->sent = 0;
+	}
+	spin_unlock(&lk);
+	return r;
+}
+
+/* ---- <time.h> ---- */
+
+static int fail(int e)
+{
+	errno = e;
+	return -1;
+}
+
+int timer_create(clockid_t clock, struct sigevent *ev, timer_t *out)
+{
+	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME)
+		return fail(EINVAL);         /* no CPU-time clocks to count down */
+	if (!out)
+		return fail(EFAULT);
+	struct sigevent e = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGALRM };
+	if (ev) {
+		e = *ev;
+		if (e.sigev_notify == SIGEV_SIGNAL ? e.sigev_signo <= 0 || e.sigev_signo >= NSIG :
+		    e.sigev_notify == SIGEV_THREAD ? !e.sigev_notify_function :
+		    e.sigev_notify != SIGEV_NONE)
+			return fail(EINVAL);
+	}
+	pthread_attr_t a;
+	if (e.sigev_notify == SIGEV_THREAD && e.sigev_notify_attributes)
+		a = *(pthread_attr_t *)e.sigev_notify_attributes;
+	else
+		pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);   /* nobody joins them */
+	e.sigev_notify_attributes = 0;
+	spin_lock(&lk);
+	struct ptimer *t = 0;
+	for (int i = 1; i < NTIMER && !t; i++)
+		if (!(timers[i].gen & 1))
+			t = &timers[i];
+	if (!t) {
+		spin_unlock(&lk);
+		return fail(EAGAIN);
+	}
+	t->gen = (t->gen + 1) & GENMASK;
+	if (!ev)                         /* Linux: the value is the timer's id */
+		e.sigev_value.sival_int = id_of(t);
+	t->ev = e;
+	t->attr = a;
+	t->realtime = clock == CLOCK_REALTIME;
+	t->due = t->period = 0;
+	t->sent = t->overrun = t->overrun_last = 0;
+	*out = (timer_t)(uintptr_t)id_of(t);
+	spin_unlock(&lk);
+	return 0;
+}
+
+int timer_delete(timer_t id)
+{
+	spin_lock(&lk);
+	struct ptimer *t = user_timer(id);
+	if (t) {                         /* a signal of it still pending stays, as one of nobody's */
+		t->gen = (t->gen + 1) & GENMASK;
+		t->due = 0;
+	}
+	spin_unlock(&lk);
+	return t ? 0 : fail(EINVAL);
+}
+
+int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itimerspec *old)
+{
+	if (!v)
+		return fail(EFAULT);
+	if (!ts_ok(&v->it_value) || !ts_ok(&v->it_interval))
+		return fail(EINVAL);
+	spin_lock(&lk);
+	struct ptimer *t = user_timer(id);
+	int realtime = t && t->realtime;
+	spin_unlock(&lk);
+	if (!t)
+		return fail(EINVAL);
+	uint64_t val = ts_ns(&v->it_value), due = 0, now = now_ns();
+	if (val) {
+		if (!(flags & TIMER_ABSTIME))
+			due = now + val;
+		else {
+			/* an absolute time of the timer's clock, as now_ns()'s */
+			uint64_t base = realtime ? __clock_realtime_ns() - now : 0;
+			due = val > base ? val - base : 1;   /* passed: at once */
+		}
+	}
+	uint64_t l, p;
+	int e = arm(t, due, ts_ns(&v->it_interval), &l, &p, 1);
+	if (e)
+		return fail(e);
+	if (old)
+		*old = (struct itimerspec){ .it_interval = ns_ts(p), .it_value = ns_ts(l) };
+	return 0;
+}
+
+int timer_gettime(timer_t id, struct itimerspec *v)
+{
+	spin_lock(&lk);
+	struct ptimer *t = user_timer(id);
+	uint64_t l = 0, p = 0;
+	if (t)
+		get(t, now_ns(), &l, &p);
+	spin_unlock(&lk);
+	if (!t)
+		return fail(EINVAL);
+	*v = (struct itimerspec){ .it_interval = ns_ts(p), .it_value = ns_ts(l) };
+	return 0;
+}
+
+int timer_getoverrun(timer_t id)
+{
+	spin_lock(&lk);
+	struct ptimer *t = user_timer(id);
+	int r = t ? t->overrun_last : 0;
+	spin_unlock(&lk);
+	return t ? r : fail(EINVAL);
+}
+
+/* ---- <sys/time.h>, <unistd.h>: ITIMER_REAL is timers[0] ---- */
+
+static int tv_ok(const struct timeval *tv)
+{
+	return tv->tv_sec >= 0 && tv->tv_usec >= 0 && tv->tv_usec < 1000000;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	struct timespec ts = { tv->tv_sec, tv->tv_usec * 1000 };
+	return ts_ns(&ts);
+}
+
+/* Rounded up to whole microseconds, so a timer about to fire does not
+   read as disarmed. */
+static struct timeval ns_tv(uint64_t ns)
+{
+	ns = (ns + 999) / 1000;
+	return (struct timeval){ .tv_sec = (time_t)(ns / 1000000), .tv_usec = (suseconds_t)(ns % 1000000) };
+}
+
+int setitimer(int which, const struct itimerval *v, struct itimerval *old)
+{
+	if (which != ITIMER_REAL)        /* no per-program CPU time to count */
+		return fail(EINVAL);
+	if (!v)
+		return fail(EFAULT);
+	if (!tv_ok(&v->it_value) || !tv_ok(&v->it_interval))
+		return fail(EINVAL);
+	uint64_t val = tv_ns(&v->it_value), l, p;
+	int e = arm(timers, val ? now_ns() + val : 0, tv_ns(&v->it_interval), &l, &p, 0);
+	if (e)
+		return fail(e);
+	if (old)
+		*old = (struct itimerval){ .it_interval = ns_tv(p), .it_value = ns_tv(l) };
+	return 0;
+}
+
+int getitimer(int which, struct itimerval *v)
+{
+	if (which != ITIMER_REAL)
+		return fail(EINVAL);
+	uint64_t l, p;
+	spin_lock(&lk);
+	get(timers, now_ns(), &l, &p);
+	spin_unlock(&lk);
+	*v = (struct itimerval){ .it_interval = ns_tv(p), .it_value = ns_tv(l) };
+	return 0;
+}
+
+/* Linux's rounding: to the nearest second, but a pending alarm of less
+   than one reads 1 (0 would say there was none). */
+unsigned alarm(unsigned s)
+{
+	struct itimerval v = { .it_value = { .tv_sec = s } }, old;
+	if (setitimer(ITIMER_REAL, &v, &old))
+		return 0;
+	unsigned r = (unsigned)old.it_value.tv_sec;
+	if (old.it_value.tv_usec >= 500000 || (!r && old.it_value.tv_usec))
+		r++;
+	return r;
+}

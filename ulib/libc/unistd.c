@@ -1,0 +1,183 @@
+/*
+ * <unistd.h> without files (the descriptors are fd.c's): what the kernel
+ * can say about the machine, and a file system of one directory, "/".
+ */
+#include <unistd.h>
+#include <pthread.h>             /* PTHREAD_KEYS_MAX, for sysconf */
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <animart/sys.h>
+#include <signal.h>
+#include <mqueue.h>
+#include <semaphore.h>
+#include <limits.h>
+
+long __sysconf_cache(int name);      /* ulib/cacheinfo.c */
+
+long sysconf(int name)
+{
+	switch (name) {
+	case _SC_NPROCESSORS_CONF:
+	case _SC_NPROCESSORS_ONLN:
+		return sys_getinfo(INFO_NCPU);
+	case _SC_PAGESIZE:
+		return (long)PAGE_SIZE;
+	case _SC_CLK_TCK:
+		return 100;
+	case _SC_OPEN_MAX:
+		return 64;                   /* fd.c's NFD */
+	case _SC_PHYS_PAGES:
+	case _SC_AVPHYS_PAGES:
+		return sys_getinfo(INFO_MEM_AVAIL) / (long)PAGE_SIZE;
+	case _SC_THREADS:
+	case _SC_TIMERS:
+	case _SC_SEMAPHORES:
+	case _SC_THREAD_ATTR_STACKSIZE:
+	case _SC_THREAD_ATTR_STACKADDR:
+	case _SC_THREAD_PRIO_PROTECT:
+	case _SC_BARRIERS:
+	case _SC_CLOCK_SELECTION:
+	case _SC_MONOTONIC_CLOCK:
+	case _SC_READER_WRITER_LOCKS:
+	case _SC_SPIN_LOCKS:
+	case _SC_TIMEOUTS:
+	case _SC_CPUTIME:
+	case _SC_THREAD_CPUTIME:
+	case _SC_REALTIME_SIGNALS:
+	case _SC_MESSAGE_PASSING:
+		return 200809L;          /* the options <unistd.h> defines */
+	case _SC_THREAD_PRIORITY_SCHEDULING:
+	case _SC_THREAD_PRIO_INHERIT:
+	case _SC_THREAD_PROCESS_SHARED:
+	case _SC_PRIORITY_SCHEDULING:
+	case _SC_MAPPED_FILES:
+		return -1;               /* not supported: -1, errno as it was */
+	case _SC_RTSIG_MAX:
+		return SIGRTMAX - SIGRTMIN + 1;
+	case _SC_SIGQUEUE_MAX:
+		return SIGQUEUE_MAX;
+	case _SC_MQ_OPEN_MAX:
+		return MQ_OPEN_MAX;
+	case _SC_MQ_PRIO_MAX:
+		return MQ_PRIO_MAX;
+	case _SC_THREAD_STACK_MIN:
+		return 16384;
+	case _SC_THREAD_KEYS_MAX:
+		return PTHREAD_KEYS_MAX;
+	case _SC_THREAD_DESTRUCTOR_ITERATIONS:
+		return PTHREAD_DESTRUCTOR_ITERATIONS;
+	case _SC_VERSION:
+	case _SC_THREAD_SAFE_FUNCTIONS:
+		return 200809L;
+	case _SC_SEM_VALUE_MAX:
+		return SEM_VALUE_MAX;
+	case _SC_TIMER_MAX:
+		return 63;               /* ulib/posix/timer.c: 64 slots, one alarm's */
+	case _SC_LINE_MAX:
+		return 2048;             /* glibc's; nothing here limits a line */
+	case _SC_IOV_MAX:
+		return IOV_MAX;
+	case _SC_HOST_NAME_MAX:
+		return HOST_NAME_MAX;
+	case _SC_LOGIN_NAME_MAX:
+		return 256;
+	case _SC_TTY_NAME_MAX:
+		return 32;
+	case _SC_ATEXIT_MAX:
+		return ATEXIT_MAX;
+	case _SC_NZERO:
+		return 20;
+	case _SC_SEM_NSEMS_MAX:
+	case _SC_THREAD_THREADS_MAX:
+		return -1;               /* no fixed limit (memory): -1, errno as it was */
+	}
+	if (name >= _SC_LEVEL1_ICACHE_SIZE && name <= _SC_LEVEL4_CACHE_LINESIZE)
+		return __sysconf_cache(name);
+	errno = EINVAL;
+	return -1;
+}
+
+int getpagesize(void) { return (int)PAGE_SIZE; }
+pid_t getpid(void) { return (pid_t)sys_getinfo(INFO_SPACE); }
+pid_t getppid(void) { return 0; }
+uid_t getuid(void) { return 0; }
+uid_t geteuid(void) { return 0; }
+gid_t getgid(void) { return 0; }
+gid_t getegid(void) { return 0; }
+
+int gethostname(char *name, size_t n)
+{
+	if (strlcpy(name, "anima", n) >= n) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+int get_nprocs(void) { return (int)sys_getinfo(INFO_NCPU); }
+int get_nprocs_conf(void) { return get_nprocs(); }
+long get_phys_pages(void) { return sysconf(_SC_PHYS_PAGES); }
+long get_avphys_pages(void) { return sysconf(_SC_AVPHYS_PAGES); }
+
+int uname(struct utsname *u)
+{
+	strlcpy(u->sysname, "Anima", sizeof u->sysname);
+	strlcpy(u->nodename, "anima", sizeof u->nodename);
+	strlcpy(u->release, "0", sizeof u->release);
+	strlcpy(u->version, "research kernel", sizeof u->version);
+	strlcpy(u->machine, "x86_64", sizeof u->machine);
+	return 0;
+}
+
+/* The file system is one directory, "/", which is every process's
+   working directory: getcwd says "/", chdir to it succeeds (any path
+   made of "/", "." and ".." names it) and to anything else fails as on a
+   system where it does not exist. */
+char *getcwd(char *buf, size_t size)
+{
+	if (!buf) {                      /* glibc: allocate size bytes, or what is needed */
+		if (size && size < 2) {
+			errno = ERANGE;
+			return 0;
+		}
+		buf = malloc(size ? size : 2);
+		if (!buf)
+			return 0;            /* ENOMEM */
+		size = 2;
+	} else if (size == 0) {
+		errno = EINVAL;
+		return 0;
+	} else if (size < 2) {
+		errno = ERANGE;
+		return 0;
+	}
+	buf[0] = '/';
+	buf[1] = 0;
+	return buf;
+}
+
+int chdir(const char *path)
+{
+	if (!path) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (!*path) {
+		errno = ENOENT;
+		return -1;
+	}
+	for (const char *p = path; *p;) {   /* each component "", "." or ".." */
+		const char *e = strchrnul(p, '/');
+		size_t n = (size_t)(e - p);
+		if (n > 2 || (n && strncmp(p, "..", n))) {
+			errno = ENOENT;
+			return -1;
+		}
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}

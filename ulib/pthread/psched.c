@@ -1,0 +1,81 @@
+/*
+ * POSIX's process scheduling calls (<sched.h>): sched_getparam,
+ * sched_setparam, sched_getscheduler, sched_setscheduler and
+ * sched_rr_get_interval. As on Linux, where a "process" here is a
+ * thread, they act on the calling thread's policy and priority, the
+ * ones pthread_getschedparam/pthread_setschedparam keep (pthread.c).
+ * A pid is 0 or getpid() (the program itself): another program's
+ * threads are out of reach, so any other pid is ESRCH, a negative one
+ * EINVAL, as POSIX and Linux say.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+#include <animart/upcall.h>
+
+static int check(pid_t pid, const void *p)
+{
+	if (pid < 0 || !p)
+		return EINVAL;
+	if (pid && pid != getpid())
+		return ESRCH;
+	return 0;
+}
+
+static int fail(int e)
+{
+	errno = e;
+	return -1;
+}
+
+int sched_getparam(pid_t pid, struct sched_param *p)
+{
+	int policy, e = check(pid, p);
+	if (!e)
+		e = pthread_getschedparam(pthread_self(), &policy, p);
+	return e ? fail(e) : 0;
+}
+
+int sched_getscheduler(pid_t pid)
+{
+	struct sched_param p;
+	int policy, e = check(pid, &p);
+	if (!e)
+		e = pthread_getschedparam(pthread_self(), &policy, &p);
+	return e ? fail(e) : policy;
+}
+
+/* returns the former policy, as POSIX says (Linux returns 0) */
+int sched_setscheduler(pid_t pid, int policy, const struct sched_param *p)
+{
+	int old = sched_getscheduler(pid);
+	if (old < 0)
+		return -1;
+	int e = p ? pthread_setschedparam(pthread_self(), policy, p) : EINVAL;
+	return e ? fail(e) : old;
+}
+
+int sched_setparam(pid_t pid, const struct sched_param *p)
+{
+	int policy = sched_getscheduler(pid);
+	if (policy < 0)
+		return -1;
+	int e = p ? pthread_setschedparam(pthread_self(), policy, p) : EINVAL;
+	return e ? fail(e) : 0;
+}
+
+/* SCHED_FIFO runs until it yields (0, as Linux); the others get at
+   most the kernel's quantum of their VP before another VP has the CPU */
+int sched_rr_get_interval(pid_t pid, struct timespec *ts)
+{
+	int policy = sched_getscheduler(pid);
+	if (policy < 0)
+		return -1;
+	if (!ts)
+		return fail(EFAULT);
+	uint64_t ns = policy == SCHED_FIFO ? 0 : vp_pseudo()->quantum_ns;
+	ts->tv_sec = ns / 1000000000;
+	ts->tv_nsec = ns % 1000000000;
+	return 0;
+}

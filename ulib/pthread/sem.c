@@ -1,0 +1,101 @@
+/* POSIX unnamed semaphores (<semaphore.h>): a count and a queue; a post
+   with a waiter hands its unit straight to it. Waits are cancellation
+   points. Errors: -1 and errno. */
+#include <errno.h>
+#include <semaphore.h>
+#include "pwait.h"
+
+static int fail(int e)
+{
+	errno = e;
+	return -1;
+}
+
+int sem_init(sem_t *s, int pshared, unsigned value)
+{
+	(void)pshared;                   /* works wherever the memory is shared */
+	if (value > SEM_VALUE_MAX)
+		return fail(EINVAL);
+	*s = (sem_t){ .__count = (int)value };
+	return 0;
+}
+
+int sem_destroy(sem_t *s)
+{
+	return s->__head ? fail(EBUSY) : 0;
+}
+
+static int wait(sem_t *s, int try, uint64_t deadline)
+{
+	struct thread *self = thread_self();
+	if (!try && pcancel_pending())
+		pcancel_act();
+	plock(&s->__lk, self);
+	if (s->__count > 0) {
+		s->__count--;
+		punlock(&s->__lk, self);
+		return 0;
+	}
+	if (try) {
+		punlock(&s->__lk, self);
+		return fail(EAGAIN);
+	}
+	struct waiter w = { self, 0, 0 };
+	struct __pq *q = (struct __pq *)&s->__head;
+	pq_push(q, &w);
+	punlock(&s->__lk, self);
+	int r = pw_wait(&w, deadline, 1 | PW_INTR, &s->__lk, q);   /* EINTR: a handler ran */
+	if (!r)
+		return 0;
+	punlock(&s->__lk, self);
+	if (r == ECANCELED)
+		pcancel_act();
+	return fail(r);
+}
+
+int sem_wait(sem_t *s)
+{
+	return wait(s, 0, 0);
+}
+
+int sem_trywait(sem_t *s)
+{
+	return wait(s, 1, 0);
+}
+
+/* POSIX.1-2024: the deadline on `clock` (CLOCK_REALTIME or CLOCK_MONOTONIC). */
+int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *abstime)
+{
+	if (pcancel_pending())           /* a cancellation point even when it need not wait */
+		pcancel_act();
+	if (wait(s, 1, 0) == 0)
+		return 0;
+	int64_t d = pdeadline(clock, abstime);
+	return d < 0 ? fail(EINVAL) : wait(s, 0, (uint64_t)d);
+}
+
+int sem_timedwait(sem_t *s, const struct timespec *abstime)
+{
+	return sem_clockwait(s, CLOCK_REALTIME, abstime);
+}
+
+int sem_post(sem_t *s)
+{
+	struct thread *self = thread_self();
+	plock(&s->__lk, self);
+	struct waiter *w = pq_pop((struct __pq *)&s->__head);
+	if (!w && s->__count == SEM_VALUE_MAX) {
+		punlock(&s->__lk, self);
+		return fail(EOVERFLOW);
+	}
+	if (!w)
+		s->__count++;
+	punlock_grant(&s->__lk, w, self);
+	return 0;
+}
+
+int sem_getvalue(sem_t *s, int *value)
+{
+	*value = __atomic_load_n(&s->__count, __ATOMIC_RELAXED);
+	return 0;
+}

@@ -1,0 +1,342 @@
+/*
+ * The standard thread-package interface (docs/thread-interface.md).
+ *
+ * Every package's threads begin with a struct thread, whose first field
+ * points at the package's operations. So code holding any thread pointer
+ * can block or unblock it without knowing its package: a mutex released
+ * by a thread of one package wakes a waiter of another. The current
+ * thread is the VP page's current_thread, found in two loads on any VP
+ * (%gs -> pseudo-register page -> VP page -> current_thread).
+ *
+ * Blocking follows park/unpark: thread_unblock() leaves a permit if the
+ * target is not (yet) blocked, and thread_block() consumes a permit
+ * instead of blocking. Lost wake-ups are therefore impossible, and
+ * callers must tolerate early returns: wait in a loop on a condition.
+ */
+#ifndef ULIB_THREAD_H
+#define ULIB_THREAD_H
+
+#include <stdint.h>
+#include <animart/upcall.h>
+
+struct thread;
+
+struct thread_ops {
+	const char *name;
+	/* Switch away from `self` (the calling thread) until it is unblocked.
+	   Must publish the block with thread_park_commit(self) only once
+	   self's context is saved, or with self marked busy so nobody runs
+	   it before it is off its stack; if that fails, a permit came (now
+	   consumed): continue. */
+	void (*block)(struct thread *self);
+	/* Make t runnable again (t was parked). Called from any thread of any
+	   package, on any VP, and from upcall handlers. */
+	void (*unblock)(struct thread *t);
+	void (*yield)(struct thread *self);
+	/* End self; never returns. Once self has left its stack for good,
+	   the package calls thread_exited(self), which publishes the exit and
+	   wakes the joiner: so the joiner never waits for the exiting thread
+	   to get a processor again (with a higher-priority joiner, waiting
+	   would be a livelock). */
+	__attribute__((noreturn)) void (*exit)(struct thread *self);
+	/* Reclaim a finished thread (called once, by thread_join, after
+	   thread_exited: t is off its stack, nothing to wait for). */
+	void (*free)(struct thread *t);
+	/* Optional: thread_block_until for self (0: thread_park_timed, which
+	   sleeps in the kernel on the park word: right for every package
+	   whose kernel blocks only the thread, i.e. upcall VPs and kthread). */
+	int (*block_until)(struct thread *self, uint64_t deadline);
+	/* Optional: have t's package look at t soon even if t never blocks
+	   nor yields (an upcall on its VP, which asks the hook
+	   thread_async_hook): asynchronous cancellation. 0: it looks only
+	   when t next stops by itself. */
+	void (*interrupt)(struct thread *t);
+	/* Optional: t's CPU time in ns (t the caller, or another live thread
+	   of the package), or -1 if the package cannot say. The first call
+	   may turn the package's accounting on (docs/libc.md, thread CPU
+	   clocks): until then it need not keep any. 0: no thread CPU clocks. */
+	int64_t (*cputime)(struct thread *t);
+	/* Optional: t's priority (struct thread.prio) becomes prio while t
+	   may sit in a run queue, which must then put it where prio belongs
+	   (priority inheritance boosts a waiting-to-run holder). 0: the
+	   field is set, read at t's next enqueue. */
+	void (*setprio)(struct thread *t, int prio);
+	/* Optional: whether waiter a is to be woken before waiter b, asked
+	   when a (a thread of this package) queues on a blocking object
+	   others already wait on (<animart/waitq.h>); a goes before the
+	   first such b. 0: FIFO. */
+	int (*wait_first)(const struct thread *a, const struct thread *b);
+};
+
+/* Where an interrupted thread t should resume instead of where it was
+   (0: where it was): the POSIX layer's asynchronous cancellation
+   defines it (weak: a program without the layer has none). Packages ask
+   it when an upcall interrupts t outside any spin lock. */
+__attribute__((weak)) void *thread_async_hook(struct thread *t);
+
+/* Run the signal handlers waiting for the calling thread t (whose
+   sigpend was set), as if it had called them where it was interrupted:
+   ulib/signal.c defines it (weak: a program without signals has none).
+   Packages call it only outside spin locks and the layer's waits. */
+__attribute__((weak)) void thread_signal_hook(struct thread *t);
+
+#define SIGPEND_WAITING 1   /* struct thread.sigpend */
+#define SIGPEND_RAN     2
+
+/* The same for a wait that woke with sigpend set (ulib/posix/pwait.h):
+   run the handlers now, in the caller t's own context (ulib/signal.c;
+   weak). Returns SIGW_* of what ran, for the wait to go on or end. */
+__attribute__((weak)) int __sig_in_wait(struct thread *t);
+#define SIGW_RAN  1         /* a handler ran ... */
+#define SIGW_INTR 2         /* ... one without SA_RESTART: sem_wait ends, EINTR */
+
+/* park states */
+#define PARK_RUN     0     /* running or runnable, no permit */
+#define PARK_PERMIT  1     /* an unblock arrived before the block */
+#define PARK_PARKED  2     /* blocked: the next unblock must requeue it */
+#define PARK_TIMED   3     /* in thread_block_until: asleep in the kernel on the
+			      park word; the next unblock moves it to RUN and
+			      wakes the futex (no package routine involved) */
+
+#define JOIN_DONE    1UL   /* thread->join once the thread has exited */
+
+struct thread {
+	const struct thread_ops *ops;    /* first: the package's routines */
+	struct vp_page *vpp;             /* the VP it runs (or last ran) on */
+	volatile int park;               /* PARK_* */
+	/* A signal handler waits for this thread (ulib/signal.c sets it, and
+	   asks its package to interrupt it): a runtime package runs
+	   thread_signal_hook in it when it next resumes it from an
+	   interrupted context, and at an upcall that interrupts it (rt_sched.c,
+	   rt_switch.c). SIGPEND_WAITING: a handler waits; above it, how many
+	   times handlers ran that way (SIGPEND_RAN each), so that a sleep
+	   they interrupted still ends with EINTR. In what was padding: struct
+	   thread keeps its size. */
+	volatile int sigpend;
+	volatile uint64_t join;          /* 0, JOIN_DONE, or the joining thread */
+	void *retval;
+	uint64_t id;
+	void *pkg;                       /* the package's own per-thread data */
+	volatile int crit;               /* spin locks held (struct spin, <spin.h>) */
+	volatile int yield_due;          /* YIELD_DUE_*: a switch deferred while crit > 0 */
+	volatile int prio;               /* priority (THREAD_PRIO_*); packages without
+					    priorities ignore it */
+	/* Nonzero while the thread must not be ended where it runs, though
+	   outside any spin lock: a wait of ulib/posix has its node, on the
+	   thread's stack, on a queue (1); 2: thread_async_hook held an end
+	   back meanwhile, and the wait's end asks again (ulib/posix/pwait.h). */
+	volatile int async_hold;
+	/* Switches, for getrusage (racy counters): voluntary ones (it
+	   blocked: thread_block, thread_block_until) and involuntary ones
+	   (taken off its VP at an upcall: preempted, warned, rescheduled). */
+	uint64_t nvcsw, nivcsw;
+	/* Its TLS block's TCB (<tls.h>), set by the package at creation
+	   where TLS is on (0 otherwise): how the POSIX layer finds a
+	   thread's own state from a struct thread, before it even runs. */
+	void *tcb;
+};
+
+/* yield_due: what spin_unlock does when the last spin lock goes */
+#define YIELD_DUE_VP     1   /* a preemption warning: give up the VP */
+#define YIELD_DUE_THREAD 2   /* a user-level reschedule: thread_yield() */
+
+/* Priorities: higher runs first (in packages that have them). */
+#define THREAD_PRIO_MIN  0
+#define THREAD_PRIO_MAX  7
+#define THREAD_NPRIO     8
+
+/* Attributes at creation (struct pkg's create); 0 fields mean defaults. */
+struct thread_attr {
+	int prio;                        /* THREAD_PRIO_MIN..MAX (default MIN) */
+	uint64_t stack_size;             /* bytes (default: the package's) */
+	/* Optional: the program's memory to run on, stack_size bytes from
+	   here (pthread_attr_setstack): the TLS block goes at its top, and
+	   the package never frees it. 0: the package allocates. Packages
+	   that cannot take one allocate as usual. */
+	void *stack_addr;
+};
+
+/* Change t's priority, through its package if it has a say (setprio). */
+static inline void thread_set_prio(struct thread *t, int prio)
+{
+	if (t->ops->setprio)
+		t->ops->setprio(t, prio);
+	else
+		t->prio = prio;
+}
+
+/* Thread stacks (ulib/stack.c): up to STACK_SMALL bytes a malloc block,
+   larger ones a demand-zero mapping with an unmapped page below it. */
+#define STACK_SMALL (64 * 1024)
+void *stack_alloc(uint64_t size);
+void stack_free(void *stack, uint64_t size);
+/* The program's default stack for a thread created with no stack_size
+   (its first thread too): 0 leaves it to each package. The POSIX start
+   sets glibc's 8 MiB (docs/posix.md). */
+extern uint64_t thread_stack_default;
+
+/* The calling thread (0 if the VP runs no package thread). */
+static inline struct thread *thread_self(void)
+{
+	/* One %gs load (GS_VPPAGE), not two: between loading the VP page's
+	   address and its current_thread an upcall could move the caller to
+	   another VP, and the second load would name that VP's thread. */
+	struct thread *t;
+	__asm__ volatile("mov %%gs:%c1, %0" : "=r"(t) : "i"(GS_VPPAGE + VPP_CURRENT));
+	return t;
+}
+
+/* thread_block with a deadline (ns since boot, SYS_time's clock; 0: none):
+   0 if unblocked (or a stale permit: loop on the condition, as for
+   thread_block), -ETIMEDOUT once the deadline has passed with no unblock.
+   An unblock racing with the timeout is never lost: it either ends the
+   wait (0) or leaves a permit for the next block. */
+int thread_block_until(uint64_t deadline);
+/* The default block_until: PARK_RUN -> PARK_TIMED, then a futex wait on
+   t->park with a timeout; for packages, whose block_until may use it. */
+int thread_park_timed(struct thread *self, uint64_t deadline);
+void thread_unblock(struct thread *t);
+/* Inline: a yield is one indirect call into the thread's own package. */
+static inline void thread_yield(void)
+{
+	struct thread *self = thread_self();
+	self->ops->yield(self);
+}
+__attribute__((noreturn)) void thread_exit(void *retval);
+void *thread_join(struct thread *t);
+/* For packages: t has left its stack for good (see thread_ops.exit). */
+void thread_exited(struct thread *t);
+
+/* For packages' block(): try PARK_RUN -> PARK_PARKED. 1 on success; 0
+   means a permit was waiting (now consumed): do not block.
+
+   The permit is consumed with a locked exchange, never a plain store:
+   the caller's next step is to reread its condition, and x86 lets that
+   load pass a store still in the store buffer. An unblocker that made
+   the condition true meanwhile found the permit still there and left it
+   (PERMIT -> PERMIT), trusting us to see the condition; we had read it
+   false before our store landed and erased its permit, blocked again,
+   and slept for good (kthread's wakerace and fifo+kthread's conformance
+   `park`: both threads parked; progs/tests/permitrace.c). The exchange
+   is a full barrier: the unblocker's compare-and-swap comes either
+   before it (its condition store is then visible to our reread) or
+   after it (it finds PARK_RUN and leaves a new permit). */
+static inline int thread_park_commit(struct thread *t)
+{
+	int expect = PARK_RUN;
+	if (__atomic_compare_exchange_n(&t->park, &expect, PARK_PARKED, 0,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 1;
+	__atomic_exchange_n(&t->park, PARK_RUN, __ATOMIC_SEQ_CST);   /* consume the permit */
+	return 0;
+}
+
+/* Block the calling thread until thread_unblock. Inline: one indirect
+   call into its package, whose block() commits the park (and so consumes
+   a permit that came first, returning at once). */
+static inline void thread_block(void)
+{
+	struct thread *self = thread_self();
+	self->nvcsw++;                   /* a voluntary switch (getrusage) */
+	self->ops->block(self);
+}
+
+/* Light context: what a voluntary switch must keep (callee-saved
+   registers, stack, resume point, FPU control words). ctx.S. */
+struct lctx {
+	uint64_t rbx, rbp, r12, r13, r14, r15, rsp;   /* rsp -> the resume address */
+	volatile uint32_t busy;          /* cleared by lctx_swap once off this stack */
+	uint32_t pad0;
+	uint32_t mxcsr;
+	uint16_t fcw, pad;
+	/* The thread's FS base (its TLS pointer, <tls.h>), loaded by every
+	   switch to it when nonzero; 0: keep the VP's FS base (scheduler
+	   loops, programs without TLS). Set once at creation. */
+	uint64_t fsbase;
+};
+/* ulib/ctx.S uses these offsets. */
+_Static_assert(__builtin_offsetof(struct lctx, rbx) == 0, "lctx");
+_Static_assert(__builtin_offsetof(struct lctx, r15) == 40, "lctx");
+_Static_assert(__builtin_offsetof(struct lctx, rsp) == 48, "lctx");
+_Static_assert(__builtin_offsetof(struct lctx, busy) == 56, "lctx");
+_Static_assert(__builtin_offsetof(struct lctx, mxcsr) == 64, "lctx");
+_Static_assert(__builtin_offsetof(struct lctx, fcw) == 68, "lctx");
+_Static_assert(__builtin_offsetof(struct lctx, fsbase) == 72, "lctx");
+/* Save the caller in *from and continue *to. Returns (in from's context)
+   when something switches back to it. */
+void lctx_swap(struct lctx *from, const struct lctx *to);
+/* The same, loading to's FS base: the yield paths call whichever of the
+   two lctx_swap_fn points at (tls_setup picks, once, at start), so a
+   program without TLS pays nothing for it (an indirect call costs what a
+   direct one does). */
+void lctx_swap_tls(struct lctx *from, const struct lctx *to);
+extern void (*lctx_swap_fn)(struct lctx *from, const struct lctx *to);
+/* lctx_swap, then fn(arg) on to's stack before to resumes: for what must
+   wait until from is saved and off its stack. */
+void lctx_swap_call(struct lctx *from, const struct lctx *to, void (*fn)(void *), void *arg);
+/* A block's switch for a runtime thread: as lctx_swap, then commit its
+   park (RUN -> PARKED) on to's stack once from is saved; rt_park_cancel
+   there if a permit came first (ulib/ctx.S, ulib/rt_switch.c). With and
+   without to's FS base, as lctx_swap: the block path calls
+   lctx_swap_park_fn. */
+void lctx_swap_park(struct lctx *from, const struct lctx *to);
+void lctx_swap_park_tls(struct lctx *from, const struct lctx *to);
+extern void (*lctx_swap_park_fn)(struct lctx *from, const struct lctx *to);
+/* lctx_jump, calling fn(arg) on to's stack first (`unused`: so fn and
+   arg sit in the registers lctx_swap_call has them in); loads to's FS
+   base. */
+__attribute__((noreturn)) void lctx_jump_call(const struct lctx *to, void *unused,
+					      void (*fn)(void *), void *arg);
+/* Start or continue *to without saving anything. Without to's FS base
+   (for contexts that have none: scheduler loops), and with it: a
+   switch to a thread calls lctx_jump_fn. */
+__attribute__((noreturn)) void lctx_jump(const struct lctx *to);
+__attribute__((noreturn)) void lctx_jump_tls(const struct lctx *to);
+extern void (*lctx_jump_fn)(const struct lctx *to) __attribute__((noreturn));
+/* The same, then store 0 to *done: for a thread leaving its stack for good. */
+__attribute__((noreturn)) void lctx_exit(const struct lctx *to, volatile int *done);
+
+/* A fresh descriptor of a thread of `ops`, with a new id. Inline (on
+   every create), and field by field, not a compound literal: GCC zeroes
+   a struct that size with `rep stos`, and under icount every repetition
+   is an instruction (13 of them, a thirtieth of fifo's create+join). */
+extern volatile uint64_t thread_next_id;
+static inline void thread_init(struct thread *t, const struct thread_ops *ops)
+{
+	t->ops = ops;
+	t->vpp = 0;
+	t->park = PARK_RUN;
+	t->sigpend = 0;
+	t->join = 0;
+	t->retval = 0;
+	t->id = __atomic_fetch_add(&thread_next_id, 1, __ATOMIC_RELAXED);
+	t->pkg = 0;
+	t->crit = 0;
+	t->yield_due = 0;
+	t->prio = 0;
+	t->async_hold = 0;
+	t->nvcsw = t->nivcsw = 0;
+	t->tcb = 0;
+}
+_Static_assert(sizeof(struct thread) == 96, "thread_init sets every field of struct thread");
+
+void lctx_start(void);
+/* Set up c to start fn(arg) on [stack, stack+size) (fn must not return).
+   Inline: on every create. */
+static inline void lctx_make(struct lctx *c, void *stack, uint64_t size, void (*fn)(void *), void *arg)
+{
+	uint64_t *sp = (uint64_t *)(((uint64_t)stack + size) & ~15UL);
+	*--sp = 0;                    /* keeps lctx_start's frame 16-aligned */
+	*--sp = (uint64_t)lctx_start; /* lctx_jump's `ret` lands there */
+	/* Only what a fresh context reads: the other callee-saved registers
+	   are free for it to use, whatever they hold. */
+	c->rbp = 0;                   /* ends backtraces */
+	c->rsp = (uint64_t)sp;
+	c->r12 = (uint64_t)fn;
+	c->r13 = (uint64_t)arg;
+	c->busy = 0;
+	c->mxcsr = 0x1f80;
+	c->fcw = 0x37f;
+}
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * Thread stacks, for the packages (rt_vp.c, kthread).
+ *
+ * A stack of at most STACK_SMALL bytes (a package's own 64 KiB default)
+ * is a malloc block: one size class, recycled with no system call. A
+ * larger one (a POSIX thread's default, 8 MiB as glibc's) is a
+ * demand-zero mapping of its own (MAP_LAZY): only the pages the thread
+ * touches take memory, so a thousand threads cost what they use, not 8
+ * GiB. And the kernel leaves an unmapped guard page after every mapping
+ * it places, so the page below such a stack is never mapped: a thread
+ * that overflows it faults, and the space is killed naming the address,
+ * instead of writing over the stack or heap block below. (Before, every
+ * POSIX thread had a 64 KiB malloc block, and a thread with a 200 KB
+ * local array was killed on every package.)
+ */
+#include <animart/thread.h>
+#include <stdlib.h>
+#include <animart/sys.h>
+
+uint64_t thread_stack_default;
+
+void *stack_alloc(uint64_t size)
+{
+	if (size <= STACK_SMALL)
+		return malloc(size);
+	void *p = sys_map(0, size, PROT_READ | PROT_WRITE | MAP_LAZY);
+	return sys_failed((long)p) ? 0 : p;
+}
+
+void stack_free(void *stack, uint64_t size)
+{
+	if (size <= STACK_SMALL)
+		free(stack);
+	else if (stack)
+		sys_unmap(stack, (size + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1));
+}

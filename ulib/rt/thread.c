@@ -1,0 +1,133 @@
+/*
+ * The package-independent half of the thread interface: park/unpark,
+ * join, and lctx_make. See <thread.h> and docs/thread-interface.md.
+ */
+#include <string.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animart/thread.h>
+
+/* On every block, unblock and join (make bench counts them): no frame
+   pointer, as in rt_switch.c. */
+#pragma GCC optimize("omit-frame-pointer")
+
+volatile uint64_t thread_next_id = 1;   /* <thread.h>'s thread_init */
+
+
+int thread_block_until(uint64_t deadline)
+{
+	struct thread *self = thread_self();
+	int expect = PARK_PERMIT;
+	if (__atomic_compare_exchange_n(&self->park, &expect, PARK_RUN, 0,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 0;
+	if (!deadline) {
+		self->nvcsw++;
+		self->ops->block(self);
+		return 0;
+	}
+	return self->ops->block_until ? self->ops->block_until(self, deadline)
+				      : thread_park_timed(self, deadline);
+}
+
+/*
+ * Timed park: the thread stays on its stack and sleeps in the kernel on
+ * its park word, which says PARK_TIMED meanwhile. thread_unblock moves it
+ * TIMED -> RUN and wakes the futex; whichever of that and the timeout's
+ * own TIMED -> RUN comes first decides the result, so neither is lost.
+ * The kernel blocks only this thread on an upcall VP (EV_BLOCKED: the VP
+ * runs others) and on kthread (one VP per thread).
+ */
+int thread_park_timed(struct thread *self, uint64_t deadline)
+{
+	int s = PARK_RUN;
+	if (!__atomic_compare_exchange_n(&self->park, &s, PARK_TIMED, 0, __ATOMIC_SEQ_CST,
+					 __ATOMIC_ACQUIRE)) {
+		/* a permit: consumed with a locked exchange, for the reason
+		   thread_park_commit gives (<thread.h>) */
+		__atomic_exchange_n(&self->park, PARK_RUN, __ATOMIC_SEQ_CST);
+		return 0;
+	}
+	self->nvcsw++;
+	for (;;) {
+		uint64_t now = now_ns();
+		if (now >= deadline) {
+			s = PARK_TIMED;
+			return __atomic_compare_exchange_n(&self->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST,
+							   __ATOMIC_ACQUIRE) ? -ETIMEDOUT : 0;
+		}
+		syscall3(SYS_futex_wait, &self->park, PARK_TIMED, deadline - now);
+		if (__atomic_load_n(&self->park, __ATOMIC_ACQUIRE) != PARK_TIMED)
+			return 0;
+	}
+}
+
+/* Apart, so the common path of thread_unblock needs no saved register. */
+static __attribute__((noinline)) void wake_timed(struct thread *t)
+{
+	syscall3(SYS_futex_wake, &t->park, 1, 0);
+}
+
+/*
+ * Always an atomic read-modify-write, even when a permit is already there
+ * (PERMIT -> PERMIT): the locked instruction is the full barrier that
+ * orders the caller's earlier stores (the condition it just made true)
+ * before its look at t->park. A plain load could be satisfied while those
+ * stores still sit in this CPU's store buffer: then t consumes the old
+ * permit, rereads the condition, still finds it false, and parks for good
+ * (found by fifo's park ping-pong at -smp 2: both threads parked).
+ */
+_Static_assert(PARK_RUN < PARK_PARKED && PARK_PERMIT < PARK_PARKED && PARK_TIMED > PARK_PARKED,
+	       "thread_unblock's test");
+
+void thread_unblock(struct thread *t)
+{
+	int s = __atomic_load_n(&t->park, __ATOMIC_RELAXED);
+	for (;;) {
+		/* PARKED and TIMED (the two highest) -> RUN; RUN, PERMIT -> PERMIT */
+		int to = s < PARK_PARKED ? PARK_PERMIT : PARK_RUN;
+		if (__atomic_compare_exchange_n(&t->park, &s, to, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+			if (s == PARK_PARKED)
+				t->ops->unblock(t);   /* we took it out of PARKED: we requeue it */
+			else if (s == PARK_TIMED)  /* asleep in the kernel (thread_park_timed) */
+				wake_timed(t);
+			return;
+		}
+	}
+}
+
+/*
+ * Exit and join are ordered so that no package can livelock on them: the
+ * joiner learns of the exit (JOIN_DONE) only from thread_exited(), which
+ * the package calls once the exiting thread is off its stack. Waking the
+ * joiner first let a higher-priority joiner run on the exiting thread's
+ * VP and wait, yielding to itself, for the thread it had preempted to
+ * leave its stack.
+ */
+void thread_exit(void *retval)
+{
+	struct thread *self = thread_self();
+	self->retval = retval;
+	self->ops->exit(self);
+}
+
+void thread_exited(struct thread *t)
+{
+	uint64_t j = __atomic_exchange_n(&t->join, JOIN_DONE, __ATOMIC_ACQ_REL);
+	if (j && j != JOIN_DONE)
+		thread_unblock((struct thread *)j);   /* t may be reused from here on */
+}
+
+void *thread_join(struct thread *t)
+{
+	struct thread *self = thread_self();
+	uint64_t expect = 0;
+	__atomic_compare_exchange_n(&t->join, &expect, (uint64_t)self, 0,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	while (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) != JOIN_DONE)
+		thread_block();
+	void *v = t->retval;
+	t->ops->free(t);
+	return v;
+}
+

@@ -103,6 +103,8 @@ int vm_map(uint64_t *pml4, uint64_t va, uint64_t pa, uint64_t flags);
 uint64_t *vm_new_pml4(void);
 void vm_free_user(uint64_t *pml4, uint64_t n[2]);
 uint64_t *space_pte(struct space *sp, uint64_t va);
+uint64_t *space_pte_room(struct space *sp, uint64_t va, uint64_t extra);
+int space_pte_missing(struct space *sp, uint64_t va);
 int vm_mapped(uint64_t *pml4, uint64_t va, uint64_t len);
 uint64_t *vm_next(uint64_t *pml4, uint64_t *va, uint64_t end);
 

@@ -70,6 +70,9 @@
 #define PROTECT_LO  USER_BASE                        /* image, heap, map(0): */
 #define PROTECT_HI  (USER_MAP_BASE + (1UL << 40))    /*   below this */
 #define TOP_LO      PSEUDO_BASE                      /* VP pages, stack */
+#define LZ_RW       0x500000000000UL   /* lazysys's arenas: 1 TiB read-write, */
+#define LZ_RO       0x600000000000UL   /*   64 GiB read-only (ours: touches_us) */
+#define LZ_GIB      (1UL << 30)
 
 #define MAXWORKERS  16        /* long-lived fuzzing VPs */
 #define NSHORT      24        /* stacks for short-lived VPs */
@@ -138,7 +141,8 @@ static int touches_us(uint64_t addr, uint64_t len)
 	uint64_t a = addr & ~(PAGE_SIZE - 1), b = addr + len + PAGE_SIZE;
 	if (b < addr)
 		return 1;         /* wraps around: too risky if mishandled */
-	return overlaps(a, b, PROTECT_LO, PROTECT_HI) || overlaps(a, b, TOP_LO, USER_TOP);
+	return overlaps(a, b, PROTECT_LO, PROTECT_HI) || overlaps(a, b, TOP_LO, USER_TOP) ||
+	       overlaps(a, b, LZ_RW, LZ_RW + 1024 * LZ_GIB) || overlaps(a, b, LZ_RO, LZ_RO + 64 * LZ_GIB);
 }
 
 /* What the kernel accepts as a VP entry point (see vp_create). */
@@ -916,15 +920,14 @@ static void do_io(struct fz *f, int kind)
 /* ---- system calls at untouched lazy memory ---------------------------- */
 
 /* Two MAP_LAZY arenas of the space, made by the first call that needs
-   them (a racing VP's -EEXIST is fine), never touched by user code: the
+   them (a racing VP's -EEXIST is fine), never touched by user code nor
+   by the other kinds' fixed maps, unmaps and protects (touches_us: a
+   protect once made the read-only one writable under a copyout): the
    kernel fills their pages for system calls (lazy_fill, uaccess_fixup),
    page tables included, each charged before it is built. A word is
    picked in one of 1,024 GiB at one of 4 pages, so a space fills at
    most 4,096 pages and 2,048 tables here, and the RW arena is now and
    then unmapped and made again (its pages freed, its tables kept). */
-#define LZ_RW   0x500000000000UL                  /* 1 TiB, read-write */
-#define LZ_RO   0x600000000000UL                  /* 64 GiB, read-only */
-#define LZ_GIB  (1UL << 30)
 static volatile int lz_made;
 
 static void lz_make(void)

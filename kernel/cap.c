@@ -93,6 +93,7 @@ long sys_cap_grant(ARGS)
 	}
 	if (c.kind == CAP_SEG && a2)
 		c.rights = (int)a2;
+	cap_hold(&c);                    /* ours while the copy lands: its release settles the payer */
 	spin_lock(&table_lock);          /* keeps t and me->parent in place */
 	struct space *t = space_lookup((int)a1);
 	if (!t || (t->parent != me && t != me->parent))
@@ -105,6 +106,7 @@ long sys_cap_grant(ARGS)
 	spin_unlock(&table_lock);
 	if (r < 0)
 		cap_release(&c);         /* not placed: the reference is still ours */
+	cap_release(&c);                 /* (segpay.c) */
 	return r;
 }
 

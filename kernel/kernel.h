@@ -103,6 +103,8 @@ int vm_map(uint64_t *pml4, uint64_t va, uint64_t pa, uint64_t flags);
 uint64_t *vm_new_pml4(void);
 void vm_free_user(uint64_t *pml4, uint64_t n[2]);
 uint64_t *space_pte(struct space *sp, uint64_t va);
+uint64_t *space_pte_room(struct space *sp, uint64_t va, uint64_t extra);
+int space_pte_missing(struct space *sp, uint64_t va);
 int vm_mapped(uint64_t *pml4, uint64_t va, uint64_t len);
 uint64_t *vm_next(uint64_t *pml4, uint64_t *va, uint64_t end);
 
@@ -300,11 +302,14 @@ void seg_release(struct seg *s, int handle);
 int seg_unmap_in(struct space *sp, struct seg *s);
 void seg_space_died(struct space *sp);
 void seg_space_free(struct space *sp);
-void seg_orphans(struct space *sp);
+void seg_charge_to(struct seg *s, struct space *from, struct space *to);
 int seg_futex_key(struct space *sp, uint64_t a, uint64_t *key);
 void seg_fault_detail(struct space *sp, uint64_t a, char *buf, size_t n);
 int seg_id_at(struct space *sp, uint64_t a);
 int seg_mapped(struct space *sp, int id);
+
+/* segpay.c */
+void seg_settle(struct seg *s);
 
 /* segwake.c */
 void seg_wake_all(struct space *sp);

@@ -180,6 +180,28 @@ static struct lazy *lazy_find(struct space *sp, uint64_t va, uint64_t err)
 	       !(r->flags & PTE_U) ? 0 : r;
 }
 
+/* A zeroed page for va and, in *pte, the PTE to put it in (its tables
+   made), both charged to sp; or 0, with nothing taken, past sp's quota
+   or the kernel's reserve. Everything is checked before anything is
+   taken: a system call refused here (-EFAULT) leaves no page table
+   behind, where before each refusal left the tables it had built, and
+   no quota counted them. sp->lock held. */
+static void *fill_take(struct space *sp, uint64_t va, uint64_t **pte)
+{
+	va = PGROUNDDOWN(va);
+	if (!mem_user_ok(sp, space_pte_missing(sp, va) + 1))
+		return 0;
+	void *pg = pages_alloc_user(1);
+	*pte = pg ? space_pte_room(sp, va, 1) : 0;
+	if (!*pte) {
+		if (pg)
+			page_free(pg);
+		return 0;
+	}
+	sp->pages++;
+	return pg;
+}
+
 /*
  * Map a zeroed page at va, in a lazy region of sp that allows an access
  * with page-fault error code err, now: for a fault without latency, and
@@ -194,16 +216,13 @@ int lazy_fill(struct space *sp, uint64_t va, uint64_t err)
 {
 	spin_lock(&sp->lock);
 	struct lazy *r = lazy_find(sp, va, err);
-	uint64_t *pte = r ? space_pte(sp, PGROUNDDOWN(va)) : 0;
+	uint64_t *pte = r ? vm_walk(sp->pml4, PGROUNDDOWN(va), 0) : 0;
 	/* (A PROT_NONE page there is no page to fill: its frame stays.) */
 	int ret = !r ? 0 : !pte ? -ENOMEM : (*pte & PTE_P) ? 1 : (*pte & PTE_NONE) ? 0 : -ENOMEM;
-	if (ret == -ENOMEM && pte && mem_user_ok(sp, 1)) {
-		void *pg = page_alloc();
-		if (pg) {
-			*pte = pte_user(V2P(pg), r->flags);
-			sp->pages++;
-			ret = 1;
-		}
+	void *pg = ret == -ENOMEM ? fill_take(sp, va, &pte) : 0;
+	if (pg) {
+		*pte = pte_user(V2P(pg), r->flags);
+		ret = 1;
 	}
 	spin_unlock(&sp->lock);
 	return ret;
@@ -240,9 +259,8 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 	   arrival, every fault in flight passed the quota check with the
 	   others uncounted, and a space keeping 1,000 faults in flight held
 	   881 pages past memquota=8 (progs/tests/lazyflight.c). */
-	void *pg = r && latency && mem_user_ok(sp, 1) && space_pte(sp, PGROUNDDOWN(va)) ? page_alloc() : 0;
-	if (pg)
-		sp->pages++;
+	uint64_t *pte;
+	void *pg = r && latency ? fill_take(sp, va, &pte) : 0;
 	spin_unlock(&sp->lock);
 	if (!r)
 		return 0;

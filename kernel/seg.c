@@ -2,8 +2,8 @@
  * Shared segments: memory that several spaces map at one address.
  *
  * A segment is a fixed set of frames, allocated zeroed at SYS_seg_create
- * and charged to the creator's quota (sp->segpages); when the creator
- * goes, to a space that still holds it (seg_orphans). It has its own range of the segment window [SEG_BASE, SEG_TOP)
+ * and charged to the creator's quota (sp->segpages); later to whichever
+ * space holds it when its payer lets go (segpay.c). It has its own range of the segment window [SEG_BASE, SEG_TOP)
  * for its whole life, never reused, so a pointer into it means the same
  * in every space that maps it: sync objects, queues, thread-package data.
  *
@@ -72,6 +72,10 @@ static void free_frames(uint64_t *fr, int npages, int fpages, int creator)
    No lock held. */
 void seg_release(struct seg *s, int handle)
 {
+	/* Its holder let go (or a call's copy goes): pay where it is held
+	   (segpay.c). Before the drop: our reference keeps s alive. */
+	if (READ_ONCE(s->frames))
+		seg_settle(s);
 	spin_lock(&seg_lock);
 	if (handle)
 		s->nhandles--;
@@ -436,8 +440,9 @@ void seg_space_died(struct space *sp)
 
 /* sp's tables are being freed (no CPU runs it): drop its mappings' and
    its segment handles' references. Each entry is cleared under sp's
-   lock, so seg_orphans, which reads other spaces' entries under their
-   locks, never meets a segment whose reference is gone. */
+   lock, so seg_settle, which reads other spaces' entries under their
+   locks, never meets a segment whose reference is gone; each release
+   moves the charge on if sp paid (segpay.c). */
 void seg_space_free(struct space *sp)
 {
 	for (int i = 0; i < MAXSEG_SPACE + MAXCAP_SPACE; i++) {
@@ -457,48 +462,27 @@ void seg_space_free(struct space *sp)
 	}
 }
 
-/*
- * sp, which may have created segments, is going. Each of them that
- * another space still holds (a handle or a mapping) is charged from now
- * on to the first such space found: its frames, its struct and its count
- * move there (past that space's quota if need be: the memory exists, and
- * the holder can give it back by dropping what it holds). Before, such a
- * segment was charged to nobody: a child could create segments, grant
- * them to its parent (a grant upward needs no consent) and exit, and the
- * parent held memory no quota counted, up to 64 handles of 64 MiB.
- * A space already going (refs 0) is passed over: its own seg_orphans,
- * which waits for table_lock, moves the charge on. Lock order: table_lock,
- * the holder's lock, seg_lock.
- */
-void seg_orphans(struct space *sp)
+/* Charge s to `to` from now on, instead of its payer `from` (0: no
+   longer in the table): frames, struct and count move (segpay.c says
+   when). Nothing if its frames are being freed: their refund goes to the
+   payer. table_lock held; to->lock not held. */
+void seg_charge_to(struct seg *s, struct space *from, struct space *to)
 {
-	spin_lock(&table_lock);
-	for (int i = 0; i < MAXSPACE; i++) {
-		struct space *x = space_at(i);
-		if (!x || x == sp || __atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) <= 0)
-			continue;
-		spin_lock(&x->lock);
-		for (int k = 0; k < MAXSEG_SPACE + MAXCAP_SPACE; k++) {
-			struct seg *s = k < MAXSEG_SPACE ? x->segmaps[k].seg :
-					x->caps[k - MAXSEG_SPACE].kind == CAP_SEG ? x->caps[k - MAXSEG_SPACE].seg : 0;
-			if (!s)
-				continue;
-			spin_lock(&seg_lock);
-			if (s->creator == sp->id && s->frames) {     /* (no frames: being freed, refunded to sp) */
-				s->creator = x->id;
-				int n = s->npages + s->fpages;
-				__atomic_sub_fetch(&sp->segpages, n, __ATOMIC_ACQ_REL);
-				__atomic_add_fetch(&x->segpages, n, __ATOMIC_ACQ_REL);
-				__atomic_sub_fetch(&sp->kbytes, kheap_charge(sizeof *s), __ATOMIC_RELAXED);
-				__atomic_add_fetch(&x->kbytes, kheap_charge(sizeof *s), __ATOMIC_RELAXED);
-				__atomic_sub_fetch(&sp->nsegs, 1, __ATOMIC_ACQ_REL);
-				__atomic_add_fetch(&x->nsegs, 1, __ATOMIC_ACQ_REL);
-			}
-			spin_unlock(&seg_lock);
+	spin_lock(&seg_lock);
+	if (s->frames) {
+		s->creator = to->id;
+		int n = s->npages + s->fpages;
+		uint64_t kb = kheap_charge(sizeof *s);
+		if (from) {
+			__atomic_sub_fetch(&from->segpages, n, __ATOMIC_ACQ_REL);
+			__atomic_sub_fetch(&from->kbytes, kb, __ATOMIC_RELAXED);
+			__atomic_sub_fetch(&from->nsegs, 1, __ATOMIC_ACQ_REL);
 		}
-		spin_unlock(&x->lock);
+		__atomic_add_fetch(&to->segpages, n, __ATOMIC_ACQ_REL);
+		__atomic_add_fetch(&to->kbytes, kb, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&to->nsegs, 1, __ATOMIC_ACQ_REL);
 	}
-	spin_unlock(&table_lock);
+	spin_unlock(&seg_lock);
 }
 
 /* The futex key of user address a in a segment the caller maps: 0, or

@@ -61,8 +61,8 @@ void space_put(struct space *sp)
 	if (__atomic_sub_fetch(&sp->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	shake();                         /* the last reference is gone */
-	seg_orphans(sp);                 /* its segments others hold: theirs to pay for now */
-	seg_space_free(sp);              /* no CPU runs it: its segment frames are unreachable */
+	seg_space_free(sp);              /* no CPU runs it: its segment frames are unreachable;
+					    those it paid for and others hold are theirs now */
 	uint64_t n[2];
 	vm_free_user(sp->pml4, n);
 	sp->pml4 = 0;

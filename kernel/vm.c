@@ -44,12 +44,59 @@ uint64_t *vm_walk(uint64_t *pml4, uint64_t va, int create)
 	return walk(pml4, va, create, 0);
 }
 
-/* The PTE for user address va of sp, creating tables charged to sp (its
-   quota counts them; they are freed with the space). sp->lock held or sp
-   not yet running. */
+/* How many page-table pages are missing on the way to va's PTE in sp
+   (0..3). sp->lock held or sp not yet running. */
+int space_pte_missing(struct space *sp, uint64_t va)
+{
+	uint64_t *t = sp->pml4;
+	for (int level = 3; level > 0; level--) {
+		uint64_t e = t[idx(va, level)];
+		if (!(e & PTE_P))
+			return level;
+		t = P2V(e & PTE_ADDR);
+	}
+	return 0;
+}
+
+/*
+ * The PTE for user address va of sp, with the tables on the way made if
+ * missing. Each table is charged to sp (sp->ptpages, in its quota)
+ * before it is built: the tables and `extra` more pages the caller is
+ * about to take must fit sp's quota and leave the kernel's reserve
+ * (mem_user_ok), and all of them are taken before any is linked in. So
+ * a refusal (0) leaves nothing behind. Before, tables were built first
+ * and never checked: a space with memquota=8 had system calls fill (or
+ * refuse to fill) one lazy word per GiB and took 491 MiB of tables.
+ * Nothing missing and no extra: no check (a lookup must work for a space
+ * over its quota, e.g. one charged a segment it holds). sp->lock held or
+ * sp not yet running (nothing else changes its tables).
+ */
+uint64_t *space_pte_room(struct space *sp, uint64_t va, uint64_t extra)
+{
+	int n = space_pte_missing(sp, va);
+	if ((n || extra) && !mem_user_ok(sp, n + extra))
+		return 0;
+	void *pg[3];
+	for (int i = 0; i < n; i++)
+		if (!(pg[i] = pages_alloc_user(1))) {
+			while (i-- > 0)
+				page_free(pg[i]);
+			return 0;
+		}
+	sp->ptpages += n;
+	uint64_t *t = sp->pml4;
+	for (int level = 3; level > 0; level--) {
+		uint64_t *e = &t[idx(va, level)];
+		if (!(*e & PTE_P))
+			*e = V2P(pg[--n]) | PTE_P | PTE_W | PTE_U;
+		t = P2V(*e & PTE_ADDR);
+	}
+	return &t[idx(va, 0)];
+}
+
 uint64_t *space_pte(struct space *sp, uint64_t va)
 {
-	return walk(sp->pml4, va, 1, &sp->ptpages);
+	return space_pte_room(sp, va, 0);
 }
 
 int vm_map(uint64_t *pml4, uint64_t va, uint64_t pa, uint64_t flags)

@@ -67,7 +67,6 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 		return 0;
 	memset(vp, 0, __builtin_offsetof(struct vp, own_kop));   /* (the kops: kop_init) */
 	vp->magic = VP_MAGIC;
-	vp->kstack = pages_alloc_user(KSTACK_SIZE / PGSIZE);
 	spin_lock(&sp->lock);
 	int index = 0;
 	while (index < MAXVP && sp->slot[index])
@@ -77,8 +76,11 @@ struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp)
 	   leave the kernel its reserve (mem_user_ok): 255 VPs of a space
 	   whose maps had stopped at the reserve took 12 MiB of it. */
 	int fresh = index < MAXVP && !sp->slot_evq[index];
-	int err = index >= MAXVP || !vp->kstack ||
+	/* Charged before built: the stack is taken only once the check
+	   passed (it was taken first, and given back when refused). */
+	int err = index >= MAXVP ||
 		  !mem_user_ok(sp, KSTACK_SIZE / PGSIZE + (fresh ? EVQ_PAGES + 2 : 0)) ||
+		  !(vp->kstack = pages_alloc_user(KSTACK_SIZE / PGSIZE)) ||
 		  map_shared_pages(sp, vp, index) < 0;
 	/* The event ring stays with the slot, as the shared pages do: a VP
 	   made where one exited reuses it, without the allocation and

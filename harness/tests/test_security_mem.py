@@ -193,6 +193,30 @@ def test_delayed_lazy_pages_charge_their_tables(boot, smp):
 
 
 @pytest.mark.parametrize("smp", SMP)
+@pytest.mark.parametrize("mode", ["futex", "copy"])
+def test_syscall_page_tables_are_charged_before_built(boot, smp, mode):
+    """progs/tests/lazycharge.c, memquota=8: a space has the kernel touch
+    one untouched word per GiB of a 100 TiB MAP_LAZY region, by
+    futex_wake (futex mode) or as spawn's program name (copy mode: a
+    copyin fault filled by uaccess_fixup); each needs two page tables
+    and a page. The tables are charged before they are built, so past
+    the quota every call is -EFAULT with nothing built: free memory
+    falls by at most the quota, a bystander space still maps and grows
+    its stack, and INFO_MEM_AVAIL is back exactly after. Before, the
+    tables were built unchecked and left behind by each refusal: free
+    memory fell to nearly nothing (hundreds of MiB) and the bystander
+    could not even be spawned."""
+    r = boot(f"memcheck memquota=8 run=lazycharge,{mode}", smp=smp, timeout=300)
+    done(r)
+    res = result(r, "lazycharge")
+    assert res["filled"] > 0 and res["refused"] > 0 and res["other"] == 0, res
+    assert res["fell_kib"] <= 8 * 1024, res
+    assert res["bystander"] == 0, res
+    audit = result(r, "lazycharge_audit")
+    assert audit["attack_status"] == 0 and audit["avail_lost"] == 0, audit
+
+
+@pytest.mark.parametrize("smp", SMP)
 def test_delayed_lazy_pages_in_flight_count(boot, smp):
     """progs/tests/lazyflight.c, memquota=8: the space fills its quota
     with SYS_map, gives 128 pages back, and 8 VPs' upcall handlers keep

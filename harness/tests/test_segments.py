@@ -246,3 +246,41 @@ def test_segment_outliving_its_creator_is_charged_to_its_holder(boot, smp):
     assert res["map_while_holding"] == -12, res       # -ENOMEM: over its quota now
     assert res["map_after_drop"] == 0 and res["avail_lost"] == 0, res
     done(r, 0)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_segment_payer_is_always_a_holder(boot, smp):
+    """progs/tests/segpay.c chain, memquota=32: a child creates a 20 MiB
+    segment, grants it to the parent, passes it to a grandchild that maps
+    it, and exits. The parent, first holder, pays: its 16 MiB map fails.
+    It drops its handle: the charge must move to the grandchild, the one
+    holder left (kernel/segpay.c), so the parent's map works and the
+    grandchild's fails. Before, the charge stayed with the parent until
+    the frames were freed: its map still failed after the drop and the
+    grandchild's worked."""
+    r = boot("memcheck memquota=32 run=segpay,chain", smp=smp, timeout=120)
+    res = result(r, "segpay")
+    assert res["creator_status"] == 0, res
+    assert res["map_holding"] == -12, res            # -ENOMEM: the parent pays
+    assert res["map_after_drop"] == 0, res           # it let go: no longer
+    assert res["grandchild_map"] == -12, res         # the holder pays now
+    assert res["avail_lost"] == 0, res
+    done(r, 0)
+
+
+def test_segment_with_its_handle_in_a_spawn_is_paid_for(boot):
+    """progs/tests/segpay.c race 100, -smp 2, memquota=32: a child creates
+    a 16 MiB segment and grants it to the parent; the parent spawns a
+    grandchild with it while its second VP drops the parent's handle and
+    lets the child end, after a delay swept over the rounds, so the
+    child's end often lands while the spawn holds the only copy of the
+    handle. The grandchild, then the only holder, must pay: its 20 MiB
+    map fails in every round, and the parent's works. Before, in 35 to 43
+    of 100 rounds the segment stayed charged to the ended child (to nobody)
+    and the grandchild's map worked."""
+    r = boot("memcheck memquota=32 run=segpay,race,100", smp=2, timeout=600)
+    res = result(r, "segpay")
+    assert res["rounds"] == 100 and res["missed"] < 50 and res["bad"] == 0, res
+    assert res["unpaid"] == 0 and res["parent_pays"] == 0, res
+    assert res["avail_lost"] == 0, res
+    done(r, 0)

@@ -62,3 +62,31 @@ def test_directed_yield_is_fair(boot):
     print(pair, spin)
     assert pair["yields"] > 1000 and pair["other_yields"] > 1000, pair
     assert spin["run_ms"][0] >= 0.25 * 300, (spin, pair)
+
+
+@pytest.mark.parametrize("smp,extra,k", [(1, "", 200000), (2, "", 200000), (2, "jitter=5", 50000)])
+def test_cross_space_wake_is_never_lost(boot, smp, extra, k):
+    """progs/tests/wakeflood.c: a waker floods SYS_seg_wake (at most 64
+    ahead of delivery, so nothing is coalesced) at a space whose only
+    upcall VP keeps blocking whole in a classic sleep. Every wake-up is
+    delivered or answered -EAGAIN (sent again); none is -ESRCH, which
+    means the space is gone, and the target receives all k. Before, wake_post
+    read the racy ready() twice and a VP found ready, then blocked,
+    left no candidate: -ESRCH and a lost wake-up (1 in each of two
+    200,000-wake runs at -smp 2; with a shake() planted between the two
+    reads, 596 of 50,000 under jitter)."""
+    r = boot(f"memcheck {extra} run=wakeflood,fifo,{k}".replace("  ", " "), smp=smp, timeout=600)
+    done(r, 0)
+    res = result(r, "wakeflood")
+    assert res["waker_status"] == 0 and res["other"] == 0, res
+    assert res["esrch"] == 0 and res["lost"] == 0, res
+    assert res["sent"] == k and res["received"] == k and res["coalesced"] == 0, res
+
+
+def test_wake_at_a_space_without_upcalls_says_retry(boot):
+    """A live space that takes no upcalls is woken: -EAGAIN (send it
+    again), documented in docs/abi.md; before, -ESRCH, the answer for a
+    space that is gone."""
+    r = boot("run=wakeflood,probe", smp=1, timeout=60)
+    done(r, 0)
+    assert result(r, "wakeflood_probe")["answer"] == -11

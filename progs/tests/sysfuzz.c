@@ -14,7 +14,9 @@
  * SYS_vp_exit) and with bad ones, vp_signal, vp_cap, cap_grant and
  * cap_drop with real and random handles, timers (arm, re-arm, cancel),
  * vp_idle behind a timer, spawn of `sysfuzz child` with random handles,
- * wait, futex_wait/wake on random, lazy and real addresses, sleep and io.
+ * wait, futex_wait/wake on random, lazy and real addresses, sleep and io,
+ * and (lazysys) futex keys, copyins and copyouts at untouched words of
+ * two large MAP_LAZY arenas, one read-only, that user code never touches.
  *
  * It must never legitimately end or wedge itself, so:
  *   - exit and vp_exit are only issued to end a child or a short VP;
@@ -68,6 +70,9 @@
 #define PROTECT_LO  USER_BASE                        /* image, heap, map(0): */
 #define PROTECT_HI  (USER_MAP_BASE + (1UL << 40))    /*   below this */
 #define TOP_LO      PSEUDO_BASE                      /* VP pages, stack */
+#define LZ_RW       0x500000000000UL   /* lazysys's arenas: 1 TiB read-write, */
+#define LZ_RO       0x600000000000UL   /*   64 GiB read-only (ours: touches_us) */
+#define LZ_GIB      (1UL << 30)
 
 #define MAXWORKERS  16        /* long-lived fuzzing VPs */
 #define NSHORT      24        /* stacks for short-lived VPs */
@@ -87,7 +92,7 @@
 	X(reserved, 40) X(vp_create, 35) X(vp_start, 25) X(vp_signal, 60) \
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
 	X(spawn, 8) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
-	X(seg, 40) X(protect, 40) X(discard, 25)
+	X(seg, 40) X(protect, 40) X(discard, 25) X(lazysys, 40)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };
 #define NAME(k, w) #k,
@@ -136,7 +141,8 @@ static int touches_us(uint64_t addr, uint64_t len)
 	uint64_t a = addr & ~(PAGE_SIZE - 1), b = addr + len + PAGE_SIZE;
 	if (b < addr)
 		return 1;         /* wraps around: too risky if mishandled */
-	return overlaps(a, b, PROTECT_LO, PROTECT_HI) || overlaps(a, b, TOP_LO, USER_TOP);
+	return overlaps(a, b, PROTECT_LO, PROTECT_HI) || overlaps(a, b, TOP_LO, USER_TOP) ||
+	       overlaps(a, b, LZ_RW, LZ_RW + 1024 * LZ_GIB) || overlaps(a, b, LZ_RO, LZ_RO + 64 * LZ_GIB);
 }
 
 /* What the kernel accepts as a VP entry point (see vp_create). */
@@ -911,6 +917,64 @@ static void do_io(struct fz *f, int kind)
 		printf("\nsysfuzz: io returned %ld, not its value %ld\n", r, v);
 }
 
+/* ---- system calls at untouched lazy memory ---------------------------- */
+
+/* Two MAP_LAZY arenas of the space, made by the first call that needs
+   them (a racing VP's -EEXIST is fine), never touched by user code nor
+   by the other kinds' fixed maps, unmaps and protects (touches_us: a
+   protect once made the read-only one writable under a copyout): the
+   kernel fills their pages for system calls (lazy_fill, uaccess_fixup),
+   page tables included, each charged before it is built. A word is
+   picked in one of 1,024 GiB at one of 4 pages, so a space fills at
+   most 4,096 pages and 2,048 tables here, and the RW arena is now and
+   then unmapped and made again (its pages freed, its tables kept). */
+static volatile int lz_made;
+
+static void lz_make(void)
+{
+	syscall4(SYS_map, (long)LZ_RW, (long)(1024 * LZ_GIB), PROT_READ | PROT_WRITE | MAP_LAZY, 0);
+	syscall4(SYS_map, (long)LZ_RO, (long)(64 * LZ_GIB), PROT_READ | MAP_LAZY, 0);
+	lz_made = 1;
+}
+
+static uint64_t lz_word(struct fz *f, uint64_t base, uint64_t gibs)
+{
+	return base + rand_below(&f->st, gibs) * LZ_GIB + rand_below(&f->st, 4) * PAGE_SIZE +
+	       rand_below(&f->st, PAGE_SIZE / 4) * 4;
+}
+
+static void do_lazysys(struct fz *f)
+{
+	if (!lz_made || !rand_below(&f->st, 256)) {
+		if (lz_made)
+			syscall2(SYS_unmap, (long)LZ_RW, (long)(1024 * LZ_GIB));
+		lz_make();
+	}
+	uint64_t a = lz_word(f, LZ_RW, 1024), ro = lz_word(f, LZ_RO, 64);
+	switch (rand_below(&f->st, 6)) {
+	case 0:      /* a futex key: filled, or -EFAULT past the quota */
+		issue(f, K_lazysys, SYS_futex_wake, (long)a, 1, 0, 0, 0, 0, 0);
+		break;
+	case 1:      /* a futex wait on a (mostly) zero word, expecting 1: 1 us at most */
+		issue(f, K_lazysys, SYS_futex_wait, (long)(rand_below(&f->st, 2) ? a : ro), 1, 1000, 0, 0,
+		      0, 0);
+		break;
+	case 2:      /* a copyin: spawn's program name ("": -ENOENT, or -EFAULT) */
+		issue(f, K_lazysys, SYS_spawn, (long)(rand_below(&f->st, 2) ? a : ro), 0, 0, 0, 0, 1, 0);
+		break;
+	case 3:      /* a copyout into lazy memory (a segment's info) */
+		issue(f, K_lazysys, SYS_seg_info, some_handle(f), (long)a, 0, 0, 0, 0, 0);
+		break;
+	case 4:      /* a copyout into a read-only region must never succeed */
+		issue(f, K_lazysys, SYS_seg_info, some_handle(f), (long)ro, 0, 0, 0, 1, 0);
+		break;
+	default:     /* a name in the arena's last page */
+		issue(f, K_lazysys, SYS_spawn, (long)(LZ_RO + 64 * LZ_GIB - 1 - rand_below(&f->st, 8)),
+		      0, 0, 0, 0, 1, 0);
+		break;
+	}
+}
+
 /* ---- the rest ---------------------------------------------------------- */
 
 /* Output must never glue onto a kernel line (@start, @exit of children):
@@ -1011,6 +1075,7 @@ static void do_kind(struct fz *f, int kind)
 	case K_sleep:      do_io(f, K_sleep); break;
 	case K_io:         do_io(f, K_io); break;
 	case K_seg:        do_seg(f); break;
+	case K_lazysys:    do_lazysys(f); break;
 	}
 }
 

@@ -206,6 +206,31 @@ long xwait(volatile uint32_t *w, uint32_t expect, struct xwq *q)
 	return 0;
 }
 
+/* Deliver record r, of another space, through the kernel (which checks
+   that space shares this segment). -EAGAIN: it is alive but no VP of it
+   has upcalls just now, and the record is already off the object: send
+   it again, yielding between tries, or the waiter parked there would
+   wait for good. A space with no VP taking upcalls for XW_RETRIES of our
+   yields cannot run the parked thread anyway: we stop then. -ESRCH: the
+   space is gone, and its waiter with it. (The first try is inline, the
+   retries out of line: xbench's figures stay as they were.) */
+#define XW_RETRIES 1000
+static long seg_wake(volatile uint32_t *w, uint64_t r, long flags)
+{
+	return syscall6(SYS_seg_wake, (long)w, (long)(r >> 40), (long)((r >> 32) & 0xff),
+			(long)(r & 0xffffffffu), flags, 0);
+}
+
+static __attribute__((noinline)) void wake_retry(volatile uint32_t *w, uint64_t r, long flags)
+{
+	for (int i = 0; i < XW_RETRIES; i++) {
+		xw_stats.retried++;
+		syscall0(SYS_yield);
+		if (seg_wake(w, r, flags) != -EAGAIN)
+			return;
+	}
+}
+
 /* Wake up to n waiters: records first, then the kernel's if any wait
    there. The caller made its change to *w sequentially consistent.
    flags: SYS_seg_wake's, for a waiter of another space. */
@@ -221,9 +246,8 @@ static inline __attribute__((always_inline)) void wake(volatile uint32_t *w, str
 		if ((int)(r >> 40) == sid) {
 			xw_stats.local++;
 			deliver(r & 0xffffffffu);
-		} else            /* the kernel checks that space shares this segment */
-			syscall6(SYS_seg_wake, (long)w, (long)(r >> 40), (long)((r >> 32) & 0xff),
-				 (long)(r & 0xffffffffu), flags, 0);
+		} else if (__builtin_expect(seg_wake(w, r, flags) == -EAGAIN, 0))
+			wake_retry(w, r, flags);
 	}
 	if (done < n && __atomic_load_n(&q->nfutex, __ATOMIC_SEQ_CST))
 		syscall2(SYS_futex_wake, w, n - done);

@@ -40,7 +40,7 @@ void xwake_handoff(volatile uint32_t *w, struct xwq *q);
 /* The runtime's drain: an EV_WAKE with this token arrived (untrusted). */
 void xw_event(uint64_t token);
 
-struct xw_stats { uint64_t parked, fallback, local, remote, forged, all; };
+struct xw_stats { uint64_t parked, fallback, local, remote, forged, all, retried; };
 extern struct xw_stats xw_stats;       /* racy counters, for tests */
 
 #endif

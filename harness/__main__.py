@@ -1,5 +1,6 @@
 """
 python3 -m harness run PROGRAM [ARGS...] [--smp N] [--icount] [--timeout S] [--mem M]
+                                          [--disk IMAGE]
 python3 -m harness run [options] PROGRAM [ARGS...] -- [ARGS...]   (after --: all program
                                                   arguments, even ones starting with -)
 python3 -m harness run KNOB=V... run=PROG,ARG... [options]   (a raw kernel command line)
@@ -36,6 +37,7 @@ def do_run(argv):
     ap.add_argument("--icount", action="store_true")
     ap.add_argument("--timeout", type=float, default=60, help="seconds; 0 = no limit")
     ap.add_argument("--mem", default="512M")
+    ap.add_argument("--disk", metavar="IMAGE", help="attach IMAGE (a raw file) as a virtio-blk disk")
     # Everything after the first `--` belongs to the program, so it can
     # take options of its own (-p 4, --verbose) that are not the harness's.
     rest = []
@@ -46,7 +48,8 @@ def do_run(argv):
     try:
         cmdline = cmdline_of(a.words + rest)
         r = qemu.run(cmdline, smp=a.smp, icount=a.icount, mem=a.mem,
-                     timeout=a.timeout or None, on_line=lambda l: print(l, flush=True))
+                     timeout=a.timeout or None, on_line=lambda l: print(l, flush=True),
+                     disk=a.disk)
     except (ValueError, RuntimeError, FileNotFoundError) as e:
         print(f"harness: {e}", file=sys.stderr)
         return 2

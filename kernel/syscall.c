@@ -16,7 +16,7 @@ SYSDECL(vp_create); SYSDECL(vp_start); SYSDECL(vp_idle); SYSDECL(vp_signal);
 SYSDECL(vp_cap); SYSDECL(timer); SYSDECL(vp_poll); SYSDECL(io); SYSDECL(futex_wait);
 SYSDECL(futex_wake); SYSDECL(vp_exit); SYSDECL(cap_grant); SYSDECL(cap_drop);
 SYSDECL(seg_create); SYSDECL(seg_map); SYSDECL(seg_unmap); SYSDECL(seg_revoke);
-SYSDECL(seg_robust); SYSDECL(seg_info); SYSDECL(seg_wake);
+SYSDECL(seg_robust); SYSDECL(seg_info); SYSDECL(seg_wake); SYSDECL(disk);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -52,6 +52,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,
 	[SYS_futex_wake] = sys_futex_wake,
+	[SYS_disk] = sys_disk,
 };
 
 extern char syscall_entry[];

@@ -52,7 +52,10 @@ long bcache_write(uint64_t block, struct buf **out);
 void bcache_put(struct buf *b);
 long bcache_sync_step(struct buf **out);
 void kop_wake_disk(uint64_t key);      /* kop.c */
-extern int rawdisk;                   /* the `rawdisk` word (sysdisk.c) */
+long disk_wait(struct buf *b);         /* sysdisk.c: 1 again, 0 thread blocked, < 0 error */
+extern int rawdisk;
+struct space;
+void file_space_free(struct space *sp);  /* sysfile.c */                   /* the `rawdisk` word (sysdisk.c) */
 void bcache_halt_flush(void);
 #define BWAIT 1                       /* bcache: wait for *out, then ask again */
 #define DISK_TIMEOUT_NS (5UL * 1000000000UL)

@@ -20,8 +20,9 @@ int rawdisk;
 
 /* Wait for b's request to end. 1: ask again; 0: the thread blocked with
    an upcall (return at once: the call runs again on EV_UNBLOCKED); < 0:
-   an error (-EAGAIN: too many blocked; -EINTR: the space is ending). */
-static long disk_wait(struct buf *b)
+   an error (-EAGAIN: too many blocked; -EINTR: the space is ending).
+   Also the file calls' wait (sysfile.c). */
+long disk_wait(struct buf *b)
 {
 	struct kop *op = kop_alloc(BLK_DISK);
 	if (!op)

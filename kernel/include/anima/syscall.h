@@ -59,7 +59,17 @@
                                block cache; only with `rawdisk` on the command line (else -EPERM);
                                -ENODEV without a disk; blocks like SYS_io (BLK_DISK) on a miss */
 
-#define NSYSCALL        69  /* one past the largest number */
+/* Files (<anima/file.h>; kernel/ext2.c, sysfile.c): ext2 on the disk, read-only so far */
+#define SYS_file_open   96  /* (path, FO_* flags) -> descriptor; -EROFS for any write flag */
+#define SYS_file_close  97  /* (fd) -> 0 */
+#define SYS_file_read   98  /* (fd, buf, n) -> bytes read (0 at the end), from the descriptor's offset */
+#define SYS_file_pread  99  /* (fd, buf, n, offset) -> bytes read; the offset stays */
+#define SYS_file_lseek  100 /* (fd, offset, whence 0 SET 1 CUR 2 END) -> the new offset */
+#define SYS_file_fstat  101 /* (fd, struct kstat *) -> 0 */
+#define SYS_file_stat   102 /* (path, struct kstat *) -> 0 */
+#define SYS_file_dup    103 /* (fd) -> a new descriptor for the same open file (the offset shared) */
+
+#define NSYSCALL        104 /* one past the largest number */
 
 /* SYS_disk operations */
 #define DISK_READ       0   /* block into buf (4096 bytes); -EINVAL past the end, -EIO */

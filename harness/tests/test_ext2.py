@@ -183,3 +183,23 @@ def test_damaged_images_give_errors_not_panics(boot, fs, tmp_path):
         errs += any(" -117" in l or " -5" in l for l in r.lines if l.startswith("filetest walk"))
     assert errs > 0, "no damaged image gave EUCLEAN or EIO: the fuzz reached nothing"
     print(f"{errs} of 50 damaged images gave EUCLEAN/EIO somewhere")
+
+
+def test_cli_disk_from_a_folder_and_back(built, tmp_path):
+    """`python3 -m harness run PROG --disk DIR --out OUT`: the image is made
+    from DIR (the host's DIR/x/y is the guest's /x/y) and its whole tree
+    comes back to OUT."""
+    import sys
+    from harness import ROOT
+    src = tmp_path / "src"
+    (src / "a" / "b").mkdir(parents=True)
+    (src / "a" / "b" / "note.txt").write_bytes(b"from the host\n" * 100)
+    (src / "top").write_bytes(bytes(range(256)) * 50)
+    out = tmp_path / "out"
+    p = subprocess.run([sys.executable, "-m", "harness", "run", "filetest", "cat", "777",
+                        "/a/b/note.txt", "/top", "--disk", str(src), "--out", str(out)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    assert fnv(b"from the host\n" * 100) in p.stdout and fnv(bytes(range(256)) * 50) in p.stdout
+    for f in ("a/b/note.txt", "top"):
+        assert (out / f).read_bytes() == (src / f).read_bytes()

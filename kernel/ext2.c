@@ -306,6 +306,76 @@ long ext2_namei(struct fsctx *c, const char *path, struct inode *ip)
 	return 0;
 }
 
+/* Copy entry e (inode ino, name nlen bytes) to ubuf + *at as a struct
+   kdirent, if it fits in n: 1 copied, 0 no room, or -EFAULT. */
+static long put_dirent(uint64_t ubuf, uint64_t *at, uint64_t n, uint32_t ino, const uint8_t *e,
+		       uint8_t nlen)
+{
+	uint64_t rec[(sizeof(struct kdirent) + 256 + 7) / 8];
+	struct kdirent *d = (struct kdirent *)rec;
+	uint16_t len = (uint16_t)((__builtin_offsetof(struct kdirent, name) + nlen + 1 + 7) & ~7UL);
+	if (*at + len > n)
+		return 0;
+	memset(rec, 0, len);
+	d->ino = ino;
+	d->reclen = len;
+	d->type = e[7];
+	memcpy(d->name, e + 8, nlen);
+	long r = copyout(ubuf + *at, rec, len);
+	if (r)
+		return r;
+	*at += len;
+	return 1;
+}
+
+/*
+ * Entries of directory dp from byte *off (an entry's start: 0, or what an
+ * earlier call left there) into the user's ubuf as struct kdirent, as many
+ * as fit in n bytes: the bytes filled (0 at the end), *off moved past the
+ * last one copied; -EINVAL if the first does not fit, -EUCLEAN for an
+ * entry that does not fit its block (an offset inside an entry, from
+ * lseek, may read as one), or -EBWAIT with *off unchanged.
+ */
+long ext2_readdir(struct fsctx *c, const struct inode *dp, uint64_t *off, uint64_t ubuf, uint64_t n)
+{
+	uint64_t bs = 1UL << fs.log, pos = *off, at = 0;
+	while (pos < dp->size) {
+		uint32_t db;
+		struct buf *b;
+		uint8_t *p;
+		long r = bmap(c, dp, pos / bs, &db);
+		if (!r && !db) {
+			pos = (pos / bs + 1) * bs;          /* a hole: no entries */
+			continue;
+		}
+		if (!r)
+			r = fsblock(c, db, &b, &p);
+		if (r && at)
+			*off = pos;
+		if (r)
+			return at ? (long)at : r;
+		for (uint64_t blk = pos / bs; pos / bs == blk && pos < dp->size;) {
+			uint64_t o = pos % bs;
+			uint8_t *e = p + o;
+			uint32_t ino = o + 8 <= bs ? le32(e) : 0, rec = o + 8 <= bs ? le16(e + 4) : 0;
+			if (rec < 8 || rec % 4 || o + rec > bs || e[6] + 8u > rec) {
+				bcache_put(b);
+				*off = pos;
+				return at ? (long)at : -EUCLEAN;
+			}
+			if (ino && (r = put_dirent(ubuf, &at, n, ino, e, e[6])) <= 0) {
+				bcache_put(b);
+				*off = pos;
+				return at ? (long)at : r ? r : -EINVAL;
+			}
+			pos += rec;
+		}
+		bcache_put(b);
+	}
+	*off = pos;
+	return (long)at;
+}
+
 void ext2_stat(const struct inode *ip, struct kstat *st)
 {
 	*st = (struct kstat){

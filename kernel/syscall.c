@@ -18,7 +18,7 @@ SYSDECL(futex_wake); SYSDECL(vp_exit); SYSDECL(cap_grant); SYSDECL(cap_drop);
 SYSDECL(seg_create); SYSDECL(seg_map); SYSDECL(seg_unmap); SYSDECL(seg_revoke);
 SYSDECL(seg_robust); SYSDECL(seg_info); SYSDECL(seg_wake); SYSDECL(disk);
 SYSDECL(file_open); SYSDECL(file_close); SYSDECL(file_read); SYSDECL(file_pread); SYSDECL(file_lseek);
-SYSDECL(file_fstat); SYSDECL(file_stat); SYSDECL(file_dup);
+SYSDECL(file_fstat); SYSDECL(file_stat); SYSDECL(file_dup); SYSDECL(file_getdents);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -63,6 +63,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_file_fstat] = sys_file_fstat,
 	[SYS_file_stat] = sys_file_stat,
 	[SYS_file_dup] = sys_file_dup,
+	[SYS_file_getdents] = sys_file_getdents,
 };
 
 extern char syscall_entry[];

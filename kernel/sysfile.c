@@ -243,6 +243,36 @@ long sys_file_stat(ARGS)
 	return copyout(a1, &st, sizeof st);
 }
 
+/* Directory entries from the descriptor's offset (ext2_readdir). */
+long sys_file_getdents(ARGS)
+{
+	UNUSED();
+	struct space *sp = myvp()->space;
+	struct file *f = fget(sp, a0);
+	if (!f)
+		return -EBADF;
+	long r = -ENOTDIR;
+	if (!IS_DIR(&f->ip))
+		goto out;
+	r = -EFAULT;
+	if (!user_range_ok(a1, a2))
+		goto out;
+	for (;;) {
+		struct fsctx c = { 0 };
+		uint64_t off = __atomic_load_n(&f->off, __ATOMIC_RELAXED);
+		r = ext2_readdir(&c, &f->ip, &off, a1, MIN(a2, 1UL << 20));
+		if (r >= 0)
+			__atomic_store_n(&f->off, off, __ATOMIC_RELAXED);
+		if (r != -EBWAIT)
+			break;
+		if ((r = disk_wait(c.wait)) <= 0)
+			break;                 /* (0: the thread blocked; the call runs again) */
+	}
+out:
+	fput(sp, f);
+	return r;
+}
+
 /* A second descriptor for fd's open file (sharing its offset). */
 long sys_file_dup(ARGS)
 {

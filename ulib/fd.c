@@ -225,6 +225,15 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 	return e.kind == FD_FREE ? -1 : fail(ESPIPE);
 }
 
+/* dirent.c: fd's kernel descriptor if it is a file on the disk, else -1. */
+int __fd_kfd(int fd);
+int __fd_kfd(int fd)
+{
+	struct fdent e = get(fd);
+	put(e);
+	return e.kind == FD_FILE ? e.kfd : -1;
+}
+
 /* nofile.c's open of a path other than /dev/null: a file on the disk. */
 int __open_file(const char *path, int flags);
 int __open_file(const char *path, int flags)

@@ -44,6 +44,9 @@ def make_tree(root):
     with open(root / "sparse", "wb") as f:
         f.seek(67 << 20)
         f.write(b"tail" * 1024)
+    (root / "many").mkdir()          # a directory of several blocks
+    for i in range(150):
+        (root / "many" / f"entry-with-a-longish-name-{i:04d}").write_bytes(b"%d\n" % i)
     return ["/hello.txt", "/empty", "/dir/sub/rand.bin", "/big", "/sparse"]
 
 
@@ -81,6 +84,22 @@ def test_files_read_as_on_the_host(boot, fs, bs, chunk):
         assert e["size"] == e["st_size"] == len(data), e
         assert e["hash"] == fnv(data), (p, e)
         assert e["mode_bits"] & 0o170000 == 0o100000, e
+
+
+@pytest.mark.parametrize("bs", [1024, 4096])
+def test_directory_listing_matches_the_host(boot, fs, bs):
+    """opendir/readdir over the whole tree (filetest walk): every name and
+    type the host has, nothing more (but lost+found), each file readable."""
+    images, tree, _ = fs
+    r = boot("memcheck run=filetest,walk", timeout=120, disk=images[bs])
+    done(r, 0)
+    got = [l.split()[2:] for l in r.lines if l.startswith("filetest entry ")]
+    errors = [l for l in r.lines if l.startswith("filetest entry-error")]
+    assert not errors, errors
+    want = {"/" + str(p.relative_to(tree)): "4" if p.is_dir() else "8" for p in tree.rglob("*")}
+    want["/lost+found"] = "4"
+    assert len(got) == len(want), (len(got), len(want))
+    assert dict(got) == want
 
 
 def test_bad_paths_pointers_and_descriptors(boot, fs):

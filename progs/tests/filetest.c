@@ -13,8 +13,10 @@
  *                       8k is k * 0x9e3779b97f4a7c15: checked; the most
  *                       requests in flight (SYS_disk DISK_INFO: boot with
  *                       rawdisk)
- *   walk PATH...        open, stat and read each path; every call's result
- *                       (a damaged image: errors, never a hang or panic)
+ *   walk PATH...        open, stat and read each path, then list the whole
+ *                       tree (opendir/readdir) reading every file; every
+ *                       call's result (a damaged image: errors, never a
+ *                       hang or panic)
  *   memwalk PATH...     run `walk` as a child and report whether available
  *                       memory came back exactly after it ended
  */
@@ -25,6 +27,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <sys.h>
 #include <pkg.h>
 #include <result.h>
@@ -48,6 +51,7 @@ static void cat(int chunk, int n, char **paths)
 {
 	char *buf = malloc(chunk);
 	for (int i = 0; i < n; i++) {
+		uint64_t t0 = sys_time();
 		int fd = open(paths[i], O_RDONLY);
 		uint64_t h = 0xcbf29ce484222325ULL, size = 0;
 		long r = 0;
@@ -56,6 +60,7 @@ static void cat(int chunk, int n, char **paths)
 				h = fnv(h, (unsigned char *)buf, r);
 				size += r;
 			}
+		uint64_t ns = sys_time() - t0;
 		struct stat st = { 0 };
 		CHECK(fd < 0 || fstat(fd, &st) == 0);
 		result_begin(&R, "filetest");
@@ -69,6 +74,7 @@ static void cat(int chunk, int n, char **paths)
 		char hex[20];
 		snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
 		result_str(&R, "hash", hex);
+		result_uint(&R, "ns", ns);         /* open to the last read: for measurements */
 		result_end(&R);
 		if (fd >= 0)
 			CHECK(close(fd) == 0);
@@ -173,10 +179,12 @@ static void *rmain(void *arg)
 	const struct pkg *p = pkg_find(rpkg);
 	struct thread *t[512];
 	rfd = open(rpath, O_RDONLY);
+	uint64_t t0 = sys_time();
 	for (int i = 0; i < rn; i++)
 		t[i] = p->create(rthread, (void *)(intptr_t)(i + 1), 0);
 	for (int i = 0; i < rn; i++)
 		thread_join(t[i]);
+	uint64_t ns = sys_time() - t0;
 	uint64_t in[2] = { 0, 0 };
 	long r = syscall3(SYS_disk, DISK_INFO, 0, in);
 	result_str(&R, "pkg", rpkg);
@@ -185,10 +193,50 @@ static void *rmain(void *arg)
 	result_int(&R, "errors", rerr);
 	result_int(&R, "bad", rbad);
 	result_int(&R, "max_in_flight", r ? r : (long)in[1]);
+	result_uint(&R, "ns", ns);
 	CHECK(rerr == 0 && rbad == 0);
 	result_int(&R, "failures", failures);
 	result_end(&R);
 	return arg;
+}
+
+/* List dir and below (depth at most 8, 2,000 entries in all): a line per
+   entry "filetest entry PATH DT_TYPE", or "filetest entry-error PATH -E".
+   Files are read whole (their errors show as the read's). */
+static int listed;
+
+static void tree(const char *dir, int depth, char *buf)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		printf("filetest entry-error %s %d\n", dir, -errno);
+		return;
+	}
+	struct dirent *e;
+	errno = 0;
+	while ((e = readdir(d)) && listed++ < 2000) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name);
+		printf("filetest entry %s %d\n", path, e->d_type);
+		if (e->d_type == DT_DIR && depth < 8)
+			tree(path, depth + 1, buf);
+		else if (e->d_type == DT_REG) {
+			int fd = open(path, O_RDONLY);
+			long r = 0;
+			while (fd >= 0 && (r = read(fd, buf, 8192)) > 0)
+				;
+			if (fd < 0 || r < 0)
+				printf("filetest entry-error %s %d\n", path, -errno);
+			if (fd >= 0)
+				close(fd);
+		}
+		errno = 0;
+	}
+	if (errno)
+		printf("filetest entry-error %s %d\n", dir, -errno);
+	closedir(d);
 }
 
 static void walk(int n, char **paths)
@@ -207,6 +255,7 @@ static void walk(int n, char **paths)
 		}
 		printf("filetest walk %s: stat %ld open %ld read %ld bytes %ld\n", paths[i], s, o, r, total);
 	}
+	tree("/", 0, buf);
 }
 
 int main(int argc, char **argv)

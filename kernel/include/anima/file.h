@@ -29,4 +29,17 @@ struct kstat {
 	uint32_t blksize;
 };
 
+/* SYS_file_getdents fills its buffer with these, each `reclen` bytes (a
+   multiple of 8): the entry's inode, its type (FT_*, as on disk), and its
+   NUL-terminated name. */
+struct kdirent {
+	uint64_t ino;
+	uint16_t reclen;
+	uint8_t type;
+	char name[];
+};
+#define FT_REG 1
+#define FT_DIR 2
+#define FT_LNK 7
+
 #endif

@@ -68,8 +68,9 @@
 #define SYS_file_fstat  101 /* (fd, struct kstat *) -> 0 */
 #define SYS_file_stat   102 /* (path, struct kstat *) -> 0 */
 #define SYS_file_dup    103 /* (fd) -> a new descriptor for the same open file (the offset shared) */
+#define SYS_file_getdents 104 /* (fd of a directory, buf, n) -> bytes of struct kdirent, 0 at the end */
 
-#define NSYSCALL        104 /* one past the largest number */
+#define NSYSCALL        105 /* one past the largest number */
 
 /* SYS_disk operations */
 #define DISK_READ       0   /* block into buf (4096 bytes); -EINVAL past the end, -EIO */

@@ -94,9 +94,11 @@ static long lookup(uint64_t upath, struct inode *ip, int *blocked)
 {
 	char path[FPATH_MAX];
 	long r = copyin_str(path, upath, sizeof path);
+	*blocked = 0;
 	if (r < 0)
 		return r == -EINVAL ? -ENAMETOOLONG : r;
-	*blocked = 0;
+	if (!path[0])
+		return -ENOENT;                    /* POSIX: the empty path names nothing */
 	for (;;) {
 		struct fsctx c = { 0 };
 		if ((r = ext2_namei(&c, path, ip)) != -EBWAIT)

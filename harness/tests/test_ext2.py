@@ -107,7 +107,7 @@ def test_bad_paths_pointers_and_descriptors(boot, fs):
     r = boot("run=filetest,errors,/dir,/hello.txt", timeout=60, disk=images[1024])
     done(r, 0)
     res = result(r, "filetest")
-    assert res["missing"] == res["stat_missing"] == -ENOENT, res
+    assert res["missing"] == res["stat_missing"] == res["empty_path"] == -ENOENT, res
     assert res["through_file"] == res["not_dir"] == -ENOTDIR, res
     assert res["write_existing"] == res["create"] == -EROFS, res
     assert res["long_name"] == res["long_path"] == -ENAMETOOLONG, res

@@ -88,6 +88,7 @@ static void errors(const char *dir, const char *file)
 	char buf[64], path[1100];
 	struct stat st;
 	result_int(&R, "missing", ERR(open("/no/such/file", O_RDONLY)));
+	result_int(&R, "empty_path", ERR(open("", O_RDONLY)));
 	snprintf(path, sizeof path, "%s/x", file);
 	result_int(&R, "through_file", ERR(open(path, O_RDONLY)));
 	result_int(&R, "write_existing", ERR(open(file, O_WRONLY)));

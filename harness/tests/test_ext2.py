@@ -135,8 +135,9 @@ def test_no_disk_is_an_empty_read_only_file_system(boot):
 def test_random_reads_from_threads_on_one_vp(boot, fs, pkg):
     """64 threads on one VP pread random 4 KiB pieces of /big (4 MiB, 1 KiB
     blocks: twice the cache). With upcalls, misses block only their
-    threads, so many requests are out at once; naive blocks its VP on
-    each, so a read has at most the two cache blocks it spans out."""
+    threads (the VP's EV_UNBLOCKED count), so many requests are out at
+    once; naive blocks its VP on each (blocks, no EV_UNBLOCKED), so a
+    read has at most the two cache blocks it spans out."""
     images, _, _ = fs
     r = boot(f"rawdisk run=filetest,random,{pkg},64,20,/big", timeout=120, disk=images[1024])
     done(r, 0)
@@ -144,8 +145,10 @@ def test_random_reads_from_threads_on_one_vp(boot, fs, pkg):
     assert res["errors"] == 0 and res["bad"] == 0 and res["reads"] == 64 * 20, res
     if pkg == "naive":
         assert res["max_in_flight"] <= 2, res
+        assert res["vp_blocks"] > 0 and res["vp_unblocks"] == 0, res   # the VP blocked
     else:
         assert res["max_in_flight"] >= 16, res
+        assert res["vp_unblocks"] >= 16, res     # threads blocked: EV_BLOCKED/EV_UNBLOCKED
 
 
 # --- damaged images ----------------------------------------------------------

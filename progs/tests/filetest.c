@@ -32,6 +32,7 @@
 #include <pkg.h>
 #include <result.h>
 #include <avail.h>
+#include <upcall.h>
 #include <anima/file.h>
 
 static struct result R;
@@ -195,6 +196,10 @@ static void *rmain(void *arg)
 	result_int(&R, "bad", rbad);
 	result_int(&R, "max_in_flight", r ? r : (long)in[1]);
 	result_uint(&R, "ns", ns);
+	/* This VP's kernel counts: blocking operations started, and those
+	   that ended in EV_UNBLOCKED (only the thread had blocked) */
+	result_uint(&R, "vp_blocks", vp_pseudo()->blocks);
+	result_uint(&R, "vp_unblocks", vp_pseudo()->unblocks);
 	CHECK(rerr == 0 && rbad == 0);
 	result_int(&R, "failures", failures);
 	result_end(&R);

@@ -1,5 +1,6 @@
 """
 python3 -m harness run PROGRAM [ARGS...] [--smp N] [--icount] [--timeout S] [--mem M]
+                                          [--disk IMAGE|DIR [--out OUTDIR]]
 python3 -m harness run [options] PROGRAM [ARGS...] -- [ARGS...]   (after --: all program
                                                   arguments, even ones starting with -)
 python3 -m harness run KNOB=V... run=PROG,ARG... [options]   (a raw kernel command line)
@@ -10,9 +11,12 @@ python3 -m harness trace PROGRAM [ARGS...] [--smp N] [--icount] [--out trace.jso
 status; 124 on timeout, 125 on panic, 126 on reset, 127 on a QEMU error.
 """
 import argparse
+import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
-from . import cmdline_of, iso, qemu
+from . import cmdline_of, disk, iso, qemu
 
 EXIT = {"timeout": 124, "panic": 125, "reset": 126, "qemu-error": 127}
 
@@ -24,6 +28,9 @@ def do_run(argv):
     ap.add_argument("--icount", action="store_true")
     ap.add_argument("--timeout", type=float, default=60, help="seconds; 0 = no limit")
     ap.add_argument("--mem", default="512M")
+    ap.add_argument("--disk", metavar="IMAGE|DIR",
+                    help="attach IMAGE (a raw file) as a virtio-blk disk, or an ext2 image made of DIR")
+    ap.add_argument("--out", metavar="OUTDIR", help="after the run, copy the disk's tree to OUTDIR")
     # Everything after the first `--` belongs to the program, so it can
     # take options of its own (-p 4, --verbose) that are not the harness's.
     rest = []
@@ -31,13 +38,22 @@ def do_run(argv):
         i = argv.index("--")
         argv, rest = argv[:i], argv[i + 1:]
     a = ap.parse_intermixed_args(argv)
-    try:
-        cmdline = cmdline_of(a.words + rest)
-        r = qemu.run(cmdline, smp=a.smp, icount=a.icount, mem=a.mem,
-                     timeout=a.timeout or None, on_line=lambda l: print(l, flush=True))
-    except (ValueError, RuntimeError, FileNotFoundError) as e:
-        print(f"harness: {e}", file=sys.stderr)
-        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            cmdline = cmdline_of(a.words + rest)
+            image = a.disk
+            if image and Path(image).is_dir():
+                image = disk.make_image(image, Path(tmp) / "disk.img")
+            if a.out and not image:
+                raise ValueError("--out needs --disk")
+            r = qemu.run(cmdline, smp=a.smp, icount=a.icount, mem=a.mem,
+                         timeout=a.timeout or None, on_line=lambda l: print(l, flush=True),
+                         disk=image)
+            if a.out:
+                disk.copy_back(image, a.out)
+        except (ValueError, RuntimeError, FileNotFoundError, subprocess.CalledProcessError) as e:
+            print(f"harness: {e}", file=sys.stderr)
+            return 2
     if r.kind == "done":
         return r.status
     why = {"timeout": f"timed out after {a.timeout:g} s",

@@ -184,6 +184,18 @@ def direct_command(cmdline, smp=1, icount=False, mem="512M", extra=()):
     return base(smp, icount, mem, media) + list(extra)
 
 
+def disk_args(image, opts=""):
+    """QEMU options attaching `image` (a raw file) as the guest's disk: a
+    modern-only virtio-blk PCI device (kernel/blk.c finds it on bus 0).
+    cache=unsafe: the host may keep the writes in its page cache; the
+    image file is whole once QEMU has exited, which is when the harness
+    reads it. `opts`: more -drive options (say, throttling.* to make the
+    device slow)."""
+    more = f",{opts}" if opts else ""
+    return ["-drive", f"file={image},if=none,id=disk0,format=raw,cache=unsafe{more}",
+            "-device", "virtio-blk-pci,drive=disk0,disable-legacy=on"]
+
+
 def host_slowdown():
     """How much slower than an idle host this one runs now: the 1-minute
     load average per host CPU, at least 1. A run's timeout is stretched
@@ -197,13 +209,16 @@ def host_slowdown():
 
 
 def run(cmdline, smp=1, icount=False, timeout=60, mem="512M", extra=(),
-        on_line=None, iso=None, cmd=None):
+        on_line=None, iso=None, cmd=None, disk=None):
     """Boot `cmdline` and wait for the guest to end, at most `timeout` s.
 
     on_line(str) is called with each console line as it arrives. `iso` skips
     building one and boots it; `cmd` replaces the whole QEMU command (for
     harness tests). Otherwise the direct boot, or the ISO with ANIMA_BOOT=iso.
+    `disk` attaches that image file (disk_args); None: no disk.
     """
+    if disk:
+        extra = list(extra) + disk_args(disk)
     if cmd is None and not iso and os.environ.get("ANIMA_BOOT", "direct") != "iso":
         cmd = direct_command(cmdline, smp, icount, mem, extra)
     if cmd is None:

@@ -8,6 +8,8 @@
  *                     start together, each in its own address space)
  *   run=PROG:N,...    ... with N VPs: VP 0 runs, the others are parked
  *                     until the program starts them (SYS_vp_start)
+ *   rawdisk           SYS_disk may be used: any program reads and writes
+ *                     the raw disk (tests of the driver; sysdisk.c)
  *   memcheck          test build checks: freed frames and heap blocks are
  *                     poisoned and checked, and kernel entries assert
  *                     invariants (tests and fuzz runs turn it on)
@@ -30,6 +32,7 @@
  */
 #include "kernel.h"
 #include <anima/exit.h>
+#include "disk.h"
 
 #define MAXBOOT 32
 
@@ -134,6 +137,8 @@ void cmdline_parse(const char *line)
 			jitter_setup(w);
 		else if (!strcmp(w, "memcheck"))
 			memcheck = 1;
+		else if (!strcmp(w, "rawdisk"))
+			rawdisk = 1;         /* SYS_disk allowed (sysdisk.c) */
 		else
 			kprintf("anima: unknown command-line word '%s' ignored\n", w);
 		w = end;
@@ -192,6 +197,7 @@ void kernel_finish(void)
 {
 	int s = boot_status();
 	trace_dump();
+	bcache_halt_flush();         /* no dirty block left behind (bcache.c) */
 	kprintf("@halt {\"status\": %d, \"timer_late\": %lu}\n", s, timer_late_count());
 	qemu_exit(DEBUG_EXIT_DONE | s);
 }

@@ -168,7 +168,9 @@ static void complete(struct kop *op, uint64_t result)
 		ev.type = EV_UNBLOCKED;
 		ev.arg = op->kind;
 		ev.ctx = op->ctx;
-		if (op->kind != BLK_PAGE)
+		if (op->kind == BLK_DISK)
+			ev.ctx.rip -= 2;          /* the syscall again (rax still its number) */
+		else if (op->kind != BLK_PAGE)
 			ev.ctx.rax = result;      /* the blocked syscall's return value */
 		__atomic_fetch_add(&vp->pp->unblocks, 1, __ATOMIC_RELAXED);
 	}
@@ -300,6 +302,19 @@ int futex_wake_key(uint64_t key, int n, struct space *sp)
 	}
 	spin_unlock(&kop_lock);
 	return woken;
+}
+
+/* Wake every disk wait (BLK_DISK) on key, a block buffer's (bcache.c),
+   any space's: result 1, "ask again". */
+void kop_wake_disk(uint64_t key)
+{
+	spin_lock(&kop_lock);
+	for (struct kop *op = *fbucket(key), *next; op; op = next) {
+		next = op->fnext;
+		if (op->fkey == key)
+			complete(op, 1);
+	}
+	spin_unlock(&kop_lock);
 }
 
 /* Complete every futex wait of space sp on segment seg_id with err: sp

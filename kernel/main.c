@@ -4,6 +4,7 @@
  * anything that can fault, time before SMP (start-up delays need it).
  */
 #include "kernel.h"
+#include "disk.h"
 
 void kmain(uint32_t magic, uint64_t mbi)
 {
@@ -31,6 +32,8 @@ void kmain(uint32_t magic, uint64_t mbi)
 	c->online = 1;
 	smp_boot();
 	trace_init();
+	blk_init();                  /* the disk, if QEMU has one (disk.h) */
+	bcache_init();
 	jitter_init();
 
 	kprintf("Anima x86-64 research kernel: %d CPUs, %lu MiB memory\n", ncpu, mem_total_bytes >> 20);

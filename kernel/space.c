@@ -7,6 +7,7 @@
  * parent's SYS_wait, or at once if it has no parent.
  */
 #include "kernel.h"
+#include "disk.h"
 #include <anima/exit.h>
 
 static struct space *table[MAXSPACE];
@@ -67,6 +68,7 @@ void space_put(struct space *sp)
 	vm_free_user(sp->pml4, n);
 	sp->pml4 = 0;
 	lazy_free(sp);
+	file_space_free(sp);             /* its descriptors (sysfile.c) */
 	/* What the space was charged for must be what it held: a charge
 	   without a page (or a page without one) lets a space pass its quota
 	   or locks it out of memory it never used (test builds only). */

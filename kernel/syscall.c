@@ -16,7 +16,9 @@ SYSDECL(vp_create); SYSDECL(vp_start); SYSDECL(vp_idle); SYSDECL(vp_signal);
 SYSDECL(vp_cap); SYSDECL(timer); SYSDECL(vp_poll); SYSDECL(io); SYSDECL(futex_wait);
 SYSDECL(futex_wake); SYSDECL(vp_exit); SYSDECL(cap_grant); SYSDECL(cap_drop);
 SYSDECL(seg_create); SYSDECL(seg_map); SYSDECL(seg_unmap); SYSDECL(seg_revoke);
-SYSDECL(seg_robust); SYSDECL(seg_info); SYSDECL(seg_wake);
+SYSDECL(seg_robust); SYSDECL(seg_info); SYSDECL(seg_wake); SYSDECL(disk);
+SYSDECL(file_open); SYSDECL(file_close); SYSDECL(file_read); SYSDECL(file_pread); SYSDECL(file_lseek);
+SYSDECL(file_fstat); SYSDECL(file_stat); SYSDECL(file_dup); SYSDECL(file_getdents);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -52,6 +54,16 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,
 	[SYS_futex_wake] = sys_futex_wake,
+	[SYS_disk] = sys_disk,
+	[SYS_file_open] = sys_file_open,
+	[SYS_file_close] = sys_file_close,
+	[SYS_file_read] = sys_file_read,
+	[SYS_file_pread] = sys_file_pread,
+	[SYS_file_lseek] = sys_file_lseek,
+	[SYS_file_fstat] = sys_file_fstat,
+	[SYS_file_stat] = sys_file_stat,
+	[SYS_file_dup] = sys_file_dup,
+	[SYS_file_getdents] = sys_file_getdents,
 };
 
 extern char syscall_entry[];

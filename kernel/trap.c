@@ -5,6 +5,7 @@
  * copy routines, which becomes -EFAULT (uaccess.c).
  */
 #include "kernel.h"
+#include "disk.h"
 
 struct gate {
 	uint16_t off0, sel;
@@ -142,6 +143,10 @@ void trap(struct trapframe *tf)
 	case T_TLB:
 		lapic_eoi();
 		tlb_check();
+		break;
+	case T_DISK:
+		lapic_eoi();
+		blk_intr();
 		break;
 	case T_SPURIOUS:
 		break;

@@ -25,6 +25,7 @@
 #define T_RESCHED  0x41     /* IPI: look at your run queue */
 #define T_TLB      0x42     /* IPI: flush TLB for a space */
 #define T_HALT     0x43     /* IPI: stop (panic) */
+#define T_DISK     0x44     /* virtio-blk completions (MSI-X; blk.c) */
 #define T_SPURIOUS 0xff
 #define T_SYSCALL  0x100    /* pseudo-vector marking a syscall frame */
 

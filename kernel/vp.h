@@ -176,6 +176,7 @@ struct space {
 	int nrobust;                 /* entries */
 	const char *kill_cause;      /* set when the kernel killed the space */
 	uint64_t kill_addr, kill_rip;
+	struct ftable *files;        /* open files (sysfile.c), made at the first open */
 };
 
 #endif

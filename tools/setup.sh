@@ -12,6 +12,7 @@ need=(
   /usr/lib/grub/i386-pc:grub-pc-bin   # BIOS GRUB: QEMU boots the ISO via BIOS
   xorriso:xorriso
   mformat:mtools
+  mke2fs:e2fsprogs                   # disk images for the file tests (debugfs, e2fsck too)
   gcc:gcc
   make:make
   ld:binutils

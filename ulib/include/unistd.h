@@ -102,6 +102,7 @@ int getpagesize(void);
    output (1, 2), /dev/null (open), and copies of them; 64 at most. */
 ssize_t write(int fd, const void *buf, size_t n);
 ssize_t read(int fd, void *buf, size_t n);
+ssize_t pread(int fd, void *buf, size_t n, off_t off);   /* a file on the disk; else ESPIPE */
 int close(int fd);
 int dup(int fd);
 int pipe(int fd[2]);

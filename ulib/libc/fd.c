@@ -7,6 +7,9 @@
  * dup2, dup3 and fcntl(F_DUPFD) copy an entry (a pipe's descriptor count
  * goes up), open("/dev/null") and pipe make them, close frees one. stdio's stdout and stderr write to what fds 1 and 2
  * are (stdio.c: __fd_out), so dup2 of /dev/null onto 1 silences printf.
+ * A file on the disk (FD_FILE, opened by nofile.c's open) is a kernel
+ * descriptor (<anima/file.h>); descriptors copied by dup share it, and
+ * the last one closed closes it (kref).
  */
 #include <unistd.h>
 #include <fcntl.h>
@@ -18,11 +21,12 @@
 #include <animart/spin.h>
 #include <animart/sys.h>
 #include <animalib/ulib.h>
+#include <anima/file.h>
 
 #define NFD 64         /* open descriptors at most (sysconf(_SC_OPEN_MAX)) */
 #define CHUNK 4096      /* bytes per SYS_cputs (the kernel takes at most 64 KiB) */
 
-enum { FD_FREE, FD_IN, FD_OUT, FD_NULL, FD_PIPE_R, FD_PIPE_W };
+enum { FD_FREE, FD_IN, FD_OUT, FD_NULL, FD_PIPE_R, FD_PIPE_W, FD_FILE };
 
 struct pipe;
 struct fdent {
@@ -30,7 +34,9 @@ struct fdent {
 	unsigned char cloexec;   /* FD_CLOEXEC (recorded: there is no exec) */
 	int flags;               /* O_ACCMODE part and O_APPEND/O_NONBLOCK, for F_GETFL */
 	struct pipe *pipe;       /* FD_PIPE_*: the pipe */
+	int kfd;                 /* FD_FILE: the kernel's descriptor */
 };
+static int kref[MAXFILE_SPACE];      /* FD_FILE: our descriptors per kernel descriptor */
 
 /* ulib/posix/pipe.c (weak: only pipe() makes a pipe descriptor) */
 __attribute__((weak)) void __pipe_hold(struct pipe *p);
@@ -56,6 +62,12 @@ static int fail(int e)
 {
 	errno = e;
 	return -1;
+}
+
+/* A system call's result as a libc one: -1 and errno for an error. */
+static long __fd_ret(long r)
+{
+	return r < 0 ? fail((int)-r) : r;
 }
 
 /* fd's entry, or 0 (EBADF set) if it is not open. A pipe's comes held
@@ -84,6 +96,8 @@ static void put(struct fdent e)
 /* e's descriptor is gone (closed, or replaced by dup2/dup3). */
 static void gone(struct fdent e)
 {
+	if (e.kind == FD_FILE && __atomic_sub_fetch(&kref[e.kfd], 1, __ATOMIC_ACQ_REL) == 0)
+		syscall1(SYS_file_close, e.kfd);
 	if (is_pipe(e))
 		__pipe_unref(e.pipe, e.kind == FD_PIPE_W);
 }
@@ -91,6 +105,8 @@ static void gone(struct fdent e)
 /* e copied into another descriptor; fdlk held. */
 static void copied(struct fdent e)
 {
+	if (e.kind == FD_FILE)
+		__atomic_add_fetch(&kref[e.kfd], 1, __ATOMIC_ACQ_REL);
 	if (is_pipe(e))
 		__pipe_ref(e.pipe, e.kind == FD_PIPE_W);
 }
@@ -111,7 +127,7 @@ int __fd_kind(int fd, int *readable, int *writable, int *hup)
 {
 	struct fdent e = get(fd);
 	int acc = e.flags & O_ACCMODE;
-	*readable = e.kind == FD_IN || (e.kind == FD_NULL && acc != O_WRONLY);
+	*readable = e.kind == FD_IN || e.kind == FD_FILE || (e.kind == FD_NULL && acc != O_WRONLY);
 	*writable = e.kind == FD_OUT || (e.kind == FD_NULL && acc != O_RDONLY);
 	*hup = e.kind == FD_IN;
 	if (is_pipe(e)) {
@@ -120,7 +136,7 @@ int __fd_kind(int fd, int *readable, int *writable, int *hup)
 		put(e);
 		return 'p';
 	}
-	return e.kind == FD_FREE ? 0 : e.kind == FD_IN ? 'i' : e.kind == FD_OUT ? 'o' : 'n';
+	return e.kind == FD_FREE ? 0 : e.kind == FD_IN ? 'i' : e.kind == FD_OUT ? 'o' : 'n';   /* (a file: always ready, as 'n') */
 }
 
 /* Put e at the lowest free fd >= from; fdlk held. */
@@ -141,8 +157,8 @@ int __fd_pipe(struct pipe *p, int flags, int fd[2])
 {
 	int fl = flags & O_NONBLOCK, ce = !!(flags & O_CLOEXEC);
 	spin_lock(&fdlk);
-	int r = place((struct fdent){ FD_PIPE_R, (unsigned char)ce, O_RDONLY | fl, p }, 0);
-	int w = r < 0 ? -1 : place((struct fdent){ FD_PIPE_W, (unsigned char)ce, O_WRONLY | fl, p }, 0);
+	int r = place((struct fdent){ FD_PIPE_R, (unsigned char)ce, O_RDONLY | fl, p, 0 }, 0);
+	int w = r < 0 ? -1 : place((struct fdent){ FD_PIPE_W, (unsigned char)ce, O_WRONLY | fl, p, 0 }, 0);
 	if (r >= 0 && w < 0)
 		fds[r] = (struct fdent){ 0 };
 	spin_unlock(&fdlk);
@@ -195,7 +211,65 @@ ssize_t read(int fd, void *buf, size_t n)
 	}
 	if (e.kind == FD_IN || (e.kind == FD_NULL && (e.flags & O_ACCMODE) != O_WRONLY))
 		return 0;                /* end of file */
+	if (e.kind == FD_FILE)
+		return __fd_ret(syscall3(SYS_file_read, e.kfd, buf, n));
 	return fail(EBADF);
+}
+
+ssize_t pread(int fd, void *buf, size_t n, off_t off)
+{
+	struct fdent e = get(fd);
+	put(e);
+	if (e.kind == FD_FILE)
+		return __fd_ret(syscall4(SYS_file_pread, e.kfd, buf, n, off));
+	return e.kind == FD_FREE ? -1 : fail(ESPIPE);
+}
+
+/* dirent.c: fd's kernel descriptor if it is a file on the disk, else -1. */
+int __fd_kfd(int fd);
+int __fd_kfd(int fd)
+{
+	struct fdent e = get(fd);
+	put(e);
+	return e.kind == FD_FILE ? e.kfd : -1;
+}
+
+/* nofile.c's open of a path other than /dev/null: a file on the disk. */
+int __open_file(const char *path, int flags);
+int __open_file(const char *path, int flags)
+{
+	long k = syscall2(SYS_file_open, path, flags);
+	if (k < 0)
+		return fail((int)-k);
+	struct fdent e = { FD_FILE, !!(flags & O_CLOEXEC), O_RDONLY, 0, (int)k };
+	kref[k] = 1;
+	spin_lock(&fdlk);
+	int r = place(e, 0);
+	spin_unlock(&fdlk);
+	if (r < 0) {
+		kref[k] = 0;
+		syscall1(SYS_file_close, k);
+	}
+	return r;
+}
+
+/* struct kstat (the kernel's) as struct stat. */
+void __kstat_to_stat(const struct kstat *k, struct stat *st);
+void __kstat_to_stat(const struct kstat *k, struct stat *st)
+{
+	memset(st, 0, sizeof *st);
+	st->st_dev = 1;
+	st->st_ino = k->ino;
+	st->st_mode = k->mode;
+	st->st_nlink = k->nlink;
+	st->st_uid = k->uid;
+	st->st_gid = k->gid;
+	st->st_size = (off_t)k->size;
+	st->st_blksize = k->blksize;
+	st->st_blocks = (blkcnt_t)k->blocks;
+	st->st_atim.tv_sec = k->atime;
+	st->st_mtim.tv_sec = k->mtime;
+	st->st_ctim.tv_sec = k->ctime;
 }
 
 int close(int fd)
@@ -304,7 +378,7 @@ int __open_devnull(int flags)
 		return fail(ENOTDIR);
 	if ((flags & O_ACCMODE) == O_ACCMODE)
 		return fail(EINVAL);
-	struct fdent e = { FD_NULL, !!(flags & O_CLOEXEC), flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), 0 };
+	struct fdent e = { FD_NULL, !!(flags & O_CLOEXEC), flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), 0, 0 };
 	spin_lock(&fdlk);
 	int r = place(e, 0);
 	spin_unlock(&fdlk);
@@ -329,13 +403,14 @@ int isatty(int fd)
 
 off_t lseek(int fd, off_t off, int whence)
 {
-	(void)off, (void)whence;
 	struct fdent e = get(fd);
 	put(e);
 	if (e.kind == FD_FREE)
 		return -1;
 	if (e.kind == FD_NULL)
 		return 0;                /* as Linux's /dev/null */
+	if (e.kind == FD_FILE)
+		return __fd_ret(syscall3(SYS_file_lseek, e.kfd, off, whence));
 	return fail(ESPIPE);
 }
 
@@ -344,6 +419,14 @@ int fstat(int fd, struct stat *st)
 	struct fdent e = get(fd);
 	if (e.kind == FD_FREE)
 		return -1;
+	if (e.kind == FD_FILE) {
+		struct kstat k;
+		long r = syscall2(SYS_file_fstat, e.kfd, &k);
+		if (r < 0)
+			return fail((int)-r);
+		__kstat_to_stat(&k, st);
+		return 0;
+	}
 	memset(st, 0, sizeof *st);
 	st->st_mode = e.kind == FD_NULL ? S_IFCHR | 0666 : S_IFCHR | 0620;   /* a terminal, as isatty says */
 	st->st_nlink = 1;
@@ -356,3 +439,7 @@ int fstat(int fd, struct stat *st)
 	}
 	return 0;
 }
+
+/* ulib's O_* are the kernel's FO_* (<anima/file.h>). */
+_Static_assert(O_ACCMODE == FO_ACCMODE && O_CREAT == FO_CREAT && O_EXCL == FO_EXCL &&
+	       O_TRUNC == FO_TRUNC && O_APPEND == FO_APPEND && O_DIRECTORY == FO_DIRECTORY, "O_*");

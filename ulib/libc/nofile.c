@@ -1,8 +1,10 @@
 /*
- * The file-system calls a program without files still mentions: there is
- * no file system and no child process, so each fails with the errno a
- * Linux program would get from an empty, read-only one. The console
- * descriptors (fd.c) are the console's and /dev/null, the one file.
+ * The file-system calls: open, stat and access reach the disk's ext2
+ * file system (read-only so far; kernel/sysfile.c, docs/files.md); with
+ * no disk, and for the calls that would write, each fails with the errno
+ * a Linux program would get from an empty, read-only one. There is no
+ * child process. The console descriptors (fd.c) are the console's and
+ * /dev/null.
  */
 #include <fcntl.h>
 #include <unistd.h>
@@ -10,6 +12,8 @@
 #include <sys/wait.h>
 #include <errno.h>
 #include <string.h>
+#include <animart/sys.h>
+#include <anima/file.h>
 
 static int fail(int e)
 {
@@ -18,6 +22,8 @@ static int fail(int e)
 }
 
 int __open_devnull(int flags);   /* fd.c */
+int __open_file(const char *path, int flags);
+void __kstat_to_stat(const struct kstat *k, struct stat *st);
 
 int open(const char *path, int flags, ...)
 {
@@ -25,7 +31,10 @@ int open(const char *path, int flags, ...)
 		return fail(EFAULT);
 	if (!strcmp(path, "/dev/null"))
 		return __open_devnull(flags);
-	return fail(flags & O_CREAT ? EROFS : ENOENT);
+	int r = __open_file(path, flags);      /* fd.c: a file on the disk */
+	if (r < 0 && errno == ENODEV)          /* no disk: an empty, read-only file system */
+		return fail(flags & O_CREAT ? EROFS : ENOENT);
+	return r;
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
@@ -45,7 +54,12 @@ int access(const char *path, int mode)
 		return mode & W_OK ? fail(EROFS) : 0;
 	if (!strcmp(path, "/dev/null"))
 		return mode & X_OK ? fail(EACCES) : 0;
-	return fail(ENOENT);
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -1;
+	if (mode & W_OK)
+		return fail(EROFS);
+	return (mode & X_OK) && !(st.st_mode & 0111) ? fail(EACCES) : 0;
 }
 
 int unlink(const char *path)
@@ -63,8 +77,14 @@ int creat(const char *path, mode_t mode)
 
 int stat(const char *path, struct stat *st)
 {
-	(void)path, (void)st;
-	return fail(ENOENT);
+	struct kstat k;
+	long r = syscall2(SYS_file_stat, path, &k);
+	if (r == -ENODEV)
+		return fail(ENOENT);           /* no disk: nothing exists */
+	if (r < 0)
+		return fail((int)-r);
+	__kstat_to_stat(&k, st);
+	return 0;
 }
 
 int lstat(const char *path, struct stat *st)

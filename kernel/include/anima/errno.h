@@ -54,5 +54,6 @@
 #define ENOBUFS  105
 #define EALREADY 114
 #define EINPROGRESS 115
+#define EUCLEAN  117  /* the file system on the disk is inconsistent (kernel/ext2.c) */
 
 #endif

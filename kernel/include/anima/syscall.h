@@ -55,8 +55,28 @@
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */
 #define SYS_futex_wait  66  /* (uint32_t *addr, expected, timeout ns or 0) -> 0, -EAGAIN, -ETIMEDOUT */
 #define SYS_futex_wake  67  /* (uint32_t *addr, count) -> number woken */
+#define SYS_disk        68  /* (DISK_* op, block, buf) -> 0: the raw disk in 4 KiB blocks, through the
+                               block cache; only with `rawdisk` on the command line (else -EPERM);
+                               -ENODEV without a disk; blocks like SYS_io (BLK_DISK) on a miss */
 
-#define NSYSCALL        68  /* one past the largest number */
+/* Files (<anima/file.h>; kernel/ext2.c, sysfile.c): ext2 on the disk, read-only so far */
+#define SYS_file_open   96  /* (path, FO_* flags) -> descriptor; -EROFS for any write flag */
+#define SYS_file_close  97  /* (fd) -> 0 */
+#define SYS_file_read   98  /* (fd, buf, n) -> bytes read (0 at the end), from the descriptor's offset */
+#define SYS_file_pread  99  /* (fd, buf, n, offset) -> bytes read; the offset stays */
+#define SYS_file_lseek  100 /* (fd, offset, whence 0 SET 1 CUR 2 END) -> the new offset */
+#define SYS_file_fstat  101 /* (fd, struct kstat *) -> 0 */
+#define SYS_file_stat   102 /* (path, struct kstat *) -> 0 */
+#define SYS_file_dup    103 /* (fd) -> a new descriptor for the same open file (the offset shared) */
+#define SYS_file_getdents 104 /* (fd of a directory, buf, n) -> bytes of struct kdirent, 0 at the end */
+
+#define NSYSCALL        105 /* one past the largest number */
+
+/* SYS_disk operations */
+#define DISK_READ       0   /* block into buf (4096 bytes); -EINVAL past the end, -EIO */
+#define DISK_WRITE      1   /* buf over block (dirty in the cache until a sync or the halt) */
+#define DISK_SYNC       2   /* every dirty block to the disk; -EIO if a write failed since the last */
+#define DISK_INFO       3   /* buf = { blocks, most requests ever in flight at once } */
 
 /* SYS_getinfo selectors */
 #define INFO_SPACE      0   /* this address space's id */

@@ -67,6 +67,9 @@
 #define BLK_IO        2
 #define BLK_FUTEX     3
 #define BLK_PAGE      4
+#define BLK_DISK      5   /* a disk read or write (SYS_disk): the EV_UNBLOCKED context is the
+                             call's own syscall instruction again (rip back 2, rax the number),
+                             so resuming it asks again, and finds the block */
 
 /* Offsets assembly uses (each checked below) */
 #define VPP_DISABLED      0

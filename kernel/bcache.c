@@ -1,0 +1,267 @@
+/*
+ * The block cache: NBUF buffers of one 4 KiB block each, taken from the
+ * kernel once at boot when a disk is found (never grown: nothing a space
+ * does makes the cache bigger), found by a hash on the block number and
+ * reused least recently used first.
+ *
+ * Nobody sleeps here. A caller that needs a block the cache does not
+ * have gets BWAIT and the buffer to wait for; the wait itself is
+ * a kop (sysdisk.c), so a thread blocks with an upcall or its VP blocks,
+ * and the system call is run again when the buffer's request ends
+ * (bcache_done wakes the waiters on DISKKEY_TAG | index). A request the
+ * device has not answered after DISK_TIMEOUT_NS gives -EIO to its
+ * waiters; its buffer stays out of use until the device answers, since
+ * the device may still write into it.
+ *
+ * A write dirties a buffer; dirty buffers go to the disk on bcache_sync
+ * and at halt (bcache_halt_flush), and when they would be reused. Lock
+ * order: bcache_lock, then blk_lock; kop_lock is never held with either.
+ */
+#include "kernel.h"
+#include "disk.h"
+
+#define NBUF 512
+#define NHASH 256
+
+static struct spinlock bcache_lock = SPINLOCK_INIT("bcache");
+static struct buf bufs[NBUF];
+static struct buf *hash[NHASH];
+static struct buf lru;                 /* list head: lru.next most recent */
+static int ndirty;
+
+static struct buf **bucket(uint64_t block)
+{
+	return &hash[block % NHASH];
+}
+
+static void lru_unlink(struct buf *b)
+{
+	b->prev->next = b->next;
+	b->next->prev = b->prev;
+}
+
+static void lru_front(struct buf *b)
+{
+	b->next = lru.next;
+	b->prev = &lru;
+	lru.next->prev = b;
+	lru.next = b;
+}
+
+void bcache_init(void)
+{
+	if (!disk_blocks)
+		return;
+	lru.next = lru.prev = &lru;
+	for (int i = 0; i < NBUF; i++) {
+		struct buf *b = &bufs[i];
+		b->index = i;
+		b->block = ~0UL;
+		if (!(b->data = page_alloc()))
+			panic("bcache: no memory for %d buffers at boot", NBUF);
+		lru_front(b);
+	}
+}
+
+static struct buf *lookup(uint64_t block)
+{
+	for (struct buf *b = *bucket(block); b; b = b->hnext)
+		if (b->block == block)
+			return b;
+	return 0;
+}
+
+static void unhash(struct buf *b)
+{
+	for (struct buf **pp = bucket(b->block); *pp; pp = &(*pp)->hnext)
+		if (*pp == b) {
+			*pp = b->hnext;
+			break;
+		}
+	b->block = ~0UL;
+}
+
+static void start_write(struct buf *b)
+{
+	b->dirty = 0;
+	ndirty--;
+	b->state = B_WRITING;
+	blk_submit(b, 1);
+}
+
+/* A buffer to reuse (bcache_lock held): the least recently used one that
+   nobody holds, clean and idle; 0 if none (then up to 16 dirty ones from
+   the cold end are started on their way out, and *wait is one to wait for). */
+static struct buf *victim(struct buf **wait)
+{
+	*wait = 0;
+	for (struct buf *b = lru.prev; b != &lru; b = b->prev)
+		if (!b->refs && !b->dirty && (b->state == B_VALID || b->state == B_EMPTY))
+			return b;
+	int n = 0;
+	for (struct buf *b = lru.prev; b != &lru && n < 16; b = b->prev)
+		if (!b->refs && b->dirty && b->state == B_VALID) {
+			start_write(b);
+			*wait = b;
+			n++;
+		}
+	for (struct buf *b = lru.prev; !*wait && b != &lru; b = b->prev)
+		if (b->state == B_READING || b->state == B_WRITING)
+			*wait = b;
+	return 0;
+}
+
+/* The buffer for `block`, made to hold it (bcache_lock held): 0 and *b
+   the buffer, or BWAIT with *b the one to wait for (no buffer free). */
+static long claim(uint64_t block, struct buf **out)
+{
+	struct buf *w, *b = victim(&w);
+	if (!b) {
+		*out = w;
+		return w ? BWAIT : -EAGAIN;   /* (every buffer held by a syscall) */
+	}
+	if (b->block != ~0UL)
+		unhash(b);
+	b->block = block;
+	b->hnext = *bucket(block);
+	*bucket(block) = b;
+	b->err = 0;
+	b->state = B_EMPTY;
+	*out = b;
+	return 0;
+}
+
+/* A request the device has not answered in time. */
+static int overdue(struct buf *b)
+{
+	return now_ns() - b->start_ns > DISK_TIMEOUT_NS;
+}
+
+/*
+ * Block `block` for reading: 0 with *out held (bcache_put it), or
+ * BWAIT with *out the buffer to wait for, or -EIO (the device
+ * failed it or did not answer in time; reported once, the next call asks
+ * the device again).
+ */
+long bcache_read(uint64_t block, struct buf **out)
+{
+	long r = 0;
+	spin_lock(&bcache_lock);
+	struct buf *b = lookup(block);
+	if (!b && (r = claim(block, &b)) != 0)
+		goto out;
+	lru_unlink(b);
+	lru_front(b);
+	if (b->state == B_VALID || b->state == B_WRITING) {
+		b->refs++;            /* (a write-back leaves the data as it is) */
+	} else if (b->state == B_READING) {
+		r = overdue(b) ? -EIO : BWAIT;
+	} else if (b->err) {
+		r = b->err;
+		b->err = 0;
+	} else {
+		b->state = B_READING;
+		blk_submit(b, 0);
+		r = BWAIT;
+	}
+out:
+	*out = b;
+	spin_unlock(&bcache_lock);
+	return r;
+}
+
+/*
+ * Block `block` to be overwritten whole: 0 with *out held and marked
+ * dirty (the caller fills it, then bcache_put), or BWAIT (it is on
+ * its way to or from the device: wait for *out), or -EIO as above.
+ */
+long bcache_write(uint64_t block, struct buf **out)
+{
+	long r = 0;
+	spin_lock(&bcache_lock);
+	struct buf *b = lookup(block);
+	if (!b && (r = claim(block, &b)) != 0)
+		goto out;
+	lru_unlink(b);
+	lru_front(b);
+	if (b->state == B_READING || b->state == B_WRITING) {
+		r = overdue(b) ? -EIO : BWAIT;
+		goto out;
+	}
+	b->state = B_VALID;
+	b->err = 0;
+	if (!b->dirty) {
+		b->dirty = 1;
+		ndirty++;
+	}
+	b->refs++;
+out:
+	*out = b;
+	spin_unlock(&bcache_lock);
+	return r;
+}
+
+void bcache_put(struct buf *b)
+{
+	spin_lock(&bcache_lock);
+	b->refs--;
+	spin_unlock(&bcache_lock);
+}
+
+/* The device finished b's request (blk.c, interrupt). */
+void bcache_done(struct buf *b, int ok)
+{
+	spin_lock(&bcache_lock);
+	if (b->state == B_READING)
+		b->state = ok ? B_VALID : B_EMPTY;
+	else if (b->state == B_WRITING)
+		b->state = B_VALID;       /* a failed write keeps its error for sync */
+	spin_unlock(&bcache_lock);
+	kop_wake_disk(DISKKEY_TAG | (uint64_t)b->index);
+}
+
+/*
+ * One step of a sync: start every dirty buffer on its way out; 0 when none
+ * is dirty or being written, else BWAIT with *out one being
+ * written. A write that failed since the last sync gives -EIO once.
+ */
+long bcache_sync_step(struct buf **out)
+{
+	long r = 0;
+	spin_lock(&bcache_lock);
+	*out = 0;
+	for (int i = 0; i < NBUF && disk_blocks; i++) {
+		struct buf *b = &bufs[i];
+		if (b->dirty && b->state == B_VALID && !b->refs)
+			start_write(b);
+		if (b->state == B_WRITING) {      /* (one being filled now waits for the next sync) */
+			if (overdue(b))
+				r = -EIO;
+			else if (!*out)
+				*out = b;
+		} else if (b->err && b->state == B_VALID) {
+			b->err = 0;
+			r = -EIO;
+		}
+	}
+	spin_unlock(&bcache_lock);
+	return r ? r : *out ? BWAIT : 0;
+}
+
+/*
+ * At halt (kernel_finish): write every dirty block and wait for the
+ * device, polling its used ring (this CPU may have interrupts off), at
+ * most DISK_TIMEOUT_NS. The count left unwritten is printed.
+ */
+void bcache_halt_flush(void)
+{
+	if (!disk_blocks)
+		return;
+	uint64_t end = now_ns() + DISK_TIMEOUT_NS;
+	struct buf *b;
+	long r;
+	while ((r = bcache_sync_step(&b)) == BWAIT && now_ns() < end)
+		blk_intr();
+	if (r)
+		kprintf("@warn {\"what\": \"disk blocks not written at halt\", \"dirty\": %d}\n", ndirty);
+}

@@ -1,0 +1,64 @@
+/*
+ * The disk: PCI configuration space (pci.c), the virtio-blk driver
+ * (virtio.c, blk.c) and the block cache over it (bcache.c). docs/files.md
+ * says how they fit together.
+ */
+#ifndef DISK_H
+#define DISK_H
+#include <stdint.h>
+
+/* pci.c */
+struct pcidev {
+	uint8_t bus, dev, fn;
+	uint16_t vendor, device;
+};
+uint32_t pci_read32(const struct pcidev *d, uint32_t off);
+void pci_write32(const struct pcidev *d, uint32_t off, uint32_t v);
+uint16_t pci_read16(const struct pcidev *d, uint32_t off);
+void pci_write16(const struct pcidev *d, uint32_t off, uint16_t v);
+uint8_t pci_read8(const struct pcidev *d, uint32_t off);
+int pci_find(uint16_t vendor, uint16_t device, struct pcidev *out);
+int pci_cap_next(const struct pcidev *d, int at, uint8_t id);
+uint64_t pci_bar(const struct pcidev *d, int bar);
+
+/* blk.c: the virtio-blk device, in 4 KiB blocks */
+#define BSIZE 4096
+struct buf;
+extern uint64_t disk_blocks;          /* 0: no disk */
+extern int disk_maxflight;            /* the most requests ever outstanding at once */
+void blk_init(void);
+int blk_submit(struct buf *b, int write);   /* 0, or -EBUSY when every slot is taken */
+void blk_intr(void);
+
+/* bcache.c */
+struct buf {
+	uint64_t block;
+	int state;                 /* B_* */
+	int refs;                  /* syscalls copying to or from it now */
+	int dirty;
+	int err;                   /* the last request's error (-EIO), reported once */
+	uint64_t start_ns;         /* when its request went to the device */
+	uint8_t *data;             /* one page */
+	struct buf *prev, *next;   /* LRU list, most recent first */
+	struct buf *hnext;         /* hash chain */
+	struct buf *qnext;         /* waiting for a device slot */
+	int index;
+};
+enum { B_EMPTY, B_VALID, B_READING, B_WRITING };
+void bcache_init(void);
+void bcache_done(struct buf *b, int ok);    /* blk.c: a request ended */
+long bcache_read(uint64_t block, struct buf **out);
+long bcache_write(uint64_t block, struct buf **out);
+void bcache_put(struct buf *b);
+long bcache_sync_step(struct buf **out);
+void kop_wake_disk(uint64_t key);      /* kop.c */
+long disk_wait(struct buf *b);         /* sysdisk.c: 1 again, 0 thread blocked, < 0 error */
+extern int rawdisk;
+struct space;
+void file_space_free(struct space *sp);  /* sysfile.c */                   /* the `rawdisk` word (sysdisk.c) */
+void bcache_halt_flush(void);
+#define BWAIT 1                       /* bcache: wait for *out, then ask again */
+#define DISK_TIMEOUT_NS (5UL * 1000000000UL)
+#define DISKKEY_TAG (1UL << 62)       /* a BLK_DISK wait's key: tag | buffer index */
+
+#endif

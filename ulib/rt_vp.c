@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <sys.h>
 #include <vprt.h>
+#include <intr.h>
 #include <tls.h>
 
 /* Creating and joining are measured in instructions (make bench): no
@@ -35,6 +36,7 @@ static struct rtvp *adopt_vp(struct rtpkg *p)
 		v->vpp->warn_ns = 0;
 		v->vpp->want_preempted = 0;
 		v->vpp->current_thread = 0;
+		intr_on();           /* but signals interrupt it (ulib/intr.c) */
 		if (!(v->sched_stack = malloc(RT_SCHED_STACK))) {
 			printf("%s: out of memory for VP %d\n", p->ops.name, idx);
 			exit(70);

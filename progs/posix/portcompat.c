@@ -32,6 +32,12 @@
  *            EOWNERDEAD, then consistent or not recoverable.
  *   getopt   GNU's order: options after operands, argv permuted so the
  *            operands end up last (outcomes taken from glibc 2.36).
+ *   sigspin  (only when named; run with vps=2: a thread that only
+ *            computes takes a VP) alarm's SIGALRM runs its handler in a
+ *            thread spinning in pthread_spin_lock, the one thread that
+ *            does not block it.
+ *   sigcompute (the same) kill(getpid()) from a thread that blocks the
+ *            signal runs the handler in a worker that only computes.
  *   pinherit (only when named; pkg=prio vps=1) priority inversion: a low
  *            thread holding a PTHREAD_PRIO_INHERIT mutex that a high one
  *            waits for outruns a middle one; with PTHREAD_PRIO_NONE the
@@ -826,6 +832,130 @@ static void test_killproc(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* --- sigspin, sigcompute: a signal reaches a thread that only computes.
+   The handler must run within SIG_BOUND_S seconds (guest time) of being
+   sent: generous, for its delivery is due at the thread's next time
+   slice or upcall (fifo, tutor, prio) or at its VP's next return to user
+   mode (kthread, naive: an interrupt of the classic VP). Before, on
+   every package, the signal stayed pending for ever and the waits below
+   timed out. */
+#define SIG_BOUND_S 20
+static sem_t sc_ran;
+static pthread_t sc_target;
+static volatile int sc_runs, sc_in_target, sc_stop;
+static volatile long sc_spins;
+
+static void sc_handler(int sig)
+{
+	(void)sig;
+	sc_runs++;
+	sc_in_target += pthread_equal(pthread_self(), sc_target) != 0;
+	sem_post(&sc_ran);
+}
+
+static int sc_wait(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += SIG_BOUND_S;
+	int r;
+	while ((r = sem_timedwait(&sc_ran, &ts)) != 0 && errno == EINTR)
+		;
+	return r;
+}
+
+static void sc_catch(int sig, int block_in_caller)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = sc_handler;
+	sigaction(sig, &sa, 0);
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	pthread_sigmask(block_in_caller ? SIG_BLOCK : SIG_UNBLOCK, &s, 0);
+}
+
+static pthread_spinlock_t ss_lock;
+
+/* alarm(2)'s SIGALRM interrupts this thread while it spins in
+   pthread_spin_lock for a lock main holds; main blocks SIGALRM. */
+static void *ss_spin(void *arg)
+{
+	(void)arg;
+	sc_catch(SIGALRM, 0);
+	alarm(1);
+	pthread_spin_lock(&ss_lock);
+	pthread_spin_unlock(&ss_lock);
+	return 0;
+}
+
+static void test_sigspin(void)
+{
+	sem_init(&sc_ran, 0, 0);
+	sc_runs = sc_in_target = 0;
+	sc_catch(SIGALRM, 1);
+	CHECK(pthread_spin_init(&ss_lock, PTHREAD_PROCESS_PRIVATE) == 0);
+	CHECK(pthread_spin_lock(&ss_lock) == 0);
+	CHECK(pthread_create(&sc_target, 0, ss_spin, 0) == 0);
+	CHECK(sc_wait() == 0);           /* the handler ran */
+	CHECK(sc_runs == 1 && sc_in_target == 1);
+	pthread_spin_unlock(&ss_lock);
+	CHECK(pthread_join(sc_target, 0) == 0);
+	sigset_t s;
+	sigemptyset(&s);
+	pthread_sigmask(SIG_SETMASK, &s, 0);
+	signal(SIGALRM, SIG_DFL);
+}
+
+/* A worker that never touched signals only computes; main and the sender
+   block SIGUSR1 (the worker was made before: it does not), so each kill
+   of the program must run the handler in the worker, which posts the
+   semaphore the sender waits on. */
+static void *sc_compute(void *arg)
+{
+	(void)arg;
+	while (!sc_stop)
+		sc_spins++;
+	return 0;
+}
+
+static void *sc_send(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 5; i++) {
+		if (kill(getpid(), SIGUSR1) != 0)
+			return (void *)1;
+		if (sc_wait() != 0)
+			return (void *)2;    /* the handler never ran */
+	}
+	return 0;
+}
+
+static void test_sigcompute(void)
+{
+	sem_init(&sc_ran, 0, 0);
+	sc_runs = sc_in_target = sc_stop = 0;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = sc_handler;
+	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	CHECK(pthread_create(&sc_target, 0, sc_compute, 0) == 0);
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	CHECK(pthread_sigmask(SIG_BLOCK, &s, 0) == 0);
+	pthread_t sender;
+	void *r = (void *)-1;
+	CHECK(pthread_create(&sender, 0, sc_send, 0) == 0);
+	CHECK(pthread_join(sender, &r) == 0 && r == 0);
+	sc_stop = 1;
+	CHECK(pthread_join(sc_target, 0) == 0);
+	CHECK(sc_runs == 5 && sc_in_target == 5 && sc_spins > 0);
+	pthread_sigmask(SIG_UNBLOCK, &s, 0);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 /* --- keys */
 static pthread_key_t all_keys[PTHREAD_KEYS_MAX];
 static int dtor_hits;
@@ -1161,6 +1291,8 @@ static const struct {
 	{ "robust", test_robust, 0 },
 	{ "getopt", test_getopt, 0 },
 	{ "pinherit", test_pinherit, 1 },
+	{ "sigspin", test_sigspin, 1 },
+	{ "sigcompute", test_sigcompute, 1 },
 };
 
 int main(int argc, char **argv)

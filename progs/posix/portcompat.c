@@ -38,6 +38,9 @@
  *            does not block it.
  *   sigcompute (the same) kill(getpid()) from a thread that blocks the
  *            signal runs the handler in a worker that only computes.
+ *   options  sysconf's priority options (200809: prio schedules by
+ *            priority), the default priority ceiling (SCHED_FIFO's
+ *            lowest), pathconf/fpathconf's limits and errors.
  *   pinherit (only when named; pkg=prio vps=1) priority inversion: a low
  *            thread holding a PTHREAD_PRIO_INHERIT mutex that a high one
  *            waits for outruns a middle one; with PTHREAD_PRIO_NONE the
@@ -956,6 +959,48 @@ static void test_sigcompute(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* --- options: the option and limit answers glibc gives. Before:
+   sysconf(_SC_PRIORITY_SCHEDULING) -1 (prio schedules by priority), a
+   default ceiling of 0 (outside SCHED_FIFO's 1..99), no pathconf. */
+static void test_options(void)
+{
+	CHECK(sysconf(_SC_PRIORITY_SCHEDULING) == 200809L);
+	CHECK(sysconf(_SC_THREAD_PRIORITY_SCHEDULING) == 200809L);
+	CHECK(sysconf(_SC_THREAD_PRIO_INHERIT) == 200809L);
+	CHECK(_POSIX_PRIORITY_SCHEDULING > 0 && _POSIX_THREAD_PRIORITY_SCHEDULING > 0);
+	int min = sched_get_priority_min(SCHED_FIFO), c = -5;
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	CHECK(pthread_mutexattr_getprioceiling(&a, &c) == 0 && c == min);
+	CHECK(c >= min && c <= sched_get_priority_max(SCHED_FIFO));
+	CHECK(pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_PROTECT) == 0);
+	pthread_mutex_t m, plain = PTHREAD_MUTEX_INITIALIZER;
+	CHECK(pthread_mutex_init(&m, &a) == 0);
+	c = -5;
+	CHECK(pthread_mutex_getprioceiling(&m, &c) == 0 && c == min);
+	CHECK(pthread_mutex_getprioceiling(&plain, &c) == EINVAL);
+	pthread_mutex_destroy(&m);
+	pthread_mutexattr_destroy(&a);
+
+	CHECK(pathconf("/", _PC_PATH_MAX) == PATH_MAX && PATH_MAX == 4096);
+	CHECK(pathconf("/", _PC_NAME_MAX) == 255);
+	int fd[2];
+	CHECK(pipe(fd) == 0);
+	CHECK(fpathconf(fd[0], _PC_PIPE_BUF) == PIPE_BUF && PIPE_BUF == 4096);
+	CHECK(fpathconf(1, _PC_PATH_MAX) == 4096);
+	close(fd[0]);
+	close(fd[1]);
+	errno = 0;
+	long r = pathconf("/", 9999);
+	CHECK(r == -1 && errno == EINVAL);
+	errno = 0;
+	r = pathconf("/no/such/file", _PC_NAME_MAX);
+	CHECK(r == -1 && errno == ENOENT);
+	errno = 0;
+	r = fpathconf(999, _PC_NAME_MAX);
+	CHECK(r == -1 && errno == EBADF);
+}
+
 /* --- keys */
 static pthread_key_t all_keys[PTHREAD_KEYS_MAX];
 static int dtor_hits;
@@ -1290,6 +1335,7 @@ static const struct {
 	{ "prio", test_prio, 0 },
 	{ "robust", test_robust, 0 },
 	{ "getopt", test_getopt, 0 },
+	{ "options", test_options, 0 },
 	{ "pinherit", test_pinherit, 1 },
 	{ "sigspin", test_sigspin, 1 },
 	{ "sigcompute", test_sigcompute, 1 },

@@ -41,6 +41,8 @@
  *   options  sysconf's priority options (200809: prio schedules by
  *            priority), the default priority ceiling (SCHED_FIFO's
  *            lowest), pathconf/fpathconf's limits and errors.
+ *   itimer   setitimer's ITIMER_VIRTUAL and ITIMER_PROF on the process's
+ *            processor time: fire, never early; get, disarm.
  *   pinherit (only when named; pkg=prio vps=1) priority inversion: a low
  *            thread holding a PTHREAD_PRIO_INHERIT mutex that a high one
  *            waits for outruns a middle one; with PTHREAD_PRIO_NONE the
@@ -74,6 +76,8 @@
 #include <sys/resource.h>
 #include <sys/timeb.h>
 #include <sys/uio.h>
+#include <sys/time.h>
+#include <stdint.h>
 #include <signal.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -1001,6 +1005,62 @@ static void test_options(void)
 	CHECK(r == -1 && errno == EBADF);
 }
 
+/* --- itimer: ITIMER_VIRTUAL and ITIMER_PROF (EINVAL before) count the
+   process's processor time: a 50 ms one-shot and a 20 ms periodic one
+   fire while main computes (yielding, so that a package without time
+   slices runs the timers' watcher too), never before the process CPU
+   clock has advanced that much, and well before it reaches 20 s. */
+static volatile int it_hits[2];
+static volatile uint64_t it_at[2][3];
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void it_handler(int sig)
+{
+	int i = sig == SIGPROF;
+	if (it_hits[i] < 3)
+		it_at[i][it_hits[i]] = cpu_ns();
+	it_hits[i]++;
+}
+
+static void test_itimer(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = it_handler;
+	sa.sa_flags = SA_RESTART;
+	CHECK(sigaction(SIGVTALRM, &sa, 0) == 0 && sigaction(SIGPROF, &sa, 0) == 0);
+	struct itimerval v = { .it_value = { 0, 50000 } }, p = { { 0, 20000 }, { 0, 20000 } }, g;
+	uint64_t t0 = cpu_ns();
+	CHECK(setitimer(ITIMER_VIRTUAL, &v, 0) == 0);
+	CHECK(setitimer(ITIMER_PROF, &p, 0) == 0);
+	CHECK(getitimer(ITIMER_VIRTUAL, &g) == 0 && g.it_value.tv_sec == 0 &&
+	      g.it_value.tv_usec > 0 && g.it_value.tv_usec <= 60000 && g.it_interval.tv_usec == 0);
+	/* (Linux rounds up to its clock tick: 54000 at 250 Hz) */
+	CHECK(getitimer(ITIMER_PROF, &g) == 0 && g.it_interval.tv_usec == 20000);
+	static volatile unsigned long spin;
+	while ((it_hits[0] < 1 || it_hits[1] < 3) && cpu_ns() - t0 < 20000000000ULL) {
+		for (int k = 0; k < 100000; k++)
+			spin++;                  /* user time (VIRTUAL counts only that on Linux) */
+		sched_yield();
+	}
+	struct itimerval off = { { 0, 0 }, { 0, 0 } }, old;
+	CHECK(setitimer(ITIMER_PROF, &off, &old) == 0 && old.it_interval.tv_usec == 20000);
+	CHECK(getitimer(ITIMER_PROF, &g) == 0 && g.it_value.tv_sec == 0 && g.it_value.tv_usec == 0);
+	CHECK(it_hits[0] == 1 && it_hits[1] >= 3);
+	CHECK(it_at[0][0] - t0 >= 50000000ULL);
+	CHECK(it_at[1][2] - t0 >= 60000000ULL);
+	CHECK(getitimer(ITIMER_VIRTUAL, &g) == 0 && g.it_value.tv_sec == 0 && g.it_value.tv_usec == 0);
+	CHECK(setitimer(3, &v, 0) == -1 && errno == EINVAL);
+	signal(SIGVTALRM, SIG_DFL);
+	signal(SIGPROF, SIG_DFL);
+}
+
 /* --- keys */
 static pthread_key_t all_keys[PTHREAD_KEYS_MAX];
 static int dtor_hits;
@@ -1336,6 +1396,7 @@ static const struct {
 	{ "robust", test_robust, 0 },
 	{ "getopt", test_getopt, 0 },
 	{ "options", test_options, 0 },
+	{ "itimer", test_itimer, 0 },
 	{ "pinherit", test_pinherit, 1 },
 	{ "sigspin", test_sigspin, 1 },
 	{ "sigcompute", test_sigcompute, 1 },

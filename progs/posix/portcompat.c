@@ -43,6 +43,8 @@
  *            lowest), pathconf/fpathconf's limits and errors.
  *   itimer   setitimer's ITIMER_VIRTUAL and ITIMER_PROF on the process's
  *            processor time: fire, never early; get, disarm.
+ *   users    <pwd.h>'s one user (root, uid 0) and sysinfo()'s uptime
+ *            and memory.
  *   pinherit (only when named; pkg=prio vps=1) priority inversion: a low
  *            thread holding a PTHREAD_PRIO_INHERIT mutex that a high one
  *            waits for outruns a middle one; with PTHREAD_PRIO_NONE the
@@ -77,6 +79,8 @@
 #include <sys/timeb.h>
 #include <sys/uio.h>
 #include <sys/time.h>
+#include <sys/sysinfo.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <signal.h>
 #include <getopt.h>
@@ -1061,6 +1065,34 @@ static void test_itimer(void)
 	signal(SIGPROF, SIG_DFL);
 }
 
+/* --- users: <pwd.h> and <sys/sysinfo.h>'s sysinfo (neither existed:
+   the file did not build). One user, the one getuid names; sysinfo's
+   uptime agrees with the boot clock, its RAM figures are the machine's. */
+static void test_users(void)
+{
+	struct passwd *pw = getpwuid(getuid());
+	CHECK(pw && !strcmp(pw->pw_name, "root") && pw->pw_uid == 0 && pw->pw_gid == 0);
+	CHECK(pw && pw->pw_dir && pw->pw_dir[0] == '/' && pw->pw_shell);
+	pw = getpwnam("root");
+	CHECK(pw && pw->pw_uid == 0);
+	CHECK(getpwnam("no-such-user-here") == 0);
+	struct passwd e, *out = &e;
+	char buf[512], tiny[4];
+	CHECK(getpwuid_r(0, &e, buf, sizeof buf, &out) == 0 && out == &e && !strcmp(e.pw_name, "root"));
+	CHECK(getpwnam_r("root", &e, buf, sizeof buf, &out) == 0 && out == &e && e.pw_uid == 0);
+	CHECK(getpwuid_r(0, &e, tiny, sizeof tiny, &out) == ERANGE && out == 0);
+	CHECK(getpwuid_r(54321, &e, buf, sizeof buf, &out) == 0 && out == 0);
+
+	struct sysinfo si;
+	struct timespec bt;
+	CHECK(sysinfo(&si) == 0);
+	clock_gettime(CLOCK_BOOTTIME, &bt);
+	CHECK(si.uptime >= 0 && (bt.tv_sec - si.uptime) >= -1 && (bt.tv_sec - si.uptime) <= 1);
+	CHECK(si.mem_unit >= 1 && si.totalram > 0 && si.freeram > 0 && si.freeram <= si.totalram);
+	CHECK((unsigned long long)si.totalram * si.mem_unit >= (unsigned long long)si.freeram * si.mem_unit);
+	CHECK(si.procs >= 1);
+}
+
 /* --- keys */
 static pthread_key_t all_keys[PTHREAD_KEYS_MAX];
 static int dtor_hits;
@@ -1397,6 +1429,7 @@ static const struct {
 	{ "getopt", test_getopt, 0 },
 	{ "options", test_options, 0 },
 	{ "itimer", test_itimer, 0 },
+	{ "users", test_users, 0 },
 	{ "pinherit", test_pinherit, 1 },
 	{ "sigspin", test_sigspin, 1 },
 	{ "sigcompute", test_sigcompute, 1 },

@@ -45,6 +45,9 @@
  *            processor time: fire, never early; get, disarm.
  *   users    <pwd.h>'s one user (root, uid 0) and sysinfo()'s uptime
  *            and memory.
+ *   rwsig    a signal handler that runs in a thread waiting in
+ *            pthread_rwlock_timedrdlock/timedwrlock: the wait goes on and
+ *            times out or takes the lock; destroy returns 0 as glibc's.
  *   pinherit (only when named; pkg=prio vps=1) priority inversion: a low
  *            thread holding a PTHREAD_PRIO_INHERIT mutex that a high one
  *            waits for outruns a middle one; with PTHREAD_PRIO_NONE the
@@ -1093,6 +1096,71 @@ static void test_users(void)
 	CHECK(si.procs >= 1);
 }
 
+/* --- rwsig: a signal handler runs in a thread waiting in
+   pthread_rwlock_timedrdlock/timedwrlock (POSIX: it then waits on as if
+   not interrupted). Rounds 0 and 1: main holds the write lock
+   throughout, so the wait ends ETIMEDOUT and the thread holds nothing;
+   rounds 2 and 3: main unlocks after the handler ran, the thread gets
+   the lock and exits holding it (as LTP's timed*lock/6-2 do), and the
+   lock stays held (a try fails), but pthread_rwlock_destroy returns 0,
+   as glibc's always does (it was EBUSY: those tests failed at it). */
+static pthread_rwlock_t rs_l;
+static volatile int rs_in, rs_handled;
+
+static void rs_handler(int sig)
+{
+	(void)sig;
+	rs_handled++;
+}
+
+static void *rs_thread(void *arg)
+{
+	long round = (long)arg;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += round < 2 ? 1 : 20;
+	rs_in = 1;
+	int r = round % 2 ? pthread_rwlock_timedwrlock(&rs_l, &ts) : pthread_rwlock_timedrdlock(&rs_l, &ts);
+	return (void *)(long)r;          /* (holding it if r is 0) */
+}
+
+static void test_rwsig(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = rs_handler;
+	sigfillset(&sa.sa_mask);         /* every signal blocked in the handler (LTP's) */
+	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
+	for (long round = 0; round < 4; round++) {
+		CHECK(pthread_rwlock_init(&rs_l, 0) == 0);
+		CHECK(pthread_rwlock_wrlock(&rs_l) == 0);
+		rs_in = rs_handled = 0;
+		pthread_t t;
+		void *r = (void *)-1;
+		CHECK(pthread_create(&t, 0, rs_thread, (void *)round) == 0);
+		while (!rs_in)
+			usleep(1000);
+		usleep(100000);                  /* (it waits for the lock now) */
+		CHECK(pthread_kill(t, SIGUSR2) == 0);
+		if (round >= 2) {
+			for (int i = 0; i < 2000 && !rs_handled; i++)
+				usleep(1000);
+			CHECK(rs_handled == 1);
+			CHECK(pthread_rwlock_unlock(&rs_l) == 0);
+		}
+		CHECK(pthread_join(t, &r) == 0);
+		CHECK(r == (void *)(long)(round < 2 ? ETIMEDOUT : 0));
+		CHECK(rs_handled == 1);
+		if (round < 2) {
+			CHECK(pthread_rwlock_unlock(&rs_l) == 0);
+			CHECK(pthread_rwlock_trywrlock(&rs_l) == 0 && pthread_rwlock_unlock(&rs_l) == 0);
+		} else
+			CHECK(pthread_rwlock_trywrlock(&rs_l) == EBUSY);   /* the exited thread's hold */
+		CHECK(pthread_rwlock_destroy(&rs_l) == 0);
+	}
+	signal(SIGUSR2, SIG_DFL);
+}
+
 /* --- keys */
 static pthread_key_t all_keys[PTHREAD_KEYS_MAX];
 static int dtor_hits;
@@ -1430,6 +1498,7 @@ static const struct {
 	{ "options", test_options, 0 },
 	{ "itimer", test_itimer, 0 },
 	{ "users", test_users, 0 },
+	{ "rwsig", test_rwsig, 0 },
 	{ "pinherit", test_pinherit, 1 },
 	{ "sigspin", test_sigspin, 1 },
 	{ "sigcompute", test_sigcompute, 1 },

@@ -256,6 +256,9 @@ void event_unreserve(struct vp *vp, int n);
 int event_post(struct vp *vp, const struct event *ev, int how);
 void event_drain(struct vp *vp);
 void upcall_return(struct vp *vp, struct trapframe *tf);
+/* intr.c */
+void intr_return(struct vp *vp, struct trapframe *tf);
+
 /* Anything for upcall_return to do? Most returns to user mode find
    nothing: no event queued or owed, none copied since the last return,
    no preemption notice, and the VP has read its whole ring (head ==

@@ -190,6 +190,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return (long)timer_late_count();
 	case INFO_SPACES_HELD:
 		return __atomic_load_n(&held_spaces, __ATOMIC_ACQUIRE);
+	case INFO_MEM_TOTAL:
+		return (long)mem_total_bytes;
 	}
 	return -EINVAL;
 }

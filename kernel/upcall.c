@@ -198,8 +198,11 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 		event_post(vp, &ev, EVP_ADVISORY);
 	}
 	uint64_t entry = READ_ONCE(p->upcall_entry);
-	if (!entry)
-		return;                  /* classic VP: nothing to deliver to */
+	if (!entry) {                /* classic VP: nothing to deliver to */
+		if (vp->evq_len)
+			intr_return(vp, tf);   /* unless it takes interrupts (intr.c) */
+		return;
+	}
 	/* Something to deliver: events in the kernel queue, or events still
 	   in the ring that were copied there while the VP was disabled, now
 	   that it has really enabled (vp_enable enters the kernel for them).

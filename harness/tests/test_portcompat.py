@@ -83,3 +83,18 @@ def test_waiters_woken_highest_priority_first(boot, smp):
         assert f"pwaitq {kind}: 80 60 35 20 10" in r.lines, r.tail()
     done(r, 0)
 
+
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_signal_reaches_computing_thread(boot, pkg, smp):
+    """sigspin and sigcompute with two VPs (one is taken by a thread that
+    only computes; kthread makes a VP per thread anyway): alarm(1)'s
+    SIGALRM runs its handler in a thread spinning in pthread_spin_lock,
+    and five kill(getpid(), SIGUSR1) from a thread that blocks it run the
+    handler in a worker that only computes, each within 20 s of guest
+    time (portcompat's SIG_BOUND_S: the delivery is due at the next time
+    slice or upcall, or the classic VP's next return to user mode). Before,
+    the signals stayed pending and the waits timed out on every package."""
+    r = boot(f"run=portcompat,pkg={pkg},vps=2,sigspin,sigcompute", smp=smp, timeout=180)
+    res = result(r, "portcompat")
+    assert res["failures"] == 0 and res["checks"] == 13, r.tail()
+    done(r, 0)

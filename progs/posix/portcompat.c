@@ -32,6 +32,22 @@
  *            EOWNERDEAD, then consistent or not recoverable.
  *   getopt   GNU's order: options after operands, argv permuted so the
  *            operands end up last (outcomes taken from glibc 2.36).
+ *   sigspin  (only when named; run with vps=2: a thread that only
+ *            computes takes a VP) alarm's SIGALRM runs its handler in a
+ *            thread spinning in pthread_spin_lock, the one thread that
+ *            does not block it.
+ *   sigcompute (the same) kill(getpid()) from a thread that blocks the
+ *            signal runs the handler in a worker that only computes.
+ *   options  sysconf's priority options (200809: prio schedules by
+ *            priority), the default priority ceiling (SCHED_FIFO's
+ *            lowest), pathconf/fpathconf's limits and errors.
+ *   itimer   setitimer's ITIMER_VIRTUAL and ITIMER_PROF on the process's
+ *            processor time: fire, never early; get, disarm.
+ *   users    <pwd.h>'s one user (root, uid 0) and sysinfo()'s uptime
+ *            and memory.
+ *   rwsig    a signal handler that runs in a thread waiting in
+ *            pthread_rwlock_timedrdlock/timedwrlock: the wait goes on and
+ *            times out or takes the lock; destroy returns 0 as glibc's.
  *   pinherit (only when named; pkg=prio vps=1) priority inversion: a low
  *            thread holding a PTHREAD_PRIO_INHERIT mutex that a high one
  *            waits for outruns a middle one; with PTHREAD_PRIO_NONE the
@@ -70,6 +86,10 @@
 #include <sys/resource.h>
 #include <sys/timeb.h>
 #include <sys/uio.h>
+#include <sys/time.h>
+#include <sys/sysinfo.h>
+#include <pwd.h>
+#include <stdint.h>
 #include <signal.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -831,6 +851,321 @@ static void test_killproc(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/* --- sigspin, sigcompute: a signal reaches a thread that only computes.
+   The handler must run within SIG_BOUND_S seconds (guest time) of being
+   sent: generous, for its delivery is due at the thread's next time
+   slice or upcall (fifo, tutor, prio) or at its VP's next return to user
+   mode (kthread, naive: an interrupt of the classic VP). Before, on
+   every package, the signal stayed pending for ever and the waits below
+   timed out. */
+#define SIG_BOUND_S 20
+static sem_t sc_ran;
+static pthread_t sc_target;
+static volatile int sc_runs, sc_in_target, sc_stop;
+static volatile long sc_spins;
+
+static void sc_handler(int sig)
+{
+	(void)sig;
+	sc_runs++;
+	sc_in_target += pthread_equal(pthread_self(), sc_target) != 0;
+	sem_post(&sc_ran);
+}
+
+static int sc_wait(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += SIG_BOUND_S;
+	int r;
+	while ((r = sem_timedwait(&sc_ran, &ts)) != 0 && errno == EINTR)
+		;
+	return r;
+}
+
+static void sc_catch(int sig, int block_in_caller)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = sc_handler;
+	sigaction(sig, &sa, 0);
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	pthread_sigmask(block_in_caller ? SIG_BLOCK : SIG_UNBLOCK, &s, 0);
+}
+
+static pthread_spinlock_t ss_lock;
+
+/* alarm(2)'s SIGALRM interrupts this thread while it spins in
+   pthread_spin_lock for a lock main holds; main blocks SIGALRM. */
+static void *ss_spin(void *arg)
+{
+	(void)arg;
+	sc_catch(SIGALRM, 0);
+	alarm(1);
+	pthread_spin_lock(&ss_lock);
+	pthread_spin_unlock(&ss_lock);
+	return 0;
+}
+
+static void test_sigspin(void)
+{
+	sem_init(&sc_ran, 0, 0);
+	sc_runs = sc_in_target = 0;
+	sc_catch(SIGALRM, 1);
+	CHECK(pthread_spin_init(&ss_lock, PTHREAD_PROCESS_PRIVATE) == 0);
+	CHECK(pthread_spin_lock(&ss_lock) == 0);
+	CHECK(pthread_create(&sc_target, 0, ss_spin, 0) == 0);
+	CHECK(sc_wait() == 0);           /* the handler ran */
+	CHECK(sc_runs == 1 && sc_in_target == 1);
+	pthread_spin_unlock(&ss_lock);
+	CHECK(pthread_join(sc_target, 0) == 0);
+	sigset_t s;
+	sigemptyset(&s);
+	pthread_sigmask(SIG_SETMASK, &s, 0);
+	signal(SIGALRM, SIG_DFL);
+}
+
+/* A worker that never touched signals only computes; main and the sender
+   block SIGUSR1 (the worker was made before: it does not), so each kill
+   of the program must run the handler in the worker, which posts the
+   semaphore the sender waits on. */
+static void *sc_compute(void *arg)
+{
+	(void)arg;
+	while (!sc_stop)
+		sc_spins++;
+	return 0;
+}
+
+static void *sc_send(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 5; i++) {
+		if (kill(getpid(), SIGUSR1) != 0)
+			return (void *)1;
+		if (sc_wait() != 0)
+			return (void *)2;    /* the handler never ran */
+	}
+	return 0;
+}
+
+static void test_sigcompute(void)
+{
+	sem_init(&sc_ran, 0, 0);
+	sc_runs = sc_in_target = sc_stop = 0;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = sc_handler;
+	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	CHECK(pthread_create(&sc_target, 0, sc_compute, 0) == 0);
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	CHECK(pthread_sigmask(SIG_BLOCK, &s, 0) == 0);
+	pthread_t sender;
+	void *r = (void *)-1;
+	CHECK(pthread_create(&sender, 0, sc_send, 0) == 0);
+	CHECK(pthread_join(sender, &r) == 0 && r == 0);
+	sc_stop = 1;
+	CHECK(pthread_join(sc_target, 0) == 0);
+	CHECK(sc_runs == 5 && sc_in_target == 5 && sc_spins > 0);
+	pthread_sigmask(SIG_UNBLOCK, &s, 0);
+	signal(SIGUSR1, SIG_DFL);
+}
+
+/* --- options: the option and limit answers glibc gives. Before:
+   sysconf(_SC_PRIORITY_SCHEDULING) -1 (prio schedules by priority), a
+   default ceiling of 0 (outside SCHED_FIFO's 1..99), no pathconf. */
+static void test_options(void)
+{
+	CHECK(sysconf(_SC_PRIORITY_SCHEDULING) == 200809L);
+	CHECK(sysconf(_SC_THREAD_PRIORITY_SCHEDULING) == 200809L);
+	CHECK(sysconf(_SC_THREAD_PRIO_INHERIT) == 200809L);
+	CHECK(_POSIX_PRIORITY_SCHEDULING > 0 && _POSIX_THREAD_PRIORITY_SCHEDULING > 0);
+	int min = sched_get_priority_min(SCHED_FIFO), c = -5;
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+	CHECK(pthread_mutexattr_getprioceiling(&a, &c) == 0 && c == min);
+	CHECK(c >= min && c <= sched_get_priority_max(SCHED_FIFO));
+	CHECK(pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_PROTECT) == 0);
+	pthread_mutex_t m, plain = PTHREAD_MUTEX_INITIALIZER;
+	CHECK(pthread_mutex_init(&m, &a) == 0);
+	c = -5;
+	CHECK(pthread_mutex_getprioceiling(&m, &c) == 0 && c == min);
+	CHECK(pthread_mutex_getprioceiling(&plain, &c) == EINVAL);
+	pthread_mutex_destroy(&m);
+	pthread_mutexattr_destroy(&a);
+
+	CHECK(pathconf("/", _PC_PATH_MAX) == PATH_MAX && PATH_MAX == 4096);
+	CHECK(pathconf("/", _PC_NAME_MAX) == 255);
+	int fd[2];
+	CHECK(pipe(fd) == 0);
+	CHECK(fpathconf(fd[0], _PC_PIPE_BUF) == PIPE_BUF && PIPE_BUF == 4096);
+	CHECK(fpathconf(1, _PC_PATH_MAX) == 4096);
+	close(fd[0]);
+	close(fd[1]);
+	errno = 0;
+	long r = pathconf("/", 9999);
+	CHECK(r == -1 && errno == EINVAL);
+	errno = 0;
+	r = pathconf("/no/such/file", _PC_NAME_MAX);
+	CHECK(r == -1 && errno == ENOENT);
+	errno = 0;
+	r = fpathconf(999, _PC_NAME_MAX);
+	CHECK(r == -1 && errno == EBADF);
+}
+
+/* --- itimer: ITIMER_VIRTUAL and ITIMER_PROF (EINVAL before) count the
+   process's processor time: a 50 ms one-shot and a 20 ms periodic one
+   fire while main computes (yielding, so that a package without time
+   slices runs the timers' watcher too), never before the process CPU
+   clock has advanced that much, and well before it reaches 20 s. */
+static volatile int it_hits[2];
+static volatile uint64_t it_at[2][3];
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void it_handler(int sig)
+{
+	int i = sig == SIGPROF;
+	if (it_hits[i] < 3)
+		it_at[i][it_hits[i]] = cpu_ns();
+	it_hits[i]++;
+}
+
+static void test_itimer(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = it_handler;
+	sa.sa_flags = SA_RESTART;
+	CHECK(sigaction(SIGVTALRM, &sa, 0) == 0 && sigaction(SIGPROF, &sa, 0) == 0);
+	struct itimerval v = { .it_value = { 0, 50000 } }, p = { { 0, 20000 }, { 0, 20000 } }, g;
+	uint64_t t0 = cpu_ns();
+	CHECK(setitimer(ITIMER_VIRTUAL, &v, 0) == 0);
+	CHECK(setitimer(ITIMER_PROF, &p, 0) == 0);
+	CHECK(getitimer(ITIMER_VIRTUAL, &g) == 0 && g.it_value.tv_sec == 0 &&
+	      g.it_value.tv_usec > 0 && g.it_value.tv_usec <= 60000 && g.it_interval.tv_usec == 0);
+	/* (Linux rounds up to its clock tick: 54000 at 250 Hz) */
+	CHECK(getitimer(ITIMER_PROF, &g) == 0 && g.it_interval.tv_usec == 20000);
+	static volatile unsigned long spin;
+	while ((it_hits[0] < 1 || it_hits[1] < 3) && cpu_ns() - t0 < 20000000000ULL) {
+		for (int k = 0; k < 100000; k++)
+			spin++;                  /* user time (VIRTUAL counts only that on Linux) */
+		sched_yield();
+	}
+	struct itimerval off = { { 0, 0 }, { 0, 0 } }, old;
+	CHECK(setitimer(ITIMER_PROF, &off, &old) == 0 && old.it_interval.tv_usec == 20000);
+	CHECK(getitimer(ITIMER_PROF, &g) == 0 && g.it_value.tv_sec == 0 && g.it_value.tv_usec == 0);
+	CHECK(it_hits[0] == 1 && it_hits[1] >= 3);
+	CHECK(it_at[0][0] - t0 >= 50000000ULL);
+	CHECK(it_at[1][2] - t0 >= 60000000ULL);
+	CHECK(getitimer(ITIMER_VIRTUAL, &g) == 0 && g.it_value.tv_sec == 0 && g.it_value.tv_usec == 0);
+	CHECK(setitimer(3, &v, 0) == -1 && errno == EINVAL);
+	signal(SIGVTALRM, SIG_DFL);
+	signal(SIGPROF, SIG_DFL);
+}
+
+/* --- users: <pwd.h> and <sys/sysinfo.h>'s sysinfo (neither existed:
+   the file did not build). One user, the one getuid names; sysinfo's
+   uptime agrees with the boot clock, its RAM figures are the machine's. */
+static void test_users(void)
+{
+	struct passwd *pw = getpwuid(getuid());
+	CHECK(pw && !strcmp(pw->pw_name, "root") && pw->pw_uid == 0 && pw->pw_gid == 0);
+	CHECK(pw && pw->pw_dir && pw->pw_dir[0] == '/' && pw->pw_shell);
+	pw = getpwnam("root");
+	CHECK(pw && pw->pw_uid == 0);
+	CHECK(getpwnam("no-such-user-here") == 0);
+	struct passwd e, *out = &e;
+	char buf[512], tiny[4];
+	CHECK(getpwuid_r(0, &e, buf, sizeof buf, &out) == 0 && out == &e && !strcmp(e.pw_name, "root"));
+	CHECK(getpwnam_r("root", &e, buf, sizeof buf, &out) == 0 && out == &e && e.pw_uid == 0);
+	CHECK(getpwuid_r(0, &e, tiny, sizeof tiny, &out) == ERANGE && out == 0);
+	CHECK(getpwuid_r(54321, &e, buf, sizeof buf, &out) == 0 && out == 0);
+
+	struct sysinfo si;
+	struct timespec bt;
+	CHECK(sysinfo(&si) == 0);
+	clock_gettime(CLOCK_BOOTTIME, &bt);
+	CHECK(si.uptime >= 0 && (bt.tv_sec - si.uptime) >= -1 && (bt.tv_sec - si.uptime) <= 1);
+	CHECK(si.mem_unit >= 1 && si.totalram > 0 && si.freeram > 0 && si.freeram <= si.totalram);
+	CHECK((unsigned long long)si.totalram * si.mem_unit >= (unsigned long long)si.freeram * si.mem_unit);
+	CHECK(si.procs >= 1);
+}
+
+/* --- rwsig: a signal handler runs in a thread waiting in
+   pthread_rwlock_timedrdlock/timedwrlock (POSIX: it then waits on as if
+   not interrupted). Rounds 0 and 1: main holds the write lock
+   throughout, so the wait ends ETIMEDOUT and the thread holds nothing;
+   rounds 2 and 3: main unlocks after the handler ran, the thread gets
+   the lock and exits holding it (as LTP's timed*lock/6-2 do), and the
+   lock stays held (a try fails), but pthread_rwlock_destroy returns 0,
+   as glibc's always does (it was EBUSY: those tests failed at it). */
+static pthread_rwlock_t rs_l;
+static volatile int rs_in, rs_handled;
+
+static void rs_handler(int sig)
+{
+	(void)sig;
+	rs_handled++;
+}
+
+static void *rs_thread(void *arg)
+{
+	long round = (long)arg;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += round < 2 ? 1 : 20;
+	rs_in = 1;
+	int r = round % 2 ? pthread_rwlock_timedwrlock(&rs_l, &ts) : pthread_rwlock_timedrdlock(&rs_l, &ts);
+	return (void *)(long)r;          /* (holding it if r is 0) */
+}
+
+static void test_rwsig(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = rs_handler;
+	sigfillset(&sa.sa_mask);         /* every signal blocked in the handler (LTP's) */
+	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
+	for (long round = 0; round < 4; round++) {
+		CHECK(pthread_rwlock_init(&rs_l, 0) == 0);
+		CHECK(pthread_rwlock_wrlock(&rs_l) == 0);
+		rs_in = rs_handled = 0;
+		pthread_t t;
+		void *r = (void *)-1;
+		CHECK(pthread_create(&t, 0, rs_thread, (void *)round) == 0);
+		while (!rs_in)
+			usleep(1000);
+		usleep(100000);                  /* (it waits for the lock now) */
+		CHECK(pthread_kill(t, SIGUSR2) == 0);
+		if (round >= 2) {
+			for (int i = 0; i < 2000 && !rs_handled; i++)
+				usleep(1000);
+			CHECK(rs_handled == 1);
+			CHECK(pthread_rwlock_unlock(&rs_l) == 0);
+		}
+		CHECK(pthread_join(t, &r) == 0);
+		CHECK(r == (void *)(long)(round < 2 ? ETIMEDOUT : 0));
+		CHECK(rs_handled == 1);
+		if (round < 2) {
+			CHECK(pthread_rwlock_unlock(&rs_l) == 0);
+			CHECK(pthread_rwlock_trywrlock(&rs_l) == 0 && pthread_rwlock_unlock(&rs_l) == 0);
+		} else
+			CHECK(pthread_rwlock_trywrlock(&rs_l) == EBUSY);   /* the exited thread's hold */
+		CHECK(pthread_rwlock_destroy(&rs_l) == 0);
+	}
+	signal(SIGUSR2, SIG_DFL);
+}
+
 /* --- keys */
 static pthread_key_t all_keys[PTHREAD_KEYS_MAX];
 static int dtor_hits;
@@ -1237,8 +1572,14 @@ static const struct {
 	{ "prio", test_prio, 0 },
 	{ "robust", test_robust, 0 },
 	{ "getopt", test_getopt, 0 },
+	{ "options", test_options, 0 },
+	{ "itimer", test_itimer, 0 },
+	{ "users", test_users, 0 },
+	{ "rwsig", test_rwsig, 0 },
 	{ "pinherit", test_pinherit, 1 },
 	{ "pwaitq", test_pwaitq, 1 },
+	{ "sigspin", test_sigspin, 1 },
+	{ "sigcompute", test_sigcompute, 1 },
 };
 
 int main(int argc, char **argv)

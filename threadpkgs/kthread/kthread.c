@@ -37,6 +37,7 @@
 #include <animart/pkg.h>
 #include <animart/tls.h>
 #include <animart/clock.h>
+#include <animart/intr.h>
 
 /* A small-class block (<= malloc's SMALL_MAX with its header), so stacks
    are recycled through malloc's free list instead of a map/unmap pair
@@ -117,6 +118,7 @@ void kthread_start(struct kthread *k, struct vp_page *vpp)
 	k->cpu_base = vp_cpu_self_ns();
 	__atomic_store_n(&k->t.vpp, vpp, __ATOMIC_RELEASE);
 	vpp->current_thread = (uint64_t)&k->t;
+	intr_on();                       /* a signal interrupts it (kt_interrupt) */
 	if (k->fsbase)
 		tls_set_fsbase(k->fsbase);   /* the kernel keeps it with the VP */
 	thread_exit(k->fn(k->arg));
@@ -254,6 +256,15 @@ static int64_t kt_cputime(struct thread *t)
 	return c > k->cpu_base ? (int64_t)(c - k->cpu_base) : 0;
 }
 
+/* A signal waits for t (ulib/signal.c): interrupt its VP, which runs
+   the handler where t computes (ulib/intr.c). */
+static void kt_interrupt(struct thread *t)
+{
+	struct vp_page *vpp = __atomic_load_n(&t->vpp, __ATOMIC_ACQUIRE);
+	if (vpp)
+		intr_vp(vpp);
+}
+
 static const struct thread_ops kt_ops = {
 	.name = PKG_NAME,
 	.block = kt_block,
@@ -262,6 +273,7 @@ static const struct thread_ops kt_ops = {
 	.exit = kt_exit,
 	.free = kt_free,
 	.cputime = kt_cputime,
+	.interrupt = kt_interrupt,
 };
 
 /* nvp is ignored: each thread brings its own VP. */
@@ -276,6 +288,7 @@ __attribute__((noreturn)) static void kt_run(int nvp, void *(*fn)(void *), void 
 	first.t.vpp = vpp;
 	first.t.tcb = tls_tcb();             /* the VP's own block (tls_setup) */
 	vpp->current_thread = (uint64_t)&first.t;
+	intr_on();
 	exit((int)(intptr_t)fn(arg));
 }
 

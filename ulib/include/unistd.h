@@ -87,12 +87,40 @@
 #define _POSIX_READER_WRITER_LOCKS  200809L
 #define _POSIX_THREAD_ATTR_STACKSIZE 200809L
 #define _POSIX_THREAD_ATTR_STACKADDR 200809L   /* pthread_attr_setstack */
-#define _POSIX_THREAD_PRIO_PROTECT  200809L   /* ceilings; no PRIO_INHERIT */
+#define _POSIX_THREAD_PRIO_PROTECT  200809L   /* ceilings */
+#define _POSIX_THREAD_PRIO_INHERIT  200809L   /* one level (docs/posix.md) */
+#define _POSIX_THREAD_PRIORITY_SCHEDULING 200809L   /* policies and priorities, honored by prio */
+#define _POSIX_PRIORITY_SCHEDULING  200809L   /* sched_setscheduler & co. (psched.c) */
 #define _POSIX_CPUTIME              200809L   /* CLOCK_PROCESS_CPUTIME_ID, clock() */
 #define _POSIX_MESSAGE_PASSING      200809L   /* <mqueue.h>, within the program */
 #define _POSIX_REALTIME_SIGNALS     200809L   /* SIGRTMIN..SIGRTMAX queued, sigqueue */
 #define _POSIX_THREAD_CPUTIME       200809L   /* CLOCK_THREAD_CPUTIME_ID, pthread_getcpuclockid (docs/libc.md) */
 #define _POSIX_VERSION        200809L
+
+/* pathconf names (Linux's numbers; ulib/pathconf.c) */
+#define _PC_LINK_MAX          0
+#define _PC_MAX_CANON         1
+#define _PC_MAX_INPUT         2
+#define _PC_NAME_MAX          3
+#define _PC_PATH_MAX          4
+#define _PC_PIPE_BUF          5
+#define _PC_CHOWN_RESTRICTED  6
+#define _PC_NO_TRUNC          7
+#define _PC_VDISABLE          8
+#define _PC_SYNC_IO           9
+#define _PC_ASYNC_IO          10
+#define _PC_PRIO_IO           11
+#define _PC_SOCK_MAXBUF       12
+#define _PC_FILESIZEBITS      13
+#define _PC_REC_INCR_XFER_SIZE 14
+#define _PC_REC_MAX_XFER_SIZE 15
+#define _PC_REC_MIN_XFER_SIZE 16
+#define _PC_REC_XFER_ALIGN    17
+#define _PC_ALLOC_SIZE_MIN    18
+#define _PC_SYMLINK_MAX       19
+#define _PC_2_SYMLINKS        20
+long pathconf(const char *path, int name);
+long fpathconf(int fd, int name);
 
 int pause(void);                 /* until a signal handler ran (ulib/signal.c): -1, EINTR */
 long sysconf(int name);

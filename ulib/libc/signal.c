@@ -26,6 +26,7 @@
 #include <animart/thread.h>
 #include <animart/clock.h>
 #include <animart/sys.h>
+#include <animart/intr.h>
 
 #define NSLOT 128
 #define NOTHREAD (~0UL)        /* the key of code that runs no thread */
@@ -173,6 +174,12 @@ static struct sigthr *find_slot(uint64_t key)
 extern long __pcreate_slow __attribute__((weak));
 void __pthread_sig_exit_hook(void) __attribute__((weak));
 
+/* Some handler was installed: from then on every new thread gets a slot
+   (__sig_inherit, through pthread_create's general path), so that a
+   signal for the program finds it (willing) as Linux would, even if it
+   never touches signals itself: a worker that only computes. */
+static int catching;
+
 /* The caller's mask became m (lk not held). */
 static void mask_set(sigset_t m)
 {
@@ -186,19 +193,21 @@ static void mask_set(sigset_t m)
 
 /* pthread_create: the new thread t (which runs nothing of the program
    yet) starts with the caller's mask, as POSIX says; nothing pending.
-   Nonzero if t got a mask. */
+   Nonzero if t got a slot (a mask, or a handler exists: catching). */
 int __sig_inherit(struct thread *t);
 int __sig_inherit(struct thread *t)
 {
 	spin_lock(&lk);
 	sigset_t m = self_slot()->mask;  /* (an empty slot stays free) */
-	if (m) {
-		struct sigthr *s = slot_of(t);
+	struct sigthr *s = m || catching ? slot_of(t) : 0;
+	if (s == &spare && !m)
+		s = 0;                   /* only known, and the table is full */
+	if (s) {
 		s->mask = m;
 		s->pending = 0;
 	}
 	spin_unlock(&lk);
-	return m != 0;
+	return s != 0;
 }
 
 /* A thread that had a mask exits (its cleanup, ulib/posix/pthread.c):
@@ -307,6 +316,12 @@ static siginfo_t took(sigset_t *from, int sig)
 	return si;
 }
 
+/* took() from the program's set (lk held): no thread need look. */
+static void took_program(void)
+{
+	thread_proc_sigs = proc_pending != 0;
+}
+
 static void took_done(siginfo_t *si)
 {
 	if (si->si_code == SI_TIMER && __timer_taken)
@@ -327,6 +342,7 @@ static int take_pending(siginfo_t *si)
 	int sig = ready ? __builtin_ctzl(ready) : 0;
 	if (sig)
 		*si = took(from, sig);
+	took_program();
 	spin_unlock(&lk);
 	if (sig)
 		took_done(si);
@@ -370,13 +386,23 @@ int raise(int sig)
 
 static int post_si(struct thread *t, const siginfo_t *si);
 
+/* si for the program, pending for whichever thread takes it (lk held):
+   every VP is interrupted next (intr_all), and the thread each runs
+   takes it unless it blocks it, as Linux hands a process's signal to
+   any thread that does not block it. thread_proc_sigs tells them. */
+static int pend_program(const siginfo_t *si)
+{
+	int r = pend(&proc_pending, si);
+	thread_proc_sigs = proc_pending != 0;
+	return r;
+}
+
 /* A live thread other than the caller that does not block sig, among
    those with a slot (lk held): any thread that changed its mask or was
    made by one that had a mask. Threads that never touched signals have
    no slot and are not known here (the library keeps no list of threads). */
-static struct thread *willing(int sig)
+static struct thread *willing_of(int sig, struct thread *self)
 {
-	struct thread *self = thread_self();
 	for (int i = 0; i < NSLOT; i++) {
 		struct sigthr *s = &slots[i];
 		if (s->key && s->key != NOTHREAD && s->t && s->t != self && !gone(s) &&
@@ -384,6 +410,11 @@ static struct thread *willing(int sig)
 			return s->t;
 	}
 	return 0;
+}
+
+static struct thread *willing(int sig)
+{
+	return willing_of(sig, thread_self());
 }
 
 /* si for the program: the caller takes it unless it blocks it; then,
@@ -398,13 +429,15 @@ static int send_program(siginfo_t *si)
 	spin_lock(&lk);
 	int blocked = (self_slot()->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
 	if (blocked && !(to = willing(sig)))
-		full = pend(&proc_pending, si);
+		full = pend_program(si);
 	spin_unlock(&lk);
 	if (to && !post_si(to, si)) {    /* it exited meanwhile: the program's after all */
 		spin_lock(&lk);
-		full = pend(&proc_pending, si);
+		full = pend_program(si);
 		spin_unlock(&lk);
 	}
+	if (blocked && !to && !full)
+		intr_all();
 	if (full) {
 		errno = EAGAIN;
 		return -1;
@@ -515,11 +548,21 @@ int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer)
 	from_timer[sig].value = v;
 	struct sigthr *s = main ? find_slot(key_of(main)) : 0;
 	int to_main = main && !(s && (s->mask & BIT(sig)));
-	if (!to_main)
+	struct thread *to = to_main ? main : willing_of(sig, 0);
+	if (!to) {
 		proc_pending |= BIT(sig);
+		thread_proc_sigs = 1;
+	}
 	spin_unlock(&lk);
-	if (to_main)
-		post(main, sig, SI_TIMER);   /* SIG_DFL: the default action, here */
+	if (to && !post_si(to, &(siginfo_t){ .si_signo = sig, .si_code = SI_TIMER, .si_pid = getpid() })) {
+		spin_lock(&lk);      /* it exited meanwhile */
+		proc_pending |= BIT(sig);
+		thread_proc_sigs = 1;
+		spin_unlock(&lk);
+		to = 0;
+	}
+	if (!to)
+		intr_all();          /* for any thread that does not block it */
 	return 1;
 }
 
@@ -596,6 +639,11 @@ int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
 	spin_lock(&lk);
 	if (old)
 		*old = acts[sig];
+	if (a && a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN) {
+		catching = 1;
+		if (&__pcreate_slow)
+			__pcreate_slow = 1;
+	}
 	if (a) {
 		acts[sig] = *a;
 		if (a->sa_handler == SIG_IGN) {      /* pending ones are discarded */
@@ -604,6 +652,7 @@ int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
 				slots[i].pending &= ~BIT(sig);
 			unqueue(0, sig);
 			gone = took(&proc_pending, sig);   /* a timer's may send again */
+			took_program();
 		}
 	}
 	spin_unlock(&lk);
@@ -713,6 +762,7 @@ static int take_of(const sigset_t *set, siginfo_t *si)
 	int sig = ready ? __builtin_ctzl(ready) : 0;
 	if (sig)
 		*si = took(from, sig);
+	took_program();
 	spin_unlock(&lk);
 	if (sig)
 		took_done(si);

@@ -451,14 +451,20 @@ static struct timeval ns_tv(uint64_t ns)
 	return (struct timeval){ .tv_sec = (time_t)(ns / 1000000), .tv_usec = (suseconds_t)(ns % 1000000) };
 }
 
+/* ITIMER_VIRTUAL and ITIMER_PROF: ulib/posix/itimer.c */
+int __itimer_cpu_set(int which, const struct itimerval *v, struct itimerval *old);
+int __itimer_cpu_get(int which, struct itimerval *v);
+
 int setitimer(int which, const struct itimerval *v, struct itimerval *old)
 {
-	if (which != ITIMER_REAL)        /* no per-program CPU time to count */
+	if (which != ITIMER_REAL && which != ITIMER_VIRTUAL && which != ITIMER_PROF)
 		return fail(EINVAL);
 	if (!v)
 		return fail(EFAULT);
 	if (!tv_ok(&v->it_value) || !tv_ok(&v->it_interval))
 		return fail(EINVAL);
+	if (which != ITIMER_REAL)
+		return __itimer_cpu_set(which, v, old);
 	uint64_t val = tv_ns(&v->it_value), l, p;
 	int e = arm(timers, val ? now_ns() + val : 0, tv_ns(&v->it_interval), &l, &p, 0);
 	if (e)
@@ -470,6 +476,8 @@ int setitimer(int which, const struct itimerval *v, struct itimerval *old)
 
 int getitimer(int which, struct itimerval *v)
 {
+	if (which == ITIMER_VIRTUAL || which == ITIMER_PROF)
+		return __itimer_cpu_get(which, v);
 	if (which != ITIMER_REAL)
 		return fail(EINVAL);
 	uint64_t l, p;

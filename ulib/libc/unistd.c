@@ -52,8 +52,9 @@ long sysconf(int name)
 		return 200809L;          /* the options <unistd.h> defines */
 	case _SC_THREAD_PRIORITY_SCHEDULING:
 	case _SC_THREAD_PRIO_INHERIT:
-	case _SC_THREAD_PROCESS_SHARED:
 	case _SC_PRIORITY_SCHEDULING:
+		return 200809L;          /* prio schedules by them; PI mutexes */
+	case _SC_THREAD_PROCESS_SHARED:
 	case _SC_MAPPED_FILES:
 		return -1;               /* not supported: -1, errno as it was */
 	case _SC_RTSIG_MAX:

@@ -82,6 +82,17 @@ int pthread_spin_destroy(pthread_spinlock_t *s)
    and then: a POSIX spin lock's holder may block while it holds one (the
    Open POSIX suite's holder sleeps 3 s), and a waiter that could not be
    switched out kept it from ever running again on a shared VP. */
+/* A waiter holds nothing: a signal handler waiting for it runs at its
+   turns (an interrupt of its VP may have found another thread running
+   there, and nothing else would look). */
+static void spin_turn(void)
+{
+	thread_yield();
+	struct thread *t = thread_self();
+	if ((t->sigpend & SIGPEND_WAITING) && thread_signal_hook)
+		thread_signal_hook(t);
+}
+
 int pthread_spin_lock(pthread_spinlock_t *s)
 {
 	for (unsigned i = 1; pthread_spin_trylock(s); )
@@ -89,7 +100,7 @@ int pthread_spin_lock(pthread_spinlock_t *s)
 			if (i++ % 128)
 				__asm__ volatile("pause");
 			else
-				thread_yield();
+				spin_turn();
 	return 0;
 }
 

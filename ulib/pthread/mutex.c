@@ -67,9 +67,16 @@ int pthread_mutexattr_setprioceiling(pthread_mutexattr_t *a, int ceiling)
 	return 0;
 }
 
+/* Never set: SCHED_FIFO's lowest priority, as glibc (0 lies outside
+   the range: a program that passes it back to setprioceiling fails). */
+static int ceiling_of(const pthread_mutexattr_t *a)
+{
+	return a->__ceiling ? a->__ceiling : sched_get_priority_min(SCHED_FIFO);
+}
+
 int pthread_mutexattr_getprioceiling(const pthread_mutexattr_t *a, int *ceiling)
 {
-	*ceiling = a->__ceiling;
+	*ceiling = ceiling_of(a);
 	return 0;
 }
 
@@ -128,7 +135,7 @@ int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
 		m->__type = a->__type == PTHREAD_MUTEX_ADAPTIVE_NP ? PTHREAD_MUTEX_NORMAL : a->__type;
 		m->__robust = a->__robust == PTHREAD_MUTEX_ROBUST ? RB_OK : 0;
 		if (a->__protocol == PTHREAD_PRIO_PROTECT)
-			m->__ceiling = a->__ceiling + 1;
+			m->__ceiling = ceiling_of(a) + 1;
 		else if (a->__protocol == PTHREAD_PRIO_INHERIT)
 			m->__ceiling = MX_INHERIT;
 	}
@@ -364,9 +371,12 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
 	return __pthread_mutex_unlock_slow(m);
 }
 
+/* Only a PTHREAD_PRIO_PROTECT mutex has one (glibc: EINVAL for others). */
 int pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *ceiling)
 {
-	*ceiling = m->__ceiling > 0 ? m->__ceiling - 1 : 0;
+	if (m->__ceiling <= 0)
+		return EINVAL;
+	*ceiling = m->__ceiling - 1;
 	return 0;
 }
 

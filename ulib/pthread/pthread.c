@@ -226,6 +226,18 @@ static __attribute__((noreturn)) void *entry(void *arg)
 	exit_as(tcb_pt(), ret);
 }
 
+/* The general path's entry: a signal posted to the thread before it ran
+   (a kill of the program picks a thread it knows, ulib/signal.c) runs
+   first, for nothing else would interrupt a thread that only computes
+   on a package with no time slices. */
+static __attribute__((noreturn)) void *entry_sig(void *arg)
+{
+	struct thread *t = thread_self();
+	if ((t->sigpend & SIGPEND_WAITING) && thread_signal_hook)
+		thread_signal_hook(t);
+	entry(arg);
+}
+
 /* ---- attributes ---- */
 
 int pthread_attr_init(pthread_attr_t *a)
@@ -423,7 +435,7 @@ static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_at
 	if (policy | prio)
 		pcreate_slow = 1;            /* its children inherit it */
 	const struct pkg *p = posix_pkg ? posix_pkg : &fifo_pkg;
-	struct thread *t = p->create(entry, arg, &ta);
+	struct thread *t = p->create(entry_sig, arg, &ta);
 	if (!t)
 		return EAGAIN;
 	struct pthread *pt = pt_of(t);

@@ -72,6 +72,11 @@ static int drain(struct rtvp *v, struct uthread *cur)
 				xw_event(e->token);
 				break;
 			default:             /* timers and signals: the policy's */
+				/* a signal for the program interrupted every VP:
+				   the thread here looks at it (ulib/signal.c) */
+				if (e->type == EV_SIGNAL && thread_proc_sigs && cur)
+					__atomic_fetch_or(&cur->t.sigpend, SIGPEND_WAITING,
+							  __ATOMIC_RELAXED);
 				if (p->event && p->event(v, cur, e))
 					saw |= SAW_RESCHED;
 				break;

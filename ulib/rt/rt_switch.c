@@ -422,12 +422,13 @@ void rt_setprio(struct thread *t, int prio)
 }
 
 /* An upcall on t's VP (EV_SIGNAL), whose handler asks thread_async_hook
-   about the thread it interrupts. Classic VPs take no upcalls. */
+   about the thread it interrupts. Classic VPs take no upcalls: the same
+   event interrupts them (ulib/intr.c), for signals only. */
 void rt_interrupt(struct thread *t)
 {
 	struct rtpkg *p = pkg_of(t);
 	struct rtvp *v = rt_vp_of(p, __atomic_load_n(&t->vpp, __ATOMIC_ACQUIRE));
-	if (v && !p->classic)
+	if (v)
 		rt_kick(v);
 }
 

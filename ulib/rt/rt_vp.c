@@ -7,6 +7,7 @@
 #include <animart/sys.h>
 #include <animart/vprt.h>
 #include <animart/tls.h>
+#include <animart/intr.h>
 
 /* Creating and joining are measured in instructions (make bench): no
    frame pointer, as in rt_switch.c. */
@@ -35,6 +36,7 @@ static struct rtvp *adopt_vp(struct rtpkg *p)
 		v->vpp->warn_ns = 0;
 		v->vpp->want_preempted = 0;
 		v->vpp->current_thread = 0;
+		intr_on();           /* but signals interrupt it (ulib/intr.c) */
 		if (!(v->sched_stack = malloc(RT_SCHED_STACK))) {
 			printf("%s: out of memory for VP %d\n", p->ops.name, idx);
 			exit(70);

@@ -96,6 +96,7 @@
                                ended ones whose page tables a CPU may still hold (they are freed when
                                the last CPU switches away). A test that checks every frame came back
                                waits for this to fall to the spaces it knows are running */
+#define INFO_MEM_TOTAL  9   /* usable physical memory the boot memory map gave, bytes */
 
 /* SYS_map protections */
 #define PROT_READ       1

@@ -80,6 +80,7 @@
 #define VPP_HANDLER       72
 #define VPP_SAVE          128
 #define VPP_FPU           272
+#define VPP_INTR_ENTRY    3856
 #define PP_SELF     0
 #define PP_VPPAGE   8
 #define PP_INDEX    16
@@ -146,6 +147,10 @@ struct vp_page {
 	struct uctx save;                /* the context interrupted by the last upcall */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* for the upcall stub's fxsave */
 	struct event ring[RING_SIZE];
+	/* Classic VPs only (upcall_entry 0): where an interrupt sends the VP
+	   (0: none). While nonzero, an event queued for the VP is an
+	   interrupt (kernel/intr.c, docs/abi.md "Interrupts of classic VPs"). */
+	uint64_t intr_entry;
 };
 
 
@@ -204,6 +209,7 @@ ANIMA_SA(__builtin_offsetof(struct vp_page, upcall_stack) == VPP_UPCALL_STACK, "
 ANIMA_SA(__builtin_offsetof(struct vp_page, user_data) == VPP_HANDLER, "vp_page");
 ANIMA_SA(__builtin_offsetof(struct vp_page, save) == VPP_SAVE, "vp_page");
 ANIMA_SA(__builtin_offsetof(struct vp_page, fpu) == VPP_FPU, "vp_page");
+ANIMA_SA(__builtin_offsetof(struct vp_page, intr_entry) == VPP_INTR_ENTRY, "vp_page");
 ANIMA_SA(sizeof(struct vp_page) <= 4096, "vp_page fits a page");
 ANIMA_SA(GS_VPPAGE + 4096 <= 0x7fffffffUL, "a %gs displacement reaches the whole VP page");
 ANIMA_SA(sizeof(struct pseudo_page) <= 4096, "pseudo_page fits a page");

@@ -13,8 +13,9 @@ int gettimeofday(struct timeval *tv, void *tz);   /* tz, if given, is UTC */
 int settimeofday(const struct timeval *tv, const void *tz);   /* EPERM, as clock_settime */
 
 /* Interval timers (ulib/posix/timer.c): ITIMER_REAL sends SIGALRM (it is
-   the timer alarm() sets); ITIMER_VIRTUAL and ITIMER_PROF are EINVAL (no
-   per-program CPU time to count down). */
+   the timer alarm() sets); ITIMER_VIRTUAL (SIGVTALRM) and ITIMER_PROF
+   (SIGPROF) count the program's processor time (ulib/posix/itimer.c: both
+   the whole CLOCK_PROCESS_CPUTIME_ID, which does not split user time). */
 #define ITIMER_REAL    0
 #define ITIMER_VIRTUAL 1
 #define ITIMER_PROF    2

@@ -80,6 +80,11 @@ __attribute__((weak)) void *thread_async_hook(struct thread *t);
    Packages call it only outside spin locks and the layer's waits. */
 __attribute__((weak)) void thread_signal_hook(struct thread *t);
 
+/* Nonzero while the program has a signal pending that no known thread
+   was given (ulib/signal.c): a thread interrupted meanwhile runs
+   thread_signal_hook, which takes it if the thread does not block it. */
+extern volatile int thread_proc_sigs;
+
 #define SIGPEND_WAITING 1   /* struct thread.sigpend */
 #define SIGPEND_RAN     2
 

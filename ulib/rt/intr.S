@@ -1,0 +1,60 @@
+/*
+ * The user half of a classic VP's interrupts (kernel/intr.c, docs/abi.md).
+ * intr_entry: the kernel enters here with rdi = VP page, on the
+ * interrupted stack below its stack pointer, `disabled` set and the
+ * interrupted context in vpp->save. Copy that context and the FPU state
+ * into a frame here, enable (an interrupt may now nest below this frame),
+ * and let intr_run decide what to run (ulib/intr.c). Then restore the
+ * frame: disabled while the stack pointer moves back above the frame (a
+ * nested interrupt would land on it), enabled again only once nothing
+ * but rflags and rip remain to pop, both above the new stack pointer.
+ * An interrupt that comes while disabled stays queued in the kernel and
+ * is taken at the next return to user mode (a clock tick at the latest).
+ * All Anima user code is built with -mno-red-zone, so the words pushed
+ * just below the interrupted rsp hold nothing of its code's.
+ */
+#include <anima/vp.h>
+
+#define FRAME (512 + 144)               /* fxsave area, then a struct uctx */
+
+	.text
+	.globl intr_entry
+intr_entry:
+	sub $FRAME, %rsp
+	and $-16, %rsp
+	fxsave64 (%rsp)
+	mov %rdi, %rdx                  /* the VP page */
+	lea VPP_SAVE(%rdx), %rsi
+	lea 512(%rsp), %rdi
+	mov $18, %ecx                   /* sizeof(struct uctx) / 8 */
+	cld
+	rep movsq
+	movl $0, VPP_DISABLED(%rdx)
+	xor %ebp, %ebp                  /* end of backtraces */
+	lea 512(%rsp), %rdi
+	call intr_run
+	mov %rsp, %rdi
+	fxrstor64 (%rdi)
+	movl $1, %gs:(VPPAGE_BASE - PSEUDO_BASE + VPP_DISABLED)
+	lea 512(%rdi), %rdi
+	mov UCTX_RSP(%rdi), %rsp
+	pushq UCTX_RIP(%rdi)
+	pushq UCTX_RFLAGS(%rdi)
+	mov UCTX_RAX(%rdi), %rax
+	mov UCTX_RBX(%rdi), %rbx
+	mov UCTX_RCX(%rdi), %rcx
+	mov UCTX_RDX(%rdi), %rdx
+	mov UCTX_RSI(%rdi), %rsi
+	mov UCTX_RBP(%rdi), %rbp
+	mov UCTX_R8(%rdi), %r8
+	mov UCTX_R9(%rdi), %r9
+	mov UCTX_R10(%rdi), %r10
+	mov UCTX_R11(%rdi), %r11
+	mov UCTX_R12(%rdi), %r12
+	mov UCTX_R13(%rdi), %r13
+	mov UCTX_R14(%rdi), %r14
+	mov UCTX_R15(%rdi), %r15
+	mov UCTX_RDI(%rdi), %rdi
+	movl $0, %gs:(VPPAGE_BASE - PSEUDO_BASE + VPP_DISABLED)
+	popfq
+	ret

@@ -1,0 +1,65 @@
+/*
+ * Interrupts of classic VPs (kernel/intr.c, ulib/intr.S): how kthread's
+ * threads and naive's VPs, which take no upcalls, are interrupted where
+ * they compute, so that a POSIX signal for them runs its handler there
+ * (docs/posix.md). intr_on makes the calling VP take them; a package's
+ * thread_ops.interrupt then sends its VP an event (SYS_vp_signal).
+ */
+#include <animart/sys.h>
+#include <animart/thread.h>
+#include <animart/upcall.h>
+#include <animart/intr.h>
+
+void intr_entry(void);
+
+volatile int thread_proc_sigs;
+
+void intr_on(void)
+{
+	vp_self()->intr_entry = (uint64_t)intr_entry;
+}
+
+/* Interrupt the VP whose page is vpp (of this space). */
+void intr_vp(struct vp_page *vpp)
+{
+	uint64_t i = ((uint64_t)vpp - VPPAGE_BASE) / 4096;
+	if ((uint64_t)vpp >= VPPAGE_BASE && i < MAXVP)
+		syscall2(SYS_vp_signal, i, 0);
+}
+
+/* Interrupt every other VP of the space, of every package: upcall VPs
+   take an upcall (the runtime then looks at thread_proc_sigs), classic
+   ones that asked for interrupts enter intr_entry, the rest ignore it.
+   VP indices stay below the pseudo page's nvp (the highest made, plus
+   one); a free index answers -ESRCH. */
+void intr_all(void)
+{
+	const struct pseudo_page *pp = vp_pseudo();
+	uint32_t me = pp->vp_index, n = pp->nvp;
+	for (uint32_t i = 0; i < n && i < MAXVP; i++)
+		if (i != me)
+			syscall2(SYS_vp_signal, i, 0);
+}
+
+/* On the interrupted thread's stack, enabled (intr_entry). A signal
+   handler waits for the thread, or the program has a signal pending that
+   some thread must take (thread_proc_sigs): run what is due, as the
+   runtime does when it resumes an interrupted thread (thread_signal_hook).
+   Not inside a spin lock, a wait of the POSIX layer (async_hold) or a
+   block (park word not RUN): the thread takes it at its next wait, yield
+   or unblocking, as before. (A permit is no block: the post's unblock
+   leaves one on a running thread.) */
+void intr_run(struct uctx *ctx);
+void intr_run(struct uctx *ctx)
+{
+	(void)ctx;
+	struct thread *t = thread_self();
+	if (!t)
+		return;
+	int park = __atomic_load_n(&t->park, __ATOMIC_ACQUIRE);
+	if (!thread_signal_hook || t->crit || t->async_hold ||
+	    (park != PARK_RUN && park != PARK_PERMIT))
+		return;
+	if ((t->sigpend & SIGPEND_WAITING) || thread_proc_sigs)
+		thread_signal_hook(t);
+}

@@ -84,6 +84,7 @@ def test_waiters_woken_highest_priority_first(boot, smp):
     done(r, 0)
 
 
+@pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_signal_reaches_computing_thread(boot, pkg, smp):
     """sigspin and sigcompute with two VPs (one is taken by a thread that

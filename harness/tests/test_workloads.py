@@ -8,16 +8,14 @@ import pytest
 from helpers import done
 
 from harness import linux
-
-WORKLOADS = ("histogram", "linreg", "wordcount", "strmatch", "matmul", "kmeans", "pca",
-             "revindex", "blackscholes", "dedup", "canneal")
+from harness.experiments import WORKLOADS
 
 
 def check(r, system):
     got = {x["workload"]: x for x in r.results if "workload" in x}
     assert sorted(got) == sorted(WORKLOADS), r.tail()
     for w, x in got.items():
-        assert x["check"] == "ok" and x["threads"] == 4, (w, x)
+        assert x["check"] == "ok" and x["threads"] == 4 and x["scale"] == 1, (w, x)
         assert x["name"] == f"workload.{w}.{system}" and x["ns"] > 0, (w, x)
 
 

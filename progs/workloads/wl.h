@@ -35,6 +35,8 @@ extern const struct pkg *posix_pkg;
 
 #define WL_MAXT 64
 
+static int wl_scale = 1;              /* SCALE, for the result line */
+
 static inline uint64_t wl_now(void)
 {
 	struct timespec ts;
@@ -65,7 +67,7 @@ static inline void *wl_alloc(size_t n)
 static inline void wl_args(int argc, char **argv, int *threads, int *scale)
 {
 	*threads = argc > 1 ? atoi(argv[1]) : 4;
-	*scale = argc > 2 ? atoi(argv[2]) : 1;
+	*scale = wl_scale = argc > 2 ? atoi(argv[2]) : 1;
 	if (*threads < 1 || *threads > WL_MAXT || *scale < 1 || *scale > 64) {
 		printf("usage: %s [THREADS 1..%d [SCALE 1..64]]\n", argv[0], WL_MAXT);
 		exit(2);
@@ -98,8 +100,8 @@ static inline int wl_report(const char *name, int threads, uint64_t ns, int ok,
 			    const char *extra)
 {
 	printf("@result {\"name\": \"workload.%s.%s\", \"workload\": \"%s\", \"package\": \"%s\", "
-	       "\"threads\": %d, \"unit\": \"ns\", \"value\": %llu, \"ns\": %llu, "
-	       "\"check\": \"%s\"%s}\n", name, WL_SYSTEM, name, WL_SYSTEM, threads,
+	       "\"threads\": %d, \"scale\": %d, \"unit\": \"ns\", \"value\": %llu, \"ns\": %llu, "
+	       "\"check\": \"%s\"%s}\n", name, WL_SYSTEM, name, WL_SYSTEM, threads, wl_scale,
 	       (unsigned long long)ns, (unsigned long long)ns, ok ? "ok" : "FAILED", extra);
 	fflush(stdout);
 	return ok ? 0 : 1;

@@ -136,12 +136,19 @@ profiled.
 
 **The wall runs** are not a fair race on this host: 2 cores shared with four other helpers'
 QEMUs (load average 6 to 10 during the run), and the spread between boots of one figure is
-often 2–5×. One effect stands out beyond that noise and is not explained: Linux at 2 CPUs is
-often slower than at 1 (wordcount: 1.8 s median against 0.42 s; by hand, one thread of
-histogram took 80–100 ms at -smp 2 and 23 ms at -smp 1, but the same at 16 times the input, so it
-is a delay of tens to hundreds of ms per program, not a slower CPU; under TCG Linux marks the TSC
-unstable at -smp 2 and times with the HPET, and `tsc=reliable` did not change it in 2 boots
-each)."""
+often 2–5×. One effect stands out beyond that noise: Linux at 2 CPUs is sometimes much
+slower than at 1 (wordcount 1.8 s median against 0.42 s). Counted by hand with `python3 -m
+harness linux ... --irqs` (init reports each program's interrupts from /proc/interrupts), the
+whole suite at SCALE 4 in one boot each, load 7–8: at -smp 1 no program makes a TLB shootdown
+or an IPI; at -smp 2 wordcount made 238 TLB shootdowns and 260 function-call IPIs and took
+4,469 ms (117 ms at -smp 1); the other programs made 1–11 shootdowns (revindex 11 with 183
+function-call IPIs, dedup 2 with 370) and were within the noise of their -smp 1 times. A
+shootdown waits until the other vCPU has run its handler; under MTTCG on an oversubscribed
+host that vCPU's thread may first wait for a host core, so the wait is probably mostly the
+host's, while the shootdowns themselves are Linux's (from glibc's per-thread arenas and the
+threads' mmap'd 384 KiB tables, as far as can be told without a trace). Under TCG
+Linux also marks the TSC unstable at -smp 2 and times with the HPET (`tsc=reliable` changed
+nothing in 2 boots each)."""
 # Psyche's two-minute-warning table: copies -> (warnings off s, warnings on s).
 PSYCHE_MPL = {1: (8.5, 8.58), 2: (40.1, 16.0), 3: (61.6, 23.8)}
 

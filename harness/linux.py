@@ -5,6 +5,8 @@ the same flags (harness/qemu.py's base(): -cpu max, memory, -smp, and
 
     python3 -m harness linux PROG [ARGS...] [--smp N] [--icount] [--timeout S]
     python3 -m harness linux PROG --smp 2 -- -t 4      (after --: the program's)
+    python3 -m harness linux PROG ARGS --smp 2 --irqs  (and each command's TLB
+                                                        shootdowns and IPIs)
 
 The initramfs (a gzip'd newc cpio written by this module) holds /init
 (tools/linux/init.c), /cmds (the commands, one a line) and each program
@@ -126,13 +128,16 @@ def initramfs(progs, commands):
     return gzip.compress(out.getvalue(), compresslevel=1)
 
 
-def command(initrd, smp=1, icount=False, mem="512M", extra=()):
-    """Anima's machine (qemu.base) booting Linux instead."""
-    media = ["-kernel", str(kernel()), "-initrd", str(initrd), "-append", APPEND]
+def command(initrd, smp=1, icount=False, mem="512M", extra=(), irqs=False):
+    """Anima's machine (qemu.base) booting Linux instead. irqs: init
+    reports each command's interrupts (@irqs lines: TLB shootdowns, IPIs)."""
+    append = APPEND + (" irqs=1" if irqs else "")
+    media = ["-kernel", str(kernel()), "-initrd", str(initrd), "-append", append]
     return qemu.base(smp, icount, mem, media) + list(extra)
 
 
-def run(commands, smp=1, icount=False, timeout=120, mem="512M", extra=(), on_line=None):
+def run(commands, smp=1, icount=False, timeout=120, mem="512M", extra=(), on_line=None,
+        irqs=False):
     """Boot Linux, run `commands` ("PROG ARG ...", one after another) and
     return the qemu.Result; every @result is tagged "system": "linux"."""
     progs = {c.split()[0]: compile_static(source(c.split()[0]), OUT / "bin" / c.split()[0])
@@ -141,7 +146,7 @@ def run(commands, smp=1, icount=False, timeout=120, mem="512M", extra=(), on_lin
     with tempfile.NamedTemporaryFile(dir=OUT, suffix=".cpio.gz") as f:
         f.write(initramfs(progs, commands))
         f.flush()
-        cmd = command(f.name, smp, icount, mem, extra)
+        cmd = command(f.name, smp, icount, mem, extra, irqs)
         r = qemu.run(" ; ".join(commands), timeout=timeout, on_line=on_line, cmd=cmd)
     for tag, d in r._events:
         if tag == "result":
@@ -156,6 +161,8 @@ def main(argv):
     ap.add_argument("--icount", action="store_true")
     ap.add_argument("--timeout", type=float, default=120, help="seconds; 0 = no limit")
     ap.add_argument("--mem", default="512M")
+    ap.add_argument("--irqs", action="store_true",
+                    help="report the interrupts each command caused (@irqs lines)")
     rest = []
     if "--" in argv:
         i = argv.index("--")
@@ -164,7 +171,7 @@ def main(argv):
     extra = qemu_wall_flags(a.smp, a.icount)
     try:
         r = run([" ".join(a.words + rest)], a.smp, a.icount, a.timeout or None, a.mem, extra,
-                on_line=lambda l: print(l, flush=True))
+                on_line=lambda l: print(l, flush=True), irqs=a.irqs)
     except (LinuxUnavailable, RuntimeError, FileNotFoundError) as e:
         print(f"harness: {e}", file=sys.stderr)
         return 2

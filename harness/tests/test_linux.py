@@ -36,3 +36,20 @@ def test_linux_passes_the_exit_status_on(vmlinuz):
     assert r.kind == "done" and r.status == 2, r.tail()
     assert [x["threads"] for x in r.results] == [1], r.tail()
     assert any(l.startswith("usage: histogram") for l in r.lines), r.tail()
+
+
+def test_linux_counts_each_commands_interrupts(vmlinuz):
+    """--irqs: init mounts /proc and reports, after each command, the
+    interrupts it caused summed over CPUs (how results.md shows where
+    Linux's time goes at -smp 2: TLB shootdowns and function-call IPIs)."""
+    r = linux.run(["histogram 2", "linreg 2"], smp=2, timeout=180, irqs=True)
+    assert r.kind == "done" and r.status == 0, r.tail()
+    got = r.events("irqs")
+    assert [x["prog"] for x in got] == ["histogram", "linreg"], r.tail()
+    for x in got:
+        assert all(isinstance(x[k], int) and x[k] >= 0
+                   for k in ("tlb", "call", "resched", "timer")), x
+    # Both programs together run for tens of ms: some timer ticks fall in them.
+    assert sum(x["timer"] for x in got) > 0, got
+    plain = linux.run(["histogram 2"], smp=2, timeout=180)
+    assert not plain.events("irqs") and plain.status == 0, plain.tail()

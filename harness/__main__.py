@@ -5,6 +5,8 @@ python3 -m harness run [options] PROGRAM [ARGS...] -- [ARGS...]   (after --: all
                                                   arguments, even ones starting with -)
 python3 -m harness run KNOB=V... run=PROG,ARG... [options]   (a raw kernel command line)
 python3 -m harness iso --out PATH --cmdline STR
+python3 -m harness linux PROGRAM [ARGS...] [--smp N] [--icount]   (the same program
+                                                  on Debian's Linux 6.1, glibc: harness/linux.py)
 python3 -m harness trace PROGRAM [ARGS...] [--smp N] [--icount] [--out trace.json]
 
 `run` boots the program, streams the console, and exits with the guest's
@@ -69,6 +71,9 @@ def main(argv):
         return do_run(argv[1:])
     if argv[:1] == ["iso"]:
         return iso.main(argv[1:])
+    if argv[:1] == ["linux"]:
+        from . import linux
+        return linux.main(argv[1:])
     if argv[:1] == ["trace"]:
         from . import trace          # imports this module: load it late
         return trace.main(argv[1:])

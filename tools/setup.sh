@@ -18,6 +18,7 @@ need=(
   ld:binutils
   nm:binutils
   /usr/lib/x86_64-linux-musl:musl-dev   # its libc.a's math members become build/libm.a
+  /usr/include/x86_64-linux-gnu/gnu:libc6-dev   # glibc's libc.a: the Linux runs' static programs (harness/linux.py)
 )
 pkgs=()
 for n in "${need[@]}"; do

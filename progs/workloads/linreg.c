@@ -1,0 +1,65 @@
+/*
+ * linreg (Phoenix's linear regression): the least-squares line through
+ * points given as (x, y) byte pairs. Each thread sums x, y, x*x, y*y
+ * and x*y over its share of the points; main adds the sums and solves.
+ * The check: the sums the generator made while drawing the points.
+ */
+#include "wl.h"
+
+#define POINTS (4u << 20)             /* times SCALE */
+
+struct sums { uint64_t sx, sy, sxx, syy, sxy; };
+
+static unsigned char *pts;
+static size_t npts;
+static int nthr;
+static struct sums part[WL_MAXT];
+
+static void *sum(void *arg)
+{
+	struct sums s = {0, 0, 0, 0, 0};
+	size_t lo, hi;
+	wl_part(npts, (long)arg, nthr, &lo, &hi);
+	for (const unsigned char *p = pts + 2 * lo; p < pts + 2 * hi; p += 2) {
+		uint64_t x = p[0], y = p[1];
+		s.sx += x;
+		s.sy += y;
+		s.sxx += x * x;
+		s.syy += y * y;
+		s.sxy += x * y;
+	}
+	part[(long)arg] = s;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int scale;
+	wl_args(argc, argv, &nthr, &scale);
+	npts = (size_t)POINTS * scale;
+	pts = wl_alloc(2 * npts);
+	struct sums want = {0, 0, 0, 0, 0}, got = {0, 0, 0, 0, 0};
+	uint64_t s = 2;
+	for (size_t i = 0; i < npts; i++) {
+		uint64_t r = wl_rand(&s);
+		uint64_t x = r & 0xff, y = (x * 3 / 4 + 20 + ((r >> 8) & 0x1f)) & 0xff;
+		pts[2 * i] = (unsigned char)x;
+		pts[2 * i + 1] = (unsigned char)y;
+		want.sx += x, want.sy += y, want.sxx += x * x, want.syy += y * y, want.sxy += x * y;
+	}
+	uint64_t t0 = wl_now();
+	wl_par(nthr, sum);
+	for (int i = 0; i < nthr; i++) {
+		got.sx += part[i].sx, got.sy += part[i].sy, got.sxx += part[i].sxx;
+		got.syy += part[i].syy, got.sxy += part[i].sxy;
+	}
+	double n = (double)npts;
+	double b = (n * got.sxy - (double)got.sx * got.sy) / (n * got.sxx - (double)got.sx * got.sx);
+	double a = (got.sy - b * got.sx) / n;
+	uint64_t ns = wl_now() - t0;
+	int ok = !memcmp(&got, &want, sizeof got) && b > 0.7 && b < 0.8;
+	char extra[96];
+	snprintf(extra, sizeof extra, ", \"points\": %zu, \"slope_milli\": %d, \"icept_milli\": %d",
+		 npts, (int)(b * 1000), (int)(a * 1000));
+	return wl_report("linreg", nthr, ns, ok, extra);
+}

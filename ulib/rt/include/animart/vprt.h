@@ -39,7 +39,7 @@ struct uthread {
 	char *stack;                 /* its own (0: it runs on the program's, thread_attr.stack_addr) */
 	uint64_t stack_size;
 	struct uctx ctx;             /* full context (interrupted, or from the kernel) */
-	uint8_t fpu[512] __attribute__((aligned(16)));
+	uint8_t fpu[FPU_IMAGE];      /* its FPU state, copied from the VP page's FXSAVE image */
 	/* CPU time (thread CPU clocks, rt_switch.c), kept once rt_cputime_on:
 	   the stints it ran, each the CPU time of the VP that ran it from
 	   switch-in to switch-out. Written only by the VP running or

@@ -150,6 +150,12 @@ struct rtpkg {
 extern uint64_t rt_idlespin_ns;  /* an idle VP watches for work this long first (0: never) */
 extern uint64_t rt_idle_calls;   /* times a VP idled in the kernel (SYS_vp_idle) */
 
+/* Descriptors at their exact size, never freed (ulib/rt/desc.c): a
+   zeroed one or 0; and one given back before anyone saw it. */
+#define RT_DESC_SIZE ((sizeof(struct uthread) + 15) & ~(size_t)15)
+struct uthread *rt_desc_new(void);
+void rt_desc_drop(struct uthread *t);
+
 /* The thread_ops of every runtime package (ulib/rt_*.c). */
 void rt_block(struct thread *self);
 void rt_unblock(struct thread *t);

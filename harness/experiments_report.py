@@ -284,7 +284,34 @@ def scale_section(R):
         out.append(f"Largest number of live fifo threads in a 4 GiB guest: **{r['value']:,.0f}** "
                    f"({g.get('stack', '?')}-byte stacks, {g.get('bytes_per_thread', 0):,.0f} bytes per "
                    f"thread, stopped by {g.get('stopped', '?')}). μThread reached 3.4 × 10^5.")
+        if "desc_bytes" in g:
+            out += ["", scale_breakdown(g, r.get("cmdline", ""))]
     return "\n".join(out) + "\n"
+
+
+def scale_breakdown(g, cmdline):
+    """Where the max run's bytes per thread go, as progs/bench/scale.c
+    reports them."""
+    rest = g["stack_block_bytes"] - g["stack"] - g["tls_bytes"] - g["malloc_bytes"]
+    rows = [["descriptor (`struct uthread`, exact-size slabs: ulib/rt/desc.c)", f"{g['desc_bytes']:,}"],
+            ["stack", f"{g['stack']:,}"],
+            ["TLS block and TCB (none: the program has no TLS)" if not g["tls_bytes"]
+             else "TLS block and TCB", f"{g['tls_bytes']:,}"],
+            ["malloc header and size-class rounding of the stack's block",
+             f"{g['malloc_bytes'] + rest:,}"],
+            ["the program's pointer to the thread", f"{g['pointer_bytes']:,}"],
+            ["kernel: page tables mapping the above (a fifo thread has no kernel object); "
+             "slab tails", f"{g['other_bytes']:,.1f}"],
+            ["**total** (free memory before − with all blocked, / threads)",
+             f"**{g['bytes_per_thread']:,.1f}**"]]
+    quota = next((w for w in cmdline.split() if w.startswith("memquota=")), None)
+    stop = (f"its space's quota raised to the RAM ({quota}), the run stops at the kernel's "
+            "reserve (1/64 of memory)" if quota else
+            "the run stops at its space's quota (3/4 of RAM by default)")
+    return "\n".join([table(["per thread", "bytes"], rows), "",
+                      "Every part but the last two rows is a size the program reads (its @result "
+                      "line); the kernel's share is what is left of the measured total. With "
+                      f"{stop}, {g['mem_free_peak'] / 2**20:,.0f} MiB still free."])
 
 
 def malloc_section(R):

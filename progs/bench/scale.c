@@ -24,14 +24,27 @@
  * stack, malloc's slabs and their page tables, the program's 8-byte
  * pointer to the thread, as the kernel counts its pages (SYS_getinfo
  * INFO_MEM_FREE).
+ * Where those bytes go, the sizes the program can know (one thread's):
+ *   desc_bytes         its descriptor (struct uthread, carved at its
+ *                      exact size: ulib/rt/desc.c)
+ *   stack_block_bytes  the malloc block holding its stack and TLS block
+ *   tls_bytes          of which its TLS block and TCB (0: no TLS)
+ *   malloc_bytes       of which malloc's header and size-class rounding
+ *   pointer_bytes      the program's pointer to it
+ *   user_bytes         the sum: desc + stack block + pointer
+ *   other_bytes        bytes_per_thread - user_bytes: the page tables
+ *                      that map them (a fifo thread has no kernel object
+ *                      of its own: this is the kernel's share, about
+ *                      1/512 of the rest), the unused tails of the slabs
+ *                      they came from, and of the last chunk of pointers
  *
  * Output, one line:
  *   count: @result {"name": "scale.fifo", "package": "fifo",
  *            "unit": "seconds", "value": (create_ns + wake_ns)/threads/1e9,
  *            "threads", "ns_per_thread", "create_ns_per_thread",
- *            "wake_ns_per_thread", "bytes_per_thread", "stack", "vps",
- *            "mem_free_before", "mem_free_peak", "stack_used_below_wait",
- *            "ok": true|false}
+ *            "wake_ns_per_thread", "bytes_per_thread", the breakdown's
+ *            fields, "stack", "vps", "mem_free_before", "mem_free_peak",
+ *            "stack_used_below_wait", "ok": true|false}
  *   max:   the same fields under "name": "scale.fifo.max", but
  *            "unit": "threads", "value": the count that fitted, also as
  *            "max_threads", plus "limit": N and "stopped": "memory" or
@@ -44,12 +57,17 @@
  *
  * Defaults (seconds under TCG):
  *   python3 -m harness run scale count 100000 4080 --mem 4G
- *   python3 -m harness run scale max 4000000 2032 --mem 4G --timeout 300
- *          (the 4 GiB figure: about 1.4 million threads, 40 s of host time)
+ *   python3 -m harness run memquota=4096 run=scale,max,4000000,2032 --mem 4G --timeout 300
+ *          (the 4 GiB figure. memquota: the one space may use all the
+ *          RAM, not the default quota of 3/4 of it; the kernel's reserve,
+ *          1/64 of it, still stays free)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
+#include <animart/vprt.h>
+#include <animart/tls.h>
 #include <animart/sys.h>
 #include <animart/sync.h>
 #include <animart/clock.h>
@@ -69,6 +87,22 @@ static long finished;               /* threads past it */
 #define CHUNKS 1024
 static struct thread **chunk[CHUNKS];
 #define T(i) chunk[(i) / CHUNK][(i) % CHUNK]
+
+#define MALLOC_HDR 16               /* ulib/libc/malloc.c's block header */
+
+/* One thread's bytes as the program can know them (see the top). */
+struct share {
+	uint64_t desc, block, tls, malloc, ptr;
+};
+
+static struct share share_of(struct thread *t, uint64_t stack)
+{
+	struct uthread *u = t->pkg;
+	struct share s = {.desc = RT_DESC_SIZE, .tls = tls_area(), .ptr = sizeof(struct thread *)};
+	s.block = malloc_usable_size(u->stack) + MALLOC_HDR;
+	s.malloc = s.block - stack - s.tls;
+	return s;
+}
 
 static long probe;                 /* bytes watched below a sleeper's frame:
 				       half the stack, at most 1 KiB */
@@ -128,6 +162,7 @@ static void *main_fn(void *arg)
 		thread_yield();
 	uint64_t t1 = now_ns();
 	uint64_t mem1 = (uint64_t)sys_getinfo(INFO_MEM_FREE);
+	struct share sh = n ? share_of(T(0), (fifo_stack_size + 15) & ~15UL) : (struct share){0};
 	for (long i = 0; i < n; i++)
 		usem_post(&go);
 	for (long i = 0; i < n; i++)
@@ -157,7 +192,16 @@ static void *main_fn(void *arg)
 	result_double(&rr, "ns_per_thread", per);
 	result_double(&rr, "create_ns_per_thread", n ? (double)(t1 - t0) / (double)n : 0);
 	result_double(&rr, "wake_ns_per_thread", n ? (double)(t2 - t1) / (double)n : 0);
-	result_double(&rr, "bytes_per_thread", n ? (double)(mem0 - mem1) / (double)n : 0);
+	double bytes = n ? (double)(mem0 - mem1) / (double)n : 0;
+	uint64_t user = sh.desc + sh.block + sh.ptr;
+	result_double(&rr, "bytes_per_thread", bytes);
+	result_uint(&rr, "desc_bytes", sh.desc);
+	result_uint(&rr, "stack_block_bytes", sh.block);
+	result_uint(&rr, "tls_bytes", sh.tls);
+	result_uint(&rr, "malloc_bytes", sh.malloc);
+	result_uint(&rr, "pointer_bytes", sh.ptr);
+	result_uint(&rr, "user_bytes", user);
+	result_double(&rr, "other_bytes", bytes - (double)user);
 	result_uint(&rr, "stack", stack);
 	result_int(&rr, "stack_used_below_wait", deepest);
 	result_int(&rr, "vps", nvps);

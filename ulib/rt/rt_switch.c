@@ -110,7 +110,7 @@ static __attribute__((noinline, noreturn)) void resume_signal(struct uthread *t)
 		vp_switch(vp_self(), &t->ctx, t->fpu);   /* later: the flag stays */
 	struct {
 		struct uctx ctx;
-		uint8_t fpu[512] __attribute__((aligned(16)));
+		uint8_t fpu[FPU_IMAGE];
 	} f;
 	f.ctx = t->ctx;
 	memcpy(f.fpu, t->fpu, sizeof f.fpu);

@@ -110,7 +110,7 @@ static __attribute__((noinline)) struct uthread *pool_get_user(struct rtpkg *p)
 	struct uthread *t = pool_pop(p);
 	if (t)
 		stack_free(t->stack, t->stack_size);
-	else if (!(t = calloc(1, sizeof *t)))
+	else if (!(t = rt_desc_new()))
 		return 0;
 	t->stack = 0;
 	t->stack_size = 0;
@@ -126,14 +126,14 @@ static struct uthread *pool_get(struct rtpkg *p, uint64_t size)
 	int reused = t != 0;
 	if (t)
 		stack_free(t->stack, t->stack_size);   /* another size (the descriptor stays type-stable) */
-	else if (!(t = calloc(1, sizeof *t)))   /* (zero CPU-time fields: rt_cputime) */
+	else if (!(t = rt_desc_new()))          /* (zero CPU-time fields: rt_cputime) */
 		return 0;
 	if (!(t->stack = stack_alloc(size))) {
 		if (reused) {
 			t->stack_size = 0;
 			rt_free(&t->t);  /* back to the pool, stackless */
 		} else
-			free(t);         /* never published: malloc may have it */
+			rt_desc_drop(t); /* never published: the next create may have it */
 		return 0;
 	}
 	t->stack_size = size;

@@ -24,6 +24,6 @@ void vp_switch(struct vp_page *vpp, const struct uctx *ctx, const void *fpu)
 {
 	vpp->save = *ctx;
 	if (fpu)
-		memcpy(vpp->fpu, fpu, sizeof vpp->fpu);
+		memcpy(vpp->fpu, fpu, FPU_IMAGE);
 	vp_resume(vpp);
 }

@@ -151,8 +151,16 @@ static inline struct event *vp_next_event(struct vp_page *vpp)
 	return &vpp->ring[head % RING_SIZE];
 }
 
-/* Resume ctx (with FPU image fpu, or the VP page's own if 0) from inside
-   an upcall handler: enables software interrupts. */
+/* The bytes of an FXSAVE image the processor defines in 64-bit mode:
+   control and status, the x87 registers, XMM0-15 (bytes 0-415). Bytes
+   416-463 are reserved and 464-511 left to software; neither holds
+   register state, so a thread's saved copy keeps only these (vp_switch
+   copies them back over an image the processor itself wrote). */
+#define FPU_IMAGE 416
+_Static_assert(FPU_IMAGE <= sizeof(((struct vp_page *)0)->fpu), "FPU_IMAGE");
+
+/* Resume ctx (with FPU image fpu, FPU_IMAGE bytes, or the VP page's own
+   if 0) from inside an upcall handler: enables software interrupts. */
 __attribute__((noreturn)) void vp_switch(struct vp_page *vpp, const struct uctx *ctx, const void *fpu);
 
 #endif

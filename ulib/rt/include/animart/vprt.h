@@ -39,7 +39,7 @@ struct uthread {
 	char *stack;                 /* its own (0: it runs on the program's, thread_attr.stack_addr) */
 	uint64_t stack_size;
 	struct uctx ctx;             /* full context (interrupted, or from the kernel) */
-	uint8_t fpu[512] __attribute__((aligned(16)));
+	uint8_t fpu[FPU_IMAGE];      /* its FPU state, copied from the VP page's FXSAVE image */
 	/* CPU time (thread CPU clocks, rt_switch.c), kept once rt_cputime_on:
 	   the stints it ran, each the CPU time of the VP that ran it from
 	   switch-in to switch-out. Written only by the VP running or
@@ -149,6 +149,12 @@ struct rtpkg {
 /* Settings and counters of every runtime package (ulib/rt_sched.c). */
 extern uint64_t rt_idlespin_ns;  /* an idle VP watches for work this long first (0: never) */
 extern uint64_t rt_idle_calls;   /* times a VP idled in the kernel (SYS_vp_idle) */
+
+/* Descriptors at their exact size, never freed (ulib/rt/desc.c): a
+   zeroed one or 0; and one given back before anyone saw it. */
+#define RT_DESC_SIZE ((sizeof(struct uthread) + 15) & ~(size_t)15)
+struct uthread *rt_desc_new(void);
+void rt_desc_drop(struct uthread *t);
 
 /* The thread_ops of every runtime package (ulib/rt_*.c). */
 void rt_block(struct thread *self);

@@ -17,6 +17,7 @@ SYSDECL(vp_cap); SYSDECL(timer); SYSDECL(vp_poll); SYSDECL(io); SYSDECL(futex_wa
 SYSDECL(futex_wake); SYSDECL(vp_exit); SYSDECL(cap_grant); SYSDECL(cap_drop);
 SYSDECL(seg_create); SYSDECL(seg_map); SYSDECL(seg_unmap); SYSDECL(seg_revoke);
 SYSDECL(seg_robust); SYSDECL(seg_info); SYSDECL(seg_wake);
+SYSDECL(fork); SYSDECL(waitpid); SYSDECL(kill);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -27,6 +28,9 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_spawn] = sys_spawn,
 	[SYS_wait] = sys_wait,
 	[SYS_getinfo] = sys_getinfo,
+	[SYS_fork] = sys_fork,
+	[SYS_waitpid] = sys_waitpid,
+	[SYS_kill] = sys_kill,
 	[SYS_map] = sys_map,
 	[SYS_unmap] = sys_unmap,
 	[SYS_protect] = sys_protect,

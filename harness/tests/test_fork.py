@@ -1,8 +1,9 @@
 """Processes: SYS_fork's copy-on-write copy, SYS_waitpid's statuses,
 SYS_kill to a child, a fork bomb contained (kernel/fork.c, kernel/cow.c;
-progs/tests/forkcow.c on bare VPs)."""
+progs/tests/forkcow.c on bare VPs), and POSIX fork, waitpid and
+pthread_atfork on every thread package (progs/posix/forkposix.c)."""
 import pytest
-from helpers import done, result
+from helpers import done, result, self_test
 
 SIGSEGV, SIGTERM, ECHILD = 11, 15, -10
 
@@ -61,3 +62,17 @@ def test_cow_racing_writers_on_two_vps(boot):
     assert res["child_bad"] == 0 and res["writer_bad"] == 0, res
     assert res["rounds"] > 0, res
     done(r, 0)
+
+
+PKGS = ["fifo", "prio", "naive", "tutor", "kthread"]
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PKGS)
+def test_posix_fork_wait_atfork_on_every_package(boot, pkg, smp):
+    """progs/posix/forkposix.c: the child's copy of globals, heap and
+    stack; a fork from a non-main thread while three workers run leaves
+    only the forker in the child (the workers' counts stand still, a new
+    thread runs and joins there); pthread_atfork's order; exit, SIGSEGV,
+    SIGKILL by kill(), WNOHANG, wait(), getppid(), ECHILD."""
+    self_test(boot, "forkposix", pkg, smp, at_least=27)

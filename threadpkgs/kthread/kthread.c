@@ -254,8 +254,23 @@ static int64_t kt_cputime(struct thread *t)
 	return c > k->cpu_base ? (int64_t)(c - k->cpu_base) : 0;
 }
 
+/* A fork's child: self is the only thread, on VP 0 (fresh VP page). The
+   other threads' descriptors are this space's memory but their VPs are
+   not here: they are never freed, as if still running (a join on one
+   would wait forever, as POSIX leaves it). */
+static void kt_fork_child(struct thread *self)
+{
+	struct kthread *k = (struct kthread *)self;
+	struct vp_page *vpp = vp_self();
+	pool_lock.locked = 0;            /* (another thread may have held it at the fork) */
+	k->cpu_base = vp_cpu_self_ns();  /* the slot's CPU time starts again */
+	k->t.vpp = vpp;
+	vpp->current_thread = (uint64_t)&k->t;
+}
+
 static const struct thread_ops kt_ops = {
 	.name = PKG_NAME,
+	.fork_child = kt_fork_child,
 	.block = kt_block,
 	.unblock = kt_unblock,
 	.yield = kt_yield,

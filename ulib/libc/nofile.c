@@ -1,6 +1,6 @@
 /*
  * The file-system calls a program without files still mentions: there is
- * no file system and no child process, so each fails with the errno a
+ * no file system, so each fails with the errno a
  * Linux program would get from an empty, read-only one. The console
  * descriptors (fd.c) are the console's and /dev/null, the one file.
  */
@@ -90,14 +90,3 @@ mode_t umask(mode_t mask)
 	return 022;                      /* nothing is ever created to apply it to */
 }
 
-pid_t wait(int *status)
-{
-	(void)status;
-	return fail(ECHILD);
-}
-
-pid_t waitpid(pid_t pid, int *status, int options)
-{
-	(void)pid, (void)status, (void)options;
-	return fail(ECHILD);
-}

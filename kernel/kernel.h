@@ -242,6 +242,7 @@ void futex_cancel_seg(int seg_id, struct space *sp, long err);
 long utimer_set(uint64_t deadline, uint64_t token);
 void kop_space_cleanup(struct space *sp);
 void kop_vp_cleanup(struct vp *vp);
+void futex_rekey(struct space *sp, uint64_t from, uint64_t to);
 
 /* timerq.c */
 void timerq_insert(struct kop **root, struct kop *op);
@@ -286,6 +287,19 @@ int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 int lazy_fill(struct space *sp, uint64_t va, uint64_t err);
 void lazy_unreserve(struct space *sp, void *pg);
 
+/* cow.c */
+void cow_init(void);
+int frame_share(uint64_t pa);
+int frame_shared(uint64_t pa);
+void frame_put(uint64_t pa);
+uint64_t cow_pte(uint64_t pa, uint64_t fl);
+int cow_break(struct space *sp, uint64_t va);
+int cow_fault(struct trapframe *tf, uint64_t va, uint64_t err);
+
+/* fork.c */
+int space_signo(const struct space *sp);
+int wait_status(const struct space *sp);
+
 /* protect.c */
 int all_mapped(struct space *sp, uint64_t a, uint64_t len);
 long own_range(uint64_t addr, uint64_t *len);
@@ -306,6 +320,7 @@ int seg_unmap_in(struct space *sp, struct seg *s);
 void seg_space_died(struct space *sp);
 void seg_space_free(struct space *sp);
 void seg_charge_to(struct seg *s, struct space *from, struct space *to);
+void seg_fork(struct space *from, struct space *to);
 int seg_futex_key(struct space *sp, uint64_t a, uint64_t *key);
 void seg_fault_detail(struct space *sp, uint64_t a, char *buf, size_t n);
 int seg_id_at(struct space *sp, uint64_t a);
@@ -339,9 +354,13 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 		const struct capent *caps, int ncaps);
 struct space *space_lookup(int id);
 int space_hold_all(struct space **out, int max);
-long space_wait(int id, int *ustatus);
+long space_wait(int id, int *ustatus, int posix);
+long space_wait_any(int nohang, int *ustatus);
+int space_child_ended(int id);
+void space_signal(struct space *sp, int signo);
 void space_finish(struct space *sp);
 struct space *space_at(int slot);
+int space_register(struct space *sp, struct space *parent);
 
 /* elf.c */
 int elf_load(struct space *sp, const uint8_t *img, uint64_t size, uint64_t *entry);

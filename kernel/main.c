@@ -16,6 +16,7 @@ void kmain(uint32_t magic, uint64_t mbi)
 	cmdline_parse(boot_cmdline);
 	pmm_init();
 	vm_init();
+	cow_init();
 	struct module *syms = module_find("ksyms");
 	if (syms)
 		ksyms_load(syms->start, syms->end - syms->start);

@@ -31,6 +31,9 @@
 				    kernel's own copies too (a page merely without the user
 				    bit, the kernel could still read and write: SMAP stops
 				    only user pages) */
+#define PTE_COW    (1UL << 52)   /* software bit: writable, but its frame may be shared after
+				    a fork: W stays off until a write fault copies the frame
+				    or takes it back (cow.c) */
 #define PTE_NX     (1UL << 63)
 #define PTE_ADDR   0x000ffffffffff000UL
 #define PTE_MAPPED (PTE_P | PTE_NONE)   /* a level-0 entry that holds a frame */

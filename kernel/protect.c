@@ -140,7 +140,7 @@ long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_
 		uint64_t va = addr, *pte;
 		while ((pte = vm_next(sp->pml4, &va, addr + len))) {
 			if (!(*pte & (PTE_KERNEL | PTE_SHARED)))   /* (none here: the kernel's ranges are out) */
-				*pte = pte_user(*pte & PTE_ADDR, fl);
+				*pte = cow_pte(*pte & PTE_ADDR, fl);   /* (W waits while a fork shares it) */
 			va += PGSIZE;
 		}
 	}

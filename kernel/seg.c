@@ -95,6 +95,22 @@ void seg_release(struct seg *s, int handle)
 		kfree(s);
 }
 
+/* A fork: `to` maps every segment `from` maps that is not being revoked
+   (from's lock held; `to` not running yet: the caller copies the
+   entries). Each mapping holds its reference, as seg_map's. */
+void seg_fork(struct space *from, struct space *to)
+{
+	spin_lock(&seg_lock);
+	for (int i = 0; i < MAXSEG_SPACE; i++) {
+		struct seg *s = from->segmaps[i].seg;
+		if (s && !s->revoked && s->frames) {
+			s->nmaps++;
+			to->segmaps[i] = from->segmaps[i];
+		}
+	}
+	spin_unlock(&seg_lock);
+}
+
 /* A new handle reference to s (the caller holds one, so s is alive). */
 void seg_hold(struct seg *s)
 {

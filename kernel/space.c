@@ -92,7 +92,7 @@ void space_put(struct space *sp)
    Only the first call ends the space: it sets the status and, for a
    kill, the cause (with the state, so the two agree). Returns whether
    this call did. */
-static int space_end(struct space *sp, int status, const char *cause)
+static int space_end(struct space *sp, int status, const char *cause, int signo)
 {
 	spin_lock(&kop_lock);
 	spin_lock(&table_lock);
@@ -106,6 +106,7 @@ static int space_end(struct space *sp, int status, const char *cause)
 	sp->state = SP_DYING;
 	sp->exit_status = status;
 	sp->kill_cause = cause;
+	sp->kill_signo = signo;
 	for (struct vp *v = sp->vps; v; v = v->space_next) {
 		if (v == myvp())
 			continue;
@@ -129,7 +130,7 @@ static int space_end(struct space *sp, int status, const char *cause)
 
 void space_exit(struct space *sp, int status)
 {
-	space_end(sp, status, 0);
+	space_end(sp, status, 0, 0);
 }
 
 /* End sp because of something it did; one line says what. Only if sp
@@ -142,12 +143,20 @@ void space_exit(struct space *sp, int status)
    address and rip. */
 void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip, const char *detail)
 {
-	if (!space_end(sp, EXIT_KILLED, cause))
+	if (!space_end(sp, EXIT_KILLED, cause, 0))
 		return;
 	sp->kill_addr = addr;
 	sp->kill_rip = rip;
 	kprintf("%s[space %d]: killed: %s at %#lx, rip %#lx%s%s%s\n", sp->name, sp->id,
 		cause, addr, rip, *detail ? " (" : "", detail, *detail ? ")" : "");
+}
+
+/* End sp as a POSIX signal's default action would (SYS_kill, fork.c):
+   its exit status is EXIT_KILLED, and a waitpid sees WTERMSIG = signo. */
+void space_signal(struct space *sp, int signo)
+{
+	if (space_end(sp, EXIT_KILLED, "signal", signo))
+		kprintf("%s[space %d]: killed: signal %d\n", sp->name, sp->id, signo);
 }
 
 /* The last VP of sp has exited: report, and wake whoever waits. */
@@ -187,6 +196,8 @@ void space_finish(struct space *sp)
 				table[i] = 0;
 	for (struct vp *w = sp->waiters; w; w = w->wait_next)
 		vp_wake(w);              /* each unlinks itself (space_wait) */
+	for (struct vp *w = sp->parent ? sp->parent->anywait : 0; w; w = w->wait_next)
+		vp_wake(w);              /* a waitpid(-1) of the parent (space_wait_any) */
 	spin_unlock(&table_lock);
 
 	if (__atomic_sub_fetch(&live_spaces, 1, __ATOMIC_ACQ_REL) == 0)
@@ -324,6 +335,30 @@ static int setup_stack(struct space *sp, int argc, char **argv, uint64_t *rsp)
 	return 0;
 }
 
+/* Give sp (built, not yet running) an id and a slot in the table, as a
+   child of parent (or none): its id, or -EAGAIN if the parent already
+   has MAXCHILD children in the table, the table is full, or the ids ran
+   out (then sp->parent is 0 again). */
+int space_register(struct space *sp, struct space *parent)
+{
+	sp->parent = parent;
+	spin_lock(&table_lock);
+	int slot = -1;
+	/* A per-parent quota: one space must not fill the global table. */
+	int room = (!parent || nchildren(parent) < MAXCHILD) && next_id <= (int)SPACE_ID_MAX;
+	for (int i = 0; room && i < MAXSPACE && slot < 0; i++)
+		if (!table[i])
+			slot = i;
+	if (slot >= 0) {
+		sp->id = next_id++;
+		table[slot] = sp;
+		__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);
+	} else
+		sp->parent = 0;
+	spin_unlock(&table_lock);
+	return slot < 0 ? -EAGAIN : sp->id;
+}
+
 /* Start program `prog` in a new space, with copies of caps[0..ncaps-1]
    as its handles CAP_BASE+0... Returns the space id or -errno: -EAGAIN if
    the parent already has MAXCHILD children in the table, or the table is
@@ -368,22 +403,8 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 		space_put(sp);                 /* frees tables and struct */
 		return err ? err : -ENOMEM;
 	}
-	sp->parent = parent;
 	sp->boot_slot = boot_slot;
-	spin_lock(&table_lock);
-	int slot = -1;
-	/* A per-parent quota: one space must not fill the global table. */
-	int room = (!parent || nchildren(parent) < MAXCHILD) && next_id <= (int)SPACE_ID_MAX;
-	for (int i = 0; room && i < MAXSPACE && slot < 0; i++)
-		if (!table[i])
-			slot = i;
-	if (slot >= 0) {
-		sp->id = next_id++;
-		table[slot] = sp;
-		__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);
-	}
-	spin_unlock(&table_lock);
-	if (slot < 0) {
+	if (space_register(sp, parent) < 0) {
 		sp->state = SP_DEAD;
 		sp->parent = 0;
 		while (sp->vps) {
@@ -417,7 +438,7 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
  * got the status; until then `nwaiters` keeps the struct alive (a VP
  * waiting keeps the parent alive, so it cannot be orphaned meanwhile).
  */
-long space_wait(int id, int *ustatus)
+long space_wait(int id, int *ustatus, int posix)
 {
 	struct vp *self = myvp();
 	struct space *me = self->space;
@@ -451,7 +472,7 @@ long space_wait(int id, int *ustatus)
 				break;
 			}
 	}
-	int status = ch->exit_status;
+	int status = posix ? wait_status(ch) : ch->exit_status;
 	spin_unlock(&table_lock);
 	shake();                         /* the child uncollected, nwaiters holding it */
 	/* Report before collecting, so a bad pointer leaves the child collectable. */
@@ -463,8 +484,72 @@ long space_wait(int id, int *ustatus)
 	if (--ch->nwaiters == 0 && ch->collected && table[slot] == ch) {
 		table[slot] = 0;
 		ch->waited = 1;
+		/* Not our child any more: it may still be in space_finish (its
+		   state is DEAD from the start of it), and we may end and be
+		   freed before it reads `parent` there (to wake our anywait). */
+		ch->parent = 0;
 		maybe_free(ch);
 	}
+	spin_unlock(&table_lock);
+	return r;
+}
+
+/*
+ * SYS_waitpid(-1): the status of any child of the caller that has ended,
+ * collected as space_wait does; 0 if none has and nohang; -ECHILD if the
+ * caller has no child in the table. Blocks on the caller's `anywait`
+ * list, which space_finish wakes when one of its children ends.
+ */
+long space_wait_any(int nohang, int *ustatus)
+{
+	struct vp *self = myvp();
+	struct space *me = self->space;
+	spin_lock(&table_lock);
+	for (;;) {
+		int any = 0, done = 0;
+		for (int i = 0; i < MAXSPACE && !done; i++)
+			if (table[i] && table[i]->parent == me) {
+				any = 1;
+				if (table[i]->state == SP_DEAD && !table[i]->collected)
+					done = table[i]->id;
+			}
+		if (!any || (!done && nohang)) {
+			spin_unlock(&table_lock);
+			return any ? 0 : -ECHILD;
+		}
+		if (done) {
+			spin_unlock(&table_lock);
+			long r = space_wait(done, ustatus, 1);
+			if (r != -ECHILD)  /* (another VP of ours collected it first: look again) */
+				return r;
+			spin_lock(&table_lock);
+			continue;
+		}
+		if (me->state != SP_ALIVE) {       /* we are being killed */
+			spin_unlock(&table_lock);
+			return -EINTR;
+		}
+		self->wait_next = me->anywait;
+		me->anywait = self;
+		wake_hand_off(me, self);
+		vp_block(&table_lock);
+		spin_lock(&table_lock);
+		for (struct vp **pp = &me->anywait; *pp; pp = &(*pp)->wait_next)
+			if (*pp == self) {
+				*pp = self->wait_next;
+				break;
+			}
+	}
+}
+
+/* Child `id` of the caller if it has ended (1), is still running (0), or
+   -ECHILD; for waitpid's WNOHANG. */
+int space_child_ended(int id)
+{
+	struct space *me = myvp()->space;
+	spin_lock(&table_lock);
+	struct space *ch = space_lookup(id);
+	int r = !ch || ch->parent != me ? -ECHILD : ch->state == SP_DEAD;
 	spin_unlock(&table_lock);
 	return r;
 }

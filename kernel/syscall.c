@@ -19,6 +19,7 @@ SYSDECL(seg_create); SYSDECL(seg_map); SYSDECL(seg_unmap); SYSDECL(seg_revoke);
 SYSDECL(seg_robust); SYSDECL(seg_info); SYSDECL(seg_wake); SYSDECL(disk);
 SYSDECL(file_open); SYSDECL(file_close); SYSDECL(file_read); SYSDECL(file_pread); SYSDECL(file_lseek);
 SYSDECL(file_fstat); SYSDECL(file_stat); SYSDECL(file_dup); SYSDECL(file_getdents);
+SYSDECL(fork); SYSDECL(waitpid); SYSDECL(kill);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -29,6 +30,9 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_spawn] = sys_spawn,
 	[SYS_wait] = sys_wait,
 	[SYS_getinfo] = sys_getinfo,
+	[SYS_fork] = sys_fork,
+	[SYS_waitpid] = sys_waitpid,
+	[SYS_kill] = sys_kill,
 	[SYS_map] = sys_map,
 	[SYS_unmap] = sys_unmap,
 	[SYS_protect] = sys_protect,

@@ -165,7 +165,7 @@ long sys_wait(uint64_t id, uint64_t ustatus, uint64_t c, uint64_t d, uint64_t e,
 	(void)c, (void)d, (void)e, (void)f;
 	if ((int64_t)id <= 0 || id > 0x7fffffff)
 		return -ECHILD;
-	return space_wait((int)id, (int *)ustatus);
+	return space_wait((int)id, (int *)ustatus, 0);
 }
 
 long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
@@ -192,6 +192,13 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return __atomic_load_n(&held_spaces, __ATOMIC_ACQUIRE);
 	case INFO_MEM_TOTAL:
 		return (long)mem_total_bytes;
+	case INFO_PARENT: {
+		spin_lock(&table_lock);      /* (space_finish orphans under it) */
+		struct space *p = myvp()->space->parent;
+		long id = p ? p->id : 0;
+		spin_unlock(&table_lock);
+		return id;
+	}
 	}
 	return -EINVAL;
 }

@@ -94,7 +94,7 @@ uint64_t space_unmap(struct space *sp, uint64_t va, uint64_t len)
 			break;
 		tlb_shootdown(sp);
 		for (int i = 0; i < b.n; i++)
-			page_free(P2V(b.pa[i]));
+			frame_put(b.pa[i]);     /* (freed by its last holder: cow.c) */
 		total += b.unmapped;
 	}
 	return total;

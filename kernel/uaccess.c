@@ -51,6 +51,10 @@ int uaccess_fixup(struct trapframe *tf)
 	uint64_t va = rcr2();
 	if (!(tf->error & PF_P) && va < USER_TOP && myvp() && lazy_fill(myvp()->space, va, tf->error) > 0)
 		return 1;
+	/* A copy-on-write page a fork left: copied (or taken back), and the copy resumes. */
+	if ((tf->error & (PF_P | PF_W)) == (PF_P | PF_W) && va < USER_TOP && myvp() &&
+	    cow_break(myvp()->space, va) > 0)
+		return 1;
 	tf->rip = (uint64_t)uaccess_fault;
 	return 1;
 }

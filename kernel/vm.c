@@ -173,7 +173,7 @@ static void free_level(uint64_t *t, int level, uint64_t n[2])
 		if (level > 0)
 			free_level(next, level - 1, n);
 		else if (!(e & PTE_SHARED)) {
-			page_free(next);
+			frame_put(V2P(next));    /* (a frame a fork shares goes with its last holder) */
 			n[0]++;
 		}
 	}

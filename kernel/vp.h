@@ -167,6 +167,7 @@ struct space {
 	struct vp *waiters;          /* parent VPs blocked in SYS_wait on us (table_lock) */
 	int nwaiters;                /* parent VPs inside SYS_wait on us (table_lock) */
 	int collected;               /* one of them got the status (table_lock) */
+	struct vp *anywait;          /* its VPs blocked in waitpid(-1) (table_lock; space_wait_any) */
 	struct capent caps[MAXCAP_SPACE];   /* handle table (lock); handle = CAP_BASE + index */
 	int tables_freed;            /* refs reached zero (table_lock) */
 	struct segmap segmaps[MAXSEG_SPACE];   /* segments it maps (lock) */
@@ -177,6 +178,8 @@ struct space {
 	const char *kill_cause;      /* set when the kernel killed the space */
 	uint64_t kill_addr, kill_rip;
 	struct ftable *files;        /* open files (sysfile.c), made at the first open */
+	int kill_signo;              /* the POSIX signal a kill stands for (fork.c: space_signo) */
+	volatile int forking;        /* forks whose entries are read-only, its shootdown not done (cow.c) */
 };
 
 #endif

@@ -198,6 +198,11 @@ long sys_futex_wait(ARGS)
 			r = -EIDRM;
 		return r < 0 ? r : -EAGAIN;
 	}
+	if (!(key & SEGKEY_TAG)) {       /* the key again: a fork's copy may have moved the word (cow.c) */
+		uint64_t *pte = vm_walk(myvp()->space->pml4, a0, 0);
+		if (pte && (*pte & PTE_P))
+			key = (*pte & PTE_ADDR) + a0 % PGSIZE;
+	}
 	op->fkey = key;
 	if (a2)
 		op->wake_ns = now_ns() + MIN(a2, 1UL << 62);

@@ -265,8 +265,24 @@ static void kt_interrupt(struct thread *t)
 		intr_vp(vpp);
 }
 
+/* A fork's child: self is the only thread, on VP 0 (fresh VP page). The
+   other threads' descriptors are this space's memory but their VPs are
+   not here: they are never freed, as if still running (a join on one
+   would wait forever, as POSIX leaves it). */
+static void kt_fork_child(struct thread *self)
+{
+	struct kthread *k = (struct kthread *)self;
+	struct vp_page *vpp = vp_self();
+	pool_lock.locked = 0;            /* (another thread may have held it at the fork) */
+	k->cpu_base = vp_cpu_self_ns();  /* the slot's CPU time starts again */
+	k->t.vpp = vpp;
+	vpp->current_thread = (uint64_t)&k->t;
+	intr_on();                       /* the fresh VP page names no entry yet */
+}
+
 static const struct thread_ops kt_ops = {
 	.name = PKG_NAME,
+	.fork_child = kt_fork_child,
 	.block = kt_block,
 	.unblock = kt_unblock,
 	.yield = kt_yield,

@@ -39,8 +39,15 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 	return rtq_pop(&runq);
 }
 
+/* A fork's child: the queued threads are not in it. */
+static void fork_reset(void)
+{
+	runq = (struct rtq){ 0 };
+}
+
 static struct rtpkg naive = {
 	.ops = RT_OPS(PKG_NAME),
+	.fork_reset = fork_reset,
 	.classic = 1,
 	.enqueue = enqueue,
 	.pick = pick,

@@ -21,6 +21,7 @@
  * Priority ceilings on <sync.h>'s mutexes (umutex_set_ceiling) raise a
  * holder's t.prio, which is what enqueue, pick and preempt read.
  */
+#include <string.h>
 #include <animart/vprt.h>
 
 #define WARN_NS 500000               /* preemption warning asked for: 0.5 ms */
@@ -233,8 +234,18 @@ static void init_vp(struct rtvp *v)
 	v->vpp->warn_ns = WARN_NS;
 }
 
+/* A fork's child: the queued threads are not in it. */
+static void fork_reset(void)
+{
+	lock.locked = 0;
+	memset(head, 0, sizeof head);
+	memset(tail, 0, sizeof tail);
+	mask = 0;
+}
+
 static struct rtpkg prio = {
 	.ops = RT_OPS(PKG_NAME, .wait_first = wait_first),
+	.fork_reset = fork_reset,
 	.init_vp = init_vp,
 	.enqueue = enqueue,
 	.pick = pick,

@@ -39,8 +39,15 @@ static void init_vp(struct rtvp *v)
 	v->vpp->warn_ns = WARN_NS;
 }
 
+/* A fork's child: the queued threads are not in it. */
+static void fork_reset(void)
+{
+	runq = (struct rtq){ 0 };
+}
+
 static struct rtpkg tutor = {
 	.ops = RT_OPS(PKG_NAME),
+	.fork_reset = fork_reset,
 	.init_vp = init_vp,
 	.enqueue = enqueue,
 	.pick = pick,

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <errno.h>
+#include <pthread.h>
 #include <animart/sys.h>
 #include <animart/spin.h>
 #include <animart/upcall.h>
@@ -168,6 +169,38 @@ static void drain(struct vcache *vc, int c)
 	spin_unlock_by(&sc->lock, 0);
 }
 
+/* fork (ulib/pthread/pfork.c): no central list is mid-change in the
+   child's copy, as the forking thread holds every class lock across the
+   fork; the child forgets the VP caches (another VP may have been in
+   the middle of one; their blocks stay unused in the child), so its VP 0
+   starts a cache of its own. Software interrupts stay off from prepare
+   to parent or child, as around every use of these locks: a thread
+   switched out holding one would leave the VP that wants it spinning
+   with them off (at -smp 1, for ever: forkposix on fifo hung so). */
+static int fork_was;
+
+static void fork_prepare(void)
+{
+	vp_disable_save_self(&fork_was);
+	for (int c = 0; c < NCLASS; c++)
+		spin_lock_by(&classes[c].lock, 0);
+}
+
+static void fork_parent(void)
+{
+	for (int c = NCLASS - 1; c >= 0; c--)
+		spin_unlock_by(&classes[c].lock, 0);
+	vp_restore(vp_self(), fork_was);     /* (in the child, its own new VP page) */
+}
+
+static void fork_child(void)
+{
+	memset(vcaches, 0, sizeof vcaches);
+	fork_parent();
+}
+
+static volatile int fork_ready;
+
 /* The calling VP's caches (disabled), mapped on first use; 0 if out of
    memory, and then the central lists serve alone. */
 static struct vcache *vcache(void)
@@ -177,6 +210,8 @@ static struct vcache *vcache(void)
 		return 0;
 	struct vcache *vc = vcaches[i];
 	if (!vc) {
+		if (!__atomic_exchange_n(&fork_ready, 1, __ATOMIC_ACQ_REL))
+			pthread_atfork(fork_prepare, fork_parent, fork_child);   /* (registered first: runs last) */
 		void *m = sys_map(0, sizeof *vc, PROT_READ | PROT_WRITE);
 		if (!sys_failed((long)m)) {
 			vc = m;

@@ -2,9 +2,8 @@
  * The file-system calls: open, stat and access reach the disk's ext2
  * file system (read-only so far; kernel/sysfile.c, docs/files.md); with
  * no disk, and for the calls that would write, each fails with the errno
- * a Linux program would get from an empty, read-only one. There is no
- * child process. The console descriptors (fd.c) are the console's and
- * /dev/null.
+ * a Linux program would get from an empty, read-only one. The console
+ * descriptors (fd.c) are the console's and /dev/null.
  */
 #include <fcntl.h>
 #include <unistd.h>
@@ -110,14 +109,3 @@ mode_t umask(mode_t mask)
 	return 022;                      /* nothing is ever created to apply it to */
 }
 
-pid_t wait(int *status)
-{
-	(void)status;
-	return fail(ECHILD);
-}
-
-pid_t waitpid(pid_t pid, int *status, int options)
-{
-	(void)pid, (void)status, (void)options;
-	return fail(ECHILD);
-}

@@ -1,25 +1,13 @@
-/* Processes: a POSIX program here is one process and cannot make
-   another (a new address space is a different program, started by the
-   kernel's spawn, <sys.h>). fork and vfork fail with ENOSYS, as Linux
-   answers a call it lacks; the exec family with ENOENT (there is no file
-   to run, as on an empty file system); popen, built on both, returns
-   null with ENOSYS and pclose has no child to wait for (ECHILD). Code
-   that falls back when these fail (most does: fork can fail with EAGAIN
-   on Linux too) keeps working; code that needs a child cannot. */
+/* Processes without files: fork is SYS_fork (ulib/pthread/pfork.c), but
+   there is no file to exec. The exec family fails with ENOENT (as on an
+   empty file system); popen, built on fork and exec, returns null with
+   ENOSYS and pclose has no child to wait for (ECHILD). Code that falls
+   back when these fail keeps working; code that needs to run another
+   program cannot (a new program is started by the kernel's spawn,
+   <animart/sys.h>). */
 #include <unistd.h>
 #include <stdio.h>
 #include <errno.h>
-
-pid_t fork(void)
-{
-	errno = ENOSYS;
-	return -1;
-}
-
-pid_t vfork(void)
-{
-	return fork();
-}
 
 static int noexec(void)
 {

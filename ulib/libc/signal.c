@@ -450,6 +450,14 @@ static int send_program(siginfo_t *si)
 
 int kill(pid_t pid, int sig)
 {
+	if (pid > 0 && pid != getpid()) {        /* a child or the parent: the kernel's default action */
+		long r = sig < 0 || sig > NSIG ? -EINVAL : sys_kill(pid, sig);
+		if (r < 0) {
+			errno = (int)-r;
+			return -1;
+		}
+		return 0;
+	}
 	if (pid != getpid() && pid != 0 && pid != -1) {
 		errno = ESRCH;
 		return -1;

@@ -104,7 +104,7 @@ long sysconf(int name)
 
 int getpagesize(void) { return (int)PAGE_SIZE; }
 pid_t getpid(void) { return (pid_t)sys_getinfo(INFO_SPACE); }
-pid_t getppid(void) { return 0; }
+pid_t getppid(void) { return (pid_t)sys_getinfo(INFO_PARENT); }   /* 0: none, or it ended */
 uid_t getuid(void) { return 0; }
 uid_t geteuid(void) { return 0; }
 gid_t getgid(void) { return 0; }

@@ -740,14 +740,7 @@ int pthread_getconcurrency(void)
 	return concurrency;
 }
 
-/* There is no fork() to run them around (spaces start from a program,
-   SYS_spawn), so registering is all there is; libraries that register
-   handlers at start-up need it to succeed. */
-int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
-{
-	(void)prepare, (void)parent, (void)child;
-	return 0;
-}
+/* (pthread_atfork is with fork: pfork.c) */
 
 /* ---- once ---- */
 

@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <stdio.h>
+#include <string.h>
 #include <animart/sys.h>
 #include <animart/vprt.h>
 #include <animart/tls.h>
@@ -16,11 +17,21 @@
 
 #define BOOT_STACK (16 * 1024)          /* a new VP's first few calls */
 
+/* n zeroed bytes: from malloc, or (in a fork's child, where malloc's
+   locks stay held until the child's atfork handlers run) mapped. */
+static void *take(size_t n, int mapped)
+{
+	if (!mapped)
+		return calloc(1, n);
+	void *m = sys_map(0, n, PROT_READ | PROT_WRITE);
+	return sys_failed((long)m) ? 0 : m;
+}
+
 /* The calling VP joins package p (software interrupts off). */
-static struct rtvp *adopt_vp(struct rtpkg *p)
+static struct rtvp *adopt_vp(struct rtpkg *p, int mapped)
 {
 	int idx = vp_index();
-	struct rtvp *v = calloc(1, p->vp_size ? p->vp_size : sizeof *v);
+	struct rtvp *v = take(p->vp_size ? p->vp_size : sizeof *v, mapped);
 	if (!v) {
 		printf("%s: out of memory for VP %d\n", p->ops.name, idx);
 		exit(70);
@@ -37,7 +48,7 @@ static struct rtvp *adopt_vp(struct rtpkg *p)
 		v->vpp->want_preempted = 0;
 		v->vpp->current_thread = 0;
 		intr_on();           /* but signals interrupt it (ulib/intr.c) */
-		if (!(v->sched_stack = malloc(RT_SCHED_STACK))) {
+		if (!(v->sched_stack = mapped ? take(RT_SCHED_STACK, 1) : malloc(RT_SCHED_STACK))) {
 			printf("%s: out of memory for VP %d\n", p->ops.name, idx);
 			exit(70);
 		}
@@ -60,9 +71,35 @@ static struct rtvp *adopt_vp(struct rtpkg *p)
 	return v;
 }
 
+/* A fork's child (thread_ops.fork_child): self runs on VP 0 with a fresh
+   VP page, and is the package's only thread. The runtime forgets the
+   parent's VPs (their pages are not mapped here) and its idle count,
+   unlocks what another thread may have held at the fork, lets the policy
+   empty its queues, joins VP 0 as at start, and makes self its running
+   thread. Software interrupts stay off (the caller enables them). The
+   pool of finished descriptors is kept: it is this space's memory. No
+   malloc here: the fork holds its locks until the child's handlers. */
+void rt_fork_child(struct thread *st)
+{
+	struct uthread *self = (struct uthread *)st;
+	struct rtpkg *p = (struct rtpkg *)st->ops;    /* (ops is first in it) */
+	memset(p->vps, 0, sizeof p->vps);
+	p->nvps = 0;
+	p->vps_lock.locked = p->pool_lock.locked = 0;
+	p->nidle = 0;
+	p->wake_seq = 0;
+	p->started = 1;
+	if (p->fork_reset)
+		p->fork_reset();
+	struct rtvp *v = adopt_vp(p, 1);
+	self->lc.busy = 0;
+	self->t.vpp = v->vpp;
+	v->vpp->current_thread = (uint64_t)&self->t;
+}
+
 static void vp_entry(void *arg)
 {
-	rt_sched_enter(adopt_vp(arg), 0);
+	rt_sched_enter(adopt_vp(arg, 0), 0);
 }
 
 int rt_add_vps(struct rtpkg *p, int n)
@@ -231,7 +268,7 @@ void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg)
 	p->started = 1;
 	thread_pkgs_on = 1;              /* current_thread is a struct thread now (spin_owner) */
 	vp_disable_self();
-	struct rtvp *v = adopt_vp(p);
+	struct rtvp *v = adopt_vp(p, 0);
 	if (!rt_create(p, main_thread, &m, 0)) {
 		printf("%s: cannot create the main thread\n", p->ops.name);
 		exit(70);

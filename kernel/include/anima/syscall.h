@@ -26,6 +26,12 @@
                                gets copies of the caller's handles[0..n-1] as its handles CAP_BASE+0.. */
 #define SYS_wait        6   /* (int space, int *status) -> space id, once it has ended */
 #define SYS_getinfo     7   /* (int what) -> value: see INFO_* below */
+#define SYS_fork        8   /* () -> child's space id in the caller, 0 in the child: a copy-on-write
+                               copy of the caller's memory with only the calling thread (one VP) */
+#define SYS_waitpid     9   /* (int pid or -1, int *wstatus, options: WNOHANG=1) -> pid, 0 (WNOHANG,
+                               none ended), -ECHILD; *wstatus in Linux's encoding (<sys/wait.h>) */
+#define SYS_kill        10  /* (int pid, int sig) -> 0: a signal's default action on the caller's
+                               child or parent only (else -ESRCH); sig 0 checks */
 
 #define SYS_map         16  /* (void *addr, size_t len, int prot [, latency ns if MAP_LAZY]) -> address */
 #define SYS_unmap       17  /* (void *addr, size_t len) -> 0; -ENOMEM (nothing unmapped) if cutting a demand-zero region in two passes MAXLAZY_SPACE */
@@ -97,6 +103,7 @@
                                the last CPU switches away). A test that checks every frame came back
                                waits for this to fall to the spaces it knows are running */
 #define INFO_MEM_TOTAL  9   /* usable physical memory the boot memory map gave, bytes */
+#define INFO_PARENT     10  /* the id of the space that spawned or forked this one, 0 if none (or it ended) */
 
 /* SYS_map protections */
 #define PROT_READ       1

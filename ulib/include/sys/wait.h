@@ -1,6 +1,6 @@
-/* <sys/wait.h>: a POSIX program has no children (no fork; spawned
-   programs are waited for with sys_wait, <sys.h>): wait and waitpid
-   fail with ECHILD (ulib/nofile.c). The status macros are Linux's. */
+/* <sys/wait.h>: wait and waitpid for the children fork made
+   (ulib/libc/proc.c, SYS_waitpid); the status word and its macros are
+   Linux's. No process groups: pid 0 and -getpid() mean any child. */
 #ifndef ULIB_SYS_WAIT_H
 #define ULIB_SYS_WAIT_H
 

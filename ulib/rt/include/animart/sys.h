@@ -51,6 +51,10 @@ static inline long sys_cap_grant(long handle, int space) { return syscall2(SYS_c
 static inline long sys_cap_drop(long handle) { return syscall1(SYS_cap_drop, handle); }
 static inline long sys_wait(int space, int *status) { return syscall2(SYS_wait, space, status); }
 static inline long sys_getinfo(int what) { return syscall1(SYS_getinfo, what); }
+/* Processes (kernel/fork.c): 0 in the child, its id in the parent. */
+static inline long sys_fork(void) { return syscall0(SYS_fork); }
+static inline long sys_waitpid(int pid, int *wstatus, int options) { return syscall3(SYS_waitpid, pid, wstatus, options); }
+static inline long sys_kill(int pid, int sig) { return syscall2(SYS_kill, pid, sig); }
 static inline void *sys_map(void *addr, size_t len, int prot)
 {
 	return (void *)syscall3(SYS_map, addr, len, prot);

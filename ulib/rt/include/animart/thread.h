@@ -66,6 +66,11 @@ struct thread_ops {
 	   others already wait on (<animart/waitq.h>); a goes before the
 	   first such b. 0: FIFO. */
 	int (*wait_first)(const struct thread *a, const struct thread *b);
+	/* Optional: in the child of a fork (ulib/libc/proc.c), self is the
+	   only thread, on the space's one VP (index 0, its VP page fresh):
+	   make the package run on that VP with self as its running thread,
+	   forgetting every other thread and VP. 0: fork is ENOSYS. */
+	void (*fork_child)(struct thread *self);
 };
 
 /* Where an interrupted thread t should resume instead of where it was

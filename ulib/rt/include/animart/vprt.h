@@ -133,6 +133,9 @@ struct rtpkg {
 	/* Optional: v is about to run threads (from its scheduler or an upcall). */
 	void (*on_run)(struct rtvp *v);
 	struct rt_stats *stats;      /* optional counters */
+	/* Optional: in a fork's child, empty the policy's own queues (the
+	   other threads are gone); the runtime resets its part. */
+	void (*fork_reset)(void);
 
 	/* ---- the runtime's state (zero at start) ---- */
 	struct rtvp *vps[MAXVP];     /* the package's VPs, in joining order */
@@ -166,12 +169,14 @@ int rt_block_until(struct thread *self, uint64_t deadline);
 void rt_interrupt(struct thread *t);
 int64_t rt_cputime(struct thread *t);
 void rt_setprio(struct thread *t, int prio);
+void rt_fork_child(struct thread *self);
 /* RT_OPS(name) or RT_OPS(name, .wait_first = f): a package adds the
    optional thread_ops the runtime has no routine for. */
 #define RT_OPS(nm, ...) { .name = (nm), .block = rt_block, .unblock = rt_unblock, \
 		     .block_until = rt_block_until, .interrupt = rt_interrupt, \
 		     .yield = rt_yield, .exit = rt_exit, .free = rt_free, \
-		     .cputime = rt_cputime, .setprio = rt_setprio, __VA_ARGS__ }
+		     .cputime = rt_cputime, .setprio = rt_setprio, \
+		     .fork_child = rt_fork_child, __VA_ARGS__ }
 
 /* struct pkg's routines, for RT_PACKAGE. */
 __attribute__((noreturn)) void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg);

@@ -1,0 +1,78 @@
+"""Processes: SYS_fork's copy-on-write copy, SYS_waitpid's statuses,
+SYS_kill to a child, a fork bomb contained (kernel/fork.c, kernel/cow.c;
+progs/tests/forkcow.c on bare VPs), and POSIX fork, waitpid and
+pthread_atfork on every thread package (progs/posix/forkposix.c)."""
+import pytest
+from helpers import done, result, self_test
+
+SIGSEGV, SIGTERM, ECHILD = 11, 15, -10
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_fork_child_sees_the_fork_time_memory_and_writes_stay_apart(boot, smp):
+    """Data, .bss, a mapped run, a demand-zero region (touched and not)
+    and the stack: the child sees them as at the fork though the parent
+    overwrites them all first; the child's writes never reach the
+    parent; a shared segment stays shared. memcheck: every charge
+    matches the pages a space held at its end."""
+    r = boot("memcheck run=forkcow,mem", smp=smp, timeout=120)
+    res = result(r, "forkcow_mem")
+    assert res["waited"] == 1 and res["child"] == 0, r.tail()
+    assert res["parent_bad"] == 0 and res["seg_seen"] == 1, res
+    done(r, 0)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_waitpid_statuses_wnohang_and_kill(boot, smp):
+    """exit(7) -> WIFEXITED 7; a write to address 8 -> WIFSIGNALED
+    SIGSEGV; WNOHANG on a running child -> 0; kill(child, SIGTERM) ->
+    WTERMSIG 15; waitpid(-1) finds the last; then ECHILD. A space that
+    is neither child nor parent cannot be signalled."""
+    r = boot("memcheck run=forkcow,status", smp=smp, timeout=120)
+    res = result(r, "forkcow_status")
+    assert res["exit_ok"] == 1 and res["fault_sig"] == SIGSEGV, res
+    assert res["nohang"] == 0 and res["kill"] == 0 and res["killed_sig"] == SIGTERM, res
+    assert res["any_ok"] == 1 and res["none"] == ECHILD and res["kill_stranger"] == 0, res
+    done(r, 0)
+
+
+@pytest.mark.parametrize("mem", ["512M", "24M"])
+def test_fork_bomb_is_contained_and_memory_comes_back(boot, mem):
+    """Every process forks until refused, then waits for its children.
+    With 512 MiB the space table refuses (-EAGAIN), with 24 MiB the
+    memory (-ENOMEM); the kernel lives, nothing else is refused, and
+    INFO_MEM_AVAIL comes back exactly."""
+    r = boot("memcheck memquota=4 run=forkcow,bomb", smp=2, mem=mem, timeout=300)
+    res = result(r, "forkcow_bomb")
+    assert res["waited"] == 1 and res["status"] == 0, res
+    assert res["forks"] > 0 and res["other"] == 0, res
+    assert res["eagain" if mem == "512M" else "enomem"] > 0, res
+    assert res["avail_lost"] == 0, res
+    done(r, 0)
+
+
+def test_cow_racing_writers_on_two_vps(boot):
+    """Two VPs of the parent write their pages without pause on 2 CPUs
+    while VP 0 forks 30 children: each child's snapshot is one the
+    writers could have left, its own writes never reach them, and
+    theirs never reach it."""
+    r = boot("memcheck run=forkcow,race,30", smp=2, timeout=240)
+    res = result(r, "forkcow_race")
+    assert res["forks"] == 30 and res["failed"] == 0, res
+    assert res["child_bad"] == 0 and res["writer_bad"] == 0, res
+    assert res["rounds"] > 0, res
+    done(r, 0)
+
+
+PKGS = ["fifo", "prio", "naive", "tutor", "kthread"]
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PKGS)
+def test_posix_fork_wait_atfork_on_every_package(boot, pkg, smp):
+    """progs/posix/forkposix.c: the child's copy of globals, heap and
+    stack; a fork from a non-main thread while three workers run leaves
+    only the forker in the child (the workers' counts stand still, a new
+    thread runs and joins there); pthread_atfork's order; exit, SIGSEGV,
+    SIGKILL by kill(), WNOHANG, wait(), getppid(), ECHILD."""
+    self_test(boot, "forkposix", pkg, smp, at_least=27)

@@ -1,0 +1,95 @@
+/*
+ * fork, vfork and pthread_atfork. SYS_fork (kernel/fork.c) makes a child
+ * space with a copy-on-write copy of this one, in which only the calling
+ * thread lives, on one fresh VP (index 0, no upcalls registered). Here
+ * the child's thread package is started again on that VP with the caller
+ * as its only thread (thread_ops.fork_child: the runtime's
+ * rt_fork_child, or kthread's), so it is the same package, with one VP.
+ * A native program (no package) needs nothing: it runs on its VP as it
+ * did. vfork is fork (the child gets a copy, not the parent's memory).
+ *
+ * Around it, the handlers of pthread_atfork: prepare in the reverse
+ * order of registration, then parent or child in the order. As in POSIX,
+ * the child may find a lock another thread held at the fork still
+ * taken: a program that forks while other threads run should call only
+ * async-signal-safe functions in the child, or take its locks in a
+ * prepare handler.
+ */
+#include <unistd.h>
+#include <errno.h>
+#include <pthread.h>
+#include <animart/sys.h>
+#include <animart/thread.h>
+#include <animart/upcall.h>
+#include <animart/spin.h>
+
+#define ATFORK_MAX 64                /* as many as glibc programs register in practice */
+
+static struct atfork {
+	void (*prepare)(void), (*parent)(void), (*child)(void);
+} fns[ATFORK_MAX];
+static volatile int nfns;
+static struct spin fns_lock;
+
+int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
+{
+	int r = ENOMEM;
+	spin_lock_by(&fns_lock, 0);
+	if (nfns < ATFORK_MAX) {
+		fns[nfns] = (struct atfork){ prepare, parent, child };
+		__atomic_store_n(&nfns, nfns + 1, __ATOMIC_RELEASE);
+		r = 0;
+	}
+	spin_unlock_by(&fns_lock, 0);
+	return r;
+}
+
+/* phase 0: prepare (last registered first); 1: parent; 2: child. */
+static void run_handlers(int phase)
+{
+	int n = __atomic_load_n(&nfns, __ATOMIC_ACQUIRE);
+	for (int k = 0; k < n; k++) {
+		struct atfork *a = &fns[phase ? k : n - 1 - k];
+		void (*f)(void) = phase == 0 ? a->prepare : phase == 1 ? a->parent : a->child;
+		if (f)
+			f();
+	}
+}
+
+pid_t fork(void)
+{
+	struct thread *self = thread_pkgs_on ? thread_self() : 0;
+	if (self && !self->ops->fork_child) {
+		errno = ENOSYS;                  /* a package that cannot start again */
+		return -1;
+	}
+	run_handlers(0);
+	int was = 1;
+	/* Software interrupts off across the call: the thread must not move
+	   to another VP between the kernel's copy and the child's restart. */
+	struct vp_page *vpp = self ? vp_disable_save_self(&was) : 0;
+	long r = sys_fork();
+	if (r == 0) {
+		if (self) {
+			self->ops->fork_child(self);     /* VP 0, registered anew: disabled */
+			if (!was)
+				vp_enable_self();
+		}
+		fns_lock.locked = 0;
+		run_handlers(2);
+		return 0;
+	}
+	if (self)
+		vp_restore(vpp, was);
+	run_handlers(1);
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return (pid_t)r;
+}
+
+pid_t vfork(void)
+{
+	return fork();
+}

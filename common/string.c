@@ -41,9 +41,47 @@ void *memset(void *dst, int c, size_t n)
 	return dst;
 }
 
+/* Unaligned loads the compiler may not assume aligned or unaliased (x86
+   loads from any address). */
+typedef uint64_t __attribute__((may_alias, aligned(1))) word_u;
+typedef uint32_t __attribute__((may_alias, aligned(1))) half_u;
+
+/* The first byte that differs in two little-endian words read at a and
+   b: the lowest set byte of their xor. */
+static int first_diff(const unsigned char *a, const unsigned char *b, uint64_t d)
+{
+	size_t k = (size_t)__builtin_ctzll(d) / 8;
+	return a[k] - b[k];
+}
+
+/*
+ * Eight bytes a step, the last step overlapping the one before when n is
+ * not a multiple of 8 (the bytes before it are equal, so its first
+ * difference is the first), and four for short keys: programs compare
+ * keys with it (a word count's table compares per probe; the byte loop
+ * cost it 7% against glibc's, words being about 11 bytes long).
+ */
 int memcmp(const void *a, const void *b, size_t n)
 {
 	const unsigned char *x = a, *y = b;
+	if (n >= 8) {
+		for (size_t i = 0;; i += 8) {
+			if (i > n - 8)
+				i = n - 8;          /* the last, overlapping word */
+			uint64_t d = *(const word_u *)(x + i) ^ *(const word_u *)(y + i);
+			if (d)
+				return first_diff(x + i, y + i, d);
+			if (i == n - 8)
+				return 0;
+		}
+	}
+	if (n >= 4) {
+		uint64_t d = *(const half_u *)x ^ *(const half_u *)y;
+		if (d)
+			return first_diff(x, y, d);
+		d = *(const half_u *)(x + n - 4) ^ *(const half_u *)(y + n - 4);
+		return d ? first_diff(x + n - 4, y + n - 4, d) : 0;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (x[i] != y[i])
 			return x[i] - y[i];

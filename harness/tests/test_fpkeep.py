@@ -13,6 +13,7 @@ def test_fpu_state_survives_interrupts(boot, vps):
     r = boot(f"run=fpkeep,{vps}", smp=vps, timeout=120)
     res = result(r, "fpkeep")
     assert res["bad"] == 0 and res["ok"] is True, f"{res}\n{r.tail()}"
-    # every thread was interrupted mid-spin at least twice
-    assert res["threads"] == 3 * vps and res["interrupted"] >= 2 * res["threads"], res
+    # every thread was interrupted mid-spin at least twice (each spins
+    # until all have been: a count of events, not of time)
+    assert res["threads"] == 3 * vps and res["min_hit"] >= 2, res
     done(r, 0)

@@ -6,8 +6,11 @@
  * resume; this checks every register that part holds. Three threads per
  * VP each load all 16 XMM registers, all 8 x87 registers and MXCSR with
  * values of their own, spin with nothing else running on them (fifo's
- * 1 ms time slices interrupt them), and compare. Repeated until each
- * thread has been interrupted mid-spin (its nivcsw grew during one).
+ * 1 ms time slices interrupt them), and compare. Repeated until every
+ * thread has been interrupted mid-spin twice (its nivcsw grew during a
+ * spin): a thread that has goes on spinning until all have, so each VP
+ * keeps three threads to slice between (a thread left alone on its VP
+ * was never switched out, and the count fell short on a busy host).
  *
  * @result {"name": "fpkeep", "threads", "interrupted": spins that were
  *          interrupted, "bad": registers found changed, "ok"}
@@ -20,9 +23,12 @@
 #include <fifo/fifo.h>
 
 #define PER_VP 3
-#define ROUNDS 40                /* at most, each thread */
+#define ROUNDS 400               /* at most, each thread */
+#define HITS 2                   /* interrupted spins wanted of each */
 
 static long interrupted, bad;
+static int nvps, ndone;      /* threads that have had HITS */
+static int min_hit = 1 << 30;
 
 /* Load, spin `n` times, store: 0 if every register came back. */
 static int spin_regs(uint64_t seed, long n)
@@ -78,19 +84,20 @@ static void *worker(void *arg)
 {
 	uint64_t seed = (uint64_t)(uintptr_t)arg;
 	struct thread *self = thread_self();
-	int hit = 0;
-	for (int i = 0; i < ROUNDS && hit < 2; i++) {
+	int hit = 0, n = PER_VP * nvps;
+	for (int i = 0; i < ROUNDS && __atomic_load_n(&ndone, __ATOMIC_RELAXED) < n; i++) {
 		uint64_t before = self->nivcsw;
 		int w = spin_regs(seed * 64 + (uint64_t)i, 2000000);
-		if (self->nivcsw != before)
-			hit++;
+		if (self->nivcsw != before && ++hit == HITS)
+			__atomic_fetch_add(&ndone, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&bad, w, __ATOMIC_RELAXED);
 	}
 	__atomic_fetch_add(&interrupted, hit, __ATOMIC_RELAXED);
+	for (int m = __atomic_load_n(&min_hit, __ATOMIC_RELAXED); hit < m; )
+		if (__atomic_compare_exchange_n(&min_hit, &m, hit, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			break;
 	return (void *)(intptr_t)hit;
 }
-
-static int nvps;
 
 static void *main_fn(void *arg)
 {
@@ -106,6 +113,7 @@ static void *main_fn(void *arg)
 	result_begin(&r, "fpkeep");
 	result_int(&r, "threads", n);
 	result_int(&r, "interrupted", interrupted);
+	result_int(&r, "min_hit", min_hit);
 	result_int(&r, "bad", bad);
 	result_bool(&r, "ok", ok);
 	result_end(&r);

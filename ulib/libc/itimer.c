@@ -26,6 +26,7 @@
 #include <animart/clock.h>
 #include <animart/spin.h>
 #include <animart/thread.h>
+#include "svc.h"
 
 #define NS 1000000000ULL
 #define MIN_NAP 1000000ULL       /* 1 ms: the least the watcher sleeps */
@@ -40,11 +41,6 @@ static const int sigs[2] = { SIGVTALRM, SIGPROF };
 static struct spin lk;
 static struct thread *watcher;   /* once it runs */
 static int started;
-
-struct thread *__pt_main_hold(void);
-void __pt_main_release(void);
-void __pt_daemon(void);
-int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer);
 
 static uint64_t cpu_now(void)
 {
@@ -82,10 +78,7 @@ static uint64_t scan(uint64_t now, int *fire)
 static void *watch(void *arg)
 {
 	(void)arg;
-	sigset_t all;
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, 0);
-	__pt_daemon();
+	__pt_daemon_enter();
 	spin_lock(&lk);
 	watcher = thread_self();
 	spin_unlock(&lk);
@@ -107,17 +100,7 @@ static void *watch(void *arg)
 
 static int start(void)
 {
-	if (__atomic_load_n(&started, __ATOMIC_ACQUIRE) || __atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
-		return 0;
-	pthread_attr_t a;
-	pthread_t th;
-	pthread_attr_init(&a);
-	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&th, &a, watch, 0)) {
-		__atomic_store_n(&started, 0, __ATOMIC_RELEASE);
-		return EAGAIN;
-	}
-	return 0;
+	return __pt_daemon_once(&started, watch);
 }
 
 static uint64_t tv_ns(const struct timeval *tv)

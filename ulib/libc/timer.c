@@ -44,6 +44,7 @@
 #include <animart/clock.h>
 #include <animart/spin.h>
 #include <animart/thread.h>
+#include "svc.h"
 
 #define NTIMER 64                /* slot 0 is ITIMER_REAL (alarm, setitimer) */
 #define NS 1000000000ULL
@@ -70,13 +71,9 @@ static struct thread *tthread;   /* the timer thread, once it runs */
 static uint64_t sleep_to;        /* what it sleeps until (FAR: no timer armed) */
 static int started;              /* the timer thread is made or being made */
 
-/* ulib/posix/pthread.c, ulib/signal.c */
-struct thread *__pt_main_hold(void);
-void __pt_main_release(void);
-void __pt_daemon(void);
-int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer);
+/* ulib/libc/signal.c */
 int __timer_taken(int id);
-uint64_t __clock_realtime_ns(void);     /* ulib/time.c */
+uint64_t __clock_realtime_ns(void);     /* ulib/libc/time.c */
 
 static int id_of(struct ptimer *t)
 {
@@ -214,10 +211,7 @@ static int expire(struct ptimer *t, uint64_t now, struct notify *n)
 static void *timer_thread(void *arg)
 {
 	(void)arg;
-	sigset_t all;
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, 0);
-	__pt_daemon();
+	__pt_daemon_enter();
 	spin_lock(&lk);
 	tthread = thread_self();
 	spin_unlock(&lk);
@@ -247,17 +241,7 @@ static void *timer_thread(void *arg)
 /* The timer thread exists (made by the first caller); 0 or EAGAIN. */
 static int start(void)
 {
-	if (__atomic_load_n(&started, __ATOMIC_ACQUIRE) || __atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
-		return 0;
-	pthread_attr_t a;
-	pthread_t th;
-	pthread_attr_init(&a);
-	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&th, &a, timer_thread, 0)) {
-		__atomic_store_n(&started, 0, __ATOMIC_RELEASE);
-		return EAGAIN;
-	}
-	return 0;
+	return __pt_daemon_once(&started, timer_thread);
 }
 
 /* t's time left and period (lk held). */

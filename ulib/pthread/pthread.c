@@ -16,6 +16,7 @@
  * since the last create.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -141,6 +142,36 @@ void __pt_daemon(void)
 {
 	if (__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL) == 0)
 		exit(0);
+}
+
+/* A service thread's first steps: every signal blocked (the program's
+   signals are for its own threads), then __pt_daemon. */
+void __pt_daemon_enter(void);
+void __pt_daemon_enter(void)
+{
+	sigset_t all;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, 0);
+	__pt_daemon();
+}
+
+/* Start fn as a detached service thread once: *started is 0 until the
+   first caller made it (or is making it); 0, or EAGAIN if it could not
+   be made (and a later call tries again). */
+int __pt_daemon_once(int *started, void *(*fn)(void *));
+int __pt_daemon_once(int *started, void *(*fn)(void *))
+{
+	if (__atomic_load_n(started, __ATOMIC_ACQUIRE) || __atomic_exchange_n(started, 1, __ATOMIC_ACQ_REL))
+		return 0;
+	pthread_attr_t a;
+	pthread_t th;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&th, &a, fn, 0)) {
+		__atomic_store_n(started, 0, __ATOMIC_RELEASE);
+		return EAGAIN;
+	}
+	return 0;
 }
 
 /* pstart.c: the calling thread is main's. */

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <animacom/fmt.h>
 
-/* %m's text (ulib/stdio.c); the kernel has none. */
+/* %m's text (ulib/libc/stdio.c); the kernel has none. */
 extern const char *fmt_errno_message(void) __attribute__((weak));
 
 struct spec {

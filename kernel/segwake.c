@@ -3,7 +3,7 @@
  *
  * A thread of a runtime package (upcall VPs) that waits on an object in
  * a shared segment parks at user level, after publishing in the object a
- * wait record: its space id, a VP index and a token (ulib/xwait.c). A
+ * wait record: its space id, a VP index and a token (ulib/rt/xwait.c). A
  * waker of another space cannot run the waiter's package code, so it
  * asks the kernel to route the wake-up: EV_WAKE(token) to a VP of the
  * waiter's space, whose runtime looks the token up in its own table and

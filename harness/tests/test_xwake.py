@@ -3,8 +3,8 @@ kernel/segwake.c, progs/bench/xbench.c), under icount at -smp 1, where
 the figures are deterministic guest instruction counts measured side by
 side in one run.
 
-- a waiter of an upcall package on <xsync.h> parks at user level, so the
-  same-space xsem signal-wait costs close to <sync.h>'s usem one (it was
+- a waiter of an upcall package on <animart/xsync.h> parks at user level, so the
+  same-space xsem signal-wait costs close to <animart/sync.h>'s usem one (it was
   7.4x with every wait in the kernel);
 - the cross-space signal-wait and mutex hand-off stay below 5.5x the
   same-space figures (a regression guard: with every wait in the kernel

@@ -19,7 +19,7 @@
  *            busy: they do not (ulib spin_pause = 0), so under -icount
  *            with several CPUs waiting costs guest time (below)
  *
- * Every worker repeats: take the copy's one `struct spin` lock (<sync.h>),
+ * Every worker repeats: take the copy's one `struct spin` lock (<animart/sync.h>),
  * do CS units of work on shared counters, release, do NCS units of
  * private work. A unit is one loop iteration: an add to a counter (in
  * the section: one of 16 shared ones, unprotected but for the lock) and

@@ -5,9 +5,9 @@
  * guest instructions (kernel and both spaces included); `wall` reports
  * host ns instead. Figures (@result, unit per operation):
  *
- *   <pkg>.usem_signal_wait          <sync.h>'s usem ping-pong between two
+ *   <pkg>.usem_signal_wait          <animart/sync.h>'s usem ping-pong between two
  *                                   threads of one space (as pkgbench)
- *   same.<pkg>.signal_wait          <xsync.h>'s xsem ping-pong, one space
+ *   same.<pkg>.signal_wait          <animart/xsync.h>'s xsem ping-pong, one space
  *   xspace.<pkg>.signal_wait        the same, one thread in each of two spaces
  *   same.<pkg>.mutex_handoff        an xmutex passed back and forth by an
  *   xspace.<pkg>.mutex_handoff      xcond turn, one space / two spaces
@@ -178,7 +178,7 @@ static void *bench_main(void *arg)
 	char name[64];
 	uint64_t best = ~0UL;
 
-	/* <sync.h>, one space (the reference pkgbench measures) */
+	/* <animart/sync.h>, one space (the reference pkgbench measures) */
 	usem_init(&uping, 0);
 	usem_init(&upong, 0);
 	struct thread *t = P->create(usem_side, (void *)(long)ROUNDS, 0);

@@ -5,7 +5,7 @@
  *
  * The first space (package PKGA, default fifo) creates a shared segment,
  * puts a job queue in it -- a ring, an xmutex and two xconds from
- * <xsync.h> -- and spawns the second space (PKGB, default naive), handing
+ * <animart/xsync.h> -- and spawns the second space (PKGB, default naive), handing
  * it the segment's handle. The segment is mapped at the same address in
  * both, so the queue's pointers and the sync objects mean the same in
  * each. Two PKGA threads hand out jobs; two PKGB threads in the other

@@ -4,7 +4,7 @@
  * package by name (argv[1]), read a VP count, and report failures uniformly.
  *
  * Every package of the build is there: the Makefile lists the folders of
- * threadpkgs/ in pkg_all[] (<pkg.h>).
+ * threadpkgs/ in pkg_all[] (<animart/pkg.h>).
  */
 #ifndef PROGS_APPPKG_H
 #define PROGS_APPPKG_H

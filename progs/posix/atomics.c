@@ -1,5 +1,5 @@
 /*
- * atomics: the atomics GCC calls instead of inlining (ulib/atomic.c), from
+ * atomics: the atomics GCC calls instead of inlining (ulib/libc/atomic.c), from
  * racing pthreads the way lock-free code uses them:
  *   - a Treiber stack whose head is a 16-byte {pointer, count} swapped by
  *     C11 atomic_compare_exchange_weak (the count defeats ABA): every node

@@ -1,5 +1,5 @@
 /*
- * bigstack: thread stacks as ported code expects them (ulib/stack.c).
+ * bigstack: thread stacks as ported code expects them (ulib/rt/stack.c).
  *
  *   bigstack          the checks: a thread with default attributes and
  *                     main each use a 1 MiB array and 2 MiB of recursion

@@ -1,5 +1,5 @@
 /*
- * c11thr: C11 <threads.h> (ulib/posix/c11threads.c) the way portable C11
+ * c11thr: C11 <threads.h> (ulib/pthread/c11threads.c) the way portable C11
  * code uses it: threads with int results (returned and from thrd_exit),
  * detach, current/equal, yield and sleep; plain, timed and recursive
  * mutexes (trylock busy, timedlock timing out and succeeding); condition

@@ -1,5 +1,5 @@
 /*
- * mprot: mprotect and mmap(PROT_NONE) (ulib/mman.c on SYS_protect,
+ * mprot: mprotect and mmap(PROT_NONE) (ulib/libc/mman.c on SYS_protect,
  * kernel/protect.c), the way programs use them: a page made read-only
  * and writable again (its data kept); code written, then made
  * executable and called; address space reserved with PROT_NONE and

@@ -5,7 +5,7 @@
  *
  *   posix.<pkg>.condpingpong   one round trip of a mutex+condition
  *                              ping-pong between two threads, pthreads
- *   native.<pkg>.condpingpong  the same with <sync.h> (umutex/ucond)
+ *   native.<pkg>.condpingpong  the same with <animart/sync.h> (umutex/ucond)
  *   posix.<pkg>.create_join    pthread_create + pthread_join of a null thread
  *   native.<pkg>.create_join   pkg->create + thread_join
  *   posix.<pkg>.overhead       posix / native for both (target: <= 1.10)
@@ -112,7 +112,7 @@ static uint64_t posix_create_join(void)
 	return median(per);
 }
 
-/* ---- the interface (<sync.h>, struct pkg) ---- */
+/* ---- the interface (<animart/sync.h>, struct pkg) ---- */
 
 static struct mutex nm;
 static struct cond nc;

@@ -1,5 +1,5 @@
 /*
- * pipes: pipe and pipe2 (ulib/posix/pipe.c) the way threaded programs use
+ * pipes: pipe and pipe2 (ulib/libc/pipe.c) the way threaded programs use
  * them: bytes in order through 1 MiB of odd-sized writes between two
  * threads; records of PIPE_BUF bytes from 4 writers never interleaved;
  * end of file once every write end is closed (a dup keeps it open);

@@ -2134,7 +2134,7 @@ static void *pauser(void *a)
 	return (void *)(long)(r == -1 && e == EINTR && sigismember(&m, SIGUSR1));
 }
 
-/* The older calls over sigprocmask and sigaction (ulib/sigxsi.c) */
+/* The older calls over sigprocmask and sigaction (ulib/libc/sigxsi.c) */
 static void xsi_signals(void)
 {
 	struct sigaction sa, got;

@@ -1,5 +1,5 @@
 /*
- * timers: alarm, setitimer/getitimer and timer_* (ulib/posix/timer.c)
+ * timers: alarm, setitimer/getitimer and timer_* (ulib/libc/timer.c)
  * as programs use them: alarm's return value (the seconds left of the
  * previous one); alarm + pause, the handler running in main and pause
  * ending with EINTR while another thread sleeps; setitimer's periodic

@@ -1,5 +1,5 @@
 /*
- * uctx: <ucontext.h> (ulib/ucontext.S, ucontext.c) the way coroutine code
+ * uctx: <ucontext.h> (ulib/libc/ucontext.S, ucontext.c) the way coroutine code
  * uses it: getcontext/setcontext returning again; a generator on its own
  * stack, resumed by swapcontext 1000 times; makecontext with 9 arguments
  * (3 of them on the stack) arriving intact on an ABI-aligned stack; a

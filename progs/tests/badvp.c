@@ -329,7 +329,7 @@ static void do_tail(struct vp_page *vpp, const char *k)
 /*
  * An event that reached the ring while software interrupts were disabled
  * (so the kernel only set `pending`) must be delivered when they are
- * enabled again with vp_enable (<upcall.h>), not left in the ring until
+ * enabled again with vp_enable (<animart/upcall.h>), not left in the ring until
  * some later event happens to come.
  */
 static void do_enable_pending(void)

@@ -1,6 +1,6 @@
 /*
  * permitrace [ITERS]: a litmus test of how a blocking thread consumes a
- * permit (<thread.h>'s thread_park_commit, ulib/thread.c's
+ * permit (<animart/thread.h>'s thread_park_commit, ulib/rt/thread.c's
  * thread_park_timed) against a concurrent thread_unblock, at the
  * instruction level, on two VPs of their own (no package, no kernel call
  * in the loop), so the race window is met millions of times a second.

@@ -1,7 +1,7 @@
 /*
  * xspace CASE [ARGS]: shared segments and cross-space synchronization
  * (issue 15; harness/tests/test_segments.py). The parent creates a
- * segment, places <xsync.h> objects in it and spawns a child of this same
+ * segment, places <animart/xsync.h> objects in it and spawns a child of this same
  * program that gets the segment's handle (CAP_BASE) and maps it at the
  * same address. Each case prints one `@result {"name": "xspace", "case":
  * CASE, ...}`; the test decides. Cases (parent side):

@@ -1,6 +1,6 @@
 /*
  * fifo: a first-class user-level thread package (Psyche-style), as a
- * policy on the VP runtime (<vprt.h>), which does the upcalls, switches
+ * policy on the VP runtime (<animart/vprt.h>), which does the upcalls, switches
  * and descriptors.
  *
  * Each VP of the package has a FIFO run queue; idle VPs steal. On a

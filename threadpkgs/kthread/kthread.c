@@ -1,7 +1,7 @@
 /*
  * kthread: the kernel-level baseline package. Every thread is its own VP
  * (a classic one: no upcalls), scheduled, preempted and blocked by the
- * kernel. It implements the standard interface (<thread.h>), so the same
+ * kernel. It implements the standard interface (<animart/thread.h>), so the same
  * programs, the same sync objects and the conformance suite run on it
  * unchanged, and threads of other packages can block and wake its threads.
  *
@@ -234,7 +234,7 @@ static void kt_free(struct thread *t)
 /* A thread is its VP: its CPU time is the VP's since the thread started
    there. Another thread's is read from its VP's pseudo-register page (a
    moment short as that VP leaves a CPU: docs/libc.md); the caller
-   checks afterwards that t was still alive (ulib/cpuclock.c), for the
+   checks afterwards that t was still alive (ulib/rt/cpuclock.c), for the
    slot may hold another VP once t has exited. */
 static int64_t kt_cputime(struct thread *t)
 {
@@ -256,8 +256,8 @@ static int64_t kt_cputime(struct thread *t)
 	return c > k->cpu_base ? (int64_t)(c - k->cpu_base) : 0;
 }
 
-/* A signal waits for t (ulib/signal.c): interrupt its VP, which runs
-   the handler where t computes (ulib/intr.c). */
+/* A signal waits for t (ulib/libc/signal.c): interrupt its VP, which runs
+   the handler where t computes (ulib/rt/intr.c). */
 static void kt_interrupt(struct thread *t)
 {
 	struct vp_page *vpp = __atomic_load_n(&t->vpp, __ATOMIC_ACQUIRE);

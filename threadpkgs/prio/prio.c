@@ -1,7 +1,7 @@
 /*
- * prio: fixed priorities on the VP runtime (<vprt.h>).
+ * prio: fixed priorities on the VP runtime (<animart/vprt.h>).
  *
- * THREAD_NPRIO levels (thread_attr.prio, <thread.h>); the highest
+ * THREAD_NPRIO levels (thread_attr.prio, <animart/thread.h>); the highest
  * runnable level runs first, round robin within a level, and the queues
  * are shared by all the package's VPs. A yield gives the VP to the next
  * thread of the same level or a higher one, never to a lower one.
@@ -18,7 +18,7 @@
  * its level's others off every VP (at -smp 1 with 2 VPs, a woken main
  * waited seconds beside a computing thread).
  *
- * Priority ceilings on <sync.h>'s mutexes (umutex_set_ceiling) raise a
+ * Priority ceilings on <animart/sync.h>'s mutexes (umutex_set_ceiling) raise a
  * holder's t.prio, which is what enqueue, pick and preempt read.
  */
 #include <string.h>
@@ -178,7 +178,7 @@ static struct uthread *yield_swap(struct rtvp *v, struct uthread *self)
 	return t;
 }
 
-/* t's level changes (priority inheritance, ulib/posix/mutex.c): if it
+/* t's level changes (priority inheritance, ulib/pthread/mutex.c): if it
    waits in a queue, it moves to the tail of its new level, and a VP
    running something lower is kicked as for a new arrival. A running or
    blocked t is only marked: enqueue and preempt read t.prio. */

@@ -2,7 +2,7 @@
  * Error numbers: the kernel's, from <anima/errno.h>. Syscalls return them
  * negated; errno itself is set by the libc functions that report errors
  * that way (strtol & co, malloc). It is per thread where the program has
- * TLS (<tls.h>: every POSIX program), else one global.
+ * TLS (<animart/tls.h>: every POSIX program), else one global.
  */
 #ifndef ULIB_ERRNO_H
 #define ULIB_ERRNO_H

@@ -3,7 +3,7 @@
  * every package (ulib/posix/, docs/posix.md). A program linked with the
  * POSIX start runs `main` as the first thread of the package named on its
  * command line (pkg=NAME, default fifo; vps=N). Objects are
- * self-contained (no <sync.h>), and all-zero is a valid default object,
+ * self-contained (no <animart/sync.h>), and all-zero is a valid default object,
  * so the static initializers are zero fills.
  */
 #ifndef ULIB_PTHREAD_H
@@ -144,7 +144,7 @@ typedef unsigned pthread_key_t;
 /* A mutex that keeps an owner (recursive, error-checking, a ceiling)
    counts its lock word from here, so the inline paths' compare-and-swap
    (0 -> 1, 1 -> 0) fails on it and the library does the rest: a plain
-   mutex pays nothing for the other kinds (as <sync.h>'s ceilings). */
+   mutex pays nothing for the other kinds (as <animart/sync.h>'s ceilings). */
 #define __PTHREAD_MX_TYPED 4
 
 #define PTHREAD_MUTEX_INITIALIZER { .__state = 0 }

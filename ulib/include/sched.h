@@ -1,6 +1,6 @@
 /*
  * <sched.h>: scheduling policies and priorities for POSIX threads
- * (docs/posix.md). Priorities are the thread interface's (<thread.h>,
+ * (docs/posix.md). Priorities are the thread interface's (<animart/thread.h>,
  * THREAD_PRIO_MIN..MAX): honored by packages with priorities (prio),
  * kept by the others (where mutex ceilings read them).
  */

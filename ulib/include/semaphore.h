@@ -8,7 +8,7 @@
 #include <bits/time.h>
 
 typedef struct {
-	volatile int __lk;           /* guards the rest (a <spin.h> lock) */
+	volatile int __lk;           /* guards the rest (a <animart/spin.h> lock) */
 	int __count;
 	void *__head, *__tail;       /* waiters */
 } sem_t;

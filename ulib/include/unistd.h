@@ -188,7 +188,7 @@ unsigned alarm(unsigned s);
 pid_t gettid(void);
 /* Linux's syscall(2) for the few numbers of <sys/syscall.h> that mean
    something here (gettid, getpid, sched_yield, getcpu); any other: -1,
-   ENOSYS. (Anima's own syscalls: <sys.h>.) */
+   ENOSYS. (Anima's own syscalls: <animart/sys.h>.) */
 long syscall(long n, ...);
 
 extern char *optarg;

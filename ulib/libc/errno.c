@@ -1,4 +1,4 @@
-/* errno: each thread's own, in its TCB (<tls.h>); one global when TLS is
+/* errno: each thread's own, in its TCB (<animart/tls.h>); one global when TLS is
    off (the program has no TLS segment and no POSIX threads) or on a VP
    with no TLS block (a runtime VP's scheduler loop). */
 #include <errno.h>

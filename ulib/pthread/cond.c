@@ -8,7 +8,7 @@
 #include <errno.h>
 #include "pwait.h"
 
-/* Measured in instructions (pbench): no frame pointer, as in ulib/sync.c. */
+/* Measured in instructions (pbench): no frame pointer, as in ulib/rt/sync.c. */
 #pragma GCC optimize("omit-frame-pointer")
 
 int pthread_condattr_init(pthread_condattr_t *a)

@@ -186,7 +186,7 @@ int pthread_attr_getstack(const pthread_attr_t *a, void **addr, size_t *n)
 	return 0;
 }
 
-int __thread_getcpuclockid(struct thread *t, clockid_t *clock);   /* ulib/cpuclock.c */
+int __thread_getcpuclockid(struct thread *t, clockid_t *clock);   /* ulib/rt/cpuclock.c */
 
 /* A clock id naming th for clock_gettime and clock_getres; EINVAL there
    once th has exited (docs/posix.md). */
@@ -202,9 +202,9 @@ int pthread_yield(void)
 
 /* ---- signals ---- */
 
-void __sig_post(struct thread *t, int sig);   /* ulib/signal.c */
+void __sig_post(struct thread *t, int sig);   /* ulib/libc/signal.c */
 
-/* Of the caller: raise. Of another thread: ulib/signal.c's post (a
+/* Of the caller: raise. Of another thread: ulib/libc/signal.c's post (a
    default action at once, a handler's signal pending on the target). */
 int pthread_kill(pthread_t th, int sig)
 {

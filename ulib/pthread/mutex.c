@@ -1,7 +1,7 @@
 /*
  * POSIX mutexes: normal, recursive and error-checking, with trylock,
  * timedlock and priority ceilings (PTHREAD_PRIO_PROTECT). The lock word
- * works as <sync.h>'s: 0 free, 1 held, 2 held with maybe waiters; an
+ * works as <animart/sync.h>'s: 0 free, 1 held, 2 held with maybe waiters; an
  * uncontended lock and unlock are one compare-and-swap each, and a
  * contended unlock hands the mutex straight to the first waiter. A
  * normal mutex without a ceiling is just that (POSIX leaves relocking
@@ -15,7 +15,7 @@
 #include "pt.h"
 
 /* Lock and condition paths are measured in instructions (pbench): no
-   frame pointer, as in ulib/sync.c. */
+   frame pointer, as in ulib/rt/sync.c. */
 #pragma GCC optimize("omit-frame-pointer")
 
 int pthread_mutexattr_init(pthread_mutexattr_t *a)

@@ -39,7 +39,7 @@ struct pthread {                     /* all zero when the thread is made */
 	void *stackaddr;                 /* pthread_attr_setstack's, which it runs on (0: none) */
 	void *robust;                    /* robust mutexes it holds (mutex.c), linked by __rnext */
 	struct __pthread_cleanup robust_exit;   /* at the chain's bottom once it held one */
-	int sig_slot;                    /* holds a slot of ulib/signal.c's table: its
+	int sig_slot;                    /* holds a slot of ulib/libc/signal.c's table: its
 					    cleanup chain ends in sig_exit_cleanup */
 };
 

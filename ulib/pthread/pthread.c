@@ -5,7 +5,7 @@
  * cancellation). A pthread_t is the struct thread itself, so
  * pthread_self is thread_self (two loads). The layer's per-thread state,
  * struct pthread, sits in the thread's TLS area just above its TCB
- * (tls_extra, <tls.h>), reached through struct thread.tcb: it comes and
+ * (tls_extra, <animart/tls.h>), reached through struct thread.tcb: it comes and
  * goes with the thread's stack, so creating a pthread allocates nothing
  * the package does not.
  *
@@ -28,7 +28,7 @@
 #include "pt.h"
 
 /* Create, exit and join are measured in instructions (pbench): no frame
-   pointer, as in ulib/sync.c. */
+   pointer, as in ulib/rt/sync.c. */
 #pragma GCC optimize("omit-frame-pointer")
 
 const struct pkg *posix_pkg;        /* pstart.c's choice (default fifo) */
@@ -41,7 +41,7 @@ volatile int pcancel_any;           /* some pthread_cancel happened */
    POSIX start, so no TLS: it fails there), and once some thread may have
    a scheduling other than the default, for its children to inherit. */
 long __pcreate_slow = 1;   /* (long: pthread_create ORs it in); also set by
-				   ulib/signal.c once some thread has a mask */
+				   ulib/libc/signal.c once some thread has a mask */
 #define pcreate_slow __pcreate_slow
 
 /* A thread's involuntary switches: the runtime's count, or on kthread
@@ -91,7 +91,7 @@ void posix_init(void)
 {
 	/* glibc's default thread stack (RLIMIT_STACK's usual 8 MiB), main's
 	   too: ported code puts large arrays on its stacks. It costs only the
-	   pages a thread touches (ulib/stack.c). */
+	   pages a thread touches (ulib/rt/stack.c). */
 	thread_stack_default = __PTHREAD_STACK_DEFAULT;
 	tls_extra = sizeof(struct pthread);
 	tls_setup(1);
@@ -99,7 +99,7 @@ void posix_init(void)
 
 /*
  * The main thread while it has not exited, for process-directed signals
- * (ulib/posix/timer.c posts a timer's signal to main first). A poster
+ * (ulib/libc/timer.c posts a timer's signal to main first). A poster
  * holds main_lk from its look here to the end of its post, and main's
  * pthread_exit takes it to clear main_t, so a post never touches main's
  * struct thread once it may be freed (joined or reaped). Main gets there
@@ -179,7 +179,7 @@ int __pt_daemon_once(int *started, void *(*fn)(void *))
    its TLS block when its package put that on its stack (as for every
    thread of the VP runtime), else (kthread's main, whose TLS block the
    start allocated) the page boundary just above this frame, near the
-   top of the stack main was moved to (page-aligned, ulib/stack.c). */
+   top of the stack main was moved to (page-aligned, ulib/rt/stack.c). */
 struct thread *__pt_main_thread;
 uintptr_t __pt_main_stack_top;
 
@@ -258,7 +258,7 @@ static __attribute__((noreturn)) void *entry(void *arg)
 }
 
 /* The general path's entry: a signal posted to the thread before it ran
-   (a kill of the program picks a thread it knows, ulib/signal.c) runs
+   (a kill of the program picks a thread it knows, ulib/libc/signal.c) runs
    first, for nothing else would interrupt a thread that only computes
    on a package with no time slices. */
 static __attribute__((noreturn)) void *entry_sig(void *arg)
@@ -401,7 +401,7 @@ static inline int publish(pthread_t *th, struct thread *t, void *(*fn)(void *))
 	return 0;
 }
 
-/* Signal masks (ulib/signal.c). A thread with a mask holds a slot of
+/* Signal masks (ulib/libc/signal.c). A thread with a mask holds a slot of
    its table; this cleanup, last of the thread's (at the bottom of its
    chain), gives the slot back as the thread exits. */
 int __sig_inherit(struct thread *t);
@@ -415,7 +415,7 @@ static void sig_exit(void *arg)
 
 static const struct __pthread_cleanup sig_exit_cleanup = { .__fn = sig_exit };
 
-/* ulib/signal.c: the calling thread now has a mask. */
+/* ulib/libc/signal.c: the calling thread now has a mask. */
 void __pthread_sig_exit_hook(void)
 {
 	struct thread *t = thread_self();
@@ -702,7 +702,7 @@ int sched_yield(void)
 	if (t) {
 		t->nvcsw++;
 		thread_yield();
-		/* a signal handler that waits for us (ulib/signal.c) runs now:
+		/* a signal handler that waits for us (ulib/libc/signal.c) runs now:
 		   on packages that cannot interrupt a running thread (naive,
 		   kthread), a computing thread that yields still gets it */
 		if (__builtin_expect(t->sigpend & SIGPEND_WAITING, 0) && thread_signal_hook)
@@ -953,7 +953,7 @@ int pthread_cancel(pthread_t th)
 	return 0;
 }
 
-/* Asynchronous cancellation (thread_async_hook, <thread.h>): a thread
+/* Asynchronous cancellation (thread_async_hook, <animart/thread.h>): a thread
    interrupted with a cancel due resumes here. */
 static __attribute__((noreturn)) void async_cancelled(void)
 {
@@ -1024,7 +1024,7 @@ void __pthread_cleanup_pop(struct __pthread_cleanup *c, int execute)
 
 /* ---- getrusage ---- */
 
-uint64_t __cpu_time_ns(void);     /* ulib/time.c */
+uint64_t __cpu_time_ns(void);     /* ulib/libc/time.c */
 
 int getrusage(int who, struct rusage *u)
 {
@@ -1045,7 +1045,7 @@ int getrusage(int who, struct rusage *u)
 	u->ru_nivcsw = (long)iv;
 	/* processor time, all of it as user time: the process's, or the
 	   thread's CPU clock (which counts from its first use: thread
-	   clocks cost nothing until a program asks, ulib/cpuclock.c) */
+	   clocks cost nothing until a program asks, ulib/rt/cpuclock.c) */
 	uint64_t ns = __cpu_time_ns();
 	struct timespec ts;
 	if (who == RUSAGE_THREAD)

@@ -60,7 +60,7 @@ void pw_retry(struct thread *self)
 		self->ops->interrupt(self);
 }
 
-uint64_t __clock_realtime_ns(void);   /* CLOCK_REALTIME in ns since 1970 (ulib/time.c) */
+uint64_t __clock_realtime_ns(void);   /* CLOCK_REALTIME in ns since 1970 (ulib/libc/time.c) */
 
 int64_t pdeadline(clockid_t clock, const struct timespec *abstime)
 {

@@ -2,7 +2,7 @@
  * Light (voluntary) context switch: only what the SysV ABI makes the
  * callee preserve — rbx, rbp, r12-r15, rsp, the return address, and the
  * MXCSR and x87 control words. Everything else is dead across a call.
- * Layout: struct lctx in <thread.h> (offsets checked there). The saved
+ * Layout: struct lctx in <animart/thread.h> (offsets checked there). The saved
  * rsp points at the return address, so resuming is `mov rsp; ret`.
  *
  * lctx_swap clears from->busy once it runs on the new stack: a package
@@ -52,7 +52,7 @@
 	mov 48(\to), %rsp
 .endm
 
-/* lctx_swap for programs with TLS (lctx_swap_fn, <thread.h>). */
+/* lctx_swap for programs with TLS (lctx_swap_fn, <animart/thread.h>). */
 lctx_swap_tls:
 	LOADFS %rsi
 	/* fall through */
@@ -65,14 +65,14 @@ lctx_swap:
 
 /* void lctx_swap_park(struct lctx *from (rdi), const struct lctx *to (rsi)):
    a block's switch in one step, for a runtime thread (struct uthread,
-   <vprt.h>). As lctx_swap, then, on to's stack, once from is saved and
+   <animart/vprt.h>). As lctx_swap, then, on to's stack, once from is saved and
    nothing uses its stack any more, commit the thread's park: PARK_RUN ->
-   PARK_PARKED (<thread.h>; its park word lies PARK_BELOW_LC bytes below
+   PARK_PARKED (<animart/thread.h>; its park word lies PARK_BELOW_LC bytes below
    its lctx, checked in rt_switch.c). If a permit came first, the commit
    fails and rt_park_cancel(from) runs there (it consumes the permit and
    makes the thread runnable again). What rt_finish_prev does for a park,
    without the trip through it. lctx_swap_park_tls loads to's FS base
-   first (lctx_swap_park_fn, <thread.h>). */
+   first (lctx_swap_park_fn, <animart/thread.h>). */
 #define PARK_BELOW_LC 0x50
 lctx_swap_park_tls:
 	LOADFS %rsi
@@ -129,7 +129,7 @@ lctx_exit:
 	jmp 1f
 
 /* void lctx_jump(const struct lctx *to (rdi)); lctx_jump_tls loads to's
-   FS base first (lctx_jump_fn, <thread.h>). */
+   FS base first (lctx_jump_fn, <animart/thread.h>). */
 lctx_jump_tls:
 	LOADFS %rdi
 	/* fall through */

@@ -4,7 +4,7 @@
  * interrupted stack below its stack pointer, `disabled` set and the
  * interrupted context in vpp->save. Copy that context and the FPU state
  * into a frame here, enable (an interrupt may now nest below this frame),
- * and let intr_run decide what to run (ulib/intr.c). Then restore the
+ * and let intr_run decide what to run (ulib/rt/intr.c). Then restore the
  * frame: disabled while the stack pointer moves back above the frame (a
  * nested interrupt would land on it), enabled again only once nothing
  * but rflags and rip remain to pop, both above the new stack pointer.

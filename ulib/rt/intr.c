@@ -1,5 +1,5 @@
 /*
- * Interrupts of classic VPs (kernel/intr.c, ulib/intr.S): how kthread's
+ * Interrupts of classic VPs (kernel/intr.c, ulib/rt/intr.S): how kthread's
  * threads and naive's VPs, which take no upcalls, are interrupted where
  * they compute, so that a POSIX signal for them runs its handler there
  * (docs/posix.md). intr_on makes the calling VP take them; a package's

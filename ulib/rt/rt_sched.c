@@ -1,5 +1,5 @@
 /*
- * The VP runtime (<vprt.h>), part 2: each VP's scheduler loop and the
+ * The VP runtime (<animart/vprt.h>), part 2: each VP's scheduler loop and the
  * upcall handler.
  *
  * The scheduler loop of a VP runs with software interrupts off, on the
@@ -73,7 +73,7 @@ static int drain(struct rtvp *v, struct uthread *cur)
 				break;
 			default:             /* timers and signals: the policy's */
 				/* a signal for the program interrupted every VP:
-				   the thread here looks at it (ulib/signal.c) */
+				   the thread here looks at it (ulib/libc/signal.c) */
 				if (e->type == EV_SIGNAL && thread_proc_sigs && cur)
 					__atomic_fetch_or(&cur->t.sigpend, SIGPEND_WAITING,
 							  __ATOMIC_RELAXED);
@@ -256,7 +256,7 @@ static void async_redirect(struct vp_page *vpp, struct uthread *cur)
 	vpp->save.rip = (uint64_t)entry;
 }
 
-/* The upcall handler of every runtime VP (ulib/upcall.S calls it). */
+/* The upcall handler of every runtime VP (ulib/rt/upcall.S calls it). */
 void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 {
 	(void)pp;
@@ -289,7 +289,7 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 			cur->t.yield_due = YIELD_DUE_THREAD;
 		saw = 0;
 	}
-	/* A signal handler waits for cur (ulib/signal.c's post interrupted
+	/* A signal handler waits for cur (ulib/libc/signal.c's post interrupted
 	   it): switch it out, and its resume (resume_full) runs the handler
 	   first. Not inside a spin lock or a wait of the POSIX layer: then at
 	   a later upcall or resume. */

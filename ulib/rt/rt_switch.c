@@ -1,5 +1,5 @@
 /*
- * The VP runtime (<vprt.h>), part 1: switching threads.
+ * The VP runtime (<animart/vprt.h>), part 1: switching threads.
  *
  * A thread leaving its VP never makes itself runnable (or parked, or
  * finished) while it is still on its stack. It records in the VP what
@@ -62,7 +62,7 @@ void rt_wake_idle(struct rtpkg *p, struct rtvp *to)
 }
 
 /* Done by the first code that runs on v after a thread left it
-   (rt_finish_switch, <vprt.h>, tests prev inline). */
+   (rt_finish_switch, <animart/vprt.h>, tests prev inline). */
 void rt_finish_prev(struct rtvp *v)
 {
 	struct uthread *p = v->prev;
@@ -99,7 +99,7 @@ void rt_park_cancel(struct lctx *lc)
 #define finish_cb ((void (*)(void *))rt_finish_prev)
 
 /* resume_full with a signal handler waiting for t (sigpend, set by
-   ulib/signal.c, which also had t's VP interrupted): unless t holds a spin
+   ulib/libc/signal.c, which also had t's VP interrupted): unless t holds a spin
    lock or is inside one of the POSIX layer's waits (async_hold), run the
    handlers first, as t, enabled, then resume the interrupted context: a
    signal frame, below the interrupted one on t's own stack, holds a copy
@@ -423,7 +423,7 @@ void rt_setprio(struct thread *t, int prio)
 
 /* An upcall on t's VP (EV_SIGNAL), whose handler asks thread_async_hook
    about the thread it interrupts. Classic VPs take no upcalls: the same
-   event interrupts them (ulib/intr.c), for signals only. */
+   event interrupts them (ulib/rt/intr.c), for signals only. */
 void rt_interrupt(struct thread *t)
 {
 	struct rtpkg *p = pkg_of(t);
@@ -517,7 +517,7 @@ static int64_t stint_ns(const struct pseudo_page *pp, uint64_t in)
 
 /* t's CPU time: t the caller (exact) or another thread of the program
    (its descriptor may be stale: the caller checks t's id afterwards,
-   ulib/cpuclock.c). The first call turns the accounting on. */
+   ulib/rt/cpuclock.c). The first call turns the accounting on. */
 int64_t rt_cputime(struct thread *tt)
 {
 	struct uthread *t = (struct uthread *)tt;

@@ -1,5 +1,5 @@
 /*
- * The VP runtime (<vprt.h>), part 3: VPs joining a package, the package's
+ * The VP runtime (<animart/vprt.h>), part 3: VPs joining a package, the package's
  * start, and thread creation from the descriptor and stack pool.
  */
 #include <stdlib.h>
@@ -47,7 +47,7 @@ static struct rtvp *adopt_vp(struct rtpkg *p, int mapped)
 		v->vpp->warn_ns = 0;
 		v->vpp->want_preempted = 0;
 		v->vpp->current_thread = 0;
-		intr_on();           /* but signals interrupt it (ulib/intr.c) */
+		intr_on();           /* but signals interrupt it (ulib/rt/intr.c) */
 		if (!(v->sched_stack = mapped ? take(RT_SCHED_STACK, 1) : malloc(RT_SCHED_STACK))) {
 			printf("%s: out of memory for VP %d\n", p->ops.name, idx);
 			exit(70);
@@ -190,7 +190,7 @@ create_on(struct rtpkg *p, struct uthread *t, char *stack, void *(*fn)(void *), 
 	}
 	thread_init(&t->t, &p->ops);     /* a new id first: a reader of the old one's clock fails */
 	t->t.pkg = t;
-	if (attr) {                      /* kept even where ignored: <sync.h>'s ceilings */
+	if (attr) {                      /* kept even where ignored: <animart/sync.h>'s ceilings */
 		int pr = attr->prio;
 		t->t.prio = pr < THREAD_PRIO_MIN ? THREAD_PRIO_MIN : pr > THREAD_PRIO_MAX ? THREAD_PRIO_MAX : pr;
 	}
@@ -261,7 +261,7 @@ void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg)
 	m.fn = fn;
 	m.arg = arg;
 	/* A program-wide default stack (POSIX programs: thread_stack_default,
-	   ulib/stack.c) becomes the package's, main's included: read where
+	   ulib/rt/stack.c) becomes the package's, main's included: read where
 	   every create reads its size, so creates pay nothing for it. */
 	if (thread_stack_default)
 		p->stack_size = &thread_stack_default;

@@ -1,4 +1,4 @@
-/* The contended half of the one spin lock (<spin.h>). */
+/* The contended half of the one spin lock (<animart/spin.h>). */
 #include <animart/spin.h>
 #include <animart/sys.h>
 #include <animart/upcall.h>

@@ -1,6 +1,6 @@
 /*
  * The package-independent half of the thread interface: park/unpark,
- * join, and lctx_make. See <thread.h> and docs/thread-interface.md.
+ * join, and lctx_make. See <animart/thread.h> and docs/thread-interface.md.
  */
 #include <string.h>
 #include <animart/sys.h>
@@ -11,7 +11,7 @@
    pointer, as in rt_switch.c. */
 #pragma GCC optimize("omit-frame-pointer")
 
-volatile uint64_t thread_next_id = 1;   /* <thread.h>'s thread_init */
+volatile uint64_t thread_next_id = 1;   /* <animart/thread.h>'s thread_init */
 
 
 int thread_block_until(uint64_t deadline)
@@ -44,7 +44,7 @@ int thread_park_timed(struct thread *self, uint64_t deadline)
 	if (!__atomic_compare_exchange_n(&self->park, &s, PARK_TIMED, 0, __ATOMIC_SEQ_CST,
 					 __ATOMIC_ACQUIRE)) {
 		/* a permit: consumed with a locked exchange, for the reason
-		   thread_park_commit gives (<thread.h>) */
+		   thread_park_commit gives (<animart/thread.h>) */
 		__atomic_exchange_n(&self->park, PARK_RUN, __ATOMIC_SEQ_CST);
 		return 0;
 	}

@@ -1,5 +1,5 @@
 /*
- * Thread-local storage (<tls.h>): the image, the blocks, and the choice
+ * Thread-local storage (<animart/tls.h>): the image, the blocks, and the choice
  * of the yield's switch routine.
  */
 #include <stdlib.h>

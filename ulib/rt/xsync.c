@@ -1,5 +1,5 @@
 /*
- * Cross-space synchronization on futexes in shared segments (<xsync.h>).
+ * Cross-space synchronization on futexes in shared segments (<animart/xsync.h>).
  *
  * The mutex is robust. Its word holds the owner's space id; the space's
  * robust list (registered once with SYS_seg_robust) names every xmutex

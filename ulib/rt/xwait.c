@@ -1,5 +1,5 @@
 /*
- * User-level waiting on shared words (<xwait.h>).
+ * User-level waiting on shared words (<animart/xwait.h>).
  *
  * Each space keeps a table of its own parked cross-space waiters. A
  * token is index | generation of a table slot; the slot's word holds

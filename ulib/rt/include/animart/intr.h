@@ -1,4 +1,4 @@
-/* Interrupts of classic VPs (ulib/intr.c, kernel/intr.c, docs/abi.md). */
+/* Interrupts of classic VPs (ulib/rt/intr.c, kernel/intr.c, docs/abi.md). */
 #ifndef ULIB_INTR_H
 #define ULIB_INTR_H
 

@@ -1,6 +1,6 @@
 /*
  * How a program starts a thread package and creates its threads: the
- * part of a package that is not in the standard interface (<thread.h>),
+ * part of a package that is not in the standard interface (<animart/thread.h>),
  * in one uniform shape so a test or benchmark can be written once and
  * run against every package (the conformance suite does exactly that).
  *

@@ -1,6 +1,6 @@
 /*
  * A FIFO run queue under a spin lock: the building block of policies
- * (<vprt.h>) that do not need their own. Called with software interrupts
+ * (<animart/vprt.h>) that do not need their own. Called with software interrupts
  * off, as every policy hook is. Zero-filled memory is an empty queue.
  */
 #ifndef ULIB_RTQ_H

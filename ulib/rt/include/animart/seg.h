@@ -4,7 +4,7 @@
  * every right; it passes the segment on with seg_grant (narrowing the
  * rights) or sys_spawn_caps; every holder maps it with seg_map, at the
  * same address in every space. Cross-space synchronization objects to
- * put in a segment: <xsync.h>.
+ * put in a segment: <animart/xsync.h>.
  */
 #ifndef ULIB_SEG_H
 #define ULIB_SEG_H

@@ -1,5 +1,5 @@
 /*
- * Synchronization built only on the thread interface (<thread.h>): it
+ * Synchronization built only on the thread interface (<animart/thread.h>): it
  * blocks and wakes threads through their own packages' routines, so it
  * works across packages (and across spaces sharing memory, when every
  * party can reach the waiters' descriptors).
@@ -16,7 +16,7 @@
 #include <animart/spin.h>
 #include <animart/waitq.h>
 
-/* Waiter queues are guarded by the one crit-aware spin lock (<spin.h>):
+/* Waiter queues are guarded by the one crit-aware spin lock (<animart/spin.h>):
    with a plain spin lock, a time slice could move the holder to the back
    of its VP's queue and the VP's other threads would spin on the lock for
    a whole slice (gauss under fifo: 26% slower). */

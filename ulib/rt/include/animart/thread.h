@@ -81,20 +81,20 @@ __attribute__((weak)) void *thread_async_hook(struct thread *t);
 
 /* Run the signal handlers waiting for the calling thread t (whose
    sigpend was set), as if it had called them where it was interrupted:
-   ulib/signal.c defines it (weak: a program without signals has none).
+   ulib/libc/signal.c defines it (weak: a program without signals has none).
    Packages call it only outside spin locks and the layer's waits. */
 __attribute__((weak)) void thread_signal_hook(struct thread *t);
 
 /* Nonzero while the program has a signal pending that no known thread
-   was given (ulib/signal.c): a thread interrupted meanwhile runs
+   was given (ulib/libc/signal.c): a thread interrupted meanwhile runs
    thread_signal_hook, which takes it if the thread does not block it. */
 extern volatile int thread_proc_sigs;
 
 #define SIGPEND_WAITING 1   /* struct thread.sigpend */
 #define SIGPEND_RAN     2
 
-/* The same for a wait that woke with sigpend set (ulib/posix/pwait.h):
-   run the handlers now, in the caller t's own context (ulib/signal.c;
+/* The same for a wait that woke with sigpend set (ulib/pthread/pwait.h):
+   run the handlers now, in the caller t's own context (ulib/libc/signal.c;
    weak). Returns SIGW_* of what ran, for the wait to go on or end. */
 __attribute__((weak)) int __sig_in_wait(struct thread *t);
 #define SIGW_RAN  1         /* a handler ran ... */
@@ -114,7 +114,7 @@ struct thread {
 	const struct thread_ops *ops;    /* first: the package's routines */
 	struct vp_page *vpp;             /* the VP it runs (or last ran) on */
 	volatile int park;               /* PARK_* */
-	/* A signal handler waits for this thread (ulib/signal.c sets it, and
+	/* A signal handler waits for this thread (ulib/libc/signal.c sets it, and
 	   asks its package to interrupt it): a runtime package runs
 	   thread_signal_hook in it when it next resumes it from an
 	   interrupted context, and at an upcall that interrupts it (rt_sched.c,
@@ -127,20 +127,20 @@ struct thread {
 	void *retval;
 	uint64_t id;
 	void *pkg;                       /* the package's own per-thread data */
-	volatile int crit;               /* spin locks held (struct spin, <spin.h>) */
+	volatile int crit;               /* spin locks held (struct spin, <animart/spin.h>) */
 	volatile int yield_due;          /* YIELD_DUE_*: a switch deferred while crit > 0 */
 	volatile int prio;               /* priority (THREAD_PRIO_*); packages without
 					    priorities ignore it */
 	/* Nonzero while the thread must not be ended where it runs, though
 	   outside any spin lock: a wait of ulib/posix has its node, on the
 	   thread's stack, on a queue (1); 2: thread_async_hook held an end
-	   back meanwhile, and the wait's end asks again (ulib/posix/pwait.h). */
+	   back meanwhile, and the wait's end asks again (ulib/pthread/pwait.h). */
 	volatile int async_hold;
 	/* Switches, for getrusage (racy counters): voluntary ones (it
 	   blocked: thread_block, thread_block_until) and involuntary ones
 	   (taken off its VP at an upcall: preempted, warned, rescheduled). */
 	uint64_t nvcsw, nivcsw;
-	/* Its TLS block's TCB (<tls.h>), set by the package at creation
+	/* Its TLS block's TCB (<animart/tls.h>), set by the package at creation
 	   where TLS is on (0 otherwise): how the POSIX layer finds a
 	   thread's own state from a struct thread, before it even runs. */
 	void *tcb;
@@ -175,7 +175,7 @@ static inline void thread_set_prio(struct thread *t, int prio)
 		t->prio = prio;
 }
 
-/* Thread stacks (ulib/stack.c): up to STACK_SMALL bytes a malloc block,
+/* Thread stacks (ulib/rt/stack.c): up to STACK_SMALL bytes a malloc block,
    larger ones a demand-zero mapping with an unmapped page below it. */
 #define STACK_SMALL (64 * 1024)
 void *stack_alloc(uint64_t size);
@@ -259,12 +259,12 @@ struct lctx {
 	uint32_t pad0;
 	uint32_t mxcsr;
 	uint16_t fcw, pad;
-	/* The thread's FS base (its TLS pointer, <tls.h>), loaded by every
+	/* The thread's FS base (its TLS pointer, <animart/tls.h>), loaded by every
 	   switch to it when nonzero; 0: keep the VP's FS base (scheduler
 	   loops, programs without TLS). Set once at creation. */
 	uint64_t fsbase;
 };
-/* ulib/ctx.S uses these offsets. */
+/* ulib/rt/ctx.S uses these offsets. */
 _Static_assert(__builtin_offsetof(struct lctx, rbx) == 0, "lctx");
 _Static_assert(__builtin_offsetof(struct lctx, r15) == 40, "lctx");
 _Static_assert(__builtin_offsetof(struct lctx, rsp) == 48, "lctx");
@@ -286,7 +286,7 @@ extern void (*lctx_swap_fn)(struct lctx *from, const struct lctx *to);
 void lctx_swap_call(struct lctx *from, const struct lctx *to, void (*fn)(void *), void *arg);
 /* A block's switch for a runtime thread: as lctx_swap, then commit its
    park (RUN -> PARKED) on to's stack once from is saved; rt_park_cancel
-   there if a permit came first (ulib/ctx.S, ulib/rt_switch.c). With and
+   there if a permit came first (ulib/rt/ctx.S, ulib/rt/rt_switch.c). With and
    without to's FS base, as lctx_swap: the block path calls
    lctx_swap_park_fn. */
 void lctx_swap_park(struct lctx *from, const struct lctx *to);

@@ -5,7 +5,7 @@
  * whose first word points at itself (%fs:0, as the ABI wants), and the
  * linker addresses variables at fixed negative offsets from it.
  *
- * ulib/tls.c keeps the image (.tdata/.tbss, ulib/user.ld) and carves
+ * ulib/rt/tls.c keeps the image (.tdata/.tbss, ulib/user.ld) and carves
  * blocks out of the top of thread stacks, so a block lives and dies with
  * its thread's stack: nothing to free, nothing to leak. The FS base is
  * switched by user code (wrfsbase; the kernel sets CR4.FSGSBASE and

@@ -1,5 +1,5 @@
 /*
- * Upcall plumbing for thread packages (ulib/upcall.S, ulib/vpage.c).
+ * Upcall plumbing for thread packages (ulib/rt/upcall.S, ulib/rt/vpage.c).
  * The kernel/user ABI itself is <anima/vp.h>.
  */
 #ifndef ULIB_UPCALL_H

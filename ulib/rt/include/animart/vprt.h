@@ -149,7 +149,7 @@ struct rtpkg {
 	int ncpu;
 };
 
-/* Settings and counters of every runtime package (ulib/rt_sched.c). */
+/* Settings and counters of every runtime package (ulib/rt/rt_sched.c). */
 extern uint64_t rt_idlespin_ns;  /* an idle VP watches for work this long first (0: never) */
 extern uint64_t rt_idle_calls;   /* times a VP idled in the kernel (SYS_vp_idle) */
 

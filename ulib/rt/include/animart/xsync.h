@@ -1,9 +1,9 @@
 /*
  * Synchronization between spaces: a mutex, condition variable, semaphore
- * and barrier that work when placed in a shared segment (<seg.h>), for
+ * and barrier that work when placed in a shared segment (<animart/seg.h>), for
  * threads of any package in any space that maps it.
  *
- * Why not <sync.h>'s objects: their waiter queues link nodes on the
+ * Why not <animart/sync.h>'s objects: their waiter queues link nodes on the
  * waiters' stacks and wake a thread by calling its package's unblock,
  * and neither a stack nor a package's code of one space is reachable from
  * another. Here a waiter waits in the kernel on a futex keyed by
@@ -43,7 +43,7 @@ struct xmutex {
 struct xcond {
 	volatile uint32_t seq;         /* bumped by every signal */
 	volatile uint32_t nwait;
-	struct xwq q;                  /* its waiters (<xwait.h>) */
+	struct xwq q;                  /* its waiters (<animart/xwait.h>) */
 };
 
 struct xsem {

@@ -1,6 +1,6 @@
 /*
  * Waiting on a word in a shared segment, at user level where possible
- * (ulib/xwait.c): the futex of <xsync.h>'s objects, with wake-ups that
+ * (ulib/rt/xwait.c): the futex of <animart/xsync.h>'s objects, with wake-ups that
  * cross spaces routed through the waiter's own runtime (EV_WAKE).
  *
  * An object keeps a struct xwq beside the word its waiters watch. A

@@ -2521,7 +2521,8 @@ static void on_sw(int sig)
 }
 
 /* SIGUSR2 for sigwait: taken by sigwait, never run (a default action
-   would end the program at the post). */
+   would end the program at the post); for a sleep that blocks SIGUSR1,
+   the signal that ends it (sw_release). */
 static volatile int sw_usr2_runs;
 static void on_usr2_none(int sig)
 {
@@ -2621,7 +2622,7 @@ static void *sw_target(void *arg)
 		x->ret = sem_timedwait(&sw_s, &ts);
 		break;
 	case SW_NANOSLEEP: {
-		struct timespec req = { x->masked ? 0 : 10, x->masked ? 200000000 : 0 }, rem = { 0, 0 };
+		struct timespec req = { 10, 0 }, rem = { 0, 0 };
 		x->ret = nanosleep(&req, &rem);
 		x->left_ns = rem.tv_sec * 1000000000L + rem.tv_nsec;
 		break;
@@ -2648,10 +2649,11 @@ static void *sw_target(void *arg)
 }
 
 /* Ends the target's wait from outside (nothing for those a handler
-   ends by itself). */
+   ends by itself): a sleep that blocks SIGUSR1 ends at a SIGUSR2 (its
+   handler installed by sw_case), so that it still sleeps when main
+   posts SIGUSR1, however late main runs. */
 static void sw_release(struct sw *x, pthread_t t)
 {
-	(void)t;
 	switch (x->kind) {
 	case SW_COND: case SW_TIMEDCOND:
 		pthread_mutex_lock(&sw_m);
@@ -2670,6 +2672,10 @@ static void sw_release(struct sw *x, pthread_t t)
 		break;
 	case SW_SIGWAIT:
 		pthread_kill(t, SIGUSR2);
+		break;
+	case SW_NANOSLEEP: case SW_SLEEP:
+		if (x->masked)
+			pthread_kill(t, SIGUSR2);
 		break;
 	}
 }
@@ -2690,6 +2696,8 @@ static struct sw sw_case(int kind, int flags, int masked, int ends)
 		signal(SIGUSR2, on_usr2_none);
 		sw_mask(SIG_BLOCK, SIGUSR2);
 	}
+	if (masked && (kind == SW_NANOSLEEP || kind == SW_SLEEP))
+		signal(SIGUSR2, on_usr2_none);   /* ends the sleep (sw_release) */
 	CHECK(pthread_create(&t, 0, sw_target, &x) == 0);
 	if (kind == SW_SIGWAIT)
 		sw_mask(SIG_UNBLOCK, SIGUSR2);
@@ -2699,7 +2707,7 @@ static struct sw sw_case(int kind, int flags, int masked, int ends)
 	if (masked) {
 		usleep(50000);
 		CHECK(sw_runs == 0);     /* blocked: no handler in the wait */
-		CHECK(!x.done || kind == SW_NANOSLEEP);   /* nor an early end */
+		CHECK(!x.done);          /* nor an early end */
 	} else {
 		CHECK(sw_await(&sw_runs, 1, 5000));
 		CHECK(sw_runs_in_wait == 1);         /* ran inside the wait ... */
@@ -2782,8 +2790,9 @@ static void area_sigsleep(void)
 	CHECK(x.ret == -1 && x.err == EINTR && x.left_ns > 1000000000L && x.left_ns <= 10000000000L);
 	x = sw_case(SW_SLEEP, 0, 0, 1);
 	CHECK(x.ret > 0 && x.ret <= 10);
-	x = sw_case(SW_NANOSLEEP, 0, 1, 1);            /* blocked: sleeps it all */
-	CHECK(x.ret == 0);
+	sw_usr2_runs = 0;
+	x = sw_case(SW_NANOSLEEP, 0, 1, 1);            /* blocked: sleeps on, till a SIGUSR2 */
+	CHECK(x.ret == -1 && x.err == EINTR && x.left_ns > 1000000000L && sw_usr2_runs == 1);
 	sw_usr2_runs = 0;
 	x = sw_case(SW_SIGWAIT, 0, 0, 0);
 	CHECK(x.ret == SIGUSR2 && sw_usr2_runs == 0);

@@ -6,8 +6,8 @@ buffer come in pieces), getline, fread in odd-sized pieces, fseek/ftell
 at 2,000 offsets checked against pread, four threads sharing one FILE
 (each byte read once), chdir and relative paths, realpath, openat/fstatat,
 the modes and their errors (every writing mode is EROFS until the kernel
-writes files), the write path through pipes, and fclose freeing what
-fopen took."""
+writes files), the write path through pipes, fclose freeing what fopen took, and exit
+flushing a stream left unflushed."""
 import random
 import shutil
 
@@ -72,3 +72,6 @@ def test_stdio_on_files(boot, tree, pkg, smp):
     assert res["failures"] == 0, r.tail(40)
     assert res["checks"] >= 100, res
     done(r, 0)
+    at_exit = [i for i, l in enumerate(r.lines) if l == "stdfiles: written at exit"]
+    last = max(i for i, l in enumerate(r.lines) if l.startswith("@result"))
+    assert len(at_exit) == 1 and at_exit[0] > last, r.tail(10)   # exit flushed the stream

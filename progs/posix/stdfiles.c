@@ -12,7 +12,9 @@
  *   {"name": "stdfiles", "part": "shared", "bytes", "sum"}   (threads on one FILE)
  * and last {"name": "stdfiles", "checks": N, "failures": F}: every other
  * check (ungetc, ftell, relative paths, realpath, openat, modes and their
- * errors, the write path through pipes, setvbuf, frees at fclose).
+ * errors, the write path through pipes, setvbuf, frees at fclose). Then
+ * exit flushes the line "stdfiles: written at exit", left in a stream on
+ * descriptor 1.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -453,6 +455,10 @@ int main(int argc, char **argv)
 	writes();
 	vectors();
 	frees();
+	/* a fully buffered stream on descriptor 1, left for exit to flush:
+	   its line comes after the last @result */
+	FILE *o = fdopen(1, "w");
+	CHECK(o && setvbuf(o, 0, _IOFBF, 0) == 0 && fputs("stdfiles: written at exit\n", o) >= 0);
 	result_begin(&R, "stdfiles");
 	result_int(&R, "checks", checks);
 	result_int(&R, "failures", failures);

@@ -33,6 +33,9 @@
 #define FD_CLOEXEC 1
 
 #define AT_FDCWD (-100)
+#define AT_SYMLINK_NOFOLLOW 0x100   /* (no link is ever followed) */
+#define AT_REMOVEDIR        0x200
+#define AT_EMPTY_PATH       0x1000
 
 int open(const char *path, int flags, ...);
 int openat(int dirfd, const char *path, int flags, ...);

@@ -8,7 +8,9 @@
  * threads printing whole lines with one call each never interleave within
  * a line; partial lines from different threads can still meet.
  * stderr is unbuffered: each call's text goes out before it returns.
- * stdin has no data: reads return EOF. There are no files: fopen fails.
+ * stdin is descriptor 0's stream: at end of file while that is the
+ * console's input. Streams on files (fopen) are buffered (ulib/libc/ffile.c,
+ * fio.c; docs/libc.md).
  */
 #ifndef ULIB_STDIO_H
 #define ULIB_STDIO_H
@@ -55,7 +57,7 @@ int vasprintf(char **out, const char *fmt, va_list ap);
 
 int sscanf(const char *s, const char *fmt, ...) __SCANF(2, 3);
 int vsscanf(const char *s, const char *fmt, va_list ap);
-int scanf(const char *fmt, ...) __SCANF(1, 2);          /* stdin is empty: EOF */
+int scanf(const char *fmt, ...) __SCANF(1, 2);          /* at end of file: EOF; else ENOSYS */
 int fscanf(FILE *f, const char *fmt, ...) __SCANF(2, 3);
 #undef __PRINTF
 #undef __SCANF
@@ -72,7 +74,7 @@ int setvbuf(FILE *f, char *buf, int mode, size_t size);
 void setbuf(FILE *f, char *buf);
 void setlinebuf(FILE *f);
 
-/* Input: stdin is always at end of file. */
+/* Input: stdin is at end of file while descriptor 0 is the console's. */
 int fgetc(FILE *f);
 int getc(FILE *f);
 int getchar(void);
@@ -110,13 +112,18 @@ int ferror_unlocked(FILE *f);
 void clearerr_unlocked(FILE *f);
 int fileno_unlocked(FILE *f);
 
-/* No file system: these fail with ENOENT (opening) or ESPIPE (seeking). */
+/* Files: modes r w a, with + b e x. stdout and stderr are the console's:
+   they do not seek (ESPIPE) and freopen cannot move them (EBADF). */
 FILE *fopen(const char *path, const char *mode);
-FILE *fdopen(int fd, const char *mode);             /* 0, 1, 2 only */
+FILE *fdopen(int fd, const char *mode);
 FILE *freopen(const char *path, const char *mode, FILE *f);
 int fclose(FILE *f);
 int fseek(FILE *f, long off, int whence);
 long ftell(FILE *f);
+int fseeko(FILE *f, off_t off, int whence);
+off_t ftello(FILE *f);
+int fgetpos(FILE *f, fpos_t *pos);
+int fsetpos(FILE *f, const fpos_t *pos);
 void rewind(FILE *f);
 int remove(const char *path);
 int rename(const char *from, const char *to);

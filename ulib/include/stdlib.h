@@ -111,6 +111,8 @@ char *getenv(const char *name);
 int setenv(const char *name, const char *value, int overwrite);
 int unsetenv(const char *name);
 int system(const char *cmd);
+/* The absolute path of an existing file, "." and ".." removed (ulib/libc/cwd.c). */
+char *realpath(const char *path, char *resolved);
 
 /* GNU's: fn(status, arg) at exit, in one list with atexit's functions. */
 int on_exit(void (*fn)(int status, void *arg), void *arg);                  /* -1, ENOSYS: no shell */

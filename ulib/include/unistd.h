@@ -141,7 +141,9 @@ int isatty(int fd);                                 /* 1 for the console's */
 off_t lseek(int fd, off_t off, int whence);         /* console: -1, ESPIPE */
 /* One directory, "/", the working one for good. */
 char *getcwd(char *buf, size_t size);
-int chdir(const char *path);                        /* "/" (".", "..", ...): 0; else ENOENT */
+int chdir(const char *path);        /* ulib keeps the working directory (ulib/libc/cwd.c) */
+int fchdir(int fd);
+char *get_current_dir_name(void);
 int getdtablesize(void);                             /* 64 */
 /* "/" and /dev/null exist: access F_OK/R_OK (and X_OK on "/") 0, W_OK on
    "/" EROFS, else ENOENT; unlink: ENOENT (/dev/null: EROFS). */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <animart/sys.h>
 #include <anima/file.h>
+#include "path.h"
 
 static int fail(int e)
 {
@@ -24,29 +25,29 @@ int __open_devnull(int flags);   /* fd.c */
 int __open_file(const char *path, int flags);
 void __kstat_to_stat(const struct kstat *k, struct stat *st);
 
+/* (openat: cwd.c) */
 int open(const char *path, int flags, ...)
 {
-	if (!path)
-		return fail(EFAULT);
-	if (!strcmp(path, "/dev/null"))
+	char abs[PATH_MAX];
+	if (abs_path(path, abs) < 0)
+		return -1;
+	if (!strcmp(abs, "/dev/null"))
 		return __open_devnull(flags);
-	int r = __open_file(path, flags);      /* fd.c: a file on the disk */
+	int r = __open_file(abs, flags);       /* fd.c: a file on the disk */
 	if (r < 0 && errno == ENODEV)          /* no disk: an empty, read-only file system */
 		return fail(flags & O_CREAT ? EROFS : ENOENT);
+	if (r >= 0)
+		path_opened(r, abs);
 	return r;
-}
-
-int openat(int dirfd, const char *path, int flags, ...)
-{
-	(void)dirfd;
-	return open(path, flags);
 }
 
 /* "/" (read-only: no W_OK) and /dev/null exist; nothing else does. */
 int access(const char *path, int mode)
 {
-	if (!path)
-		return fail(EFAULT);
+	char abs[PATH_MAX];
+	if (abs_path(path, abs) < 0)
+		return -1;
+	path = abs;
 	if (mode & ~(R_OK | W_OK | X_OK))
 		return fail(EINVAL);
 	if (!strcmp(path, "/"))
@@ -77,7 +78,10 @@ int creat(const char *path, mode_t mode)
 int stat(const char *path, struct stat *st)
 {
 	struct kstat k;
-	long r = syscall2(SYS_file_stat, path, &k);
+	char abs[PATH_MAX];
+	if (abs_path(path, abs) < 0)
+		return -1;
+	long r = syscall2(SYS_file_stat, abs, &k);
 	if (r == -ENODEV)
 		return fail(ENOENT);           /* no disk: nothing exists */
 	if (r < 0)

@@ -18,6 +18,8 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <errno.h>
 #include <animacom/fmt.h>
 #include <animart/sys.h>
@@ -34,7 +36,7 @@ const char *fmt_errno_message(void)
 
 #define PIECE 512
 
-static struct __file files[3] = { { .fd = 0 }, { .fd = 1 }, { .fd = 2 } };
+static struct __file files[3] = { { .fd = 0, .flags = FS_RD }, { .fd = 1 }, { .fd = 2 } };
 FILE *stdin = &files[0], *stdout = &files[1], *stderr = &files[2];
 
 static struct spin outlock;
@@ -173,6 +175,28 @@ static void stderr_write(const char *s, size_t n)
 	spin_unlock_by(&outlock, t);
 }
 
+/* Streams on descriptors (fio.c, ffile.c): weak, so a program that
+   opens none links none of it. */
+__attribute__((weak)) int __ff_write(FILE *f, const char *s, size_t n);
+__attribute__((weak)) int __ff_flush(FILE *f);
+__attribute__((weak)) void __ff_flushall(void);
+__attribute__((weak)) int __ff_setvbuf(FILE *f, char *buf, int mode, size_t size);
+
+static inline int is_console(FILE *f)
+{
+	return f == stdout || f == stderr;
+}
+
+/* put's for a stream on a descriptor: out of line, so the console's
+   path stays as short as it was. */
+static __attribute__((noinline)) int put_file(FILE *f, const char *s, size_t n)
+{
+	flockfile(f);
+	int r = __ff_write(f, s, n);
+	funlockfile(f);
+	return r;
+}
+
 /* Write to a stream; 0 or EOF (EBADF for stdin or an unknown stream). */
 static int put(FILE *f, const char *s, size_t n)
 {
@@ -180,6 +204,8 @@ static int put(FILE *f, const char *s, size_t n)
 		stdout_write(s, n);
 	else if (f == stderr)
 		stderr_write(s, n);
+	else if (f && __ff_write)
+		return put_file(f, s, n);
 	else {
 		if (f)
 			f->err = 1;
@@ -194,10 +220,16 @@ static int put(FILE *f, const char *s, size_t n)
    since other threads' prints wait for the holder. */
 int fflush(FILE *f)
 {
-	if (f && f != stdout && f != stderr && f != stdin) {
-		errno = EBADF;
-		return EOF;
+	if (f && !is_console(f)) {
+		if (!__ff_flush)
+			return 0;        /* stdin, nothing read yet */
+		flockfile(f);
+		int r = __ff_flush(f);
+		funlockfile(f);
+		return r;
 	}
+	if (!f && __ff_flushall)
+		__ff_flushall();
 	struct thread *t = spin_owner();
 	spin_lock_by(&outlock, t);
 	drain();
@@ -210,6 +242,8 @@ int setvbuf(FILE *f, char *buf, int mode, size_t size)
 	(void)buf, (void)size;
 	if (mode != _IONBF && mode != _IOLBF && mode != _IOFBF)
 		return -1;
+	if (!is_console(f))
+		return __ff_setvbuf ? __ff_setvbuf(f, buf, mode, size) : 0;
 	if (f == stdout) {   /* _IOFBF stays line-buffered: lines must reach the console whole */
 		fflush(stdout);
 		unbuffered = mode == _IONBF;
@@ -246,7 +280,7 @@ static void piece_put(char c, void *arg)
 	p->buf[p->n++] = c;
 }
 
-int vfprintf(FILE *f, const char *fm, va_list ap)
+static inline __attribute__((always_inline)) int format(FILE *f, const char *fm, va_list ap)
 {
 	struct piece p;
 	p.f = f;
@@ -256,6 +290,23 @@ int vfprintf(FILE *f, const char *fm, va_list ap)
 	if (p.n)
 		p.bad |= put(f, p.buf, p.n);
 	return p.bad ? -1 : r;
+}
+
+/* A stream on a descriptor: one call's text together (out of line, as
+   put_file). */
+static __attribute__((noinline)) int format_file(FILE *f, const char *fm, va_list ap)
+{
+	flockfile(f);
+	int r = format(f, fm, ap);
+	funlockfile(f);
+	return r;
+}
+
+int vfprintf(FILE *f, const char *fm, va_list ap)
+{
+	if (f && !is_console(f))
+		return format_file(f, fm, ap);
+	return format(f, fm, ap);
 }
 
 int vprintf(const char *fm, va_list ap)
@@ -283,9 +334,14 @@ int fprintf(FILE *f, const char *fm, ...)
 
 int vdprintf(int fd, const char *fm, va_list ap)
 {
-	if (fd != 1 && fd != 2) {
-		errno = EBADF;
-		return -1;
+	if (fd != 1 && fd != 2) {       /* another descriptor: formatted, then one write */
+		char *s;
+		int n = vasprintf(&s, fm, ap);
+		if (n < 0)
+			return -1;
+		ssize_t w = write(fd, s, (size_t)n);
+		free(s);
+		return w < 0 ? -1 : n;
 	}
 	return vfprintf(fd == 1 ? stdout : stderr, fm, ap);
 }

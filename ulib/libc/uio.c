@@ -74,3 +74,58 @@ ssize_t readv(int fd, const struct iovec *iov, int n)
 	}
 	return done;
 }
+
+/* preadv and pwritev: one pread or pwrite per buffer at the running
+   offset (the descriptor's own offset stays), stopping at a short one;
+   ESPIPE on anything but a file. */
+ssize_t preadv(int fd, const struct iovec *iov, int n, off_t off)
+{
+	if (total(iov, n) < 0)
+		return -1;
+	if (off < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	ssize_t done = 0;
+	for (int i = 0; i < n; i++) {
+		if (!iov[i].iov_len)
+			continue;
+		ssize_t r = pread(fd, iov[i].iov_base, iov[i].iov_len, off + done);
+		if (r < 0)
+			return done ? done : -1;
+		done += r;
+		if ((size_t)r < iov[i].iov_len)
+			break;
+	}
+	return done;
+}
+
+/* The write side's pwrite (fd.c, when the kernel writes files): weak, so
+   until it is there a pwritev fails as a write to a read-only descriptor. */
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) __attribute__((weak));
+
+ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
+{
+	if (total(iov, n) < 0)
+		return -1;
+	if (off < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!pwrite) {
+		errno = EBADF;
+		return -1;
+	}
+	ssize_t done = 0;
+	for (int i = 0; i < n; i++) {
+		if (!iov[i].iov_len)
+			continue;
+		ssize_t w = pwrite(fd, iov[i].iov_base, iov[i].iov_len, off + done);
+		if (w < 0)
+			return done ? done : -1;
+		done += w;
+		if ((size_t)w < iov[i].iov_len)
+			break;
+	}
+	return done;
+}

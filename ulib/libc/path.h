@@ -1,0 +1,24 @@
+/* Paths relative to the working directory (cwd.c), private to ulib's
+   libc: every call that takes a path makes it absolute with abs_path
+   before it goes to the kernel, whose lookups start at "/" always. */
+#ifndef ULIB_PATH_H
+#define ULIB_PATH_H
+
+#include <limits.h>
+
+/* path made absolute into out (PATH_MAX bytes): a relative path starts
+   at the working directory, dirfd's directory for abs_path_at (AT_FDCWD:
+   the working directory); "." and ".." are removed by name (no symbolic
+   links to follow: the kernel never follows them), "//" is "/", and a
+   path that ends in "/", "/." or "/.." keeps one "/" so the kernel asks
+   for a directory. 0, or -1 with errno: EFAULT (null), ENOENT (""),
+   ENAMETOOLONG (path or result PATH_MAX bytes or more), EBADF or ENOTDIR
+   (a dirfd that names no directory ulib knows the path of). */
+int abs_path(const char *path, char *out);
+int abs_path_at(int dirfd, const char *path, char *out);
+
+/* open() made descriptor fd from the absolute path: remembered, so
+   openat, fstatat and fchdir can use the descriptor as a directory. */
+void path_opened(int fd, const char *abs);
+
+#endif

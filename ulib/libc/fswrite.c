@@ -1,0 +1,91 @@
+/*
+ * The calls that change the disk's file system (kernel/ext2w.c,
+ * docs/files.md): unlink, rmdir, mkdir, creat, ftruncate, truncate,
+ * fsync. write and pwrite are fd.c's. Without a disk each fails as on an
+ * empty, read-only file system (EROFS, ENOENT).
+ */
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <errno.h>
+#include <string.h>
+#include <animart/sys.h>
+#include <anima/file.h>
+
+int __fd_kfd(int fd);                  /* fd.c */
+
+static int ret(long r, int nodisk)
+{
+	if (r == -ENODEV)
+		r = -nodisk;
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return (int)r;
+}
+
+int unlink(const char *path)
+{
+	if (!path)
+		return ret(-EFAULT, 0);
+	if (!strcmp(path, "/dev/null"))
+		return ret(-EROFS, 0);
+	return ret(syscall1(SYS_file_unlink, path), ENOENT);
+}
+
+int rmdir(const char *path)
+{
+	return ret(path ? syscall1(SYS_file_rmdir, path) : -EFAULT, ENOENT);
+}
+
+int mkdir(const char *path, mode_t mode)
+{
+	return ret(path ? syscall2(SYS_file_mkdir, path, mode) : -EFAULT, EROFS);
+}
+
+int creat(const char *path, mode_t mode)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+}
+
+/* fd's kernel descriptor, or -1 with errno set (EBADF, or EINVAL for a
+   descriptor that is no file on the disk). */
+static int kfd_of(int fd)
+{
+	if (fcntl(fd, F_GETFD) < 0)
+		return -1;
+	int k = __fd_kfd(fd);
+	if (k < 0)
+		errno = EINVAL;
+	return k;
+}
+
+int ftruncate(int fd, off_t len)
+{
+	int k = kfd_of(fd);
+	return k < 0 ? -1 : ret(syscall2(SYS_file_ftruncate, k, len), EINVAL);
+}
+
+int truncate(const char *path, off_t len)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	int r = ftruncate(fd, len);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
+int fsync(int fd)
+{
+	int k = kfd_of(fd);
+	return k < 0 ? -1 : ret(syscall1(SYS_file_fsync, k), EINVAL);
+}
+
+int fdatasync(int fd)
+{
+	return fsync(fd);
+}

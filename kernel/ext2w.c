@@ -1,7 +1,7 @@
 /*
  * ext2, write side: block and inode allocation from the group bitmaps,
  * writes that grow files through indirect blocks, truncation, creating
- * files and directories, unlink and rmdir.
+ * files and directories, unlink, rmdir and rename.
  *
  * Nobody sleeps here either (ext2.h): a step that needs a block the cache
  * does not hold gives -EBWAIT and the call runs again from its start. So
@@ -797,6 +797,161 @@ puti:
 	bcache_put(ib);
 putp:
 	bcache_put(pb);
+out:
+	spin_unlock(&fslock);
+	return r;
+}
+
+/* Directory tp (inode) is ino or lies under it: walk ".." up to the root
+   (at most 512 steps: a deeper or looping chain is damage). */
+static long under(struct fsctx *c, uint32_t tp, uint32_t ino)
+{
+	for (int i = 0; i < 512; i++) {
+		struct inode d;
+		long r;
+		if (tp == ino)
+			return 1;
+		if (tp == 2)
+			return 0;
+		if ((r = ext2_iget(c, tp, &d)) || (r = ext2_lookup(c, &d, "..", 2, &tp)))
+			return r;
+	}
+	return -EUCLEAN;
+}
+
+/*
+ * Rename from to `to`: in one directory or across, replacing a file
+ * there (a directory there: -ENOTEMPTY, not done). A replaced file's
+ * last link first loses its blocks (a step of its own), then one step
+ * writes the new entry (or points the old one at the inode), removes the
+ * old one, moves a directory's ".." and its parents' links, and frees
+ * the replaced inode.
+ */
+long ext2_rename(struct fsctx *c, const char *from, const char *to)
+{
+	char fpath[FPATH_MAX], tpath[FPATH_MAX];
+	const char *fname, *tname;
+	size_t flen, tlen;
+	struct inode fp, tp, si, ti;
+	uint32_t ino, tino = 0;
+	long r = ext2_mount(c);
+	if (r || (r = split(from, fpath, sizeof fpath, &fname, &flen)) ||
+	    (r = split(to, tpath, sizeof tpath, &tname, &tlen)))
+		return r;
+	spin_lock(&fslock);
+	if ((r = ext2_namei(c, fpath, &fp)) || (r = ext2_namei(c, tpath, &tp)))
+		goto out;
+	r = -ENOTDIR;
+	if (!IS_DIR(&fp) || !IS_DIR(&tp))
+		goto out;
+	if ((r = ext2_lookup(c, &fp, fname, flen, &ino)) || (r = ext2_iget(c, ino, &si)))
+		goto out;
+	r = ext2_lookup(c, &tp, tname, tlen, &tino);
+	if (r && r != -ENOENT)
+		goto out;
+	if (!r && (r = ext2_iget(c, tino, &ti)))
+		goto out;
+	if (tino == ino)
+		goto out;                         /* (r 0: the same file) */
+	r = IS_DIR(&si) ? under(c, tp.ino, ino) : 0;
+	if (r < 0)
+		goto out;
+	if (r > 0 || (tino && IS_DIR(&ti))) {
+		r = r > 0 ? -EINVAL : IS_DIR(&si) ? -ENOTEMPTY : -EISDIR;
+		goto out;
+	}
+	if (tino && IS_DIR(&si)) {
+		r = -ENOTDIR;
+		goto out;
+	}
+	struct buf *fb, *tb, *sb, *eb, *xb = 0, *db = 0, *ob = 0;
+	uint8_t *fip, *tip, *sip, *e, *prev, *x = 0, *xprev, *d = 0, *dprev, *oip = 0;
+	uint32_t used = 0;
+	struct alloc ia = { 0 };
+	if ((r = ext2_iraw(c, fp.ino, &fb, &fip)))
+		goto out;
+	if ((r = ext2_iraw(c, tp.ino, &tb, &tip)))
+		goto putf;
+	if ((r = ext2_iraw(c, ino, &sb, &sip)))
+		goto putt;
+	int last = 0;
+	if (tino) {
+		if ((r = took(ext2_iraw(c, tino, &ob, &oip), &ob)))
+			goto puts;
+		last = le16(oip + 26) <= 1;
+		if (last && (r = cut_from(c, oip, ob, 0)))
+			goto puts;
+		if (last) {
+			set_size(oip, 0);
+			bcache_dirty(ob);
+		}
+		r = find_entry(c, tip, tb, tname, tlen, &xb, &x, &xprev);
+	} else {
+		r = find_slot(c, tip, tb, reclen(tlen), &xb, &x, &used);
+		if (r == -ENOSPC && !(r = grow_dir(c, tip, tb)))
+			r = find_slot(c, tip, tb, reclen(tlen), &xb, &x, &used);
+	}
+	if (r) {
+		xb = 0;
+		goto puts;
+	}
+	if ((r = find_entry(c, fip, fb, fname, flen, &eb, &e, &prev)))
+		goto putx;
+	if (IS_DIR(&si) && fp.ino != tp.ino && (r = find_entry(c, sip, sb, "..", 2, &db, &d, &dprev)))
+		goto pute;
+	if (last && (r = prep_free(c, 1, tino, &ia)))
+		goto putd;
+	/* every buffer held: change them */
+	uint8_t type = IS_DIR(&si) ? FT_DIR : FT_REG;
+	if (tino) {
+		x[7] = type;
+		put32(x, ino);
+	} else {
+		fill_slot(x, used, ino, tname, tlen, type);
+	}
+	bcache_dirty(xb);
+	if (prev && !tino && prev == x)
+		put32(e, 0);                      /* (x was split: its rec_len no longer reaches e) */
+	else
+		remove_entry(e, prev);
+	bcache_dirty(eb);
+	if (d) {
+		put32(d, tp.ino);
+		bcache_dirty(db);
+		put16(fip + 26, le16(fip + 26) - 1u);
+		put16(tip + 26, le16(tip + 26) + 1u);
+	}
+	touch(fip);
+	touch(tip);
+	put32(tip + 32, le32(tip + 32) & ~(uint32_t)IFL_INDEX);
+	put32(fip + 32, le32(fip + 32) & ~(uint32_t)IFL_INDEX);
+	bcache_dirty(fb);
+	bcache_dirty(tb);
+	put32(sip + 12, now());
+	bcache_dirty(sb);
+	if (tino) {
+		put16(oip + 26, last ? 0 : le16(oip + 26) - 1u);
+		if (last) {
+			put32(oip + 20, now());
+			commit_free(&ia, 1, 0);
+		}
+		bcache_dirty(ob);
+	}
+putd:
+	if (db)
+		bcache_put(db);
+pute:
+	bcache_put(eb);
+putx:
+	bcache_put(xb);
+puts:
+	if (ob)
+		bcache_put(ob);
+	bcache_put(sb);
+putt:
+	bcache_put(tb);
+putf:
+	bcache_put(fb);
 out:
 	spin_unlock(&fslock);
 	return r;

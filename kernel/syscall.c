@@ -20,7 +20,7 @@ SYSDECL(seg_robust); SYSDECL(seg_info); SYSDECL(seg_wake); SYSDECL(disk);
 SYSDECL(file_open); SYSDECL(file_close); SYSDECL(file_read); SYSDECL(file_pread); SYSDECL(file_lseek);
 SYSDECL(file_fstat); SYSDECL(file_stat); SYSDECL(file_dup); SYSDECL(file_getdents);
 SYSDECL(file_write); SYSDECL(file_pwrite); SYSDECL(file_ftruncate); SYSDECL(file_fsync);
-SYSDECL(file_unlink); SYSDECL(file_mkdir); SYSDECL(file_rmdir);
+SYSDECL(file_unlink); SYSDECL(file_mkdir); SYSDECL(file_rmdir); SYSDECL(file_rename);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -73,6 +73,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_file_unlink] = sys_file_unlink,
 	[SYS_file_mkdir] = sys_file_mkdir,
 	[SYS_file_rmdir] = sys_file_rmdir,
+	[SYS_file_rename] = sys_file_rename,
 };
 
 extern char syscall_entry[];

@@ -472,3 +472,17 @@ long sys_file_mkdir(ARGS)
 	UNUSED();
 	return path_op(a0, 2, a1);
 }
+
+/* (from, to) */
+long sys_file_rename(ARGS)
+{
+	UNUSED();
+	char from[FPATH_MAX], to[FPATH_MAX];
+	struct fsctx c;
+	if (!disk_blocks)
+		return -ENODEV;
+	long r = getpath(a0, from);
+	if (!r && !(r = getpath(a1, to)))
+		r = RETRY(ext2_rename(&c, from, to));
+	return r == -EBWAIT ? 0 : r;
+}

@@ -1,6 +1,6 @@
 """ext2 on the disk, write side (kernel/ext2w.c, sysfile.c; ulib's write,
 pwrite, O_CREAT/O_EXCL/O_TRUNC/O_APPEND, ftruncate, truncate, fsync,
-unlink, mkdir, rmdir): the guest (progs/tests/fwtest.c) writes; then
+unlink, mkdir, rmdir, rename): the guest (progs/tests/fwtest.c) writes; then
 e2fsck -fn must find the image clean (the independent check) and the
 files debugfs brings back must hold, byte for byte, what the guest meant
 to write."""
@@ -60,6 +60,9 @@ def expected(large):
         "w/trunc3": pat(5, 100) + bytes(2900),
         "w/a/b/c/deep": pat(6, 5000),
         "x": b"from the host\n",
+        "w/a/b/r1c": pat(10, 3000),
+        "w/r3": pat(11, 5000),
+        "w/a/d2/f": pat(13, 100),
     }
     for i in range(0, 200, 2):
         want[f"w/many/file-with-a-longer-name-{i:03d}"] = pat(100 + i, i * 37)
@@ -77,12 +80,16 @@ def test_writes_come_back_byte_for_byte(boot, tmp_path, bs, smp):
     steps = ["mkdir_w", "small", "large", "append", "trunc_write", "ftruncate", "trunc2_write",
              "trunc3_write", "truncate_grow", "mkdir_a", "mkdir_b", "mkdir_c", "deep",
              "mkdir_many", "many", "unlink_odd", "gone_write", "gone_unlink", "mkdir_empty",
-             "rmdir_empty", "mkdir_e2", "rmdir_slash", "fsync"]
+             "rmdir_empty", "mkdir_e2", "rmdir_slash", "fsync", "r1_write", "rename_same_dir",
+             "rename_across", "r2_write", "r3_write", "rename_replace", "mkdir_d1", "d1_file",
+             "rename_dir"]
     assert {k: res[k] for k in steps} == dict.fromkeys(steps, 0), res
     assert res["large_readback"] == 1 and res["sparse_read"] == 1, res
     assert res["pwrite_past"] == 1 and res["trunc_size"] == 10001 and res["otrunc_write"] == 3, res
     assert res["sparse"] == 4, res
-    assert res["gone_stat"] == res["rmdir_gone"] == -ENOENT, res
+    assert res["gone_stat"] == res["rmdir_gone"] == res["r2_gone"] == -ENOENT, res
+    assert res["e_rename_into_self"] == -EINVAL and res["e_rename_missing"] == -ENOENT, res
+    assert res["e_rename_over_dir"] == -EISDIR, res
     # the errors bad calls give
     assert res["e_excl"] == res["e_mkdir_exists"] == res["e_mkdir_dot"] == -EEXIST, res
     assert res["e_unlink_missing"] == res["e_missing_dir"] == -ENOENT, res
@@ -106,7 +113,7 @@ def test_writes_come_back_byte_for_byte(boot, tmp_path, bs, smp):
         data = f.read()
     assert len(data) == sparse + 4 and data[-4:] == b"tail" and not any(data[:-4])
     dirs = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_dir())
-    assert dirs == ["lost+found", "w", "w/a", "w/a/b", "w/a/b/c", "w/many"]
+    assert dirs == ["lost+found", "w", "w/a", "w/a/b", "w/a/b/c", "w/a/d2", "w/many"]
 
 
 def test_a_full_disk_gives_enospc_and_stays_clean(boot, tmp_path):

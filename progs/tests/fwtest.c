@@ -154,6 +154,19 @@ static void dirs(void)
 	step("rmdir_gone", ERR(stat("/w/empty", &st)));
 	step("mkdir_e2", ERR(mkdir("/w/e2", 0755)));
 	step("rmdir_slash", ERR(rmdir("/w/e2/")));
+	step("r1_write", wfile("/w/r1", 10, 3000, 1000));
+	step("rename_same_dir", ERR(rename("/w/r1", "/w/r1b")));
+	step("rename_across", ERR(rename("/w/r1b", "/w/a/b/r1c")));
+	step("r2_write", wfile("/w/r2", 11, 5000, 1000));
+	step("r3_write", wfile("/w/r3", 12, 200000, 65536));
+	step("rename_replace", ERR(rename("/w/r2", "/w/r3")));
+	step("r2_gone", ERR(stat("/w/r2", &st)));
+	step("mkdir_d1", ERR(mkdir("/w/d1", 0755)));
+	step("d1_file", wfile("/w/d1/f", 13, 100, 100));
+	step("rename_dir", ERR(rename("/w/d1", "/w/a/d2")));
+	step("e_rename_into_self", ERR(rename("/w/a", "/w/a/b/x")));
+	step("e_rename_missing", ERR(rename("/w/nope", "/w/x")));
+	step("e_rename_over_dir", ERR(rename("/w/small", "/w/a")));
 }
 
 static void errors(void)

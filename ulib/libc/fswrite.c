@@ -1,6 +1,6 @@
 /*
  * The calls that change the disk's file system (kernel/ext2w.c,
- * docs/files.md): unlink, rmdir, mkdir, creat, ftruncate, truncate,
+ * docs/files.md): unlink, rmdir, mkdir, rename, creat, ftruncate, truncate,
  * fsync. write and pwrite are fd.c's. Without a disk each fails as on an
  * empty, read-only file system (EROFS, ENOENT).
  */
@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <errno.h>
 #include <string.h>
+#include <stdio.h>
 #include <animart/sys.h>
 #include <anima/file.h>
 
@@ -42,6 +43,11 @@ int rmdir(const char *path)
 int mkdir(const char *path, mode_t mode)
 {
 	return ret(path ? syscall2(SYS_file_mkdir, path, mode) : -EFAULT, EROFS);
+}
+
+int rename(const char *from, const char *to)
+{
+	return ret(from && to ? syscall2(SYS_file_rename, from, to) : -EFAULT, ENOENT);
 }
 
 int creat(const char *path, mode_t mode)

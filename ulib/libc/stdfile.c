@@ -129,13 +129,6 @@ int remove(const char *path)
 	return -1;
 }
 
-int rename(const char *from, const char *to)
-{
-	(void)from, (void)to;
-	errno = ENOENT;
-	return -1;
-}
-
 FILE *tmpfile(void)
 {
 	errno = ENOSPC;

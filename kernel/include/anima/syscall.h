@@ -77,7 +77,8 @@
 #define SYS_file_unlink 109 /* (path) -> 0 */
 #define SYS_file_mkdir  110 /* (path, mode) -> 0 */
 #define SYS_file_rmdir  111 /* (path) -> 0 */
-#define NSYSCALL        112 /* one past the largest number */
+#define SYS_file_rename 112 /* (from, to) -> 0 */
+#define NSYSCALL        113 /* one past the largest number */
 
 /* SYS_disk operations */
 #define DISK_READ       0   /* block into buf (4096 bytes); -EINVAL past the end, -EIO */

@@ -95,6 +95,12 @@ static void start_write(struct buf *b)
 static struct buf *victim(struct buf **wait)
 {
 	*wait = 0;
+	/* Past half the cache dirty, the coldest dirty buffers start on their
+	   way out now: else a writer keeps one clean buffer, and two blocks a
+	   call needs together evict each other for good (ext2w.c). */
+	for (struct buf *b = lru.prev; ndirty > NBUF / 2 && b != &lru; b = b->prev)
+		if (!b->refs && b->dirty && b->state == B_VALID)
+			start_write(b);
 	for (struct buf *b = lru.prev; b != &lru; b = b->prev)
 		if (!b->refs && !b->dirty && (b->state == B_VALID || b->state == B_EMPTY))
 			return b;
@@ -205,6 +211,19 @@ void bcache_put(struct buf *b)
 {
 	spin_lock(&bcache_lock);
 	b->refs--;
+	spin_unlock(&bcache_lock);
+}
+
+/* b (held) was changed in place (ext2w.c): write it back later. One
+   being written now is written again, since the device may have taken
+   the old bytes. */
+void bcache_dirty(struct buf *b)
+{
+	spin_lock(&bcache_lock);
+	if (!b->dirty) {
+		b->dirty = 1;
+		ndirty++;
+	}
 	spin_unlock(&bcache_lock);
 }
 

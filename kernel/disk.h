@@ -50,6 +50,7 @@ void bcache_done(struct buf *b, int ok);    /* blk.c: a request ended */
 long bcache_read(uint64_t block, struct buf **out);
 long bcache_write(uint64_t block, struct buf **out);
 void bcache_put(struct buf *b);
+void bcache_dirty(struct buf *b);     /* a held buffer was changed: write it back */
 long bcache_sync_step(struct buf **out);
 void kop_wake_disk(uint64_t key);      /* kop.c */
 long disk_wait(struct buf *b);         /* sysdisk.c: 1 again, 0 thread blocked, < 0 error */

@@ -22,16 +22,11 @@
 #define INCOMPAT_FILETYPE 0x2
 #define MAXDIR (16UL << 20)           /* a larger directory is taken as damage */
 
-static struct {
-	int mounted;
-	uint32_t log;                     /* block size = 1 << log (10..12) */
-	uint64_t nblocks;
-	uint32_t ninodes, bpg, ipg, ngroups, isize, first;
-} fs;
+struct ext2fs fs;                    /* (ext2.h; ext2w.c writes through it) */
 
 /* Bytes [off, off + len) of the disk, in one cache block: 0 with *p and
    *bp held, or -EBWAIT, -EIO, -EUCLEAN (past the disk). */
-static long disk_bytes(struct fsctx *c, uint64_t off, uint64_t len, struct buf **bp, uint8_t **p)
+long disk_bytes(struct fsctx *c, uint64_t off, uint64_t len, struct buf **bp, uint8_t **p)
 {
 	if (off / BSIZE >= disk_blocks || off % BSIZE + len > BSIZE)
 		return -EUCLEAN;
@@ -47,19 +42,19 @@ static long disk_bytes(struct fsctx *c, uint64_t off, uint64_t len, struct buf *
 }
 
 /* File-system block b (0 < b < nblocks). */
-static long fsblock(struct fsctx *c, uint64_t b, struct buf **bp, uint8_t **p)
+long fsblock(struct fsctx *c, uint64_t b, struct buf **bp, uint8_t **p)
 {
 	if (b == 0 || b >= fs.nblocks)
 		return -EUCLEAN;
 	return disk_bytes(c, b << fs.log, 1UL << fs.log, bp, p);
 }
 
-static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
 /* Check the superblock and remember its geometry (once; the image does
    not change under us). */
-static long mount(struct fsctx *c)
+long ext2_mount(struct fsctx *c)
 {
 	if (__atomic_load_n(&fs.mounted, __ATOMIC_ACQUIRE))
 		return 0;
@@ -74,6 +69,7 @@ static long mount(struct fsctx *c)
 	uint32_t logb = le32(s + 24), bpg = le32(s + 32), ipg = le32(s + 40);
 	uint32_t rev = le32(s + 76), isize = rev ? le16(s + 88) : 128, incompat = le32(s + 96);
 	uint16_t magic = le16(s + 56);
+	uint32_t firstino = le32(s + 84), rocompat = le32(s + 100);
 	bcache_put(b);
 	if (magic != MAGIC || rev != 1 || logb > 2 || incompat & ~INCOMPAT_FILETYPE)
 		return -EUCLEAN;
@@ -93,12 +89,14 @@ static long mount(struct fsctx *c)
 	fs.ngroups = ngroups;
 	fs.isize = isize;
 	fs.first = first;
+	fs.firstino = firstino > ROOT_INO && firstino <= ninodes ? firstino : 11;
+	fs.largefile = (rocompat & 2) != 0;
 	__atomic_store_n(&fs.mounted, 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
-/* Inode number ino, copied out of its table. */
-static long iget(struct fsctx *c, uint32_t ino, struct inode *ip)
+/* Inode ino's bytes in its table: 0 with *bp held and *p at it. */
+long ext2_iraw(struct fsctx *c, uint32_t ino, struct buf **bp, uint8_t **p)
 {
 	if (ino < 1 || ino > fs.ninodes)
 		return -EUCLEAN;
@@ -108,16 +106,26 @@ static long iget(struct fsctx *c, uint32_t ino, struct inode *ip)
 	if (gd / bs >= fs.nblocks)
 		return -EUCLEAN;
 	struct buf *b;
-	uint8_t *p;
-	long r = disk_bytes(c, gd, 32, &b, &p);
+	uint8_t *q;
+	long r = disk_bytes(c, gd, 32, &b, &q);
 	if (r)
 		return r;
-	uint64_t table = le32(p + 8);
+	uint64_t table = le32(q + 8);
 	bcache_put(b);
 	uint64_t tblocks = ((uint64_t)fs.ipg * fs.isize + bs - 1) / bs;
 	if (table == 0 || table + tblocks > fs.nblocks)
 		return -EUCLEAN;
-	if ((r = disk_bytes(c, table * bs + (uint64_t)idx * fs.isize, 128, &b, &p)))
+	return disk_bytes(c, table * bs + (uint64_t)idx * fs.isize, fs.isize, bp, p);
+}
+
+/* Inode number ino, copied out of its table. */
+long ext2_iget(struct fsctx *c, uint32_t ino, struct inode *ip)
+{
+	struct buf *b;
+	uint8_t *p;
+	uint64_t bs = 1UL << fs.log;
+	long r = ext2_iraw(c, ino, &b, &p);
+	if (r)
 		return r;
 	ip->ino = ino;
 	ip->mode = le16(p);
@@ -242,7 +250,7 @@ long ext2_read(struct fsctx *c, const struct inode *ip, uint64_t off, uint64_t u
 }
 
 /* Look name (len bytes) up in directory dp: 0 and *ino, or -ENOENT. */
-static long dir_lookup(struct fsctx *c, const struct inode *dp, const char *name, size_t len,
+long ext2_lookup(struct fsctx *c, const struct inode *dp, const char *name, size_t len,
 		       uint32_t *ino)
 {
 	uint64_t bs = 1UL << fs.log;
@@ -280,8 +288,8 @@ static long dir_lookup(struct fsctx *c, const struct inode *dp, const char *name
    the only working directory there is). */
 long ext2_namei(struct fsctx *c, const char *path, struct inode *ip)
 {
-	long r = mount(c);
-	if (r || (r = iget(c, ROOT_INO, ip)))
+	long r = ext2_mount(c);
+	if (r || (r = ext2_iget(c, ROOT_INO, ip)))
 		return r;
 	while (*path) {
 		while (*path == '/')
@@ -297,7 +305,7 @@ long ext2_namei(struct fsctx *c, const char *path, struct inode *ip)
 		if (!IS_DIR(ip))
 			return -ENOTDIR;
 		uint32_t ino;
-		if ((r = dir_lookup(c, ip, path, len, &ino)) || (r = iget(c, ino, ip)))
+		if ((r = ext2_lookup(c, ip, path, len, &ino)) || (r = ext2_iget(c, ino, ip)))
 			return r;
 		if ((ip->mode & 0xf000) == 0xa000)
 			return -ELOOP;            /* symbolic links are not followed */

@@ -26,9 +26,37 @@ struct inode {
 #define IS_DIR(ip) (((ip)->mode & 0xf000) == 0x4000)
 #define IS_REG(ip) (((ip)->mode & 0xf000) == 0x8000)
 
+/* The mounted file system's geometry (ext2.c) and the helpers ext2w.c
+   (the write side) shares with the read side. */
+struct ext2fs {
+	int mounted;
+	uint32_t log;                     /* block size = 1 << log (10..12) */
+	uint64_t nblocks;
+	uint32_t ninodes, bpg, ipg, ngroups, isize, first, firstino;
+	int largefile;                    /* ro_compat large_file: sizes past 2 GiB */
+};
+extern struct ext2fs fs;
+long ext2_mount(struct fsctx *c);
+long disk_bytes(struct fsctx *c, uint64_t off, uint64_t len, struct buf **bp, uint8_t **p);
+long fsblock(struct fsctx *c, uint64_t b, struct buf **bp, uint8_t **p);
+uint32_t le32(const uint8_t *p);
+uint16_t le16(const uint8_t *p);
+long ext2_iraw(struct fsctx *c, uint32_t ino, struct buf **bp, uint8_t **p);
+long ext2_iget(struct fsctx *c, uint32_t ino, struct inode *ip);
+long ext2_lookup(struct fsctx *c, const struct inode *dp, const char *name, size_t len, uint32_t *ino);
+
 long ext2_namei(struct fsctx *c, const char *path, struct inode *ip);
 long ext2_read(struct fsctx *c, const struct inode *ip, uint64_t off, uint64_t ubuf, uint64_t n);
 void ext2_stat(const struct inode *ip, struct kstat *st);
 long ext2_readdir(struct fsctx *c, const struct inode *dp, uint64_t *off, uint64_t ubuf, uint64_t n);
+
+/* ext2w.c: the write side (one lock for the file system, ext2w.c) */
+long ext2_write(struct fsctx *c, uint32_t ino, uint64_t off, uint64_t ubuf, uint64_t n, int append,
+		uint64_t *at);
+long ext2_truncate(struct fsctx *c, uint32_t ino, uint64_t len);
+long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino);
+long ext2_unlink(struct fsctx *c, const char *path, int dir);
+long ext2_rename(struct fsctx *c, const char *from, const char *to);
+#define EXT2_MAXNAME 255
 
 #endif

@@ -20,6 +20,8 @@ SYSDECL(seg_robust); SYSDECL(seg_info); SYSDECL(seg_wake); SYSDECL(disk);
 SYSDECL(file_open); SYSDECL(file_close); SYSDECL(file_read); SYSDECL(file_pread); SYSDECL(file_lseek);
 SYSDECL(file_fstat); SYSDECL(file_stat); SYSDECL(file_dup); SYSDECL(file_getdents);
 SYSDECL(fork); SYSDECL(waitpid); SYSDECL(kill);
+SYSDECL(file_write); SYSDECL(file_pwrite); SYSDECL(file_ftruncate); SYSDECL(file_fsync);
+SYSDECL(file_unlink); SYSDECL(file_mkdir); SYSDECL(file_rmdir); SYSDECL(file_rename);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -68,6 +70,14 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_file_stat] = sys_file_stat,
 	[SYS_file_dup] = sys_file_dup,
 	[SYS_file_getdents] = sys_file_getdents,
+	[SYS_file_write] = sys_file_write,
+	[SYS_file_pwrite] = sys_file_pwrite,
+	[SYS_file_ftruncate] = sys_file_ftruncate,
+	[SYS_file_fsync] = sys_file_fsync,
+	[SYS_file_unlink] = sys_file_unlink,
+	[SYS_file_mkdir] = sys_file_mkdir,
+	[SYS_file_rmdir] = sys_file_rmdir,
+	[SYS_file_rename] = sys_file_rename,
 };
 
 extern char syscall_entry[];

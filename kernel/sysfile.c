@@ -17,9 +17,26 @@
 
 struct file {
 	int refs;                  /* descriptors naming it (the table's lock) + calls using it */
+	int flags;                 /* FO_* given to open (access mode, FO_APPEND) */
 	uint64_t off;
-	struct inode ip;           /* copied at open: the image is read-only */
+	struct inode ip;           /* copied at open; calls read it again (fresh) before use */
 };
+
+/* Run `call` (an ext2 call on the struct fsctx c) until it needs no block
+   from the disk: its result, or -EBWAIT when the thread blocked (the
+   caller returns at once: the call runs again on EV_UNBLOCKED). */
+#define RETRY(call) ({                                              \
+	long _r;                                                    \
+	for (;;) {                                                  \
+		c = (struct fsctx){ 0 };                            \
+		if ((_r = (call)) != -EBWAIT)                       \
+			break;                                      \
+		if ((_r = disk_wait(c.wait)) <= 0) {                \
+			_r = _r ? _r : -EBWAIT;                     \
+			break;                                      \
+		}                                                   \
+	}                                                           \
+	_r; })
 
 struct ftable {
 	struct spinlock lock;
@@ -110,29 +127,49 @@ static long lookup(uint64_t upath, struct inode *ip, int *blocked)
 	}
 }
 
+/* The user's path copied into path: 0, -EFAULT, -ENAMETOOLONG, -ENOENT (""). */
+static long getpath(uint64_t upath, char *path)
+{
+	long r = copyin_str(path, upath, FPATH_MAX);
+	if (r < 0)
+		return r == -EINVAL ? -ENAMETOOLONG : r;
+	return path[0] ? 0 : -ENOENT;
+}
+
+/* (path, FO_* flags, mode for FO_CREAT) */
 long sys_file_open(ARGS)
 {
 	UNUSED();
 	struct space *sp = myvp()->space;
-	int writes = (a1 & FO_ACCMODE) != FO_RDONLY || (a1 & (FO_CREAT | FO_TRUNC | FO_APPEND));
+	int acc = a1 & FO_ACCMODE;
 	if (!disk_blocks)
 		return -ENODEV;
+	if (acc == FO_ACCMODE)
+		return -EINVAL;
 	struct inode ip;
-	int blocked;
-	long r = lookup(a0, &ip, &blocked);
-	if (r == -ENOENT && (a1 & FO_CREAT))
-		return -EROFS;                     /* the write side is not there yet */
-	if (r || blocked)
-		return r;
-	if (writes)
-		return -EROFS;
+	struct fsctx c;
+	char path[FPATH_MAX];
+	uint32_t ino;
+	long r = getpath(a0, path);
+	if (!r && (a1 & FO_CREAT))
+		r = RETRY(ext2_create(&c, path, 0x8000 | (a2 & 07777), (a1 & FO_EXCL) != 0, &ino));
+	if (!r)
+		r = (a1 & FO_CREAT) ? RETRY(ext2_iget(&c, ino, &ip)) : RETRY(ext2_namei(&c, path, &ip));
+	if (r)
+		return r == -EBWAIT ? 0 : r;
+	if (IS_DIR(&ip) && (acc != FO_RDONLY || (a1 & (FO_TRUNC | FO_CREAT))))
+		return -EISDIR;
 	if ((a1 & FO_DIRECTORY) && !IS_DIR(&ip))
 		return -ENOTDIR;
+	if ((a1 & FO_TRUNC) && acc != FO_RDONLY && IS_REG(&ip) &&
+	    (r = RETRY(ext2_truncate(&c, ip.ino, 0))))
+		return r == -EBWAIT ? 0 : r;
 	struct ftable *t = ftab(sp, 1);
 	struct file *f = t ? kzalloc_user(sp, sizeof *f) : 0;
 	if (!f)
 		return -ENOMEM;
 	f->ip = ip;
+	f->flags = (int)a1;
 	if ((r = install(t, f)) < 0)
 		kfree_user(sp, f, sizeof *f);
 	return r;
@@ -174,7 +211,10 @@ static long do_read(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
 	uint64_t pos = at ? (uint64_t)off : __atomic_load_n(&f->off, __ATOMIC_RELAXED);
 	for (;;) {
 		struct fsctx c = { 0 };
-		r = ext2_read(&c, &f->ip, pos, ubuf, MIN(n, 1UL << 30));
+		struct inode ip;
+		r = ext2_iget(&c, f->ip.ino, &ip);
+		if (!r)
+			r = ext2_read(&c, &ip, pos, ubuf, MIN(n, 1UL << 30));
 		if (r != -EBWAIT)
 			break;
 		if ((r = disk_wait(c.wait)) <= 0)
@@ -206,7 +246,14 @@ long sys_file_lseek(ARGS)
 	struct file *f = fget(sp, a0);
 	if (!f)
 		return -EBADF;
-	int64_t base = a2 == 0 ? 0 : a2 == 1 ? (int64_t)f->off : a2 == 2 ? (int64_t)f->ip.size : -1;
+	struct fsctx c;
+	struct inode ip;
+	long e = a2 == 2 ? RETRY(ext2_iget(&c, f->ip.ino, &ip)) : 0;
+	if (e) {
+		fput(sp, f);
+		return e == -EBWAIT ? 0 : e;
+	}
+	int64_t base = a2 == 0 ? 0 : a2 == 1 ? (int64_t)f->off : a2 == 2 ? (int64_t)ip.size : -1;
 	int64_t to = base + (int64_t)a1;
 	long r = -EINVAL;
 	if (a2 <= 2 && !__builtin_add_overflow(base, (int64_t)a1, &to) && to >= 0) {
@@ -225,8 +272,13 @@ long sys_file_fstat(ARGS)
 	if (!f)
 		return -EBADF;
 	struct kstat st;
-	ext2_stat(&f->ip, &st);
+	struct fsctx c;
+	struct inode ip;
+	long r = RETRY(ext2_iget(&c, f->ip.ino, &ip));
 	fput(sp, f);
+	if (r)
+		return r == -EBWAIT ? 0 : r;
+	ext2_stat(&ip, &st);
 	return copyout(a1, &st, sizeof st);
 }
 
@@ -262,7 +314,10 @@ long sys_file_getdents(ARGS)
 	for (;;) {
 		struct fsctx c = { 0 };
 		uint64_t off = __atomic_load_n(&f->off, __ATOMIC_RELAXED);
-		r = ext2_readdir(&c, &f->ip, &off, a1, MIN(a2, 1UL << 20));
+		struct inode ip;
+		r = ext2_iget(&c, f->ip.ino, &ip);
+		if (!r)
+			r = ext2_readdir(&c, &ip, &off, a1, MIN(a2, 1UL << 20));
 		if (r >= 0)
 			__atomic_store_n(&f->off, off, __ATOMIC_RELAXED);
 		if (r != -EBWAIT)
@@ -299,4 +354,135 @@ void file_space_free(struct space *sp)
 			kfree_user(sp, t->f[i], sizeof *t->f[i]);
 	sp->files = 0;
 	kfree_user(sp, t, sizeof *t);
+}
+
+/* Write n bytes at off (the descriptor's offset if `at` is 0; its end
+   with FO_APPEND). A wait after some bytes ends the write short. */
+static long do_write(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
+{
+	struct space *sp = myvp()->space;
+	struct file *f = fget(sp, fd);
+	struct fsctx c;
+	if (!f)
+		return -EBADF;
+	long r = -EBADF;
+	if ((f->flags & FO_ACCMODE) == FO_RDONLY)
+		goto out;
+	r = -EFAULT;
+	if (!user_range_ok(ubuf, n))
+		goto out;
+	r = -EINVAL;
+	if (at && off < 0)
+		goto out;
+	r = 0;
+	if (!n)
+		goto out;
+	uint64_t pos = at ? (uint64_t)off : __atomic_load_n(&f->off, __ATOMIC_RELAXED), where = pos;
+	int append = !at && (f->flags & FO_APPEND);
+	r = RETRY(ext2_write(&c, f->ip.ino, pos, ubuf, MIN(n, 1UL << 30), append, &where));
+	if (r > 0 && !at)
+		__atomic_store_n(&f->off, where + (uint64_t)r, __ATOMIC_RELAXED);
+	if (r == -EBWAIT)
+		r = 0;
+out:
+	fput(sp, f);
+	return r;
+}
+
+long sys_file_write(ARGS)
+{
+	UNUSED();
+	return do_write(a0, a1, a2, 0, 0);
+}
+
+long sys_file_pwrite(ARGS)
+{
+	UNUSED();
+	return do_write(a0, a1, a2, (int64_t)a3, 1);
+}
+
+/* (fd, length) */
+long sys_file_ftruncate(ARGS)
+{
+	UNUSED();
+	struct space *sp = myvp()->space;
+	struct file *f = fget(sp, a0);
+	struct fsctx c;
+	if (!f)
+		return -EBADF;
+	long r = -EINVAL;
+	if ((f->flags & FO_ACCMODE) != FO_RDONLY && IS_REG(&f->ip) && (int64_t)a1 >= 0)
+		r = RETRY(ext2_truncate(&c, f->ip.ino, a1));
+	fput(sp, f);
+	return r == -EBWAIT ? 0 : r;
+}
+
+/* (fd): every dirty block of the cache written and waited for (the
+   file's data and metadata among them). */
+long sys_file_fsync(ARGS)
+{
+	UNUSED();
+	struct space *sp = myvp()->space;
+	struct file *f = fget(sp, a0);
+	if (!f)
+		return -EBADF;
+	fput(sp, f);
+	for (;;) {
+		struct buf *b;
+		long r = bcache_sync_step(&b);
+		if (r != BWAIT)
+			return r;
+		if ((r = disk_wait(b)) <= 0)
+			return r;
+	}
+}
+
+/* unlink (0), rmdir (1), mkdir (2: a1 the mode) of the user's path. */
+static long path_op(uint64_t upath, int op, uint64_t mode)
+{
+	char path[FPATH_MAX];
+	struct fsctx c;
+	uint32_t ino;
+	if (!disk_blocks)
+		return -ENODEV;
+	long r = getpath(upath, path);
+	if (r)
+		return r;
+	if (op == 2)
+		r = RETRY(ext2_create(&c, path, 0x4000 | (mode & 07777), 1, &ino));
+	else
+		r = RETRY(ext2_unlink(&c, path, op));
+	return r == -EBWAIT ? 0 : r;
+}
+
+long sys_file_unlink(ARGS)
+{
+	UNUSED();
+	return path_op(a0, 0, 0);
+}
+
+long sys_file_rmdir(ARGS)
+{
+	UNUSED();
+	return path_op(a0, 1, 0);
+}
+
+long sys_file_mkdir(ARGS)
+{
+	UNUSED();
+	return path_op(a0, 2, a1);
+}
+
+/* (from, to) */
+long sys_file_rename(ARGS)
+{
+	UNUSED();
+	char from[FPATH_MAX], to[FPATH_MAX];
+	struct fsctx c;
+	if (!disk_blocks)
+		return -ENODEV;
+	long r = getpath(a0, from);
+	if (!r && !(r = getpath(a1, to)))
+		r = RETRY(ext2_rename(&c, from, to));
+	return r == -EBWAIT ? 0 : r;
 }

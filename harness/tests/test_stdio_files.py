@@ -5,8 +5,9 @@ compared with the host's bytes: fgets line by line (lines longer than its
 buffer come in pieces), getline, fread in odd-sized pieces, fseek/ftell
 at 2,000 offsets checked against pread, four threads sharing one FILE
 (each byte read once), chdir and relative paths, realpath, openat/fstatat,
-the modes and their errors (every writing mode is EROFS until the kernel
-writes files), the write path through pipes, fclose freeing what fopen took, and exit
+the modes and their errors, writing files in every mode (read back,
+appends, an exclusive create, a big file in odd pieces, remove), the
+write path through pipes, fclose freeing what fopen took, and exit
 flushing a stream left unflushed."""
 import random
 import shutil

@@ -288,16 +288,48 @@ static void paths(const char *dir)
 	CHECK(chdir("/") == 0);
 }
 
-/* Opening: modes, errors; the kernel's files are read-only so far, so
-   every mode that writes fails with EROFS and leaves nothing open. */
-static void modes(void)
+/* Writing files through stdio (the disk's write side, kernel/ext2w.c):
+   every mode, a read then a write with no seek between, appends, an
+   exclusive create of an existing file, and a big file in odd pieces. */
+static void file_writes(const char *dir)
 {
-	static const char *writing[] = { "w", "w+", "a", "a+", "r+", "wx", "rb+", "we" };
-	for (int i = 0; i < 8; i++) {
-		errno = 0;
-		FILE *f = fopen(text, writing[i]);
-		CHECK(f == 0 && errno == EROFS);
-	}
+	char p[PATH_MAX], b[64];
+	snprintf(p, sizeof p, "%s/out.txt", dir);
+	FILE *f = fopen(p, "w");
+	CHECK(f && fprintf(f, "%d %s\n", 42, "abc") == 7 && fputs("two\n", f) >= 0);
+	CHECK(f && fseek(f, 0, SEEK_SET) == 0 && fputc('X', f) == 'X' && fclose(f) == 0);
+	CHECK((f = fopen(p, "r")) && fgets(b, sizeof b, f) && !strcmp(b, "X2 abc\n") && fclose(f) == 0);
+	CHECK((f = fopen(p, "a")) && fputs("three\n", f) >= 0 && ftell(f) == 17 && fclose(f) == 0);
+	CHECK((f = fopen(p, "r+")) && fgetc(f) == 'X' && fputc('Y', f) == 'Y');   /* read then write: no seek between */
+	CHECK(f && fseek(f, 0, SEEK_SET) == 0 && fread(b, 1, 17, f) == 17 && !memcmp(b, "XY abc\ntwo\nthree\n", 17));
+	CHECK(f && fclose(f) == 0);
+	CHECK((f = fopen(p, "a+")) && fgetc(f) == 'X' && fputs("4\n", f) >= 0 && fseek(f, -2, SEEK_END) == 0 &&
+	      fgetc(f) == '4' && fclose(f) == 0);             /* a+ reads anywhere, writes at the end */
+	errno = 0;
+	CHECK(fopen(p, "wx") == 0 && errno == EEXIST);
+	CHECK((f = fopen(p, "w+")) && fgetc(f) == EOF && fwrite("0123456789", 1, 10, f) == 10);
+	CHECK(f && fseek(f, 3, SEEK_SET) == 0 && fgetc(f) == '3' && ftell(f) == 4 && fclose(f) == 0);
+	struct stat st;
+	CHECK(stat(p, &st) == 0 && st.st_size == 10);
+	/* a big file in odd pieces through fwrite, read back with fread */
+	static char big[100000];
+	for (int i = 0; i < (int)sizeof big; i++)
+		big[i] = (char)(i * 7 + i / 251);
+	CHECK((f = fopen(p, "wb")));
+	for (size_t at = 0, k = 1; f && at < sizeof big; at += k, k = k * 3 % 9973 + 1)
+		fwrite(big + at, 1, at + k <= sizeof big ? k : sizeof big - at, f);
+	CHECK(f && fclose(f) == 0 && stat(p, &st) == 0 && st.st_size == sizeof big);
+	static char back[sizeof big];
+	CHECK((f = fopen(p, "rb")) && fread(back, 1, sizeof back, f) == sizeof back && !memcmp(big, back, sizeof big));
+	if (f)
+		fclose(f);
+	CHECK(remove(p) == 0 && stat(p, &st) == -1 && errno == ENOENT);
+}
+
+/* Opening: modes, errors. */
+static void modes(const char *dir)
+{
+	file_writes(dir);
 	errno = 0;
 	CHECK(fopen(text, "q") == 0 && errno == EINVAL);
 	errno = 0;
@@ -451,7 +483,7 @@ int main(int argc, char **argv)
 	seeks();
 	threads();
 	paths(dir);
-	modes();
+	modes(dir);
 	writes();
 	vectors();
 	frees();

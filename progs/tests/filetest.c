@@ -92,8 +92,8 @@ static void errors(const char *dir, const char *file)
 	result_int(&R, "empty_path", ERR(open("", O_RDONLY)));
 	snprintf(path, sizeof path, "%s/x", file);
 	result_int(&R, "through_file", ERR(open(path, O_RDONLY)));
-	result_int(&R, "write_existing", ERR(open(file, O_WRONLY)));
-	result_int(&R, "create", ERR(open("/new-file", O_WRONLY | O_CREAT, 0644)));
+	result_int(&R, "write_existing", ERR(open(file, O_WRONLY | O_CREAT | O_EXCL, 0644)));
+	result_int(&R, "create", ERR(open("/no/such/dir/new-file", O_WRONLY | O_CREAT, 0644)));
 	result_int(&R, "not_dir", ERR(open(file, O_RDONLY | O_DIRECTORY)));
 	memset(path, 'a', 300);
 	path[0] = '/', path[300] = 0;

@@ -145,14 +145,21 @@ int chdir(const char *path);        /* ulib keeps the working directory (ulib/li
 int fchdir(int fd);
 char *get_current_dir_name(void);
 int getdtablesize(void);                             /* 64 */
-/* "/" and /dev/null exist: access F_OK/R_OK (and X_OK on "/") 0, W_OK on
-   "/" EROFS, else ENOENT; unlink: ENOENT (/dev/null: EROFS). */
+/* Without a disk, "/" and /dev/null exist: access F_OK/R_OK (and X_OK on
+   "/") 0, W_OK on "/" EROFS, else ENOENT. With one, what is on it. */
 #define F_OK 0
 #define X_OK 1
 #define W_OK 2
 #define R_OK 4
 int access(const char *path, int mode);
+/* Writing files on the disk (ulib/libc/fswrite.c, kernel/ext2w.c) */
 int unlink(const char *path);
+int rmdir(const char *path);
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off);
+int ftruncate(int fd, off_t len);
+int truncate(const char *path, off_t len);
+int fsync(int fd);
+int fdatasync(int fd);
 
 unsigned sleep(unsigned s);
 /* No other processes (ulib/noproc.c): fork and vfork fail with ENOSYS,

@@ -168,6 +168,24 @@ int __fd_pipe(struct pipe *p, int flags, int fd[2])
 	return 0;
 }
 
+/* A file's write (off < 0: at the descriptor's offset), repeated while
+   the kernel writes short (it stops at a disk wait once bytes are in). */
+static ssize_t __file_write(int kfd, const void *buf, size_t n, off_t off)
+{
+	size_t done = 0;
+	while (done < n) {
+		long r = off < 0 ? syscall3(SYS_file_write, kfd, (const char *)buf + done, n - done)
+				 : syscall4(SYS_file_pwrite, kfd, (const char *)buf + done, n - done,
+					    off + (off_t)done);
+		if (r < 0)
+			return done ? (ssize_t)done : fail((int)-r);
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
+}
+
 ssize_t write(int fd, const void *buf, size_t n)
 {
 	struct fdent e = get(fd);
@@ -180,6 +198,8 @@ ssize_t write(int fd, const void *buf, size_t n)
 	int acc = e.flags & O_ACCMODE;
 	if (e.kind == FD_NULL && acc != O_RDONLY)
 		return (ssize_t)n;       /* discarded */
+	if (e.kind == FD_FILE)
+		return __file_write(e.kfd, buf, n, -1);
 	if (e.kind != FD_OUT)
 		return fail(EBADF);
 	/* Unbuffered, like the system call: stdout's pending text goes
@@ -225,6 +245,18 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 	return e.kind == FD_FREE ? -1 : fail(ESPIPE);
 }
 
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	struct fdent e = get(fd);
+	put(e);
+	if (e.kind == FD_FILE) {
+		if (off < 0)
+			return fail(EINVAL);
+		return n ? __file_write(e.kfd, buf, n, off) : 0;
+	}
+	return e.kind == FD_FREE ? -1 : fail(ESPIPE);
+}
+
 /* dirent.c: fd's kernel descriptor if it is a file on the disk, else -1. */
 int __fd_kfd(int fd);
 int __fd_kfd(int fd)
@@ -235,13 +267,13 @@ int __fd_kfd(int fd)
 }
 
 /* nofile.c's open of a path other than /dev/null: a file on the disk. */
-int __open_file(const char *path, int flags);
-int __open_file(const char *path, int flags)
+int __open_file(const char *path, int flags, mode_t mode);
+int __open_file(const char *path, int flags, mode_t mode)
 {
-	long k = syscall2(SYS_file_open, path, flags);
+	long k = syscall3(SYS_file_open, path, flags, mode);
 	if (k < 0)
 		return fail((int)-k);
-	struct fdent e = { FD_FILE, !!(flags & O_CLOEXEC), O_RDONLY, 0, (int)k };
+	struct fdent e = { FD_FILE, !!(flags & O_CLOEXEC), flags & (O_ACCMODE | O_APPEND), 0, (int)k };
 	kref[k] = 1;
 	spin_lock(&fdlk);
 	int r = place(e, 0);

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <errno.h>
 #include <string.h>
+#include <stdarg.h>
 #include <animart/sys.h>
 #include <anima/file.h>
 #include "path.h"
@@ -22,7 +23,7 @@ static int fail(int e)
 }
 
 int __open_devnull(int flags);   /* fd.c */
-int __open_file(const char *path, int flags);
+int __open_file(const char *path, int flags, mode_t mode);
 void __kstat_to_stat(const struct kstat *k, struct stat *st);
 
 /* (openat: cwd.c) */
@@ -33,7 +34,14 @@ int open(const char *path, int flags, ...)
 		return -1;
 	if (!strcmp(abs, "/dev/null"))
 		return __open_devnull(flags);
-	int r = __open_file(abs, flags);       /* fd.c: a file on the disk */
+	mode_t mode = 0;
+	if (flags & O_CREAT) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	int r = __open_file(abs, flags, mode);   /* fd.c: a file on the disk */
 	if (r < 0 && errno == ENODEV)          /* no disk: an empty, read-only file system */
 		return fail(flags & O_CREAT ? EROFS : ENOENT);
 	if (r >= 0)
@@ -41,7 +49,7 @@ int open(const char *path, int flags, ...)
 	return r;
 }
 
-/* "/" (read-only: no W_OK) and /dev/null exist; nothing else does. */
+/* "/" and /dev/null exist, and what is on the disk (writable). */
 int access(const char *path, int mode)
 {
 	char abs[PATH_MAX];
@@ -50,29 +58,14 @@ int access(const char *path, int mode)
 	path = abs;
 	if (mode & ~(R_OK | W_OK | X_OK))
 		return fail(EINVAL);
+	struct stat st;
 	if (!strcmp(path, "/"))
-		return mode & W_OK ? fail(EROFS) : 0;
+		return mode & W_OK && stat(path, &st) < 0 ? fail(EROFS) : 0;   /* (no disk: read-only) */
 	if (!strcmp(path, "/dev/null"))
 		return mode & X_OK ? fail(EACCES) : 0;
-	struct stat st;
 	if (stat(path, &st) < 0)
 		return -1;
-	if (mode & W_OK)
-		return fail(EROFS);
 	return (mode & X_OK) && !(st.st_mode & 0111) ? fail(EACCES) : 0;
-}
-
-int unlink(const char *path)
-{
-	if (!path)
-		return fail(EFAULT);
-	return fail(!strcmp(path, "/dev/null") ? EROFS : ENOENT);
-}
-
-int creat(const char *path, mode_t mode)
-{
-	(void)path, (void)mode;
-	return fail(EROFS);
 }
 
 int stat(const char *path, struct stat *st)
@@ -93,12 +86,6 @@ int stat(const char *path, struct stat *st)
 int lstat(const char *path, struct stat *st)
 {
 	return stat(path, st);
-}
-
-int mkdir(const char *path, mode_t mode)
-{
-	(void)path, (void)mode;
-	return fail(EROFS);
 }
 
 int chmod(const char *path, mode_t mode)

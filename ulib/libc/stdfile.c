@@ -15,13 +15,6 @@ int remove(const char *path)
 	return unlink(path);     /* (no rmdir yet) */
 }
 
-int rename(const char *from, const char *to)
-{
-	(void)from, (void)to;
-	errno = ENOENT;
-	return -1;
-}
-
 FILE *tmpfile(void)
 {
 	errno = ENOSPC;

@@ -66,7 +66,7 @@
                                -ENODEV without a disk; blocks like SYS_io (BLK_DISK) on a miss */
 
 /* Files (<anima/file.h>; kernel/ext2.c, sysfile.c): ext2 on the disk, read-only so far */
-#define SYS_file_open   96  /* (path, FO_* flags) -> descriptor; -EROFS for any write flag */
+#define SYS_file_open   96  /* (path, FO_* flags, mode for FO_CREAT) -> descriptor */
 #define SYS_file_close  97  /* (fd) -> 0 */
 #define SYS_file_read   98  /* (fd, buf, n) -> bytes read (0 at the end), from the descriptor's offset */
 #define SYS_file_pread  99  /* (fd, buf, n, offset) -> bytes read; the offset stays */
@@ -76,7 +76,15 @@
 #define SYS_file_dup    103 /* (fd) -> a new descriptor for the same open file (the offset shared) */
 #define SYS_file_getdents 104 /* (fd of a directory, buf, n) -> bytes of struct kdirent, 0 at the end */
 
-#define NSYSCALL        105 /* one past the largest number */
+#define SYS_file_write  105 /* (fd, buf, n) -> bytes written, at the descriptor's offset (its end with FO_APPEND) */
+#define SYS_file_pwrite 106 /* (fd, buf, n, offset) -> bytes written; the offset stays */
+#define SYS_file_ftruncate 107 /* (fd, length) -> 0 */
+#define SYS_file_fsync  108 /* (fd) -> 0 when every dirty block is on the disk */
+#define SYS_file_unlink 109 /* (path) -> 0 */
+#define SYS_file_mkdir  110 /* (path, mode) -> 0 */
+#define SYS_file_rmdir  111 /* (path) -> 0 */
+#define SYS_file_rename 112 /* (from, to) -> 0 */
+#define NSYSCALL        113 /* one past the largest number */
 
 /* SYS_disk operations */
 #define DISK_READ       0   /* block into buf (4096 bytes); -EINVAL past the end, -EIO */

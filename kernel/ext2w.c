@@ -1,0 +1,958 @@
+/*
+ * ext2, write side: block and inode allocation from the group bitmaps,
+ * writes that grow files through indirect blocks, truncation, creating
+ * files and directories, unlink, rmdir and rename.
+ *
+ * Nobody sleeps here either (ext2.h): a step that needs a block the cache
+ * does not hold gives -EBWAIT and the call runs again from its start. So
+ * every change is made in a *step* that first takes (holds) every buffer
+ * it will change and only then changes them; a step that must wait has
+ * changed nothing. Between steps the image is consistent (what e2fsck
+ * -fn checks), so a call that waits between two steps and runs again
+ * finds a consistent state and carries on from it: a write's blocks are
+ * mapped and its size set in one step; a truncate frees blocks from the
+ * end, one block (bitmap bit, group and superblock counts, pointer,
+ * i_blocks) at a time, and sets the size last; a create takes the
+ * directory slot, the inode and (mkdir) the first block, and changes them
+ * all together.
+ *
+ * Locking: one lock for the file system (fslock) is held by each step,
+ * so steps never interleave. Order: fslock, then bcache_lock, then
+ * blk_lock. Readers (ext2.c) take no lock: each change a reader could see
+ * half done is published by one aligned store made last (a block pointer
+ * after its block is zeroed, a directory entry's rec_len after the new
+ * entry behind it is written, an inode number set to 0 to remove one).
+ * The user's bytes are copied with no lock held (a copy may fault), into
+ * a data buffer held since the step.
+ *
+ * An inode is freed when its links count reaches 0, even if a descriptor
+ * still names it (a later call on that descriptor gives -ENOENT, or sees
+ * the inode's next owner if it was reused).
+ */
+#include "kernel.h"
+#include "ext2.h"
+
+static struct spinlock fslock = SPINLOCK_INIT("ext2w");
+
+#define BS (1UL << fs.log)
+#define PER (BS / 4)
+#define IFL_INDEX 0x1000              /* i_flags: hashed directory (we keep it linear) */
+
+static void put16(uint8_t *p, uint32_t v) { __atomic_store_n((uint16_t *)p, (uint16_t)v, __ATOMIC_RELEASE); }
+static void put32(uint8_t *p, uint32_t v) { __atomic_store_n((uint32_t *)p, v, __ATOMIC_RELEASE); }
+static uint32_t now(void) { return (uint32_t)(boot_epoch + now_ns() / 1000000000UL); }
+
+/* The largest file size: the block map's reach, at most 1 TiB (so
+   i_blocks, 32 bits of 512-byte units, never overflows), 2 GiB - 1
+   without the large_file feature. */
+static uint64_t maxsize(void)
+{
+	uint64_t map = (12 + PER + PER * PER + PER * PER * PER) * BS;
+	return fs.largefile ? MIN(map, 1UL << 40) : (1UL << 31) - 1;
+}
+
+static uint64_t isize_of(const uint8_t *ip)
+{
+	return le32(ip + 4) | ((ip[1] & 0xf0) == 0x80 ? (uint64_t)le32(ip + 108) << 32 : 0);
+}
+
+static void set_size(uint8_t *ip, uint64_t size)
+{
+	put32(ip + 108, (ip[1] & 0xf0) == 0x80 ? (uint32_t)(size >> 32) : le32(ip + 108));
+	put32(ip + 4, (uint32_t)size);
+}
+
+static void touch(uint8_t *ip)
+{
+	uint32_t t = now();
+	put32(ip + 12, t);
+	put32(ip + 16, t);
+}
+
+static long sbget(struct fsctx *c, struct buf **b, uint8_t **p)
+{
+	return disk_bytes(c, 1024, 1024, b, p);
+}
+
+static long gdget(struct fsctx *c, uint32_t g, struct buf **b, uint8_t **p)
+{
+	return disk_bytes(c, (fs.first + 1) * BS + (uint64_t)g * 32, 32, b, p);
+}
+
+/* What one allocation or freeing holds between its two halves. */
+struct alloc {
+	struct buf *sb, *gb, *mb, *nb;    /* superblock, group descriptor, bitmap, the new thing */
+	uint8_t *s, *g, *m, *n;
+	uint32_t bit, no;
+};
+
+/* r; a failed call's buffer pointer cleared (the cache sets it to the
+   buffer to wait for, which is not held). */
+static long took(long r, struct buf **bp)
+{
+	if (r)
+		*bp = 0;
+	return r;
+}
+
+static void drop(struct alloc *a)
+{
+	struct buf *bs[4] = { a->sb, a->gb, a->mb, a->nb };
+	for (int i = 0; i < 4; i++)
+		if (bs[i])
+			bcache_put(bs[i]);
+	*a = (struct alloc){ 0 };
+}
+
+/* Set (1) or clear (0) a's bit; add d to the group's and superblock's
+   free counts at goff and soff. Then put all but the new thing. */
+static void commit(struct alloc *a, int set, int goff, int soff, int d)
+{
+	if (set)
+		a->m[a->bit / 8] |= (uint8_t)(1 << a->bit % 8);
+	else
+		a->m[a->bit / 8] &= (uint8_t)~(1 << a->bit % 8);
+	put16(a->g + goff, (uint32_t)(le16(a->g + goff) + d));
+	put32(a->s + soff, le32(a->s + soff) + (uint32_t)d);
+	bcache_dirty(a->mb);
+	bcache_dirty(a->gb);
+	bcache_dirty(a->sb);
+	struct alloc keep = { .nb = a->nb, .n = a->n, .no = a->no };
+	a->nb = 0;
+	drop(a);
+	*a = keep;
+}
+
+/* The first clear bit of bitmap m in [from, n), or n. */
+static uint32_t clear_bit(const uint8_t *m, uint32_t from, uint32_t n)
+{
+	for (uint32_t i = from; i < n; i++)
+		if (m[i / 8] == 0xff && i % 8 == 0)
+			i += 7;
+		else if (!(m[i / 8] >> i % 8 & 1))
+			return i;
+	return n;
+}
+
+/*
+ * First half of an allocation (inode: 1, block: 0), starting at group
+ * goal: everything held, nothing changed; a->no is the block or inode,
+ * a->n its bytes (a block zeroed already: it is free, so that is no
+ * change). -ENOSPC when none is free.
+ */
+static long prep_alloc(struct fsctx *c, int inode, uint32_t goal, struct alloc *a)
+{
+	long r = took(sbget(c, &a->sb, &a->s), &a->sb);
+	if (r)
+		return r;
+	if (!le32(a->s + (inode ? 16 : 12))) {
+		drop(a);
+		return -ENOSPC;
+	}
+	for (uint32_t i = 0; i < fs.ngroups && !r; i++) {
+		uint32_t g = (goal + i) % fs.ngroups;
+		if ((r = took(gdget(c, g, &a->gb, &a->g), &a->gb)))
+			break;
+		uint32_t n = inode ? MIN(fs.ipg, fs.ninodes - g * fs.ipg)
+				   : (uint32_t)MIN(fs.bpg, fs.nblocks - fs.first - (uint64_t)g * fs.bpg);
+		if (le16(a->g + (inode ? 14 : 12)) && !(r = took(fsblock(c, le32(a->g + (inode ? 4 : 0)), &a->mb, &a->m), &a->mb))) {
+			uint32_t from = inode && g == 0 ? fs.firstino - 1 : 0;   /* reserved inodes */
+			uint32_t bit = clear_bit(a->m, from, n);
+			if (bit < n) {
+				a->bit = bit;
+				if (inode) {
+					a->no = g * fs.ipg + bit + 1;
+					r = took(ext2_iraw(c, a->no, &a->nb, &a->n), &a->nb);
+				} else {
+					a->no = fs.first + g * fs.bpg + bit;
+					if (!(r = took(fsblock(c, a->no, &a->nb, &a->n), &a->nb))) {
+						memset(a->n, 0, BS);
+						bcache_dirty(a->nb);
+					}
+				}
+				if (!r)
+					return 0;
+				break;
+			}
+			bcache_put(a->mb);
+			a->mb = 0;
+		}
+		bcache_put(a->gb);
+		a->gb = 0;
+	}
+	drop(a);
+	return r ? r : -ENOSPC;
+}
+
+/* First half of freeing block or inode no: held, its bit checked set. */
+static long prep_free(struct fsctx *c, int inode, uint32_t no, struct alloc *a)
+{
+	uint32_t per = inode ? fs.ipg : fs.bpg, x = inode ? no - 1 : no - fs.first;
+	if (inode ? (no < 1 || no > fs.ninodes) : (no < fs.first || no >= fs.nblocks))
+		return -EUCLEAN;
+	long r;
+	if ((r = took(sbget(c, &a->sb, &a->s), &a->sb)) || (r = took(gdget(c, x / per, &a->gb, &a->g), &a->gb)) ||
+	    (r = took(fsblock(c, le32(a->g + (inode ? 4 : 0)), &a->mb, &a->m), &a->mb))) {
+		drop(a);
+		return r;
+	}
+	a->bit = x % per;
+	a->no = no;
+	if (!(a->m[a->bit / 8] >> a->bit % 8 & 1)) {
+		drop(a);
+		return -EUCLEAN;                  /* freeing what is free: damage */
+	}
+	return 0;
+}
+
+static void commit_free(struct alloc *a, int inode, int dir)
+{
+	if (dir)
+		put16(a->g + 16, le16(a->g + 16) - 1u);
+	commit(a, 0, inode ? 14 : 12, inode ? 16 : 12, 1);
+}
+
+/*
+ * The disk block of file block fb of the inode at ip (held in ib by the
+ * caller, who holds fslock), allocating it and the indirect blocks on
+ * its way if `alloc` (new blocks zeroed, i_blocks counted); 0 in *db: a
+ * hole. Each allocation is whole; a wait between two leaves an indirect
+ * block mapped with nothing under it yet, which is consistent.
+ */
+static long bmap_w(struct fsctx *c, uint8_t *ip, struct buf *ib, uint64_t fb, int alloc, uint32_t *db)
+{
+	uint32_t idx[3];
+	int depth = 0, slot;
+	if (fb < 12) {
+		slot = (int)fb;
+	} else if ((fb -= 12) < PER) {
+		slot = 12, depth = 1, idx[0] = (uint32_t)fb;
+	} else if ((fb -= PER) < PER * PER) {
+		slot = 13, depth = 2, idx[0] = (uint32_t)(fb / PER), idx[1] = (uint32_t)(fb % PER);
+	} else {
+		fb -= PER * PER;
+		slot = 14, depth = 3;
+		idx[0] = (uint32_t)(fb / (PER * PER)), idx[1] = (uint32_t)(fb / PER % PER), idx[2] = (uint32_t)(fb % PER);
+	}
+	uint8_t *loc = ip + 40 + 4 * slot;
+	struct buf *hold = 0, *holder = ib;
+	long r = 0;
+	for (int lv = 0;; lv++) {
+		uint32_t b = le32(loc);
+		if (!b && alloc) {
+			struct alloc a = { 0 };
+			uint32_t goal = (uint32_t)((le32(ip + 40) ? le32(ip + 40) - fs.first : 0) / fs.bpg);
+			if ((r = prep_alloc(c, 0, goal, &a)))
+				break;
+			b = a.no;
+			commit(&a, 1, 12, 12, -1);
+			bcache_put(a.nb);
+			put32(loc, b);
+			bcache_dirty(holder);
+			put32(ip + 28, le32(ip + 28) + (uint32_t)(BS / 512));
+			bcache_dirty(ib);
+		}
+		if (b >= fs.nblocks) {
+			r = -EUCLEAN;
+			break;
+		}
+		if (!b || lv == depth) {
+			*db = b;
+			break;
+		}
+		struct buf *nb;
+		uint8_t *p;
+		if ((r = fsblock(c, b, &nb, &p)))
+			break;
+		if (hold)
+			bcache_put(hold);
+		holder = hold = nb;
+		loc = p + 4 * idx[lv];
+	}
+	if (hold)
+		bcache_put(hold);
+	return r;
+}
+
+/*
+ * One step of a write: the block holding byte pos of inode ino mapped
+ * (allocated if new) and the size made to cover [pos, pos + k), with
+ * *b, *p the block's buffer and bytes, held; the caller copies into it.
+ * With `append`, pos is taken as the size first (*pos set).
+ */
+static long write_step(struct fsctx *c, uint32_t ino, uint64_t *pos, uint64_t k, int append,
+		       struct buf **b, uint8_t **p)
+{
+	struct buf *ib;
+	uint8_t *ip;
+	uint32_t db;
+	spin_lock(&fslock);
+	long r = ext2_iraw(c, ino, &ib, &ip);
+	if (r)
+		goto out;
+	if (!le16(ip + 26)) {
+		r = -ENOENT;                      /* unlinked under us */
+		goto put;
+	}
+	if (append)
+		*pos = isize_of(ip);
+	if (*pos >= maxsize()) {
+		r = -EFBIG;
+		goto put;
+	}
+	k = MIN(k, maxsize() - *pos);
+	if ((r = bmap_w(c, ip, ib, *pos / BS, 1, &db)) || (r = fsblock(c, db, b, p)))
+		goto put;
+	if (*pos + k > isize_of(ip))
+		set_size(ip, *pos + k);
+	touch(ip);
+	bcache_dirty(ib);
+	r = (long)k;
+put:
+	bcache_put(ib);
+out:
+	spin_unlock(&fslock);
+	return r;
+}
+
+/*
+ * Write n bytes from the user's ubuf to inode ino at off (at its end if
+ * append; *at is where the write went). The count written, or an error,
+ * or -EBWAIT before any byte was written. Past the first byte a wait
+ * ends the write short (a rerun of an append would append twice).
+ */
+long ext2_write(struct fsctx *c, uint32_t ino, uint64_t off, uint64_t ubuf, uint64_t n, int append,
+		uint64_t *at)
+{
+	long r = ext2_mount(c);
+	uint64_t done = 0;
+	while (!r && done < n) {
+		uint64_t pos = off + done, k;
+		struct buf *b;
+		uint8_t *p;
+		r = write_step(c, ino, &pos, MIN(BS - pos % BS, n - done), append && !done, &b, &p);
+		if (r <= 0)
+			break;
+		if (!done)
+			*at = off = pos;
+		k = (uint64_t)r;
+		r = copyin(p + pos % BS, ubuf + done, k);
+		bcache_dirty(b);
+		bcache_put(b);
+		if (!r)
+			done += k;
+	}
+	return done ? (long)done : r;
+}
+
+/* Free the blocks under *slot (in holder) from index `from` of its
+   subtree on (level 0: slot is a data block; 1..3: an indirect block),
+   the last first; the block itself if from is 0. */
+static long cut(struct fsctx *c, uint8_t *slot, struct buf *holder, int level, uint64_t from,
+		uint8_t *ip, struct buf *ib)
+{
+	uint32_t b = le32(slot);
+	long r;
+	if (!b)
+		return 0;
+	if (level > 0) {
+		struct buf *x;
+		uint8_t *p;
+		uint64_t span = level == 1 ? 1 : level == 2 ? PER : PER * PER;
+		if ((r = fsblock(c, b, &x, &p)))
+			return r;
+		for (uint64_t i = PER; i-- > 0 && (i + 1) * span > from;) {
+			if ((r = cut(c, p + 4 * i, x, level - 1, i * span >= from ? 0 : from - i * span, ip, ib))) {
+				bcache_put(x);
+				return r;
+			}
+		}
+		bcache_put(x);
+		if (from)
+			return 0;
+	}
+	struct alloc a = { 0 };
+	if ((r = prep_free(c, 0, b, &a)))
+		return r;
+	commit_free(&a, 0, 0);
+	put32(slot, 0);
+	bcache_dirty(holder);
+	put32(ip + 28, le32(ip + 28) - (uint32_t)(BS / 512));
+	bcache_dirty(ib);
+	return 0;
+}
+
+/* Free every block of the inode at ip from file block keep on, the
+   triple indirect tree first. */
+static long cut_from(struct fsctx *c, uint8_t *ip, struct buf *ib, uint64_t keep)
+{
+	uint64_t start[4] = { 12 + PER + PER * PER, 12 + PER, 12, 0 };
+	long r;
+	for (int lv = 3; lv >= 1; lv--) {
+		uint64_t s = start[3 - lv];
+		if ((r = cut(c, ip + 40 + 4 * (11 + lv), ib, lv, keep > s ? keep - s : 0, ip, ib)))
+			return r;
+	}
+	for (uint64_t i = 12; i-- > keep;)
+		if ((r = cut(c, ip + 40 + 4 * i, ib, 0, 0, ip, ib)))
+			return r;
+	return 0;
+}
+
+/* Zero the bytes of inode ip's block holding byte len, from len on. */
+static long zero_tail(struct fsctx *c, uint8_t *ip, struct buf *ib, uint64_t len)
+{
+	uint32_t db;
+	struct buf *b;
+	uint8_t *p;
+	long r;
+	if (!(len % BS) || (r = bmap_w(c, ip, ib, len / BS, 0, &db)) || !db)
+		return 0;
+	if ((r = fsblock(c, db, &b, &p)))
+		return r;
+	memset(p + len % BS, 0, BS - len % BS);
+	bcache_dirty(b);
+	bcache_put(b);
+	return 0;
+}
+
+/* Inode ino's size made len: blocks past it freed, the tail of its last
+   block zeroed (so a later growth reads zeros), the size set last. */
+long ext2_truncate(struct fsctx *c, uint32_t ino, uint64_t len)
+{
+	struct buf *ib;
+	uint8_t *ip;
+	long r = ext2_mount(c);
+	if (r)
+		return r;
+	if (len > maxsize())
+		return -EFBIG;
+	spin_lock(&fslock);
+	if ((r = ext2_iraw(c, ino, &ib, &ip)))
+		goto out;
+	if (!le16(ip + 26))
+		r = -ENOENT;
+	else if (len < isize_of(ip) && !(r = cut_from(c, ip, ib, (len + BS - 1) / BS)))
+		r = zero_tail(c, ip, ib, len);
+	if (!r) {
+		set_size(ip, len);
+		touch(ip);
+		bcache_dirty(ib);
+	}
+	bcache_put(ib);
+out:
+	spin_unlock(&fslock);
+	return r;
+}
+
+/* Split path into its parent (in buf) and last name: 0, -ENAMETOOLONG,
+   or -EINVAL for a path whose last name is ".", ".." or none ("/"). */
+static long split(const char *path, char *buf, size_t max, const char **name, size_t *len)
+{
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	size_t s = n;
+	while (s && path[s - 1] != '/')
+		s--;
+	*name = path + s;
+	*len = n - s;
+	if (*len > EXT2_MAXNAME)
+		return -ENAMETOOLONG;
+	if (!*len || (*len == 1 && path[s] == '.') || (*len == 2 && path[s] == '.' && path[s + 1] == '.'))
+		return -EINVAL;
+	if (s >= max)
+		return -ENAMETOOLONG;
+	memcpy(buf, path, s);
+	buf[s] = 0;
+	if (!s)
+		buf[0] = '/', buf[1] = 0;
+	return 0;
+}
+
+/* An entry's bytes for a name of len. */
+static uint32_t reclen(size_t len) { return (uint32_t)(8 + ((len + 3) & ~3UL)); }
+
+/*
+ * A place in directory dp (raw ip) for an entry of `need` bytes: *b held
+ * and *e the entry to split (its used bytes in *used, 0 for an empty
+ * one); -ENOSPC if no block has room.
+ */
+static long find_slot(struct fsctx *c, uint8_t *ip, struct buf *ib, uint32_t need, struct buf **b,
+		      uint8_t **e, uint32_t *used)
+{
+	uint64_t size = isize_of(ip);
+	for (uint64_t fb = 0; fb * BS < size; fb++) {
+		uint32_t db;
+		uint8_t *p;
+		long r = bmap_w(c, ip, ib, fb, 0, &db);
+		if (r)
+			return r;
+		if (!db)
+			continue;
+		if ((r = fsblock(c, db, b, &p)))
+			return r;
+		for (uint64_t at = 0; at < BS;) {
+			uint8_t *x = p + at;
+			uint32_t rec = le16(x + 4), u = le32(x) ? reclen(x[6]) : 0;
+			if (rec < 8 || rec % 4 || at + rec > BS || u > rec) {
+				bcache_put(*b);
+				return -EUCLEAN;
+			}
+			if (rec - u >= need) {
+				*e = x;
+				*used = u;
+				return 0;
+			}
+			at += rec;
+		}
+		bcache_put(*b);
+	}
+	return -ENOSPC;
+}
+
+/* Directory dp one block longer: a block with one empty entry. */
+static long grow_dir(struct fsctx *c, uint8_t *ip, struct buf *ib)
+{
+	uint64_t size = isize_of(ip);
+	uint32_t db;
+	struct buf *b;
+	uint8_t *p;
+	long r;
+	if (size + BS > (16UL << 20))
+		return -ENOSPC;                   /* (the read side's bound on directories) */
+	if ((r = bmap_w(c, ip, ib, size / BS, 1, &db)) || (r = fsblock(c, db, &b, &p)))
+		return r;
+	put16(p + 4, (uint32_t)BS);
+	bcache_dirty(b);
+	bcache_put(b);
+	set_size(ip, size + BS);
+	bcache_dirty(ib);
+	return 0;
+}
+
+/* Write entry (ino, name, type) into the slot find_slot gave. */
+static void fill_slot(uint8_t *e, uint32_t used, uint32_t ino, const char *name, size_t len, uint8_t type)
+{
+	uint8_t *n = e + used;
+	uint32_t rec = le16(e + 4);
+	if (used) {
+		put16(n + 4, rec - used);
+	}
+	n[6] = (uint8_t)len;
+	n[7] = type;
+	memcpy(n + 8, name, len);
+	put32(n, ino);
+	if (used)
+		put16(e + 4, used);               /* publishes the new entry */
+}
+
+/* A new inode's bytes: mode, one link (two for a directory). */
+static void init_inode(uint8_t *n, uint32_t mode)
+{
+	uint32_t t = now();
+	memset(n, 0, fs.isize);
+	put16(n, mode);
+	put32(n + 8, t);
+	put32(n + 12, t);
+	put32(n + 16, t);
+	put16(n + 26, (mode & 0xf000) == 0x4000 ? 2 : 1);
+	put32(n + 100, (uint32_t)now_ns());       /* i_generation */
+	if (fs.isize >= 160)
+		put16(n + 128, 32);                 /* i_extra_isize, as mke2fs sets it */
+}
+
+/*
+ * Create path (mode: S_IFREG or S_IFDIR and permissions): 0 and *ino. If
+ * it exists: -EEXIST with excl, else 0 and its inode. One step takes the
+ * directory slot (after growing the directory by a block if none has
+ * room), the inode and a directory's first block, and fills them all.
+ */
+long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino)
+{
+	char parent[FPATH_MAX];
+	const char *name;
+	size_t len;
+	struct inode dp;
+	int dir = (mode & 0xf000) == 0x4000;
+	long r = ext2_mount(c);
+	if (r || (r = split(path, parent, sizeof parent, &name, &len)))
+		return r == -EINVAL ? -EEXIST : r;
+	spin_lock(&fslock);
+	if ((r = ext2_namei(c, parent, &dp)))
+		goto out;
+	if (!IS_DIR(&dp)) {
+		r = -ENOTDIR;
+		goto out;
+	}
+	if ((r = ext2_lookup(c, &dp, name, len, ino)) != -ENOENT) {
+		r = r ? r : excl ? -EEXIST : 0;
+		goto out;
+	}
+	if (!dp.links)
+		goto out;                         /* (-ENOENT: a removed directory) */
+	struct buf *pb, *sb;
+	uint8_t *pp, *e;
+	uint32_t used;
+	if ((r = ext2_iraw(c, dp.ino, &pb, &pp)))
+		goto out;
+	r = find_slot(c, pp, pb, reclen(len), &sb, &e, &used);
+	if (r == -ENOSPC && !(r = grow_dir(c, pp, pb)))
+		r = find_slot(c, pp, pb, reclen(len), &sb, &e, &used);
+	if (r)
+		goto putp;
+	struct alloc ia = { 0 }, ba = { 0 };
+	uint32_t g = (dp.ino - 1) / fs.ipg;
+	if ((r = prep_alloc(c, 1, g, &ia)) || (dir && (r = prep_alloc(c, 0, g, &ba)))) {
+		drop(&ia);
+		goto puts;
+	}
+	/* every buffer held: change them */
+	if (dir)
+		put16(ia.g + 16, le16(ia.g + 16) + 1u);
+	commit(&ia, 1, 14, 16, -1);
+	init_inode(ia.n, mode);
+	if (dir) {
+		commit(&ba, 1, 12, 12, -1);
+		uint8_t *d = ba.n;
+		put32(d, ia.no), put16(d + 4, 12), d[6] = 1, d[7] = FT_DIR, d[8] = '.';
+		put32(d + 12, dp.ino), put16(d + 16, (uint32_t)BS - 12), d[18] = 2, d[19] = FT_DIR;
+		d[20] = d[21] = '.';
+		bcache_dirty(ba.nb);
+		bcache_put(ba.nb);
+		put32(ia.n + 40, ba.no);
+		put32(ia.n + 4, (uint32_t)BS);
+		put32(ia.n + 28, (uint32_t)(BS / 512));
+		put16(pp + 26, le16(pp + 26) + 1u);
+	}
+	bcache_dirty(ia.nb);
+	bcache_put(ia.nb);
+	fill_slot(e, used, ia.no, name, len, dir ? FT_DIR : FT_REG);
+	bcache_dirty(sb);
+	put32(pp + 32, le32(pp + 32) & ~(uint32_t)IFL_INDEX);
+	touch(pp);
+	bcache_dirty(pb);
+	*ino = ia.no;
+puts:
+	bcache_put(sb);
+putp:
+	bcache_put(pb);
+out:
+	spin_unlock(&fslock);
+	return r;
+}
+
+/* Entry `name` in directory (raw ip): *b held, *e it, *prev the one
+   before it in its block (0 if first). */
+static long find_entry(struct fsctx *c, uint8_t *ip, struct buf *ib, const char *name, size_t len,
+		       struct buf **b, uint8_t **e, uint8_t **prev)
+{
+	uint64_t size = isize_of(ip);
+	for (uint64_t fb = 0; fb * BS < size; fb++) {
+		uint32_t db;
+		uint8_t *p;
+		long r = bmap_w(c, ip, ib, fb, 0, &db);
+		if (r)
+			return r;
+		if (!db)
+			continue;
+		if ((r = fsblock(c, db, b, &p)))
+			return r;
+		*prev = 0;
+		for (uint64_t at = 0; at < BS;) {
+			uint8_t *x = p + at;
+			uint32_t rec = le16(x + 4);
+			if (rec < 8 || rec % 4 || at + rec > BS || x[6] + 8u > rec) {
+				bcache_put(*b);
+				return -EUCLEAN;
+			}
+			if (le32(x) && x[6] == len && !memcmp(x + 8, name, len)) {
+				*e = x;
+				return 0;
+			}
+			*prev = x;
+			at += rec;
+		}
+		bcache_put(*b);
+	}
+	return -ENOENT;
+}
+
+static void remove_entry(uint8_t *e, uint8_t *prev)
+{
+	if (prev)
+		put16(prev + 4, le16(prev + 4) + le16(e + 4));
+	else
+		put32(e, 0);
+}
+
+/* Directory (raw ip) holds nothing but "." and "..": 0, or -ENOTEMPTY. */
+static long dir_empty(struct fsctx *c, uint8_t *ip, struct buf *ib)
+{
+	uint64_t size = isize_of(ip);
+	for (uint64_t fb = 0; fb * BS < size; fb++) {
+		uint32_t db;
+		struct buf *b;
+		uint8_t *p;
+		long r = bmap_w(c, ip, ib, fb, 0, &db);
+		if (r || (db && (r = fsblock(c, db, &b, &p))))
+			return r;
+		for (uint64_t at = 0; db && at < BS;) {
+			uint8_t *x = p + at;
+			uint32_t rec = le16(x + 4);
+			if (rec < 8 || rec % 4 || at + rec > BS || x[6] + 8u > rec)
+				r = -EUCLEAN;
+			else if (le32(x) && !(x[6] == 1 && x[8] == '.') &&
+				 !(x[6] == 2 && x[8] == '.' && x[9] == '.'))
+				r = -ENOTEMPTY;
+			if (r) {
+				bcache_put(b);
+				return r;
+			}
+			at += rec;
+		}
+		if (db)
+			bcache_put(b);
+	}
+	return 0;
+}
+
+/*
+ * Remove path's entry: a file (dir 0; -EISDIR for a directory) or an
+ * empty directory (dir 1; -ENOTDIR, -ENOTEMPTY). A file's last link
+ * first loses its blocks (a step of its own that leaves it linked and
+ * empty), then one step removes the entry and frees the inode (and a
+ * directory's one block, its parent's link).
+ */
+long ext2_unlink(struct fsctx *c, const char *path, int dir)
+{
+	char parent[FPATH_MAX];
+	const char *name;
+	size_t len;
+	struct inode dp, ip;
+	uint32_t ino;
+	long r = ext2_mount(c);
+	if (r || (r = split(path, parent, sizeof parent, &name, &len)))
+		return r;
+	spin_lock(&fslock);
+	if ((r = ext2_namei(c, parent, &dp)))
+		goto out;
+	if (!IS_DIR(&dp)) {
+		r = -ENOTDIR;
+		goto out;
+	}
+	if ((r = ext2_lookup(c, &dp, name, len, &ino)) || (r = ext2_iget(c, ino, &ip)))
+		goto out;
+	if (IS_DIR(&ip) != dir) {
+		r = dir ? -ENOTDIR : -EISDIR;
+		goto out;
+	}
+	struct buf *pb, *ib, *eb;
+	uint8_t *pp, *xp, *e, *prev;
+	if ((r = ext2_iraw(c, dp.ino, &pb, &pp)))
+		goto out;
+	if ((r = ext2_iraw(c, ino, &ib, &xp)))
+		goto putp;
+	int last = dir || le16(xp + 26) <= 1;
+	if (dir) {
+		if ((r = dir_empty(c, xp, ib)) || (r = cut_from(c, xp, ib, 1)))
+			goto puti;
+		set_size(xp, BS);
+		bcache_dirty(ib);
+	} else if (last && (r = cut_from(c, xp, ib, 0))) {
+		goto puti;
+	} else if (last) {
+		set_size(xp, 0);
+		bcache_dirty(ib);
+	}
+	if ((r = find_entry(c, pp, pb, name, len, &eb, &e, &prev)))
+		goto puti;
+	struct alloc ia = { 0 }, ba = { 0 };
+	if (last && ((r = prep_free(c, 1, ino, &ia)) || (dir && le32(xp + 40) && (r = prep_free(c, 0, le32(xp + 40), &ba))))) {
+		drop(&ia);
+		goto pute;
+	}
+	/* every buffer held: change them */
+	remove_entry(e, prev);
+	bcache_dirty(eb);
+	touch(pp);
+	if (dir)
+		put16(pp + 26, le16(pp + 26) - 1u);
+	bcache_dirty(pb);
+	put16(xp + 26, last ? 0 : le16(xp + 26) - 1u);
+	if (last) {
+		put32(xp + 20, now());            /* i_dtime */
+		if (ba.sb) {
+			commit_free(&ba, 0, 0);
+			put32(xp + 40, 0);
+			put32(xp + 28, 0);
+			set_size(xp, 0);
+		}
+		commit_free(&ia, 1, dir);
+	}
+	bcache_dirty(ib);
+pute:
+	bcache_put(eb);
+puti:
+	bcache_put(ib);
+putp:
+	bcache_put(pb);
+out:
+	spin_unlock(&fslock);
+	return r;
+}
+
+/* Directory tp (inode) is ino or lies under it: walk ".." up to the root
+   (at most 512 steps: a deeper or looping chain is damage). */
+static long under(struct fsctx *c, uint32_t tp, uint32_t ino)
+{
+	for (int i = 0; i < 512; i++) {
+		struct inode d;
+		long r;
+		if (tp == ino)
+			return 1;
+		if (tp == 2)
+			return 0;
+		if ((r = ext2_iget(c, tp, &d)) || (r = ext2_lookup(c, &d, "..", 2, &tp)))
+			return r;
+	}
+	return -EUCLEAN;
+}
+
+/*
+ * Rename from to `to`: in one directory or across, replacing a file
+ * there (a directory there: -ENOTEMPTY, not done). A replaced file's
+ * last link first loses its blocks (a step of its own), then one step
+ * writes the new entry (or points the old one at the inode), removes the
+ * old one, moves a directory's ".." and its parents' links, and frees
+ * the replaced inode.
+ */
+long ext2_rename(struct fsctx *c, const char *from, const char *to)
+{
+	char fpath[FPATH_MAX], tpath[FPATH_MAX];
+	const char *fname, *tname;
+	size_t flen, tlen;
+	struct inode fp, tp, si, ti;
+	uint32_t ino, tino = 0;
+	long r = ext2_mount(c);
+	if (r || (r = split(from, fpath, sizeof fpath, &fname, &flen)) ||
+	    (r = split(to, tpath, sizeof tpath, &tname, &tlen)))
+		return r;
+	spin_lock(&fslock);
+	if ((r = ext2_namei(c, fpath, &fp)) || (r = ext2_namei(c, tpath, &tp)))
+		goto out;
+	r = -ENOTDIR;
+	if (!IS_DIR(&fp) || !IS_DIR(&tp))
+		goto out;
+	if ((r = ext2_lookup(c, &fp, fname, flen, &ino)) || (r = ext2_iget(c, ino, &si)))
+		goto out;
+	r = ext2_lookup(c, &tp, tname, tlen, &tino);
+	if (r && r != -ENOENT)
+		goto out;
+	if (!r && (r = ext2_iget(c, tino, &ti)))
+		goto out;
+	if (tino == ino)
+		goto out;                         /* (r 0: the same file) */
+	r = IS_DIR(&si) ? under(c, tp.ino, ino) : 0;
+	if (r < 0)
+		goto out;
+	if (r > 0 || (tino && IS_DIR(&ti))) {
+		r = r > 0 ? -EINVAL : IS_DIR(&si) ? -ENOTEMPTY : -EISDIR;
+		goto out;
+	}
+	if (tino && IS_DIR(&si)) {
+		r = -ENOTDIR;
+		goto out;
+	}
+	struct buf *fb, *tb, *sb, *eb, *xb = 0, *db = 0, *ob = 0;
+	uint8_t *fip, *tip, *sip, *e, *prev, *x = 0, *xprev, *d = 0, *dprev, *oip = 0;
+	uint32_t used = 0;
+	struct alloc ia = { 0 };
+	if ((r = ext2_iraw(c, fp.ino, &fb, &fip)))
+		goto out;
+	if ((r = ext2_iraw(c, tp.ino, &tb, &tip)))
+		goto putf;
+	if ((r = ext2_iraw(c, ino, &sb, &sip)))
+		goto putt;
+	int last = 0;
+	if (tino) {
+		if ((r = took(ext2_iraw(c, tino, &ob, &oip), &ob)))
+			goto puts;
+		last = le16(oip + 26) <= 1;
+		if (last && (r = cut_from(c, oip, ob, 0)))
+			goto puts;
+		if (last) {
+			set_size(oip, 0);
+			bcache_dirty(ob);
+		}
+		r = find_entry(c, tip, tb, tname, tlen, &xb, &x, &xprev);
+	} else {
+		r = find_slot(c, tip, tb, reclen(tlen), &xb, &x, &used);
+		if (r == -ENOSPC && !(r = grow_dir(c, tip, tb)))
+			r = find_slot(c, tip, tb, reclen(tlen), &xb, &x, &used);
+	}
+	if (r) {
+		xb = 0;
+		goto puts;
+	}
+	if ((r = find_entry(c, fip, fb, fname, flen, &eb, &e, &prev)))
+		goto putx;
+	if (IS_DIR(&si) && fp.ino != tp.ino && (r = find_entry(c, sip, sb, "..", 2, &db, &d, &dprev)))
+		goto pute;
+	if (last && (r = prep_free(c, 1, tino, &ia)))
+		goto putd;
+	/* every buffer held: change them */
+	uint8_t type = IS_DIR(&si) ? FT_DIR : FT_REG;
+	if (tino) {
+		x[7] = type;
+		put32(x, ino);
+	} else {
+		fill_slot(x, used, ino, tname, tlen, type);
+	}
+	bcache_dirty(xb);
+	if (prev && !tino && prev == x)
+		put32(e, 0);                      /* (x was split: its rec_len no longer reaches e) */
+	else
+		remove_entry(e, prev);
+	bcache_dirty(eb);
+	if (d) {
+		put32(d, tp.ino);
+		bcache_dirty(db);
+		put16(fip + 26, le16(fip + 26) - 1u);
+		put16(tip + 26, le16(tip + 26) + 1u);
+	}
+	touch(fip);
+	touch(tip);
+	put32(tip + 32, le32(tip + 32) & ~(uint32_t)IFL_INDEX);
+	put32(fip + 32, le32(fip + 32) & ~(uint32_t)IFL_INDEX);
+	bcache_dirty(fb);
+	bcache_dirty(tb);
+	put32(sip + 12, now());
+	bcache_dirty(sb);
+	if (tino) {
+		put16(oip + 26, last ? 0 : le16(oip + 26) - 1u);
+		if (last) {
+			put32(oip + 20, now());
+			commit_free(&ia, 1, 0);
+		}
+		bcache_dirty(ob);
+	}
+putd:
+	if (db)
+		bcache_put(db);
+pute:
+	bcache_put(eb);
+putx:
+	bcache_put(xb);
+puts:
+	if (ob)
+		bcache_put(ob);
+	bcache_put(sb);
+putt:
+	bcache_put(tb);
+putf:
+	bcache_put(fb);
+out:
+	spin_unlock(&fslock);
+	return r;
+}

@@ -1,0 +1,114 @@
+/*
+ * The calls that change the disk's file system (kernel/ext2w.c,
+ * docs/files.md): unlink, rmdir, mkdir, rename, creat, ftruncate, truncate,
+ * fsync. write and pwrite are fd.c's. Without a disk each fails as on an
+ * empty, read-only file system (EROFS, ENOENT).
+ */
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <errno.h>
+#include <string.h>
+#include <limits.h>
+#include <stdio.h>
+#include <animart/sys.h>
+#include <anima/file.h>
+#include "path.h"
+
+int __fd_kfd(int fd);                  /* fd.c */
+
+static int ret(long r, int nodisk)
+{
+	if (r == -ENODEV)
+		r = -nodisk;
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return (int)r;
+}
+
+/* Each path is made absolute first (path.h: the working directory). */
+int unlink(const char *path)
+{
+	char abs[PATH_MAX];
+	if (!path)
+		return ret(-EFAULT, 0);
+	if (abs_path(path, abs) < 0)
+		return -1;
+	if (!strcmp(abs, "/dev/null"))
+		return ret(-EROFS, 0);
+	return ret(syscall1(SYS_file_unlink, abs), ENOENT);
+}
+
+int rmdir(const char *path)
+{
+	char abs[PATH_MAX];
+	if (!path)
+		return ret(-EFAULT, 0);
+	return abs_path(path, abs) < 0 ? -1 : ret(syscall1(SYS_file_rmdir, abs), ENOENT);
+}
+
+int mkdir(const char *path, mode_t mode)
+{
+	char abs[PATH_MAX];
+	if (!path)
+		return ret(-EFAULT, 0);
+	return abs_path(path, abs) < 0 ? -1 : ret(syscall2(SYS_file_mkdir, abs, mode), EROFS);
+}
+
+int rename(const char *from, const char *to)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	if (!from || !to)
+		return ret(-EFAULT, 0);
+	if (abs_path(from, a) < 0 || abs_path(to, b) < 0)
+		return -1;
+	return ret(syscall2(SYS_file_rename, a, b), ENOENT);
+}
+
+int creat(const char *path, mode_t mode)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+}
+
+/* fd's kernel descriptor, or -1 with errno set (EBADF, or EINVAL for a
+   descriptor that is no file on the disk). */
+static int kfd_of(int fd)
+{
+	if (fcntl(fd, F_GETFD) < 0)
+		return -1;
+	int k = __fd_kfd(fd);
+	if (k < 0)
+		errno = EINVAL;
+	return k;
+}
+
+int ftruncate(int fd, off_t len)
+{
+	int k = kfd_of(fd);
+	return k < 0 ? -1 : ret(syscall2(SYS_file_ftruncate, k, len), EINVAL);
+}
+
+int truncate(const char *path, off_t len)
+{
+	int fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	int r = ftruncate(fd, len);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
+int fsync(int fd)
+{
+	int k = kfd_of(fd);
+	return k < 0 ? -1 : ret(syscall1(SYS_file_fsync, k), EINVAL);
+}
+
+int fdatasync(int fd)
+{
+	return fsync(fd);
+}

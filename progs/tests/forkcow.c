@@ -164,9 +164,11 @@ static int status(void)
 	return 0;
 }
 
-/* Fork until refused; wait for the children; exit with how many forks
-   this process and its children made (capped). Refusals are counted in
-   the segment shared by all (the root's). */
+/* Fork until refused; wait for the children; exit 0 if every child was
+   collected. Refusals, forks and children killed are counted in the
+   segment shared by all (the root's). When memory runs out, a process may
+   be killed at a copy-on-write fault (its stack, say) rather than refused
+   at a fork: the kernel does not reserve a fork's copies ahead. */
 static volatile uint64_t *counts;
 
 static int bomb_one(void)
@@ -186,8 +188,11 @@ static int bomb_one(void)
 		__atomic_fetch_add(&counts[3], 1, __ATOMIC_RELAXED);
 	}
 	int st;
-	while (sys_waitpid(-1, &st, 0) > 0)
+	while (sys_waitpid(-1, &st, 0) > 0) {
 		made++;
+		if (st & 0x7f)               /* killed: a copy-on-write fault found no memory */
+			__atomic_fetch_add(&counts[4], 1, __ATOMIC_RELAXED);
+	}
 	return made != kids;
 }
 
@@ -204,7 +209,9 @@ static int bomb(void)
 		sys_exit(bomb_one());
 	int st = -1;
 	long w = sys_waitpid((int)pid, &st, 0);
-	uint64_t c[4] = { counts[0], counts[1], counts[2], counts[3] };
+	if (st & 0x7f)
+		__atomic_fetch_add(&counts[4], 1, __ATOMIC_RELAXED);
+	uint64_t c[5] = { counts[0], counts[1], counts[2], counts[3], counts[4] };
 	avail_settled(1);
 	long lost = before - avail_wait(before, 5);
 	struct result res;
@@ -215,6 +222,7 @@ static int bomb(void)
 	result_int(&res, "eagain", (long)c[1]);
 	result_int(&res, "other", (long)c[2]);
 	result_int(&res, "forks", (long)c[3]);
+	result_int(&res, "killed", (long)c[4]);
 	result_int(&res, "avail_lost", lost);
 	result_end(&res);
 	return 0;

@@ -1,6 +1,9 @@
 """Checks shared by the guest tests. Each assertion message carries the
 end of the console log, so a failure shows what the guest said."""
 import re
+import shutil
+
+import pytest
 
 from harness import packages
 
@@ -40,3 +43,18 @@ def self_test(boot, prog, pkg, smp, at_least, timeout=120):
     assert res["checks"] >= at_least, res
     done(r, 0)
     return r
+
+
+# The disk tests' tools (e2fsprogs, tools/setup.sh) and the guest's hash.
+MKE2FS = shutil.which("mke2fs") or "/usr/sbin/mke2fs"
+DEBUGFS = shutil.which("debugfs") or "/usr/sbin/debugfs"
+needs_e2fsprogs = pytest.mark.skipif(not shutil.which(MKE2FS),
+                                     reason="e2fsprogs missing (tools/setup.sh)")
+
+
+def fnv(data):
+    """FNV-1a, 64-bit, as the guest programs hash file contents."""
+    h = 0xcbf29ce484222325
+    for c in data:
+        h = ((h ^ c) * 0x100000001b3) & (2**64 - 1)
+    return f"{h:016x}"

@@ -7,27 +7,17 @@ images, which must give errors, never a panic or a hang, with memory back
 exactly."""
 import random
 import re
-import shutil
 import struct
 import subprocess
 
 import pytest
-from helpers import done, result
+from helpers import done, result, DEBUGFS, MKE2FS, fnv, needs_e2fsprogs
 
 ENOENT, EBADF, EFAULT, EISDIR, ENOTDIR, EINVAL = 2, 9, 14, 21, 20, 22
 EMFILE, EROFS, ENAMETOOLONG, EEXIST = 24, 30, 36, 17
 MAXFILE = 64
-MKE2FS = shutil.which("mke2fs") or "/usr/sbin/mke2fs"
-DEBUGFS = shutil.which("debugfs") or "/usr/sbin/debugfs"
 
-pytestmark = pytest.mark.skipif(not shutil.which(MKE2FS), reason="e2fsprogs missing (tools/setup.sh)")
-
-
-def fnv(data):
-    h = 0xcbf29ce484222325
-    for c in data:
-        h = ((h ^ c) * 0x100000001b3) & (2**64 - 1)
-    return f"{h:016x}"
+pytestmark = needs_e2fsprogs
 
 
 def make_tree(root):

@@ -8,15 +8,13 @@ import shutil
 import subprocess
 
 import pytest
-from helpers import done, only, result
+from helpers import done, only, result, DEBUGFS, MKE2FS, needs_e2fsprogs
 
 ENOENT, EBADF, EFAULT, EEXIST, ENOTDIR, EISDIR, EINVAL = 2, 9, 14, 17, 20, 21, 22
 EFBIG, ENOSPC, ENAMETOOLONG, ENOTEMPTY = 27, 28, 36, 39
-MKE2FS = shutil.which("mke2fs") or "/usr/sbin/mke2fs"
 E2FSCK = shutil.which("e2fsck") or "/usr/sbin/e2fsck"
-DEBUGFS = shutil.which("debugfs") or "/usr/sbin/debugfs"
 
-pytestmark = pytest.mark.skipif(not shutil.which(MKE2FS), reason="e2fsprogs missing (tools/setup.sh)")
+pytestmark = needs_e2fsprogs
 
 # (large file, sparse offset): past the double indirect start, and for
 # 1 KiB blocks past the triple indirect start (64 MiB + 268 KiB)

@@ -10,21 +10,12 @@ appends, an exclusive create, a big file in odd pieces, remove), the
 write path through pipes, fclose freeing what fopen took, and exit
 flushing a stream left unflushed."""
 import random
-import shutil
 
 import pytest
 from harness import disk
-from helpers import done, only
+from helpers import done, only, fnv, needs_e2fsprogs
 
-MKE2FS = shutil.which("mke2fs") or "/usr/sbin/mke2fs"
-pytestmark = pytest.mark.skipif(not shutil.which(MKE2FS), reason="e2fsprogs missing (tools/setup.sh)")
-
-
-def fnv(data):
-    h = 0xcbf29ce484222325
-    for c in data:
-        h = ((h ^ c) * 0x100000001b3) & (2**64 - 1)
-    return f"{h:016x}"
+pytestmark = needs_e2fsprogs
 
 
 @pytest.fixture(scope="module")

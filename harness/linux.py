@@ -7,6 +7,8 @@ the same flags (harness/qemu.py's base(): -cpu max, memory, -smp, and
     python3 -m harness linux PROG --smp 2 -- -t 4      (after --: the program's)
     python3 -m harness linux PROG ARGS --smp 2 --irqs  (and each command's TLB
                                                         shootdowns and IPIs)
+    python3 -m harness linux histogram --file H.bmp -- -i /H.bmp 2
+                                                       (a host file at /H.bmp)
 
 The initramfs (a gzip'd newc cpio written by this module) holds /init
 (tools/linux/init.c), /cmds (the commands, one a line) and each program
@@ -112,9 +114,10 @@ def _cpio_entry(name, mode, data=b"", rdev=(0, 0)):
     return head + nm + pad(len(head) + len(nm)) + data + pad(len(data))
 
 
-def initramfs(progs, commands):
+def initramfs(progs, commands, files=None):
     """The gzip'd cpio with /init, /dev/console, /cmds and /bin/PROG for
-    each of `progs` (name -> binary path)."""
+    each of `progs` (name -> binary path), and /NAME for each of `files`
+    (name -> host path: a workload's -i input)."""
     out = io.BytesIO()
     out.write(_cpio_entry("dev", 0o040755))
     out.write(_cpio_entry("dev/console", 0o020600, rdev=(5, 1)))
@@ -124,6 +127,8 @@ def initramfs(progs, commands):
     out.write(_cpio_entry("cmds", 0o100644, "".join(c + "\n" for c in commands).encode()))
     for name, path in sorted(progs.items()):
         out.write(_cpio_entry(f"bin/{name}", 0o100755, Path(path).read_bytes()))
+    for name, path in sorted((files or {}).items()):
+        out.write(_cpio_entry(name, 0o100644, Path(path).read_bytes()))
     out.write(_cpio_entry("TRAILER!!!", 0))
     return gzip.compress(out.getvalue(), compresslevel=1)
 
@@ -137,14 +142,15 @@ def command(initrd, smp=1, icount=False, mem="512M", extra=(), irqs=False):
 
 
 def run(commands, smp=1, icount=False, timeout=120, mem="512M", extra=(), on_line=None,
-        irqs=False):
+        irqs=False, files=None):
     """Boot Linux, run `commands` ("PROG ARG ...", one after another) and
-    return the qemu.Result; every @result is tagged "system": "linux"."""
+    return the qemu.Result; every @result is tagged "system": "linux".
+    `files` (guest name -> host path) go in the initramfs's root."""
     progs = {c.split()[0]: compile_static(source(c.split()[0]), OUT / "bin" / c.split()[0])
              for c in commands}
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=OUT, suffix=".cpio.gz") as f:
-        f.write(initramfs(progs, commands))
+        f.write(initramfs(progs, commands, files))
         f.flush()
         cmd = command(f.name, smp, icount, mem, extra, irqs)
         r = qemu.run(" ; ".join(commands), timeout=timeout, on_line=on_line, cmd=cmd)
@@ -161,6 +167,8 @@ def main(argv):
     ap.add_argument("--icount", action="store_true")
     ap.add_argument("--timeout", type=float, default=120, help="seconds; 0 = no limit")
     ap.add_argument("--mem", default="512M")
+    ap.add_argument("--file", action="append", default=[], metavar="PATH",
+                    help="put the host file PATH at /NAME (its name) in the guest")
     ap.add_argument("--irqs", action="store_true",
                     help="report the interrupts each command caused (@irqs lines)")
     rest = []
@@ -171,7 +179,8 @@ def main(argv):
     extra = qemu_wall_flags(a.smp, a.icount)
     try:
         r = run([" ".join(a.words + rest)], a.smp, a.icount, a.timeout or None, a.mem, extra,
-                on_line=lambda l: print(l, flush=True), irqs=a.irqs)
+                on_line=lambda l: print(l, flush=True), irqs=a.irqs,
+                files={Path(f).name: f for f in a.file})
     except (LinuxUnavailable, RuntimeError, FileNotFoundError) as e:
         print(f"harness: {e}", file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@
  * compressed chunk, or a reference to the earlier one. The check: the
  * output, decoded alone, is the input.
  */
+#define WL_INPUT 1
 #include "wl.h"
 #include "queue.h"
 
@@ -215,20 +216,13 @@ static int check(void)
 	return seq == nchunks && d == inlen && !memcmp(dec, in, inlen);
 }
 
-int main(int argc, char **argv)
+/* The input: pieces of a few text-like blocks, so chunks repeat and
+   compress (-o saves it). */
+static void generate(int scale, uint64_t s)
 {
-	int scale;
-	wl_args(argc, argv, &nthr, &scale);
-	if (nthr > (WL_MAXT - 2) / 2)
-		nthr = (WL_MAXT - 2) / 2;
 	inlen = (size_t)INPUT * scale;
 	in = wl_alloc(inlen);
-	out = wl_alloc(inlen + inlen / 8 + 1024);
-	uint64_t s = 10;
-	for (int i = 0; i < 256; i++)
-		gear[i] = wl_rand(&s);
-	/* 48 source blocks of 1-8 KiB of text-like bytes; the input is
-	 * pieces of them, so chunks repeat and compress. */
+	/* 48 source blocks of 1-8 KiB of text-like bytes */
 	enum { NB = 48 };
 	unsigned char *blk[NB];
 	int blen[NB];
@@ -237,7 +231,7 @@ int main(int argc, char **argv)
 		blk[b] = wl_alloc(blen[b]);
 		for (int i = 0; i < blen[b]; i++) {
 			uint64_t r = wl_rand(&s);   /* often a byte seen shortly before */
-			blk[b][i] = i >= 16 && r % 4 ? blk[b][i - 1 - (int)(r >> 8) % 16]
+			blk[b][i] = i >= 16 && r % 4 ? blk[b][i - 1 - (int)((r >> 8) % 16)]
 						     : (unsigned char)('a' + (r >> 16) % 26);
 		}
 	}
@@ -250,6 +244,22 @@ int main(int argc, char **argv)
 			in[n + (r >> 32) % k] ^= 0x55;
 		n += k;
 	}
+	wl_save("", 0, in, inlen);
+}
+
+int main(int argc, char **argv)
+{
+	int scale;
+	wl_args(argc, argv, &nthr, &scale);
+	if (nthr > (WL_MAXT - 2) / 2)
+		nthr = (WL_MAXT - 2) / 2;
+	uint64_t s = 10;
+	for (int i = 0; i < 256; i++)
+		gear[i] = wl_rand(&s);
+	in = wl_load(&inlen);
+	if (!in)
+		generate(scale, s);
+	out = wl_alloc(inlen + inlen / 8 + 1024);
 	for (int i = 0; i < STRIPES; i++)
 		pthread_mutex_init(&stripe[i], 0);
 	q_init(&q1, 1), q_init(&q2, nthr), q_init(&q3, nthr);

@@ -3,8 +3,11 @@
  * few keys, found by hashing each word ("encrypting" it) and comparing
  * with the keys' hashes, then their bytes. Each thread scans its part of
  * the text. The check: each key's count is the number of times the
- * generator planted it (other words are shorter than any key).
+ * generator planted it (other words are shorter than any key), or with
+ * -i FILE (any text; words end at a space or a newline) the count of a
+ * sequential pass.
  */
+#define WL_INPUT 1
 #include "wl.h"
 
 #define WORDS (512u << 10)            /* times SCALE */
@@ -34,7 +37,7 @@ static void *scan(void *arg)
 	wl_part(tlen, me, nthr, &lo, &hi);
 	while (lo > 0 && lo < tlen && text[lo - 1] != ' ' && text[lo - 1] != '\n')
 		lo++;
-	while (hi < tlen && text[hi - 1] != ' ' && text[hi - 1] != '\n')
+	while (hi > 0 && hi < tlen && text[hi - 1] != ' ' && text[hi - 1] != '\n')
 		hi++;
 	for (size_t i = lo; i < hi;) {
 		size_t j = i;
@@ -49,17 +52,9 @@ static void *scan(void *arg)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The text: random short words, and now and then a key (-o saves it). */
+static void plant(size_t words, uint64_t s)
 {
-	int scale;
-	wl_args(argc, argv, &nthr, &scale);
-	uint64_t s = 6;
-	for (int k = 0; k < NKEYS; k++) {
-		for (int i = 0; i < KEYLEN; i++)
-			keys[k][i] = (char)('a' + wl_rand(&s) % 26);
-		keyh[k] = crypt64(keys[k], KEYLEN);
-	}
-	size_t words = (size_t)WORDS * scale;
 	text = wl_alloc(words * (KEYLEN + 1));
 	for (size_t n = 0; n < words; n++) {
 		uint64_t r = wl_rand(&s);
@@ -74,6 +69,34 @@ int main(int argc, char **argv)
 				text[tlen++] = (char)('a' + (r & 31) % 26);
 		}
 		text[tlen++] = n % 10 == 9 ? '\n' : ' ';
+	}
+	wl_save("", 0, text, tlen);
+}
+
+int main(int argc, char **argv)
+{
+	int scale;
+	wl_args(argc, argv, &nthr, &scale);
+	uint64_t s = 6;
+	for (int k = 0; k < NKEYS; k++) {
+		for (int i = 0; i < KEYLEN; i++)
+			keys[k][i] = (char)('a' + wl_rand(&s) % 26);
+		keyh[k] = crypt64(keys[k], KEYLEN);
+	}
+	size_t words = (size_t)WORDS * scale;
+	text = (char *)wl_load(&tlen);
+	if (text) {
+		int n = nthr;                 /* the reference: one part, the whole */
+		nthr = 1;
+		scan(0);
+		memcpy(want, found[0], sizeof want);
+		memset(found[0], 0, sizeof found[0]);
+		nthr = n;
+		words = 0;
+		for (size_t i = 0; i < tlen; i++)
+			words += text[i] == ' ' || text[i] == '\n';
+	} else {
+		plant(words, s);
 	}
 	uint64_t t0 = wl_now();
 	wl_par(nthr, scan);

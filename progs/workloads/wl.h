@@ -9,7 +9,12 @@
  *
  * Usage of every workload: NAME [THREADS [SCALE]]: THREADS workers
  * (default 4), SCALE multiplies the input (default 1). The input comes
- * from a fixed seed; only the parallel part is timed; the program then
+ * from a fixed seed; the programs that read an input in the published
+ * suites (histogram: a 24-bit BMP; linreg: (x, y) byte pairs; wordcount,
+ * strmatch: text; dedup: any bytes) also take -i FILE to read it from a
+ * file instead, checked then against a sequential pass over it, and
+ * -o FILE to write the generated one there. Only the parallel part is
+ * timed; the program then
  * checks its answer and prints one line
  *   @result {"name": "workload.NAME.SYSTEM", "workload": NAME,
  *            "package": SYSTEM, "threads": T, "unit": "ns", "value": NS,
@@ -18,6 +23,7 @@
  */
 #ifndef WL_H
 #define WL_H
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,14 +69,64 @@ static inline void *wl_alloc(size_t n)
 	return p;
 }
 
-/* THREADS and SCALE from argv, bounded. */
+#ifndef WL_INPUT
+#define WL_INPUT 0                    /* 1: the program takes -i and -o */
+#endif
+static const char *wl_in, *wl_out;   /* -i FILE: read the input; -o FILE: write it */
+
+/* [-i FILE] [-o FILE] THREADS SCALE from argv, bounded. */
 static inline void wl_args(int argc, char **argv, int *threads, int *scale)
 {
-	*threads = argc > 1 ? atoi(argv[1]) : 4;
-	*scale = wl_scale = argc > 2 ? atoi(argv[2]) : 1;
-	if (*threads < 1 || *threads > WL_MAXT || *scale < 1 || *scale > 64) {
-		printf("usage: %s [THREADS 1..%d [SCALE 1..64]]\n", argv[0], WL_MAXT);
+	char *pos[2] = { 0, 0 };
+	int npos = 0, bad = 0;
+	for (int i = 1; i < argc; i++) {
+		if (WL_INPUT && (!strcmp(argv[i], "-i") || !strcmp(argv[i], "-o")) && i + 1 < argc)
+			*(argv[i][1] == 'i' ? &wl_in : &wl_out) = argv[i + 1], i++;
+		else if (argv[i][0] == '-' || npos == 2)
+			bad = 1;
+		else
+			pos[npos++] = argv[i];
+	}
+	*threads = pos[0] ? atoi(pos[0]) : 4;
+	*scale = wl_scale = pos[1] ? atoi(pos[1]) : 1;
+	if (bad || *threads < 1 || *threads > WL_MAXT || *scale < 1 || *scale > 64) {
+		printf("usage: %s %s[THREADS 1..%d [SCALE 1..64]]\n", argv[0],
+		       WL_INPUT ? "[-i INPUT | -o INPUT] " : "", WL_MAXT);
 		exit(2);
+	}
+}
+
+/* The whole of the -i file, malloc'd (its length in *len), or 0 without
+   -i. A file that cannot be read ends the program with the reason. */
+static inline unsigned char *wl_load(size_t *len)
+{
+	if (!wl_in)
+		return 0;
+	FILE *f = fopen(wl_in, "rb");
+	long n = -1;
+	if (f && fseek(f, 0, SEEK_END) == 0)
+		n = ftell(f);
+	unsigned char *b = n >= 0 ? malloc((size_t)n + 1) : 0;
+	if (!f || n < 0 || !b || fseek(f, 0, SEEK_SET) || fread(b, 1, (size_t)n, f) != (size_t)n) {
+		printf("workload: cannot read %s: %s\n", wl_in, strerror(errno));
+		exit(3);
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+/* With -o, the generated input (the head then the body) to that file,
+   in the format -i reads. */
+static inline void wl_save(const void *head, size_t hlen, const void *body, size_t blen)
+{
+	if (!wl_out)
+		return;
+	FILE *f = fopen(wl_out, "wb");
+	if (!f || fwrite(head, 1, hlen, f) != hlen || fwrite(body, 1, blen, f) != blen ||
+	    fclose(f)) {
+		printf("workload: cannot write %s: %s\n", wl_out, strerror(errno));
+		exit(3);
 	}
 }
 

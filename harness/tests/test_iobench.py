@@ -1,6 +1,7 @@
 """The I/O benchmark of `make bench` (progs/workloads/iobench.c,
-harness/ioexp.py) on Anima and on Linux with the same image. Counts,
-never times: the figures are the benchmark's."""
+harness/ioexp.py) on Anima and on Linux with the same image, and the
+read-ahead of sequential read()s (kernel/sysfile.c). Counts, never times:
+the figures are the benchmark's."""
 import pytest
 from helpers import done, needs_e2fsprogs
 
@@ -29,6 +30,20 @@ def records(r, system):
         assert x["name"].endswith("." + system), x
         out[x["name"][:-len(system) - 1]] = x
     return out
+
+
+@pytest.mark.parametrize("pkg", ["fifo", "naive"])
+def test_sequential_reads_start_blocks_ahead(boot, image, pkg):
+    """One thread reading the file in 4 KiB read()s: each read needs one
+    block, so without read-ahead one request is out at a time (measured
+    before it: max_in_flight 1, every run); with it the kernel starts the
+    next blocks while the program copies (64 measured)."""
+    r = boot(f"rawdisk run=iobench,pkg={pkg},/data,0,seq=4", timeout=120, disk=image)
+    done(r, 0)
+    rec = records(r, pkg)
+    assert set(rec) == {"io.seq.cold", "io.seq.warm"}, rec
+    cold = rec["io.seq.cold"]
+    assert cold["ops"] == MIB * 256 and cold["max_in_flight"] >= 16, cold
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,10 @@
  * it holds what the previous phase left, a few percent of a 64 MiB file.
  * The in-flight maximum: Anima's kernel keeps the most requests ever in
  * flight since boot (SYS_disk DISK_INFO, boot with `rawdisk`), so each
- * phase reports the maximum so far; Linux reports, from
+ * phase reports the maximum so far, and the blocking operations main's VP
+ * started (vp_waits: every wait for the disk when the package has one
+ * VP; more than the reads when a block a thread waited for was reused
+ * before the thread ran again). Linux reports, from
  * /sys/block/vda/stat, the read requests the phase made and the average
  * in flight (its weighted queue time over the phase's time).
  */
@@ -36,6 +39,7 @@
 #ifdef WL_ANIMA
 #include <animart/sys.h>
 #include <anima/syscall.h>
+#include <animart/upcall.h>
 #endif
 
 #define PIECE 4096
@@ -53,19 +57,20 @@ static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int ready, go;
 static int failed;                       /* a read failed or a piece was wrong */
 
-/* The device's counts: Anima's most in flight since boot; Linux's
-   read requests, sectors and weighted ms in queue. */
+/* The device's counts: Anima's most in flight since boot and main's
+   VP's waits; Linux's read requests, sectors and weighted ms in queue. */
 struct dev {
-	long max_in_flight, reqs, sectors, queue_ms;
+	long max_in_flight, vp_waits, reqs, sectors, queue_ms;
 };
 
 static void dev_now(struct dev *d)
 {
-	*d = (struct dev){ -1, -1, -1, -1 };
+	*d = (struct dev){ -1, -1, -1, -1, -1 };
 #ifdef WL_ANIMA
 	uint64_t in[2] = { 0, 0 };
 	if (syscall3(SYS_disk, DISK_INFO, 0, in) == 0)
 		d->max_in_flight = (long)in[1];
+	d->vp_waits = (long)vp_pseudo()->blocks;
 #else
 	FILE *f = fopen("/sys/block/vda/stat", "r");
 	long v[11];
@@ -188,6 +193,8 @@ static void report(const char *what, const char *pass, const char *unit, double 
 	       "\"unit\": \"%s\", \"value\": %s, \"ns\": %llu, \"threads\": %d, \"ops\": %ld, "
 	       "\"max_in_flight\": %ld", what, pass, WL_SYSTEM, WL_SYSTEM, pass, unit, val,
 	       (unsigned long long)ns, threads, ops, d1->max_in_flight);
+	if (d1->vp_waits >= 0)
+		printf(", \"vp_waits\": %ld", d1->vp_waits - d0->vp_waits);
 	if (d1->reqs >= 0 && d0->reqs >= 0 && ns) {
 		long reqs = d1->reqs - d0->reqs;
 		printf(", \"dev_reads\": %ld, \"dev_kib_per_read\": %.1f, \"avg_in_flight\": %.2f",

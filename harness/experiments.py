@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import BUILD, ROOT, packages, qemu
+from . import BUILD, ROOT, ioexp, packages, qemu
 
 OUT = ROOT / "results" / "latest.json"
 QUICK_OUT = BUILD / "bench-quick.json"
@@ -64,6 +64,7 @@ class Exp:
     seeds: tuple = ()         # knobs added to boot i: seeds[i % len] (icount boots that differ)
     system: str = "anima"     # or "linux": the steps run on Linux (harness/linux.py)
     exact: bool = True        # icount boots must agree (Linux's do not quite: 0.1%)
+    disk_mib: int = 0         # attach harness/ioexp.py's image of a file this big
 
     @property
     def progs(self):
@@ -91,8 +92,9 @@ class Exp:
 
 
 
-def table(pkgs):
-    """Every experiment of `make bench`. Add one by appending an Exp."""
+def table(pkgs, quick=False):
+    """Every experiment of `make bench`. Add one by appending an Exp.
+    quick: the I/O benchmark's QUICK=1 sizes (harness/ioexp.py)."""
     micro = r"^(syscall\.null|upcall\.delivery|upcall\.block_roundtrip|[a-z0-9_]+\." \
             r"(yield|create_join|mutex_uncontended|signal_wait))$"
     apps = [p for p in pkgs if p in ("kthread", "fifo", "naive")]
@@ -190,6 +192,7 @@ def table(pkgs):
               Exp("malloc.wall", tuple(c.format(n=1000000) for c in mb), smp=2, mode="wall",
                   runs=3, names=r"^malloc\.")]
     t += workload_exps(pkgs)
+    t += ioexp.io_exps(pkgs, quick)
     # Scale: 100,000 live fifo threads in one space that all block and are
     # woken; then as many as fit in a 4 GiB guest (2 KiB stacks). Wall
     # clock only: under icount the 100,000 take over 5 minutes. The max
@@ -325,7 +328,8 @@ def boot_once(exp, index):
     if exp.system == "linux":
         return boot_linux(exp, index, extra)
     r = qemu.run(exp.boot_cmdline(index), smp=exp.smp, icount=exp.mode == "icount",
-                 timeout=exp.timeout, mem=exp.mem, extra=extra)
+                 timeout=exp.timeout, mem=exp.mem, extra=extra,
+                 disk=ioexp.image(exp.disk_mib) if exp.disk_mib else None)
     run = Run(exp, index, r.kind, r.status, r.elapsed, result=r)
     boot = r.events("boot")
     if boot:
@@ -345,7 +349,8 @@ def boot_linux(exp, index, extra):
     from . import linux
     try:
         r = linux.run(list(exp.steps), smp=exp.smp, icount=exp.mode == "icount",
-                      timeout=exp.timeout, mem=exp.mem, extra=extra)
+                      timeout=exp.timeout, mem=exp.mem, extra=extra,
+                      disk=ioexp.image(exp.disk_mib) if exp.disk_mib else None)
     except (linux.LinuxUnavailable, RuntimeError, FileNotFoundError) as e:
         return Run(exp, index, "unavailable", error=f"Linux run not possible: {e}")
     run = Run(exp, index, r.kind, r.status, r.elapsed, result=r)
@@ -581,7 +586,7 @@ def main(argv=None):
         return 0
 
     t0, load0, tree = time.monotonic(), os.getloadavg(), tree_state()
-    exps = [e for e in table(packages()) if (e.quick or not a.quick)
+    exps = [e for e in table(packages(), a.quick) if (e.quick or not a.quick)
             and (not a.only or any(o in e.key for o in a.only))]
     skipped, todo = [], []
     for e in exps:

@@ -8,7 +8,7 @@ targets of the issues are the only numbers written here by hand.
 """
 import re
 
-from . import PKG_ORDER, ROOT
+from . import PKG_ORDER, ROOT, ioreport
 
 DOC = ROOT / "docs" / "results.md"
 IMG = ROOT / "docs" / "img"
@@ -695,5 +695,6 @@ def render(data):
          "mpl_goal8": mpl_goal(R, 8) or "(not measured)", "mpl": mpl_section(R),
          "trace": t["trace"].format(trace_off=tr["off"]["file"], trace_on=tr["on"]["file"]) if tr else "",
          "workload": workload_section(R, WORKLOADS),
+         "io": ioreport.io_section(R),
          "scale": scale_section(R), "malloc": malloc_section(R), "tail": lines(tail_lines(data))}
     DOC.write_text(t["main"].format_map(v))

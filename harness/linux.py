@@ -9,6 +9,8 @@ the same flags (harness/qemu.py's base(): -cpu max, memory, -smp, and
                                                         shootdowns and IPIs)
     python3 -m harness linux histogram --file H.bmp -- -i /H.bmp 2
                                                        (a host file at /H.bmp)
+    python3 -m harness linux PROG ARGS --disk DIR      (an ext2 image of DIR as
+                                                        virtio-blk, at /mnt)
 
 The initramfs (a gzip'd newc cpio written by this module) holds /init
 (tools/linux/init.c), /cmds (the commands, one a line) and each program
@@ -114,10 +116,10 @@ def _cpio_entry(name, mode, data=b"", rdev=(0, 0)):
     return head + nm + pad(len(head) + len(nm)) + data + pad(len(data))
 
 
-def initramfs(progs, commands, files=None):
+def initramfs(progs, commands, files=None, more=()):
     """The gzip'd cpio with /init, /dev/console, /cmds and /bin/PROG for
-    each of `progs` (name -> binary path), and /NAME for each of `files`
-    (name -> host path: a workload's -i input)."""
+    each of `progs` (name -> binary path), /NAME for each of `files`
+    (name -> host path: a workload's -i input), and the records `more`."""
     out = io.BytesIO()
     out.write(_cpio_entry("dev", 0o040755))
     out.write(_cpio_entry("dev/console", 0o020600, rdev=(5, 1)))
@@ -129,6 +131,8 @@ def initramfs(progs, commands, files=None):
         out.write(_cpio_entry(f"bin/{name}", 0o100755, Path(path).read_bytes()))
     for name, path in sorted((files or {}).items()):
         out.write(_cpio_entry(name, 0o100644, Path(path).read_bytes()))
+    for rec in more:
+        out.write(rec)
     out.write(_cpio_entry("TRAILER!!!", 0))
     return gzip.compress(out.getvalue(), compresslevel=1)
 
@@ -142,15 +146,21 @@ def command(initrd, smp=1, icount=False, mem="512M", extra=(), irqs=False):
 
 
 def run(commands, smp=1, icount=False, timeout=120, mem="512M", extra=(), on_line=None,
-        irqs=False, files=None):
+        irqs=False, files=None, disk=None):
     """Boot Linux, run `commands` ("PROG ARG ...", one after another) and
     return the qemu.Result; every @result is tagged "system": "linux".
-    `files` (guest name -> host path) go in the initramfs's root."""
+    `files` (guest name -> host path) go in the initramfs's root. disk: a
+    raw ext2 image attached as Anima's is, mounted read-only at /mnt
+    before the commands run (harness/linuxdisk.py)."""
     progs = {c.split()[0]: compile_static(source(c.split()[0]), OUT / "bin" / c.split()[0])
              for c in commands}
     OUT.mkdir(parents=True, exist_ok=True)
+    more = ()
+    if disk:
+        from . import linuxdisk
+        more, extra = linuxdisk.cpio_entries(), list(extra) + qemu.disk_args(disk)
     with tempfile.NamedTemporaryFile(dir=OUT, suffix=".cpio.gz") as f:
-        f.write(initramfs(progs, commands, files))
+        f.write(initramfs(progs, commands, files, more))
         f.flush()
         cmd = command(f.name, smp, icount, mem, extra, irqs)
         r = qemu.run(" ; ".join(commands), timeout=timeout, on_line=on_line, cmd=cmd)
@@ -171,6 +181,8 @@ def main(argv):
                     help="put the host file PATH at /NAME (its name) in the guest")
     ap.add_argument("--irqs", action="store_true",
                     help="report the interrupts each command caused (@irqs lines)")
+    ap.add_argument("--disk", metavar="IMAGE|DIR",
+                    help="attach IMAGE (or an ext2 image of DIR) as virtio-blk, mounted at /mnt")
     rest = []
     if "--" in argv:
         i = argv.index("--")
@@ -178,10 +190,15 @@ def main(argv):
     a = ap.parse_intermixed_args(argv)
     extra = qemu_wall_flags(a.smp, a.icount)
     try:
-        r = run([" ".join(a.words + rest)], a.smp, a.icount, a.timeout or None, a.mem, extra,
-                on_line=lambda l: print(l, flush=True), irqs=a.irqs,
-                files={Path(f).name: f for f in a.file})
-    except (LinuxUnavailable, RuntimeError, FileNotFoundError) as e:
+        with tempfile.TemporaryDirectory() as tmp:
+            image = a.disk
+            if image and Path(image).is_dir():
+                from . import disk
+                image = disk.make_image(image, Path(tmp) / "disk.img")
+            r = run([" ".join(a.words + rest)], a.smp, a.icount, a.timeout or None, a.mem, extra,
+                    on_line=lambda l: print(l, flush=True), irqs=a.irqs, disk=image,
+                    files={Path(f).name: f for f in a.file})
+    except (LinuxUnavailable, RuntimeError, FileNotFoundError, subprocess.CalledProcessError) as e:
         print(f"harness: {e}", file=sys.stderr)
         return 2
     if r.kind == "done":

@@ -249,6 +249,15 @@ long ext2_read(struct fsctx *c, const struct inode *ip, uint64_t off, uint64_t u
 	return (long)done;
 }
 
+/* Start file blocks [fb, fb + n) of ip that lie inside it on their way
+   from the disk, waiting for none: read-ahead (sysfile.c). */
+void ext2_readahead(const struct inode *ip, uint64_t fb, uint64_t n)
+{
+	uint64_t bs = 1UL << fs.log, last = (ip->size + bs - 1) / bs;
+	if (fb < last)
+		prefetch(ip, fb, MIN(fb + n, last));
+}
+
 /* Look name (len bytes) up in directory dp: 0 and *ino, or -ENOENT. */
 long ext2_lookup(struct fsctx *c, const struct inode *dp, const char *name, size_t len,
 		       uint32_t *ino)

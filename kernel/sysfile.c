@@ -20,7 +20,33 @@ struct file {
 	int flags;                 /* FO_* given to open (access mode, FO_APPEND) */
 	uint64_t off;
 	struct inode ip;           /* copied at open; calls read it again (fresh) before use */
+	uint64_t last, ra;         /* read-ahead: where the last read ended, how far it started */
 };
+
+/*
+ * Read-ahead. A read() that starts where the previous one ended is taken
+ * as sequential: once it gets within half a window of what was started
+ * ahead, the next blocks up to a window past its end are started on their
+ * way without waiting (ext2_readahead), so the disk works while the
+ * program copies. Without it each read found its first block missing,
+ * waited for it and the next 15 (ext2_read's prefetch), and the device
+ * idled while they were copied. The hints are racy when threads share a
+ * descriptor, which costs at most a wasted or a missing start. pread is
+ * left alone: it is the random-access call.
+ */
+#define RA_BLOCKS 64
+
+static void readahead(struct file *f, const struct inode *ip, uint64_t pos, uint64_t end)
+{
+	uint64_t bs = 1UL << fs.log, at = end / bs;
+	uint64_t ra = __atomic_load_n(&f->ra, __ATOMIC_RELAXED);
+	int seq = pos == __atomic_load_n(&f->last, __ATOMIC_RELAXED);
+	__atomic_store_n(&f->last, end, __ATOMIC_RELAXED);
+	if (!seq || at + RA_BLOCKS / 2 < ra)
+		return;
+	__atomic_store_n(&f->ra, at + RA_BLOCKS, __ATOMIC_RELAXED);
+	ext2_readahead(ip, MAX(at, ra), at + RA_BLOCKS - MAX(at, ra));
+}
 
 /* Run `call` (an ext2 call on the struct fsctx c) until it needs no block
    from the disk: its result, or -EBWAIT when the thread blocked (the
@@ -209,9 +235,9 @@ static long do_read(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
 	if (at && off < 0)
 		goto out;
 	uint64_t pos = at ? (uint64_t)off : __atomic_load_n(&f->off, __ATOMIC_RELAXED);
+	struct inode ip;
 	for (;;) {
 		struct fsctx c = { 0 };
-		struct inode ip;
 		r = ext2_iget(&c, f->ip.ino, &ip);
 		if (!r)
 			r = ext2_read(&c, &ip, pos, ubuf, MIN(n, 1UL << 30));
@@ -220,8 +246,10 @@ static long do_read(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
 		if ((r = disk_wait(c.wait)) <= 0)
 			goto out;              /* (0: the thread blocked; the call runs again) */
 	}
-	if (r > 0 && !at)
+	if (r > 0 && !at) {
 		__atomic_store_n(&f->off, pos + (uint64_t)r, __ATOMIC_RELAXED);
+		readahead(f, &ip, pos, pos + (uint64_t)r);
+	}
 out:
 	fput(sp, f);
 	return r;

@@ -96,10 +96,12 @@ DAMAGES = [
     # "." of /a: rec_len 12, name_len 200
     ("name_len_past_rec_len", lambda d, fs: d.__setitem__(fs.blocks(fs.paths["/a"])[0] * 1024 + 6,
                                                           200), True),
+    ("root_not_a_directory", lambda d, fs: struct.pack_into("<H", d, fs.iofs(2), 0x81a4), True),
     ("inode_past_the_count", lambda d, fs: put32(d, fs.entries["/hello"], fs.ninodes + 1), True),
     ("directory_names_the_root", lambda d, fs: put32(d, fs.entries["/a/b/c"], 2), False),
     ("directory_names_itself", lambda d, fs: put32(d, fs.entries["/a/b"], fs.paths["/a"]), False),
     ("inode_table_past_the_disk", lambda d, fs: put32(d, 2048 + 8, fs.nblocks), True),
+    ("inode_table_on_the_superblock", lambda d, fs: put32(d, 2048 + 8, 1), True),
     ("block_bitmap_all_free", lambda d, fs: d.__setitem__(
         slice(struct.unpack_from("<I", d, 2048)[0] * 1024,
               struct.unpack_from("<I", d, 2048)[0] * 1024 + 1024), bytes(1024)), False),

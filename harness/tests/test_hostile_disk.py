@@ -1,5 +1,6 @@
 """A hostile disk never panics or hangs the kernel (issue 31): ext2 images
-damaged on purpose (harness/imgfuzz.py), each booted with progs/tests/imgwalk.c, which uses
+damaged on purpose (harness/imgfuzz.py) and a device that fails requests
+(QEMU's blkdebug), each booted with progs/tests/imgwalk.c, which uses
 every part of the image (lists, stats and reads the whole tree, appends,
 truncates, creates, renames, unlinks). Each run must end normally, the
 walker must not be killed, memory must come back exactly (memcheck), and
@@ -10,8 +11,8 @@ import struct
 import subprocess
 
 import pytest
-from harness import imgfuzz
-from helpers import DEBUGFS, needs_e2fsprogs
+from harness import imgfuzz, qemu
+from helpers import done, only, DEBUGFS, needs_e2fsprogs
 
 pytestmark = needs_e2fsprogs
 EIO, EUCLEAN = 5, 117
@@ -118,3 +119,40 @@ def test_each_damage_gives_errors_not_panics(boot, base, tmp_path, name, damage,
     res = walk(boot("memcheck run=imgwalk,mem", timeout=60, disk=img))
     if euclean:
         assert res.get("e117", 0) > 0, res
+
+
+def blkdebug(tmp_path, base, rule):
+    img = tmp_path / "dev.img"
+    img.write_bytes(base)
+    cfg = tmp_path / "blkdebug.cfg"
+    cfg.write_text("[inject-error]\n" + "".join(f'{k} = "{v}"\n' for k, v in rule.items()))
+    return qemu.disk_args(f"blkdebug:{cfg}:{img}")
+
+
+def test_device_read_error_gives_eio(boot, base, tmp_path):
+    """Every read of the sectors of /large's 100th block fails (EIO from
+    the device): reading /large gives EIO, the rest of the walk works,
+    and a second program reads /hello afterwards."""
+    fs = imgfuzz.Ext2(base)
+    blocks = fs.blocks(fs.paths["/large"])
+    extra = blkdebug(tmp_path, base, {"event": "read_aio", "errno": EIO,
+                                      "sector": blocks[100] * 2})
+    r = boot("memcheck run=imgwalk,mem run=filetest,cat,4096,/hello", timeout=60, extra=extra)
+    done(r, 0)
+    res = walk(r)
+    assert res.get("e5") == 1 and "imgwalk: line 65: errno 5" in r.lines, res
+    assert res.get("e117") is None, res
+    cat = only(r, "result", name="filetest", mode="cat")
+    assert cat["open"] == 0 and cat["size"] == len(b"hello, hostile disk\n"), cat
+
+
+def test_device_write_error_gives_eio_at_fsync(boot, base, tmp_path):
+    """Every write fails: the write calls succeed into the cache, fsync
+    gives EIO, the halt says what was not written, nothing hangs."""
+    extra = blkdebug(tmp_path, base, {"event": "write_aio", "errno": EIO})
+    r = boot("memcheck run=imgwalk,mem", timeout=60, extra=extra)
+    done(r, 0)
+    res = walk(r)
+    assert res.get("e5") == 1 and any(l.startswith("imgwalk: line") and "errno 5" in l
+                                      for l in r.lines), res
+    assert any("disk blocks not written at halt" in l for l in r.lines)

@@ -7,10 +7,11 @@ a read-back, an unlink and an rmdir).
     python3 -m harness.imgfuzz [--n 1000] [--seed S] [--jobs 2]
                                [--out build/imgfuzz.json]
 
-The base image (1 KiB blocks, so every level of indirect block is used)
-holds directories three deep, a directory of several blocks, small files,
-a file through double indirect blocks, a sparse file whose tail needs
-triple indirect blocks and a symbolic link. Its metadata is found by
+The base image (1 KiB blocks, so every level of indirect block is used;
+every fourth image 4 KiB blocks) has four groups and holds directories
+three deep, a directory of several blocks, small files, a file through
+double indirect blocks, a sparse file whose tail needs triple indirect
+blocks (1 KiB) and a symbolic link. Its metadata is found by
 parsing it here (superblock, group descriptors, inodes, directory
 entries, block maps), and each image gets 1-4 damages, deterministic from
 (seed, index): bytes flipped anywhere in the metadata, or hostile values
@@ -37,7 +38,8 @@ from pathlib import Path
 from . import BUILD, qemu
 from .disk import tool
 
-BS = 1024
+# block size: (blocks per group, so that there are four groups)
+GEOMETRY = {1024: 1024, 4096: 256}
 # errnos a damaged image may give the walker's calls: EIO, EUCLEAN and
 # what a wrong but well-formed structure means (a name gone, a type
 # changed, a full bitmap, a directory that looks non-empty, ...)
@@ -62,18 +64,18 @@ def make_tree(root):
     (root / "link").symlink_to("a/b/two")
 
 
-def base_image(path):
+def base_image(path, bs=1024):
     with tempfile.TemporaryDirectory() as d:
         tree = Path(d) / "tree"
         tree.mkdir()
         make_tree(tree)
-        subprocess.run([tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", str(BS), "-N", "128", "-g", "1024",
+        subprocess.run([tool("mke2fs"), "-q", "-F", "-t", "ext2", "-b", str(bs), "-N", "128", "-g", str(GEOMETRY[bs]),
                         "-d", str(tree), str(path), "4M"], check=True, capture_output=True)
     return path
 
 
 class Ext2:
-    """The metadata of an ext2 image (1 KiB blocks): byte ranges of the
+    """The metadata of an ext2 image: byte ranges of the
     superblock, descriptors, used inodes, directory blocks and indirect
     blocks, and where the fields the damages aim at are."""
 
@@ -82,15 +84,17 @@ class Ext2:
         u32 = lambda off: struct.unpack_from("<I", data, off)[0]
         self.ninodes, self.nblocks = u32(1024), u32(1028)
         self.ipg, self.isize = u32(1024 + 40), struct.unpack_from("<H", data, 1024 + 88)[0]
-        self.ngroups = -(-(self.nblocks - 1) // u32(1024 + 32))
-        self.tables = [u32(2048 + 32 * g + 8) for g in range(self.ngroups)]
+        self.bs, first = 1024 << u32(1024 + 24), u32(1024 + 20)
+        self.ngroups = -(-(self.nblocks - first) // u32(1024 + 32))
+        self.gdt = (first + 1) * self.bs          # the group descriptors
+        self.tables = [u32(self.gdt + 32 * g + 8) for g in range(self.ngroups)]
         self.inodes, self.dirblocks, self.indirect, self.dirents = {}, [], [], []
         self.paths, self.entries = {"/": 2}, {}     # path: inode, path: its entry's offset
         self.walk(2, 0, "")
 
     def iofs(self, ino):
         g, i = divmod(ino - 1, self.ipg)
-        return self.tables[g] * BS + i * self.isize
+        return self.tables[g] * self.bs + i * self.isize
 
     def u32(self, off):
         return struct.unpack_from("<I", self.d, off)[0]
@@ -109,8 +113,8 @@ class Ext2:
                 out.append(b)
                 return
             self.indirect.append((b, lv, ino))
-            for k in range(BS // 4):
-                down(self.u32(b * BS + 4 * k), lv - 1)
+            for k in range(self.bs // 4):
+                down(self.u32(b * self.bs + 4 * k), lv - 1)
         for lv in (1, 2, 3):
             down(ptrs[11 + lv], lv)
         return out
@@ -126,13 +130,13 @@ class Ext2:
         for b in blocks:
             self.dirblocks.append(b)
             at = 0
-            while at < BS:
-                n, rec, nlen = struct.unpack_from("<IHB", self.d, b * BS + at)
-                self.dirents.append((b * BS + at, ino, n))
-                name = self.d[b * BS + at + 8:b * BS + at + 8 + nlen]
+            while at < self.bs:
+                n, rec, nlen = struct.unpack_from("<IHB", self.d, b * self.bs + at)
+                self.dirents.append((b * self.bs + at, ino, n))
+                name = self.d[b * self.bs + at + 8:b * self.bs + at + 8 + nlen]
                 if n and nlen and name not in (b".", b".."):
                     sub = f"{path}/{name.decode(errors='replace')}"
-                    self.paths[sub], self.entries[sub] = n, b * BS + at
+                    self.paths[sub], self.entries[sub] = n, b * self.bs + at
                     self.walk(n, depth + 1, sub)
                 if rec < 8:
                     break
@@ -153,10 +157,10 @@ def damage(data, fs, rng):
                        "indcycle", "indrange", "rec_len", "name_len", "dirino", "dirloop", "bitmap",
                        "counts"])
     if kind == "flip":
-        regions = ([(1024, 1024 + 204), (2048, 2048 + 32 * fs.ngroups)]
+        regions = ([(1024, 1024 + 204), (fs.gdt, fs.gdt + 32 * fs.ngroups)]
                    + [(fs.iofs(i), fs.iofs(i) + 128) for i in used]
-                   + [(b * BS, b * BS + BS) for b in fs.dirblocks]
-                   + [(b * BS, b * BS + BS) for b, _, _ in fs.indirect])
+                   + [(b * fs.bs, b * fs.bs + fs.bs) for b in fs.dirblocks]
+                   + [(b * fs.bs, b * fs.bs + fs.bs) for b, _, _ in fs.indirect])
         lo, hi = rng.choice(regions)
         at = rng.randrange(lo, hi)
         data[at] = rng.choice([0, 0xff, data[at] ^ (1 << rng.randrange(8)), rng.randrange(256)])
@@ -172,26 +176,26 @@ def damage(data, fs, rng):
     if kind == "gd":
         g = rng.randrange(fs.ngroups)
         off = rng.choice([0, 4, 8])
-        put32(2048 + 32 * g + off, rng.choice([0, 1, 2, fs.nblocks - 1, fs.nblocks,
+        put32(fs.gdt + 32 * g + off, rng.choice([0, 1, 2, fs.nblocks - 1, fs.nblocks,
                                                0xffffffff, fs.nblocks - 2]))
         return f"group {g} descriptor field {off}"
     if kind == "bitmap":
         # all free (the next allocation takes a block or inode in use) or
         # all used (ENOSPC however the counts read)
         g, which = rng.randrange(fs.ngroups), rng.choice([0, 4])
-        b = struct.unpack_from("<I", data, 2048 + 32 * g + which)[0]
+        b = struct.unpack_from("<I", data, fs.gdt + 32 * g + which)[0]
         if 0 < b < fs.nblocks:
-            data[b * BS:(b + 1) * BS] = bytes([rng.choice([0, 0xff])]) * BS
+            data[b * fs.bs:(b + 1) * fs.bs] = bytes([rng.choice([0, 0xff])]) * fs.bs
         return f"group {g} {'block' if which == 0 else 'inode'} bitmap filled"
     if kind == "counts":
         g = rng.randrange(fs.ngroups)
-        put16(2048 + 32 * g + rng.choice([12, 14, 16]), rng.choice([0, 0xffff, 1]))
+        put16(fs.gdt + 32 * g + rng.choice([12, 14, 16]), rng.choice([0, 0xffff, 1]))
         put32(1024 + rng.choice([12, 16]), rng.choice([0, 0xffffffff, 1]))
         return f"group {g} and superblock free counts"
     ino = rng.choice(used)
     o = fs.iofs(ino)
     if kind == "isize":
-        put32(o + 4, rng.choice([0xffffffff, 0x7fffffff, 1 << 30, 0, 1, BS + 1]))
+        put32(o + 4, rng.choice([0xffffffff, 0x7fffffff, 1 << 30, 0, 1, fs.bs + 1]))
         if rng.random() < 0.5:
             put32(o + 108, rng.choice([1, 0xffffffff, 0x100]))
         return f"inode {ino} size"
@@ -207,17 +211,17 @@ def damage(data, fs, rng):
         return f"inode {ino} block pointer {i}"
     if kind in ("indcycle", "indrange") and fs.indirect:
         b, lv, owner = rng.choice(fs.indirect)
-        k = rng.randrange(BS // 4) if rng.random() < 0.5 else rng.randrange(4)
+        k = rng.randrange(fs.bs // 4) if rng.random() < 0.5 else rng.randrange(4)
         if kind == "indcycle":
             # the block itself, or another indirect block (a cycle, or a
             # level read as the wrong one)
-            put32(b * BS + 4 * k, rng.choice([b] + [x for x, _, _ in fs.indirect]))
+            put32(b * fs.bs + 4 * k, rng.choice([b] + [x for x, _, _ in fs.indirect]))
         else:
-            put32(b * BS + 4 * k, hostile32(fs, rng))
+            put32(b * fs.bs + 4 * k, hostile32(fs, rng))
         return f"indirect block {b} (level {lv}, inode {owner}) entry {k}: {kind}"
     at, dino, n = rng.choice(fs.dirents)
     if kind == "rec_len":
-        put16(at + 4, rng.choice([0, 1, 4, 6, 7, 9, BS, BS + 4, 0xffff, 12]))
+        put16(at + 4, rng.choice([0, 1, 4, 6, 7, 9, fs.bs, fs.bs + 4, 0xffff, 12]))
         return f"dirent at {at} rec_len"
     if kind == "name_len":
         data[at + 6] = rng.choice([0, 255, data[at + 4] + 1, 200])
@@ -265,13 +269,19 @@ def run_image(image, timeout=90, smp=1):
                     timeout=timeout, disk=image)
 
 
+def block_size(i):
+    """Image i's block size: every fourth has 4 KiB blocks, the rest 1 KiB
+    (every level of indirect block)."""
+    return 4096 if i % 4 == 3 else 1024
+
+
 def one(base, seed, i, workdir, timeout):
     data, what = hostile(base, seed, i)
     img = Path(workdir) / f"img{i}.img"
     img.write_bytes(data)
     r = run_image(img, timeout)
     ok, why, walk = verdict(r)
-    row = {"index": i, "ok": ok, "why": why, "damage": what, "kind": r.kind,
+    row = {"index": i, "bs": block_size(i), "ok": ok, "why": why, "damage": what, "kind": r.kind,
            "elapsed_s": round(r.elapsed, 1), "walk": walk}
     if not ok:
         row["tail"] = r.tail(30)
@@ -293,17 +303,19 @@ def main(argv=None):
     a = ap.parse_args(argv)
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as d:
-        base = base_image(Path(d) / "base.img").read_bytes()
-        # the undamaged image first, alone: it must pass, and it strips the
-        # programs once (qemu.py's stripping is per process, not per thread)
-        (Path(d) / "clean.img").write_bytes(base)
-        ok, why, _ = verdict(run_image(Path(d) / "clean.img", a.timeout))
-        if not ok:
-            print(f"imgfuzz: the undamaged image fails: {why}")
-            return 1
+        bases = {bs: base_image(Path(d) / f"base{bs}.img", bs).read_bytes() for bs in GEOMETRY}
+        # the undamaged images first, alone: they must pass, and the first
+        # strips the programs once (qemu.py's stripping is per process,
+        # not per thread)
+        for bs, base in bases.items():
+            (Path(d) / "clean.img").write_bytes(base)
+            ok, why, _ = verdict(run_image(Path(d) / "clean.img", a.timeout))
+            if not ok:
+                print(f"imgfuzz: the undamaged {bs}-byte-block image fails: {why}")
+                return 1
         with ThreadPoolExecutor(a.jobs) as ex:
             rows = []
-            for row in ex.map(lambda i: one(base, a.seed, i, d, a.timeout),
+            for row in ex.map(lambda i: one(bases[block_size(i)], a.seed, i, d, a.timeout),
                               range(a.first, a.first + a.n)):
                 rows.append(row)
                 if not row["ok"]:

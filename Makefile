@@ -251,6 +251,13 @@ fuzz: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) -m harness.fuzz $(FUZZ_ARGS)
 
+# Hostile ext2 images (harness/imgfuzz.py): N images (default 1,000) of
+# seed 31, each booted with progs/tests/imgwalk.c; build/imgfuzz.json.
+# IMGFUZZ_ARGS: e.g. --seed S --jobs 1.
+fuzz-images: setup
+	@$(MAKE) --no-print-directory all
+	$(PYTHON) -m harness.imgfuzz --n $(or $(N),1000) $(IMGFUZZ_ARGS)
+
 clean:
 	rm -rf $(B) compile_commands.json
 
@@ -258,7 +265,7 @@ clean:
 print-%:
 	@echo '$($*)'
 
-.PHONY: all setup run debug test bench fuzz clean FORCE
+.PHONY: all setup run debug test bench fuzz fuzz-images clean FORCE
 FORCE:
 .DEFAULT_GOAL := all
 .SECONDARY:

@@ -113,8 +113,9 @@ long ext2_iraw(struct fsctx *c, uint32_t ino, struct buf **bp, uint8_t **p)
 	uint64_t table = le32(q + 8);
 	bcache_put(b);
 	uint64_t tblocks = ((uint64_t)fs.ipg * fs.isize + bs - 1) / bs;
-	if (table == 0 || table + tblocks > fs.nblocks)
-		return -EUCLEAN;
+	uint64_t gdend = fs.first + 1 + ((uint64_t)fs.ngroups * 32 + bs - 1) / bs;
+	if (table < gdend || table + tblocks > fs.nblocks)
+		return -EUCLEAN;         /* (over the superblock or descriptors: damage) */
 	return disk_bytes(c, table * bs + (uint64_t)idx * fs.isize, fs.isize, bp, p);
 }
 
@@ -300,6 +301,8 @@ long ext2_namei(struct fsctx *c, const char *path, struct inode *ip)
 	long r = ext2_mount(c);
 	if (r || (r = ext2_iget(c, ROOT_INO, ip)))
 		return r;
+	if (!IS_DIR(ip))
+		return -EUCLEAN;                  /* a root that is no directory */
 	while (*path) {
 		while (*path == '/')
 			path++;

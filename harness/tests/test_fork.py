@@ -36,10 +36,10 @@ def test_waitpid_statuses_wnohang_and_kill(boot, smp):
     done(r, 0)
 
 
-@pytest.mark.parametrize("mem", ["512M", "24M"])
+@pytest.mark.parametrize("mem", ["512M", "32M"])
 def test_fork_bomb_is_contained_and_memory_comes_back(boot, mem):
     """Every process forks until refused, then waits for its children.
-    With 512 MiB the space table refuses (-EAGAIN), with 24 MiB the
+    With 512 MiB the space table refuses (-EAGAIN), with 32 MiB the
     memory (-ENOMEM at a fork, or a kill at a copy-on-write fault); the
     kernel lives, nothing else is refused, and INFO_MEM_AVAIL comes back
     exactly."""
@@ -53,7 +53,9 @@ def test_fork_bomb_is_contained_and_memory_comes_back(boot, mem):
         # Out of memory, a process is refused a fork (-ENOMEM) or killed
         # at a copy-on-write fault (no copy is reserved ahead): at 24 MiB
         # the first child was killed copying its stack in 3 of 4 boots
-        # once the kernel's own use grew. Either way it is contained: the
+        # once the kernel's own use grew, and with one more boot module
+        # (every program is one, in memory) the root itself; at 32 MiB
+        # hundreds of forks pass first. Either way it is contained: the
         # tree ends, the root collects it, and the memory comes back.
         assert res["enomem"] + res["killed"] > 0, res
         assert res["status"] == 0 or res["killed"] > 0, res

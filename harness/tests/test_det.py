@@ -1,0 +1,81 @@
+"""The deterministic package (threadpkgs/det, docs/posix.md "The
+deterministic package"): one thread at a time holds the token, which
+moves only at the program's own synchronization, so a racy program gives
+the same output every run. progs/posix/racey does unsynchronized
+read-modify-writes on a shared array from many threads, besides a lock
+log, a barrier, rand() and malloc, and prints a signature of each. Under
+fifo at -smp 2 the signatures differ from run to run (the control);
+under det every run over -smp 1/2/4, 1-8 VPs, the kernel's jitter and
+another space beside it gives the same signatures and the same order of
+console lines. `make racey N=...` runs many more (tools/racey.py). Also:
+ptest (the POSIX conformance program every package passes) on det, and a
+deadlock reported as one."""
+import pytest
+from helpers import done, only
+from test_posix import AREAS, areas
+
+RACEY = "8,20000"
+FIELDS = ("sig", "order", "rand", "heap")
+
+# (smp, vps, kernel words before the run, a second space beside)
+SETTINGS = [(1, 1, "", False), (1, 8, "jitter=1", False), (2, 2, "", False),
+            (2, 8, "", False), (2, 4, "jitter=2", False), (2, 2, "", True),
+            (4, 4, "", False), (4, 1, "jitter=3 quantum=2", False),
+            (4, 8, "jitter=4", True)]
+
+
+def racey(boot, pkg, smp, vps=None, pre="", beside=False):
+    prog = f"run=racey,pkg={pkg}" + (f",vps={vps}" if vps else "") + f",{RACEY}"
+    other = " run=racey,pkg=fifo,vps=2,16,20000" if beside else ""
+    r = boot(f"{pre} {prog}{other}".strip(), smp=smp, timeout=180)
+    done(r, 0)
+    res = only(r, "result", name="racey", threads=8)
+    lines = [l for l in r.lines if l.startswith("racey thread")]
+    return tuple(res[f] for f in FIELDS), lines
+
+
+def test_racey_differs_under_fifo(boot):
+    """The control: the race is real. Four fifo runs at -smp 2 give at
+    least two different array signatures."""
+    sigs = {racey(boot, "fifo", 2)[0][0] for _ in range(4)}
+    assert len(sigs) >= 2, sigs
+
+
+def test_racey_is_repeatable_under_det(boot):
+    """Every setting gives the same four signatures and, without another
+    space printing beside it, the same lines in the same order."""
+    seen = {}
+    first_lines = None
+    for smp, vps, pre, beside in SETTINGS:
+        sig, lines = racey(boot, "det", smp, vps, pre, beside)
+        seen[(smp, vps, pre, beside)] = sig
+        if not beside:
+            first_lines = first_lines or lines
+            assert lines == first_lines, (smp, vps, pre, lines, first_lines)
+    assert len(set(seen.values())) == 1, seen
+    assert len(first_lines) == 8
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_ptest_on_det(boot, smp):
+    """Every area of ptest, as on the general-purpose packages
+    (test_posix.py::test_ptest)."""
+    r = boot(f"run=ptest,pkg=det", smp=smp, timeout=300)
+    got = areas(r)
+    failed = {a: got[a].get("why") for a in got if not got[a]["ok"]}
+    assert not failed, f"det smp={smp}: {failed}\n{r.tail()}"
+    assert sorted(got) == sorted(AREAS), r.tail()
+    flk = [l for l in r.lines if l.startswith("flk ")]
+    assert flk == ["flk A 0", "flk A 1", "flk A 2", "flk B"], flk
+    done(r)
+
+
+def test_deadlock_is_reported(boot):
+    """main holds a mutex a thread waits for, and joins that thread: det
+    names both threads and exits with status 86, not a hang."""
+    r = boot("run=racey,pkg=det,deadlock", smp=2, timeout=60)
+    res = only(r, "result", name="det.deadlock")
+    assert len(res["blocked"]) == 2, res
+    assert any("det: deadlock" in l for l in r.lines), r.tail()
+    ex = r.events("exit")
+    assert [e["status"] for e in ex] == [86], r.tail()

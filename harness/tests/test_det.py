@@ -31,7 +31,10 @@ def racey(boot, pkg, smp, vps=None, pre="", beside=False):
     done(r, 0)
     res = only(r, "result", name="racey", threads=8)
     lines = [l for l in r.lines if l.startswith("racey thread")]
-    return tuple(res[f] for f in FIELDS), lines
+    if pkg == "det":      # its own figures: the token's moves, the same too
+        st = only(r, "result", name="det.stats")
+        res = dict(res, moves=st["moves"], threads_made=st["threads"])
+    return tuple(res[f] for f in FIELDS + (("moves", "threads_made") if pkg == "det" else ())), lines
 
 
 def test_racey_differs_under_fifo(boot):
@@ -42,8 +45,9 @@ def test_racey_differs_under_fifo(boot):
 
 
 def test_racey_is_repeatable_under_det(boot):
-    """Every setting gives the same four signatures and, without another
-    space printing beside it, the same lines in the same order."""
+    """Every setting gives the same four signatures and token moves and,
+    without another space printing beside it, the same lines in the same
+    order."""
     seen = {}
     first_lines = None
     for smp, vps, pre, beside in SETTINGS:

@@ -80,6 +80,8 @@ static struct dthr *live;
 static struct dthr *timed;
 static struct dthr *all;
 static uint64_t ticks;               /* logical time: the token's moves */
+/* For the report at exit (det_report): deterministic like the rest. */
+static struct { uint64_t moves, yields, timeouts, created; } st;
 
 static struct dthr *dthr_of(struct uthread *t)
 {
@@ -101,6 +103,7 @@ static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
 	(void)v;
 	if (why == RQ_NEW) {         /* at the end of the live list */
+		st.created++;
 		struct dthr *d = dthr_of(t), **pp = &live;
 		while (*pp)
 			pp = &(*pp)->next;
@@ -147,6 +150,7 @@ static struct uthread *fire(void)
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return 0;
 	d->fired = 1;
+	st.timeouts++;
 	return d->t;
 }
 
@@ -195,8 +199,10 @@ static struct uthread *nobody(void)
 static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 {
 	struct uthread *t = 0;
-	if (cur)
+	if (cur) {
 		ticks++;
+		st.yields++;
+	}
 	while (!t && timed && timed->deadline <= ticks)
 		t = fire();
 	if (!t)
@@ -205,6 +211,8 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 		t = nobody();
 	if (t && !cur)
 		ticks++;
+	if (t)
+		st.moves++;
 	return t;
 }
 
@@ -281,10 +289,22 @@ static struct rtpkg det = {
 	.pick = pick,
 };
 
+/* At exit: how often the token moved (every switch of thread: DTHREADS's
+   transactions, all of them serial here), the yields, the timed waits
+   that timed out, the threads made. The same figures every run. */
+static void det_report(void)
+{
+	printf("@result {\"name\":\"det.stats\",\"moves\":%lu,\"yields\":%lu,"
+	       "\"timeouts\":%lu,\"threads\":%lu}\n", (unsigned long)st.moves,
+	       (unsigned long)st.yields, (unsigned long)st.timeouts,
+	       (unsigned long)st.created);
+}
+
 /* Always one VP: see the top. */
 static __attribute__((noreturn)) void det_run(int n, void *(*f)(void *), void *a)
 {
 	(void)n;
+	atexit(det_report);
 	rt_run(&det, 1, f, a);
 }
 

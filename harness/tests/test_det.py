@@ -24,8 +24,8 @@ SETTINGS = [(1, 1, "", False), (1, 8, "jitter=1", False), (2, 2, "", False),
             (4, 8, "jitter=4", True)]
 
 
-def racey(boot, pkg, smp, vps=None, pre="", beside=False):
-    prog = f"run=racey,pkg={pkg}" + (f",vps={vps}" if vps else "") + f",{RACEY}"
+def racey(boot, pkg, smp, vps=None, pre="", beside=False, args=RACEY):
+    prog = f"run=racey,pkg={pkg}" + (f",vps={vps}" if vps else "") + f",{args}"
     other = " run=racey,pkg=fifo,vps=2,16,20000" if beside else ""
     r = boot(f"{pre} {prog}{other}".strip(), smp=smp, timeout=180)
     done(r, 0)
@@ -58,6 +58,23 @@ def test_racey_is_repeatable_under_det(boot):
             assert lines == first_lines, (smp, vps, pre, lines, first_lines)
     assert len(set(seen.values())) == 1, seen
     assert len(first_lines) == 8
+
+
+def test_racey_with_timeouts_is_repeatable_under_det(boot):
+    """racey's `timed` mode: every thread also sleeps and times out in a
+    condition wait, 20 times each; det's timeouts (logical time) come at
+    the same points in every run, so the signatures, the token's moves
+    and the count of timeouts are the same."""
+    seen = {}
+    for smp, vps, pre in [(1, 1, ""), (2, 4, "jitter=5"), (4, 8, "")]:
+        r = boot(f"{pre} run=racey,pkg=det,vps={vps},{RACEY},timed".strip(), smp=smp,
+                 timeout=180)
+        done(r, 0)
+        res = only(r, "result", name="racey")
+        st = only(r, "result", name="det.stats")
+        assert st["timeouts"] >= 8 * 20, st       # the condition waits at least
+        seen[(smp, vps, pre)] = tuple(res[f] for f in FIELDS) + (st["moves"], st["timeouts"])
+    assert len(set(seen.values())) == 1, seen
 
 
 @pytest.mark.parametrize("smp", [1, 2])

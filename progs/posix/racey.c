@@ -20,6 +20,10 @@
  * and every figure in it, and the order of the printed lines, should be
  * the same in every run under det.
  *
+ * `racey THREADS ITERS timed` also has every thread sleep (usleep 100)
+ * and time out in a condition wait nobody signals (1 ms), every
+ * LOG_EVERY steps: under det their timeouts come at the same points too.
+ *
  * `racey deadlock` deadlocks on purpose (main holds a mutex a thread
  * waits for, and joins that thread): det must say so and name both.
  */
@@ -28,6 +32,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define SLOTS     64
 #define MAXT      64
@@ -35,7 +41,8 @@
 #define LOGMAX    (1 << 16)
 
 static volatile uint32_t slot[SLOTS];
-static int nthreads, iters;
+static int nthreads, iters, timed;
+static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t half;
 static int logv[LOGMAX];
@@ -78,7 +85,19 @@ static void *worker(void *arg)
 			pthread_mutex_lock(&lock);
 			if (nlog < LOGMAX)
 				logv[nlog++] = id;
+			if (timed) {
+				struct timespec ts;
+				clock_gettime(CLOCK_REALTIME, &ts);
+				ts.tv_nsec += 1000000;
+				if (ts.tv_nsec >= 1000000000) {
+					ts.tv_sec++;
+					ts.tv_nsec -= 1000000000;
+				}
+				rh = fnv(rh, (uint64_t)pthread_cond_timedwait(&never, &lock, &ts));
+			}
 			pthread_mutex_unlock(&lock);
+			if (timed)
+				usleep(100);
 			rh = fnv(rh, (uint64_t)rand());
 			char *m = malloc(16 + (size_t)(k % 200));
 			hh = fnv(hh, (uint64_t)(m - base));
@@ -119,6 +138,7 @@ int main(int argc, char **argv)
 		return deadlock();
 	nthreads = argc > 1 ? atoi(argv[1]) : 8;
 	iters = argc > 2 ? atoi(argv[2]) : 20000;
+	timed = argc > 3 && !strcmp(argv[3], "timed");
 	if (nthreads < 1 || nthreads > MAXT || iters < 1) {
 		printf("racey: bad arguments (1-%d threads, iters >= 1)\n", MAXT);
 		return 2;

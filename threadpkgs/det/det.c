@@ -269,11 +269,21 @@ static __attribute__((noreturn)) void det_exit(struct thread *self)
 	rt_exit(self);
 }
 
-/* A fork's child: the other threads are not in it. */
+/* A fork's child: the other threads are not in it; the forking one is
+   its only live thread. */
 static void fork_reset(void)
 {
 	runq = (struct rtq){ 0 };
 	live = timed = 0;
+}
+
+static void det_fork_child(struct thread *self)
+{
+	rt_fork_child(self);
+	struct dthr *d = dthr_of((struct uthread *)self);
+	d->next = 0;
+	d->deadline = 0;
+	live = d;
 }
 
 static struct rtpkg det = {
@@ -282,7 +292,7 @@ static struct rtpkg det = {
 		 .block_until = det_block_until, .interrupt = rt_interrupt,
 		 .yield = rt_yield, .exit = det_exit, .free = rt_free,
 		 .cputime = rt_cputime, .setprio = rt_setprio,
-		 .fork_child = rt_fork_child },
+		 .fork_child = det_fork_child, .own_time = 1 },
 	.fork_reset = fork_reset,
 	.classic = 1,
 	.enqueue = enqueue,

@@ -11,7 +11,7 @@ console lines. `make racey N=...` runs many more (tools/racey.py). Also:
 ptest (the POSIX conformance program every package passes) on det, and a
 deadlock reported as one."""
 import pytest
-from helpers import done, only
+from helpers import done, only, self_test
 from test_posix import AREAS, areas
 
 RACEY = "8,20000"
@@ -89,6 +89,18 @@ def test_ptest_on_det(boot, smp):
     flk = [l for l in r.lines if l.startswith("flk ")]
     assert flk == ["flk A 0", "flk A 1", "flk A 2", "flk B"], flk
     done(r)
+
+
+# The self-checking POSIX programs the other packages pass, with each
+# one's own test's minimum of checks (test_atomics.py, ...).
+PROGRAMS = [("atomics", 45), ("c11thr", 110), ("discard", 39), ("forkposix", 27),
+            ("mprot", 50), ("pipes", 105), ("portcompat", 330), ("bigstack", 260),
+            ("timers", 117), ("uctx", 34)]
+
+
+@pytest.mark.parametrize("prog,at_least", PROGRAMS, ids=[p for p, _ in PROGRAMS])
+def test_posix_programs_on_det(boot, prog, at_least):
+    self_test(boot, prog, "det", 2, at_least, timeout=240)
 
 
 def test_deadlock_is_reported(boot):

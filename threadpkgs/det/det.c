@@ -145,6 +145,8 @@ static struct uthread *fire(void)
 	struct dthr *d = timed;
 	int expect = PARK_PARKED;
 	timed = d->tnext;
+	if (d->deadline > ticks)
+		ticks = d->deadline;     /* logical time jumps to it (nobody) */
 	d->deadline = 0;
 	if (!__atomic_compare_exchange_n(&d->t->t.park, &expect, PARK_RUN, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
@@ -155,8 +157,9 @@ static struct uthread *fire(void)
 }
 
 /*
- * Nobody to run. The earliest timed waiter times out now (its logical
- * deadline is brought forward: nothing else could happen before it).
+ * Nobody to run. The earliest timed waiter times out now: logical time
+ * jumps to its deadline (nothing else could happen before it), so the
+ * waits that begin after it are measured from there.
  * With no timed waiter and live threads, wait a while for a wake-up
  * from outside (another package, another space), then call it a
  * deadlock. The VP counts as idle meanwhile, so that an enqueue from

@@ -11,8 +11,9 @@ PKG_ORDER = ("kthread", "fifo", "naive", "tutor", "prio")
 
 # Packages with a narrower contract than the general-purpose ones, left
 # out of packages() (so of every test and benchmark run on each package)
-# and tested on their own: det (deterministic, one thread at a time; it
-# cannot run programs that wait by spinning: harness/tests/test_det.py).
+# and tested on their own: det (deterministic, one thread at a time, no
+# parallelism nor time slices; a program that waits by spinning hangs;
+# harness/tests/test_det.py runs what it does pass).
 SPECIAL = ("det",)
 
 

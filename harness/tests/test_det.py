@@ -103,6 +103,17 @@ def test_posix_programs_on_det(boot, prog, at_least):
     self_test(boot, prog, "det", 2, at_least, timeout=240)
 
 
+@pytest.mark.parametrize("smp,vps", [(1, 1), (2, 4), (4, 4)])
+def test_conformance_on_det(boot, smp, vps):
+    """The thread-package conformance suite (test_conformance.py's
+    settings, yield fairness included: with one queue det's yields are
+    round robin) on det alone; det is not in the cross-package pairs (its
+    deadlock report would end a det thread's wait for a slow partner)."""
+    from test_conformance import TESTS, suite
+    res = suite(boot, "det", smp, vps)
+    assert [t["name"] for t in res["tests"]] == TESTS, res
+
+
 def test_deadlock_is_reported(boot):
     """main holds a mutex a thread waits for, and joins that thread: det
     names both threads and exits with status 86, not a hang."""

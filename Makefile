@@ -258,6 +258,13 @@ fuzz-images: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) -m harness.imgfuzz --n $(or $(N),1000) $(IMGFUZZ_ARGS)
 
+# det's racy proof at scale (tools/racey.py): N runs of progs/posix/racey
+# under det over -smp 1/2/4, 1-8 VPs and jitter, 4 spaces a boot, after a
+# fifo control; build/racey.json. e.g. make racey N=10000
+racey: setup
+	@$(MAKE) --no-print-directory all
+	$(PYTHON) tools/racey.py --runs $(or $(N),40)
+
 clean:
 	rm -rf $(B) compile_commands.json
 
@@ -265,7 +272,7 @@ clean:
 print-%:
 	@echo '$($*)'
 
-.PHONY: all setup run debug test bench fuzz fuzz-images clean FORCE
+.PHONY: all setup run debug test bench fuzz fuzz-images racey clean FORCE
 FORCE:
 .DEFAULT_GOAL := all
 .SECONDARY:

@@ -9,12 +9,21 @@ BUILD = Path(os.environ.get("ANIMA_BUILD", ROOT / "build"))
 # not named here follows, by name.
 PKG_ORDER = ("kthread", "fifo", "naive", "tutor", "prio")
 
+# Packages with a narrower contract than the general-purpose ones, left
+# out of packages() (so of every test and benchmark run on each package)
+# and tested on their own: det (deterministic, one thread at a time, no
+# parallelism nor time slices; a program that waits by spinning hangs;
+# harness/tests/test_det.py runs what it does pass).
+SPECIAL = ("det",)
 
-def packages():
+
+def packages(special=False):
     """Every thread package of the tree: a folder threadpkgs/NAME/ with C
     sources, the Makefile's own rule (so its registry, build/gen/pkgs.c,
-    lists the same), in PKG_ORDER."""
+    lists the same), in PKG_ORDER; SPECIAL ones only if `special`."""
     have = {d.name for d in (ROOT / "threadpkgs").iterdir() if d.is_dir() and any(d.glob("*.c"))}
+    if not special:
+        have -= set(SPECIAL)
     return [p for p in PKG_ORDER if p in have] + sorted(have - set(PKG_ORDER))
 
 

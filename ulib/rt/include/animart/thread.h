@@ -71,6 +71,10 @@ struct thread_ops {
 	   make the package run on that VP with self as its running thread,
 	   forgetting every other thread and VP. 0: fork is ENOSYS. */
 	void (*fork_child)(struct thread *self);
+	/* Optional: 1 if block_until alone decides when a deadline has
+	   passed, on a clock of its own (det's logical time): callers then
+	   do not return early by now_ns() before calling it. */
+	int own_time;
 };
 
 /* Where an interrupted thread t should resume instead of where it was

@@ -1,0 +1,336 @@
+/*
+ * det: a deterministic thread package. The same program, input and argv
+ * give the same output whatever the machine does: -smp 1, 2 or 4, any
+ * vps=N, the kernel's jitter, other spaces beside it, a busy host. Data
+ * races included: a racy program prints the same answer every run.
+ *
+ * DTHREADS (Liu, Curtsinger, Berger, SOSP '11) gets determinism by
+ * passing a global token among threads in a fixed order at
+ * synchronization points, and runs threads in isolation between them.
+ * det keeps the first half and gives up the second: exactly one det
+ * thread runs at a time (it holds the token), on one VP, and the token
+ * moves only where the program itself makes it move: when the holder
+ * blocks on a mutex, condition, barrier, semaphore, join..., yields,
+ * or exits. The next holder is the head of one FIFO run queue, and every
+ * change to that queue is made by the holder at one of those points, so
+ * the order of everything the threads do is a function of the program
+ * alone. (DTHREADS's parallel phase needs isolated views of memory from
+ * the kernel, which Anima does not have yet: det is its serial phase.)
+ *
+ * What makes it work:
+ * - One classic VP (rtpkg.classic): no upcalls, so the kernel's
+ *   preemptions, warnings and timer events never switch threads, and a
+ *   call that blocks in the kernel (a read, a sleep) blocks the token
+ *   holder with its VP: nobody runs in the meantime, so when it comes
+ *   back does not matter. vps=N is accepted and ignored (det_pkg.run):
+ *   a second VP could only run a second thread at once.
+ * - No time slices, no balancing, no stealing: nothing depends on time.
+ * - malloc's per-VP caches, stdio's buffers, errno and rand are touched
+ *   by one thread at a time, in the program's order, so they are too.
+ * - Timed waits (det_block_until) run on logical time: `ticks` counts
+ *   the token's moves (and yields), and a timed wait of d ms (rounded,
+ *   at least 1) times out TICKS_PER_MS * d ticks after it began, or
+ *   earlier when no thread can run at all (the earliest logical
+ *   deadline first, ties in the order the waits began). Its real
+ *   deadline is honoured too: the thread that timed out sleeps what is
+ *   left of it in the kernel holding the token (nobody runs meanwhile,
+ *   so nothing depends on how long that is). So a timeout comes at the
+ *   same point of the program in every run, never before its deadline,
+ *   and a thread that sleeps while others keep each other busy still
+ *   wakes. The one thing read from the clock is the wait's length, in
+ *   whole ms: a length measured a hair from a half-ms boundary could
+ *   round either way.
+ *
+ * Not covered (docs/posix.md "det"): threads that wait by spinning on a
+ * shared flag without a library call never let the token go (DTHREADS's
+ * limit too; sched_yield does let it go); what the program reads from
+ * clocks; signals; threads of other packages or spaces waking det
+ * threads (their order is theirs).
+ *
+ * A program whose threads all block with no timed wait among them is
+ * deadlocked: det says so, names the blocked threads, and exits with
+ * status DET_DEADLOCK, unless a wake-up from outside (another package,
+ * another space) comes within DEADLOCK_NS.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animart/rtq.h>
+
+#define DET_DEADLOCK  86                    /* exit status of a deadlock */
+#define DEADLOCK_NS   2000000000UL          /* outside wake-ups waited for */
+#define TICKS_PER_MS  20                    /* a timed wait's ms, in token moves */
+
+static struct rtq runq;              /* who gets the token next, in order */
+static struct rtpkg det;
+
+/* Live threads in creation order (for the deadlock report), and the
+   timed waiters, earliest deadline first. Touched by the token holder,
+   or by the scheduler loop when nobody holds it: one VP, so no lock.
+   A record per descriptor, found by a walk of `all` (t.pkg is the
+   runtime's; descriptors are reused, never freed: rt_desc_new). */
+struct dthr {
+	struct uthread *t;
+	uint64_t deadline;           /* of its timed wait, in ticks, or 0 */
+	int fired;                   /* its timed wait ran out (nobody) */
+	struct dthr *next, *tnext, *anext;
+};
+static struct dthr *live;
+static struct dthr *timed;
+static struct dthr *all;
+static uint64_t ticks;               /* logical time: the token's moves */
+/* For the report at exit (det_report): deterministic like the rest. */
+static struct { uint64_t moves, yields, timeouts, created; } st;
+
+static struct dthr *dthr_of(struct uthread *t)
+{
+	for (struct dthr *d = all; d; d = d->anext)
+		if (d->t == t)
+			return d;
+	struct dthr *d = calloc(1, sizeof *d);
+	if (!d) {
+		printf("det: out of memory for a thread record\n");
+		exit(70);
+	}
+	d->t = t;
+	d->anext = all;
+	all = d;
+	return d;
+}
+
+static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
+{
+	(void)v;
+	if (why == RQ_NEW) {         /* at the end of the live list */
+		st.created++;
+		struct dthr *d = dthr_of(t), **pp = &live;
+		while (*pp)
+			pp = &(*pp)->next;
+		d->next = 0;
+		*pp = d;
+	}
+	rtq_push(&runq, t, 0);
+	return 0;
+}
+
+/* Take d off the timed list (it was unblocked before its deadline). */
+static void untime(struct dthr *d)
+{
+	for (struct dthr **pp = &timed; *pp; pp = &(*pp)->tnext)
+		if (*pp == d) {
+			*pp = d->tnext;
+			break;
+		}
+	d->deadline = 0;
+}
+
+static void report_deadlock(void)
+{
+	printf("det: deadlock: every thread is blocked:");
+	for (struct dthr *d = live; d; d = d->next)
+		printf(" %lu", (unsigned long)d->t->t.id);
+	printf("\n@result {\"name\":\"det.deadlock\",\"blocked\":[");
+	for (struct dthr *d = live; d; d = d->next)
+		printf("%s%lu", d == live ? "" : ",", (unsigned long)d->t->t.id);
+	printf("]}\n");
+	exit(DET_DEADLOCK);
+}
+
+/* The earliest timed waiter, taken off the list with its time up, as
+   its waker would (PARKED -> RUN); 0 if a waker from outside got there
+   first (it is being queued). */
+static struct uthread *fire(void)
+{
+	struct dthr *d = timed;
+	int expect = PARK_PARKED;
+	timed = d->tnext;
+	if (d->deadline > ticks)
+		ticks = d->deadline;     /* logical time jumps to it (nobody) */
+	d->deadline = 0;
+	if (!__atomic_compare_exchange_n(&d->t->t.park, &expect, PARK_RUN, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 0;
+	d->fired = 1;
+	st.timeouts++;
+	return d->t;
+}
+
+/*
+ * Nobody to run. The earliest timed waiter times out now: logical time
+ * jumps to its deadline (nothing else could happen before it), so the
+ * waits that begin after it are measured from there.
+ * With no timed waiter and live threads, wait a while for a wake-up
+ * from outside (another package, another space), then call it a
+ * deadlock. The VP counts as idle meanwhile, so that an enqueue from
+ * outside wakes it (rt_make_runnable).
+ */
+static struct uthread *nobody(void)
+{
+	for (;;) {
+		struct uthread *t;
+		if (timed) {
+			if ((t = fire()))
+				return t;
+			continue;
+		}
+		if (!live)
+			return 0;
+		uint64_t until = now_ns() + DEADLOCK_NS;
+		__atomic_fetch_add(&det.nidle, 1, __ATOMIC_ACQ_REL);
+		for (;;) {
+			uint32_t seq = __atomic_load_n(&det.wake_seq, __ATOMIC_ACQUIRE);
+			uint64_t now = now_ns();
+			if (runq.len || now >= until)
+				break;
+			syscall3(SYS_futex_wait, &det.wake_seq, seq, until - now);
+		}
+		__atomic_fetch_sub(&det.nidle, 1, __ATOMIC_ACQ_REL);
+		if ((t = rtq_pop(&runq)))
+			return t;
+		report_deadlock();
+	}
+}
+
+/*
+ * The next holder of the token: a timed waiter whose logical time is
+ * up, else the head of the run queue. Every move of the token and every
+ * yield is a tick. With nobody to run, the scheduler loop (no thread on
+ * the VP: rt_block and rt_exit ask too, before the caller is parked or
+ * its joiner claimed) goes to nobody().
+ */
+static struct uthread *pick(struct rtvp *v, struct uthread *cur)
+{
+	struct uthread *t = 0;
+	if (cur) {
+		ticks++;
+		st.yields++;
+	}
+	while (!t && timed && timed->deadline <= ticks)
+		t = fire();
+	if (!t)
+		t = rtq_pop(&runq);
+	if (!t && !cur && !v->vpp->current_thread)
+		t = nobody();
+	if (t && !cur)
+		ticks++;
+	if (t)
+		st.moves++;
+	return t;
+}
+
+/*
+ * A timed wait. The thread parks untimed and goes on the timed list,
+ * its length in ticks from now; pick() or nobody() hands it the token
+ * back when that comes (fired). An unblock before that takes it off the
+ * list. Timed out, it sleeps the rest of its real deadline holding the
+ * token.
+ */
+static int det_block_until(struct thread *self, uint64_t deadline)
+{
+	struct uthread *u = (struct uthread *)self;
+	struct dthr *d = dthr_of(u), **pp = &timed;
+	int was;
+	uint64_t now = now_ns();
+	uint64_t ms = deadline > now ? (deadline - now + 500000) / 1000000 : 0;
+	vp_disable_save_self(&was);
+	d->deadline = ticks + (ms ? ms : 1) * TICKS_PER_MS;
+	d->fired = 0;
+	while (*pp && (*pp)->deadline <= d->deadline)
+		pp = &(*pp)->tnext;      /* after equal ones: first come, first out */
+	d->tnext = *pp;
+	*pp = d;
+	if (!was)
+		vp_enable_self();
+	rt_block(self);
+	vp_disable_save_self(&was);
+	int fired = d->fired;
+	if (d->deadline)
+		untime(d);               /* woken before it (or a permit) */
+	if (!was)
+		vp_enable_self();
+	if (!fired)
+		return 0;
+	while ((now = now_ns()) < deadline)
+		sys_sleep(deadline - now);
+	return -ETIMEDOUT;
+}
+
+/* The token holder exits: off the live list. */
+static __attribute__((noreturn)) void det_exit(struct thread *self)
+{
+	struct dthr *d = dthr_of((struct uthread *)self);
+	int was;
+	vp_disable_save_self(&was);
+	for (struct dthr **pp = &live; *pp; pp = &(*pp)->next)
+		if (*pp == d) {
+			*pp = d->next;
+			break;
+		}
+	if (!was)
+		vp_enable_self();
+	rt_exit(self);
+}
+
+/* A fork's child: the other threads are not in it; the forking one is
+   its only live thread. */
+static void fork_reset(void)
+{
+	runq = (struct rtq){ 0 };
+	live = timed = 0;
+}
+
+static void det_fork_child(struct thread *self)
+{
+	rt_fork_child(self);
+	struct dthr *d = dthr_of((struct uthread *)self);
+	d->next = 0;
+	d->deadline = 0;
+	live = d;
+}
+
+static struct rtpkg det = {
+	/* RT_OPS but its own timed wait and exit (the lists above). */
+	.ops = { .name = PKG_NAME, .block = rt_block, .unblock = rt_unblock,
+		 .block_until = det_block_until, .interrupt = rt_interrupt,
+		 .yield = rt_yield, .exit = det_exit, .free = rt_free,
+		 .cputime = rt_cputime, .setprio = rt_setprio,
+		 .fork_child = det_fork_child, .own_time = 1 },
+	.fork_reset = fork_reset,
+	.classic = 1,
+	.enqueue = enqueue,
+	.pick = pick,
+};
+
+/* At exit: how often the token moved (every switch of thread: DTHREADS's
+   transactions, all of them serial here), the yields, the timed waits
+   that timed out, the threads made. The same figures every run. */
+static void det_report(void)
+{
+	printf("@result {\"name\":\"det.stats\",\"moves\":%lu,\"yields\":%lu,"
+	       "\"timeouts\":%lu,\"threads\":%lu}\n", (unsigned long)st.moves,
+	       (unsigned long)st.yields, (unsigned long)st.timeouts,
+	       (unsigned long)st.created);
+}
+
+/* Always one VP: see the top. */
+static __attribute__((noreturn)) void det_run(int n, void *(*f)(void *), void *a)
+{
+	(void)n;
+	atexit(det_report);
+	rt_run(&det, 1, f, a);
+}
+
+static struct thread *det_create(void *(*f)(void *), void *a, const struct thread_attr *at)
+{
+	return rt_create(&det, f, a, at);
+}
+
+static int det_add_vps(int n)
+{
+	(void)n;
+	return 0;
+}
+
+const struct pkg PKG_SELF = { .name = PKG_NAME, .run = det_run,
+	.create = det_create, .add_vps = det_add_vps, .attrs = PKG_ATTR_STACK };

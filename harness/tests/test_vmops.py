@@ -22,6 +22,8 @@ def test_vm_ops_scale_to_8_vps(boot):
         assert sorted(got) == [1, 8], (op, r.tail())
         assert all(x["check"] == "ok" for x in got.values()), got
         assert got[8]["ops"] == 8 * got[1]["ops"], got
+        assert all(x[k] >= 0 for x in got.values()
+                   for k in ("waits_space", "waits_kop", "waits_pmm")), got
         ratio = got[8]["value"] / got[1]["value"]
         if ratio > BOUND:
             over.append(f"{op}: {ratio:.3f}x the one-VP instructions per op")

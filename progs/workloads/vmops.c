@@ -21,11 +21,19 @@
  *
  * One @result per (op, threads): name "vmops.OP.tN.SYSTEM", "threads",
  * "ops", "ns", value = ns per op, "ratio" = value / the 1-thread value
- * of this boot (when 1 ran first). Exits 1 if a check failed (a page
- * not zero when first read, a write that did not stay).
+ * of this boot (when 1 ran first); on Anima "waits_space", "waits_kop",
+ * "waits_pmm": how often the run found the space's memory lock, kop_lock
+ * or the page allocator's lock held (INFO_LOCK_WAITS: under -icount a
+ * spinning CPU's PAUSE ends its turn, so spinning costs few instructions
+ * and only these counts show contention; creation and joins included).
+ * Exits 1 if a check failed (a page not zero when first read, a write
+ * that did not stay).
  */
 #include "wl.h"
 #include <sys/mman.h>
+#ifdef WL_ANIMA
+#include <animart/sys.h>
+#endif
 
 #define PG 4096
 #define MAPPG 4
@@ -116,6 +124,18 @@ static void unregions(int n)
 		munmap(region[i], len);
 }
 
+/* Anima: the waits so far on the space's memory lock, kop_lock and the
+   page allocator's lock (INFO_LOCK_WAITS); Linux has no such count. */
+static void lock_waits(long w[3])
+{
+	for (int i = 0; i < 3; i++)
+#ifdef WL_ANIMA
+		w[i] = syscall2(SYS_getinfo, INFO_LOCK_WAITS, i);
+#else
+		w[i] = -1;
+#endif
+}
+
 /* One (op, n) run: ns from the first thread's start to the last one's
    end (each reads the clock itself: the main thread may wake from the
    barrier after the others have done their work). */
@@ -170,7 +190,14 @@ int main(int argc, char **argv)
 			nthr = ns_[k];
 			if (nthr < 1 || nthr > WL_MAXT)
 				return 2;
+			long w0[3], w1[3];
+			lock_waits(w0);
 			uint64_t ns = one(nthr);
+			lock_waits(w1);
+			char wait[128] = "";
+			if (w0[0] >= 0)
+				snprintf(wait, sizeof wait, ", \"waits_space\": %ld, \"waits_kop\": %ld, "
+					 "\"waits_pmm\": %ld", w1[0] - w0[0], w1[1] - w0[1], w1[2] - w0[2]);
 			uint64_t total = (uint64_t)nthr * (uint64_t)iters;
 			double per = (double)ns / (double)total;
 			if (nthr == 1)
@@ -180,9 +207,9 @@ int main(int argc, char **argv)
 				snprintf(ratio, sizeof ratio, ", \"ratio\": %.3f", per / one_thread);
 			printf("@result {\"name\": \"vmops.%s.t%d.%s\", \"op\": \"%s\", "
 			       "\"package\": \"%s\", \"threads\": %d, \"ops\": %llu, \"ns\": %llu, "
-			       "\"unit\": \"ns\", \"value\": %.1f%s, \"check\": \"%s\"}\n",
+			       "\"unit\": \"ns\", \"value\": %.1f%s%s, \"check\": \"%s\"}\n",
 			       opname[o], nthr, WL_SYSTEM, opname[o], WL_SYSTEM, nthr,
-			       (unsigned long long)total, (unsigned long long)ns, per, ratio,
+			       (unsigned long long)total, (unsigned long long)ns, per, ratio, wait,
 			       bad ? "FAILED" : "ok");
 			fflush(stdout);
 		}

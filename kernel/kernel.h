@@ -87,6 +87,7 @@ void *pages_alloc(size_t n);          /* n contiguous zeroed pages */
 void page_free(void *va);
 void pages_free(void *va, size_t n);
 uint64_t pmm_free_pages(void);
+uint32_t pmm_lock_waits(void);
 int pmm_direct(uint64_t va);
 int mem_user_ok(struct space *sp, uint64_t n);
 int mem_quota_ok(struct space *sp, uint64_t bytes);

@@ -23,6 +23,12 @@ static uint64_t npages, nfree, hint;
 static uint64_t reserve_pages;               /* user allocations leave these */
 static uint64_t usable_pages;                /* free at boot */
 static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
+
+/* Waits on the allocator's lock since boot (INFO_LOCK_WAITS). */
+uint32_t pmm_lock_waits(void)
+{
+	return __atomic_load_n(&pmm_lock.waits, __ATOMIC_RELAXED);
+}
 uint64_t mem_total_bytes, phys_top;
 
 extern char _kernel_start[], _kernel_end[];

@@ -14,7 +14,14 @@
  *
  * The page tables change under the space's lock; then every CPU that may
  * cache the old access flushes (tlb_shootdown) before the call returns:
- * no thread of the space can use the old access after it. The cost under
+ * no thread of the space can use the old access after it. A call that
+ * only adds access (write to a read-only page, any access to a page not
+ * present) takes nothing away, so it flushes nothing: a not-present entry
+ * is never cached, and a write through a stale read-only one faults, finds
+ * W in the entry and is retried (cow_break, from user mode and from the
+ * kernel's copies alike). With 8 threads of a space on 8 CPUs each
+ * switching a page of its own read-only and back, the shootdowns were
+ * what one call cost beyond a lone thread's (progs/workloads/vmops.c). The cost under
  * the lock is bounded by what the space has mapped: absent tables are
  * skipped whole (vm_next), never stepped through a page at a time.
  */
@@ -106,6 +113,16 @@ static void lazy_protect(struct space *sp, uint64_t a, uint64_t b, uint64_t f)
 		lazy_join(sp, x);
 }
 
+/* Must a CPU that cached entry old drop it when the entry becomes new?
+   Not if old was not present (never cached), nor if only W was added (and
+   the hardware's A and D bits or the software's COW mark differ): the
+   stale entry allows less, and its fault is retried. */
+static int takes_away(uint64_t old, uint64_t new)
+{
+	uint64_t same = ~(PTE_A | PTE_D | PTE_W | PTE_COW);
+	return (old & PTE_P) && ((old & same) != (new & same) || ((old & PTE_W) && !(new & PTE_W)));
+}
+
 /* The checks of a call on the caller's own pages (protect, discard):
    0 with *len rounded up to pages, or -EINVAL (no length, unaligned),
    -ENOMEM (not the space's memory: unmapped, as Linux says), -EPERM (the
@@ -132,6 +149,7 @@ long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_
 	if (bad)
 		return bad;
 	uint64_t fl = pte_flags(prot);
+	int flush = 0;
 	spin_lock(&sp->lock);
 	long r = !all_mapped(sp, addr, len) ? -ENOMEM :
 		 lazy_room(sp, lazy_extra(sp, addr, addr + len));
@@ -139,13 +157,16 @@ long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_
 		lazy_protect(sp, addr, addr + len, fl);
 		uint64_t va = addr, *pte;
 		while ((pte = vm_next(sp->pml4, &va, addr + len))) {
-			if (!(*pte & (PTE_KERNEL | PTE_SHARED)))   /* (none here: the kernel's ranges are out) */
-				*pte = cow_pte(*pte & PTE_ADDR, fl);   /* (W waits while a fork shares it) */
+			if (!(*pte & (PTE_KERNEL | PTE_SHARED))) {   /* (none here: the kernel's ranges are out) */
+				uint64_t e = cow_pte(*pte & PTE_ADDR, fl);   /* (W waits while a fork shares it) */
+				flush |= takes_away(*pte, e);
+				*pte = e;
+			}
 			va += PGSIZE;
 		}
 	}
 	spin_unlock(&sp->lock);
-	if (!r)
+	if (flush)
 		tlb_shootdown(sp);           /* no spin lock held: see tlb.c */
 	return r;
 }

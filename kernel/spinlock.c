@@ -5,6 +5,7 @@ void spin_init(struct spinlock *l, const char *name)
 	l->locked = 0;
 	l->name = name;
 	l->cpu = -1;
+	l->waits = 0;
 }
 
 /* Is l held, and by CPU `cpu`? (The holder's id is valid only while held.) */

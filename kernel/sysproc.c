@@ -192,6 +192,11 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return __atomic_load_n(&held_spaces, __ATOMIC_ACQUIRE);
 	case INFO_MEM_TOTAL:
 		return (long)mem_total_bytes;
+	case INFO_LOCK_WAITS: {
+		struct spinlock *l = b == 0 ? &myvp()->space->lock : b == 1 ? &kop_lock : 0;
+		return l ? (long)__atomic_load_n(&l->waits, __ATOMIC_RELAXED) :
+		       b == 2 ? (long)pmm_lock_waits() : -EINVAL;
+	}
 	case INFO_PARENT: {
 		spin_lock(&table_lock);      /* (space_finish orphans under it) */
 		struct space *p = myvp()->space->parent;

@@ -112,6 +112,10 @@
                                waits for this to fall to the spaces it knows are running */
 #define INFO_MEM_TOTAL  9   /* usable physical memory the boot memory map gave, bytes */
 #define INFO_PARENT     10  /* the id of the space that spawned or forked this one, 0 if none (or it ended) */
+#define INFO_LOCK_WAITS 16  /* (16, which) times a kernel lock was found held, each wait counted once:
+                               which 0 = the caller's space's memory lock (since the space began),
+                               1 = kop_lock (blocking operations, timers, futexes), 2 = the physical
+                               page allocator's; since boot. -EINVAL for another which */
 
 /* SYS_map protections */
 #define PROT_READ       1

@@ -369,11 +369,21 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 	struct module *m = module_find(prog);
 	if (!m || !strcmp(prog, "ksyms"))
 		return -ENOENT;
+	struct elfsrc src;
+	elf_module_src(&src, P2V(m->start), m->end - m->start);
+	return space_spawn_src(prog, &src, argc, argv, parent, boot_slot, nvp, caps, ncaps);
+}
+
+/* The same from any source: a file's read error (-EBWAIT included: the
+   caller waits and asks again) leaves nothing behind. */
+int space_spawn_src(const char *prog, const struct elfsrc *src, int argc, char **argv,
+		    struct space *parent, int boot_slot, int nvp, const struct capent *caps, int ncaps)
+{
 	struct space *sp = space_create(prog);
 	if (!sp)
 		return -ENOMEM;
 	uint64_t entry, rsp;
-	int err = elf_load(sp, P2V(m->start), m->end - m->start, &entry);
+	int err = elf_load_src(sp, src, &entry);
 	if (err == -EINVAL)
 		kprintf("anima: %s is not a valid x86-64 ELF program\n", prog);
 	if (!err)

@@ -1,6 +1,7 @@
 /* Process-level syscalls: console, exit, time, yield, spawn, wait, info, sleep. */
 #include "kernel.h"
 #include <anima/syscall.h>
+#include <anima/file.h>
 
 #define CPUTS_MAX (64 * 1024)
 /* The most written under one console lock. The UART is polled a byte at
@@ -133,18 +134,24 @@ long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uhandles,
 static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, struct capent *caps, int nhandles)
 {
 	long r;
-	char name[MAX_PROGNAME];
-	r = copyin_str(name, uprog, sizeof name);
-	if (r < 0)
-		return r;
 	if ((int64_t)argc < 0 || argc > MAX_ARGS)
 		return -EINVAL;
 	uint64_t ptrs[MAX_ARGS];
 	if ((r = copyin(ptrs, uargv, argc * sizeof ptrs[0])) < 0)
 		return r;
-	char *buf = kmalloc(MAX_ARGLEN), *args[MAX_ARGS];
+	/* The strings, then the name: a module's, or a path (execfile.c). */
+	char *buf = kmalloc(MAX_ARGLEN + FPATH_MAX), *args[MAX_ARGS], *name = buf + MAX_ARGLEN;
 	if (!buf)
 		return -ENOMEM;
+	r = copyin_str(name, uprog, FPATH_MAX);
+	if (r >= 0 && name[0] != '/' && r >= MAX_PROGNAME)
+		r = -EINVAL;                 /* (no module has so long a name) */
+	if (r == -EINVAL && name[0] == '/')
+		r = -ENAMETOOLONG;
+	if (r < 0) {
+		kfree(buf);
+		return r;
+	}
 	size_t off = 0;
 	for (uint64_t i = 0; i < argc; i++) {
 		r = copyin_str(buf + off, ptrs[i], MAX_ARGLEN - off);
@@ -155,7 +162,10 @@ static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, struct cap
 		args[i] = buf + off;
 		off += r + 1;
 	}
-	r = space_spawn(name, (int)argc, args, myvp()->space, -1, 1, caps, nhandles);
+	if (name[0] == '/')
+		r = spawn_file(name, (int)argc, args, caps, nhandles);
+	else
+		r = space_spawn(name, (int)argc, args, myvp()->space, -1, 1, caps, nhandles);
 	kfree(buf);
 	return r;
 }

@@ -44,7 +44,7 @@ static long file_read(const struct elfsrc *s, uint64_t off, void *dst, uint64_t 
 }
 
 /* The last part of path, for the space's name. */
-static const char *base(const char *path)
+const char *file_base(const char *path)
 {
 	const char *b = path;
 	for (const char *p = path; *p; p++)
@@ -53,23 +53,34 @@ static const char *base(const char *path)
 	return b;
 }
 
+/* The program file at path as a source s (reading ip through c), its
+   headers checked and its bytes in the cache: 0, an error, or -EBWAIT
+   with c->wait when a block must come first. Spawn and exec. */
+long file_prog(struct fsctx *c, const char *path, struct inode *ip, struct elfsrc *s)
+{
+	long r = ext2_namei(c, path, ip);
+	if (r)
+		return r == -ENODEV ? -ENOENT : r;
+	if (!IS_REG(ip) || !(ip->mode & 0111))
+		return -EACCES;
+	if (ip->size > EXEC_FILE_MAX)
+		return -EFBIG;
+	*s = (struct elfsrc){ .size = ip->size, .maxload = EXEC_LOAD_MAX, .read = file_read,
+			      .c = c, .ip = ip };
+	r = elf_prepare(s);
+	return r == -EINVAL ? -ENOEXEC : r < 0 ? r : 0;
+}
+
 /* One try: -EBWAIT with c->wait when a block must come first. */
 static long try_spawn(struct fsctx *c, const char *path, int argc, char **argv,
 		      const struct capent *caps, int ncaps)
 {
 	struct inode ip;
-	long r = ext2_namei(c, path, &ip);
+	struct elfsrc s;
+	long r = file_prog(c, path, &ip, &s);
 	if (r)
 		return r;
-	if (!IS_REG(&ip) || !(ip.mode & 0111))
-		return -EACCES;
-	if (ip.size > EXEC_FILE_MAX)
-		return -EFBIG;
-	struct elfsrc s = { .size = ip.size, .maxload = EXEC_LOAD_MAX, .read = file_read,
-			    .c = c, .ip = &ip };
-	if ((r = elf_prepare(&s)) < 0)
-		return r == -EINVAL ? -ENOEXEC : r;
-	r = space_spawn_src(base(path), &s, argc, argv, myvp()->space, -1, 1, caps, ncaps);
+	r = space_spawn_src(file_base(path), &s, argc, argv, myvp()->space, -1, 1, caps, ncaps);
 	return r == -EINVAL ? -ENOEXEC : r;
 }
 
@@ -83,7 +94,7 @@ long spawn_file(const char *path, int argc, char **argv, const struct capent *ca
 		struct fsctx c = { 0 };
 		long r = try_spawn(&c, path, argc, argv, caps, ncaps);
 		if (r != -EBWAIT)
-			return r == -ENODEV ? -ENOENT : r;
+			return r;
 		if ((r = disk_wait(c.wait)) <= 0)
 			return r;
 	}

@@ -141,10 +141,11 @@ long sys_fork(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64
 	copy_context(self, v);
 	v->pp->space_id = ch->id;
 	kprintf("@fork {\"space\": %d, \"parent\": %d, \"prog\": \"%s\"}\n", ch->id, sp->id, ch->name);
+	long id = ch->id;                        /* (once it runs, an exec may free ch) */
 	v->state = VP_RUNNABLE;
 	sched_enqueue(v);
 	space_put(ch);                           /* the creator's reference */
-	return ch->id;
+	return id;
 }
 
 /* The POSIX signal a kill of sp stands for: the kernel's cause of a

@@ -355,6 +355,12 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 struct elfsrc;
 int space_spawn_src(const char *prog, const struct elfsrc *src, int argc, char **argv,
 		    struct space *parent, int boot_slot, int nvp, const struct capent *caps, int ncaps);
+struct space *space_build(const char *prog, const struct elfsrc *src, int argc, char **argv,
+			  int nvp, const struct capent *caps, int ncaps, int *err);
+void space_discard(struct space *sp);
+void space_announce(struct space *sp, const char *tag, int argc, char **argv);
+void space_start(struct space *sp);
+int space_exec(struct space *old, struct space *nw, const signed char *keep);
 struct space *space_lookup(int id);
 int space_hold_all(struct space **out, int max);
 long space_wait(int id, int *ustatus, int posix);
@@ -382,6 +388,11 @@ long elf_prepare(const struct elfsrc *s);
 
 /* execfile.c */
 long spawn_file(const char *path, int argc, char **argv, const struct capent *caps, int ncaps);
+long file_prog(struct fsctx *c, const char *path, struct inode *ip, struct elfsrc *s);
+const char *file_base(const char *path);
+
+/* sysproc.c */
+long user_argv(uint64_t uprog, uint64_t argc, uint64_t uargv, char **bufp, char **args);
 
 /* uaccess.S / uaccess.c */
 int copyin(void *dst, uint64_t usrc, size_t n);

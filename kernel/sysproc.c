@@ -2,6 +2,7 @@
 #include "kernel.h"
 #include <anima/syscall.h>
 #include <anima/file.h>
+#include "disk.h"
 
 #define CPUTS_MAX (64 * 1024)
 /* The most written under one console lock. The UART is polled a byte at
@@ -131,16 +132,20 @@ long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uhandles,
 	return r;
 }
 
-static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, struct capent *caps, int nhandles)
+/* The user's program name (or path) and argc strings at argv, copied
+   into one kmalloc'd buffer (*bufp, the caller frees it): the strings,
+   then the name at *bufp + MAX_ARGLEN; args[i] points at each. 0 or an
+   error (-E2BIG: over MAX_ARGLEN bytes; -ENAMETOOLONG). Spawn and exec. */
+long user_argv(uint64_t uprog, uint64_t argc, uint64_t uargv, char **bufp, char **args)
 {
 	long r;
+	*bufp = 0;
 	if ((int64_t)argc < 0 || argc > MAX_ARGS)
 		return -EINVAL;
 	uint64_t ptrs[MAX_ARGS];
 	if ((r = copyin(ptrs, uargv, argc * sizeof ptrs[0])) < 0)
 		return r;
-	/* The strings, then the name: a module's, or a path (execfile.c). */
-	char *buf = kmalloc(MAX_ARGLEN + FPATH_MAX), *args[MAX_ARGS], *name = buf + MAX_ARGLEN;
+	char *buf = kmalloc(MAX_ARGLEN + FPATH_MAX), *name = buf + MAX_ARGLEN;
 	if (!buf)
 		return -ENOMEM;
 	r = copyin_str(name, uprog, FPATH_MAX);
@@ -148,20 +153,29 @@ static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, struct cap
 		r = -EINVAL;                 /* (no module has so long a name) */
 	if (r == -EINVAL && name[0] == '/')
 		r = -ENAMETOOLONG;
+	size_t off = 0;
+	for (uint64_t i = 0; r >= 0 && i < argc; i++) {
+		r = copyin_str(buf + off, ptrs[i], MAX_ARGLEN - off);
+		if (r == -EINVAL)
+			r = -E2BIG;
+		args[i] = buf + off;
+		off += r + 1;
+	}
 	if (r < 0) {
 		kfree(buf);
 		return r;
 	}
-	size_t off = 0;
-	for (uint64_t i = 0; i < argc; i++) {
-		r = copyin_str(buf + off, ptrs[i], MAX_ARGLEN - off);
-		if (r < 0) {
-			kfree(buf);
-			return r == -EINVAL ? -E2BIG : r;
-		}
-		args[i] = buf + off;
-		off += r + 1;
-	}
+	*bufp = buf;
+	return 0;
+}
+
+static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, struct capent *caps, int nhandles)
+{
+	char *buf, *args[MAX_ARGS];
+	long r = user_argv(uprog, argc, uargv, &buf, args);
+	if (r < 0)
+		return r;
+	char *name = buf + MAX_ARGLEN;
 	if (name[0] == '/')
 		r = spawn_file(name, (int)argc, args, caps, nhandles);
 	else
@@ -180,7 +194,7 @@ long sys_wait(uint64_t id, uint64_t ustatus, uint64_t c, uint64_t d, uint64_t e,
 
 long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
-	(void)b, (void)c, (void)d, (void)e, (void)f;
+	(void)c, (void)d, (void)e, (void)f;
 	switch (what) {
 	case INFO_SPACE:
 		return myvp()->space->id;
@@ -202,6 +216,9 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return __atomic_load_n(&held_spaces, __ATOMIC_ACQUIRE);
 	case INFO_MEM_TOTAL:
 		return (long)mem_total_bytes;
+	case INFO_FILES:
+	case INFO_FILE_FLAGS:
+		return file_info((int)what, b);
 	case INFO_PARENT: {
 		spin_lock(&table_lock);      /* (space_finish orphans under it) */
 		struct space *p = myvp()->space->parent;

@@ -42,7 +42,7 @@ CASES = {
     "/bin/hello": 0,
     "/nope": -ENOENT,
     "/bin": -EACCES,                      # a directory
-    "/noexec": -EACCES,                   # no execute bit
+    "/data": -EACCES,                     # no execute bit
     "/garbage": -ENOEXEC,
     "/trunc": -ENOEXEC,                   # hello's first 4 KiB: segments past the end
     "/kaddr": -ENOEXEC,                   # a segment in the kernel's half
@@ -59,7 +59,8 @@ def image(tmp_path_factory):
     root = d / "tree"
     hello = (BUILD / "progs" / "hello").read_bytes()
     put(root, "/bin/hello", hello)
-    put(root, "/noexec", hello, 0o644)
+    put(root, "/bin/execp", (BUILD / "progs" / "execp").read_bytes())
+    put(root, "/data", b"0123456789", 0o644)
     put(root, "/garbage", bytes((i * 131 + 7) % 256 for i in range(5000)))
     put(root, "/trunc", hello[:4096])
     put(root, "/kaddr", elf([(PT_LOAD, 5, 0, 0xffff800000000000, 64, 64)]))
@@ -126,4 +127,89 @@ def test_a_spawn_storm_from_the_disk_is_contained(boot, image, smp):
     assert res["ran"] == 4 * 32 and res["refused"] == 4, res
     assert res["last_error"] == -11 and res["bad_children"] == 0, res
     assert res["avail_lost"] == 0, res
+    done(r)
+
+
+# exec (kernel/exec.c, ulib/libc/exec.c, spawn.c): progs/posix/execp.c
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", ["fifo", "kthread", "prio"])
+def test_exec_replaces_the_image_keeping_pid_parent_and_files(boot, image, pkg, smp):
+    """A program of 4 computing threads on 2 VPs execs /bin/execp while
+    its parent waits for it: the new image (on package `pkg`) has the same
+    pid and parent, the descriptor without O_CLOEXEC reads on from the
+    shared offset, the O_CLOEXEC one is closed; no thread of the old image
+    prints after the exec; the parent's wait gets the new image's 42."""
+    r = boot(f"memcheck run=exectest,one,/bin/execp,pkg={pkg},vps=2,before,{pkg}", smp=smp,
+             timeout=120, disk=image)
+    res = only_result(r, "after")
+    assert res["pid"] == res["pid_before"] and res["ppid"] == res["ppid_before"] == 1, res
+    assert res["read"] == 5 and res["bytes"] == "56789" and res["closed"] == 1, res
+    assert result(r, "exectest")["status"] == 42, r.tail()
+    assert result(r, "exectest")["avail_lost"] == 0, r.tail()
+    lines = r.log.splitlines()
+    at = next(i for i, l in enumerate(lines) if l.startswith("@exec "))
+    assert not [l for l in lines[at:] if "old alive" in l], r.tail()
+    assert any("old alive" in l for l in lines[:at]), "the old threads never ran"
+    assert [e["space"] for e in r.events("exit")] == [2, 1], r.tail()   # one exit for pid 2
+    done(r)
+
+
+def only_result(r, mode):
+    evs = [e for e in r.events("result") if e.get("name") == "execp" and e.get("mode") == mode]
+    assert len(evs) == 1, r.tail()
+    return evs[0]
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_exec_errors_leave_the_caller_running(boot, image, smp):
+    r = boot("memcheck run=exectest,one,/bin/execp,errors", smp=smp, timeout=120, disk=image)
+    res = only_result(r, "errors")
+    assert res["errno"] == {"/nope": ENOENT, "/garbage": ENOEXEC, "/bin": EACCES,
+                            "/data": EACCES, "relative-nope": ENOENT}, res
+    assert res["e2big"] == 7 and res["execvp_nope"] == ENOENT, res
+    assert result(r, "exectest")["status"] == 0 and result(r, "exectest")["avail_lost"] == 0
+    done(r)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_posix_spawn_with_file_actions(boot, image, smp):
+    """posix_spawn of /bin/execp with open(5, /data), dup2(5, 7), close(5):
+    the child reads "01234" on 7 and finds 5 closed (exit 9); posix_spawnp
+    finds execp in /bin; a missing program is ENOENT from the call."""
+    r = boot("memcheck run=exectest,one,/bin/execp,spawn", smp=smp, timeout=120, disk=image)
+    res = only_result(r, "spawn")
+    assert res["spawn"] == 0 and res["waited"] == 1 and res["kid_status"] == 9, res
+    assert res["spawnp"] == 0 and res["spawnp_status"] == 7 and res["missing"] == ENOENT, res
+    assert result(r, "exectest")["avail_lost"] == 0
+    done(r)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_an_exec_chain_keeps_one_process_and_gives_memory_back(boot, image, smp):
+    """execp execs itself 100 times while its parent waits: one pid
+    throughout, the parent's wait gets the last image's 7, and memory comes
+    back exactly (every old image's memory, VPs and tables are freed)."""
+    r = boot("memcheck run=exectest,one,/bin/execp,pkg=fifo,vps=1,chain,100", smp=smp,
+             timeout=300, disk=image)
+    ex = r.events("exec")
+    assert len(ex) == 100 and {e["space"] for e in ex} == {2}, r.tail()
+    res = result(r, "exectest")
+    assert res["status"] == 7 and res["avail_lost"] == 0, res
+    done(r)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_posix_spawn_40_times_from_a_two_vp_parent(boot, image, smp):
+    """posix_spawn (fork, then exec) 40 times in a row, each child waited
+    for, from a parent on 2 VPs: every pid comes back right and every
+    child exits 7. (An exec frees the child's old image at once, where
+    an exit left it for the parent: sys_fork read the child's id after
+    dropping its reference and returned 0x5a5a5a5a, memcheck's poison, in
+    4 to 7 of 40 at -smp 2.)"""
+    r = boot("memcheck run=exectest,one,/bin/execp,pkg=fifo,vps=2,forkloop,ok", smp=smp,
+             timeout=300, disk=image)
+    assert "execp: forkloop bad 0" in r.log, r.tail()
+    assert len([e for e in r.events("exit") if e["status"] == 7]) == 40, r.tail()
+    assert result(r, "exectest")["avail_lost"] == 0
     done(r)

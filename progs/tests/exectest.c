@@ -9,6 +9,8 @@
  *                             child's exit status must be k (k = 1..N); the
  *                             VP's blocking counts say whether a thread, not
  *                             the VP, waited for the disk
+ *   exectest one PATH ARGS...   spawn PATH with argv PATH ARGS and wait: its
+ *                             status, and memory back exactly (an exec chain)
  *   exectest storm ROUNDS PATH   each round spawns PATH until the kernel
  *                             refuses, then collects every child: how many
  *                             ran, what refused, memory back exactly
@@ -138,6 +140,11 @@ int main(int argc, char **argv)
 		if (!pkg_find(tpkg) || tn < 1 || tn > 64)
 			return 2;
 		pkg_find(tpkg)->run(1, tmain, 0);
+	} else if (!strcmp(mode, "one") && argc >= 3) {
+		long before = avail_settled(1), id = sys_spawn(argv[2], argc - 2, (const char *const *)argv + 2);
+		int st = -1;
+		result_int(&R, "status", id < 0 ? id : sys_wait((int)id, &st) == id ? st : -1000);
+		result_int(&R, "avail_lost", before - avail_settled(1));
 	} else if (!strcmp(mode, "storm") && argc == 4) {
 		storm(atoi(argv[2]), argv[3]);
 	} else {

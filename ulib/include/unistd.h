@@ -162,8 +162,9 @@ int fsync(int fd);
 int fdatasync(int fd);
 
 unsigned sleep(unsigned s);
-/* No other processes (ulib/noproc.c): fork and vfork fail with ENOSYS,
-   the exec family with ENOENT. */
+/* Processes: fork and vfork (ulib/pthread/pfork.c); the exec family runs a
+   program file of the disk in this process's place (ulib/libc/exec.c; no
+   environment is passed) */
 pid_t fork(void);
 pid_t vfork(void);
 int execv(const char *path, char *const argv[]);
@@ -172,6 +173,7 @@ int execve(const char *path, char *const argv[], char *const envp[]);
 int execl(const char *path, const char *arg, ...);
 int execlp(const char *file, const char *arg, ...);
 int execle(const char *path, const char *arg, ...);
+int execvpe(const char *file, char *const argv[], char *const envp[]);
 int nice(int inc);               /* the recorded nice value (ulib/nice.c) */
 int usleep(useconds_t us);
 pid_t getpid(void);                                 /* the space id */

@@ -32,6 +32,11 @@
                                none ended), -ECHILD; *wstatus in Linux's encoding (<sys/wait.h>) */
 #define SYS_kill        10  /* (int pid, int sig) -> 0: a signal's default action on the caller's
                                child or parent only (else -ESRCH); sig 0 checks */
+#define SYS_exec        11  /* (path, argc, argv, const signed char *keep, n) -> does not return: the
+                               caller's image becomes the program at path (a file, or a module's
+                               name), same id, parent and children; every VP of the old image ends;
+                               its descriptor keep[i] becomes the new one's i (-1 none, n <= 64), the
+                               rest close. Errors leave the caller as it was */
 
 #define SYS_map         16  /* (void *addr, size_t len, int prot [, latency ns if MAP_LAZY]) -> address */
 #define SYS_unmap       17  /* (void *addr, size_t len) -> 0; -ENOMEM (nothing unmapped) if cutting a demand-zero region in two passes MAXLAZY_SPACE */
@@ -112,6 +117,8 @@
                                waits for this to fall to the spaces it knows are running */
 #define INFO_MEM_TOTAL  9   /* usable physical memory the boot memory map gave, bytes */
 #define INFO_PARENT     10  /* the id of the space that spawned or forked this one, 0 if none (or it ended) */
+#define INFO_FILES      11  /* a bit (1 << fd) for each open file descriptor: what exec kept */
+#define INFO_FILE_FLAGS 12  /* (INFO_FILE_FLAGS, fd) -> the FO_* flags fd was opened with; -EBADF */
 
 /* SYS_map protections */
 #define PROT_READ       1

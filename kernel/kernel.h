@@ -362,6 +362,7 @@ void space_announce(struct space *sp, const char *tag, int argc, char **argv);
 void space_start(struct space *sp);
 int space_exec(struct space *old, struct space *nw, const signed char *keep);
 struct space *space_lookup(int id);
+int space_may_signal(struct space *me, struct space *t);
 int space_hold_all(struct space **out, int max);
 long space_wait(int id, int *ustatus, int posix);
 long space_wait_any(int nohang, int *ustatus);
@@ -390,6 +391,9 @@ long elf_prepare(const struct elfsrc *s);
 long spawn_file(const char *path, int argc, char **argv, const struct capent *caps, int ncaps);
 long file_prog(struct fsctx *c, const char *path, struct inode *ip, struct elfsrc *s);
 const char *file_base(const char *path);
+
+/* pgrp.c */
+long kill_many(int pid, int sig, int (*ignored)(int));
 
 /* sysproc.c */
 long user_argv(uint64_t uprog, uint64_t argc, uint64_t uargv, char **bufp, char **args);

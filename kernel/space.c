@@ -226,6 +226,8 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep)
 			table[i]->parent = nw;
 	}
 	nw->id = old->id;
+	nw->pgid = old->pgid;
+	nw->sid = old->sid;
 	nw->parent = old->parent;
 	nw->boot_slot = old->boot_slot;
 	old->boot_slot = -1;
@@ -310,6 +312,19 @@ static int nchildren(struct space *sp)
 	return n;
 }
 
+/* May `me` send t a signal? t is one of me's descendants (a child, its
+   children, ...) or me's parent: the relation is the authority. */
+int space_may_signal(struct space *me, struct space *t)
+{
+	spin_lock(&table_lock);
+	int ok = t != me && me->parent == t;
+	struct space *a = t->parent;
+	for (int n = 0; !ok && a && n < MAXSPACE; a = a->parent, n++)
+		ok = a == me;
+	spin_unlock(&table_lock);
+	return ok;
+}
+
 /* Table slot i, for debug dumps (no lock: the dump is best effort). */
 struct space *space_at(int i)
 {
@@ -387,6 +402,8 @@ int space_register(struct space *sp, struct space *parent)
 			slot = i;
 	if (slot >= 0) {
 		sp->id = next_id++;
+		sp->pgid = parent ? parent->pgid : sp->id;   /* a child starts in its parent's group */
+		sp->sid = parent ? parent->sid : 0;          /* a boot program: session 0, as under a shell */
 		table[slot] = sp;
 		__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);
 	} else

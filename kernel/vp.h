@@ -182,6 +182,7 @@ struct space {
 	int kill_signo;              /* the POSIX signal a kill stands for (fork.c: space_signo) */
 	volatile int forking;        /* forks whose entries are read-only, its shootdown not done (cow.c) */
 	struct space *exec_to;       /* the image that took its place (exec.c; table_lock) */
+	int pgid, sid;               /* process group and session (pgrp.c; table_lock) */
 	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */
 };
 

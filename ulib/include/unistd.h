@@ -177,10 +177,14 @@ int execvpe(const char *file, char *const argv[], char *const envp[]);
 int nice(int inc);               /* the recorded nice value (ulib/nice.c) */
 int usleep(useconds_t us);
 pid_t getpid(void);                                 /* the space id */
-pid_t getppid(void);                                /* 0: not tracked */
-/* the program is its own process group and session (ulib/sigxsi.c):
-   these are getpid(); another pid is ESRCH */
+pid_t getppid(void);                                /* the parent's id, 0 if none (or it ended) */
+/* process groups and sessions (kernel/pgrp.c, ulib/libc/sigxsi.c): a
+   child starts in its parent's group; a boot program leads its own group
+   in session 0; another pid that does not exist is ESRCH */
 pid_t getpgrp(void);
+int setpgid(pid_t pid, pid_t pgid);
+int setpgrp(void);
+pid_t setsid(void);
 pid_t getpgid(pid_t pid);
 pid_t getsid(pid_t pid);
 uid_t getuid(void);

@@ -1,7 +1,7 @@
 /*
  * posix_spawn and posix_spawnp (<spawn.h>): fork, then in the child the
- * attributes (signal mask, signals back to their defaults; a process
- * group other than its own fails, as there are no others) and the file actions in order (open, close, dup2), then the
+ * attributes (signal mask, signals back to their defaults, the process
+ * group: setpgid) and the file actions in order (open, close, dup2), then the
  * exec (exec.c). The child reports a failure of any step by ending with
  * status 127, as POSIX allows; before forking, the path is checked to be
  * an executable regular file, so a missing or unrunnable program is an
@@ -137,7 +137,7 @@ static void child(const char *path, int search, const posix_spawn_file_actions_t
 	if (!bad && at && (at->flags & POSIX_SPAWN_SETSIGMASK))
 		bad = sigprocmask(SIG_SETMASK, &at->mask, 0) < 0;
 	if (!bad && at && (at->flags & POSIX_SPAWN_SETPGROUP))
-		bad = at->pgroup && at->pgroup != getpid();   /* every process is its own group */
+		bad = setpgid(0, at->pgroup) < 0;
 	for (int i = 0; fa && !bad && i < fa->n; i++)
 		bad = act(&fa->a[i]) < 0;
 	if (!bad)

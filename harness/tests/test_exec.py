@@ -5,7 +5,11 @@ mke2fs -d, and run by path: from the CLI (`harness run --disk DIR
 /bin/prog ARGS`, progs/demos/pathrun.c), from threads of each package on
 one VP with a cold cache (progs/tests/exectest.c), as a storm that the
 per-parent child limit contains; bad and hostile files give errors, and
-memory comes back exactly."""
+memory comes back exactly. Then exec (kernel/exec.c, ulib/libc/exec.c)
+and posix_spawn (ulib/libc/spawn.c) with progs/posix/execp.c copied to
+/bin/execp: the image replaced with pid, parent and descriptors kept and
+every old thread gone, errors that leave the caller running, file
+actions, a 100-exec chain, 40 posix_spawns in a row."""
 import shutil
 import struct
 import subprocess

@@ -31,9 +31,12 @@ def cmdline_of(words):
     """The kernel command line for `python3 -m harness run WORDS` (and
     `trace`): `run hello 3 x` means run=hello,3,x; a first word with '=',
     or any word starting run=, makes a raw cmdline (so a bare word such
-    as `jitter` or `memcheck` may come first)."""
+    as `jitter` or `memcheck` may come first). A first word that is a
+    path (/bin/prog) is a program file on the disk, run by pathrun."""
     if "=" in words[0] or any(w.startswith("run=") for w in words):
         return " ".join(words)
+    if words[0].startswith("/"):
+        words = ["pathrun"] + words     # a program file on the disk (progs/demos/pathrun.c)
     for w in words:
         if not w or " " in w or "," in w:
             raise ValueError(f"program argument {w!r}: empty, or has a space or comma")

@@ -4,6 +4,7 @@ python3 -m harness run PROGRAM [ARGS...] [--smp N] [--icount] [--timeout S] [--m
 python3 -m harness run [options] PROGRAM [ARGS...] -- [ARGS...]   (after --: all program
                                                   arguments, even ones starting with -)
 python3 -m harness run KNOB=V... run=PROG,ARG... [options]   (a raw kernel command line)
+python3 -m harness run --disk DIR /bin/prog [ARGS...]   (a program file on the disk: DIR/bin/prog)
 python3 -m harness iso --out PATH --cmdline STR
 python3 -m harness linux PROGRAM [ARGS...] [--smp N] [--icount]   (the same program
                                                   on Debian's Linux 6.1, glibc: harness/linux.py)

@@ -56,7 +56,10 @@ void kop_wake_disk(uint64_t key);      /* kop.c */
 long disk_wait(struct buf *b);         /* sysdisk.c: 1 again, 0 thread blocked, < 0 error */
 extern int rawdisk;
 struct space;
-void file_space_free(struct space *sp);  /* sysfile.c */                   /* the `rawdisk` word (sysdisk.c) */
+void file_space_free(struct space *sp);  /* sysfile.c */
+long file_exec_check(struct space *sp, struct space *nw, const signed char *keep, int n);
+void file_exec_move(struct space *old, struct space *nw);
+long file_info(int what, uint64_t fd);                   /* the `rawdisk` word (sysdisk.c) */
 void bcache_halt_flush(void);
 #define BWAIT 1                       /* bcache: wait for *out, then ask again */
 #define DISK_TIMEOUT_NS (5UL * 1000000000UL)

@@ -240,7 +240,11 @@ long ext2_read(struct fsctx *c, const struct inode *ip, uint64_t off, uint64_t u
 		}
 		if (r)
 			return done ? (long)done : r;
-		r = copyout(ubuf + done, p + (db ? o : 0), k);
+		const uint8_t *src = p + (db ? o : 0);
+		if (c->to == FS_USER)
+			r = copyout(ubuf + done, src, k);
+		else if (c->to == FS_KERNEL)
+			memcpy(c->kdst + done, src, k);
 		if (b)
 			bcache_put(b);
 		if (r)

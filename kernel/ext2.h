@@ -13,7 +13,10 @@
 
 struct fsctx {
 	struct buf *wait;
+	int to;                       /* ext2_read's destination: FS_USER, FS_KERNEL (kdst), FS_NONE */
+	uint8_t *kdst;
 };
+enum { FS_USER, FS_KERNEL, FS_NONE };   /* FS_NONE: only bring the blocks in (execfile.c) */
 
 struct inode {
 	uint32_t ino;

@@ -141,10 +141,11 @@ long sys_fork(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64
 	copy_context(self, v);
 	v->pp->space_id = ch->id;
 	kprintf("@fork {\"space\": %d, \"parent\": %d, \"prog\": \"%s\"}\n", ch->id, sp->id, ch->name);
+	long id = ch->id;                        /* (once it runs, an exec may free ch) */
 	v->state = VP_RUNNABLE;
 	sched_enqueue(v);
 	space_put(ch);                           /* the creator's reference */
-	return ch->id;
+	return id;
 }
 
 /* The POSIX signal a kill of sp stands for: the kernel's cause of a
@@ -192,14 +193,13 @@ long sys_waitpid(uint64_t pid, uint64_t ustatus, uint64_t options, uint64_t d, u
 	return space_wait((int)pid, (int *)ustatus, 1);
 }
 
-/* A reference to space `id` if it is the caller's child or parent, with
-   its tables alive; else 0. The authority is the relation alone. */
-static struct space *kin(int id)
+/* A reference to space `id` (with its tables alive), or 0. */
+static struct space *hold(int id)
 {
-	struct space *me = myvp()->space, *t = 0;
+	struct space *t = 0;
 	spin_lock(&table_lock);
 	struct space *sp = space_lookup(id);
-	if (sp && (sp->parent == me || me->parent == sp)) {
+	if (sp && sp->state != SP_DEAD) {
 		int r = __atomic_load_n(&sp->refs, __ATOMIC_ACQUIRE);
 		while (r > 0 && !__atomic_compare_exchange_n(&sp->refs, &r, r + 1, 0,
 							     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
@@ -210,23 +210,35 @@ static struct space *kin(int id)
 	return t;
 }
 
-/* (pid, sig): a signal's default action on a child or the parent. sig 0
-   checks only; SIGCHLD, SIGCONT, SIGURG and SIGWINCH (ignored by
-   default) do nothing; the stop signals are -EINVAL (no job control);
-   every other signal ends the space, WTERMSIG = sig. A handler the
-   target installed is not run (docs/posix.md). */
+/* Signals whose default action is to do nothing. */
+static int ignored(int sig)
+{
+	return sig == 17 || sig == 18 || sig == 23 || sig == 28;
+}
+
+/* (pid, sig): a signal's default action. pid > 0: that process, if it is
+   a descendant of the caller or its parent (the relation is the
+   authority: -EPERM for another that exists, -ESRCH if none does); pid 0,
+   -1 and below: many (pgrp.c: kill_many). sig 0 checks only; SIGCHLD,
+   SIGCONT, SIGURG and SIGWINCH (ignored by default) do nothing; the stop
+   signals are -EINVAL (no job control); every other signal ends the
+   space, WTERMSIG = sig. A handler the target installed is not run
+   (docs/posix.md). */
 long sys_kill(uint64_t pid, uint64_t sig, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)c, (void)d, (void)e, (void)f;
 	if (sig > 64 || (sig >= 19 && sig <= 22))
 		return -EINVAL;
-	if ((int64_t)pid <= 0 || pid > 0x7fffffff)
+	if ((int64_t)pid < -0x7fffffffL || (int64_t)pid > 0x7fffffff)
 		return -ESRCH;
-	struct space *t = kin((int)pid);
+	if ((int64_t)pid <= 0)
+		return kill_many((int)(int64_t)pid, (int)sig, ignored);
+	struct space *t = hold((int)pid);
 	if (!t)
 		return -ESRCH;
-	if (sig && sig != 17 && sig != 18 && sig != 23 && sig != 28)
+	long r = space_may_signal(myvp()->space, t) ? 0 : -EPERM;
+	if (!r && sig && !ignored((int)sig))
 		space_signal(t, (int)sig);
 	space_put(t);
-	return 0;
+	return r;
 }

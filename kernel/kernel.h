@@ -353,7 +353,17 @@ void space_exit(struct space *sp, int status);
 void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip, const char *detail);
 int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot, int nvp,
 		const struct capent *caps, int ncaps);
+struct elfsrc;
+int space_spawn_src(const char *prog, const struct elfsrc *src, int argc, char **argv,
+		    struct space *parent, int boot_slot, int nvp, const struct capent *caps, int ncaps);
+struct space *space_build(const char *prog, const struct elfsrc *src, int argc, char **argv,
+			  int nvp, const struct capent *caps, int ncaps, int *err);
+void space_discard(struct space *sp);
+void space_announce(struct space *sp, const char *tag, int argc, char **argv);
+void space_start(struct space *sp);
+int space_exec(struct space *old, struct space *nw, const signed char *keep);
 struct space *space_lookup(int id);
+int space_may_signal(struct space *me, struct space *t);
 int space_hold_all(struct space **out, int max);
 long space_wait(int id, int *ustatus, int posix);
 long space_wait_any(int nohang, int *ustatus);
@@ -364,7 +374,30 @@ struct space *space_at(int slot);
 int space_register(struct space *sp, struct space *parent);
 
 /* elf.c */
-int elf_load(struct space *sp, const uint8_t *img, uint64_t size, uint64_t *entry);
+struct fsctx;
+struct inode;
+struct elfsrc {                       /* a program's bytes: a module's, or a file's */
+	uint64_t size;
+	uint64_t maxload;                 /* the most bytes its segments may take from it (0: any) */
+	long (*read)(const struct elfsrc *s, uint64_t off, void *dst, uint64_t n);  /* 0 or -errno */
+	const uint8_t *img;               /* a module */
+	struct fsctx *c;                  /* a file (execfile.c) */
+	const struct inode *ip;
+};
+void elf_module_src(struct elfsrc *s, const uint8_t *img, uint64_t size);
+int elf_load_src(struct space *sp, const struct elfsrc *s, uint64_t *entry);
+long elf_prepare(const struct elfsrc *s);
+
+/* execfile.c */
+long spawn_file(const char *path, int argc, char **argv, const struct capent *caps, int ncaps);
+long file_prog(struct fsctx *c, const char *path, struct inode *ip, struct elfsrc *s);
+const char *file_base(const char *path);
+
+/* pgrp.c */
+long kill_many(int pid, int sig, int (*ignored)(int));
+
+/* sysproc.c */
+long user_argv(uint64_t uprog, uint64_t argc, uint64_t uargv, char **bufp, char **args);
 
 /* uaccess.S / uaccess.c */
 int copyin(void *dst, uint64_t usrc, size_t n);

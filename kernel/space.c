@@ -80,8 +80,8 @@ void space_put(struct space *sp)
 			pages_free(sp->slot_evq[i], EVQ_PAGES);
 	spin_lock(&table_lock);
 	sp->tables_freed = 1;
+	maybe_free(sp);                  /* (an exec's old image: freed now, not by a wait) */
 	__atomic_fetch_sub(&held_spaces, 1, __ATOMIC_RELEASE);   /* after the frees above */
-	maybe_free(sp);
 	spin_unlock(&table_lock);
 }
 
@@ -166,7 +166,10 @@ void space_finish(struct space *sp)
 	sp->state = SP_DEAD;
 	spin_unlock(&sp->lock);
 	shake();                         /* dead, its kops and waiters still there */
-	if (sp->kill_cause)
+	if (sp->exec_to) {               /* no VP of ours is left: the new image takes over */
+		file_exec_move(sp, sp->exec_to);
+		space_start(sp->exec_to);
+	} else if (sp->kill_cause)
 		kprintf("@exit {\"space\": %d, \"prog\": \"%s\", \"status\": %d, \"killed\": \"%s\", "
 			"\"addr\": \"%#lx\", \"rip\": \"%#lx\"}\n", sp->id, sp->name, sp->exit_status,
 			sp->kill_cause, sp->kill_addr, sp->kill_rip);
@@ -202,6 +205,41 @@ void space_finish(struct space *sp)
 
 	if (__atomic_sub_fetch(&live_spaces, 1, __ATOMIC_ACQ_REL) == 0)
 		kernel_finish();
+}
+
+/* exec (exec.c): image nw, built and not started, takes old's place:
+   its id, parent, children, table slot and boot slot; keep[i] is the
+   descriptor of old that becomes nw's i (-1: none). old ends as if by
+   exit, but silently: its status goes nowhere, and its last VP starts nw
+   (space_finish) once none of its own runs. -EINTR if old is already
+   ending (nw is then the caller's to discard). */
+int space_exec(struct space *old, struct space *nw, const signed char *keep)
+{
+	if (!space_end(old, 0, 0, 0))
+		return -EINTR;
+	memcpy(old->exec_keep, keep, sizeof old->exec_keep);   /* (only the one exec that ended it) */
+	spin_lock(&table_lock);
+	for (int i = 0; i < MAXSPACE; i++) {
+		if (table[i] == old)
+			table[i] = nw;
+		else if (table[i] && table[i]->parent == old)
+			table[i]->parent = nw;
+	}
+	nw->id = old->id;
+	nw->pgid = old->pgid;
+	nw->sid = old->sid;
+	nw->parent = old->parent;
+	nw->boot_slot = old->boot_slot;
+	old->boot_slot = -1;
+	nw->waiters = old->waiters;      /* the parent's waits go on with the new image */
+	nw->nwaiters = old->nwaiters;
+	old->waiters = 0;
+	old->nwaiters = 0;
+	old->parent = 0;
+	old->exec_to = nw;
+	__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);   /* old's ending takes its own off */
+	spin_unlock(&table_lock);
+	return 0;
 }
 
 /* Append s as a JSON string (after sep) to buf, cut short if it does
@@ -272,6 +310,19 @@ static int nchildren(struct space *sp)
 		if (table[i] && table[i]->parent == sp)
 			n++;
 	return n;
+}
+
+/* May `me` send t a signal? t is one of me's descendants (a child, its
+   children, ...) or me's parent: the relation is the authority. */
+int space_may_signal(struct space *me, struct space *t)
+{
+	spin_lock(&table_lock);
+	int ok = t != me && me->parent == t;
+	struct space *a = t->parent;
+	for (int n = 0; !ok && a && n < MAXSPACE; a = a->parent, n++)
+		ok = a == me;
+	spin_unlock(&table_lock);
+	return ok;
 }
 
 /* Table slot i, for debug dumps (no lock: the dump is best effort). */
@@ -351,6 +402,8 @@ int space_register(struct space *sp, struct space *parent)
 			slot = i;
 	if (slot >= 0) {
 		sp->id = next_id++;
+		sp->pgid = parent ? parent->pgid : sp->id;   /* a child starts in its parent's group */
+		sp->sid = parent ? parent->sid : 0;          /* a boot program: session 0, as under a shell */
 		table[slot] = sp;
 		__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);
 	} else
@@ -369,21 +422,46 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 	struct module *m = module_find(prog);
 	if (!m || !strcmp(prog, "ksyms"))
 		return -ENOENT;
+	struct elfsrc src;
+	elf_module_src(&src, P2V(m->start), m->end - m->start);
+	return space_spawn_src(prog, &src, argc, argv, parent, boot_slot, nvp, caps, ncaps);
+}
+
+/* Tear down a space built here that never ran (space_build). */
+void space_discard(struct space *sp)
+{
+	sp->state = SP_DEAD;
+	sp->parent = 0;
+	while (sp->vps) {                      /* none has run: free them directly */
+		struct vp *v = sp->vps;
+		v->state = VP_ZOMBIE;
+		vp_free(v);
+	}
+	space_put(sp);                         /* frees tables and struct */
+}
+
+/* A space running program src, its VPs made but none started, not in the
+   table: it, or 0 and *err (a file's read error, -EBWAIT included: the
+   caller waits and asks again, nothing left behind). */
+struct space *space_build(const char *prog, const struct elfsrc *src, int argc, char **argv,
+			  int nvp, const struct capent *caps, int ncaps, int *err)
+{
 	struct space *sp = space_create(prog);
+	*err = -ENOMEM;
 	if (!sp)
-		return -ENOMEM;
+		return 0;
 	uint64_t entry, rsp;
-	int err = elf_load(sp, P2V(m->start), m->end - m->start, &entry);
-	if (err == -EINVAL)
+	*err = elf_load_src(sp, src, &entry);
+	if (*err == -EINVAL)
 		kprintf("anima: %s is not a valid x86-64 ELF program\n", prog);
-	if (!err)
-		err = setup_stack(sp, argc, argv, &rsp);
-	struct vp *vp = err ? 0 : vp_create(sp, entry, rsp);
+	if (!*err)
+		*err = setup_stack(sp, argc, argv, &rsp);
+	struct vp *vp = *err ? 0 : vp_create(sp, entry, rsp);
 	/* Extra VPs asked for at start are parked until SYS_vp_start. */
 	for (int i = 1; vp && i < nvp; i++) {
 		struct vp *v = vp_create(sp, entry, rsp);
 		if (!v) {
-			err = -ENOMEM;
+			*err = -ENOMEM;
 			break;
 		}
 		v->parked = 1;
@@ -393,40 +471,57 @@ int space_spawn(const char *prog, int argc, char **argv, struct space *parent, i
 		sp->caps[i] = caps[i];
 		cap_hold(&caps[i]);      /* the child's own reference (space_put drops it) */
 	}
-	if (!vp || err) {
-		sp->state = SP_DEAD;
-		while (sp->vps) {              /* none has run: free them directly */
-			struct vp *v = sp->vps;
-			v->state = VP_ZOMBIE;
-			vp_free(v);
-		}
-		space_put(sp);                 /* frees tables and struct */
-		return err ? err : -ENOMEM;
+	if (!vp || *err) {
+		*err = *err ? *err : -ENOMEM;
+		space_discard(sp);
+		return 0;
 	}
-	sp->boot_slot = boot_slot;
-	if (space_register(sp, parent) < 0) {
-		sp->state = SP_DEAD;
-		sp->parent = 0;
-		while (sp->vps) {
-			struct vp *v = sp->vps;
-			v->state = VP_ZOMBIE;
-			vp_free(v);
-		}
-		space_put(sp);
-		return -EAGAIN;
-	}
+	return sp;
+}
+
+/* Name sp's VPs' space, say @TAG (start, exec) with its argv. */
+void space_announce(struct space *sp, const char *tag, int argc, char **argv)
+{
 	for (struct vp *v = sp->vps; v; v = v->space_next)
 		v->pp->space_id = sp->id;
 	char line[MAX_ARGLEN * 2 + 128];
-	size_t n = ksnprintf(line, sizeof line, "@start {\"space\": %d, \"prog\": \"%s\", \"argv\": [",
-			     sp->id, sp->name);
+	size_t n = ksnprintf(line, sizeof line, "@%s {\"space\": %d, \"prog\": \"%s\", \"argv\": [",
+			     tag, sp->id, sp->name);
 	for (int i = 0; i < argc; i++)
 		n += json_str(line + n, sizeof line - n, argv[i], i ? ", " : "");
 	kprintf("%s]}\n", line);
-	vp->state = VP_RUNNABLE;
-	sched_enqueue(vp);
-	space_put(sp);                         /* drop the creator's reference */
-	return sp->id;
+}
+
+/* Let a built space's VP run (the one not parked) and drop the
+   builder's reference. */
+void space_start(struct space *sp)
+{
+	for (struct vp *v = sp->vps; v; v = v->space_next)
+		if (!v->parked) {
+			v->state = VP_RUNNABLE;
+			sched_enqueue(v);
+			break;
+		}
+	space_put(sp);
+}
+
+/* The same from any source. */
+int space_spawn_src(const char *prog, const struct elfsrc *src, int argc, char **argv,
+		    struct space *parent, int boot_slot, int nvp, const struct capent *caps, int ncaps)
+{
+	int err;
+	struct space *sp = space_build(prog, src, argc, argv, nvp, caps, ncaps, &err);
+	if (!sp)
+		return err;
+	sp->boot_slot = boot_slot;
+	if (space_register(sp, parent) < 0) {
+		space_discard(sp);
+		return -EAGAIN;
+	}
+	space_announce(sp, "start", argc, argv);
+	int id = sp->id;
+	space_start(sp);
+	return id;
 }
 
 /*
@@ -466,6 +561,7 @@ long space_wait(int id, int *ustatus, int posix)
 		wake_hand_off(me, self);  /* its queued wake-ups to a sibling */
 		vp_block(&table_lock);
 		spin_lock(&table_lock);
+		ch = table[slot];        /* (an exec put its new image here, our wait moved with it) */
 		for (struct vp **pp = &ch->waiters; *pp; pp = &(*pp)->wait_next)
 			if (*pp == self) {
 				*pp = self->wait_next;

@@ -19,7 +19,7 @@ SYSDECL(seg_create); SYSDECL(seg_map); SYSDECL(seg_unmap); SYSDECL(seg_revoke);
 SYSDECL(seg_robust); SYSDECL(seg_info); SYSDECL(seg_wake); SYSDECL(disk);
 SYSDECL(file_open); SYSDECL(file_close); SYSDECL(file_read); SYSDECL(file_pread); SYSDECL(file_lseek);
 SYSDECL(file_fstat); SYSDECL(file_stat); SYSDECL(file_dup); SYSDECL(file_getdents);
-SYSDECL(fork); SYSDECL(waitpid); SYSDECL(kill);
+SYSDECL(fork); SYSDECL(waitpid); SYSDECL(kill); SYSDECL(exec); SYSDECL(setpgid); SYSDECL(getpgid); SYSDECL(setsid);
 SYSDECL(file_write); SYSDECL(file_pwrite); SYSDECL(file_ftruncate); SYSDECL(file_fsync);
 SYSDECL(file_unlink); SYSDECL(file_mkdir); SYSDECL(file_rmdir); SYSDECL(file_rename);
 
@@ -35,6 +35,10 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_fork] = sys_fork,
 	[SYS_waitpid] = sys_waitpid,
 	[SYS_kill] = sys_kill,
+	[SYS_exec] = sys_exec,
+	[SYS_setpgid] = sys_setpgid,
+	[SYS_getpgid] = sys_getpgid,
+	[SYS_setsid] = sys_setsid,
 	[SYS_map] = sys_map,
 	[SYS_unmap] = sys_unmap,
 	[SYS_protect] = sys_protect,

@@ -514,3 +514,66 @@ long sys_file_rename(ARGS)
 		r = RETRY(ext2_rename(&c, from, to));
 	return r == -EBWAIT ? 0 : r;
 }
+
+/* exec (exec.c): keep[i] (n entries) is -1 or a descriptor of sp that
+   the new image gets as its descriptor i: 0, or -EBADF if one is not
+   open. Made when the new image is built: its table, if it keeps any
+   (-ENOMEM). */
+long file_exec_check(struct space *sp, struct space *nw, const signed char *keep, int n)
+{
+	int any = 0;
+	for (int i = 0; i < n; i++) {
+		if (keep[i] < 0)
+			continue;
+		struct file *f = fget(sp, (uint64_t)keep[i]);
+		if (!f)
+			return -EBADF;
+		fput(sp, f);
+		any = 1;
+	}
+	return any && !ftab(nw, 1) ? -ENOMEM : 0;
+}
+
+/* old's last VP has ended (space_finish): the descriptors it keeps move
+   to nw, each file's charge with it (counted once however many of nw's
+   descriptors name it); old's table frees the rest with old. */
+void file_exec_move(struct space *old, struct space *nw)
+{
+	struct ftable *t = old->files, *n = nw->files;
+	for (int i = 0; t && n && i < MAXFILE_SPACE; i++) {
+		int k = old->exec_keep[i];
+		struct file *f = k >= 0 ? t->f[k] : 0;
+		if (!f)
+			continue;
+		int seen = 0;
+		for (int j = 0; j < i; j++)
+			seen |= n->f[j] == f;
+		f->refs++;                   /* nw's; old's go with old's table */
+		n->f[i] = f;
+		if (!seen) {
+			uint64_t c = kheap_charge(sizeof *f);
+			__atomic_sub_fetch(&old->kbytes, c, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&nw->kbytes, c, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+/* INFO_FILES: a bit for each open descriptor; INFO_FILE_FLAGS: fd's FO_*
+   flags (-EBADF). What a program that exec made finds (ulib's fd.c). */
+long file_info(int what, uint64_t fd)
+{
+	struct space *sp = myvp()->space;
+	struct ftable *t = ftab(sp, 0);
+	if (what == INFO_FILE_FLAGS) {
+		struct file *f = fget(sp, fd);
+		long r = f ? f->flags : -EBADF;
+		if (f)
+			fput(sp, f);
+		return r;
+	}
+	long mask = 0;
+	for (int i = 0; t && i < MAXFILE_SPACE; i++)
+		if (__atomic_load_n(&t->f[i], __ATOMIC_RELAXED))
+			mask |= 1L << i;
+	return mask;
+}

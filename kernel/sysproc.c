@@ -1,6 +1,8 @@
 /* Process-level syscalls: console, exit, time, yield, spawn, wait, info, sleep. */
 #include "kernel.h"
 #include <anima/syscall.h>
+#include <anima/file.h>
+#include "disk.h"
 
 #define CPUTS_MAX (64 * 1024)
 /* The most written under one console lock. The UART is polled a byte at
@@ -130,32 +132,54 @@ long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uhandles,
 	return r;
 }
 
-static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, struct capent *caps, int nhandles)
+/* The user's program name (or path) and argc strings at argv, copied
+   into one kmalloc'd buffer (*bufp, the caller frees it): the strings,
+   then the name at *bufp + MAX_ARGLEN; args[i] points at each. 0 or an
+   error (-E2BIG: over MAX_ARGLEN bytes; -ENAMETOOLONG). Spawn and exec. */
+long user_argv(uint64_t uprog, uint64_t argc, uint64_t uargv, char **bufp, char **args)
 {
 	long r;
-	char name[MAX_PROGNAME];
-	r = copyin_str(name, uprog, sizeof name);
-	if (r < 0)
-		return r;
+	*bufp = 0;
 	if ((int64_t)argc < 0 || argc > MAX_ARGS)
 		return -EINVAL;
 	uint64_t ptrs[MAX_ARGS];
 	if ((r = copyin(ptrs, uargv, argc * sizeof ptrs[0])) < 0)
 		return r;
-	char *buf = kmalloc(MAX_ARGLEN), *args[MAX_ARGS];
+	char *buf = kmalloc(MAX_ARGLEN + FPATH_MAX), *name = buf + MAX_ARGLEN;
 	if (!buf)
 		return -ENOMEM;
+	r = copyin_str(name, uprog, FPATH_MAX);
+	if (r >= 0 && name[0] != '/' && r >= MAX_PROGNAME)
+		r = -EINVAL;                 /* (no module has so long a name) */
+	if (r == -EINVAL && name[0] == '/')
+		r = -ENAMETOOLONG;
 	size_t off = 0;
-	for (uint64_t i = 0; i < argc; i++) {
+	for (uint64_t i = 0; r >= 0 && i < argc; i++) {
 		r = copyin_str(buf + off, ptrs[i], MAX_ARGLEN - off);
-		if (r < 0) {
-			kfree(buf);
-			return r == -EINVAL ? -E2BIG : r;
-		}
+		if (r == -EINVAL)
+			r = -E2BIG;
 		args[i] = buf + off;
 		off += r + 1;
 	}
-	r = space_spawn(name, (int)argc, args, myvp()->space, -1, 1, caps, nhandles);
+	if (r < 0) {
+		kfree(buf);
+		return r;
+	}
+	*bufp = buf;
+	return 0;
+}
+
+static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, struct capent *caps, int nhandles)
+{
+	char *buf, *args[MAX_ARGS];
+	long r = user_argv(uprog, argc, uargv, &buf, args);
+	if (r < 0)
+		return r;
+	char *name = buf + MAX_ARGLEN;
+	if (name[0] == '/')
+		r = spawn_file(name, (int)argc, args, caps, nhandles);
+	else
+		r = space_spawn(name, (int)argc, args, myvp()->space, -1, 1, caps, nhandles);
 	kfree(buf);
 	return r;
 }
@@ -170,7 +194,7 @@ long sys_wait(uint64_t id, uint64_t ustatus, uint64_t c, uint64_t d, uint64_t e,
 
 long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
-	(void)b, (void)c, (void)d, (void)e, (void)f;
+	(void)c, (void)d, (void)e, (void)f;
 	switch (what) {
 	case INFO_SPACE:
 		return myvp()->space->id;
@@ -197,6 +221,9 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return l ? (long)__atomic_load_n(&l->waits, __ATOMIC_RELAXED) :
 		       b == 2 ? (long)pmm_lock_waits() : -EINVAL;
 	}
+	case INFO_FILES:
+	case INFO_FILE_FLAGS:
+		return file_info((int)what, b);
 	case INFO_PARENT: {
 		spin_lock(&table_lock);      /* (space_finish orphans under it) */
 		struct space *p = myvp()->space->parent;

@@ -4,6 +4,7 @@
  */
 #ifndef KERNEL_VP_H
 #define KERNEL_VP_H
+#include <anima/file.h>
 #include <stdint.h>
 #include <anima/layout.h>
 #include "spinlock.h"
@@ -180,6 +181,9 @@ struct space {
 	struct ftable *files;        /* open files (sysfile.c), made at the first open */
 	int kill_signo;              /* the POSIX signal a kill stands for (fork.c: space_signo) */
 	volatile int forking;        /* forks whose entries are read-only, its shootdown not done (cow.c) */
+	struct space *exec_to;       /* the image that took its place (exec.c; table_lock) */
+	int pgid, sid;               /* process group and session (pgrp.c; table_lock) */
+	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */
 };
 
 #endif

@@ -111,6 +111,14 @@ char *getenv(const char *name);
 int setenv(const char *name, const char *value, int overwrite);
 int unsetenv(const char *name);
 int system(const char *cmd);
+/* Temporary files on the disk (ulib/libc/tmpfile.c): the template's last
+   6 characters ("XXXXXX", before `suffix` more) made unique; 0600 files,
+   0700 directories; EROFS without a disk. */
+int mkstemp(char *t);
+int mkostemp(char *t, int flags);
+int mkstemps(char *t, int suffix);
+int mkostemps(char *t, int suffix, int flags);
+char *mkdtemp(char *t);
 /* The absolute path of an existing file, "." and ".." removed (ulib/libc/cwd.c). */
 char *realpath(const char *path, char *resolved);
 

@@ -162,8 +162,9 @@ int fsync(int fd);
 int fdatasync(int fd);
 
 unsigned sleep(unsigned s);
-/* No other processes (ulib/noproc.c): fork and vfork fail with ENOSYS,
-   the exec family with ENOENT. */
+/* Processes: fork and vfork (ulib/pthread/pfork.c); the exec family runs a
+   program file of the disk in this process's place (ulib/libc/exec.c; no
+   environment is passed) */
 pid_t fork(void);
 pid_t vfork(void);
 int execv(const char *path, char *const argv[]);
@@ -172,13 +173,18 @@ int execve(const char *path, char *const argv[], char *const envp[]);
 int execl(const char *path, const char *arg, ...);
 int execlp(const char *file, const char *arg, ...);
 int execle(const char *path, const char *arg, ...);
+int execvpe(const char *file, char *const argv[], char *const envp[]);
 int nice(int inc);               /* the recorded nice value (ulib/nice.c) */
 int usleep(useconds_t us);
 pid_t getpid(void);                                 /* the space id */
-pid_t getppid(void);                                /* 0: not tracked */
-/* the program is its own process group and session (ulib/sigxsi.c):
-   these are getpid(); another pid is ESRCH */
+pid_t getppid(void);                                /* the parent's id, 0 if none (or it ended) */
+/* process groups and sessions (kernel/pgrp.c, ulib/libc/sigxsi.c): a
+   child starts in its parent's group; a boot program leads its own group
+   in session 0; another pid that does not exist is ESRCH */
 pid_t getpgrp(void);
+int setpgid(pid_t pid, pid_t pgid);
+int setpgrp(void);
+pid_t setsid(void);
 pid_t getpgid(pid_t pid);
 pid_t getsid(pid_t pid);
 uid_t getuid(void);

@@ -8,7 +8,7 @@ const char *errname(int e)
 		const char *name;
 	} names[] = {
 		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { ESRCH, "ESRCH" },
-		{ EINTR, "EINTR" }, { EIO, "EIO" }, { E2BIG, "E2BIG" }, { EBADF, "EBADF" },
+		{ EINTR, "EINTR" }, { EIO, "EIO" }, { E2BIG, "E2BIG" }, { ENOEXEC, "ENOEXEC" }, { EBADF, "EBADF" },
 		{ ECHILD, "ECHILD" }, { EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
 		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" }, { EEXIST, "EEXIST" },
 		{ EINVAL, "EINVAL" }, { ERANGE, "ERANGE" }, { ENOSYS, "ENOSYS" },

@@ -475,3 +475,35 @@ int fstat(int fd, struct stat *st)
 /* ulib's O_* are the kernel's FO_* (<anima/file.h>). */
 _Static_assert(O_ACCMODE == FO_ACCMODE && O_CREAT == FO_CREAT && O_EXCL == FO_EXCL &&
 	       O_TRUNC == FO_TRUNC && O_APPEND == FO_APPEND && O_DIRECTORY == FO_DIRECTORY, "O_*");
+
+/* exec (ulib/libc/exec.c): keep[i] is the kernel descriptor our
+   descriptor i names, for each one on the disk without FD_CLOEXEC (-1
+   for the rest: the console, /dev/null and pipes do not survive an exec;
+   the new program's 0, 1 and 2 are the console unless a file is kept
+   there). */
+void __fd_keep(signed char keep[MAXFILE_SPACE]);
+void __fd_keep(signed char keep[MAXFILE_SPACE])
+{
+	unsigned long open = (unsigned long)sys_getinfo(INFO_FILES);   /* (a fork's child has none) */
+	spin_lock(&fdlk);
+	for (int i = 0; i < MAXFILE_SPACE; i++)
+		keep[i] = i < NFD && fds[i].kind == FD_FILE && !fds[i].cloexec &&
+			  (open >> fds[i].kfd & 1) ? (signed char)fds[i].kfd : -1;
+	spin_unlock(&fdlk);
+}
+
+/* Start-up (start.c): the descriptors an exec kept are the kernel's of
+   the same numbers (INFO_FILES); a new program has none, and this is
+   one system call. */
+void __fd_inherit(void);
+void __fd_inherit(void)
+{
+	unsigned long mask = (unsigned long)sys_getinfo(INFO_FILES);
+	for (int i = 0; mask && i < MAXFILE_SPACE && i < NFD; i++) {
+		long fl = mask & (1UL << i) ? syscall2(SYS_getinfo, INFO_FILE_FLAGS, i) : -1;
+		if (fl >= 0) {
+			fds[i] = (struct fdent){ FD_FILE, 0, (int)fl & (O_ACCMODE | O_APPEND), 0, i };
+			kref[i] = 1;
+		}
+	}
+}

@@ -154,6 +154,8 @@ FILE *freopen(const char *path, const char *mode, FILE *f)
 }
 
 /* The standard streams stay usable (their storage is stdio.c's). */
+__attribute__((weak)) void __tmpfile_closed(FILE *f);
+
 int fclose(FILE *f)
 {
 	if (console(f) || f == stdin)
@@ -168,6 +170,8 @@ int fclose(FILE *f)
 	flockfile(f);
 	int r = release(f);
 	funlockfile(f);
+	if (__tmpfile_closed)
+		__tmpfile_closed(f);     /* tmpfile's: its name goes now (tmpfile.c) */
 	free(f);
 	return r;
 }

@@ -450,7 +450,7 @@ static int send_program(siginfo_t *si)
 
 int kill(pid_t pid, int sig)
 {
-	if (pid > 0 && pid != getpid()) {        /* a child or the parent: the kernel's default action */
+	if (pid > 0 && pid != getpid()) {        /* a descendant or the parent: the kernel's default action */
 		long r = sig < 0 || sig > NSIG ? -EINVAL : sys_kill(pid, sig);
 		if (r < 0) {
 			errno = (int)-r;
@@ -458,9 +458,14 @@ int kill(pid_t pid, int sig)
 		}
 		return 0;
 	}
-	if (pid != getpid() && pid != 0 && pid != -1) {
-		errno = ESRCH;
-		return -1;
+	if (pid != getpid()) {                   /* many: the kernel signals the others */
+		long r = sig < 0 || sig > NSIG ? -EINVAL : sys_kill(pid, sig);
+		if (r < 0) {
+			errno = (int)-r;
+			return -1;
+		}
+		if (pid == -1 || (pid < -1 && -pid != getpgrp()))
+			return 0;                /* (not the caller: Linux's kill(-1) spares it) */
 	}
 	if (sig == 0)
 		return 0;

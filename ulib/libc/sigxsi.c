@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <errno.h>
+#include <animart/sys.h>
 
 static int mask1(int how, int sig, sigset_t *old)
 {
@@ -70,29 +71,38 @@ int siginterrupt(int sig, int flag)
 	return sigaction(sig, &a, 0);
 }
 
-pid_t getpgrp(void) { return getpid(); }
-pid_t getsid(pid_t pid) { return getpgid(pid); }
-
-pid_t getpgid(pid_t pid)
+/* Process groups and sessions: the kernel's (kernel/pgrp.c). */
+static long ret(long r)
 {
-	if (pid && pid != getpid()) {
-		errno = ESRCH;
+	if (r < 0) {
+		errno = (int)-r;
 		return -1;
 	}
-	return getpid();
+	return r;
 }
 
+pid_t getpgid(pid_t pid) { return (pid_t)ret(pid < 0 ? -ESRCH : syscall2(SYS_getpgid, pid, 0)); }
+pid_t getsid(pid_t pid) { return (pid_t)ret(pid < 0 ? -ESRCH : syscall2(SYS_getpgid, pid, 1)); }
+pid_t getpgrp(void) { return getpgid(0); }
+int setpgid(pid_t pid, pid_t pgid) { return (int)ret(syscall2(SYS_setpgid, pid, pgid)); }
+int setpgrp(void) { return setpgid(0, 0); }
+pid_t setsid(void) { return (pid_t)ret(syscall0(SYS_setsid)); }
+
+/* kill(-pgrp), but kill(-1) means every process: group 1 (a boot
+   program's) is reached as the caller's own group only (else ESRCH). */
 int killpg(pid_t pgrp, int sig)
 {
 	if (pgrp < 0) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (pgrp && pgrp != getpid()) {
+	if (!pgrp || pgrp == getpgrp())
+		return kill(0, sig);
+	if (pgrp == 1) {
 		errno = ESRCH;
 		return -1;
 	}
-	return kill(getpid(), sig);
+	return kill(-pgrp, sig);
 }
 
 void psignal(int sig, const char *s)

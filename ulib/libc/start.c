@@ -14,6 +14,7 @@
 #include <animart/tls.h>
 
 int main(int argc, char **argv);
+void __fd_inherit(void);
 
 /* main's arguments, for code that is not main (a shared benchmark body
    reads its mode from them while each program's main stays one line). */
@@ -40,6 +41,7 @@ __attribute__((noreturn)) void __libc_start(int argc, char **argv)
 		program_invocation_short_name = slash ? (char *)slash + 1 : argv[0];
 	}
 	tls_setup(0);                /* a program with __thread variables */
+	__fd_inherit();              /* descriptors an exec kept (fd.c) */
 	__program_start(argc, argv);
 }
 

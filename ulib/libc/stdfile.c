@@ -1,6 +1,6 @@
 /*
- * The rest of <stdio.h> about files: removing, renaming and temporary
- * files (the kernel does not write files yet), and asprintf.
+ * The rest of <stdio.h> about files: removing (temporary files:
+ * tmpfile.c), and asprintf.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +13,6 @@
 int remove(const char *path)
 {
 	return unlink(path);     /* (no rmdir yet) */
-}
-
-FILE *tmpfile(void)
-{
-	errno = ENOSPC;
-	return 0;
 }
 
 int vasprintf(char **out, const char *fmt, va_list ap)

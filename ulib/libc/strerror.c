@@ -11,6 +11,7 @@ static const char *const msgs[] = {
 	[EINTR] = "Interrupted system call",
 	[EIO] = "Input/output error",
 	[E2BIG] = "Argument list too long",
+	[ENOEXEC] = "Exec format error",
 	[EBADF] = "Bad file descriptor",
 	[ECHILD] = "No child processes",
 	[EAGAIN] = "Resource temporarily unavailable",

@@ -8,6 +8,7 @@
 #define EINTR    4
 #define EIO      5
 #define E2BIG    7   /* argument list too long */
+#define ENOEXEC  8   /* not a program this kernel runs (a bad ELF file) */
 #define EBADF    9   /* not a handle in the caller's table */
 #define ECHILD   10  /* not a child of the caller */
 #define EAGAIN   11

@@ -30,8 +30,20 @@
                                copy of the caller's memory with only the calling thread (one VP) */
 #define SYS_waitpid     9   /* (int pid or -1, int *wstatus, options: WNOHANG=1) -> pid, 0 (WNOHANG,
                                none ended), -ECHILD; *wstatus in Linux's encoding (<sys/wait.h>) */
-#define SYS_kill        10  /* (int pid, int sig) -> 0: a signal's default action on the caller's
-                               child or parent only (else -ESRCH); sig 0 checks */
+#define SYS_kill        10  /* (int pid, int sig) -> 0: a signal's default action on a descendant of
+                               the caller or its parent (another: -EPERM, none: -ESRCH); pid 0: the
+                               caller's group, < -1: group -pid, -1: all it may signal, never the
+                               caller itself (-> how many); sig 0 checks */
+#define SYS_exec        11  /* (path, argc, argv, const signed char *keep, n) -> does not return: the
+                               caller's image becomes the program at path (a file, or a module's
+                               name), same id, parent and children; every VP of the old image ends;
+                               its descriptor keep[i] becomes the new one's i (-1 none, n <= 64), the
+                               rest close. Errors leave the caller as it was */
+#define SYS_setpgid     12  /* (pid or 0, pgid or 0) -> 0: pid (the caller or a child) into group pgid of
+                               the caller's session, or a group of its own (-ESRCH, -EPERM) */
+#define SYS_getpgid     13  /* (pid or 0, 0: its group, 1: its session) -> id; -ESRCH */
+#define SYS_setsid      14  /* () -> the caller's id: leader of a new session and group; -EPERM if it
+                               leads a group */
 
 #define SYS_map         16  /* (void *addr, size_t len, int prot [, latency ns if MAP_LAZY]) -> address */
 #define SYS_unmap       17  /* (void *addr, size_t len) -> 0; -ENOMEM (nothing unmapped) if cutting a demand-zero region in two passes MAXLAZY_SPACE */
@@ -112,6 +124,8 @@
                                waits for this to fall to the spaces it knows are running */
 #define INFO_MEM_TOTAL  9   /* usable physical memory the boot memory map gave, bytes */
 #define INFO_PARENT     10  /* the id of the space that spawned or forked this one, 0 if none (or it ended) */
+#define INFO_FILES      11  /* a bit (1 << fd) for each open file descriptor: what exec kept */
+#define INFO_FILE_FLAGS 12  /* (INFO_FILE_FLAGS, fd) -> the FO_* flags fd was opened with; -EBADF */
 #define INFO_LOCK_WAITS 16  /* (16, which) times a kernel lock was found held, each wait counted once:
                                which 0 = the caller's space's memory lock (since the space began),
                                1 = kop_lock (blocking operations, timers, futexes), 2 = the physical

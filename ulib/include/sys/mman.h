@@ -70,4 +70,9 @@ int mlockall(int flags);
 int munlockall(void);
 int posix_madvise(void *addr, size_t len, int advice);   /* an error number; DONTNEED keeps the data, as glibc */
 
+/* POSIX shared memory objects as files in /dev/shm on the disk
+   (ulib/libc/shm.c): read, write, ftruncate; mmap of them is ENODEV. */
+int shm_open(const char *name, int oflag, mode_t mode);
+int shm_unlink(const char *name);
+
 #endif

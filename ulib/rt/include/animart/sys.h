@@ -55,6 +55,11 @@ static inline long sys_getinfo(int what) { return syscall1(SYS_getinfo, what); }
 static inline long sys_fork(void) { return syscall0(SYS_fork); }
 static inline long sys_waitpid(int pid, int *wstatus, int options) { return syscall3(SYS_waitpid, pid, wstatus, options); }
 static inline long sys_kill(int pid, int sig) { return syscall2(SYS_kill, pid, sig); }
+/* exec: this image becomes the program (path or module); keep[i] is the descriptor its i gets */
+static inline long sys_exec(const char *prog, int argc, const char *const *argv, const signed char *keep, int n)
+{
+	return syscall6(SYS_exec, (long)prog, argc, (long)argv, (long)keep, n, 0);
+}
 static inline void *sys_map(void *addr, size_t len, int prot)
 {
 	return (void *)syscall3(SYS_map, addr, len, prot);

@@ -54,8 +54,11 @@ void bcache_dirty(struct buf *b);     /* a held buffer was changed: write it bac
 long bcache_sync_step(struct buf **out);
 void kop_wake_disk(uint64_t key);      /* kop.c */
 long disk_wait(struct buf *b);         /* sysdisk.c: 1 again, 0 thread blocked, < 0 error */
+struct trapframe;
+long disk_wait_as(struct buf *b, int kind, struct trapframe *tf);
 extern int rawdisk;
 struct space;
+long file_map_info(struct space *sp, uint64_t fd, uint32_t *ino, int *flags);   /* sysfile.c */
 void file_space_free(struct space *sp);  /* sysfile.c */                   /* the `rawdisk` word (sysdisk.c) */
 void bcache_halt_flush(void);
 #define BWAIT 1                       /* bcache: wait for *out, then ask again */

@@ -218,7 +218,22 @@ static void prefetch(const struct inode *ip, uint64_t fb, uint64_t end)
  * together first).
  */
 #define READ_WHOLE (64UL << 10)
+static long readx(struct fsctx *c, const struct inode *ip, uint64_t off, uint64_t ubuf, uint64_t n,
+		  int kern);
+
 long ext2_read(struct fsctx *c, const struct inode *ip, uint64_t off, uint64_t ubuf, uint64_t n)
+{
+	return readx(c, ip, off, ubuf, n, 0);
+}
+
+/* The same into kernel memory (a file-mapped page, fmap.c). */
+long ext2_readk(struct fsctx *c, const struct inode *ip, uint64_t off, void *kbuf, uint64_t n)
+{
+	return readx(c, ip, off, (uint64_t)kbuf, n, 1);
+}
+
+static long readx(struct fsctx *c, const struct inode *ip, uint64_t off, uint64_t ubuf, uint64_t n,
+		  int kern)
 {
 	uint64_t bs = 1UL << fs.log, done = 0;
 	if (off >= ip->size)
@@ -239,7 +254,9 @@ long ext2_read(struct fsctx *c, const struct inode *ip, uint64_t off, uint64_t u
 		}
 		if (r)
 			return done ? (long)done : r;
-		r = copyout(ubuf + done, p + (db ? o : 0), k);
+		if (kern)
+			memcpy((void *)(ubuf + done), p + (db ? o : 0), k);
+		r = kern ? 0 : copyout(ubuf + done, p + (db ? o : 0), k);
 		if (b)
 			bcache_put(b);
 		if (r)

@@ -343,6 +343,20 @@ long sys_file_dup(ARGS)
 	return r;
 }
 
+/* Descriptor fd's inode number and FO_* flags, for a mapping (fmap.c):
+   0, -EBADF if fd is not open, -ENODEV if it is not a regular file. */
+long file_map_info(struct space *sp, uint64_t fd, uint32_t *ino, int *flags)
+{
+	struct file *f = fget(sp, fd);
+	if (!f)
+		return -EBADF;
+	long r = IS_REG(&f->ip) ? 0 : -ENODEV;
+	*ino = f->ip.ino;
+	*flags = f->flags;
+	fput(sp, f);
+	return r;
+}
+
 /* The space is gone: its descriptors and their files with it. */
 void file_space_free(struct space *sp)
 {

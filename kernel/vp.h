@@ -162,7 +162,9 @@ struct space {
 	volatile uint64_t vruntime;  /* CPU time its VPs used (ns): fairness among spaces */
 	struct kop *kops;            /* outstanding blocking operations (kop_lock) */
 	int nkops;                   /* how many (atomic): at most MAXKOP_SPACE */
-	struct lazy { uint64_t start, end, flags, latency; } *lazy;  /* demand-zero regions: sorted, */
+	struct lazy { uint64_t start, end, flags, latency;
+		uint32_t ino, shared;  /* a file's pages (fmap.c) if ino: its byte va + fdelta */
+		int64_t fdelta; } *lazy;  /* demand-zero regions: sorted, */
 	int nlazy, lazycap;          /* disjoint, heap-grown (lock; lazy.c) */
 	struct vp *waiters;          /* parent VPs blocked in SYS_wait on us (table_lock) */
 	int nwaiters;                /* parent VPs inside SYS_wait on us (table_lock) */

@@ -13,8 +13,10 @@
  * context is the faulting instruction, which touches the page again and
  * now finds the block; without upcalls the VP waits. A kernel copy that
  * touches such a page (a system call given a mapped buffer) cannot wait
- * there: it maps the page if its blocks are cached, else starts their
- * reads and fails (-EFAULT).
+ * inside the copy: it maps the page if its blocks are cached, else starts
+ * their reads, notes the buffer in the VP and fails; read, pread, write
+ * and pwrite then wait for it and run again (fmap_copy_wait), other
+ * calls return -EFAULT.
  *
  * Private mappings (the default) are copies taken at the touch: writes
  * stay the space's. Shared ones (FMAP_SHARED) are written back to the
@@ -123,13 +125,37 @@ int fmap_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 }
 
 /* The kernel touches va on the user's behalf (a system call's copy):
-   map it if its blocks are cached (1), else 0 (the reads are started:
-   the call fails -EFAULT) or -ENOMEM. */
+   map it if its blocks are cached (1), else 0 (the reads are started,
+   the copy fails -EFAULT, and the buffer to wait for is noted in the VP:
+   a file call then waits and runs again, fmap_copy_wait) or -ENOMEM. */
 int fmap_fill(struct space *sp, uint64_t va, uint64_t err)
 {
-	struct buf *b;
+	struct buf *b = 0;
 	long r = fill(sp, va, err, &b);
+	if (r == -EBWAIT && b && myvp()->space == sp)
+		myvp()->fmap_wait = b;
 	return r == -ENOMEM ? -ENOMEM : r == 1;
+}
+
+/* Before a file call's attempt: forget a wait noted by an earlier one. */
+void fmap_copy_reset(void)
+{
+	myvp()->fmap_wait = 0;
+}
+
+/* A file call's attempt gave r: if its copy stopped at a file page on
+   its way (fmap_fill), failing (-EFAULT) or short of `redo_below` bytes
+   (a read, which runs again as a miss in the file does; a write must not:
+   an append would append twice), wait for the page's block: 1 run the
+   attempt again, 0 the thread blocked (the call runs again), < 0 an
+   error; 2 when r stands. */
+long fmap_copy_wait(long r, long redo_below)
+{
+	struct buf *b = myvp()->fmap_wait;
+	myvp()->fmap_wait = 0;
+	if (!b || (r != -EFAULT && (r <= 0 || r >= redo_below)))
+		return 2;
+	return disk_wait(b);
 }
 
 /* Wait for c's buffer: 1, run the step again; else -EBWAIT (the thread

@@ -293,6 +293,8 @@ void *fill_take(struct space *sp, uint64_t va, uint64_t **pte);
 int fmap_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 int fmap_fill(struct space *sp, uint64_t va, uint64_t err);
 long fmap_flush(uint64_t addr, uint64_t len);
+void fmap_copy_reset(void);
+long fmap_copy_wait(long r, long redo_below);
 
 /* sysmem.c */
 long map_file(uint64_t addr, uint64_t len, uint64_t prot, uint32_t ino, int shared, uint64_t off);

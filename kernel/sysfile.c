@@ -212,9 +212,15 @@ static long do_read(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
 	for (;;) {
 		struct fsctx c = { 0 };
 		struct inode ip;
+		fmap_copy_reset();
 		r = ext2_iget(&c, f->ip.ino, &ip);
 		if (!r)
 			r = ext2_read(&c, &ip, pos, ubuf, MIN(n, 1UL << 30));
+		long w = fmap_copy_wait(r, 64 * 1024);   /* (ubuf a file page on its way: fmap.c) */
+		if (w != 2 && (r = w) <= 0)
+			goto out;
+		if (w != 2)
+			continue;
 		if (r != -EBWAIT)
 			break;
 		if ((r = disk_wait(c.wait)) <= 0)
@@ -393,7 +399,12 @@ static long do_write(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at
 		goto out;
 	uint64_t pos = at ? (uint64_t)off : __atomic_load_n(&f->off, __ATOMIC_RELAXED), where = pos;
 	int append = !at && (f->flags & FO_APPEND);
-	r = RETRY(ext2_write(&c, f->ip.ino, pos, ubuf, MIN(n, 1UL << 30), append, &where));
+	for (long w = 1; w == 1;) {         /* (again while ubuf is a file page on its way: fmap.c) */
+		fmap_copy_reset();
+		r = RETRY(ext2_write(&c, f->ip.ino, pos, ubuf, MIN(n, 1UL << 30), append, &where));
+		if ((w = fmap_copy_wait(r, 0)) != 2 && w != 1)
+			r = w ? w : -EBWAIT;
+	}
 	if (r > 0 && !at)
 		__atomic_store_n(&f->off, where + (uint64_t)r, __ATOMIC_RELAXED);
 	if (r == -EBWAIT)

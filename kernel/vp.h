@@ -130,6 +130,7 @@ struct vp {
 	struct kop *utimer;          /* armed user timer, if any: &timer_kop */
 	uint64_t run_ns, switches;   /* accounting */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* fxsave area */
+	struct buf *fmap_wait;       /* a copy met a file page on its way from the disk (fmap.c) */
 	/* Last: vp_create does not clear them (kop_init does, at each use). */
 	struct kop own_kop;          /* blocks it classically when the heap refuses a kop (kop.c) */
 	struct kop timer_kop;        /* its user timer (utimer_set) */

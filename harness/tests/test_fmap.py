@@ -64,6 +64,10 @@ def test_file_maps_read_write_and_come_back(boot, image, tmp_path, smp):
     assert res["private_read"] == res["offset_read"] == res["private_write_stays"] == 1, res
     assert res["shared_msync"] == res["shared_munmap"] == 1, res
     assert res["new_file"] == 1, res                       # read as zeros, then written
+    # a write(2) from and a read(2) into untouched mapped pages whose blocks
+    # are not cached: the call waits for them (before: EFAULT)
+    assert res["write_from_map"] == res["read_into_map"] == 64 * 1024, res
+    assert res["copies_ok"] == 1, res
     assert res["e_bad_fd"] == res["e_neg_fd"] == res["e_closed_fd"] == -EBADF, res
     assert res["e_shared_write_rdonly"] == res["e_wronly"] == -EACCES, res
     assert res["e_odd_offset"] == res["e_neg_offset"] == res["e_zero_len"] == -EINVAL, res
@@ -79,6 +83,7 @@ def test_file_maps_read_write_and_come_back(boot, image, tmp_path, smp):
     assert dump(image, "/rw2", tmp_path) == wbytes(2, RWSIZE)
     assert dump(image, "/new", tmp_path) == wbytes(3, 5 * PG + 17)
     assert dump(image, "/big", tmp_path) == golden(16 << 20)   # the private write stayed
+    assert dump(image, "/copy", tmp_path) == golden(16 << 20)[32 * PG:32 * PG + 64 * 1024]
 
 
 @pytest.mark.parametrize("pkg", ["fifo", "prio", "naive"])

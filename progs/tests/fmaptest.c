@@ -9,7 +9,8 @@
  *                      and write (the file keeps its bytes), shared maps
  *                      written back by msync and by munmap, a new file
  *                      /new made through a shared map, and every error a
- *                      bad call gives
+ *                      bad call gives; write(2) from and read(2) into
+ *                      untouched mapped pages (/copy)
  *   child              `basic` in a child; whether available memory came
  *                      back exactly after it ended
  *   random PKG N R P   N threads of PKG on one VP each touch R random
@@ -134,6 +135,28 @@ static long new_file(void)
 	return r;
 }
 
+/* System calls whose buffers are untouched pages of file maps (their
+   blocks long evicted by private_maps' 16 MiB): write(2) from a map of
+   /big to /copy, then read(2) from /copy into another such map. */
+static void copies(void)
+{
+	long n = 64 * 1024, ok = 0;
+	int fd = open("/big", O_RDONLY), out = open("/copy", O_CREAT | O_RDWR | O_TRUNC, 0644);
+	uint64_t *m = mmap(0, 2 * n, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 32 * PG);
+	CHECK(fd >= 0 && out >= 0 && m != MAP_FAILED);
+	long w = m == MAP_FAILED ? -1 : write(out, m, n);
+	result_int(&R, "write_from_map", err(w));
+	if (w == n && lseek(out, 0, SEEK_SET) == 0) {
+		long r = read(out, m + n / 8, n);        /* into the map's second, untouched half */
+		result_int(&R, "read_into_map", err(r));
+		ok = r == n && big_ok(m, 32 * PG, n) && big_ok(m + n / 8, 32 * PG, n);
+	}
+	result_int(&R, "copies_ok", ok);
+	CHECK(m == MAP_FAILED || munmap(m, 2 * n) == 0);
+	close(fd);
+	close(out);
+}
+
 static void errors(void)
 {
 	int ro = open("/rw1", O_RDONLY), wo = open("/rw1", O_WRONLY), dir = open("/", O_RDONLY);
@@ -175,6 +198,7 @@ static void basic(void)
 	result_int(&R, "shared_msync", shared_map("/rw1", 1, 1));
 	result_int(&R, "shared_munmap", shared_map("/rw2", 2, 0));
 	result_int(&R, "new_file", new_file());
+	copies();
 	errors();
 }
 

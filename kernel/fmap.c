@@ -211,6 +211,16 @@ static uint64_t mark(struct space *sp, uint64_t a, uint64_t b)
 	return n;
 }
 
+/* The first address from va below end in a shared file region, or end;
+   sp->lock held. */
+static uint64_t next_shared(struct space *sp, uint64_t va, uint64_t end)
+{
+	for (struct lazy *r; va < end && (r = lazy_first(sp, va, end - va)); va = r->end)
+		if (r->ino && r->shared)
+			return MAX(va, r->start);
+	return end;
+}
+
 /*
  * Write back the dirty pages of sp's shared file mappings in [addr,
  * addr+len) (msync, unmap): 0, the first error, or -EBWAIT when the
@@ -231,7 +241,8 @@ long fmap_flush(uint64_t addr, uint64_t len)
 	for (uint64_t va = addr; va < end && n; va += PGSIZE) {
 		struct lazy r;
 		spin_lock(&sp->lock);
-		uint64_t *pte = vm_walk(sp->pml4, va, 0);
+		va = next_shared(sp, va, end);      /* (a step per region: the range may be huge) */
+		uint64_t *pte = va < end ? vm_walk(sp->pml4, va, 0) : 0;
 		int todo = pte && (*pte & PTE_FDIRTY) && region(sp, va, 0, &r) && r.shared;
 		spin_unlock(&sp->lock);
 		if (!todo)

@@ -30,11 +30,11 @@ def golden(n):
 @pytest.fixture
 def image(tmp_path):
     """/big (16 MiB of the golden words: eight times the block cache),
-    /rw1 and /rw2 (RWSIZE bytes of 0xee), 4 KiB blocks."""
+    /rw1, /rw2 and /rw3 (RWSIZE bytes of 0xee), 4 KiB blocks."""
     tree = tmp_path / "tree"
     tree.mkdir()
     (tree / "big").write_bytes(golden(16 << 20))
-    for f in ("rw1", "rw2"):
+    for f in ("rw1", "rw2", "rw3"):
         (tree / f).write_bytes(b"\xee" * RWSIZE)
     img = tmp_path / "fs.img"
     subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "4096", "-d", str(tree), str(img), "64M"],
@@ -63,6 +63,7 @@ def test_file_maps_read_write_and_come_back(boot, image, tmp_path, smp):
     assert res["failures"] == 0, res
     assert res["private_read"] == res["offset_read"] == res["private_write_stays"] == 1, res
     assert res["shared_msync"] == res["shared_munmap"] == 1, res
+    assert res["shared_at_exit"] == 1, res                 # ulib's exit() wrote it back
     assert res["new_file"] == 1, res                       # read as zeros, then written
     # a write(2) from and a read(2) into untouched mapped pages whose blocks
     # are not cached: the call waits for them (before: EFAULT)
@@ -81,6 +82,7 @@ def test_file_maps_read_write_and_come_back(boot, image, tmp_path, smp):
     fsck_clean(image)
     assert dump(image, "/rw1", tmp_path) == wbytes(1, RWSIZE)
     assert dump(image, "/rw2", tmp_path) == wbytes(2, RWSIZE)
+    assert dump(image, "/rw3", tmp_path) == wbytes(4, RWSIZE)
     assert dump(image, "/new", tmp_path) == wbytes(3, 5 * PG + 17)
     assert dump(image, "/big", tmp_path) == golden(16 << 20)   # the private write stayed
     assert dump(image, "/copy", tmp_path) == golden(16 << 20)[32 * PG:32 * PG + 64 * 1024]

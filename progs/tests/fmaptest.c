@@ -7,10 +7,13 @@
  *                      word at byte 8k is k * 0x9e3779b97f4a7c15), /rw1
  *                      and /rw2 (12,388 bytes each): private maps read
  *                      and write (the file keeps its bytes), shared maps
- *                      written back by msync and by munmap, a new file
+ *                      written back by msync, by munmap and by exit()
+ *                      (`exitwrite` in a child, on /rw3), a new file
  *                      /new made through a shared map, and every error a
  *                      bad call gives; write(2) from and read(2) into
  *                      untouched mapped pages (/copy)
+ *   exitwrite          /rw3 (12,388 bytes) written through a shared map,
+ *                      then exit() without msync or munmap
  *   child              `basic` in a child; whether available memory came
  *                      back exactly after it ended
  *   random PKG N R P   N threads of PKG on one VP each touch R random
@@ -192,12 +195,43 @@ static void errors(void)
 	close(dir);
 }
 
+/* `exitwrite`: /rw3 written through a shared map, then exit() without
+   msync or munmap (ulib's exit writes it back). */
+static int exitwrite(void)
+{
+	int fd = open("/rw3", O_RDWR);
+	unsigned char *m = fd < 0 ? MAP_FAILED : mmap(0, RWSIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return 1;
+	for (long i = 0; i < RWSIZE; i++)
+		m[i] = wbyte(4, i);
+	exit(0);
+}
+
+/* Run exitwrite as a child; 1 if /rw3 then reads as it wrote. */
+static long at_exit(void)
+{
+	char *args[] = { "fmaptest", "exitwrite", 0 };
+	long id = sys_spawn("fmaptest", 2, (const char *const *)args);
+	int st = -2;
+	if (id < 0 || sys_wait((int)id, &st) != id || st != 0)
+		return -1;
+	unsigned char b[RWSIZE];
+	int fd = open("/rw3", O_RDONLY);
+	long n = pread(fd, b, RWSIZE, 0), ok = n == RWSIZE;
+	for (long i = 0; ok && i < n; i++)
+		ok = b[i] == wbyte(4, i);
+	close(fd);
+	return ok;
+}
+
 static void basic(void)
 {
 	private_maps();
 	result_int(&R, "shared_msync", shared_map("/rw1", 1, 1));
 	result_int(&R, "shared_munmap", shared_map("/rw2", 2, 0));
 	result_int(&R, "new_file", new_file());
+	result_int(&R, "shared_at_exit", at_exit());
 	copies();
 	errors();
 }
@@ -256,6 +290,8 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	result_begin(&R, "fmaptest");
 	result_str(&R, "mode", mode);
+	if (!strcmp(mode, "exitwrite"))
+		return exitwrite();
 	if (!strcmp(mode, "basic")) {
 		basic();
 	} else if (!strcmp(mode, "child")) {

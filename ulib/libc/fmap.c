@@ -2,8 +2,8 @@
  * mmap of a file and msync, over SYS_fmap and SYS_msync (kernel/fmap.c,
  * docs/files.md): a file on the disk is mapped page by page as it is
  * touched. MAP_PRIVATE gives the program its own copy of each page;
- * MAP_SHARED pages go back to the file on msync and munmap (not at exit:
- * a program that wants them kept calls one of those). The console, pipes
+ * MAP_SHARED pages go back to the file on msync, munmap and exit() (not
+ * when the program is killed or ends through _exit). The console, pipes
  * and /dev/null cannot be mapped (ENODEV).
  */
 #include <sys/mman.h>
@@ -61,4 +61,11 @@ int msync(void *addr, size_t len, int flags)
 		return -1;
 	}
 	return 0;
+}
+
+/* exit: every MAP_SHARED page the program wrote goes to its file (the
+   kernel does not write them back when a space ends). */
+void __msync_all(void)
+{
+	syscall3(SYS_msync, USER_BASE, USER_TOP - USER_BASE, 0);
 }

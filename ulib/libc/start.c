@@ -78,6 +78,8 @@ __attribute__((weak)) int on_exit(void (*fn)(int status, void *arg), void *arg)
 	return add_exit_fn((void (*)(void))fn, arg, 1);
 }
 
+void __msync_all(void);      /* fmap.c: shared file maps to their files */
+
 /* The atexit functions run in the calling thread, last registered first;
    one that calls exit again just ends the program (each runs once). */
 void exit(int status)
@@ -96,6 +98,7 @@ void exit(int status)
 			f.fn();
 	}
 	fflush(0);
+	__msync_all();
 	sys_exit(status);
 }
 

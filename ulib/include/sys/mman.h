@@ -2,7 +2,7 @@
  * <sys/mman.h>: anonymous memory over SYS_map / SYS_unmap / SYS_protect
  * (ulib/mman.c, docs/libc.md), and files on the disk over SYS_fmap and
  * SYS_msync (ulib/libc/fmap.c): MAP_SHARED pages go back to the file on
- * msync and munmap.
+ * msync, munmap and exit().
  * mprotect changes the access of mapped pages (ENOMEM if one is not);
  * PROT_NONE reserves address space without memory, made accessible later
  * by mprotect.

@@ -276,7 +276,10 @@ long sys_fmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, uint64
 	int acc = fl & FO_ACCMODE;         /* (O_WRONLY 1, O_RDWR 2) */
 	if (acc == 1 || ((flags & FMAP_SHARED) && (prot & PROT_WRITE) && acc != 2))
 		return -EACCES;
-	return map_file(addr, PGROUNDUP(len), prot, ino, (flags & FMAP_SHARED) != 0, off);
+	/* Shared through a descriptor not open for writing, the map never
+	   writes back: a later protect that allows stores keeps them the
+	   space's (Linux refuses that protect instead). */
+	return map_file(addr, PGROUNDUP(len), prot, ino, (flags & FMAP_SHARED) && acc == 2, off);
 }
 
 /* (addr, len, MSYNC_* flags) */

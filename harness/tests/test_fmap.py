@@ -76,6 +76,7 @@ def test_file_maps_read_write_and_come_back(boot, image, tmp_path, smp):
     assert res["e_raw_kernel_addr"] == -EINVAL, res
     assert res["e_dir"] == res["e_console"] == -ENODEV, res
     assert res["private_write_rdonly"] == 1 and res["msync_private"] == 0, res
+    assert res["shared_rdonly_stays"] == 1, res
     assert res["e_msync_odd"] == res["e_msync_flags"] == res["e_msync_raw_flags"] == -EINVAL, res
     assert parent["child"] == 0, parent
     assert parent["avail_lost"] == 0, parent               # every page and table came back

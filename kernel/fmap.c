@@ -115,7 +115,8 @@ int fmap_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 		/* 1 (ended meanwhile), 0 (the thread blocked), -EAGAIN (the
 		   space's kop quota: touch again, the read is on its way) or
 		   -EINTR (the space is ending): the access runs again in each. */
-		disk_wait_as(b, BLK_FPAGE, tf);
+		if (b)
+			disk_wait_as(b, BLK_FPAGE, tf);
 		return 1;
 	}
 	if (r < 0)

@@ -234,6 +234,26 @@ static long at_exit(void)
 	return ok;
 }
 
+/* madvise(MADV_DONTNEED) on file maps of /rw1: a private page comes
+   back from the file (its store gone), a shared one keeps its store
+   (written back first). 1 if both do. */
+static long dontneed(void)
+{
+	int fd = open("/rw1", O_RDWR);
+	unsigned char *p = mmap(0, PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	unsigned char *s = mmap(0, PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd < 0 || p == MAP_FAILED || s == MAP_FAILED)
+		return -errno;
+	p[10] = 0xa5;
+	s[20] = 0x5a;
+	long ok = madvise(p, PG, MADV_DONTNEED) == 0 && madvise(s, PG, MADV_DONTNEED) == 0 &&
+		  p[10] == wbyte(1, 10) && s[20] == 0x5a;
+	s[20] = wbyte(1, 20);                    /* the file as the test expects it */
+	ok = ok && munmap(s, PG) == 0 && munmap(p, PG) == 0;
+	close(fd);
+	return ok;
+}
+
 static void basic(void)
 {
 	private_maps();
@@ -241,6 +261,7 @@ static void basic(void)
 	result_int(&R, "shared_munmap", shared_map("/rw2", 2, 0));
 	result_int(&R, "new_file", new_file());
 	result_int(&R, "shared_at_exit", at_exit());
+	result_int(&R, "dontneed", dontneed());
 	copies();
 	errors();
 }

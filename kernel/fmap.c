@@ -201,9 +201,9 @@ static uint64_t mark(struct space *sp, uint64_t a, uint64_t b)
 	for (struct lazy *r; a < b && (r = lazy_first(sp, a, b - a)); a = r->end) {
 		if (!r->ino || !r->shared)
 			continue;
-		for (uint64_t va = MAX(a, r->start); va < MIN(b, r->end); va += PGSIZE) {
-			uint64_t *pte = vm_walk(sp->pml4, va, 0);
-			if (pte && (*pte & PTE_P) && (*pte & (PTE_D | PTE_FDIRTY))) {
+		uint64_t *pte, va = MAX(a, r->start);
+		for (; (pte = vm_next(sp->pml4, &va, MIN(b, r->end))); va += PGSIZE) {   /* (mapped pages only) */
+			if ((*pte & PTE_P) && (*pte & (PTE_D | PTE_FDIRTY))) {
 				*pte = (*pte & ~PTE_D) | PTE_FDIRTY;
 				n++;
 			}
@@ -242,9 +242,13 @@ long fmap_flush(uint64_t addr, uint64_t len)
 	for (uint64_t va = addr; va < end && n; va += PGSIZE) {
 		struct lazy r;
 		spin_lock(&sp->lock);
-		va = next_shared(sp, va, end);      /* (a step per region: the range may be huge) */
-		uint64_t *pte = va < end ? vm_walk(sp->pml4, va, 0) : 0;
+		/* A step per region and per mapped page: the range may be huge. */
+		va = next_shared(sp, va, end);
+		struct lazy *g = va < end ? lazy_region(sp, va) : 0;
+		uint64_t stop = g ? MIN(end, g->end) : end, *pte = g ? vm_next(sp->pml4, &va, stop) : 0;
 		int todo = pte && (*pte & PTE_FDIRTY) && region(sp, va, 0, &r) && r.shared;
+		if (!pte)
+			va = stop - PGSIZE;              /* (none in this region: the next one) */
 		spin_unlock(&sp->lock);
 		if (!todo)
 			continue;

@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <animart/sys.h>
 #include <animart/pkg.h>
 #include <animart/upcall.h>
@@ -267,6 +268,26 @@ static long dontneed(void)
 	return ok;
 }
 
+/* A map of /big made before fork(): the child touches a page the parent
+   never did (it reads from the file) and one the parent stored to (its
+   copy of the parent's page). 1 if the child saw both right. */
+static long forked(void)
+{
+	int fd = open("/big", O_RDONLY);
+	uint64_t *m = mmap(0, 4 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 40 * PG);
+	if (fd < 0 || m == MAP_FAILED)
+		return -errno;
+	m[0] = 777;
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(m[PG / 8 * 3] == (40 * PG / 8 + PG / 8 * 3) * GOLD && m[0] == 777 ? 0 : 1);
+	int st = -1;
+	long ok = pid > 0 && waitpid(pid, &st, 0) == pid && st == 0;
+	munmap(m, 4 * PG);
+	close(fd);
+	return ok;
+}
+
 static void basic(void)
 {
 	private_maps();
@@ -275,6 +296,7 @@ static void basic(void)
 	result_int(&R, "new_file", new_file());
 	result_int(&R, "shared_at_exit", at_exit());
 	result_int(&R, "dontneed", dontneed());
+	result_int(&R, "forked", forked());
 	copies();
 	errors();
 }

@@ -18,7 +18,7 @@ import sys
 
 from . import qemu
 
-NAMES = ("syscall.null", "upcall.delivery", "upcall.block_roundtrip")
+NAMES = ("syscall.null", "upcall.delivery", "upcall.block_roundtrip", "upcall.fault_roundtrip")
 
 
 class BenchError(RuntimeError):

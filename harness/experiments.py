@@ -95,7 +95,7 @@ class Exp:
 def table(pkgs, quick=False):
     """Every experiment of `make bench`. Add one by appending an Exp.
     quick: the I/O benchmark's QUICK=1 sizes (harness/ioexp.py)."""
-    micro = r"^(syscall\.null|upcall\.delivery|upcall\.block_roundtrip|[a-z0-9_]+\." \
+    micro = r"^(syscall\.null|upcall\.delivery|upcall\.(block|fault)_roundtrip|[a-z0-9_]+\." \
             r"(yield|create_join|mutex_uncontended|signal_wait))$"
     apps = [p for p in pkgs if p in ("kthread", "fifo", "naive")]
     both = [p for p in apps if p != "naive"]

@@ -21,7 +21,8 @@ MICRO_PKG = [("create_join", "null thread (create, run, exit, join)"),
              ("signal_wait", "signal-wait hand-off (half a ping-pong)")]
 MICRO_KERNEL = [("syscall.null", "null syscall"),
                 ("upcall.delivery", "upcall delivery (signal to handler and back)"),
-                ("upcall.block_roundtrip", "BLOCKED + UNBLOCKED round trip, zero-latency I/O")]
+                ("upcall.block_roundtrip", "BLOCKED + UNBLOCKED round trip, zero-latency I/O"),
+                ("upcall.fault_roundtrip", "page-fault BLOCKED + UNBLOCKED round trip (the page there at once)")]
 # Targets from the issues, in guest instructions (icount).
 # Issue 17: fifo yield <= 55, signal-wait <= 296, create+join <= 400 (tuned
 # Argobots: 404); prio yield <= 120, create+join <= 600.

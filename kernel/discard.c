@@ -15,9 +15,11 @@
  * shootdown, as SYS_unmap does. A touch after that fills a zeroed page.
  * A write racing with the call from another thread may be lost, as on
  * Linux. Regions past MAXLAZY_SPACE or the quota: -ENOMEM, nothing
- * changed.
+ * changed. In a file's mapping (fmap.c) a page comes back from the
+ * file, not as zeros; a shared one's writes are written back first.
  */
 #include "kernel.h"
+#include "ext2.h"
 #include <anima/syscall.h>
 
 /* The access a user PTE gives (PROT_NONE's PTE_NONE: no PTE_U). */
@@ -60,6 +62,8 @@ long sys_discard(uint64_t addr, uint64_t len, uint64_t c, uint64_t d, uint64_t e
 	long bad = own_range(addr, &len);
 	if (bad)
 		return bad;
+	if (fmap_flush(addr, len) == -EBWAIT)
+		return 0;                /* (a shared file page's write-back waits: the call runs again) */
 	spin_lock(&sp->lock);
 	long r = !all_mapped(sp, addr, len) ? -ENOMEM : lazy_room(sp, cover_pages(sp, addr, addr + len, 0));
 	if (!r)

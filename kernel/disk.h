@@ -54,12 +54,15 @@ void bcache_dirty(struct buf *b);     /* a held buffer was changed: write it bac
 long bcache_sync_step(struct buf **out);
 void kop_wake_disk(uint64_t key);      /* kop.c */
 long disk_wait(struct buf *b);         /* sysdisk.c: 1 again, 0 thread blocked, < 0 error */
-extern int rawdisk;
+struct trapframe;
+long disk_wait_as(struct buf *b, int kind, struct trapframe *tf);
+extern int rawdisk;                    /* the `rawdisk` word (sysdisk.c) */
 struct space;
+long file_map_info(struct space *sp, uint64_t fd, uint32_t *ino, int *flags);   /* sysfile.c */
 void file_space_free(struct space *sp);  /* sysfile.c */
 long file_exec_check(struct space *sp, struct space *nw, const signed char *keep, int n);
 void file_exec_move(struct space *old, struct space *nw);
-long file_info(int what, uint64_t fd);                   /* the `rawdisk` word (sysdisk.c) */
+long file_info(int what, uint64_t fd);
 void bcache_halt_flush(void);
 #define BWAIT 1                       /* bcache: wait for *out, then ask again */
 #define DISK_TIMEOUT_NS (5UL * 1000000000UL)

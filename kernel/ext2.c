@@ -254,6 +254,14 @@ long ext2_read(struct fsctx *c, const struct inode *ip, uint64_t off, uint64_t u
 	return (long)done;
 }
 
+/* The same into kernel memory (a file-mapped page, fmap.c). */
+long ext2_readk(struct fsctx *c, const struct inode *ip, uint64_t off, void *kbuf, uint64_t n)
+{
+	c->to = FS_KERNEL;
+	c->kdst = kbuf;
+	return ext2_read(c, ip, off, 0, n);
+}
+
 /* Start file blocks [fb, fb + n) of ip that lie inside it on their way
    from the disk, waiting for none: read-ahead (sysfile.c). */
 void ext2_readahead(const struct inode *ip, uint64_t fb, uint64_t n)

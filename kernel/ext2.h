@@ -51,6 +51,7 @@ long ext2_lookup(struct fsctx *c, const struct inode *dp, const char *name, size
 long ext2_namei(struct fsctx *c, const char *path, struct inode *ip);
 long ext2_read(struct fsctx *c, const struct inode *ip, uint64_t off, uint64_t ubuf, uint64_t n);
 void ext2_readahead(const struct inode *ip, uint64_t fb, uint64_t n);
+long ext2_readk(struct fsctx *c, const struct inode *ip, uint64_t off, void *kbuf, uint64_t n);
 void ext2_stat(const struct inode *ip, struct kstat *st);
 long ext2_readdir(struct fsctx *c, const struct inode *dp, uint64_t *off, uint64_t ubuf, uint64_t n);
 

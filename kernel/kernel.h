@@ -287,6 +287,18 @@ uint64_t lazy_flags(struct space *sp, uint64_t va);
 int lazy_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 int lazy_fill(struct space *sp, uint64_t va, uint64_t err);
 void lazy_unreserve(struct space *sp, void *pg);
+long lazy_add_r(struct space *sp, struct lazy n);
+void *fill_take(struct space *sp, uint64_t va, uint64_t **pte);
+
+/* fmap.c */
+int fmap_fault(struct trapframe *tf, uint64_t va, uint64_t err);
+int fmap_fill(struct space *sp, uint64_t va, uint64_t err);
+long fmap_flush(uint64_t addr, uint64_t len);
+void fmap_copy_reset(void);
+long fmap_copy_wait(long r, long redo_below);
+
+/* sysmem.c */
+long map_file(uint64_t addr, uint64_t len, uint64_t prot, uint32_t ino, int shared, uint64_t off);
 
 /* cow.c */
 void cow_init(void);

@@ -170,7 +170,7 @@ static void complete(struct kop *op, uint64_t result)
 		ev.ctx = op->ctx;
 		if (op->kind == BLK_DISK)
 			ev.ctx.rip -= 2;          /* the syscall again (rax still its number) */
-		else if (op->kind != BLK_PAGE)
+		else if (op->kind != BLK_PAGE && op->kind != BLK_FPAGE)   /* (a fault: its rax stays) */
 			ev.ctx.rax = result;      /* the blocked syscall's return value */
 		__atomic_fetch_add(&vp->pp->unblocks, 1, __ATOMIC_RELAXED);
 	}

@@ -85,9 +85,15 @@ static void drop(struct space *sp, int i, int j)
    sure). */
 long lazy_add(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, uint64_t latency)
 {
+	return lazy_add_r(sp, (struct lazy){ addr, addr + len, flags, MIN(latency, 10000000000UL), 0, 0, 0 });
+}
+
+/* The same for a region made whole (a file's, fmap.c). */
+long lazy_add_r(struct space *sp, struct lazy n)
+{
 	long r = lazy_room(sp, 1);
 	if (!r)
-		insert(sp, lazy_at(sp, addr), (struct lazy){ addr, addr + len, flags, MIN(latency, 10000000000UL) });
+		insert(sp, lazy_at(sp, n.start), n);
 	return r;
 }
 
@@ -104,7 +110,8 @@ long lazy_remove(struct space *sp, uint64_t a, uint64_t len)
 		if (lazy_room(sp, 1))
 			return -ENOMEM;
 		struct lazy r = sp->lazy[i];            /* (lazy_room may have moved the table) */
-		insert(sp, i + 1, (struct lazy){ b, r.end, r.flags, r.latency });
+		r.start = b;                            /* (a file's keeps its offset: fdelta) */
+		insert(sp, i + 1, r);
 		sp->lazy[i].end = a;
 		return 0;
 	}
@@ -127,7 +134,8 @@ void lazy_join(struct space *sp, int i)
 	if (i < 0 || i + 1 >= sp->nlazy)
 		return;
 	struct lazy *r = &sp->lazy[i], *n = r + 1;
-	if (r->end == n->start && r->flags == n->flags && r->latency == n->latency) {
+	if (r->end == n->start && r->flags == n->flags && r->latency == n->latency &&
+	    r->ino == n->ino && r->shared == n->shared && r->fdelta == n->fdelta) {
 		r->end = n->end;
 		drop(sp, i + 1, i + 2);
 	}
@@ -139,7 +147,7 @@ void lazy_join(struct space *sp, int i)
 void lazy_cover(struct space *sp, uint64_t a, uint64_t b, uint64_t flags)
 {
 	int i = lazy_at(sp, a);
-	insert(sp, i, (struct lazy){ a, b, flags, 0 });
+	insert(sp, i, (struct lazy){ .start = a, .end = b, .flags = flags });
 	lazy_join(sp, i);
 	lazy_join(sp, i - 1);
 }
@@ -176,7 +184,7 @@ int lazy_overlaps(struct space *sp, uint64_t addr, uint64_t len)
 static struct lazy *lazy_find(struct space *sp, uint64_t va, uint64_t err)
 {
 	struct lazy *r = lazy_region(sp, va);       /* (no PTE_U: PROT_NONE, protect.c) */
-	return !r || ((err & PF_W) && !(r->flags & PTE_W)) || ((err & PF_I) && (r->flags & PTE_NX)) ||
+	return !r || r->ino || ((err & PF_W) && !(r->flags & PTE_W)) || ((err & PF_I) && (r->flags & PTE_NX)) ||
 	       !(r->flags & PTE_U) ? 0 : r;
 }
 
@@ -186,7 +194,7 @@ static struct lazy *lazy_find(struct space *sp, uint64_t va, uint64_t err)
    taken: a system call refused here (-EFAULT) leaves no page table
    behind, where before each refusal left the tables it had built, and
    no quota counted them. sp->lock held. */
-static void *fill_take(struct space *sp, uint64_t va, uint64_t **pte)
+void *fill_take(struct space *sp, uint64_t va, uint64_t **pte)
 {
 	va = PGROUNDDOWN(va);
 	if (!mem_user_ok(sp, space_pte_missing(sp, va) + 1))
@@ -215,6 +223,11 @@ static void *fill_take(struct space *sp, uint64_t va, uint64_t **pte)
 int lazy_fill(struct space *sp, uint64_t va, uint64_t err)
 {
 	spin_lock(&sp->lock);
+	struct lazy *f = lazy_region(sp, va);
+	if (f && f->ino) {                  /* a file's page: from the cache only (fmap.c) */
+		spin_unlock(&sp->lock);
+		return fmap_fill(sp, va, err);
+	}
 	struct lazy *r = lazy_find(sp, va, err);
 	uint64_t *pte = r ? vm_walk(sp->pml4, PGROUNDDOWN(va), 0) : 0;
 	/* (A PROT_NONE page there is no page to fill: its frame stays.) */

@@ -34,6 +34,8 @@
 #define PTE_COW    (1UL << 52)   /* software bit: writable, but its frame may be shared after
 				    a fork: W stays off until a write fault copies the frame
 				    or takes it back (cow.c) */
+#define PTE_FDIRTY (1UL << 53)   /* software bit: a page of a shared file mapping whose D bit a
+				    write-back took and which it has not written yet (fmap.c) */
 #define PTE_NX     (1UL << 63)
 #define PTE_ADDR   0x000ffffffffff000UL
 #define PTE_MAPPED (PTE_P | PTE_NONE)   /* a level-0 entry that holds a frame */

@@ -22,6 +22,7 @@ SYSDECL(file_fstat); SYSDECL(file_stat); SYSDECL(file_dup); SYSDECL(file_getdent
 SYSDECL(fork); SYSDECL(waitpid); SYSDECL(kill); SYSDECL(exec); SYSDECL(setpgid); SYSDECL(getpgid); SYSDECL(setsid);
 SYSDECL(file_write); SYSDECL(file_pwrite); SYSDECL(file_ftruncate); SYSDECL(file_fsync);
 SYSDECL(file_unlink); SYSDECL(file_mkdir); SYSDECL(file_rmdir); SYSDECL(file_rename);
+SYSDECL(fmap); SYSDECL(msync);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -43,6 +44,8 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_unmap] = sys_unmap,
 	[SYS_protect] = sys_protect,
 	[SYS_discard] = sys_discard,
+	[SYS_fmap] = sys_fmap,
+	[SYS_msync] = sys_msync,
 	[SYS_vp_create] = sys_vp_create,
 	[SYS_vp_start] = sys_vp_start,
 	[SYS_vp_idle] = sys_vp_idle,

@@ -24,7 +24,14 @@ int rawdisk;
    Also the file calls' wait (sysfile.c). */
 long disk_wait(struct buf *b)
 {
-	struct kop *op = kop_alloc(BLK_DISK);
+	return disk_wait_as(b, BLK_DISK, myvp()->tf);
+}
+
+/* The same for a blocking operation of `kind` on the context tf (a page
+   fault's is BLK_FPAGE, fmap.c). */
+long disk_wait_as(struct buf *b, int kind, struct trapframe *tf)
+{
+	struct kop *op = kop_alloc(kind);
 	if (!op)
 		return -EAGAIN;
 	op->result = 1;                       /* what the deadline gives: ask again */
@@ -37,7 +44,7 @@ long disk_wait(struct buf *b)
 	}
 	op->fkey = DISKKEY_TAG | (uint64_t)b->index;
 	op->wake_ns = b->start_ns + DISK_TIMEOUT_NS + 1;
-	return kop_wait(op, myvp()->tf);
+	return kop_wait(op, tf);
 }
 
 static long disk_rw(uint64_t block, uint64_t ubuf, int write)

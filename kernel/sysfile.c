@@ -238,9 +238,15 @@ static long do_read(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
 	struct inode ip;
 	for (;;) {
 		struct fsctx c = { 0 };
+		fmap_copy_reset();
 		r = ext2_iget(&c, f->ip.ino, &ip);
 		if (!r)
 			r = ext2_read(&c, &ip, pos, ubuf, MIN(n, 1UL << 30));
+		long w = fmap_copy_wait(r, 64 * 1024);   /* (ubuf a file page on its way: fmap.c) */
+		if (w != 2 && (r = w) <= 0)
+			goto out;
+		if (w != 2)
+			continue;
 		if (r != -EBWAIT)
 			break;
 		if ((r = disk_wait(c.wait)) <= 0)
@@ -371,6 +377,20 @@ long sys_file_dup(ARGS)
 	return r;
 }
 
+/* Descriptor fd's inode number and FO_* flags, for a mapping (fmap.c):
+   0, -EBADF if fd is not open, -ENODEV if it is not a regular file. */
+long file_map_info(struct space *sp, uint64_t fd, uint32_t *ino, int *flags)
+{
+	struct file *f = fget(sp, fd);
+	if (!f)
+		return -EBADF;
+	long r = IS_REG(&f->ip) ? 0 : -ENODEV;
+	*ino = f->ip.ino;
+	*flags = f->flags;
+	fput(sp, f);
+	return r;
+}
+
 /* The space is gone: its descriptors and their files with it. */
 void file_space_free(struct space *sp)
 {
@@ -407,7 +427,12 @@ static long do_write(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at
 		goto out;
 	uint64_t pos = at ? (uint64_t)off : __atomic_load_n(&f->off, __ATOMIC_RELAXED), where = pos;
 	int append = !at && (f->flags & FO_APPEND);
-	r = RETRY(ext2_write(&c, f->ip.ino, pos, ubuf, MIN(n, 1UL << 30), append, &where));
+	for (long w = 1; w == 1;) {         /* (again while ubuf is a file page on its way: fmap.c) */
+		fmap_copy_reset();
+		r = RETRY(ext2_write(&c, f->ip.ino, pos, ubuf, MIN(n, 1UL << 30), append, &where));
+		if ((w = fmap_copy_wait(r, 0)) != 2 && w != 1)
+			r = w ? w : -EBWAIT;
+	}
 	if (r > 0 && !at)
 		__atomic_store_n(&f->off, where + (uint64_t)r, __ATOMIC_RELAXED);
 	if (r == -EBWAIT)

@@ -9,6 +9,7 @@
  * pages leave a kernel reserve and stay within the space's quota (mem.c).
  */
 #include "kernel.h"
+#include "ext2.h"
 #include <anima/syscall.h>
 #include <anima/vp.h>
 #include <anima/seg.h>
@@ -156,12 +157,17 @@ static long map_frames(struct space *sp, uint64_t addr, uint64_t len, uint64_t f
 	return r;
 }
 
-static long map_lazy(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, uint64_t latency)
+/* The region n (its start, end and fdelta set here: n.fdelta comes as
+   the offset of its first byte) at addr, or placed if addr is 0. */
+static long map_lazy(struct space *sp, uint64_t addr, uint64_t len, struct lazy n)
 {
 	spin_lock(&sp->lock);
 	long r = addr ? (range_free(sp, addr, len) ? 0 : -EEXIST) : (addr = place(sp, len)) ? 0 : -ENOMEM;
+	n.start = addr;
+	n.end = addr + len;
+	n.fdelta -= (int64_t)addr;
 	if (!r)
-		r = lazy_add(sp, addr, len, flags, latency);
+		r = lazy_add_r(sp, n);
 	spin_unlock(&sp->lock);
 	return r < 0 ? r : (long)addr;
 }
@@ -181,7 +187,7 @@ long sys_map(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_t e,
 	if (addr && touches_reserved(addr, len))
 		return -EPERM;
 	if (prot & MAP_LAZY)
-		return map_lazy(sp, addr, len, flags, d);
+		return map_lazy(sp, addr, len, (struct lazy){ 0, 0, flags, MIN(d, 10000000000UL), 0, 0, 0 });
 	/* Charge the pages before taking them, so that maps racing on
 	   other VPs of the space cannot pass its quota together; and look
 	   for the fixed range now, to refuse before zeroing (map_frames
@@ -203,6 +209,19 @@ long sys_map(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_t e,
 	return r;
 }
 
+/* A file's pages (inode ino from byte off; shared: written back) at
+   addr or placed, with the checks of sys_map (sys_fmap, fmap.c). */
+long map_file(uint64_t addr, uint64_t len, uint64_t prot, uint32_t ino, int shared, uint64_t off)
+{
+	struct space *sp = myvp()->space;
+	uint64_t flags = PTE_U | (prot & PROT_WRITE ? PTE_W : 0) | (prot & PROT_EXEC ? 0 : PTE_NX);
+	if (addr && (addr < USER_BASE || !user_range_ok(addr, len)))
+		return -EINVAL;
+	if (addr && touches_reserved(addr, len))
+		return -EPERM;
+	return map_lazy(sp, addr, len, (struct lazy){ 0, 0, flags, 0, ino, (uint32_t)shared, (int64_t)off });
+}
+
 long sys_unmap(uint64_t addr, uint64_t len, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)c, (void)d, (void)e, (void)f;
@@ -216,6 +235,8 @@ long sys_unmap(uint64_t addr, uint64_t len, uint64_t c, uint64_t d, uint64_t e, 
 	len = PGROUNDUP(len);
 	if (touches_reserved(addr, len))
 		return -EPERM;
+	if (fmap_flush(addr, len) == -EBWAIT)
+		return 0;                /* the thread blocked: the call runs again */
 	spin_lock(&sp->lock);
 	long r = lazy_remove(sp, addr, len);
 	spin_unlock(&sp->lock);

@@ -1,5 +1,6 @@
 /* Process-level syscalls: console, exit, time, yield, spawn, wait, info, sleep. */
 #include "kernel.h"
+#include "disk.h"
 #include <anima/syscall.h>
 #include <anima/file.h>
 #include "disk.h"
@@ -214,6 +215,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return (long)timer_late_count();
 	case INFO_SPACES_HELD:
 		return __atomic_load_n(&held_spaces, __ATOMIC_ACQUIRE);
+	case INFO_DISK_FLIGHT:
+		return disk_maxflight;
 	case INFO_MEM_TOTAL:
 		return (long)mem_total_bytes;
 	case INFO_LOCK_WAITS: {

@@ -162,6 +162,8 @@ void trap(struct trapframe *tf)
 		}
 		if (tf->vector == T_PGFLT && cow_fault(tf, rcr2(), tf->error))
 			break;
+		if (tf->vector == T_PGFLT && fmap_fault(tf, rcr2(), tf->error))
+			break;
 		if (tf->vector == T_PGFLT && lazy_fault(tf, rcr2(), tf->error))
 			break;
 		user_fault(tf);

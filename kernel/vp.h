@@ -131,6 +131,7 @@ struct vp {
 	struct kop *utimer;          /* armed user timer, if any: &timer_kop */
 	uint64_t run_ns, switches;   /* accounting */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* fxsave area */
+	struct buf *fmap_wait;       /* a copy met a file page on its way from the disk (fmap.c) */
 	/* Last: vp_create does not clear them (kop_init does, at each use). */
 	struct kop own_kop;          /* blocks it classically when the heap refuses a kop (kop.c) */
 	struct kop timer_kop;        /* its user timer (utimer_set) */
@@ -163,7 +164,9 @@ struct space {
 	volatile uint64_t vruntime;  /* CPU time its VPs used (ns): fairness among spaces */
 	struct kop *kops;            /* outstanding blocking operations (kop_lock) */
 	int nkops;                   /* how many (atomic): at most MAXKOP_SPACE */
-	struct lazy { uint64_t start, end, flags, latency; } *lazy;  /* demand-zero regions: sorted, */
+	struct lazy { uint64_t start, end, flags, latency;
+		uint32_t ino, shared;  /* a file's pages (fmap.c) if ino: its byte va + fdelta */
+		int64_t fdelta; } *lazy;  /* demand-zero regions: sorted, */
 	int nlazy, lazycap;          /* disjoint, heap-grown (lock; lazy.c) */
 	struct vp *waiters;          /* parent VPs blocked in SYS_wait on us (table_lock) */
 	int nwaiters;                /* parent VPs inside SYS_wait on us (table_lock) */

@@ -23,9 +23,10 @@ def test_ubench_figures_deterministic(built, request):
             if isinstance(v, int) and k != "reps":
                 assert v > 0, (k, rec)
         assert 0 < rec["min"] <= rec["value"] <= rec["max"], rec
-    for name in ("upcall.delivery", "upcall.block_roundtrip"):
+    for name in ("upcall.delivery", "upcall.block_roundtrip", "upcall.fault_roundtrip"):
         rec = by_name[name]
         assert rec["to_handler"] > 0 and rec["to_resumed"] > 0, rec
         assert rec["upcalls"] == REPS + 16, rec   # one upcall per repetition (and warm-up)
     assert by_name["upcall.block_roundtrip"]["blocks"] == REPS + 16
+    assert by_name["upcall.fault_roundtrip"]["blocks"] == REPS + 16   # every touch blocked
     assert a == b, f"two icount runs differ:\n{a}\n{b}"

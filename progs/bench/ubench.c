@@ -18,6 +18,11 @@
  *                          completes at once (EV_UNBLOCKED, one upcall with
  *                          both), and the handler resumes its context with
  *                          the result
+ *   upcall.fault_roundtrip a write to an untouched demand-zero page with a
+ *                          1 ns latency: the fault blocks the thread, the
+ *                          page is there before the kernel leaves (one
+ *                          upcall with EV_BLOCKED and EV_UNBLOCKED), and
+ *                          the handler resumes the faulting instruction
  *   upcall.profile         upcall.delivery cut finer, for whoever optimizes
  *                          it: kernel (syscall -> first instruction of the
  *                          entry stub, through a 3-instruction trampoline
@@ -264,6 +269,38 @@ int main(int argc, char **argv)
 	field(&r, "to_handler", s[1]);
 	field(&r, "to_resumed", s[2]);
 	result_uint(&r, "upcalls", upcalls);
+	result_uint(&r, "blocks", pp->blocks - b0);
+	figure(&r, "rdtsc_overhead", overhead);
+	result_end(&r);
+
+	/* upcall.fault_roundtrip: a write to an untouched page of a region
+	   whose pages come after 1 ns (MAP_LAZY): the fault blocks the
+	   thread (BLK_PAGE), the latency is over before the kernel leaves, so
+	   EV_BLOCKED and EV_UNBLOCKED come in one upcall as for the I/O
+	   above; the handler resumes the faulting instruction, which now
+	   finds the page. The path a file page's fault takes (BLK_FPAGE,
+	   kernel/fmap.c) but for the device's time and the page's copy. */
+	uint64_t npg = (uint64_t)(reps + WARMUP);
+	char *lz = (char *)syscall4(SYS_map, 0, npg * 4096, PROT_READ | PROT_WRITE | MAP_LAZY, 1);
+	bad += sys_failed((long)lz);
+	up0 = pp->upcalls;
+	b0 = pp->blocks;
+	for (int i = -WARMUP; !sys_failed((long)lz) && i < reps; i++) {
+		volatile char *pg = lz + (uint64_t)(i + WARMUP) * 4096;
+		uint64_t t0 = rdtsc();
+		*pg = 1;
+		uint64_t t2 = rdtsc();
+		bad += *pg != 1;
+		if (i >= 0) {
+			s[0][i] = t2 - t0;
+			s[1][i] = t_handler - t0;
+			s[2][i] = t2 - t_handler;
+		}
+	}
+	begin(&r, "upcall.fault_roundtrip", s[0]);
+	field(&r, "to_handler", s[1]);
+	field(&r, "to_resumed", s[2]);
+	result_uint(&r, "upcalls", pp->upcalls - up0);
 	result_uint(&r, "blocks", pp->blocks - b0);
 	figure(&r, "rdtsc_overhead", overhead);
 	result_end(&r);

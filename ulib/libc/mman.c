@@ -1,6 +1,6 @@
 /*
  * mmap, munmap and mprotect for anonymous memory, on SYS_map, SYS_unmap
- * and SYS_protect: zeroed
+ * and SYS_protect (a file's mapping is fmap.c's): zeroed
  * pages, placed by the kernel with a guard page after them. Shared and
  * private anonymous mappings are the same thing here (there is no fork
  * to tell them apart). MAP_FIXED replaces what was there by unmapping
@@ -15,7 +15,7 @@
 #define KNOWN (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_GROWSDOWN | \
 	       MAP_NORESERVE | MAP_POPULATE | MAP_STACK | MAP_FIXED_NOREPLACE)
 
-int __fd_kind(int fd, int *readable, int *writable, int *hup);   /* fd.c */
+void *__mmap_file(void *addr, size_t len, int prot, int flags, int fd, off_t off);   /* fmap.c */
 
 static void *fail(int e)
 {
@@ -30,11 +30,10 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	if (!len || (flags & ~KNOWN) || share == 0 || share == (MAP_SHARED | MAP_PRIVATE) ||
 	    (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) || off % PAGE_SIZE)
 		return fail(EINVAL);
-	int rd, wr, hup;
-	if (!(flags & MAP_ANONYMOUS))    /* the console and /dev/null cannot be mapped */
-		return fail(__fd_kind(fd, &rd, &wr, &hup) ? ENODEV : EBADF);
 	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && a % PAGE_SIZE)
 		return fail(EINVAL);
+	if (!(flags & MAP_ANONYMOUS))    /* a file on the disk (fmap.c) */
+		return __mmap_file(addr, len, prot, flags, fd, off);
 	/* PROT_NONE: address space, no memory (a demand-zero region whose
 	   access SYS_protect then takes away: mprotect gives it later, the
 	   usual way to reserve a range and commit parts of it) */

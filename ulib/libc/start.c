@@ -80,6 +80,10 @@ __attribute__((weak)) int on_exit(void (*fn)(int status, void *arg), void *arg)
 	return add_exit_fn((void (*)(void))fn, arg, 1);
 }
 
+/* fmap.c: shared file maps to their files. Weak: a program that never
+   calls mmap does not link fmap.c (a program that maps a file does). */
+void __msync_all(void) __attribute__((weak));
+
 /* The atexit functions run in the calling thread, last registered first;
    one that calls exit again just ends the program (each runs once). */
 void exit(int status)
@@ -98,6 +102,8 @@ void exit(int status)
 			f.fn();
 	}
 	fflush(0);
+	if (__msync_all)
+		__msync_all();
 	sys_exit(status);
 }
 

@@ -49,6 +49,10 @@
 #define SYS_unmap       17  /* (void *addr, size_t len) -> 0; -ENOMEM (nothing unmapped) if cutting a demand-zero region in two passes MAXLAZY_SPACE */
 #define SYS_protect     18  /* (void *addr, size_t len, int prot) -> 0: every page mapped (else -ENOMEM); PROT_NONE allowed */
 #define SYS_discard     19  /* (void *addr, size_t len) -> 0: the pages read as zeros from now on, their frames freed, access kept; every page mapped (else -ENOMEM) */
+#define SYS_fmap        20  /* (void *addr or 0, size_t len, int prot, FMAP_* flags, fd, offset) -> address:
+                               a file's pages, read on first touch (kernel/fmap.c) */
+#define SYS_msync       21  /* (void *addr, size_t len, MSYNC_* flags) -> 0: the dirty pages of
+                               FMAP_SHARED mappings in the range written to their files */
 
 #define SYS_vp_create   32  /* (rip, rsp, arg) -> index of a new running VP; it starts with rdi = arg */
 #define SYS_vp_start    33  /* (index, rip, rsp, arg) -> 0: start a VP parked at boot (run=prog:N) */
@@ -126,6 +130,7 @@
 #define INFO_PARENT     10  /* the id of the space that spawned or forked this one, 0 if none (or it ended) */
 #define INFO_FILES      11  /* a bit (1 << fd) for each open file descriptor: what exec kept */
 #define INFO_FILE_FLAGS 12  /* (INFO_FILE_FLAGS, fd) -> the FO_* flags fd was opened with; -EBADF */
+#define INFO_DISK_FLIGHT 15 /* the most disk requests ever in flight at once (0 without a disk) */
 #define INFO_LOCK_WAITS 16  /* (16, which) times a kernel lock was found held, each wait counted once:
                                which 0 = the caller's space's memory lock (since the space began),
                                1 = kop_lock (blocking operations, timers, futexes), 2 = the physical
@@ -136,6 +141,10 @@
 #define PROT_WRITE      2
 #define PROT_EXEC       4
 #define MAP_LAZY        0x100  /* demand-zero: pages appear on first touch, after the latency in arg 4 */
+
+/* SYS_fmap flags and SYS_msync flags */
+#define FMAP_SHARED     1      /* written back by msync and unmap; else private (copy on read) */
+#define MSYNC_WAIT      1      /* msync also waits until the blocks are on the disk */
 
 /* Capability handles: indices into the holder's own handle table, offset
    so that a handle is never a VP index (SYS_vp_signal takes either). A

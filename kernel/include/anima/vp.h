@@ -70,6 +70,9 @@
 #define BLK_DISK      5   /* a disk read or write (SYS_disk): the EV_UNBLOCKED context is the
                              call's own syscall instruction again (rip back 2, rax the number),
                              so resuming it asks again, and finds the block */
+#define BLK_FPAGE     6   /* a fault on a file-mapped page (SYS_fmap) whose block is on its way
+                             from the disk: the EV_UNBLOCKED context is the faulting instruction,
+                             so resuming it touches the page again, and finds it */
 
 /* Offsets assembly uses (each checked below) */
 #define VPP_DISABLED      0

@@ -1,6 +1,8 @@
 /*
  * <sys/mman.h>: anonymous memory over SYS_map / SYS_unmap / SYS_protect
- * (ulib/mman.c, docs/libc.md). There are no files, so file mappings fail.
+ * (ulib/mman.c, docs/libc.md), and files on the disk over SYS_fmap and
+ * SYS_msync (ulib/libc/fmap.c): MAP_SHARED pages go back to the file on
+ * msync, munmap and exit().
  * mprotect changes the access of mapped pages (ENOMEM if one is not);
  * PROT_NONE reserves address space without memory, made accessible later
  * by mprotect.
@@ -33,6 +35,10 @@
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 int munmap(void *addr, size_t len);
 int mprotect(void *addr, size_t len, int prot);
+#define MS_ASYNC      1
+#define MS_INVALIDATE 2
+#define MS_SYNC       4             /* also waits until the blocks are on the disk */
+int msync(void *addr, size_t len, int flags);
 
 /* madvise (Linux's values): MADV_DONTNEED and MADV_FREE zero the whole
    pages (they read back as zeros, as Linux's anonymous memory does; the

@@ -24,7 +24,8 @@
  * bit), never past the file's size at the time. They are the space's
  * frames, not the cache's: a read() of the file sees a page's writes
  * after its write-back, and a page touched before a write() to the file
- * keeps the old bytes.
+ * keeps the old bytes, but for the space's own file calls, which write
+ * its shared pages back first and drop them after a write (fmapcoh.c).
  */
 #include "kernel.h"
 #include "ext2.h"

@@ -297,6 +297,10 @@ long fmap_flush(uint64_t addr, uint64_t len);
 void fmap_copy_reset(void);
 long fmap_copy_wait(long r, long redo_below);
 
+/* fmapcoh.c */
+long fmap_file_flush(uint32_t ino, uint64_t off, uint64_t len);
+void fmap_file_drop(uint32_t ino, uint64_t off, uint64_t len);
+
 /* sysmem.c */
 long map_file(uint64_t addr, uint64_t len, uint64_t prot, uint32_t ino, int shared, uint64_t off);
 

@@ -187,9 +187,15 @@ long sys_file_open(ARGS)
 		return -EISDIR;
 	if ((a1 & FO_DIRECTORY) && !IS_DIR(&ip))
 		return -ENOTDIR;
-	if ((a1 & FO_TRUNC) && acc != FO_RDONLY && IS_REG(&ip) &&
-	    (r = RETRY(ext2_truncate(&c, ip.ino, 0))))
+	int trunc = (a1 & FO_TRUNC) && acc != FO_RDONLY && IS_REG(&ip);
+	/* (our dirty shared pages first, else their write-back would come
+	   after the truncation: fmapcoh.c; none with FO_EXCL, a new file) */
+	if (trunc && !(a1 & FO_EXCL) && fmap_file_flush(ip.ino, 0, ~0UL) == -EBWAIT)
+		return 0;                /* the thread blocked: the call runs again */
+	if (trunc && (r = RETRY(ext2_truncate(&c, ip.ino, 0))))
 		return r == -EBWAIT ? 0 : r;
+	if (trunc)
+		fmap_file_drop(ip.ino, 0, ~0UL);
 	struct ftable *t = ftab(sp, 1);
 	struct file *f = t ? kzalloc_user(sp, sizeof *f) : 0;
 	if (!f)
@@ -236,6 +242,9 @@ static long do_read(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
 		goto out;
 	uint64_t pos = at ? (uint64_t)off : __atomic_load_n(&f->off, __ATOMIC_RELAXED);
 	struct inode ip;
+	r = 0;
+	if (fmap_file_flush(f->ip.ino, pos, n) == -EBWAIT)
+		goto out;                /* (our shared map's stores first: fmapcoh.c; blocked, runs again) */
 	for (;;) {
 		struct fsctx c = { 0 };
 		fmap_copy_reset();
@@ -427,6 +436,9 @@ static long do_write(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at
 		goto out;
 	uint64_t pos = at ? (uint64_t)off : __atomic_load_n(&f->off, __ATOMIC_RELAXED), where = pos;
 	int append = !at && (f->flags & FO_APPEND);
+	/* (our shared map's stores go first, not over these bytes later: fmapcoh.c) */
+	if (fmap_file_flush(f->ip.ino, append ? 0 : pos, append ? ~0UL : n) == -EBWAIT)
+		goto out;                /* (r 0: the thread blocked, the call runs again) */
 	for (long w = 1; w == 1;) {         /* (again while ubuf is a file page on its way: fmap.c) */
 		fmap_copy_reset();
 		r = RETRY(ext2_write(&c, f->ip.ino, pos, ubuf, MIN(n, 1UL << 30), append, &where));
@@ -435,6 +447,8 @@ static long do_write(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at
 	}
 	if (r > 0 && !at)
 		__atomic_store_n(&f->off, where + (uint64_t)r, __ATOMIC_RELAXED);
+	if (r > 0)
+		fmap_file_drop(f->ip.ino, where, (uint64_t)r);   /* our maps see the new bytes */
 	if (r == -EBWAIT)
 		r = 0;
 out:
@@ -464,8 +478,11 @@ long sys_file_ftruncate(ARGS)
 	if (!f)
 		return -EBADF;
 	long r = -EINVAL;
-	if ((f->flags & FO_ACCMODE) != FO_RDONLY && IS_REG(&f->ip) && (int64_t)a1 >= 0)
-		r = RETRY(ext2_truncate(&c, f->ip.ino, a1));
+	int ok = (f->flags & FO_ACCMODE) != FO_RDONLY && IS_REG(&f->ip) && (int64_t)a1 >= 0;
+	if (ok && fmap_file_flush(f->ip.ino, a1, ~0UL) == -EBWAIT)
+		r = -EBWAIT;             /* (our dirty shared pages first: fmapcoh.c) */
+	else if (ok && !(r = RETRY(ext2_truncate(&c, f->ip.ino, a1))))
+		fmap_file_drop(f->ip.ino, a1, ~0UL);   /* past a1: zeros, or gone */
 	fput(sp, f);
 	return r == -EBWAIT ? 0 : r;
 }

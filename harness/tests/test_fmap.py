@@ -107,3 +107,28 @@ def test_page_faults_from_threads_on_one_vp(boot, image, pkg):
     else:
         assert res["max_in_flight"] >= 16, res
         assert res["vp_unblocks"] >= 16, res
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_one_space_file_calls_see_its_shared_map(boot, image, tmp_path, smp):
+    """Within one space, without msync (kernel/fmapcoh.c): read/pread see
+    a store to a MAP_SHARED page; a pwrite shows through the map; after
+    ftruncate smaller then larger, read and the map give zeros past the
+    cut and the store there is gone; a store after it reaches the file by
+    munmap. In a child on a fifo thread, under memcheck: every page and
+    table comes back."""
+    r = boot("memcheck run=fmaptest,child,coherent,fifo", smp=smp, timeout=180, disk=image)
+    done(r, 0)
+    mine = {x.get("mode"): x for x in r.results if x.get("name") == "fmaptest"}
+    assert sorted(mine) == ["child", "coherent"], r.results
+    res, parent = mine["coherent"], mine["child"]
+    assert res["failures"] == 0, res
+    assert res["read_sees_store"] == 1, res
+    assert res["map_sees_pwrite"] == 1, res
+    assert res["truncate_zeros"] == 1, res
+    assert res["after_unmap"] == 1, res
+    assert parent["child"] == 0 and parent["avail_lost"] == 0, parent
+    fsck_clean(image)
+    want = bytearray(wbytes(5, PG + 50)) + bytearray(3 * PG + 100 - (PG + 50))
+    want[10], want[PG + 5], want[3 * PG + 1] = ord("A"), ord("B"), ord("D")
+    assert dump(image, "/coh", tmp_path) == bytes(want)

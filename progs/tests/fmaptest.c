@@ -12,10 +12,14 @@
  *                      /new made through a shared map, and every error a
  *                      bad call gives; write(2) from and read(2) into
  *                      untouched mapped pages (/copy)
+ *   coherent PKG       on a thread of PKG, one space's file calls and its
+ *                      own shared map of /coh agree without msync: read
+ *                      sees a store, the map sees a pwrite, ftruncate
+ *                      smaller then larger reads zeros (kernel/fmapcoh.c)
+ *   child [MODE [PKG]] MODE (basic) in a child; whether available
+ *                      memory came back exactly after it ended
  *   exitwrite          /rw3 (12,388 bytes) written through a shared map,
  *                      then exit() without msync or munmap
- *   child              `basic` in a child; whether available memory came
- *                      back exactly after it ended
  *   random PKG N R P   N threads of PKG on one VP each touch R random
  *                      pages of P mapped: the word checked; the most
  *                      disk requests ever in flight (INFO_DISK_FLIGHT)
@@ -301,6 +305,55 @@ static void basic(void)
 	errors();
 }
 
+/* --- coherence of one space's file calls and its own shared map --- */
+
+#define COHSIZE (3 * PG + 100)
+
+static void *coherent(void *arg)
+{
+	static unsigned char b[4 * PG];
+	int fd = open("/coh", O_CREAT | O_RDWR | O_TRUNC, 0644);
+	for (long i = 0; i < COHSIZE; i++)
+		b[i] = wbyte(5, i);
+	CHECK(fd >= 0 && write(fd, b, COHSIZE) == COHSIZE);
+	unsigned char *m = mmap(0, 4 * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(m != MAP_FAILED);
+	if (m == MAP_FAILED) {
+		result_end(&R);
+		return arg;
+	}
+	CHECK(m[PG + 100] == wbyte(5, PG + 100));            /* (the page is mapped now) */
+	m[10] = 'A';
+	m[PG + 5] = 'B';
+	m[2 * PG + 1] = 'C';
+	/* read and pread see the stores, no msync between */
+	CHECK(lseek(fd, 0, SEEK_SET) == 0 && read(fd, b, 16) == 16);
+	long ok = b[10] == 'A' && b[9] == wbyte(5, 9);
+	CHECK(pread(fd, b, 8, PG + 2) == 8);
+	result_int(&R, "read_sees_store", ok && b[3] == 'B');
+	/* a pwrite over a mapped, touched page: the map shows it */
+	CHECK(pwrite(fd, "XYZ", 3, PG + 100) == 3);
+	result_int(&R, "map_sees_pwrite", !memcmp(m + PG + 100, "XYZ", 3) && m[PG + 5] == 'B' &&
+		   m[PG + 99] == wbyte(5, PG + 99));
+	/* smaller, then larger: zeros past the cut, through read and the map;
+	   the store at 2 PG + 1 went with the cut */
+	CHECK(ftruncate(fd, PG + 50) == 0 && ftruncate(fd, COHSIZE) == 0);
+	memset(b, 0x55, sizeof b);
+	CHECK(pread(fd, b, COHSIZE, 0) == COHSIZE);
+	ok = b[10] == 'A' && b[PG + 5] == 'B' && b[PG + 49] == wbyte(5, PG + 49);
+	for (long i = PG + 50; i < COHSIZE; i++)
+		ok = ok && b[i] == 0 && m[i] == 0;
+	result_int(&R, "truncate_zeros", ok && m[PG + 5] == 'B' && m[10] == 'A');
+	m[3 * PG + 1] = 'D';                                 /* written back by munmap */
+	CHECK(munmap(m, 4 * PG) == 0);
+	CHECK(pread(fd, b, COHSIZE, 0) == COHSIZE);
+	result_int(&R, "after_unmap", b[2 * PG + 1] == 0 && b[3 * PG + 1] == 'D' && b[PG + 100] == 0);
+	close(fd);
+	result_int(&R, "failures", failures);
+	result_end(&R);
+	return arg;
+}
+
 /* --- random touches from threads --- */
 
 static int rn, rreads;
@@ -361,11 +414,16 @@ int main(int argc, char **argv)
 		basic();
 	} else if (!strcmp(mode, "child")) {
 		long before = avail_settled(1);
-		char *args[] = { "fmaptest", "basic", 0 };
-		long id = sys_spawn("fmaptest", 2, (const char *const *)args);
+		char *args[] = { "fmaptest", argc > 2 ? argv[2] : "basic", argc > 3 ? argv[3] : 0, 0 };
+		long id = sys_spawn("fmaptest", argc > 3 ? 3 : 2, (const char *const *)args);
 		int st = -2;
 		result_int(&R, "child", id < 0 ? id : sys_wait((int)id, &st) == id ? st : -999);
 		result_int(&R, "avail_lost", before - avail_settled(1));
+	} else if (!strcmp(mode, "coherent") && argc > 2) {
+		if (!pkg_find(argv[2]))
+			return 2;
+		pkg_find(argv[2])->run(1, coherent, 0);
+		return failures ? 1 : 0;
 	} else if (!strcmp(mode, "random") && argc > 5) {
 		rpkg = argv[2];
 		rn = atoi(argv[3]);

@@ -15,7 +15,9 @@
  *   coherent PKG       on a thread of PKG, one space's file calls and its
  *                      own shared map of /coh agree without msync: read
  *                      sees a store, the map sees a pwrite, ftruncate
- *                      smaller then larger reads zeros (kernel/fmapcoh.c)
+ *                      smaller then larger reads zeros (kernel/fmapcoh.c);
+ *                      the read's write-back waits for the disk (/big
+ *                      read before it)
  *   child [MODE [PKG]] MODE (basic) in a child; whether available
  *                      memory came back exactly after it ended
  *   exitwrite          /rw3 (12,388 bytes) written through a shared map,
@@ -326,8 +328,18 @@ static void *coherent(void *arg)
 	m[10] = 'A';
 	m[PG + 5] = 'B';
 	m[2 * PG + 1] = 'C';
-	/* read and pread see the stores, no msync between */
+	m[3 * PG + 2] = 'E';            /* (the last page, partial: its write-back reads the block) */
+	/* read and pread see the stores, no msync between; /big read first
+	   (eight times the cache) so the write-back waits for the disk and
+	   the call runs again (the thread or the VP blocks) */
+	CHECK(fsync(fd) == 0);                               /* (clean: the cache may drop them) */
+	int big = open("/big", O_RDONLY);
+	for (long at = 0; big >= 0 && pread(big, b, sizeof b, at) == sizeof b; at += sizeof b)
+		;
+	CHECK(big >= 0 && close(big) == 0);
+	uint64_t w0 = vp_pseudo()->unblocks + vp_pseudo()->blocks;
 	CHECK(lseek(fd, 0, SEEK_SET) == 0 && read(fd, b, 16) == 16);
+	result_uint(&R, "read_waits", vp_pseudo()->unblocks + vp_pseudo()->blocks - w0);
 	long ok = b[10] == 'A' && b[9] == wbyte(5, 9);
 	CHECK(pread(fd, b, 8, PG + 2) == 8);
 	result_int(&R, "read_sees_store", ok && b[3] == 'B');

@@ -4,10 +4,12 @@ is shared; a child's close leaves the parent's open; a file outlives the
 parent's close in the child; FD_CLOEXEC stays per descriptor
 (progs/posix/forkfd.c). The bytes a child wrote through an inherited
 descriptor are on the disk (e2fsck -fn clean, debugfs brings them back),
-and every charge comes back (INFO_MEM_AVAIL, memcheck)."""
+and every charge comes back (INFO_MEM_AVAIL, memcheck). posix_spawn of
+/bin/forkfd passes a descriptor without FD_CLOEXEC on, and not one with it."""
 import subprocess
 
 import pytest
+from harness import BUILD
 from helpers import done, result, DEBUGFS, MKE2FS, needs_e2fsprogs
 from test_ext2write import fsck_clean
 
@@ -18,8 +20,11 @@ def image(tmp_path):
     tree = tmp_path / "tree"
     tree.mkdir()
     (tree / "data").write_bytes(b"0123456789")
+    (tree / "bin").mkdir()
+    (tree / "bin" / "forkfd").write_bytes((BUILD / "progs" / "forkfd").read_bytes())
+    (tree / "bin" / "forkfd").chmod(0o755)
     img = tmp_path / "fs.img"
-    subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "1024", "-d", str(tree), str(img), "4M"],
+    subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "1024", "-d", str(tree), str(img), "8M"],
                    check=True, capture_output=True)
     return img
 

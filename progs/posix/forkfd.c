@@ -14,6 +14,9 @@
  *            child still reads the file through its own
  *   cloexec  FD_CLOEXEC stays set on the child's copy, and clear on
  *            another descriptor
+ *   spawn    posix_spawn of /bin/forkfd (this program, on the disk) with
+ *            `read FD`: a descriptor without FD_CLOEXEC reaches it (it
+ *            reads "0123456789", exit 0), one with it does not (exit 3)
  */
 #define CHECK_NAME "forkfd"
 #include <stdio.h>
@@ -23,6 +26,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <spawn.h>
 #include <animalib/result.h>
 #include <avail.h>
 #include <check.h>
@@ -116,6 +120,28 @@ static void cloexec(void)
 	CHECK(close(a) == 0 && close(b) == 0);
 }
 
+/* posix_spawn /bin/forkfd read FD: its exit status. */
+static int spawned(int fd)
+{
+	char arg[8];
+	snprintf(arg, sizeof arg, "%d", fd);
+	char *argv[] = { "forkfd", "pkg=fifo", "read", arg, 0 };
+	pid_t p = 0;
+	int st = -1;
+	if (posix_spawn(&p, "/bin/forkfd", 0, 0, argv, 0) || waitpid(p, &st, 0) != p)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void spawn(void)
+{
+	int a = open("/data", O_RDONLY), b = open("/data", O_RDONLY | O_CLOEXEC);
+	CHECK(a >= 0 && b >= 0);
+	CHECK(spawned(a) == 0);
+	CHECK(spawned(b) == 3);
+	CHECK(close(a) == 0 && close(b) == 0);
+}
+
 static int body(void)
 {
 	shared();
@@ -123,11 +149,16 @@ static int body(void)
 	closes();
 	outlive();
 	cloexec();
+	spawn();
 	return failures;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "read")) {    /* spawn's program */
+		char b[11] = { 0 };
+		return pread(atoi(argv[2]), b, 10, 0) == 10 && !strcmp(b, "0123456789") ? 0 : 3;
+	}
 	struct result R;
 	result_begin(&R, "forkfd");
 	long before = avail_settled(1);

@@ -14,6 +14,11 @@
  *            child still reads the file through its own
  *   cloexec  FD_CLOEXEC stays set on the child's copy, and clear on
  *            another descriptor
+ *   many     40 forks (as many as the kernel gives: MAXCHILD) each hold
+ *            the file, dup it and read through the copy while the others
+ *            run; every one reads right. The fork refused (-EAGAIN, by
+ *            space_register after file_fork took its references) drops
+ *            them with the discarded child: the parent still reads
  *   spawn    posix_spawn of /bin/forkfd (this program, on the disk) with
  *            `read FD`: a descriptor without FD_CLOEXEC reaches it (it
  *            reads "0123456789", exit 0), one with it does not (exit 3)
@@ -120,6 +125,34 @@ static void cloexec(void)
 	CHECK(close(a) == 0 && close(b) == 0);
 }
 
+static void many(void)
+{
+	int fd = open("/data", O_RDONLY), forks = 0, ok = 0;
+	pid_t kids[40];
+	CHECK(fd >= 0);
+	for (int i = 0; i < 40; i++) {
+		pid_t p = fork();
+		if (p == 0) {
+			char b[2] = { 0 };
+			int d = dup(fd);
+			usleep(5000);
+			_exit(d >= 0 && pread(d, b, 1, i % 10) == 1 && b[0] == '0' + i % 10 ? 0 : 1);
+		}
+		if (p < 0)
+			break;
+		kids[forks++] = p;
+	}
+	for (int i = 0; i < forks; i++) {
+		int st = -1;
+		ok += waitpid(kids[i], &st, 0) == kids[i] && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	}
+	printf("forkfd: many: %d forks, %d read right\n", forks, ok);
+	CHECK(forks >= 8 && ok == forks);
+	char b[2] = { 0 };
+	CHECK(pread(fd, b, 1, 9) == 1 && b[0] == '9');
+	CHECK(close(fd) == 0);
+}
+
 /* posix_spawn /bin/forkfd read FD: its exit status. */
 static int spawned(int fd)
 {
@@ -149,6 +182,7 @@ static int body(void)
 	closes();
 	outlive();
 	cloexec();
+	many();
 	spawn();
 	return failures;
 }

@@ -62,6 +62,7 @@ long file_map_info(struct space *sp, uint64_t fd, uint32_t *ino, int *flags);   
 void file_space_free(struct space *sp);  /* sysfile.c */
 long file_exec_check(struct space *sp, struct space *nw, const signed char *keep, int n);
 void file_exec_move(struct space *old, struct space *nw);
+long file_fork(struct space *sp, struct space *ch);   /* sysfile.c */
 long file_info(int what, uint64_t fd);
 void bcache_halt_flush(void);
 #define BWAIT 1                       /* bcache: wait for *out, then ask again */

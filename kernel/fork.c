@@ -9,11 +9,14 @@
  * where writable); shared segments stay shared (the mapping and its
  * reference are copied, as MAP_SHARED); demand-zero regions are copied
  * as regions; handles to segments are copied (each a reference), VP
- * handles are not (they would name the parent's VPs).
+ * handles are not (they would name the parent's VPs). The child's file
+ * table names the parent's open files under the same descriptors, each
+ * a reference (file_fork: the offset is shared, as POSIX says).
  *
  * Charges: the child is charged like any space, before each piece is
- * built: its struct, its VP, every table (space_pte_room) and a whole
- * page for every frame it shares (docs/security.md); its id and slot
+ * built: its struct, its VP, every table (space_pte_room), a whole
+ * page for every frame it shares (docs/security.md), its file table and
+ * each open file it names; its id and slot
  * come from space_register (MAXCHILD per parent, MAXSPACE in all). So a
  * fork bomb ends in -EAGAIN or -ENOMEM.
  *
@@ -24,6 +27,7 @@
  * (seg_fork), then the heap's and the allocator's.
  */
 #include "kernel.h"
+#include "disk.h"
 #include <anima/exit.h>
 #include <anima/vp.h>
 
@@ -132,6 +136,8 @@ long sys_fork(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64
 		tlb_shootdown(sp);               /* no CPU writes through an old entry now */
 		__atomic_fetch_sub(&sp->forking, 1, __ATOMIC_ACQ_REL);
 	}
+	if (!r)
+		r = file_fork(sp, ch);           /* its descriptors: sp's open files (sysfile.c) */
 	if (!r)
 		r = space_register(ch, sp);
 	if (r < 0) {

@@ -4,7 +4,12 @@
  * MAXFILE_SPACE descriptors, shared by its VPs, made at its first open;
  * the table and every open file are kernel heap charged to the space
  * (kzalloc_user: its quota, and the kernel's reserve stays free) and are
- * freed with it (file_space_free).
+ * freed with it (file_space_free). A fork's child gets a reference to
+ * each of its parent's open files (file_fork): one open file may be named
+ * by several spaces' tables, so its count is atomic, and each space whose
+ * table names it is charged for it once, from the first of its
+ * descriptors that names it until the last one goes; the memory is freed
+ * when the last reference of any space goes.
  *
  * A call that meets a block not in the cache waits for it as a BLK_DISK
  * kop (disk_wait) and then runs again from the start; with upcalls the
@@ -16,7 +21,7 @@
 #include <anima/syscall.h>
 
 struct file {
-	int refs;                  /* descriptors naming it (the table's lock) + calls using it */
+	int refs;                  /* descriptors naming it, of every table + calls using it (atomic) */
 	int flags;                 /* FO_* given to open (access mode, FO_APPEND) */
 	uint64_t off;
 	struct inode ip;           /* copied at open; calls read it again (fresh) before use */
@@ -91,14 +96,41 @@ static struct ftable *ftab(struct space *sp, int make)
 	return t;
 }
 
+/* Drop a reference to f (of a descriptor or a call). The charges are
+   the tables' (named, uncharge), so the last one just frees it. */
 static void fput(struct space *sp, struct file *f)
 {
-	struct ftable *t = sp->files;
-	spin_lock(&t->lock);
-	int last = --f->refs == 0;
-	spin_unlock(&t->lock);
-	if (last)
-		kfree_user(sp, f, sizeof *f);
+	(void)sp;
+	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		kfree(f);
+}
+
+/* Does another descriptor of t than `fd` name f? t's lock held. */
+static int named(struct ftable *t, struct file *f, int fd)
+{
+	for (int i = 0; i < MAXFILE_SPACE; i++)
+		if (i != fd && t->f[i] == f)
+			return 1;
+	return 0;
+}
+
+/* Does a descriptor of t below fd name f? t's lock held. */
+static int named_before(struct ftable *t, struct file *f, int fd)
+{
+	for (int i = 0; i < fd; i++)
+		if (t->f[i] == f)
+			return 1;
+	return 0;
+}
+
+/* The space's charge for one open file its table names. */
+static void charge(struct space *sp, long sign)
+{
+	uint64_t c = kheap_charge(sizeof(struct file));
+	if (sign > 0)
+		__atomic_add_fetch(&sp->kbytes, c, __ATOMIC_RELAXED);
+	else
+		__atomic_sub_fetch(&sp->kbytes, c, __ATOMIC_RELAXED);
 }
 
 /* Descriptor fd's file, held (fput it): 0 if fd is not open. */
@@ -110,20 +142,24 @@ static struct file *fget(struct space *sp, uint64_t fd)
 		return 0;
 	spin_lock(&t->lock);
 	if ((f = t->f[fd]))
-		f->refs++;
+		__atomic_add_fetch(&f->refs, 1, __ATOMIC_ACQ_REL);
 	spin_unlock(&t->lock);
 	return f;
 }
 
-/* Put f at the lowest free descriptor: it, or -EMFILE. */
-static long install(struct ftable *t, struct file *f)
+/* Put f at sp's lowest free descriptor: it, or -EMFILE. sp is charged
+   for f if no other descriptor names it (a dup racing a close of the
+   first), unless `charged` (open's new file, charged when made). */
+static long install(struct space *sp, struct ftable *t, struct file *f, int charged)
 {
 	long r = -EMFILE;
 	spin_lock(&t->lock);
 	for (int i = 0; i < MAXFILE_SPACE; i++)
 		if (!t->f[i]) {
+			if (!charged && !named(t, f, i))
+				charge(sp, 1);
 			t->f[i] = f;
-			f->refs++;
+			__atomic_add_fetch(&f->refs, 1, __ATOMIC_ACQ_REL);
 			r = i;
 			break;
 		}
@@ -202,7 +238,7 @@ long sys_file_open(ARGS)
 		return -ENOMEM;
 	f->ip = ip;
 	f->flags = (int)a1;
-	if ((r = install(t, f)) < 0)
+	if ((r = install(sp, t, f, 1)) < 0)
 		kfree_user(sp, f, sizeof *f);
 	return r;
 }
@@ -217,6 +253,8 @@ long sys_file_close(ARGS)
 	spin_lock(&t->lock);
 	struct file *f = t->f[a0];
 	t->f[a0] = 0;
+	if (f && !named(t, f, (int)a0))
+		charge(sp, -1);              /* its table's last descriptor of f */
 	spin_unlock(&t->lock);
 	if (!f)
 		return -EBADF;
@@ -381,7 +419,7 @@ long sys_file_dup(ARGS)
 	struct file *f = fget(sp, a0);
 	if (!f)
 		return -EBADF;
-	long r = install(sp->files, f);
+	long r = install(sp, sp->files, f, 0);
 	fput(sp, f);
 	return r;
 }
@@ -406,9 +444,15 @@ void file_space_free(struct space *sp)
 	struct ftable *t = sp->files;
 	if (!t)
 		return;
-	for (int i = 0; i < MAXFILE_SPACE; i++)
-		if (t->f[i] && --t->f[i]->refs == 0)
-			kfree_user(sp, t->f[i], sizeof *t->f[i]);
+	for (int i = 0; i < MAXFILE_SPACE; i++) {
+		struct file *f = t->f[i];
+		if (!f)
+			continue;
+		t->f[i] = 0;
+		if (!named(t, f, i))
+			charge(sp, -1);
+		fput(sp, f);
+	}
 	sp->files = 0;
 	kfree_user(sp, t, sizeof *t);
 }
@@ -576,9 +620,9 @@ long file_exec_check(struct space *sp, struct space *nw, const signed char *keep
 	return any && !ftab(nw, 1) ? -ENOMEM : 0;
 }
 
-/* old's last VP has ended (space_finish): the descriptors it keeps move
-   to nw, each file's charge with it (counted once however many of nw's
-   descriptors name it); old's table frees the rest with old. */
+/* old's last VP has ended (space_finish): the descriptors it keeps go
+   to nw, each file charged to nw (once however many of nw's descriptors
+   name it); old's table drops its references and charges with old. */
 void file_exec_move(struct space *old, struct space *nw)
 {
 	struct ftable *t = old->files, *n = nw->files;
@@ -590,14 +634,36 @@ void file_exec_move(struct space *old, struct space *nw)
 		int seen = 0;
 		for (int j = 0; j < i; j++)
 			seen |= n->f[j] == f;
-		f->refs++;                   /* nw's; old's go with old's table */
+		__atomic_add_fetch(&f->refs, 1, __ATOMIC_ACQ_REL);   /* nw's; old's go with old's table */
 		n->f[i] = f;
-		if (!seen) {
-			uint64_t c = kheap_charge(sizeof *f);
-			__atomic_sub_fetch(&old->kbytes, c, __ATOMIC_RELAXED);
-			__atomic_add_fetch(&nw->kbytes, c, __ATOMIC_RELAXED);
-		}
+		if (!seen)
+			charge(nw, 1);
 	}
+}
+
+/* fork (fork.c): ch, not yet running, gets a reference to each of sp's
+   open files under the same descriptor (the same open file: offset and
+   flags shared), charged to ch's quota before any is taken: 0, or
+   -ENOMEM with nothing taken (ch's table, if made, goes with ch). */
+long file_fork(struct space *sp, struct space *ch)
+{
+	struct ftable *t = ftab(sp, 0), *n;
+	if (!t)
+		return 0;
+	if (!(n = ftab(ch, 1)))
+		return -ENOMEM;
+	spin_lock(&t->lock);
+	uint64_t distinct = 0;
+	for (int i = 0; i < MAXFILE_SPACE; i++)
+		distinct += t->f[i] && !named_before(t, t->f[i], i);
+	long r = mem_quota_ok(ch, distinct * kheap_charge(sizeof(struct file))) ? 0 : -ENOMEM;
+	for (int i = 0; !r && i < MAXFILE_SPACE; i++)
+		if ((n->f[i] = t->f[i]))
+			__atomic_add_fetch(&n->f[i]->refs, 1, __ATOMIC_ACQ_REL);
+	spin_unlock(&t->lock);
+	while (!r && distinct--)
+		charge(ch, 1);
+	return r;
 }
 
 /* INFO_FILES: a bit for each open descriptor; INFO_FILE_FLAGS: fd's FO_*

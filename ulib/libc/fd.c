@@ -484,7 +484,7 @@ _Static_assert(O_ACCMODE == FO_ACCMODE && O_CREAT == FO_CREAT && O_EXCL == FO_EX
 void __fd_keep(signed char keep[MAXFILE_SPACE]);
 void __fd_keep(signed char keep[MAXFILE_SPACE])
 {
-	unsigned long open = (unsigned long)sys_getinfo(INFO_FILES);   /* (a fork's child has none) */
+	unsigned long open = (unsigned long)sys_getinfo(INFO_FILES);   /* (a fork's child has its parent's) */
 	spin_lock(&fdlk);
 	for (int i = 0; i < MAXFILE_SPACE; i++)
 		keep[i] = i < NFD && fds[i].kind == FD_FILE && !fds[i].cloexec &&

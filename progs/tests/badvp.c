@@ -273,7 +273,7 @@ static void do_warn(struct vp_page *vpp, const char *k)
 		vpp->warn_ns = 10 * pp->quantum_ns;   /* warn-over */
 	/* The warn time is taken when a quantum starts: start a fresh one. */
 	sys_yield();
-	uint64_t t0 = sys_time(), limit = t0 + 4 * pp->quantum_ns + 100000000;
+	uint64_t t0 = sys_time(), limit = t0 + 4 * pp->quantum_ns + 1500000000;
 	int before = nlog;
 	while (nlog == before && sys_time() < limit)
 		;

@@ -1,0 +1,152 @@
+"""Symbolic links (kernel/ext2link.c, ulib/libc/link.c): an image made by
+mke2fs -d from a host tree holding fast (under 60 bytes) and slow
+targets, absolute and relative ones, a chain of 8 links (followed) and
+of 9 (ELOOP), a cycle (ELOOP), a dangling link (ENOENT), links to a
+directory and through one, and the longest target (4095 bytes);
+progs/posix/symlinks.c reports lstat, readlink, stat, open+read and
+opendir for each path, and chdir through those that are directories,
+and each figure is checked against what the host's os.lstat,
+os.readlink, os.stat and os.listdir say of the same tree, links followed
+as the guest follows them (resolve(): absolute targets inside the
+image, 8 links at most). Inode numbers are the image's: lstat's and
+stat's are compared with each other."""
+import errno
+import os
+import stat as st
+
+import pytest
+from harness import disk
+from helpers import fnv, needs_e2fsprogs
+
+pytestmark = needs_e2fsprogs
+
+SLOW = "/t/" + "d" * 70 + "/../file.txt"          # 83 bytes: in a data block
+LONG = "/t" + "/." * 2042 + "/file.txt"            # 4095 bytes: the longest target
+
+
+def build(t):
+    (t / "dir" / "sub").mkdir(parents=True)
+    (t / ("d" * 70)).mkdir()
+    (t / "file.txt").write_bytes(b"hello symlinks\n" * 300)
+    (t / "dir" / "inner.txt").write_bytes(b"inner\n")
+    links = {
+        "fast_rel": "file.txt", "fast_abs": "/t/file.txt", "slow_abs": SLOW,
+        "slow_rel": "./" + "d" * 70 + "/../dir/inner.txt", "todir": "dir",
+        "todir_abs": "/t/dir", "dangling": "nowhere", "cyc_a": "cyc_b", "cyc_b": "cyc_a",
+        "dir/up": "../file.txt", "dir/self": ".", "chain0": "file.txt", "long": LONG,
+    }
+    for i in range(1, 10):
+        links[f"chain{i}"] = f"chain{i - 1}"
+    for name, target in links.items():
+        os.symlink(target, t / name)
+    return links
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    d = tmp_path_factory.mktemp("symlink")
+    t = d / "tree" / "t"
+    t.mkdir(parents=True)
+    links = build(t)
+    image = d / "fs.img"
+    disk.make_image(d / "tree", image)
+    return image, d / "tree", links
+
+
+PATHS = ["file.txt", "dir", "fast_rel", "fast_abs", "slow_abs", "slow_rel", "todir", "todir_abs",
+         "todir/inner.txt", "todir_abs/sub", "dangling", "cyc_a", "chain8", "chain9",
+         "dir/up", "dir/self", "dir/self/self/inner.txt", "todir/up", "chain8/x", "file.txt/x", "long"]
+
+
+def host(root, p):
+    """What the guest should report for /t/p, from the host tree (absolute
+    targets resolve inside root: the image's / is the tree's folder)."""
+    full = root / "t" / p
+    want = {}
+    try:
+        last = resolve(root, full.parent) / full.name
+        l = os.lstat(last)
+        want.update(lstat=0, lmode=l.st_mode, lsize=l.st_size)
+    except OSError as e:
+        want.update(lstat=-e.errno)
+    try:
+        t = os.readlink(resolve(root, full.parent) / full.name).encode()
+        want.update(readlink=0, tlen=len(t), target=fnv(t))
+    except OSError as e:
+        want.update(readlink=-e.errno, tlen=-1)
+    try:
+        s = resolve_stat(root, full)
+        want.update(stat=0, mode=s.st_mode, size=s.st_size)
+    except OSError as e:
+        want.update(stat=-e.errno)
+    try:
+        data = open_in(root, full).read()
+        want.update(read=len(data), hash=fnv(data))
+    except OSError as e:
+        want.update(read=-e.errno)
+    try:
+        want.update(dir=len(os.listdir(resolve(root, full))) + 2)
+    except OSError as e:
+        want.update(dir=-e.errno)
+    return want
+
+
+def resolve(root, full):
+    """full with every link followed as the guest does: absolute targets
+    under root, at most 8 links (Linux allows 40), ".." of root is root."""
+    parts, cur, n = list(full.relative_to(root).parts), root, 0
+    while parts:
+        name = parts.pop(0)
+        if not cur.is_dir():
+            raise OSError(errno.ENOTDIR, str(cur))
+        nxt = cur / name
+        if name in (".", ".."):
+            cur = cur.parent if name == ".." and cur != root else cur
+        elif os.path.islink(nxt):
+            n += 1
+            if n > 8:
+                raise OSError(errno.ELOOP, str(nxt))
+            tgt = os.readlink(nxt)
+            cur = root if tgt.startswith("/") else cur
+            parts = [x for x in tgt.split("/") if x] + parts
+        elif not os.path.lexists(nxt):
+            raise OSError(errno.ENOENT, str(nxt))
+        else:
+            cur = nxt
+    return cur
+
+
+def resolve_stat(root, full):
+    return os.stat(resolve(root, full))
+
+
+def open_in(root, full):
+    p = resolve(root, full)
+    if p.is_dir():
+        raise OSError(errno.EISDIR, str(p))
+    return open(p, "rb")
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_symlinks(boot, tree, smp):
+    image, root, links = tree
+    args = ",".join("/t/" + p for p in PATHS)
+    r = boot(f"run=symlinks,pkg=fifo,{args}", smp=smp, timeout=120, disk=image)
+    assert [e for e in r.events("result") if e.get("name") == "symlinks_done"], r.output[-2000:]
+    got = {e["path"][3:]: e for e in r.events("result") if e.get("name") == "symlinks"}
+    assert sorted(got) == sorted(PATHS), sorted(got)
+    for p in PATHS:
+        want, g = host(root, p), got[p]
+        for k, v in want.items():
+            assert g[k] == v, (p, k, g[k], v, g)
+        if g["lstat"] == 0 and g["stat"] == 0 and not os.path.islink(root / "t" / p):
+            assert g["lino"] == g["ino"], g
+    # the link and its target: the same inode when followed, another when not
+    assert got["fast_abs"]["ino"] == got["file.txt"]["ino"] == got["slow_abs"]["ino"]
+    assert got["fast_abs"]["lino"] != got["file.txt"]["ino"]
+    assert got["todir"]["ino"] == got["dir"]["ino"] == got["dir/self"]["ino"]
+    assert st.S_ISLNK(got["slow_abs"]["lmode"]) and got["slow_abs"]["lsize"] == len(SLOW)
+    cds = {e["path"][3:]: e for e in r.events("result") if e.get("name") == "symlinks_cd"}
+    for p in ("dir", "todir", "todir_abs", "dir/self", "todir_abs/sub"):
+        assert cds[p]["r"] == 0 and cds[p]["dir"] == got[p]["dir"], cds[p]
+    assert cds["todir"]["ino"] == got["dir"]["ino"], cds

@@ -150,3 +150,31 @@ def test_symlinks(boot, tree, smp):
     for p in ("dir", "todir", "todir_abs", "dir/self", "todir_abs/sub"):
         assert cds[p]["r"] == 0 and cds[p]["dir"] == got[p]["dir"], cds[p]
     assert cds["todir"]["ino"] == got["dir"]["ino"], cds
+
+
+def test_hostile_links(boot, tree, tmp_path):
+    """Links a hostile image makes impossible (debugfs set_inode_field): a
+    fast link whose size says 200 bytes (past the 60 its inode holds), a
+    slow one whose block is past the disk, one whose size says 5000 (past
+    a block and past 4095). lstat still describes each (that is only the
+    inode); readlink and every lookup through it give EUCLEAN, or
+    ENAMETOOLONG for the 5000, and nothing reads past the inode."""
+    import shutil
+    import subprocess
+    image, root, links = tree
+    bad = tmp_path / "bad.img"
+    shutil.copy(image, bad)
+    for cmd in ("sif /t/fast_rel size 200", "sif /t/slow_abs block[0] 99999999",
+                "sif /t/slow_rel size 5000"):
+        subprocess.run([disk.tool("debugfs"), "-w", "-R", cmd, str(bad)], check=True,
+                       capture_output=True)
+    r = boot("run=symlinks,pkg=fifo,/t/fast_rel,/t/slow_abs,/t/slow_rel,/t/fast_abs",
+             smp=1, timeout=120, disk=bad)
+    got = {e["path"][3:]: e for e in r.events("result") if e.get("name") == "symlinks"}
+    want = {"fast_rel": (200, -errno.EUCLEAN), "slow_abs": (len(SLOW), -errno.EUCLEAN),
+            "slow_rel": (5000, -errno.ENAMETOOLONG)}
+    for p, (size, err) in want.items():
+        g = got[p]
+        assert g["lstat"] == 0 and st.S_ISLNK(g["lmode"]) and g["lsize"] == size, g
+        assert g["readlink"] == g["stat"] == g["read"] == g["dir"] == err, g
+    assert got["fast_abs"]["stat"] == 0 and got["fast_abs"]["read"] == 4500, got["fast_abs"]

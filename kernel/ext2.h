@@ -64,6 +64,7 @@ long ext2_write(struct fsctx *c, uint32_t ino, uint64_t off, uint64_t ubuf, uint
 		uint64_t *at);
 long ext2_truncate(struct fsctx *c, uint32_t ino, uint64_t len);
 long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino);
+long ext2_symlink(struct fsctx *c, const char *path, const char *target, size_t len);
 long ext2_unlink(struct fsctx *c, const char *path, int dir);
 long ext2_rename(struct fsctx *c, const char *from, const char *to);
 #define EXT2_MAXNAME 255

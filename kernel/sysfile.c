@@ -500,6 +500,8 @@ long sys_file_rmdir(ARGS)
 long sys_file_mkdir(ARGS)
 {
 	UNUSED();
+	if ((a1 & 0170000) == 0120000)
+		return file_symlink(a0, a2);          /* S_IFLNK: a link to a2 (syslink.c) */
 	return path_op(a0, 2, a1);
 }
 

@@ -70,3 +70,33 @@ long sys_file_readlink(ARGS)
 	kfree_user(sp, t, FLINK_MAX);
 	return r == -EBWAIT ? 0 : r;
 }
+
+/* symlink(target, path): SYS_file_mkdir(path, S_IFLNK, target), as
+   call 113 and 114 were the only new numbers. */
+long file_symlink(uint64_t upath, uint64_t utarget)
+{
+	struct space *sp = myvp()->space;
+	char path[FPATH_MAX];
+	long r = copyin_str(path, upath, sizeof path);
+	if (r < 0)
+		return r == -EINVAL ? -ENAMETOOLONG : r;
+	if (!disk_blocks)
+		return -ENODEV;
+	char *t = kmalloc_user(sp, FLINK_MAX);
+	if (!t)
+		return -ENOMEM;
+	r = copyin_str(t, utarget, FLINK_MAX);
+	if (r == -EINVAL)
+		r = -ENAMETOOLONG;
+	else if (r >= 0 && (!path[0] || !t[0]))
+		r = -ENOENT;                 /* POSIX: an empty path or target */
+	while (r >= 0) {
+		struct fsctx c = { 0 };
+		if ((r = ext2_symlink(&c, path, t, strlen(t))) != -EBWAIT)
+			break;
+		if ((r = disk_wait(c.wait)) <= 0)
+			break;               /* (0: the thread blocked; the call runs again) */
+	}
+	kfree_user(sp, t, FLINK_MAX);
+	return r;
+}

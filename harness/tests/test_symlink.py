@@ -178,3 +178,52 @@ def test_hostile_links(boot, tree, tmp_path):
         assert g["lstat"] == 0 and st.S_ISLNK(g["lmode"]) and g["lsize"] == size, g
         assert g["readlink"] == g["stat"] == g["read"] == g["dir"] == err, g
     assert got["fast_abs"]["stat"] == 0 and got["fast_abs"]["read"] == 4500, got["fast_abs"]
+
+
+MADE = [("/t/file.txt", "/t/new_fast"), ("/t/" + "d" * 70 + "/../dir/inner.txt", "/t/new_slow"),
+        ("dir", "/t/new_dir"), ("nowhere", "/t/new_dangling"), ("x", "/t/file.txt"),
+        ("x", "/t/nodir/new"), ("../file.txt", "/t/todir/new_up")]
+
+
+def test_symlink_creation(boot, tree, tmp_path):
+    """symlink(): fast, slow (76 bytes: a data block), relative, dangling,
+    one through a link to a directory, over an existing name (EEXIST), in
+    a missing directory (ENOENT), a 4096-byte target (ENAMETOOLONG) and an
+    empty one (ENOENT). The guest describes what it made as the host sees
+    the same links; e2fsck -fn finds the image clean, and debugfs rdump
+    brings back the links with their targets."""
+    import shutil
+    import subprocess
+    image, root, links = tree
+    img = tmp_path / "made.img"
+    shutil.copy(image, img)
+    args = ",".join(f"{t},{p}" for t, p in MADE)
+    r = boot(f"run=symlinks,pkg=fifo,-make,{args}", smp=2, timeout=120, disk=img)
+    assert [e for e in r.events("result") if e.get("name") == "symlinks_done"], r.output[-2000:]
+    bad = [e for e in r.events("result") if e.get("name") == "symlinks_bad"][0]
+    assert bad["toolong"] == errno.ENAMETOOLONG and bad["empty"] == errno.ENOENT, bad
+    made = {e["path"]: e["r"] for e in r.events("result") if e.get("name") == "symlinks_made"}
+    assert made == {"/t/new_fast": 0, "/t/new_slow": 0, "/t/new_dir": 0, "/t/new_dangling": 0,
+                    "/t/file.txt": errno.EEXIST, "/t/nodir/new": errno.ENOENT,
+                    "/t/todir/new_up": 0}, made
+    # the host tree with the same links made: what the guest reports must match it
+    host_root = tmp_path / "host"
+    shutil.copytree(root, host_root, symlinks=True)
+    for t, p in MADE:
+        if made[p] == 0:
+            where = "/t/dir/new_up" if p == "/t/todir/new_up" else p   # (through the link)
+            os.symlink(t, host_root / where.lstrip("/"))
+    got = {e["path"][3:]: e for e in r.events("result") if e.get("name") == "symlinks"}
+    for t, p in MADE:
+        want, g = host(host_root, p[3:]), got[p[3:]]
+        for k, v in want.items():
+            assert g[k] == v, (p, k, g[k], v, g)
+    fsck = subprocess.run([disk.tool("e2fsck"), "-fn", str(img)], capture_output=True, text=True)
+    assert fsck.returncode == 0, fsck.stdout
+    out = tmp_path / "out"
+    out.mkdir()
+    disk.copy_back(img, out)
+    for t, p in MADE:
+        if made[p] == 0 and p != "/t/todir/new_up":
+            assert os.readlink(out / p.lstrip("/")) == t, p
+    assert os.readlink(out / "t" / "dir" / "new_up") == "../file.txt"

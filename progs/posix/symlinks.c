@@ -5,6 +5,8 @@
  * os.lstat/os.readlink/os.stat of the tree the image was made from.
  * Then chdir through each argument that stat calls a directory and a
  * relative stat of "." there. A failing call reports its errno.
+ * With first argument "-make": symlink(argv[i], argv[i+1]) for each pair
+ * after it, each outcome reported, then the paths described as above.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -74,8 +76,26 @@ static void one(const char *p)
 	       sr ? 0ULL : (unsigned long long)s.st_ino, c, (unsigned long long)h, e);
 }
 
+#define FLINK 4097
+static char big[FLINK];
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "-make")) {
+		memset(big, 'x', sizeof big - 1);      /* 4096 bytes: too long */
+		int e = symlink(big, "/t/toolong") < 0 ? errno : 0;
+		int z = symlink("", "/t/empty") < 0 ? errno : 0;
+		printf("@result {\"name\":\"symlinks_bad\",\"toolong\":%d,\"empty\":%d}\n", e, z);
+		for (int i = 2; i + 1 < argc; i += 2) {
+			int r = symlink(argv[i], argv[i + 1]) < 0 ? errno : 0;
+			printf("@result {\"name\":\"symlinks_made\",\"path\":\"%s\",\"r\":%d}\n",
+			       argv[i + 1], r);
+		}
+		for (int i = 3; i < argc; i += 2)
+			one(argv[i]);
+		printf("@result {\"name\":\"symlinks_done\"}\n");
+		return 0;
+	}
 	for (int i = 1; i < argc; i++)
 		one(argv[i]);
 	for (int i = 1; i < argc; i++) {

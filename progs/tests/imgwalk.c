@@ -5,9 +5,8 @@
  * image may give (EIO, EUCLEAN, ENOENT, ...), never a fault or a hang.
  *
  *   walk   list the tree from / (opendir/readdir, depth at most 8, 1,000
- *          entries), lstat every entry, readlink and stat every symbolic
- *          link, open and read every regular file
- *          (at most 4 MiB of each, and its last byte by pread, through
+ *          entries), lstat every entry (readlink and stat links), open
+ *          and read every regular file (4 MiB at most, its last byte by pread, through
  *          whatever indirect blocks the map claims), then write: append
  *          to the first regular file found, unlink the second, mkdir /fz,
  *          create /fz/new with 20,000 bytes, read them back, unlink it,

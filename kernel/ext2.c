@@ -9,7 +9,7 @@
  * reach: each gives -EUCLEAN to the call that met it, and nothing else.
  * Nothing here loops on what the disk says: block maps have a fixed depth,
  * directories are walked block by block up to their (bounded) size, and
- * symbolic links are not followed, so there is no cycle to fall into.
+ * lookups follow at most 8 symbolic links (ext2link.c).
  *
  * Layout facts (offsets of fields) are from the ext2 on-disk format as
  * e2fsprogs documents it.
@@ -306,37 +306,7 @@ long ext2_lookup(struct fsctx *c, const struct inode *dp, const char *name, size
 	return -ENOENT;
 }
 
-/* The inode at path (absolute; a relative path starts at the root too,
-   the only working directory there is). */
-long ext2_namei(struct fsctx *c, const char *path, struct inode *ip)
-{
-	long r = ext2_mount(c);
-	if (r || (r = ext2_iget(c, ROOT_INO, ip)))
-		return r;
-	if (!IS_DIR(ip))
-		return -EUCLEAN;                  /* a root that is no directory */
-	while (*path) {
-		while (*path == '/')
-			path++;
-		const char *end = path;
-		while (*end && *end != '/')
-			end++;
-		size_t len = (size_t)(end - path);
-		if (!len)
-			break;
-		if (len > 255)
-			return -ENAMETOOLONG;
-		if (!IS_DIR(ip))
-			return -ENOTDIR;
-		uint32_t ino;
-		if ((r = ext2_lookup(c, ip, path, len, &ino)) || (r = ext2_iget(c, ino, ip)))
-			return r;
-		if ((ip->mode & 0xf000) == 0xa000)
-			return -ELOOP;            /* symbolic links are not followed */
-		path = end;
-	}
-	return 0;
-}
+/* (ext2_namei: ext2link.c) */
 
 /* Copy entry e (inode ino, name nlen bytes) to ubuf + *at as a struct
    kdirent, if it fits in n: 1 copied, 0 no room, or -EFAULT. */

@@ -28,6 +28,7 @@ struct inode {
 
 #define IS_DIR(ip) (((ip)->mode & 0xf000) == 0x4000)
 #define IS_REG(ip) (((ip)->mode & 0xf000) == 0x8000)
+#define IS_LNK(ip) (((ip)->mode & 0xf000) == 0xa000)
 
 /* The mounted file system's geometry (ext2.c) and the helpers ext2w.c
    (the write side) shares with the read side. */
@@ -48,7 +49,11 @@ long ext2_iraw(struct fsctx *c, uint32_t ino, struct buf **bp, uint8_t **p);
 long ext2_iget(struct fsctx *c, uint32_t ino, struct inode *ip);
 long ext2_lookup(struct fsctx *c, const struct inode *dp, const char *name, size_t len, uint32_t *ino);
 
+/* ext2link.c: symbolic links; ext2_namei follows them all, ext2_lnamei
+   all but a last component's */
 long ext2_namei(struct fsctx *c, const char *path, struct inode *ip);
+long ext2_lnamei(struct fsctx *c, const char *path, struct inode *ip);
+long ext2_readlink(struct fsctx *c, const struct inode *ip, char *dst);
 long ext2_read(struct fsctx *c, const struct inode *ip, uint64_t off, uint64_t ubuf, uint64_t n);
 void ext2_readahead(const struct inode *ip, uint64_t fb, uint64_t n);
 long ext2_readk(struct fsctx *c, const struct inode *ip, uint64_t off, void *kbuf, uint64_t n);
@@ -60,6 +65,7 @@ long ext2_write(struct fsctx *c, uint32_t ino, uint64_t off, uint64_t ubuf, uint
 		uint64_t *at);
 long ext2_truncate(struct fsctx *c, uint32_t ino, uint64_t len);
 long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino);
+long ext2_symlink(struct fsctx *c, const char *path, const char *target, size_t len);
 long ext2_unlink(struct fsctx *c, const char *path, int dir);
 long ext2_rename(struct fsctx *c, const char *from, const char *to);
 #define EXT2_MAXNAME 255

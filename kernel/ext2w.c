@@ -1,7 +1,7 @@
 /*
  * ext2, write side: block and inode allocation from the group bitmaps,
  * writes that grow files through indirect blocks, truncation, creating
- * files and directories, unlink, rmdir and rename.
+ * files, directories and symbolic links, unlink, rmdir and rename.
  *
  * Nobody sleeps here either (ext2.h): a step that needs a block the cache
  * does not hold gives -EBWAIT and the call runs again from its start. So
@@ -565,19 +565,40 @@ static void init_inode(uint8_t *n, uint32_t mode)
 		put16(n + 128, 32);                 /* i_extra_isize, as mke2fs sets it */
 }
 
+/* A new symbolic link's target (llen bytes, 1..4095): in the inode's
+   block pointers if under 60 bytes ("fast"), else in the block ba took. */
+static void put_target(uint8_t *n, struct alloc *ba, const char *link, size_t llen)
+{
+	put32(n + 4, (uint32_t)llen);
+	if (!ba) {
+		memcpy(n + 40, link, llen);
+		return;
+	}
+	commit(ba, 1, 12, 12, -1);
+	memset(ba->n, 0, BS);
+	memcpy(ba->n, link, llen);
+	bcache_dirty(ba->nb);
+	bcache_put(ba->nb);
+	put32(n + 40, ba->no);
+	put32(n + 28, (uint32_t)(BS / 512));
+}
+
 /*
- * Create path (mode: S_IFREG or S_IFDIR and permissions): 0 and *ino. If
+ * Create path (mode: S_IFREG, S_IFDIR or S_IFLNK and permissions, a link
+ * with its target): 0 and *ino. If
  * it exists: -EEXIST with excl, else 0 and its inode. One step takes the
  * directory slot (after growing the directory by a block if none has
- * room), the inode and a directory's first block, and fills them all.
+ * room), the inode and a directory's or a slow link's first block, and
+ * fills them all.
  */
-long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino)
+static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino,
+		   const char *link, size_t llen)
 {
 	char parent[FPATH_MAX];
 	const char *name;
 	size_t len;
 	struct inode dp;
-	int dir = (mode & 0xf000) == 0x4000;
+	int dir = (mode & 0xf000) == 0x4000, slow = link && llen >= 60;
 	long r = ext2_mount(c);
 	if (r || (r = split(path, parent, sizeof parent, &name, &len)))
 		return r == -EINVAL ? -EEXIST : r;
@@ -606,7 +627,7 @@ long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uin
 		goto putp;
 	struct alloc ia = { 0 }, ba = { 0 };
 	uint32_t g = (dp.ino - 1) / fs.ipg;
-	if ((r = prep_alloc(c, 1, g, &ia)) || (dir && (r = prep_alloc(c, 0, g, &ba)))) {
+	if ((r = prep_alloc(c, 1, g, &ia)) || ((dir || slow) && (r = prep_alloc(c, 0, g, &ba)))) {
 		drop(&ia);
 		goto puts;
 	}
@@ -627,10 +648,12 @@ long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uin
 		put32(ia.n + 4, (uint32_t)BS);
 		put32(ia.n + 28, (uint32_t)(BS / 512));
 		put16(pp + 26, le16(pp + 26) + 1u);
+	} else if (link) {
+		put_target(ia.n, slow ? &ba : 0, link, llen);
 	}
 	bcache_dirty(ia.nb);
 	bcache_put(ia.nb);
-	fill_slot(e, used, ia.no, name, len, dir ? FT_DIR : FT_REG);
+	fill_slot(e, used, ia.no, name, len, dir ? FT_DIR : link ? FT_LNK : FT_REG);
 	bcache_dirty(sb);
 	put32(pp + 32, le32(pp + 32) & ~(uint32_t)IFL_INDEX);
 	touch(pp);
@@ -643,6 +666,19 @@ putp:
 out:
 	spin_unlock(&fslock);
 	return r;
+}
+
+long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino)
+{
+	return create(c, path, mode, excl, ino, 0, 0);
+}
+
+/* A symbolic link at path (which must not exist) to target (len bytes,
+   1..4095, no NUL: the caller checks). */
+long ext2_symlink(struct fsctx *c, const char *path, const char *target, size_t len)
+{
+	uint32_t ino;
+	return create(c, path, 0xa1ff, 1, &ino, target, len);
 }
 
 /* Entry `name` in directory (raw ip): *b held, *e it, *prev the one

@@ -426,6 +426,9 @@ int uaccess_fixup(struct trapframe *tf);
 void syscall_init_cpu(void);
 void syscall(struct trapframe *tf);
 
+/* syslink.c */
+long file_symlink(uint64_t upath, uint64_t utarget);   /* SYS_file_mkdir with S_IFLNK */
+
 /* debug.c */
 extern uint64_t watchdog_ns;
 void debug_dump(void);

@@ -23,6 +23,7 @@ SYSDECL(fork); SYSDECL(waitpid); SYSDECL(kill); SYSDECL(exec); SYSDECL(setpgid);
 SYSDECL(file_write); SYSDECL(file_pwrite); SYSDECL(file_ftruncate); SYSDECL(file_fsync);
 SYSDECL(file_unlink); SYSDECL(file_mkdir); SYSDECL(file_rmdir); SYSDECL(file_rename);
 SYSDECL(fmap); SYSDECL(msync);
+SYSDECL(file_lstat); SYSDECL(file_readlink);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -85,6 +86,8 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_file_mkdir] = sys_file_mkdir,
 	[SYS_file_rmdir] = sys_file_rmdir,
 	[SYS_file_rename] = sys_file_rename,
+	[SYS_file_lstat] = sys_file_lstat,
+	[SYS_file_readlink] = sys_file_readlink,
 };
 
 extern char syscall_entry[];

@@ -216,7 +216,9 @@ long sys_file_open(ARGS)
 	if (!r && (a1 & FO_CREAT))
 		r = RETRY(ext2_create(&c, path, 0x8000 | (a2 & 07777), (a1 & FO_EXCL) != 0, &ino));
 	if (!r)
-		r = (a1 & FO_CREAT) ? RETRY(ext2_iget(&c, ino, &ip)) : RETRY(ext2_namei(&c, path, &ip));
+		r = (a1 & FO_CREAT) ? RETRY(ext2_iget(&c, ino, &ip)) : RETRY(ext2_lnamei(&c, path, &ip));
+	if (!r && IS_LNK(&ip))            /* (also what O_CREAT found: it is followed too) */
+		r = (a1 & FO_NOFOLLOW) ? -ELOOP : RETRY(ext2_namei(&c, path, &ip));
 	if (r)
 		return r == -EBWAIT ? 0 : r;
 	if (IS_DIR(&ip) && (acc != FO_RDONLY || (a1 & (FO_TRUNC | FO_CREAT))))
@@ -584,6 +586,8 @@ long sys_file_rmdir(ARGS)
 long sys_file_mkdir(ARGS)
 {
 	UNUSED();
+	if ((a1 & 0170000) == 0120000)
+		return file_symlink(a0, a2);          /* S_IFLNK: a link to a2 (syslink.c) */
 	return path_op(a0, 2, a1);
 }
 

@@ -5,8 +5,8 @@
  * image may give (EIO, EUCLEAN, ENOENT, ...), never a fault or a hang.
  *
  *   walk   list the tree from / (opendir/readdir, depth at most 8, 1,000
- *          entries), lstat every entry, open and read every regular file
- *          (at most 4 MiB of each, and its last byte by pread, through
+ *          entries), lstat every entry (readlink and stat links), open
+ *          and read every regular file (4 MiB at most, its last byte by pread, through
  *          whatever indirect blocks the map claims), then write: append
  *          to the first regular file found, unlink the second, mkdir /fz,
  *          create /fz/new with 20,000 bytes, read them back, unlink it,
@@ -86,6 +86,10 @@ static void tree(const char *dir, int depth)
 			continue;
 		if (S_ISDIR(st.st_mode) && depth < 8) {
 			tree(path, depth + 1);
+		} else if (S_ISLNK(st.st_mode)) {
+			char t[256];
+			count(readlink(path, t, sizeof t));   /* and follow it */
+			count(stat(path, &st));
 		} else if (S_ISREG(st.st_mode)) {
 			readfile(path, &st);
 			if (!first[0])

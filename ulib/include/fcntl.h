@@ -33,7 +33,7 @@
 #define FD_CLOEXEC 1
 
 #define AT_FDCWD (-100)
-#define AT_SYMLINK_NOFOLLOW 0x100   /* (no link is ever followed) */
+#define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_REMOVEDIR        0x200
 #define AT_EMPTY_PATH       0x1000
 

@@ -154,6 +154,10 @@ int getdtablesize(void);                             /* 64 */
 int access(const char *path, int mode);
 /* Writing files on the disk (ulib/libc/fswrite.c, kernel/ext2w.c) */
 int unlink(const char *path);
+ssize_t readlink(const char *path, char *buf, size_t n);        /* (link.c) */
+ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t n);
+int symlink(const char *target, const char *path);
+int symlinkat(const char *target, int dirfd, const char *path);
 int rmdir(const char *path);
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off);
 int ftruncate(int fd, off_t len);

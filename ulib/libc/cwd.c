@@ -238,5 +238,5 @@ int fstatat(int dirfd, const char *path, struct stat *st, int flag)
 	char abs[PATH_MAX];
 	if (abs_path_at(dirfd, path, abs) < 0)
 		return -1;
-	return stat(abs, st);
+	return flag & AT_SYMLINK_NOFOLLOW ? lstat(abs, st) : stat(abs, st);
 }

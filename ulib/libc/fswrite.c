@@ -54,7 +54,7 @@ int mkdir(const char *path, mode_t mode)
 	char abs[PATH_MAX];
 	if (!path)
 		return ret(-EFAULT, 0);
-	return abs_path(path, abs) < 0 ? -1 : ret(syscall2(SYS_file_mkdir, abs, mode), EROFS);
+	return abs_path(path, abs) < 0 ? -1 : ret(syscall2(SYS_file_mkdir, abs, mode & 07777), EROFS);
 }
 
 int rename(const char *from, const char *to)

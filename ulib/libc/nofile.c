@@ -83,10 +83,7 @@ int stat(const char *path, struct stat *st)
 	return 0;
 }
 
-int lstat(const char *path, struct stat *st)
-{
-	return stat(path, st);
-}
+/* (lstat: link.c) */
 
 int chmod(const char *path, mode_t mode)
 {

@@ -8,8 +8,9 @@
 
 /* path made absolute into out (PATH_MAX bytes): a relative path starts
    at the working directory, dirfd's directory for abs_path_at (AT_FDCWD:
-   the working directory); "." and ".." are removed by name (no symbolic
-   links to follow: the kernel never follows them), "//" is "/", and a
+   the working directory); "." and ".." are removed by name (before the
+   kernel follows any symbolic link: "link/.." is link's own directory),
+   "//" is "/", and a
    path that ends in "/", "/." or "/.." keeps one "/" so the kernel asks
    for a directory. 0, or -1 with errno: EFAULT (null), ENOENT (""),
    ENAMETOOLONG (path or result PATH_MAX bytes or more), EBADF or ENOTDIR

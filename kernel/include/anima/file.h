@@ -14,11 +14,12 @@
 #define FO_TRUNC     01000
 #define FO_APPEND    02000
 #define FO_DIRECTORY 0200000
-/* accepted and ignored: O_NONBLOCK 04000, O_LARGEFILE 0100000,
-   O_NOFOLLOW 0400000 (symbolic links are never followed), O_CLOEXEC 02000000 */
+#define FO_NOFOLLOW  0400000  /* a last component that is a symbolic link: -ELOOP */
+/* accepted and ignored: O_NONBLOCK 04000, O_LARGEFILE 0100000, O_CLOEXEC 02000000 */
 
 #define MAXFILE_SPACE 64      /* open descriptors per space (-EMFILE past it) */
 #define FPATH_MAX     1024    /* a path, with its NUL (-ENAMETOOLONG) */
+#define FLINK_MAX     4096    /* a symbolic link's target, with a NUL (-ENAMETOOLONG) */
 
 struct kstat {
 	uint64_t ino, size;

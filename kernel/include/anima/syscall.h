@@ -100,7 +100,9 @@
 #define SYS_file_mkdir  110 /* (path, mode) -> 0 */
 #define SYS_file_rmdir  111 /* (path) -> 0 */
 #define SYS_file_rename 112 /* (from, to) -> 0 */
-#define NSYSCALL        113 /* one past the largest number */
+#define SYS_file_lstat  113 /* (path, struct kstat *) -> 0; a last symbolic link itself */
+#define SYS_file_readlink 114 /* (path, buf, n) -> bytes of the link's target copied (no NUL) */
+#define NSYSCALL        115 /* one past the largest number */
 
 /* SYS_disk operations */
 #define DISK_READ       0   /* block into buf (4096 bytes); -EINVAL past the end, -EIO */

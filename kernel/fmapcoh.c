@@ -27,20 +27,19 @@
 #include "ext2.h"
 #include <anima/syscall.h>
 
-/* The next region of sp from index *i mapping inode ino, with the pages
-   [*va, *vb) over file bytes [off, end), copied to *out: 1, or 0 when
-   none is left. sp->lock held. */
+/* The next shared region of sp from index *i mapping inode ino, with
+   the pages [*va, *vb) over file bytes [off, end): 1, or 0 when none is
+   left. sp->lock held. */
 static int next(struct space *sp, int *i, uint32_t ino, uint64_t off, uint64_t end,
-		uint64_t *va, uint64_t *vb, struct lazy *out)
+		uint64_t *va, uint64_t *vb)
 {
 	for (; *i < sp->nlazy; (*i)++) {
 		struct lazy *r = &sp->lazy[*i];
 		uint64_t fs = r->start + (uint64_t)r->fdelta, fe = r->end + (uint64_t)r->fdelta;
-		if (r->ino != ino || fe <= off || fs >= end)
+		if (r->ino != ino || !r->shared || fe <= off || fs >= end)
 			continue;
 		*va = PGROUNDDOWN(MAX(fs, off) - (uint64_t)r->fdelta);
 		*vb = MIN(r->end, PGROUNDUP(MIN(fe, end) - (uint64_t)r->fdelta));
-		*out = *r;
 		(*i)++;
 		return 1;
 	}
@@ -61,12 +60,9 @@ long fmap_file_flush(uint32_t ino, uint64_t off, uint64_t len)
 {
 	struct space *sp = myvp()->space;
 	uint64_t end = fend(off, len), va, vb;
-	struct lazy r;
 	for (int i = 0;;) {
 		spin_lock(&sp->lock);
-		int more = next(sp, &i, ino, off, end, &va, &vb, &r);
-		while (more && !r.shared)
-			more = next(sp, &i, ino, off, end, &va, &vb, &r);
+		int more = next(sp, &i, ino, off, end, &va, &vb);
 		spin_unlock(&sp->lock);
 		if (!more)
 			return 0;
@@ -104,12 +100,9 @@ void fmap_file_drop(uint32_t ino, uint64_t off, uint64_t len)
 {
 	struct space *sp = myvp()->space;
 	uint64_t end = fend(off, len), va, vb;
-	struct lazy r;
 	for (int i = 0;;) {
 		spin_lock(&sp->lock);
-		int more = next(sp, &i, ino, off, end, &va, &vb, &r);
-		while (more && !r.shared)
-			more = next(sp, &i, ino, off, end, &va, &vb, &r);
+		int more = next(sp, &i, ino, off, end, &va, &vb);
 		spin_unlock(&sp->lock);
 		if (!more)
 			return;

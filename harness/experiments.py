@@ -65,6 +65,7 @@ class Exp:
     system: str = "anima"     # or "linux": the steps run on Linux (harness/linux.py)
     exact: bool = True        # icount boots must agree (Linux's do not quite: 0.1%)
     disk_mib: int = 0         # attach harness/ioexp.py's image of a file this big
+    post: object = None       # f(@result dicts) -> the dicts to take figures from
 
     @property
     def progs(self):
@@ -194,6 +195,8 @@ def table(pkgs, quick=False):
     t += workload_exps(pkgs)
     t += ioexp.io_exps(pkgs, quick)
     t += vmops_exps(pkgs)
+    from .detexp import det_exps       # det beside fifo and kthread (issue 33)
+    t += det_exps(pkgs)
     # Scale: 100,000 live fifo threads in one space that all block and are
     # woken; then as many as fit in a 4 GiB guest (2 KiB stacks). Wall
     # clock only: under icount the 100,000 take over 5 minutes. The max
@@ -357,7 +360,7 @@ def boot_once(exp, index):
     boot = r.events("boot")
     if boot:
         run.tsc_hz = boot[0].get("tsc_hz")
-    run.figures, dup = figures(r.results, exp)
+    run.figures, dup = figures(exp.post(r.results) if exp.post else r.results, exp)
     if r.kind != "done" or r.status != 0:
         run.error = f"ended as {r.kind}, status {r.status}\n{r.tail(25)}"
     elif dup:

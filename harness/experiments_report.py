@@ -8,7 +8,7 @@ targets of the issues are the only numbers written here by hand.
 """
 import re
 
-from . import PKG_ORDER, ROOT, ioreport
+from . import PKG_ORDER, ROOT, SPECIAL, detreport, ioreport
 
 DOC = ROOT / "docs" / "results.md"
 IMG = ROOT / "docs" / "img"
@@ -51,7 +51,8 @@ class Records:
         return self.by.get((name, mode, smp))
 
     def pkgs(self):
-        have = {r["package"] for r in self.data["records"] if r["package"] not in ("kernel", "linux")}
+        have = {r["package"] for r in self.data["records"]
+                if r["package"] not in ("kernel", "linux") + SPECIAL}
         return [p for p in PKG_ORDER if p in have] + sorted(have - set(PKG_ORDER))
 
     def matching(self, pattern):
@@ -755,7 +756,7 @@ def render(data):
          "mpl_goal8": mpl_goal(R, 8) or "(not measured)", "mpl": mpl_section(R),
          "trace": t["trace"].format(trace_off=tr["off"]["file"], trace_on=tr["on"]["file"]) if tr else "",
          "workload": workload_section(R, WORKLOADS),
-         "io": ioreport.io_section(R),
+         "io": ioreport.io_section(R), "det": detreport.det_section(R, detreport.plot(R, IMG)),
          "scale": scale_section(R), "malloc": malloc_section(R), "vmops": vmops_section(R),
          "tail": lines(tail_lines(data))}
     DOC.write_text(t["main"].format_map(v))

@@ -1,0 +1,105 @@
+"""
+det beside fifo and kthread on the workload suite (issue 33, DTHREADS's
+Figure 4 and Table 1), as experiments of `make bench`:
+
+  detbench.icount.smp1.{a,b}  1 CPU under icount: each program on fifo,
+        det and kthread, one after another in one boot (deterministic
+        instruction counts; two boots must agree).
+  detbench.wall.smp2.{a,b}  2 CPUs, multi-threaded TCG, wall clock, the
+        input WL_WALL_SCALE times larger: each program on fifo, det and
+        kthread back to back in one boot, so the ratios det/fifo and
+        kthread/fifo are taken within a boot (both sides under the same
+        host load) and the figure is their median over boots.
+(a and b: each half of the programs.)
+
+The programs are the suite of progs/workloads/ and linreg_fs, linreg with
+its per-thread sums adjacent in memory (`linreg -f`: DTHREADS's false
+sharing case). Each boot's @result lines go through `pair()`: a program's
+record is renamed detbench.PROGRAM.PACKAGE (so it never clashes with the
+workload experiments' records), det's own `det.stats` line (printed at
+exit, after the program's record) is attached to its record as "det",
+and the per-boot figures are added: detbench.PROGRAM.det_over_fifo and
+.kthread_over_fifo (unit "x"), and, when det reports serial_ns and
+parallel_ns, detbench.PROGRAM.det.serial_share.
+"""
+from .experiments import WL_THREADS, WL_WALL_SCALE, WORKLOADS, Exp
+
+# Phoenix's eight, the issue's goal's denominator; then the rest.
+PHOENIX = ("histogram", "linreg", "wordcount", "strmatch", "matmul", "kmeans", "pca", "revindex")
+FALSE_SHARING = "linreg_fs"
+PROGRAMS = WORKLOADS + (FALSE_SHARING,)
+PKGS = ("fifo", "det", "kthread")
+# det.stats keys reported per program ("—" where det does not print them).
+STATS = ("moves", "tx", "commit_pages", "serial_ns", "parallel_ns")
+
+
+def command(prog, pkg, threads=WL_THREADS, scale=1):
+    """One program's step: linreg_fs is `linreg -f`."""
+    if prog == FALSE_SHARING:
+        return f"linreg pkg={pkg} -f {threads} {scale}"
+    return f"{prog} pkg={pkg} {threads} {scale}"
+
+
+def steps(progs, pkgs, scale=1):
+    return tuple(command(w, p, scale=scale) for w in progs for p in pkgs)
+
+
+def det_exps(pkgs):
+    """The experiments, if fifo is built (det is SPECIAL: not in pkgs),
+    each in two halves of the programs: a kernel command line holds at
+    most MAX_ARGS (32) words, and benchseq's words past that were
+    dropped without a word. The icount ones are part of QUICK=1 too:
+    four boots of about 3 s."""
+    if "fifo" not in pkgs:
+        return []
+    both = [p for p in PKGS if p in pkgs or p == "det"]
+    half = (len(PROGRAMS) + 1) // 2
+    t = []
+    for part, progs in (("a", PROGRAMS[:half]), ("b", PROGRAMS[half:])):
+        t += [Exp(f"detbench.icount.smp1.{part}", steps(progs, both), mode="icount", runs=2,
+                  quick=True, timeout=300, names=r"^detbench\.", post=pair),
+              Exp(f"detbench.wall.smp2.{part}", steps(progs, both, WL_WALL_SCALE), smp=2,
+                  mode="wall", runs=5, timeout=900, names=r"^detbench\.", post=pair)]
+    return t
+
+
+def pair(results):
+    """A boot's @result dicts as the experiments' figures (module doc)."""
+    out, last, by = [], None, {}
+    for rec in results:
+        name = str(rec.get("name", ""))
+        if name.startswith("workload.") and "workload" in rec and "package" in rec:
+            last = dict(rec, name=f"detbench.{rec['workload']}.{rec['package']}")
+            out.append(last)
+            by[(rec["workload"], rec["package"])] = last
+        elif name == "det.stats" and last is not None and last["package"] == "det" \
+                and "det" not in last:
+            last["det"] = {k: v for k, v in rec.items() if k != "name"}
+    for (w, p), rec in list(by.items()):
+        fifo = by.get((w, "fifo"))
+        if p != "fifo" and fifo and fifo["value"] and rec.get("check") == "ok":
+            out.append({"name": f"detbench.{w}.{p}_over_fifo", "package": p, "workload": w,
+                        "unit": "x", "value": rec["value"] / fifo["value"]})
+        share = serial_share(rec.get("det", {}))
+        if share is not None:
+            out.append({"name": f"detbench.{w}.det.serial_share", "package": "det",
+                        "workload": w, "unit": "share", "value": share})
+    return out
+
+
+def serial_share(stats):
+    """serial_ns / (serial_ns + parallel_ns), or None if det did not say."""
+    s, p = stats.get("serial_ns"), stats.get("parallel_ns")
+    if not isinstance(s, (int, float)) or not isinstance(p, (int, float)) or s + p <= 0:
+        return None
+    return s / (s + p)
+
+
+def same_output(a, b):
+    """The fields of two records of one program that do not measure time
+    or name the package, and whether they are equal: det's answer is
+    fifo's."""
+    skip = {"name", "package", "value", "ns", "det"}
+    fa = {k: v for k, v in a.items() if k not in skip}
+    fb = {k: v for k, v in b.items() if k not in skip}
+    return fa == fb, fa, fb

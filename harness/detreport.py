@@ -74,10 +74,12 @@ def mean_tx(r):
 
 
 def goal(R, mode, smp):
-    """(programs within GOAL, programs measured) of PHOENIX at a setting."""
+    """(programs of PHOENIX within GOAL by the median, in every boot,
+    programs measured) at a setting."""
     rs = [get(R, w, "det_over_fifo", mode, smp) for w in PHOENIX]
     rs = [r for r in rs if r]
-    return sum(r["value"] <= GOAL for r in rs), len(rs)
+    return (sum(r["value"] <= GOAL for r in rs), sum(r["spread"]["max"] <= GOAL for r in rs),
+            len(rs))
 
 
 def runtime_table(R, progs):
@@ -115,7 +117,8 @@ def false_sharing(R):
         return "False sharing (linreg_fs): not measured at 2 CPUs in this run."
     out = (f"False sharing (`linreg -f`, linreg_fs): at 2 CPUs det/fifo is {d2['value']:.2f} "
            f"(median of per-boot ratios), so det is "
-           f"{'ahead of' if d2['value'] < 1 else 'not ahead of'} fifo there")
+           f"{'ahead of' if d2['value'] < 1 else 'not ahead of'} fifo there by the median, "
+           f"ahead in {sum(v < 1 for v in d2['samples'])} of {len(d2['samples'])} boots")
     if fs2 and pl2 and fs1 and pl1:
         instr, wall = fs1["value"] / pl1["value"], fs2["value"] / pl2["value"]
         out += (f". -f costs fifo {instr:.2f}× linreg's instructions (1 CPU, icount: the sums "
@@ -128,12 +131,13 @@ def false_sharing(R):
 def goal_text(R):
     out = []
     for mode, smp, label in SETTINGS:
-        n, of = goal(R, mode, smp)
+        n, every, of = goal(R, mode, smp)
         if not of:
             out.append(f"{label}: not measured")
             continue
         met = "met" if n >= GOAL_COUNT and of == len(PHOENIX) else "not met"
-        out.append(f"{label}: det within {GOAL}× of fifo on {n} of {of} ({met})")
+        out.append(f"{label}: det within {GOAL}× of fifo on {n} of {of} by the median ({met})"
+                   + (f", in every boot on {every}" if mode == "wall" else ""))
     return "; ".join(out)
 
 
@@ -157,9 +161,13 @@ def det_section(R, made):
               "det does not report `tx`, `commit_pages`, `serial_ns` or `parallel_ns` in this "
               "run: it has no parallel phase, so every instruction of a det program runs "
               "holding the token (serial share 100%), its transactions are its token moves and "
-              "it commits no pages; the columns show — rather than figures it does not make. "
-              "So a goal met at 2 CPUs here would say that fifo got little from its second "
-              "vCPU, not that det kept up: DTHREADS's figures need its parallel phase.")
+              "it commits no pages; the columns show — rather than figures it does not make.")
+    caveat = ("" if any_share else
+              " On one CPU nothing runs in parallel, so there the goal says only that det's "
+              "token costs nothing. det has no parallel phase yet (below), so at 2 CPUs its "
+              "ratio is fifo's gain from the second vCPU: met or not, the goal there measures "
+              "how much of a second host core fifo got more than it measures det; DTHREADS's "
+              "figures need its parallel phase.")
     return "\n".join([
         "**Run time beside fifo and kthread** (`make bench`'s `detbench.*`, harness/detexp.py: "
         "the workload suite, 4 threads, through the POSIX layer; Phoenix's eight in bold; "
@@ -181,7 +189,7 @@ def det_section(R, made):
         "second vCPU that gets no host core of its own gives fifo none, and det's ratio comes "
         "out near 1 for that reason, not for det's.", "",
         f"**Issue 33's goal** (DTHREADS's: within {GOAL}× of pthreads on {GOAL_COUNT} of the "
-        f"{len(PHOENIX)} Phoenix programs): {goal_text(R)}. {false_sharing(R)}", "",
+        f"{len(PHOENIX)} Phoenix programs): {goal_text(R)}. {false_sharing(R)}{caveat}", "",
         *([f"![det and kthread over fifo per program](img/{made})", ""] if made else []),
         "**DTHREADS's Table 1 beside det's own figures** (det.stats, printed by det at exit; "
         "the 2 CPUs wall run's first boot, else the icount run's):", "",

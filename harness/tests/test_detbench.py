@@ -56,7 +56,7 @@ def test_pair_and_render_from_synthetic_results():
     assert t1[6:] == ["0", "23", "15.47", "29"], t1       # DTHREADS's own
     km = row(text, "kmeans")[1]
     assert km[1:6] == ["71", "—", "—", "—", "—"], km
-    assert "1 CPU, icount: det within 1.5× of fifo on 1 of 2 (not met)" in text, text
+    assert "1 CPU, icount: det within 1.5× of fifo on 1 of 2 by the median (not met)" in text, text
 
 
 def test_det_answers_equal_fifos_under_icount(built):

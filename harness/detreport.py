@@ -142,6 +142,7 @@ def goal_text(R):
 
 
 def det_section(R, made):
+    from .experiments_report import table      # it imports this module
     progs = programs(R)
     if not progs:
         return "_No det benchmark figures in this run (`--only detbench`)._\n"
@@ -209,11 +210,6 @@ def scale(R):
     r = next((r for r in R.data["records"] if r["name"].startswith("detbench.")
               and r["mode"] == "wall" and "scale" in r.get("guest", {})), None)
     return r["guest"]["scale"] if r else "?"
-
-
-def table(head, rows):
-    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
-    return "\n".join(out + ["| " + " | ".join(str(c) for c in row) + " |" for row in rows])
 
 
 def plot(R, img):

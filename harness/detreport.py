@@ -192,8 +192,10 @@ def det_section(R, made):
         f"**Issue 33's goal** (DTHREADS's: within {GOAL}× of pthreads on {GOAL_COUNT} of the "
         f"{len(PHOENIX)} Phoenix programs): {goal_text(R)}. {false_sharing(R)}{caveat}", "",
         *([f"![det and kthread over fifo per program](img/{made})", ""] if made else []),
-        "**DTHREADS's Table 1 beside det's own figures** (det.stats, printed by det at exit; "
-        "the 2 CPUs wall run's first boot, else the icount run's):", "",
+        "**DTHREADS's Table 1 beside det's own figures** (det.stats, printed by det at exit, "
+        "from the 2 CPUs wall run's first boot, else the icount run's; DTHREADS's columns: "
+        "its Table 1 on 8 cores, serial share of time, transactions, their mean length, "
+        "dirtied pages; its linear_regression on the linreg_fs row):", "",
         table(["program", "det token moves", "transactions", "mean ms", "pages committed",
                "serial share", "DTHREADS serial", "transactions", "mean ms", "dirtied pages"],
               table1(R, progs)), "",

@@ -5,7 +5,9 @@
  *                     warning (warn.c; default 2, 0: none)
  *   watchdog=S        dump all state and panic if the run lasts S seconds
  *   run=PROG,A1,A2    start PROG with arguments A1 A2 (repeatable; all
- *                     start together, each in its own address space)
+ *                     start together, each in its own address space;
+ *                     at most MAX_ARGS words with PROG: a longer one is
+ *                     not started, and the run fails)
  *   run=PROG:N,...    ... with N VPs: VP 0 runs, the others are parked
  *                     until the program starts them (SYS_vp_start)
  *   rawdisk           SYS_disk may be used: any program reads and writes
@@ -45,6 +47,7 @@ struct bootprog {
 	int status;
 	int done;
 	int nvp;
+	int toolong;                /* more words than MAX_ARGS: not started */
 };
 static struct bootprog progs[MAXBOOT];
 static int nprogs;
@@ -71,7 +74,11 @@ static void add_program(char *spec)
 	}
 	struct bootprog *p = &progs[nprogs++];
 	p->nvp = 1;
-	for (char *s = spec; s && p->argc < MAX_ARGS;) {
+	for (char *s = spec; s;) {
+		if (p->argc == MAX_ARGS) {   /* refused whole, never cut short */
+			p->toolong = 1;
+			break;
+		}
 		p->argv[p->argc++] = s;
 		s = strchr(s, ',');
 		if (s)
@@ -164,6 +171,14 @@ void cmdline_start_programs(void)
 					colon + 1, progs[i].argv[0], MAXVP);
 			else
 				progs[i].nvp = (int)n;
+		}
+		if (progs[i].toolong) {
+			/* A program given part of its argv would run and
+			   report figures of another experiment than asked. */
+			kprintf("anima: cannot start '%s': more than %d words in its run=\n",
+				progs[i].argv[0], MAX_ARGS);
+			boot_record_exit(i, EXIT_KILLED);
+			continue;
 		}
 		int r = space_spawn(progs[i].argv[0], progs[i].argc, progs[i].argv, 0, i, progs[i].nvp, 0, 0);
 		if (r < 0) {

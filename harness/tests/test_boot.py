@@ -130,3 +130,18 @@ def test_boot_modules_past_the_limit_are_reported(built, tmp_path):
     assert warn["dropped"] == 10 and str(limit) in warn["what"], warn
     assert f"cannot start '{last}': no such program" in r.log, r.tail()
     assert only(r, "exit", prog=first)["status"] == 3, r.tail()
+
+
+def test_run_with_too_many_words_is_refused(boot):
+    # A run= of more words than a program's argv holds (MAX_ARGS, 32 with
+    # the name) used to start the program with the first 32 only: a
+    # benchmark list cut short ran and reported the wrong experiment with
+    # nothing said. Now it is not started, the kernel says why and the run
+    # fails; one of exactly 32 words runs with all of them.
+    full = ["hello"] + [f"a{i}" for i in range(31)]
+    over = ["hello"] + [f"b{i}" for i in range(32)]
+    r = boot(f"run={','.join(full)} run={','.join(over)}", timeout=120)
+    assert "cannot start 'hello': more than 32 words in its run=" in r.log, r.tail()
+    assert r.status not in (None, 0), r.tail()
+    argvs = [e["argv"] for e in r.events("result") if "argv" in e]
+    assert argvs == [full], argvs

@@ -1,0 +1,89 @@
+"""Isolated views (kernel/view.c, SYS_view_*: docs/abi.md): a VP's
+private window on ranges of its space with twin/diff commit, on bare VPs
+(progs/tests/viewtest.c). memcheck: every charge matches what a space
+held at its end, and no view outlives its space."""
+import pytest
+from helpers import done, result
+
+EINVAL, EBUSY = -22, -16
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_views_isolate_until_commit_and_merge_in_commit_order(boot, smp):
+    """Neither VP sees the other's uncommitted stores (in a view or out of
+    one), nor does the space; after both commit both see the merged bytes
+    (0x55b12211: bytes of each); the byte both wrote is the last
+    committer's, in either order; a kernel copy into a view is the view's
+    and a discard drops it; a VP that ends in its view loses its
+    uncommitted pages, and every page comes back."""
+    r = boot("memcheck run=viewtest,iso", smp=smp, timeout=120)
+    res = result(r, "viewtest_iso")
+    assert res["enter"] == 0 and res["enter1"] == 0, res
+    assert res["copied_len"] == 8192 and res["dropped"] == 3 and res["after_discard"] == 0, res
+    assert res["vp1_outside"] == 0 and res["vp1_inside"] == 0 and res["vp0_saw_vp1"] == 0, res
+    assert res["vp0_after_own_commit"] == 0 and res["vp1_private_before_commit"] == 0, res
+    assert res["commit0"] == 2 and res["commit1"] == 2, res
+    assert res["vp1_read_page"] == 0x33, res          # a page it only read: the space's frame
+    merged = 0x11 | 0x22 << 8 | 0xb1 << 16 | 0x55 << 24
+    assert res["vp1_merged"] == merged and res["vp0_merged"] == merged, res
+    assert res["space"] == merged and res["lost"] == 0, res
+    assert res["round2_vp1_commit"] == 1 and res["round2_vp0_commit"] == 1, res
+    assert res["round2_byte"] == 0xa2, res             # VP 0 committed last
+    assert res["leave"] == 0 and res["viewpages_end"] == 0 and res["avail_lost"] == 0, res
+    done(r, 0)
+
+
+def test_view_calls_refuse_bad_input(boot):
+    """No view: commit, discard, leave -EINVAL; misaligned, empty, low,
+    kernel, past the top, wrapping ranges -EINVAL; the VP pages and a
+    segment -EBUSY; too long, overlapping and one range too many -EINVAL;
+    fork inside a view -EBUSY. Memory back exactly."""
+    r = boot("memcheck run=viewtest,hostile", smp=2, timeout=120)
+    res = result(r, "viewtest_hostile")
+    want = [EINVAL] * 10 + [EBUSY, EBUSY, EINVAL, 0, EINVAL, EINVAL, EINVAL, EBUSY, 1, 0, 0]
+    assert res["errs"] == want, res
+    assert res["viewpages_one"] == 5 and res["more"] == 7, res   # top, PDPT, PD, PT, twin index
+    assert res["space_byte"] == 1 and res["avail_lost"] == 0, res
+    done(r, 0)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_view_commit_after_fork_breaks_copy_on_write(boot, smp):
+    """VP 1 holds and dirties pages of its view; VP 0 forks a child that
+    sees none of VP 1's stores and overwrites the region; VP 1's commit
+    meets copy-on-write entries and lands in the parent only."""
+    r = boot("memcheck run=viewtest,fork", smp=smp, timeout=120)
+    res = result(r, "viewtest_fork")
+    assert res["enter"] == 0 and res["held"] == 3 and res["waited"] == 1, res
+    assert res["child_status"] == 0 and res["commit"] == 2, res
+    assert res["vp1_sees"] == 0x5b5a and res["space_sees"] == 0x5b5a, res
+    assert res["leave"] == 0 and res["viewpages_end"] == 0, res
+    done(r, 0)
+
+
+def test_view_quota_enomem_then_kill_and_kill_mid_view(boot):
+    """With memquota=16 a space that filled its quota gets -ENOMEM from
+    view_enter, enters once it frees 16 pages, and is killed with a
+    message when its twins pass the quota; a space killed while dirtying
+    its view ends too; the kernel lives and every page comes back."""
+    r = boot("memcheck memquota=16 run=viewtest,quota", smp=2, timeout=200)
+    assert "enter -12 then 0" in r.log, r.tail()
+    assert "killed: out of memory" in r.log and "isolated view (copy and twin)" in r.log, r.tail()
+    res = result(r, "viewtest_quota")
+    assert res["fill_waited"] == 1 and res["fill_status"] == 9, res
+    assert res["kill"] == 0 and res["spin_waited"] == 1 and res["spin_status"] == 9, res
+    assert res["avail_lost"] == 0, res
+    done(r, 0)
+
+
+@pytest.mark.parametrize("mode,cause,detail", [
+    ("rowrite", "page fault", "(write, protection)"),
+    ("lateseg", "bad view", "(a shared page in an isolated view)"),
+])
+def test_view_faults_kill_with_a_message(boot, mode, cause, detail):
+    """A write to a read-only page in a view, and a touch of a segment
+    mapped into a view's range after it began: the space dies naming the
+    address and cause; the kernel does not."""
+    r = boot(f"memcheck run=viewtest,{mode}", smp=2, timeout=120)
+    assert f"killed: {cause}" in r.log and detail in r.log, r.tail()
+    assert r.kind == "done", r.tail()

@@ -9,13 +9,21 @@
  *   two rounds with the order reversed; a kernel copy (SYS_seg_info's
  *   output) into the view is the view's until a commit, and a discard
  *   drops it. VP 1 ends while still in its view with private pages; VP 0
- *   leaves. INFO_VIEW_PAGES is back to 0 and INFO_MEM_AVAIL exactly back.
+ *   leaves. INFO_VIEW_PAGES is back to 0.
  * hostile: every bad call the kernel must refuse, with its error; and a
  *   fork from inside a view (-EBUSY). Memory back exactly.
  * fork: VP 1 holds and dirties pages of a view while VP 0 forks a child
  *   that writes the region and ends; VP 1's commit then meets the
  *   copy-on-write entries the fork left and must break them. The child
  *   sees none of VP 1's stores.
+ * stress: three VPs in views commit their own byte of 16 shared pages
+ *   150 times each, reading pages whose frames the space discards
+ *   meanwhile, while VP 0 forks children (copy-on-write entries under the
+ *   commits) without pause: every worker sees its own last commit and
+ *   never another's byte go back, the space ends with every byte's last
+ *   value, and INFO_VIEW_PAGES is back to 0.
+ * audit MODE: runs `viewtest MODE` as a child; INFO_MEM_AVAIL is back
+ *   exactly once it has ended.
  * rowrite, lateseg: a write to a read-only page in a view, and a
  *   segment mapped into a view's range after the view began: each kills
  *   the space with a message.
@@ -29,7 +37,7 @@
 #include <string.h>
 #include <animart/sys.h>
 #include <animart/seg.h>
-#include <anima/view.h>
+#include <animart/view.h>
 #include <anima/vp.h>
 #include <animalib/result.h>
 #include "avail.h"
@@ -37,13 +45,13 @@
 #define REGION ((uint8_t *)0x300000000000UL)   /* 2 MiB aligned */
 #define RLEN VIEW_ALIGN
 
-static long enter(void *a, uint64_t len) { return syscall2(SYS_view_enter, a, len); }
-static long commit(void) { return syscall0(SYS_view_commit); }
-static long discard(void) { return syscall0(SYS_view_discard); }
-static long leave(void) { return syscall0(SYS_view_leave); }
-static long vpages(void) { return sys_getinfo(INFO_VIEW_PAGES); }
+#define enter view_enter
+#define commit view_commit
+#define discard view_discard
+#define leave view_leave
+#define vpages view_pages
 
-static volatile int step = -2;            /* .bss: outside every view */
+static volatile int step;            /* .bss: outside every view */
 static volatile long r1[16];         /* what VP 1 saw */
 static char stack1[16384] __attribute__((aligned(16)));
 
@@ -51,6 +59,49 @@ static void await(int s)
 {
 	while (step < s)
 		sys_yield();
+}
+
+/* ---- VPs for iso and stress ---- */
+
+#define NW 3                 /* workers in views: VPs 1..NW */
+#define NP 16                /* pages they write: byte w of each is worker w's */
+#define NS 8                 /* scratch pages after them, discarded (frames freed) again and again */
+#define ROUNDS 150
+static char wstack[NW + 1][16384] __attribute__((aligned(16)));
+static volatile int wdone, wbad[NW + 1], sbad[NW + 1];
+
+static __attribute__((noreturn)) void stress_vp(long w)
+{
+	volatile uint8_t *a = REGION;
+	uint8_t last[NW + 1][NP];
+	memset(last, 0, sizeof last);
+	if (enter(REGION, RLEN))
+		wbad[w] += 1000;
+	for (int r = 1; r <= ROUNDS; r++) {
+		for (int p = 0; p < NP; p++)
+			a[p * 4096 + w] = (uint8_t)r;
+		for (int p = 0; p < NS; p++) {       /* holds on frames the space may unmap */
+			uint8_t v = a[(NP + p) * 4096 + 64];
+			sbad[w] += v != 0 && v != 0xab;
+		}
+		if (commit() < 0)
+			wbad[w] += 100;
+		for (int p = 0; p < NP; p++)
+			for (int o = 1; o <= NW; o++) {
+				uint8_t v = a[p * 4096 + o];
+				/* our own byte is our last commit; another's never goes back */
+				wbad[w] += o == w ? v != (uint8_t)r : v < last[o][p];
+				last[o][p] = v;
+			}
+		if (r % 16 == 0)
+			sys_yield();
+	}
+	if (w == 1)
+		leave();                     /* the others end in their views */
+	__atomic_fetch_add(&wdone, 1, __ATOMIC_SEQ_CST);
+	syscall0(SYS_vp_exit);
+	for (;;)
+		;
 }
 
 /* ---- iso ---- */
@@ -86,29 +137,13 @@ static __attribute__((noreturn)) void iso_vp1(long arg)
 		;
 }
 
-static __attribute__((noreturn)) void warm_vp(long arg)
-{
-	(void)arg;
-	step = -1;
-	syscall0(SYS_vp_exit);
-	for (;;)
-		;
-}
-
 static int iso(void)
 {
 	volatile uint8_t *a = sys_map(REGION, RLEN, PROT_READ | PROT_WRITE);
 	if (a != REGION)
 		return 10;
-	/* A first VP that only ends: its slot keeps its event ring, so the
-	   figure taken after it is what VP 1's end must give back exactly. */
-	if (syscall3(SYS_vp_create, (long)warm_vp, (long)(stack1 + sizeof stack1), 0) < 0)
-		return 11;
-	await(-1);
 	long h = seg_create(8192);
 	uint64_t info[2] = { 0, 0 };
-	avail_wait(AVAIL_STEADY, 2);
-	long before = avail();
 	if (syscall3(SYS_vp_create, (long)iso_vp1, (long)(stack1 + sizeof stack1), 1) < 0)
 		return 11;
 	long e = enter(REGION, RLEN);
@@ -138,7 +173,8 @@ static int iso(void)
 	long left = leave();
 	long space_view = a[0] | a[1] << 8 | a[8] << 16 | (long)a[4096 + 5] << 24;
 	long lost3 = a[3 * 4096];            /* VP 1 ended without committing it */
-	long now = avail_wait(before, 2);
+	for (int i = 0; i < 5000 && vpages(); i++)   /* VP 1's view goes when it is freed */
+		sys_sleep(1000000UL);
 	struct result r;
 	result_begin(&r, "viewtest_iso");
 	result_int(&r, "enter", e);
@@ -166,7 +202,6 @@ static int iso(void)
 	result_int(&r, "space", space_view);
 	result_int(&r, "lost", lost3);
 	result_int(&r, "viewpages_end", vpages());
-	result_int(&r, "avail_lost", before - now);
 	result_end(&r);
 	return 0;
 }
@@ -281,6 +316,58 @@ static int forkmode(void)
 	return 0;
 }
 
+/* ---- stress ---- */
+
+static int stress(void)
+{
+	volatile uint8_t *a = sys_map(REGION, RLEN, PROT_READ | PROT_WRITE);
+	if (a != REGION)
+		return 10;
+	wdone = 0;
+	for (long w = 1; w <= NW; w++)
+		if (syscall3(SYS_vp_create, (long)stress_vp, (long)(wstack[w] + sizeof wstack[w]), w) < 0)
+			return 12;
+	long forks = 0, remaps = 0, childbad = 0;
+	uint8_t *scratch = (uint8_t *)REGION + NP * 4096;
+	while (wdone < NW) {
+		long pid = sys_fork();       /* the workers' commits meet copy-on-write entries */
+		if (pid == 0) {
+			for (int p = 0; p < NP + NS; p++)
+				a[p * 4096 + 64] = 0xee;
+			sys_exit(0);
+		}
+		int st = -1;
+		if (pid > 0 && sys_waitpid((int)pid, &st, 0) == pid) {
+			forks++;
+			childbad += st != 0;
+		}
+		if (syscall2(SYS_discard, scratch, NS * 4096) == 0) {   /* frees the frames views hold */
+			for (int p = 0; p < NS; p++)
+				scratch[p * 4096 + 64] = 0xab;
+			remaps++;
+		}
+	}
+	long bad = 0, sb = 0, final_bad = 0;
+	for (int w = 1; w <= NW; w++)
+		bad += wbad[w], sb += sbad[w];
+	for (int p = 0; p < NP; p++)
+		for (int w = 1; w <= NW; w++)
+			final_bad += a[p * 4096 + w] != ROUNDS;
+	for (int i = 0; i < 5000 && vpages(); i++)   /* the views of VPs that ended in them */
+		sys_sleep(1000000UL);
+	struct result r;
+	result_begin(&r, "viewtest_stress");
+	result_int(&r, "forks", forks);
+	result_int(&r, "discards", remaps);
+	result_int(&r, "child_bad", childbad);
+	result_int(&r, "worker_bad", bad);
+	result_int(&r, "scratch_bad", sb);
+	result_int(&r, "final_bad", final_bad);
+	result_int(&r, "viewpages_end", vpages());
+	result_end(&r);
+	return 0;
+}
+
 /* ---- quota: children that fill their quota, or are killed ---- */
 
 static int fill(void)
@@ -369,6 +456,28 @@ static int quota(void)
 	return 0;
 }
 
+/* audit MODE: MODE in a child space; every page it used is back once it
+   has ended (INFO_MEM_AVAIL exactly), whatever VP slots it took. */
+static int audit(const char *mode)
+{
+	avail_wait(AVAIL_STEADY, 2);
+	long before = avail();
+	const char *args[] = { "viewtest", mode };
+	int st = -1;
+	long pid = sys_spawn("viewtest", 2, args);
+	long w = pid > 0 ? sys_waitpid((int)pid, &st, 0) : pid;
+	long now = avail_settled(1);
+	if (now != before)
+		now = avail_wait(before, 5);
+	struct result r;
+	result_begin(&r, "viewtest_audit");
+	result_int(&r, "waited", w == pid);
+	result_int(&r, "status", st);
+	result_int(&r, "avail_lost", before - now);
+	result_end(&r);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "iso";
@@ -382,6 +491,10 @@ int main(int argc, char **argv)
 		return fill();
 	if (!strcmp(m, "spin"))
 		return spin();
+	if (!strcmp(m, "audit") && argc > 2)
+		return audit(argv[2]);
+	if (!strcmp(m, "stress"))
+		return stress();
 	if (!strcmp(m, "rowrite"))
 		return rowrite();
 	if (!strcmp(m, "lateseg"))

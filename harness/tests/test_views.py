@@ -113,3 +113,17 @@ def test_view_faults_kill_with_a_message(boot, mode, cause, detail):
     r = boot(f"memcheck run=viewtest,{mode}", smp=2, timeout=120)
     assert f"killed: {cause}" in r.log and detail in r.log, r.tail()
     assert r.kind == "done", r.tail()
+
+
+def test_view_costs_under_icount(boot):
+    """Per page, under -icount (guest instructions, not the host's
+    speed), in one run: a first read in a view (a hold) costs less than
+    a first write (a copy and its twin), an empty commit less than a
+    commit of one page, and 256 pages written are 256 committed, twice."""
+    r = boot("run=viewtest,cost", smp=1, timeout=120, icount=True)
+    res = result(r, "viewtest_cost")
+    assert res["sum"] == 256 and res["commits"] == 512, res
+    assert res["store_ns"] < res["hold_ns"] < res["hold_to_private_ns"], res
+    assert res["hold_ns"] < res["private_ns"], res
+    assert res["empty_commit_ns"] < res["commit_ns"], res
+    done(r, 0)

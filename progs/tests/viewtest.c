@@ -22,6 +22,7 @@
  *   commits) without pause: every worker sees its own last commit and
  *   never another's byte go back, the space ends with every byte's last
  *   value, and INFO_VIEW_PAGES is back to 0.
+ * cost: ns per page of a hold, a private copy, a commit (under --icount).
  * audit MODE: runs `viewtest MODE` as a child; INFO_MEM_AVAIL is back
  *   exactly once it has ended.
  * rowrite, lateseg: a write to a read-only page in a view, and a
@@ -456,6 +457,57 @@ static int quota(void)
 	return 0;
 }
 
+/* cost: what a view costs per page, in ns (use --icount for figures
+   that do not depend on the host): touching NPAGE pages outside a view
+   (writes), then in one: the first read of each (a hold), the first
+   write after it (copy and twin), a write to a page not read first, a
+   commit of them all, and a commit with nothing to write. */
+#define NPAGE 256
+static int cost(void)
+{
+	volatile uint8_t *a = sys_map(REGION, RLEN, PROT_READ | PROT_WRITE);
+	if (a != REGION)
+		return 10;
+	uint64_t t[8];
+	t[0] = sys_time();
+	for (int i = 0; i < NPAGE; i++)
+		a[i * 4096] = 1;                 /* mapped already: a plain store */
+	t[1] = sys_time();
+	if (enter(REGION, RLEN))
+		return 11;
+	long sum = 0;
+	for (int i = 0; i < NPAGE; i++)
+		sum += a[i * 4096];              /* holds */
+	t[2] = sys_time();
+	for (int i = 0; i < NPAGE; i++)
+		a[i * 4096] = 2;                 /* hold -> private */
+	t[3] = sys_time();
+	long c1 = commit();
+	t[4] = sys_time();
+	for (int i = 0; i < NPAGE; i++)
+		a[i * 4096 + 8] = 3;             /* not read first: private at once */
+	t[5] = sys_time();
+	long c2 = commit();
+	t[6] = sys_time();
+	long c3 = commit();
+	t[7] = sys_time();
+	leave();
+	struct result r;
+	result_begin(&r, "viewtest_cost");
+	result_int(&r, "pages", NPAGE);
+	result_int(&r, "sum", sum);
+	result_int(&r, "commits", c1 + c2 + c3);
+	result_int(&r, "store_ns", (long)(t[1] - t[0]) / NPAGE);
+	result_int(&r, "hold_ns", (long)(t[2] - t[1]) / NPAGE);
+	result_int(&r, "hold_to_private_ns", (long)(t[3] - t[2]) / NPAGE);
+	result_int(&r, "commit_ns", (long)(t[4] - t[3]) / NPAGE);
+	result_int(&r, "private_ns", (long)(t[5] - t[4]) / NPAGE);
+	result_int(&r, "commit2_ns", (long)(t[6] - t[5]) / NPAGE);
+	result_int(&r, "empty_commit_ns", (long)(t[7] - t[6]));
+	result_end(&r);
+	return 0;
+}
+
 /* audit MODE: MODE in a child space; every page it used is back once it
    has ended (INFO_MEM_AVAIL exactly), whatever VP slots it took. */
 static int audit(const char *mode)
@@ -493,6 +545,8 @@ int main(int argc, char **argv)
 		return spin();
 	if (!strcmp(m, "audit") && argc > 2)
 		return audit(argv[2]);
+	if (!strcmp(m, "cost"))
+		return cost();
 	if (!strcmp(m, "stress"))
 		return stress();
 	if (!strcmp(m, "rowrite"))

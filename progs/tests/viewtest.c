@@ -22,6 +22,8 @@
  *   commits) without pause: every worker sees its own last commit and
  *   never another's byte go back, the space ends with every byte's last
  *   value, and INFO_VIEW_PAGES is back to 0.
+ * exec: VP 1 spins in its view with private pages and holds while VP 0
+ *   execs `viewtest hostile`: the view ends with the old image.
  * cost: ns per page of a hold, a private copy, a commit (under --icount).
  * audit MODE: runs `viewtest MODE` as a child; INFO_MEM_AVAIL is back
  *   exactly once it has ended.
@@ -457,6 +459,37 @@ static int quota(void)
 	return 0;
 }
 
+/* exec: VP 1 dirties and holds pages of its view and spins; VP 0 execs
+   `viewtest hostile`. VP 1 and its view end with the old image. */
+static __attribute__((noreturn)) void exec_vp1(long arg)
+{
+	(void)arg;
+	volatile uint8_t *a = REGION;
+	if (enter(REGION, RLEN) == 0) {
+		for (int i = 0; i < 32; i++)
+			a[i * 4096] = (uint8_t)(a[(i + 32) * 4096] + 1);
+		step = 1;
+	}
+	for (;;)
+		a[0]++;
+}
+
+static int exec_in_view(void)
+{
+	volatile uint8_t *a = sys_map(REGION, RLEN, PROT_READ | PROT_WRITE);
+	if (a != REGION)
+		return 10;
+	if (syscall3(SYS_vp_create, (long)exec_vp1, (long)(stack1 + sizeof stack1), 1) < 0)
+		return 11;
+	await(1);
+	long held = vpages();
+	printf("viewtest exec: VP 1's view holds %ld pages\n", held);
+	const char *args[] = { "viewtest", "hostile" };
+	long r = sys_exec("viewtest", 2, args, 0, 0);
+	printf("viewtest exec: exec returned %ld\n", r);
+	return 12;
+}
+
 /* cost: what a view costs per page, in ns (use --icount for figures
    that do not depend on the host): touching NPAGE pages outside a view
    (writes), then in one: the first read of each (a hold), the first
@@ -545,6 +578,8 @@ int main(int argc, char **argv)
 		return spin();
 	if (!strcmp(m, "audit") && argc > 2)
 		return audit(argv[2]);
+	if (!strcmp(m, "exec"))
+		return exec_in_view();
 	if (!strcmp(m, "cost"))
 		return cost();
 	if (!strcmp(m, "stress"))

@@ -91,13 +91,13 @@ def test_view_commits_race_forks_and_discards(boot, smp, jitter):
 def test_exec_ends_a_view_with_the_old_image(boot, smp):
     """VP 1 spins in its view holding 32 pages and 32 private copies (5
     tables: 101 pages) while VP 0 execs; the new image starts with no
-    view (its own view calls behave as on a fresh space) and every page
-    comes back once it ends."""
+    view (its first range costs the 5 tables of a fresh view, and it ends
+    with none) and every page comes back once it ends (the audit)."""
     r = boot("memcheck run=viewtest,audit,exec", smp=smp, timeout=120)
     assert "VP 1's view holds 101 pages" in r.log, r.tail()
     res = result(r, "viewtest_hostile")
-    assert res["viewpages_one"] == 5 and res["avail_lost"] == 0, res
-    audited(r)
+    assert res["viewpages_one"] == 5 and res["errs"][13] == 0 and res["errs"][-1] == 0, res
+    audited(r)    # (hostile's own figure moves as the old image's frames come back)
 
 
 def test_view_quota_enomem_then_kill_and_kill_mid_view(boot):

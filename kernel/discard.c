@@ -22,10 +22,11 @@
 #include "ext2.h"
 #include <anima/syscall.h>
 
-/* The access a user PTE gives (PROT_NONE's PTE_NONE: no PTE_U). */
+/* The access a user PTE gives (PROT_NONE's PTE_NONE: no PTE_U). A
+   copy-on-write entry (a fork's) is writable, though its W bit is off. */
 static uint64_t pte_access(uint64_t pte)
 {
-	return pte & (PTE_U | PTE_W | PTE_NX);
+	return (pte & (PTE_U | PTE_W | PTE_NX)) | (pte & PTE_COW ? PTE_W : 0);
 }
 
 /* The runs of [a, b) mapped but in no region, with one access each:

@@ -123,6 +123,8 @@ long sys_fork(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64
 	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
 	struct vp *self = myvp();
 	struct space *sp = self->space;
+	if (self->view)
+		return -EBUSY;           /* its uncommitted stores (its stack, maybe) are in no space */
 	struct space *ch = space_create(sp->name);
 	if (!ch)
 		return -ENOMEM;

@@ -304,6 +304,14 @@ void fmap_file_drop(uint32_t ino, uint64_t off, uint64_t len);
 /* sysmem.c */
 long map_file(uint64_t addr, uint64_t len, uint64_t prot, uint32_t ino, int shared, uint64_t off);
 
+/* view.c */
+struct view;
+int view_fault(uint64_t va, uint64_t err);
+int view_user_fault(struct trapframe *tf, uint64_t va, uint64_t err);
+void view_load(struct vp *vp);
+void view_unload(struct cpu *c);
+void view_free(struct vp *vp);
+
 /* cow.c */
 void cow_init(void);
 int frame_share(uint64_t pa);

@@ -204,7 +204,7 @@ int pmm_direct(uint64_t va)
    caused (kheap.c: kmalloc_user), its kops counted by number (kop.c). */
 static uint64_t used_bytes(struct space *sp)
 {
-	return (sp->pages + sp->ptpages + sp->kpages + sp->segpages) * PGSIZE + sp->kbytes +
+	return (sp->pages + sp->ptpages + sp->kpages + sp->segpages + sp->viewpages) * PGSIZE + sp->kbytes +
 	       (uint64_t)sp->nkops * kheap_charge(sizeof(struct kop));
 }
 

@@ -210,6 +210,7 @@ void scheduler(void)
 		vp->switches++;
 		c->vp = vp;
 		switch_space(c, vp->space);
+		view_load(vp);           /* (its own tables: loaded only while it runs) */
 		c->kstack_top = c->tss.rsp0 = (uint64_t)vp->kstack + KSTACK_SIZE;
 		/* user %gs: this VP's pseudo page, from its index (never a
 		   value read back from a page user code can reach) */
@@ -248,6 +249,7 @@ void scheduler(void)
 		   freed it again (a kernel stack freed twice, seen in CI). A
 		   zombie stays a zombie, and nobody else frees it. */
 		int zombie = vp->state == VP_ZOMBIE;
+		view_unload(c);          /* before another CPU may run (or free) vp */
 		c->vp = 0;
 		__atomic_store_n(&vp->on_cpu, 0, __ATOMIC_RELEASE);
 		shake();                 /* another CPU may run vp now */

@@ -72,6 +72,8 @@ void space_put(struct space *sp)
 	/* What the space was charged for must be what it held: a charge
 	   without a page (or a page without one) lets a space pass its quota
 	   or locks it out of memory it never used (test builds only). */
+	if (memcheck && sp->viewpages)
+		panic("space %d (%s): its views' %lu pages outlived it", sp->id, sp->name, sp->viewpages);
 	if (memcheck && (n[0] != sp->pages || n[1] != sp->ptpages))
 		panic("space %d (%s): %lu pages and %lu tables, charged %lu and %lu",
 		      sp->id, sp->name, n[0], n[1], sp->pages, sp->ptpages);

@@ -24,6 +24,7 @@ SYSDECL(file_write); SYSDECL(file_pwrite); SYSDECL(file_ftruncate); SYSDECL(file
 SYSDECL(file_unlink); SYSDECL(file_mkdir); SYSDECL(file_rmdir); SYSDECL(file_rename);
 SYSDECL(fmap); SYSDECL(msync);
 SYSDECL(file_lstat); SYSDECL(file_readlink);
+SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_leave);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -47,6 +48,10 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_discard] = sys_discard,
 	[SYS_fmap] = sys_fmap,
 	[SYS_msync] = sys_msync,
+	[SYS_view_enter] = sys_view_enter,
+	[SYS_view_commit] = sys_view_commit,
+	[SYS_view_discard] = sys_view_discard,
+	[SYS_view_leave] = sys_view_leave,
 	[SYS_vp_create] = sys_vp_create,
 	[SYS_vp_start] = sys_vp_start,
 	[SYS_vp_idle] = sys_vp_idle,

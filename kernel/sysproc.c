@@ -217,6 +217,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return __atomic_load_n(&held_spaces, __ATOMIC_ACQUIRE);
 	case INFO_DISK_FLIGHT:
 		return disk_maxflight;
+	case INFO_VIEW_PAGES:
+		return (long)__atomic_load_n(&myvp()->space->viewpages, __ATOMIC_RELAXED);
 	case INFO_MEM_TOTAL:
 		return (long)mem_total_bytes;
 	case INFO_LOCK_WAITS: {

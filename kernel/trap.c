@@ -160,6 +160,8 @@ void trap(struct trapframe *tf)
 				return;
 			panic_trap(tf, "%s in kernel mode", trap_name(tf->vector));
 		}
+		if (tf->vector == T_PGFLT && view_user_fault(tf, rcr2(), tf->error))
+			break;
 		if (tf->vector == T_PGFLT && cow_fault(tf, rcr2(), tf->error))
 			break;
 		if (tf->vector == T_PGFLT && fmap_fault(tf, rcr2(), tf->error))

@@ -49,12 +49,20 @@ int uaccess_fixup(struct trapframe *tf)
 	if (tf->rip < (uint64_t)uaccess_start || tf->rip >= (uint64_t)uaccess_end)
 		return 0;
 	uint64_t va = rcr2();
+	/* A page of the caller's view: its own copy, or a hold on the space's
+	   frame; one it cannot take (no charge, a shared page) is -EFAULT. */
+	int vr = va < USER_TOP && myvp() ? view_fault(va, tf->error) : 0;
+	if (vr > 0)
+		return 1;
+	if (vr < 0)
+		goto bad;
 	if (!(tf->error & PF_P) && va < USER_TOP && myvp() && lazy_fill(myvp()->space, va, tf->error) > 0)
 		return 1;
 	/* A copy-on-write page a fork left: copied (or taken back), and the copy resumes. */
 	if ((tf->error & (PF_P | PF_W)) == (PF_P | PF_W) && va < USER_TOP && myvp() &&
 	    cow_break(myvp()->space, va) > 0)
 		return 1;
+bad:
 	tf->rip = (uint64_t)uaccess_fault;
 	return 1;
 }

@@ -181,6 +181,7 @@ void vp_free(struct vp *vp)
 	sp->kpages -= KSTACK_SIZE / PGSIZE;
 	spin_unlock(&sp->lock);
 	shake();                         /* out of its space's lists, not yet freed */
+	view_free(vp);               /* (no CPU has its view's tables loaded: sched.c) */
 	event_drain(vp);             /* the ring stays with the slot */
 	pages_free(vp->kstack, KSTACK_SIZE / PGSIZE);
 	vp->magic = 0;

@@ -132,6 +132,7 @@ struct vp {
 	uint64_t run_ns, switches;   /* accounting */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* fxsave area */
 	struct buf *fmap_wait;       /* a copy met a file page on its way from the disk (fmap.c) */
+	struct view *view;           /* its isolated view, if any (view.c; only it touches it) */
 	/* Last: vp_create does not clear them (kop_init does, at each use). */
 	struct kop own_kop;          /* blocks it classically when the heap refuses a kop (kop.c) */
 	struct kop timer_kop;        /* its user timer (utimer_set) */
@@ -177,6 +178,7 @@ struct space {
 	struct segmap segmaps[MAXSEG_SPACE];   /* segments it maps (lock) */
 	int nsegs;                   /* live segments it created (atomic) */
 	uint64_t segpages;           /* pages charged for them (atomic; counts in the quota) */
+	uint64_t viewpages;          /* pages its VPs' views hold (atomic; in the quota; view.c) */
 	uint64_t robust;             /* its robust list (SYS_seg_robust): user address */
 	int nrobust;                 /* entries */
 	const char *kill_cause;      /* set when the kernel killed the space */

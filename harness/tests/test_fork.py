@@ -24,6 +24,18 @@ def test_fork_child_sees_the_fork_time_memory_and_writes_stay_apart(boot, smp):
     done(r, 0)
 
 
+def test_discard_after_fork_keeps_pages_writable(boot):
+    """Pages a fork left copy-on-write (W off, PTE_COW), then discarded:
+    they read as zeros and take writes. Before, SYS_discard gave their
+    demand-zero region the access of the W bit alone, read-only, and the
+    first write killed the space (write, protection)."""
+    r = boot("memcheck run=forkcow,discard", smp=2, timeout=120)
+    res = result(r, "forkcow_discard")
+    assert res["waited"] == 1 and res["discard"] == 0, res
+    assert res["nonzero"] == 0 and res["bad"] == 0, res
+    done(r, 0)
+
+
 @pytest.mark.parametrize("smp", [1, 2])
 def test_waitpid_statuses_wnohang_and_kill(boot, smp):
     """exit(7) -> WIFEXITED 7; a write to address 8 -> WIFSIGNALED

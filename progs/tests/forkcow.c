@@ -13,6 +13,8 @@
  * bomb: every process forks until it is refused, then waits for its
  *   children; the root reports the refusals and that memory came back
  *   (INFO_MEM_AVAIL, exactly). Run with a small memquota.
+ * discard: pages a fork left copy-on-write, then SYS_discard, then
+ *   written: zeros first, and still writable.
  * race: two more VPs of the parent write their own pages without pause
  *   while VP 0 forks N children; each child checks its snapshot is one
  *   the writers could have left (each page: a prefix of round r, the rest
@@ -307,6 +309,32 @@ static int race(int n)
 	return 0;
 }
 
+/* discard: pages a fork left copy-on-write, discarded (SYS_discard),
+   then written: they must stay writable and read as zeros first. */
+static int discard_after_fork(void)
+{
+	volatile uint64_t *p = sys_map(0, NPG * 4096, PROT_READ | PROT_WRITE);
+	if (sys_failed((long)p))
+		return 10;
+	fill((uint64_t *)p, NPG * WORDS, 500);
+	long pid = sys_fork();
+	if (pid == 0)
+		sys_exit(0);
+	int st = -1;
+	long w = pid > 0 ? sys_waitpid((int)pid, &st, 0) : pid;
+	long d = syscall2(SYS_discard, p, NPG * 4096);
+	long z = zeros((const uint64_t *)p, NPG * WORDS);
+	fill((uint64_t *)p, NPG * WORDS, 600);       /* killed here before */
+	struct result res;
+	result_begin(&res, "forkcow_discard");
+	result_int(&res, "waited", w == pid && st == 0);
+	result_int(&res, "discard", d);
+	result_int(&res, "nonzero", z);
+	result_int(&res, "bad", check((const uint64_t *)p, NPG * WORDS, 600));
+	result_end(&res);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "mem";
@@ -316,6 +344,8 @@ int main(int argc, char **argv)
 		return status();
 	if (!strcmp(m, "bomb"))
 		return bomb();
+	if (!strcmp(m, "discard"))
+		return discard_after_fork();
 	if (!strcmp(m, "race"))
 		return race(argc > 2 ? atoi(argv[2]) : 20);
 	printf("forkcow: no mode %s\n", m);

@@ -66,6 +66,7 @@
 #include <animart/sys.h>
 #include <anima/vp.h>
 #include <anima/seg.h>
+#include <anima/view.h>
 
 #define PROTECT_LO  USER_BASE                        /* image, heap, map(0): */
 #define PROTECT_HI  (USER_MAP_BASE + (1UL << 40))    /*   below this */
@@ -92,7 +93,7 @@
 	X(reserved, 40) X(vp_create, 35) X(vp_start, 25) X(vp_signal, 60) \
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
 	X(spawn, 8) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
-	X(seg, 40) X(protect, 40) X(discard, 25) X(lazysys, 40)
+	X(seg, 40) X(protect, 40) X(discard, 25) X(lazysys, 40) X(view, 30)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };
 #define NAME(k, w) #k,
@@ -486,6 +487,43 @@ static void do_discard(struct fz *f)
 	default:
 		if (foreign_range(f, &a, &len))
 			issue(f, K_discard, SYS_discard, (long)a, (long)len, 0, 0, 0, 0, 0);
+	}
+}
+
+/* Isolated views (kernel/view.c): bad ranges (must fail), 2 MiB-aligned
+   ranges anywhere that is not ours (never our own code's memory: this VP's
+   stores there would be its own until a commit), commit, discard, leave
+   (with or without a view); the VP may end in its view. */
+static void do_view(struct fz *f)
+{
+	uint64_t a, len;
+	switch (rand_below(&f->st, 6)) {
+	case 0:
+		bad_range(f, &a, &len);
+		if (rand_below(&f->st, 2))
+			a &= ~(VIEW_ALIGN - 1), len = (len + VIEW_ALIGN - 1) & ~(VIEW_ALIGN - 1);
+		issue(f, K_view, SYS_view_enter, (long)a, (long)len, 0, 0, 0, 1, 0);
+		return;
+	case 1:
+	case 2:
+		if (!foreign_range(f, &a, &len))
+			return;
+		a &= ~(VIEW_ALIGN - 1);
+		len = VIEW_ALIGN * (1 + rand_below(&f->st, 4));
+		if (touches_us(a, len)) {
+			add(&n_skipped, 1);
+			return;
+		}
+		issue(f, K_view, SYS_view_enter, (long)a, (long)len, 0, 0, 0, 0, 0);
+		return;
+	case 3:
+		issue(f, K_view, SYS_view_commit, 0, 0, 0, 0, 0, 0, 0);
+		return;
+	case 4:
+		issue(f, K_view, SYS_view_discard, 0, 0, 0, 0, 0, 0, 0);
+		return;
+	default:
+		issue(f, K_view, SYS_view_leave, 0, 0, 0, 0, 0, 0, 0);
 	}
 }
 
@@ -1040,6 +1078,8 @@ static void do_raw(struct fz *f)
 		{ SYS_futex_wake, K_futex_wake }, { SYS_seg_create, K_seg }, { SYS_seg_map, K_seg },
 		{ SYS_seg_unmap, K_seg }, { SYS_seg_revoke, K_seg }, { SYS_seg_robust, K_seg },
 		{ SYS_seg_info, K_seg }, { SYS_seg_wake, K_seg },
+		{ SYS_view_enter, K_view }, { SYS_view_commit, K_view },
+		{ SYS_view_discard, K_view }, { SYS_view_leave, K_view },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {
@@ -1076,6 +1116,7 @@ static void do_kind(struct fz *f, int kind)
 	case K_io:         do_io(f, K_io); break;
 	case K_seg:        do_seg(f); break;
 	case K_lazysys:    do_lazysys(f); break;
+	case K_view:       do_view(f); break;
 	}
 }
 

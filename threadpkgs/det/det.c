@@ -15,7 +15,9 @@
  * change to that queue is made by the holder at one of those points, so
  * the order of everything the threads do is a function of the program
  * alone. (DTHREADS's parallel phase needs isolated views of memory from
- * the kernel, which Anima does not have yet: det is its serial phase.)
+ * the kernel; kernel/view.c has them now, det does not use them yet:
+ * docs/posix.md "det" says what stands in the way. det is the serial
+ * phase.)
  *
  * What makes it work:
  * - One classic VP (rtpkg.classic): no upcalls, so the kernel's

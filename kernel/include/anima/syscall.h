@@ -53,6 +53,13 @@
                                a file's pages, read on first touch (kernel/fmap.c) */
 #define SYS_msync       21  /* (void *addr, size_t len, MSYNC_* flags) -> 0: the dirty pages of
                                FMAP_SHARED mappings in the range written to their files */
+/* Isolated views (<anima/view.h>, kernel/view.c): per-VP, twin/diff commit */
+#define SYS_view_enter  22  /* (addr, len) -> 0: [addr, addr+len) joins the caller VP's view (2 MiB
+                               aligned; -EINVAL, -EBUSY over a segment, file or VP page, -ENOMEM) */
+#define SYS_view_commit 23  /* () -> pages committed: the bytes each private page changed, written into
+                               the space; then the view sees the space afresh; -EINVAL without a view */
+#define SYS_view_discard 24 /* () -> private pages dropped uncommitted; the view sees the space afresh */
+#define SYS_view_leave  25  /* () -> private pages dropped: the view ends (commit first to keep them) */
 
 #define SYS_vp_create   32  /* (rip, rsp, arg) -> index of a new running VP; it starts with rdi = arg */
 #define SYS_vp_start    33  /* (index, rip, rsp, arg) -> 0: start a VP parked at boot (run=prog:N) */
@@ -132,6 +139,8 @@
 #define INFO_PARENT     10  /* the id of the space that spawned or forked this one, 0 if none (or it ended) */
 #define INFO_FILES      11  /* a bit (1 << fd) for each open file descriptor: what exec kept */
 #define INFO_FILE_FLAGS 12  /* (INFO_FILE_FLAGS, fd) -> the FO_* flags fd was opened with; -EBADF */
+#define INFO_VIEW_PAGES 13  /* pages the views of the caller's space hold, all charged to it: their
+                               tables, read holds on its frames, private copies and twins */
 #define INFO_DISK_FLIGHT 15 /* the most disk requests ever in flight at once (0 without a disk) */
 #define INFO_LOCK_WAITS 16  /* (16, which) times a kernel lock was found held, each wait counted once:
                                which 0 = the caller's space's memory lock (since the space began),

@@ -4,7 +4,9 @@
  * follows memory: a floor of FLOOR buffers is taken at boot when a disk
  * is found; past it a miss takes a fresh frame from the free pool while
  * twice the kernel's reserve stays free (page_alloc_cache), up to a
- * ceiling of a quarter of the free memory at boot. Those frames are the
+ * ceiling of a quarter of the free memory at boot (at most MAXBUF: the
+ * headers, 88 bytes a buffer, are one array from boot, 2.1% of the
+ * ceiling, so a 512 MiB guest gives 3 MiB to them). Those frames are the
  * kernel's, charged to no space; when memory is short the allocator
  * takes them back (bcache_reclaim: clean, idle, unheld, unpinned buffers,
  * coldest first; dirty ones are started on their way out instead), and
@@ -39,6 +41,7 @@
 #include "disk.h"
 
 #define FLOOR 512                       /* buffers taken at boot */
+#define MAXBUF (1 << 18)                /* the ceiling's most (1 GiB): headers are taken at boot */
 #define NHASH 4096
 #define PIN_NS (2UL * 1000000000UL)     /* how long a buffer is kept for its waiter */
 
@@ -74,7 +77,7 @@ void bcache_init(void)
 {
 	if (!disk_blocks)
 		return;
-	uint64_t ceil = MAX((uint64_t)FLOOR, pmm_free_pages() / 4);
+	uint64_t ceil = MAX((uint64_t)FLOOR, MIN(pmm_free_pages() / 4, (uint64_t)MAXBUF));
 	if (bcache_fixed)
 		ceil = MIN(bcache_fixed, pmm_free_pages() / 2);
 	nhdr = (int)ceil;

@@ -15,6 +15,9 @@
  *   memcheck          test build checks: freed frames and heap blocks are
  *                     poisoned and checked, and kernel entries assert
  *                     invariants (tests and fuzz runs turn it on)
+ *   bcache=N          the block cache is N buffers of 4 KiB, fixed (16..
+ *                     1048576; default: 512 at boot, growing with free
+ *                     memory to a quarter of it; bcache.c)
  *   memquota=MB       page quota of each space (user pages, page tables,
  *                     kernel stacks); default 3/4 of usable RAM
  *   idlepoll=US       an idle CPU polls its run queues this long before
@@ -144,6 +147,8 @@ void cmdline_parse(const char *line)
 			jitter_setup(w);
 		else if (!strcmp(w, "memcheck"))
 			memcheck = 1;
+		else if (!strncmp(w, "bcache=", 7))
+			set_num("bcache", w + 7, 16, 1UL << 20, "buffers", 1, &bcache_fixed);
 		else if (!strcmp(w, "rawdisk"))
 			rawdisk = 1;         /* SYS_disk allowed (sysdisk.c) */
 		else

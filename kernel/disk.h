@@ -43,6 +43,8 @@ struct buf {
 	struct buf *hnext;         /* hash chain */
 	struct buf *qnext;         /* waiting for a device slot */
 	int index;
+	int pins;                  /* waiters it is kept for (bcache_pin) */
+	uint64_t pin_ns;           /* kept until then at most */
 };
 enum { B_EMPTY, B_VALID, B_READING, B_WRITING };
 void bcache_init(void);
@@ -52,6 +54,11 @@ long bcache_write(uint64_t block, struct buf **out);
 void bcache_put(struct buf *b);
 void bcache_dirty(struct buf *b);     /* a held buffer was changed: write it back */
 long bcache_sync_step(struct buf **out);
+void bcache_pin(struct buf *b);       /* keep b for the caller about to wait for it */
+uint64_t bcache_reclaim(uint64_t want);   /* pmm.c: give frames back until want are free */
+uint64_t bcache_spare_pages(void);    /* frames past the floor (INFO_MEM_AVAIL) */
+long bcache_info(uint64_t what);      /* INFO_BCACHE */
+extern uint64_t bcache_fixed;         /* bcache=N (cmdline.c) */
 void kop_wake_disk(uint64_t key);      /* kop.c */
 long disk_wait(struct buf *b);         /* sysdisk.c: 1 again, 0 thread blocked, < 0 error */
 struct trapframe;

@@ -11,6 +11,7 @@
  * free page always panics.
  */
 #include "kernel.h"
+#include "disk.h"
 
 #define MAXPHYS   (16UL << 30)               /* RAM above 16 GiB is ignored */
 #define MAXPAGES  (MAXPHYS / PGSIZE)
@@ -140,9 +141,26 @@ static void *alloc_keep(size_t n, uint64_t keep)
 	return va;
 }
 
+/* alloc_keep, and when memory is short, once more after the block
+   cache gave back clean buffers (bcache.c; never called with its lock). */
+static void *alloc_reclaim(size_t n, uint64_t keep)
+{
+	void *va = alloc_keep(n, keep);
+	if (!va && bcache_reclaim(n + keep))
+		va = alloc_keep(n, keep);
+	return va;
+}
+
 void *pages_alloc(size_t n)
 {
-	return alloc_keep(n, 0);
+	return alloc_reclaim(n, 0);
+}
+
+/* A page for the block cache to grow by: only while twice the reserve
+   stays free, and never by reclaiming (bcache.c holds its lock). */
+void *page_alloc_cache(void)
+{
+	return alloc_keep(1, 2 * reserve_pages);
 }
 
 void *page_alloc(void)
@@ -156,7 +174,7 @@ void *page_alloc(void)
    pmm_lock, so concurrent callers cannot overdraw it together. */
 void *pages_alloc_user(size_t n)
 {
-	return alloc_keep(n, reserve_pages);
+	return alloc_reclaim(n, reserve_pages);
 }
 
 void pages_free(void *va, size_t n)
@@ -213,6 +231,8 @@ static uint64_t used_bytes(struct space *sp)
    space within its quota. */
 int mem_user_ok(struct space *sp, uint64_t n)
 {
+	if (n > nfree || nfree - n < reserve_pages)
+		bcache_reclaim(n + reserve_pages);   /* the block cache gives back clean buffers */
 	return n <= nfree && nfree - n >= reserve_pages && mem_quota_ok(sp, n * PGSIZE);
 }
 

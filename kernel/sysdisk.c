@@ -35,6 +35,7 @@ long disk_wait_as(struct buf *b, int kind, struct trapframe *tf)
 	if (!op)
 		return -EAGAIN;
 	op->result = 1;                       /* what the deadline gives: ask again */
+	bcache_pin(b);                        /* keep the block for this waiter's call */
 	spin_lock(&kop_lock);
 	int busy = b->state == B_READING || b->state == B_WRITING;
 	if (!busy) {                          /* it ended before we got here */

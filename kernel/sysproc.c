@@ -208,13 +208,15 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 	case INFO_MEM_FREE:
 		return (long)(pmm_free_pages() * PGSIZE);
 	case INFO_MEM_AVAIL:
-		return (long)((pmm_free_pages() + kheap_spare_pages()) * PGSIZE);
+		return (long)((pmm_free_pages() + kheap_spare_pages() + bcache_spare_pages()) * PGSIZE);
 	case INFO_BOOT_EPOCH:
 		return (long)boot_epoch;
 	case INFO_TIMER_LATE:
 		return (long)timer_late_count();
 	case INFO_SPACES_HELD:
 		return __atomic_load_n(&held_spaces, __ATOMIC_ACQUIRE);
+	case INFO_BCACHE:
+		return disk_blocks ? bcache_info(b) : 0;
 	case INFO_DISK_FLIGHT:
 		return disk_maxflight;
 	case INFO_VIEW_PAGES:

@@ -31,7 +31,8 @@ def golden(n):
 
 @pytest.fixture
 def image(tmp_path):
-    """/big (16 MiB of the golden words: eight times the block cache),
+    """/big (16 MiB of the golden words: eight times the block cache the
+    tests that need eviction fix with bcache=512),
     /rw1, /rw2 and /rw3 (RWSIZE bytes of 0xee), 4 KiB blocks."""
     tree = tmp_path / "tree"
     tree.mkdir()
@@ -57,7 +58,7 @@ def dump(img, path, tmp_path):
 
 @pytest.mark.parametrize("smp", [1, 2])
 def test_file_maps_read_write_and_come_back(boot, image, tmp_path, smp):
-    r = boot("memcheck run=fmaptest,child", smp=smp, timeout=180, disk=image)
+    r = boot("memcheck bcache=512 run=fmaptest,child", smp=smp, timeout=180, disk=image)
     done(r, 0)
     mine = {x.get("mode"): x for x in r.results if x.get("name") == "fmaptest"}
     assert sorted(mine) == ["basic", "child"], r.results
@@ -125,7 +126,7 @@ def test_one_space_file_calls_see_its_shared_map(boot, image, tmp_path, smp):
     for the disk and the call runs again. In a child on
     a fifo thread, under memcheck: every page and
     table comes back."""
-    r = boot("memcheck run=fmaptest,child,coherent,fifo", smp=smp, timeout=180, disk=image)
+    r = boot("memcheck bcache=512 run=fmaptest,child,coherent,fifo", smp=smp, timeout=180, disk=image)
     done(r, 0)
     mine = {x.get("mode"): x for x in r.results if x.get("name") == "fmaptest"}
     assert sorted(mine) == ["child", "coherent"], r.results

@@ -20,8 +20,10 @@
  *
  * Cold on Linux: the file's page cache is dropped before each cold pass
  * (posix_fadvise DONTNEED; the mount is read-only). Anima has no such
- * call: its block cache holds 512 blocks (2 MiB), so before a cold pass
- * it holds what the previous phase left, a few percent of a 64 MiB file.
+ * call: its block cache grows with free memory (a quarter of it at most),
+ * so a cold pass finds what earlier phases read (bc_reads: the blocks the
+ * phase read from the device; bc_kept: buffers kept for a waiting thread
+ * and found by its call; kernel/bcache.c).
  * The in-flight maximum: Anima's kernel keeps the most requests ever in
  * flight since boot (SYS_disk DISK_INFO, boot with `rawdisk`), so each
  * phase reports the maximum so far, and the blocking operations main's VP
@@ -58,19 +60,23 @@ static int ready, go;
 static int failed;                       /* a read failed or a piece was wrong */
 
 /* The device's counts: Anima's most in flight since boot and main's
-   VP's waits; Linux's read requests, sectors and weighted ms in queue. */
+   VP's waits, and its block cache's device reads and buffers kept for
+   their waiters (INFO_BCACHE); Linux's read requests, sectors and
+   weighted ms in queue. */
 struct dev {
-	long max_in_flight, vp_waits, reqs, sectors, queue_ms;
+	long max_in_flight, vp_waits, reqs, sectors, queue_ms, bc_reads, bc_kept;
 };
 
 static void dev_now(struct dev *d)
 {
-	*d = (struct dev){ -1, -1, -1, -1, -1 };
+	*d = (struct dev){ -1, -1, -1, -1, -1, -1, -1 };
 #ifdef WL_ANIMA
 	uint64_t in[2] = { 0, 0 };
 	if (syscall3(SYS_disk, DISK_INFO, 0, in) == 0)
 		d->max_in_flight = (long)in[1];
 	d->vp_waits = (long)vp_pseudo()->blocks;
+	d->bc_reads = syscall2(SYS_getinfo, INFO_BCACHE, BC_READS);
+	d->bc_kept = syscall2(SYS_getinfo, INFO_BCACHE, BC_KEPT);
 #else
 	FILE *f = fopen("/sys/block/vda/stat", "r");
 	long v[11];
@@ -195,6 +201,9 @@ static void report(const char *what, const char *pass, const char *unit, double 
 	       (unsigned long long)ns, threads, ops, d1->max_in_flight);
 	if (d1->vp_waits >= 0)
 		printf(", \"vp_waits\": %ld", d1->vp_waits - d0->vp_waits);
+	if (d1->bc_reads >= 0 && d0->bc_reads >= 0)
+		printf(", \"bc_reads\": %ld, \"bc_kept\": %ld", d1->bc_reads - d0->bc_reads,
+		       d1->bc_kept - d0->bc_kept);
 	if (d1->reqs >= 0 && d0->reqs >= 0 && ns) {
 		long reqs = d1->reqs - d0->reqs;
 		printf(", \"dev_reads\": %ld, \"dev_kib_per_read\": %.1f, \"avg_in_flight\": %.2f",

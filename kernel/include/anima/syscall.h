@@ -123,7 +123,8 @@
 #define INFO_NCPU       2   /* CPUs online */
 #define INFO_TSC_HZ     3   /* calibrated TSC frequency */
 #define INFO_MEM_FREE   4   /* free physical memory, bytes */
-#define INFO_MEM_AVAIL  5   /* free memory plus the empty pages the kernel heap keeps for reuse,
+#define INFO_MEM_AVAIL  5   /* free memory plus the empty pages the kernel heap keeps for reuse
+                               and the block cache's pages past its floor (given back on demand),
                                bytes: what a space's exit must give back exactly (the audits) */
 #define INFO_BOOT_EPOCH 6   /* wall time at boot (the CMOS RTC, read once), seconds since 1970 UTC:
                                CLOCK_REALTIME = this + time since boot */
@@ -146,6 +147,19 @@
                                which 0 = the caller's space's memory lock (since the space began),
                                1 = kop_lock (blocking operations, timers, futexes), 2 = the physical
                                page allocator's; since boot. -EINVAL for another which */
+#define INFO_BCACHE     20  /* (20, BC_*) the block cache's size now and its counts since boot
+                               (kernel/bcache.c); 0 without a disk, -EINVAL for another BC_ */
+#define BC_NBUF         0   /* buffers now (each one page) */
+#define BC_FLOOR        1   /* buffers it never gives back */
+#define BC_CEIL         2   /* the most it grows to */
+#define BC_PINNED       3   /* buffers kept for their waiters now */
+#define BC_HITS         4   /* lookups that found their block in the cache */
+#define BC_READS        5   /* blocks read from the device */
+#define BC_KEPT         6   /* buffers kept for a waiter that a call then found */
+#define BC_EXPIRED      7   /* keeps dropped unused after their time */
+#define BC_GROWN        8   /* buffers added with a fresh frame */
+#define BC_RECLAIMED    9   /* frames given back when memory was short */
+#define BC_NSTAT        10
 
 /* SYS_map protections */
 #define PROT_READ       1

@@ -1813,6 +1813,7 @@ static void area_threadcpu(void)
 	CHECK(pthread_getcpuclockid(tsl, &ids) == 0 && ids < 0 && ids != idc);
 	CHECK(pthread_getcpuclockid(pthread_self(), &idm) == 0 && idm != idc);
 	CHECK(clock_getres(idc, &res) == 0 && res.tv_nsec > 0);
+	long late_cs = sys_getinfo(INFO_TIMER_LATE);
 	tc_go = 1;
 	uint64_t seen = 0;
 	int mono_other = 1;
@@ -1833,7 +1834,12 @@ static void area_threadcpu(void)
 	pthread_join(tsl, 0);
 	CHECK(jc.mono && js.mono && mono_other);
 	CHECK(jc.cpu >= jc.wall * 3 / 10 && jc.cpu <= jc.wall + 2000000);
-	CHECK(jc.cpu >= 5 * js.cpu);
+	/* The sleeper's share, unless the host stalled the emulated CPU
+	   meanwhile: the thread on the CPU in a stall is charged all of it,
+	   and a stall in one of the sleeper's short turns gave it more than
+	   a fifth of the computer's time (prio at -smp 2 on a loaded host) */
+	if (sys_getinfo(INFO_TIMER_LATE) == late_cs)
+		CHECK(jc.cpu >= 5 * js.cpu);
 	/* main's reading from outside: at least what the thread saw itself */
 	CHECK(!clk_failed && mc >= jc.first + jc.cpu && ms >= js.first + js.cpu);
 	/* gone: its id is stale */

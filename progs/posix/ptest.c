@@ -1833,13 +1833,15 @@ static void area_threadcpu(void)
 	pthread_join(tc, 0);
 	pthread_join(tsl, 0);
 	CHECK(jc.mono && js.mono && mono_other);
-	CHECK(jc.cpu >= jc.wall * 3 / 10 && jc.cpu <= jc.wall + 2000000);
-	/* The sleeper's share, unless the host stalled the emulated CPU
-	   meanwhile: the thread on the CPU in a stall is charged all of it,
-	   and a stall in one of the sleeper's short turns gave it more than
-	   a fifth of the computer's time (prio at -smp 2 on a loaded host) */
+	CHECK(jc.cpu <= jc.wall + 2000000);
+	/* The shares, unless the host stalled the emulated CPU meanwhile:
+	   the thread on the CPU in a stall is charged all of it, so a stall
+	   in one of the sleeper's short turns gave it more than a fifth of
+	   the computer's time (prio at -smp 2 on a loaded host), and stalls
+	   while main polled left the computer under 3/10 of its wall time
+	   (tutor at -smp 1, kthread at 2, under a parallel test load) */
 	if (sys_getinfo(INFO_TIMER_LATE) == late_cs)
-		CHECK(jc.cpu >= 5 * js.cpu);
+		CHECK(jc.cpu >= jc.wall * 3 / 10 && jc.cpu >= 5 * js.cpu);
 	/* main's reading from outside: at least what the thread saw itself */
 	CHECK(!clk_failed && mc >= jc.first + jc.cpu && ms >= js.first + js.cpu);
 	/* gone: its id is stale */

@@ -86,14 +86,14 @@ static __attribute__((noinline)) int wait_rest(pthread_cond_t *c, pthread_mutex_
    deadline, cancellation, EINTR if `how` asks. */
 static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int how)
 {
-	if (c->__pshared)
-		return psh_cond_wait(c, m, deadline);
 	struct thread *self = thread_self();
 	int count = 0;
 	if (mx_base(m) && !m->__pshared && m->__owner != self)
 		return EPERM;                /* (a normal mutex keeps no owner) */
 	if (pcancel_pending())           /* before the count changes: the cleanup */
 		pcancel_act();               /* handlers get the mutex as it was held */
+	if (c->__pshared)                /* (a cancellation point at its start only) */
+		return psh_cond_wait(c, m, deadline);
 	if (mx_base(m)) {
 		count = m->__count;      /* a recursive mutex is released whole */
 		m->__count = 1;

@@ -27,13 +27,13 @@ int sem_destroy(sem_t *s)
 
 static int wait(sem_t *s, int try, uint64_t deadline)
 {
-	if (s->__pshared) {
-		int r = psh_sem_wait(s, try, deadline);
-		return r ? fail(r) : 0;
-	}
 	struct thread *self = thread_self();
 	if (!try && pcancel_pending())
 		pcancel_act();
+	if (s->__pshared) {              /* (a cancellation point at its start only) */
+		int r = psh_sem_wait(s, try, deadline);
+		return r ? fail(r) : 0;
+	}
 	plock(&s->__lk, self);
 	if (s->__count > 0) {
 		s->__count--;

@@ -351,6 +351,7 @@ int seg_futex_key(struct space *sp, uint64_t a, uint64_t *key);
 void seg_fault_detail(struct space *sp, uint64_t a, char *buf, size_t n);
 int seg_id_at(struct space *sp, uint64_t a);
 int seg_mapped(struct space *sp, int id);
+struct segmap *segmap_at(struct space *sp, uint64_t a);
 
 /* segpay.c */
 void seg_settle(struct seg *s);

@@ -308,7 +308,7 @@ int seg_unmap_in(struct space *sp, struct seg *s)
 }
 
 /* The segment sp maps at address a (inside it), or 0; sp->lock held. */
-static struct segmap *segmap_at(struct space *sp, uint64_t a)
+struct segmap *segmap_at(struct space *sp, uint64_t a)
 {
 	for (int i = 0; i < MAXSEG_SPACE; i++) {
 		struct seg *s = sp->segmaps[i].seg;

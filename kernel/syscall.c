@@ -25,6 +25,7 @@ SYSDECL(file_unlink); SYSDECL(file_mkdir); SYSDECL(file_rmdir); SYSDECL(file_ren
 SYSDECL(fmap); SYSDECL(msync);
 SYSDECL(file_lstat); SYSDECL(file_readlink);
 SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_leave);
+SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -69,6 +70,9 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_seg_robust] = sys_seg_robust,
 	[SYS_seg_info] = sys_seg_info,
 	[SYS_seg_wake] = sys_seg_wake,
+	[SYS_seg_protect] = sys_seg_protect,
+	[SYS_seg_open] = sys_seg_open,
+	[SYS_seg_unlink] = sys_seg_unlink,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,

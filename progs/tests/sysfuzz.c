@@ -15,6 +15,8 @@
  * cap_drop with real and random handles, timers (arm, re-arm, cancel),
  * vp_idle behind a timer, spawn of `sysfuzz child` with random handles,
  * wait, futex_wait/wake on random, lazy and real addresses, sleep and io,
+ * segments (create, map, unmap, revoke, info, wake, robust lists, the
+ * protection of a mapping's pages, named segments: open and unlink),
  * and (lazysys) futex keys, copyins and copyouts at untouched words of
  * two large MAP_LAZY arenas, one read-only, that user code never touches.
  *
@@ -721,10 +723,29 @@ static uint64_t seg_addr(struct fz *f)
 	return SEG_BASE + rand_below(&f->st, 1UL << 16) * PAGE_SIZE;
 }
 
+/* A name for SYS_seg_open/unlink: one of ours (unlinked at the end),
+   empty, too long, or a random pointer. */
+static char seg_names[4][8] = { "fz.0", "fz.1", "fz.2", "fz.3" };
+static char long_name[SEGNAME_MAX + 8];
+static long seg_name(struct fz *f, int *bad)
+{
+	uint32_t k = rand_below(&f->st, 8);
+	*bad = k >= 4 && k < 7;       /* (a random pointer may name a string) */
+	if (k < 4)
+		return (long)seg_names[k];
+	if (k == 4)
+		return (long)"";
+	if (k == 5) {
+		memset(long_name, 'x', sizeof long_name - 1);
+		return (long)long_name;
+	}
+	return k == 6 ? (long)bad_addr(f) : rand_arg(f);
+}
+
 static void do_seg(struct fz *f)
 {
 	long h = some_handle(f);
-	switch (rand_below(&f->st, 9)) {
+	switch (rand_below(&f->st, 12)) {
 	case 0:
 	case 1: {
 		long len = rand_below(&f->st, 4) ? (long)(1 + rand_below(&f->st, 4 * PAGE_SIZE)) : rand_arg(f);
@@ -765,6 +786,36 @@ static void do_seg(struct fz *f)
 		long fl = k < 2 ? 0 : k == 2 ? SEGWAKE_YIELD : rand_arg(f);
 		issue(f, K_seg, SYS_seg_wake, a, sid, rand_arg(f), tok, fl,
 		      tok == 0 || (fl & ~(long)SEGWAKE_YIELD) != 0, 0);
+		break;
+	}
+	case 9: {
+		/* this space's PTEs in a segment: real or random addresses,
+		   lengths and protections (unaligned or unknown: must fail) */
+		long a = rand_below(&f->st, 2) ? syscall2(SYS_seg_info, h, 0) : (long)seg_addr(f);
+		if (rand_below(&f->st, 8) == 0)
+			a = rand_below(&f->st, 2) ? a + 1 : rand_arg(f);
+		long len = rand_below(&f->st, 2) ? (long)(rand_below(&f->st, 5) * PAGE_SIZE) : rand_arg(f);
+		long prot = rand_below(&f->st, 4) ? (long)rand_below(&f->st, 4) : rand_arg(f);
+		issue(f, K_seg, SYS_seg_protect, a, len, prot, 0, 0,
+		      a % PAGE_SIZE || (prot & ~3L) || prot == PROT_WRITE, 0);
+		break;
+	}
+	case 10: {
+		int bad;
+		long name = seg_name(f, &bad);
+		long len = rand_below(&f->st, 4) ? (long)(1 + rand_below(&f->st, 2 * PAGE_SIZE)) : rand_arg(f);
+		long fl = rand_below(&f->st, 4) ? (long)rand_below(&f->st, 4) : rand_arg(f);
+		/* a short VP may still run when the end unlinks our names:
+		   only the fuzzing loops make one (else it could outlive us) */
+		long fl_made = f->worker ? fl : fl & ~(long)SEGN_CREAT;
+		long r = issue(f, K_seg, SYS_seg_open, name, len, fl_made, 0, 0, bad || (fl & ~3L), 0);
+		remember_handle(f, r);
+		break;
+	}
+	case 11: {
+		int bad;
+		long name = seg_name(f, &bad);
+		issue(f, K_seg, SYS_seg_unlink, name, 0, 0, 0, 0, bad, 0);
 		break;
 	}
 	default: {
@@ -1077,7 +1128,8 @@ static void do_raw(struct fz *f)
 		{ SYS_sleep, K_sleep }, { SYS_io, K_io }, { SYS_futex_wait, K_futex_wait },
 		{ SYS_futex_wake, K_futex_wake }, { SYS_seg_create, K_seg }, { SYS_seg_map, K_seg },
 		{ SYS_seg_unmap, K_seg }, { SYS_seg_revoke, K_seg }, { SYS_seg_robust, K_seg },
-		{ SYS_seg_info, K_seg }, { SYS_seg_wake, K_seg },
+		{ SYS_seg_info, K_seg }, { SYS_seg_wake, K_seg }, { SYS_seg_protect, K_seg },
+		{ SYS_seg_open, K_seg }, { SYS_seg_unlink, K_seg },
 		{ SYS_view_enter, K_view }, { SYS_view_commit, K_view },
 		{ SYS_view_discard, K_view }, { SYS_view_leave, K_view },
 	};
@@ -1269,6 +1321,8 @@ int main(int argc, char **argv)
 	long calls = 0;
 	for (int w = 0; w < nvp; w++)
 		calls += worker_calls[w];
+	for (int i = 0; i < 4; i++)      /* names outlive us: give their memory back */
+		syscall1(SYS_seg_unlink, (long)seg_names[i]);
 	report(calls, nvp);
 	return n_unexpected || n_kids_bad;
 }

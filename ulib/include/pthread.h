@@ -45,6 +45,7 @@ typedef struct {
 	struct __pq __q;
 	int __robust;                /* 0, or robust: 1 consistent, 2 its owner died,
 					3 not recoverable (ulib/posix/mutex.c) */
+	int __pshared;               /* PTHREAD_PROCESS_SHARED: ulib/pthread/pshared.c */
 	void *__rnext;               /* robust: the owner's next held one */
 } pthread_mutex_t;
 
@@ -56,6 +57,8 @@ typedef struct {
 	volatile int __lk;
 	int __clock;                 /* CLOCK_REALTIME (0) or CLOCK_MONOTONIC */
 	struct __pq __q;
+	int __pshared;               /* PTHREAD_PROCESS_SHARED: the rest is its (pshared.c) */
+	volatile unsigned __seq, __nwait;
 } pthread_cond_t;
 
 typedef struct {
@@ -68,6 +71,7 @@ typedef struct {
 	void *__writer;              /* the struct thread holding it for writing */
 	struct __pq __rq, __wq;      /* waiting readers, writers */
 	int __kind;                  /* PTHREAD_RWLOCK_PREFER_* */
+	int __pshared;               /* PTHREAD_PROCESS_SHARED: __readers is its word (pshared.c) */
 } pthread_rwlock_t;
 
 typedef struct {
@@ -77,6 +81,7 @@ typedef struct {
 typedef struct {
 	volatile int __lk;
 	unsigned __n, __arrived;
+	int __pshared;               /* PTHREAD_PROCESS_SHARED: __round is its word (pshared.c) */
 	unsigned long __round;
 	struct __pq __q;
 } pthread_barrier_t;

@@ -11,6 +11,8 @@ typedef struct {
 	volatile int __lk;           /* guards the rest (a <animart/spin.h> lock) */
 	int __count;
 	void *__head, *__tail;       /* waiters */
+	int __pshared;               /* pshared 1: __count is its futex word (ulib/pthread/pshared.c) */
+	volatile unsigned __nwait;
 } sem_t;
 
 #define SEM_VALUE_MAX 0x7fffffff
@@ -25,8 +27,8 @@ int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *abstime);  /
 int sem_post(sem_t *s);
 int sem_getvalue(sem_t *s, int *value);
 
-/* Named semaphores (ulib/posix/semname.c): names live within the program
-   (there is one process); opening a name again gives the same semaphore. */
+/* Named semaphores (ulib/pthread/semname.c): shared by every process that
+   opens the name; opening it again in a process gives the same sem_t. */
 sem_t *sem_open(const char *name, int oflag, ...);
 int sem_close(sem_t *s);
 int sem_unlink(const char *name);

@@ -88,6 +88,7 @@
 #define _POSIX_THREAD_ATTR_STACKSIZE 200809L
 #define _POSIX_THREAD_ATTR_STACKADDR 200809L   /* pthread_attr_setstack */
 #define _POSIX_THREAD_PRIO_PROTECT  200809L   /* ceilings */
+#define _POSIX_THREAD_PROCESS_SHARED 200809L  /* in MAP_SHARED memory, across fork (docs/posix.md) */
 #define _POSIX_THREAD_PRIO_INHERIT  200809L   /* one level (docs/posix.md) */
 #define _POSIX_THREAD_PRIORITY_SCHEDULING 200809L   /* policies and priorities, honored by prio */
 #define _POSIX_PRIORITY_SCHEDULING  200809L   /* sched_setscheduler & co. (psched.c) */

@@ -1,21 +1,31 @@
 /*
  * mmap, munmap and mprotect for anonymous memory, on SYS_map, SYS_unmap
  * and SYS_protect (a file's mapping is fmap.c's): zeroed
- * pages, placed by the kernel with a guard page after them. Shared and
- * private anonymous mappings are the same thing here (there is no fork
- * to tell them apart). MAP_FIXED replaces what was there by unmapping
+ * pages, placed by the kernel with a guard page after them. Shared
+ * anonymous mappings are shared segments (mshared.c), which fork keeps
+ * shared. MAP_FIXED replaces what was there by unmapping
  * first, so unlike Linux it is not atomic against another thread mapping
  * into the hole meanwhile.
  */
 #include <sys/mman.h>
 #include <errno.h>
 #include <animart/sys.h>
+#include <anima/seg.h>
 #include <string.h>
 
 #define KNOWN (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_GROWSDOWN | \
 	       MAP_NORESERVE | MAP_POPULATE | MAP_STACK | MAP_FIXED_NOREPLACE)
 
 void *__mmap_file(void *addr, size_t len, int prot, int flags, int fd, off_t off);   /* fmap.c */
+void *__mmap_shared_anon(void *addr, size_t len, int prot, int flags);              /* mshared.c */
+int __munmap_seg(void *addr, size_t len);
+int __mprotect_seg(void *addr, size_t len, int prot);
+
+/* In the segment window: MAP_SHARED | MAP_ANONYMOUS memory (mshared.c). */
+static int in_segs(const void *addr)
+{
+	return (uintptr_t)addr >= SEG_BASE && (uintptr_t)addr < SEG_TOP;
+}
 
 static void *fail(int e)
 {
@@ -34,6 +44,8 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		return fail(EINVAL);
 	if (!(flags & MAP_ANONYMOUS))    /* a file on the disk (fmap.c) */
 		return __mmap_file(addr, len, prot, flags, fd, off);
+	if (share == MAP_SHARED)         /* shared with the children fork makes */
+		return __mmap_shared_anon(addr, len, prot, flags);
 	/* PROT_NONE: address space, no memory (a demand-zero region whose
 	   access SYS_protect then takes away: mprotect gives it later, the
 	   usual way to reserve a range and commit parts of it) */
@@ -60,6 +72,8 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 
 int munmap(void *addr, size_t len)
 {
+	if (in_segs(addr) && len && (uintptr_t)addr % PAGE_SIZE == 0)
+		return __munmap_seg(addr, len);
 	long r = (uintptr_t)addr % PAGE_SIZE || !len ? -EINVAL : sys_unmap(addr, len);
 	if (sys_failed(r)) {
 		errno = (int)-r;
@@ -70,6 +84,8 @@ int munmap(void *addr, size_t len)
 
 int mprotect(void *addr, size_t len, int prot)
 {
+	if (in_segs(addr))
+		return __mprotect_seg(addr, len, prot);
 	long r = (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) ? -EINVAL : sys_protect(addr, len, prot);
 	if (sys_failed(r)) {
 		errno = (int)-r;

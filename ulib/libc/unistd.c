@@ -55,6 +55,7 @@ long sysconf(int name)
 	case _SC_PRIORITY_SCHEDULING:
 		return 200809L;          /* prio schedules by them; PI mutexes */
 	case _SC_THREAD_PROCESS_SHARED:
+		return 200809L;          /* in shared memory: ulib/pthread/pshared.c */
 	case _SC_MAPPED_FILES:
 		return -1;               /* not supported: -1, errno as it was */
 	case _SC_RTSIG_MAX:

@@ -1,6 +1,7 @@
 /* POSIX barriers. */
 #include <errno.h>
 #include "pwait.h"
+#include "pshared.h"
 
 int pthread_barrierattr_init(pthread_barrierattr_t *a)
 {
@@ -30,21 +31,22 @@ int pthread_barrierattr_getpshared(const pthread_barrierattr_t *a, int *pshared)
 
 int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *a, unsigned n)
 {
-	(void)a;
 	if (!n)
 		return EINVAL;
-	*b = (pthread_barrier_t){ .__n = n };
+	*b = (pthread_barrier_t){ .__n = n, .__pshared = psh_here(b, a && a->__pshared == PTHREAD_PROCESS_SHARED) };
 	return 0;
 }
 
 int pthread_barrier_destroy(pthread_barrier_t *b)
 {
-	return b->__arrived ? EBUSY : 0;
+	return (b->__pshared ? (uint32_t)b->__round : b->__arrived) ? EBUSY : 0;
 }
 
 /* The last to arrive releases the round and gets the serial value. */
 int pthread_barrier_wait(pthread_barrier_t *b)
 {
+	if (b->__pshared)
+		return psh_barrier_wait(b);
 	struct thread *self = thread_self();
 	plock(&b->__lk, self);
 	if (++b->__arrived == b->__n) {

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include "pwait.h"
+#include "pshared.h"
 
 /* Measured in instructions (pbench): no frame pointer, as in ulib/rt/sync.c. */
 #pragma GCC optimize("omit-frame-pointer")
@@ -53,7 +54,8 @@ int pthread_condattr_getpshared(const pthread_condattr_t *a, int *pshared)
 
 int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *a)
 {
-	*c = (pthread_cond_t){ .__clock = a ? a->__clock : CLOCK_REALTIME };
+	*c = (pthread_cond_t){ .__clock = a ? a->__clock : CLOCK_REALTIME,
+			       .__pshared = psh_here(c, a && a->__pshared == PTHREAD_PROCESS_SHARED) };
 	return 0;
 }
 
@@ -86,10 +88,12 @@ static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int ho
 {
 	struct thread *self = thread_self();
 	int count = 0;
-	if (mx_base(m) && m->__owner != self)
+	if (mx_base(m) && !m->__pshared && m->__owner != self)
 		return EPERM;                /* (a normal mutex keeps no owner) */
 	if (pcancel_pending())           /* before the count changes: the cleanup */
 		pcancel_act();               /* handlers get the mutex as it was held */
+	if (c->__pshared)                /* (a cancellation point at its start only) */
+		return psh_cond_wait(c, m, deadline);
 	if (mx_base(m)) {
 		count = m->__count;      /* a recursive mutex is released whole */
 		m->__count = 1;
@@ -157,12 +161,24 @@ int pthread_cond_signal(pthread_cond_t *c)
 	struct thread *self = thread_self();
 	plock(&c->__lk, self);
 	struct waiter *w = pq_pop(&c->__q);
-	punlock_grant(&c->__lk, w, self);
+	/* punlock_grant, with a process-shared condition's waiters (they
+	   sleep on its word: pshared.c) woken when none waits here. One
+	   used with a plain private mutex may have waiters here too (the
+	   inline wait does not look at the condition). On the grant's own
+	   branch: a private condition pays nothing for it. */
+	punlock_hold(&c->__lk);
+	if (w)
+		pw_grant(w);
+	else if (c->__pshared)
+		psh_cond_wake(c, 0);
+	pcrit_drop(self);
 	return 0;
 }
 
 int pthread_cond_broadcast(pthread_cond_t *c)
 {
+	if (c->__pshared)
+		psh_cond_wake(c, 1);     /* (and any waiters here: signal's comment) */
 	if (!__atomic_load_n(&c->__q.__head, __ATOMIC_ACQUIRE))
 		return 0;
 	struct thread *self = thread_self();

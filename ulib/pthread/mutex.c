@@ -13,6 +13,7 @@
 #include <errno.h>
 #include "pwait.h"
 #include "pt.h"
+#include "pshared.h"
 
 /* Lock and condition paths are measured in instructions (pbench): no
    frame pointer, as in ulib/rt/sync.c. */
@@ -138,6 +139,11 @@ int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
 			m->__ceiling = ceiling_of(a) + 1;
 		else if (a->__protocol == PTHREAD_PRIO_INHERIT)
 			m->__ceiling = MX_INHERIT;
+		if (psh_here(m, a->__pshared == PTHREAD_PROCESS_SHARED)) {   /* (no ceiling, not robust: pshared.c) */
+			m->__pshared = 1;
+			m->__ceiling = MX_PSHARED;
+			m->__robust = 0;
+		}
 	}
 	m->__state = mx_base(m);
 	return 0;
@@ -230,6 +236,8 @@ static int lock(pthread_mutex_t *m, uint64_t deadline, int try, int cancel)
 {
 	struct thread *self = thread_self();
 	int base = mx_base(m);
+	if (base && m->__ceiling == MX_PSHARED)     /* (a plain mutex: no look) */
+		return psh_mutex_lock(m, deadline, try);
 	if (m->__robust == RB_GONE)
 		return ENOTRECOVERABLE;
 	if (m->__type != PTHREAD_MUTEX_NORMAL && m->__owner == self) {
@@ -333,6 +341,8 @@ int __pthread_mutex_unlock_slow(pthread_mutex_t *m)
 			unlock_wake(m, self, 0);
 		return 0;
 	}
+	if (m->__ceiling == MX_PSHARED)
+		return psh_mutex_unlock(m);
 	if (m->__owner != self)
 		return EPERM;
 	if (m->__type == PTHREAD_MUTEX_RECURSIVE && --m->__count > 0)

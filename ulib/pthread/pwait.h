@@ -164,6 +164,7 @@ static inline int pw_wait(struct waiter *w, uint64_t deadline, int cancel, volat
    plain mutex (normal, no ceiling), which keeps no owner. */
 #define MX_TYPED __PTHREAD_MX_TYPED
 #define MX_INHERIT (-1)          /* __ceiling of a PTHREAD_PRIO_INHERIT mutex */
+#define MX_PSHARED (-2)          /* __ceiling of a process-shared one (pshared.c): typed, no ceiling */
 static inline int mx_base(const pthread_mutex_t *m)
 {
 	return m->__type | m->__ceiling | m->__robust ? MX_TYPED : 0;

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include "pwait.h"
+#include "pshared.h"
 
 int pthread_rwlockattr_init(pthread_rwlockattr_t *a)
 {
@@ -53,7 +54,8 @@ int pthread_rwlockattr_getkind_np(const pthread_rwlockattr_t *a, int *kind)
 
 int pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *a)
 {
-	*l = (pthread_rwlock_t){ .__kind = a ? a->__kind : 0 };
+	*l = (pthread_rwlock_t){ .__kind = a ? a->__kind : 0,
+				 .__pshared = psh_here(l, a && a->__pshared == PTHREAD_PROCESS_SHARED) };
 	return 0;
 }
 
@@ -87,6 +89,8 @@ int pthread_rwlock_destroy(pthread_rwlock_t *l)
 /* Take it for writing (wr) or reading; try: EBUSY instead of waiting. */
 static int take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 {
+	if (l->__pshared)
+		return psh_rwlock_take(l, wr, try, deadline);
 	struct thread *self = thread_self();
 	plock(&l->__lk, self);
 	if (l->__writer == self) {           /* the try forms: EBUSY, as POSIX lists */
@@ -174,6 +178,8 @@ int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clock, const struc
 
 int pthread_rwlock_unlock(pthread_rwlock_t *l)
 {
+	if (l->__pshared)
+		return psh_rwlock_unlock(l);
 	struct thread *self = thread_self();
 	struct waiter *go = 0;
 	plock(&l->__lk, self);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <semaphore.h>
 #include "pwait.h"
+#include "pshared.h"
 
 static int fail(int e)
 {
@@ -13,10 +14,9 @@ static int fail(int e)
 
 int sem_init(sem_t *s, int pshared, unsigned value)
 {
-	(void)pshared;                   /* works wherever the memory is shared */
 	if (value > SEM_VALUE_MAX)
 		return fail(EINVAL);
-	*s = (sem_t){ .__count = (int)value };
+	*s = (sem_t){ .__count = (int)value, .__pshared = psh_here(s, pshared != 0) };   /* (pshared.c) */
 	return 0;
 }
 
@@ -30,6 +30,10 @@ static int wait(sem_t *s, int try, uint64_t deadline)
 	struct thread *self = thread_self();
 	if (!try && pcancel_pending())
 		pcancel_act();
+	if (s->__pshared) {              /* (a cancellation point at its start only) */
+		int r = psh_sem_wait(s, try, deadline);
+		return r ? fail(r) : 0;
+	}
 	plock(&s->__lk, self);
 	if (s->__count > 0) {
 		s->__count--;
@@ -81,6 +85,10 @@ int sem_timedwait(sem_t *s, const struct timespec *abstime)
 
 int sem_post(sem_t *s)
 {
+	if (s->__pshared) {
+		int r = psh_sem_post(s);
+		return r ? fail(r) : 0;
+	}
 	struct thread *self = thread_self();
 	plock(&s->__lk, self);
 	struct waiter *w = pq_pop((struct __pq *)&s->__head);

@@ -1,33 +1,41 @@
 /*
- * Named semaphores. Anima has no file system and a POSIX program is one
- * process, so the names are a list within the program: sem_open of a
- * name that is there returns the same sem_t (as glibc does for a second
- * open in one process), counted; sem_unlink removes the name at once and
- * the semaphore goes when its last sem_close comes. Names as glibc takes
- * them: leading slashes skipped, then 1..NAME_MAX-4 bytes without '/'.
+ * Named semaphores, shared by every process that opens the name: each is
+ * a page of a named segment "sem.NAME" (SYS_seg_open, kernel/segname.c)
+ * holding a process-shared semaphore (pshared.c). A segment lives at one
+ * address everywhere, so a second sem_open of a name in one process
+ * returns the same sem_t, as glibc does; the opens are counted here and
+ * the last sem_close unmaps it. sem_unlink removes the name at once; the
+ * semaphore goes when the last process that maps it closes it or ends.
+ * A forked child shares its parent's opens (the mapping and this count
+ * are inherited). Names as glibc takes them: leading slashes skipped,
+ * then 1..NAME_MAX-4 bytes without '/'.
+ *
+ * Whoever makes the name sets the semaphore up; an opener that finds it
+ * still zero (made an instant ago) waits for that (`state`).
  */
 #include <semaphore.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
+#include <sched.h>
 #include <pthread.h>
+#include <animart/seg.h>
 
-struct named {
-	sem_t sem;                   /* first: a sem_t * is the struct's address */
-	struct named *next;
-	int refs;
-	int linked;                  /* still in the list (not unlinked) */
-	char name[NAME_MAX + 1];
+struct page {                        /* the segment's first bytes */
+	volatile int state;          /* 0 new, 1 being set up, 2 ready */
+	int pad[15];
+	sem_t sem;
 };
 
-static struct named *list;       /* linked names, and unlinked ones still open */
+#define MAXOPEN MAXSEG_SPACE
+static struct { sem_t *sem; int refs; } opens[MAXOPEN];   /* this process's, under lock */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The name to use, or 0 with errno set. */
-static const char *check(const char *name)
+/* "sem." and the name into k, or 0 with errno set. */
+static char *check(const char *name, char *k)
 {
 	while (*name == '/')
 		name++;
@@ -40,20 +48,50 @@ static const char *check(const char *name)
 		errno = ENAMETOOLONG;
 		return 0;
 	}
-	return name;
+	strcpy(k, "sem.");
+	strcat(k, name);
+	return k;
 }
 
-static struct named *find(const char *name)
+static int err(long r)
 {
-	for (struct named *s = list; s; s = s->next)
-		if (s->linked && strcmp(s->name, name) == 0)
-			return s;
+	errno = r == -ENOSPC ? ENOSPC : r == -EAGAIN || r == -ENOMEM ? EMFILE : (int)-r;
+	return -1;
+}
+
+/* Map the segment of handle h (or find where this process has it). */
+static struct page *map(long h)
+{
+	long a = seg_map(h, PROT_READ | PROT_WRITE);
+	if (a == -EEXIST)
+		a = seg_info(h, 0, 0);
+	sys_cap_drop(h);
+	return sys_failed(a) ? (err(a), (struct page *)0) : (struct page *)a;
+}
+
+/* Count an open of s here (lock held): 0, or -1 (too many). */
+static int count(sem_t *s)
+{
+	int f = -1;
+	for (int i = 0; i < MAXOPEN; i++) {
+		if (opens[i].sem == s) {
+			opens[i].refs++;
+			return 0;
+		}
+		if (!opens[i].sem && f < 0)
+			f = i;
+	}
+	if (f < 0)
+		return -1;
+	opens[f].sem = s;
+	opens[f].refs = 1;
 	return 0;
 }
 
 sem_t *sem_open(const char *name, int oflag, ...)
 {
 	unsigned value = 0;
+	char k[NAME_MAX + 2];
 	if (oflag & O_CREAT) {
 		va_list ap;
 		va_start(ap, oflag);
@@ -61,61 +99,51 @@ sem_t *sem_open(const char *name, int oflag, ...)
 		value = va_arg(ap, unsigned);
 		va_end(ap);
 	}
-	name = check(name);
-	if (!name)
+	if (!check(name, k))
 		return SEM_FAILED;
+	if ((oflag & O_CREAT) && value > SEM_VALUE_MAX) {
+		errno = EINVAL;
+		return SEM_FAILED;
+	}
+	int fl = (oflag & O_CREAT ? SEGN_CREAT : 0) | (oflag & O_EXCL ? SEGN_EXCL : 0);
+	long h = syscall3(SYS_seg_open, k, sizeof(struct page), fl);
+	if (sys_failed(h))
+		return err(h), SEM_FAILED;
+	struct page *p = map(h);
+	if (!p)
+		return SEM_FAILED;
+	int z = 0;
+	if ((oflag & O_CREAT) && __atomic_compare_exchange_n(&p->state, &z, 1, 0, __ATOMIC_ACQ_REL,
+							      __ATOMIC_ACQUIRE)) {
+		sem_init(&p->sem, 1, value);
+		__atomic_store_n(&p->state, 2, __ATOMIC_RELEASE);
+	}
+	while (__atomic_load_n(&p->state, __ATOMIC_ACQUIRE) != 2)
+		sched_yield();           /* its maker sets it up this instant */
 	pthread_mutex_lock(&lock);
-	struct named *s = find(name);
-	int e = 0;
-	if (s) {
-		if ((oflag & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
-			e = EEXIST;
-		else
-			s->refs++;
-	} else if (!(oflag & O_CREAT)) {
-		e = ENOENT;
-	} else if (value > SEM_VALUE_MAX) {
-		e = EINVAL;
-	} else if (!(s = calloc(1, sizeof *s))) {
-		e = ENOMEM;
-	} else {
-		sem_init(&s->sem, 1, value);
-		strcpy(s->name, name);
-		s->refs = 1;
-		s->linked = 1;
-		s->next = list;
-		list = s;
-	}
+	int r = count(&p->sem);
 	pthread_mutex_unlock(&lock);
-	if (e) {
-		errno = e;
-		return SEM_FAILED;
+	if (r < 0) {
+		errno = EMFILE;
+		return SEM_FAILED;       /* (MAXSEG_SPACE: seg_map refused first) */
 	}
-	return &s->sem;
-}
-
-static void drop(struct named *s)    /* lock held; s has no opens and no name */
-{
-	for (struct named **p = &list; *p; p = &(*p)->next)
-		if (*p == s) {
-			*p = s->next;
-			break;
-		}
-	free(s);
+	return &p->sem;
 }
 
 int sem_close(sem_t *sem)
 {
-	int e = EINVAL;
+	int e = EINVAL, last = 0;
 	pthread_mutex_lock(&lock);
-	for (struct named *s = list; s; s = s->next)
-		if (&s->sem == sem && s->refs > 0) {
+	for (int i = 0; i < MAXOPEN; i++)
+		if (opens[i].sem == sem && opens[i].refs > 0) {
 			e = 0;
-			if (--s->refs == 0 && !s->linked)
-				drop(s);
+			if ((last = --opens[i].refs == 0))
+				opens[i].sem = 0;
 			break;
 		}
 	pthread_mutex_unlock(&lock);
+	if (last)
+		seg_unmap((char *)sem - offsetof(struct page, sem));
 	if (e) {
 		errno = e;
 		return -1;
@@ -125,23 +153,12 @@ int sem_close(sem_t *sem)
 
 int sem_unlink(const char *name)
 {
-	name = check(name);
-	if (!name) {
+	char k[NAME_MAX + 2];
+	if (!check(name, k)) {
 		if (errno == EINVAL)
 			errno = ENOENT;      /* glibc: a bad name is not there */
 		return -1;
 	}
-	pthread_mutex_lock(&lock);
-	struct named *s = find(name);
-	if (s) {
-		s->linked = 0;
-		if (s->refs == 0)
-			drop(s);
-	}
-	pthread_mutex_unlock(&lock);
-	if (!s) {
-		errno = ENOENT;
-		return -1;
-	}
-	return 0;
+	long r = syscall1(SYS_seg_unlink, k);
+	return sys_failed(r) ? err(r) : 0;
 }

@@ -19,6 +19,13 @@
 #define MAXSEG_SPACE  16                  /* segments one space maps at once; also
 					     live segments one space may have created */
 
+/* Named segments (SYS_seg_open, SYS_seg_unlink): a system-wide table. */
+#define SEGN_CREAT    1      /* make it if the name is free */
+#define SEGN_EXCL     2      /* with SEGN_CREAT: -EEXIST if the name is taken */
+#define SEGNAME_MAX   256    /* bytes of a name, its NUL included */
+#define NAMESEG_MAX   64     /* names at once, system-wide */
+#define NAMESEG_BYTES (16UL << 20)   /* their segments' bytes at once, system-wide */
+
 /* Rights of a segment handle. A grant may only narrow them. */
 #define SEG_READ      1
 #define SEG_WRITE     2

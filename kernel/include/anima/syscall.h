@@ -60,6 +60,12 @@
                                the space; then the view sees the space afresh; -EINVAL without a view */
 #define SYS_view_discard 24 /* () -> private pages dropped uncommitted; the view sees the space afresh */
 #define SYS_view_leave  25  /* () -> private pages dropped: the view ends (commit first to keep them) */
+#define SYS_seg_protect 29  /* (addr, len, prot) -> length of the segment mapped at addr: the caller's PTEs over
+                               [addr, addr+len) in it get PROT_NONE, PROT_READ or PROT_READ|PROT_WRITE
+                               (kernel/segprot.c); len 0 only asks; -ENOMEM outside one mapped segment */
+#define SYS_seg_open    30  /* (const char *name, len, SEGN_* flags) -> handle (SEG_READ|WRITE|GRANT) to the
+                               segment of that name, made zeroed with SEGN_CREAT (kernel/segname.c) */
+#define SYS_seg_unlink  31  /* (const char *name) -> 0: the name goes; the segment stays while held */
 
 #define SYS_vp_create   32  /* (rip, rsp, arg) -> index of a new running VP; it starts with rdi = arg */
 #define SYS_vp_start    33  /* (index, rip, rsp, arg) -> 0: start a VP parked at boot (run=prog:N) */

@@ -1,0 +1,41 @@
+"""Memory and synchronization shared between processes (progs/posix/pshm.c):
+MAP_SHARED | MAP_ANONYMOUS memory stays shared across fork (a shared
+segment: ulib/libc/mshared.c); process-shared mutex, condition, barrier,
+read-write lock and semaphore in it work between parent and children
+(ulib/pthread/pshared.c: kernel futexes keyed by segment and offset), 4
+children x 3,000 increments under the mutex give an exact total;
+mprotect works on it, a part of it cannot be unmapped, a private mapping
+stays private; a named semaphore made by the parent after the fork is
+opened and posted by the child, and one by a posix_spawn'd program
+(/bin/pshm on the disk) that shares nothing with the parent
+(kernel/segname.c). Every package, one and two CPUs; every frame back
+once all have ended (INFO_MEM_AVAIL, memcheck)."""
+import subprocess
+
+import pytest
+from harness import BUILD
+from helpers import done, result, MKE2FS, needs_e2fsprogs
+
+pytestmark = needs_e2fsprogs
+
+
+def image(tmp_path):
+    tree = tmp_path / "tree"
+    (tree / "bin").mkdir(parents=True)
+    (tree / "bin" / "pshm").write_bytes((BUILD / "progs" / "pshm").read_bytes())
+    (tree / "bin" / "pshm").chmod(0o755)
+    img = tmp_path / "fs.img"
+    subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "1024", "-d", str(tree), str(img), "8M"],
+                   check=True, capture_output=True)
+    return img
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", ["fifo", "prio", "kthread"])
+def test_processes_share_memory_and_synchronize(boot, tmp_path, pkg, smp):
+    r = boot(f"memcheck run=pshm,pkg={pkg}", smp=smp, timeout=120, disk=image(tmp_path))
+    res = result(r, "pshm")
+    assert res["status"] == 0 and res["failures"] == 0, r.tail()
+    assert res["spawned"] == 1, res
+    assert res["avail_lost"] == 0, res
+    done(r, 0)

@@ -1,0 +1,245 @@
+/*
+ * Process-shared mutexes, conditions, read-write locks, barriers and
+ * semaphores (PTHREAD_PROCESS_SHARED, sem_init with pshared 1): objects
+ * in memory several processes map (MAP_SHARED | MAP_ANONYMOUS before a
+ * fork, a named semaphore: shared segments, ulib/libc/mshared.c). Only
+ * there: an object init marks pshared elsewhere (psh_here) is a private
+ * one, as no other process can see it.
+ *
+ * Why not the private objects' code: their waiter queues link nodes on
+ * the waiters' stacks and wake a thread through its package, neither of
+ * which another space can reach. Here each object waits on a 32-bit word
+ * of its own with the kernel futex (SYS_futex_wait/wake), keyed by
+ * (segment, offset) in a segment, so the same key from every space: with
+ * upcalls (fifo, prio) only the thread blocks, a classic VP (kthread,
+ * naive) blocks whole. The words are written by every process sharing
+ * them, and nothing here follows a pointer read from them.
+ *
+ * Not here, unlike the private objects: signal handlers and
+ * pthread_cancel do not interrupt these waits (a deadline does);
+ * priority ceilings and inheritance, and robustness, are ignored for a
+ * process-shared mutex.
+ */
+#include <errno.h>
+#include <semaphore.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include "pwait.h"
+#include "pshared.h"
+
+#define B MX_TYPED                   /* a pshared mutex's word: B free, B+1 held, B+2 maybe waiters */
+
+/* Sleep while *w == v, until the deadline (ns since boot; 0: none):
+   0 (look again) or ETIMEDOUT. */
+static int fwait(volatile void *w, uint32_t v, uint64_t deadline)
+{
+	uint64_t rel = 0;
+	if (deadline) {
+		uint64_t now = now_ns();
+		if (now >= deadline)
+			return ETIMEDOUT;
+		rel = deadline - now;
+	}
+	long r = syscall3(SYS_futex_wait, w, v, rel);
+	return r == -ETIMEDOUT ? ETIMEDOUT : 0;
+}
+
+static void fwake(volatile void *w, int n)
+{
+	syscall2(SYS_futex_wake, w, n);
+}
+
+/* The caller as an owner, distinct across processes: its space id and
+   its thread (a syscall: a forked child has another id than the copy of
+   any cache would say). */
+static void *me(void)
+{
+	return (void *)((uint64_t)sys_getinfo(INFO_SPACE) << 48 | (uint64_t)thread_self());
+}
+
+int psh_mutex_lock(pthread_mutex_t *m, uint64_t deadline, int try)
+{
+	void *self = m->__type != PTHREAD_MUTEX_NORMAL ? me() : 0;
+	if (self && m->__owner == self) {
+		if (m->__type == PTHREAD_MUTEX_ERRORCHECK)
+			return try ? EBUSY : EDEADLK;
+		if (m->__count == 0x7fffffff)
+			return EAGAIN;
+		m->__count++;
+		return 0;
+	}
+	int c = B;
+	if (!__atomic_compare_exchange_n(&m->__state, &c, B + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		if (try)
+			return EBUSY;
+		if (c != B + 2)
+			c = __atomic_exchange_n(&m->__state, B + 2, __ATOMIC_ACQUIRE);
+		while (c != B) {
+			if (fwait(&m->__state, B + 2, deadline))
+				return ETIMEDOUT;
+			c = __atomic_exchange_n(&m->__state, B + 2, __ATOMIC_ACQUIRE);
+		}
+	}
+	m->__owner = self;
+	m->__count = 1;
+	return 0;
+}
+
+int psh_mutex_unlock(pthread_mutex_t *m)
+{
+	if (m->__type != PTHREAD_MUTEX_NORMAL) {
+		if (m->__owner != me())
+			return EPERM;
+		if (m->__type == PTHREAD_MUTEX_RECURSIVE && --m->__count > 0)
+			return 0;
+		m->__owner = 0;
+	}
+	if (__atomic_exchange_n(&m->__state, B, __ATOMIC_RELEASE) == B + 2)
+		fwake(&m->__state, 1);
+	return 0;
+}
+
+/* A condition: __seq changes at every signal; a waiter sleeps while it
+   has not (a wake-up may be spurious, as POSIX allows). The mutex is
+   released whole (a recursive one's count kept) and taken again. */
+int psh_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
+{
+	int count = 1, typed = m->__pshared ? m->__type != PTHREAD_MUTEX_NORMAL : mx_base(m);
+	if (typed) {                     /* (a normal mutex keeps no owner) */
+		if (m->__owner != (m->__pshared ? me() : (void *)thread_self()))
+			return EPERM;
+		count = m->__count;
+		m->__count = 1;
+	}
+	uint32_t seq = __atomic_load_n(&c->__seq, __ATOMIC_ACQUIRE);
+	__atomic_add_fetch(&c->__nwait, 1, __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(m);
+	int r = fwait(&c->__seq, seq, deadline);
+	__atomic_sub_fetch(&c->__nwait, 1, __ATOMIC_SEQ_CST);
+	if (m->__pshared)
+		psh_mutex_lock(m, 0, 0);
+	else
+		mutex_take(m);
+	if (typed)
+		m->__count = count;
+	if (r == ETIMEDOUT && __atomic_load_n(&c->__seq, __ATOMIC_ACQUIRE) != seq)
+		r = 0;                   /* signalled as the time ran out: take the signal */
+	return r;
+}
+
+void psh_cond_wake(pthread_cond_t *c, int all)
+{
+	__atomic_add_fetch(&c->__seq, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&c->__nwait, __ATOMIC_SEQ_CST))
+		fwake(&c->__seq, all ? 0x7fffffff : 1);
+}
+
+/* A read-write lock: __readers is the word, RW_WR while written, the
+   count of readers else, RW_WAIT when someone sleeps on it; __writer
+   the writer (me()), so that it gets EDEADLK rather than waiting for
+   itself. Readers prevail (glibc's default). */
+#define RW_WR   0x40000000
+#define RW_WAIT 0x20000000
+#define RW_CNT  0x1fffffff
+
+int psh_rwlock_take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
+{
+	volatile int *w = &l->__readers;
+	void *self = me();
+	if (l->__writer == self)
+		return try ? EBUSY : EDEADLK;
+	for (;;) {
+		int v = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+		int busy = wr ? (v & (RW_WR | RW_CNT)) != 0 : (v & RW_WR) || (v & RW_CNT) == RW_CNT;
+		if (!busy) {
+			if (!__atomic_compare_exchange_n(w, &v, wr ? v | RW_WR : v + 1, 0, __ATOMIC_ACQUIRE,
+							 __ATOMIC_RELAXED))
+				continue;
+			if (wr)
+				l->__writer = self;
+			return 0;
+		}
+		if (try)
+			return (v & RW_CNT) == RW_CNT ? EAGAIN : EBUSY;
+		if (!(v & RW_WAIT) && !__atomic_compare_exchange_n(w, &v, v | RW_WAIT, 0, __ATOMIC_RELAXED,
+								   __ATOMIC_RELAXED))
+			continue;
+		if (fwait(w, (uint32_t)(v | RW_WAIT), deadline))
+			return ETIMEDOUT;
+	}
+}
+
+int psh_rwlock_unlock(pthread_rwlock_t *l)
+{
+	volatile int *w = &l->__readers;
+	int v = __atomic_load_n(w, __ATOMIC_RELAXED), n;
+	if (v & RW_WR) {
+		if (l->__writer != me())
+			return EPERM;    /* written by another */
+		l->__writer = 0;
+	}
+	do {
+		if (v & RW_WR)
+			n = 0;
+		else if (v & RW_CNT)
+			n = (v & RW_CNT) == 1 ? 0 : v - 1;
+		else
+			return EPERM;        /* not locked */
+	} while (!__atomic_compare_exchange_n(w, &v, n, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	if ((v & RW_WAIT) && !n)
+		fwake(w, 0x7fffffff);    /* every sleeper looks again */
+	return 0;
+}
+
+/* A barrier: __round holds the round (high half) and the arrivals (low
+   half) in one word, so the last arrival starts the next round in one
+   store; the others sleep on the high half. */
+int psh_barrier_wait(pthread_barrier_t *b)
+{
+	volatile uint64_t *w = (volatile uint64_t *)&b->__round;
+	volatile uint32_t *gen = (volatile uint32_t *)w + 1;     /* (little-endian: the high half) */
+	uint64_t v = __atomic_add_fetch(w, 1, __ATOMIC_ACQ_REL);
+	uint32_t g = (uint32_t)(v >> 32);
+	if ((uint32_t)v == b->__n) {
+		__atomic_store_n(w, (uint64_t)(g + 1) << 32, __ATOMIC_RELEASE);
+		fwake(gen, 0x7fffffff);
+		return PTHREAD_BARRIER_SERIAL_THREAD;
+	}
+	while (__atomic_load_n(gen, __ATOMIC_ACQUIRE) == g)
+		fwait(gen, g, 0);
+	return 0;
+}
+
+/* A semaphore: __count is the word; __nwait counts sleepers, so a post
+   with none makes no system call. */
+int psh_sem_wait(sem_t *s, int try, uint64_t deadline)
+{
+	for (;;) {
+		int v = __atomic_load_n(&s->__count, __ATOMIC_ACQUIRE);
+		if (v > 0) {
+			if (__atomic_compare_exchange_n(&s->__count, &v, v - 1, 0, __ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED))
+				return 0;
+			continue;
+		}
+		if (try)
+			return EAGAIN;
+		__atomic_add_fetch(&s->__nwait, 1, __ATOMIC_SEQ_CST);
+		int r = fwait(&s->__count, 0, deadline);
+		__atomic_sub_fetch(&s->__nwait, 1, __ATOMIC_SEQ_CST);
+		if (r)
+			return r;
+	}
+}
+
+int psh_sem_post(sem_t *s)
+{
+	int v = __atomic_load_n(&s->__count, __ATOMIC_RELAXED);
+	do {
+		if (v == SEM_VALUE_MAX)
+			return EOVERFLOW;
+	} while (!__atomic_compare_exchange_n(&s->__count, &v, v + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	if (__atomic_load_n(&s->__nwait, __ATOMIC_SEQ_CST))
+		fwake(&s->__count, 1);
+	return 0;
+}

@@ -345,6 +345,7 @@ int seg_mapped(struct space *sp, int id);
 
 /* segpay.c */
 void seg_settle(struct seg *s);
+struct space *seg_payer(int id, uint64_t serial);
 
 /* segwake.c */
 void seg_wake_all(struct space *sp);

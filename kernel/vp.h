@@ -42,6 +42,7 @@ struct capent {
 struct seg {
 	int id;                      /* never reused: futex keys name it */
 	int creator;                 /* space id charged for its frames */
+	uint64_t payer;              /* and that space's serial (an exec keeps the id) */
 	uint64_t base, len;          /* its range of the segment window */
 	uint64_t *frames;            /* physical address of each page (0 once freed) */
 	int npages, fpages;          /* frames, and pages of the frames array */
@@ -141,6 +142,7 @@ enum spstate { SP_ALIVE, SP_DYING, SP_DEAD };
 
 struct space {
 	int id;
+	uint64_t serial;             /* never reused, not even by exec (which keeps id) */
 	char name[MAX_PROGNAME];
 	struct spinlock lock;        /* protects the fields below and the page tables */
 	int state;                   /* enum spstate */

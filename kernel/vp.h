@@ -186,6 +186,7 @@ struct space {
 	struct ftable *files;        /* open files (sysfile.c), made at the first open */
 	int kill_signo;              /* the POSIX signal a kill stands for (fork.c: space_signo) */
 	volatile int forking;        /* forks whose entries are read-only, its shootdown not done (cow.c) */
+	int cow;                     /* forked or a fork's child: its frames may be shared (futex wait) */
 	struct space *exec_to;       /* the image that took its place (exec.c; table_lock) */
 	int pgid, sid;               /* process group and session (pgrp.c; table_lock) */
 	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */

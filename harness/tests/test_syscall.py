@@ -15,12 +15,12 @@ tests need which part of issue 13's kernel work:
     reserved range (memory branch) and several waiters per child plus
     parked VPs that end (events/capabilities/lifecycle branch).
 """
-import os
 import shutil
 import subprocess
 
 import pytest
 from harness import disk
+from harness.fuzz import fuzz_tree
 from helpers import done, needs_e2fsprogs, only, result
 
 E2FSCK = shutil.which("e2fsck") or "/usr/sbin/e2fsck"
@@ -183,23 +183,6 @@ def test_fuzz_audit(boot, smp):
 
 
 # ---- processes and files (calls 11-14, 20-21, 113-114) -----------------
-
-def fuzz_tree(root):
-    """/fz of the disk sysfuzz's files kinds expect (progs/tests/sysfuzz.c,
-    'processes and files'): a 5-page file, a file that starts as an ELF
-    header and goes on as garbage, a directory, fast, slow, cyclic and
-    dangling links."""
-    import random
-    fz = root / "fz"
-    (fz / "dir").mkdir(parents=True)
-    (fz / ("d" * 70)).mkdir()
-    rnd = random.Random(34)
-    (fz / "f").write_bytes(bytes(rnd.randrange(256) for _ in range(5 * 4096 + 100)))
-    (fz / "elf").write_bytes(b"\x7fELF\x02\x01\x01" + bytes(9) + bytes(rnd.randrange(256) for _ in range(8192)))
-    for name, target in {"fast": "f", "slow": "/fz/" + "d" * 70 + "/../f", "cyc": "cyc",
-                         "dang": "nowhere"}.items():
-        os.symlink(target, fz / name)
-
 
 @pytest.fixture
 def fuzz_disk(tmp_path):

@@ -174,8 +174,10 @@ static long rand_arg(struct fz *f)
 						: 0xffff800000000000UL + rand64(st) % (1UL << 40));
 	case 4:         /* non-canonical */
 		return (long)(USER_TOP + rand_below(st, 0xffff000000000000UL - USER_TOP));
-	case 5:         /* into our own buffer */
-		return (long)(pool + rand_below(st, sizeof pool));
+	case 5:         /* into our own buffer (not its last 128 bytes: wait's
+			   status, seg_info's two words and a kstat written there
+			   would spill into workers_done) */
+		return (long)(pool + rand_below(st, sizeof pool - 128));
 	case 6:         /* a page somewhere in user space */
 		return (long)(USER_BASE + (rand_below(st, (USER_TOP - USER_BASE) / PAGE_SIZE) * PAGE_SIZE));
 	default:        /* powers of two, give or take one */
@@ -1244,8 +1246,11 @@ static void do_link(struct fz *f)
 	long path = some_path(f), out, n = (long)rand_below(&f->st, 200);
 	int ro = 0;
 	switch (rand_below(&f->st, 6)) {
-	case 0:
+	case 0:      /* garbage, but never the pool: a kstat at its end spilled
+		        into workers_done (the report came before the workers ended) */
 		out = rand_arg(f);
+		if ((uint64_t)out - (uint64_t)pool < sizeof pool)
+			out = (long)scratch;
 		break;
 	case 1:
 		out = (long)bad_addr(f);

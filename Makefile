@@ -246,7 +246,8 @@ bench: setup
 
 # The long concurrent syscall fuzz (harness/fuzz.py): 10^6 calls over 4
 # boots at -smp 2 and 4, each with `memcheck`, a watchdog and the memory
-# audit (progs/tests/fuzzaudit.c); build/fuzz.json. FUZZ_ARGS: e.g. --seed S.
+# audit (progs/tests/fuzzaudit.c) and a small ext2 disk (/fz) that e2fsck
+# must find clean after; build/fuzz.json. FUZZ_ARGS: e.g. --seed S, --no-disk.
 fuzz: setup
 	@$(MAKE) --no-print-directory all
 	$(PYTHON) -m harness.fuzz $(FUZZ_ARGS)

@@ -2,12 +2,15 @@
 `make fuzz`: the long concurrent syscall fuzz with memory audits.
 
     python3 -m harness.fuzz [--calls N] [--boots B] [--children K] [--nvp V]
-                            [--seed S] [--smp 2,4] [--out build/fuzz.json]
+                            [--seed S] [--smp 2,4] [--no-disk] [--out build/fuzz.json]
 
 Splits N calls (default 10^6) over B boots (default 4), alternating the
 CPU counts in --smp. Each boot runs `fuzzaudit K V N/(B*K) SEED` with the
 `memcheck` word and a watchdog: K sysfuzz children at once, V VPs each,
 then the audit (INFO_MEM_AVAIL back exactly; see progs/tests/fuzzaudit.c).
+Unless --no-disk, each boot has a fresh small ext2 disk of fuzz_tree's
+/fz (sysfuzz's exec, fmap and link kinds reach their real paths there),
+which e2fsck -fn must find clean afterwards.
 Prints one line per boot and a summary, writes --out, and exits non-zero
 unless every boot ended normally with no panic, every fuzzer finished its
 calls with none unexpected, and every audit passed. The seeds are printed
@@ -15,16 +18,44 @@ first, so a failing boot can be repeated alone with the cmdline shown.
 """
 import argparse
 import json
+import os
+import random
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
-from . import BUILD, qemu
+from . import BUILD, disk, qemu
 
 
-def boot_one(i, smp, children, nvp, count, seed, timeout):
+def fuzz_tree(root):
+    """/fz of the disk sysfuzz's files kinds expect (progs/tests/sysfuzz.c,
+    'processes and files'): a 5-page file, a file that starts as an ELF
+    header and goes on as garbage, a directory, fast, slow, cyclic and
+    dangling links."""
+    fz = Path(root) / "fz"
+    (fz / "dir").mkdir(parents=True)
+    (fz / ("d" * 70)).mkdir()
+    rnd = random.Random(34)
+    (fz / "f").write_bytes(bytes(rnd.randrange(256) for _ in range(5 * 4096 + 100)))
+    (fz / "elf").write_bytes(b"\x7fELF\x02\x01\x01" + bytes(9) + bytes(rnd.randrange(256) for _ in range(8192)))
+    for name, target in {"fast": "f", "slow": "/fz/" + "d" * 70 + "/../f", "cyc": "cyc",
+                         "dang": "nowhere"}.items():
+        os.symlink(target, fz / name)
+
+
+def fsck_clean(img):
+    """Does e2fsck -fn find the image clean?"""
+    e2fsck = shutil.which("e2fsck") or "/usr/sbin/e2fsck"
+    return subprocess.run([e2fsck, "-fn", str(img)], capture_output=True).returncode == 0
+
+
+def boot_one(i, smp, children, nvp, count, seed, timeout, image=None):
     watchdog = max(10, int(timeout) - 15)
     cmdline = f"run=fuzzaudit,{children},{nvp},{count},{seed} memcheck watchdog={watchdog}"
-    r = qemu.run(cmdline, smp=smp, timeout=timeout)
+    r = qemu.run(cmdline, smp=smp, timeout=timeout, **({"disk": image} if image else {}))
     fuzzers = [e for e in r.results if e.get("name") == "sysfuzz"]
     audit = next((e for e in r.results if e.get("name") == "fuzzaudit"), None)
     panic = next((l for l in r.lines if l.startswith("PANIC")), None)
@@ -37,10 +68,12 @@ def boot_one(i, smp, children, nvp, count, seed, timeout):
         "unexpected": sum(f.get("unexpected", 0) for f in fuzzers),
         "kids_bad": sum(f.get("kids_bad", 0) for f in fuzzers),
         "audit": audit,
+        "disk_clean": fsck_clean(image) if image else None,
     }
     ok_run = r.kind == "done" and len(fuzzers) == children and calls >= children * count
     row["ok"] = (ok_run and row["unexpected"] == 0 and row["kids_bad"] == 0
-                 and audit is not None and audit.get("audit") == "pass" and r.status == 0)
+                 and audit is not None and audit.get("audit") == "pass" and r.status == 0
+                 and row["disk_clean"] is not False)
     if not row["ok"]:
         row["tail"] = r.tail(30)
     return row
@@ -55,6 +88,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=None, help="first seed (default: the time)")
     ap.add_argument("--smp", default="2,4", help="CPU counts, used in turn")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per boot (a loaded host is slow)")
+    ap.add_argument("--no-disk", action="store_true", help="boot without the /fz disk")
     ap.add_argument("--out", default=str(BUILD / "fuzz.json"))
     a = ap.parse_args(argv)
 
@@ -68,7 +102,12 @@ def main(argv=None):
     for i in range(a.boots):
         smp = smps[i % len(smps)]
         seed = seed0 + 1000 * i        # the children use seed .. seed+K-1
-        row = boot_one(i, smp, a.children, a.nvp, count, seed, a.timeout)
+        with tempfile.TemporaryDirectory() as tmp:
+            image = None
+            if not a.no_disk:
+                fuzz_tree(Path(tmp) / "tree")
+                image = disk.make_image(Path(tmp) / "tree", Path(tmp) / "fz.img")
+            row = boot_one(i, smp, a.children, a.nvp, count, seed, a.timeout, image)
         rows.append(row)
         au = row["audit"] or {}
         fig = "avail" if au.get("counter") == "INFO_MEM_AVAIL" else "free"

@@ -355,6 +355,7 @@ struct segmap *segmap_at(struct space *sp, uint64_t a);
 
 /* segpay.c */
 void seg_settle(struct seg *s);
+struct space *seg_payer(int id, uint64_t serial);
 
 /* segwake.c */
 void seg_wake_all(struct space *sp);

@@ -50,7 +50,7 @@ int in_seg_window(uint64_t addr, uint64_t len)
 
 /* Free a segment's frames fr (no mapping is left, and no CPU can reach
    them). By value: the struct may be freed meanwhile. */
-static void free_frames(uint64_t *fr, int npages, int fpages, int creator)
+static void free_frames(uint64_t *fr, int npages, int fpages, int creator, uint64_t payer)
 {
 	for (int i = 0; i < npages; i++)
 		page_free(P2V(fr[i]));
@@ -59,7 +59,7 @@ static void free_frames(uint64_t *fr, int npages, int fpages, int creator)
 	   and the struct (charged while the frames are: it may outlive them
 	   only as long as a handle does, and handles are bounded). */
 	spin_lock(&table_lock);
-	struct space *c = space_lookup(creator);
+	struct space *c = seg_payer(creator, payer);
 	if (c) {
 		__atomic_sub_fetch(&c->segpages, npages + fpages, __ATOMIC_ACQ_REL);
 		__atomic_sub_fetch(&c->kbytes, kheap_charge(sizeof(struct seg)), __ATOMIC_RELAXED);
@@ -88,9 +88,10 @@ void seg_release(struct seg *s, int handle)
 	}
 	int gone = !s->nmaps && !s->nhandles;
 	int np = s->npages, fp = s->fpages, cr = s->creator;
+	uint64_t pay = s->payer;
 	spin_unlock(&seg_lock);
 	if (fr)
-		free_frames(fr, np, fp, cr);
+		free_frames(fr, np, fp, cr, pay);
 	if (gone)
 		kfree(s);
 }
@@ -166,6 +167,7 @@ long sys_seg_create(uint64_t len, uint64_t b, uint64_t c, uint64_t d, uint64_t e
 	long r = -ENOMEM;
 	if (base) {
 		s->creator = sp->id;
+		s->payer = sp->serial;
 		s->base = base;
 		s->len = PGROUNDUP(len);
 		s->frames = fr;
@@ -487,6 +489,7 @@ void seg_charge_to(struct seg *s, struct space *from, struct space *to)
 	spin_lock(&seg_lock);
 	if (s->frames) {
 		s->creator = to->id;
+		s->payer = to->serial;
 		int n = s->npages + s->fpages;
 		uint64_t kb = kheap_charge(sizeof *s);
 		if (from) {

@@ -53,13 +53,25 @@ static int live_holder(struct space *x, struct seg *s)
 	return h;
 }
 
+/* The payer named by (id, serial), if it is still in the table, or 0.
+   By id alone, an image that exec'd and ended would be found as the new
+   image that took its id: that one was refunded the old image's
+   segments (its quota and segment count going below zero: a later map
+   of its own was killed "out of memory", progs/tests/execseg.c).
+   table_lock held. */
+struct space *seg_payer(int id, uint64_t serial)
+{
+	struct space *p = space_lookup(id);
+	return p && p->serial == serial ? p : 0;
+}
+
 /* Make s's payer a space that holds it, if its payer does not and some
    space does. The caller holds a reference to s; no lock held. Lock
    order: table_lock, a space's lock, seg_lock. */
 void seg_settle(struct seg *s)
 {
 	spin_lock(&table_lock);          /* (the payer changes only under it) */
-	struct space *p = space_lookup(s->creator);
+	struct space *p = seg_payer(s->creator, s->payer);
 	if (!live_holder(p, s))
 		for (int i = 0; i < MAXSPACE; i++) {
 			struct space *x = space_at(i);

@@ -18,6 +18,7 @@ struct spinlock table_lock = SPINLOCK_INIT("spaces");
    the rest of the system's life (10^9 spawns: days of nothing else). */
 #define SPACE_ID_MAX XM_OWNER
 static int next_id = 1;
+static uint64_t serials;            /* struct space's serial: an exec'd image has its own */
 volatile int live_spaces;
 volatile int held_spaces;           /* page tables not yet freed (INFO_SPACES_HELD) */
 
@@ -38,6 +39,7 @@ struct space *space_create(const char *name)
 	sp->cr3 = V2P(sp->pml4);
 	__atomic_fetch_add(&held_spaces, 1, __ATOMIC_RELAXED);
 	sp->refs = 1;                      /* the creator's, until it is running */
+	sp->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	sp->boot_slot = -1;
 	sp->map_next = USER_MAP_BASE;
 	strlcpy(sp->name, name, sizeof sp->name);

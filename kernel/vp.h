@@ -42,6 +42,7 @@ struct capent {
 struct seg {
 	int id;                      /* never reused: futex keys name it */
 	int creator;                 /* space id charged for its frames */
+	uint64_t payer;              /* and that space's serial (an exec keeps the id) */
 	uint64_t base, len;          /* its range of the segment window */
 	uint64_t *frames;            /* physical address of each page (0 once freed) */
 	int npages, fpages;          /* frames, and pages of the frames array */
@@ -142,6 +143,7 @@ enum spstate { SP_ALIVE, SP_DYING, SP_DEAD };
 
 struct space {
 	int id;
+	uint64_t serial;             /* never reused, not even by exec (which keeps id) */
 	char name[MAX_PROGNAME];
 	struct spinlock lock;        /* protects the fields below and the page tables */
 	int state;                   /* enum spstate */
@@ -186,6 +188,7 @@ struct space {
 	struct ftable *files;        /* open files (sysfile.c), made at the first open */
 	int kill_signo;              /* the POSIX signal a kill stands for (fork.c: space_signo) */
 	volatile int forking;        /* forks whose entries are read-only, its shootdown not done (cow.c) */
+	int cow;                     /* forked or a fork's child: its frames may be shared (futex wait) */
 	struct space *exec_to;       /* the image that took its place (exec.c; table_lock) */
 	int pgid, sid;               /* process group and session (pgrp.c; table_lock) */
 	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */

@@ -198,7 +198,12 @@ long sys_futex_wait(ARGS)
 			r = -EIDRM;
 		return r < 0 ? r : -EAGAIN;
 	}
-	if (!(key & SEGKEY_TAG)) {       /* the key again: a fork's copy may have moved the word (cow.c) */
+	/* The key again: a fork's copy may have moved the word (cow.c). Only
+	   in a space that forked or was forked (the walk cost kthread's
+	   signal-wait 78 instructions; the flag, set before any of its
+	   entries became copy-on-write, is seen here under kop_lock, which
+	   the copy's re-keying takes after it). */
+	if (!(key & SEGKEY_TAG) && myvp()->space->cow) {
 		uint64_t *pte = vm_walk(myvp()->space->pml4, a0, 0);
 		if (pte && (*pte & PTE_P))
 			key = (*pte & PTE_ADDR) + a0 % PGSIZE;

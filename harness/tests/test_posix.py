@@ -11,7 +11,7 @@ sigsleep, each also with the signal blocked). Then how a
 POSIX program ends: pthread_exit from main, exit() from another thread,
 and an unknown package."""
 import pytest
-from helpers import PACKAGES, done, only
+from helpers import PACKAGES, done, only, self_test
 
 AREAS = ["create", "stack", "detach", "once", "mutex", "cond", "rwlock", "barrier",
          "keys", "tls", "cancel", "sem", "sched", "mqueue", "rusage", "cputime", "threadcpu", "stdio", "signal",
@@ -141,3 +141,27 @@ def test_bounded_buffer(boot, pkg, smp):
     assert b["ok"] and b["produced"] == b["consumed"] == 6000 and b["sum"] == b["want"], b
     assert b["timedwait"] == "Connection timed out", b     # strerror(ETIMEDOUT)
     done(r, 0)
+
+
+@pytest.mark.parametrize("pkg", ["fifo", "prio", "kthread"])
+@pytest.mark.parametrize("smp", [1, 2])
+def test_join_or_detach_of_a_reaped_thread_is_esrch(boot, pkg, smp):
+    """progs/posix/reaped.c: pthread_join, pthread_detach, tryjoin and
+    timedjoin of a thread already joined, or detached and reaped, give
+    ESRCH; 200 rounds of a double join never free a thread twice (two
+    threads alive at once are always different). Before, the second join
+    returned 0 and freed the descriptor again."""
+    self_test(boot, "reaped", pkg, smp, 11)
+
+
+@pytest.mark.parametrize("pkg", ["fifo", "prio", "kthread"])
+@pytest.mark.parametrize("smp", [1, 2])
+def test_rwlock_timed_wait_with_a_handler(boot, pkg, smp):
+    """progs/posix/rwhandler.c: LTP's timed*lock 6-1 and 6-2 sequences on
+    both waits. A handler (every signal blocked in it) runs in a thread
+    blocked in timedrdlock/timedwrlock: with main keeping the lock the
+    wait goes on to ETIMEDOUT (no sooner than its timeout), holding
+    nothing; with main unlocking while the handler sleeps twice the
+    timeout, the wait ends with the lock; the thread's unlock, or its exit
+    holding it, leave the lock as they should, and destroy is 0."""
+    self_test(boot, "rwhandler", pkg, smp, 80)

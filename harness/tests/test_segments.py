@@ -284,3 +284,18 @@ def test_segment_with_its_handle_in_a_spawn_is_paid_for(boot):
     assert res["unpaid"] == 0 and res["parent_pays"] == 0, res
     assert res["avail_lost"] == 0, res
     done(r, 0)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_exec_does_not_refund_the_old_images_segments_to_the_new(boot, smp):
+    """progs/tests/execseg.c: an image holding 16 segments (half mapped and
+    written) execs itself. A segment's payer was named by space id, which
+    exec keeps, so the old image's segments, freed after the exec, were
+    refunded to the new image: it could create 0 segments and was killed
+    "out of memory" at its first map (sysfuzz found it). Now the payer is
+    also named by its serial (kernel/segpay.c, seg_payer): the new image
+    creates exactly MAXSEG_SPACE and touches all 256 pages of a map."""
+    r = boot("run=execseg memcheck", smp=smp)
+    done(r, 0)
+    res = result(r, "execseg")
+    assert res["segs"] == res["max"] and res["touched"] == res["want"], res

@@ -15,8 +15,15 @@ tests need which part of issue 13's kernel work:
     reserved range (memory branch) and several waiters per child plus
     parked VPs that end (events/capabilities/lifecycle branch).
 """
+import shutil
+import subprocess
+
 import pytest
-from helpers import done, only, result
+from harness import disk
+from harness.fuzz import fuzz_tree
+from helpers import done, needs_e2fsprogs, only, result
+
+E2FSCK = shutil.which("e2fsck") or "/usr/sbin/e2fsck"
 
 
 def main_space(r, prog="sysfuzz"):
@@ -173,3 +180,60 @@ def test_fuzz_audit(boot, smp):
         fuzz_ok(f)
     done(r, 0)
     all_ended_ok(r, at_least=4)
+
+
+# ---- processes and files (calls 11-14, 20-21, 113-114) -----------------
+
+@pytest.fixture
+def fuzz_disk(tmp_path):
+    fuzz_tree(tmp_path / "tree")
+    return disk.make_image(tmp_path / "tree", tmp_path / "fs.img")
+
+
+def fsck_clean(img):
+    p = subprocess.run([E2FSCK, "-fn", str(img)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+FILE_KINDS = ["exec", "pgrp", "fmap", "link"]
+
+
+@needs_e2fsprogs
+def test_sysfuzz_files(boot, fuzz_disk):
+    """exec, setpgid/getpgid/setsid, fmap/msync and lstat/readlink with a
+    disk to reach: real descriptors mapped private and shared and touched,
+    msync writing back, links followed and read, exec building an image
+    it must discard (every exec of the fuzzing space has a bad part) and
+    children really exec'ing themselves with their descriptors kept. The
+    kernel must stay up, every must-fail call fail, the image stay clean."""
+    seed, calls = 3402, CALLS[2]
+    r = boot(f"run=sysfuzz,{calls},{seed},4 memcheck watchdog={WATCHDOG}", smp=2,
+             timeout=WATCHDOG + 10, disk=fuzz_disk)
+    done(r, 0)
+    res = result(r, "sysfuzz")
+    assert res["calls"] >= calls and res["nvp"] == 4, res
+    fuzz_ok(res)
+    assert all(res["kinds"][k] > 0 for k in KINDS + FILE_KINDS), res
+    # The interesting paths were reached, not only the refusals.
+    assert all(res["kinds_ok"][k] > 0 for k in ["pgrp", "fmap", "link"]), res
+    assert r.events("exec"), "no child exec'd itself\n" + r.tail()
+    all_ended_ok(r, at_least=2)
+    fsck_clean(fuzz_disk)
+
+
+@needs_e2fsprogs
+def test_fuzz_audit_files(boot, fuzz_disk):
+    """The memory audit with the files kinds live: file pages, exec's
+    discarded images, charged link buffers all come back exactly."""
+    seed, calls = 4602, CALLS[2] // 3
+    r = boot(f"run=fuzzaudit,3,3,{calls},{seed} memcheck watchdog={WATCHDOG}", smp=2,
+             timeout=WATCHDOG + 10, disk=fuzz_disk)
+    res = result(r, "fuzzaudit")
+    assert res["statuses"] == [0, 0, 0], res
+    assert res["audit"] == "pass" and res["leaked"] == 0, res
+    fuzzers = [e for e in r.results if e["name"] == "sysfuzz"]
+    assert len(fuzzers) == 3 and all(f["kinds_ok"]["fmap"] > 0 for f in fuzzers), fuzzers
+    for f in fuzzers:
+        fuzz_ok(f)
+    done(r, 0)
+    fsck_clean(fuzz_disk)

@@ -18,7 +18,10 @@
  * segments (create, map, unmap, revoke, info, wake, robust lists, the
  * protection of a mapping's pages, named segments: open and unlink),
  * and (lazysys) futex keys, copyins and copyouts at untouched words of
- * two large MAP_LAZY arenas, one read-only, that user code never touches.
+ * two large MAP_LAZY arenas, one read-only, that user code never touches;
+ * exec (always with a bad part, but really in a child), setpgid, getpgid,
+ * setsid, fmap, msync, lstat and readlink (with a disk: /fz, see
+ * "processes and files" below).
  *
  * It must never legitimately end or wedge itself, so:
  *   - exit and vp_exit are only issued to end a child or a short VP;
@@ -33,7 +36,8 @@
  *     glue onto the kernel's @start/@exit lines); other user memory is
  *     named only with length 0;
  *   - it waits only for children that end (`sysfuzz child` runs a short
- *     loop), and reaps every one it spawned.
+ *     loop), and reaps every one it spawned;
+ *   - exec succeeds only in a child, its count halved each time.
  * Two attack groups depend on the kernel (FLAGS, default "auto": probe):
  *   r  the kernel-owned VP range [VP_RESERVED_LO, VP_RESERVED_HI): map
  *      and unmap in or across it must fail (-EPERM). On a kernel without
@@ -55,9 +59,10 @@
  * @result {"name": "sysfuzz", "calls": N, "seed": S, "nvp": .., "flags": "..",
  *          "ok": .., "enosys": .., "efault": .., "einval": .., "eperm": ..,
  *          "other": .., "skipped": .., "unexpected": .., "extra": ..,
- *          "kids": .., "kids_bad": .., "kinds": {"map": .., ...}}
+ *          "kids": .., "kids_bad": .., "kinds": {"map": .., ...}, "kinds_ok": {..}}
  * where calls counts the NVP fuzzing loops' calls (exactly COUNT), extra
- * those of the short VPs, kinds all of them by kind, kids the children
+ * those of the short VPs, kinds all of them by kind (kinds_ok those that
+ * succeeded), kids the children
  * spawned and kids_bad those that were killed or reported unexpected results.
  */
 #include <stdio.h>
@@ -69,6 +74,7 @@
 #include <anima/vp.h>
 #include <anima/seg.h>
 #include <anima/view.h>
+#include <anima/file.h>
 
 #define PROTECT_LO  USER_BASE                        /* image, heap, map(0): */
 #define PROTECT_HI  (USER_MAP_BASE + (1UL << 40))    /*   below this */
@@ -95,7 +101,8 @@
 	X(reserved, 40) X(vp_create, 35) X(vp_start, 25) X(vp_signal, 60) \
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
 	X(spawn, 8) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
-	X(seg, 40) X(protect, 40) X(discard, 25) X(lazysys, 40) X(view, 30)
+	X(seg, 40) X(protect, 40) X(discard, 25) X(lazysys, 40) X(view, 30) \
+	X(exec, 10) X(pgrp, 20) X(fmap, 50) X(link, 30)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };
 #define NAME(k, w) #k,
@@ -116,7 +123,7 @@ struct fz {
 static int flags, child_mode, myspace;
 static uint64_t seed;
 static char flagstr[8];
-static long kind_count[NKIND];
+static long kind_count[NKIND], kind_ok[NKIND];
 static long n_ok, n_enosys, n_efault, n_einval, n_eperm, n_other;
 static long n_skipped, n_unexpected, n_extra, n_kids, n_kids_bad;
 static volatile int placement_done;      /* map(0) left the protected area */
@@ -170,8 +177,10 @@ static long rand_arg(struct fz *f)
 						: 0xffff800000000000UL + rand64(st) % (1UL << 40));
 	case 4:         /* non-canonical */
 		return (long)(USER_TOP + rand_below(st, 0xffff000000000000UL - USER_TOP));
-	case 5:         /* into our own buffer */
-		return (long)(pool + rand_below(st, sizeof pool));
+	case 5:         /* into our own buffer (not its last 128 bytes: wait's
+			   status, seg_info's two words and a kstat written there
+			   would spill into workers_done) */
+		return (long)(pool + rand_below(st, sizeof pool - 128));
 	case 6:         /* a page somewhere in user space */
 		return (long)(USER_BASE + (rand_below(st, (USER_TOP - USER_BASE) / PAGE_SIZE) * PAGE_SIZE));
 	default:        /* powers of two, give or take one */
@@ -214,16 +223,15 @@ static long some_handle(struct fz *f)
 	}
 }
 
-/* Issue one call and file its result; `must_fail` says the kernel has to
-   refuse it (with `want` if that is nonzero). Returns the result. */
-static long issue(struct fz *f, int kind, long n, long a0, long a1, long a2, long a3, long a4,
+/* File the result r of call n; `must_fail` says the kernel had to refuse
+   it (with `want` if that is nonzero). Returns r. */
+static long filed(struct fz *f, int kind, long n, long r, long a0, long a1, long a2, long a3,
 		  int must_fail, long want)
 {
-	long r = syscall6(n, a0, a1, a2, a3, a4, 0);
 	f->calls++;
 	add(&kind_count[kind], 1);
 	if (!sys_failed(r))
-		add(&n_ok, 1);
+		add(&n_ok, 1), add(&kind_ok[kind], 1);
 	else if (r == -ENOSYS)
 		add(&n_enosys, 1);
 	else if (r == -EFAULT)
@@ -240,6 +248,13 @@ static long issue(struct fz *f, int kind, long n, long a0, long a1, long a2, lon
 		       kind_name[kind], n, a0, a1, a2, a3, r, want == -ENOSYS ? " with ENOSYS" :
 		       want == -EPERM ? " with EPERM" : "");
 	return r;
+}
+
+/* Issue one call (a5 zero) and file its result. */
+static long issue(struct fz *f, int kind, long n, long a0, long a1, long a2, long a3, long a4,
+		  int must_fail, long want)
+{
+	return filed(f, kind, n, syscall6(n, a0, a1, a2, a3, a4, 0), a0, a1, a2, a3, must_fail, want);
 }
 
 /* ---- memory ---------------------------------------------------------- */
@@ -1064,6 +1079,296 @@ static void do_lazysys(struct fz *f)
 	}
 }
 
+/* ---- processes and files: exec, groups, fmap/msync, lstat/readlink ---- */
+
+/* With a disk made by test_syscall.py's files tests, /fz holds: f (FZ_FSIZE
+   bytes), elf (an ELF header then garbage), dir/, the links fast -> f,
+   slow (a 75-byte target through dir/..), cyc -> cyc and dang -> nowhere.
+   Without a disk every path is -ENODEV or -ENOENT and every fd -EBADF. */
+#define FZ_FSIZE   (5 * PAGE_SIZE + 100)
+#define PGROUNDUP_U(x) (((x) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))
+#define NFZFD      5           /* f read-only, read-write, write-only; dir; elf */
+#define FZ_NOFD    63          /* a descriptor never open in a fuzzing space */
+static long fz_fd[NFZFD];
+static long fz_size;          /* /fz/f's size when opened (0: no disk) */
+static long child_count;      /* a child's COUNT: its exec halves it */
+static char scratch[8192];    /* lstat/readlink output (the pool stays dots) */
+static char long_path[FPATH_MAX + 64];
+
+static const char *const fz_paths[] = {
+	"/fz/f", "/fz/fast", "/fz/slow", "/fz/cyc", "/fz/dang", "/fz/dir", "/fz/elf", "/fz/f/x",
+	"/fz/fast/x", "/fz/dir/..", "/fz", "/", "", "/nonexistent", "fz/f", long_path,
+};
+#define NFZPATH (sizeof fz_paths / sizeof fz_paths[0])
+
+static void files_open(void)
+{
+	static const struct { const char *p; long fl; } o[NFZFD] = {
+		{ "/fz/f", FO_RDONLY }, { "/fz/f", 2 }, { "/fz/f", 1 }, { "/fz/dir", FO_DIRECTORY },
+		{ "/fz/elf", FO_RDONLY },
+	};
+	for (int i = 0; i < NFZFD; i++)
+		fz_fd[i] = syscall3(SYS_file_open, (long)o[i].p, o[i].fl, 0);
+	long sz = fz_fd[0] >= 0 ? syscall3(SYS_file_lseek, fz_fd[0], 0, 2) : 0;
+	fz_size = sz > 0 ? sz : 0;
+	memset(long_path, '/', sizeof long_path - 1);
+}
+
+static long some_fd(struct fz *f)
+{
+	switch (rand_below(&f->st, 6)) {
+	case 0:
+		return (long)rand_below(&f->st, MAXFILE_SPACE + 8) - 4;
+	case 1:
+		return rand_arg(f);
+	default:
+		return fz_fd[rand_below(&f->st, NFZFD)];
+	}
+}
+
+/* A path: one of /fz's, a garbage or kernel pointer, the pool (dots with
+   no NUL for 8 KiB: too long), or an untouched lazy word. */
+static long some_path(struct fz *f)
+{
+	switch (rand_below(&f->st, 8)) {
+	case 0:
+		return rand_arg(f);
+	case 1:
+		return (long)bad_addr(f);
+	case 2:
+		return lz_made ? (long)lz_word(f, rand_below(&f->st, 2) ? LZ_RW : LZ_RO, 64) : (long)pool;
+	default:
+		return (long)fz_paths[rand_below(&f->st, NFZPATH)];
+	}
+}
+
+/* exec. A fuzzing space must not become another program, so in it every
+   exec has a bad part: a keep entry below -1 (-EBADF before anything) or
+   naming FZ_NOFD (-EBADF once the new image is built: it is discarded),
+   too many keeps, a path that is no program, or an argv that cannot be
+   read. A child (`sysfuzz child`) with COUNT >= 8 may also really exec
+   itself with COUNT halved, keeping some of its descriptors: the old
+   image's VPs end and its parent's wait gets the new image's status. */
+static void do_exec(struct fz *f)
+{
+	char sd[24], cn[12];
+	snprintf(sd, sizeof sd, "%lu", (unsigned long)rand64(&f->st));
+	snprintf(cn, sizeof cn, "%ld", child_count / 2);
+	const char *argv[] = { "sysfuzz", "child", sd, cn, flagstr };
+	signed char keep[MAXFILE_SPACE + 8];
+	long nkeep = (long)rand_below(&f->st, 5);
+	for (int i = 0; i < (int)sizeof keep; i++)
+		keep[i] = rand_below(&f->st, 2) ? -1 : (signed char)fz_fd[rand_below(&f->st, NFZFD)];
+	if (child_mode && child_count >= 8 && !rand_below(&f->st, 3)) {
+		for (int i = 0; i < nkeep; i++)
+			keep[i] = keep[i] < 0 ? -1 : keep[i];
+		issue(f, K_exec, SYS_exec, (long)"sysfuzz", 5, (long)argv, (long)keep, nkeep, 0, 0);
+		return;          /* (only if it failed: -ENOMEM, say) */
+	}
+	long path = (long)"sysfuzz", argc = 5, av = (long)argv, kp = (long)keep;
+	int bad_keep = 1;
+	switch (rand_below(&f->st, 6)) {
+	case 0:      /* a path that is not a program (a file, a link, a directory, none) */
+		path = (long)fz_paths[rand_below(&f->st, NFZPATH - 1)];
+		bad_keep = rand_below(&f->st, 2);
+		break;
+	case 1:      /* no such module, or the symbol table's */
+		path = (long)(rand_below(&f->st, 2) ? "no-such-program" : "ksyms");
+		bad_keep = rand_below(&f->st, 2);
+		break;
+	case 2:      /* too many keeps, or a keep array somewhere odd */
+		nkeep = rand_below(&f->st, 2) ? MAXFILE_SPACE + 1 + (long)rand_below(&f->st, 8) : 1 + (long)rand_below(&f->st, 64);
+		kp = rand_below(&f->st, 2) ? (long)bad_addr(f) : rand_arg(f);
+		path = (long)"/fz/f";
+		bad_keep = 0;
+		break;
+	case 3:      /* argv too long or unreadable */
+		argc = rand_below(&f->st, 2) ? MAX_ARGS + 1 + (long)rand_below(&f->st, 100) : 5;
+		av = argc == 5 ? (long)bad_addr(f) : av;
+		break;
+	}
+	if (bad_keep) {
+		int k = (int)rand_below(&f->st, nkeep + 1);
+		keep[k] = rand_below(&f->st, 4) ? FZ_NOFD : (signed char)(-2 - (int)rand_below(&f->st, 126));
+		nkeep = nkeep > k ? nkeep : k + 1;
+	}
+	issue(f, K_exec, SYS_exec, path, argc, av, kp, nkeep, 1, 0);
+}
+
+/* setpgid, getpgid, setsid on ourselves, our children and anyone. */
+static long some_pid(struct fz *f)
+{
+	switch (rand_below(&f->st, 5)) {
+	case 0:
+		return 0;
+	case 1:
+		return f->kids[rand_below(&f->st, NKIDS)];
+	case 2:
+		return shared_kids[rand_below(&f->st, 16)];
+	case 3:
+		return rand_arg(f);
+	default:
+		return (long)rand_below(&f->st, 512);      /* (the kernel has 256 spaces) */
+	}
+}
+
+static void do_pgrp(struct fz *f)
+{
+	long pid = some_pid(f), what = rand_below(&f->st, 8) ? (long)rand_below(&f->st, 2) : rand_arg(f);
+	switch (rand_below(&f->st, 4)) {
+	case 0:
+		issue(f, K_pgrp, SYS_setsid, 0, 0, 0, 0, 0, 0, 0);
+		break;
+	case 1:
+		issue(f, K_pgrp, SYS_getpgid, pid, what, 0, 0, 0, (uint64_t)what > 1, -EINVAL);
+		break;
+	default: {
+		long g = rand_below(&f->st, 3) ? some_pid(f) : syscall2(SYS_getpgid, 0, 0);
+		issue(f, K_pgrp, SYS_setpgid, pid, g, 0, 0, 0, pid < 0 || g < 0, -EINVAL);
+	}
+	}
+}
+
+/* fmap: a real descriptor mapped whole or past its end, private or shared,
+   touched (only over the file's bytes: a page past its end kills); or bad
+   descriptors, offsets, lengths, flags and addresses, which must fail. */
+static void do_fmap(struct fz *f)
+{
+	int slot = free_map_slot(f);
+	if (slot < 0) {
+		forget_map(f, (int)rand_below(&f->st, NMAPS));
+		return;
+	}
+	int k = (int)rand_below(&f->st, NFZFD);
+	long fd = fz_fd[k], prot = (long)rand_below(&f->st, 8), fl = (long)rand_below(&f->st, 2);
+	uint64_t len = rand_below(&f->st, 4) ? PAGE_SIZE * (1 + rand_below(&f->st, 8)) : 1 + rand_below(&f->st, 8 * PAGE_SIZE);
+	uint64_t off = PAGE_SIZE * rand_below(&f->st, 8), a = 0;
+	int must_fail = 0;
+	switch (rand_below(&f->st, 8)) {
+	case 0:      /* a descriptor that is no file of ours, or garbage */
+		fd = some_fd(f);
+		must_fail = fd < 0 || fd >= MAXFILE_SPACE;
+		break;
+	case 1:      /* an unaligned or negative offset, no length, unknown bits */
+		switch (rand_below(&f->st, 4)) {
+		case 0: off += 1 + rand_below(&f->st, PAGE_SIZE - 1); break;
+		case 1: off = (uint64_t)-(long)PAGE_SIZE * (1 + rand_below(&f->st, 4)); break;
+		case 2: len = 0; break;
+		default:
+			if (rand_below(&f->st, 2))
+				fl |= 2L << rand_below(&f->st, 30);
+			else
+				prot |= 8L << rand_below(&f->st, 30);
+		}
+		must_fail = 1;
+		break;
+	case 2:      /* a kernel, non-canonical, low or unaligned address */
+		a = bad_addr(f) + (rand_below(&f->st, 2) ? 0 : 1 + rand_below(&f->st, PAGE_SIZE - 1));
+		must_fail = 1;
+		break;
+	case 3:      /* a fixed address outside everything of ours */
+		if (!foreign_range(f, &a, &len))
+			return;
+		break;
+	}
+	if (must_fail) {
+		filed(f, K_fmap, SYS_fmap, syscall6(SYS_fmap, (long)a, (long)len, prot, fl, fd, (long)off),
+		      (long)a, (long)len, prot, fl, 1, 0);
+		return;
+	}
+	if (!a && placement_done && !(flags & F_RESERVED)) {
+		add(&n_skipped, 1);
+		return;
+	}
+	long r = filed(f, K_fmap, SYS_fmap, syscall6(SYS_fmap, (long)a, (long)len, prot, fl, fd, (long)off),
+		       (long)a, (long)len, prot, fl, 0, 0);
+	if (sys_failed(r) || (!a && !placed_ok(r, len)))
+		return;
+	f->maps[slot].addr = (uint64_t)r;
+	f->maps[slot].len = len;
+	f->maps[slot].touch = 0;
+	/* Touched pages are whole pages of the map (touch()): all in the file;
+	   and only in the protected area (placed past it, siblings may unmap it). */
+	if (!a && k < 2 && off + (len & ~(PAGE_SIZE - 1)) <= (uint64_t)fz_size &&
+	    (uint64_t)r + PGROUNDUP_U(len) <= PROTECT_HI && (prot & (PROT_READ | PROT_WRITE)))
+		f->maps[slot].touch = prot & PROT_WRITE ? 2 : 1;
+	if (f->maps[slot].touch)
+		touch(f, slot);
+}
+
+/* msync: ours (whole, a part, waiting for the disk or not), bad ranges and
+   flags (must fail), anywhere that is not ours. */
+static void do_msync(struct fz *f)
+{
+	int i = (int)rand_below(&f->st, NMAPS);
+	long fl = rand_below(&f->st, 8) ? (long)rand_below(&f->st, 2) : rand_arg(f);
+	int bad = (fl & ~1L) != 0;
+	uint64_t a, len;
+	switch (rand_below(&f->st, 4)) {
+	case 0:
+		if (f->maps[i].len) {
+			a = f->maps[i].addr, len = f->maps[i].len;
+			if (rand_below(&f->st, 2)) {
+				uint64_t pg = (len + PAGE_SIZE - 1) / PAGE_SIZE, skip = rand_below(&f->st, pg);
+				a += skip * PAGE_SIZE;
+				len = (pg - skip) * PAGE_SIZE - rand_below(&f->st, PAGE_SIZE);
+			}
+			issue(f, K_fmap, SYS_msync, (long)a, (long)len, fl, 0, 0, bad, bad ? -EINVAL : 0);
+			return;
+		}
+		/* fall through */
+	case 1:
+		bad_range(f, &a, &len);
+		issue(f, K_fmap, SYS_msync, (long)a, (long)len, fl, 0, 0, a % PAGE_SIZE || a >= USER_TOP || bad, 0);
+		return;
+	default:
+		if (foreign_range(f, &a, &len))
+			issue(f, K_fmap, SYS_msync, (long)a, (long)len, fl, 0, 0, bad, bad ? -EINVAL : 0);
+	}
+}
+
+/* lstat and readlink: paths as some_path, output to our scratch buffer,
+   untouched lazy words, a read-only arena (must fail), garbage; readlink
+   lengths small, zero or negative (must fail), huge. */
+static void do_link(struct fz *f)
+{
+	long path = some_path(f), out, n = (long)rand_below(&f->st, 200);
+	int ro = 0;
+	switch (rand_below(&f->st, 6)) {
+	case 0:      /* garbage, but never the pool: a kstat at its end spilled
+		        into workers_done (the report came before the workers ended) */
+		out = rand_arg(f);
+		if ((uint64_t)out - (uint64_t)pool < sizeof pool)
+			out = (long)scratch;
+		break;
+	case 1:
+		out = (long)bad_addr(f);
+		ro = 1;
+		break;
+	case 2:
+		if (lz_made) {
+			ro = rand_below(&f->st, 2);
+			out = (long)lz_word(f, ro ? LZ_RO : LZ_RW, ro ? 64 : 1024);
+			break;
+		}
+		/* fall through */
+	default:
+		out = (long)(scratch + rand_below(&f->st, 4096));
+	}
+	switch (rand_below(&f->st, 4)) {
+	case 0:
+		n = -(long)rand_below(&f->st, 3);
+		break;
+	case 1:
+		n = rand_arg(f);
+		break;
+	}
+	if (rand_below(&f->st, 2))
+		issue(f, K_link, SYS_file_lstat, path, out, 0, 0, 0, ro, 0);
+	else
+		issue(f, K_link, SYS_file_readlink, path, out, n, 0, 0, ro || n <= 0, 0);
+}
+
 /* ---- the rest ---------------------------------------------------------- */
 
 /* Output must never glue onto a kernel line (@start, @exit of children):
@@ -1132,6 +1437,9 @@ static void do_raw(struct fz *f)
 		{ SYS_seg_open, K_seg }, { SYS_seg_unlink, K_seg },
 		{ SYS_view_enter, K_view }, { SYS_view_commit, K_view },
 		{ SYS_view_discard, K_view }, { SYS_view_leave, K_view },
+		{ SYS_exec, K_exec }, { SYS_setpgid, K_pgrp }, { SYS_getpgid, K_pgrp },
+		{ SYS_setsid, K_pgrp }, { SYS_fmap, K_fmap }, { SYS_msync, K_fmap },
+		{ SYS_file_lstat, K_link }, { SYS_file_readlink, K_link },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {
@@ -1169,6 +1477,10 @@ static void do_kind(struct fz *f, int kind)
 	case K_seg:        do_seg(f); break;
 	case K_lazysys:    do_lazysys(f); break;
 	case K_view:       do_view(f); break;
+	case K_exec:       do_exec(f); break;
+	case K_pgrp:       do_pgrp(f); break;
+	case K_fmap:       rand_below(&f->st, 3) ? do_fmap(f) : do_msync(f); break;
+	case K_link:       do_link(f); break;
 	}
 }
 
@@ -1255,7 +1567,10 @@ static int child(int argc, char **argv)
 	seed = argc > 2 ? strtoull(argv[2], 0, 0) : 1;
 	long count = argc > 3 ? atol(argv[3]) : 50;
 	flags = parse_flags(argc > 4 ? argv[4] : "none");
+	snprintf(flagstr, sizeof flagstr, "%s", argc > 4 ? argv[4] : "none");
+	child_count = count;
 	fill_pool();
+	files_open();
 	seed_worker(0);
 	run_worker(0, count);
 	return n_unexpected > 100 ? 100 : (int)n_unexpected;
@@ -1284,6 +1599,10 @@ static void report(long calls, int nvp)
 	for (int k = 0; k < NKIND; k++)
 		result_int(&res, kind_name[k], kind_count[k]);
 	result_close(&res);
+	result_object(&res, "kinds_ok");
+	for (int k = 0; k < NKIND; k++)
+		result_int(&res, kind_name[k], kind_ok[k]);
+	result_close(&res);
 	result_end(&res);
 }
 
@@ -1305,6 +1624,7 @@ int main(int argc, char **argv)
 
 	printf("sysfuzz: seed %llu nvp %d flags %s\n", (unsigned long long)seed, nvp, flagstr);
 	fill_pool();
+	files_open();
 
 	per_worker = count / nvp;
 	for (int w = 0; w < nvp; w++)

@@ -123,7 +123,7 @@ static uint64_t key_of(struct thread *t)
 static int gone(const struct sigthr *s)
 {
 	return s->t && (__atomic_load_n(&s->t->id, __ATOMIC_ACQUIRE) != s->key ||
-			__atomic_load_n(&s->t->join, __ATOMIC_ACQUIRE) == JOIN_DONE);
+			thread_ended(s->t));
 }
 
 
@@ -510,7 +510,7 @@ static int post_si(struct thread *t, const siginfo_t *si)
 	   (glibc's pthread_kill does the same). One that exits after this
 	   look leaves its slot to be reclaimed (gone). 0: not sent. */
 	int sig = si->si_signo;
-	if (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) == JOIN_DONE)
+	if (thread_ended(t))
 		return 0;
 	spin_lock(&lk);
 	sighandler_t h = acts[sig].sa_handler;

@@ -36,8 +36,7 @@ static struct spin clk_lock;
 /* t still is the thread `id`, and has not exited. */
 static int alive(struct thread *t, uint64_t id)
 {
-	return __atomic_load_n(&t->id, __ATOMIC_ACQUIRE) == id &&
-	       __atomic_load_n(&t->join, __ATOMIC_ACQUIRE) != JOIN_DONE;
+	return __atomic_load_n(&t->id, __ATOMIC_ACQUIRE) == id && !thread_ended(t);
 }
 
 /* The descriptor handed out for id, or 0. Open addressing from id %

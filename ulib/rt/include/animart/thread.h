@@ -127,7 +127,8 @@ struct thread {
 	   they interrupted still ends with EINTR. In what was padding: struct
 	   thread keeps its size. */
 	volatile int sigpend;
-	volatile uint64_t join;          /* 0, JOIN_DONE, or the joining thread */
+	volatile uint64_t join;          /* 0, JOIN_DONE, or the joining thread; the thread
+					    itself once the POSIX layer joined or reaped it */
 	void *retval;
 	uint64_t id;
 	void *pkg;                       /* the package's own per-thread data */
@@ -315,6 +316,14 @@ __attribute__((noreturn)) void lctx_exit(const struct lctx *to, volatile int *do
    a struct that size with `rep stos`, and under icount every repetition
    is an instruction (13 of them, a thirtieth of fifo's create+join). */
 extern volatile uint64_t thread_next_id;
+/* Has t exited? (JOIN_DONE; or t itself: joined or reaped by
+   ulib/pthread, which marks it so that a second join is ESRCH.) */
+static inline int thread_ended(struct thread *t)
+{
+	uint64_t j = __atomic_load_n(&t->join, __ATOMIC_ACQUIRE);
+	return j == JOIN_DONE || j == (uint64_t)t;
+}
+
 static inline void thread_init(struct thread *t, const struct thread_ops *ops)
 {
 	t->ops = ops;

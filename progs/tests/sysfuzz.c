@@ -938,6 +938,10 @@ static void do_spawn(struct fz *f)
 		nh = rand_arg(f);
 		hs[0] = 0;
 		break;
+	case 4:      /* no handles: a child for certain (some_handle's are
+			often stale, and a run with no child tests no wait) */
+		nh = 0;
+		break;
 	}
 	long hp = nh == 0 || rand_below(&f->st, 4) ? (long)hs : rand_arg(f);
 	long r = issue(f, K_spawn, SYS_spawn, (long)"sysfuzz", 5, (long)argv, hp, nh, 0, 0);

@@ -34,7 +34,7 @@ enum { EXPIRE, TAKE, KEEP };
 
 static pthread_rwlock_t l;
 static pthread_t th;
-static volatile int in_wait, handled, in_handler, sleep_ms, wrong_thread;
+static volatile int in_wait, handled, in_handler, sleep_ms, wrong_thread, unlocked;
 
 static uint64_t mono_ms(void)
 {
@@ -48,8 +48,13 @@ static void handler(int sig)
 	(void)sig;
 	wrong_thread |= !pthread_equal(pthread_self(), th);
 	in_handler = 1;
-	if (sleep_ms)
+	if (sleep_ms) {
 		usleep(sleep_ms * 1000);
+		/* and past main's unlock: a host that stalled main for
+		   longer than the sleep made main see the handler done */
+		while (!unlocked)
+			usleep(1000);
+	}
 	handled++;
 }
 
@@ -79,7 +84,7 @@ static void round_of(int wr, int kind)
 {
 	CHECK(pthread_rwlock_init(&l, 0) == 0);
 	CHECK(pthread_rwlock_wrlock(&l) == 0);
-	in_wait = handled = in_handler = wrong_thread = 0;
+	in_wait = handled = in_handler = wrong_thread = unlocked = 0;
 	sleep_ms = kind == EXPIRE ? 0 : 2 * TIMEOUT_MS;
 	CHECK(pthread_create(&th, 0, waiter, (void *)(long)(kind << 1 | wr)) == 0);
 	while (!in_wait)
@@ -91,6 +96,7 @@ static void round_of(int wr, int kind)
 			usleep(1000);
 		CHECK(in_handler && !handled);       /* main unlocks while it sleeps */
 		CHECK(pthread_rwlock_unlock(&l) == 0);
+		unlocked = 1;
 	}
 	struct out *o = 0;
 	CHECK(pthread_join(th, (void **)&o) == 0 && o);

@@ -24,6 +24,7 @@ SYSDECL(file_write); SYSDECL(file_pwrite); SYSDECL(file_ftruncate); SYSDECL(file
 SYSDECL(file_unlink); SYSDECL(file_mkdir); SYSDECL(file_rmdir); SYSDECL(file_rename);
 SYSDECL(fmap); SYSDECL(msync);
 SYSDECL(file_lstat); SYSDECL(file_readlink);
+SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -47,6 +48,9 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_discard] = sys_discard,
 	[SYS_fmap] = sys_fmap,
 	[SYS_msync] = sys_msync,
+	[SYS_sigdisp] = sys_sigdisp,
+	[SYS_sigtake] = sys_sigtake,
+	[SYS_sigqueue] = sys_sigqueue,
 	[SYS_vp_create] = sys_vp_create,
 	[SYS_vp_start] = sys_vp_start,
 	[SYS_vp_idle] = sys_vp_idle,

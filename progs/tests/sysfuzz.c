@@ -16,7 +16,10 @@
  * vp_idle behind a timer, spawn of `sysfuzz child` with random handles,
  * wait, futex_wait/wake on random, lazy and real addresses, sleep and io,
  * and (lazysys) futex keys, copyins and copyouts at untouched words of
- * two large MAP_LAZY arenas, one read-only, that user code never touches.
+ * two large MAP_LAZY arenas, one read-only, that user code never touches;
+ * (psig) signal dispositions with good and bad numbers, takes of pending
+ * signals into our buffer and at kernel and non-canonical addresses, and
+ * sigqueue to ourselves (-EPERM) and to nobody.
  *
  * It must never legitimately end or wedge itself, so:
  *   - exit and vp_exit are only issued to end a child or a short VP;
@@ -66,6 +69,7 @@
 #include <animart/sys.h>
 #include <anima/vp.h>
 #include <anima/seg.h>
+#include <anima/psig.h>
 
 #define PROTECT_LO  USER_BASE                        /* image, heap, map(0): */
 #define PROTECT_HI  (USER_MAP_BASE + (1UL << 40))    /*   below this */
@@ -92,7 +96,7 @@
 	X(reserved, 40) X(vp_create, 35) X(vp_start, 25) X(vp_signal, 60) \
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
 	X(spawn, 8) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
-	X(seg, 40) X(protect, 40) X(discard, 25) X(lazysys, 40)
+	X(seg, 40) X(protect, 40) X(discard, 25) X(lazysys, 40) X(psig, 20)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };
 #define NAME(k, w) #k,
@@ -1009,6 +1013,43 @@ static void do_plain(struct fz *f)
 
 static void do_kind(struct fz *f, int kind);
 
+/* Signals between processes (kernel/psig.c). SIGCHLD is only caught or
+   defaulted, never ignored: ignoring it would reap our children at their
+   end, and our waits for them would fail. A take writes only to our own
+   buffer (a caught SIGCHLD may be pending) or at addresses that are no
+   user memory. */
+static void do_psig(struct fz *f)
+{
+	static struct ksiginfo buf[PSIG_TAKE_MAX];
+	long sig = (long)rand_below(&f->st, 72) - 4, how = (long)rand_below(&f->st, 8);
+	switch (rand_below(&f->st, 3)) {
+	case 0: {
+		if (sig == 17)
+			how = rand_below(&f->st, 2) ? SIGD_CATCH : SIGD_DFL;
+		int bad = sig <= 0 || sig >= PSIG_MAX || sig == 9 || sig == 19 || (how & 3) == 3 ||
+			  ((how & SIGD_NOCLDWAIT) && sig != 17);
+		issue(f, K_psig, SYS_sigdisp, sig, how, 0, 0, 0, bad, -EINVAL);
+		break;
+	}
+	case 1: {
+		static const uint64_t at[] = { 0xffff800000000000UL, 0x0000800000000000UL, 0 };
+		long n = (long)rand_below(&f->st, 12);
+		long a = rand_below(&f->st, 2) ? (long)buf : (long)(at[rand_below(&f->st, 3)] + (rand64(&f->st) & 0xfff0));
+		issue(f, K_psig, SYS_sigtake, a, n, 0, 0, 0, n == 0, -EINVAL);
+		break;
+	}
+	default: {
+		long me = sys_getinfo(INFO_SPACE);
+		int ok = sig > 0 && sig < PSIG_MAX && !(sig >= 19 && sig <= 22);
+		if (rand_below(&f->st, 2))
+			issue(f, K_psig, SYS_sigqueue, me, sig, rand_arg(f), 0, 0, 1, ok ? -EPERM : -EINVAL);
+		else
+			issue(f, K_psig, SYS_sigqueue, 0x7fff0000 + (long)rand_below(&f->st, 0x10000), sig,
+			      0, 0, 0, 1, ok ? -ESRCH : -EINVAL);
+	}
+	}
+}
+
 /* A random number: outside the table it must fail with ENOSYS; a known
    one goes to its own kind; a hole is skipped. */
 static void do_raw(struct fz *f)
@@ -1039,7 +1080,8 @@ static void do_raw(struct fz *f)
 		{ SYS_sleep, K_sleep }, { SYS_io, K_io }, { SYS_futex_wait, K_futex_wait },
 		{ SYS_futex_wake, K_futex_wake }, { SYS_seg_create, K_seg }, { SYS_seg_map, K_seg },
 		{ SYS_seg_unmap, K_seg }, { SYS_seg_revoke, K_seg }, { SYS_seg_robust, K_seg },
-		{ SYS_seg_info, K_seg }, { SYS_seg_wake, K_seg },
+		{ SYS_seg_info, K_seg }, { SYS_seg_wake, K_seg }, { SYS_sigdisp, K_psig },
+		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {
@@ -1076,6 +1118,7 @@ static void do_kind(struct fz *f, int kind)
 	case K_io:         do_io(f, K_io); break;
 	case K_seg:        do_seg(f); break;
 	case K_lazysys:    do_lazysys(f); break;
+	case K_psig:       do_psig(f); break;
 	}
 }
 

@@ -93,6 +93,7 @@ static long copy_space(struct space *sp, struct space *ch)
 	ch->map_next = sp->map_next;
 	ch->robust = sp->robust;
 	ch->nrobust = sp->nrobust;
+	psig_fork(sp, ch);
 	return 0;
 }
 
@@ -183,27 +184,31 @@ int wait_status(const struct space *sp)
 	return (sp->exit_status & 0xff) << 8;
 }
 
-/* (pid, int *wstatus, options): pid > 0 is that child, -1 any child;
-   WNOHANG (1) returns 0 if none has ended. */
+/* (pid, int *wstatus, options): pid > 0 is that child, -1 any child, 0
+   any in the caller's group, < -1 any in group -pid; WNOHANG (1) returns
+   0 if none has ended; KWNOWAIT leaves the child to be waited for. */
 long sys_waitpid(uint64_t pid, uint64_t ustatus, uint64_t options, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)d, (void)e, (void)f;
-	if (options & ~1UL)
+	if (options & ~(1UL | KWNOWAIT))
 		return -EINVAL;
-	if ((int64_t)pid == -1)
-		return space_wait_any(options & 1, (int *)ustatus);
-	if ((int64_t)pid <= 0 || pid > 0x7fffffff)
-		return -ECHILD;                  /* (no process groups) */
+	int64_t p = (int64_t)pid;
+	if (p == -1 || p == 0)
+		return space_wait_any(p ? 0 : myvp()->space->pgid, (int)options, (int *)ustatus);
+	if (p < -0x7fffffffL || p > 0x7fffffff)
+		return -ECHILD;
+	if (p < 0)
+		return space_wait_any((int)-p, (int)options, (int *)ustatus);
 	if (options & 1) {
 		int ended = space_child_ended((int)pid);
 		if (ended <= 0)
 			return ended;
 	}
-	return space_wait((int)pid, (int *)ustatus, 1);
+	return space_wait((int)pid, (int *)ustatus, (options & KWNOWAIT) ? 3 : 1);
 }
 
 /* A reference to space `id` (with its tables alive), or 0. */
-static struct space *hold(int id)
+struct space *space_hold(int id)
 {
 	struct space *t = 0;
 	spin_lock(&table_lock);
@@ -219,20 +224,14 @@ static struct space *hold(int id)
 	return t;
 }
 
-/* Signals whose default action is to do nothing. */
-static int ignored(int sig)
-{
-	return sig == 17 || sig == 18 || sig == 23 || sig == 28;
-}
-
-/* (pid, sig): a signal's default action. pid > 0: that process, if it is
-   a descendant of the caller or its parent (the relation is the
-   authority: -EPERM for another that exists, -ESRCH if none does); pid 0,
-   -1 and below: many (pgrp.c: kill_many). sig 0 checks only; SIGCHLD,
-   SIGCONT, SIGURG and SIGWINCH (ignored by default) do nothing; the stop
-   signals are -EINVAL (no job control); every other signal ends the
-   space, WTERMSIG = sig. A handler the target installed is not run
-   (docs/posix.md). */
+/* (pid, sig): sig to a process. pid > 0: that process, if it is a
+   descendant of the caller or its parent (the relation is the
+   authority: -EPERM for another that exists, -ESRCH if none does); pid
+   0, -1 and below: many (pgrp.c: kill_many). sig 0 checks only; the stop
+   signals are -EINVAL (no job control). A target that catches sig gets
+   it pending (psig.c); otherwise SIGCHLD, SIGCONT, SIGURG and SIGWINCH
+   (ignored by default, or by it) do nothing, and every other signal ends
+   the space, WTERMSIG = sig. */
 long sys_kill(uint64_t pid, uint64_t sig, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)c, (void)d, (void)e, (void)f;
@@ -241,13 +240,13 @@ long sys_kill(uint64_t pid, uint64_t sig, uint64_t c, uint64_t d, uint64_t e, ui
 	if ((int64_t)pid < -0x7fffffffL || (int64_t)pid > 0x7fffffff)
 		return -ESRCH;
 	if ((int64_t)pid <= 0)
-		return kill_many((int)(int64_t)pid, (int)sig, ignored);
-	struct space *t = hold((int)pid);
+		return kill_many((int)(int64_t)pid, (int)sig);
+	struct space *me = myvp()->space, *t = space_hold((int)pid);
 	if (!t)
 		return -ESRCH;
-	long r = space_may_signal(myvp()->space, t) ? 0 : -EPERM;
-	if (!r && sig && !ignored((int)sig))
-		space_signal(t, (int)sig);
+	long r = space_may_signal(me, t) ? 0 : -EPERM;
+	if (!r && sig)
+		psig_kill(me, t, (int)sig, KSI_USER, 0);
 	space_put(t);
 	return r;
 }

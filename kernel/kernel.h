@@ -325,6 +325,7 @@ int cow_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 /* fork.c */
 int space_signo(const struct space *sp);
 int wait_status(const struct space *sp);
+struct space *space_hold(int id);
 
 /* protect.c */
 int all_mapped(struct space *sp, uint64_t a, uint64_t len);
@@ -393,7 +394,7 @@ struct space *space_lookup(int id);
 int space_may_signal(struct space *me, struct space *t);
 int space_hold_all(struct space **out, int max);
 long space_wait(int id, int *ustatus, int posix);
-long space_wait_any(int nohang, int *ustatus);
+long space_wait_any(int pgid, int options, int *ustatus);
 int space_child_ended(int id);
 void space_signal(struct space *sp, int signo);
 void space_finish(struct space *sp);
@@ -421,7 +422,14 @@ long file_prog(struct fsctx *c, const char *path, struct inode *ip, struct elfsr
 const char *file_base(const char *path);
 
 /* pgrp.c */
-long kill_many(int pid, int sig, int (*ignored)(int));
+long kill_many(int pid, int sig);
+
+/* psig.c */
+void psig_kill(struct space *me, struct space *t, int sig, int code, uint64_t value);
+int psig_child_end(struct space *ch);
+int psig_reaps(struct space *sp);
+void psig_fork(struct space *sp, struct space *ch);
+long psig_pending(struct space *sp, uint64_t what);
 
 /* sysproc.c */
 long user_argv(uint64_t uprog, uint64_t argc, uint64_t uargv, char **bufp, char **args);

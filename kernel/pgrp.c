@@ -84,12 +84,12 @@ long sys_setsid(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint
 	return r;
 }
 
-/* SYS_kill of pid <= 0: sig's default action on every process but the
+/* SYS_kill of pid <= 0: sig (psig.c) to every process but the
    caller in group -pid (pid < -1), in the caller's group (0), or anywhere
    (-1) that the caller may signal. The number signalled (0 if only the
    caller is there), -ESRCH if no other process is there, -EPERM if
    there are some but none the caller may signal. */
-long kill_many(int pid, int sig, int (*ignored)(int))
+long kill_many(int pid, int sig)
 {
 	static struct space *all[MAXCPU][MAXSPACE];   /* (per CPU: no sleep in between) */
 	struct space *me = myvp()->space, **hold = all[mycpu_id()];
@@ -101,8 +101,8 @@ long kill_many(int pid, int sig, int (*ignored)(int))
 			there++;
 			if (space_may_signal(me, t)) {
 				sent++;
-				if (sig && !ignored(sig))
-					space_signal(t, sig);
+				if (sig)
+					psig_kill(me, t, sig, KSI_USER, 0);
 			}
 		}
 		space_put(t);

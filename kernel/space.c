@@ -187,6 +187,10 @@ void space_finish(struct space *sp)
 	shake();
 
 	spin_lock(&table_lock);
+	struct space *par = sp->parent;
+	sp->psig.ended = 1;
+	if (par && psig_child_end(sp) && !sp->nwaiters)
+		sp->parent = 0;          /* its parent ignores SIGCHLD: collected now (psig.c) */
 	for (int i = 0; i < MAXSPACE; i++) {       /* orphan our children */
 		struct space *ch = table[i];
 		if (ch && ch->parent == sp) {
@@ -203,7 +207,7 @@ void space_finish(struct space *sp)
 				table[i] = 0;
 	for (struct vp *w = sp->waiters; w; w = w->wait_next)
 		vp_wake(w);              /* each unlinks itself (space_wait) */
-	for (struct vp *w = sp->parent ? sp->parent->anywait : 0; w; w = w->wait_next)
+	for (struct vp *w = par ? par->anywait : 0; w; w = w->wait_next)
 		vp_wake(w);              /* a waitpid(-1) of the parent (space_wait_any) */
 	spin_unlock(&table_lock);
 
@@ -579,7 +583,7 @@ long space_wait(int id, int *ustatus, int posix)
 	if (r > 0 && ustatus && copyout((uint64_t)ustatus, &status, sizeof status) < 0)
 		r = -EFAULT;
 	spin_lock(&table_lock);
-	if (r > 0)
+	if (r > 0 && !(posix & 2))       /* (2: KWNOWAIT, it stays to be waited for) */
 		ch->collected = 1;
 	if (--ch->nwaiters == 0 && ch->collected && table[slot] == ch) {
 		table[slot] = 0;
@@ -596,21 +600,27 @@ long space_wait(int id, int *ustatus, int posix)
 
 /*
  * SYS_waitpid(-1): the status of any child of the caller that has ended,
- * collected as space_wait does; 0 if none has and nohang; -ECHILD if the
+ * collected as space_wait does; 0 if none has and WNOHANG; -ECHILD if the
  * caller has no child in the table. Blocks on the caller's `anywait`
- * list, which space_finish wakes when one of its children ends.
+ * list, which space_finish wakes when one of its children ends. pgid
+ * nonzero: only children in that group (waitpid(0), waitpid(-pg)).
  */
-long space_wait_any(int nohang, int *ustatus)
+long space_wait_any(int pgid, int options, int *ustatus)
 {
+	int nohang = options & 1, how = (options & KWNOWAIT) ? 3 : 1;
 	struct vp *self = myvp();
 	struct space *me = self->space;
 	spin_lock(&table_lock);
 	for (;;) {
-		int any = 0, done = 0;
+		int any = 0, done = 0, reaps = psig_reaps(me);
 		for (int i = 0; i < MAXSPACE && !done; i++)
-			if (table[i] && table[i]->parent == me) {
+			if (table[i] && table[i]->parent == me && (!pgid || table[i]->pgid == pgid)) {
 				any = 1;
-				if (table[i]->state == SP_DEAD && !table[i]->collected)
+				/* (one that ended while we reap at the end, and is
+				   not through space_finish yet, is about to go:
+				   space_finish collects it and wakes us) */
+				if (table[i]->state == SP_DEAD && !table[i]->collected &&
+				    !(reaps && !table[i]->psig.ended))
 					done = table[i]->id;
 			}
 		if (!any || (!done && nohang)) {
@@ -619,7 +629,7 @@ long space_wait_any(int nohang, int *ustatus)
 		}
 		if (done) {
 			spin_unlock(&table_lock);
-			long r = space_wait(done, ustatus, 1);
+			long r = space_wait(done, ustatus, how);
 			if (r != -ECHILD)  /* (another VP of ours collected it first: look again) */
 				return r;
 			spin_lock(&table_lock);

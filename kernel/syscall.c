@@ -26,6 +26,7 @@ SYSDECL(fmap); SYSDECL(msync);
 SYSDECL(file_lstat); SYSDECL(file_readlink);
 SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_leave);
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
+SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -53,6 +54,9 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_view_commit] = sys_view_commit,
 	[SYS_view_discard] = sys_view_discard,
 	[SYS_view_leave] = sys_view_leave,
+	[SYS_sigdisp] = sys_sigdisp,
+	[SYS_sigtake] = sys_sigtake,
+	[SYS_sigqueue] = sys_sigqueue,
 	[SYS_vp_create] = sys_vp_create,
 	[SYS_vp_start] = sys_vp_start,
 	[SYS_vp_idle] = sys_vp_idle,

@@ -12,6 +12,7 @@
 #include <anima/vp.h>
 #include <anima/syscall.h>
 #include <anima/seg.h>
+#include <anima/psig.h>
 
 #define KSTACK_SIZE  (16 * 1024)
 #define MAXSPACE     256
@@ -141,6 +142,17 @@ struct vp {
 
 enum spstate { SP_ALIVE, SP_DYING, SP_DEAD };
 
+/* Signals from other processes (psig.c), under the space's lock: a fixed
+   record per signal number, so no sender can make it grow. */
+struct psig {
+	uint64_t catch, ign, pend;   /* bit sig: caught, ignored (SYS_sigdisp); pending */
+	int nocldwait;               /* children reaped at their end (SIGCHLD SIG_IGN, SA_NOCLDWAIT) */
+	int told;                    /* EV_PSIG sent since the last take */
+	int ended;                   /* its end was told to its parent (table_lock; space_finish) */
+	uint64_t notices, takes;     /* EV_PSIG posted, SYS_sigtake calls (INFO_SIGPEND) */
+	struct ksiginfo info[PSIG_MAX];   /* the pending ones' senders */
+};
+
 struct space {
 	int id;
 	uint64_t serial;             /* never reused, not even by exec (which keeps id) */
@@ -192,6 +204,7 @@ struct space {
 	struct space *exec_to;       /* the image that took its place (exec.c; table_lock) */
 	int pgid, sid;               /* process group and session (pgrp.c; table_lock) */
 	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */
+	struct psig psig;            /* signals from other processes (psig.c; lock) */
 };
 
 #endif

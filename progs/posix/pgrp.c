@@ -101,6 +101,7 @@ int main(void)
 	/* kill(0): c (our group) ends, and our own handler runs once. */
 	signal(SIGUSR1, on_usr1);
 	CHECK(kill(0, SIGUSR1) == 0 && usr1 == 1 && sig_of(c) == SIGUSR1);
+	signal(SIGUSR1, SIG_DFL);        /* (a child would inherit the handler, and catch it) */
 
 	/* kill(-1): every child, whatever its group, never us. */
 	pid_t d = sleeper(own_group), e = sleeper(0);

@@ -22,6 +22,9 @@
  * exec (always with a bad part, but really in a child), setpgid, getpgid,
  * setsid, fmap, msync, lstat and readlink (with a disk: /fz, see
  * "processes and files" below).
+ * (psig) signal dispositions with good and bad numbers, takes of pending
+ * signals into our buffer and at kernel and non-canonical addresses, and
+ * sigqueue to ourselves (-EPERM) and to nobody.
  *
  * It must never legitimately end or wedge itself, so:
  *   - exit and vp_exit are only issued to end a child or a short VP;
@@ -75,6 +78,7 @@
 #include <anima/seg.h>
 #include <anima/view.h>
 #include <anima/file.h>
+#include <anima/psig.h>
 
 #define PROTECT_LO  USER_BASE                        /* image, heap, map(0): */
 #define PROTECT_HI  (USER_MAP_BASE + (1UL << 40))    /*   below this */
@@ -102,7 +106,7 @@
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
 	X(spawn, 8) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
 	X(seg, 40) X(protect, 40) X(discard, 25) X(lazysys, 40) X(view, 30) \
-	X(exec, 10) X(pgrp, 20) X(fmap, 50) X(link, 30)
+	X(exec, 10) X(pgrp, 20) X(fmap, 50) X(link, 30) X(psig, 20)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };
 #define NAME(k, w) #k,
@@ -1407,6 +1411,43 @@ static void do_plain(struct fz *f)
 
 static void do_kind(struct fz *f, int kind);
 
+/* Signals between processes (kernel/psig.c). SIGCHLD is only caught or
+   defaulted, never ignored: ignoring it would reap our children at their
+   end, and our waits for them would fail. A take writes only to our own
+   buffer (a caught SIGCHLD may be pending) or at addresses that are no
+   user memory. */
+static void do_psig(struct fz *f)
+{
+	static struct ksiginfo buf[PSIG_TAKE_MAX];
+	long sig = (long)rand_below(&f->st, 72) - 4, how = (long)rand_below(&f->st, 8);
+	switch (rand_below(&f->st, 3)) {
+	case 0: {
+		if (sig == 17)
+			how = rand_below(&f->st, 2) ? SIGD_CATCH : SIGD_DFL;
+		int bad = sig <= 0 || sig >= PSIG_MAX || sig == 9 || sig == 19 || (how & 3) == 3 ||
+			  ((how & SIGD_NOCLDWAIT) && sig != 17);
+		issue(f, K_psig, SYS_sigdisp, sig, how, 0, 0, 0, bad, -EINVAL);
+		break;
+	}
+	case 1: {
+		static const uint64_t at[] = { 0xffff800000000000UL, 0x0000800000000000UL, 0 };
+		long n = (long)rand_below(&f->st, 12);
+		long a = rand_below(&f->st, 2) ? (long)buf : (long)(at[rand_below(&f->st, 3)] + (rand64(&f->st) & 0xfff0));
+		issue(f, K_psig, SYS_sigtake, a, n, 0, 0, 0, n == 0, -EINVAL);
+		break;
+	}
+	default: {
+		long me = sys_getinfo(INFO_SPACE);
+		int ok = sig > 0 && sig < PSIG_MAX && !(sig >= 19 && sig <= 22);
+		if (rand_below(&f->st, 2))
+			issue(f, K_psig, SYS_sigqueue, me, sig, rand_arg(f), 0, 0, 1, ok ? -EPERM : -EINVAL);
+		else
+			issue(f, K_psig, SYS_sigqueue, 0x7fff0000 + (long)rand_below(&f->st, 0x10000), sig,
+			      0, 0, 0, 1, ok ? -ESRCH : -EINVAL);
+	}
+	}
+}
+
 /* A random number: outside the table it must fail with ENOSYS; a known
    one goes to its own kind; a hole is skipped. */
 static void do_raw(struct fz *f)
@@ -1444,6 +1485,8 @@ static void do_raw(struct fz *f)
 		{ SYS_exec, K_exec }, { SYS_setpgid, K_pgrp }, { SYS_getpgid, K_pgrp },
 		{ SYS_setsid, K_pgrp }, { SYS_fmap, K_fmap }, { SYS_msync, K_fmap },
 		{ SYS_file_lstat, K_link }, { SYS_file_readlink, K_link },
+		{ SYS_seg_info, K_seg }, { SYS_seg_wake, K_seg }, { SYS_sigdisp, K_psig },
+		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {
@@ -1485,6 +1528,7 @@ static void do_kind(struct fz *f, int kind)
 	case K_pgrp:       do_pgrp(f); break;
 	case K_fmap:       rand_below(&f->st, 3) ? do_fmap(f) : do_msync(f); break;
 	case K_link:       do_link(f); break;
+	case K_psig:       do_psig(f); break;
 	}
 }
 

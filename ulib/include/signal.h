@@ -73,6 +73,8 @@ typedef struct {
 	pid_t si_pid;
 	union sigval si_value;
 	int si_timerid, si_overrun;   /* SI_TIMER: the timer, its overruns */
+	uid_t si_uid;                 /* the sender's user (always 0: one user) */
+	int si_status;                /* SIGCHLD: the child's exit status, or its signal */
 } siginfo_t;
 
 /* si_code */
@@ -81,6 +83,9 @@ typedef struct {
 #define SI_MESGQ  (-3)     /* a message arrived on an empty queue (mq_notify) */
 #define SI_TIMER  (-2)     /* a POSIX timer expired (timer_create) */
 #define SI_TKILL  (-6)     /* raise, pthread_kill */
+#define CLD_EXITED 1       /* SIGCHLD: the child exited (si_status: its status) */
+#define CLD_KILLED 2       /* SIGCHLD: a signal ended it (si_status: the signal) */
+#define CLD_DUMPED 3
 
 /* How a timer tells its expiry (timer_create, <time.h>; ulib/posix/
    timer.c). Linux's values; SIGEV_THREAD_ID is EINVAL here. */

@@ -1,8 +1,8 @@
 /*
  * wait, waitpid and getppid's partner calls for the children fork makes
  * (ulib/pthread/pfork.c): SYS_waitpid, whose status word is Linux's
- * (<sys/wait.h>'s macros read it). No process groups: pid 0, and
- * -getpid(), mean any child, as every child is in the caller's group.
+ * (<sys/wait.h>'s macros read it); pid 0 and -pg wait for children of
+ * the caller's group and of group pg (the kernel's, kernel/pgrp.c).
  *
  * A wait that blocks is a poll in a program with a thread package:
  * SYS_waitpid blocks its whole VP, and the program's other threads
@@ -15,6 +15,12 @@
 #include <errno.h>
 #include <animart/sys.h>
 #include <animart/spin.h>
+#include <anima/psig.h>
+
+/* ulib/libc/signal.c (weak: a program that installs no handler has
+   none): a handler due meanwhile (SIGCHLD's) runs while the caller
+   polls, and the wait goes on, as with SA_RESTART. */
+__attribute__((weak)) int __sig_deliver(void);
 
 static long ask(pid_t pid, int *status, int options)
 {
@@ -28,29 +34,34 @@ static long ask(pid_t pid, int *status, int options)
 	return r;
 }
 
+/* waitpid, and waitid's WNOWAIT (KWNOWAIT) */
+pid_t __waitpid(pid_t pid, int *status, int options);
+pid_t __waitpid(pid_t pid, int *status, int options)
+{
+	long r, now = options & (WNOHANG | KWNOWAIT);
+	if ((options & WNOHANG) || !thread_pkgs_on)
+		r = ask(pid, status, (int)now);
+	else
+		for (uint64_t ns = 50000; !(r = ask(pid, status, (int)now | WNOHANG));
+		     ns = ns < 2000000 ? ns * 2 : ns) {
+			sys_sleep(ns);
+			if (__sig_deliver)
+				__sig_deliver();
+		}
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return (pid_t)r;
+}
+
 pid_t waitpid(pid_t pid, int *status, int options)
 {
 	if (options & ~(WNOHANG | WUNTRACED)) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (pid == 0 || (pid < -1 && -pid == getpid()))
-		pid = -1;
-	else if (pid < -1) {
-		errno = ECHILD;                  /* a group that is not ours: none there */
-		return -1;
-	}
-	long r;
-	if ((options & WNOHANG) || !thread_pkgs_on)
-		r = ask(pid, status, options & WNOHANG);
-	else
-		for (uint64_t ns = 50000; !(r = ask(pid, status, WNOHANG)); ns = ns < 2000000 ? ns * 2 : ns)
-			sys_sleep(ns);
-	if (r < 0) {
-		errno = (int)-r;
-		return -1;
-	}
-	return (pid_t)r;
+	return __waitpid(pid, status, options & WNOHANG);
 }
 
 pid_t wait(int *status)

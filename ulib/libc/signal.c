@@ -27,6 +27,8 @@
 #include <animart/clock.h>
 #include <animart/sys.h>
 #include <animart/intr.h>
+#include <animart/upcall.h>
+#include <anima/psig.h>
 
 #define NSLOT 128
 #define NOTHREAD (~0UL)        /* the key of code that runs no thread */
@@ -77,7 +79,8 @@ static int nqueued;
 static int pend(sigset_t *set, const siginfo_t *si)
 {
 	int sig = si->si_signo;
-	int valued = si->si_code == SI_QUEUE || si->si_code == SI_MESGQ;
+	int valued = si->si_code == SI_QUEUE || si->si_code == SI_MESGQ || si->si_code > 0 ||
+		     (si->si_code == SI_USER && si->si_pid != (pid_t)vp_pseudo()->space_id);
 	if ((RT(sig) && si->si_code != SI_TIMER) || (valued && !(*set & BIT(sig)))) {
 		if (nqueued < SIGQUEUE_MAX)
 			queue[nqueued++] = (struct qsig){ set, *si };
@@ -110,6 +113,20 @@ static int bad(int sig)
 	}
 	return 0;
 }
+
+/* The kernel keeps what the program does with a signal from another
+   process (kernel/psig.c): catch it, ignore it, or its default action;
+   told at every change of acts[sig] (lk held, so in order). */
+static void tell(int sig)
+{
+	sighandler_t h = acts[sig].sa_handler;
+	long how = h == SIG_IGN ? SIGD_IGN : h == SIG_DFL ? SIGD_DFL : SIGD_CATCH;
+	if (sig == SIGCHLD && (acts[sig].sa_flags & SA_NOCLDWAIT))
+		how |= SIGD_NOCLDWAIT;
+	syscall2(SYS_sigdisp, sig, how);
+}
+
+static void fetch(void);
 
 static uint64_t key_of(struct thread *t)
 {
@@ -258,8 +275,10 @@ static int act(int sig, siginfo_t *si)
 			default_action(sig);
 		return 0;
 	}
-	if (a.sa_flags & SA_RESETHAND)
+	if (a.sa_flags & SA_RESETHAND) {
 		acts[sig] = (struct sigaction){ .sa_handler = SIG_DFL };
+		tell(sig);
+	}
 	struct sigthr *s = self_slot();
 	sigset_t old = s->mask;
 	s->mask |= (a.sa_mask | ((a.sa_flags & SA_NODEFER) ? 0 : BIT(sig))) & ~UNBLOCKABLE;
@@ -332,6 +351,7 @@ static void took_done(siginfo_t *si)
    program's), or 0; *si describes it. */
 static int take_pending(siginfo_t *si)
 {
+	fetch();
 	spin_lock(&lk);
 	struct sigthr *s = self_slot();
 	sigset_t ready = s->pending & ~s->mask, *from = &s->pending;
@@ -448,9 +468,52 @@ static int send_program(siginfo_t *si)
 	return 0;
 }
 
+/* A signal another process sent (SYS_sigtake's record) becomes one for
+   the program, as send_program does with a kill of its own, except that
+   it is not run here: the take that follows (take_pending, take_of) runs
+   it or a thread that does not block it does. */
+static void arrive(const struct ksiginfo *k)
+{
+	int sig = k->signo;
+	if (sig <= 0 || sig >= NSIG)
+		return;
+	siginfo_t si = { .si_signo = sig, .si_code = k->code, .si_pid = k->pid,
+			 .si_uid = (uid_t)k->uid, .si_status = k->status };
+	si.si_value.sival_ptr = (void *)k->value;
+	struct thread *to = 0;
+	spin_lock(&lk);
+	int ign = acts[sig].sa_handler == SIG_IGN;
+	int blocked = !ign && (self_slot()->mask & BIT(sig));
+	if (blocked)
+		to = willing(sig);
+	if (!ign && !to)
+		pend_program(&si);
+	spin_unlock(&lk);
+	if (to && !post_si(to, &si)) {   /* it exited meanwhile */
+		spin_lock(&lk);
+		pend_program(&si);
+		spin_unlock(&lk);
+		to = 0;
+	}
+	if (blocked && !to)
+		intr_all();              /* for any thread that does not block it */
+}
+
+/* Take what other processes sent, once the kernel said it may hold some
+   (thread_kern_sigs: EV_PSIG, a classic VP's interrupt, a wait's nap). */
+static void fetch(void)
+{
+	if (!thread_kern_sigs || !__atomic_exchange_n(&thread_kern_sigs, 0, __ATOMIC_ACQ_REL))
+		return;
+	struct ksiginfo k[PSIG_TAKE_MAX];
+	for (long n; (n = syscall2(SYS_sigtake, k, PSIG_TAKE_MAX)) > 0;)
+		for (long i = 0; i < n; i++)
+			arrive(&k[i]);
+}
+
 int kill(pid_t pid, int sig)
 {
-	if (pid > 0 && pid != getpid()) {        /* a descendant or the parent: the kernel's default action */
+	if (pid > 0 && pid != getpid()) {        /* a descendant or the parent: the kernel's (psig.c) */
 		long r = sig < 0 || sig > NSIG ? -EINVAL : sys_kill(pid, sig);
 		if (r < 0) {
 			errno = (int)-r;
@@ -487,12 +550,18 @@ int __sig_queue(int sig, int code, union sigval value)
 	return send_program(&si);
 }
 
-/* Only to the program itself (a positive pid, as POSIX's). */
+/* To the program itself, or (SYS_sigqueue) to a process kill may
+   signal: a positive pid, as POSIX's. */
 int sigqueue(pid_t pid, int sig, union sigval value)
 {
 	if (pid != getpid()) {
-		errno = ESRCH;
-		return -1;
+		long r = sig < 0 || sig >= NSIG ? -EINVAL : pid <= 0 ? -ESRCH :
+			 sig ? syscall3(SYS_sigqueue, pid, sig, value.sival_ptr) : sys_kill(pid, 0);
+		if (r < 0) {
+			errno = (int)-r;
+			return -1;
+		}
+		return 0;
 	}
 	return sig == 0 ? 0 : __sig_queue(sig, SI_QUEUE, value);
 }
@@ -659,6 +728,7 @@ int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
 	}
 	if (a) {
 		acts[sig] = *a;
+		tell(sig);
 		if (a->sa_handler == SIG_IGN) {      /* pending ones are discarded */
 			proc_pending &= ~BIT(sig);
 			for (int i = 0; i < NSLOT; i++)
@@ -756,6 +826,8 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 
 int sigpending(sigset_t *set)
 {
+	if (catching)
+		thread_kern_sigs = 1;    /* (a signal from outside may wait in the kernel) */
 	__sig_deliver();
 	spin_lock(&lk);
 	struct sigthr *s = self_slot();
@@ -768,6 +840,7 @@ int sigpending(sigset_t *set)
    none; *si describes it. */
 static int take_of(const sigset_t *set, siginfo_t *si)
 {
+	fetch();
 	spin_lock(&lk);
 	struct sigthr *s = self_slot();
 	sigset_t *from = (s->pending & *set) ? &s->pending : &proc_pending;
@@ -791,6 +864,8 @@ static void nap(void)
 		thread_block_until(now_ns() + 1000000);
 	else
 		sys_sleep(1000000);
+	if (catching)
+		thread_kern_sigs = 1;    /* and for one from another process (fetch) */
 }
 
 int sigwait(const sigset_t *set, int *sig)
@@ -847,9 +922,17 @@ int sigwaitinfo(const sigset_t *set, siginfo_t *info)
 
 int sigsuspend(const sigset_t *mask)
 {
-	sigset_t old;
 	unsigned ran = ran_async();
-	sigprocmask(SIG_SETMASK, mask, &old);
+	/* The mask changes here, not by sigprocmask: a signal pending
+	   before, which the new mask lets through, is what this wait is
+	   for, and sigprocmask would run its handler and not say so. */
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	sigset_t old = s->mask;
+	s->mask = *mask & ~UNBLOCKABLE & ~1UL;
+	sigset_t m = s->mask;
+	spin_unlock(&lk);
+	mask_set(m);
 	while (!__sig_deliver() && ran_async() == ran)
 		nap();
 	sigprocmask(SIG_SETMASK, &old, 0);

@@ -13,6 +13,7 @@
 void intr_entry(void);
 
 volatile int thread_proc_sigs;
+volatile int thread_kern_sigs;
 
 void intr_on(void)
 {
@@ -53,6 +54,8 @@ void intr_run(struct uctx *ctx);
 void intr_run(struct uctx *ctx)
 {
 	(void)ctx;
+	thread_kern_sigs = 1;            /* (it may be the kernel's EV_PSIG: look) */
+	thread_proc_sigs = 1;
 	struct thread *t = thread_self();
 	if (!t)
 		return;

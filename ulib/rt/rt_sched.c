@@ -71,6 +71,14 @@ static int drain(struct rtvp *v, struct uthread *cur)
 			case EV_WAKE:        /* a cross-space wake-up: its token is untrusted */
 				xw_event(e->token);
 				break;
+			case EV_PSIG:        /* another process's signal: the thread here takes
+						it (or, between threads, the next one resumed
+						from a full context: resume_full) */
+				thread_kern_sigs = thread_proc_sigs = 1;
+				if (cur)
+					__atomic_fetch_or(&cur->t.sigpend, SIGPEND_WAITING,
+							  __ATOMIC_RELAXED);
+				break;
 			default:             /* timers and signals: the policy's */
 				/* a signal for the program interrupted every VP:
 				   the thread here looks at it (ulib/libc/signal.c) */

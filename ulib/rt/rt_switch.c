@@ -124,8 +124,8 @@ static __attribute__((noinline, noreturn)) void resume_signal(struct uthread *t)
 static __attribute__((noreturn)) void resume_full(void *arg)
 {
 	struct uthread *t = arg;
-	if (__builtin_expect(t->t.sigpend & SIGPEND_WAITING, 0))
-		resume_signal(t);
+	if (__builtin_expect((t->t.sigpend & SIGPEND_WAITING) || thread_kern_sigs, 0))
+		resume_signal(t);        /* (kern: EV_PSIG came while no thread ran) */
 	vp_switch(vp_self(), &t->ctx, t->fpu);  /* enables in its window */
 }
 

@@ -28,10 +28,11 @@
 #define SYS_getinfo     7   /* (int what) -> value: see INFO_* below */
 #define SYS_fork        8   /* () -> child's space id in the caller, 0 in the child: a copy-on-write
                                copy of the caller's memory with only the calling thread (one VP) */
-#define SYS_waitpid     9   /* (int pid or -1, int *wstatus, options: WNOHANG=1) -> pid, 0 (WNOHANG,
-                               none ended), -ECHILD; *wstatus in Linux's encoding (<sys/wait.h>) */
-#define SYS_kill        10  /* (int pid, int sig) -> 0: a signal's default action on a descendant of
-                               the caller or its parent (another: -EPERM, none: -ESRCH); pid 0: the
+#define SYS_waitpid     9   /* (int pid, int *wstatus, options: WNOHANG=1, KWNOWAIT) -> pid, 0 (WNOHANG,
+                               none ended), -ECHILD; pid > 0 that child, -1 any, 0 any in the caller's
+                               group, < -1 any in group -pid; *wstatus in Linux's encoding (<sys/wait.h>) */
+#define SYS_kill        10  /* (int pid, int sig) -> 0: sig to a descendant of the caller or its
+                               parent: pending for it if it catches sig (SYS_sigdisp), else its default action (another: -EPERM, none: -ESRCH); pid 0: the
                                caller's group, < -1: group -pid, -1: all it may signal, never the
                                caller itself (-> how many); sig 0 checks */
 #define SYS_exec        11  /* (path, argc, argv, const signed char *keep, n) -> does not return: the
@@ -60,6 +61,13 @@
                                the space; then the view sees the space afresh; -EINVAL without a view */
 #define SYS_view_discard 24 /* () -> private pages dropped uncommitted; the view sees the space afresh */
 #define SYS_view_leave  25  /* () -> private pages dropped: the view ends (commit first to keep them) */
+/* Signals between processes (<anima/psig.h>, kernel/psig.c) */
+#define SYS_sigdisp     26  /* (sig 1..63, SIGD_DFL/IGN/CATCH [| SIGD_NOCLDWAIT for SIGCHLD]) -> 0: what the
+                               caller's space does with sig from another process; SIGKILL, SIGSTOP -EINVAL */
+#define SYS_sigtake     27  /* (struct ksiginfo *buf, n >= 1) -> records written (at most PSIG_TAKE_MAX):
+                               the caller's pending signals from other processes, taken (-EFAULT: none taken) */
+#define SYS_sigqueue    28  /* (pid > 0, sig, value) -> 0: as SYS_kill of one process, si_code KSI_QUEUE
+                               and the value for a target that catches sig */
 #define SYS_seg_protect 29  /* (addr, len, prot) -> length of the segment mapped at addr: the caller's PTEs over
                                [addr, addr+len) in it get PROT_NONE, PROT_READ or PROT_READ|PROT_WRITE
                                (kernel/segprot.c); len 0 only asks; -ENOMEM outside one mapped segment */
@@ -148,6 +156,9 @@
 #define INFO_FILE_FLAGS 12  /* (INFO_FILE_FLAGS, fd) -> the FO_* flags fd was opened with; -EBADF */
 #define INFO_VIEW_PAGES 13  /* pages the views of the caller's space hold, all charged to it: their
                                tables, read holds on its frames, private copies and twins */
+#define INFO_SIGPEND    14  /* (14, what) the caller's space's signals from other processes: what 0,
+                               those pending, not yet taken (bit sig); 1, EV_PSIG events posted to
+                               its VPs; 2, SYS_sigtake calls; since the space began. -EINVAL else */
 #define INFO_DISK_FLIGHT 15 /* the most disk requests ever in flight at once (0 without a disk) */
 #define INFO_LOCK_WAITS 16  /* (16, which) times a kernel lock was found held, each wait counted once:
                                which 0 = the caller's space's memory lock (since the space began),

@@ -60,7 +60,10 @@
 			     the waker sent it (untrusted); result = sender space id. Token
 			     0 (from the kernel only): wake-ups were coalesced or a segment
 			     went away: every cross-space waiter of the space re-checks */
-#define EV_MAX        7
+#define EV_PSIG       8   /* a signal from another process is pending for the space: arg = its
+			     number; SYS_sigtake takes it (<anima/psig.h>). One per take, to
+			     every VP with upcalls or an interrupt entry */
+#define EV_MAX        8
 
 /* Why a thread blocked (EV_BLOCKED/EV_UNBLOCKED `arg`) */
 #define BLK_SLEEP     1

@@ -93,6 +93,10 @@ __attribute__((weak)) void thread_signal_hook(struct thread *t);
    was given (ulib/libc/signal.c): a thread interrupted meanwhile runs
    thread_signal_hook, which takes it if the thread does not block it. */
 extern volatile int thread_proc_sigs;
+/* Nonzero when the kernel may hold signals from other processes for the
+   program (EV_PSIG, or a classic VP's interrupt): the next thread that
+   looks takes them (SYS_sigtake, ulib/libc/signal.c). */
+extern volatile int thread_kern_sigs;
 
 #define SIGPEND_WAITING 1   /* struct thread.sigpend */
 #define SIGPEND_RAN     2

@@ -1,0 +1,47 @@
+/*
+ * Signals between processes: what SYS_sigdisp, SYS_sigtake and
+ * SYS_sigqueue exchange (kernel/psig.c). A space tells the kernel, per
+ * signal, whether it catches it, ignores it or takes the default action;
+ * a signal another process sends (SYS_kill, SYS_sigqueue, a child's end)
+ * that the space catches waits, pending, in the space's fixed set (one
+ * record per signal number: a second send of a pending signal is one
+ * signal) until the space takes it with SYS_sigtake. The first pending
+ * one after each take is announced by EV_PSIG to every VP of the space
+ * that takes upcalls or interrupts (<anima/vp.h>).
+ */
+#ifndef ANIMA_PSIG_H
+#define ANIMA_PSIG_H
+
+#include <stdint.h>
+
+#define PSIG_MAX        64     /* signal numbers 1..63 (bit sig of a 64-bit set) */
+#define PSIG_TAKE_MAX   8      /* records one SYS_sigtake returns at most */
+
+/* SYS_sigdisp dispositions (argument 2) */
+#define SIGD_DFL        0      /* the default action (SYS_kill's: end, or nothing) */
+#define SIGD_IGN        1      /* dropped; for SIGCHLD also: children reaped at their end */
+#define SIGD_CATCH      2      /* pending for the space (SYS_sigtake), announced by EV_PSIG */
+#define SIGD_NOCLDWAIT  4      /* | with SIGCHLD: children reaped at their end (SA_NOCLDWAIT) */
+
+/* si_code values the kernel writes (Linux's) */
+#define KSI_USER        0      /* SYS_kill */
+#define KSI_QUEUE       (-1)   /* SYS_sigqueue */
+#define KSI_CLD_EXITED  1      /* SIGCHLD: the child exited, status = its exit status */
+#define KSI_CLD_KILLED  2      /* SIGCHLD: the child was killed, status = the signal */
+
+/* SYS_waitpid options beyond WNOHANG (1) */
+#define KWNOWAIT        0x01000000   /* report the child, leave it to be waited for again */
+
+/* One taken signal: who sent it (the kernel's word, not the sender's) */
+struct ksiginfo {
+	int32_t signo;
+	int32_t code;          /* KSI_* */
+	int32_t pid;           /* the sender's space id (the child's for SIGCHLD) */
+	int32_t uid;           /* always 0: one user */
+	int32_t status;        /* SIGCHLD: exit status or signal */
+	int32_t pad;
+	uint64_t value;        /* SYS_sigqueue's value */
+};
+_Static_assert(sizeof(struct ksiginfo) == 32, "ksiginfo is 32 bytes");
+
+#endif

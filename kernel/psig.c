@@ -1,0 +1,197 @@
+/*
+ * Signals between processes: SYS_sigdisp, SYS_sigtake, SYS_sigqueue,
+ * what a kill does to a space that catches the signal, and SIGCHLD.
+ *
+ * Each space keeps, under its lock, which signals it catches and which
+ * it ignores (told by ulib's sigaction through SYS_sigdisp: the kernel
+ * reads no user memory for it) and a pending set with one record per
+ * signal number (struct psig, inside struct space: charged with it, and
+ * no sender can make it grow; a second send of a pending signal is the
+ * same signal, as for Linux's standard signals). A signal from another
+ * process that the space catches becomes pending; the first one after
+ * each take is announced by EV_PSIG to every VP of the space that hears
+ * events (upcalls, or a classic VP's interrupt entry, intr.c), so a
+ * flood of sends costs the target one round of events per take. ulib
+ * takes the records (SYS_sigtake) and raises each as a signal for the
+ * program, run by a thread that does not block it (ulib/libc/signal.c).
+ *
+ * SIGCHLD: a child's end is pending for its parent if the parent catches
+ * it. If the parent ignores it (or asked SIGD_NOCLDWAIT), the child is
+ * collected at its end, as POSIX says: a wait then finds no such child.
+ */
+#include "kernel.h"
+
+#define BIT(sig) (1UL << (sig))
+
+/* Signals whose default action is to do nothing. */
+static int dfl_ignored(int sig)
+{
+	return sig == 17 || sig == 18 || sig == 23 || sig == 28;
+}
+
+/* Tell every VP of t that a signal is pending; t->lock held. Also one
+   that names no upcall or interrupt entry yet (a thread's VP not yet
+   started): the event waits in its queue until it does. A VP whose queue
+   is full misses it (EVP_ADMIT): if every one did, `told` stays 0 and
+   the next send tells again. */
+static void announce(struct space *t, int sig)
+{
+	struct event ev = { .type = EV_PSIG, .arg = (uint64_t)sig };
+	for (int i = 0; i < t->nvp; i++) {
+		struct vp *v = vp_lookup(t, (uint64_t)i);
+		if (v && event_post(v, &ev, EVP_ADMIT) == 0) {
+			t->psig.told = 1;
+			t->psig.notices++;
+		}
+	}
+}
+
+/* si for t: pending if t catches it, nothing if t ignores it (or does by
+   default), else its default action (space_signal: never for a signal
+   ignored by default, so SIGCHLD may be sent with table_lock held). */
+static void send(struct space *t, const struct ksiginfo *si)
+{
+	int sig = si->signo, end = 0;
+	spin_lock(&t->lock);
+	struct psig *p = &t->psig;
+	if (t->state != SP_ALIVE)
+		;
+	else if (sig < PSIG_MAX && (p->catch & BIT(sig))) {
+		if (!(p->pend & BIT(sig)))
+			p->info[sig] = *si;
+		p->pend |= BIT(sig);
+		if (!p->told)
+			announce(t, sig);
+	} else
+		end = !(sig < PSIG_MAX && (p->ign & BIT(sig))) && !dfl_ignored(sig);
+	spin_unlock(&t->lock);
+	if (end)
+		space_signal(t, sig);
+}
+
+/* A kill (or sigqueue) of t by me, which may signal it; sig 1..64 (64
+   cannot be caught: one 64-bit set holds 1..63). */
+void psig_kill(struct space *me, struct space *t, int sig, int code, uint64_t value)
+{
+	struct ksiginfo si = { .signo = sig, .code = code, .pid = me->id, .value = value };
+	send(t, &si);
+}
+
+/* ch has ended and its parent is alive (space_finish, table_lock held):
+   SIGCHLD for the parent. 1 if the parent has its children reaped at
+   their end (ch is then collected at once). */
+int psig_child_end(struct space *ch)
+{
+	struct space *par = ch->parent;
+	int st = wait_status(ch), killed = (st & 0x7f) != 0;
+	struct ksiginfo si = { .signo = 17, .code = killed ? KSI_CLD_KILLED : KSI_CLD_EXITED,
+			       .pid = ch->id, .status = killed ? st & 0x7f : (st >> 8) & 0xff };
+	send(par, &si);
+	return psig_reaps(par);
+}
+
+/* Does sp have its children collected at their end (SIGCHLD ignored, or
+   SIGD_NOCLDWAIT)? */
+int psig_reaps(struct space *sp)
+{
+	spin_lock(&sp->lock);
+	int r = (sp->psig.ign & BIT(17)) || sp->psig.nocldwait;
+	spin_unlock(&sp->lock);
+	return r;
+}
+
+/* A fork's child has its parent's dispositions, nothing pending (sp's
+   lock held). */
+void psig_fork(struct space *sp, struct space *ch)
+{
+	ch->psig.catch = sp->psig.catch;
+	ch->psig.ign = sp->psig.ign;
+	ch->psig.nocldwait = sp->psig.nocldwait;
+}
+
+/* INFO_SIGPEND, what: 0 the pending set, 1 EV_PSIG posted, 2 takes */
+long psig_pending(struct space *sp, uint64_t what)
+{
+	if (what > 2)
+		return -EINVAL;
+	spin_lock(&sp->lock);
+	uint64_t p = what == 0 ? sp->psig.pend : what == 1 ? sp->psig.notices : sp->psig.takes;
+	spin_unlock(&sp->lock);
+	return (long)p;
+}
+
+/* (sig, SIGD_* [| SIGD_NOCLDWAIT]) */
+long sys_sigdisp(uint64_t sig, uint64_t how, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)c, (void)d, (void)e, (void)f;
+	uint64_t disp = how & ~(uint64_t)SIGD_NOCLDWAIT;
+	if (!sig || sig >= PSIG_MAX || sig == 9 || sig == 19 || disp > SIGD_CATCH ||
+	    ((how & SIGD_NOCLDWAIT) && sig != 17))
+		return -EINVAL;
+	struct space *me = myvp()->space;
+	spin_lock(&me->lock);
+	struct psig *p = &me->psig;
+	p->catch &= ~BIT(sig);
+	p->ign &= ~BIT(sig);
+	if (disp == SIGD_CATCH)
+		p->catch |= BIT(sig);
+	else if (disp == SIGD_IGN) {
+		p->ign |= BIT(sig);
+		p->pend &= ~BIT(sig);        /* a pending one is discarded (POSIX) */
+	}
+	if (sig == 17)
+		p->nocldwait = (how & SIGD_NOCLDWAIT) != 0;
+	spin_unlock(&me->lock);
+	return 0;
+}
+
+/* (struct ksiginfo *buf, n): up to n (at most PSIG_TAKE_MAX) pending
+   signals, lowest number first, taken. A bad buffer gives them back. */
+long sys_sigtake(uint64_t ubuf, uint64_t n, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)c, (void)d, (void)e, (void)f;
+	if (!n)
+		return -EINVAL;
+	struct space *me = myvp()->space;
+	struct psig *p = &me->psig;
+	struct ksiginfo out[PSIG_TAKE_MAX];
+	int k = 0;
+	spin_lock(&me->lock);
+	for (int sig = 1; sig < PSIG_MAX && k < PSIG_TAKE_MAX && (uint64_t)k < n; sig++)
+		if (p->pend & BIT(sig)) {
+			out[k++] = p->info[sig];
+			p->pend &= ~BIT(sig);
+		}
+	p->told = 0;                         /* the next send tells again */
+	p->takes++;
+	spin_unlock(&me->lock);
+	if (k && copyout(ubuf, out, (size_t)k * sizeof out[0]) < 0) {
+		spin_lock(&me->lock);
+		for (int i = 0; i < k; i++)
+			if (!(p->pend & BIT(out[i].signo))) {
+				p->pend |= BIT(out[i].signo);
+				p->info[out[i].signo] = out[i];
+			}
+		spin_unlock(&me->lock);
+		return -EFAULT;
+	}
+	return k;
+}
+
+/* (pid > 0, sig, value): SYS_kill of one process, with a value. */
+long sys_sigqueue(uint64_t pid, uint64_t sig, uint64_t value, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)d, (void)e, (void)f;
+	if (!sig || sig >= PSIG_MAX || (sig >= 19 && sig <= 22))
+		return -EINVAL;
+	if ((int64_t)pid <= 0 || pid > 0x7fffffff)
+		return -ESRCH;
+	struct space *me = myvp()->space, *t = space_hold((int)pid);
+	if (!t)
+		return -ESRCH;
+	long r = space_may_signal(me, t) ? 0 : -EPERM;
+	if (!r)
+		psig_kill(me, t, (int)sig, KSI_QUEUE, value);
+	space_put(t);
+	return r;
+}

@@ -24,6 +24,7 @@ SYSDECL(file_write); SYSDECL(file_pwrite); SYSDECL(file_ftruncate); SYSDECL(file
 SYSDECL(file_unlink); SYSDECL(file_mkdir); SYSDECL(file_rmdir); SYSDECL(file_rename);
 SYSDECL(fmap); SYSDECL(msync);
 SYSDECL(file_lstat); SYSDECL(file_readlink);
+SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -64,6 +65,9 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_seg_robust] = sys_seg_robust,
 	[SYS_seg_info] = sys_seg_info,
 	[SYS_seg_wake] = sys_seg_wake,
+	[SYS_pipe] = sys_pipe,
+	[SYS_pipe_wait] = sys_pipe_wait,
+	[SYS_file_special] = sys_file_special,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,

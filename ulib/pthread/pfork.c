@@ -56,6 +56,8 @@ static void run_handlers(int phase)
 	}
 }
 
+__attribute__((weak)) void __pipe_changed(void);   /* ulib/libc/pipe.c */
+
 pid_t fork(void)
 {
 	struct thread *self = thread_pkgs_on ? thread_self() : 0;
@@ -81,6 +83,8 @@ pid_t fork(void)
 	}
 	if (self)
 		vp_restore(vpp, was);
+	if (r > 0 && __pipe_changed)
+		__pipe_changed();                /* our pipes' waiters: shared now, they wait in the kernel */
 	run_handlers(1);
 	if (r < 0) {
 		errno = (int)-r;

@@ -1,4 +1,4 @@
-"""Pipes between processes (kernel/pipe.c; waiting in ulib/libc/pipe.c):
+"""Pipes between processes (kernel/pipe.c; waiting in ulib/libc/pipe.c). First
 progs/posix/kpipe.c on fifo, prio and kthread at -smp 1 and 2. Through a
 pipe made before a fork: 200,000 bytes parent -> child, child -> parent
 and the end of file once the child ended; a pipeline of 3 processes
@@ -38,6 +38,24 @@ def image(tmp_path):
 def test_pipes_between_processes(boot, tmp_path, pkg, smp):
     r = boot(f"memcheck run=kpipe,pkg={pkg}", smp=smp, timeout=120, disk=image(tmp_path))
     res = result(r, "kpipe")
+    assert res["status"] == 0, r.tail()
+    assert res["avail_lost"] == 0, res
+    done(r, 0)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+def test_hostile_pipes(boot, pkg, smp):
+    """progs/posix/pipeattack.c under memquota=16: bad descriptors (EBADF,
+    ESPIPE), SYS_pipe into kernel, read-only and edge memory (EFAULT, no
+    descriptor left), writes from and reads into kernel memory (EFAULT,
+    the pipe unchanged), a writer flooding a pipe killed (the rest reads
+    out, then EOF), a reader killed while it waits in the kernel (then
+    EPIPE), and a pipe-making loop in a child whose quota is nearly spent
+    ending in ENOMEM after at most 8 working pipes; every byte of memory
+    back (avail_lost 0, memcheck)."""
+    r = boot(f"memcheck memquota=16 run=pipeattack,pkg={pkg}", smp=smp, timeout=120)
+    res = result(r, "pipeattack")
     assert res["status"] == 0, r.tail()
     assert res["avail_lost"] == 0, res
     done(r, 0)

@@ -11,7 +11,7 @@ pipe to the end and writing upper case to its stdout pipe; posix_spawn
 with adddup2 of a pipe onto the child's stdout (its printf read by the
 parent), and of /dev/null (still /dev/null after the exec, 0 and 2 the
 console). Every pipe, open file and child comes back: INFO_MEM_AVAIL
-(avail_lost 0) and memcheck. Before kernel pipes the forks' pipes were
+(avail_lost not above 0) and memcheck. Before kernel pipes the forks' pipes were
 each process's own copy: the first case hung."""
 import subprocess
 
@@ -20,6 +20,11 @@ from harness import BUILD
 from helpers import done, result, MKE2FS, needs_e2fsprogs
 
 pytestmark = needs_e2fsprogs
+
+# LOST: INFO_MEM_AVAIL before the body's child minus after it. A leak of
+# the body (a pipe, an open file, a table) makes it positive; now and
+# then it is -4096 instead, on main too (kpipe's first case alone): a
+# kernel-heap page of the parent's own was let go of meanwhile.
 
 
 def image(tmp_path):
@@ -39,7 +44,7 @@ def test_pipes_between_processes(boot, tmp_path, pkg, smp):
     r = boot(f"memcheck run=kpipe,pkg={pkg}", smp=smp, timeout=120, disk=image(tmp_path))
     res = result(r, "kpipe")
     assert res["status"] == 0, r.tail()
-    assert res["avail_lost"] == 0, res
+    assert res["avail_lost"] <= 0, res    # (a leak is > 0; see LOST)
     done(r, 0)
 
 
@@ -53,9 +58,9 @@ def test_hostile_pipes(boot, pkg, smp):
     out, then EOF), a reader killed while it waits in the kernel (then
     EPIPE), and a pipe-making loop in a child whose quota is nearly spent
     ending in ENOMEM after at most 8 working pipes; every byte of memory
-    back (avail_lost 0, memcheck)."""
+    back (avail_lost not above 0, memcheck)."""
     r = boot(f"memcheck memquota=16 run=pipeattack,pkg={pkg}", smp=smp, timeout=120)
     res = result(r, "pipeattack")
     assert res["status"] == 0, r.tail()
-    assert res["avail_lost"] == 0, res
+    assert res["avail_lost"] <= 0, res    # (a leak is > 0; see LOST)
     done(r, 0)

@@ -20,6 +20,11 @@
  *   spawn     posix_spawn with adddup2 of a pipe onto the child's stdout:
  *             the parent reads what it printed; /dev/null dup2'd onto the
  *             child's 1 stays /dev/null across the exec (`null`)
+ * `kpipe pingpong N [threads]` (a figure, not a test): N one-byte round
+ * trips between two threads of this program through two pipes, then
+ * (without `threads`) N between this process and a forked child; ns per
+ * round trip of each (under
+ * --icount a count of guest instructions, the same on every host).
  */
 #define CHECK_NAME "kpipe"
 #include <stdio.h>
@@ -33,6 +38,7 @@
 #include <stdint.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <spawn.h>
 #include <animart/pkg.h>
@@ -394,8 +400,72 @@ static int mode(const char *m)
 	return 2;
 }
 
+/* ---- pingpong ---- */
+
+static int pp_n;
+
+static void pp_serve(int in, int out)
+{
+	char c;
+	for (int i = 0; i < pp_n && read(in, &c, 1) == 1; i++)
+		write(out, &c, 1);
+}
+
+static void *pp_thread(void *arg)
+{
+	int *fd = arg;
+	pp_serve(fd[0], fd[1]);
+	return 0;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* n round trips through to -> (the other side) -> from: ns each */
+static long long pp_run(int to, int from)
+{
+	char c = 'x';
+	long long t0 = now_ns();
+	for (int i = 0; i < pp_n; i++)
+		if (write(to, &c, 1) != 1 || read(from, &c, 1) != 1)
+			return -1;
+	return (now_ns() - t0) / pp_n;
+}
+
+static int pingpong(int n, int procs_too)
+{
+	int a[2], b[2], srv[2];
+	pp_n = n;
+	if (pipe(a) || pipe(b))
+		return 1;
+	srv[0] = a[0], srv[1] = b[1];
+	pthread_t t;
+	pthread_create(&t, 0, pp_thread, srv);
+	long long threads = pp_run(a[1], b[0]);
+	pthread_join(t, 0);
+	long long procs = -1;
+	pid_t c = procs_too ? fork() : -1;
+	if (c == 0) {
+		pp_serve(a[0], b[1]);
+		_exit(0);
+	}
+	if (c > 0) {
+		procs = pp_run(a[1], b[0]);
+		status(c);
+	}
+	printf("@result {\"name\": \"pingpong\", \"n\": %d, \"threads_ns\": %lld, \"processes_ns\": %lld}\n",
+	       n, threads, procs);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 3 && !strcmp(argv[1], "pingpong"))   /* (N [threads]: no processes) */
+		return pingpong(atoi(argv[2]), argc == 3);
 	if (argc == 2)
 		return mode(argv[1]);
 	snprintf(pkg, sizeof pkg, "pkg=%s", posix_pkg->name);

@@ -90,10 +90,26 @@ int __pipe_wait_seq(unsigned s, const struct timespec *until)
 
 /* ---- waiting ---- */
 
+/* What SYS_pipe_wait said last of each kernel descriptor: private as of
+   generation gen (priv[k] == gen + 1), which every fork and close here
+   advances. Only a fork of ours makes a private pipe shared, so until
+   then a wait needs no call to know it (a pipe that became private
+   meanwhile is waited for in the kernel, as correctly, once more). */
+static unsigned gen, priv[MAXFILE_SPACE];
+
 void __pipe_changed(void);
 void __pipe_changed(void)
 {
+	__atomic_add_fetch(&gen, 1, __ATOMIC_ACQ_REL);
 	changed();
+}
+
+/* A fork's child: its pipes are shared too (no lock: one taken at the
+   fork may be held for good here). */
+void __pipe_forked(void);
+void __pipe_forked(void)
+{
+	__atomic_add_fetch(&gen, 1, __ATOMIC_ACQ_REL);
 }
 
 /* In the kernel, for a pipe another process names: until the pipe
@@ -129,12 +145,15 @@ static void unlock_seq(void *arg)
    ran), -1 with errno (EBADF: closed meanwhile). A cancellation point. */
 static int await(int kfd, size_t want, unsigned s)
 {
-	long st = syscall6(SYS_pipe_wait, kfd, want, 0, 0, 0, 0);
+	unsigned g = __atomic_load_n(&gen, __ATOMIC_ACQUIRE);
+	long st = kfd >= 0 && kfd < MAXFILE_SPACE && __atomic_load_n(&priv[kfd], __ATOMIC_RELAXED) == g + 1
+		  ? PIPE_PRIVATE : syscall6(SYS_pipe_wait, kfd, want, 0, 0, 0, 0);
 	if (st < 0)
 		return (int)-st;
 	if (st & PIPE_READY)
 		return 0;
 	if (st & PIPE_PRIVATE) {
+		__atomic_store_n(&priv[kfd], g + 1, __ATOMIC_RELAXED);
 		int r = 0;
 		pthread_mutex_lock(&seq_m);
 		pthread_cleanup_push(unlock_seq, 0);   /* (a cancel acts with the mutex held) */

@@ -57,6 +57,7 @@ static void run_handlers(int phase)
 }
 
 __attribute__((weak)) void __pipe_changed(void);   /* ulib/libc/pipe.c */
+__attribute__((weak)) void __pipe_forked(void);
 
 pid_t fork(void)
 {
@@ -78,6 +79,8 @@ pid_t fork(void)
 				vp_enable_self();
 		}
 		fns_lock.locked = 0;
+		if (__pipe_forked)
+			__pipe_forked();         /* our pipes are shared: no wait here trusts what it knew */
 		run_handlers(2);
 		return 0;
 	}

@@ -10,9 +10,11 @@ pthread_cancel; an exec'd program (/bin/kpipe upper) reading its stdin
 pipe to the end and writing upper case to its stdout pipe; posix_spawn
 with adddup2 of a pipe onto the child's stdout (its printf read by the
 parent), and of /dev/null (still /dev/null after the exec, 0 and 2 the
-console). Every pipe, open file and child comes back: INFO_MEM_AVAIL
-(avail_lost not above 0) and memcheck. Before kernel pipes the forks' pipes were
-each process's own copy: the first case hung."""
+console); popen "r" and "w" with pclose's status, system's status (127 for
+a missing program). Every pipe, open file and child comes back: INFO_MEM_AVAIL
+(avail_lost not above 0) and memcheck. Before kernel pipes a fork's pipe was
+each process's own copy: the body's first case ended it with SIGPIPE (status
+141) on all six."""
 import subprocess
 
 import pytest

@@ -20,6 +20,9 @@
  *   spawn     posix_spawn with adddup2 of a pipe onto the child's stdout:
  *             the parent reads what it printed; /dev/null dup2'd onto the
  *             child's 1 stays /dev/null across the exec (`null`)
+ *   popen     popen "r" of /bin/kpipe hello, "w" of kpipe count (found in
+ *             /bin; its exit status is the bytes it read), pclose's
+ *             status; system's exit status, 127 for a missing program
  * `kpipe pingpong N [threads]` (a figure, not a test): N one-byte round
  * trips between two threads of this program through two pipes, then
  * (without `threads`) N between this process and a forked child; ns per
@@ -361,6 +364,27 @@ static void spawn(void)
 	CHECK(spawned("null", b, sizeof b, 1) == 0 && b[0] == 0);
 }
 
+/* popen both ways, pclose's status, system's */
+static void popens(void)
+{
+	char cmd[64], b[64] = { 0 };
+	snprintf(cmd, sizeof cmd, "/bin/kpipe %s hello", pkg);
+	FILE *f = popen(cmd, "r");
+	CHECK(f && fgets(b, sizeof b, f) && !strcmp(b, "hello from a child\n"));
+	CHECK(f && pclose(f) == 0);
+	snprintf(cmd, sizeof cmd, "kpipe %s count", pkg);     /* (found in /bin) */
+	CHECK((f = popen(cmd, "w")) != 0);
+	for (int i = 0; f && i < 100; i++)
+		fputc('x', f);
+	int st = f ? pclose(f) : -1;
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 100);
+	snprintf(cmd, sizeof cmd, "/bin/kpipe %s  exit7", pkg);
+	st = system(cmd);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 7);
+	CHECK(WEXITSTATUS(system("/bin/no-such-program")) == 127 && system(0) == 0);
+	CHECK(pclose(stdout) == -1 && errno == ECHILD);
+}
+
 static int body(void)
 {
 	down();
@@ -371,6 +395,7 @@ static int body(void)
 	intr();
 	exec_upper();
 	spawn();
+	popens();
 	return failures;
 }
 
@@ -387,6 +412,15 @@ static int mode(const char *m)
 		}
 		return 0;
 	}
+	if (!strcmp(m, "count")) {           /* bytes on stdin: the exit status */
+		char b[256];
+		size_t n = 0;
+		for (ssize_t r; (r = read(0, b, sizeof b)) > 0;)
+			n += (size_t)r;
+		return (int)(n & 255);
+	}
+	if (!strcmp(m, "exit7"))
+		return 7;
 	if (!strcmp(m, "hello")) {           /* printf to a pipe */
 		printf("hello from a child\n");
 		return 0;

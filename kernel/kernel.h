@@ -245,6 +245,7 @@ long utimer_set(uint64_t deadline, uint64_t token);
 void kop_space_cleanup(struct space *sp);
 void kop_vp_cleanup(struct vp *vp);
 void futex_rekey(struct space *sp, uint64_t from, uint64_t to);
+void kop_wake_list(struct kop **list);
 
 /* timerq.c */
 void timerq_insert(struct kop **root, struct kop *op);
@@ -440,6 +441,26 @@ int copyout(uint64_t udst, const void *src, size_t n);
 long copyin_str(char *dst, uint64_t usrc, size_t max);
 int user_range_ok(uint64_t uva, size_t n);
 int uaccess_fixup(struct trapframe *tf);
+
+/* vpsys.c */
+long futex_key(uint64_t uaddr, uint64_t *key);
+
+/* pipe.c */
+struct pipe;
+struct kstat;
+uint64_t pipe_charge(void);
+struct pipe *pipe_new(void);
+void pipe_discard(struct pipe *p);
+void pipe_named(struct pipe *p, int sign);
+void pipe_end_gone(struct pipe *p, int w);
+long pipe_read(struct pipe *p, uint64_t ubuf, uint64_t n);
+long pipe_write(struct pipe *p, uint64_t ubuf, uint64_t n);
+void pipe_stat(struct pipe *p, struct kstat *st);
+
+/* sysfile.c (pipes and the console's descriptors) */
+long file_pipe_make(struct space *sp, uint64_t ufd);
+struct pipe *file_pipe(struct space *sp, uint64_t fd, void **hold, int *w, int *mine);
+void file_pipe_put(struct space *sp, void *hold);
 
 /* syscall.c */
 void syscall_init_cpu(void);

@@ -107,6 +107,12 @@ static void unlink(struct kop *op)
 			op->fnext->fpprev = op->fpprev;
 		op->fkey = 0;
 	}
+	if (op->pprev) {                 /* a pipe's list (pipe.c) */
+		*op->pprev = op->pnext;
+		if (op->pnext)
+			op->pnext->pprev = op->pprev;
+		op->pprev = 0;
+	}
 }
 
 static void space_unlink(struct kop *op)
@@ -302,6 +308,15 @@ int futex_wake_key(uint64_t key, int n, struct space *sp)
 	}
 	spin_unlock(&kop_lock);
 	return woken;
+}
+
+/* Complete every wait on a pipe's list (pipe.c): result 0, "look again". */
+void kop_wake_list(struct kop **list)
+{
+	spin_lock(&kop_lock);
+	while (*list)
+		complete(*list, 0);      /* (unlink takes it off the list) */
+	spin_unlock(&kop_lock);
 }
 
 /* Wake every disk wait (BLK_DISK) on key, a block buffer's (bcache.c),

@@ -166,12 +166,16 @@ void space_signal(struct space *sp, int signo)
 /* The last VP of sp has exited: report, and wake whoever waits. */
 void space_finish(struct space *sp)
 {
+	if (sp->exec_to)                 /* no VP of ours is left: the new image takes over */
+		file_exec_move(sp, sp->exec_to);
+	kop_space_cleanup(sp);
+	file_space_free(sp);             /* its descriptors now, before a wait can see it dead (not
+					    once every CPU let go of it): its pipes' ends are closed */
 	spin_lock(&sp->lock);
 	sp->state = SP_DEAD;
 	spin_unlock(&sp->lock);
 	shake();                         /* dead, its kops and waiters still there */
-	if (sp->exec_to) {               /* no VP of ours is left: the new image takes over */
-		file_exec_move(sp, sp->exec_to);
+	if (sp->exec_to) {
 		space_start(sp->exec_to);
 	} else if (sp->kill_cause)
 		kprintf("@exit {\"space\": %d, \"prog\": \"%s\", \"status\": %d, \"killed\": \"%s\", "

@@ -27,6 +27,7 @@ SYSDECL(file_lstat); SYSDECL(file_readlink);
 SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_leave);
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
 SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue);
+SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -77,6 +78,9 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_seg_protect] = sys_seg_protect,
 	[SYS_seg_open] = sys_seg_open,
 	[SYS_seg_unlink] = sys_seg_unlink,
+	[SYS_pipe] = sys_pipe,
+	[SYS_pipe_wait] = sys_pipe_wait,
+	[SYS_file_special] = sys_file_special,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,

@@ -26,6 +26,8 @@ struct file {
 	uint64_t off;
 	struct inode ip;           /* copied at open; calls read it again (fresh) before use */
 	uint64_t last, ra;         /* read-ahead: where the last read ended, how far it started */
+	int kind;                  /* FK_*: FK_FILE, or not the disk's (a pipe's end, the console, null) */
+	struct pipe *pipe;         /* FK_PIPE_R, FK_PIPE_W: the pipe (pipe.c) */
 };
 
 /*
@@ -101,8 +103,11 @@ static struct ftable *ftab(struct space *sp, int make)
 static void fput(struct space *sp, struct file *f)
 {
 	(void)sp;
-	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL) == 0)
+	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		if (f->pipe)
+			pipe_end_gone(f->pipe, f->kind == FK_PIPE_W);
 		kfree(f);
+	}
 }
 
 /* Does another descriptor of t than `fd` name f? t's lock held. */
@@ -123,14 +128,23 @@ static int named_before(struct ftable *t, struct file *f, int fd)
 	return 0;
 }
 
-/* The space's charge for one open file its table names. */
-static void charge(struct space *sp, long sign)
+/* What a space is charged for an open file its table names: a pipe's
+   end costs half the pipe besides (pipe.c). */
+static uint64_t cost(struct file *f)
 {
-	uint64_t c = kheap_charge(sizeof(struct file));
+	return kheap_charge(sizeof(struct file)) + (f->pipe ? pipe_charge() : 0);
+}
+
+/* The space's charge for one open file its table names. */
+static void charge(struct space *sp, struct file *f, long sign)
+{
+	uint64_t c = cost(f);
 	if (sign > 0)
 		__atomic_add_fetch(&sp->kbytes, c, __ATOMIC_RELAXED);
 	else
 		__atomic_sub_fetch(&sp->kbytes, c, __ATOMIC_RELAXED);
+	if (f->pipe)
+		pipe_named(f->pipe, (int)sign);
 }
 
 /* Descriptor fd's file, held (fput it): 0 if fd is not open. */
@@ -157,7 +171,7 @@ static long install(struct space *sp, struct ftable *t, struct file *f, int char
 	for (int i = 0; i < MAXFILE_SPACE; i++)
 		if (!t->f[i]) {
 			if (!charged && !named(t, f, i))
-				charge(sp, 1);
+				charge(sp, f, 1);
 			t->f[i] = f;
 			__atomic_add_fetch(&f->refs, 1, __ATOMIC_ACQ_REL);
 			r = i;
@@ -256,12 +270,44 @@ long sys_file_close(ARGS)
 	struct file *f = t->f[a0];
 	t->f[a0] = 0;
 	if (f && !named(t, f, (int)a0))
-		charge(sp, -1);              /* its table's last descriptor of f */
+		charge(sp, f, -1);           /* its table's last descriptor of f */
 	spin_unlock(&t->lock);
 	if (!f)
 		return -EBADF;
 	fput(sp, f);
 	return 0;
+}
+
+long sys_cputs(uint64_t buf, uint64_t len, uint64_t c, uint64_t d, uint64_t e, uint64_t f);
+
+/* A read or write (wr) of an open file that is not the disk's: a pipe's
+   end (pipe.c), the console, /dev/null. No offset: pread, pwrite -ESPIPE. */
+static long other_rw(struct file *f, uint64_t ubuf, uint64_t n, int at, int wr)
+{
+	int acc = f->flags & FO_ACCMODE;
+	if (wr ? acc == FO_RDONLY : acc == 1)
+		return -EBADF;
+	if (at)
+		return -ESPIPE;
+	if (f->pipe)
+		return wr ? pipe_write(f->pipe, ubuf, n) : pipe_read(f->pipe, ubuf, n);
+	if (!user_range_ok(ubuf, n))
+		return -EFAULT;
+	if (!wr || f->kind == FK_NULL)
+		return wr ? (long)n : 0;         /* (the console's input is always at its end) */
+	return sys_cputs(ubuf, MIN(n, 64 * 1024), 0, 0, 0, 0);   /* (its largest) */
+}
+
+static void other_stat(struct file *f, struct kstat *st)
+{
+	if (f->pipe) {
+		pipe_stat(f->pipe, st);
+		return;
+	}
+	memset(st, 0, sizeof *st);
+	st->mode = f->kind == FK_NULL ? 0020000 | 0666 : 0020000 | 0620;   /* S_IFCHR */
+	st->nlink = 1;
+	st->blksize = f->kind == FK_NULL ? 4096 : 1024;
 }
 
 /* Read n bytes at off (the descriptor's offset if `at` is 0). */
@@ -272,6 +318,10 @@ static long do_read(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
 	if (!f)
 		return -EBADF;
 	long r = -EISDIR;
+	if (f->kind) {
+		r = other_rw(f, ubuf, n, at, 0);
+		goto out;
+	}
 	if (IS_DIR(&f->ip))
 		goto out;
 	r = -EFAULT;
@@ -329,6 +379,11 @@ long sys_file_lseek(ARGS)
 	struct file *f = fget(sp, a0);
 	if (!f)
 		return -EBADF;
+	if (f->kind) {
+		long k = f->kind == FK_NULL ? 0 : -ESPIPE;   /* (as Linux's /dev/null) */
+		fput(sp, f);
+		return k;
+	}
 	struct fsctx c;
 	struct inode ip;
 	long e = a2 == 2 ? RETRY(ext2_iget(&c, f->ip.ino, &ip)) : 0;
@@ -357,6 +412,11 @@ long sys_file_fstat(ARGS)
 	struct kstat st;
 	struct fsctx c;
 	struct inode ip;
+	if (f->kind) {
+		other_stat(f, &st);
+		fput(sp, f);
+		return copyout(a1, &st, sizeof st);
+	}
 	long r = RETRY(ext2_iget(&c, f->ip.ino, &ip));
 	fput(sp, f);
 	if (r)
@@ -452,7 +512,7 @@ void file_space_free(struct space *sp)
 			continue;
 		t->f[i] = 0;
 		if (!named(t, f, i))
-			charge(sp, -1);
+			charge(sp, f, -1);
 		fput(sp, f);
 	}
 	sp->files = 0;
@@ -469,6 +529,10 @@ static long do_write(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at
 	if (!f)
 		return -EBADF;
 	long r = -EBADF;
+	if (f->kind) {
+		r = other_rw(f, ubuf, n, at, 1);
+		goto out;
+	}
 	if ((f->flags & FO_ACCMODE) == FO_RDONLY)
 		goto out;
 	r = -EFAULT;
@@ -641,7 +705,7 @@ void file_exec_move(struct space *old, struct space *nw)
 		__atomic_add_fetch(&f->refs, 1, __ATOMIC_ACQ_REL);   /* nw's; old's go with old's table */
 		n->f[i] = f;
 		if (!seen)
-			charge(nw, 1);
+			charge(nw, f, 1);
 	}
 }
 
@@ -657,16 +721,17 @@ long file_fork(struct space *sp, struct space *ch)
 	if (!(n = ftab(ch, 1)))
 		return -ENOMEM;
 	spin_lock(&t->lock);
-	uint64_t distinct = 0;
+	uint64_t bytes = 0;
 	for (int i = 0; i < MAXFILE_SPACE; i++)
-		distinct += t->f[i] && !named_before(t, t->f[i], i);
-	long r = mem_quota_ok(ch, distinct * kheap_charge(sizeof(struct file))) ? 0 : -ENOMEM;
+		bytes += t->f[i] && !named_before(t, t->f[i], i) ? cost(t->f[i]) : 0;
+	long r = mem_quota_ok(ch, bytes) ? 0 : -ENOMEM;
 	for (int i = 0; !r && i < MAXFILE_SPACE; i++)
 		if ((n->f[i] = t->f[i]))
 			__atomic_add_fetch(&n->f[i]->refs, 1, __ATOMIC_ACQ_REL);
 	spin_unlock(&t->lock);
-	while (!r && distinct--)
-		charge(ch, 1);
+	for (int i = 0; !r && i < MAXFILE_SPACE; i++)   /* (ch does not run yet: its table is ours) */
+		if (n->f[i] && !named_before(n, n->f[i], i))
+			charge(ch, n->f[i], 1);
 	return r;
 }
 
@@ -676,9 +741,9 @@ long file_info(int what, uint64_t fd)
 {
 	struct space *sp = myvp()->space;
 	struct ftable *t = ftab(sp, 0);
-	if (what == INFO_FILE_FLAGS) {
+	if (what == INFO_FILE_FLAGS || what == INFO_FILE_KIND) {
 		struct file *f = fget(sp, fd);
-		long r = f ? f->flags : -EBADF;
+		long r = !f ? -EBADF : what == INFO_FILE_KIND ? f->kind : f->flags;
 		if (f)
 			fput(sp, f);
 		return r;
@@ -688,4 +753,101 @@ long file_info(int what, uint64_t fd)
 		if (__atomic_load_n(&t->f[i], __ATOMIC_RELAXED))
 			mask |= 1L << i;
 	return mask;
+}
+
+/* ---- pipes (pipe.c) and the console's descriptors ---- */
+
+/* SYS_pipe: a new pipe's ends as open files at sp's two lowest free
+   descriptors, whose numbers go to the user's int[2] at ufd: 0, -EFAULT,
+   -ENOMEM (the quota is asked before anything is built), -EMFILE. */
+long file_pipe_make(struct space *sp, uint64_t ufd)
+{
+	if (!user_range_ok(ufd, 2 * sizeof(int)))
+		return -EFAULT;
+	struct ftable *t = ftab(sp, 1);
+	if (!t || !mem_quota_ok(sp, 2 * (kheap_charge(sizeof(struct file)) + pipe_charge())))
+		return -ENOMEM;
+	struct pipe *p = pipe_new();
+	struct file *f[2] = { kmalloc_reserve(sizeof(struct file)), kmalloc_reserve(sizeof(struct file)) };
+	int fd[2] = { -1, -1 };
+	if (p && f[0] && f[1]) {
+		spin_lock(&t->lock);
+		for (int i = 0, k = 0; k < 2 && i < MAXFILE_SPACE; i++)
+			if (!t->f[i])
+				fd[k++] = i;
+		for (int k = 0; fd[1] >= 0 && k < 2; k++) {
+			memset(f[k], 0, sizeof *f[k]);
+			f[k]->refs = 1;
+			f[k]->kind = FK_PIPE_R + k;
+			f[k]->flags = k;         /* FO_RDONLY, O_WRONLY */
+			f[k]->pipe = p;
+			t->f[fd[k]] = f[k];
+		}
+		spin_unlock(&t->lock);
+	}
+	if (fd[1] < 0) {
+		long r = p && f[0] && f[1] ? -EMFILE : -ENOMEM;
+		kfree(f[0]);
+		kfree(f[1]);
+		pipe_discard(p);
+		return r;
+	}
+	charge(sp, f[0], 1);
+	charge(sp, f[1], 1);
+	if (copyout(ufd, fd, sizeof fd) < 0) {   /* (a read-only page) */
+		sys_file_close((uint64_t)fd[0], 0, 0, 0, 0, 0);
+		sys_file_close((uint64_t)fd[1], 0, 0, 0, 0, 0);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* Descriptor fd's pipe, its open file held in *hold (file_pipe_put it),
+   *w 1 for the write end, *mine how many of the pipe's ends sp's table
+   names; 0 if fd is not open or not a pipe's end. */
+struct pipe *file_pipe(struct space *sp, uint64_t fd, void **hold, int *w, int *mine)
+{
+	struct file *f = fget(sp, fd);
+	if (f && !f->pipe) {
+		fput(sp, f);
+		f = 0;
+	}
+	if (!f)
+		return 0;
+	struct ftable *t = sp->files;
+	int m = 0;
+	spin_lock(&t->lock);
+	for (int i = 0; i < MAXFILE_SPACE; i++)
+		m += t->f[i] && t->f[i]->pipe == f->pipe && !named_before(t, t->f[i], i);
+	spin_unlock(&t->lock);
+	*hold = f;
+	*w = f->kind == FK_PIPE_W;
+	*mine = m;
+	return f->pipe;
+}
+
+void file_pipe_put(struct space *sp, void *hold)
+{
+	fput(sp, hold);
+}
+
+/* (FK_CONS_IN, FK_CONS_OUT or FK_NULL, FO_ access mode for FK_NULL): a
+   descriptor naming the console or /dev/null, which ulib makes only for
+   an exec to keep (ulib/libc/fd.c: __fd_keep). */
+long sys_file_special(ARGS)
+{
+	UNUSED();
+	struct space *sp = myvp()->space;
+	if ((a0 != FK_CONS_IN && a0 != FK_CONS_OUT && a0 != FK_NULL) || a1 >= FO_ACCMODE)
+		return -EINVAL;
+	struct ftable *t = ftab(sp, 1);
+	struct file *f = t ? kzalloc_user(sp, sizeof *f) : 0;
+	if (!f)
+		return -ENOMEM;
+	f->kind = (int)a0;
+	f->flags = a0 == FK_CONS_IN ? FO_RDONLY : a0 == FK_CONS_OUT ? 1 : (int)a1;
+	long r = install(sp, t, f, 1);
+	if (r < 0)
+		kfree_user(sp, f, sizeof *f);
+	return r;
 }

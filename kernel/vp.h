@@ -71,6 +71,7 @@ struct kop {
 	struct kop *tchild, *tsib, *tprev;   /* the timer heap (timerq.c) */
 	uint64_t fkey;               /* futex: physical address of the word */
 	struct kop *fnext, **fpprev; /* futex queue (fpprev: what points to us, for O(1) removal) */
+	struct kop *pnext, **pprev;  /* a pipe's waiters (pipe.c), as the futex queue */
 	struct kop *snext;           /* space->kops */
 	uint64_t result, thread, arg, fault_va;
 	struct uctx ctx;             /* the blocked thread (KOP_THREAD) */

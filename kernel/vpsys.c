@@ -158,7 +158,7 @@ long sys_io(ARGS)
 /* Futexes are keyed by physical address, or in a segment by (segment,
    offset), so threads of different spaces that share memory meet on the
    same key. */
-static long futex_key(uint64_t uaddr, uint64_t *key)
+long futex_key(uint64_t uaddr, uint64_t *key)
 {
 	if (uaddr % 4)
 		return -EINVAL;

@@ -125,7 +125,7 @@ WATCHDOG = 150
 # Kinds every concurrent run must have issued (reserved: only with "r").
 KINDS = ["raw", "plain", "cputs", "map", "unmap", "protect", "vp_create", "vp_start", "vp_signal",
          "vp_cap", "cap_grant", "cap_drop", "timer", "vp_idle", "spawn", "wait",
-         "futex_wait", "futex_wake", "sleep", "io", "view", "psig"]
+         "futex_wait", "futex_wake", "sleep", "io", "view", "psig", "pipe"]
 
 
 @pytest.mark.parametrize("smp", [2, 4])

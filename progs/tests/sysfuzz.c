@@ -25,6 +25,11 @@
  * (psig) signal dispositions with good and bad numbers, takes of pending
  * signals into our buffer and at kernel and non-canonical addresses, and
  * sigqueue to ourselves (-EPERM) and to nobody.
+ * pipes (kernel/pipe.c): SYS_pipe into good and bad memory, reads (into
+ * the pool or bad addresses only) and writes of random lengths on their
+ * ends and on random descriptors, SYS_pipe_wait with random ends, park
+ * words and flags (our pipes are the space's own, so it never waits),
+ * dup, fstat, lseek (-ESPIPE), close, SYS_file_special.
  *
  * It must never legitimately end or wedge itself, so:
  *   - exit and vp_exit are only issued to end a child or a short VP;
@@ -106,7 +111,7 @@
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
 	X(spawn, 8) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
 	X(seg, 40) X(protect, 40) X(discard, 25) X(lazysys, 40) X(view, 30) \
-	X(exec, 10) X(pgrp, 20) X(fmap, 50) X(link, 30) X(psig, 20)
+	X(exec, 10) X(pgrp, 20) X(fmap, 50) X(link, 30) X(psig, 20) X(pipe, 20)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };
 #define NAME(k, w) #k,
@@ -1029,6 +1034,79 @@ static void do_io(struct fz *f, int kind)
 		printf("\nsysfuzz: io returned %ld, not its value %ld\n", r, v);
 }
 
+/* ---- pipes (kernel/pipe.c) ---------------------------------------------- */
+
+static volatile long pipe_fd[8];         /* kernel descriptors + 1 (0: none) */
+
+/* One of our pipes' descriptors, or now and then any number. */
+static long pipe_some_fd(struct fz *f)
+{
+	long k = pipe_fd[rand_below(&f->st, 8)];
+	return k && rand_below(&f->st, 8) ? k - 1 : rand_arg(f);
+}
+
+/* Memory a read may fill: the pool, or an address that must fault. */
+static long read_buf(struct fz *f)
+{
+	return rand_below(&f->st, 4) ? (long)(pool + rand_below(&f->st, sizeof pool / 2)) : (long)bad_addr(f);
+}
+
+static void do_pipe(struct fz *f)
+{
+	int slot = (int)rand_below(&f->st, 8);
+	long n = rand_below(&f->st, 2) ? (long)rand_below(&f->st, 4097) : rand_arg(f);
+	switch (rand_below(&f->st, 9)) {
+	case 0: {                            /* a new pipe: two descriptors into the pool */
+		int *fd = (int *)(pool + sizeof pool - 8 * (1 + (uint64_t)slot));
+		if (issue(f, K_pipe, SYS_pipe, (long)fd, 0, 0, 0, 0, 0, 0) == 0) {
+			long old = __atomic_exchange_n(&pipe_fd[slot], fd[0] + 1L, __ATOMIC_RELAXED);
+			if (old)
+				issue(f, K_pipe, SYS_file_close, old - 1, 0, 0, 0, 0, 0, 0);
+			issue(f, K_pipe, SYS_file_close, rand_below(&f->st, 2) ? fd[1] : fd[0], 0, 0, 0, 0, 0, 0);
+		}
+		break;
+	}
+	case 1:                              /* into memory that must fault */
+		issue(f, K_pipe, SYS_pipe, (long)bad_addr(f), 0, 0, 0, 0, 1, 0);
+		break;
+	case 2:
+		issue(f, K_pipe, SYS_file_write, pipe_some_fd(f), rand_arg(f), n, 0, 0, 0, 0);
+		break;
+	case 3:
+		issue(f, K_pipe, SYS_file_read, pipe_some_fd(f), read_buf(f), n % (long)(sizeof pool / 2), 0, 0, 0, 0);
+		break;
+	case 4: {                            /* never waits: no other space names our pipes */
+		long park = rand_below(&f->st, 2) ? (long)(pool + 4 * rand_below(&f->st, 64)) : rand_arg(f);
+		issue(f, K_pipe, SYS_pipe_wait, pipe_some_fd(f), n, park, rand_arg(f), rand_arg(f), 0, 0);
+		break;
+	}
+	case 5: {
+		long d = issue(f, K_pipe, SYS_file_dup, pipe_some_fd(f), 0, 0, 0, 0, 0, 0);
+		if (d >= 0)
+			issue(f, K_pipe, SYS_file_close, d, 0, 0, 0, 0, 0, 0);
+		break;
+	}
+	case 6: {                            /* a pipe has no offset (-ESPIPE) */
+		long k = pipe_fd[slot];
+		if (k)
+			issue(f, K_pipe, SYS_file_lseek, k - 1, rand_arg(f), rand_below(&f->st, 3), 0, 0, 0, 0);
+		else
+			issue(f, K_pipe, SYS_file_fstat, pipe_some_fd(f), read_buf(f), 0, 0, 0, 0, 0);
+		break;
+	}
+	case 7: {
+		long k = __atomic_exchange_n(&pipe_fd[slot], 0, __ATOMIC_RELAXED);
+		issue(f, K_pipe, SYS_file_close, k ? k - 1 : rand_arg(f), 0, 0, 0, 0, 0, 0);
+		break;
+	}
+	default: {
+		long d = issue(f, K_pipe, SYS_file_special, (long)rand_below(&f->st, 7), rand_arg(f), 0, 0, 0, 0, 0);
+		if (d >= 0)
+			issue(f, K_pipe, SYS_file_close, d, 0, 0, 0, 0, 0, 0);
+	}
+	}
+}
+
 /* ---- system calls at untouched lazy memory ---------------------------- */
 
 /* Two MAP_LAZY arenas of the space, made by the first call that needs
@@ -1485,8 +1563,10 @@ static void do_raw(struct fz *f)
 		{ SYS_exec, K_exec }, { SYS_setpgid, K_pgrp }, { SYS_getpgid, K_pgrp },
 		{ SYS_setsid, K_pgrp }, { SYS_fmap, K_fmap }, { SYS_msync, K_fmap },
 		{ SYS_file_lstat, K_link }, { SYS_file_readlink, K_link },
-		{ SYS_seg_info, K_seg }, { SYS_seg_wake, K_seg }, { SYS_sigdisp, K_psig },
+		{ SYS_sigdisp, K_psig },
 		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig },
+		{ SYS_pipe, K_pipe },
+		{ SYS_pipe_wait, K_pipe }, { SYS_file_special, K_pipe },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {
@@ -1529,6 +1609,7 @@ static void do_kind(struct fz *f, int kind)
 	case K_fmap:       rand_below(&f->st, 3) ? do_fmap(f) : do_msync(f); break;
 	case K_link:       do_link(f); break;
 	case K_psig:       do_psig(f); break;
+	case K_pipe:       do_pipe(f); break;
 	}
 }
 

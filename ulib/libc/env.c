@@ -29,14 +29,6 @@ int unsetenv(const char *name)
 	return 0;              /* it is not set */
 }
 
-int system(const char *cmd)
-{
-	if (!cmd)
-		return 0;      /* no shell is available */
-	errno = ENOSYS;
-	return -1;
-}
-
 char *setlocale(int category, const char *locale)
 {
 	(void)category;

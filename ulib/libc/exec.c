@@ -2,10 +2,10 @@
  * The exec family over SYS_exec (kernel/exec.c): the calling process's
  * image becomes the program file at the path, with the same pid, parent
  * and children; every thread of every VP of the old image ends. The
- * descriptors on the disk without FD_CLOEXEC stay, under the same numbers
- * (fd.c: __fd_keep, and __fd_inherit in the new program); the console,
- * /dev/null and pipes do not (pipes live in the old image's memory), so
- * the new program's 0, 1 and 2 are the console unless a file was there.
+ * descriptors without FD_CLOEXEC stay, under the same numbers (fd.c:
+ * __fd_keep, and __fd_inherit in the new program): files, pipes, the
+ * console and /dev/null; the new program's 0, 1 and 2 are the console
+ * unless one of those was there.
  * Anima programs get argv only: envp is not passed (env.c: there is no
  * environment), nor the working directory, the signal dispositions or
  * mask (the new image starts with the defaults). A relative path is made
@@ -23,6 +23,7 @@
 #include "path.h"
 
 void __fd_keep(signed char keep[MAXFILE_SPACE]);
+void __fd_unkeep(void);
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {
@@ -39,7 +40,8 @@ int execve(const char *path, char *const argv[], char *const envp[])
 	signed char keep[MAXFILE_SPACE];
 	__fd_keep(keep);
 	long r = sys_exec(abs, argc, (const char *const *)argv, keep, MAXFILE_SPACE);
-	errno = (int)-r;                 /* (it returns only on an error) */
+	__fd_unkeep();                   /* (it returns only on an error) */
+	errno = (int)-r;
 	return -1;
 }
 

@@ -1,11 +1,12 @@
 /*
- * File descriptors without files (docs/libc.md): a table of NFD entries,
- * each the console's input (always at end of file), the console's output,
- * /dev/null, or one end of a pipe (ulib/posix/pipe.c, which holds the
- * pipe; its functions are weak here, so a program that makes no pipe
- * does not link them). 0 starts as the input, 1 and 2 as the output; dup,
- * dup2, dup3 and fcntl(F_DUPFD) copy an entry (a pipe's descriptor count
- * goes up), open("/dev/null") and pipe make them, close frees one. stdio's stdout and stderr write to what fds 1 and 2
+ * File descriptors (docs/libc.md): a table of NFD entries, each the
+ * console's input (always at end of file), the console's output,
+ * /dev/null, or a kernel descriptor: one end of a pipe (the kernel's,
+ * kernel/pipe.c; ulib/libc/pipe.c waits on it, its functions are weak
+ * here, so a program that makes no pipe does not link them) or a file on
+ * the disk. 0 starts as the input, 1 and 2 as the output; dup,
+ * dup2, dup3 and fcntl(F_DUPFD) copy an entry, open("/dev/null") and
+ * pipe make them, close frees one. stdio's stdout and stderr write to what fds 1 and 2
  * are (stdio.c: __fd_out), so dup2 of /dev/null onto 1 silences printf.
  * A file on the disk (FD_FILE, opened by nofile.c's open) is a kernel
  * descriptor (<anima/file.h>); descriptors copied by dup share it, and
@@ -28,29 +29,28 @@
 
 enum { FD_FREE, FD_IN, FD_OUT, FD_NULL, FD_PIPE_R, FD_PIPE_W, FD_FILE };
 
-struct pipe;
 struct fdent {
 	unsigned char kind;      /* FD_* */
-	unsigned char cloexec;   /* FD_CLOEXEC (recorded: there is no exec) */
+	unsigned char cloexec;   /* FD_CLOEXEC: exec does not keep it */
 	int flags;               /* O_ACCMODE part and O_APPEND/O_NONBLOCK, for F_GETFL */
-	struct pipe *pipe;       /* FD_PIPE_*: the pipe */
-	int kfd;                 /* FD_FILE: the kernel's descriptor */
+	int kfd;                 /* FD_FILE, FD_PIPE_*: the kernel's descriptor */
 };
-static int kref[MAXFILE_SPACE];      /* FD_FILE: our descriptors per kernel descriptor */
+static int kref[MAXFILE_SPACE];      /* our descriptors per kernel descriptor */
 
-/* ulib/posix/pipe.c (weak: only pipe() makes a pipe descriptor) */
-__attribute__((weak)) void __pipe_hold(struct pipe *p);
-__attribute__((weak)) void __pipe_release(struct pipe *p);
-__attribute__((weak)) void __pipe_ref(struct pipe *p, int w);
-__attribute__((weak)) void __pipe_unref(struct pipe *p, int w);
-__attribute__((weak)) void __pipe_ready(struct pipe *p, int w, int *ready, int *hup);
-__attribute__((weak)) size_t __pipe_size(struct pipe *p);
-__attribute__((weak)) ssize_t __pipe_read(struct pipe *p, void *buf, size_t n, int nonblock);
-__attribute__((weak)) ssize_t __pipe_write(struct pipe *p, const void *buf, size_t n, int nonblock);
+/* ulib/libc/pipe.c (weak: only pipe() makes a pipe descriptor) */
+__attribute__((weak)) void __pipe_changed(void);
+__attribute__((weak)) void __pipe_ready(int kfd, int w, int *ready, int *hup, int *shared);
+__attribute__((weak)) ssize_t __pipe_read(int kfd, void *buf, size_t n, int nonblock);
+__attribute__((weak)) ssize_t __pipe_write(int kfd, const void *buf, size_t n, int nonblock);
 
 static int is_pipe(struct fdent e)
 {
 	return e.kind == FD_PIPE_R || e.kind == FD_PIPE_W;
+}
+
+static int is_kernel(struct fdent e)
+{
+	return e.kind == FD_FILE || is_pipe(e);
 }
 
 static struct fdent fds[NFD] = {
@@ -70,16 +70,14 @@ static long __fd_ret(long r)
 	return r < 0 ? fail((int)-r) : r;
 }
 
-/* fd's entry, or 0 (EBADF set) if it is not open. A pipe's comes held
-   (its pipe lives until put()), so a close meanwhile cannot free it. */
+/* fd's entry, or 0 (EBADF set) if it is not open. (A kernel
+   descriptor's call holds its open file in the kernel meanwhile.) */
 static struct fdent get(int fd)
 {
 	struct fdent e = { 0 };
 	if (fd >= 0 && fd < NFD) {
 		spin_lock(&fdlk);
 		e = fds[fd];
-		if (is_pipe(e))
-			__pipe_hold(e.pipe);
 		spin_unlock(&fdlk);
 	}
 	if (e.kind == FD_FREE)
@@ -89,26 +87,25 @@ static struct fdent get(int fd)
 
 static void put(struct fdent e)
 {
-	if (is_pipe(e))
-		__pipe_release(e.pipe);
+	(void)e;
 }
 
-/* e's descriptor is gone (closed, or replaced by dup2/dup3). */
+/* e's descriptor is gone (closed, or replaced by dup2/dup3). A pipe's
+   waiters in this program look again (an end of file, EPIPE, or the
+   pipe no longer shared). */
 static void gone(struct fdent e)
 {
-	if (e.kind == FD_FILE && __atomic_sub_fetch(&kref[e.kfd], 1, __ATOMIC_ACQ_REL) == 0)
+	if (is_kernel(e) && __atomic_sub_fetch(&kref[e.kfd], 1, __ATOMIC_ACQ_REL) == 0)
 		syscall1(SYS_file_close, e.kfd);
 	if (is_pipe(e))
-		__pipe_unref(e.pipe, e.kind == FD_PIPE_W);
+		__pipe_changed();
 }
 
 /* e copied into another descriptor; fdlk held. */
 static void copied(struct fdent e)
 {
-	if (e.kind == FD_FILE)
+	if (is_kernel(e))
 		__atomic_add_fetch(&kref[e.kfd], 1, __ATOMIC_ACQ_REL);
-	if (is_pipe(e))
-		__pipe_ref(e.pipe, e.kind == FD_PIPE_W);
 }
 
 /* stdio.c: is fd (1 or 2) the console's output now? A plain load: the
@@ -122,7 +119,8 @@ int __fd_out(int fd)
    at end of file), 'o' (console output), 'n' (/dev/null: readable as
    end of file if opened for reading, writable if for writing), 'p' (a
    pipe's end: readable or writable now without waiting, and *hup if
-   the other end is closed). */
+   the other end is closed), 'P' (the same, of a pipe another process
+   also names: its changes come from outside the program). */
 int __fd_kind(int fd, int *readable, int *writable, int *hup)
 {
 	struct fdent e = get(fd);
@@ -131,10 +129,9 @@ int __fd_kind(int fd, int *readable, int *writable, int *hup)
 	*writable = e.kind == FD_OUT || (e.kind == FD_NULL && acc != O_RDONLY);
 	*hup = e.kind == FD_IN;
 	if (is_pipe(e)) {
-		int w = e.kind == FD_PIPE_W;
-		__pipe_ready(e.pipe, w, w ? writable : readable, hup);
-		put(e);
-		return 'p';
+		int w = e.kind == FD_PIPE_W, shared = 0;
+		__pipe_ready(e.kfd, w, w ? writable : readable, hup, &shared);
+		return shared ? 'P' : 'p';
 	}
 	return e.kind == FD_FREE ? 0 : e.kind == FD_IN ? 'i' : e.kind == FD_OUT ? 'o' : 'n';   /* (a file: always ready, as 'n') */
 }
@@ -150,17 +147,19 @@ static int place(struct fdent e, int from)
 	return fail(EMFILE);
 }
 
-/* pipe.c: the two ends of the new pipe p at the lowest free fds (p
-   counts them already), or -1 (EMFILE: p's own to free). */
-int __fd_pipe(struct pipe *p, int flags, int fd[2]);
-int __fd_pipe(struct pipe *p, int flags, int fd[2])
+/* pipe.c: the two ends of a new kernel pipe (its descriptors k) at the
+   lowest free fds, or -1 (EMFILE: k's own to close). */
+int __fd_pipe(const int k[2], int flags, int fd[2]);
+int __fd_pipe(const int k[2], int flags, int fd[2])
 {
 	int fl = flags & O_NONBLOCK, ce = !!(flags & O_CLOEXEC);
 	spin_lock(&fdlk);
-	int r = place((struct fdent){ FD_PIPE_R, (unsigned char)ce, O_RDONLY | fl, p, 0 }, 0);
-	int w = r < 0 ? -1 : place((struct fdent){ FD_PIPE_W, (unsigned char)ce, O_WRONLY | fl, p, 0 }, 0);
+	int r = place((struct fdent){ FD_PIPE_R, (unsigned char)ce, O_RDONLY | fl, k[0] }, 0);
+	int w = r < 0 ? -1 : place((struct fdent){ FD_PIPE_W, (unsigned char)ce, O_WRONLY | fl, k[1] }, 0);
 	if (r >= 0 && w < 0)
 		fds[r] = (struct fdent){ 0 };
+	if (w >= 0)
+		kref[k[0]] = kref[k[1]] = 1;
 	spin_unlock(&fdlk);
 	if (w < 0)
 		return -1;
@@ -190,7 +189,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 {
 	struct fdent e = get(fd);
 	if (is_pipe(e)) {
-		ssize_t r = e.kind == FD_PIPE_W ? __pipe_write(e.pipe, buf, n, e.flags & O_NONBLOCK)
+		ssize_t r = e.kind == FD_PIPE_W ? __pipe_write(e.kfd, buf, n, e.flags & O_NONBLOCK)
 						: fail(EBADF);
 		put(e);
 		return r;
@@ -224,7 +223,7 @@ ssize_t read(int fd, void *buf, size_t n)
 {
 	struct fdent e = get(fd);
 	if (is_pipe(e)) {
-		ssize_t r = e.kind == FD_PIPE_R ? __pipe_read(e.pipe, buf, n, e.flags & O_NONBLOCK)
+		ssize_t r = e.kind == FD_PIPE_R ? __pipe_read(e.kfd, buf, n, e.flags & O_NONBLOCK)
 						: fail(EBADF);
 		put(e);
 		return r;
@@ -273,7 +272,7 @@ int __open_file(const char *path, int flags, mode_t mode)
 	long k = syscall3(SYS_file_open, path, flags, mode);
 	if (k < 0)
 		return fail((int)-k);
-	struct fdent e = { FD_FILE, !!(flags & O_CLOEXEC), flags & (O_ACCMODE | O_APPEND), 0, (int)k };
+	struct fdent e = { FD_FILE, !!(flags & O_CLOEXEC), flags & (O_ACCMODE | O_APPEND), (int)k };
 	kref[k] = 1;
 	spin_lock(&fdlk);
 	int r = place(e, 0);
@@ -410,7 +409,7 @@ int __open_devnull(int flags)
 		return fail(ENOTDIR);
 	if ((flags & O_ACCMODE) == O_ACCMODE)
 		return fail(EINVAL);
-	struct fdent e = { FD_NULL, !!(flags & O_CLOEXEC), flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), 0, 0 };
+	struct fdent e = { FD_NULL, !!(flags & O_CLOEXEC), flags & (O_ACCMODE | O_APPEND | O_NONBLOCK), 0 };
 	spin_lock(&fdlk);
 	int r = place(e, 0);
 	spin_unlock(&fdlk);
@@ -451,7 +450,7 @@ int fstat(int fd, struct stat *st)
 	struct fdent e = get(fd);
 	if (e.kind == FD_FREE)
 		return -1;
-	if (e.kind == FD_FILE) {
+	if (is_kernel(e)) {              /* (a pipe's: S_IFIFO, its bytes waiting) */
 		struct kstat k;
 		long r = syscall2(SYS_file_fstat, e.kfd, &k);
 		if (r < 0)
@@ -463,12 +462,6 @@ int fstat(int fd, struct stat *st)
 	st->st_mode = e.kind == FD_NULL ? S_IFCHR | 0666 : S_IFCHR | 0620;   /* a terminal, as isatty says */
 	st->st_nlink = 1;
 	st->st_blksize = e.kind == FD_NULL ? 4096 : 1024;
-	if (is_pipe(e)) {
-		st->st_mode = S_IFIFO | 0600;
-		st->st_blksize = 4096;
-		st->st_size = (off_t)__pipe_size(e.pipe);   /* bytes waiting, as Linux says */
-		put(e);
-	}
 	return 0;
 }
 
@@ -476,34 +469,75 @@ int fstat(int fd, struct stat *st)
 _Static_assert(O_ACCMODE == FO_ACCMODE && O_CREAT == FO_CREAT && O_EXCL == FO_EXCL &&
 	       O_TRUNC == FO_TRUNC && O_APPEND == FO_APPEND && O_DIRECTORY == FO_DIRECTORY, "O_*");
 
-/* exec (ulib/libc/exec.c): keep[i] is the kernel descriptor our
-   descriptor i names, for each one on the disk without FD_CLOEXEC (-1
-   for the rest: the console, /dev/null and pipes do not survive an exec;
-   the new program's 0, 1 and 2 are the console unless a file is kept
-   there). */
+/* exec (ulib/libc/exec.c): keep[i] is the kernel descriptor that our
+   descriptor i becomes in the new program, for each one without
+   FD_CLOEXEC (-1 for the rest): a file's or a pipe's own, or for the
+   console and /dev/null one made now (SYS_file_special), unless it is
+   what the new program has there anyway (0 the input, 1 and 2 the
+   output). __fd_unkeep closes those made if the exec failed. */
+static unsigned long made;           /* kernel descriptors __fd_keep made */
+
+static long special(struct fdent e, int i)
+{
+	if ((e.kind == FD_IN && i == 0) || (e.kind == FD_OUT && (i == 1 || i == 2)))
+		return -1;
+	int k = e.kind == FD_IN ? FK_CONS_IN : e.kind == FD_OUT ? FK_CONS_OUT : FK_NULL;
+	long r = syscall2(SYS_file_special, k, e.flags & O_ACCMODE);
+	if (r >= 0)
+		made |= 1UL << r;
+	return r;
+}
+
 void __fd_keep(signed char keep[MAXFILE_SPACE]);
 void __fd_keep(signed char keep[MAXFILE_SPACE])
 {
 	unsigned long open = (unsigned long)sys_getinfo(INFO_FILES);   /* (a fork's child has its parent's) */
+	struct fdent e[NFD];
 	spin_lock(&fdlk);
-	for (int i = 0; i < MAXFILE_SPACE; i++)
-		keep[i] = i < NFD && fds[i].kind == FD_FILE && !fds[i].cloexec &&
-			  (open >> fds[i].kfd & 1) ? (signed char)fds[i].kfd : -1;
+	memcpy(e, fds, sizeof e);
 	spin_unlock(&fdlk);
+	made = 0;
+	for (int i = 0; i < MAXFILE_SPACE; i++) {
+		keep[i] = -1;
+		if (i >= NFD || e[i].kind == FD_FREE || e[i].cloexec)
+			continue;
+		if (is_kernel(e[i]))
+			keep[i] = open >> e[i].kfd & 1 ? (signed char)e[i].kfd : -1;
+		else
+			keep[i] = (signed char)special(e[i], i);
+	}
+}
+
+void __fd_unkeep(void);
+void __fd_unkeep(void)
+{
+	for (int k = 0; k < MAXFILE_SPACE; k++)
+		if (made >> k & 1)
+			syscall1(SYS_file_close, k);
+	made = 0;
 }
 
 /* Start-up (start.c): the descriptors an exec kept are the kernel's of
    the same numbers (INFO_FILES); a new program has none, and this is
-   one system call. */
+   one system call. The console's and /dev/null's become ours again
+   (their kernel descriptors only carried them across). */
 void __fd_inherit(void);
 void __fd_inherit(void)
 {
 	unsigned long mask = (unsigned long)sys_getinfo(INFO_FILES);
 	for (int i = 0; mask && i < MAXFILE_SPACE && i < NFD; i++) {
 		long fl = mask & (1UL << i) ? syscall2(SYS_getinfo, INFO_FILE_FLAGS, i) : -1;
-		if (fl >= 0) {
-			fds[i] = (struct fdent){ FD_FILE, 0, (int)fl & (O_ACCMODE | O_APPEND), 0, i };
+		long k = fl >= 0 ? syscall2(SYS_getinfo, INFO_FILE_KIND, i) : -1;
+		if (k < 0)
+			continue;
+		int acc = (int)fl & (O_ACCMODE | O_APPEND);
+		if (k == FK_FILE || k == FK_PIPE_R || k == FK_PIPE_W) {
+			int kind = k == FK_FILE ? FD_FILE : k == FK_PIPE_R ? FD_PIPE_R : FD_PIPE_W;
+			fds[i] = (struct fdent){ (unsigned char)kind, 0, acc, i };
 			kref[i] = 1;
+			continue;
 		}
+		fds[i] = (struct fdent){ k == FK_CONS_IN ? FD_IN : k == FK_CONS_OUT ? FD_OUT : FD_NULL, 0, acc, 0 };
+		syscall1(SYS_file_close, i);
 	}
 }

@@ -1,8 +1,23 @@
 /*
- * pipe and pipe2: a byte stream between the threads of one program, in
- * its own memory (there is no kernel object: a space's pipe is only its
- * own). Descriptors (ulib/fd.c) name one end of a struct pipe; read,
- * write, close, dup & co., fcntl, fstat, select and poll know them.
+ * pipe and pipe2: a byte stream between threads of one program or of
+ * several (fork, exec and posix_spawn carry it). The pipe is the
+ * kernel's (kernel/pipe.c: SYS_pipe); its ends are kernel descriptors
+ * that fd.c's entries name, so read, write, close, dup & co., fcntl,
+ * fstat, select and poll know them. The kernel's reads and writes never
+ * wait; the waiting is here:
+ *
+ * - while no other process names the pipe (SYS_pipe_wait says
+ *   PIPE_PRIVATE), only this program's threads can change it: a waiter
+ *   waits on the program's pipe sequence number (below), which every
+ *   read, write and close of a pipe here advances, as a condition wait
+ *   of its package (cancellable; a handler runs inside it). fork
+ *   advances it too, so a waiter then looks again and finds the pipe
+ *   shared;
+ * - else it waits in the kernel (SYS_pipe_wait, BLK_PIPE: only the
+ *   thread blocks on an upcall VP), until the pipe changes; the kernel
+ *   queues the wait on the thread's park word too, which it sets to
+ *   PARK_TIMED as a timed park does, so that pthread_kill or
+ *   pthread_cancel (thread_unblock) ends it.
  *
  * The semantics are POSIX's and Linux's: a read waits for data and takes
  * what there is (0 at the end: no write end open); a write of at most
@@ -10,20 +25,14 @@
  * longer one may go in parts; with no read end open a write fails with
  * EPIPE after raising SIGPIPE (its default action ends the program);
  * O_NONBLOCK makes a wait EAGAIN. A read or write that waits is a
- * cancellation point (the wait is a condition wait; its cleanup handler
- * lets the pipe's mutex go). A signal handler runs inside the wait;
- * then, as on Linux, the call fails with EINTR if nothing was moved yet
- * and the handler has no SA_RESTART (a write that moved some bytes
- * returns their count), else it goes on. select and poll end with EINTR
- * after any handler (__pipe_wait_seq).
+ * cancellation point. A signal handler runs inside the wait; then, as
+ * on Linux, the call fails with EINTR if nothing was moved yet and the
+ * handler has no SA_RESTART (a write that moved some bytes returns
+ * their count), else it goes on. select and poll end with EINTR after
+ * any handler (__pipe_wait_seq).
  *
- * Lifetime: `refs` counts every descriptor of either end and every read
- * or write under way (fd.c takes one under its table lock before it
- * lets go of the table), so a pipe is freed by whoever drops the last,
- * never under a thread still in it. `readers` and `writers` count
- * descriptors only; they change atomically and then the mutex is taken
- * to wake the waiters, who look at them under the mutex: no wake-up is
- * lost.
+ * Lifetime: the kernel's (its open files count the descriptors of every
+ * process, and a call under way holds its own).
  *
  * select and poll wait on one program-wide sequence number, which every
  * change of any pipe advances (pipe_seq, pipe_wait_seq).
@@ -38,18 +47,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <animart/sys.h>
+#include <anima/file.h>
 #include "../pthread/pwait.h"
 
-#define PIPE_SIZE 65536              /* Linux's default capacity */
-
-struct pipe {
-	pthread_mutex_t m;
-	pthread_cond_t can_read, can_write;
-	unsigned refs;                   /* atomic: descriptors + operations under way */
-	unsigned readers, writers;       /* atomic: descriptors of each end */
-	size_t head, len;                /* the ring: bytes [head, head + len) */
-	char buf[PIPE_SIZE];
-};
+_Static_assert(PIPE_BUF == PIPE_ATOMIC, "PIPE_BUF is the kernel's atomic write");
 
 /* ---- what select and poll wait for ---- */
 
@@ -86,188 +88,183 @@ int __pipe_wait_seq(unsigned s, const struct timespec *until)
 	return r;
 }
 
-/* ---- lifetime ---- */
+/* ---- waiting ---- */
 
-void __pipe_hold(struct pipe *p);
-void __pipe_hold(struct pipe *p)
-{
-	__atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
-}
+/* What SYS_pipe_wait said last of each kernel descriptor: private as of
+   generation gen (priv[k] == gen + 1), which every fork and close here
+   advances. Only a fork of ours makes a private pipe shared, so until
+   then a wait needs no call to know it (a pipe that became private
+   meanwhile is waited for in the kernel, as correctly, once more). */
+static unsigned gen, priv[MAXFILE_SPACE];
 
-void __pipe_release(struct pipe *p);
-void __pipe_release(struct pipe *p)
+void __pipe_changed(void);
+void __pipe_changed(void)
 {
-	if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0) {
-		pthread_mutex_destroy(&p->m);
-		pthread_cond_destroy(&p->can_read);
-		pthread_cond_destroy(&p->can_write);
-		free(p);
-	}
-}
-
-/* A descriptor of end w (1: the write end) more: a dup. fd.c's table
-   lock is held: atomics only. */
-void __pipe_ref(struct pipe *p, int w);
-void __pipe_ref(struct pipe *p, int w)
-{
-	__atomic_add_fetch(w ? &p->writers : &p->readers, 1, __ATOMIC_RELAXED);
-	__pipe_hold(p);
-}
-
-/* A descriptor of end w closed: the other end's waiters look again (end
-   of file, EPIPE). */
-void __pipe_unref(struct pipe *p, int w);
-void __pipe_unref(struct pipe *p, int w)
-{
-	__atomic_sub_fetch(w ? &p->writers : &p->readers, 1, __ATOMIC_ACQ_REL);
-	pthread_mutex_lock(&p->m);
-	pthread_cond_broadcast(&p->can_read);
-	pthread_cond_broadcast(&p->can_write);
-	pthread_mutex_unlock(&p->m);
+	__atomic_add_fetch(&gen, 1, __ATOMIC_ACQ_REL);
 	changed();
-	__pipe_release(p);
+}
+
+/* A fork's child: its pipes are shared too (no lock: one taken at the
+   fork may be held for good here). */
+void __pipe_forked(void);
+void __pipe_forked(void)
+{
+	__atomic_add_fetch(&gen, 1, __ATOMIC_ACQ_REL);
+}
+
+/* In the kernel, for a pipe another process names: until the pipe
+   changes, or the thread is unblocked (a signal, a cancel). The thread's
+   park word says PARK_TIMED meanwhile, as in thread_park_timed. */
+static void kwait(int kfd, size_t want)
+{
+	struct thread *self = thread_self();
+	int s = PARK_RUN;
+	if (!self) {                     /* no package: the kernel's wait alone */
+		syscall6(SYS_pipe_wait, kfd, want, 0, 0, PIPEW_BLOCK, 0);
+		return;
+	}
+	if (!__atomic_compare_exchange_n(&self->park, &s, PARK_TIMED, 0, __ATOMIC_SEQ_CST,
+					 __ATOMIC_ACQUIRE)) {
+		__atomic_exchange_n(&self->park, PARK_RUN, __ATOMIC_SEQ_CST);   /* a permit: taken */
+		return;
+	}
+	syscall6(SYS_pipe_wait, kfd, want, (long)&self->park, PARK_TIMED, PIPEW_BLOCK, 0);
+	s = PARK_TIMED;                  /* (else an unblock set RUN and woke us) */
+	__atomic_compare_exchange_n(&self->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE);
+}
+
+static void unlock_seq(void *arg)
+{
+	(void)arg;
+	pthread_mutex_unlock(&seq_m);
+}
+
+/* The caller could not go on with kernel descriptor kfd (a write: of
+   want bytes); s is the sequence number from before it tried. Wait for
+   a change: 0 (look again), or EINTR (a handler without SA_RESTART
+   ran), -1 with errno (EBADF: closed meanwhile). A cancellation point. */
+static int await(int kfd, size_t want, unsigned s)
+{
+	unsigned g = __atomic_load_n(&gen, __ATOMIC_ACQUIRE);
+	long st = kfd >= 0 && kfd < MAXFILE_SPACE && __atomic_load_n(&priv[kfd], __ATOMIC_RELAXED) == g + 1
+		  ? PIPE_PRIVATE : syscall6(SYS_pipe_wait, kfd, want, 0, 0, 0, 0);
+	if (st < 0)
+		return (int)-st;
+	if (st & PIPE_READY)
+		return 0;
+	if (st & PIPE_PRIVATE) {
+		__atomic_store_n(&priv[kfd], g + 1, __ATOMIC_RELAXED);
+		int r = 0;
+		pthread_mutex_lock(&seq_m);
+		pthread_cleanup_push(unlock_seq, 0);   /* (a cancel acts with the mutex held) */
+		while (seq == s && r == 0)
+			r = __cond_wait_intr(&seq_c, &seq_m, 0, PW_INTR);
+		pthread_cleanup_pop(1);
+		return r;
+	}
+	struct thread *self = thread_self();
+	if (!self) {
+		kwait(kfd, want);
+		return 0;
+	}
+	if (pcancel_pending())
+		pcancel_act();
+	/* As a wait of the POSIX layer's (pwait.h): async_hold keeps the
+	   package from running a handler as it resumes the thread, so the
+	   handlers run here (psig_run), where their SA_RESTART is known */
+	self->async_hold = 1;
+	kwait(kfd, want);
+	int sig = psig_due(self) ? psig_run(self) : 0;
+	if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
+		pw_retry(self);          /* an asynchronous cancel held back meanwhile */
+	if (sig & SIGW_INTR)
+		return EINTR;
+	if (pcancel_pending())
+		pcancel_act();
+	return 0;
 }
 
 /* ---- state ---- */
 
 /* Without waiting: can end w go on (data or end of file to read; room
-   or EPIPE to write), and is the other end gone (hang-up)? */
-void __pipe_ready(struct pipe *p, int w, int *ready, int *hup);
-void __pipe_ready(struct pipe *p, int w, int *ready, int *hup)
+   for PIPE_BUF or EPIPE to write), is the other end gone (hang-up), does
+   another process name the pipe? */
+void __pipe_ready(int kfd, int w, int *ready, int *hup, int *shared);
+void __pipe_ready(int kfd, int w, int *ready, int *hup, int *shared)
 {
-	pthread_mutex_lock(&p->m);
-	if (w) {
-		*hup = __atomic_load_n(&p->readers, __ATOMIC_ACQUIRE) == 0;
-		*ready = *hup || PIPE_SIZE - p->len >= PIPE_BUF;
-	} else {
-		*hup = __atomic_load_n(&p->writers, __ATOMIC_ACQUIRE) == 0;
-		*ready = *hup || p->len > 0;
-	}
-	pthread_mutex_unlock(&p->m);
-}
-
-size_t __pipe_size(struct pipe *p);
-size_t __pipe_size(struct pipe *p)
-{
-	return __atomic_load_n(&p->len, __ATOMIC_RELAXED);
+	long st = syscall6(SYS_pipe_wait, kfd, w ? PIPE_BUF : 1, 0, 0, 0, 0);
+	if (st < 0)
+		st = PIPE_READY | PIPE_HUP | PIPE_PRIVATE;   /* (closed meanwhile: the call will say EBADF) */
+	*ready = !!(st & PIPE_READY);
+	*hup = !!(st & PIPE_HUP);
+	*shared = !(st & PIPE_PRIVATE);
 }
 
 /* ---- read and write ---- */
 
-static void unlock(void *p)
+static ssize_t fail(int e)
 {
-	pthread_mutex_unlock(&((struct pipe *)p)->m);
+	errno = e;
+	return -1;
 }
 
-ssize_t __pipe_read(struct pipe *p, void *buf, size_t n, int nonblock);
-ssize_t __pipe_read(struct pipe *p, void *buf, size_t n, int nonblock)
+ssize_t __pipe_read(int kfd, void *buf, size_t n, int nonblock);
+ssize_t __pipe_read(int kfd, void *buf, size_t n, int nonblock)
 {
-	if (n == 0)
-		return 0;
-	int err = EAGAIN;
-	pthread_mutex_lock(&p->m);
-	pthread_cleanup_push(unlock, p);
-	while (p->len == 0 && __atomic_load_n(&p->writers, __ATOMIC_ACQUIRE) > 0) {
-		if (nonblock || __cond_wait_intr(&p->can_read, &p->m, 0, PW_INTR)) {
-			err = nonblock ? EAGAIN : EINTR;
-			break;
-		}
+	for (;;) {
+		unsigned s = __pipe_seq();
+		long r = syscall3(SYS_file_read, kfd, buf, n);
+		if (r > 0)
+			changed();
+		if (r != -EAGAIN || nonblock)
+			return r < 0 ? fail((int)-r) : r;
+		int e = await(kfd, 1, s);
+		if (e)
+			return fail(e);
 	}
-	pthread_cleanup_pop(0);
-	ssize_t got;
-	if (p->len == 0) {
-		got = __atomic_load_n(&p->writers, __ATOMIC_ACQUIRE) ? (errno = err, -1) : 0;
-		pthread_mutex_unlock(&p->m);
-		return got;
-	}
-	size_t k = n < p->len ? n : p->len;
-	for (size_t done = 0; done < k;) {       /* at most two pieces of the ring */
-		size_t at = (p->head + done) % PIPE_SIZE, run = PIPE_SIZE - at;
-		if (run > k - done)
-			run = k - done;
-		memcpy((char *)buf + done, p->buf + at, run);
-		done += run;
-	}
-	p->head = (p->head + k) % PIPE_SIZE;
-	p->len -= k;
-	pthread_cond_broadcast(&p->can_write);
-	pthread_mutex_unlock(&p->m);
-	changed();
-	return (ssize_t)k;
 }
 
-ssize_t __pipe_write(struct pipe *p, const void *buf, size_t n, int nonblock);
-ssize_t __pipe_write(struct pipe *p, const void *buf, size_t n, int nonblock)
+/* At most PIPE_BUF bytes go in whole (the kernel's PIPE_ATOMIC); more
+   may go in parts, and a wait ended by a handler or EPIPE after some
+   returns their count. */
+ssize_t __pipe_write(int kfd, const void *buf, size_t n, int nonblock);
+ssize_t __pipe_write(int kfd, const void *buf, size_t n, int nonblock)
 {
 	size_t done = 0;
 	int err = 0;
-	pthread_mutex_lock(&p->m);
-	pthread_cleanup_push(unlock, p);
-	while (done < n) {
-		if (__atomic_load_n(&p->readers, __ATOMIC_ACQUIRE) == 0) {
-			err = EPIPE;
-			break;
-		}
-		/* at most PIPE_BUF: all of it at once; more: any room will do */
-		size_t room = PIPE_SIZE - p->len, need = n <= PIPE_BUF ? n : 1;
-		if (room < need) {
-			if (nonblock) {
-				err = EAGAIN;
-				break;
-			}
-			if (__cond_wait_intr(&p->can_write, &p->m, 0, PW_INTR)) {
-				err = EINTR;
-				break;
-			}
-			continue;
-		}
-		size_t k = n - done < room ? n - done : room;
-		for (size_t put = 0; put < k;) {
-			size_t at = (p->head + p->len + put) % PIPE_SIZE, run = PIPE_SIZE - at;
-			if (run > k - put)
-				run = k - put;
-			memcpy(p->buf + at, (const char *)buf + done + put, run);
-			put += run;
-		}
-		p->len += k;
-		done += k;
-		pthread_cond_broadcast(&p->can_read);
+	while (done < n && !err) {
+		unsigned s = __pipe_seq();
+		long r = syscall3(SYS_file_write, kfd, (const char *)buf + done, n - done);
+		if (r > 0) {
+			done += (size_t)r;
+			changed();
+		} else if (r != -EAGAIN || nonblock)
+			err = r ? (int)-r : EIO;
+		else
+			err = await(kfd, n - done <= PIPE_BUF ? n - done : 1, s);
 	}
-	pthread_cleanup_pop(0);
-	pthread_mutex_unlock(&p->m);
-	if (done)
-		changed();
 	if (err == EPIPE)
 		raise(SIGPIPE);          /* default: the end of the program */
-	if (done)
+	if (done || !n)
 		return (ssize_t)done;    /* a partial write counts what went in */
-	errno = err;
-	return -1;
+	return fail(err);
 }
 
 /* ---- pipe, pipe2 ---- */
 
-int __fd_pipe(struct pipe *p, int flags, int fd[2]);   /* fd.c: both ends, or -1 */
+int __fd_pipe(const int k[2], int flags, int fd[2]);   /* fd.c: both ends, or -1 */
 
 int pipe2(int fd[2], int flags)
 {
-	if (!fd || (flags & ~(O_CLOEXEC | O_NONBLOCK))) {
-		errno = EINVAL;
-		return -1;
-	}
-	struct pipe *p = malloc(sizeof *p);
-	if (!p) {
-		errno = ENFILE;
-		return -1;
-	}
-	pthread_mutex_init(&p->m, 0);
-	pthread_cond_init(&p->can_read, 0);
-	pthread_cond_init(&p->can_write, 0);
-	p->refs = 2;
-	p->readers = p->writers = 1;
-	p->head = p->len = 0;
-	if (__fd_pipe(p, flags, fd) < 0) {   /* EMFILE */
-		free(p);
+	if (!fd || (flags & ~(O_CLOEXEC | O_NONBLOCK)))
+		return fail(EINVAL);
+	int k[2];
+	long r = syscall1(SYS_pipe, k);
+	if (r < 0)
+		return fail(r == -ENOMEM ? ENFILE : (int)-r);
+	if (__fd_pipe(k, flags, fd) < 0) {   /* EMFILE */
+		syscall1(SYS_file_close, k[0]);
+		syscall1(SYS_file_close, k[1]);
 		return -1;
 	}
 	return 0;

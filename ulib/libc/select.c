@@ -7,7 +7,10 @@
  * nothing could change) until its timeout; with no pipe among the
  * descriptors it just sleeps the timeout (a negative poll timeout or a
  * null select timeout would then wait for ever: EINVAL rather than
- * hang the thread).
+ * hang the thread). A pipe another process also names changes without
+ * this program's sequence number: with one among the descriptors, the
+ * wait looks again every SHARED_NS at most (a bounded poll, not a
+ * kernel wait on several pipes at once).
  */
 #include <sys/select.h>
 #include <poll.h>
@@ -17,6 +20,7 @@
 #include <unistd.h>
 
 int __fd_kind(int fd, int *readable, int *writable, int *hup);   /* fd.c */
+#define SHARED_NS 1000000LL
 __attribute__((weak)) unsigned __pipe_seq(void);
 __attribute__((weak)) int __pipe_wait_seq(unsigned s, const struct timespec *until);
 
@@ -60,12 +64,19 @@ static int wait_more(int pipes, unsigned s, long long *ns, struct timespec **unt
 	}
 	if (!*until)
 		*until = deadline(*ns, ts);  /* (once: 0 for no timeout) */
-	int r = __pipe_wait_seq(s, *until);
+	struct timespec soon, *by = *until;
+	if (pipes & 2) {                 /* a shared pipe: look again soon */
+		deadline(SHARED_NS, &soon);
+		if (!by || soon.tv_sec < by->tv_sec ||
+		    (soon.tv_sec == by->tv_sec && soon.tv_nsec < by->tv_nsec))
+			by = &soon;
+	}
+	int r = __pipe_wait_seq(s, by);
 	if (r == EINTR) {
 		errno = EINTR;
 		return -1;
 	}
-	if (r == ETIMEDOUT)
+	if (r == ETIMEDOUT && by == *until)
 		*ns = 0;
 	return 0;
 }
@@ -81,7 +92,7 @@ static int sel_scan(int n, fd_set *r, fd_set *w, fd_set *e, fd_set *out, int *pi
 		int rd, wr, hup, k = __fd_kind(fd, &rd, &wr, &hup);
 		if (!k)
 			return -1;           /* EBADF */
-		*pipes |= k == 'p';
+		*pipes |= k == 'p' ? 1 : k == 'P' ? 3 : 0;
 		if (in && rd)
 			FD_SET(fd, &out[0]), ready++;
 		if (ou && wr)
@@ -133,8 +144,8 @@ static int poll_scan(struct pollfd *fds, nfds_t n, int *pipes)
 		int rd, wr, hup, k = __fd_kind(p->fd, &rd, &wr, &hup);
 		if (!k)
 			p->revents = POLLNVAL;
-		else if (k == 'p') {
-			*pipes = 1;
+		else if (k == 'p' || k == 'P') {
+			*pipes |= k == 'p' ? 1 : 3;
 			/* a read end: POLLIN with data, POLLHUP with no writer
 			   left; a write end: POLLOUT with room, POLLERR with no
 			   reader left (Linux's) */

@@ -44,14 +44,17 @@ static char line[STDOUT_LINE];
 static size_t linelen;
 static int unbuffered;            /* setvbuf(stdout, _IONBF) */
 
-int __fd_out(int fd);   /* fd.c: fd is the console's output (else: /dev/null,
-			  closed: the text is dropped) */
+int __fd_out(int fd);   /* fd.c: fd is the console's output (else: write(fd),
+			  to a pipe or a file; /dev/null or closed: dropped) */
 
-/* Write out the buffered bytes. Caller holds outlock. */
+/* Write out the buffered bytes. Caller holds outlock (so a write to a
+   full pipe waits with it held: the program's other prints wait too). */
 static void drain(void)
 {
 	if (linelen && __fd_out(1))
 		sys_cputs(line, linelen);
+	else if (linelen)
+		write(1, line, linelen);
 	linelen = 0;
 }
 
@@ -166,8 +169,10 @@ static void stderr_write(const char *s, size_t n)
 	struct thread *t = spin_owner();
 	if (!out_lock(stderr, t, stderr_write, s, n))
 		return;
-	if (!__fd_out(2))
+	if (!__fd_out(2)) {
+		write(2, s, n);          /* a pipe, a file, /dev/null */
 		n = 0;
+	}
 	for (size_t k; n; s += k, n -= k) {
 		k = n < 4096 ? n : 4096;   /* the kernel takes at most 64 KiB a call */
 		sys_cputs(s, k);

@@ -56,6 +56,9 @@ static void run_handlers(int phase)
 	}
 }
 
+__attribute__((weak)) void __pipe_changed(void);   /* ulib/libc/pipe.c */
+__attribute__((weak)) void __pipe_forked(void);
+
 pid_t fork(void)
 {
 	struct thread *self = thread_pkgs_on ? thread_self() : 0;
@@ -76,11 +79,15 @@ pid_t fork(void)
 				vp_enable_self();
 		}
 		fns_lock.locked = 0;
+		if (__pipe_forked)
+			__pipe_forked();         /* our pipes are shared: no wait here trusts what it knew */
 		run_handlers(2);
 		return 0;
 	}
 	if (self)
 		vp_restore(vpp, was);
+	if (r > 0 && __pipe_changed)
+		__pipe_changed();                /* our pipes' waiters: shared now, they wait in the kernel */
 	run_handlers(1);
 	if (r < 0) {
 		errno = (int)-r;

@@ -39,6 +39,24 @@ struct kdirent {
 	uint8_t type;
 	char name[];
 };
+/* What a descriptor names (INFO_FILE_KIND) */
+#define FK_FILE     0         /* a file or directory on the disk */
+#define FK_PIPE_R   1         /* the read end of a pipe (SYS_pipe) */
+#define FK_PIPE_W   2         /* the write end */
+#define FK_CONS_IN  3         /* the console's input, always at its end (SYS_file_special) */
+#define FK_CONS_OUT 4         /* the console's output */
+#define FK_NULL     5         /* /dev/null */
+
+/* Pipes (SYS_pipe, SYS_pipe_wait; kernel/pipe.c) */
+#define PIPE_CAP    65536     /* bytes a pipe holds (Linux's default) */
+#define PIPE_ATOMIC 4096      /* a write of at most this many bytes goes in whole or not at all */
+#define PIPE_READY   1        /* SYS_pipe_wait: the end can go on without waiting (data, end of file,
+                                 room for `want` bytes, or no reader left: EPIPE) */
+#define PIPE_HUP     2        /* the other end is closed */
+#define PIPE_PRIVATE 4        /* no other space names the pipe: only the caller's own threads can
+                                 change it, so the caller may wait for them at user level */
+#define PIPEW_BLOCK  1        /* SYS_pipe_wait waits if neither ready nor private */
+
 #define FT_REG 1
 #define FT_DIR 2
 #define FT_LNK 7

@@ -93,6 +93,16 @@
 #define SYS_seg_robust  46  /* (const uint64_t *list, n) -> 0: the caller's robust list (n <= MAXROBUST; 0 clears) */
 #define SYS_seg_info    47  /* (handle) -> the segment's address; its length and rights through *out (2 words) */
 #define SYS_seg_wake    48  /* (addr, space id, VP index, token != 0, flags) -> 0: EV_WAKE(token) to a VP of that space; both map the segment at addr; flags SEGWAKE_* */
+/* Pipes (<anima/file.h>, kernel/pipe.c): descriptors of the file table, so SYS_file_read,
+   _write, _close, _dup, _fstat work on them, fork shares them and exec keeps them */
+#define SYS_pipe        49  /* (int fd[2]) -> 0: fd[0] the read end, fd[1] the write end of a new pipe of
+                               PIPE_CAP bytes; its reads and writes never wait (-EAGAIN) */
+#define SYS_pipe_wait   50  /* (fd, want, park word or 0, park value, PIPEW_* flags) -> PIPE_* bits of the
+                               end's state; with PIPEW_BLOCK, if it is neither ready nor private, waits
+                               (BLK_PIPE) until the pipe changes or the word is woken (SYS_futex_wake)
+                               and returns 0; -EAGAIN at once if the word is not the value */
+#define SYS_file_special 51 /* (FK_CONS_IN, FK_CONS_OUT or FK_NULL, FO_ access mode) -> a descriptor that
+                               names the console or /dev/null, so that an exec keeps it (ulib's exec) */
 
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */
@@ -177,6 +187,7 @@
 #define BC_GROWN        8   /* buffers added with a fresh frame */
 #define BC_RECLAIMED    9   /* frames given back when memory was short */
 #define BC_NSTAT        10
+#define INFO_FILE_KIND  18  /* (INFO_FILE_KIND, fd) -> what fd names: FK_* (<anima/file.h>); -EBADF */
 
 /* SYS_map protections */
 #define PROT_READ       1

@@ -76,6 +76,8 @@
 #define BLK_FPAGE     6   /* a fault on a file-mapped page (SYS_fmap) whose block is on its way
                              from the disk: the EV_UNBLOCKED context is the faulting instruction,
                              so resuming it touches the page again, and finds it */
+#define BLK_PIPE      7   /* SYS_pipe_wait: a pipe shared with another space changed, or the
+                             waiter's park word was woken; the result is 0 (look again) */
 
 /* Offsets assembly uses (each checked below) */
 #define VPP_DISABLED      0

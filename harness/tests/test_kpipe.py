@@ -1,0 +1,68 @@
+"""Pipes between processes (kernel/pipe.c; waiting in ulib/libc/pipe.c). First
+progs/posix/kpipe.c on fifo, prio and kthread at -smp 1 and 2. Through a
+pipe made before a fork: 200,000 bytes parent -> child, child -> parent
+and the end of file once the child ended; a pipeline of 3 processes
+(stdio over the pipes); EOF and EPIPE across processes and SIGPIPE's
+default action ending a child blocked writing a full pipe; a child's
+thread waiting in the kernel (BLK_PIPE) while its other thread answers;
+that wait ended by a handler without SA_RESTART (EINTR) and by
+pthread_cancel; an exec'd program (/bin/kpipe upper) reading its stdin
+pipe to the end and writing upper case to its stdout pipe; posix_spawn
+with adddup2 of a pipe onto the child's stdout (its printf read by the
+parent), and of /dev/null (still /dev/null after the exec, 0 and 2 the
+console); popen "r" and "w" with pclose's status, system's status (127 for
+a missing program). Every pipe, open file and child comes back: INFO_MEM_AVAIL
+(avail_lost not above 0) and memcheck. Before kernel pipes a fork's pipe was
+each process's own copy: the body's first case ended it with SIGPIPE (status
+141) on all six."""
+import subprocess
+
+import pytest
+from harness import BUILD
+from helpers import done, result, MKE2FS, needs_e2fsprogs
+
+pytestmark = needs_e2fsprogs
+
+# LOST: INFO_MEM_AVAIL before the body's child minus after it. A leak of
+# the body (a pipe, an open file, a table) makes it positive; now and
+# then it is -4096 instead, on main too (kpipe's first case alone): a
+# kernel-heap page of the parent's own was let go of meanwhile.
+
+
+def image(tmp_path):
+    tree = tmp_path / "tree"
+    (tree / "bin").mkdir(parents=True)
+    (tree / "bin" / "kpipe").write_bytes((BUILD / "progs" / "kpipe").read_bytes())
+    (tree / "bin" / "kpipe").chmod(0o755)
+    img = tmp_path / "fs.img"
+    subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "1024", "-d", str(tree), str(img), "8M"],
+                   check=True, capture_output=True)
+    return img
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", ["fifo", "prio", "kthread"])
+def test_pipes_between_processes(boot, tmp_path, pkg, smp):
+    r = boot(f"memcheck run=kpipe,pkg={pkg}", smp=smp, timeout=120, disk=image(tmp_path))
+    res = result(r, "kpipe")
+    assert res["status"] == 0, r.tail()
+    assert res["avail_lost"] <= 0, res    # (a leak is > 0; see LOST)
+    done(r, 0)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+def test_hostile_pipes(boot, pkg, smp):
+    """progs/posix/pipeattack.c under memquota=16: bad descriptors (EBADF,
+    ESPIPE), SYS_pipe into kernel, read-only and edge memory (EFAULT, no
+    descriptor left), writes from and reads into kernel memory (EFAULT,
+    the pipe unchanged), a writer flooding a pipe killed (the rest reads
+    out, then EOF), a reader killed while it waits in the kernel (then
+    EPIPE), and a pipe-making loop in a child whose quota is nearly spent
+    ending in ENOMEM after at most 8 working pipes; every byte of memory
+    back (avail_lost not above 0, memcheck)."""
+    r = boot(f"memcheck memquota=16 run=pipeattack,pkg={pkg}", smp=smp, timeout=120)
+    res = result(r, "pipeattack")
+    assert res["status"] == 0, r.tail()
+    assert res["avail_lost"] <= 0, res    # (a leak is > 0; see LOST)
+    done(r, 0)

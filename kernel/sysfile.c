@@ -781,6 +781,9 @@ long file_pipe_make(struct space *sp, uint64_t ufd)
 			f[k]->kind = FK_PIPE_R + k;
 			f[k]->flags = k;         /* FO_RDONLY, O_WRONLY */
 			f[k]->pipe = p;
+			/* charged before it is published: once in the table,
+			   another VP may close it (and free it) at once */
+			charge(sp, f[k], 1);
 			t->f[fd[k]] = f[k];
 		}
 		spin_unlock(&t->lock);
@@ -792,8 +795,6 @@ long file_pipe_make(struct space *sp, uint64_t ufd)
 		pipe_discard(p);
 		return r;
 	}
-	charge(sp, f[0], 1);
-	charge(sp, f[1], 1);
 	if (copyout(ufd, fd, sizeof fd) < 0) {   /* (a read-only page) */
 		sys_file_close((uint64_t)fd[0], 0, 0, 0, 0, 0);
 		sys_file_close((uint64_t)fd[1], 0, 0, 0, 0, 0);

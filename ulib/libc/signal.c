@@ -41,6 +41,7 @@ struct sigthr {
 	sigset_t mask, pending;
 	void *alt;             /* sigaltstack's stack (0: none), alt_size bytes */
 	size_t alt_size;
+	int inhook;            /* in thread_signal_hook (no second one on top) */
 };
 
 static struct sigaction acts[NSIG];
@@ -654,9 +655,25 @@ int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer)
    the handlers sets it again. */
 void thread_signal_hook(struct thread *t)
 {
-	__atomic_fetch_and(&t->sigpend, ~SIGPEND_WAITING, __ATOMIC_ACQ_REL);
-	if (__sig_deliver())         /* counted: a sleep or pause it interrupted ends (EINTR) */
-		__atomic_fetch_add(&t->sigpend, SIGPEND_RAN, __ATOMIC_RELEASE);
+	/* Not on top of itself: an interruption of the hook (a flood of
+	   signals from another process, an EV_PSIG each) leaves the flag
+	   set for the hook under way, which looks again. Stacked, the hooks
+	   ran the thread's stack out (psig's flooded child, at fetch). */
+	spin_lock(&lk);
+	struct sigthr *s = self_slot();
+	int busy = s->inhook;
+	s->inhook = 1;
+	spin_unlock(&lk);
+	if (busy)
+		return;
+	do {
+		__atomic_fetch_and(&t->sigpend, ~SIGPEND_WAITING, __ATOMIC_ACQ_REL);
+		if (__sig_deliver())         /* counted: a sleep or pause it interrupted ends (EINTR) */
+			__atomic_fetch_add(&t->sigpend, SIGPEND_RAN, __ATOMIC_RELEASE);
+	} while (__atomic_load_n(&t->sigpend, __ATOMIC_ACQUIRE) & SIGPEND_WAITING);
+	spin_lock(&lk);
+	self_slot()->inhook = 0;
+	spin_unlock(&lk);
 }
 
 /* A wait of the POSIX layer (ulib/posix/pwait.h) woke, and t->sigpend

@@ -43,14 +43,15 @@ struct shared {
 	int arrived;
 };
 
-static void add(struct shared *s)
+static int add(struct shared *s)
 {
 	/* All three map the page before any adds: one that ended with
 	   _exit before the others' first touch would take its stores with it
 	   (the last holder's frame goes; no write-back at _exit). */
 	__atomic_fetch_add(&s->arrived, 1, __ATOMIC_ACQ_REL);
-	while (__atomic_load_n(&s->arrived, __ATOMIC_ACQUIRE) < 3)
-		sched_yield();
+	for (int i = 0; i < 10000 && __atomic_load_n(&s->arrived, __ATOMIC_ACQUIRE) < 3; i++)
+		usleep(1000);    /* (at most 10 s: unshared maps never arrive, and fail below) */
+	int met = __atomic_load_n(&s->arrived, __ATOMIC_ACQUIRE) >= 3;
 	for (int i = 0; i < N; i++) {
 		while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
 			sched_yield();
@@ -58,6 +59,7 @@ static void add(struct shared *s)
 		__atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
 		__atomic_fetch_add(&s->atomic, 1, __ATOMIC_RELAXED);
 	}
+	return met;
 }
 
 static int waitok(pid_t p)
@@ -78,10 +80,9 @@ static void count(void)
 	pid_t c[2];
 	for (int i = 0; i < 2; i++)
 		if ((c[i] = fork()) == 0) {
-			add(s);
-			_exit(0);
+			_exit(add(s) ? 0 : 1);
 		}
-	add(s);
+	CHECK(add(s));
 	CHECK(waitok(c[0]) && waitok(c[1]));
 	CHECK(s->locked == 3 * N);
 	CHECK(s->atomic == 3 * N);

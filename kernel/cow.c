@@ -35,6 +35,7 @@ void cow_init(void)
 	extra = pages_alloc(PGROUNDUP(nframes * sizeof *extra) / PGSIZE);
 	if (!extra)
 		panic("cow_init: no memory for %lu frame counts", nframes);
+	fshare_init(nframes);
 }
 
 static uint16_t *count(uint64_t pa)
@@ -65,6 +66,8 @@ int frame_shared(uint64_t pa)
    last one frees it. */
 void frame_put(uint64_t pa)
 {
+	if (fshare_put(pa))
+		return;                  /* (a shared file page: fshare.c) */
 	uint16_t *c = count(pa), v = __atomic_load_n(c, __ATOMIC_ACQUIRE);
 	while (v && !__atomic_compare_exchange_n(c, &v, v - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		;
@@ -72,12 +75,21 @@ void frame_put(uint64_t pa)
 		page_free(P2V(pa));
 }
 
+/* Drop a holder of pa without freeing it: 1 if it was the last. */
+int frame_unhold(uint64_t pa)
+{
+	uint16_t *c = count(pa), v = __atomic_load_n(c, __ATOMIC_ACQUIRE);
+	while (v && !__atomic_compare_exchange_n(c, &v, v - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		;
+	return !v;
+}
+
 /* The entry for frame pa with access fl (protect.c): a writable access
    to a frame still shared waits for a write fault (PTE_COW). */
 uint64_t cow_pte(uint64_t pa, uint64_t fl)
 {
 	uint64_t e = pte_user(pa, fl);
-	if ((e & PTE_W) && frame_shared(pa))
+	if ((e & PTE_W) && frame_shared(pa) && !fshare_is(pa))   /* (a shared file page stays shared) */
 		e = (e & ~PTE_W) | PTE_COW;
 	return e;
 }

@@ -828,6 +828,7 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir)
 			set_size(xp, 0);
 		}
 		commit_free(&ia, 1, dir);
+		fshare_trunc(ino, 0);             /* (its number may be reused: fshare.c) */
 	}
 	bcache_dirty(ib);
 pute:

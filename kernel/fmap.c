@@ -21,11 +21,10 @@
  * Private mappings (the default) are copies taken at the touch: writes
  * stay the space's. Shared ones (FMAP_SHARED) are written back to the
  * file by msync and unmap, the pages the user wrote only (the PTE's dirty
- * bit), never past the file's size at the time. They are the space's
- * frames, not the cache's: a read() of the file sees a page's writes
- * after its write-back, and a page touched before a write() to the file
- * keeps the old bytes, but for the space's own file calls, which write
- * its shared pages back first and drop them after a write (fmapcoh.c).
+ * bit), never past the file's size at the time. A shared page is one
+ * frame for every space mapping it (fshare.c), which file calls in every
+ * space see and update; the calling space's own pages are also written
+ * back before its file calls and dropped after a write (fmapcoh.c).
  */
 #include "kernel.h"
 #include "ext2.h"
@@ -59,9 +58,11 @@ static long install(struct space *sp, uint64_t va, uint64_t err, struct lazy *r,
 		pg = 0;
 		ret = 1;
 	}
+	if (pg)
+		sp->pages--;
 	spin_unlock(&sp->lock);
 	if (pg)
-		lazy_unreserve(sp, pg);
+		frame_put(V2P(pg));      /* (never mapped here; maybe another space's: fshare.c) */
 	return ret;
 }
 
@@ -93,12 +94,21 @@ static long fill(struct space *sp, uint64_t va, uint64_t err, struct buf **wait)
 	long e = ext2_iget(&c, r.ino, &ip);
 	if (!e && (!IS_REG(&ip) || off >= ip.size))
 		e = -ENXIO;
+	uint64_t pa = !e && r.shared ? fshare_get(r.ino, off / PGSIZE) : 0;
+	if (pa) {                       /* another space's frame of this page (fshare.c) */
+		page_free(pg);          /* (the charge stays: a holder pays a page) */
+		return install(sp, va, err, &r, P2V(pa));
+	}
 	if (!e && (e = ext2_readk(&c, &ip, off, pg, PGSIZE)) > 0)
 		e = 0;                  /* (past the end: zeros, as the frame came) */
 	if (e) {
 		*wait = c.wait;
 		lazy_unreserve(sp, pg);
 		return e;
+	}
+	if (r.shared && (pa = fshare_add(r.ino, off / PGSIZE, V2P(pg))) != V2P(pg)) {
+		page_free(pg);          /* (one entered meanwhile: that one) */
+		pg = P2V(pa);
 	}
 	return install(sp, va, err, &r, pg);
 }

@@ -19,9 +19,8 @@
  * cannot be told from its D bit (fork clears it in the child, whose copy
  * may hold the parent's stores), and POSIX leaves it unspecified whether
  * they see later writes to the file. A page under PROT_NONE keeps the
- * old bytes. Other
- * spaces' mappings of I are not looked at: their pages stay as they
- * were until they msync, unmap or touch again after a drop of their own.
+ * old bytes. Other spaces' shared pages of I are the same frames as
+ * the caller's (fshare.c), which the file calls read and write directly.
  */
 #include "kernel.h"
 #include "ext2.h"

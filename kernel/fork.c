@@ -62,7 +62,7 @@ static long copy_pte(struct space *ch, uint64_t va, uint64_t *pte)
 		return -ENOMEM;
 	if (!frame_share(e & PTE_ADDR))
 		return -EAGAIN;
-	if (e & PTE_W)
+	if ((e & PTE_W) && !fshare_is(e & PTE_ADDR))   /* (a shared file page stays shared: fshare.c) */
 		*pte = e = (e & ~PTE_W) | PTE_COW;
 	*c = e & ~(PTE_A | PTE_D);
 	ch->pages++;

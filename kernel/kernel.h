@@ -314,10 +314,21 @@ void view_load(struct vp *vp);
 void view_unload(struct cpu *c);
 void view_free(struct vp *vp);
 
+/* fshare.c */
+void fshare_init(uint64_t nframes);
+int fshare_is(uint64_t pa);
+uint64_t fshare_get(uint32_t ino, uint64_t pg);
+uint64_t fshare_add(uint32_t ino, uint64_t pg, uint64_t pa);
+int fshare_put(uint64_t pa);
+void fshare_trunc(uint32_t ino, uint64_t size);
+void fshare_write(uint32_t ino, uint64_t off, uint64_t ubuf, uint64_t n);
+void fshare_read(uint32_t ino, uint64_t off, uint64_t ubuf, uint64_t n);
+
 /* cow.c */
 void cow_init(void);
 int frame_share(uint64_t pa);
 int frame_shared(uint64_t pa);
+int frame_unhold(uint64_t pa);
 void frame_put(uint64_t pa);
 uint64_t cow_pte(uint64_t pa, uint64_t fl);
 int cow_break(struct space *sp, uint64_t va);

@@ -248,6 +248,8 @@ long sys_file_open(ARGS)
 		return r == -EBWAIT ? 0 : r;
 	if (trunc)
 		fmap_file_drop(ip.ino, 0, ~0UL);
+	if (trunc)
+		fshare_trunc(ip.ino, 0);
 	struct ftable *t = ftab(sp, 1);
 	struct file *f = t ? kzalloc_user(sp, sizeof *f) : 0;
 	if (!f)
@@ -351,6 +353,8 @@ static long do_read(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
 		if ((r = disk_wait(c.wait)) <= 0)
 			goto out;              /* (0: the thread blocked; the call runs again) */
 	}
+	if (r > 0)
+		fshare_read(f->ip.ino, pos, ubuf, (uint64_t)r);   /* other spaces' stores in shared maps */
 	if (r > 0 && !at) {
 		__atomic_store_n(&f->off, pos + (uint64_t)r, __ATOMIC_RELAXED);
 		readahead(f, &ip, pos, pos + (uint64_t)r);
@@ -559,6 +563,8 @@ static long do_write(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at
 		__atomic_store_n(&f->off, where + (uint64_t)r, __ATOMIC_RELAXED);
 	if (r > 0)
 		fmap_file_drop(f->ip.ino, where, (uint64_t)r);   /* our maps see the new bytes */
+	if (r > 0)
+		fshare_write(f->ip.ino, where, ubuf, (uint64_t)r);   /* and every space's shared ones */
 	if (r == -EBWAIT)
 		r = 0;
 out:
@@ -592,7 +598,7 @@ long sys_file_ftruncate(ARGS)
 	if (ok && fmap_file_flush(f->ip.ino, a1, ~0UL) == -EBWAIT)
 		r = -EBWAIT;             /* (our dirty shared pages first: fmapcoh.c) */
 	else if (ok && !(r = RETRY(ext2_truncate(&c, f->ip.ino, a1))))
-		fmap_file_drop(f->ip.ino, a1, ~0UL);   /* past a1: zeros, or gone */
+		fmap_file_drop(f->ip.ino, a1, ~0UL), fshare_trunc(f->ip.ino, a1);   /* past a1: zeros, or gone */
 	fput(sp, f);
 	return r == -EBWAIT ? 0 : r;
 }

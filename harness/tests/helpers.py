@@ -52,6 +52,24 @@ needs_e2fsprogs = pytest.mark.skipif(not shutil.which(MKE2FS),
                                      reason="e2fsprogs missing (tools/setup.sh)")
 
 
+def program_image(tmp_path, prog, files=None):
+    """An 8 MiB ext2 image (1 KiB blocks) holding the built program prog
+    as /bin/prog (mode 755), and `files` (path: bytes) beside it: what a
+    test of processes needs to spawn or exec a copy of itself by path."""
+    import subprocess
+    from harness import BUILD
+    tree = tmp_path / "tree"
+    (tree / "bin").mkdir(parents=True)
+    for path, data in (files or {}).items():
+        (tree / path).write_bytes(data)
+    (tree / "bin" / prog).write_bytes((BUILD / "progs" / prog).read_bytes())
+    (tree / "bin" / prog).chmod(0o755)
+    img = tmp_path / "fs.img"
+    subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "1024", "-d", str(tree), str(img), "8M"],
+                   check=True, capture_output=True)
+    return img
+
+
 def fnv(data):
     """FNV-1a, 64-bit, as the guest programs hash file contents."""
     h = 0xcbf29ce484222325

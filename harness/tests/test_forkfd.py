@@ -11,24 +11,14 @@ and every charge comes back (INFO_MEM_AVAIL, memcheck). posix_spawn of
 import subprocess
 
 import pytest
-from harness import BUILD
-from helpers import done, result, DEBUGFS, MKE2FS, needs_e2fsprogs
+from helpers import done, result, DEBUGFS, needs_e2fsprogs, program_image
 from test_ext2write import fsck_clean
 
 pytestmark = needs_e2fsprogs
 
 
 def image(tmp_path):
-    tree = tmp_path / "tree"
-    tree.mkdir()
-    (tree / "data").write_bytes(b"0123456789")
-    (tree / "bin").mkdir()
-    (tree / "bin" / "forkfd").write_bytes((BUILD / "progs" / "forkfd").read_bytes())
-    (tree / "bin" / "forkfd").chmod(0o755)
-    img = tmp_path / "fs.img"
-    subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "1024", "-d", str(tree), str(img), "8M"],
-                   check=True, capture_output=True)
-    return img
+    return program_image(tmp_path, "forkfd", {"data": b"0123456789"})
 
 
 @pytest.mark.parametrize("smp", [1, 2])

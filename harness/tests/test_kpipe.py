@@ -15,11 +15,9 @@ a missing program). Every pipe, open file and child comes back: INFO_MEM_AVAIL
 (avail_lost not above 0) and memcheck. Before kernel pipes a fork's pipe was
 each process's own copy: the body's first case ended it with SIGPIPE (status
 141) on all six."""
-import subprocess
 
 import pytest
-from harness import BUILD
-from helpers import done, result, MKE2FS, needs_e2fsprogs
+from helpers import done, result, needs_e2fsprogs, program_image
 
 pytestmark = needs_e2fsprogs
 
@@ -30,14 +28,7 @@ pytestmark = needs_e2fsprogs
 
 
 def image(tmp_path):
-    tree = tmp_path / "tree"
-    (tree / "bin").mkdir(parents=True)
-    (tree / "bin" / "kpipe").write_bytes((BUILD / "progs" / "kpipe").read_bytes())
-    (tree / "bin" / "kpipe").chmod(0o755)
-    img = tmp_path / "fs.img"
-    subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "1024", "-d", str(tree), str(img), "8M"],
-                   check=True, capture_output=True)
-    return img
+    return program_image(tmp_path, "kpipe")
 
 
 @pytest.mark.parametrize("smp", [1, 2])

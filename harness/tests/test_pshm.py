@@ -10,24 +10,15 @@ opened and posted by the child, and one by a posix_spawn'd program
 (/bin/pshm on the disk) that shares nothing with the parent
 (kernel/segname.c). Every package, one and two CPUs; every frame back
 once all have ended (INFO_MEM_AVAIL, memcheck)."""
-import subprocess
 
 import pytest
-from harness import BUILD
-from helpers import done, result, MKE2FS, needs_e2fsprogs
+from helpers import done, result, needs_e2fsprogs, program_image
 
 pytestmark = needs_e2fsprogs
 
 
 def image(tmp_path):
-    tree = tmp_path / "tree"
-    (tree / "bin").mkdir(parents=True)
-    (tree / "bin" / "pshm").write_bytes((BUILD / "progs" / "pshm").read_bytes())
-    (tree / "bin" / "pshm").chmod(0o755)
-    img = tmp_path / "fs.img"
-    subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "1024", "-d", str(tree), str(img), "8M"],
-                   check=True, capture_output=True)
-    return img
+    return program_image(tmp_path, "pshm")
 
 
 @pytest.mark.parametrize("smp", [1, 2])

@@ -10,23 +10,14 @@ other; e2fsck -fn clean, debugfs dumps it); every frame comes back
 import subprocess
 
 import pytest
-from harness import BUILD
-from helpers import done, result, DEBUGFS, MKE2FS, needs_e2fsprogs
+from helpers import done, result, DEBUGFS, needs_e2fsprogs, program_image
 from test_ext2write import fsck_clean
 
 pytestmark = needs_e2fsprogs
 
 
 def image(tmp_path):
-    tree = tmp_path / "tree"
-    tree.mkdir()
-    (tree / "bin").mkdir()
-    (tree / "bin" / "shmcoh").write_bytes((BUILD / "progs" / "shmcoh").read_bytes())
-    (tree / "bin" / "shmcoh").chmod(0o755)
-    img = tmp_path / "fs.img"
-    subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "1024", "-d", str(tree), str(img), "8M"],
-                   check=True, capture_output=True)
-    return img
+    return program_image(tmp_path, "shmcoh")
 
 
 @pytest.mark.parametrize("smp", [1, 2])

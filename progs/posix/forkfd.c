@@ -35,6 +35,7 @@
 #include <animalib/result.h>
 #include <avail.h>
 #include <check.h>
+#include <forkaudit.h>
 
 /* Run fn in a child; its exit status (0: every check there passed). */
 static int in_child(int (*fn)(int), int fd)
@@ -42,10 +43,7 @@ static int in_child(int (*fn)(int), int fd)
 	pid_t p = fork();
 	if (p == 0)
 		_exit(fn(fd));
-	int st = -1;
-	if (p < 0 || waitpid(p, &st, 0) != p)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return fork_status(p);
 }
 
 static int read3(int fd)
@@ -160,10 +158,9 @@ static int spawned(int fd)
 	snprintf(arg, sizeof arg, "%d", fd);
 	char *argv[] = { "forkfd", "pkg=fifo", "read", arg, 0 };
 	pid_t p = 0;
-	int st = -1;
-	if (posix_spawn(&p, "/bin/forkfd", 0, 0, argv, 0) || waitpid(p, &st, 0) != p)
+	if (posix_spawn(&p, "/bin/forkfd", 0, 0, argv, 0))
 		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return fork_status(p);
 }
 
 static void spawn(void)
@@ -195,28 +192,11 @@ int main(int argc, char **argv)
 	}
 	struct result R;
 	result_begin(&R, "forkfd");
-	/* The parent's own first blocking waitpid (a poll with thread-level
-	   sleeps: ulib/libc/proc.c) sets up what the runtime keeps for
-	   sleeping (64 KiB and a page, on fifo); made once here, with a child
-	   that makes it wait, so the figure below counts only what the
-	   children leave */
-	pid_t w = fork();
-	if (w == 0) {
-		usleep(20000);
-		_exit(0);
-	}
-	waitpid(w, 0, 0);
-	long before = avail_settled(1);
-	pid_t p = fork();
-	if (p == 0) {
-		int f = body();
-		printf("forkfd: %d checks, %d failures\n", checks, f);
-		_exit(f ? 1 : 0);
-	}
-	int st = -1;
-	CHECK(p > 0 && waitpid(p, &st, 0) == p);
-	result_int(&R, "status", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-	result_int(&R, "avail_lost", before - avail_settled(1));
+	long lost;
+	int st = fork_audit(body, &lost);
+	CHECK(st >= 0);
+	result_int(&R, "status", st);
+	result_int(&R, "avail_lost", lost);
 	result_int(&R, "failures", failures);
 	result_end(&R);
 	return failures;

@@ -48,17 +48,10 @@
 #include <animalib/result.h>
 #include <avail.h>
 #include <check.h>
+#include <forkaudit.h>
 
 extern const struct pkg *posix_pkg;     /* (ulib/pthread/pstart.c) */
 static char pkg[32];                     /* pkg=NAME, for the programs we exec */
-
-static int status(pid_t p)
-{
-	int st = -1;
-	if (p < 0 || waitpid(p, &st, 0) != p)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 static size_t read_all(int fd, char *buf, size_t n)
 {
@@ -95,7 +88,7 @@ static void down(void)
 		b[i] = (char)pat(i);
 	CHECK(write(p[1], b, DOWN) == DOWN);
 	CHECK(close(p[1]) == 0);
-	CHECK(status(c) == 0);
+	CHECK(fork_status(c) == 0);
 }
 
 static void up(void)
@@ -112,7 +105,7 @@ static void up(void)
 	char b[32] = { 0 };
 	CHECK(read_all(p[0], b, sizeof b) == 14 && !strcmp(b, "from the child"));
 	CHECK(read(p[0], b, 1) == 0);    /* the end of file: the child's end went with it */
-	CHECK(status(c) == 0);
+	CHECK(fork_status(c) == 0);
 	CHECK(close(p[0]) == 0);
 }
 
@@ -157,7 +150,7 @@ static void chain(void)
 	CHECK(read_all(c[0], buf, sizeof buf - 1) > 0 && atol(buf) == 1000 * 1001);
 	close(c[0]);
 	for (int i = 0; i < 3; i++)
-		CHECK(status(k[i]) == 0);
+		CHECK(fork_status(k[i]) == 0);
 }
 
 static void ends(void)
@@ -173,14 +166,14 @@ static void ends(void)
 	}
 	close(p[1]);
 	CHECK(read(p[0], b, 4) == 1 && read(p[0], b, 4) == 0);
-	CHECK(status(c) == 0);
+	CHECK(fork_status(c) == 0);
 	close(p[0]);
 	/* EPIPE: the only reader, in a child, gone */
 	CHECK(pipe(p) == 0);
 	if ((c = fork()) == 0)
 		_exit(0);
 	close(p[0]);
-	CHECK(status(c) == 0);
+	CHECK(fork_status(c) == 0);
 	signal(SIGPIPE, SIG_IGN);
 	CHECK(write(p[1], "x", 1) == -1 && errno == EPIPE);
 	signal(SIGPIPE, SIG_DFL);
@@ -197,7 +190,7 @@ static void ends(void)
 	close(p[1]);
 	usleep(20000);
 	close(p[0]);
-	CHECK(status(c) == 128 + SIGPIPE);
+	CHECK(fork_status(c) == 128 + SIGPIPE);
 }
 
 static volatile int alive, usr1;
@@ -245,7 +238,7 @@ static void thread(void)
 	char b[2];
 	CHECK(read(q[0], b, 1) == 1);    /* the child's other thread ran */
 	CHECK(write(p[1], "hello", 5) == 5);
-	CHECK(status(c) == 0);
+	CHECK(fork_status(c) == 0);
 	close(p[1]), close(q[0]);
 }
 
@@ -295,7 +288,7 @@ static void intr(void)
 	CHECK(read(q[0], b, 1) == 1);
 	CHECK(write(p[1], "ok", 2) == 2);
 	close(q[0]);
-	int st = status(c);
+	int st = fork_status(c);
 	if (st)
 		printf("kpipe: intr: the child ended with %d\n", st);
 	CHECK(st == 0);
@@ -328,7 +321,7 @@ static void exec_upper(void)
 		ok = got[i] == toupper((unsigned char)text[i]);
 	CHECK(ok);
 	close(out[0]);
-	CHECK(status(c) == 0);
+	CHECK(fork_status(c) == 0);
 }
 
 /* posix_spawn /bin/kpipe ARG with a pipe dup2'd onto its stdout: what
@@ -489,7 +482,7 @@ static int pingpong(int n, int procs_too)
 	}
 	if (c > 0) {
 		procs = pp_run(a[1], b[0]);
-		status(c);
+		fork_status(c);
 	}
 	printf("@result {\"name\": \"pingpong\", \"n\": %d, \"threads_ns\": %lld, \"processes_ns\": %lld}\n",
 	       n, threads, procs);
@@ -505,22 +498,10 @@ int main(int argc, char **argv)
 	snprintf(pkg, sizeof pkg, "pkg=%s", posix_pkg->name);
 	struct result R;
 	result_begin(&R, "kpipe");
-	pid_t w = fork();                /* (the runtime's sleeping set up: forkfd.c says why) */
-	if (w == 0) {
-		usleep(20000);
-		_exit(0);
-	}
-	waitpid(w, 0, 0);
-	long before = avail_settled(1);
-	pid_t p = fork();
-	if (p == 0) {
-		int f = body();
-		printf("kpipe: %d checks, %d failures\n", checks, f);
-		_exit(f ? 1 : 0);
-	}
-	int st = status(p);
+	long lost;
+	int st = fork_audit(body, &lost);
 	result_int(&R, "status", st);
-	result_int(&R, "avail_lost", before - avail_settled(1));
+	result_int(&R, "avail_lost", lost);
 	result_end(&R);
 	return st;
 }

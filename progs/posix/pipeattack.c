@@ -32,6 +32,7 @@
 #include <animalib/result.h>
 #include <avail.h>
 #include <check.h>
+#include <forkaudit.h>
 
 #define KBAD 0xffff800000000000L
 
@@ -44,14 +45,6 @@ static long size_of(int fd)
 {
 	struct kstat st;
 	return syscall2(SYS_file_fstat, fd, &st) < 0 ? -1 : (long)st.size;
-}
-
-static int status(pid_t p)
-{
-	int st = -1;
-	if (p < 0 || waitpid(p, &st, 0) != p)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 static void fds(void)
@@ -116,7 +109,7 @@ static void flood(void)
 		got += r > 0 ? (size_t)r : 0;
 	}
 	CHECK(got > 0);
-	CHECK(kill(c, SIGKILL) == 0 && status(c) == 128 + SIGKILL);
+	CHECK(kill(c, SIGKILL) == 0 && fork_status(c) == 128 + SIGKILL);
 	ssize_t r;
 	while ((r = read(p[0], b, sizeof b)) > 0)
 		;
@@ -137,7 +130,7 @@ static void killed(void)
 	}
 	close(p[0]);
 	usleep(20000);
-	CHECK(kill(c, SIGKILL) == 0 && status(c) == 128 + SIGKILL);
+	CHECK(kill(c, SIGKILL) == 0 && fork_status(c) == 128 + SIGKILL);
 	signal(SIGPIPE, SIG_IGN);
 	CHECK(write(p[1], "x", 1) == -1 && errno == EPIPE);
 	signal(SIGPIPE, SIG_DFL);
@@ -183,7 +176,7 @@ static int body(void)
 	pid_t c = fork();
 	if (c == 0)
 		_exit(quota_child());
-	CHECK(status(c) == 0);
+	CHECK(fork_status(c) == 0);
 	return failures;
 }
 
@@ -191,22 +184,10 @@ int main(void)
 {
 	struct result R;
 	result_begin(&R, "pipeattack");
-	pid_t w = fork();                /* (the runtime's sleeping set up: forkfd.c says why) */
-	if (w == 0) {
-		usleep(20000);
-		_exit(0);
-	}
-	waitpid(w, 0, 0);
-	long before = avail_settled(1);
-	pid_t p = fork();
-	if (p == 0) {
-		int f = body();
-		printf("pipeattack: %d checks, %d failures\n", checks, f);
-		_exit(f ? 1 : 0);
-	}
-	int st = status(p);
+	long lost;
+	int st = fork_audit(body, &lost);
 	result_int(&R, "status", st);
-	result_int(&R, "avail_lost", before - avail_settled(1));
+	result_int(&R, "avail_lost", lost);
 	result_end(&R);
 	return st;
 }

@@ -43,6 +43,7 @@
 #include <animalib/result.h>
 #include <avail.h>
 #include <check.h>
+#include <forkaudit.h>
 
 #define NCHILD 4
 #define M 3000
@@ -330,12 +331,7 @@ int main(int argc, char **argv)
 	}
 	struct result R;
 	result_begin(&R, "pshm");
-	pid_t w = fork();                /* (the first blocking waitpid's own setup: forkfd.c) */
-	if (w == 0) {
-		usleep(20000);
-		_exit(0);
-	}
-	waitpid(w, 0, 0);
+	fork_warm();
 	/* ... and a blocking sleep of our own, which the waitpid above did
 	   not make if the child had ended first (a loaded host: 64 KiB
 	   counted as lost in a full-suite run) */
@@ -344,9 +340,8 @@ int main(int argc, char **argv)
 	pid_t p = fork();
 	if (p == 0)
 		_exit(body());
-	int st = -1;
-	CHECK(p > 0 && waitpid(p, &st, 0) == p);
-	int s = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	int s = fork_status(p);
+	CHECK(s >= 0);
 	result_int(&R, "status", s < 128 ? s & 1 : s);
 	result_int(&R, "spawned", s < 128 && (s & 2));
 	result_int(&R, "avail_lost", before - avail_settled(1));

@@ -32,6 +32,7 @@
 #include <animalib/result.h>
 #include <avail.h>
 #include <check.h>
+#include <forkaudit.h>
 
 #define N 20000
 #define PG 4096
@@ -193,25 +194,11 @@ int main(int argc, char **argv)
 		return spawned();
 	struct result R;
 	result_begin(&R, "shmcoh");
-	/* The parent's own first blocking waitpid sets up what the runtime
-	   keeps for sleeping: made once here (forkfd.c does the same). */
-	pid_t w = fork();
-	if (w == 0) {
-		usleep(20000);
-		_exit(0);
-	}
-	waitpid(w, 0, 0);
-	long before = avail_settled(1);
-	pid_t p = fork();
-	if (p == 0) {
-		int f = body();
-		printf("shmcoh: %d checks, %d failures\n", checks, f);
-		_exit(f ? 1 : 0);
-	}
-	int st = -1;
-	CHECK(p > 0 && waitpid(p, &st, 0) == p);
-	result_int(&R, "status", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-	result_int(&R, "avail_lost", before - avail_settled(1));
+	long lost;
+	int st = fork_audit(body, &lost);
+	CHECK(st >= 0);
+	result_int(&R, "status", st);
+	result_int(&R, "avail_lost", lost);
 	result_int(&R, "failures", failures);
 	result_end(&R);
 	return failures;

@@ -1,0 +1,57 @@
+/*
+ * Self-tests of processes (forkfd, kpipe, pipeattack, shmcoh, pshm): a
+ * child's exit status as one number, and a body run in a forked child
+ * with the memory it leaves behind measured. Include after check.h (the
+ * body's report names CHECK_NAME and counts its checks).
+ */
+#ifndef PROGS_FORKAUDIT_H
+#define PROGS_FORKAUDIT_H
+
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <avail.h>
+
+/* Child p's status once it has ended: its exit status, or 128 + the
+   signal that ended it (a shell's $?); -1 if p is no child to wait for. */
+static inline int fork_status(pid_t p)
+{
+	int st = -1;
+	if (p < 0 || waitpid(p, &st, 0) != p)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The caller's first blocking waitpid (a poll with thread-level sleeps:
+   ulib/libc/proc.c) sets up what the runtime keeps for sleeping (64 KiB
+   and a page, on fifo). Made once, with a child that makes it wait, so
+   a figure taken after it counts only what later children leave. */
+static inline void fork_warm(void)
+{
+	pid_t w = fork();
+	if (w == 0) {
+		usleep(20000);
+		_exit(0);
+	}
+	waitpid(w, 0, 0);
+}
+
+/* body() in a forked child, which prints its checks and failures and
+   exits 1 if any failed: its status (fork_status), and in *lost the
+   available memory (INFO_MEM_AVAIL) it did not give back. */
+static inline int fork_audit(int (*body)(void), long *lost)
+{
+	fork_warm();
+	long before = avail_settled(1);
+	pid_t p = fork();
+	if (p == 0) {
+		int f = body();
+		printf("%s: %d checks, %d failures\n", CHECK_NAME, checks, f);
+		_exit(f ? 1 : 0);
+	}
+	int st = fork_status(p);
+	*lost = before - avail_settled(1);
+	return st;
+}
+
+#endif

@@ -84,29 +84,39 @@ def test_mpl_psyche_shape_on_4_icount_cpus(built, request):
     # The bench's instruction-counted MPL variant (harness/experiments.py,
     # mpl4_exp): 4 icount CPUs, 4 VPs per copy spinning without PAUSE, a
     # 10 us tick. MPL 1: a CPU per VP, nobody waits for a CPU, so no
-    # warnings and no preemptions, and warnings on change nothing but
-    # where QEMU interleaves the vCPUs (the warning timer). Lock hand-offs
-    # are chaotic under that interleaving, and QEMU switches icount vCPUs
-    # partly on host time (methodology.md): one boot, repeated, took
-    # 0.176 or 0.202 s. So the counts are asserted exactly and the times
-    # with margin: MPL 1 as the median over the bench's three ticks.
+    # warnings and no preemptions: the counts are asserted exactly, over
+    # the bench's three ticks. Not the times: lock hand-offs are chaotic
+    # under QEMU's interleaving of the vCPUs, which any timer moves (the
+    # warning timer too) and which partly follows host time
+    # (methodology.md). Off / on medians differed by 25.1% and 25.9% at
+    # merges that touched neither warnings nor the scheduler; over ticks
+    # 5-17 "on" was the faster in 8 of 10 boots, over 7, 10, 13 the slower
+    # in 3 of 3. What warnings on cost with nobody waiting is measured
+    # where it is exact: one VP on one icount CPU, the same work, on and
+    # off (below).
     # MPL 3: 12 VPs share the 4 CPUs; without warnings holders are
     # preempted inside sections and the running peers spin through it;
     # with them (almost) never.
     one = [mpl4_exp("fifo", 1, w) for w in ("off", "on")]
-    runs = boot_pair([(e, i) for e in one for i in range(len(MPL4_SEEDS))], request)
-    off1, on1 = runs[:len(MPL4_SEEDS)], runs[len(MPL4_SEEDS):]
-    for r in runs:
+    alone = [mpl_exp("fifo", 1, w, "icount", iters=3000, smp=1, cs=1000, ncs=6000, vps=1,
+                     spin="busy") for w in ("off", "on")]
+    runs = boot_pair([(e, i) for e in one for i in range(len(MPL4_SEEDS))] +
+                     [(e, 0) for e in alone], request)
+    for r in runs[:-2]:
         (f,) = r.figures
         t = f["all_copies"]
         assert t["cs_preempted"] == 0 and t["preemptions"] <= f["vps"], t
         assert t["warnings"] <= f["vps"], t     # the start: a VP can wait a moment
-    med = lambda rs: statistics.median(r.figures[0]["value"] for r in rs)
-    # (0.25 failed at 0.251 and 0.259 after merges that touch neither
-    # warnings nor the scheduler's choices, with "on" boots of 0.176-0.228
-    # s: the interleaving alone moves a median that much)
-    assert abs(med(off1) / med(on1) - 1) <= 0.35, ([r.figures[0]["value"] for r in off1],
-                                                   [r.figures[0]["value"] for r in on1])
+    # Alone, warnings on cost a timer interrupt per quantum (when the
+    # warning falls due and finds nobody waiting: kernel/warn.c), about
+    # 320 instructions in 2 ms, 0.02%: no warning, no preemption, no
+    # yield. A warning given with nobody to yield to, or a warning timer
+    # that fired again and again, would cost far more than 0.1%.
+    (a_off,), (a_on,) = (r.figures for r in runs[-2:])
+    for f in (a_off, a_on):
+        t = f["all_copies"]
+        assert t["warnings"] == t["preemptions"] == 0, t
+    assert abs(a_on["value"] / a_off["value"] - 1) <= 0.001, (a_off["value"], a_on["value"])
     seed = ("tick=10",)
     off3, on3 = (mpl4_exp("fifo", 3, w, seeds=seed) for w in ("off", "on"))
     r_off, r_on = boot_pair([(off3, 0), (on3, 0)], request)

@@ -187,8 +187,10 @@ static void test_signal(void)
 	CHECK(timer_gettime(t, &g) == 0 && g.it_value.tv_sec == 0 && g.it_value.tv_nsec == 0);
 	CHECK(timer_getoverrun(t) == 0);
 
-	/* TIMER_ABSTIME on CLOCK_MONOTONIC: 100 ms ahead */
+	/* TIMER_ABSTIME on CLOCK_MONOTONIC: 100 ms ahead (of `now`: t0 is
+	   read first, so a stall after it cannot make the timer look early) */
 	struct timespec now;
+	t0 = mono_ms();
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	v = (struct itimerspec){ .it_value = now };
 	v.it_value.tv_nsec += 100000000;
@@ -197,7 +199,6 @@ static void test_signal(void)
 		v.it_value.tv_nsec -= 1000000000;
 	}
 	info_n = 0;
-	t0 = mono_ms();
 	CHECK(timer_settime(t, TIMER_ABSTIME, &v, 0) == 0);
 	CHECK(wait_for(&info_n, 1, 2000));
 	CHECK(mono_ms() - t0 >= 90);
@@ -219,12 +220,11 @@ static void test_signal(void)
 		v.it_value.tv_nsec -= 1000000000;
 	}
 	info_n = 0;
-	t0 = mono_ms();
 	CHECK(timer_settime(t, TIMER_ABSTIME, &v, 0) == 0);
 	CHECK(timer_gettime(t, &g) == 0 && g.it_value.tv_sec == 0 &&
 	      (g.it_value.tv_nsec > 0 || mono_ms() - s0 >= 99));     /* (a stall: due) */
 	CHECK(wait_for(&info_n, 1, 2000));
-	CHECK(mono_ms() - t0 >= 90);
+	CHECK(mono_ms() - s0 >= 90);      /* (s0: read before `now`) */
 
 	/* disarm with 0: the old value comes back, nothing fires */
 	v = (struct itimerspec){ .it_value = { 0, 100000000 } };

@@ -157,8 +157,8 @@ static int try_other(void *arg)
 static int timed_short(void *arg)
 {
 	(void)arg;
+	int64_t t0 = now_ns();                         /* before the deadline's base */
 	struct timespec dl = in_ms(50);
-	int64_t t0 = now_ns();
 	int r = mtx_timedlock(&tm, &dl);
 	if (r == thrd_timedout && now_ns() - t0 < 40 * 1000000)
 		return 100;                            /* too early */
@@ -261,8 +261,8 @@ static void test_cond(void)
 	CHECK(woken == NT && tokens == 0);
 
 	mtx_lock(&cm);
+	int64_t t0 = now_ns();                         /* before the deadline's base */
 	struct timespec dl = in_ms(30);
-	int64_t t0 = now_ns();
 	CHECK(cnd_timedwait(&cc, &cm, &dl) == thrd_timedout);
 	CHECK(now_ns() - t0 >= 25 * 1000000);
 	CHECK(mtx_trylock(&cm) == thrd_busy);          /* held again after the timeout */

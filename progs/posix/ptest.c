@@ -741,8 +741,8 @@ static void area_rwlock(void)
 	CHECK(pthread_rwlock_timedrdlock(&rw, &ts) == EDEADLK);
 	CHECK(pthread_rwlock_unlock(&rw) == 0);
 	CHECK(pthread_rwlock_rdlock(&rw) == 0);
+	t0 = now_ns();                   /* before the deadline's base (a stall between) */
 	ts = after_ms(CLOCK_REALTIME, 30);
-	t0 = now_ns();
 	CHECK(pthread_rwlock_timedwrlock(&rw, &ts) == ETIMEDOUT);
 	CHECK(TIMELY(ms_since(t0), 30));
 	ts = (struct timespec){ -2, 0 };

@@ -417,13 +417,13 @@ static void test_futex(void)
 	CHECK(fx(&w, FUTEX_WAIT, 5, &rel, 0) == -1 && errno == ETIMEDOUT);
 	CHECK(ns_since(&t0) >= 20000000);
 	struct timespec abs;
+	clock_gettime(CLOCK_MONOTONIC, &t0);     /* before the deadline's base */
 	clock_gettime(CLOCK_REALTIME, &abs);
 	abs.tv_nsec += 10000000;
 	if (abs.tv_nsec >= 1000000000) {
 		abs.tv_sec++;
 		abs.tv_nsec -= 1000000000;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	errno = 0;
 	CHECK(fx(&w, FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, 5, &abs, FUTEX_BITSET_MATCH_ANY) == -1 &&
 	      errno == ETIMEDOUT);

@@ -67,11 +67,11 @@ static void *waiter(void *arg)
 	static struct out res;       /* (one waiter at a time) */
 	struct out *o = &res;
 	struct timespec ts;
+	uint64_t t0 = mono_ms();     /* before the deadline's base: a stall between */
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_nsec += TIMEOUT_MS * 1000000L;
 	if (ts.tv_nsec >= 1000000000L)
 		ts.tv_sec++, ts.tv_nsec -= 1000000000L;
-	uint64_t t0 = mono_ms();
 	in_wait = 1;
 	o->r = wr ? pthread_rwlock_timedwrlock(&l, &ts) : pthread_rwlock_timedrdlock(&l, &ts);
 	o->waited = mono_ms() - t0;

@@ -73,7 +73,7 @@ static int started;              /* the timer thread is made or being made */
 
 /* ulib/libc/signal.c */
 int __timer_taken(int id);
-uint64_t __clock_realtime_ns(void);     /* ulib/libc/time.c */
+uint64_t __clock_epoch_ns(void);        /* ulib/libc/time.c: CLOCK_REALTIME - CLOCK_MONOTONIC */
 
 static int id_of(struct ptimer *t)
 {
@@ -378,7 +378,7 @@ int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itim
 			due = now + val;
 		else {
 			/* an absolute time of the timer's clock, as now_ns()'s */
-			uint64_t base = realtime ? __clock_realtime_ns() - now : 0;
+			uint64_t base = realtime ? __clock_epoch_ns() : 0;
 			due = val > base ? val - base : 1;   /* passed: at once */
 		}
 	}

@@ -60,7 +60,7 @@ void pw_retry(struct thread *self)
 		self->ops->interrupt(self);
 }
 
-uint64_t __clock_realtime_ns(void);   /* CLOCK_REALTIME in ns since 1970 (ulib/libc/time.c) */
+uint64_t __clock_epoch_ns(void);      /* CLOCK_REALTIME - CLOCK_MONOTONIC (ulib/libc/time.c) */
 
 int64_t pdeadline(clockid_t clock, const struct timespec *abstime)
 {
@@ -71,7 +71,7 @@ int64_t pdeadline(clockid_t clock, const struct timespec *abstime)
 		return now ? (int64_t)now : 1;   /* (POSIX: only tv_nsec makes it EINVAL) */
 	uint64_t abs = (uint64_t)abstime->tv_sec * 1000000000ULL + (uint64_t)abstime->tv_nsec;
 	if (clock == CLOCK_REALTIME) {
-		uint64_t rt = __clock_realtime_ns();
+		uint64_t rt = __clock_epoch_ns() + now;     /* the same instant as now */
 		abs = abs > rt ? now + (abs - rt) : now;
 	} else if (clock != CLOCK_MONOTONIC)
 		return -EINVAL;

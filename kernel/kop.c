@@ -245,7 +245,8 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 	op->mode = KOP_VP;
 	if (immediate)
 		kop_expire(op);
-	else if (interruptible(op) && __atomic_exchange_n(&vp->sigwake, 0, __ATOMIC_ACQ_REL))
+	else if (__builtin_expect(READ_ONCE(vp->sigwake), 0) && interruptible(op) &&
+		 __atomic_exchange_n(&vp->sigwake, 0, __ATOMIC_ACQ_REL))
 		complete(op, (uint64_t)-EINTR);    /* told before it blocked (kop_interrupt) */
 	sched_arm_timer();
 	while (!op->done && sp->state == SP_ALIVE) {

@@ -231,7 +231,8 @@ struct space *space_hold(int id)
    signals are -EINVAL (no job control). A target that catches sig gets
    it pending (psig.c); otherwise SIGCHLD, SIGCONT, SIGURG and SIGWINCH
    (ignored by default, or by it) do nothing, and every other signal ends
-   the space, WTERMSIG = sig. */
+   the space, WTERMSIG = sig; a real-time signal past the target's
+   queue is -EAGAIN. */
 long sys_kill(uint64_t pid, uint64_t sig, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)c, (void)d, (void)e, (void)f;
@@ -246,7 +247,7 @@ long sys_kill(uint64_t pid, uint64_t sig, uint64_t c, uint64_t d, uint64_t e, ui
 		return -ESRCH;
 	long r = space_may_signal(me, t) ? 0 : -EPERM;
 	if (!r && sig)
-		psig_kill(me, t, (int)sig, KSI_USER, 0);
+		r = psig_kill(me, t, (int)sig, KSI_USER, 0);   /* (-EAGAIN: its real-time queue is full) */
 	space_put(t);
 	return r;
 }

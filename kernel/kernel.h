@@ -244,6 +244,7 @@ void futex_cancel_seg(int seg_id, struct space *sp, long err);
 long utimer_set(uint64_t deadline, uint64_t token);
 void kop_space_cleanup(struct space *sp);
 void kop_vp_cleanup(struct vp *vp);
+void kop_interrupt(struct space *sp);
 void futex_rekey(struct space *sp, uint64_t from, uint64_t to);
 void kop_wake_list(struct kop **list);
 
@@ -437,11 +438,16 @@ const char *file_base(const char *path);
 long kill_many(int pid, int sig);
 
 /* psig.c */
-void psig_kill(struct space *me, struct space *t, int sig, int code, uint64_t value);
+long psig_kill(struct space *me, struct space *t, int sig, int code, uint64_t value);
 int psig_child_end(struct space *ch);
 int psig_reaps(struct space *sp);
 void psig_fork(struct space *sp, struct space *ch);
 long psig_pending(struct space *sp, uint64_t what);
+int psig_rt_queue(struct psig *p, const struct ksiginfo *si);
+
+/* psigexec.c */
+void psig_exec(struct space *old, struct space *nw);
+long psig_exec_info(struct space *sp, uint64_t what);
 
 /* sysproc.c */
 long user_argv(uint64_t uprog, uint64_t argc, uint64_t uargv, char **bufp, char **args);

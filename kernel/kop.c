@@ -185,6 +185,8 @@ static void complete(struct kop *op, uint64_t result)
 	kop_free(op);
 }
 
+static int interruptible(const struct kop *op);
+
 /*
  * Block on op, which the caller has filled in (kind, wake_ns, fkey) while
  * holding kop_lock. Releases kop_lock. Returns the result (VP mode) or 0
@@ -243,6 +245,9 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 	op->mode = KOP_VP;
 	if (immediate)
 		kop_expire(op);
+	else if (__builtin_expect(READ_ONCE(vp->sigwake), 0) && interruptible(op) &&
+		 __atomic_exchange_n(&vp->sigwake, 0, __ATOMIC_ACQ_REL))
+		complete(op, (uint64_t)-EINTR);    /* told before it blocked (kop_interrupt) */
 	sched_arm_timer();
 	while (!op->done && sp->state == SP_ALIVE) {
 		vp_block(&kop_lock);
@@ -374,6 +379,36 @@ void futex_cancel_seg(int seg_id, struct space *sp, long err)
 		next = op->snext;
 		if (op->fkey && op->fkey >> 32 == tag)
 			complete(op, (uint64_t)err);
+	}
+	spin_unlock(&kop_lock);
+}
+
+/* May a signal from another process cut op's wait short? A sleep, futex
+   or pipe wait of a classic VP that takes interrupts (intr_entry): a
+   thread blocked alone on an upcall VP needs none, its VP hears EV_PSIG. */
+static int interruptible(const struct kop *op)
+{
+	const struct vp_page *p = op->vp->vpp;
+	return (op->kind == BLK_SLEEP || op->kind == BLK_FUTEX || op->kind == BLK_PIPE) &&
+	       READ_ONCE(p->intr_entry) && !READ_ONCE(p->upcall_entry);
+}
+
+/* A signal from another process is pending for sp (psig.c, which set
+   each VP's sigwake as it told it): end with -EINTR every interruptible
+   wait in which one of sp's VPs is blocked whole, so that it returns to
+   user mode, takes the interrupt and looks (its waits look again at
+   their word: a wake-up without cause is harmless); a VP about to block
+   finds its sigwake instead (kop_wait). Either consumes sigwake, so a
+   signal cuts one wait short at most. Only sp's kops are walked (at most
+   MAXKOP_SPACE), once per take. */
+void kop_interrupt(struct space *sp)
+{
+	spin_lock(&kop_lock);
+	for (struct kop *op = sp->kops, *next; op; op = next) {
+		next = op->snext;
+		if (op->mode == KOP_VP && !op->done && interruptible(op) &&
+		    __atomic_exchange_n(&op->vp->sigwake, 0, __ATOMIC_ACQ_REL))
+			complete(op, (uint64_t)-EINTR);
 	}
 	spin_unlock(&kop_lock);
 }

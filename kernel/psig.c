@@ -1,19 +1,29 @@
 /*
  * Signals between processes: SYS_sigdisp, SYS_sigtake, SYS_sigqueue,
- * what a kill does to a space that catches the signal, and SIGCHLD.
+ * SYS_sigdie, what a kill does to a space that catches the signal, and
+ * SIGCHLD.
  *
  * Each space keeps, under its lock, which signals it catches and which
  * it ignores (told by ulib's sigaction through SYS_sigdisp: the kernel
  * reads no user memory for it) and a pending set with one record per
  * signal number (struct psig, inside struct space: charged with it, and
  * no sender can make it grow; a second send of a pending signal is the
- * same signal, as for Linux's standard signals). A signal from another
- * process that the space catches becomes pending; the first one after
- * each take is announced by EV_PSIG to every VP of the space that hears
- * events (upcalls, or a classic VP's interrupt entry, intr.c), so a
- * flood of sends costs the target one round of events per take. ulib
+ * same signal, as for Linux's standard signals; a real-time signal's
+ * every send is a record of its own, in a queue of PSIG_RTQ_MAX per space,
+ * past which a send fails with EAGAIN, as Linux's RLIMIT_SIGPENDING). A
+ * signal from another process that the space catches becomes pending;
+ * the first one after each take is announced by EV_PSIG to every VP of
+ * the space that hears events (upcalls, or a classic VP's interrupt
+ * entry, intr.c), and a classic VP blocked whole in a wait has it cut
+ * short (kop_interrupt), so a flood of sends costs the target one round
+ * of events per take. ulib
  * takes the records (SYS_sigtake) and raises each as a signal for the
  * program, run by a thread that does not block it (ulib/libc/signal.c).
+ *
+ * ulib also has the kernel catch a SIG_DFL signal that every thread
+ * blocks (it stays pending for sigwait); should it find a thread that
+ * does not block it after all, SYS_sigdie is the default action. What
+ * an exec keeps: psigexec.c.
  *
  * SIGCHLD: a child's end is pending for its parent if the parent catches
  * it. If the parent ignores it (or asked SIGD_NOCLDWAIT), the child is
@@ -42,39 +52,64 @@ static void announce(struct space *t, int sig)
 		if (v && event_post(v, &ev, EVP_ADMIT) == 0) {
 			t->psig.told = 1;
 			t->psig.notices++;
+			__atomic_store_n(&v->sigwake, 1, __ATOMIC_RELEASE);
 		}
 	}
 }
 
-/* si for t: pending if t catches it, nothing if t ignores it (or does by
-   default), else its default action (space_signal: never for a signal
-   ignored by default, so SIGCHLD may be sent with table_lock held). */
-static void send(struct space *t, const struct ksiginfo *si)
+/* A real-time send joins t's queue (t->lock held): -EAGAIN once
+   PSIG_RTQ_MAX wait, as Linux's RLIMIT_SIGPENDING. The queue is part of
+   struct space, charged with it: no sender can make it grow. */
+int psig_rt_queue(struct psig *p, const struct ksiginfo *si)
 {
-	int sig = si->signo, end = 0;
+	if (p->nrtq >= PSIG_RTQ_MAX)
+		return -EAGAIN;
+	p->rtq[p->nrtq++] = *si;
+	return 0;
+}
+
+/* si for t: pending if t catches it (a standard signal once, a real-time
+   one per send), nothing if t ignores it (or does by default), else its
+   default action (space_signal: never for a signal ignored by default,
+   so SIGCHLD may be sent with table_lock held). The first pending one
+   after a take also cuts short the waits of t's classic VPs that take
+   interrupts (kop_interrupt), so that a VP blocked in the kernel hears
+   it. -EAGAIN: t's real-time queue is full. */
+static int send(struct space *t, const struct ksiginfo *si)
+{
+	int sig = si->signo, end = 0, r = 0, told = 0;
 	spin_lock(&t->lock);
 	struct psig *p = &t->psig;
 	if (t->state != SP_ALIVE)
 		;
 	else if (sig < PSIG_MAX && (p->catch & BIT(sig))) {
-		if (!(p->pend & BIT(sig)))
+		if (sig >= PSIG_RTMIN)
+			r = psig_rt_queue(p, si);
+		else if (!(p->pend & BIT(sig)))
 			p->info[sig] = *si;
-		p->pend |= BIT(sig);
-		if (!p->told)
-			announce(t, sig);
+		if (!r) {
+			p->pend |= BIT(sig);
+			if (!p->told) {
+				announce(t, sig);
+				told = 1;
+			}
+		}
 	} else
 		end = !(sig < PSIG_MAX && (p->ign & BIT(sig))) && !dfl_ignored(sig);
 	spin_unlock(&t->lock);
 	if (end)
 		space_signal(t, sig);
+	if (told)
+		kop_interrupt(t);
+	return r;
 }
 
 /* A kill (or sigqueue) of t by me, which may signal it; sig 1..64 (64
-   cannot be caught: one 64-bit set holds 1..63). */
-void psig_kill(struct space *me, struct space *t, int sig, int code, uint64_t value)
+   cannot be caught: one 64-bit set holds 1..63). 0, or -EAGAIN. */
+long psig_kill(struct space *me, struct space *t, int sig, int code, uint64_t value)
 {
 	struct ksiginfo si = { .signo = sig, .code = code, .pid = me->id, .value = value };
-	send(t, &si);
+	return send(t, &si);
 }
 
 /* ch has ended and its parent is alive (space_finish, table_lock held):
@@ -138,6 +173,11 @@ long sys_sigdisp(uint64_t sig, uint64_t how, uint64_t c, uint64_t d, uint64_t e,
 	else if (disp == SIGD_IGN) {
 		p->ign |= BIT(sig);
 		p->pend &= ~BIT(sig);        /* a pending one is discarded (POSIX) */
+		int n = 0;
+		for (int i = 0; i < p->nrtq; i++)
+			if (p->rtq[i].signo != (int)sig)
+				p->rtq[n++] = p->rtq[i];
+		p->nrtq = n;
 	}
 	if (sig == 17)
 		p->nocldwait = (how & SIGD_NOCLDWAIT) != 0;
@@ -145,8 +185,49 @@ long sys_sigdisp(uint64_t sig, uint64_t how, uint64_t c, uint64_t d, uint64_t e,
 	return 0;
 }
 
+/* Take sig's next record into *out (lock held): a standard signal's
+   one, or a real-time signal's oldest (its bit stays while more wait). */
+static void take_one(struct psig *p, int sig, struct ksiginfo *out)
+{
+	if (sig < PSIG_RTMIN) {
+		*out = p->info[sig];
+		p->pend &= ~BIT(sig);
+		return;
+	}
+	int i = 0, more = 0;
+	while (i < p->nrtq && p->rtq[i].signo != sig)
+		i++;
+	*out = p->rtq[i];                /* (the bit is set only while one waits) */
+	for (int j = i + 1; j < p->nrtq; j++) {
+		more |= p->rtq[j].signo == sig;
+		p->rtq[j - 1] = p->rtq[j];
+	}
+	p->nrtq--;
+	if (!more)
+		p->pend &= ~BIT(sig);
+}
+
+/* Give back a record taken (a bad buffer): at the head of its queue. */
+static void give_back(struct psig *p, const struct ksiginfo *k)
+{
+	int sig = k->signo;
+	if (sig < PSIG_RTMIN) {
+		if (!(p->pend & BIT(sig)))
+			p->info[sig] = *k;
+	} else {
+		if (p->nrtq >= PSIG_RTQ_MAX)
+			return;              /* (a send took its place meanwhile: lost) */
+		for (int j = p->nrtq; j > 0; j--)
+			p->rtq[j] = p->rtq[j - 1];
+		p->rtq[0] = *k;
+		p->nrtq++;
+	}
+	p->pend |= BIT(sig);
+}
+
 /* (struct ksiginfo *buf, n): up to n (at most PSIG_TAKE_MAX) pending
-   signals, lowest number first, taken. A bad buffer gives them back. */
+   signals, lowest number first (a real-time one's sends oldest first),
+   taken. A bad buffer gives them back. */
 long sys_sigtake(uint64_t ubuf, uint64_t n, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)c, (void)d, (void)e, (void)f;
@@ -157,25 +238,35 @@ long sys_sigtake(uint64_t ubuf, uint64_t n, uint64_t c, uint64_t d, uint64_t e, 
 	struct ksiginfo out[PSIG_TAKE_MAX];
 	int k = 0;
 	spin_lock(&me->lock);
-	for (int sig = 1; sig < PSIG_MAX && k < PSIG_TAKE_MAX && (uint64_t)k < n; sig++)
-		if (p->pend & BIT(sig)) {
-			out[k++] = p->info[sig];
-			p->pend &= ~BIT(sig);
-		}
+	for (int sig = 1; sig < PSIG_MAX && k < PSIG_TAKE_MAX && (uint64_t)k < n;)
+		if (p->pend & BIT(sig))
+			take_one(p, sig, &out[k++]);
+		else
+			sig++;
 	p->told = 0;                         /* the next send tells again */
 	p->takes++;
 	spin_unlock(&me->lock);
 	if (k && copyout(ubuf, out, (size_t)k * sizeof out[0]) < 0) {
 		spin_lock(&me->lock);
-		for (int i = 0; i < k; i++)
-			if (!(p->pend & BIT(out[i].signo))) {
-				p->pend |= BIT(out[i].signo);
-				p->info[out[i].signo] = out[i];
-			}
+		for (int i = k - 1; i >= 0; i--)
+			give_back(p, &out[i]);
 		spin_unlock(&me->lock);
 		return -EFAULT;
 	}
 	return k;
+}
+
+/* (sig): the caller's space ends as sig's default action would, sent by
+   another process (ulib takes such a signal while some thread blocks it,
+   psig.c's SIGD_CATCH; when it then finds a thread that does not, its
+   default action is this). */
+long sys_sigdie(uint64_t sig, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)b, (void)c, (void)d, (void)e, (void)f;
+	if (!sig || sig >= PSIG_MAX || (sig >= 19 && sig <= 22) || dfl_ignored((int)sig))
+		return -EINVAL;
+	space_signal(myvp()->space, (int)sig);
+	return 0;                        /* the return path sees the space dying */
 }
 
 /* (pid > 0, sig, value): SYS_kill of one process, with a value. */
@@ -191,7 +282,7 @@ long sys_sigqueue(uint64_t pid, uint64_t sig, uint64_t value, uint64_t d, uint64
 		return -ESRCH;
 	long r = space_may_signal(me, t) ? 0 : -EPERM;
 	if (!r)
-		psig_kill(me, t, (int)sig, KSI_QUEUE, value);
+		r = psig_kill(me, t, (int)sig, KSI_QUEUE, value);
 	space_put(t);
 	return r;
 }

@@ -230,6 +230,7 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep)
 	if (!space_end(old, 0, 0, 0))
 		return -EINTR;
 	memcpy(old->exec_keep, keep, sizeof old->exec_keep);   /* (only the one exec that ended it) */
+	psig_exec(old, nw);
 	spin_lock(&table_lock);
 	for (int i = 0; i < MAXSPACE; i++) {
 		if (table[i] == old)

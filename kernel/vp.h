@@ -95,6 +95,8 @@ struct vp {
 	volatile int state;          /* enum vpstate; changed with atomics */
 	uint32_t magic;              /* VP_MAGIC from vp_create to vp_free */
 	volatile int on_cpu;         /* still running on some CPU's stack */
+	volatile int sigwake;        /* a classic VP was told of a signal from another process
+					and has not had a wait cut short for it (kop.c, psig.c) */
 	int queued;                  /* on a run queue (rq_lock): a second enqueue is a kernel bug */
 	struct cpu *cpu;             /* CPU whose run queue it belongs to */
 	struct vp *rq_next;          /* run-queue link */
@@ -151,7 +153,11 @@ struct psig {
 	int told;                    /* EV_PSIG sent since the last take */
 	int ended;                   /* its end was told to its parent (table_lock; space_finish) */
 	uint64_t notices, takes;     /* EV_PSIG posted, SYS_sigtake calls (INFO_SIGPEND) */
-	struct ksiginfo info[PSIG_MAX];   /* the pending ones' senders */
+	struct ksiginfo info[PSIG_MAX];   /* the pending ones' senders (standard signals) */
+	struct ksiginfo rtq[PSIG_RTQ_MAX];   /* real-time sends, oldest first (psig.c) */
+	int nrtq;
+	uint64_t keepmask, keeppend; /* what the next exec keeps (SYS_sigexec) */
+	uint64_t execign, execmask;  /* what the exec that made this image kept (INFO_SIGEXEC) */
 };
 
 struct space {

@@ -25,7 +25,9 @@ FLOOD = 20000
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", ["fifo", "kthread", "prio"])
 def test_signals_between_processes(boot, pkg, smp):
-    r = self_test(boot, "psig", pkg, smp, at_least=91, timeout=180)
+    # 86: the bad-buffer checks run in a child of one VP (give_back: a bit
+    # of its status each), its sigaction and mask calls no longer counted here
+    r = self_test(boot, "psig", pkg, smp, at_least=86, timeout=180)
     res = result(r, "psig")
     assert res["quanta"] < 200, res
     assert 1 <= res["flood_ran"] <= FLOOD, res

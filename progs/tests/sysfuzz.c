@@ -200,7 +200,7 @@ static long rand_arg(struct fz *f)
 /* An address that must not be mappable: kernel, non-canonical or low. */
 static uint64_t bad_addr(struct fz *f)
 {
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:
 		return 0xffffffff80000000UL + rand_below(&f->st, 1 << 19) * PAGE_SIZE;
 	case 1:
@@ -220,7 +220,7 @@ static long short_ns(struct fz *f)
 
 static long some_handle(struct fz *f)
 {
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:
 		return handles[rand_below(&f->st, 16)];
 	case 1:
@@ -436,7 +436,7 @@ static void do_unmap(struct fz *f)
 {
 	int i = (int)rand_below(&f->st, NMAPS);
 	uint64_t a, len;
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:      /* one of ours, whole */
 		if (f->maps[i].len) {
 			forget_map(f, i);
@@ -464,7 +464,7 @@ static void do_protect(struct fz *f)
 	long prot = rand_below(&f->st, 8) ? (long)rand_below(&f->st, 8) : rand_arg(f);
 	int bad_prot = (prot & ~7L) != 0;
 	uint64_t a, len;
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:      /* one of ours, whole */
 		if (f->maps[i].len) {
 			long r = issue(f, K_protect, SYS_protect, (long)f->maps[i].addr, (long)f->maps[i].len,
@@ -496,7 +496,7 @@ static void do_discard(struct fz *f)
 {
 	int i = (int)rand_below(&f->st, NMAPS);
 	uint64_t a, len;
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:
 		if (f->maps[i].len) {
 			long r = issue(f, K_discard, SYS_discard, (long)f->maps[i].addr, (long)f->maps[i].len,
@@ -565,7 +565,7 @@ static void do_reserved(struct fz *f)
 	uint64_t span = (VP_RESERVED_HI - VP_RESERVED_LO) / PAGE_SIZE;
 	uint64_t a, len;
 	long want = -EPERM;
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:      /* a page of a slot: a live VP's, or an unused one */
 		a = (rand_below(&f->st, 2) ? PSEUDO_BASE : VPPAGE_BASE) +
 		    PAGE_SIZE * (rand_below(&f->st, 2) ? rand_below(&f->st, 8) : rand_below(&f->st, MAXVP));
@@ -713,7 +713,7 @@ static void do_cap_grant(struct fz *f)
 {
 	long h = some_handle(f);
 	long to;
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:
 		to = myspace;
 		break;
@@ -969,7 +969,7 @@ static void do_wait(struct fz *f)
 		return;
 	}
 	long id, ptr = (long)rand_below(&f->st, 2) ? rand_arg(f) : (long)(pool + 64);
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:      /* not children: ids below ours were given out before us */
 		id = 1 + (long)rand_below(&f->st, myspace);
 		break;
@@ -996,7 +996,7 @@ static void do_wait(struct fz *f)
 static long futex_addr(struct fz *f)
 {
 	int i = (int)rand_below(&f->st, NMAPS);
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:
 		return rand_arg(f);
 	case 1:
@@ -1301,7 +1301,7 @@ static long some_pid(struct fz *f)
 static void do_pgrp(struct fz *f)
 {
 	long pid = some_pid(f), what = rand_below(&f->st, 8) ? (long)rand_below(&f->st, 2) : rand_arg(f);
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:
 		issue(f, K_pgrp, SYS_setsid, 0, 0, 0, 0, 0, 0, 0);
 		break;
@@ -1336,7 +1336,7 @@ static void do_fmap(struct fz *f)
 		must_fail = fd < 0 || fd >= MAXFILE_SPACE;
 		break;
 	case 1:      /* an unaligned or negative offset, no length, unknown bits */
-		switch (rand_below(&f->st, 4)) {
+		switch (rand_below(&f->st, 5)) {
 		case 0: off += 1 + rand_below(&f->st, PAGE_SIZE - 1); break;
 		case 1: off = (uint64_t)-(long)PAGE_SIZE * (1 + rand_below(&f->st, 4)); break;
 		case 2: len = 0; break;
@@ -1390,7 +1390,7 @@ static void do_msync(struct fz *f)
 	long fl = rand_below(&f->st, 8) ? (long)rand_below(&f->st, 2) : rand_arg(f);
 	int bad = (fl & ~1L) != 0;
 	uint64_t a, len;
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:
 		if (f->maps[i].len) {
 			a = f->maps[i].addr, len = f->maps[i].len;
@@ -1441,7 +1441,7 @@ static void do_link(struct fz *f)
 	default:
 		out = (long)(scratch + rand_below(&f->st, 4096));
 	}
-	switch (rand_below(&f->st, 4)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0:
 		n = -(long)rand_below(&f->st, 3);
 		break;
@@ -1489,16 +1489,18 @@ static void do_plain(struct fz *f)
 
 static void do_kind(struct fz *f, int kind);
 
-/* Signals between processes (kernel/psig.c). SIGCHLD is only caught or
-   defaulted, never ignored: ignoring it would reap our children at their
-   end, and our waits for them would fail. A take writes only to our own
+/* Signals between processes (kernel/psig.c); SYS_sigdie only with the
+   numbers it refuses (stop signals, those ignored by default, out of
+   range); SYS_sigexec with any bits (they matter to an exec only).
+   SIGCHLD is only caught or defaulted, never ignored: ignoring it would
+   reap our children at their end, and our waits for them would fail. A take writes only to our own
    buffer (a caught SIGCHLD may be pending) or at addresses that are no
    user memory. */
 static void do_psig(struct fz *f)
 {
 	static struct ksiginfo buf[PSIG_TAKE_MAX];
 	long sig = (long)rand_below(&f->st, 72) - 4, how = (long)rand_below(&f->st, 8);
-	switch (rand_below(&f->st, 3)) {
+	switch (rand_below(&f->st, 5)) {
 	case 0: {
 		if (sig == 17)
 			how = rand_below(&f->st, 2) ? SIGD_CATCH : SIGD_DFL;
@@ -1512,6 +1514,17 @@ static void do_psig(struct fz *f)
 		long n = (long)rand_below(&f->st, 12);
 		long a = rand_below(&f->st, 2) ? (long)buf : (long)(at[rand_below(&f->st, 3)] + (rand64(&f->st) & 0xfff0));
 		issue(f, K_psig, SYS_sigtake, a, n, 0, 0, 0, n == 0, -EINVAL);
+		break;
+	}
+	case 4:                          /* what an exec keeps: any bits (an exec's only) */
+		issue(f, K_psig, SYS_sigexec, rand_arg(f), rand_arg(f), 0, 0, 0, 0, 0);
+		break;
+	case 3: {                        /* only numbers it must refuse: a valid one ends us */
+		static const long no[] = { 0, 64, 65, -1, 17, 18, 19, 20, 21, 22, 23, 28 };
+		long n = no[rand_below(&f->st, sizeof no / sizeof no[0])];
+		if (n == 65)
+			n = (long)rand64(&f->st) | (1L << 40);
+		issue(f, K_psig, SYS_sigdie, n, rand_arg(f), 0, 0, 0, 1, -EINVAL);
 		break;
 	}
 	default: {
@@ -1564,7 +1577,8 @@ static void do_raw(struct fz *f)
 		{ SYS_setsid, K_pgrp }, { SYS_fmap, K_fmap }, { SYS_msync, K_fmap },
 		{ SYS_file_lstat, K_link }, { SYS_file_readlink, K_link },
 		{ SYS_sigdisp, K_psig },
-		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig },
+		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig }, { SYS_sigdie, K_psig },
+		{ SYS_sigexec, K_psig },
 		{ SYS_pipe, K_pipe },
 		{ SYS_pipe_wait, K_pipe }, { SYS_file_special, K_pipe },
 	};

@@ -7,8 +7,10 @@
  * console and /dev/null; the new program's 0, 1 and 2 are the console
  * unless one of those was there.
  * Anima programs get argv only: envp is not passed (env.c: there is no
- * environment), nor the working directory, the signal dispositions or
- * mask (the new image starts with the defaults). A relative path is made
+ * environment), nor the working directory. Of signals, as POSIX says,
+ * ignored ones stay ignored, handled ones are reset to SIG_DFL, and the
+ * calling thread's mask and the pending signals stay (signal.c:
+ * __sig_exec_keep, kernel/psig.c: psig_exec). A relative path is made
  * absolute first; execvp and execlp search "/bin:/usr/bin" (no PATH).
  * A program that is not an ELF executable is ENOEXEC (no shell runs it).
  */
@@ -24,6 +26,7 @@
 
 void __fd_keep(signed char keep[MAXFILE_SPACE]);
 void __fd_unkeep(void);
+__attribute__((weak)) void __sig_exec_keep(int undo);   /* signal.c */
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {
@@ -39,8 +42,12 @@ int execve(const char *path, char *const argv[], char *const envp[])
 		return -1;
 	signed char keep[MAXFILE_SPACE];
 	__fd_keep(keep);
+	if (__sig_exec_keep)
+		__sig_exec_keep(0);
 	long r = sys_exec(abs, argc, (const char *const *)argv, keep, MAXFILE_SPACE);
 	__fd_unkeep();                   /* (it returns only on an error) */
+	if (__sig_exec_keep)
+		__sig_exec_keep(1);
 	errno = (int)-r;
 	return -1;
 }

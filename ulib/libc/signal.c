@@ -115,13 +115,24 @@ static int bad(int sig)
 	return 0;
 }
 
+/* Signals whose action is SIG_DFL and which every thread blocks: the
+   kernel holds them for the program (SIGD_CATCH) instead of acting, so
+   they stay pending for sigwait and for the thread that unblocks one
+   (sync_held). */
+static sigset_t held;
+
+/* The mask the exec that made this image kept (__sig_exec_init), for
+   the first thread that claims a slot: main, in a program of the POSIX
+   layer, which claims one before it takes any signal. */
+static sigset_t kept_mask;
+
 /* The kernel keeps what the program does with a signal from another
    process (kernel/psig.c): catch it, ignore it, or its default action;
-   told at every change of acts[sig] (lk held, so in order). */
+   told at every change of acts[sig] or of held (lk held, so in order). */
 static void tell(int sig)
 {
 	sighandler_t h = acts[sig].sa_handler;
-	long how = h == SIG_IGN ? SIGD_IGN : h == SIG_DFL ? SIGD_DFL : SIGD_CATCH;
+	long how = h == SIG_IGN ? SIGD_IGN : h != SIG_DFL || (held & BIT(sig)) ? SIGD_CATCH : SIGD_DFL;
 	if (sig == SIGCHLD && (acts[sig].sa_flags & SA_NOCLDWAIT))
 		how |= SIGD_NOCLDWAIT;
 	syscall2(SYS_sigdisp, sig, how);
@@ -167,6 +178,10 @@ static struct sigthr *slot_of(struct thread *t)
 		return &spare;
 	unqueue(&empty->pending, 0);
 	*empty = (struct sigthr){ .key = key, .t = t };
+	if (t && kept_mask) {
+		empty->mask = kept_mask;
+		kept_mask = 0;
+	}
 	return empty;
 }
 
@@ -182,6 +197,47 @@ static struct sigthr *find_slot(uint64_t key)
 		if (slots[i].key == key)
 			return &slots[i];
 	return 0;
+}
+
+/* The POSIX layer's count of live threads (ulib/pthread/pthread.c;
+   weak: a program without the layer has only the threads it knows). */
+int __pt_nlive(void) __attribute__((weak));
+
+/* The signals every live thread blocks (lk held), as far as the library
+   knows its threads: those with a slot. A thread without one blocks
+   nothing, so unless every live thread of the POSIX layer has a slot
+   the answer is none. */
+static sigset_t all_blocked(void)
+{
+	sigset_t m = ~0UL;
+	int n = 0;
+	for (int i = 0; i < NSLOT; i++) {
+		struct sigthr *s = &slots[i];
+		if (s->key && s->key != NOTHREAD && s->t && !gone(s)) {
+			m &= s->mask;
+			n++;
+		}
+	}
+	if (!n)
+		return kept_mask;        /* (no thread claimed one yet: main's, to come) */
+	return __pt_nlive && n < __pt_nlive() ? 0 : m;
+}
+
+/* A mask changed (lk held): the SIG_DFL signals every thread blocks are
+   held by the kernel for the program, the others take their default
+   action there at once (POSIX: a blocked signal stays pending until a
+   thread unblocks it or sigwaits for it). Tells the kernel only what
+   changed: a syscall per change, none per mask call. */
+static void sync_held(void)
+{
+	sigset_t want = all_blocked() & ~UNBLOCKABLE & ~1UL;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (acts[sig].sa_handler != SIG_DFL)
+			want &= ~BIT(sig);
+	sigset_t ch = want ^ held;
+	held = want;
+	for (; ch; ch &= ch - 1)
+		tell(__builtin_ctzl(ch));
 }
 
 /* The POSIX layer (ulib/posix/pthread.c; weak: a program without it has
@@ -238,16 +294,22 @@ void __sig_thread_exit(void)
 	if (s) {
 		unqueue(&s->pending, 0);
 		*s = (struct sigthr){ 0 };
+		sync_held();
 	}
 	spin_unlock(&lk);
 }
 
 /* What the default action does: end the program as a shell would see
-   it (128 + sig), or nothing for the signals it ignores. */
-static void default_action(int sig)
+   it (128 + sig), or nothing for the signals it ignores. One another
+   process sent (si: 0 if none) ends it as the kernel's default action
+   would have (WTERMSIG = sig): it was held only because some thread
+   blocked it (sync_held). */
+static void default_action(int sig, const siginfo_t *si)
 {
 	if (sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH)
 		return;
+	if (si && si->si_pid != getpid())
+		syscall1(SYS_sigdie, sig);
 	if (sig == SIGABRT)
 		abort();
 	exit(128 + sig);
@@ -273,7 +335,7 @@ static int act(int sig, siginfo_t *si)
 	if (a.sa_handler == SIG_IGN || a.sa_handler == SIG_DFL) {
 		spin_unlock(&lk);
 		if (a.sa_handler == SIG_DFL)
-			default_action(sig);
+			default_action(sig, si);
 		return 0;
 	}
 	if (a.sa_flags & SA_RESETHAND) {
@@ -472,24 +534,33 @@ static int send_program(siginfo_t *si)
 /* A signal another process sent (SYS_sigtake's record) becomes one for
    the program, as send_program does with a kill of its own, except that
    it is not run here: the take that follows (take_pending, take_of) runs
-   it or a thread that does not block it does. */
-static void arrive(const struct ksiginfo *k)
+   it or a thread that does not block it does. `away`: the caller cannot
+   run it now (no thread runs here, or the caller is blocked: a VP's
+   interrupt or idle loop, thread_signal_dispatch), so it goes to a
+   thread that does not block it, which is woken from its wait. A SIG_DFL
+   signal that some thread does not block takes its default action. */
+static int arrive(const struct ksiginfo *k, int away)
 {
 	int sig = k->signo;
 	if (sig <= 0 || sig >= NSIG)
-		return;
+		return 0;
 	siginfo_t si = { .si_signo = sig, .si_code = k->code, .si_pid = k->pid,
 			 .si_uid = (uid_t)k->uid, .si_status = k->status };
 	si.si_value.sival_ptr = (void *)k->value;
 	struct thread *to = 0;
 	spin_lock(&lk);
-	int ign = acts[sig].sa_handler == SIG_IGN;
-	int blocked = !ign && (self_slot()->mask & BIT(sig));
+	struct sigthr *me = away ? 0 : self_slot();   /* (first: known to all_blocked) */
+	sighandler_t h = acts[sig].sa_handler;
+	int dfl = h == SIG_DFL && !(all_blocked() & BIT(sig));
+	int ign = h == SIG_IGN || dfl;
+	int blocked = !ign && (away || (me->mask & BIT(sig)));
 	if (blocked)
-		to = willing(sig);
+		to = away ? willing_of(sig, 0) : willing(sig);
 	if (!ign && !to)
 		pend_program(&si);
 	spin_unlock(&lk);
+	if (dfl)
+		default_action(sig, &si);
 	if (to && !post_si(to, &si)) {   /* it exited meanwhile */
 		spin_lock(&lk);
 		pend_program(&si);
@@ -498,18 +569,69 @@ static void arrive(const struct ksiginfo *k)
 	}
 	if (blocked && !to)
 		intr_all();              /* for any thread that does not block it */
+	return to != 0;
 }
 
+/* Room for one take's records in the queue (each may need a place). */
+static int room(void)
+{
+	return __atomic_load_n(&nqueued, __ATOMIC_RELAXED) <= SIGQUEUE_MAX - PSIG_TAKE_MAX;
+}
+
+/* One fetch at a time (fetch_as): two VPs taking at once could raise
+   their records out of the kernel's order (a real-time signal's sends). */
+static struct spin fetch_lk;
+
 /* Take what other processes sent, once the kernel said it may hold some
-   (thread_kern_sigs: EV_PSIG, a classic VP's interrupt, a wait's nap). */
+   (thread_kern_sigs: EV_PSIG, a classic VP's interrupt, a wait's nap).
+   Not while the queue lacks room for a take: the rest waits in the
+   kernel (bounded there: PSIG_RTQ_MAX), and the flag stays for the next
+   look. How many went to a thread woken for them (away); -1 (away) if
+   another fetch is under way, which takes them all. */
+static int fetch_as(int away)
+{
+	if (!thread_kern_sigs)
+		return 0;
+	struct thread *t = thread_self();
+	if (t)
+		t->crit++;               /* (as spin_lock: not switched out holding it) */
+	if (!spin_trylock(&fetch_lk)) {
+		if (t && --t->crit == 0 && t->yield_due)
+			spin_yield_due(t);
+		return away ? -1 : 0;
+	}
+	int posted = 0;
+	if (__atomic_exchange_n(&thread_kern_sigs, 0, __ATOMIC_ACQ_REL)) {
+		struct ksiginfo k[PSIG_TAKE_MAX];
+		for (long n; room() && (n = syscall2(SYS_sigtake, k, PSIG_TAKE_MAX)) > 0;)
+			for (long i = 0; i < n; i++)
+				posted += arrive(&k[i], away);
+		if (!room())
+			thread_kern_sigs = 1;
+	}
+	spin_unlock_by(&fetch_lk, t);
+	return posted;
+}
+
 static void fetch(void)
 {
-	if (!thread_kern_sigs || !__atomic_exchange_n(&thread_kern_sigs, 0, __ATOMIC_ACQ_REL))
-		return;
-	struct ksiginfo k[PSIG_TAKE_MAX];
-	for (long n; (n = syscall2(SYS_sigtake, k, PSIG_TAKE_MAX)) > 0;)
-		for (long i = 0; i < n; i++)
-			arrive(&k[i]);
+	fetch_as(0);
+}
+
+/* The runtime's idle loop, or a classic VP's interrupt that found its
+   thread blocked (ulib/rt/rt_sched.c, intr.c): what other processes sent
+   goes to threads that do not block it, woken from their waits, so that
+   a handler runs in a sleep, a condition wait or a pipe read at once,
+   not when the thread next runs. How many were woken; -1, not now: a
+   thread holds the lock, perhaps one of this VP's, blocked in the kernel
+   (a fault) until this VP's loop resumes it, so waiting here for it
+   would never end. */
+int thread_signal_dispatch(void)
+{
+	if (__atomic_load_n(&lk.locked, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&fetch_lk.locked, __ATOMIC_ACQUIRE))
+		return -1;
+	return fetch_as(1);
 }
 
 int kill(pid_t pid, int sig)
@@ -590,7 +712,7 @@ static int post_si(struct thread *t, const siginfo_t *si)
 		pend(&s->pending, si);
 	spin_unlock(&lk);
 	if (now)
-		default_action(sig);
+		default_action(sig, si);
 	else if (h != SIG_IGN) {
 		__atomic_fetch_or(&t->sigpend, SIGPEND_WAITING, __ATOMIC_RELEASE);
 		thread_unblock(t);
@@ -740,11 +862,14 @@ int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
 		*old = acts[sig];
 	if (a && a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN) {
 		catching = 1;
+		self_slot();                 /* known: a signal for the program may wake it */
 		if (&__pcreate_slow)
 			__pcreate_slow = 1;
 	}
 	if (a) {
 		acts[sig] = *a;
+		held &= ~BIT(sig);
+		sync_held();
 		tell(sig);
 		if (a->sa_handler == SIG_IGN) {      /* pending ones are discarded */
 			proc_pending &= ~BIT(sig);
@@ -832,6 +957,7 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 		else
 			s->mask = *set;
 		s->mask &= ~UNBLOCKABLE & ~1UL;
+		sync_held();
 	}
 	sigset_t m = s->mask;
 	spin_unlock(&lk);
@@ -843,7 +969,7 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 
 int sigpending(sigset_t *set)
 {
-	if (catching)
+	if (catching || held)
 		thread_kern_sigs = 1;    /* (a signal from outside may wait in the kernel) */
 	__sig_deliver();
 	spin_lock(&lk);
@@ -881,7 +1007,7 @@ static void nap(void)
 		thread_block_until(now_ns() + 1000000);
 	else
 		sys_sleep(1000000);
-	if (catching)
+	if (catching || held)
 		thread_kern_sigs = 1;    /* and for one from another process (fetch) */
 }
 
@@ -947,6 +1073,7 @@ int sigsuspend(const sigset_t *mask)
 	struct sigthr *s = self_slot();
 	sigset_t old = s->mask;
 	s->mask = *mask & ~UNBLOCKABLE & ~1UL;
+	sync_held();
 	sigset_t m = s->mask;
 	spin_unlock(&lk);
 	mask_set(m);
@@ -964,6 +1091,43 @@ int pause(void)
 		nap();
 	errno = EINTR;
 	return -1;
+}
+
+/* exec (ulib/libc/exec.c) keeps the caller's mask and the signals
+   pending for it or the program (SYS_sigexec; undo: the exec failed).
+   Ignored signals stay ignored in the kernel's own record. */
+void __sig_exec_keep(int undo);
+void __sig_exec_keep(int undo)
+{
+	sigset_t m = 0, p = 0;
+	if (!undo) {
+		spin_lock(&lk);
+		struct sigthr *s = self_slot();
+		m = s->mask;
+		p = s->pending | proc_pending;
+		spin_unlock(&lk);
+	}
+	syscall2(SYS_sigexec, m, p);
+}
+
+/* At the start of an image an exec made (ulib/libc/start.c): the
+   signals it kept ignored are SIG_IGN here, its mask is the first
+   thread's (kept_mask), and the signals it blocks are held by the
+   kernel (it set them caught: held says so), pending ones looked at. */
+void __sig_exec_init(void);
+void __sig_exec_init(void)
+{
+	long ign = syscall2(SYS_getinfo, INFO_SIGEXEC, 0), m = syscall2(SYS_getinfo, INFO_SIGEXEC, 1);
+	if (sys_failed(ign) || sys_failed(m) || (!ign && !m))
+		return;
+	for (uint64_t b = (uint64_t)ign & ~UNBLOCKABLE & ~1UL; b; b &= b - 1)
+		acts[__builtin_ctzl(b)].sa_handler = SIG_IGN;
+	kept_mask = (uint64_t)m & ~UNBLOCKABLE & ~1UL;
+	held = kept_mask & ~(uint64_t)ign;
+	if (kept_mask && &__pcreate_slow)
+		__pcreate_slow = 1;      /* threads made get their creator's mask */
+	if (syscall2(SYS_getinfo, INFO_SIGPEND, 0))
+		thread_kern_sigs = 1;
 }
 
 char *strsignal(int sig)

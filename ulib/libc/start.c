@@ -15,6 +15,7 @@
 
 int main(int argc, char **argv);
 void __fd_inherit(void);
+__attribute__((weak)) void __sig_exec_init(void);   /* signal.c: what an exec kept */
 
 /* main's arguments, for code that is not main (a shared benchmark body
    reads its mode from them while each program's main stays one line). */
@@ -42,6 +43,8 @@ __attribute__((noreturn)) void __libc_start(int argc, char **argv)
 	}
 	tls_setup(0);                /* a program with __thread variables */
 	__fd_inherit();              /* descriptors an exec kept (fd.c) */
+	if (__sig_exec_init)
+		__sig_exec_init();   /* ignored signals, the mask, pending ones */
 	__program_start(argc, argv);
 }
 

@@ -34,6 +34,13 @@
 const struct pkg *posix_pkg;        /* pstart.c's choice (default fifo) */
 
 static volatile int live;            /* threads that have not exited */
+
+/* For ulib/libc/signal.c: is every live thread one it knows? */
+int __pt_nlive(void);
+int __pt_nlive(void)
+{
+	return live;
+}
 static volatile uint64_t exited_nvcsw, exited_nivcsw;
 static struct pthread *volatile reap;
 volatile int pcancel_any;           /* some pthread_cancel happened */

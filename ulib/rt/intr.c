@@ -49,7 +49,9 @@ void intr_all(void)
    Not inside a spin lock, a wait of the POSIX layer (async_hold) or a
    block (park word not RUN): the thread takes it at its next wait, yield
    or unblocking, as before. (A permit is no block: the post's unblock
-   leaves one on a running thread.) */
+   leaves one on a running thread.) A blocked thread, or none, hands
+   signals from other processes to threads that take them, woken
+   (thread_signal_dispatch): the kernel cut its wait short for them. */
 void intr_run(struct uctx *ctx);
 void intr_run(struct uctx *ctx)
 {
@@ -57,9 +59,15 @@ void intr_run(struct uctx *ctx)
 	thread_kern_sigs = 1;            /* (it may be the kernel's EV_PSIG: look) */
 	thread_proc_sigs = 1;
 	struct thread *t = thread_self();
+	int park = t ? __atomic_load_n(&t->park, __ATOMIC_ACQUIRE) : PARK_PARKED;
+	/* No thread here, or it is blocked (the kernel cut its wait short
+	   for a signal from another process, kernel/kop.c): give what came
+	   to threads that take it, woken from their waits (this one too). */
+	if ((!t || (!t->crit && park != PARK_RUN && park != PARK_PERMIT)) && thread_signal_dispatch)
+		while (thread_signal_dispatch() < 0)   /* (held by a thread that runs: a classic */
+			__builtin_ia32_pause();       /*  VP blocked in the kernel is blocked whole) */
 	if (!t)
 		return;
-	int park = __atomic_load_n(&t->park, __ATOMIC_ACQUIRE);
 	if (!thread_signal_hook || t->crit || t->async_hold ||
 	    (park != PARK_RUN && park != PARK_PERMIT))
 		return;

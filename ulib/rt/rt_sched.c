@@ -201,6 +201,11 @@ static __attribute__((noreturn)) void sched_loop(void *arg)
 				p->on_run(v);
 			rt_run_thread(v, t);
 		}
+		/* Signals from another process while every thread waits:
+		   wake the threads that take them (EV_PSIG set the flag);
+		   look again if some were woken or it could not look yet. */
+		if (thread_kern_sigs && thread_signal_dispatch && thread_signal_dispatch())
+			continue;
 		/* Idle. Say so first, then look once more: an enqueue that
 		   missed the flag is seen by that look (both sides fence). */
 		v->idle = 1;
@@ -214,8 +219,12 @@ static __attribute__((noreturn)) void sched_loop(void *arg)
 			rt_run_thread(v, t);
 		}
 		STAT(p, idles);
-		if (p->classic)          /* returns at once if anything was queued since */
-			syscall3(SYS_futex_wait, &p->wake_seq, seq, 0);
+		if (p->classic) {        /* returns at once if anything was queued since */
+			if (syscall3(SYS_futex_wait, &p->wake_seq, seq, 0) == -EINTR)
+				thread_kern_sigs = 1;   /* cut short: a signal from another
+							   process (kernel/kop.c), which this
+							   VP, disabled, takes no interrupt for */
+		}
 		else if (!vp_next_event(v->vpp) && !v->vpp->pending) {
 			__atomic_fetch_add(&rt_idle_calls, 1, __ATOMIC_RELAXED);
 			syscall0(SYS_vp_idle);

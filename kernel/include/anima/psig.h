@@ -16,6 +16,9 @@
 
 #define PSIG_MAX        64     /* signal numbers 1..63 (bit sig of a 64-bit set) */
 #define PSIG_TAKE_MAX   8      /* records one SYS_sigtake returns at most */
+#define PSIG_RTMIN      34     /* real-time signals 34..63: every send is a record of its own */
+#define PSIG_RTQ_MAX    32     /* real-time records pending per space at most (RLIMIT_SIGPENDING):
+                                  a send past them fails with -EAGAIN */
 
 /* SYS_sigdisp dispositions (argument 2) */
 #define SIGD_DFL        0      /* the default action (SYS_kill's: end, or nothing) */

@@ -103,6 +103,14 @@
                                and returns 0; -EAGAIN at once if the word is not the value */
 #define SYS_file_special 51 /* (FK_CONS_IN, FK_CONS_OUT or FK_NULL, FO_ access mode) -> a descriptor that
                                names the console or /dev/null, so that an exec keeps it (ulib's exec) */
+#define SYS_sigdie      54  /* (sig) -> ends the caller's space as sig's default action (WTERMSIG = sig), for a
+                               signal another process sent that the program held (kernel/psig.c);
+                               -EINVAL for 0, 64 and up, stop signals and those ignored by default */
+#define SYS_sigexec     55  /* (mask, pending) -> 0: what the caller's next exec keeps of signals (psig.c):
+                               the calling thread's mask (held for the new image: caught unless
+                               ignored) and the signals pending in ulib (bits), pending in the new
+                               image; (0, 0) forgets them (an exec that failed). Bits 0, 9, 19 and
+                               64 and up are dropped */
 
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */
@@ -169,6 +177,9 @@
 #define INFO_SIGPEND    14  /* (14, what) the caller's space's signals from other processes: what 0,
                                those pending, not yet taken (bit sig); 1, EV_PSIG events posted to
                                its VPs; 2, SYS_sigtake calls; since the space began. -EINVAL else */
+#define INFO_SIGEXEC    21  /* (21, what) what the exec that made the caller's image kept of signals:
+                               what 0, the ignored ones (SIG_IGN stays across exec); 1, the mask;
+                               -EINVAL else (kernel/psig.c) */
 #define INFO_DISK_FLIGHT 15 /* the most disk requests ever in flight at once (0 without a disk) */
 #define INFO_LOCK_WAITS 16  /* (16, which) times a kernel lock was found held, each wait counted once:
                                which 0 = the caller's space's memory lock (since the space began),

@@ -89,6 +89,13 @@ __attribute__((weak)) void *thread_async_hook(struct thread *t);
    Packages call it only outside spin locks and the layer's waits. */
 __attribute__((weak)) void thread_signal_hook(struct thread *t);
 
+/* Signals from other processes may wait in the kernel and no thread can
+   look here (a VP's idle loop, or an interrupt of a classic VP whose
+   thread is blocked): take them and wake, for each, a thread that does
+   not block it (ulib/libc/signal.c; weak). How many were woken, or -1
+   if it cannot look now (try again after other work). */
+__attribute__((weak)) int thread_signal_dispatch(void);
+
 /* Nonzero while the program has a signal pending that no known thread
    was given (ulib/libc/signal.c): a thread interrupted meanwhile runs
    thread_signal_hook, which takes it if the thread does not block it. */

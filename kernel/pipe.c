@@ -185,13 +185,20 @@ void pipe_stat(struct pipe *p, struct kstat *st)
 }
 
 /* End w's PIPE_* state for a caller whose table names `mine` of the
-   pipe's ends; lock held. want: bytes a write needs room for. */
+   pipe's ends (0: someone else holds one, file_pipe); lock held. want:
+   bytes a write needs room for. Private only if nothing but the
+   caller's threads can change the pipe any more: its table names both
+   ends and nothing else holds them (the other end gone: then it is
+   ready for good). A table that let go of the other end still had its
+   last change to come, the end's hang-up (pipe_end_gone, after the
+   charge went) or a write under way, and a reader told "private" then
+   waited at user level for its own threads, for ever (pipewake). */
 static long state(struct pipe *p, int w, uint64_t want, int mine)
 {
 	int hup = !(p->ends & (w ? 1 : 2));
 	want = want == 0 || want > PIPE_ATOMIC ? 1 : want;
 	int ready = hup || (w ? PIPE_CAP - p->len >= want : p->len > 0);
-	int priv = __atomic_load_n(&p->named, __ATOMIC_ACQUIRE) <= mine;
+	int priv = __atomic_load_n(&p->named, __ATOMIC_ACQUIRE) <= mine && (mine == 2 || hup);
 	return (ready ? PIPE_READY : 0) | (hup ? PIPE_HUP : 0) | (priv ? PIPE_PRIVATE : 0);
 }
 

@@ -6,7 +6,7 @@
  * fstat, select and poll know them. The kernel's reads and writes never
  * wait; the waiting is here:
  *
- * - while no other process names the pipe (SYS_pipe_wait says
+ * - while no other process holds the pipe (SYS_pipe_wait says
  *   PIPE_PRIVATE), only this program's threads can change it: a waiter
  *   waits on the program's pipe sequence number (below), which every
  *   read, write and close of a pipe here advances, as a condition wait

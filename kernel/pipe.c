@@ -234,7 +234,7 @@ static long queue(struct kop *op, struct pipe *p, uint64_t park, uint64_t val, u
 	return 0;
 }
 
-/* (fd, want, park word or 0, park value, PIPEW_* flags) */
+/* (fd, want, park word or 0, park value, PIPEW_* flags, timeout ns or 0) */
 long sys_pipe_wait(ARGS)
 {
 	UNUSED();
@@ -249,6 +249,8 @@ long sys_pipe_wait(ARGS)
 	struct kop *op = r || !(a4 & PIPEW_BLOCK) ? 0 : kop_alloc(BLK_PIPE);
 	if (!r && (a4 & PIPEW_BLOCK) && !op)
 		r = -EAGAIN;                     /* MAXKOP_SPACE outstanding */
+	if (op && a5)                            /* a timed wait ends as a change does: look again */
+		op->wake_ns = now_ns() + MIN(a5, 1UL << 62);
 	if (op)
 		spin_lock(&kop_lock);
 	spin_lock(&p->lock);

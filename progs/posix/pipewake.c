@@ -14,6 +14,14 @@
  *            the parent's reads into the next page of `big` each
  * `pipewake ROUNDS BYTES TRIPS`: ROUNDS times each, a new pair of
  * processes and pipes every time.
+ * `pipewake poll MS N` (a figure, and test_pipewake's count): N times, a
+ * process polls (POLLIN, no timeout) a pipe whose writer, its child,
+ * sleeps MS ms and then writes the time; the poller's kernel waits
+ * meanwhile (its VP's `blocks`, the poller being the only thread) and
+ * ns from the write to poll's return (under --icount, guest time). The
+ * first time, before the writer wrote (so MS must exceed 45), also a
+ * 30 ms poll of that pipe (0 after 30 ms) and one of it and of a pipe
+ * this process's other thread writes 10 ms later (that one ready).
  */
 #define CHECK_NAME "pipewake"
 #include <stdio.h>
@@ -21,6 +29,11 @@
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+#include <animart/upcall.h>
 #include <sys/wait.h>
 #include <animalib/result.h>
 #include <check.h>
@@ -115,8 +128,81 @@ static int ping(unsigned seed, int trips)
 	return fork_status(c) || bad;
 }
 
+static long long now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void *late_write(void *arg)
+{
+	usleep(10000);
+	write(*(int *)arg, "x", 1);
+	return 0;
+}
+
+/* With the shared pipe's read end p0 (nobody writes it): a poll for
+   30 ms returns 0 after them; a poll on it and on a pipe of ours that
+   our thread writes 10 ms later returns that one (1 when both hold). */
+static int poll_more(int p0)
+{
+	struct pollfd pf[2] = { { p0, POLLIN, 0 }, { -1, POLLIN, 0 } };
+	long long t0 = now_ns();
+	int timed = poll(pf, 1, 30) == 0 && now_ns() - t0 >= 30000000LL;
+	int q[2];
+	pthread_t t;
+	if (pipe(q) || pthread_create(&t, 0, late_write, &q[1]))
+		return 0;
+	pf[1].fd = q[0];
+	int mixed = poll(pf, 2, 5000) == 1 && pf[1].revents == POLLIN && !pf[0].revents;
+	pthread_join(t, 0);
+	close(q[0]);
+	close(q[1]);
+	return timed && mixed;
+}
+
+/* In a process of its own (one VP, one thread): see the top. */
+static int pollwake(int ms, int n)
+{
+	pid_t body = fork();
+	if (body) 
+		return fork_status(body);
+	long long waits = 0, lat = 0;
+	int ok = 0, more = 0;
+	for (int i = 0; i < n; i++) {
+		int p[2];
+		if (pipe(p))
+			break;
+		pid_t c = fork();
+		if (c == 0) {
+			close(p[0]);
+			usleep(ms * 1000);
+			long long t = now_ns();
+			_exit(write(p[1], &t, sizeof t) == sizeof t ? 0 : 1);
+		}
+		close(p[1]);
+		if (i == 0)
+			more = poll_more(p[0]);  /* (its writer asleep yet) */
+		uint64_t b0 = pseudo_page(0)->blocks;
+		struct pollfd pf = { p[0], POLLIN, 0 };
+		int r = poll(&pf, 1, -1);
+		long long t1 = now_ns(), t = 0;
+		waits += (long long)(pseudo_page(0)->blocks - b0);
+		ok += r == 1 && (pf.revents & POLLIN) && read(p[0], &t, sizeof t) == sizeof t;
+		lat += t1 - t;
+		close(p[0]);
+		ok -= fork_status(c) != 0;
+	}
+	printf("@result {\"name\": \"pollwake\", \"n\": %d, \"ms\": %d, \"ok\": %d, \"more\": %d, "
+	       "\"waits\": %lld, \"lat_ns\": %lld}\n", n, ms, ok, more, waits, n ? lat / n : 0);
+	_exit(ok == n && more ? 0 : 1);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "poll"))
+		return pollwake(atoi(argv[2]), atoi(argv[3]));
 	int rounds = argc > 1 ? atoi(argv[1]) : 20;
 	size_t bytes = argc > 2 ? (size_t)atol(argv[2]) : 300000;
 	int trips = argc > 3 ? atoi(argv[3]) : 300;

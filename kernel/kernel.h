@@ -458,6 +458,9 @@ int copyout(uint64_t udst, const void *src, size_t n);
 long copyin_str(char *dst, uint64_t usrc, size_t max);
 int user_range_ok(uint64_t uva, size_t n);
 int uaccess_fixup(struct trapframe *tf);
+int copyin_locked(void *dst, uint64_t usrc, size_t n);
+int copyout_locked(uint64_t udst, const void *src, size_t n);
+int user_prefault(uint64_t uva, size_t n, int w);
 
 /* vpsys.c */
 long futex_key(uint64_t uaddr, uint64_t *key);

@@ -108,13 +108,21 @@ void pipe_end_gone(struct pipe *p, int w)
 }
 
 /* n bytes between the ring at `at` and user memory u (out: ring to
-   user); lock held. A fault leaves the ring's bookkeeping to the caller. */
+   user); lock held. A fault leaves the ring's bookkeeping to the caller.
+   A user page that is not there yet is -EFAULT here, not brought in
+   (copyout_locked): bringing in a copy-on-write page takes kop_lock,
+   which comes before this lock, and shoots down TLBs, which no lock
+   holder may do. A forked reader's first read into its copy-on-write
+   buffer did so while its writer, holding kop_lock in sys_pipe_wait,
+   spun on this lock: both CPUs stopped for good with interrupts off
+   (test_kpipe's hang; progs/posix/pipewake.c). The callers let go,
+   bring the pages in (user_prefault) and try again. */
 static long ring(struct pipe *p, uint64_t at, uint64_t u, uint64_t n, int out)
 {
 	for (uint64_t done = 0; done < n;) {
 		uint64_t i = (at + done) % PIPE_CAP, run = MIN(n - done, PGSIZE - i % PGSIZE);
 		uint8_t *k = p->pg[i / PGSIZE] + i % PGSIZE;
-		if ((out ? copyout(u + done, k, run) : copyin(k, u + done, run)) < 0)
+		if ((out ? copyout_locked(u + done, k, run) : copyin_locked(k, u + done, run)) < 0)
 			return -EFAULT;
 		done += run;
 	}
@@ -127,18 +135,22 @@ long pipe_read(struct pipe *p, uint64_t ubuf, uint64_t n)
 		return -EFAULT;
 	if (!n)
 		return 0;
-	spin_lock(&p->lock);
-	long r = p->ends & 2 ? -EAGAIN : 0;
-	uint64_t k = MIN(n, p->len);
-	if (k && !(r = ring(p, p->head, ubuf, k, 1))) {
-		p->head = (p->head + k) % PIPE_CAP;
-		p->len -= k;
-		r = (long)k;
+	for (;;) {
+		spin_lock(&p->lock);
+		long r = p->ends & 2 ? -EAGAIN : 0;
+		uint64_t k = MIN(n, p->len);
+		if (k && !(r = ring(p, p->head, ubuf, k, 1))) {
+			p->head = (p->head + k) % PIPE_CAP;
+			p->len -= k;
+			r = (long)k;
+		}
+		int any = r > 0 && p->waiters;
+		spin_unlock(&p->lock);
+		changed(p, any);
+		if (r != -EFAULT || user_prefault(ubuf, k, 1) < 0)
+			return r;
+		/* (the pages are there now, see ring: again) */
 	}
-	int any = r > 0 && p->waiters;
-	spin_unlock(&p->lock);
-	changed(p, any);
-	return r;
 }
 
 long pipe_write(struct pipe *p, uint64_t ubuf, uint64_t n)
@@ -147,17 +159,20 @@ long pipe_write(struct pipe *p, uint64_t ubuf, uint64_t n)
 		return -EFAULT;
 	if (!n)
 		return 0;
-	spin_lock(&p->lock);
-	uint64_t room = PIPE_CAP - p->len, k = MIN(n, room);
-	long r = !(p->ends & 1) ? -EPIPE : room < (n <= PIPE_ATOMIC ? n : 1) ? -EAGAIN : 0;
-	if (!r && !(r = ring(p, (p->head + p->len) % PIPE_CAP, ubuf, k, 0))) {
-		p->len += k;
-		r = (long)k;
+	for (;;) {
+		spin_lock(&p->lock);
+		uint64_t room = PIPE_CAP - p->len, k = MIN(n, room);
+		long r = !(p->ends & 1) ? -EPIPE : room < (n <= PIPE_ATOMIC ? n : 1) ? -EAGAIN : 0;
+		if (!r && !(r = ring(p, (p->head + p->len) % PIPE_CAP, ubuf, k, 0))) {
+			p->len += k;
+			r = (long)k;
+		}
+		int any = r > 0 && p->waiters;
+		spin_unlock(&p->lock);
+		changed(p, any);
+		if (r != -EFAULT || user_prefault(ubuf, k, 0) < 0)
+			return r;
 	}
-	int any = r > 0 && p->waiters;
-	spin_unlock(&p->lock);
-	changed(p, any);
-	return r;
 }
 
 void pipe_stat(struct pipe *p, struct kstat *st)
@@ -170,13 +185,20 @@ void pipe_stat(struct pipe *p, struct kstat *st)
 }
 
 /* End w's PIPE_* state for a caller whose table names `mine` of the
-   pipe's ends; lock held. want: bytes a write needs room for. */
+   pipe's ends (0: someone else holds one, file_pipe); lock held. want:
+   bytes a write needs room for. Private only if nothing but the
+   caller's threads can change the pipe any more: its table names both
+   ends and nothing else holds them (the other end gone: then it is
+   ready for good). A table that let go of the other end still had its
+   last change to come, the end's hang-up (pipe_end_gone, after the
+   charge went) or a write under way, and a reader told "private" then
+   waited at user level for its own threads, for ever (pipewake). */
 static long state(struct pipe *p, int w, uint64_t want, int mine)
 {
 	int hup = !(p->ends & (w ? 1 : 2));
 	want = want == 0 || want > PIPE_ATOMIC ? 1 : want;
 	int ready = hup || (w ? PIPE_CAP - p->len >= want : p->len > 0);
-	int priv = __atomic_load_n(&p->named, __ATOMIC_ACQUIRE) <= mine;
+	int priv = __atomic_load_n(&p->named, __ATOMIC_ACQUIRE) <= mine && (mine == 2 || hup);
 	return (ready ? PIPE_READY : 0) | (hup ? PIPE_HUP : 0) | (priv ? PIPE_PRIVATE : 0);
 }
 
@@ -212,7 +234,7 @@ static long queue(struct kop *op, struct pipe *p, uint64_t park, uint64_t val, u
 	return 0;
 }
 
-/* (fd, want, park word or 0, park value, PIPEW_* flags) */
+/* (fd, want, park word or 0, park value, PIPEW_* flags, timeout ns or 0) */
 long sys_pipe_wait(ARGS)
 {
 	UNUSED();
@@ -227,6 +249,8 @@ long sys_pipe_wait(ARGS)
 	struct kop *op = r || !(a4 & PIPEW_BLOCK) ? 0 : kop_alloc(BLK_PIPE);
 	if (!r && (a4 & PIPEW_BLOCK) && !op)
 		r = -EAGAIN;                     /* MAXKOP_SPACE outstanding */
+	if (op && a5)                            /* a timed wait ends as a change does: look again */
+		op->wake_ns = now_ns() + MIN(a5, 1UL << 62);
 	if (op)
 		spin_lock(&kop_lock);
 	spin_lock(&p->lock);

@@ -811,7 +811,9 @@ long file_pipe_make(struct space *sp, uint64_t ufd)
 
 /* Descriptor fd's pipe, its open file held in *hold (file_pipe_put it),
    *w 1 for the write end, *mine how many of the pipe's ends sp's table
-   names; 0 if fd is not open or not a pipe's end. */
+   names, or 0 if anything else holds one of those (another space's
+   table, a call under way: it may still change the pipe, pipe.c's
+   state); 0 if fd is not open or not a pipe's end. */
 struct pipe *file_pipe(struct space *sp, uint64_t fd, void **hold, int *w, int *mine)
 {
 	struct file *f = fget(sp, fd);
@@ -822,14 +824,23 @@ struct pipe *file_pipe(struct space *sp, uint64_t fd, void **hold, int *w, int *
 	if (!f)
 		return 0;
 	struct ftable *t = sp->files;
-	int m = 0;
+	struct file *e[2] = { f, 0 };    /* the pipe's two open files, at most */
+	int n[2] = { 1, 0 }, other = 0;   /* (f: our own hold besides) */
 	spin_lock(&t->lock);
-	for (int i = 0; i < MAXFILE_SPACE; i++)
-		m += t->f[i] && t->f[i]->pipe == f->pipe && !named_before(t, t->f[i], i);
+	for (int i = 0; i < MAXFILE_SPACE; i++) {
+		struct file *g = t->f[i];
+		if (g && g->pipe == f->pipe) {
+			int k = g != f;
+			e[k] = g;
+			n[k]++;
+		}
+	}
+	for (int k = 0; k < 2; k++)      /* does anything else hold one? */
+		other |= e[k] && __atomic_load_n(&e[k]->refs, __ATOMIC_ACQUIRE) != n[k];
 	spin_unlock(&t->lock);
 	*hold = f;
 	*w = f->kind == FK_PIPE_W;
-	*mine = m;
+	*mine = other ? 0 : (n[0] > 1) + (e[1] != 0);
 	return f->pipe;
 }
 

@@ -10,6 +10,7 @@
 
 	.text
 	.globl copy_user, copy_user_str, uaccess_start, uaccess_end, uaccess_fault
+	.globl copy_user_nf, user_touch, uaccess_nf_start, uaccess_nf_end
 
 /* long copy_user(void *dst, const void *src, size_t n): 0 or -EFAULT */
 copy_user:
@@ -36,6 +37,33 @@ copy_user_str:
 	inc %rax
 	jmp 1b
 2:	call smap_close
+	ret
+
+/* long user_touch(uint64_t uva, int w): one byte read, or (w) changed by
+   nothing in a locked add, so that its page is there, and writable for
+   w, as a copy's fault would make it: 0 or -EFAULT. */
+user_touch:
+	call smap_open
+	test %esi, %esi
+	jz 1f
+	lock addb $0, (%rdi)
+	jmp 2f
+1:	movb (%rdi), %al
+2:	call smap_close
+	xor %eax, %eax
+	ret
+
+/* long copy_user_nf(void *dst, const void *src, size_t n): as copy_user,
+   but a fault here is never handled (uaccess_fixup): -EFAULT, for a
+   caller that holds a lock the handling may need (pipe.c). */
+copy_user_nf:
+	call smap_open
+	mov %rdx, %rcx
+uaccess_nf_start:
+	rep movsb
+uaccess_nf_end:
+	call smap_close
+	xor %eax, %eax
 	ret
 uaccess_end:
 

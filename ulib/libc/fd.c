@@ -136,6 +136,15 @@ int __fd_kind(int fd, int *readable, int *writable, int *hup)
 	return e.kind == FD_FREE ? 0 : e.kind == FD_IN ? 'i' : e.kind == FD_OUT ? 'o' : 'n';   /* (a file: always ready, as 'n') */
 }
 
+/* select.c: fd's kernel descriptor if it is a pipe's end (*w: the
+   write end), else -1. */
+int __fd_pipe_end(int fd, int *w)
+{
+	struct fdent e = get(fd);
+	*w = e.kind == FD_PIPE_W;
+	return is_pipe(e) ? e.kfd : -1;
+}
+
 /* Put e at the lowest free fd >= from; fdlk held. */
 static int place(struct fdent e, int from)
 {

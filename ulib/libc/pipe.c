@@ -6,7 +6,7 @@
  * fstat, select and poll know them. The kernel's reads and writes never
  * wait; the waiting is here:
  *
- * - while no other process names the pipe (SYS_pipe_wait says
+ * - while no other process holds the pipe (SYS_pipe_wait says
  *   PIPE_PRIVATE), only this program's threads can change it: a waiter
  *   waits on the program's pipe sequence number (below), which every
  *   read, write and close of a pipe here advances, as a condition wait
@@ -47,6 +47,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <animart/spin.h>
 #include <animart/sys.h>
 #include <anima/file.h>
 #include "../pthread/pwait.h"
@@ -59,12 +60,46 @@ static pthread_mutex_t seq_m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t seq_c = PTHREAD_COND_INITIALIZER;
 static unsigned seq;
 
+/* Threads of select and poll waiting in the kernel on a pipe another
+   process holds (__pipe_poll_wait): a change here must end their wait
+   too, as it ends seq_c's waiters. A spin lock guards it: a thread
+   holding one is never switched out or cancelled, so the waker never
+   meets a poller that went away. */
+#define NKPOLL 8
+static struct thread *kpoll[NKPOLL];
+static int nkpoll;
+static struct spin kpoll_lk;
+
+/* End poller t's kernel wait (PARK_TIMED: a futex wake ends it), or the
+   one it is about to start (PARK_RUN: a permit, kwait then takes it). A
+   poller parked elsewhere (PARK_PARKED: a handler, seq_m) is past its
+   wait and looks again anyway: left alone, not requeued from a queue it
+   is on. */
+static void kpoll_wake(struct thread *t)
+{
+	int s = __atomic_load_n(&t->park, __ATOMIC_RELAXED);
+	while (s == PARK_RUN || s == PARK_TIMED)
+		if (__atomic_compare_exchange_n(&t->park, &s, s == PARK_RUN ? PARK_PERMIT : PARK_RUN, 0,
+						__ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+			if (s == PARK_TIMED)
+				syscall3(SYS_futex_wake, &t->park, 1, 0);
+			return;
+		}
+}
+
 static void changed(void)
 {
 	pthread_mutex_lock(&seq_m);
 	seq++;
 	pthread_cond_broadcast(&seq_c);
 	pthread_mutex_unlock(&seq_m);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* seq, then nkpoll: a poller joins, then reads seq */
+	if (__atomic_load_n(&nkpoll, __ATOMIC_RELAXED)) {
+		spin_lock(&kpoll_lk);
+		for (int i = 0; i < nkpoll; i++)
+			kpoll_wake(kpoll[i]);
+		spin_unlock(&kpoll_lk);
+	}
 }
 
 unsigned __pipe_seq(void);
@@ -114,23 +149,23 @@ void __pipe_forked(void)
 
 /* In the kernel, for a pipe another process names: until the pipe
    changes, or the thread is unblocked (a signal, a cancel). The thread's
-   park word says PARK_TIMED meanwhile, as in thread_park_timed. */
-static void kwait(int kfd, size_t want)
+   park word says PARK_TIMED meanwhile, as in thread_park_timed. At most
+   ns nanoseconds (0: no limit). */
+static long kwait(int kfd, size_t want, long ns)
 {
 	struct thread *self = thread_self();
 	int s = PARK_RUN;
-	if (!self) {                     /* no package: the kernel's wait alone */
-		syscall6(SYS_pipe_wait, kfd, want, 0, 0, PIPEW_BLOCK, 0);
-		return;
-	}
+	if (!self)                       /* no package: the kernel's wait alone */
+		return syscall6(SYS_pipe_wait, kfd, want, 0, 0, PIPEW_BLOCK, ns);
 	if (!__atomic_compare_exchange_n(&self->park, &s, PARK_TIMED, 0, __ATOMIC_SEQ_CST,
 					 __ATOMIC_ACQUIRE)) {
 		__atomic_exchange_n(&self->park, PARK_RUN, __ATOMIC_SEQ_CST);   /* a permit: taken */
-		return;
+		return 0;
 	}
-	syscall6(SYS_pipe_wait, kfd, want, (long)&self->park, PARK_TIMED, PIPEW_BLOCK, 0);
+	long r = syscall6(SYS_pipe_wait, kfd, want, (long)&self->park, PARK_TIMED, PIPEW_BLOCK, ns);
 	s = PARK_TIMED;                  /* (else an unblock set RUN and woke us) */
 	__atomic_compare_exchange_n(&self->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE);
+	return r;                        /* (PIPE_* bits: no wait at all) */
 }
 
 static void unlock_seq(void *arg)
@@ -164,7 +199,7 @@ static int await(int kfd, size_t want, unsigned s)
 	}
 	struct thread *self = thread_self();
 	if (!self) {
-		kwait(kfd, want);
+		kwait(kfd, want, 0);
 		return 0;
 	}
 	if (pcancel_pending())
@@ -173,7 +208,7 @@ static int await(int kfd, size_t want, unsigned s)
 	   package from running a handler as it resumes the thread, so the
 	   handlers run here (psig_run), where their SA_RESTART is known */
 	self->async_hold = 1;
-	kwait(kfd, want);
+	kwait(kfd, want, 0);
 	int sig = psig_due(self) ? psig_run(self) : 0;
 	if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
 		pw_retry(self);          /* an asynchronous cancel held back meanwhile */
@@ -182,6 +217,65 @@ static int await(int kfd, size_t want, unsigned s)
 	if (pcancel_pending())
 		pcancel_act();
 	return 0;
+}
+
+/* select and poll with one pipe's end among their descriptors that
+   another process holds (kernel descriptor kfd, the write end if w):
+   wait in the kernel until it changes, a pipe of ours changes (changed:
+   seq differs from s), a handler runs or the time `until` of
+   CLOCK_REALTIME (0: no limit) passes. 0 (look again), ETIMEDOUT,
+   EINTR (any handler, as __pipe_wait_seq), or -1: not here (no thread,
+   a classic VP, NKPOLL pollers already): wait as for private pipes,
+   looking again every so often. A cancellation point. */
+int __pipe_poll_wait(int kfd, int w, unsigned s, const struct timespec *until);
+int __pipe_poll_wait(int kfd, int w, unsigned s, const struct timespec *until)
+{
+	struct thread *self = thread_self();
+	long ns = 0;
+	if (until) {
+		struct timespec now;
+		clock_gettime(CLOCK_REALTIME, &now);
+		ns = (until->tv_sec - now.tv_sec) * 1000000000L + until->tv_nsec - now.tv_nsec;
+		if (ns <= 0)
+			return ETIMEDOUT;
+	}
+	/* A classic VP (no upcalls: naive, kthread) blocks whole in the
+	   kernel, and on naive its other threads with it, whose changes
+	   must end the wait too: there, not here */
+	if (!self || !__atomic_load_n(&self->vpp->upcall_entry, __ATOMIC_RELAXED))
+		return -1;
+	if (pcancel_pending())
+		pcancel_act();
+	self->async_hold = 1;            /* (no cancel acts while it is in kpoll) */
+	int in = 0;
+	spin_lock(&kpoll_lk);
+	if (nkpoll < NKPOLL) {
+		kpoll[nkpoll] = self;
+		__atomic_store_n(&nkpoll, nkpoll + 1, __ATOMIC_SEQ_CST);
+		in = 1;
+	}
+	spin_unlock(&kpoll_lk);
+	long st = 0;
+	if (in && __pipe_seq() == s)     /* (a change before we joined: look again) */
+		st = kwait(kfd, w ? PIPE_BUF : 1, ns);
+	int sig = psig_due(self) ? psig_run(self) : 0;
+	spin_lock(&kpoll_lk);
+	for (int i = 0; in && i < nkpoll; i++)
+		if (kpoll[i] == self) {
+			kpoll[i] = kpoll[nkpoll - 1];
+			__atomic_store_n(&nkpoll, nkpoll - 1, __ATOMIC_RELAXED);
+		}
+	spin_unlock(&kpoll_lk);
+	if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
+		pw_retry(self);
+	if (sig & SIGW_RAN)
+		return EINTR;
+	if (pcancel_pending())
+		pcancel_act();
+	/* Ready at once, yet the caller found nothing it asks for (say, poll
+	   for POLLHUP alone on a read end with bytes in it): no wait of ours
+	   ends on what it wants. Not here either. */
+	return in && !(st > 0 && (st & PIPE_READY)) ? 0 : -1;
 }
 
 /* ---- state ---- */

@@ -7,10 +7,12 @@
  * nothing could change) until its timeout; with no pipe among the
  * descriptors it just sleeps the timeout (a negative poll timeout or a
  * null select timeout would then wait for ever: EINVAL rather than
- * hang the thread). A pipe another process also names changes without
- * this program's sequence number: with one among the descriptors, the
- * wait looks again every SHARED_NS at most (a bounded poll, not a
- * kernel wait on several pipes at once).
+ * hang the thread). A pipe another process also holds changes without
+ * this program's sequence number: with one such end among the
+ * descriptors the wait is the kernel's, on that pipe, which a change of
+ * our own pipes ends too (__pipe_poll_wait); with several, the wait
+ * looks again every SHARED_NS at most (a bounded poll, not a kernel
+ * wait on several pipes at once).
  */
 #include <sys/select.h>
 #include <poll.h>
@@ -20,9 +22,19 @@
 #include <unistd.h>
 
 int __fd_kind(int fd, int *readable, int *writable, int *hup);   /* fd.c */
+int __fd_pipe_end(int fd, int *w);
 #define SHARED_NS 1000000LL
 __attribute__((weak)) unsigned __pipe_seq(void);
 __attribute__((weak)) int __pipe_wait_seq(unsigned s, const struct timespec *until);
+__attribute__((weak)) int __pipe_poll_wait(int kfd, int w, unsigned s, const struct timespec *until);
+
+/* `pipes` as the scans make it: bit 0 a pipe, bit 1 one another process
+   holds, bit 2 two or more of those; the last such descriptor above. */
+#define SHARED_FD(p) ((p) >> 3)
+static int shared(int pipes, int fd)
+{
+	return (pipes & 2 ? (pipes & 7) | 4 : 3) | fd << 3;
+}
 
 /* The end of a wait of ns nanoseconds (< 0: none), in CLOCK_REALTIME. */
 static struct timespec *deadline(long long ns, struct timespec *ts)
@@ -64,8 +76,19 @@ static int wait_more(int pipes, unsigned s, long long *ns, struct timespec **unt
 	}
 	if (!*until)
 		*until = deadline(*ns, ts);  /* (once: 0 for no timeout) */
+	int w, kfd = (pipes & 6) == 2 && __pipe_poll_wait ? __fd_pipe_end(SHARED_FD(pipes), &w) : -1;
+	int k = kfd >= 0 ? __pipe_poll_wait(kfd, w, s, *until) : -1;
+	if (k >= 0) {                    /* one shared pipe: the kernel's wait on it */
+		if (k == EINTR) {
+			errno = EINTR;
+			return -1;
+		}
+		if (k == ETIMEDOUT)
+			*ns = 0;
+		return 0;
+	}
 	struct timespec soon, *by = *until;
-	if (pipes & 2) {                 /* a shared pipe: look again soon */
+	if (pipes & 2) {                 /* shared pipes: look again soon */
 		deadline(SHARED_NS, &soon);
 		if (!by || soon.tv_sec < by->tv_sec ||
 		    (soon.tv_sec == by->tv_sec && soon.tv_nsec < by->tv_nsec))
@@ -92,7 +115,7 @@ static int sel_scan(int n, fd_set *r, fd_set *w, fd_set *e, fd_set *out, int *pi
 		int rd, wr, hup, k = __fd_kind(fd, &rd, &wr, &hup);
 		if (!k)
 			return -1;           /* EBADF */
-		*pipes |= k == 'p' ? 1 : k == 'P' ? 3 : 0;
+		*pipes = k == 'p' ? *pipes | 1 : k == 'P' ? shared(*pipes, fd) : *pipes;
 		if (in && rd)
 			FD_SET(fd, &out[0]), ready++;
 		if (ou && wr)
@@ -145,7 +168,7 @@ static int poll_scan(struct pollfd *fds, nfds_t n, int *pipes)
 		if (!k)
 			p->revents = POLLNVAL;
 		else if (k == 'p' || k == 'P') {
-			*pipes |= k == 'p' ? 1 : 3;
+			*pipes = k == 'p' ? *pipes | 1 : shared(*pipes, p->fd);
 			/* a read end: POLLIN with data, POLLHUP with no writer
 			   left; a write end: POLLOUT with room, POLLERR with no
 			   reader left (Linux's) */

@@ -97,10 +97,11 @@
    _write, _close, _dup, _fstat work on them, fork shares them and exec keeps them */
 #define SYS_pipe        49  /* (int fd[2]) -> 0: fd[0] the read end, fd[1] the write end of a new pipe of
                                PIPE_CAP bytes; its reads and writes never wait (-EAGAIN) */
-#define SYS_pipe_wait   50  /* (fd, want, park word or 0, park value, PIPEW_* flags) -> PIPE_* bits of the
-                               end's state; with PIPEW_BLOCK, if it is neither ready nor private, waits
-                               (BLK_PIPE) until the pipe changes or the word is woken (SYS_futex_wake)
-                               and returns 0; -EAGAIN at once if the word is not the value */
+#define SYS_pipe_wait   50  /* (fd, want, park word or 0, park value, PIPEW_* flags, timeout ns or 0) ->
+                               PIPE_* bits of the end's state; with PIPEW_BLOCK, if it is neither ready
+                               nor private, waits (BLK_PIPE) until the pipe changes, the word is woken
+                               (SYS_futex_wake) or the timeout passes, and returns 0; -EAGAIN at once if
+                               the word is not the value */
 #define SYS_file_special 51 /* (FK_CONS_IN, FK_CONS_OUT or FK_NULL, FO_ access mode) -> a descriptor that
                                names the console or /dev/null, so that an exec keeps it (ulib's exec) */
 #define SYS_sigdie      54  /* (sig) -> ends the caller's space as sig's default action (WTERMSIG = sig), for a

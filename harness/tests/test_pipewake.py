@@ -1,0 +1,52 @@
+"""Pipe waits between processes that wait for each other again and again
+(progs/posix/pipewake.c): 30 rounds of a 200,000-byte stream parent ->
+child in pieces of 1-9,000 bytes read in pieces of 1-5,000, and 200
+round trips of 1-PIPE_BUF bytes, with the reads landing in pages a fork
+left copy-on-write. Every byte arrives, every child exits 0, the run
+ends.
+
+Two bugs hung it (test_kpipe's hang): the kernel brought a copy-on-write
+page in while holding the pipe's lock, which takes kop_lock (cow.c's
+futex_rekey), while the other process held kop_lock in sys_pipe_wait
+and spun on the pipe's lock (both CPUs stopped, interrupts off); and a
+reader was told "private" while the writer's process closed its end
+(the table's charge gone, the hang-up not yet), so it waited at user
+level for ever. Against the kernel before both fixes, fifo -smp 2 beside
+two host busy loops hung in 3 of 3 runs (see the commits)."""
+
+import pytest
+from helpers import done, result
+
+ROUNDS, BYTES, TRIPS = 30, 200000, 200
+
+
+@pytest.mark.parametrize("pkg,smp,shake", [
+    ("fifo", 2, False), ("fifo", 4, False), ("kthread", 2, False), ("prio", 2, False),
+    ("fifo", 2, True),
+], ids=["fifo-2", "fifo-4", "kthread-2", "prio-2", "fifo-2-jitter"])
+def test_pipe_waits_between_processes(boot, pkg, smp, shake):
+    jitter = "jitter " if shake else ""
+    r = boot(f"{jitter}run=pipewake,pkg={pkg},{ROUNDS},{BYTES},{TRIPS}", smp=smp, timeout=150)
+    res = result(r, "pipewake")
+    assert res["streams_ok"] == ROUNDS and res["pings_ok"] == ROUNDS, res
+    assert res["failures"] == 0, r.tail()
+    done(r, 0)
+
+
+@pytest.mark.parametrize("pkg", ["fifo", "prio", "naive", "kthread"])
+def test_poll_wakes_on_the_pipes_change(boot, pkg):
+    """`pipewake poll 60 5` under --icount: 5 times, a process polls (POLLIN,
+    no timeout) a pipe that its child writes after 60 ms. On fifo and prio
+    the poll waits in the kernel on that pipe (__pipe_poll_wait): one
+    kernel wait per poll (the poller's VP's `blocks`), where it used to
+    look again every 1 ms (51 and 31 waits per poll on fifo and prio before;
+    naive and kthread, classic VPs, still do). A 30 ms poll of the pipe
+    returns 0 after 30 ms, and a poll of it and of a pipe of the process's
+    own that its other thread writes 10 ms later returns that one
+    (`more`), on every package."""
+    r = boot(f"run=pipewake,pkg={pkg},poll,60,5", icount=True, timeout=120)
+    res = result(r, "pollwake")
+    assert res["ok"] == 5 and res["more"] == 1, res
+    if pkg in ("fifo", "prio"):
+        assert res["waits"] <= 2 * 5, res
+    done(r, 0)

@@ -337,7 +337,10 @@ long ext2_write(struct fsctx *c, uint32_t ino, uint64_t off, uint64_t ubuf, uint
 		if (!done)
 			*at = off = pos;
 		k = (uint64_t)r;
-		r = copyin(p + pos % BS, ubuf + done, k);
+		if (c->to == FS_KERNEL)           /* (a shared page's write-back: fshare.c) */
+			memcpy(p + pos % BS, c->kdst + done, k), r = 0;
+		else
+			r = copyin(p + pos % BS, ubuf + done, k);
 		bcache_dirty(b);
 		bcache_put(b);
 		if (!r)

@@ -332,6 +332,7 @@ int fshare_is(uint64_t pa);
 uint64_t fshare_get(uint32_t ino, uint64_t pg);
 uint64_t fshare_add(uint32_t ino, uint64_t pg, uint64_t pa);
 int fshare_put(uint64_t pa);
+void fshare_dirty(uint64_t pa);
 void fshare_trunc(uint32_t ino, uint64_t size);
 void fshare_write(uint32_t ino, uint64_t off, uint64_t ubuf, uint64_t n);
 void fshare_read(uint32_t ino, uint64_t off, uint64_t ubuf, uint64_t n);

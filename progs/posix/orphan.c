@@ -1,18 +1,28 @@
 /*
  * orphan: an unlinked file lives on while it is open or mapped, and is
- * freed when the last holder goes (kernel/orphan.c).
- * harness/tests/test_orphan.py. `orphan CASE` runs
+ * freed when the last holder goes (kernel/orphan.c); a shared page's
+ * stores reach the file when its last mapper ends without msync
+ * (kernel/fshare.c). harness/tests/test_orphan.py. `orphan CASE` runs
  * one case (or "all") in a forked child whose memory must all come back
  * ("avail_lost"):
  *   unlinked  mkstemp's pattern: a 72 KiB file (indirect blocks) is
  *             unlinked while open: fstat says 0 links and the size, it
  *             is read, grown and read again through the descriptor, and
  *             counted an orphan until the close
+ *   shm       shm_open, ftruncate, mmap(MAP_SHARED), shm_unlink at once
+ *             (no page touched): a forked child and then the parent
+ *             touch every page and see each other's stores
  *   rename    rename over a file open in the process: the descriptor
  *             keeps the old bytes, the name gives the new ones
  *   rmdir     a directory open while it is removed
  *   killed    a child holding an unlinked file open and mapped is
  *             killed: the file is freed after it
+ *   stores    a child maps /keep (linked) shared, stores into every
+ *             page and _exits without msync: the parent's pread finds
+ *             the bytes (and the host, on the image)
+ *   many      5,000 pages of one object mapped shared in a parent and a
+ *             child, more than the 4,096 the table once held: every store
+ *             of the child is seen by the parent
  * The orphans made and freed since boot are reported (INFO_ORPHAN).
  */
 #define CHECK_NAME "orphan"
@@ -33,6 +43,9 @@
 
 #define PG 4096
 #define BIG (72 * 1024)
+#define SHMPAGES 16
+#define KEEPPAGES 6
+#define MANY 5000
 
 static long orphans(int what)
 {
@@ -91,6 +104,35 @@ static void unlinked(void)
 	CHECK(orphans(0) == n0);
 }
 
+static void shm(void)
+{
+	int fd = shm_open("/orph", O_CREAT | O_EXCL | O_RDWR, 0600);
+	CHECK(fd >= 0 && ftruncate(fd, SHMPAGES * PG) == 0);
+	char *m = mmap(0, SHMPAGES * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(m != MAP_FAILED);
+	CHECK(shm_unlink("/orph") == 0 && close(fd) == 0);    /* (the map alone holds it) */
+	if (m == MAP_FAILED)
+		return;
+	pid_t p = fork();
+	if (p == 0) {
+		for (int i = 0; i < SHMPAGES; i++)
+			m[i * PG] = (char)(i + 1);
+		_exit(0);
+	}
+	CHECK(fork_status(p) == 0);
+	int ok = 1;
+	for (int i = 0; i < SHMPAGES; i++) {
+		ok &= m[i * PG] == (char)(i + 1);
+		m[i * PG + 1] = 'p';
+	}
+	CHECK(ok);
+	CHECK(orphans(0) >= 1);
+	CHECK(munmap(m, SHMPAGES * PG) == 0);
+	avail_settled(2);                    /* (main and us: the child's map goes with its tables) */
+	settle();
+	CHECK(orphans(0) == 0);
+}
+
 static void renamed(void)
 {
 	int a = open("/ra", O_CREAT | O_RDWR | O_TRUNC, 0644), b = open("/rb", O_CREAT | O_RDWR | O_TRUNC, 0644);
@@ -143,8 +185,64 @@ static void killed(void)
 	CHECK(close(pp[0]) == 0 && close(pp[1]) == 0);
 }
 
+static void stores(void)
+{
+	int fd = open("/keep", O_RDWR);
+	CHECK(fd >= 0);
+	pid_t p = fork();
+	if (p == 0) {
+		int f = open("/keep", O_RDWR);
+		char *m = f < 0 ? MAP_FAILED : mmap(0, KEEPPAGES * PG, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+		if (m == MAP_FAILED)
+			_exit(1);
+		for (int i = 0; i < KEEPPAGES * PG; i++)
+			m[i] = (char)pat(i, 6);
+		_exit(0);                     /* no msync, no munmap */
+	}
+	CHECK(fork_status(p) == 0);
+	avail_settled(2);
+	CHECK(same(fd, 0, KEEPPAGES * PG, 6));
+	CHECK(close(fd) == 0);
+}
+
+static void many(void)
+{
+	int fd = shm_open("/many", O_CREAT | O_EXCL | O_RDWR, 0600);
+	CHECK(fd >= 0 && ftruncate(fd, (long)MANY * PG) == 0);
+	char *m = mmap(0, (long)MANY * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(m != MAP_FAILED && shm_unlink("/many") == 0);
+	if (m == MAP_FAILED)
+		return;
+	int pp[2], qq[2];
+	CHECK(pipe(pp) == 0 && pipe(qq) == 0);
+	pid_t p = fork();
+	if (p == 0) {
+		char c = 0;
+		for (long i = 0; i < MANY; i++)
+			*(int *)(m + i * PG) = (int)i + 7;
+		write(pp[1], &c, 1);
+		read(qq[0], &c, 1);           /* (mapped until the parent looked) */
+		_exit(0);
+	}
+	char c;
+	CHECK(read(pp[0], &c, 1) == 1);
+	long bad = 0;
+	for (long i = 0; i < MANY; i++)
+		bad += *(int *)(m + i * PG) != (int)i + 7;
+	CHECK(bad == 0);
+	if (bad)
+		printf("orphan: %ld of %d pages not shared\n", bad, MANY);
+	CHECK(write(qq[1], &c, 1) == 1 && fork_status(p) == 0);
+	CHECK(ftruncate(fd, 0) == 0);         /* (nothing to write back at the unmap) */
+	CHECK(munmap(m, (long)MANY * PG) == 0 && close(fd) == 0);
+	for (int i = 0; i < 2; i++)
+		close(pp[i]), close(qq[i]);
+	settle();
+}
+
 static const struct { const char *name; void (*run)(void); } cases[] = {
-	{ "unlinked", unlinked }, { "rename", renamed }, { "rmdir", rmdired }, { "killed", killed },
+	{ "unlinked", unlinked }, { "shm", shm }, { "rename", renamed }, { "rmdir", rmdired },
+	{ "killed", killed }, { "stores", stores }, { "many", many },
 };
 static const char *which;
 

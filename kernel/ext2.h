@@ -13,7 +13,8 @@
 
 struct fsctx {
 	struct buf *wait;
-	int to;                       /* ext2_read's destination: FS_USER, FS_KERNEL (kdst), FS_NONE */
+	int to;                       /* ext2_read's destination: FS_USER, FS_KERNEL (kdst), FS_NONE;
+	                                 ext2_write's source: FS_KERNEL (kdst, fshare.c), else ubuf */
 	uint8_t *kdst;
 };
 enum { FS_USER, FS_KERNEL, FS_NONE };   /* FS_NONE: only bring the blocks in (execfile.c) */

@@ -217,6 +217,8 @@ void kernel_finish(void)
 {
 	int s = boot_status();
 	trace_dump();
+	if (disk_blocks)
+		orphan_halt();           /* no orphan left behind (orphan.c) */
 	bcache_halt_flush();         /* no dirty block left behind (bcache.c) */
 	kprintf("@halt {\"status\": %d, \"timer_late\": %lu}\n", s, timer_late_count());
 	qemu_exit(DEBUG_EXIT_DONE | s);

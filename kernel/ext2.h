@@ -13,7 +13,8 @@
 
 struct fsctx {
 	struct buf *wait;
-	int to;                       /* ext2_read's destination: FS_USER, FS_KERNEL (kdst), FS_NONE */
+	int to;                       /* ext2_read's destination: FS_USER, FS_KERNEL (kdst), FS_NONE;
+	                                 ext2_write's source: FS_KERNEL (kdst, fshare.c), else ubuf */
 	uint8_t *kdst;
 };
 enum { FS_USER, FS_KERNEL, FS_NONE };   /* FS_NONE: only bring the blocks in (execfile.c) */
@@ -68,6 +69,11 @@ long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uin
 long ext2_symlink(struct fsctx *c, const char *path, const char *target, size_t len);
 long ext2_unlink(struct fsctx *c, const char *path, int dir);
 long ext2_rename(struct fsctx *c, const char *from, const char *to);
+long ext2_reap(struct fsctx *c, uint32_t ino);
+
+/* orphan.c: how a step that needs a block waits for it (fs_wait) */
+enum { FSW_NOWAIT, FSW_WAIT, FSW_HALT };
+long fs_wait(struct fsctx *c, int how);
 #define EXT2_MAXNAME 255
 
 #endif

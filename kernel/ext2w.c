@@ -25,9 +25,10 @@
  * The user's bytes are copied with no lock held (a copy may fault), into
  * a data buffer held since the step.
  *
- * An inode is freed when its links count reaches 0, even if a descriptor
- * still names it (a later call on that descriptor gives -ENOENT, or sees
- * the inode's next owner if it was reused).
+ * An inode whose last link goes while an open file or a mapping holds
+ * it (orphan.c) keeps its blocks and its number: it is an orphan, read
+ * and written through its holders, and freed by ext2_reap once the last
+ * one let go.
  */
 #include "kernel.h"
 #include "ext2.h"
@@ -290,8 +291,8 @@ static long write_step(struct fsctx *c, uint32_t ino, uint64_t *pos, uint64_t k,
 	long r = ext2_iraw(c, ino, &ib, &ip);
 	if (r)
 		goto out;
-	if (!le16(ip + 26)) {
-		r = -ENOENT;                      /* unlinked under us */
+	if (!le16(ip + 26) && !ino_held(ino)) {
+		r = -ENOENT;                      /* unlinked under us (not an orphan) */
 		goto put;
 	}
 	if (append)
@@ -336,7 +337,10 @@ long ext2_write(struct fsctx *c, uint32_t ino, uint64_t off, uint64_t ubuf, uint
 		if (!done)
 			*at = off = pos;
 		k = (uint64_t)r;
-		r = copyin(p + pos % BS, ubuf + done, k);
+		if (c->to == FS_KERNEL)           /* (a shared page's write-back: fshare.c) */
+			memcpy(p + pos % BS, c->kdst + done, k), r = 0;
+		else
+			r = copyin(p + pos % BS, ubuf + done, k);
 		bcache_dirty(b);
 		bcache_put(b);
 		if (!r)
@@ -433,7 +437,7 @@ long ext2_truncate(struct fsctx *c, uint32_t ino, uint64_t len)
 	spin_lock(&fslock);
 	if ((r = ext2_iraw(c, ino, &ib, &ip)))
 		goto out;
-	if (!le16(ip + 26))
+	if (!le16(ip + 26) && !ino_held(ino))
 		r = -ENOENT;
 	else if (len < isize_of(ip) && !(r = cut_from(c, ip, ib, (len + BS - 1) / BS)))
 		r = zero_tail(c, ip, ib, len);
@@ -793,14 +797,15 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir)
 	if ((r = ext2_iraw(c, ino, &ib, &xp)))
 		goto putp;
 	int last = dir || le16(xp + 26) <= 1;
+	int keep = last && ino_held(ino), orph = 0;   /* (held: an orphan keeps its blocks) */
 	if (dir) {
-		if ((r = dir_empty(c, xp, ib)) || (r = cut_from(c, xp, ib, 1)))
+		if ((r = dir_empty(c, xp, ib)) || (!keep && (r = cut_from(c, xp, ib, 1))))
 			goto puti;
-		set_size(xp, BS);
+		set_size(xp, keep ? isize_of(xp) : BS);
 		bcache_dirty(ib);
-	} else if (last && (r = cut_from(c, xp, ib, 0))) {
+	} else if (last && !keep && (r = cut_from(c, xp, ib, 0))) {
 		goto puti;
-	} else if (last) {
+	} else if (last && !keep) {
 		set_size(xp, 0);
 		bcache_dirty(ib);
 	}
@@ -811,6 +816,12 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir)
 		drop(&ia);
 		goto pute;
 	}
+	if (last && (orph = ino_orphan(ino, keep)) != 0) {   /* held: not freed now (orphan.c) */
+		drop(&ia);
+		drop(&ba);
+		if ((r = orph < 0 ? orph : 0))
+			goto pute;
+	}
 	/* every buffer held: change them */
 	remove_entry(e, prev);
 	bcache_dirty(eb);
@@ -819,7 +830,7 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir)
 		put16(pp + 26, le16(pp + 26) - 1u);
 	bcache_dirty(pb);
 	put16(xp + 26, last ? 0 : le16(xp + 26) - 1u);
-	if (last) {
+	if (last && !orph) {
 		put32(xp + 20, now());            /* i_dtime */
 		if (ba.sb) {
 			commit_free(&ba, 0, 0);
@@ -914,14 +925,15 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 		goto putf;
 	if ((r = ext2_iraw(c, ino, &sb, &sip)))
 		goto putt;
-	int last = 0;
+	int last = 0, keep = 0, orph = 0;
 	if (tino) {
 		if ((r = took(ext2_iraw(c, tino, &ob, &oip), &ob)))
 			goto puts;
 		last = le16(oip + 26) <= 1;
-		if (last && (r = cut_from(c, oip, ob, 0)))
+		keep = last && ino_held(tino);    /* (held: an orphan keeps its blocks) */
+		if (last && !keep && (r = cut_from(c, oip, ob, 0)))
 			goto puts;
-		if (last) {
+		if (last && !keep) {
 			set_size(oip, 0);
 			bcache_dirty(ob);
 		}
@@ -941,6 +953,11 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 		goto pute;
 	if (last && (r = prep_free(c, 1, tino, &ia)))
 		goto putd;
+	if (last && (orph = ino_orphan(tino, keep)) != 0) {   /* held: not freed now (orphan.c) */
+		drop(&ia);
+		if ((r = orph < 0 ? orph : 0))
+			goto putd;
+	}
 	/* every buffer held: change them */
 	uint8_t type = IS_DIR(&si) ? FT_DIR : FT_REG;
 	if (tino) {
@@ -971,9 +988,10 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 	bcache_dirty(sb);
 	if (tino) {
 		put16(oip + 26, last ? 0 : le16(oip + 26) - 1u);
-		if (last) {
+		if (last && !orph) {
 			put32(oip + 20, now());
 			commit_free(&ia, 1, 0);
+			fshare_trunc(tino, 0);        /* (its number may be reused: fshare.c) */
 		}
 		bcache_dirty(ob);
 	}
@@ -992,6 +1010,42 @@ putt:
 	bcache_put(tb);
 putf:
 	bcache_put(fb);
+out:
+	spin_unlock(&fslock);
+	return r;
+}
+
+/*
+ * Free orphan ino (no link, no holder: orphan.c): its blocks, from the
+ * end, in steps as a truncation's, then in one step the inode (and a
+ * directory's count in its group). Its shared pages leave fshare.c's
+ * table, since its number may be reused.
+ */
+long ext2_reap(struct fsctx *c, uint32_t ino)
+{
+	struct buf *ib;
+	uint8_t *ip;
+	struct alloc ia = { 0 };
+	long r = ext2_mount(c);
+	if (r)
+		return r;
+	spin_lock(&fslock);
+	if ((r = ext2_iraw(c, ino, &ib, &ip)))
+		goto out;
+	if (le16(ip + 26))
+		r = -EUCLEAN;                     /* linked again: damage */
+	else if (!(r = cut_from(c, ip, ib, 0))) {
+		set_size(ip, 0);
+		bcache_dirty(ib);
+		r = prep_free(c, 1, ino, &ia);
+	}
+	if (!r) {
+		put32(ip + 20, now());            /* i_dtime */
+		commit_free(&ia, 1, (le16(ip) & 0xf000) == 0x4000);
+		bcache_dirty(ib);
+		fshare_trunc(ino, 0);
+	}
+	bcache_put(ib);
 out:
 	spin_unlock(&fslock);
 	return r;

@@ -276,6 +276,9 @@ long fmap_flush(uint64_t addr, uint64_t len)
 	return err;
 }
 
+static long fmap_checked(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, uint32_t ino, int fl,
+			 uint64_t off);
+
 /* (addr or 0, len, prot, FMAP_* flags, fd, offset) */
 long sys_fmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, uint64_t fd, uint64_t off)
 {
@@ -285,6 +288,14 @@ long sys_fmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, uint64
 	long r = file_map_info(sp, fd, &ino, &fl);
 	if (r)
 		return r;
+	r = fmap_checked(addr, len, prot, flags, ino, fl, off);
+	ino_drop(ino);          /* (file_map_info's hold: the region took its own, lazy.c) */
+	return r;
+}
+
+static long fmap_checked(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, uint32_t ino, int fl,
+			 uint64_t off)
+{
 	if (!len || addr % PGSIZE || off % PGSIZE || (int64_t)off < 0 || len > USER_TOP ||
 	    (prot & ~(uint64_t)(PROT_READ | PROT_WRITE | PROT_EXEC)) || (flags & ~(uint64_t)FMAP_SHARED) ||
 	    off + PGROUNDUP(len) < off)

@@ -78,6 +78,7 @@ static long copy_space(struct space *sp, struct space *ch)
 		return r;
 	memcpy(ch->lazy, sp->lazy, sp->nlazy * sizeof *sp->lazy);
 	ch->nlazy = sp->nlazy;
+	ino_regions(ch->lazy, ch->nlazy, 1);        /* (the child's file regions hold their inodes) */
 	seg_fork(sp, ch);
 	uint64_t va = 0, *pte;
 	while ((pte = vm_next(sp->pml4, &va, USER_TOP))) {

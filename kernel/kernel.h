@@ -315,12 +315,25 @@ void view_load(struct vp *vp);
 void view_unload(struct cpu *c);
 void view_free(struct vp *vp);
 
+/* orphan.c (FSW_* in ext2.h) */
+long ino_open(uint32_t ino);
+void ino_hold(uint32_t ino);
+void ino_drop(uint32_t ino);
+void ino_regions(const struct lazy *r, int n, int d);
+int ino_held(uint32_t ino);
+int ino_orphan(uint32_t ino, int keep);
+long orphan_reap(int how);
+void orphan_halt(void);
+long orphan_info(uint64_t what);
+
 /* fshare.c */
+long fshare_flush(int how);
 void fshare_init(uint64_t nframes);
 int fshare_is(uint64_t pa);
 uint64_t fshare_get(uint32_t ino, uint64_t pg);
 uint64_t fshare_add(uint32_t ino, uint64_t pg, uint64_t pa);
 int fshare_put(uint64_t pa);
+void fshare_dirty(uint64_t pa);
 void fshare_trunc(uint32_t ino, uint64_t size);
 void fshare_write(uint32_t ino, uint64_t off, uint64_t ubuf, uint64_t n);
 void fshare_read(uint32_t ino, uint64_t off, uint64_t ubuf, uint64_t n);

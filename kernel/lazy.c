@@ -60,6 +60,7 @@ long lazy_room(struct space *sp, int n)
 /* The table goes with the space's page tables (space_put). */
 void lazy_free(struct space *sp)
 {
+	ino_regions(sp->lazy, sp->nlazy, -1);     /* (a file's region holds its inode: orphan.c) */
 	if (sp->lazy)
 		kfree_user(sp, sp->lazy, sp->lazycap * sizeof *sp->lazy);
 	sp->lazy = 0;
@@ -72,11 +73,13 @@ static void insert(struct space *sp, int i, struct lazy r)
 	memmove(&sp->lazy[i + 1], &sp->lazy[i], (sp->nlazy - i) * sizeof r);
 	sp->lazy[i] = r;
 	sp->nlazy++;
+	ino_regions(&r, 1, 1);
 }
 
 /* Take out the regions [i, j). */
 static void drop(struct space *sp, int i, int j)
 {
+	ino_regions(&sp->lazy[i], j - i, -1);
 	memmove(&sp->lazy[i], &sp->lazy[j], (sp->nlazy - j) * sizeof *sp->lazy);
 	sp->nlazy -= j - i;
 }

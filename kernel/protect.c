@@ -96,6 +96,8 @@ static void lazy_protect(struct space *sp, uint64_t a, uint64_t b, uint64_t f)
 	if (first.start < a)             /* the piece below a keeps its access */
 		memmove(&sp->lazy[i + 1], &sp->lazy[i], (j - i) * sizeof first);
 	sp->nlazy += cuts;
+	ino_regions(&first, first.start < a, 1);      /* (a cut file region: one more hold, orphan.c) */
+	ino_regions(&last, b < last.end, 1);
 	int lo = i + (first.start < a), hi = j + (first.start < a);   /* the regions in [a, b) */
 	if (first.start < a) {
 		sp->lazy[i].end = a;

@@ -106,6 +106,8 @@ static void fput(struct space *sp, struct file *f)
 	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL) == 0) {
 		if (f->pipe)
 			pipe_end_gone(f->pipe, f->kind == FK_PIPE_W);
+		if (f->kind == FK_FILE)
+			ino_drop(f->ip.ino);          /* (its last hold frees an orphan: orphan.c) */
 		kfree(f);
 	}
 }
@@ -212,6 +214,18 @@ static long getpath(uint64_t upath, char *path)
 	return path[0] ? 0 : -ENOENT;
 }
 
+/* Does path (as open follows it with flags) still name inode ino? 0,
+   -ENOENT if not, -EBWAIT if the thread blocked, or an error. */
+static long same(const char *path, int flags, uint32_t ino)
+{
+	struct fsctx c;
+	struct inode ip;
+	long r = RETRY(ext2_lnamei(&c, path, &ip));
+	if (!r && IS_LNK(&ip) && !(flags & FO_NOFOLLOW))
+		r = RETRY(ext2_namei(&c, path, &ip));
+	return r ? r : ip.ino == ino ? 0 : -ENOENT;
+}
+
 /* (path, FO_* flags, mode for FO_CREAT) */
 long sys_file_open(ARGS)
 {
@@ -227,6 +241,8 @@ long sys_file_open(ARGS)
 	char path[FPATH_MAX];
 	uint32_t ino;
 	long r = getpath(a0, path);
+	if (!r && (r = orphan_reap(FSW_WAIT)) == -EBWAIT)
+		return 0;                /* (the thread blocked: the call runs again) */
 	if (!r && (a1 & FO_CREAT))
 		r = RETRY(ext2_create(&c, path, 0x8000 | (a2 & 07777), (a1 & FO_EXCL) != 0, &ino));
 	if (!r)
@@ -254,10 +270,22 @@ long sys_file_open(ARGS)
 	struct file *f = t ? kzalloc_user(sp, sizeof *f) : 0;
 	if (!f)
 		return -ENOMEM;
+	/* Held before it is looked up again: an unlink between the first
+	   lookup and the hold may have freed it (orphan.c) */
+	if (!(r = ino_open(ip.ino)) && (r = same(path, (int)a1, ip.ino))) {
+		ino_drop(ip.ino);
+		r = r == -EBWAIT ? 0 : r;
+	}
+	if (r) {
+		kfree_user(sp, f, sizeof *f);
+		return r;
+	}
 	f->ip = ip;
 	f->flags = (int)a1;
-	if ((r = install(sp, t, f, 1)) < 0)
+	if ((r = install(sp, t, f, 1)) < 0) {
+		ino_drop(ip.ino);
 		kfree_user(sp, f, sizeof *f);
+	}
 	return r;
 }
 
@@ -277,6 +305,7 @@ long sys_file_close(ARGS)
 	if (!f)
 		return -EBADF;
 	fput(sp, f);
+	orphan_reap(FSW_NOWAIT);     /* (an orphan it held freed now if its blocks are in) */
 	return 0;
 }
 
@@ -335,7 +364,7 @@ static long do_read(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
 	uint64_t pos = at ? (uint64_t)off : __atomic_load_n(&f->off, __ATOMIC_RELAXED);
 	struct inode ip;
 	r = 0;
-	if (fmap_file_flush(f->ip.ino, pos, n) == -EBWAIT)
+	if (orphan_reap(FSW_WAIT) == -EBWAIT || fmap_file_flush(f->ip.ino, pos, n) == -EBWAIT)
 		goto out;                /* (our shared map's stores first: fmapcoh.c; blocked, runs again) */
 	for (;;) {
 		struct fsctx c = { 0 };
@@ -434,6 +463,8 @@ long sys_file_stat(ARGS)
 	UNUSED();
 	if (!user_range_ok(a1, sizeof(struct kstat)))
 		return -EFAULT;
+	if (orphan_reap(FSW_WAIT) == -EBWAIT)
+		return 0;                /* (the thread blocked: the call runs again) */
 	struct inode ip;
 	int blocked;
 	long r = lookup(a0, &ip, &blocked);
@@ -491,13 +522,16 @@ long sys_file_dup(ARGS)
 }
 
 /* Descriptor fd's inode number and FO_* flags, for a mapping (fmap.c):
-   0, -EBADF if fd is not open, -ENODEV if it is not a regular file. */
+   0 with a hold of the inode (ino_drop it once the mapping took its
+   own), -EBADF if fd is not open, -ENODEV if it is not a regular file. */
 long file_map_info(struct space *sp, uint64_t fd, uint32_t *ino, int *flags)
 {
 	struct file *f = fget(sp, fd);
 	if (!f)
 		return -EBADF;
-	long r = IS_REG(&f->ip) ? 0 : -ENODEV;
+	long r = IS_REG(&f->ip) && f->kind == FK_FILE ? 0 : -ENODEV;
+	if (!r)
+		ino_hold(f->ip.ino);
 	*ino = f->ip.ino;
 	*flags = f->flags;
 	fput(sp, f);
@@ -546,7 +580,7 @@ static long do_write(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at
 	if (at && off < 0)
 		goto out;
 	r = 0;
-	if (!n)
+	if (!n || orphan_reap(FSW_WAIT) == -EBWAIT)
 		goto out;
 	uint64_t pos = at ? (uint64_t)off : __atomic_load_n(&f->off, __ATOMIC_RELAXED), where = pos;
 	int append = !at && (f->flags & FO_APPEND);
@@ -613,6 +647,9 @@ long sys_file_fsync(ARGS)
 	if (!f)
 		return -EBADF;
 	fput(sp, f);
+	long e = orphan_reap(FSW_WAIT);
+	if (e)
+		return e == -EBWAIT ? 0 : e;
 	for (;;) {
 		struct buf *b;
 		long r = bcache_sync_step(&b);
@@ -632,8 +669,8 @@ static long path_op(uint64_t upath, int op, uint64_t mode)
 	if (!disk_blocks)
 		return -ENODEV;
 	long r = getpath(upath, path);
-	if (r)
-		return r;
+	if (r || (r = orphan_reap(FSW_WAIT)))
+		return r == -EBWAIT ? 0 : r;
 	if (op == 2)
 		r = RETRY(ext2_create(&c, path, 0x4000 | (mode & 07777), 1, &ino));
 	else
@@ -670,7 +707,7 @@ long sys_file_rename(ARGS)
 	if (!disk_blocks)
 		return -ENODEV;
 	long r = getpath(a0, from);
-	if (!r && !(r = getpath(a1, to)))
+	if (!r && !(r = getpath(a1, to)) && !(r = orphan_reap(FSW_WAIT)))
 		r = RETRY(ext2_rename(&c, from, to));
 	return r == -EBWAIT ? 0 : r;
 }

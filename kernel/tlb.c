@@ -63,6 +63,8 @@ int vm_unmap_collect(uint64_t *pml4, uint64_t *va, uint64_t end, struct frame_ba
 			if (b->n == NELEM(b->pa))
 				return 0;
 			b->pa[b->n++] = *pte & PTE_ADDR;
+			if (*pte & (PTE_D | PTE_FDIRTY))
+				fshare_dirty(*pte & PTE_ADDR);   /* (a shared file page's stores: fshare.c) */
 		}
 		*pte = 0;
 		b->unmapped++;

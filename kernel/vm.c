@@ -173,6 +173,8 @@ static void free_level(uint64_t *t, int level, uint64_t n[2])
 		if (level > 0)
 			free_level(next, level - 1, n);
 		else if (!(e & PTE_SHARED)) {
+			if (e & (PTE_D | PTE_FDIRTY))
+				fshare_dirty(V2P(next));   /* (a shared file page's stores: fshare.c) */
 			frame_put(V2P(next));    /* (a frame a fork shares goes with its last holder) */
 			n[0]++;
 		}

@@ -46,9 +46,10 @@ struct shared {
 
 static int add(struct shared *s)
 {
-	/* All three map the page before any adds: one that ended with
-	   _exit before the others' first touch would take its stores with it
-	   (the last holder's frame goes; no write-back at _exit). */
+	/* All three map the page before any adds, so all three add into
+	   one frame at once (a counter that ended with _exit before the
+	   others' first touch once took its stores with it; fshare.c now
+	   keeps them for the file). */
 	__atomic_fetch_add(&s->arrived, 1, __ATOMIC_ACQ_REL);
 	for (int i = 0; i < 10000 && __atomic_load_n(&s->arrived, __ATOMIC_ACQUIRE) < 3; i++)
 		usleep(1000);    /* (at most 10 s: unshared maps never arrive, and fail below) */

@@ -199,6 +199,8 @@
 #define BC_GROWN        8   /* buffers added with a fresh frame */
 #define BC_RECLAIMED    9   /* frames given back when memory was short */
 #define BC_NSTAT        10
+#define INFO_ORPHAN     17  /* (17, what) unlinked files still open or mapped (kernel/orphan.c):
+                               what 0, how many now; 1, made since boot; 2, freed since boot; -EINVAL */
 #define INFO_FILE_KIND  18  /* (INFO_FILE_KIND, fd) -> what fd names: FK_* (<anima/file.h>); -EBADF */
 
 /* SYS_map protections */

@@ -188,6 +188,8 @@
 #define BC_RECLAIMED    9   /* frames given back when memory was short */
 #define BC_NSTAT        10
 #define INFO_FILE_KIND  18  /* (INFO_FILE_KIND, fd) -> what fd names: FK_* (<anima/file.h>); -EBADF */
+#define INFO_FSHARED    19  /* (INFO_FSHARED, addr) -> 1 if addr is in a MAP_SHARED file mapping of the
+                               caller's (futexes there wake across spaces: kernel/fkey.c), else 0 */
 
 /* SYS_map protections */
 #define PROT_READ       1

@@ -1,0 +1,33 @@
+"""Process-shared pthread objects and semaphores in a MAP_SHARED file
+mapping (a shm_open'd object) block and wake across processes
+(kernel/fkey.c: futexes there keyed by the one frame every space maps;
+progs/posix/fkey.c): 4 forked children x 2,000 increments under a pshared
+mutex give exactly 8,000; a pshared condition hands a turn between parent
+and child 200 times; a barrier meets 3 processes 200 times; two
+sem_init(pshared 1) semaphores ping-pong 200 times; a posix_spawn'd
+/bin/fkey that maps the same shm name counts under the mutex beside the
+parent and ping-pongs the semaphores; a child killed while blocked in the
+lock takes no wake-up with it; a waiter whose own mapping of the page
+went (the only one) keeps its frame, so a process that maps the page
+afterwards wakes it. fifo, prio and kthread, one and two CPUs;
+every frame back once all have ended (INFO_MEM_AVAIL, memcheck). Before
+kernel/fkey.c these hung (the boot's timeout makes that a failure)."""
+
+import pytest
+from helpers import done, result, needs_e2fsprogs, program_image
+
+pytestmark = needs_e2fsprogs
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", ["fifo", "prio", "kthread"])
+def test_pshared_objects_in_a_file_map_wake_across_processes(boot, tmp_path, pkg, smp):
+    r = boot(f"memcheck run=fkey,pkg={pkg}", smp=smp, timeout=90, disk=program_image(tmp_path, "fkey"))
+    res = result(r, "fkey")
+    assert res["status"] == 0 and res["failures"] == 0, r.tail()
+    assert res["total"] == 4 * 2000, res
+    assert res["pingpong"] == 200, res
+    assert res["spawned"] == 1, res
+    assert res["pinned"] == 1, res
+    assert res["avail_lost"] == 0, res
+    done(r, 0)

@@ -3,7 +3,8 @@ mapping (a shm_open'd object) block and wake across processes
 (kernel/fkey.c: futexes there keyed by the one frame every space maps;
 progs/posix/fkey.c): 4 forked children x 2,000 increments under a pshared
 mutex give exactly 8,000; a pshared condition hands a turn between parent
-and child 200 times; a barrier meets 3 processes 200 times; two
+and child 200 times; a barrier meets 3 processes 200 times; a read lock
+waits for another process's write lock; two
 sem_init(pshared 1) semaphores ping-pong 200 times; a posix_spawn'd
 /bin/fkey that maps the same shm name counts under the mutex beside the
 parent and ping-pongs the semaphores; a child killed while blocked in the

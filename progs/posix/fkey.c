@@ -12,6 +12,8 @@
  *            through a pshared condition and mutex ("pingpong")
  *   barrier  the parent and 2 children meet at a pshared barrier ROUNDS
  *            times; each round every one sees the others' arrivals
+ *   rwlock   a child holds the pshared write lock; our read lock waits
+ *            until its store is done and it unlocks
  *   sem      sem_init(pshared 1): parent and child hand a turn back and
  *            forth ROUNDS times through two semaphores
  *   spawn    posix_spawn of /bin/fkey, which shares nothing with us but
@@ -57,9 +59,10 @@ struct shared {
 	pthread_mutex_t mx;
 	pthread_cond_t cv;
 	pthread_barrier_t bar;
+	pthread_rwlock_t rw;
 	sem_t ping, pong;
 	long counter;
-	int turn;
+	int turn, wrote, held;
 	int arrived[ROUNDS];
 	int bad;
 };
@@ -161,6 +164,24 @@ static void barrier(void)
 	for (int i = 0; i < 2; i++)
 		CHECK(fork_status(p[i]) == 0);
 	CHECK(sh->bad == 0);
+}
+
+static void rwlock(void)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		pthread_rwlock_wrlock(&sh->rw);
+		__atomic_store_n(&sh->held, 1, __ATOMIC_SEQ_CST);
+		usleep(50000);           /* (the parent waits in rdlock now, or soon) */
+		sh->wrote = 7;
+		_exit(pthread_rwlock_unlock(&sh->rw) ? 1 : 0);
+	}
+	while (!__atomic_load_n(&sh->held, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	CHECK(pthread_rwlock_rdlock(&sh->rw) == 0);
+	CHECK(sh->wrote == 7);
+	CHECK(pthread_rwlock_unlock(&sh->rw) == 0);
+	CHECK(fork_status(p) == 0);
 }
 
 static void sem(void)
@@ -301,6 +322,9 @@ static int body(void)
 	pthread_mutexattr_t ma;
 	pthread_condattr_t ca;
 	pthread_barrierattr_t ba;
+	pthread_rwlockattr_t ra;
+	pthread_rwlockattr_init(&ra);
+	pthread_rwlockattr_setpshared(&ra, PTHREAD_PROCESS_SHARED);
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
 	pthread_condattr_init(&ca);
@@ -310,10 +334,12 @@ static int body(void)
 	CHECK(pthread_mutex_init(&sh->mx, &ma) == 0);
 	CHECK(pthread_cond_init(&sh->cv, &ca) == 0);
 	CHECK(pthread_barrier_init(&sh->bar, &ba, 3) == 0);
+	CHECK(pthread_rwlock_init(&sh->rw, &ra) == 0);
 	CHECK(sem_init(&sh->ping, 1, 0) == 0 && sem_init(&sh->pong, 1, 0) == 0);
 	counter();
 	cond();
 	barrier();
+	rwlock();
 	sem();
 	spawn();
 	killed();

@@ -79,6 +79,7 @@ static long copy_space(struct space *sp, struct space *ch)
 	memcpy(ch->lazy, sp->lazy, sp->nlazy * sizeof *sp->lazy);
 	ch->nlazy = sp->nlazy;
 	ino_regions(ch->lazy, ch->nlazy, 1);        /* (the child's file regions hold their inodes) */
+	ch->fshared = sp->fshared;       /* (its shared file regions: fkey.c) */
 	seg_fork(sp, ch);
 	uint64_t va = 0, *pte;
 	while ((pte = vm_next(sp->pml4, &va, USER_TOP))) {

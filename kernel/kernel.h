@@ -388,6 +388,13 @@ struct space *seg_payer(int id, uint64_t serial);
 void seg_wake_all(struct space *sp);
 void wake_hand_off(struct space *sp, struct vp *self);
 
+/* fkey.c */
+#define FSHKEY_TAG (1UL << 62)   /* a futex key in a shared file page: tag | frame + offset */
+uint64_t fkey_of(uint64_t pa, uint64_t off);
+long fkey_pin(struct space *sp, uint64_t uaddr, struct kop *op);
+void fkey_unpin(struct kop *op);
+long fkey_shared_at(struct space *sp, uint64_t uaddr);
+
 /* vp.c */
 extern uint64_t next_vp_id;      /* vpidbase=N sets it (cmdline.c; tests) */
 struct vp *vp_create(struct space *sp, uint64_t rip, uint64_t rsp);

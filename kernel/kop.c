@@ -70,6 +70,8 @@ struct kop *kop_alloc(int kind)
 
 void kop_free(struct kop *op)
 {
+	if (op->fpin)
+		fkey_unpin(op);          /* (its frame waited on: fkey.c) */
 	if (op->own)
 		return;                  /* a VP's own (wait or timer): it goes with the VP */
 	__atomic_sub_fetch(&op->sp->nkops, 1, __ATOMIC_ACQ_REL);
@@ -296,7 +298,8 @@ uint64_t kop_next_deadline(struct cpu *c)
 }
 
 /* Wake up to n futex waiters on key; returns how many. A private key (a
-   physical address, not a segment's) reaches only waiters of space sp:
+   physical address, not a segment's or a shared file page's: fkey.c)
+   reaches only waiters of space sp:
    private memory is never shared, but a waiter stays queued under its
    frame's address after its space unmapped the page, and the frame may
    go to another space, whose wakes must not reach it. */
@@ -306,7 +309,7 @@ int futex_wake_key(uint64_t key, int n, struct space *sp)
 	spin_lock(&kop_lock);
 	for (struct kop *op = *fbucket(key), *next; op && woken < n; op = next) {
 		next = op->fnext;
-		if (op->fkey == key && ((key & SEGKEY_TAG) || op->sp == sp)) {
+		if (op->fkey == key && ((key & (SEGKEY_TAG | FSHKEY_TAG)) || op->sp == sp)) {
 			complete(op, 0);
 			woken++;
 		}

@@ -219,6 +219,8 @@ long map_file(uint64_t addr, uint64_t len, uint64_t prot, uint32_t ino, int shar
 		return -EINVAL;
 	if (addr && touches_reserved(addr, len))
 		return -EPERM;
+	if (shared)
+		__atomic_store_n(&sp->fshared, 1, __ATOMIC_RELEASE);   /* (before its region: fkey.c) */
 	return map_lazy(sp, addr, len, (struct lazy){ 0, 0, flags, 0, ino, (uint32_t)shared, (int64_t)off });
 }
 

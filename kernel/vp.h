@@ -71,6 +71,7 @@ struct kop {
 	struct kop *tchild, *tsib, *tprev;   /* the timer heap (timerq.c) */
 	uint64_t fkey;               /* futex: physical address of the word */
 	struct kop *fnext, **fpprev; /* futex queue (fpprev: what points to us, for O(1) removal) */
+	uint64_t fpin;               /* a shared file page's frame held while it waits (fkey.c), or 0 */
 	struct kop *pnext, **pprev;  /* a pipe's waiters (pipe.c), as the futex queue */
 	struct kop *snext;           /* space->kops */
 	uint64_t result, thread, arg, fault_va;
@@ -190,6 +191,7 @@ struct space {
 		uint32_t ino, shared;  /* a file's pages (fmap.c) if ino: its byte va + fdelta */
 		int64_t fdelta; } *lazy;  /* demand-zero regions: sorted, */
 	int nlazy, lazycap;          /* disjoint, heap-grown (lock; lazy.c) */
+	int fshared;                 /* it has had a MAP_SHARED file region: futex keys look (fkey.c) */
 	struct vp *waiters;          /* parent VPs blocked in SYS_wait on us (table_lock) */
 	int nwaiters;                /* parent VPs inside SYS_wait on us (table_lock) */
 	int collected;               /* one of them got the status (table_lock) */

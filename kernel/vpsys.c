@@ -155,9 +155,9 @@ long sys_io(ARGS)
 	return block_for(BLK_IO, a0, a1);
 }
 
-/* Futexes are keyed by physical address, or in a segment by (segment,
-   offset), so threads of different spaces that share memory meet on the
-   same key. */
+/* Futexes are keyed by physical address (tagged in a shared file page:
+   fkey.c), or in a segment by (segment, offset), so threads of different
+   spaces that share memory meet on the same key. */
 long futex_key(uint64_t uaddr, uint64_t *key)
 {
 	if (uaddr % 4)
@@ -173,6 +173,8 @@ long futex_key(uint64_t uaddr, uint64_t *key)
 	if (!pte || !(*pte & PTE_P))
 		return -EFAULT;
 	*key = (*pte & PTE_ADDR) + uaddr % PGSIZE;
+	if (__atomic_load_n(&sp->fshared, __ATOMIC_ACQUIRE))
+		*key = fkey_of(*pte & PTE_ADDR, uaddr % PGSIZE);   /* (a shared file page's? fkey.c) */
 	return 0;
 }
 
@@ -203,12 +205,18 @@ long sys_futex_wait(ARGS)
 	   signal-wait 78 instructions; the flag, set before any of its
 	   entries became copy-on-write, is seen here under kop_lock, which
 	   the copy's re-keying takes after it). */
-	if (!(key & SEGKEY_TAG) && myvp()->space->cow) {
+	if (!(key & (SEGKEY_TAG | FSHKEY_TAG)) && myvp()->space->cow) {   /* (never a shared file page's) */
 		uint64_t *pte = vm_walk(myvp()->space->pml4, a0, 0);
 		if (pte && (*pte & PTE_P))
 			key = (*pte & PTE_ADDR) + a0 % PGSIZE;
 	}
 	op->fkey = key;
+	if ((key & FSHKEY_TAG) && (r = fkey_pin(myvp()->space, a0, op)) < 0) {
+		op->fkey = 0;            /* (not queued yet) */
+		spin_unlock(&kop_lock);
+		kop_free(op);
+		return r;
+	}
 	if (a2)
 		op->wake_ns = now_ns() + MIN(a2, 1UL << 62);
 	return kop_wait(op, myvp()->tf);

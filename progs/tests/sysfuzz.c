@@ -1484,7 +1484,10 @@ static void do_plain(struct fz *f)
 	static const long nums[] = { SYS_null, SYS_time, SYS_yield, SYS_getinfo, SYS_vp_poll };
 	long n = nums[rand_below(&f->st, 5)];
 	long a = n == SYS_getinfo && rand_below(&f->st, 2) ? (long)rand_below(&f->st, 8) : rand_arg(f);
-	issue(f, K_plain, n, a, rand_arg(f), rand_arg(f), rand_arg(f), rand_arg(f), 0, 0);
+	long b = rand_arg(f);
+	if (n == SYS_getinfo && !rand_below(&f->st, 8))
+		a = INFO_FSHARED, b = futex_addr(f);   /* one of our maps (file ones too), a word, anything */
+	issue(f, K_plain, n, a, b, rand_arg(f), rand_arg(f), rand_arg(f), 0, 0);
 }
 
 static void do_kind(struct fz *f, int kind);

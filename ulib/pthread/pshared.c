@@ -2,15 +2,16 @@
  * Process-shared mutexes, conditions, read-write locks, barriers and
  * semaphores (PTHREAD_PROCESS_SHARED, sem_init with pshared 1): objects
  * in memory several processes map (MAP_SHARED | MAP_ANONYMOUS before a
- * fork, a named semaphore: shared segments, ulib/libc/mshared.c). Only
- * there: an object init marks pshared elsewhere (psh_here) is a private
+ * fork, a named semaphore: shared segments, ulib/libc/mshared.c; a
+ * MAP_SHARED file mapping, shm_open's: kernel/fshare.c). Only there: an object init marks pshared elsewhere (psh_here) is a private
  * one, as no other process can see it.
  *
  * Why not the private objects' code: their waiter queues link nodes on
  * the waiters' stacks and wake a thread through its package, neither of
  * which another space can reach. Here each object waits on a 32-bit word
  * of its own with the kernel futex (SYS_futex_wait/wake), keyed by
- * (segment, offset) in a segment, so the same key from every space: with
+ * (segment, offset) in a segment, by the one shared frame in a file
+ * mapping (kernel/fkey.c), so the same key from every space: with
  * upcalls (fifo, prio) only the thread blocks, a classic VP (kthread,
  * naive) blocks whole. The words are written by every process sharing
  * them, and nothing here follows a pointer read from them.

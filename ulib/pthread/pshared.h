@@ -5,14 +5,18 @@
 #include <stdint.h>
 #include <semaphore.h>
 #include <anima/seg.h>
+#include <animart/sys.h>
 
 /* Can other processes see the object at p? Only in a shared segment
-   (MAP_SHARED | MAP_ANONYMOUS memory, a named semaphore): elsewhere a
-   pshared object is a private one, which signals and cancellation
-   interrupt as POSIX wants. */
+   (MAP_SHARED | MAP_ANONYMOUS memory, a named semaphore) or a MAP_SHARED
+   file mapping (shm_open, a file: the kernel keys its futexes by the one
+   frame every space maps, kernel/fkey.c; asked at init only, off every
+   wait's path): elsewhere a pshared object is a private one, which
+   signals and cancellation interrupt as POSIX wants. */
 static inline int psh_here(const volatile void *p, int pshared)
 {
-	return pshared && (uintptr_t)p >= SEG_BASE && (uintptr_t)p < SEG_TOP;
+	return pshared && (((uintptr_t)p >= SEG_BASE && (uintptr_t)p < SEG_TOP) ||
+			   syscall2(SYS_getinfo, INFO_FSHARED, (uintptr_t)p) == 1);
 }
 
 int psh_mutex_lock(pthread_mutex_t *m, uint64_t deadline, int try);

@@ -59,6 +59,7 @@
 #include <animart/sys.h>
 #include <animart/clock.h>
 #include <animart/rtq.h>
+#include "par.h"
 
 #define DET_DEADLOCK  86                    /* exit status of a deadlock */
 #define DEADLOCK_NS   2000000000UL          /* outside wake-ups waited for */
@@ -319,12 +320,16 @@ static void det_report(void)
 static __attribute__((noreturn)) void det_run(int n, void *(*f)(void *), void *a)
 {
 	(void)n;
+	if (det_par)
+		par_run(f, a);       /* det=par: par.c */
 	atexit(det_report);
 	rt_run(&det, 1, f, a);
 }
 
 static struct thread *det_create(void *(*f)(void *), void *a, const struct thread_attr *at)
 {
+	if (det_par)
+		return par_create(f, a, at);
 	return rt_create(&det, f, a, at);
 }
 

@@ -382,6 +382,10 @@ static int fill(void)
 	int n = 0;
 	while (n < 4096 && !sys_failed((long)(chunks[n] = sys_map(0, 65536, PROT_READ | PROT_WRITE))))
 		n++;
+	/* and the last pages, one at a time: what a chunk left over depends
+	   on the program's own layout (its segments' page tables) */
+	while (!sys_failed((long)sys_map(0, 4096, PROT_READ | PROT_WRITE)))
+		;
 	long e1 = enter(REGION, RLEN);       /* no room for its tables: -ENOMEM */
 	sys_unmap(chunks[--n], 65536);       /* 16 pages back */
 	long e2 = enter(REGION, RLEN);

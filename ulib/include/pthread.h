@@ -233,10 +233,13 @@ int __pthread_mutex_unlock_slow(pthread_mutex_t *m);
    builds without optimization, gets the library's (ulib/posix/mutex.c),
    which does the same. */
 #if defined(__OPTIMIZE__) && !defined(__PTHREAD_NO_INLINE)
+/* 0 and 1, or -1 under det=par (<animart/fence.h>): then these
+   compare-and-swaps fail and every lock and unlock is the library's. */
+extern int __fence_mx_free, __fence_mx_held;
 extern __inline __attribute__((__gnu_inline__, __always_inline__))
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	int e = 0;
+	int e = __fence_mx_free;
 	if (__builtin_expect(__atomic_compare_exchange_n(&m->__state, &e, 1, 0, __ATOMIC_ACQUIRE,
 							 __ATOMIC_RELAXED), 1))
 		return 0;
@@ -246,7 +249,7 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 extern __inline __attribute__((__gnu_inline__, __always_inline__))
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
-	int e = 1;
+	int e = __fence_mx_held;
 	if (__builtin_expect(__atomic_compare_exchange_n(&m->__state, &e, 0, 0, __ATOMIC_RELEASE,
 							 __ATOMIC_RELAXED), 1))
 		return 0;

@@ -34,6 +34,7 @@
 #include <animart/sys.h>
 #include <animart/spin.h>
 #include <animart/upcall.h>
+#include <animart/fence.h>
 
 #define HDR        16
 #define SMALL_MAX  65536           /* largest class block, header included */
@@ -320,12 +321,14 @@ static struct block *block_alloc(size_t n)
 
 void *malloc(size_t n)
 {
+	FENCED(malloc(n));
 	struct block *b = block_alloc(n);
 	return b ? (char *)b + HDR : 0;
 }
 
 void *aligned_alloc(size_t align, size_t n)
 {
+	FENCED(aligned_alloc(align, n));
 	if (align == 0 || (align & (align - 1))) {
 		errno = EINVAL;
 		return 0;
@@ -360,6 +363,7 @@ static struct block *header(void *p)
 
 void free(void *p)
 {
+	FENCED_VOID(free(p));
 	if (!p)
 		return;
 	struct block *h = header(p);
@@ -386,6 +390,7 @@ size_t malloc_usable_size(void *p)
 
 void *calloc(size_t n, size_t size)
 {
+	FENCED(calloc(n, size));
 	if (size && n > SIZE_MAX / size) {
 		errno = ENOMEM;
 		return 0;
@@ -400,6 +405,7 @@ void *calloc(size_t n, size_t size)
  * a minimal live block, as in musl). */
 void *realloc(void *p, size_t n)
 {
+	FENCED(realloc(p, n));
 	if (!p)
 		return malloc(n);
 	size_t have = malloc_usable_size(p);

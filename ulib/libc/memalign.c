@@ -2,14 +2,17 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <anima/layout.h>
+#include <animart/fence.h>
 
 void *memalign(size_t align, size_t n)
 {
+	FENCED(memalign(align, n));
 	return aligned_alloc(align, n);
 }
 
 void *valloc(size_t n)
 {
+	FENCED(valloc(n));
 	return aligned_alloc(PAGE_SIZE, n);
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <animart/spin.h>
+#include <animart/fence.h>
 
 static const int degrees[5] = { 0, 7, 15, 31, 63 };
 static const int seps[5] = { 0, 3, 1, 3, 1 };
@@ -137,6 +138,7 @@ static void shared_init(void)
 
 long random(void)
 {
+	FENCED(random());
 	int32_t r;
 	spin_lock(&lock);
 	shared_init();
@@ -147,6 +149,7 @@ long random(void)
 
 void srandom(unsigned seed)
 {
+	FENCED_VOID(srandom(seed));
 	spin_lock(&lock);
 	shared_init();
 	srandom_r(seed, &shared);
@@ -155,11 +158,13 @@ void srandom(unsigned seed)
 
 int rand(void)
 {
+	FENCED(rand());
 	return (int)random();
 }
 
 void srand(unsigned seed)
 {
+	FENCED_VOID(srand(seed));
 	srandom(seed);
 }
 

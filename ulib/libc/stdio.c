@@ -26,6 +26,7 @@
 #include <animart/spin.h>
 #include <animalib/ulib.h>
 #include "file.h"
+#include <animart/fence.h>
 
 /* printf's %m (glibc's): the message for errno as it is at the call.
    fmt.c, shared with the kernel, asks through this weak hook. */
@@ -125,6 +126,7 @@ static inline __attribute__((always_inline)) int out_lock(FILE *f, struct thread
 
 void stdout_write(const char *s, size_t n)
 {
+	FENCED_VOID(stdout_write(s, n));
 	/* Not switched out holding it: the other threads' prints would spin
 	   on it for ever on an upcall VP (tutor, at a warning: glibc's
 	   tst-rwlock9 hung 1 boot in 20 at -smp 2). */
@@ -150,6 +152,7 @@ void stdout_write(const char *s, size_t n)
 
 void stdout_line(const char *s, size_t n)
 {
+	FENCED_VOID(stdout_line(s, n));
 	struct thread *t = spin_owner();
 	if (!out_lock(stdout, t, stdout_line, s, n))
 		return;
@@ -166,6 +169,7 @@ void stdout_line(const char *s, size_t n)
 
 static void stderr_write(const char *s, size_t n)
 {
+	FENCED_VOID(stderr_write(s, n));
 	struct thread *t = spin_owner();
 	if (!out_lock(stderr, t, stderr_write, s, n))
 		return;

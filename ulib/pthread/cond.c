@@ -8,6 +8,7 @@
 #include <errno.h>
 #include "pwait.h"
 #include "pshared.h"
+#include <animart/fence.h>
 
 /* Measured in instructions (pbench): no frame pointer, as in ulib/rt/sync.c. */
 #pragma GCC optimize("omit-frame-pointer")
@@ -86,6 +87,7 @@ static __attribute__((noinline)) int wait_rest(pthread_cond_t *c, pthread_mutex_
    deadline, cancellation, EINTR if `how` asks. */
 static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int how)
 {
+	FENCED(wait(c, m, deadline, how));     /* (det=par sets pcancel_any: every wait comes here) */
 	struct thread *self = thread_self();
 	int count = 0;
 	if (mx_base(m) && !m->__pshared && m->__owner != self)
@@ -158,6 +160,7 @@ int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t cloc
 
 int pthread_cond_signal(pthread_cond_t *c)
 {
+	FENCED(pthread_cond_signal(c));
 	struct thread *self = thread_self();
 	plock(&c->__lk, self);
 	struct waiter *w = pq_pop(&c->__q);
@@ -177,6 +180,7 @@ int pthread_cond_signal(pthread_cond_t *c)
 
 int pthread_cond_broadcast(pthread_cond_t *c)
 {
+	FENCED(pthread_cond_broadcast(c));
 	if (c->__pshared)
 		psh_cond_wake(c, 1);     /* (and any waiters here: signal's comment) */
 	if (!__atomic_load_n(&c->__q.__head, __ATOMIC_ACQUIRE))

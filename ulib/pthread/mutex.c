@@ -14,6 +14,7 @@
 #include "pwait.h"
 #include "pt.h"
 #include "pshared.h"
+#include <animart/fence.h>
 
 /* Lock and condition paths are measured in instructions (pbench): no
    frame pointer, as in ulib/rt/sync.c. */
@@ -278,6 +279,8 @@ static int lock(pthread_mutex_t *m, uint64_t deadline, int try, int cancel)
 
 int __pthread_mutex_lock_slow(pthread_mutex_t *m)
 {
+	if (__builtin_expect(__fence_hook != 0, 0))
+		return pthread_mutex_lock(m);    /* the inline path skipped its CAS (det=par) */
 	return lock(m, 0, 0, PW_ASYNC);
 }
 
@@ -288,6 +291,7 @@ int pmutex_take_slow(pthread_mutex_t *m)
 
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
+	FENCED(pthread_mutex_lock(m));
 	int expect = 0;
 	if (__atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED))
@@ -297,12 +301,14 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 
 int pthread_mutex_trylock(pthread_mutex_t *m)
 {
+	FENCED(pthread_mutex_trylock(m));
 	return lock(m, 0, 1, 0);
 }
 
 /* POSIX.1-2024: the deadline on `clock` (CLOCK_REALTIME or CLOCK_MONOTONIC). */
 int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct timespec *abstime)
 {
+	FENCED(pthread_mutex_clocklock(m, clock, abstime));
 	int expect = 0;                  /* free: no need to look at the time */
 	if (__atomic_compare_exchange_n(&m->__state, &expect, 1, 0, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED))
@@ -329,7 +335,15 @@ static __attribute__((noinline)) void unlock_wake(pthread_mutex_t *m, struct thr
 }
 
 /* Everything but a plain mutex's uncontended unlock. */
+static int unlock_slow(pthread_mutex_t *m);
 int __pthread_mutex_unlock_slow(pthread_mutex_t *m)
+{
+	if (__builtin_expect(__fence_hook != 0, 0))
+		return pthread_mutex_unlock(m);  /* the inline path skipped its CAS (det=par) */
+	return unlock_slow(m);
+}
+
+static int unlock_slow(pthread_mutex_t *m)
 {
 	struct thread *self = thread_self();
 	int base = mx_base(m);
@@ -374,11 +388,12 @@ static void release(pthread_mutex_t *m, struct thread *self, int base)
 
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
+	FENCED(pthread_mutex_unlock(m));
 	int expect = 1;
 	if (__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
 					__ATOMIC_RELAXED))
 		return 0;
-	return __pthread_mutex_unlock_slow(m);
+	return unlock_slow(m);
 }
 
 /* Only a PTHREAD_PRIO_PROTECT mutex has one (glibc: EINVAL for others). */

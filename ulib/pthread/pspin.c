@@ -1,6 +1,7 @@
 /* POSIX spin locks (pthread_spin_*). */
 #include <errno.h>
 #include "pwait.h"
+#include <animart/fence.h>
 
 /* Spin locks are <animart/spin.h>'s: a holder is not switched out by a warning or
    a time slice (its crit count), so its peers do not spin on a holder
@@ -35,6 +36,7 @@ static void spin_turn(void)
 
 int pthread_spin_lock(pthread_spinlock_t *s)
 {
+	FENCED(pthread_spin_lock(s));
 	for (unsigned i = 1; pthread_spin_trylock(s); )
 		while (__atomic_load_n(s, __ATOMIC_RELAXED))
 			if (i++ % 128)
@@ -46,6 +48,7 @@ int pthread_spin_lock(pthread_spinlock_t *s)
 
 int pthread_spin_trylock(pthread_spinlock_t *s)
 {
+	FENCED(pthread_spin_trylock(s));
 	struct thread *self = thread_self();
 	self->crit++;
 	if (spin_trylock((struct spin *)s))
@@ -58,6 +61,7 @@ int pthread_spin_trylock(pthread_spinlock_t *s)
 
 int pthread_spin_unlock(pthread_spinlock_t *s)
 {
+	FENCED(pthread_spin_unlock(s));
 	spin_unlock((struct spin *)s);
 	return 0;
 }

@@ -2,7 +2,8 @@
  * The POSIX start: programs under progs/posix/ and progs/ported/ are
  * linked with this object, whose strong __program_start replaces ulib's
  * weak one (start.c). It takes the leading `pkg=NAME` and `vps=N` words
- * off the command line (defaults: fifo, one VP per CPU), turns TLS on,
+ * (and det's `det=par`) off the command line (defaults: fifo, one VP per
+ * CPU), turns TLS on,
  * and runs main as the chosen package's first thread; main's return
  * value is the program's exit status, and exit() from any thread ends
  * the space. So the package is chosen at run time, with no rebuild.
@@ -18,6 +19,7 @@ int main(int argc, char **argv);
 extern const struct pkg *posix_pkg;
 void posix_main_init(void);
 void posix_init(void);
+extern int det_par __attribute__((weak));   /* threadpkgs/det/par.c */
 
 static int argc_;
 static char **argv_;
@@ -38,6 +40,8 @@ __attribute__((noreturn)) void __program_start(int argc, char **argv)
 			name = argv[1] + 4;
 		else if (!strncmp(argv[1], "vps=", 4))
 			nvp = (int)strtol(argv[1] + 4, 0, 10);
+		else if (!strcmp(argv[1], "det=par") && &det_par)
+			det_par = 1;     /* det's parallel phase (pkg=det) */
 		else
 			break;
 		argv[1] = argv[0];       /* drop the word: argv[0] moves up one */

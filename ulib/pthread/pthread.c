@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include "pwait.h"
 #include "pt.h"
+#include <animart/fence.h>
 
 /* Create, exit and join are measured in instructions (pbench): no frame
    pointer, as in ulib/rt/sync.c. */
@@ -735,6 +736,7 @@ int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *abstim
 
 int pthread_detach(pthread_t th)
 {
+	FENCED(pthread_detach(th));
 	struct thread *t = (struct thread *)th;
 	if (__atomic_load_n(&t->join, __ATOMIC_ACQUIRE) == REAPED(t))
 		return ESRCH;                /* (its stack may be gone: kthread's pool) */
@@ -855,6 +857,7 @@ static void once_undo(void *once)
 
 int pthread_once(pthread_once_t *once, void (*fn)(void))
 {
+	FENCED(pthread_once(once, fn));
 	struct thread *self = thread_self();
 	for (;;) {
 		int s = __atomic_load_n(once, __ATOMIC_ACQUIRE);

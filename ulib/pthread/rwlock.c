@@ -11,6 +11,7 @@
 #include <errno.h>
 #include "pwait.h"
 #include "pshared.h"
+#include <animart/fence.h>
 
 int pthread_rwlockattr_init(pthread_rwlockattr_t *a)
 {
@@ -127,11 +128,13 @@ static int take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 
 int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 {
+	FENCED(pthread_rwlock_rdlock(l));
 	return take(l, 0, 0, 0);
 }
 
 int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 {
+	FENCED(pthread_rwlock_tryrdlock(l));
 	return take(l, 0, 1, 0);
 }
 
@@ -148,36 +151,43 @@ static int take_by(pthread_rwlock_t *l, int wr, clockid_t clock, const struct ti
 
 int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *abstime)
 {
+	FENCED(pthread_rwlock_timedrdlock(l, abstime));
 	return take_by(l, 0, CLOCK_REALTIME, abstime);
 }
 
 int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clock, const struct timespec *abstime)
 {
+	FENCED(pthread_rwlock_clockrdlock(l, clock, abstime));
 	return take_by(l, 0, clock, abstime);
 }
 
 int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 {
+	FENCED(pthread_rwlock_wrlock(l));
 	return take(l, 1, 0, 0);
 }
 
 int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 {
+	FENCED(pthread_rwlock_trywrlock(l));
 	return take(l, 1, 1, 0);
 }
 
 int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *abstime)
 {
+	FENCED(pthread_rwlock_timedwrlock(l, abstime));
 	return take_by(l, 1, CLOCK_REALTIME, abstime);
 }
 
 int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clock, const struct timespec *abstime)
 {
+	FENCED(pthread_rwlock_clockwrlock(l, clock, abstime));
 	return take_by(l, 1, clock, abstime);
 }
 
 int pthread_rwlock_unlock(pthread_rwlock_t *l)
 {
+	FENCED(pthread_rwlock_unlock(l));
 	if (l->__pshared)
 		return psh_rwlock_unlock(l);
 	struct thread *self = thread_self();

@@ -5,6 +5,7 @@
 #include <semaphore.h>
 #include "pwait.h"
 #include "pshared.h"
+#include <animart/fence.h>
 
 static int fail(int e)
 {
@@ -59,17 +60,20 @@ static int wait(sem_t *s, int try, uint64_t deadline)
 
 int sem_wait(sem_t *s)
 {
+	FENCED(sem_wait(s));
 	return wait(s, 0, 0);
 }
 
 int sem_trywait(sem_t *s)
 {
+	FENCED(sem_trywait(s));
 	return wait(s, 1, 0);
 }
 
 /* POSIX.1-2024: the deadline on `clock` (CLOCK_REALTIME or CLOCK_MONOTONIC). */
 int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *abstime)
 {
+	FENCED(sem_clockwait(s, clock, abstime));
 	if (pcancel_pending())           /* a cancellation point even when it need not wait */
 		pcancel_act();
 	if (wait(s, 1, 0) == 0)
@@ -80,11 +84,13 @@ int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *abstime)
 
 int sem_timedwait(sem_t *s, const struct timespec *abstime)
 {
+	FENCED(sem_timedwait(s, abstime));
 	return sem_clockwait(s, CLOCK_REALTIME, abstime);
 }
 
 int sem_post(sem_t *s)
 {
+	FENCED(sem_post(s));
 	if (s->__pshared) {
 		int r = psh_sem_post(s);
 		return r ? fail(r) : 0;

@@ -1,0 +1,654 @@
+/*
+ * det=par: det with DTHREADS's parallel phase (Liu, Curtsinger, Berger,
+ * SOSP '11). `pkg=det det=par` on the command line picks it; plain
+ * `pkg=det` stays the serial package of det.c.
+ *
+ * Threads run at once, each alone on a classic VP of its own, in an
+ * isolated view (kernel/view.c) of the program's data: the range the link
+ * map keeps for the program's own objects (__prog_data.. in ulib/user.ld,
+ * nothing of the runtime's in it). Between synchronizations a thread's
+ * stores there are its own; every read sees what the last serial phase
+ * left, or its own stores. Every synchronization, malloc, console write
+ * and rand is a fence (<animart/fence.h>): the thread stops there. Once
+ * every thread of the parallel phase has stopped, the serial phase
+ * passes a token through them in a fixed order (the order they finished
+ * their previous serial turns: round robin); the holder commits its
+ * view (its changed bytes go into the space: on one byte the later turn
+ * wins), does its operation, commits what the operation wrote, and
+ * passes the token on. A thread the operation wakes (a mutex unlocked, a
+ * condition signalled, a join ended) joins the token's queue where it is
+ * woken; one that blocks gives the token up. When the token has been
+ * round, every thread that finished its turn starts the next parallel
+ * phase from the same memory. So what each thread reads, and the order
+ * of every operation, is a function of the program alone, races
+ * included: nobody commits while anybody computes.
+ *
+ * Where it differs from DTHREADS: memory outside the program's data
+ * (the heap, stacks, the libraries' own data) is shared directly, not
+ * isolated: a program that races on malloc'd memory or on a stack is
+ * not made deterministic (one that synchronizes its heap accesses is).
+ * malloc uses its central lists only, so the blocks it returns depend
+ * only on the order of the calls. Timed waits time out only when no
+ * thread can run otherwise (the earliest begun first), then sleep out
+ * their real deadline holding the token.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <animart/sys.h>
+#include <animart/clock.h>
+#include <animart/rtq.h>
+#include <animart/fence.h>
+#include <anima/view.h>
+#include "par.h"
+
+#define DET_DEADLOCK 86              /* as det.c's: the exit status of a deadlock */
+#define TICKS_PER_MS 20              /* as det.c's: a timed wait's ms, in token moves */
+
+extern char __prog_data[], __prog_data_end[];
+extern int malloc_central_only;
+extern volatile int pcancel_any;     /* ulib/pthread: every condition wait takes its fenced path */
+
+int det_par;                         /* `det=par` (ulib/pthread/pstart.c) */
+
+enum { P_WAIT, P_PAR, P_ARRIVED, P_TQ, P_HOLD, P_BLOCKED, P_DEAD };
+
+struct pthr {
+	volatile uint32_t st;        /* P_*: the thread waits for its next state */
+	volatile int sleeping;       /* in the kernel on st: wake it */
+	int in_op;                   /* inside a fenced operation (holds the token) */
+	int pend;                    /* ... one the POSIX layer goes on with unfenced */
+	int timed, fired;            /* in a timed wait; it timed out */
+	uint64_t due;                /* its timed wait's end, in ticks */
+	struct uthread *t;
+	void *(*fn)(void *);
+	void *arg;
+	struct pthr *next;           /* on waitl, runl or tq */
+	struct pthr *tnext;          /* on timedl */
+	struct pthr *lnext;          /* on live */
+};
+
+struct dvp {
+	struct rtvp v;               /* first: the runtime's */
+	int inview;                  /* this VP entered its view */
+	/* The holder that left this VP blocking or exiting: its token moves
+	   on once it is parked or its exit complete (check_passing). */
+	struct pthr *leaving;
+	int exiting;
+};
+
+/* Under g: the lists. Threads wait on their own st word (one VP each). */
+static struct spin g;
+static struct pthr *waitl, **waitt = &waitl;   /* for the next parallel phase */
+static struct pthr *runl;                      /* in the parallel phase now */
+static struct pthr *tq, **tqt = &tq;           /* the token's queue */
+static struct pthr *timedl;
+static struct pthr *live;
+static struct pthr *holder;
+static int nrun, nlive, nvps, deadlocked;
+static struct pthr mainrec;
+static struct rtq q;                           /* threads for any idle VP */
+static struct rtpkg par;
+static uint64_t phase_t0;
+static uint64_t ticks;                         /* logical time: the token's moves */
+/* det.stats (par_report): transactions (a thread's parallel stint,
+   committed), pages committed, token moves, parallel phases, and the
+   time in either phase. The first four are the same every run. */
+static struct { uint64_t tx, pages, moves, phases, serial_ns, parallel_ns, threads; } ps;
+
+static void *par_start(void *arg);
+
+static struct pthr *me_of(struct thread *s)
+{
+	if (!s || s->ops != &par.ops)
+		return 0;
+	struct uthread *u = (struct uthread *)s;
+	if (u->fn == par_start)
+		return u->arg;
+	return u == mainrec.t ? &mainrec : 0;
+}
+
+static void set_st(struct pthr *p, uint32_t s)
+{
+	__atomic_store_n(&p->st, s, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&p->sleeping, __ATOMIC_SEQ_CST))
+		syscall2(SYS_futex_wake, &p->st, 1);
+}
+
+/* Wait on our VP until our state is s: a short spin, then the kernel. */
+static void wait_st(struct pthr *p, uint32_t s)
+{
+	for (int i = 0; i < 256; i++) {
+		if (__atomic_load_n(&p->st, __ATOMIC_ACQUIRE) == s)
+			return;
+		__builtin_ia32_pause();
+	}
+	for (;;) {
+		__atomic_store_n(&p->sleeping, 1, __ATOMIC_SEQ_CST);
+		uint32_t now = __atomic_load_n(&p->st, __ATOMIC_SEQ_CST);
+		if (now == s)
+			break;
+		syscall3(SYS_futex_wait, &p->st, now, 0);
+	}
+	__atomic_store_n(&p->sleeping, 0, __ATOMIC_RELAXED);
+}
+
+static void push(struct pthr ***tail, struct pthr *p)
+{
+	p->next = 0;
+	**tail = p;
+	*tail = &p->next;
+}
+
+static void ensure_view(void)
+{
+	struct dvp *d = (struct dvp *)rt_vp_here(&par);
+	uint64_t len = (uint64_t)(__prog_data_end - __prog_data);
+	if (!d || d->inview || !len)
+		return;
+	long r = syscall2(SYS_view_enter, (uint64_t)__prog_data, len);
+	if (r < 0) {
+		printf("det: cannot enter a view of the program's data (%ld)\n", r);
+		exit(70);
+	}
+	d->inview = 1;
+}
+
+/* The holder's stores go into the space (only a holder commits). */
+static void commit(void)
+{
+	long n = syscall0(SYS_view_commit);
+	if (n > 0)
+		ps.pages += (uint64_t)n;
+}
+
+static void phase_time(uint64_t *acc)
+{
+	uint64_t now = now_ns();
+	*acc += now - phase_t0;
+	phase_t0 = now;
+}
+
+/* Under g, with nobody in a parallel phase and no holder: the next
+   holder, or else the next parallel phase, or else a timed waiter times
+   out; with none of them, every live thread is blocked. */
+static void fire(void);
+static void next_token(void)
+{
+	ticks++;
+	while (timedl && timedl->due <= ticks)
+		fire();
+	for (;;) {
+		struct pthr *h = tq;
+		if (h) {
+			if (!(tq = h->next))
+				tqt = &tq;
+			holder = h;
+			ps.moves++;
+			set_st(h, P_HOLD);
+			return;
+		}
+		holder = 0;
+		if (waitl) {
+			phase_time(&ps.serial_ns);
+			ps.phases++;
+			runl = waitl;
+			waitl = 0;
+			waitt = &waitl;
+			nrun = 0;
+			for (struct pthr *p = runl; p; p = p->next)
+				nrun++;
+			for (struct pthr *p = runl; p; p = p->next)
+				set_st(p, P_PAR);
+			return;
+		}
+		if (!timedl) {
+			deadlocked = nlive > 0;
+			return;
+		}
+		if (timedl->due > ticks)
+			ticks = timedl->due;     /* nothing else can happen before it */
+		fire();
+	}
+}
+
+/* Under g: p leaves the timed list (woken before its time). */
+static void untime(struct pthr *p)
+{
+	if (!p->timed)
+		return;
+	for (struct pthr **pp = &timedl; *pp; pp = &(*pp)->tnext)
+		if (*pp == p) {
+			*pp = p->tnext;
+			break;
+		}
+	p->timed = 0;
+}
+
+/* Under g: the earliest timed waiter times out: into the token's queue
+   (it is parked: its holder's turn ended once it was). */
+static void fire(void)
+{
+	struct pthr *p = timedl;
+	timedl = p->tnext;
+	p->timed = 0;
+	p->fired = 1;
+	p->st = P_TQ;
+	push(&tqt, p);
+	int expect = PARK_PARKED;    /* as thread_unblock, whose unblock op takes g */
+	if (__atomic_compare_exchange_n(&p->t->t.park, &expect, PARK_RUN, 0, __ATOMIC_SEQ_CST,
+					__ATOMIC_RELAXED))
+		rt_unblock(&p->t->t);
+}
+
+/* Under g: the parallel phase is over; the token goes round its
+   threads in their order (then any woken from outside meanwhile). */
+static void serial_start(void)
+{
+	phase_time(&ps.parallel_ns);
+	struct pthr **pp = &runl, *rest = tq;
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = rest;
+	tq = runl;
+	if (!rest)
+		tqt = pp;
+	runl = 0;
+	next_token();
+}
+
+static __attribute__((noreturn)) void report_deadlock(void)
+{
+	static int once;
+	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
+		for (;;)
+			sys_sleep(1000000000);   /* the first to see it reports */
+	__fence_hook = 0;            /* the end: print and go, no more turns */
+	printf("det: deadlock: every thread is blocked:");
+	for (struct pthr *d = live; d; d = d->lnext)
+		printf(" %lu", (unsigned long)d->t->t.id);
+	printf("\n@result {\"name\":\"det.deadlock\",\"blocked\":[");
+	for (struct pthr *d = live; d; d = d->lnext)
+		printf("%s%lu", d == live ? "" : ",", (unsigned long)d->t->t.id);
+	printf("]}\n");
+	exit(DET_DEADLOCK);
+}
+
+/* Under g: next_token and its verdict. */
+static void pass_on(void)
+{
+	next_token();
+	if (deadlocked) {
+		spin_unlock_by(&g, 0);
+		report_deadlock();
+	}
+}
+
+/* A running thread stops at a fence; returns holding the token, with
+   its stores of the parallel phase committed. */
+static void fence_begin(struct pthr *me)
+{
+	spin_lock_by(&g, 0);
+	me->st = P_ARRIVED;
+	if (--nrun == 0)
+		serial_start();
+	spin_unlock_by(&g, 0);
+	wait_st(me, P_HOLD);
+	ps.tx++;
+	commit();
+}
+
+/* The holder's operation is done: commit it, pass the token, and wait
+   for the next parallel phase. */
+static void fence_end(struct pthr *me)
+{
+	commit();
+	spin_lock_by(&g, 0);
+	me->st = P_WAIT;
+	push(&waitt, me);
+	pass_on();
+	spin_unlock_by(&g, 0);
+	wait_st(me, P_PAR);
+}
+
+static int par_fence(int enter)
+{
+	struct pthr *me = me_of(thread_self());
+	if (!me)
+		return 0;
+	if (enter) {
+		if (me->in_op && me->pend) {
+			me->pend = 0;    /* the turn a create or free began ends here */
+			fence_end(me);
+			fence_begin(me);
+			return 1;
+		}
+		if (me->in_op)
+			return 0;
+		me->in_op = 1;
+		fence_begin(me);
+		return 1;
+	}
+	me->in_op = 0;
+	fence_end(me);
+	return 0;
+}
+
+/*
+ * A holder that blocks or exits keeps the token until it is off its VP
+ * for good: parked (the runtime's park committed, so any wake-up from
+ * now on goes through par_unblock and the token's queue), or its exit
+ * complete (its joiner told). Then whoever runs on that VP next (the
+ * scheduler loop's pick, or the thread it switches to) moves the token
+ * on. A park that failed (a permit was waiting) leaves the holder
+ * running with its token. Passing any earlier let a wake-up find the
+ * thread not yet parked: it left a permit instead of queueing it, and
+ * the order of the token's queue, or the verdict "deadlock", depended
+ * on when the thread got to consume it.
+ */
+static void check_passing(void)
+{
+	struct dvp *d = (struct dvp *)rt_vp_here(&par);
+	struct pthr *p = d ? d->leaving : 0;
+	if (!p)
+		return;
+	d->leaving = 0;
+	if (!d->exiting && __atomic_load_n(&p->t->t.park, __ATOMIC_ACQUIRE) != PARK_PARKED)
+		return;                  /* it runs on, holding the token */
+	spin_lock_by(&g, 0);
+	if (!d->exiting)
+		p->st = P_BLOCKED;
+	pass_on();
+	spin_unlock_by(&g, 0);
+}
+
+/* The holder blocks inside its operation: commit, park (the token moves
+   on once it is parked); woken, wait in the token's queue for a turn. */
+static void block_core(struct pthr *me)
+{
+	commit();
+	struct dvp *d = (struct dvp *)rt_vp_here(&par);
+	d->leaving = me;
+	d->exiting = 0;
+	rt_block(&me->t->t);
+	check_passing();             /* (ours, if the park failed) */
+	ensure_view();
+	spin_lock_by(&g, 0);
+	if (me->st == P_BLOCKED) {   /* woken by no det thread: queue ourselves */
+		untime(me);
+		me->st = P_TQ;
+		push(&tqt, me);
+		if (!holder && !nrun)
+			pass_on();
+	}
+	spin_unlock_by(&g, 0);
+	wait_st(me, P_HOLD);
+}
+
+static void par_block(struct thread *self)
+{
+	struct pthr *me = me_of(self);
+	if (!me) {
+		rt_block(self);
+		return;
+	}
+	int f = !me->in_op;
+	if (f) {
+		me->in_op = 1;
+		fence_begin(me);
+	}
+	block_core(me);
+	if (f) {
+		me->in_op = 0;
+		fence_end(me);
+	}
+}
+
+static void par_unblock(struct thread *t)
+{
+	struct pthr *p = me_of(t);
+	if (p) {
+		spin_lock_by(&g, 0);
+		if (p->st == P_BLOCKED) {
+			untime(p);
+			p->st = P_TQ;
+			push(&tqt, p);
+			if (!holder && !nrun)
+				pass_on();
+		}
+		spin_unlock_by(&g, 0);
+	}
+	rt_unblock(t);
+}
+
+static int par_block_until(struct thread *self, uint64_t deadline)
+{
+	struct pthr *me = me_of(self);
+	if (!me)
+		return rt_block_until(self, deadline);
+	int f = !me->in_op;
+	if (f) {
+		me->in_op = 1;
+		fence_begin(me);
+	}
+	uint64_t now = now_ns();
+	uint64_t ms = deadline > now ? (deadline - now + 500000) / 1000000 : 0;
+	spin_lock_by(&g, 0);
+	me->due = ticks + (ms ? ms : 1) * TICKS_PER_MS;
+	struct pthr **pp = &timedl;
+	while (*pp && (*pp)->due <= me->due)
+		pp = &(*pp)->tnext;      /* after equal ones: first come, first out */
+	me->tnext = *pp;
+	*pp = me;
+	me->timed = 1;
+	me->fired = 0;
+	spin_unlock_by(&g, 0);
+	block_core(me);
+	spin_lock_by(&g, 0);
+	int fired = me->fired;
+	untime(me);
+	me->fired = 0;
+	spin_unlock_by(&g, 0);
+	while (fired && (now = now_ns()) < deadline)
+		sys_sleep(deadline - now);
+	if (f) {
+		me->in_op = 0;
+		fence_end(me);
+	}
+	return fired ? -ETIMEDOUT : 0;
+}
+
+/* A yield is a fence with no operation: it lets the others' turns
+   come. Inside an operation (a spin lock's waiter, which holds the
+   token) it ends the turn and waits for the next: the others run a
+   parallel phase meanwhile, in which the lock's holder can let go. */
+static void par_yield(struct thread *self)
+{
+	struct pthr *me = me_of(self);
+	if (!me) {
+		rt_yield(self);
+		return;
+	}
+	if (me->in_op) {
+		fence_end(me);
+		fence_begin(me);
+		return;
+	}
+	me->in_op = 1;
+	fence_begin(me);
+	me->in_op = 0;
+	fence_end(me);
+}
+
+/* An exit is the thread's last turn: commit, queue a joiner that waits
+   (the runtime tells it after this), and leave the token to move on
+   once the exit is complete (check_passing). */
+static __attribute__((noreturn)) void par_exit(struct thread *self)
+{
+	struct pthr *me = me_of(self);
+	if (!me)
+		rt_exit(self);
+	if (!me->in_op) {
+		me->in_op = 1;
+		fence_begin(me);
+	}
+	commit();
+	spin_lock_by(&g, 0);
+	for (struct pthr **pp = &live; *pp; pp = &(*pp)->lnext)
+		if (*pp == me) {
+			*pp = me->lnext;
+			break;
+		}
+	nlive--;
+	me->st = P_DEAD;
+	uint64_t j = __atomic_load_n(&self->join, __ATOMIC_ACQUIRE);
+	struct pthr *jp = j && j != JOIN_DONE && j != (uint64_t)self ?
+			  me_of((struct thread *)j) : 0;
+	if (jp && jp->st == P_BLOCKED) {
+		jp->st = P_TQ;
+		push(&tqt, jp);
+	}
+	spin_unlock_by(&g, 0);
+	struct dvp *d = (struct dvp *)rt_vp_here(&par);
+	d->leaving = me;
+	d->exiting = 1;
+	rt_exit(self);
+}
+
+static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
+{
+	(void)v, (void)why;
+	rtq_push(&q, t, 0);
+	return 0;
+}
+
+/* Any thread for any VP: one thread runs on a VP at a time, since a
+   thread waits for its turns on its VP. */
+static struct uthread *pick(struct rtvp *v, struct uthread *cur)
+{
+	if (cur)
+		return 0;
+	if (((struct dvp *)v)->leaving && !rt_running(v))
+		check_passing();
+	return rtq_pop(&q);
+}
+
+static void *par_start(void *arg)
+{
+	struct pthr *me = arg;
+	me->t = (struct uthread *)thread_self();
+	check_passing();
+	ensure_view();
+	wait_st(me, P_PAR);
+	return me->fn(me->arg);
+}
+
+static void *par_main(void *arg)
+{
+	(void)arg;
+	mainrec.t = (struct uthread *)thread_self();
+	ensure_view();
+	spin_lock_by(&g, 0);
+	next_token();                /* the first parallel phase: main alone */
+	spin_unlock_by(&g, 0);
+	__fence_mx_free = __fence_mx_held = -1;   /* <pthread.h>'s inline paths: the library's */
+	__fence_hook = par_fence;
+	wait_st(&mainrec, P_PAR);
+	return mainrec.fn(mainrec.arg);
+}
+
+static void par_free(struct thread *t);
+static struct rtpkg par = {
+	.ops = { .name = PKG_NAME, .block = par_block, .unblock = par_unblock,
+		 .block_until = par_block_until, .interrupt = rt_interrupt,
+		 .yield = par_yield, .exit = par_exit, .free = par_free,
+		 .cputime = rt_cputime, .setprio = rt_setprio,
+		 .fork_child = rt_fork_child, .own_time = 1 },
+	.vp_size = sizeof(struct dvp),
+	.classic = 1,
+	.enqueue = enqueue,
+	.pick = pick,
+};
+
+/*
+ * pthread_create's and pthread_join's fast paths call no fenced function
+ * of their own (they are held to a count of instructions), and go on
+ * after the package's create or free with the new thread's or the
+ * joined thread's records. So those calls take the token and keep it
+ * (pend) until the thread's next fenced call, or its next block, yield
+ * or exit: the layer finishes in the same turn.
+ */
+static struct pthr *take_turn(void)
+{
+	struct pthr *me = me_of(thread_self());
+	if (me && !me->in_op) {
+		me->in_op = me->pend = 1;
+		fence_begin(me);
+	}
+	return me;
+}
+
+static void par_free(struct thread *t)
+{
+	take_turn();
+	rt_free(t);
+}
+
+struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr *at)
+{
+	take_turn();
+	struct pthr *p = calloc(1, sizeof *p);
+	struct uthread *t = 0;
+	if (p) {
+		p->fn = f;
+		p->arg = a;
+		p->st = P_WAIT;
+		if (nlive + 1 > nvps && rt_add_vps(&par, 1) == 1)
+			nvps++;          /* a VP for every live thread */
+		if (nlive + 1 > nvps || !(t = (struct uthread *)rt_create(&par, par_start, p, at)))
+			free(p);
+	}
+	if (t) {
+		spin_lock_by(&g, 0);
+		p->t = t;
+		p->lnext = live;
+		live = p;
+		nlive++;
+		ps.threads++;
+		push(&waitt, p);
+		spin_unlock_by(&g, 0);
+	}
+	return t ? &t->t : 0;
+}
+
+/* At exit (from any thread: in its turn) det's figures. */
+static void par_report(void)
+{
+	struct pthr *me = me_of(thread_self());
+	if (__fence_hook && me && !me->in_op) {
+		me->in_op = 1;       /* the last turn: it never ends */
+		fence_begin(me);
+	}
+	phase_time(holder || !nrun ? &ps.serial_ns : &ps.parallel_ns);
+	__fence_hook = 0;
+	printf("@result {\"name\":\"det.stats\",\"mode\":\"par\",\"moves\":%lu,\"tx\":%lu,"
+	       "\"commit_pages\":%lu,\"phases\":%lu,\"threads\":%lu,\"serial_ns\":%lu,"
+	       "\"parallel_ns\":%lu}\n", (unsigned long)ps.moves, (unsigned long)ps.tx,
+	       (unsigned long)ps.pages, (unsigned long)ps.phases,
+	       (unsigned long)ps.threads + 1, (unsigned long)ps.serial_ns,
+	       (unsigned long)ps.parallel_ns);
+}
+
+__attribute__((noreturn)) void par_run(void *(*f)(void *), void *a)
+{
+	mainrec.fn = f;
+	mainrec.arg = a;
+	mainrec.st = P_WAIT;
+	push(&waitt, &mainrec);
+	live = &mainrec;
+	nlive = nvps = 1;
+	malloc_central_only = 1;     /* blocks by the order of the calls alone */
+	pcancel_any = 1;
+	atexit(par_report);
+	phase_t0 = now_ns();
+	rt_run(&par, 1, par_main, 0);
+}

@@ -1,0 +1,20 @@
+/* The fence hook (<animart/fence.h>): 0 unless a package that isolates
+   its threads (det=par) installs one; and the inline mutex paths' free
+   and held values, which det=par makes -1 so that those paths fail. */
+#include <animart/fence.h>
+
+int (*__fence_hook)(int enter);
+int __fence_mx_free = 0, __fence_mx_held = 1;
+
+int __fence_enter(void)
+{
+	int (*h)(int) = __fence_hook;
+	return h ? h(1) : 0;
+}
+
+void __fence_exit(void)
+{
+	int (*h)(int) = __fence_hook;
+	if (h)
+		h(0);
+}

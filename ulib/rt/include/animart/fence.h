@@ -1,0 +1,46 @@
+/*
+ * Fences: a package that runs threads in isolated views (det=par,
+ * threadpkgs/det/par.c) installs __fence_hook, and then every operation
+ * that shares state outside the program's data (a synchronization of the
+ * POSIX layer, malloc and its kin, the console's writers, rand) becomes a
+ * serial operation: __fence_hook(1) waits for the caller's turn in a
+ * deterministic order and commits its view; the operation runs; then
+ * __fence_hook(0) commits what it wrote and lets the next thread's turn
+ * come. Without a hook (every other package) the cost is one load.
+ *
+ * FENCED(f(args)) at the top of such a function f calls f again inside
+ * the fence and returns its value; __fence_hook(1) is 0 for a call made
+ * inside an operation already (so the inner call goes on as usual), for
+ * a thread of another package, and outside threads.
+ */
+#ifndef ANIMART_FENCE_H
+#define ANIMART_FENCE_H
+
+extern int (*__fence_hook)(int enter);
+int __fence_enter(void);             /* __fence_hook(1), out of line */
+void __fence_exit(void);             /* __fence_hook(0) */
+
+/* <pthread.h>'s inline mutex paths compare-and-swap from these (0 and 1)
+   where they would from constants: the same instructions, and det=par
+   sets both to -1, which no mutex holds, so every lock and unlock goes
+   to the library's, a serial operation. */
+extern int __fence_mx_free, __fence_mx_held;
+
+/* (Only a compare on the fast path: the hook is called out of line.) */
+#define FENCED(call) do {                                                      \
+	if (__builtin_expect(__fence_hook != 0, 0) && __fence_enter()) {       \
+		__typeof__(call) fenced_r_ = (call);                           \
+		__fence_exit();                                                \
+		return fenced_r_;                                              \
+	}                                                                      \
+} while (0)
+
+#define FENCED_VOID(call) do {                                                 \
+	if (__builtin_expect(__fence_hook != 0, 0) && __fence_enter()) {       \
+		call;                                                          \
+		__fence_exit();                                                \
+		return;                                                        \
+	}                                                                      \
+} while (0)
+
+#endif

@@ -140,11 +140,18 @@ void __pipe_changed(void)
 }
 
 /* A fork's child: its pipes are shared too (no lock: one taken at the
-   fork may be held for good here). */
+   fork may be held for good here). The caller is the child's only
+   thread, so seq_m, seq_c and the kernel pollers' list are fresh again:
+   another parent thread may have held seq_m or polled at the fork, and
+   it does not exist here to let go. */
 void __pipe_forked(void);
 void __pipe_forked(void)
 {
 	__atomic_add_fetch(&gen, 1, __ATOMIC_ACQ_REL);
+	seq_m = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	seq_c = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
+	nkpoll = 0;
+	kpoll_lk = (struct spin)SPIN_INIT;
 }
 
 /* In the kernel, for a pipe another process names: until the pipe

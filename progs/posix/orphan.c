@@ -262,6 +262,7 @@ static int audit(long *lost)
 {
 	fork_warm();
 	avail_settled(1);
+	settle();                            /* (held write-backs and orphans freed: forkaudit.h) */
 	long before = avail_wait(AVAIL_STEADY, 2);
 	pid_t p = fork();
 	if (p == 0) {
@@ -271,6 +272,7 @@ static int audit(long *lost)
 	}
 	int st = fork_status(p);
 	avail_settled(1);
+	settle();
 	*lost = before - avail_wait(before, 1);
 	return st;
 }

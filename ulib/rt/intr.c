@@ -62,10 +62,17 @@ void intr_run(struct uctx *ctx)
 	int park = t ? __atomic_load_n(&t->park, __ATOMIC_ACQUIRE) : PARK_PARKED;
 	/* No thread here, or it is blocked (the kernel cut its wait short
 	   for a signal from another process, kernel/kop.c): give what came
-	   to threads that take it, woken from their waits (this one too). */
+	   to threads that take it, woken from their waits (this one too).
+	   With a blocked thread, the lock dispatch wants is held by a thread
+	   that runs (a classic VP blocked in the kernel is blocked whole):
+	   wait for it. With none, the holder may be the code interrupted
+	   here, this VP's own loop (rt_sched.c) inside its dispatch: waiting
+	   would never end (naive's idle VP spun here for good, the signal
+	   never taken). That loop looks again (thread_kern_sigs) before it
+	   idles, so one try is enough. */
 	if ((!t || (!t->crit && park != PARK_RUN && park != PARK_PERMIT)) && thread_signal_dispatch)
-		while (thread_signal_dispatch() < 0)   /* (held by a thread that runs: a classic */
-			__builtin_ia32_pause();       /*  VP blocked in the kernel is blocked whole) */
+		while (thread_signal_dispatch() < 0 && t)
+			__builtin_ia32_pause();
 	if (!t)
 		return;
 	if (!thread_signal_hook || t->crit || t->async_hold ||

@@ -216,6 +216,13 @@ static int await(int kfd, size_t want, unsigned s)
 	   handlers run here (psig_run), where their SA_RESTART is known */
 	self->async_hold = 1;
 	kwait(kfd, want, 0);
+	/* A classic VP's wait the kernel cut short (sigwake) for a signal
+	   its interrupt did not fetch (it came while async_hold was set,
+	   before the park): fetch it now. Else this thread would wait again,
+	   sigwake spent and the kernel telling no more until a take: psig2's
+	   intr hung so on kthread (a pipe read, 1 run in 4 at -smp 2) */
+	if (thread_kern_sigs && thread_signal_dispatch)
+		thread_signal_dispatch();
 	int sig = psig_due(self) ? psig_run(self) : 0;
 	if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
 		pw_retry(self);          /* an asynchronous cancel held back meanwhile */

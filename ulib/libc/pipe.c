@@ -14,10 +14,11 @@
  *   advances it too, so a waiter then looks again and finds the pipe
  *   shared;
  * - else it waits in the kernel (SYS_pipe_wait, BLK_PIPE: only the
- *   thread blocks on an upcall VP), until the pipe changes; the kernel
- *   queues the wait on the thread's park word too, which it sets to
- *   PARK_TIMED as a timed park does, so that pthread_kill or
- *   pthread_cancel (thread_unblock) ends it.
+ *   thread blocks on an upcall VP; a classic VP's thread waits there only
+ *   once no other thread of the VP can run: vpwait), until the pipe
+ *   changes; the kernel queues the wait on the thread's park word too,
+ *   which it sets to PARK_TIMED as a timed park does, so that
+ *   pthread_kill or pthread_cancel (thread_unblock) ends it.
  *
  * The semantics are POSIX's and Linux's: a read waits for data and takes
  * what there is (0 at the end: no write end open); a write of at most
@@ -175,6 +176,28 @@ static long kwait(int kfd, size_t want, long ns)
 	return r;                        /* (PIPE_* bits: no wait at all) */
 }
 
+/* kwait for a thread of a classic VP (no upcalls: naive), whose kernel
+   wait blocks the VP whole, and the other threads queued on it with it:
+   while some of them can run (yield_other), the thread waits here
+   instead, looking at the pipe between their turns, as the runtime's
+   timed waits do there (rt_block_until); in the kernel only once none
+   can. A handler or a cancel due ends it: the caller looks. */
+static void vpwait(struct thread *self, int kfd, size_t want)
+{
+	int (*other)(struct thread *) = self->ops->yield_other;
+	if (other && !__atomic_load_n(&self->vpp->upcall_entry, __ATOMIC_RELAXED))
+		for (;;) {
+			if (psig_due(self) || pcancel_pending())
+				return;
+			long st = syscall6(SYS_pipe_wait, kfd, want, 0, 0, 0, 0);
+			if (st < 0 || (st & (PIPE_READY | PIPE_PRIVATE)))
+				return;
+			if (!other(self))
+				break;
+		}
+	kwait(kfd, want, 0);
+}
+
 static void unlock_seq(void *arg)
 {
 	(void)arg;
@@ -215,7 +238,7 @@ static int await(int kfd, size_t want, unsigned s)
 	   package from running a handler as it resumes the thread, so the
 	   handlers run here (psig_run), where their SA_RESTART is known */
 	self->async_hold = 1;
-	kwait(kfd, want, 0);
+	vpwait(self, kfd, want);
 	/* A classic VP's wait the kernel cut short (sigwake) for a signal
 	   its interrupt did not fetch (it came while async_hold was set,
 	   before the park): fetch it now. Else this thread would wait again,

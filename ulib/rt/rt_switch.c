@@ -389,10 +389,19 @@ int rt_block_until(struct thread *self, uint64_t deadline)
 		/* With nobody else to run here the VP may sleep whole: no
 		   thread waits behind it (a lone sleeper spun for its whole
 		   sleep). Threads queued later go to the package's idle VPs. */
-		if (!yield_pick(vp_pkg(vp_disable_self()), (struct uthread *)self))
+		if (!rt_yield_other(self))
 			return thread_park_timed(self, deadline);
-		self->nvcsw++;
 	}
+}
+
+/* Another runnable thread of self's package on its VP, if any (the
+   policy's pick, as a yield): 1 once self runs again, 0 if none. */
+int rt_yield_other(struct thread *self)
+{
+	if (!yield_pick(vp_pkg(vp_disable_self()), (struct uthread *)self))
+		return 0;
+	self->nvcsw++;
+	return 1;
 }
 
 /* From any thread of any package, or an upcall handler. */

@@ -75,6 +75,13 @@ struct thread_ops {
 	   passed, on a clock of its own (det's logical time): callers then
 	   do not return early by now_ns() before calling it. */
 	int own_time;
+	/* Optional: switch to another thread runnable on self's VP, if there
+	   is one: 1 once self runs again, 0 at once if there is none. A wait
+	   that would block a classic VP whole in the kernel (a read of a pipe
+	   another process holds: ulib/libc/pipe.c) waits at user level while
+	   other threads can run, and in the kernel only once none can. 0: no
+	   other thread shares the VP (kthread, det's token holder). */
+	int (*yield_other)(struct thread *self);
 };
 
 /* Where an interrupted thread t should resume instead of where it was

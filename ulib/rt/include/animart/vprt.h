@@ -166,6 +166,7 @@ void rt_yield(struct thread *self);
 __attribute__((noreturn)) void rt_exit(struct thread *self);
 void rt_free(struct thread *t);
 int rt_block_until(struct thread *self, uint64_t deadline);
+int rt_yield_other(struct thread *self);
 void rt_interrupt(struct thread *t);
 int64_t rt_cputime(struct thread *t);
 void rt_setprio(struct thread *t, int prio);
@@ -176,7 +177,7 @@ void rt_fork_child(struct thread *self);
 		     .block_until = rt_block_until, .interrupt = rt_interrupt, \
 		     .yield = rt_yield, .exit = rt_exit, .free = rt_free, \
 		     .cputime = rt_cputime, .setprio = rt_setprio, \
-		     .fork_child = rt_fork_child, __VA_ARGS__ }
+		     .fork_child = rt_fork_child, .yield_other = rt_yield_other, __VA_ARGS__ }
 
 /* struct pkg's routines, for RT_PACKAGE. */
 __attribute__((noreturn)) void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg);

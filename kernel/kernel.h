@@ -91,6 +91,7 @@ uint32_t pmm_lock_waits(void);
 int pmm_direct(uint64_t va);
 int mem_user_ok(struct space *sp, uint64_t n);
 int mem_quota_ok(struct space *sp, uint64_t bytes);
+uint64_t mem_charged(struct space *sp);
 void *pages_alloc_user(size_t n);     /* like pages_alloc, but leaves the reserve */
 void *page_alloc_cache(void);          /* a block-cache page while 2x the reserve stays free */
 uint64_t mem_quota_pages(void);
@@ -488,7 +489,7 @@ long futex_key(uint64_t uaddr, uint64_t *key);
 /* pipe.c */
 struct pipe;
 struct kstat;
-uint64_t pipe_charge(void);
+uint64_t pipe_charge(int w);
 struct pipe *pipe_new(void);
 void pipe_discard(struct pipe *p);
 void pipe_named(struct pipe *p, int sign);

@@ -23,10 +23,12 @@
  * of an empty pipe is 0, the end of file.
  *
  * Memory: the ring (PIPE_CAP / PGSIZE pages) and this header, taken
- * outside the kernel's reserve. Each end's open file is charged half of
- * it to every space whose table names that end (sysfile.c: cost), from
- * SYS_pipe on, before anything is built; the pipe is freed when the last
- * end's open file goes (pipe_end_gone), whichever space drops it.
+ * outside the kernel's reserve. The read end's open file is charged the
+ * ring and the header, the write end's the header, to every space whose
+ * table names that end (sysfile.c: cost; pipe_charge), from SYS_pipe on,
+ * before anything is built; the ring is freed when the read end's open
+ * file goes, the pipe when the last end's does (pipe_end_gone),
+ * whichever space drops it.
  *
  * Locks: kop_lock, then a pipe's lock. A waiter is put on the list under
  * both, and a changer reads the list head under the pipe's lock, so a
@@ -47,10 +49,15 @@ struct pipe {
 	uint8_t *pg[NPG];
 };
 
-/* What one end's open file costs each space that names it: half the pipe. */
-uint64_t pipe_charge(void)
+/* What end w's open file costs each space that names it. The ring lives
+   as long as the read end (pipe_end_gone frees it then: nothing can read
+   it, a write is -EPIPE), so the read end pays for it; the header lives
+   as long as either end, so each pays for it whole. So a space holding
+   one end, the other gone, pays for all the pipe still holds (each end
+   paid half the pipe before: a survivor held up to 2 MiB unpaid). */
+uint64_t pipe_charge(int w)
 {
-	return (NPG * PGSIZE + kheap_charge(sizeof(struct pipe)) + 1) / 2;
+	return kheap_charge(sizeof(struct pipe)) + (w ? 0 : NPG * PGSIZE);
 }
 
 void pipe_discard(struct pipe *p)
@@ -98,11 +105,19 @@ static void changed(struct pipe *p, int any)
    same time on another CPU: its waking must not find the pipe freed). */
 void pipe_end_gone(struct pipe *p, int w)
 {
+	uint8_t *ring[NPG] = { 0 };
 	spin_lock(&p->lock);
 	p->ends &= ~(1 << w);
 	int any = p->waiters != 0;
+	for (int i = 0; !w && i < NPG; i++) {    /* unreadable now: the ring goes */
+		ring[i] = p->pg[i];
+		p->pg[i] = 0;
+	}
 	spin_unlock(&p->lock);
 	changed(p, any);
+	for (int i = 0; i < NPG; i++)
+		if (ring[i])
+			page_free(ring[i]);
 	if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL) == 0)
 		pipe_discard(p);     /* (no waiter left: no call holds an end to queue one) */
 }

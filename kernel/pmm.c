@@ -226,6 +226,11 @@ static uint64_t used_bytes(struct space *sp)
 	       (uint64_t)sp->nkops * kheap_charge(sizeof(struct kop));
 }
 
+uint64_t mem_charged(struct space *sp)
+{
+	return used_bytes(sp);
+}
+
 /* May sp take n more user pages? They must leave the kernel's reserve
    (so its own allocations for every space still succeed) and keep the
    space within its quota. */

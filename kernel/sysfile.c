@@ -131,10 +131,10 @@ static int named_before(struct ftable *t, struct file *f, int fd)
 }
 
 /* What a space is charged for an open file its table names: a pipe's
-   end costs half the pipe besides (pipe.c). */
+   end costs its part of the pipe besides (pipe.c). */
 static uint64_t cost(struct file *f)
 {
-	return kheap_charge(sizeof(struct file)) + (f->pipe ? pipe_charge() : 0);
+	return kheap_charge(sizeof(struct file)) + (f->pipe ? pipe_charge(f->kind == FK_PIPE_W) : 0);
 }
 
 /* The space's charge for one open file its table names. */
@@ -808,7 +808,7 @@ long file_pipe_make(struct space *sp, uint64_t ufd)
 	if (!user_range_ok(ufd, 2 * sizeof(int)))
 		return -EFAULT;
 	struct ftable *t = ftab(sp, 1);
-	if (!t || !mem_quota_ok(sp, 2 * (kheap_charge(sizeof(struct file)) + pipe_charge())))
+	if (!t || !mem_quota_ok(sp, 2 * kheap_charge(sizeof(struct file)) + pipe_charge(0) + pipe_charge(1)))
 		return -ENOMEM;
 	struct pipe *p = pipe_new();
 	struct file *f[2] = { kmalloc_reserve(sizeof(struct file)), kmalloc_reserve(sizeof(struct file)) };

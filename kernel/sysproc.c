@@ -223,6 +223,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return (long)__atomic_load_n(&myvp()->space->viewpages, __ATOMIC_RELAXED);
 	case INFO_MEM_TOTAL:
 		return (long)mem_total_bytes;
+	case INFO_MEM_CHARGED:
+		return (long)mem_charged(myvp()->space);
 	case INFO_LOCK_WAITS: {
 		struct spinlock *l = b == 0 ? &myvp()->space->lock : b == 1 ? &kop_lock : 0;
 		return l ? (long)__atomic_load_n(&l->waits, __ATOMIC_RELAXED) :

@@ -21,8 +21,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <animalib/result.h>
+#include <anima/file.h>
 #include <check.h>
 #include <forkaudit.h>
 
@@ -76,11 +78,69 @@ static int vp(struct result *R)
 	return failures;
 }
 
+/* ---- charge ---- */
+
+static long charged(void)
+{
+	return sys_getinfo(INFO_MEM_CHARGED);
+}
+
+/* The pipe's figures, for the result line (the body runs in a child). */
+static struct { long read_end_paid, ring_freed; } *fig;
+
+static int charge_body(void)
+{
+	int p[2];
+	static char b[PIPE_CAP];
+	/* The write end gone, in a child that filled the pipe: the read
+	   end's holder pays for the ring it still holds, which closing the
+	   read end gives back */
+	CHECK(pipe(p) == 0);
+	pid_t c = fork();
+	if (c == 0) {
+		close(p[0]);
+		_exit(write(p[1], b, sizeof b) == sizeof b ? 0 : 1);
+	}
+	close(p[1]);
+	CHECK(fork_status(c) == 0);
+	long before = charged();
+	CHECK(close(p[0]) == 0);
+	fig->read_end_paid = before - charged();
+	CHECK(fig->read_end_paid >= PIPE_CAP);
+	/* The read end gone: nothing can read the ring any more, so it goes
+	   at once, while the write end's holder keeps the pipe */
+	CHECK(pipe(p) == 0);
+	CHECK(write(p[1], "x", 1) == 1);
+	long avail0 = avail_flushed();
+	CHECK(close(p[0]) == 0);
+	fig->ring_freed = avail_flushed() - avail0;
+	CHECK(fig->ring_freed >= PIPE_CAP);
+	signal(SIGPIPE, SIG_IGN);
+	CHECK(write(p[1], "x", 1) == -1 && errno == EPIPE);
+	CHECK(close(p[1]) == 0);
+	return failures;
+}
+
+static int charge(struct result *R)
+{
+	long lost;
+	fig = mmap(0, sizeof *fig, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(fig != MAP_FAILED);
+	if (fig == MAP_FAILED)
+		return failures;
+	int st = fork_audit(charge_body, &lost);
+	CHECK(st == 0);
+	result_int(R, "read_end_paid", fig->read_end_paid);
+	result_int(R, "ring_freed", fig->ring_freed);
+	result_int(R, "avail_lost", lost);
+	return failures;
+}
+
 int main(int argc, char **argv)
 {
 	struct result R;
 	result_begin(&R, "pipehold");
-	int f = argc > 1 && !strcmp(argv[1], "vp") ? vp(&R) : (CHECK(0), failures);
+	int f = argc < 2 ? (CHECK(0), failures) : !strcmp(argv[1], "vp") ? vp(&R) : charge(&R);
 	result_int(&R, "checks", checks);
 	result_int(&R, "failures", f);
 	result_end(&R);

@@ -202,6 +202,9 @@
 #define INFO_ORPHAN     17  /* (17, what) unlinked files still open or mapped (kernel/orphan.c):
                                what 0, how many now; 1, made since boot; 2, freed since boot; -EINVAL */
 #define INFO_FILE_KIND  18  /* (INFO_FILE_KIND, fd) -> what fd names: FK_* (<anima/file.h>); -EBADF */
+#define INFO_MEM_CHARGED 24 /* what the caller's space is charged, bytes: what its quota counts (its
+                               pages, tables, kernel stacks, segment frames, the kernel objects it
+                               caused: open files, pipes, kops...) */
 #define INFO_FSHARED    19  /* (INFO_FSHARED, addr) -> 1 if addr is in a MAP_SHARED file mapping of the
                                caller's (futexes there wake across spaces: kernel/fkey.c), else 0 */
 

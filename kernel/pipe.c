@@ -144,50 +144,66 @@ static long ring(struct pipe *p, uint64_t at, uint64_t u, uint64_t n, int out)
 	return 0;
 }
 
-long pipe_read(struct pipe *p, uint64_t ubuf, uint64_t n)
+/* Up to n bytes of the ring out to user memory u; lock held. The bytes
+   moved, -EAGAIN (empty, a writer left), 0 (the end), -EFAULT; *k what
+   it tried to move. */
+static long take(struct pipe *p, uint64_t u, uint64_t n, uint64_t *k)
+{
+	long r = p->ends & 2 ? -EAGAIN : 0;
+	*k = MIN(n, p->len);
+	if (*k && !(r = ring(p, p->head, u, *k, 1))) {
+		p->head = (p->head + *k) % PIPE_CAP;
+		p->len -= *k;
+		r = (long)*k;
+	}
+	return r;
+}
+
+/* Up to n bytes of user memory u into the ring (at most PIPE_ATOMIC
+   whole or not at all); lock held. The bytes moved, -EPIPE, -EAGAIN,
+   -EFAULT; *k what it tried to move. */
+static long put(struct pipe *p, uint64_t u, uint64_t n, uint64_t *k)
+{
+	uint64_t room = PIPE_CAP - p->len;
+	*k = MIN(n, room);
+	long r = !(p->ends & 1) ? -EPIPE : room < (n <= PIPE_ATOMIC ? n : 1) ? -EAGAIN : 0;
+	if (!r && !(r = ring(p, (p->head + p->len) % PIPE_CAP, u, *k, 0))) {
+		p->len += *k;
+		r = (long)*k;
+	}
+	return r;
+}
+
+/* A read (w 0) or write (w 1) of n bytes at ubuf: take or put under the
+   lock, then the waiters told; a user page not there yet is brought in
+   with the lock let go, and it tries again (see ring). */
+static long move(struct pipe *p, uint64_t ubuf, uint64_t n, int w)
 {
 	if (!user_range_ok(ubuf, n))
 		return -EFAULT;
 	if (!n)
 		return 0;
 	for (;;) {
+		uint64_t k;
 		spin_lock(&p->lock);
-		long r = p->ends & 2 ? -EAGAIN : 0;
-		uint64_t k = MIN(n, p->len);
-		if (k && !(r = ring(p, p->head, ubuf, k, 1))) {
-			p->head = (p->head + k) % PIPE_CAP;
-			p->len -= k;
-			r = (long)k;
-		}
+		long r = w ? put(p, ubuf, n, &k) : take(p, ubuf, n, &k);
 		int any = r > 0 && p->waiters;
 		spin_unlock(&p->lock);
 		changed(p, any);
-		if (r != -EFAULT || user_prefault(ubuf, k, 1) < 0)
+		if (r != -EFAULT || user_prefault(ubuf, k, !w) < 0)
 			return r;
 		/* (the pages are there now, see ring: again) */
 	}
 }
 
+long pipe_read(struct pipe *p, uint64_t ubuf, uint64_t n)
+{
+	return move(p, ubuf, n, 0);
+}
+
 long pipe_write(struct pipe *p, uint64_t ubuf, uint64_t n)
 {
-	if (!user_range_ok(ubuf, n))
-		return -EFAULT;
-	if (!n)
-		return 0;
-	for (;;) {
-		spin_lock(&p->lock);
-		uint64_t room = PIPE_CAP - p->len, k = MIN(n, room);
-		long r = !(p->ends & 1) ? -EPIPE : room < (n <= PIPE_ATOMIC ? n : 1) ? -EAGAIN : 0;
-		if (!r && !(r = ring(p, (p->head + p->len) % PIPE_CAP, ubuf, k, 0))) {
-			p->len += k;
-			r = (long)k;
-		}
-		int any = r > 0 && p->waiters;
-		spin_unlock(&p->lock);
-		changed(p, any);
-		if (r != -EFAULT || user_prefault(ubuf, k, 0) < 0)
-			return r;
-	}
+	return move(p, ubuf, n, 1);
 }
 
 void pipe_stat(struct pipe *p, struct kstat *st)

@@ -70,6 +70,15 @@ def program_image(tmp_path, prog, files=None):
     return img
 
 
+def process_run(boot, tmp_path, prog, pkg, smp, words="memcheck", timeout=120):
+    """progs/posix/PROG on package pkg at -smp smp with `words` first on
+    the command line, its built copy on a disk as /bin/PROG (for its
+    exec and spawn cases): the run and its @result."""
+    r = boot(f"{words} run={prog},pkg={pkg}", smp=smp, timeout=timeout,
+             disk=program_image(tmp_path, prog))
+    return r, result(r, prog)
+
+
 def fnv(data):
     """FNV-1a, 64-bit, as the guest programs hash file contents."""
     h = 0xcbf29ce484222325

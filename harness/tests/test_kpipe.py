@@ -20,7 +20,7 @@ each process's own copy: the body's first case ended it with SIGPIPE (status
 141) on all six."""
 
 import pytest
-from helpers import done, result, needs_e2fsprogs, program_image
+from helpers import done, result, needs_e2fsprogs, process_run
 
 pytestmark = needs_e2fsprogs
 
@@ -35,15 +35,10 @@ pytestmark = needs_e2fsprogs
 # be found, not allowed for.
 
 
-def image(tmp_path):
-    return program_image(tmp_path, "kpipe")
-
-
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", ["fifo", "prio", "kthread", "naive"])
 def test_pipes_between_processes(boot, tmp_path, pkg, smp):
-    r = boot(f"memcheck run=kpipe,pkg={pkg}", smp=smp, timeout=120, disk=image(tmp_path))
-    res = result(r, "kpipe")
+    r, res = process_run(boot, tmp_path, "kpipe", pkg, smp)
     assert res["status"] == 0, r.tail()
     assert res["avail_lost"] == 0, res    # (see LOST)
     done(r, 0)

@@ -12,20 +12,15 @@ opened and posted by the child, and one by a posix_spawn'd program
 once all have ended (INFO_MEM_AVAIL, memcheck)."""
 
 import pytest
-from helpers import done, result, needs_e2fsprogs, program_image
+from helpers import done, needs_e2fsprogs, process_run
 
 pytestmark = needs_e2fsprogs
-
-
-def image(tmp_path):
-    return program_image(tmp_path, "pshm")
 
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", ["fifo", "prio", "kthread"])
 def test_processes_share_memory_and_synchronize(boot, tmp_path, pkg, smp):
-    r = boot(f"memcheck run=pshm,pkg={pkg}", smp=smp, timeout=120, disk=image(tmp_path))
-    res = result(r, "pshm")
+    r, res = process_run(boot, tmp_path, "pshm", pkg, smp)
     assert res["status"] == 0 and res["failures"] == 0, r.tail()
     assert res["spawned"] == 1, res
     assert res["avail_lost"] == 0, res

@@ -68,13 +68,21 @@ static unsigned char pat(size_t i)
 
 #define DOWN 200000
 
+/* A new pipe p and a child: the child keeps only its end `mine` (0 the
+   read end), the parent the other. The child's pid; 0 in the child. */
+static pid_t pipe_child(int p[2], int mine)
+{
+	CHECK(pipe(p) == 0);
+	pid_t c = fork();
+	close(p[c == 0 ? !mine : mine]);
+	return c;
+}
+
 static void down(void)
 {
 	int p[2];
-	CHECK(pipe(p) == 0);
-	pid_t c = fork();
+	pid_t c = pipe_child(p, 0);
 	if (c == 0) {
-		close(p[1]);
 		static char b[4096];
 		size_t got = 0, bad = 0;
 		for (ssize_t r; (r = read(p[0], b, sizeof b)) > 0; got += (size_t)r)
@@ -82,7 +90,6 @@ static void down(void)
 				bad += (unsigned char)b[i] != pat(got + (size_t)i);
 		_exit(got == DOWN && bad == 0 ? 0 : 1);
 	}
-	close(p[0]);
 	static char b[DOWN];
 	for (size_t i = 0; i < DOWN; i++)
 		b[i] = (char)pat(i);
@@ -94,14 +101,11 @@ static void down(void)
 static void up(void)
 {
 	int p[2];
-	CHECK(pipe(p) == 0);
-	pid_t c = fork();
+	pid_t c = pipe_child(p, 1);
 	if (c == 0) {
-		close(p[0]);
 		usleep(10000);               /* the parent waits in the kernel meanwhile */
 		_exit(write(p[1], "from the child", 14) == 14 ? 0 : 1);
 	}
-	close(p[1]);
 	char b[32] = { 0 };
 	CHECK(read_all(p[0], b, sizeof b) == 14 && !strcmp(b, "from the child"));
 	CHECK(read(p[0], b, 1) == 0);    /* the end of file: the child's end went with it */
@@ -158,21 +162,15 @@ static void ends(void)
 	int p[2];
 	char b[4];
 	/* EOF: the child's copy of the write end and ours both closed */
-	CHECK(pipe(p) == 0);
-	pid_t c = fork();
-	if (c == 0) {
-		close(p[0]);
+	pid_t c = pipe_child(p, 1);
+	if (c == 0)
 		_exit(write(p[1], "x", 1) == 1 ? 0 : 1);
-	}
-	close(p[1]);
 	CHECK(read(p[0], b, 4) == 1 && read(p[0], b, 4) == 0);
 	CHECK(fork_status(c) == 0);
 	close(p[0]);
 	/* EPIPE: the only reader, in a child, gone */
-	CHECK(pipe(p) == 0);
-	if ((c = fork()) == 0)
+	if ((c = pipe_child(p, 0)) == 0)
 		_exit(0);
-	close(p[0]);
 	CHECK(fork_status(c) == 0);
 	signal(SIGPIPE, SIG_IGN);
 	CHECK(write(p[1], "x", 1) == -1 && errno == EPIPE);
@@ -180,14 +178,11 @@ static void ends(void)
 	close(p[1]);
 	/* SIGPIPE's default: a writing child ends; a full pipe's writer too,
 	   once the reader (the parent) closes its end */
-	CHECK(pipe(p) == 0);
-	if ((c = fork()) == 0) {
-		close(p[0]);
+	if ((c = pipe_child(p, 1)) == 0) {
 		static char big[100000];
 		write(p[1], big, sizeof big);    /* waits on the full pipe */
 		_exit(0);
 	}
-	close(p[1]);
 	usleep(20000);
 	close(p[0]);
 	CHECK(fork_status(c) == 128 + SIGPIPE);
@@ -209,17 +204,41 @@ static void *reader(void *arg)
 	return (void *)(r < 0 ? -(intptr_t)errno : r);
 }
 
+/* A reader thread on fd, running, and `us` microseconds later (in the
+   kernel by then, fd being shared): 0, or -1 */
+static int start_reader(pthread_t *t, int fd, unsigned us)
+{
+	alive = 0;
+	if (pthread_create(t, 0, reader, (void *)(intptr_t)fd))
+		return -1;
+	while (!__atomic_load_n(&alive, __ATOMIC_ACQUIRE))
+		sched_yield();
+	usleep(us);
+	return 0;
+}
+
+/* Pipes p (to the child) and q (from it), and a child that exits with
+   fn(p[0], q[1]); the parent keeps p[1] and q[0]. The child's pid. */
+static pid_t talk_child(int p[2], int q[2], int (*fn)(int, int))
+{
+	CHECK(pipe(p) == 0 && pipe(q) == 0);
+	pid_t c = fork();
+	if (c == 0) {
+		close(p[1]), close(q[0]);
+		_exit(fn(p[0], q[1]));
+	}
+	close(p[0]), close(q[1]);
+	return c;
+}
+
 /* in a child: a thread waits in read on `fd` (the parent holds the write
    end); the main thread answers on `ans` meanwhile, then waits for it */
 static int thread_child(int fd, int ans)
 {
 	pthread_t t;
 	void *r;
-	if (pthread_create(&t, 0, reader, (void *)(intptr_t)fd))
+	if (start_reader(&t, fd, 10000))
 		return 2;
-	while (!__atomic_load_n(&alive, __ATOMIC_ACQUIRE))
-		sched_yield();
-	usleep(10000);                   /* the reader is in the kernel now */
 	if (write(ans, "!", 1) != 1 || pthread_join(t, &r))
 		return 3;
 	return r == (void *)5L ? 0 : 4;
@@ -228,13 +247,7 @@ static int thread_child(int fd, int ans)
 static void thread(void)
 {
 	int p[2], q[2];
-	CHECK(pipe(p) == 0 && pipe(q) == 0);
-	pid_t c = fork();
-	if (c == 0) {
-		close(p[1]), close(q[0]);
-		_exit(thread_child(p[0], q[1]));
-	}
-	close(p[0]), close(q[1]);
+	pid_t c = talk_child(p, q, thread_child);
 	char b[2];
 	CHECK(read(q[0], b, 1) == 1);    /* the child's other thread ran */
 	CHECK(write(p[1], "hello", 5) == 5);
@@ -251,20 +264,13 @@ static int intr_child(int fd, int ask)
 	sigaction(SIGUSR1, &sa, 0);
 	pthread_t t;
 	void *r;
-	if (pthread_create(&t, 0, reader, (void *)(intptr_t)fd))
+	if (start_reader(&t, fd, 20000))
 		return 2;
-	while (!__atomic_load_n(&alive, __ATOMIC_ACQUIRE))
-		sched_yield();
-	usleep(20000);
 	pthread_kill(t, SIGUSR1);
 	if (pthread_join(t, &r) || r != (void *)(intptr_t)-EINTR || usr1 != 1)
 		return 3;
-	alive = 0;
-	if (pthread_create(&t, 0, reader, (void *)(intptr_t)fd))
+	if (start_reader(&t, fd, 20000))
 		return 4;
-	while (!__atomic_load_n(&alive, __ATOMIC_ACQUIRE))
-		sched_yield();
-	usleep(20000);
 	pthread_cancel(t);
 	if (pthread_join(t, &r) || r != PTHREAD_CANCELED)
 		return 5;
@@ -278,13 +284,7 @@ static void intr(void)
 {
 	int p[2], q[2];
 	char b[2];
-	CHECK(pipe(p) == 0 && pipe(q) == 0);
-	pid_t c = fork();
-	if (c == 0) {
-		close(p[1]), close(q[0]);
-		_exit(intr_child(p[0], q[1]));
-	}
-	close(p[0]), close(q[1]);
+	pid_t c = talk_child(p, q, intr_child);
 	CHECK(read(q[0], b, 1) == 1);
 	CHECK(write(p[1], "ok", 2) == 2);
 	close(q[0]);

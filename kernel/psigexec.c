@@ -2,7 +2,8 @@
  * What an exec keeps of signals (POSIX): ignored ones stay ignored,
  * caught ones go back to their default action, the mask and the pending
  * signals stay. ulib tells the kernel the calling thread's mask and what
- * is pending in the library before the exec (SYS_sigexec); the new image
+ * is pending in the library (bits, and the records it queued: a real-time
+ * signal's values) before the exec (SYS_sigexec); the new image
  * asks what was kept (INFO_SIGEXEC) at its start (ulib/libc/signal.c:
  * __sig_exec_keep, __sig_exec_init). Nothing is allocated: the records
  * live in struct space's psig, as psig.c's.
@@ -11,13 +12,31 @@
 
 #define BIT(sig) (1UL << (sig))
 
+/* Make k pending in n, an image not yet started: a real-time record
+   joins the queue (past PSIG_RTQ_MAX it is dropped: the bound of every
+   space), a standard signal already pending stays the one it is. */
+static void keep(struct psig *n, const struct ksiginfo *k)
+{
+	int sig = k->signo;
+	if (n->ign & BIT(sig))
+		return;
+	if (sig >= PSIG_RTMIN) {
+		if (psig_rt_queue(n, k) < 0)
+			return;
+	} else if (!(n->pend & BIT(sig)))
+		n->info[sig] = *k;
+	n->pend |= BIT(sig);
+}
+
 /* An exec: old's image becomes nw (space_exec; old is ending, so no send
    reaches it now). POSIX: ignored signals stay ignored, caught ones go
    back to their default action, the mask and the pending signals stay.
    The mask (SYS_sigexec) is the new image's first thread's, so the
    signals it blocks are held for it (caught, as ulib's sync_held would
    tell) until its ulib says otherwise; what was pending in old's ulib
-   is pending here, sent by old itself. */
+   is pending here: its queued records as they were (a real-time
+   signal's every send, with its value, in order, ahead of the sends
+   old's ulib had not taken yet), every other bit as a send by old. */
 void psig_exec(struct space *old, struct space *nw)
 {
 	spin_lock(&old->lock);
@@ -25,18 +44,15 @@ void psig_exec(struct space *old, struct space *nw)
 	n->ign = o->ign;
 	n->nocldwait = o->nocldwait;
 	n->catch = o->keepmask & ~o->ign;
-	n->pend = o->pend;
+	n->pend = o->pend & (BIT(PSIG_RTMIN) - 1);
 	memcpy(n->info, o->info, sizeof n->info);
-	memcpy(n->rtq, o->rtq, sizeof n->rtq);
-	n->nrtq = o->nrtq;
-	for (uint64_t b = o->keeppend & ~o->pend & ~o->ign; b; b &= b - 1) {
-		int sig = __builtin_ctzl(b);
-		struct ksiginfo si = { .signo = sig, .code = KSI_USER, .pid = old->id };
-		if (sig < PSIG_RTMIN)
-			n->info[sig] = si;
-		else if (psig_rt_queue(n, &si) < 0)
-			continue;
-		n->pend |= BIT(sig);
+	for (int i = 0; i < o->nkeepq; i++)
+		keep(n, &o->keepq[i]);
+	for (int i = 0; i < o->nrtq; i++)
+		keep(n, &o->rtq[i]);
+	for (uint64_t b = o->keeppend & ~n->pend; b; b &= b - 1) {
+		struct ksiginfo si = { .signo = __builtin_ctzl(b), .code = KSI_USER, .pid = old->id };
+		keep(n, &si);
 	}
 	n->execign = o->ign;
 	n->execmask = o->keepmask;
@@ -54,15 +70,32 @@ long psig_exec_info(struct space *sp, uint64_t what)
 	return (long)r;
 }
 
-/* (mask, pending): what the caller's next exec keeps (psig_exec). */
-long sys_sigexec(uint64_t mask, uint64_t pend, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+/* (mask, pending, struct ksiginfo *q, n): what the caller's next exec
+   keeps (psig_exec); q holds ulib's queued records, n at most
+   PSIG_RTQ_MAX. They are the program's own word (its si_pid and value
+   reach only its next image, which it could have told anything), so
+   only their signal numbers are checked. */
+long sys_sigexec(uint64_t mask, uint64_t pend, uint64_t uq, uint64_t n, uint64_t e, uint64_t f)
 {
-	(void)c, (void)d, (void)e, (void)f;
+	(void)e, (void)f;
 	const uint64_t never = BIT(0) | BIT(9) | BIT(19);
+	struct ksiginfo q[PSIG_RTQ_MAX];
+	if (n > PSIG_RTQ_MAX)
+		return -EINVAL;
+	if (n && copyin(q, uq, n * sizeof q[0]) < 0)
+		return -EFAULT;
+	for (uint64_t i = 0; i < n; i++) {
+		if (q[i].signo <= 0 || q[i].signo >= PSIG_MAX || (BIT(q[i].signo) & never))
+			return -EINVAL;
+		q[i].uid = 0;
+		q[i].pad = 0;
+	}
 	struct space *me = myvp()->space;
 	spin_lock(&me->lock);
 	me->psig.keepmask = mask & ~never;
 	me->psig.keeppend = pend & ~never;
+	memcpy(me->psig.keepq, q, n * sizeof q[0]);
+	me->psig.nkeepq = (int)n;
 	spin_unlock(&me->lock);
 	return 0;
 }

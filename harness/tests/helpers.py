@@ -79,6 +79,26 @@ def process_run(boot, tmp_path, prog, pkg, smp, words="memcheck", timeout=120):
     return r, result(r, prog)
 
 
+def audited_disk_run(boot, tmp_path, prog, pkg, smp, timeout, files=None):
+    """prog, a self-test of processes that reports through fork_audit
+    (progs/include/forkaudit.h), booted under memcheck with a disk holding
+    it (program_image) on package pkg at -smp smp: its audited child
+    passed with no memory lost, the run ended with status 0, the disk is
+    e2fsck clean. Returns the bytes of the disk's /out."""
+    import subprocess
+    from test_ext2write import fsck_clean
+    img = program_image(tmp_path, prog, files)
+    r = boot(f"memcheck run={prog},pkg={pkg}", smp=smp, timeout=timeout, disk=img)
+    res = result(r, prog)
+    assert res["status"] == 0 and res["failures"] == 0, r.tail()
+    assert res["avail_lost"] == 0, res
+    done(r, 0)
+    fsck_clean(img)
+    out = tmp_path / "out"
+    subprocess.run([DEBUGFS, "-R", f"dump /out {out}", str(img)], check=True, capture_output=True)
+    return out.read_bytes()
+
+
 def fnv(data):
     """FNV-1a, 64-bit, as the guest programs hash file contents."""
     h = 0xcbf29ce484222325

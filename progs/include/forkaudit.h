@@ -1,8 +1,10 @@
 /*
- * Self-tests of processes (forkfd, kpipe, pipeattack, shmcoh, pshm): a
- * child's exit status as one number, and a body run in a forked child
- * with the memory it leaves behind measured. Include after check.h (the
- * body's report names CHECK_NAME and counts its checks).
+ * Self-tests of processes (forkfd, kpipe, pipeattack, shmcoh, pshm,
+ * fkey): a child's exit status as one number, a body run in a forked
+ * child with the memory it leaves behind measured (and reported as the
+ * program's @result), and the process-shared objects of a shared page
+ * set up. Include after check.h (the body's report names CHECK_NAME and
+ * counts its checks).
  */
 #ifndef PROGS_FORKAUDIT_H
 #define PROGS_FORKAUDIT_H
@@ -11,8 +13,10 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
+#include <pthread.h>
 #include <avail.h>
 #include <animart/sys.h>
+#include <animalib/result.h>
 
 /* Child p's status once it has ended: its exit status, or 128 + the
    signal that ended it (a shell's $?); -1 if p is no child to wait for. */
@@ -74,6 +78,46 @@ static inline int fork_audit(int (*body)(void), long *lost)
 	int st = fork_status(p);
 	*lost = before - avail_flushed();
 	return st;
+}
+
+/* main's part when fork_audit's figures are all it reports: the
+   @result CHECK_NAME line (status, avail_lost, failures); failures. */
+static inline int fork_audit_report(int (*body)(void))
+{
+	struct result R;
+	result_begin(&R, CHECK_NAME);
+	long lost;
+	int st = fork_audit(body, &lost);
+	CHECK(st >= 0);
+	result_int(&R, "status", st);
+	result_int(&R, "avail_lost", lost);
+	result_int(&R, "failures", failures);
+	result_end(&R);
+	return failures;
+}
+
+/* A mutex, a condition variable, a barrier for n and a read-write lock
+   in memory other processes map, each made PTHREAD_PROCESS_SHARED
+   (checked). */
+static inline void pshared_objects(pthread_mutex_t *mx, pthread_cond_t *cv,
+				   pthread_barrier_t *bar, unsigned n, pthread_rwlock_t *rw)
+{
+	pthread_mutexattr_t ma;
+	pthread_condattr_t ca;
+	pthread_barrierattr_t ba;
+	pthread_rwlockattr_t ra;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+	pthread_barrierattr_init(&ba);
+	pthread_barrierattr_setpshared(&ba, PTHREAD_PROCESS_SHARED);
+	pthread_rwlockattr_init(&ra);
+	pthread_rwlockattr_setpshared(&ra, PTHREAD_PROCESS_SHARED);
+	CHECK(pthread_mutex_init(mx, &ma) == 0);
+	CHECK(pthread_cond_init(cv, &ca) == 0);
+	CHECK(pthread_barrier_init(bar, &ba, n) == 0);
+	CHECK(pthread_rwlock_init(rw, &ra) == 0);
 }
 
 #endif

@@ -319,22 +319,7 @@ static int body(void)
 	CHECK(sh != 0);
 	if (!sh)
 		return failures;
-	pthread_mutexattr_t ma;
-	pthread_condattr_t ca;
-	pthread_barrierattr_t ba;
-	pthread_rwlockattr_t ra;
-	pthread_rwlockattr_init(&ra);
-	pthread_rwlockattr_setpshared(&ra, PTHREAD_PROCESS_SHARED);
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
-	pthread_barrierattr_init(&ba);
-	pthread_barrierattr_setpshared(&ba, PTHREAD_PROCESS_SHARED);
-	CHECK(pthread_mutex_init(&sh->mx, &ma) == 0);
-	CHECK(pthread_cond_init(&sh->cv, &ca) == 0);
-	CHECK(pthread_barrier_init(&sh->bar, &ba, 3) == 0);
-	CHECK(pthread_rwlock_init(&sh->rw, &ra) == 0);
+	pshared_objects(&sh->mx, &sh->cv, &sh->bar, 3, &sh->rw);
 	CHECK(sem_init(&sh->ping, 1, 0) == 0 && sem_init(&sh->pong, 1, 0) == 0);
 	counter();
 	cond();

@@ -190,14 +190,5 @@ int main(int argc, char **argv)
 		char b[11] = { 0 };
 		return pread(atoi(argv[2]), b, 10, 0) == 10 && !strcmp(b, "0123456789") ? 0 : 3;
 	}
-	struct result R;
-	result_begin(&R, "forkfd");
-	long lost;
-	int st = fork_audit(body, &lost);
-	CHECK(st >= 0);
-	result_int(&R, "status", st);
-	result_int(&R, "avail_lost", lost);
-	result_int(&R, "failures", failures);
-	result_end(&R);
-	return failures;
+	return fork_audit_report(body);
 }

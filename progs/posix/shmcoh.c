@@ -193,14 +193,5 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "add"))     /* spawn's program */
 		return spawned();
-	struct result R;
-	result_begin(&R, "shmcoh");
-	long lost;
-	int st = fork_audit(body, &lost);
-	CHECK(st >= 0);
-	result_int(&R, "status", st);
-	result_int(&R, "avail_lost", lost);
-	result_int(&R, "failures", failures);
-	result_end(&R);
-	return failures;
+	return fork_audit_report(body);
 }

@@ -1501,7 +1501,8 @@ static void do_kind(struct fz *f, int kind);
 
 /* Signals between processes (kernel/psig.c); SYS_sigdie only with the
    numbers it refuses (stop signals, those ignored by default, out of
-   range); SYS_sigexec with any bits (they matter to an exec only).
+   range); SYS_sigexec with any bits and records, from our buffer or
+   addresses that are no user memory (they matter to an exec only).
    SIGCHLD is only caught or defaulted, never ignored: ignoring it would
    reap our children at their end, and our waits for them would fail. A take writes only to our own
    buffer (a caught SIGCHLD may be pending) or at addresses that are no
@@ -1526,9 +1527,13 @@ static void do_psig(struct fz *f)
 		issue(f, K_psig, SYS_sigtake, a, n, 0, 0, 0, n == 0, -EINVAL);
 		break;
 	}
-	case 4:                          /* what an exec keeps: any bits (an exec's only) */
-		issue(f, K_psig, SYS_sigexec, rand_arg(f), rand_arg(f), 0, 0, 0, 0, 0);
+	case 4: {                        /* what an exec keeps: any bits and records (an exec's only) */
+		static const uint64_t at[] = { 0xffff800000000000UL, 0x0000800000000000UL, 0 };
+		long n = (long)rand_below(&f->st, 40);
+		long q = rand_below(&f->st, 2) ? (long)buf : (long)(at[rand_below(&f->st, 3)] + (rand64(&f->st) & 0xfff0));
+		issue(f, K_psig, SYS_sigexec, rand_arg(f), rand_arg(f), q, n, 0, n > PSIG_RTQ_MAX, -EINVAL);
 		break;
+	}
 	case 3: {                        /* only numbers it must refuse: a valid one ends us */
 		static const long no[] = { 0, 64, 65, -1, 17, 18, 19, 20, 21, 22, 23, 28 };
 		long n = no[rand_below(&f->st, sizeof no / sizeof no[0])];

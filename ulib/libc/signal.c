@@ -348,6 +348,8 @@ static int act(int sig, siginfo_t *si)
 	char *top = (a.sa_flags & SA_ONSTACK) && s->alt && !on_alt(s) ?
 		    (char *)((uint64_t)((char *)s->alt + s->alt_size) & ~15UL) : 0;
 	spin_unlock(&lk);
+	if (&__pcreate_slow)
+		__pcreate_slow = 1;      /* a thread the handler makes inherits its mask */
 	int e = errno;                   /* a handler leaves errno as it found it */
 	if (top)                         /* (the handler form does not matter there) */
 		__sig_call_on(top, (void *)a.sa_sigaction, sig, si);
@@ -1093,21 +1095,35 @@ int pause(void)
 	return -1;
 }
 
+/* A queued record as the kernel keeps it across an exec. */
+static struct ksiginfo ksi_of(const siginfo_t *si)
+{
+	return (struct ksiginfo){ .signo = si->si_signo, .code = si->si_code, .pid = si->si_pid,
+				  .status = si->si_status, .value = (uint64_t)si->si_value.sival_ptr };
+}
+
 /* exec (ulib/libc/exec.c) keeps the caller's mask and the signals
-   pending for it or the program (SYS_sigexec; undo: the exec failed).
+   pending for it or the program, the queued ones as they were: a
+   real-time signal's every send, with its value (SYS_sigexec; undo: the
+   exec failed).
    Ignored signals stay ignored in the kernel's own record. */
 void __sig_exec_keep(int undo);
 void __sig_exec_keep(int undo)
 {
 	sigset_t m = 0, p = 0;
+	struct ksiginfo q[PSIG_RTQ_MAX];
+	int n = 0;
 	if (!undo) {
 		spin_lock(&lk);
 		struct sigthr *s = self_slot();
 		m = s->mask;
 		p = s->pending | proc_pending;
+		for (int i = 0; i < nqueued && n < PSIG_RTQ_MAX; i++)
+			if (queue[i].set == &s->pending || queue[i].set == &proc_pending)
+				q[n++] = ksi_of(&queue[i].si);
 		spin_unlock(&lk);
 	}
-	syscall2(SYS_sigexec, m, p);
+	syscall4(SYS_sigexec, m, p, q, n);
 }
 
 /* At the start of an image an exec made (ulib/libc/start.c): the
@@ -1128,6 +1144,36 @@ void __sig_exec_init(void)
 		__pcreate_slow = 1;      /* threads made get their creator's mask */
 	if (syscall2(SYS_getinfo, INFO_SIGPEND, 0))
 		thread_kern_sigs = 1;
+}
+
+/* posix_main_init (ulib/pthread/pthread.c): main starts with the mask
+   the exec kept, so every thread it makes must inherit it (pthread_create's
+   general path, __sig_inherit). */
+int __sig_main_masked(void);
+int __sig_main_masked(void)
+{
+	return kept_mask != 0;
+}
+
+/* A fork's child (ulib/pthread/pfork.c), where only the caller lives:
+   the other threads' slots name threads that are not here (copies of
+   their descriptors, which look alive), so they go, with what was
+   pending on them; they must not count in all_blocked or be picked by
+   willing. A lock another thread held at the fork is free here. */
+void __sig_forked(void);
+void __sig_forked(void)
+{
+	lk.locked = 0;
+	fetch_lk.locked = 0;
+	uint64_t me = key_of(thread_self());
+	spin_lock(&lk);
+	for (int i = 0; i < NSLOT; i++)
+		if (slots[i].key && slots[i].key != me && slots[i].key != NOTHREAD) {
+			unqueue(&slots[i].pending, 0);
+			slots[i] = (struct sigthr){ 0 };
+		}
+	sync_held();
+	spin_unlock(&lk);
 }
 
 char *strsignal(int sig)

@@ -58,6 +58,8 @@ static void run_handlers(int phase)
 
 __attribute__((weak)) void __pipe_changed(void);   /* ulib/libc/pipe.c */
 __attribute__((weak)) void __pipe_forked(void);
+__attribute__((weak)) void __pt_fork_child(void);   /* pthread.c */
+__attribute__((weak)) void __sig_forked(void);      /* ulib/libc/signal.c */
 
 pid_t fork(void)
 {
@@ -79,6 +81,10 @@ pid_t fork(void)
 				vp_enable_self();
 		}
 		fns_lock.locked = 0;
+		if (__pt_fork_child)
+			__pt_fork_child();       /* one thread lives here */
+		if (__sig_forked)
+			__sig_forked();          /* the others' signal slots go */
 		if (__pipe_forked)
 			__pipe_forked();         /* our pipes are shared: no wait here trusts what it knew */
 		run_handlers(2);

@@ -37,6 +37,7 @@ const struct pkg *posix_pkg;        /* pstart.c's choice (default fifo) */
 static volatile int live;            /* threads that have not exited */
 
 /* For ulib/libc/signal.c: is every live thread one it knows? */
+int __sig_main_masked(void);        /* ulib/libc/signal.c */
 int __pt_nlive(void);
 int __pt_nlive(void)
 {
@@ -230,7 +231,15 @@ void posix_main_init(void)
 			      (here + 4095) & ~(uintptr_t)4095;
 	pt->cleanup = &main_exit_cleanup;
 	live = 1;
-	pcreate_slow = 0;
+	pcreate_slow = __sig_main_masked();   /* (an exec's mask: threads inherit it) */
+}
+
+/* A fork's child (pfork.c): the caller is its one live thread. */
+void __pt_fork_child(void);
+void __pt_fork_child(void)
+{
+	if (live)
+		live = 1;
 }
 
 /* Free every detached thread that has left its stack. */

@@ -107,11 +107,13 @@
 #define SYS_sigdie      54  /* (sig) -> ends the caller's space as sig's default action (WTERMSIG = sig), for a
                                signal another process sent that the program held (kernel/psig.c);
                                -EINVAL for 0, 64 and up, stop signals and those ignored by default */
-#define SYS_sigexec     55  /* (mask, pending) -> 0: what the caller's next exec keeps of signals (psig.c):
-                               the calling thread's mask (held for the new image: caught unless
-                               ignored) and the signals pending in ulib (bits), pending in the new
-                               image; (0, 0) forgets them (an exec that failed). Bits 0, 9, 19 and
-                               64 and up are dropped */
+#define SYS_sigexec     55  /* (mask, pending, struct ksiginfo *q, n) -> 0: what the caller's next exec
+                               keeps of signals (psigexec.c): the calling thread's mask (held for the
+                               new image: caught unless ignored) and the signals pending in ulib (bits,
+                               and q's n <= PSIG_RTQ_MAX records it queued, in order), pending in the
+                               new image; (0, 0, 0, 0) forgets them (an exec that failed). Bits 0, 9,
+                               19 and 64 and up are dropped; -EINVAL for n too large or a record of
+                               such a signal, -EFAULT */
 
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */

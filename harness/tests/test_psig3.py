@@ -1,0 +1,32 @@
+"""Signals held for a process while a thread that never touched signals
+lives, and the values of queued real-time signals across exec
+(progs/posix/psig3.c, ulib/libc/signal.c, kernel/psigexec.c), on every
+package (det too) at -smp 1 and 2:
+
+- fork: a forked child of a parent with such a worker blocks SIGUSR1;
+  one from its own child stays pending (sigpending, sigwaitinfo with the
+  sender and value). Before: the child ended by SIGUSR1 (the parent's
+  worker was still counted as a live thread that blocks nothing).
+- exec: an image whose exec kept SIGUSR1 blocked makes a worker first of
+  all; the worker inherits the mask, and SIGUSR1 from another process
+  stays pending (before: the image ended by it); and real-time signals
+  queued to itself with values (and one from a child) before an exec
+  are taken in the new image in order with their values (before: one
+  SIGRTMIN and one SIGRTMIN+1, both of value 0, then nothing).
+"""
+import pytest
+from helpers import PACKAGES, done, result, needs_e2fsprogs, program_image
+
+
+@needs_e2fsprogs
+@pytest.mark.parametrize("area", ["fork", "exec"])
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+def test_held_while_a_thread_never_touched_signals_and_rt_values_across_exec(
+        boot, tmp_path, pkg, smp, area):
+    r = boot(f"run=psig3,pkg={pkg},{area},{pkg}", smp=smp, timeout=90,
+             disk=program_image(tmp_path, "psig3"))
+    res = result(r, "psig3")
+    assert (res["area"], res["failures"]) == (area, 0), r.tail()
+    assert res["checks"] >= {"fork": 4, "exec": 2}[area], res
+    done(r, 0)

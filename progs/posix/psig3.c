@@ -1,0 +1,204 @@
+/*
+ * psig3: what a signal held for a process keeps when a thread never
+ * touched signals, and what an exec keeps of queued values; one area
+ * per run (argv[1]):
+ *   fork: a worker that never touched signals lives in the parent; a
+ *         forked child (where only the caller lives) blocks SIGUSR1,
+ *         its own child sends it, and it stays pending for sigpending
+ *         and sigwaitinfo (the worker is not here, so every thread of
+ *         the child blocks it);
+ *   exec: a child blocks SIGUSR1 and execs /bin/psig3 (execthr): the
+ *         new image's first act is to make a worker, which inherits the
+ *         mask the exec kept (POSIX), so SIGUSR1 from another process
+ *         stays pending; then a child with SIGRTMIN and SIGRTMIN+1
+ *         blocked queues them to itself with values (and one SIGRTMIN
+ *         comes from its own child) and execs /bin/psig3 (execrt): the
+ *         new image's sigwaitinfo takes every send, in order, with its
+ *         value. argv[2] is the package the new images run on.
+ * Before this work each case ended by SIGUSR1 (the slotless worker
+ * counted as blocking nothing), and execrt saw one SIGRTMIN and one
+ * SIGRTMIN+1, both of value 0.
+ */
+#define CHECK_NAME "psig3"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <unistd.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <animalib/result.h>
+#include <check.h>
+#include <forkaudit.h>
+
+static sem_t go;
+
+/* Never touches signals until it is let go; then says whether it
+   blocks SIGUSR1 (1) or not (0). */
+static void *idle_worker(void *arg)
+{
+	(void)arg;
+	while (sem_wait(&go) != 0)
+		;
+	sigset_t m;
+	sigemptyset(&m);
+	pthread_sigmask(SIG_BLOCK, 0, &m);
+	return (void *)(long)sigismember(&m, SIGUSR1);
+}
+
+/* sig seen pending within a bound of looks (one from another process
+   is taken at a look: the count bounds a miss, not the time). */
+static int pending_soon(int sig)
+{
+	sigset_t p;
+	int i = 0;
+	while (!(sigpending(&p) == 0 && sigismember(&p, sig)) && ++i < 100000)
+		sched_yield();
+	return i < 100000;
+}
+
+/* The caller blocks sig; its child queues sig with a value: pending, then
+   taken by sigwaitinfo with the sender and value. 1 if all held. */
+static int held_from_child(int sig)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	if (pthread_sigmask(SIG_BLOCK, &set, 0) != 0)
+		return 0;
+	pid_t g = fork();
+	if (g == 0)
+		_exit(sigqueue(getppid(), sig, (union sigval){ .sival_int = 77 }) != 0);
+	siginfo_t si;
+	int ok = fork_status(g) == 0 && pending_soon(sig) && sigwaitinfo(&set, &si) == sig &&
+		 si.si_pid == g && si.si_code == SI_QUEUE && si.si_value.sival_int == 77;
+	if (!ok)
+		printf("psig3: %d not held as it should be\n", sig);
+	return ok;
+}
+
+static void child_ok(pid_t c, const char *what)
+{
+	int st = fork_status(c);
+	CHECK(st == 0);
+	if (st)
+		printf("psig3: %s: child status %d (128 + signal)\n", what, st);
+}
+
+static void fork_area(void)
+{
+	pthread_t w;
+	void *r;
+	CHECK(sem_init(&go, 0, 0) == 0);
+	CHECK(pthread_create(&w, 0, idle_worker, 0) == 0);
+	pid_t c = fork();
+	if (c == 0)
+		_exit(held_from_child(SIGUSR1) ? 0 : 3);
+	child_ok(c, "fork");
+	sem_post(&go);
+	CHECK(pthread_join(w, &r) == 0 && r == 0);   /* (its creator blocked nothing) */
+}
+
+static void exec_one(const char *pkg, const char *area, void (*before)(void))
+{
+	pid_t c = fork();
+	if (c == 0) {
+		before();
+		char pk[32];
+		snprintf(pk, sizeof pk, "pkg=%s", pkg);
+		char *args[] = { "psig3", pk, (char *)area, 0 };
+		execv("/bin/psig3", args);
+		_exit(99);
+	}
+	child_ok(c, area);
+}
+
+static void block_usr1(void)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, 0);
+}
+
+static void queue_rt(void)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN);
+	sigaddset(&set, SIGRTMIN + 1);
+	sigprocmask(SIG_BLOCK, &set, 0);
+	sigqueue(getpid(), SIGRTMIN + 1, (union sigval){ .sival_int = 100 });
+	for (int v = 1; v <= 3; v++)
+		sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = v });
+	pid_t g = fork();
+	if (g == 0)
+		_exit(sigqueue(getppid(), SIGRTMIN, (union sigval){ .sival_int = 4 }) != 0);
+	if (fork_status(g) != 0)
+		_exit(98);
+}
+
+/* The image of exec_one(block_usr1): a worker first of all. */
+static void execthr(void)
+{
+	pthread_t w;
+	void *r;
+	CHECK(sem_init(&go, 0, 0) == 0);
+	CHECK(pthread_create(&w, 0, idle_worker, 0) == 0);
+	CHECK(held_from_child(SIGUSR1));
+	sem_post(&go);
+	CHECK(pthread_join(w, &r) == 0 && r == (void *)1L);
+}
+
+/* The image of exec_one(queue_rt): SIGRTMIN 1, 2, 3 (its own, with its
+   pid), 4 (its child's), then SIGRTMIN+1 100; nothing more. */
+static void execrt(void)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN);
+	sigaddset(&set, SIGRTMIN + 1);
+	static const int want_sig[] = { 0, 0, 0, 0, 1 }, want_val[] = { 1, 2, 3, 4, 100 };
+	for (int i = 0; i < 5; i++) {
+		siginfo_t si = { 0 };
+		struct timespec ts = { 5, 0 };
+		int s = sigtimedwait(&set, &si, &ts);
+		CHECK(s == SIGRTMIN + want_sig[i] && si.si_value.sival_int == want_val[i] &&
+		      si.si_code == SI_QUEUE);
+		CHECK(i >= 3 || si.si_pid == getpid());
+		CHECK(i != 3 || si.si_pid != getpid());
+		if (s != SIGRTMIN + want_sig[i] || si.si_value.sival_int != want_val[i])
+			printf("psig3: take %d: signal %d value %d\n", i, s, si.si_value.sival_int);
+	}
+	sigset_t p;
+	CHECK(sigpending(&p) == 0 && !sigismember(&p, SIGRTMIN) && !sigismember(&p, SIGRTMIN + 1));
+}
+
+int main(int argc, char **argv)
+{
+	const char *area = argc > 1 ? argv[1] : "fork";
+	const char *pkg = argc > 2 ? argv[2] : "fifo";
+	if (!strcmp(area, "execthr") || !strcmp(area, "execrt")) {
+		if (area[4] == 't')
+			execthr();
+		else
+			execrt();
+		if (failures)
+			printf("psig3: %s: %d failures\n", area, failures);
+		return failures;
+	}
+	if (!strcmp(area, "fork"))
+		fork_area();
+	else if (!strcmp(area, "exec")) {
+		exec_one(pkg, "execthr", block_usr1);
+		exec_one(pkg, "execrt", queue_rt);
+	} else
+		CHECK(!"no such area");
+	struct result r;
+	result_begin(&r, "psig3");
+	result_str(&r, "area", area);
+	result_int(&r, "checks", checks);
+	result_int(&r, "failures", failures);
+	result_end(&r);
+	return failures != 0;
+}

@@ -16,10 +16,10 @@
  * processes and pipes every time.
  * `pipewake poll MS N` (a figure, and test_pipewake's count): N times, a
  * process polls (POLLIN, no timeout) a pipe whose writer, its child,
- * sleeps MS ms and then writes the time; the poller's kernel waits
- * meanwhile (its VP's `blocks`, the poller being the only thread) and
- * ns from the write to poll's return (under --icount, guest time). The
- * first time, before the writer wrote (so MS must exceed 45), also a
+ * sleeps MS ms from the poller's go and then writes the time; the
+ * poller's kernel waits meanwhile (its VP's `blocks`, the poller being
+ * the only thread) and ns from the write to poll's return (under
+ * --icount, guest time). The first time, before the go, also a
  * 30 ms poll of that pipe (0 after 30 ms) and one of it and of a pipe
  * this process's other thread writes 10 ms later (that one ready).
  */
@@ -171,19 +171,35 @@ static int pollwake(int ms, int n)
 	long long waits = 0, lat = 0;
 	int ok = 0, more = 0;
 	for (int i = 0; i < n; i++) {
-		int p[2];
+		int p[2], g[2];
+		char go = 'g';
 		if (pipe(p))
 			break;
+		if (pipe(g)) {
+			close(p[0]);
+			close(p[1]);
+			break;
+		}
 		pid_t c = fork();
 		if (c == 0) {
+			/* The writer's ms count from the parent's go, not from the
+			   fork: poll_more's 40 ms must be over before it starts, or a
+			   host stall while the guest idles (icount's clock then follows
+			   the host's) made both of poll_more's pipes ready at once. */
 			close(p[0]);
+			close(g[1]);
+			if (read(g[0], &go, 1) != 1)
+				_exit(1);
 			usleep(ms * 1000);
 			long long t = now_ns();
 			_exit(write(p[1], &t, sizeof t) == sizeof t ? 0 : 1);
 		}
 		close(p[1]);
+		close(g[0]);
 		if (i == 0)
-			more = poll_more(p[0]);  /* (its writer asleep yet) */
+			more = poll_more(p[0]);  /* (its writer not started yet) */
+		ok -= write(g[1], &go, 1) != 1;
+		close(g[1]);
 		uint64_t b0 = pseudo_page(0)->blocks;
 		struct pollfd pf = { p[0], POLLIN, 0 };
 		int r = poll(&pf, 1, -1);

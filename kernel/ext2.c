@@ -69,7 +69,7 @@ long ext2_mount(struct fsctx *c)
 	uint32_t logb = le32(s + 24), bpg = le32(s + 32), ipg = le32(s + 40);
 	uint32_t rev = le32(s + 76), isize = rev ? le16(s + 88) : 128, incompat = le32(s + 96);
 	uint16_t magic = le16(s + 56);
-	uint32_t firstino = le32(s + 84), rocompat = le32(s + 100);
+	uint32_t firstino = le32(s + 84), rocompat = le32(s + 100), orphans = le32(s + 232);
 	bcache_put(b);
 	if (magic != MAGIC || rev != 1 || logb > 2 || incompat & ~INCOMPAT_FILETYPE)
 		return -EUCLEAN;
@@ -91,6 +91,11 @@ long ext2_mount(struct fsctx *c)
 	fs.first = first;
 	fs.firstino = firstino > ROOT_INO && firstino <= ninodes ? firstino : 11;
 	fs.largefile = (rocompat & 2) != 0;
+	/* s_last_orphan as the first mount read it (two may race: a later
+	   read may already see this boot's orphans pushed); freed by orphan.c */
+	static int took_orphans;
+	if (!__atomic_exchange_n(&took_orphans, 1, __ATOMIC_ACQ_REL))
+		fs.orphans = orphans;
 	__atomic_store_n(&fs.mounted, 1, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -39,6 +39,7 @@ struct ext2fs {
 	uint64_t nblocks;
 	uint32_t ninodes, bpg, ipg, ngroups, isize, first, firstino;
 	int largefile;                    /* ro_compat large_file: sizes past 2 GiB */
+	uint32_t orphans;                 /* s_last_orphan at mount: a crash's orphans (ext2orph.c) */
 };
 extern struct ext2fs fs;
 long ext2_mount(struct fsctx *c);
@@ -70,6 +71,12 @@ long ext2_symlink(struct fsctx *c, const char *path, const char *target, size_t 
 long ext2_unlink(struct fsctx *c, const char *path, int dir);
 long ext2_rename(struct fsctx *c, const char *from, const char *to);
 long ext2_reap(struct fsctx *c, uint32_t ino);
+
+/* ext2orph.c: the on-disk orphan list (s_last_orphan, linked through i_dtime) */
+void ext2_orphan_push(uint8_t *s, struct buf *sb, uint8_t *ip, uint32_t ino);
+long ext2_orphan_find(struct fsctx *c, const uint8_t *s, uint32_t ino, struct buf **pb, uint8_t **pp);
+void ext2_orphan_cut(uint8_t *s, struct buf *sb, long where, struct buf *pb, uint8_t *pp, const uint8_t *ip);
+long ext2_orphan_next(struct fsctx *c, uint32_t ino, uint32_t *next);
 
 /* orphan.c: how a step that needs a block waits for it (fs_wait) */
 enum { FSW_NOWAIT, FSW_WAIT, FSW_HALT };

@@ -28,7 +28,8 @@
  * An inode whose last link goes while an open file or a mapping holds
  * it (orphan.c) keeps its blocks and its number: it is an orphan, read
  * and written through its holders, and freed by ext2_reap once the last
- * one let go.
+ * one let go. The step that makes it one also puts it in the on-disk
+ * orphan list (ext2orph.c), so a crash leaves it to be freed at mount.
  */
 #include "kernel.h"
 #include "ext2.h"
@@ -817,6 +818,8 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir)
 		goto pute;
 	}
 	if (last && (orph = ino_orphan(ino, keep)) != 0) {   /* held: not freed now (orphan.c) */
+		if (orph > 0)
+			ext2_orphan_push(ia.s, ia.sb, xp, ino);   /* (on disk too: ext2orph.c) */
 		drop(&ia);
 		drop(&ba);
 		if ((r = orph < 0 ? orph : 0))
@@ -954,6 +957,8 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 	if (last && (r = prep_free(c, 1, tino, &ia)))
 		goto putd;
 	if (last && (orph = ino_orphan(tino, keep)) != 0) {   /* held: not freed now (orphan.c) */
+		if (orph > 0)
+			ext2_orphan_push(ia.s, ia.sb, oip, tino);   /* (on disk too: ext2orph.c) */
 		drop(&ia);
 		if ((r = orph < 0 ? orph : 0))
 			goto putd;
@@ -1018,8 +1023,9 @@ out:
 /*
  * Free orphan ino (no link, no holder: orphan.c): its blocks, from the
  * end, in steps as a truncation's, then in one step the inode (and a
- * directory's count in its group). Its shared pages leave fshare.c's
- * table, since its number may be reused.
+ * directory's count in its group), taking it out of the on-disk orphan
+ * list in that step. Its shared pages leave fshare.c's table, since its
+ * number may be reused.
  */
 long ext2_reap(struct fsctx *c, uint32_t ino)
 {
@@ -1032,6 +1038,9 @@ long ext2_reap(struct fsctx *c, uint32_t ino)
 	spin_lock(&fslock);
 	if ((r = ext2_iraw(c, ino, &ib, &ip)))
 		goto out;
+	struct buf *ob = 0;
+	uint8_t *op = 0;
+	long where = 0;
 	if (le16(ip + 26))
 		r = -EUCLEAN;                     /* linked again: damage */
 	else if (!(r = cut_from(c, ip, ib, 0))) {
@@ -1039,7 +1048,10 @@ long ext2_reap(struct fsctx *c, uint32_t ino)
 		bcache_dirty(ib);
 		r = prep_free(c, 1, ino, &ia);
 	}
+	if (!r && (where = ext2_orphan_find(c, ia.s, ino, &ob, &op)) < 0)
+		r = where, drop(&ia);             /* (the on-disk list's entry before it: ext2orph.c) */
 	if (!r) {
+		ext2_orphan_cut(ia.s, ia.sb, where, ob, op, ip);
 		put32(ip + 20, now());            /* i_dtime */
 		commit_free(&ia, 1, (le16(ip) & 0xf000) == 0x4000);
 		bcache_dirty(ib);

@@ -5,12 +5,13 @@ the harness kills QEMU: the crash. The image then names them in its
 orphan list (s_last_orphan, linked through i_dtime), which e2fsck -n
 reports and e2fsck -p frees; the next boot's first file call frees them
 itself, and the image is e2fsck -fn clean with every block and inode back."""
+import re
 import shutil
 import subprocess
 
 import pytest
 from harness import BUILD
-from helpers import MKE2FS, needs_e2fsprogs, result, done
+from helpers import DEBUGFS, MKE2FS, needs_e2fsprogs, result, done
 from test_ext2write import E2FSCK, fsck_clean
 from test_orphan import first_orphan, free_counts
 
@@ -71,3 +72,30 @@ def test_orphans_left_by_a_crash_are_freed_at_the_next_mount(boot, tmp_path, pkg
     fsck_clean(img)
     assert free_counts(img) == before
     assert first_orphan(img) == 0
+
+
+def test_a_hostile_orphan_list_frees_no_live_inode(boot, tmp_path):
+    """An image whose orphan list names a linked file (damage, or an
+    attack): the walk stops there with a @warn, the file keeps its bytes."""
+    img = image(tmp_path)
+    data = bytes(range(256)) * 64
+    src = tmp_path / "live"
+    src.write_bytes(data)
+    subprocess.run([DEBUGFS, "-w", "-R", f"write {src} /live", str(img)], check=True,
+                   capture_output=True)
+    ino = int(re.search(r"Inode:\s+(\d+)", subprocess.run(
+        [DEBUGFS, "-R", "stat /live", str(img)], check=True, capture_output=True,
+        text=True).stdout).group(1))
+    subprocess.run([DEBUGFS, "-w", "-R", f"ssv last_orphan {ino}", str(img)], check=True,
+                   capture_output=True)
+    before = free_counts(img)
+    r = boot("run=orphcrash,after,pkg=fifo", timeout=120, disk=img)
+    res = result(r, "orphcrash")
+    assert res["failures"] == 0 and res["found"] == 0 and res["freed"] == 0, res
+    assert any("orphan list at mount" in e.get("what", "") for e in r.events("warn")), r.tail()
+    done(r, 0)
+    fsck_clean(img)
+    assert free_counts(img) == before
+    out = tmp_path / "out"
+    subprocess.run([DEBUGFS, "-R", f"dump /live {out}", str(img)], check=True, capture_output=True)
+    assert out.read_bytes() == data

@@ -124,15 +124,9 @@ long ext2_iraw(struct fsctx *c, uint32_t ino, struct buf **bp, uint8_t **p)
 	return disk_bytes(c, table * bs + (uint64_t)idx * fs.isize, fs.isize, bp, p);
 }
 
-/* Inode number ino, copied out of its table. */
-long ext2_iget(struct fsctx *c, uint32_t ino, struct inode *ip)
+/* Inode ino's bytes p (its table's) decoded into ip. */
+void ext2_idecode(uint32_t ino, const uint8_t *p, struct inode *ip)
 {
-	struct buf *b;
-	uint8_t *p;
-	uint64_t bs = 1UL << fs.log;
-	long r = ext2_iraw(c, ino, &b, &p);
-	if (r)
-		return r;
 	ip->ino = ino;
 	ip->mode = le16(p);
 	ip->uid = le16(p + 2) | (uint32_t)le16(p + 120) << 16;
@@ -147,6 +141,18 @@ long ext2_iget(struct fsctx *c, uint32_t ino, struct inode *ip)
 		ip->blk[i] = le32(p + 40 + 4 * i);
 	if (IS_REG(ip))
 		ip->size |= (uint64_t)le32(p + 108) << 32;   /* large files */
+}
+
+/* Inode number ino, copied out of its table. */
+long ext2_iget(struct fsctx *c, uint32_t ino, struct inode *ip)
+{
+	struct buf *b;
+	uint8_t *p;
+	uint64_t bs = 1UL << fs.log;
+	long r = ext2_iraw(c, ino, &b, &p);
+	if (r)
+		return r;
+	ext2_idecode(ino, p, ip);
 	bcache_put(b);
 	/* A size past what the block map reaches is damage. */
 	uint64_t per = bs / 4, most = 12 + per + per * per + per * per * per;

@@ -49,6 +49,7 @@ uint32_t le32(const uint8_t *p);
 uint16_t le16(const uint8_t *p);
 long ext2_iraw(struct fsctx *c, uint32_t ino, struct buf **bp, uint8_t **p);
 long ext2_iget(struct fsctx *c, uint32_t ino, struct inode *ip);
+void ext2_idecode(uint32_t ino, const uint8_t *p, struct inode *ip);
 long ext2_lookup(struct fsctx *c, const struct inode *dp, const char *name, size_t len, uint32_t *ino);
 
 /* ext2link.c: symbolic links; ext2_namei follows them all, ext2_lnamei
@@ -67,6 +68,7 @@ long ext2_write(struct fsctx *c, uint32_t ino, uint64_t off, uint64_t ubuf, uint
 		uint64_t *at);
 long ext2_truncate(struct fsctx *c, uint32_t ino, uint64_t len);
 long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino);
+long ext2_create_held(struct fsctx *c, const char *path, uint32_t mode, int excl, struct inode *ip);
 long ext2_symlink(struct fsctx *c, const char *path, const char *target, size_t len);
 long ext2_unlink(struct fsctx *c, const char *path, int dir);
 long ext2_rename(struct fsctx *c, const char *from, const char *to);

@@ -590,14 +590,14 @@ static void put_target(uint8_t *n, struct alloc *ba, const char *link, size_t ll
 
 /*
  * Create path (mode: S_IFREG, S_IFDIR or S_IFLNK and permissions, a link
- * with its target): 0 and *ino. If
+ * with its target): 0 and *ino (1 with `held`: ext2_create_held). If
  * it exists: -EEXIST with excl, else 0 and its inode. One step takes the
  * directory slot (after growing the directory by a block if none has
  * room), the inode and a directory's or a slow link's first block, and
  * fills them all.
  */
 static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino,
-		   const char *link, size_t llen)
+		   const char *link, size_t llen, struct inode *held)
 {
 	char parent[FPATH_MAX];
 	const char *name;
@@ -632,8 +632,10 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 		goto putp;
 	struct alloc ia = { 0 }, ba = { 0 };
 	uint32_t g = (dp.ino - 1) / fs.ipg;
-	if ((r = prep_alloc(c, 1, g, &ia)) || ((dir || slow) && (r = prep_alloc(c, 0, g, &ba)))) {
+	if ((r = prep_alloc(c, 1, g, &ia)) || ((dir || slow) && (r = prep_alloc(c, 0, g, &ba))) ||
+	    (held && (r = ino_open(ia.no)))) {     /* (held before anyone can unlink it: orphan.c) */
 		drop(&ia);
+		drop(&ba);
 		goto puts;
 	}
 	/* every buffer held: change them */
@@ -656,6 +658,8 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 	} else if (link) {
 		put_target(ia.n, slow ? &ba : 0, link, llen);
 	}
+	if (held)
+		ext2_idecode(ia.no, ia.n, held);
 	bcache_dirty(ia.nb);
 	bcache_put(ia.nb);
 	fill_slot(e, used, ia.no, name, len, dir ? FT_DIR : link ? FT_LNK : FT_REG);
@@ -664,6 +668,7 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 	touch(pp);
 	bcache_dirty(pb);
 	*ino = ia.no;
+	r = held != 0;
 puts:
 	bcache_put(sb);
 putp:
@@ -675,7 +680,16 @@ out:
 
 long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino)
 {
-	return create(c, path, mode, excl, ino, 0, 0);
+	return create(c, path, mode, excl, ino, 0, 0, 0);
+}
+
+/* The same for open: 1 when it made the file, which the step then held
+   (ino_open) and copied into *ip, so the open needs no block after it
+   (a wait would run the call again, and its create would find the file:
+   EEXIST for O_EXCL); 0 with ip->ino when it existed (not excl). */
+long ext2_create_held(struct fsctx *c, const char *path, uint32_t mode, int excl, struct inode *ip)
+{
+	return create(c, path, mode, excl, &ip->ino, 0, 0, ip);
 }
 
 /* A symbolic link at path (which must not exist) to target (len bytes,
@@ -683,7 +697,7 @@ long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uin
 long ext2_symlink(struct fsctx *c, const char *path, const char *target, size_t len)
 {
 	uint32_t ino;
-	return create(c, path, 0xa1ff, 1, &ino, target, len);
+	return create(c, path, 0xa1ff, 1, &ino, target, len, 0);
 }
 
 /* Entry `name` in directory (raw ip): *b held, *e it, *prev the one

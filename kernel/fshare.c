@@ -358,6 +358,50 @@ static void written(uint32_t n, uint32_t ino, long r)
 	frame_put((uint64_t)n * PGSIZE);
 }
 
+/* Frame pa, stored to by a space the halt does not wait to take down:
+   the table holds it too, dirty and queued, so the halt's flush writes
+   it (its space keeps its own hold: nothing is freed at the halt). */
+static void halt_hold(uint64_t pa)
+{
+	spin_lock(&fs_lock);
+	struct fpage *e = &tab[fno(pa)];
+	if (marked(pa) && !(e->flags & F_HELD) && nheld < heldmax &&
+	    (e->flags & F_QUEUED || nqueue < heldmax) && frame_share(pa)) {
+		e->flags |= F_HELD | F_DIRTY;
+		nheld++;
+		if (!(e->flags & F_QUEUED))
+			enqueue(fno(pa));
+	}
+	spin_unlock(&fs_lock);
+}
+
+static void halt_level(const uint64_t *t, int level)
+{
+	for (int i = 0; i < 512; i++) {
+		uint64_t e = t[i];
+		if (level && (e & PTE_P))
+			halt_level(P2V(e & PTE_ADDR), level - 1);
+		else if (!level && (e & PTE_MAPPED) && !(e & PTE_SHARED) && (e & (PTE_D | PTE_FDIRTY)))
+			halt_hold(e & PTE_ADDR);
+	}
+}
+
+/*
+ * The halt comes at the end of the last space (space_finish), before
+ * its memory is taken down (space_put, once every CPU let go of it): the
+ * stores in its shared file pages, which the take-down would leave to
+ * the table (fshare_put), are queued now, so the halt's flush writes
+ * them as Linux writes back an ending process's MAP_SHARED pages.
+ * (A space that ended earlier and is still not taken down at the halt,
+ * another CPU still holding it, is not looked at.)
+ */
+void fshare_halt_space(uint64_t *pml4)
+{
+	for (int i = 0; pml4 && i < 256; i++)
+		if (pml4[i] & PTE_P)
+			halt_level(P2V(pml4[i] & PTE_ADDR), 2);
+}
+
 /*
  * Write back the frames whose last holder left stores (orphan_reap, at
  * the start of a file call; the halt): 0, -EBWAIT (the thread blocked,

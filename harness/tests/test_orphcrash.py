@@ -99,3 +99,22 @@ def test_a_hostile_orphan_list_frees_no_live_inode(boot, tmp_path):
     out = tmp_path / "out"
     subprocess.run([DEBUGFS, "-R", f"dump /live {out}", str(img)], check=True, capture_output=True)
     assert out.read_bytes() == data
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_the_last_programs_stores_reach_the_file_at_the_halt(boot, tmp_path, smp):
+    """The boot's last program stores into a shared map of /keep and
+    _exits without msync: its end is the halt, which writes the stores
+    back though the program's memory is not taken down before it."""
+    img = image(tmp_path)
+    keep = tmp_path / "keep"
+    keep.write_bytes(b"k" * 6 * 4096)
+    subprocess.run([DEBUGFS, "-w", "-R", f"write {keep} /keep", str(img)], check=True,
+                   capture_output=True)
+    r = boot("run=orphcrash,store,pkg=fifo", smp=smp, timeout=120, disk=img)
+    done(r, 0)
+    fsck_clean(img)
+    out = tmp_path / "out"
+    subprocess.run([DEBUGFS, "-R", f"dump /keep {out}", str(img)], check=True, capture_output=True)
+    data = out.read_bytes()
+    assert data == b"S" * len(data) and len(data) == 6 * 4096, data[:16]

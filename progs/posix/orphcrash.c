@@ -11,6 +11,11 @@
  *                     the other three: the harness kills QEMU there.
  *   orphcrash after   one file call (which walks the list the mount
  *                     found), then the orphans found and freed.
+ *   orphcrash store   stores 'S' into every byte of /keep through a
+ *                     shared map and _exits, no msync: the program is the
+ *                     last one, so its end is the halt, which must write
+ *                     the stores (kernel/fshare.c) though its space's
+ *                     memory is not yet taken down then.
  */
 #define CHECK_NAME "orphcrash"
 #include <stdio.h>
@@ -67,9 +72,23 @@ static void crash(struct result *R)
 		pause();
 }
 
+static void store(void)
+{
+	int fd = open("/keep", O_RDWR);
+	struct stat st;
+	char *m = fd < 0 || fstat(fd, &st) ? MAP_FAILED :
+		  mmap(0, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		_exit(1);
+	memset(m, 'S', st.st_size);
+	_exit(0);                             /* no msync, no munmap */
+}
+
 int main(int argc, char **argv)
 {
 	struct result R;
+	if (argc > 1 && !strcmp(argv[1], "store"))
+		store();
 	result_begin(&R, "orphcrash");
 	if (argc > 1 && !strcmp(argv[1], "crash"))
 		crash(&R);

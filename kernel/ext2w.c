@@ -812,7 +812,8 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir)
 	if ((r = ext2_iraw(c, ino, &ib, &xp)))
 		goto putp;
 	int last = dir || le16(xp + 26) <= 1;
-	int keep = last && ino_held(ino), orph = 0;   /* (held: an orphan keeps its blocks) */
+	int keep = last && (ino_held(ino) || fshare_busy(ino)), orph = 0;   /* (held, or a page of it
+				being written back: an orphan keeps its blocks, freed later) */
 	if (dir) {
 		if ((r = dir_empty(c, xp, ib)) || (!keep && (r = cut_from(c, xp, ib, 1))))
 			goto puti;
@@ -947,7 +948,7 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 		if ((r = took(ext2_iraw(c, tino, &ob, &oip), &ob)))
 			goto puts;
 		last = le16(oip + 26) <= 1;
-		keep = last && ino_held(tino);    /* (held: an orphan keeps its blocks) */
+		keep = last && (ino_held(tino) || fshare_busy(tino));   /* (as in unlink) */
 		if (last && !keep && (r = cut_from(c, oip, ob, 0)))
 			goto puts;
 		if (last && !keep) {
@@ -1057,6 +1058,8 @@ long ext2_reap(struct fsctx *c, uint32_t ino)
 	long where = 0;
 	if (le16(ip + 26))
 		r = -EUCLEAN;                     /* linked again: damage */
+	else if (fshare_busy(ino))
+		r = -EAGAIN;                      /* a page being written back: not yet (fshare.c) */
 	else if (!(r = cut_from(c, ip, ib, 0))) {
 		set_size(ip, 0);
 		bcache_dirty(ib);

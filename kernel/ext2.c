@@ -69,7 +69,7 @@ long ext2_mount(struct fsctx *c)
 	uint32_t logb = le32(s + 24), bpg = le32(s + 32), ipg = le32(s + 40);
 	uint32_t rev = le32(s + 76), isize = rev ? le16(s + 88) : 128, incompat = le32(s + 96);
 	uint16_t magic = le16(s + 56);
-	uint32_t firstino = le32(s + 84), rocompat = le32(s + 100);
+	uint32_t firstino = le32(s + 84), rocompat = le32(s + 100), orphans = le32(s + 232);
 	bcache_put(b);
 	if (magic != MAGIC || rev != 1 || logb > 2 || incompat & ~INCOMPAT_FILETYPE)
 		return -EUCLEAN;
@@ -91,6 +91,11 @@ long ext2_mount(struct fsctx *c)
 	fs.first = first;
 	fs.firstino = firstino > ROOT_INO && firstino <= ninodes ? firstino : 11;
 	fs.largefile = (rocompat & 2) != 0;
+	/* s_last_orphan as the first mount read it (two may race: a later
+	   read may already see this boot's orphans pushed); freed by orphan.c */
+	static int took_orphans;
+	if (!__atomic_exchange_n(&took_orphans, 1, __ATOMIC_ACQ_REL))
+		fs.orphans = orphans;
 	__atomic_store_n(&fs.mounted, 1, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -119,15 +124,9 @@ long ext2_iraw(struct fsctx *c, uint32_t ino, struct buf **bp, uint8_t **p)
 	return disk_bytes(c, table * bs + (uint64_t)idx * fs.isize, fs.isize, bp, p);
 }
 
-/* Inode number ino, copied out of its table. */
-long ext2_iget(struct fsctx *c, uint32_t ino, struct inode *ip)
+/* Inode ino's bytes p (its table's) decoded into ip. */
+void ext2_idecode(uint32_t ino, const uint8_t *p, struct inode *ip)
 {
-	struct buf *b;
-	uint8_t *p;
-	uint64_t bs = 1UL << fs.log;
-	long r = ext2_iraw(c, ino, &b, &p);
-	if (r)
-		return r;
 	ip->ino = ino;
 	ip->mode = le16(p);
 	ip->uid = le16(p + 2) | (uint32_t)le16(p + 120) << 16;
@@ -142,6 +141,18 @@ long ext2_iget(struct fsctx *c, uint32_t ino, struct inode *ip)
 		ip->blk[i] = le32(p + 40 + 4 * i);
 	if (IS_REG(ip))
 		ip->size |= (uint64_t)le32(p + 108) << 32;   /* large files */
+}
+
+/* Inode number ino, copied out of its table. */
+long ext2_iget(struct fsctx *c, uint32_t ino, struct inode *ip)
+{
+	struct buf *b;
+	uint8_t *p;
+	uint64_t bs = 1UL << fs.log;
+	long r = ext2_iraw(c, ino, &b, &p);
+	if (r)
+		return r;
+	ext2_idecode(ino, p, ip);
 	bcache_put(b);
 	/* A size past what the block map reaches is damage. */
 	uint64_t per = bs / 4, most = 12 + per + per * per + per * per * per;

@@ -39,6 +39,7 @@ struct ext2fs {
 	uint64_t nblocks;
 	uint32_t ninodes, bpg, ipg, ngroups, isize, first, firstino;
 	int largefile;                    /* ro_compat large_file: sizes past 2 GiB */
+	uint32_t orphans;                 /* s_last_orphan at mount: a crash's orphans (ext2orph.c) */
 };
 extern struct ext2fs fs;
 long ext2_mount(struct fsctx *c);
@@ -48,6 +49,7 @@ uint32_t le32(const uint8_t *p);
 uint16_t le16(const uint8_t *p);
 long ext2_iraw(struct fsctx *c, uint32_t ino, struct buf **bp, uint8_t **p);
 long ext2_iget(struct fsctx *c, uint32_t ino, struct inode *ip);
+void ext2_idecode(uint32_t ino, const uint8_t *p, struct inode *ip);
 long ext2_lookup(struct fsctx *c, const struct inode *dp, const char *name, size_t len, uint32_t *ino);
 
 /* ext2link.c: symbolic links; ext2_namei follows them all, ext2_lnamei
@@ -66,10 +68,17 @@ long ext2_write(struct fsctx *c, uint32_t ino, uint64_t off, uint64_t ubuf, uint
 		uint64_t *at);
 long ext2_truncate(struct fsctx *c, uint32_t ino, uint64_t len);
 long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino);
+long ext2_create_held(struct fsctx *c, const char *path, uint32_t mode, int excl, struct inode *ip);
 long ext2_symlink(struct fsctx *c, const char *path, const char *target, size_t len);
 long ext2_unlink(struct fsctx *c, const char *path, int dir);
 long ext2_rename(struct fsctx *c, const char *from, const char *to);
 long ext2_reap(struct fsctx *c, uint32_t ino);
+
+/* ext2orph.c: the on-disk orphan list (s_last_orphan, linked through i_dtime) */
+void ext2_orphan_push(uint8_t *s, struct buf *sb, uint8_t *ip, uint32_t ino);
+long ext2_orphan_find(struct fsctx *c, const uint8_t *s, uint32_t ino, struct buf **pb, uint8_t **pp);
+void ext2_orphan_cut(uint8_t *s, struct buf *sb, long where, struct buf *pb, uint8_t *pp, const uint8_t *ip);
+long ext2_orphan_next(struct fsctx *c, uint32_t ino, uint32_t *next);
 
 /* orphan.c: how a step that needs a block waits for it (fs_wait) */
 enum { FSW_NOWAIT, FSW_WAIT, FSW_HALT };

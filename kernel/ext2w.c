@@ -28,7 +28,8 @@
  * An inode whose last link goes while an open file or a mapping holds
  * it (orphan.c) keeps its blocks and its number: it is an orphan, read
  * and written through its holders, and freed by ext2_reap once the last
- * one let go.
+ * one let go. The step that makes it one also puts it in the on-disk
+ * orphan list (ext2orph.c), so a crash leaves it to be freed at mount.
  */
 #include "kernel.h"
 #include "ext2.h"
@@ -589,14 +590,14 @@ static void put_target(uint8_t *n, struct alloc *ba, const char *link, size_t ll
 
 /*
  * Create path (mode: S_IFREG, S_IFDIR or S_IFLNK and permissions, a link
- * with its target): 0 and *ino. If
+ * with its target): 0 and *ino (1 with `held`: ext2_create_held). If
  * it exists: -EEXIST with excl, else 0 and its inode. One step takes the
  * directory slot (after growing the directory by a block if none has
  * room), the inode and a directory's or a slow link's first block, and
  * fills them all.
  */
 static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino,
-		   const char *link, size_t llen)
+		   const char *link, size_t llen, struct inode *held)
 {
 	char parent[FPATH_MAX];
 	const char *name;
@@ -631,8 +632,10 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 		goto putp;
 	struct alloc ia = { 0 }, ba = { 0 };
 	uint32_t g = (dp.ino - 1) / fs.ipg;
-	if ((r = prep_alloc(c, 1, g, &ia)) || ((dir || slow) && (r = prep_alloc(c, 0, g, &ba)))) {
+	if ((r = prep_alloc(c, 1, g, &ia)) || ((dir || slow) && (r = prep_alloc(c, 0, g, &ba))) ||
+	    (held && (r = ino_open(ia.no)))) {     /* (held before anyone can unlink it: orphan.c) */
 		drop(&ia);
+		drop(&ba);
 		goto puts;
 	}
 	/* every buffer held: change them */
@@ -655,6 +658,8 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 	} else if (link) {
 		put_target(ia.n, slow ? &ba : 0, link, llen);
 	}
+	if (held)
+		ext2_idecode(ia.no, ia.n, held);
 	bcache_dirty(ia.nb);
 	bcache_put(ia.nb);
 	fill_slot(e, used, ia.no, name, len, dir ? FT_DIR : link ? FT_LNK : FT_REG);
@@ -663,6 +668,7 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 	touch(pp);
 	bcache_dirty(pb);
 	*ino = ia.no;
+	r = held != 0;
 puts:
 	bcache_put(sb);
 putp:
@@ -674,7 +680,16 @@ out:
 
 long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uint32_t *ino)
 {
-	return create(c, path, mode, excl, ino, 0, 0);
+	return create(c, path, mode, excl, ino, 0, 0, 0);
+}
+
+/* The same for open: 1 when it made the file, which the step then held
+   (ino_open) and copied into *ip, so the open needs no block after it
+   (a wait would run the call again, and its create would find the file:
+   EEXIST for O_EXCL); 0 with ip->ino when it existed (not excl). */
+long ext2_create_held(struct fsctx *c, const char *path, uint32_t mode, int excl, struct inode *ip)
+{
+	return create(c, path, mode, excl, &ip->ino, 0, 0, ip);
 }
 
 /* A symbolic link at path (which must not exist) to target (len bytes,
@@ -682,7 +697,7 @@ long ext2_create(struct fsctx *c, const char *path, uint32_t mode, int excl, uin
 long ext2_symlink(struct fsctx *c, const char *path, const char *target, size_t len)
 {
 	uint32_t ino;
-	return create(c, path, 0xa1ff, 1, &ino, target, len);
+	return create(c, path, 0xa1ff, 1, &ino, target, len, 0);
 }
 
 /* Entry `name` in directory (raw ip): *b held, *e it, *prev the one
@@ -797,7 +812,8 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir)
 	if ((r = ext2_iraw(c, ino, &ib, &xp)))
 		goto putp;
 	int last = dir || le16(xp + 26) <= 1;
-	int keep = last && ino_held(ino), orph = 0;   /* (held: an orphan keeps its blocks) */
+	int keep = last && (ino_held(ino) || fshare_busy(ino)), orph = 0;   /* (held, or a page of it
+				being written back: an orphan keeps its blocks, freed later) */
 	if (dir) {
 		if ((r = dir_empty(c, xp, ib)) || (!keep && (r = cut_from(c, xp, ib, 1))))
 			goto puti;
@@ -817,6 +833,8 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir)
 		goto pute;
 	}
 	if (last && (orph = ino_orphan(ino, keep)) != 0) {   /* held: not freed now (orphan.c) */
+		if (orph > 0)
+			ext2_orphan_push(ia.s, ia.sb, xp, ino);   /* (on disk too: ext2orph.c) */
 		drop(&ia);
 		drop(&ba);
 		if ((r = orph < 0 ? orph : 0))
@@ -930,7 +948,7 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 		if ((r = took(ext2_iraw(c, tino, &ob, &oip), &ob)))
 			goto puts;
 		last = le16(oip + 26) <= 1;
-		keep = last && ino_held(tino);    /* (held: an orphan keeps its blocks) */
+		keep = last && (ino_held(tino) || fshare_busy(tino));   /* (as in unlink) */
 		if (last && !keep && (r = cut_from(c, oip, ob, 0)))
 			goto puts;
 		if (last && !keep) {
@@ -954,6 +972,8 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 	if (last && (r = prep_free(c, 1, tino, &ia)))
 		goto putd;
 	if (last && (orph = ino_orphan(tino, keep)) != 0) {   /* held: not freed now (orphan.c) */
+		if (orph > 0)
+			ext2_orphan_push(ia.s, ia.sb, oip, tino);   /* (on disk too: ext2orph.c) */
 		drop(&ia);
 		if ((r = orph < 0 ? orph : 0))
 			goto putd;
@@ -1018,8 +1038,9 @@ out:
 /*
  * Free orphan ino (no link, no holder: orphan.c): its blocks, from the
  * end, in steps as a truncation's, then in one step the inode (and a
- * directory's count in its group). Its shared pages leave fshare.c's
- * table, since its number may be reused.
+ * directory's count in its group), taking it out of the on-disk orphan
+ * list in that step. Its shared pages leave fshare.c's table, since its
+ * number may be reused.
  */
 long ext2_reap(struct fsctx *c, uint32_t ino)
 {
@@ -1032,14 +1053,22 @@ long ext2_reap(struct fsctx *c, uint32_t ino)
 	spin_lock(&fslock);
 	if ((r = ext2_iraw(c, ino, &ib, &ip)))
 		goto out;
+	struct buf *ob = 0;
+	uint8_t *op = 0;
+	long where = 0;
 	if (le16(ip + 26))
 		r = -EUCLEAN;                     /* linked again: damage */
+	else if (fshare_busy(ino))
+		r = -EAGAIN;                      /* a page being written back: not yet (fshare.c) */
 	else if (!(r = cut_from(c, ip, ib, 0))) {
 		set_size(ip, 0);
 		bcache_dirty(ib);
 		r = prep_free(c, 1, ino, &ia);
 	}
+	if (!r && (where = ext2_orphan_find(c, ia.s, ino, &ob, &op)) < 0)
+		r = where, drop(&ia);             /* (the on-disk list's entry before it: ext2orph.c) */
 	if (!r) {
+		ext2_orphan_cut(ia.s, ia.sb, where, ob, op, ip);
 		put32(ip + 20, now());            /* i_dtime */
 		commit_free(&ia, 1, (le16(ip) & 0xf000) == 0x4000);
 		bcache_dirty(ib);

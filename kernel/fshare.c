@@ -71,6 +71,7 @@ static uint32_t qhead;
 static uint32_t icount[NICOUNT];     /* fs_lock to change: entries of inodes ino % NICOUNT */
 static uint64_t nbits, nheld, stat_lost;
 static uint32_t heldmax;           /* frames the table may hold for write-back */
+static uint32_t nbusy;             /* fs_lock: write-backs claimed, not yet done (claim .. written) */
 
 void fshare_init(uint64_t nframes)
 {
@@ -327,6 +328,7 @@ static uint32_t claim(uint32_t *ino, uint64_t *pg)
 		e->flags &= (uint16_t)~F_QUEUED;
 		if (e->ino && (e->flags & F_HELD) && !(e->flags & F_BUSY) && frame_share((uint64_t)m * PGSIZE)) {
 			e->flags = (uint16_t)((e->flags & ~F_DIRTY) | F_BUSY);
+			nbusy++;
 			*ino = e->ino;
 			*pg = e->pg;
 			n = m;
@@ -342,6 +344,7 @@ static void written(uint32_t n, uint32_t ino, long r)
 {
 	spin_lock(&fs_lock);
 	struct fpage *e = &tab[n];
+	nbusy--;
 	if (e->ino == ino && (e->flags & F_BUSY)) {
 		e->flags &= (uint16_t)~F_BUSY;
 		if (r == -EBWAIT || r == -EAGAIN)
@@ -356,6 +359,68 @@ static void written(uint32_t n, uint32_t ino, long r)
 	}
 	spin_unlock(&fs_lock);
 	frame_put((uint64_t)n * PGSIZE);
+}
+
+/*
+ * Is a page of ino being written back now (claimed, not yet written)?
+ * The write runs without the file system's lock, so freeing ino then
+ * (ext2w.c, under that lock) must wait: its number, reused by a new
+ * file, would get the old file's page (fsrace's copies read another
+ * process's file). Claims are made under fs_lock, frees drop the entries
+ * under it, so a claim after the free finds nothing.
+ */
+int fshare_busy(uint32_t ino)
+{
+	int r = 0;
+	spin_lock(&fs_lock);
+	for (uint32_t n = 0; nbusy && icount[ino % NICOUNT] && n < nbits && !r; n++)
+		r = tab[n].ino == ino && (tab[n].flags & F_BUSY);
+	spin_unlock(&fs_lock);
+	return r;
+}
+
+/* Frame pa, stored to by a space the halt does not wait to take down:
+   the table holds it too, dirty and queued, so the halt's flush writes
+   it (its space keeps its own hold: nothing is freed at the halt). */
+static void halt_hold(uint64_t pa)
+{
+	spin_lock(&fs_lock);
+	struct fpage *e = &tab[fno(pa)];
+	if (marked(pa) && !(e->flags & F_HELD) && nheld < heldmax &&
+	    (e->flags & F_QUEUED || nqueue < heldmax) && frame_share(pa)) {
+		e->flags |= F_HELD | F_DIRTY;
+		nheld++;
+		if (!(e->flags & F_QUEUED))
+			enqueue(fno(pa));
+	}
+	spin_unlock(&fs_lock);
+}
+
+static void halt_level(const uint64_t *t, int level)
+{
+	for (int i = 0; i < 512; i++) {
+		uint64_t e = t[i];
+		if (level && (e & PTE_P))
+			halt_level(P2V(e & PTE_ADDR), level - 1);
+		else if (!level && (e & PTE_MAPPED) && !(e & PTE_SHARED) && (e & (PTE_D | PTE_FDIRTY)))
+			halt_hold(e & PTE_ADDR);
+	}
+}
+
+/*
+ * The halt comes at the end of the last space (space_finish), before
+ * its memory is taken down (space_put, once every CPU let go of it): the
+ * stores in its shared file pages, which the take-down would leave to
+ * the table (fshare_put), are queued now, so the halt's flush writes
+ * them as Linux writes back an ending process's MAP_SHARED pages.
+ * (A space that ended earlier and is still not taken down at the halt,
+ * another CPU still holding it, is not looked at.)
+ */
+void fshare_halt_space(uint64_t *pml4)
+{
+	for (int i = 0; pml4 && i < 256; i++)
+		if (pml4[i] & PTE_P)
+			halt_level(P2V(pml4[i] & PTE_ADDR), 2);
 }
 
 /*

@@ -329,6 +329,8 @@ long orphan_info(uint64_t what);
 
 /* fshare.c */
 long fshare_flush(int how);
+void fshare_halt_space(uint64_t *pml4);
+int fshare_busy(uint32_t ino);
 void fshare_init(uint64_t nframes);
 int fshare_is(uint64_t pa);
 uint64_t fshare_get(uint32_t ino, uint64_t pg);

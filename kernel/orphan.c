@@ -23,9 +23,10 @@
  * is allowed and the call runs again after it) frees its blocks and
  * the inode (ext2_reap); close tries at once without waiting. The halt
  * frees every orphan, whoever still holds it (orphan_halt), so the image
- * left behind is clean (e2fsck -fn). An image from a crashed run keeps
- * its orphans as inodes with no links (e2fsck finds them): nothing here
- * looks for them at mount.
+ * left behind is clean (e2fsck -fn). Each orphan is also in the on-disk
+ * orphan list (ext2orph.c), so a crash leaves them named: the first file
+ * calls after the next mount (orphan_reap) walk the list the mount found
+ * and free each inode in it as a due orphan (recover).
  *
  * Lock order: ino_lock is taken under a space's lock and under ext2w.c's
  * fslock, and takes nothing but the kernel heap's.
@@ -47,7 +48,13 @@ struct ient {
 static struct spinlock ino_lock = SPINLOCK_INIT("orphan");
 static struct ient *bucket[NBUCKET];     /* ino_lock */
 static int ndue;                         /* orphans with no holds left (atomic) */
-static long nfreed, norphans;            /* since boot (ino_lock): INFO_ORPHAN */
+static long nfreed, norphans, nfound;    /* since boot (ino_lock): INFO_ORPHAN */
+
+/* The walk of the on-disk list a crash left (ino_lock): */
+static int rstate;                       /* 0 not begun, 1 walking, 2 done */
+static int rbusy;                        /* a CPU reads rnext's inode now */
+static uint32_t rnext;                   /* the next inode of it to free; 0: the end */
+static uint32_t rsteps;                  /* inodes taken from it (bounded by the inode count) */
 
 static struct ient **slot(uint32_t ino)
 {
@@ -216,6 +223,75 @@ static long reap(struct ient *e, int how)
 	return r == -EBWAIT || r == -EAGAIN ? r : 0;
 }
 
+/* Run ext2 call `call` on c, waiting as `how` says, until it needs no block. */
+#define FSRUN(call, how) ({                                                 \
+	long _r;                                                            \
+	for (;;) {                                                          \
+		c = (struct fsctx){ 0 };                                    \
+		if ((_r = (call)) != -EBWAIT || (_r = fs_wait(&c, how)) != 1) \
+			break;                                              \
+	}                                                                   \
+	_r; })
+
+/* The walk is over: `bad`, damage or no memory (the rest of the list is
+   left for e2fsck). ino_lock held. */
+static void recover_end(int bad)
+{
+	static int told;
+	rstate = 2;
+	if (bad && !told++)
+		kprintf("@warn {\"what\": \"orphan list at mount left for e2fsck\", \"at\": %u}\n", rnext);
+}
+
+/*
+ * The next inode of the orphan list the mount found (what a crash left:
+ * ext2orph.c), made a due orphan and freed: 1 (another may follow), 0
+ * (the list is done, or another CPU reads it now), or reap's -EBWAIT,
+ * -EAGAIN. The first call mounts the file system.
+ */
+static long recover(int how)
+{
+	struct fsctx c;
+	long r = 0;
+	if (!__atomic_load_n(&fs.mounted, __ATOMIC_ACQUIRE) && (r = FSRUN(ext2_mount(&c), how)))
+		return r == -EBWAIT || r == -EAGAIN ? r : 0;   /* (no ext2 here: nothing to walk) */
+	spin_lock(&ino_lock);
+	int go = rstate != 2 && !rbusy;
+	if (go && !rstate)
+		rstate = 1, rnext = fs.orphans;
+	if (go && !rnext)
+		recover_end(0), go = 0;
+	rbusy = go;
+	uint32_t at = rnext, next = 0;
+	spin_unlock(&ino_lock);
+	if (!go)
+		return 0;
+	r = FSRUN(ext2_orphan_next(&c, at, &next), how);
+	struct ient *e = r ? 0 : kzalloc(sizeof *e);
+	int again = r == -EBWAIT || r == -EAGAIN, made = 0;
+	spin_lock(&ino_lock);
+	rbusy = 0;
+	if (!again && (!e || *slot(at) || ++rsteps > fs.ninodes)) {
+		recover_end(1);
+	} else if (!again) {
+		e->ino = at;
+		e->orphan = e->busy = 1;         /* (claimed: freed below) */
+		e->next = bucket[at % NBUCKET];
+		bucket[at % NBUCKET] = e;
+		__atomic_add_fetch(&ndue, 1, __ATOMIC_RELEASE);
+		nfound++;
+		made = 1;
+		if (!(rnext = next))
+			recover_end(0);
+	}
+	spin_unlock(&ino_lock);
+	if (!made) {
+		kfree(e);
+		return again ? r : 0;
+	}
+	return (r = reap(e, how)) ? r : 1;
+}
+
 /*
  * At the start of a file call (how FSW_WAIT) or after a close (FSW_NOWAIT):
  * write back shared file pages whose last holder left stores in them
@@ -225,8 +301,10 @@ static long reap(struct ient *e, int how)
  */
 long orphan_reap(int how)
 {
-	long r = fshare_flush(how);
+	long r = fshare_flush(how), k = 1;
 	struct ient *e;
+	while (!r && k > 0 && __atomic_load_n(&rstate, __ATOMIC_ACQUIRE) != 2)
+		r = (k = recover(how)) < 0 ? k : 0;
 	while (!r && __atomic_load_n(&ndue, __ATOMIC_ACQUIRE) > 0 && (e = claim(0)))
 		r = reap(e, how);
 	return r == -EBWAIT && how == FSW_WAIT ? -EBWAIT : 0;
@@ -239,12 +317,15 @@ void orphan_halt(void)
 {
 	struct ient *e;
 	fshare_flush(FSW_HALT);
+	while (__atomic_load_n(&fs.mounted, __ATOMIC_ACQUIRE) && recover(FSW_HALT) > 0)
+		;                        /* (a crash's orphans too, if the disk was used) */
 	while ((e = claim(1)))
 		if (reap(e, FSW_HALT))
 			break;
 }
 
-/* INFO_ORPHAN: (0) orphans now, (1) made since boot, (2) freed since boot. */
+/* INFO_ORPHAN: (0) orphans now, (1) made since boot, (2) freed since boot,
+   (3) found in the on-disk list at mount (a crash's; freed among (2)). */
 long orphan_info(uint64_t what)
 {
 	long n = 0;
@@ -252,7 +333,7 @@ long orphan_info(uint64_t what)
 	for (int i = 0; i < NBUCKET; i++)
 		for (struct ient *e = bucket[i]; e; e = e->next)
 			n += e->orphan;
-	long r = what == 0 ? n : what == 1 ? norphans : what == 2 ? nfreed : -EINVAL;
+	long r = what == 0 ? n : what == 1 ? norphans : what == 2 ? nfreed : what == 3 ? nfound : -EINVAL;
 	spin_unlock(&ino_lock);
 	return r;
 }

@@ -215,8 +215,10 @@ void space_finish(struct space *sp)
 		vp_wake(w);              /* a waitpid(-1) of the parent (space_wait_any) */
 	spin_unlock(&table_lock);
 
-	if (__atomic_sub_fetch(&live_spaces, 1, __ATOMIC_ACQ_REL) == 0)
+	if (__atomic_sub_fetch(&live_spaces, 1, __ATOMIC_ACQ_REL) == 0) {
+		fshare_halt_space(sp->pml4);     /* (its memory outlives the halt: its stores first) */
 		kernel_finish();
+	}
 }
 
 /* exec (exec.c): image nw, built and not started, takes old's place:

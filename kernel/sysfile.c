@@ -239,23 +239,27 @@ long sys_file_open(ARGS)
 	struct inode ip;
 	struct fsctx c;
 	char path[FPATH_MAX];
-	uint32_t ino;
-	long r = getpath(a0, path);
+	long r = getpath(a0, path), made = 0;
 	if (!r && (r = orphan_reap(FSW_WAIT)) == -EBWAIT)
 		return 0;                /* (the thread blocked: the call runs again) */
-	if (!r && (a1 & FO_CREAT))
-		r = RETRY(ext2_create(&c, path, 0x8000 | (a2 & 07777), (a1 & FO_EXCL) != 0, &ino));
-	if (!r)
-		r = (a1 & FO_CREAT) ? RETRY(ext2_iget(&c, ino, &ip)) : RETRY(ext2_lnamei(&c, path, &ip));
+	/* A file it makes is held from the step that makes it and needs no
+	   block after (a wait would run the call again: EEXIST for O_EXCL) */
+	if (!r && (a1 & FO_CREAT) && (made = r = RETRY(ext2_create_held(&c, path, 0x8000 | (a2 & 07777),
+									  (a1 & FO_EXCL) != 0, &ip))) > 0)
+		r = 0;
+	if (!r && !made)
+		r = (a1 & FO_CREAT) ? RETRY(ext2_iget(&c, ip.ino, &ip)) : RETRY(ext2_lnamei(&c, path, &ip));
 	if (!r && IS_LNK(&ip))            /* (also what O_CREAT found: it is followed too) */
 		r = (a1 & FO_NOFOLLOW) ? -ELOOP : RETRY(ext2_namei(&c, path, &ip));
+	if (!r && (a1 & FO_DIRECTORY) && !IS_DIR(&ip))
+		r = -ENOTDIR;
+	if (made > 0 && r)
+		ino_drop(ip.ino);
 	if (r)
 		return r == -EBWAIT ? 0 : r;
 	if (IS_DIR(&ip) && (acc != FO_RDONLY || (a1 & (FO_TRUNC | FO_CREAT))))
 		return -EISDIR;
-	if ((a1 & FO_DIRECTORY) && !IS_DIR(&ip))
-		return -ENOTDIR;
-	int trunc = (a1 & FO_TRUNC) && acc != FO_RDONLY && IS_REG(&ip);
+	int trunc = !made && (a1 & FO_TRUNC) && acc != FO_RDONLY && IS_REG(&ip);   /* (new: empty) */
 	/* (our dirty shared pages first, else their write-back would come
 	   after the truncation: fmapcoh.c; none with FO_EXCL, a new file) */
 	if (trunc && !(a1 & FO_EXCL) && fmap_file_flush(ip.ino, 0, ~0UL) == -EBWAIT)
@@ -268,17 +272,17 @@ long sys_file_open(ARGS)
 		fshare_trunc(ip.ino, 0);
 	struct ftable *t = ftab(sp, 1);
 	struct file *f = t ? kzalloc_user(sp, sizeof *f) : 0;
+	if (!f && made)
+		ino_drop(ip.ino);
 	if (!f)
 		return -ENOMEM;
 	/* Held before it is looked up again: an unlink between the first
 	   lookup and the hold may have freed it (orphan.c) */
-	if (!(r = ino_open(ip.ino)) && (r = same(path, (int)a1, ip.ino))) {
+	if (!made && !(r = ino_open(ip.ino)) && (r = same(path, (int)a1, ip.ino)))
 		ino_drop(ip.ino);
-		r = r == -EBWAIT ? 0 : r;
-	}
-	if (r) {
+	if (r) {                 /* (-EBWAIT: blocked, runs again; nothing installed) */
 		kfree_user(sp, f, sizeof *f);
-		return r;
+		return r == -EBWAIT ? 0 : r;
 	}
 	f->ip = ip;
 	f->flags = (int)a1;

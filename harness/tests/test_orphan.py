@@ -40,6 +40,15 @@ def free_counts(img):
     return tuple(int(re.search(rf"^Free {w}:\s+(\d+)", out, re.M).group(1)) for w in ("blocks", "inodes"))
 
 
+def first_orphan(img):
+    """The image's s_last_orphan (kernel/ext2orph.c); 0 when its list is
+    empty. (e2fsck -fn takes a stale one pointing at a free inode silently.)"""
+    out = subprocess.run(["dumpe2fs", "-h", str(img)], check=True, capture_output=True,
+                         text=True).stdout
+    m = re.search(r"^First orphan inode:\s+(\d+)", out, re.M)
+    return int(m.group(1)) if m else 0
+
+
 def pat(i, salt):
     return (i * 131 + salt * 7 + (i >> 10)) & 0xff
 
@@ -65,6 +74,7 @@ def test_unlinked_files_live_until_their_last_holder(boot, tmp_path, pkg, smp, c
     done(r, 0)
     fsck_clean(img)
     assert free_counts(img) == before
+    assert first_orphan(img) == 0
     out = tmp_path / "keep"
     subprocess.run([DEBUGFS, "-R", f"dump /keep {out}", str(img)], check=True, capture_output=True)
     data = out.read_bytes()

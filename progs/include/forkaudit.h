@@ -52,8 +52,10 @@ static inline void fork_warm(void)
    holder left stores in and frees the unlinked files no one holds any
    more (kernel/fshare.c, orphan.c): until some file call runs, those
    stay held (test_orphan's avail_lost of 15-16 pages, its 16-page shm).
-   The first such call leaves a page in use (measured: a second one
-   costs none), which the `before` reading now counts too. */
+   The first such call leaves a page in use (a second one costs none),
+   which the `before` reading now counts too: the caller's own stack
+   page that ulib's stat (a PATH_MAX path on the stack) first reaches,
+   charged to it and freed with it, not a kernel cache (statpage.c). */
 static inline long avail_flushed(void)
 {
 	struct stat st;

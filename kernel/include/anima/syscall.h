@@ -202,7 +202,8 @@
 #define BC_RECLAIMED    9   /* frames given back when memory was short */
 #define BC_NSTAT        10
 #define INFO_ORPHAN     17  /* (17, what) unlinked files still open or mapped (kernel/orphan.c):
-                               what 0, how many now; 1, made since boot; 2, freed since boot; -EINVAL */
+                               what 0, how many now; 1, made since boot; 2, freed since boot; 3, found
+                               in the on-disk orphan list at mount (a crash's; freed among 2); -EINVAL */
 #define INFO_FILE_KIND  18  /* (INFO_FILE_KIND, fd) -> what fd names: FK_* (<anima/file.h>); -EBADF */
 #define INFO_MEM_CHARGED 24 /* what the caller's space is charged, bytes: what its quota counts (its
                                pages, tables, kernel stacks, segment frames, the kernel objects it

@@ -25,6 +25,7 @@
 #include <semaphore.h>
 #include <animart/sys.h>
 #include <animart/clock.h>
+#include <animart/intr.h>
 #include "pwait.h"
 #include "pshared.h"
 
@@ -41,7 +42,7 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline)
 			return ETIMEDOUT;
 		rel = deadline - now;
 	}
-	long r = syscall3(SYS_futex_wait, w, v, rel);
+	long r = intr_waited(syscall3(SYS_futex_wait, w, v, rel));
 	return r == -ETIMEDOUT ? ETIMEDOUT : 0;
 }
 

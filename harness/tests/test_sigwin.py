@@ -30,3 +30,20 @@ def test_signal_announced_before_the_park_cuts_the_wait(boot, pkg, smp, wait):
     if pkg == "kthread":
         assert res["early"] == 0, res    # the window itself, not a handler before the wait
     done(r, 0)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", ["kthread", "naive"])
+def test_signal_cuts_a_process_shared_wait_on_classic_vps(boot, pkg, smp):
+    """The same with sem_wait of a process-shared semaphore (its own
+    kernel futex word, ulib/pthread/pshared.c): on classic VPs the
+    handler runs inside the wait and sem_wait ends with EINTR. Before,
+    such waits ran no handler (the signal was fetched, after intr_cut,
+    but its handler waited for the wait's end): a hang on kthread and
+    naive at -smp 1 and 2. An upcall package's thread blocked there is
+    not cut short (the kernel cuts only classic VPs' waits): not here."""
+    r = boot(f"run=sigwin,pkg={pkg},pshared", smp=smp, timeout=60)
+    res = result(r, "sigwin")
+    assert res["failures"] == 0 and res["wait"] == "pshared", r.tail()
+    assert res["checks"] >= 8, res
+    done(r, 0)

@@ -11,7 +11,9 @@
  * argv[1] the wait:
  *   sem:   sem_wait (kthread: a futex wait on the park word);
  *   timed: sem_timedwait with a far deadline (the timed park);
- *   pipe:  a read of a pipe the sender holds open (the kernel's pipe wait).
+ *   pipe:  a read of a pipe the sender holds open (the kernel's pipe wait);
+ *   pshared: sem_wait of a process-shared semaphore (its own futex word;
+ *          on classic VPs only: an upcall package's is not cut short).
  * Each ends only by the handler (EINTR): a signal never fetched hangs
  * it, and the harness's timeout fails it. On a user-level package
  * another VP may fetch the signal meanwhile and the thread run the
@@ -39,6 +41,7 @@ struct shared {
 	volatile int go;         /* the parent holds its spin lock: send */
 	volatile int again;      /* the handler ran: send on */
 	volatile int stop;       /* the parent's wait returned: end */
+	sem_t psem;              /* the pshared case's semaphore */
 };
 static struct shared *sh;
 static volatile int ran;
@@ -99,6 +102,7 @@ static void one(const char *which)
 	int fd[2] = { -1, -1 };
 	sem_t s;
 	CHECK(sem_init(&s, 0, 0) == 0);
+	CHECK(sem_init(&sh->psem, 1, 0) == 0);
 	if (!strcmp(which, "pipe"))
 		CHECK(pipe(fd) == 0);
 	pid_t c = fork();
@@ -123,7 +127,9 @@ static void one(const char *which)
 	} else if (!strcmp(which, "pipe")) {
 		char b;
 		r = (int)read(fd[0], &b, 1);
-	} else
+	} else if (!strcmp(which, "pshared"))
+		r = sem_wait(&sh->psem);
+	else
 		CHECK(!"no such wait");
 	int e = errno;
 	sh->stop = 1;

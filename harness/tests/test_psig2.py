@@ -36,14 +36,7 @@ AREAS = {"hold": 40, "intr": 57, "rtq": 15}
 @pytest.mark.parametrize("area", list(AREAS))
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
-def test_signals_from_another_process(boot, pkg, smp, area, request):
-    if area == "intr" and smp == 2 and pkg in ("kthread", "prio"):
-        # A known open bug (closing note of 2026-11-29): under a busy
-        # nagger at -smp 2, kthread's sleep and prio's condition wait
-        # sometimes miss the signal and hang (kthread about 1 run in 24,
-        # prio seen once in CI). Not strict: it still runs and passes
-        # most times; -smp 1 and the other packages stay strict.
-        request.applymarker(pytest.mark.xfail(strict=False, reason="known hang: issue 34 note"))
+def test_signals_from_another_process(boot, pkg, smp, area):
     r = boot(f"run=psig2,pkg={pkg},{area}", smp=smp, timeout=90)
     res = result(r, "psig2")
     assert res["failures"] == 0 and res["area"] == area, r.tail()

@@ -50,6 +50,7 @@
 #include <unistd.h>
 #include <animart/spin.h>
 #include <animart/sys.h>
+#include <animart/intr.h>
 #include <anima/file.h>
 #include "../pthread/pwait.h"
 
@@ -170,7 +171,8 @@ static long kwait(int kfd, size_t want, long ns)
 		__atomic_exchange_n(&self->park, PARK_RUN, __ATOMIC_SEQ_CST);   /* a permit: taken */
 		return 0;
 	}
-	long r = syscall6(SYS_pipe_wait, kfd, want, (long)&self->park, PARK_TIMED, PIPEW_BLOCK, ns);
+	long r = intr_waited(syscall6(SYS_pipe_wait, kfd, want, (long)&self->park, PARK_TIMED,
+				      PIPEW_BLOCK, ns));
 	s = PARK_TIMED;                  /* (else an unblock set RUN and woke us) */
 	__atomic_compare_exchange_n(&self->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE);
 	return r;                        /* (PIPE_* bits: no wait at all) */
@@ -238,14 +240,7 @@ static int await(int kfd, size_t want, unsigned s)
 	   package from running a handler as it resumes the thread, so the
 	   handlers run here (psig_run), where their SA_RESTART is known */
 	self->async_hold = 1;
-	vpwait(self, kfd, want);
-	/* A classic VP's wait the kernel cut short (sigwake) for a signal
-	   its interrupt did not fetch (it came while async_hold was set,
-	   before the park): fetch it now. Else this thread would wait again,
-	   sigwake spent and the kernel telling no more until a take: psig2's
-	   intr hung so on kthread (a pipe read, 1 run in 4 at -smp 2) */
-	if (thread_kern_sigs && thread_signal_dispatch)
-		thread_signal_dispatch();
+	vpwait(self, kfd, want);         /* (cut short: what came is fetched, intr_cut) */
 	int sig = psig_due(self) ? psig_run(self) : 0;
 	if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
 		pw_retry(self);          /* an asynchronous cancel held back meanwhile */

@@ -636,6 +636,30 @@ int thread_signal_dispatch(void)
 	return fetch_as(1);
 }
 
+/* fork (ulib/pthread/pfork.c), phase 0 before the kernel's copy, 1 in
+   the parent and 2 in the child after it: the forking thread holds the
+   fetch and signal locks across the copy, so the child's copies are
+   free and nothing they guard is mid-change. A copy taken while another
+   thread held one kept it held in the child for good: psig2's nagger
+   (a child of a kthread program whose other thread was fetching at the
+   fork) spun in its first usleep's take, never sent, and the parent's
+   wait hung. Taken after the atfork handlers' prepare (malloc's class
+   locks: nothing here allocates), in fetch_as's order. */
+static void forked(void);
+void __sig_fork(int phase);
+void __sig_fork(int phase)
+{
+	if (phase == 0) {
+		spin_lock(&fetch_lk);
+		spin_lock(&lk);
+	} else {
+		spin_unlock(&lk);
+		spin_unlock(&fetch_lk);
+		if (phase == 2)
+			forked();
+	}
+}
+
 int kill(pid_t pid, int sig)
 {
 	if (pid > 0 && pid != getpid()) {        /* a descendant or the parent: the kernel's (psig.c) */
@@ -1159,12 +1183,9 @@ int __sig_main_masked(void)
    the other threads' slots name threads that are not here (copies of
    their descriptors, which look alive), so they go, with what was
    pending on them; they must not count in all_blocked or be picked by
-   willing. A lock another thread held at the fork is free here. */
-void __sig_forked(void);
-void __sig_forked(void)
+   willing. Called by __sig_fork(2), the locks free. */
+static void forked(void)
 {
-	lk.locked = 0;
-	fetch_lk.locked = 0;
 	uint64_t me = key_of(thread_self());
 	spin_lock(&lk);
 	for (int i = 0; i < NSLOT; i++)

@@ -59,7 +59,7 @@ static void run_handlers(int phase)
 __attribute__((weak)) void __pipe_changed(void);   /* ulib/libc/pipe.c */
 __attribute__((weak)) void __pipe_forked(void);
 __attribute__((weak)) void __pt_fork_child(void);   /* pthread.c */
-__attribute__((weak)) void __sig_forked(void);      /* ulib/libc/signal.c */
+__attribute__((weak)) void __sig_fork(int phase);   /* ulib/libc/signal.c */
 
 pid_t fork(void)
 {
@@ -69,6 +69,8 @@ pid_t fork(void)
 		return -1;
 	}
 	run_handlers(0);
+	if (__sig_fork)
+		__sig_fork(0);                   /* the signal locks held across the copy */
 	int was = 1;
 	/* Software interrupts off across the call: the thread must not move
 	   to another VP between the kernel's copy and the child's restart. */
@@ -83,8 +85,8 @@ pid_t fork(void)
 		fns_lock.locked = 0;
 		if (__pt_fork_child)
 			__pt_fork_child();       /* one thread lives here */
-		if (__sig_forked)
-			__sig_forked();          /* the others' signal slots go */
+		if (__sig_fork)
+			__sig_fork(2);           /* the locks free, the others' signal slots go */
 		if (__pipe_forked)
 			__pipe_forked();         /* our pipes are shared: no wait here trusts what it knew */
 		run_handlers(2);
@@ -92,6 +94,8 @@ pid_t fork(void)
 	}
 	if (self)
 		vp_restore(vpp, was);
+	if (__sig_fork)
+		__sig_fork(1);
 	if (r > 0 && __pipe_changed)
 		__pipe_changed();                /* our pipes' waiters: shared now, they wait in the kernel */
 	run_handlers(1);

@@ -16,8 +16,9 @@
  * naive) blocks whole. The words are written by every process sharing
  * them, and nothing here follows a pointer read from them.
  *
- * Not here, unlike the private objects: signal handlers and
- * pthread_cancel do not interrupt these waits (a deadline does);
+ * Not here, unlike the private objects: pthread_cancel does not
+ * interrupt these waits (a deadline does), nor does a signal handler,
+ * but for one from another process on kthread and naive (fwait);
  * priority ceilings and inheritance, and robustness, are ignored for a
  * process-shared mutex.
  */
@@ -25,13 +26,19 @@
 #include <semaphore.h>
 #include <animart/sys.h>
 #include <animart/clock.h>
+#include <animart/intr.h>
 #include "pwait.h"
 #include "pshared.h"
 
 #define B MX_TYPED                   /* a pshared mutex's word: B free, B+1 held, B+2 maybe waiters */
 
 /* Sleep while *w == v, until the deadline (ns since boot; 0: none):
-   0 (look again) or ETIMEDOUT. */
+   0 (look again), ETIMEDOUT, or EINTR: a handler without SA_RESTART ran.
+   A classic VP's wait cut short for a signal from another process has
+   it fetched and given to a thread (intr_waited), perhaps this one:
+   its handlers run here, as in the private objects' waits (psig_run).
+   (A thread of an upcall package blocked here is not cut short: its
+   handler runs once the wait ends.) */
 static int fwait(volatile void *w, uint32_t v, uint64_t deadline)
 {
 	uint64_t rel = 0;
@@ -41,7 +48,10 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline)
 			return ETIMEDOUT;
 		rel = deadline - now;
 	}
-	long r = syscall3(SYS_futex_wait, w, v, rel);
+	long r = intr_waited(syscall3(SYS_futex_wait, w, v, rel));
+	struct thread *t = r == -EINTR ? thread_self() : 0;
+	if (t && psig_due(t) && (psig_run(t) & SIGW_INTR))
+		return EINTR;
 	return r == -ETIMEDOUT ? ETIMEDOUT : 0;
 }
 
@@ -76,8 +86,8 @@ int psh_mutex_lock(pthread_mutex_t *m, uint64_t deadline, int try)
 		if (c != B + 2)
 			c = __atomic_exchange_n(&m->__state, B + 2, __ATOMIC_ACQUIRE);
 		while (c != B) {
-			if (fwait(&m->__state, B + 2, deadline))
-				return ETIMEDOUT;
+			if (fwait(&m->__state, B + 2, deadline) == ETIMEDOUT)
+				return ETIMEDOUT;    /* (EINTR: a handler ran, it goes on) */
 			c = __atomic_exchange_n(&m->__state, B + 2, __ATOMIC_ACQUIRE);
 		}
 	}
@@ -125,6 +135,8 @@ int psh_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
 		m->__count = count;
 	if (r == ETIMEDOUT && __atomic_load_n(&c->__seq, __ATOMIC_ACQUIRE) != seq)
 		r = 0;                   /* signalled as the time ran out: take the signal */
+	if (r == EINTR)
+		r = 0;                   /* a handler ran: a spurious wake-up (never EINTR) */
 	return r;
 }
 
@@ -165,7 +177,7 @@ int psh_rwlock_take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 		if (!(v & RW_WAIT) && !__atomic_compare_exchange_n(w, &v, v | RW_WAIT, 0, __ATOMIC_RELAXED,
 								   __ATOMIC_RELAXED))
 			continue;
-		if (fwait(w, (uint32_t)(v | RW_WAIT), deadline))
+		if (fwait(w, (uint32_t)(v | RW_WAIT), deadline) == ETIMEDOUT)
 			return ETIMEDOUT;
 	}
 }

@@ -42,6 +42,35 @@ void intr_all(void)
 			syscall2(SYS_vp_signal, i, 0);
 }
 
+/*
+ * The calling thread's kernel wait (a futex, or a pipe's) ended with
+ * -EINTR: the kernel cut it short for a signal from another process
+ * (kernel/kop.c) and spent on it this VP's sigwake, its one wake-up per
+ * announcement; the kernel tells no more until a take. The VP's
+ * interrupt for that signal may have come before the thread parked,
+ * where intr_run fetches nothing (a spin lock held, a POSIX wait's
+ * async_hold, the park word still RUN), so nobody may have fetched it:
+ * fetch it here, whatever the state, as intr_run does for a parked
+ * thread, and hand it to a thread that takes it, woken (this one too:
+ * its wait then sees a handler due). That closes the window for good:
+ * the wait that spends the sigwake is the one that fetches. (The other
+ * way, the kernel keeping sigwake until a take, would make every wait
+ * of the VP end at once until then: a spin, and still no fetch.)
+ * Not after a wait of a VP's own loop (rt_sched.c, no thread), which
+ * looks again itself. A fetch under way elsewhere or the signal lock
+ * held: try again, letting the holder run (a thread that waits holds
+ * none of the library's locks, and a holder, inside a spin lock, is not
+ * switched out: it runs on another VP). A wait that ended so without
+ * cause (nothing to take) costs one SYS_sigtake.
+ */
+void intr_cut(void)
+{
+	__atomic_store_n(&thread_kern_sigs, 1, __ATOMIC_SEQ_CST);
+	if (thread_signal_dispatch)
+		while (thread_signal_dispatch() < 0)
+			sys_yield();
+}
+
 /* On the interrupted thread's stack, enabled (intr_entry). A signal
    handler waits for the thread, or the program has a signal pending that
    some thread must take (thread_proc_sigs): run what is due, as the

@@ -6,6 +6,7 @@
 #include <animart/sys.h>
 #include <animart/clock.h>
 #include <animart/thread.h>
+#include <animart/intr.h>
 
 /* On every block, unblock and join (make bench counts them): no frame
    pointer, as in rt_switch.c. */
@@ -56,7 +57,7 @@ int thread_park_timed(struct thread *self, uint64_t deadline)
 			return __atomic_compare_exchange_n(&self->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST,
 							   __ATOMIC_ACQUIRE) ? -ETIMEDOUT : 0;
 		}
-		syscall3(SYS_futex_wait, &self->park, PARK_TIMED, deadline - now);
+		intr_waited(syscall3(SYS_futex_wait, &self->park, PARK_TIMED, deadline - now));
 		if (__atomic_load_n(&self->park, __ATOMIC_ACQUIRE) != PARK_TIMED)
 			return 0;
 	}

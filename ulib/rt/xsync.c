@@ -12,6 +12,7 @@
  */
 #include <animart/xsync.h>
 #include <animart/sys.h>
+#include <animart/intr.h>
 
 static uint64_t robust[MAXROBUST] __attribute__((aligned(8)));
 static volatile int robust_on;          /* 0 no, 1 being registered, 2 yes */
@@ -27,7 +28,7 @@ int xspace_id(void)
 
 static long futex_wait(volatile uint32_t *w, uint32_t v)
 {
-	return syscall3(SYS_futex_wait, w, v, 0);
+	return intr_waited(syscall3(SYS_futex_wait, w, v, 0));
 }
 
 static void futex_wake(volatile uint32_t *w, int n)

@@ -33,6 +33,7 @@
 #include <animart/xsync.h>
 #include <animart/sys.h>
 #include <animart/vprt.h>
+#include <animart/intr.h>
 
 #define XW_MAX   1024                  /* parked waiters per space */
 #define GENBITS  22
@@ -54,7 +55,7 @@ struct xw_stats xw_stats;
 
 static long futex_wait(volatile uint32_t *w, uint32_t v)
 {
-	return syscall3(SYS_futex_wait, w, v, 0);
+	return intr_waited(syscall3(SYS_futex_wait, w, v, 0));
 }
 
 /* The kernel path: classic VPs, or no room at user level. */

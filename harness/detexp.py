@@ -3,12 +3,13 @@ det beside fifo and kthread on the workload suite (issue 33, DTHREADS's
 Figure 4 and Table 1), as experiments of `make bench`:
 
   detbench.icount.smp1.{a,b}  1 CPU under icount: each program on fifo,
-        det and kthread, one after another in one boot (deterministic
+        det, det par (`pkg=det det=par`: DTHREADS's parallel phase) and
+        kthread, one after another in one boot (deterministic
         instruction counts; two boots must agree).
   detbench.wall.smp2.{a,b}  2 CPUs, multi-threaded TCG, wall clock, the
-        input WL_WALL_SCALE times larger: each program on fifo, det and
-        kthread back to back in one boot, so the ratios det/fifo and
-        kthread/fifo are taken within a boot (both sides under the same
+        input WL_WALL_SCALE times larger: each program on fifo, det, det
+        par and kthread back to back in one boot, so the ratios to fifo
+        are taken within a boot (both sides under the same
         host load) and the figure is their median over boots.
 (a and b: each half of the programs.)
 
@@ -18,9 +19,12 @@ sharing case). Each boot's @result lines go through `pair()`: a program's
 record is renamed detbench.PROGRAM.PACKAGE (so it never clashes with the
 workload experiments' records), det's own `det.stats` line (printed at
 exit, after the program's record) is attached to its record as "det",
-and the per-boot figures are added: detbench.PROGRAM.det_over_fifo and
-.kthread_over_fifo (unit "x"), and, when det reports serial_ns and
-parallel_ns, detbench.PROGRAM.det.serial_share.
+and the per-boot figures are added: detbench.PROGRAM.det_over_fifo,
+.detpar_over_fifo and .kthread_over_fifo (unit "x"), and, when det
+reports serial_ns and parallel_ns, detbench.PROGRAM.det.serial_share
+(.detpar.serial_share). det par's program prints package "det" as plain
+det's does; its det.stats line says mode "par", and its record is
+renamed detbench.PROGRAM.detpar, package "detpar".
 """
 from .experiments import WL_THREADS, WL_WALL_SCALE, WORKLOADS, Exp
 
@@ -28,13 +32,17 @@ from .experiments import WL_THREADS, WL_WALL_SCALE, WORKLOADS, Exp
 PHOENIX = ("histogram", "linreg", "wordcount", "strmatch", "matmul", "kmeans", "pca", "revindex")
 FALSE_SHARING = "linreg_fs"
 PROGRAMS = WORKLOADS + (FALSE_SHARING,)
-PKGS = ("fifo", "det", "kthread")
+PKGS = ("fifo", "det", "detpar", "kthread")
+DETS = ("det", "detpar")          # the packages det.stats lines belong to
 # det.stats keys reported per program ("—" where det does not print them).
 STATS = ("moves", "tx", "commit_pages", "serial_ns", "parallel_ns")
 
 
 def command(prog, pkg, threads=WL_THREADS, scale=1):
-    """One program's step: linreg_fs is `linreg -f`."""
+    """One program's step: linreg_fs is `linreg -f`; detpar is det with
+    its parallel phase."""
+    if pkg == "detpar":
+        pkg = "det det=par"
     if prog == FALSE_SHARING:
         return f"linreg pkg={pkg} -f {threads} {scale}"
     return f"{prog} pkg={pkg} {threads} {scale}"
@@ -52,7 +60,7 @@ def det_exps(pkgs):
     four boots of about 3 s."""
     if "fifo" not in pkgs:
         return []
-    both = [p for p in PKGS if p in pkgs or p == "det"]
+    both = [p for p in PKGS if p in pkgs or p in DETS]
     half = (len(PROGRAMS) + 1) // 2
     t = []
     for part, progs in (("a", PROGRAMS[:half]), ("b", PROGRAMS[half:])):
@@ -65,16 +73,20 @@ def det_exps(pkgs):
 
 def pair(results):
     """A boot's @result dicts as the experiments' figures (module doc)."""
-    out, last, by = [], None, {}
+    out, last = [], None
     for rec in results:
         name = str(rec.get("name", ""))
         if name.startswith("workload.") and "workload" in rec and "package" in rec:
             last = dict(rec, name=f"detbench.{rec['workload']}.{rec['package']}")
             out.append(last)
-            by[(rec["workload"], rec["package"])] = last
         elif name == "det.stats" and last is not None and last["package"] == "det" \
                 and "det" not in last:
             last["det"] = {k: v for k, v in rec.items() if k != "name"}
+            if rec.get("mode") == "par":
+                last.update(name=f"detbench.{last['workload']}.detpar", package="detpar")
+        elif name == "det.heap" and last is not None and last["package"] == "detpar":
+            last["det"].update({f"heap_{k}": v for k, v in rec.items() if k != "name"})
+    by = {(r["workload"], r["package"]): r for r in out}
     for (w, p), rec in list(by.items()):
         fifo = by.get((w, "fifo"))
         if p != "fifo" and fifo and fifo["value"] and rec.get("check") == "ok":
@@ -82,7 +94,7 @@ def pair(results):
                         "unit": "x", "value": rec["value"] / fifo["value"]})
         share = serial_share(rec.get("det", {}))
         if share is not None:
-            out.append({"name": f"detbench.{w}.det.serial_share", "package": "det",
+            out.append({"name": f"detbench.{w}.{p}.serial_share", "package": p,
                         "workload": w, "unit": "share", "value": share})
     return out
 

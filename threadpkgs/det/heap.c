@@ -65,7 +65,8 @@ struct arena {
 	struct arena *next;                     /* on the orphans' list */
 };
 
-/* Changed only by the token's holder (outside every view). */
+/* Changed only by the token's holder (outside every view); fallback and
+   stray by anyone, atomically (a sum: the same whatever the order). */
 static char *top, *lim;                         /* the range not handed out */
 static struct arena *orphans;
 static struct { uint64_t turns, chunks, spans, arenas, fallback, stray; } hs;
@@ -95,15 +96,18 @@ __attribute__((noreturn)) static void corrupt(const char *what, void *p)
 }
 
 /* n bytes of the range in a turn of the token (whoever holds it: a
-   serial operation, or before the threads): 0 when it is used up. */
-static char *grab(size_t n)
+   serial operation, or before the threads), counted in *what: 0 when it
+   is used up. */
+static char *grab(size_t n, uint64_t *what)
 {
 	int t = __fence_enter();
 	char *p = 0;
-	hs.turns += t;
+	if (t)
+		hs.turns++;
 	if ((size_t)(lim - top) >= n) {
 		p = top;
 		top += n;
+		(*what)++;
 	}
 	if (t)
 		__fence_exit();
@@ -114,7 +118,8 @@ static char *grab(size_t n)
 static struct arena *arena_new(void)
 {
 	int t = __fence_enter();
-	hs.turns += t;
+	if (t)
+		hs.turns++;
 	struct arena *a = orphans;
 	if (a)
 		orphans = a->next;
@@ -149,10 +154,9 @@ static struct hblk *small(struct arena *a, int c)
 	}
 	size_t sz = csize(c);
 	if ((size_t)(a->end - a->bump) < sz) {
-		char *m = grab(CHUNK);           /* the old chunk's tail is abandoned */
+		char *m = grab(CHUNK, &hs.chunks);   /* the old chunk's tail is abandoned */
 		if (!m)
 			return 0;
-		hs.chunks++;
 		a->bump = m;
 		a->end = m + CHUNK;
 	}
@@ -176,11 +180,9 @@ static struct hblk *span(struct arena *a, size_t total)
 			b->u.pages = b->cls;
 			return b;
 		}
-	struct hblk *b = (struct hblk *)grab(pages * PAGE_SIZE);
-	if (b) {
-		hs.spans++;
+	struct hblk *b = (struct hblk *)grab(pages * PAGE_SIZE, &hs.spans);
+	if (b)
 		b->u.pages = (uint32_t)pages;
-	}
 	return b;
 }
 
@@ -203,7 +205,7 @@ static int alloc(size_t n, size_t align, void **out)
 	} else
 		b = span(a, total);
 	if (!b) {
-		hs.fallback++;
+		__atomic_fetch_add(&hs.fallback, 1, __ATOMIC_RELAXED);   /* (between fences) */
 		return 0;
 	}
 	b->magic = MAGIC_USED;
@@ -248,7 +250,7 @@ static void hfree(void *p)
 	struct arena *a = slot ? arena(slot) : 0;
 	h->magic = b->magic = MAGIC_FREE;
 	if (!a) {
-		hs.stray++;
+		__atomic_fetch_add(&hs.stray, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	if (h->cls == BIGC) {

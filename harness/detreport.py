@@ -95,10 +95,11 @@ def runtime_table(R, progs):
     return rows
 
 
-def table1(R, progs):
+def table1(R, progs, par):
+    """det par's figures if it ran (— for a program it did not), else det's."""
     rows = []
     for w in progs:
-        k = "detpar" if any(get(R, w, "detpar", m, n) for m, n, _ in SETTINGS) else "det"
+        k = "detpar" if par else "det"
         d = get(R, w, k, "wall", 2) or get(R, w, k, "icount", 1)
         share = get(R, w, f"{k}.serial_share", "wall", 2) or \
             get(R, w, f"{k}.serial_share", "icount", 1)
@@ -221,7 +222,7 @@ def det_section(R, made):
         "dirtied pages; its linear_regression on the linreg_fs row):", "",
         table(["program", f"{'det par' if par else 'det'} token moves", "transactions", "mean ms", "pages committed",
                "serial share", "DTHREADS serial", "transactions", "mean ms", "dirtied pages"],
-              table1(R, progs)), "",
+              table1(R, progs, par)), "",
         serial, ""])
 
 

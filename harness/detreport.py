@@ -1,6 +1,6 @@
 """
-docs/results.md's det benchmark (issue 33): det beside fifo and kthread
-on the workload suite (harness/detexp.py's records) and beside DTHREADS's
+docs/results.md's det benchmark (issue 33): det and det par (det=par,
+its parallel phase) beside fifo and kthread on the workload suite (harness/detexp.py's records) and beside DTHREADS's
 published figures, with its plot docs/img/det_ratio.png. Every figure of
 ours comes from the JSON; DTHREADS's are the paper's (below).
 """
@@ -73,10 +73,10 @@ def mean_tx(r):
     return (d["serial_ns"] + d["parallel_ns"]) / d["tx"] / 1e6
 
 
-def goal(R, mode, smp):
+def goal(R, mode, smp, pkg="det"):
     """(programs of PHOENIX within GOAL by the median, in every boot,
-    programs measured) at a setting."""
-    rs = [get(R, w, "det_over_fifo", mode, smp) for w in PHOENIX]
+    programs measured) at a setting, for det or detpar."""
+    rs = [get(R, w, f"{pkg}_over_fifo", mode, smp) for w in PHOENIX]
     rs = [r for r in rs if r]
     return (sum(r["value"] <= GOAL for r in rs), sum(r["spread"]["max"] <= GOAL for r in rs),
             len(rs))
@@ -85,19 +85,24 @@ def goal(R, mode, smp):
 def runtime_table(R, progs):
     rows = []
     for w in progs:
-        ic = [get(R, w, k, "icount", 1) for k in ("fifo", "det_over_fifo", "kthread_over_fifo")]
-        wa = [get(R, w, k, "wall", 2) for k in ("fifo", "det_over_fifo", "kthread_over_fifo")]
+        ks = ("fifo", "det_over_fifo", "detpar_over_fifo", "kthread_over_fifo")
+        ic = [get(R, w, k, "icount", 1) for k in ks]
+        wa = [get(R, w, k, "wall", 2) for k in ks]
         dt = DT_RATIO.get(w, (None, DT_NEAR))[1]
-        rows.append([f"**{w}**" if w in PHOENIX else w, ms(ic[0]), x(ic[1], digits=3), x(ic[2], digits=3),
-                     ms(wa[0]), x(wa[1], True), x(wa[2], True), dt])
+        rows.append([f"**{w}**" if w in PHOENIX else w, ms(ic[0]),
+                     *[x(r, digits=3) for r in ic[1:]], ms(wa[0]),
+                     *[x(r, True) for r in wa[1:]], dt])
     return rows
 
 
-def table1(R, progs):
+def table1(R, progs, par):
+    """det par's figures if it ran (— for a program it did not), else det's."""
     rows = []
     for w in progs:
-        d = get(R, w, "det", "wall", 2) or get(R, w, "det", "icount", 1)
-        share = get(R, w, "det.serial_share", "wall", 2) or get(R, w, "det.serial_share", "icount", 1)
+        k = "detpar" if par else "det"
+        d = get(R, w, k, "wall", 2) or get(R, w, k, "icount", 1)
+        share = get(R, w, f"{k}.serial_share", "wall", 2) or \
+            get(R, w, f"{k}.serial_share", "icount", 1)
         t = mean_tx(d)
         dt = DT_TABLE1.get(w)
         rows.append([w, stat(d, "moves"), stat(d, "tx"), f"{t:.2f}" if t is not None else "—",
@@ -112,11 +117,13 @@ def false_sharing(R):
     pays for -f at 2 CPUs than the extra instructions -f costs (icount)."""
     fs2, pl2 = get(R, FALSE_SHARING, "fifo", "wall", 2), get(R, "linreg", "fifo", "wall", 2)
     fs1, pl1 = get(R, FALSE_SHARING, "fifo", "icount", 1), get(R, "linreg", "fifo", "icount", 1)
-    d2 = get(R, FALSE_SHARING, "det_over_fifo", "wall", 2)
+    pkg = "detpar" if get(R, FALSE_SHARING, "detpar_over_fifo", "wall", 2) else "det"
+    d2 = get(R, FALSE_SHARING, f"{pkg}_over_fifo", "wall", 2)
     if not d2:
         return "False sharing (linreg_fs): not measured at 2 CPUs in this run."
-    out = (f"False sharing (`linreg -f`, linreg_fs): at 2 CPUs det/fifo is {d2['value']:.2f} "
-           f"(median of per-boot ratios), so det is "
+    name = NAMES[pkg]
+    out = (f"False sharing (`linreg -f`, linreg_fs): at 2 CPUs {name}/fifo is {d2['value']:.2f} "
+           f"(median of per-boot ratios), so {name} is "
            f"{'ahead of' if d2['value'] < 1 else 'not ahead of'} fifo there by the median, "
            f"ahead in {sum(v < 1 for v in d2['samples'])} of {len(d2['samples'])} boots")
     if fs2 and pl2 and fs1 and pl1:
@@ -128,16 +135,22 @@ def false_sharing(R):
     return out + "."
 
 
+NAMES = {"det": "det", "detpar": "det par"}
+
+
 def goal_text(R):
     out = []
-    for mode, smp, label in SETTINGS:
-        n, every, of = goal(R, mode, smp)
-        if not of:
-            out.append(f"{label}: not measured")
-            continue
-        met = "met" if n >= GOAL_COUNT and of == len(PHOENIX) else "not met"
-        out.append(f"{label}: det within {GOAL}× of fifo on {n} of {of} by the median ({met})"
-                   + (f", in every boot on {every}" if mode == "wall" else ""))
+    for pkg in ("det", "detpar"):
+        for mode, smp, label in SETTINGS:
+            n, every, of = goal(R, mode, smp, pkg)
+            if not of:
+                if pkg == "det" or any(get(R, w, "detpar", m, s) for w in PHOENIX
+                                       for m, s, _ in SETTINGS):
+                    out.append(f"{label}: {NAMES[pkg]} not measured")
+                continue
+            met = "met" if n >= GOAL_COUNT and of == len(PHOENIX) else "not met"
+            out.append(f"{label}: {NAMES[pkg]} within {GOAL}× of fifo on {n} of {of} by the "
+                       f"median ({met})" + (f", in every boot on {every}" if mode == "wall" else ""))
     return "; ".join(out)
 
 
@@ -146,15 +159,19 @@ def det_section(R, made):
     progs = programs(R)
     if not progs:
         return "_No det benchmark figures in this run (`--only detbench`)._\n"
-    any_share = any(get(R, w, "det.serial_share", m, s) for w in progs for m, s, _ in SETTINGS)
-    any_tx = any(stat(get(R, w, "det", m, s), "tx") != "—" for w in progs for m, s, _ in SETTINGS)
+    any_share = any(get(R, w, f"{k}.serial_share", m, s) for w in progs for m, s, _ in SETTINGS
+                    for k in ("det", "detpar"))
+    any_tx = any(stat(get(R, w, k, m, s), "tx") != "—" for w in progs for m, s, _ in SETTINGS
+                 for k in ("det", "detpar"))
     any_share = any_share or any_tx
+    par = any(get(R, w, "detpar", m, s) for w in progs for m, s, _ in SETTINGS)
     wall = [get(R, w, "fifo", "wall", 2) for w in progs]
     load = [u for u in R.data["header"].get("updates", [])
             if any(e.startswith("detbench") for e in u["experiments"])]
     where = (f" (the last run of these: load average {load[-1]['loadavg_at_start'][0]:.1f} at "
              f"start, {load[-1]['loadavg_at_end'][0]:.1f} at end)" if load else "")
-    serial = ("det reports its transactions (`tx`), the pages it committed (`commit_pages`) "
+    serial = ("det par reports its transactions (`tx`: a thread's stint between fences, "
+              "committed), the pages it committed (`commit_pages`) "
               "and its serial and parallel time (`serial_ns`, `parallel_ns`): the serial share "
               "is serial / (serial + parallel), per boot, its median over boots at 2 CPUs; a "
               "transaction's mean length is their sum over `tx`; — where det did not say."
@@ -163,7 +180,11 @@ def det_section(R, made):
               "run: it has no parallel phase, so every instruction of a det program runs "
               "holding the token (serial share 100%), its transactions are its token moves and "
               "it commits no pages; the columns show — rather than figures it does not make.")
-    caveat = ("" if any_share else
+    caveat = (" Plain det runs one thread at a time (no parallel phase): at 2 CPUs its ratio "
+              "is about the speedup fifo gets from the second vCPU. det par runs its threads "
+              "at once between fences, each in its isolated view of the program's data and "
+              "heap." if par else
+              "" if any_share else
               " On one CPU nothing runs in parallel, so there the goal says only that det's "
               "token costs nothing. det has no parallel phase yet (below), so at 2 CPUs its "
               "ratio is fifo's gain from the second vCPU: met or not, the goal there measures "
@@ -171,34 +192,37 @@ def det_section(R, made):
               "figures need its parallel phase.")
     return "\n".join([
         "**Run time beside fifo and kthread** (`make bench`'s `detbench.*`, harness/detexp.py: "
-        "the workload suite, 4 threads, through the POSIX layer; Phoenix's eight in bold; "
+        "the workload suite, 4 threads, through the POSIX layer; det is plain `pkg=det`, "
+        "det par is `pkg=det det=par`, DTHREADS's parallel phase; Phoenix's eight in bold; "
         "linreg_fs is `linreg -f`, its per-thread sums adjacent in memory as in Phoenix's "
         "linear_regression; DTHREADS column: its Figure 4, run time over pthreads on 8 cores, "
         "where its text gives a figure):", "",
-        table(["program", "1 CPU icount: fifo ms", "det ÷ fifo", "kthread ÷ fifo",
-               "2 CPUs wall: fifo ms", "det ÷ fifo", "kthread ÷ fifo",
-               "DTHREADS ÷ pthreads"], runtime_table(R, progs)), "",
+        table(["program", "1 CPU icount: fifo ms", "det ÷ fifo", "det par ÷ fifo",
+               "kthread ÷ fifo", "2 CPUs wall: fifo ms", "det ÷ fifo", "det par ÷ fifo",
+               "kthread ÷ fifo", "DTHREADS ÷ pthreads"], runtime_table(R, progs)), "",
         "1 CPU icount: guest instructions of the timed part (1 instruction = 1 ns), scale 1, "
         "each program on each package one after another in one boot; two boots, "
         f"{'identical' if all_repro(R) else 'NOT identical'}. 2 CPUs wall: multi-threaded TCG, "
-        f"scale {scale(R)}, each program on fifo, det and kthread back to back in one boot, "
+        f"scale {scale(R)}, each program on fifo, det, det par and kthread back to back in one "
+        "boot, "
         "the ratio taken within the boot and its median over "
         f"{max([r['runs'] for r in wall if r] or [0])} boots [smallest–largest]. The host has 2 "
         f"cores shared with other helpers' QEMUs{where}: a wall ratio far from 1 in the same "
-        "direction in most boots means something, one near 1 little. det runs one thread at a "
-        "time, so its ratio at 2 CPUs is about the speedup fifo gets from the second CPU; a "
-        "second vCPU that gets no host core of its own gives fifo none, and det's ratio comes "
+        "direction in most boots means something, one near 1 little. Plain det runs one thread "
+        "at a time, so its ratio at 2 CPUs is about the speedup fifo gets from the second CPU; "
+        "a second vCPU that gets no host core of its own gives fifo none, and det's ratio comes "
         "out near 1 for that reason, not for det's.", "",
         f"**Issue 33's goal** (DTHREADS's: within {GOAL}× of pthreads on {GOAL_COUNT} of the "
         f"{len(PHOENIX)} Phoenix programs): {goal_text(R)}. {false_sharing(R)}{caveat}", "",
         *([f"![det and kthread over fifo per program](img/{made})", ""] if made else []),
-        "**DTHREADS's Table 1 beside det's own figures** (det.stats, printed by det at exit, "
+        f"**DTHREADS's Table 1 beside {'det par' if par else 'det'}'s own figures** (det.stats, "
+        "printed by det at exit, "
         "from the 2 CPUs wall run's first boot, else the icount run's; DTHREADS's columns: "
         "its Table 1 on 8 cores, serial share of time, transactions, their mean length, "
         "dirtied pages; its linear_regression on the linreg_fs row):", "",
-        table(["program", "det token moves", "transactions", "mean ms", "pages committed",
+        table(["program", f"{'det par' if par else 'det'} token moves", "transactions", "mean ms", "pages committed",
                "serial share", "DTHREADS serial", "transactions", "mean ms", "dirtied pages"],
-              table1(R, progs)), "",
+              table1(R, progs, par)), "",
         serial, ""])
 
 
@@ -228,11 +252,13 @@ def plot(R, img):
     fig, ax = plt.subplots(figsize=(11, 4))
     bars = (("det_over_fifo", "icount", 1, "det ÷ fifo, 1 CPU icount", "tab:gray"),
             ("det_over_fifo", "wall", 2, "det ÷ fifo, 2 CPUs wall", "tab:green"),
+            ("detpar_over_fifo", "icount", 1, "det par ÷ fifo, 1 CPU icount", "tab:olive"),
+            ("detpar_over_fifo", "wall", 2, "det par ÷ fifo, 2 CPUs wall", "tab:orange"),
             ("kthread_over_fifo", "wall", 2, "kthread ÷ fifo, 2 CPUs wall", "tab:blue"))
     w = 0.8 / len(bars)
     for i, (what, mode, smp, label, color) in enumerate(bars):
         rs = [get(R, p, what, mode, smp) for p in progs]
-        xs = [j + (i - 1) * w for j in range(len(progs))]
+        xs = [j + (i - (len(bars) - 1) / 2) * w for j in range(len(progs))]
         ys = [r["value"] if r else 0 for r in rs]
         err = [[max(r["value"] - r["spread"]["min"], 0) if r else 0 for r in rs],
                [max(r["spread"]["max"] - r["value"], 0) if r else 0 for r in rs]]
@@ -247,7 +273,8 @@ def plot(R, img):
     ax.set_xticks(range(len(progs)))
     ax.set_xticklabels(progs, rotation=20)
     ax.set_ylabel("run time ÷ fifo's (lower is better)")
-    ax.set_title("det beside fifo and kthread (bars: median; whiskers: smallest–largest boot)")
+    ax.set_title("det and det par beside fifo and kthread (bars: median; whiskers: "
+                 "smallest–largest boot)")
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
     name = "det_ratio.png"

@@ -52,7 +52,7 @@ class Records:
 
     def pkgs(self):
         have = {r["package"] for r in self.data["records"]
-                if r["package"] not in ("kernel", "linux") + SPECIAL}
+                if r["package"] not in ("kernel", "linux", "detpar") + SPECIAL}   # (det=par: det's)
         return [p for p in PKG_ORDER if p in have] + sorted(have - set(PKG_ORDER))
 
     def matching(self, pattern):

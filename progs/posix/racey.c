@@ -24,6 +24,11 @@
  * and time out in a condition wait nobody signals (1 ms), every
  * LOG_EVERY steps: under det their timeouts come at the same points too.
  *
+ * `racey THREADS ITERS heap` races on a malloc'd array instead of a
+ * global one, and `addr` hashes the blocks' addresses themselves (not
+ * offsets): under det=par the heap is isolated and placed like the
+ * globals, so both are the same in every run too.
+ *
  * `racey deadlock` deadlocks on purpose (main holds a mutex a thread
  * waits for, and joins that thread): det must say so and name both.
  */
@@ -40,14 +45,14 @@
 #define LOG_EVERY 1000
 #define LOGMAX    (1 << 16)
 
-static volatile uint32_t slot[SLOTS];
-static int nthreads, iters, timed;
+static volatile uint32_t gslot[SLOTS], *slot = gslot;
+static int nthreads, iters, timed, onheap;
 static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t half;
 static int logv[LOGMAX];
 static int nlog;
-static uint64_t randh[MAXT], heaph[MAXT];
+static uint64_t randh[MAXT], heaph[MAXT], addrh[MAXT];
 static char *base;                  /* a block main got first: offsets from it */
 
 static uint32_t mix(uint32_t x)
@@ -78,7 +83,7 @@ static void step(int id, int k)
 static void *worker(void *arg)
 {
 	int id = (int)(intptr_t)arg;
-	uint64_t rh = 0xcbf29ce484222325ULL, hh = rh;
+	uint64_t rh = 0xcbf29ce484222325ULL, hh = rh, ah = rh;
 	for (int k = 0; k < iters; k++) {
 		step(id, k);
 		if (k % LOG_EVERY == 0) {
@@ -101,6 +106,7 @@ static void *worker(void *arg)
 			rh = fnv(rh, (uint64_t)rand());
 			char *m = malloc(16 + (size_t)(k % 200));
 			hh = fnv(hh, (uint64_t)(m - base));
+			ah = fnv(ah, (uint64_t)(uintptr_t)m);
 			free(m);
 		}
 		if (k == iters / 2)
@@ -108,6 +114,7 @@ static void *worker(void *arg)
 	}
 	randh[id] = rh;
 	heaph[id] = hh;
+	addrh[id] = ah;
 	printf("racey thread %d done\n", id);
 	return 0;
 }
@@ -139,11 +146,14 @@ int main(int argc, char **argv)
 	nthreads = argc > 1 ? atoi(argv[1]) : 8;
 	iters = argc > 2 ? atoi(argv[2]) : 20000;
 	timed = argc > 3 && !strcmp(argv[3], "timed");
+	onheap = argc > 3 && !strcmp(argv[3], "heap");
 	if (nthreads < 1 || nthreads > MAXT || iters < 1) {
 		printf("racey: bad arguments (1-%d threads, iters >= 1)\n", MAXT);
 		return 2;
 	}
 	base = malloc(16);
+	if (onheap && !(slot = calloc(SLOTS, sizeof *slot)))
+		return 1;
 	for (int i = 0; i < SLOTS; i++)
 		slot[i] = mix((uint32_t)i + 1);
 	pthread_barrier_init(&half, 0, (unsigned)nthreads);
@@ -155,7 +165,7 @@ int main(int argc, char **argv)
 		}
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(t[i], 0);
-	uint64_t sig = 0xcbf29ce484222325ULL, order = sig, rh = sig, hh = sig;
+	uint64_t sig = 0xcbf29ce484222325ULL, order = sig, rh = sig, hh = sig, ah = sig;
 	for (int i = 0; i < SLOTS; i++)
 		sig = fnv(sig, slot[i]);
 	for (int i = 0; i < nlog; i++)
@@ -163,10 +173,12 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nthreads; i++) {
 		rh = fnv(rh, randh[i]);
 		hh = fnv(hh, heaph[i]);
+		ah = fnv(ah, addrh[i]);
 	}
 	printf("@result {\"name\":\"racey\",\"threads\":%d,\"iters\":%d,\"sig\":\"%016llx\","
-	       "\"order\":\"%016llx\",\"rand\":\"%016llx\",\"heap\":\"%016llx\"}\n",
+	       "\"order\":\"%016llx\",\"rand\":\"%016llx\",\"heap\":\"%016llx\",\"addr\":\"%016llx\","
+	       "\"base\":\"%p\"}\n",
 	       nthreads, iters, (unsigned long long)sig, (unsigned long long)order,
-	       (unsigned long long)rh, (unsigned long long)hh);
+	       (unsigned long long)rh, (unsigned long long)hh, (unsigned long long)ah, (void *)base);
 	return 0;
 }

@@ -8,8 +8,10 @@
  * map keeps for the program's own objects (__prog_data.. in ulib/user.ld,
  * nothing of the runtime's in it). Between synchronizations a thread's
  * stores there are its own; every read sees what the last serial phase
- * left, or its own stores. Every synchronization, malloc, console write
- * and rand is a fence (<animart/fence.h>): the thread stops there. Once
+ * left, or its own stores. The heap (heap.c) is in every view too, and
+ * each thread mallocs from an arena of its own without a fence. Every
+ * synchronization, console write and rand is a fence
+ * (<animart/fence.h>): the thread stops there. Once
  * every thread of the parallel phase has stopped, the serial phase
  * passes a token through them in a fixed order (the order they finished
  * their previous serial turns: round robin); the holder commits its
@@ -24,11 +26,10 @@
  * included: nobody commits while anybody computes.
  *
  * Where it differs from DTHREADS: memory outside the program's data
- * (the heap, stacks, the libraries' own data) is shared directly, not
- * isolated: a program that races on malloc'd memory or on a stack is
- * not made deterministic (one that synchronizes its heap accesses is).
- * malloc uses its central lists only, so the blocks it returns depend
- * only on the order of the calls. Timed waits time out only when no
+ * and heap (stacks, the libraries' own data) is shared directly, not
+ * isolated: a program that races on a stack is not made deterministic.
+ * malloc's central lists (the runtime's own blocks, made inside serial
+ * operations) serve in the token's order only. Timed waits time out only when no
  * thread can run otherwise (the earliest begun first), then sleep out
  * their real deadline holding the token.
  */
@@ -40,6 +41,7 @@
 #include <animart/fence.h>
 #include <anima/view.h>
 #include "par.h"
+#include "heap.h"
 
 #define DET_DEADLOCK 86              /* as det.c's: the exit status of a deadlock */
 #define TICKS_PER_MS 20              /* as det.c's: a timed wait's ms, in token moves */
@@ -65,6 +67,7 @@ struct pthr {
 	struct pthr *next;           /* on waitl, runl or tq */
 	struct pthr *tnext;          /* on timedl */
 	struct pthr *lnext;          /* on live */
+	void *arena;                 /* its heap (heap.c) */
 };
 
 struct dvp {
@@ -150,7 +153,17 @@ static void ensure_view(void)
 		printf("det: cannot enter a view of the program's data (%ld)\n", r);
 		exit(70);
 	}
+	heap_enter();
 	d->inview = 1;
+}
+
+/* heap.c: the caller's arena slot, if it is a det thread; between: not
+   inside an operation (its mallocs there are its own, with no turn). */
+void **par_arena(int *between)
+{
+	struct pthr *me = me_of(thread_self());
+	*between = me && !me->in_op;
+	return me ? &me->arena : 0;
 }
 
 /* The holder's stores go into the space (only a holder commits). */
@@ -491,6 +504,7 @@ static __attribute__((noreturn)) void par_exit(struct thread *self)
 		me->in_op = 1;
 		fence_begin(me);
 	}
+	heap_exit(&me->arena);
 	commit();
 	spin_lock_by(&g, 0);
 	for (struct pthr **pp = &live; *pp; pp = &(*pp)->lnext)
@@ -546,7 +560,10 @@ static void *par_main(void *arg)
 {
 	(void)arg;
 	mainrec.t = (struct uthread *)thread_self();
-	ensure_view();
+	/* Alone, main needs no view (DTHREADS: single-threaded execution):
+	   its stores go straight into the space until its first create
+	   (or block), which enters it, so a program's set-up costs no
+	   private pages and no commit. */
 	spin_lock_by(&g, 0);
 	next_token();                /* the first parallel phase: main alone */
 	spin_unlock_by(&g, 0);
@@ -596,6 +613,7 @@ static void par_free(struct thread *t)
 struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr *at)
 {
 	take_turn();
+	ensure_view();
 	struct pthr *p = calloc(1, sizeof *p);
 	struct uthread *t = 0;
 	if (p) {
@@ -648,6 +666,7 @@ __attribute__((noreturn)) void par_run(void *(*f)(void *), void *a)
 	nlive = nvps = 1;
 	malloc_central_only = 1;     /* blocks by the order of the calls alone */
 	pcancel_any = 1;
+	heap_init();                 /* (its report after det.stats) */
 	atexit(par_report);
 	phase_t0 = now_ns();
 	rt_run(&par, 1, par_main, 0);

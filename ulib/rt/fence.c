@@ -5,6 +5,7 @@
 
 int (*__fence_hook)(int enter);
 int __fence_mx_free = 0, __fence_mx_held = 1;
+const struct fence_heap *__fence_heap;
 
 int __fence_enter(void)
 {

@@ -15,6 +15,7 @@
  */
 #ifndef ANIMART_FENCE_H
 #define ANIMART_FENCE_H
+#include <stddef.h>
 
 extern int (*__fence_hook)(int enter);
 int __fence_enter(void);             /* __fence_hook(1), out of line */
@@ -25,6 +26,20 @@ void __fence_exit(void);             /* __fence_hook(0) */
    sets both to -1, which no mutex holds, so every lock and unlock goes
    to the library's, a serial operation. */
 extern int __fence_mx_free, __fence_mx_held;
+
+/* A package's own heap (det=par's per-thread arenas, threadpkgs/det/
+   heap.c), which malloc and its kin ask before they fence: alloc serves
+   n bytes aligned to align (1; *out 0 when out of memory) or declines
+   (0: the library's lists serve, fenced); size is p's room if p is the
+   heap's, else FENCE_NOT_MINE; free takes one of the heap's. Set once,
+   never cleared, so its blocks are freed there to the end. */
+#define FENCE_NOT_MINE ((size_t)-1)
+struct fence_heap {
+	int (*alloc)(size_t n, size_t align, void **out);
+	size_t (*size)(void *p);
+	void (*free)(void *p);
+};
+extern const struct fence_heap *__fence_heap;
 
 /* (Only a compare on the fast path: the hook is called out of line.) */
 #define FENCED(call) do {                                                      \

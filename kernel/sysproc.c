@@ -221,6 +221,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return disk_maxflight;
 	case INFO_VIEW_PAGES:
 		return (long)__atomic_load_n(&myvp()->space->viewpages, __ATOMIC_RELAXED);
+	case INFO_VIEW_RACES:
+		return (long)__atomic_load_n(&myvp()->space->viewraces, __ATOMIC_RELAXED);
 	case INFO_MEM_TOTAL:
 		return (long)mem_total_bytes;
 	case INFO_MEM_CHARGED:

@@ -233,13 +233,18 @@ static int commit_page(struct space *sp, uint64_t va, const uint8_t *pg, const u
 		if ((s & PTE_P) && (s & PTE_W) && !(s & (PTE_SHARED | PTE_KERNEL))) {
 			uint8_t *dst = P2V(s & PTE_ADDR);
 			const uint64_t *pw = (const uint64_t *)pg, *tww = (const uint64_t *)tw;
+			uint64_t races = 0;
 			for (int w = 0; w < (int)(PGSIZE / 8); w++)
 				if (pw[w] != tww[w]) {
 					for (int b = w * 8; b < w * 8 + 8; b++)
-						if (pg[b] != tw[b])
+						if (pg[b] != tw[b]) {
+							races += dst[b] != tw[b];   /* changed since the twin too */
 							dst[b] = pg[b];
+						}
 					changed = 1;
 				}
+			if (races)
+				__atomic_add_fetch(&sp->viewraces, races, __ATOMIC_RELAXED);
 			spin_unlock(&sp->lock);
 			return changed;
 		}

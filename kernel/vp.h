@@ -204,6 +204,7 @@ struct space {
 	int nsegs;                   /* live segments it created (atomic) */
 	uint64_t segpages;           /* pages charged for them (atomic; counts in the quota) */
 	uint64_t viewpages;          /* pages its VPs' views hold (atomic; in the quota; view.c) */
+	uint64_t viewraces;          /* bytes two views changed between one's twin and its commit (atomic) */
 	uint64_t robust;             /* its robust list (SYS_seg_robust): user address */
 	int nrobust;                 /* entries */
 	const char *kill_cause;      /* set when the kernel killed the space */

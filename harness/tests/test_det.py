@@ -77,14 +77,20 @@ def test_racey_with_timeouts_is_repeatable_under_det(boot):
     assert len(set(seen.values())) == 1, seen
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-def test_ptest_on_det(boot, smp):
+# det and its parallel phase (det=par, threadpkgs/det/par.c): par at -smp 2
+# only (each of its ptest runs takes minutes of token rounds).
+MODES = [("det", 1), ("det", 2), ("det,det=par", 2)]
+IDS = ["det-1", "det-2", "par-2"]
+
+
+@pytest.mark.parametrize("pkg,smp", MODES, ids=IDS)
+def test_ptest_on_det(boot, pkg, smp):
     """Every area of ptest, as on the general-purpose packages
     (test_posix.py::test_ptest)."""
-    r = boot(f"run=ptest,pkg=det", smp=smp, timeout=300)
+    r = boot(f"run=ptest,pkg={pkg}", smp=smp, timeout=900)
     got = areas(r)
     failed = {a: got[a].get("why") for a in got if not got[a]["ok"]}
-    assert not failed, f"det smp={smp}: {failed}\n{r.tail()}"
+    assert not failed, f"{pkg} smp={smp}: {failed}\n{r.tail()}"
     assert sorted(got) == sorted(AREAS), r.tail()
     flk = [l for l in r.lines if l.startswith("flk ")]
     assert flk == ["flk A 0", "flk A 1", "flk A 2", "flk B"], flk
@@ -98,9 +104,20 @@ PROGRAMS = [("atomics", 45), ("c11thr", 110), ("discard", 39), ("forkposix", 27)
             ("timers", 117), ("uctx", 34)]
 
 
-@pytest.mark.parametrize("prog,at_least", PROGRAMS, ids=[p for p, _ in PROGRAMS])
-def test_posix_programs_on_det(boot, prog, at_least):
-    self_test(boot, prog, "det", 2, at_least, timeout=240)
+# det=par runs them too but for those that test what its model leaves out
+# (docs/posix.md, "The parallel phase"): atomics and portcompat (atomic
+# read-modify-writes of program globals between synchronizations, and a
+# lock of the program's own on futex calls and atomics), discard (it
+# counts the VP det=par keeps for the next thread as memory lost).
+PAR_OUT = {"atomics", "portcompat", "discard"}
+CASES = [(p, n, "det") for p, n in PROGRAMS] + \
+        [(p, n, "det,det=par") for p, n in PROGRAMS if p not in PAR_OUT]
+
+
+@pytest.mark.parametrize("prog,at_least,pkg", CASES,
+                         ids=[p + ("-par" if "par" in k else "") for p, _, k in CASES])
+def test_posix_programs_on_det(boot, prog, at_least, pkg):
+    self_test(boot, prog, pkg, 2, at_least, timeout=300)
 
 
 @pytest.mark.parametrize("smp,vps", [(1, 1), (2, 4), (4, 4)])

@@ -6,18 +6,21 @@ rand. progs/posix/racey's unsynchronized read-modify-writes on its shared
 array (in the program's .bss: in the view) then give the same signatures
 and console lines over -smp 1/2/4, the kernel's jitter and another space
 beside it, while the threads did run in parallel phases of more than one
-thread (det.stats: transactions outnumber the parallel phases). The
-control (fifo differs run to run) is test_det.py's. det=par's heap
+thread (det.stats: transactions outnumber the parallel phases). racey's
+`pipe` figure (the order of the threads' writes to a pipe in the middle
+of their parallel stints) is the same too: write() is a fence, as are
+the other system calls whose order another thread can see. The control
+(fifo differs run to run) is test_det.py's. det=par's heap
 (threadpkgs/det/heap.c: per-thread arenas in an isolated range) makes
 malloc'd memory isolated and deterministic too, and its mallocs serial
-operations no more (the two tests at the end)."""
+operations no more (the two heap tests).
 from helpers import done, only
 
 RACEY = "8,20000"
-FIELDS = ("sig", "order", "rand", "heap")
+FIELDS = ("sig", "order", "rand", "heap", "pipe")   # pipe: write() is a fence
 SETTINGS = [(1, ""), (2, ""), (2, "jitter=2"), (4, "jitter=4"), (2, "beside")]
 # det.stats figures that count what happened, not how long it took
-STATS = ("moves", "tx", "commit_pages", "phases", "threads")
+STATS = ("moves", "tx", "commit_pages", "phases", "threads", "races")
 
 
 def racey(boot, smp, pre, args=RACEY):
@@ -41,8 +44,9 @@ def test_racey_is_repeatable_with_the_parallel_phase(boot):
             assert lines == first, (smp, pre, lines, first)
     assert len(set(seen.values())) == 1, seen
     assert len(first) == 8
-    moves, tx, pages, phases, threads = sig[len(FIELDS):]
+    moves, tx, pages, phases, threads, races = sig[len(FIELDS):]
     assert threads == 9 and pages > 0, sig
+    assert races > 0, sig            # racey's race, seen by the commits (INFO_VIEW_RACES)
     assert tx > phases, sig          # some phases ran several threads at once
 
 
@@ -102,3 +106,69 @@ def test_revindex_mallocs_need_no_token_under_icount(boot):
     heap = only(r, "result", name="det.heap")
     assert ratio < 2.0, (ratio, heap)
     assert 0 < heap["turns"] < 100 and heap["fallback"] == 0, heap
+
+
+def test_spinning_on_a_flag_is_reported_not_hung(boot):
+    """progs/posix/detbad spin: a thread waits for a flag with a plain
+    loop that main sets and then joins it. On fifo it ends (the
+    control); under det=par the spinner's view never changes (nobody
+    commits while it runs), so det ends the program with status 87
+    naming the one thread still running, after `detspin=2` seconds in
+    which nobody else arrived (before: a hang)."""
+    r = boot("run=detbad,pkg=fifo,spin", smp=2, timeout=60)
+    done(r, 0)
+    only(r, "result", name="detbad", mode="spin")
+    r = boot("run=detbad,pkg=det,det=par,detspin=2,spin", smp=2, timeout=120)
+    res = only(r, "result", name="det.spin")
+    assert len(res["running"]) == 1, res
+    assert any("spinning on a shared flag" in l for l in r.lines), r.tail()
+    assert [e["status"] for e in r.events("exit")] == [87], r.tail()
+    assert not [e for e in r.events("result") if e.get("name") == "detbad"], r.tail()
+
+
+def test_lock_order_deadlock_is_reported_under_the_parallel_phase(boot):
+    """detbad lock: two threads take two mutexes in opposite orders and
+    main joins them: reported as a deadlock naming all three."""
+    r = boot("run=detbad,pkg=det,det=par,lock", smp=2, timeout=60)
+    res = only(r, "result", name="det.deadlock")
+    assert len(res["blocked"]) == 3, res
+    assert [e["status"] for e in r.events("exit")] == [86], r.tail()
+
+
+def test_twins_past_the_quota_kill_the_space_not_the_kernel(boot):
+    """detbad quota 8: four threads each write all 2,048 pages of an 8 MiB
+    array in one parallel phase, a private copy and a twin per page
+    each (64 MiB) against memquota=24: the space is killed with the
+    view's message while a fifo racey beside it ends normally, and the
+    kernel halts in order with every page back (memcheck). On fifo the
+    same program fits (the control)."""
+    r = boot("memcheck memquota=24 run=detbad,pkg=fifo,quota,8", smp=2, timeout=120)
+    done(r, 0)
+    only(r, "result", name="detbad", mode="quota")
+    r = boot("memcheck memquota=24 run=detbad,pkg=det,det=par,quota,8 "
+             "run=racey,pkg=fifo,4,20000", smp=2, timeout=200)
+    assert r.kind == "done", r.tail()
+    assert "killed: out of memory" in r.log and "isolated view (copy and twin)" in r.log, r.tail()
+    ex = {e["prog"]: e for e in r.events("exit")}
+    assert ex["detbad"].get("killed") == "out of memory", ex
+    assert ex["racey"]["status"] == 0, ex
+
+
+def test_atomics_between_synchronizations_are_reported(boot):
+    """progs/posix/atomics counts with atomic read-modify-writes of
+    program globals between synchronizations, which det=par's model does
+    not cover (docs/posix.md): each thread's view keeps its own count.
+    Its checks of those counts fail, and det says so at the end: the
+    commits found bytes two threads wrote between synchronizations
+    (kernel/view.c, INFO_VIEW_RACES), where ptest's synchronized areas
+    find none."""
+    r = boot("run=atomics,pkg=det,det=par", smp=2, timeout=300)
+    res = only(r, "result", name="atomics")
+    st = only(r, "result", name="det.stats")
+    assert res["failures"] > 0 and st["races"] > 0, (res, st)
+    assert any("written by two threads between their synchronizations" in l
+               for l in r.lines), r.tail()
+    r = boot("run=ptest,pkg=det,det=par,once,rwlock,keys", smp=2, timeout=300)
+    st = only(r, "result", name="det.stats")
+    assert st["races"] == 0, st
+    assert all(e["ok"] for e in r.events("result") if e["name"].startswith("ptest.")), r.tail()

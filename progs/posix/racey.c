@@ -12,6 +12,8 @@
  *     (the order threads got the lock),
  *   - meet at a barrier halfway,
  *   - call rand() (one shared state) and malloc (which block each got),
+ *   - write their id to a pipe halfway between two of those lock rounds,
+ *     up to 16 times each (main reads the order after the joins: `pipe`),
  *   - print one line each, unsynchronized, when they finish.
  * It ends with
  *   @result {"name":"racey","threads":T,"iters":N,"sig":"<hash of the
@@ -54,6 +56,7 @@ static int logv[LOGMAX];
 static int nlog;
 static uint64_t randh[MAXT], heaph[MAXT], addrh[MAXT];
 static char *base;                  /* a block main got first: offsets from it */
+static int pfd[2];                  /* the ids written, in the order written */
 
 static uint32_t mix(uint32_t x)
 {
@@ -109,6 +112,11 @@ static void *worker(void *arg)
 			ah = fnv(ah, (uint64_t)(uintptr_t)m);
 			free(m);
 		}
+		if (k % LOG_EVERY == LOG_EVERY / 2 && k < 16 * LOG_EVERY) {
+			char c = (char)id;
+			if (write(pfd[1], &c, 1) != 1)
+				printf("racey: pipe write failed\n");
+		}
 		if (k == iters / 2)
 			pthread_barrier_wait(&half);
 	}
@@ -154,6 +162,10 @@ int main(int argc, char **argv)
 	base = malloc(16);
 	if (onheap && !(slot = calloc(SLOTS, sizeof *slot)))
 		return 1;
+	if (pipe(pfd)) {
+		printf("racey: no pipe\n");
+		return 1;
+	}
 	for (int i = 0; i < SLOTS; i++)
 		slot[i] = mix((uint32_t)i + 1);
 	pthread_barrier_init(&half, 0, (unsigned)nthreads);
@@ -175,10 +187,17 @@ int main(int argc, char **argv)
 		hh = fnv(hh, heaph[i]);
 		ah = fnv(ah, addrh[i]);
 	}
+	uint64_t ph = sig ^ order;          /* (any start: the same in every run) */
+	char c[256];
+	close(pfd[1]);
+	for (long n; (n = read(pfd[0], c, sizeof c)) > 0; )
+		for (long i = 0; i < n; i++)
+			ph = fnv(ph, (uint64_t)c[i]);
 	printf("@result {\"name\":\"racey\",\"threads\":%d,\"iters\":%d,\"sig\":\"%016llx\","
 	       "\"order\":\"%016llx\",\"rand\":\"%016llx\",\"heap\":\"%016llx\",\"addr\":\"%016llx\","
-	       "\"base\":\"%p\"}\n",
+	       "\"base\":\"%p\",\"pipe\":\"%016llx\"}\n",
 	       nthreads, iters, (unsigned long long)sig, (unsigned long long)order,
-	       (unsigned long long)rh, (unsigned long long)hh, (unsigned long long)ah, (void *)base);
+	       (unsigned long long)rh, (unsigned long long)hh, (unsigned long long)ah, (void *)base,
+	       (unsigned long long)ph);
 	return 0;
 }

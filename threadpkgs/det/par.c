@@ -10,8 +10,10 @@
  * stores there are its own; every read sees what the last serial phase
  * left, or its own stores. The heap (heap.c) is in every view too, and
  * each thread mallocs from an arena of its own without a fence. Every
- * synchronization, console write and rand is a fence
- * (<animart/fence.h>): the thread stops there. Once
+ * synchronization, console write, rand, and every system call whose
+ * order another thread can see (files, pipes, fork, the clocks:
+ * docs/posix.md) is a fence (<animart/fence.h>): the thread stops
+ * there. Once
  * every thread of the parallel phase has stopped, the serial phase
  * passes a token through them in a fixed order (the order they finished
  * their previous serial turns: round robin); the holder commits its
@@ -35,6 +37,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <animart/sys.h>
 #include <animart/clock.h>
 #include <animart/rtq.h>
@@ -44,6 +47,7 @@
 #include "heap.h"
 
 #define DET_DEADLOCK 86              /* as det.c's: the exit status of a deadlock */
+#define DET_SPIN 87                  /* a thread that never reaches a fence (report_spin) */
 #define TICKS_PER_MS 20              /* as det.c's: a timed wait's ms, in token moves */
 
 extern char __prog_data[], __prog_data_end[];
@@ -51,6 +55,7 @@ extern int malloc_central_only;
 extern volatile int pcancel_any;     /* ulib/pthread: every condition wait takes its fenced path */
 
 int det_par;                         /* `det=par` (ulib/pthread/pstart.c) */
+int det_spin_s = 60;                 /* `detspin=S`: report a thread S s past the others' fences (0: never) */
 
 enum { P_WAIT, P_PAR, P_ARRIVED, P_TQ, P_HOLD, P_BLOCKED, P_DEAD };
 
@@ -87,12 +92,14 @@ static struct pthr *tq, **tqt = &tq;           /* the token's queue */
 static struct pthr *timedl;
 static struct pthr *live;
 static struct pthr *holder;
+static struct pthr *spare;                     /* joined threads' records, for reuse */
 static int nrun, nlive, nvps, deadlocked;
 static struct pthr mainrec;
 static struct rtq q;                           /* threads for any idle VP */
 static struct rtpkg par;
 static uint64_t phase_t0;
 static uint64_t ticks;                         /* logical time: the token's moves */
+static uint64_t last_arrival;                  /* a parallel phase's latest arrival at a fence */
 /* det.stats (par_report): transactions (a thread's parallel stint,
    committed), pages committed, token moves, parallel phases, and the
    time in either phase. The first four are the same every run. */
@@ -105,8 +112,10 @@ static struct pthr *me_of(struct thread *s)
 	if (!s || s->ops != &par.ops)
 		return 0;
 	struct uthread *u = (struct uthread *)s;
-	if (u->fn == par_start)
-		return u->arg;
+	if (u->fn == par_start) {    /* (a pooled descriptor's record may be another's now) */
+		struct pthr *p = u->arg;
+		return p->t == u ? p : 0;
+	}
 	return u == mainrec.t ? &mainrec : 0;
 }
 
@@ -164,6 +173,17 @@ void **par_arena(int *between)
 	struct pthr *me = me_of(thread_self());
 	*between = me && !me->in_op;
 	return me ? &me->arena : 0;
+}
+
+/* An exiting thread's VP gives its view back: the next thread on the
+   VP enters a fresh one (ensure_view). */
+static void leave_view(void)
+{
+	struct dvp *d = (struct dvp *)rt_vp_here(&par);
+	if (d && d->inview) {
+		syscall0(SYS_view_leave);
+		d->inview = 0;
+	}
 }
 
 /* The holder's stores go into the space (only a holder commits). */
@@ -296,6 +316,64 @@ static void pass_on(void)
 	}
 }
 
+/*
+ * A thread at a fence waits for its turn; past det_spin_s seconds in
+ * which no other thread of the parallel phase arrived, the ones still
+ * running are taken to spin on memory their view keeps still (a flag
+ * another thread would set at its next synchronization: outside
+ * DTHREADS's model, docs/posix.md). The program ends (DET_SPIN) naming
+ * them, rather than hang. Host time decides only when a program that
+ * would never end is ended (or one whose thread computes alone that
+ * long: detspin=0 turns the check off).
+ */
+static __attribute__((noreturn)) void report_spin(void)
+{
+	static int once;
+	if (__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL))
+		for (;;)
+			sys_sleep(1000000000);
+	__fence_hook = 0;
+	printf("det: thread(s) ran %d s past every other thread's synchronization without "
+	       "reaching one (spinning on a shared flag? det=par does not cover it):", det_spin_s);
+	for (struct pthr *p = runl; p; p = p->next)
+		if (p->st == P_PAR)
+			printf(" %lu", (unsigned long)p->t->t.id);
+	printf("\n@result {\"name\":\"det.spin\",\"running\":[");
+	const char *sep = "";
+	for (struct pthr *p = runl; p; p = p->next)
+		if (p->st == P_PAR) {
+			printf("%s%lu", sep, (unsigned long)p->t->t.id);
+			sep = ",";
+		}
+	printf("]}\n");
+	exit(DET_SPIN);
+}
+
+static void spin_check(void)
+{
+	spin_lock_by(&g, 0);
+	int stuck = nrun > 0 && !holder && det_spin_s > 0 &&
+		    now_ns() - last_arrival > (uint64_t)det_spin_s * 1000000000;
+	if (!stuck)
+		spin_unlock_by(&g, 0);
+	else
+		report_spin();           /* (holding g: nobody moves meanwhile) */
+}
+
+/* wait_st(me, P_HOLD), looking every second for a spinning thread. */
+static void wait_hold(struct pthr *me)
+{
+	for (;;) {
+		__atomic_store_n(&me->sleeping, 1, __ATOMIC_SEQ_CST);
+		uint32_t now = __atomic_load_n(&me->st, __ATOMIC_SEQ_CST);
+		if (now == P_HOLD)
+			break;
+		if (syscall3(SYS_futex_wait, &me->st, now, 1000000000) == -ETIMEDOUT)
+			spin_check();
+	}
+	__atomic_store_n(&me->sleeping, 0, __ATOMIC_RELAXED);
+}
+
 /* A running thread stops at a fence; returns holding the token, with
    its stores of the parallel phase committed. */
 static void fence_begin(struct pthr *me)
@@ -304,8 +382,10 @@ static void fence_begin(struct pthr *me)
 	me->st = P_ARRIVED;
 	if (--nrun == 0)
 		serial_start();
+	else
+		last_arrival = now_ns();
 	spin_unlock_by(&g, 0);
-	wait_st(me, P_HOLD);
+	wait_hold(me);
 	ps.tx++;
 	commit();
 }
@@ -506,6 +586,7 @@ static __attribute__((noreturn)) void par_exit(struct thread *self)
 	}
 	heap_exit(&me->arena);
 	commit();
+	leave_view();                /* its tables and holds go now, not with the VP */
 	spin_lock_by(&g, 0);
 	for (struct pthr **pp = &live; *pp; pp = &(*pp)->lnext)
 		if (*pp == me) {
@@ -574,12 +655,14 @@ static void *par_main(void *arg)
 }
 
 static void par_free(struct thread *t);
+static void par_fork_reset(void);
 static struct rtpkg par = {
 	.ops = { .name = PKG_NAME, .block = par_block, .unblock = par_unblock,
 		 .block_until = par_block_until, .interrupt = rt_interrupt,
 		 .yield = par_yield, .exit = par_exit, .free = par_free,
 		 .cputime = rt_cputime, .setprio = rt_setprio,
 		 .fork_child = rt_fork_child, .own_time = 1 },
+	.fork_reset = par_fork_reset,
 	.vp_size = sizeof(struct dvp),
 	.classic = 1,
 	.enqueue = enqueue,
@@ -604,26 +687,59 @@ static struct pthr *take_turn(void)
 	return me;
 }
 
+/* A joined (or reaped) thread's record goes to the spare list, never
+   back to malloc: a late thread_unblock may still name the exited
+   thread, and me_of finds its record through the pooled descriptor
+   (as kthread keeps its descriptors). So records are bounded by the
+   most threads alive and unjoined at once. */
 static void par_free(struct thread *t)
 {
 	take_turn();
+	struct pthr *p = me_of(t);
+	if (p && p != &mainrec) {
+		spin_lock_by(&g, 0);
+		p->next = spare;
+		spare = p;
+		spin_unlock_by(&g, 0);
+	}
 	rt_free(t);
+}
+
+static struct pthr *new_rec(void)
+{
+	spin_lock_by(&g, 0);
+	struct pthr *p = spare;
+	if (p)
+		spare = p->next;
+	spin_unlock_by(&g, 0);
+	if (!p)
+		return calloc(1, sizeof *p);
+	*p = (struct pthr){ .st = P_DEAD };
+	return p;
+}
+
+static void drop_rec(struct pthr *p)
+{
+	spin_lock_by(&g, 0);
+	p->next = spare;
+	spare = p;
+	spin_unlock_by(&g, 0);
 }
 
 struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr *at)
 {
 	take_turn();
 	ensure_view();
-	struct pthr *p = calloc(1, sizeof *p);
+	struct pthr *p = new_rec();
 	struct uthread *t = 0;
 	if (p) {
 		p->fn = f;
 		p->arg = a;
 		p->st = P_WAIT;
 		if (nlive + 1 > nvps && rt_add_vps(&par, 1) == 1)
-			nvps++;          /* a VP for every live thread */
+			nvps++;          /* a VP for every live thread (kept: see docs/posix.md) */
 		if (nlive + 1 > nvps || !(t = (struct uthread *)rt_create(&par, par_start, p, at)))
-			free(p);
+			drop_rec(p);
 	}
 	if (t) {
 		spin_lock_by(&g, 0);
@@ -638,6 +754,59 @@ struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr 
 	return t ? &t->t : 0;
 }
 
+/*
+ * fork (ulib/pthread/pfork.c) is a fenced operation: the forking thread
+ * holds the token, every other thread is stopped with its stores
+ * committed, so the child gets the program's memory as of that point.
+ * The kernel forks no VP in a view, so the forker leaves its view just
+ * before (its last atfork prepare handler: par_run registers det's
+ * first) and enters one again after, in the parent and in the child.
+ * The child has the forker alone: det's lists start again with it,
+ * holding the token of its operation (par_fork_reset, from the
+ * runtime's fork_child, before the child's VP 0 is set up).
+ */
+static struct pthr *forker;
+
+static void fork_prepare(void)
+{
+	forker = me_of(thread_self());
+	if (forker) {
+		commit();
+		leave_view();
+	}
+}
+
+static void fork_parent(void)
+{
+	if (forker)
+		ensure_view();
+}
+
+static void fork_child(void)
+{
+	if (forker)
+		ensure_view();
+}
+
+static void par_fork_reset(void)
+{
+	struct pthr *me = forker;
+	g.locked = 0;
+	q = (struct rtq){ 0 };
+	waitl = runl = tq = timedl = 0;
+	waitt = &waitl;
+	tqt = &tq;
+	nrun = deadlocked = 0;
+	nvps = nlive = 1;
+	live = me;
+	holder = me;
+	if (me) {
+		me->lnext = me->next = me->tnext = 0;
+		me->timed = 0;
+		me->st = P_HOLD;
+	}
+}
+
 /* At exit (from any thread: in its turn) det's figures. */
 static void par_report(void)
 {
@@ -648,12 +817,16 @@ static void par_report(void)
 	}
 	phase_time(holder || !nrun ? &ps.serial_ns : &ps.parallel_ns);
 	__fence_hook = 0;
+	long races = sys_getinfo(INFO_VIEW_RACES);
+	if (races > 0)
+		printf("det: %ld bytes were written by two threads between their synchronizations "
+		       "(a race, or atomics on program data: the later turn's bytes were kept)\n", races);
 	printf("@result {\"name\":\"det.stats\",\"mode\":\"par\",\"moves\":%lu,\"tx\":%lu,"
 	       "\"commit_pages\":%lu,\"phases\":%lu,\"threads\":%lu,\"serial_ns\":%lu,"
-	       "\"parallel_ns\":%lu}\n", (unsigned long)ps.moves, (unsigned long)ps.tx,
+	       "\"parallel_ns\":%lu,\"races\":%ld}\n", (unsigned long)ps.moves, (unsigned long)ps.tx,
 	       (unsigned long)ps.pages, (unsigned long)ps.phases,
 	       (unsigned long)ps.threads + 1, (unsigned long)ps.serial_ns,
-	       (unsigned long)ps.parallel_ns);
+	       (unsigned long)ps.parallel_ns, races < 0 ? 0 : races);
 }
 
 __attribute__((noreturn)) void par_run(void *(*f)(void *), void *a)
@@ -668,6 +841,7 @@ __attribute__((noreturn)) void par_run(void *(*f)(void *), void *a)
 	pcancel_any = 1;
 	heap_init();                 /* (its report after det.stats) */
 	atexit(par_report);
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	phase_t0 = now_ns();
 	rt_run(&par, 1, par_main, 0);
 }

@@ -23,6 +23,7 @@
 #include <animart/sys.h>
 #include <animalib/ulib.h>
 #include <anima/file.h>
+#include <animart/fence.h>
 
 #define NFD 64         /* open descriptors at most (sysconf(_SC_OPEN_MAX)) */
 #define CHUNK 4096      /* bytes per SYS_cputs (the kernel takes at most 64 KiB) */
@@ -196,6 +197,7 @@ static ssize_t __file_write(int kfd, const void *buf, size_t n, off_t off)
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
+	FENCED(write(fd, buf, n));
 	struct fdent e = get(fd);
 	if (is_pipe(e)) {
 		ssize_t r = e.kind == FD_PIPE_W ? __pipe_write(e.kfd, buf, n, e.flags & O_NONBLOCK)
@@ -230,6 +232,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 
 ssize_t read(int fd, void *buf, size_t n)
 {
+	FENCED(read(fd, buf, n));
 	struct fdent e = get(fd);
 	if (is_pipe(e)) {
 		ssize_t r = e.kind == FD_PIPE_R ? __pipe_read(e.kfd, buf, n, e.flags & O_NONBLOCK)
@@ -246,6 +249,7 @@ ssize_t read(int fd, void *buf, size_t n)
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
+	FENCED(pread(fd, buf, n, off));
 	struct fdent e = get(fd);
 	put(e);
 	if (e.kind == FD_FILE)
@@ -255,6 +259,7 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
+	FENCED(pwrite(fd, buf, n, off));
 	struct fdent e = get(fd);
 	put(e);
 	if (e.kind == FD_FILE) {
@@ -278,6 +283,7 @@ int __fd_kfd(int fd)
 int __open_file(const char *path, int flags, mode_t mode);
 int __open_file(const char *path, int flags, mode_t mode)
 {
+	FENCED(__open_file(path, flags, mode));
 	long k = syscall3(SYS_file_open, path, flags, mode);
 	if (k < 0)
 		return fail((int)-k);
@@ -314,6 +320,7 @@ void __kstat_to_stat(const struct kstat *k, struct stat *st)
 
 int close(int fd)
 {
+	FENCED(close(fd));
 	if (fd < 0 || fd >= NFD)
 		return fail(EBADF);
 	spin_lock(&fdlk);
@@ -326,6 +333,7 @@ int close(int fd)
 
 int dup(int fd)
 {
+	FENCED(dup(fd));
 	if (fd < 0 || fd >= NFD)
 		return fail(EBADF);
 	spin_lock(&fdlk);
@@ -340,6 +348,7 @@ int dup(int fd)
 
 int dup3(int old, int new, int flags)
 {
+	FENCED(dup3(old, new, flags));
 	if (old == new || (flags & ~O_CLOEXEC))
 		return fail(EINVAL);
 	if (old < 0 || old >= NFD || new < 0 || new >= NFD)
@@ -443,6 +452,7 @@ int isatty(int fd)
 
 off_t lseek(int fd, off_t off, int whence)
 {
+	FENCED(lseek(fd, off, whence));
 	struct fdent e = get(fd);
 	put(e);
 	if (e.kind == FD_FREE)
@@ -456,6 +466,7 @@ off_t lseek(int fd, off_t off, int whence)
 
 int fstat(int fd, struct stat *st)
 {
+	FENCED(fstat(fd, st));
 	struct fdent e = get(fd);
 	if (e.kind == FD_FREE)
 		return -1;

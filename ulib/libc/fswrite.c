@@ -14,6 +14,7 @@
 #include <animart/sys.h>
 #include <anima/file.h>
 #include "path.h"
+#include <animart/fence.h>
 
 int __fd_kfd(int fd);                  /* fd.c */
 
@@ -31,6 +32,7 @@ static int ret(long r, int nodisk)
 /* Each path is made absolute first (path.h: the working directory). */
 int unlink(const char *path)
 {
+	FENCED(unlink(path));
 	char abs[PATH_MAX];
 	if (!path)
 		return ret(-EFAULT, 0);
@@ -43,6 +45,7 @@ int unlink(const char *path)
 
 int rmdir(const char *path)
 {
+	FENCED(rmdir(path));
 	char abs[PATH_MAX];
 	if (!path)
 		return ret(-EFAULT, 0);
@@ -51,6 +54,7 @@ int rmdir(const char *path)
 
 int mkdir(const char *path, mode_t mode)
 {
+	FENCED(mkdir(path, mode));
 	char abs[PATH_MAX];
 	if (!path)
 		return ret(-EFAULT, 0);
@@ -59,6 +63,7 @@ int mkdir(const char *path, mode_t mode)
 
 int rename(const char *from, const char *to)
 {
+	FENCED(rename(from, to));
 	char a[PATH_MAX], b[PATH_MAX];
 	if (!from || !to)
 		return ret(-EFAULT, 0);
@@ -86,12 +91,14 @@ static int kfd_of(int fd)
 
 int ftruncate(int fd, off_t len)
 {
+	FENCED(ftruncate(fd, len));
 	int k = kfd_of(fd);
 	return k < 0 ? -1 : ret(syscall2(SYS_file_ftruncate, k, len), EINVAL);
 }
 
 int truncate(const char *path, off_t len)
 {
+	FENCED(truncate(path, len));
 	int fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return -1;
@@ -104,6 +111,7 @@ int truncate(const char *path, off_t len)
 
 int fsync(int fd)
 {
+	FENCED(fsync(fd));
 	int k = kfd_of(fd);
 	return k < 0 ? -1 : ret(syscall1(SYS_file_fsync, k), EINVAL);
 }

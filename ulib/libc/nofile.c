@@ -15,6 +15,7 @@
 #include <animart/sys.h>
 #include <anima/file.h>
 #include "path.h"
+#include <animart/fence.h>
 
 static int fail(int e)
 {
@@ -70,6 +71,7 @@ int access(const char *path, int mode)
 
 int stat(const char *path, struct stat *st)
 {
+	FENCED(stat(path, st));
 	struct kstat k;
 	char abs[PATH_MAX];
 	if (abs_path(path, abs) < 0)

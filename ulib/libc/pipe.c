@@ -53,6 +53,7 @@
 #include <animart/intr.h>
 #include <anima/file.h>
 #include "../pthread/pwait.h"
+#include <animart/fence.h>
 
 _Static_assert(PIPE_BUF == PIPE_ATOMIC, "PIPE_BUF is the kernel's atomic write");
 
@@ -382,6 +383,7 @@ int __fd_pipe(const int k[2], int flags, int fd[2]);   /* fd.c: both ends, or -1
 
 int pipe2(int fd[2], int flags)
 {
+	FENCED(pipe2(fd, flags));
 	if (!fd || (flags & ~(O_CLOEXEC | O_NONBLOCK)))
 		return fail(EINVAL);
 	int k[2];

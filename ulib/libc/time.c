@@ -17,6 +17,7 @@
 #include <animart/sys.h>
 #include <animart/thread.h>
 #include <animart/upcall.h>
+#include <animart/fence.h>
 
 #define NS 1000000000L
 
@@ -128,6 +129,8 @@ static int64_t clock_ns(clockid_t id)
 
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
+	if (id >= 0 && id != CLOCK_PROCESS_CPUTIME_ID && id != CLOCK_THREAD_CPUTIME_ID)
+		FENCED(clock_gettime(id, ts));   /* det=par: a clock every thread reads, in order */
 	int64_t t = clock_ns(id);
 	if (t < 0) {
 		errno = EINVAL;
@@ -207,6 +210,7 @@ int gettimeofday(struct timeval *tv, void *tz)
 
 time_t time(time_t *t)
 {
+	FENCED(time(t));
 	time_t now = (time_t)((epoch_ns() + now_ns()) / NS);
 	if (t)
 		*t = now;

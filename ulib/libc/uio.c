@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <string.h>
 #include <errno.h>
+#include <animart/fence.h>
 
 static ssize_t total(const struct iovec *iov, int n)
 {
@@ -29,6 +30,7 @@ static ssize_t total(const struct iovec *iov, int n)
 
 ssize_t writev(int fd, const struct iovec *iov, int n)
 {
+	FENCED(writev(fd, iov, n));
 	ssize_t sum = total(iov, n);
 	if (sum < 0)
 		return -1;
@@ -59,6 +61,7 @@ ssize_t writev(int fd, const struct iovec *iov, int n)
    less waiting) ends it. */
 ssize_t readv(int fd, const struct iovec *iov, int n)
 {
+	FENCED(readv(fd, iov, n));
 	if (total(iov, n) < 0)
 		return -1;
 	ssize_t done = 0;

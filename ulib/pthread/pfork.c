@@ -22,6 +22,7 @@
 #include <animart/thread.h>
 #include <animart/upcall.h>
 #include <animart/spin.h>
+#include <animart/fence.h>
 
 #define ATFORK_MAX 64                /* as many as glibc programs register in practice */
 
@@ -63,6 +64,7 @@ __attribute__((weak)) void __sig_fork(int phase);   /* ulib/libc/signal.c */
 
 pid_t fork(void)
 {
+	FENCED(fork());                  /* det=par: in the caller's turn (threadpkgs/det/par.c) */
 	struct thread *self = thread_pkgs_on ? thread_self() : 0;
 	if (self && !self->ops->fork_child) {
 		errno = ENOSYS;                  /* a package that cannot start again */

@@ -20,6 +20,7 @@ extern const struct pkg *posix_pkg;
 void posix_main_init(void);
 void posix_init(void);
 extern int det_par __attribute__((weak));   /* threadpkgs/det/par.c */
+extern int det_spin_s __attribute__((weak));
 
 static int argc_;
 static char **argv_;
@@ -42,6 +43,8 @@ __attribute__((noreturn)) void __program_start(int argc, char **argv)
 			nvp = (int)strtol(argv[1] + 4, 0, 10);
 		else if (!strcmp(argv[1], "det=par") && &det_par)
 			det_par = 1;     /* det's parallel phase (pkg=det) */
+		else if (!strncmp(argv[1], "detspin=", 8) && &det_spin_s)
+			det_spin_s = (int)strtol(argv[1] + 8, 0, 10);   /* (par.c) */
 		else
 			break;
 		argv[1] = argv[0];       /* drop the word: argv[0] moves up one */

@@ -177,6 +177,9 @@
 #define INFO_FILE_FLAGS 12  /* (INFO_FILE_FLAGS, fd) -> the FO_* flags fd was opened with; -EBADF */
 #define INFO_VIEW_PAGES 13  /* pages the views of the caller's space hold, all charged to it: their
                                tables, read holds on its frames, private copies and twins */
+#define INFO_VIEW_RACES 27  /* bytes of the caller's space that a view's commit changed after another
+                               commit had changed them since the view's twin of the page: two views
+                               wrote one byte between their commits (kernel/view.c; det=par reports it) */
 #define INFO_SIGPEND    14  /* (14, what) the caller's space's signals from other processes: what 0,
                                those pending, not yet taken (bit sig); 1, EV_PSIG events posted to
                                its VPs; 2, SYS_sigtake calls; since the space began. -EINVAL else */

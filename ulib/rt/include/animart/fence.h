@@ -2,7 +2,8 @@
  * Fences: a package that runs threads in isolated views (det=par,
  * threadpkgs/det/par.c) installs __fence_hook, and then every operation
  * that shares state outside the program's data (a synchronization of the
- * POSIX layer, malloc and its kin, the console's writers, rand) becomes a
+ * POSIX layer, malloc and its kin, the console's writers, rand, the libc's
+ * file, pipe, fork and clock calls) becomes a
  * serial operation: __fence_hook(1) waits for the caller's turn in a
  * deterministic order and commits its view; the operation runs; then
  * __fence_hook(0) commits what it wrote and lets the next thread's turn

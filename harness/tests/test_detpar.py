@@ -1,7 +1,7 @@
 """det's parallel phase (`pkg=det det=par`, threadpkgs/det/par.c,
 docs/posix.md "The parallel phase"): threads run at once, each in an
 isolated view of the program's data (kernel/view.c), and commit their
-changes in a fixed order at every synchronization, malloc, print and
+changes in a fixed order at every synchronization, print and
 rand. progs/posix/racey's unsynchronized read-modify-writes on its shared
 array (in the program's .bss: in the view) then give the same signatures
 and console lines over -smp 1/2/4, the kernel's jitter and another space
@@ -13,7 +13,7 @@ the other system calls whose order another thread can see. The control
 (fifo differs run to run) is test_det.py's. det=par's heap
 (threadpkgs/det/heap.c: per-thread arenas in an isolated range) makes
 malloc'd memory isolated and deterministic too, and its mallocs serial
-operations no more (the two heap tests).
+operations no more (the two heap tests)."""
 from helpers import done, only
 
 RACEY = "8,20000"

@@ -8,8 +8,9 @@
  *                     a small explicit size still works; 2,000 threads
  *                     alive at once (kthread: as many as it has VPs)
  *                     cost what they touch, not 16 GiB (available
- *                     memory drops by under 256 KiB a thread, a kthread
- *                     VP's kernel stack and pages included).
+ *                     memory drops by under 512 KiB a thread, a kthread
+ *                     or det=par VP's kernel stack, pages and view
+ *                     included).
  *   bigstack overflow a thread recurses without end: the space must be
  *                     killed by a page fault just below its stack (the
  *                     page under it is never mapped), not run on into
@@ -157,7 +158,12 @@ int main(int argc, char **argv)
 	while (arrivals() < made)
 		sched_yield();                   /* every thread has touched its stack */
 	long during = avail();
-	CHECK(before - during < (long)made * 256 * 1024);   /* (kthread: with its VP's kernel stack and pages) */
+	/* (kthread: with its VP's kernel stack and pages; det=par: a VP each
+	   too, and its view's private tables, holds and the copy and twin of
+	   each page the thread wrote, 273 KiB a thread in all. Far under the
+	   8 MiB stack either way: what is measured is that stacks cost what
+	   they touch) */
+	CHECK(before - during < (long)made * 512 * 1024);
 	printf("bigstack: %d live threads took %ld KiB (%ld bytes a thread)\n", made,
 	       (before - during) / 1024, (before - during) / (made ? made : 1));
 	pthread_mutex_lock(&mu);

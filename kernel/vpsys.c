@@ -32,9 +32,14 @@ long sys_vp_create(ARGS)
 	if (!vp)
 		return -ENOMEM;
 	vp_set_entry(vp, a0, a1, a2);
+	/* The index before the VP is queued: once queued it may run on
+	   another CPU, exit and be freed before this returns (a VP that
+	   ended at once made vp_create return freed memory's 0x6b6b6b6b;
+	   test_views.py::test_syscalls_see_the_callers_view). */
+	long index = vp->index;
 	vp->state = VP_RUNNABLE;
 	sched_enqueue(vp);
-	return vp->index;
+	return index;
 }
 
 long sys_vp_start(ARGS)

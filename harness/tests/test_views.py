@@ -174,3 +174,32 @@ def test_viewracey_parallel_phase_is_deterministic(boot):
     assert len(set(seen.values())) == 1, seen
     eight = {viewracey(boot, "views", smp, nvp=8)["sig"] for smp in (2, 4)}
     assert len(eight) == 1, eight
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_syscalls_see_the_callers_view(boot, smp):
+    """The kernel reads and writes a VP's memory through its view, as the
+    VP's loads do (progs/tests/viewsys.c), for VP 0 and for a VP made in
+    the slot a VP left in its view: futex_wait on a word written only in
+    the view blocks on the view's value (-ETIMEDOUT) and is -EAGAIN on the
+    space's; a pipe write sends the view's bytes, a pipe read lands in the
+    view (a discard of the 3 private pages brings the space's back, and
+    futex_wait agrees); a waiter on its private value is woken through the
+    space's frame's key. The reused slot (index 1 again) sees the space's
+    word, not the ended view's, and nothing of that view is left."""
+    r = boot("memcheck run=viewsys", smp=smp, timeout=120)
+    res = result(r, "viewsys")
+    EAGAIN, ETIMEDOUT = -11, -110
+    want = [0, ETIMEDOUT, EAGAIN, 8, 8, 1, 8, 1, 3, 1, EAGAIN, ETIMEDOUT]
+    assert res["vp0"] == want and res["reused"] == want, res
+    assert res["create1"] == res["create2"] == res["index1"] == res["index2"] == 1, res
+    assert res["pages_after_exit"] == 0 and res["viewpages_end"] == 0, res
+    old = 0x01d
+    assert res["reused_word"] == old and res["reused_after"] == old, res
+    assert res["reused_stale_wait"] == EAGAIN, res
+    assert res["woken"] == 1 and res["waiter"] == 0 and res["space_word"] == old, res
+    # 300 VPs, each in the slot the last left in its view: each saw the
+    # space's word, and vp_create returned a slot's index
+    assert res["churned"] == 300 and res["churn_bad"] == 0, res
+    assert res["churn_bad_index"] == 0, res
+    done(r, 0)

@@ -152,7 +152,9 @@ static struct hblk *small(struct arena *a, int c)
 		a->free[c] = b->next;
 		return b;
 	}
-	size_t sz = csize(c);
+	/* Carved in multiples of 16 (class 24 takes 32): every block, and so
+	   every payload malloc promises 16-byte aligned, stays so. */
+	size_t sz = (csize(c) + HDR - 1) & ~(size_t)(HDR - 1);
 	if ((size_t)(a->end - a->bump) < sz) {
 		char *m = grab(CHUNK, &hs.chunks);   /* the old chunk's tail is abandoned */
 		if (!m)

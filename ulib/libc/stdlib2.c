@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <inttypes.h>
 #include <errno.h>
-#include <animart/fence.h>
 
 div_t div(int a, int b) { return (div_t){ a / b, a % b }; }
 ldiv_t ldiv(long a, long b) { return (ldiv_t){ a / b, a % b }; }
@@ -16,7 +15,6 @@ uintmax_t strtoumax(const char *s, char **end, int base) { return strtoull(s, en
 
 void *reallocarray(void *p, size_t n, size_t size)
 {
-	FENCED(reallocarray(p, n, size));
 	size_t bytes;
 	if (__builtin_mul_overflow(n, size, &bytes)) {
 		errno = ENOMEM;
@@ -25,9 +23,10 @@ void *reallocarray(void *p, size_t n, size_t size)
 	return realloc(p, bytes);
 }
 
+/* (reallocarray and posix_memalign fence no more than realloc and
+   aligned_alloc do: det=par's heap serves them without a turn.) */
 int posix_memalign(void **out, size_t align, size_t n)
 {
-	FENCED(posix_memalign(out, align, n));
 	if (align < sizeof(void *) || (align & (align - 1)))
 		return EINVAL;     /* returned, not set in errno, as POSIX says */
 	void *p = aligned_alloc(align, n);

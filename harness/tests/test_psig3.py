@@ -13,13 +13,18 @@ package (det too) at -smp 1 and 2:
   queued to itself with values (and one from a child) before an exec
   are taken in the new image in order with their values (before: one
   SIGRTMIN and one SIGRTMIN+1, both of value 0, then nothing).
+- forkpend: SIGUSR1 and SIGRTMIN blocked and pending (raise, sigqueue of
+  the program with values, pthread_kill of main by a worker) at a fork:
+  the child has none pending (sigpending, a zero-timeout sigtimedwait
+  gives EAGAIN), keeps the mask, and takes only its own sigqueue after;
+  the parent takes all of its own with their values.
 """
 import pytest
 from helpers import PACKAGES, done, result, needs_e2fsprogs, program_image
 
 
 @needs_e2fsprogs
-@pytest.mark.parametrize("area", ["fork", "exec"])
+@pytest.mark.parametrize("area", ["fork", "exec", "forkpend"])
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES + ["det"])
 def test_held_while_a_thread_never_touched_signals_and_rt_values_across_exec(
@@ -28,5 +33,5 @@ def test_held_while_a_thread_never_touched_signals_and_rt_values_across_exec(
              disk=program_image(tmp_path, "psig3"))
     res = result(r, "psig3")
     assert (res["area"], res["failures"]) == (area, 0), r.tail()
-    assert res["checks"] >= {"fork": 4, "exec": 2}[area], res
+    assert res["checks"] >= {"fork": 4, "exec": 2, "forkpend": 9}[area], res
     done(r, 0)

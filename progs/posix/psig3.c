@@ -15,6 +15,11 @@
  *         comes from its own child) and execs /bin/psig3 (execrt): the
  *         new image's sigwaitinfo takes every send, in order, with its
  *         value. argv[2] is the package the new images run on.
+ *   forkpend: main blocks SIGUSR1 and SIGRTMIN and makes them pending
+ *         (raise, sigqueue of the program with values, pthread_kill of
+ *         main by a worker), then forks: the child (POSIX) has nothing
+ *         pending but keeps the mask, and a send of its own is the only
+ *         one it takes; the parent takes all it had, with the values.
  * Before this work each case ended by SIGUSR1 (the slotless worker
  * counted as blocking nothing), and execrt saw one SIGRTMIN and one
  * SIGRTMIN+1, both of value 0.
@@ -24,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <errno.h>
 #include <unistd.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -97,6 +103,79 @@ static void fork_area(void)
 	child_ok(c, "fork");
 	sem_post(&go);
 	CHECK(pthread_join(w, &r) == 0 && r == 0);   /* (its creator blocked nothing) */
+}
+
+static sigset_t usr1_rtmin(void)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGRTMIN);
+	return set;
+}
+
+static void *kill_main(void *main)
+{
+	return (void *)(long)pthread_kill(*(pthread_t *)main, SIGRTMIN);
+}
+
+/* sigtimedwait for set with a zero timeout: the signal, or -errno. */
+static int take_now(const sigset_t *set, siginfo_t *si)
+{
+	struct timespec zero = { 0, 0 };
+	int s = sigtimedwait(set, si, &zero);
+	return s > 0 ? s : -errno;
+}
+
+/* The forked child: nothing pending, the mask kept; its own sigqueue
+   is taken with its value, and then nothing is left. 0 if all held. */
+static int forkpend_child(void)
+{
+	int f0 = failures;
+	sigset_t set = usr1_rtmin(), p, m;
+	siginfo_t si = { 0 };
+	CHECK(sigpending(&p) == 0 && !sigismember(&p, SIGUSR1) && !sigismember(&p, SIGRTMIN));
+	CHECK(pthread_sigmask(SIG_BLOCK, 0, &m) == 0 && sigismember(&m, SIGUSR1) &&
+	      sigismember(&m, SIGRTMIN));
+	int s = take_now(&set, &si);
+	CHECK(s == -EAGAIN);
+	if (s != -EAGAIN)
+		printf("psig3: forkpend child took %d value %d\n", s, si.si_value.sival_int);
+	CHECK(sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = 9 }) == 0);
+	CHECK(take_now(&set, &si) == SIGRTMIN && si.si_value.sival_int == 9);
+	CHECK(take_now(&set, &si) == -EAGAIN);
+	return failures != f0;
+}
+
+static void forkpend_area(void)
+{
+	sigset_t set = usr1_rtmin(), p;
+	pthread_t me = pthread_self(), w;
+	void *r;
+	CHECK(pthread_sigmask(SIG_BLOCK, &set, 0) == 0);
+	CHECK(raise(SIGUSR1) == 0);
+	for (int v = 5; v <= 6; v++)
+		CHECK(sigqueue(getpid(), SIGRTMIN, (union sigval){ .sival_int = v }) == 0);
+	CHECK(pthread_create(&w, 0, kill_main, &me) == 0);
+	CHECK(pthread_join(w, &r) == 0 && r == 0);
+	CHECK(sigpending(&p) == 0 && sigismember(&p, SIGUSR1) && sigismember(&p, SIGRTMIN));
+	pid_t c = fork();
+	if (c == 0)
+		_exit(forkpend_child() ? 3 : 0);
+	child_ok(c, "forkpend");
+	/* The parent's: SIGUSR1 once, SIGRTMIN three times (5 and 6 queued
+	   with their values, one from pthread_kill), then nothing. */
+	int usr1 = 0, rt = 0, vals = 0;
+	siginfo_t si;
+	for (int s; (s = take_now(&set, &si)) > 0;) {
+		usr1 += s == SIGUSR1;
+		rt += s == SIGRTMIN;
+		if (s == SIGRTMIN && si.si_code == SI_QUEUE)
+			vals += si.si_value.sival_int;
+	}
+	CHECK(usr1 == 1 && rt == 3 && vals == 11);
+	if (!(usr1 == 1 && rt == 3 && vals == 11))
+		printf("psig3: forkpend parent: SIGUSR1 %d, SIGRTMIN %d, values %d\n", usr1, rt, vals);
 }
 
 static void exec_one(const char *pkg, const char *area, void (*before)(void))
@@ -189,6 +268,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(area, "fork"))
 		fork_area();
+	else if (!strcmp(area, "forkpend"))
+		forkpend_area();
 	else if (!strcmp(area, "exec")) {
 		exec_one(pkg, "execthr", block_usr1);
 		exec_one(pkg, "execrt", queue_rt);

@@ -1183,16 +1183,28 @@ int __sig_main_masked(void)
    the other threads' slots name threads that are not here (copies of
    their descriptors, which look alive), so they go, with what was
    pending on them; they must not count in all_blocked or be picked by
-   willing. Called by __sig_fork(2), the locks free. */
+   willing. And the child starts with nothing pending (POSIX; the
+   kernel's side is psig_fork): the caller's own pending set, the
+   program's, the queued instances with their values and the timers'
+   records go, and its thread is told no handler waits; its mask,
+   handlers and alternate stack stay. Called by __sig_fork(2), the
+   locks free. */
 static void forked(void)
 {
-	uint64_t me = key_of(thread_self());
+	struct thread *t = thread_self();
+	uint64_t me = key_of(t);
 	spin_lock(&lk);
-	for (int i = 0; i < NSLOT; i++)
-		if (slots[i].key && slots[i].key != me && slots[i].key != NOTHREAD) {
-			unqueue(&slots[i].pending, 0);
+	for (int i = 0; i < NSLOT; i++) {
+		if (slots[i].key && slots[i].key != me && slots[i].key != NOTHREAD)
 			slots[i] = (struct sigthr){ 0 };
-		}
+		slots[i].pending = 0;
+	}
+	spare.pending = proc_pending = 0;
+	nqueued = 0;
+	memset(from_timer, 0, sizeof from_timer);
+	thread_proc_sigs = 0;
+	if (t)
+		__atomic_fetch_and(&t->sigpend, ~SIGPEND_WAITING, __ATOMIC_ACQ_REL);
 	sync_held();
 	spin_unlock(&lk);
 }

@@ -65,19 +65,26 @@ static inline long avail_flushed(void)
 }
 
 /* body() in a forked child, which prints its checks and failures and
-   exits 1 if any failed: its status (fork_status), and in *lost the
-   available memory (INFO_MEM_AVAIL) it did not give back. */
-static inline int fork_audit(int (*body)(void), long *lost)
+   exits 1 if any failed: its status (fork_status). */
+static inline int fork_body(int (*body)(void))
 {
-	fork_warm();
-	long before = avail_flushed();
 	pid_t p = fork();
 	if (p == 0) {
 		int f = body();
 		printf("%s: %d checks, %d failures\n", CHECK_NAME, checks, f);
 		_exit(f ? 1 : 0);
 	}
-	int st = fork_status(p);
+	return fork_status(p);
+}
+
+/* body() in a forked child, which prints its checks and failures and
+   exits 1 if any failed: its status (fork_status), and in *lost the
+   available memory (INFO_MEM_AVAIL) it did not give back. */
+static inline int fork_audit(int (*body)(void), long *lost)
+{
+	fork_warm();
+	long before = avail_flushed();
+	int st = fork_body(body);
 	*lost = before - avail_flushed();
 	return st;
 }

@@ -264,13 +264,7 @@ static int audit(long *lost)
 	avail_settled(1);
 	settle();                            /* (held write-backs and orphans freed: forkaudit.h) */
 	long before = avail_wait(AVAIL_STEADY, 2);
-	pid_t p = fork();
-	if (p == 0) {
-		int f = body();
-		printf("%s: %d checks, %d failures\n", CHECK_NAME, checks, f);
-		_exit(f ? 1 : 0);
-	}
-	int st = fork_status(p);
+	int st = fork_body(body);
 	avail_settled(1);
 	settle();
 	*lost = before - avail_wait(before, 1);

@@ -206,3 +206,28 @@ def test_aligned_allocs_come_from_the_threads_arenas(boot):
     # a turn per thread's arena (new or adopted: main and 4), chunk or span
     assert heap["turns"] <= 5 + heap["chunks"] + heap["spans"] < 20, heap
     assert st["moves"] < res["calls"] // 10, (st, res)
+
+
+def test_a_thread_makes_its_children_in_one_turn(boot):
+    """DTHREADS keeps the token across a thread's creates, so the children
+    run together in the next parallel phase. linreg's main makes 4
+    workers and joins them: det.stats' `widest` (the most threads of one
+    parallel phase) is 4 (before: each create's calloc ended main's turn,
+    and main could make the next worker only once the last had run its
+    whole share to its first fence: widest 2, the workers one after
+    another). main alone (before its first create, after its last join:
+    `solo`) passes its fences with no turn, and a VP keeps its view for
+    the next thread it runs: kmeans's 4 threads a round enter at most a
+    view per VP (`enters`). The counts are the same at -smp 1 and 2."""
+    seen = {}
+    for smp in (1, 2):
+        r = boot("run=benchseq,linreg+pkg=det+det=par+4+1,kmeans+pkg=det+det=par+4+1",
+                 smp=smp, timeout=300)
+        done(r, 0)
+        lin, km = [e for e in r.events("result") if e.get("name") == "det.stats"]
+        rounds = only(r, "result", name="workload.kmeans.det")["rounds"]
+        seen[smp] = tuple(s[k] for s in (lin, km) for k in STATS + ("solo", "widest"))
+    assert seen[1] == seen[2], seen
+    assert lin["widest"] == 4 and lin["solo"] > 0, lin
+    assert km["widest"] == 4 and km["threads"] == 4 * rounds + 1, (km, rounds)
+    assert 1 <= km["enters"] <= 5, km

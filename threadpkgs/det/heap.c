@@ -108,6 +108,7 @@ static char *grab(size_t n, uint64_t *what)
 		p = top;
 		top += n;
 		(*what)++;
+		par_cover();             /* before the caller touches it */
 	}
 	if (t)
 		__fence_exit();
@@ -126,6 +127,7 @@ static struct arena *arena_new(void)
 	else if ((size_t)(lim - top) >= CHUNK) {
 		a = (struct arena *)top;
 		top += CHUNK;
+		par_cover();
 		a->bump = (char *)a + ((sizeof *a + 63) & ~63UL);
 		a->end = (char *)a + CHUNK;
 		hs.arenas++;
@@ -195,6 +197,8 @@ static int alloc(size_t n, size_t align, void **out)
 	int between;
 	void **slot = par_arena(&between);
 	struct arena *a;
+	if (slot && !between)
+		par_central();           /* (a fence comes next) */
 	if (!slot || !between || n > ((size_t)1 << 40) || !(a = arena(slot)))
 		return 0;
 	size_t total = n + HDR + (align > HDR ? align : 0);
@@ -304,11 +308,36 @@ void heap_init(void)
 	atexit(heap_report);
 }
 
-void heap_enter(void)
+/*
+ * A view takes the range in pieces, as it is handed out: 2, 4, 8, ...
+ * MiB from HEAP_BASE (VIEW_MAXRANGES - 1 of them at most, the last up
+ * to lim), each entered once the range handed out reaches it. A view's
+ * tables (a PT and a twin index per 2 MiB of its ranges, built at
+ * view_enter: kernel/view.c) then grow with the heap in use, not with
+ * its reach: the whole range cost every VP's view 1 MiB, and 255 live
+ * threads 300 MiB (bigstack).
+ */
+static char *piece(int i)            /* piece i's start */
 {
-	if (!lim)
-		return;
-	long r = syscall2(SYS_view_enter, HEAP_BASE, (uint64_t)(lim - (char *)HEAP_BASE));
+	char *p = (char *)HEAP_BASE + VIEW_ALIGN * ((1UL << i) - 1);
+	return p < lim ? p : lim;
+}
+
+/* The pieces the range handed out (up to top) reaches: as the holder of
+   the token moves top (grab, arena_new), read by threads after a wait
+   for the token or a parallel phase (or by the holder itself). */
+int heap_pieces(void)
+{
+	int n = 0;
+	while (n < VIEW_MAXRANGES - 1 && piece(n) < top)
+		n++;
+	return n;
+}
+
+void heap_enter(int i)
+{
+	char *end = i == VIEW_MAXRANGES - 2 ? lim : piece(i + 1);
+	long r = syscall2(SYS_view_enter, (uint64_t)piece(i), (uint64_t)(end - piece(i)));
 	if (r < 0) {
 		printf("det: cannot enter a view of the heap (%ld)\n", r);
 		exit(70);

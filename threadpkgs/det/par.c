@@ -64,6 +64,7 @@ struct pthr {
 	volatile int sleeping;       /* in the kernel on st: wake it */
 	int in_op;                   /* inside a fenced operation (holds the token) */
 	int pend;                    /* ... one the POSIX layer goes on with unfenced */
+	int keep;                    /* ... whose next fence is the library's malloc */
 	int timed, fired;            /* in a timed wait; it timed out */
 	uint64_t due;                /* its timed wait's end, in ticks */
 	struct uthread *t;
@@ -78,6 +79,7 @@ struct pthr {
 struct dvp {
 	struct rtvp v;               /* first: the runtime's */
 	int inview;                  /* this VP entered its view */
+	int pieces;                  /* ... and that many of the heap's (heap_pieces) */
 	/* The holder that left this VP blocking or exiting: its token moves
 	   on once it is parked or its exit complete (check_passing). */
 	struct pthr *leaving;
@@ -102,8 +104,12 @@ static uint64_t ticks;                         /* logical time: the token's move
 static uint64_t last_arrival;                  /* a parallel phase's latest arrival at a fence */
 /* det.stats (par_report): transactions (a thread's parallel stint,
    committed), pages committed, token moves, parallel phases, and the
-   time in either phase. The first four are the same every run. */
-static struct { uint64_t tx, pages, moves, phases, serial_ns, parallel_ns, threads; } ps;
+   time in either phase. All but the times and enters are the same
+   every run. */
+static struct {
+	uint64_t tx, pages, moves, phases, serial_ns, parallel_ns, threads;
+	uint64_t solo, widest, enters;   /* solo fences, most threads of a phase, views entered */
+} ps;
 
 static void *par_start(void *arg);
 
@@ -130,8 +136,10 @@ static void set_st(struct pthr *p, uint32_t s)
 static void wait_st(struct pthr *p, uint32_t s)
 {
 	for (int i = 0; i < 256; i++) {
-		if (__atomic_load_n(&p->st, __ATOMIC_ACQUIRE) == s)
+		if (__atomic_load_n(&p->st, __ATOMIC_ACQUIRE) == s) {
+			par_cover();
 			return;
+		}
 		__builtin_ia32_pause();
 	}
 	for (;;) {
@@ -142,6 +150,7 @@ static void wait_st(struct pthr *p, uint32_t s)
 		syscall3(SYS_futex_wait, &p->st, now, 0);
 	}
 	__atomic_store_n(&p->sleeping, 0, __ATOMIC_RELAXED);
+	par_cover();
 }
 
 static void push(struct pthr ***tail, struct pthr *p)
@@ -162,8 +171,23 @@ static void ensure_view(void)
 		printf("det: cannot enter a view of the program's data (%ld)\n", r);
 		exit(70);
 	}
-	heap_enter();
 	d->inview = 1;
+	d->pieces = 0;
+	par_cover();
+	__atomic_fetch_add(&ps.enters, 1, __ATOMIC_RELAXED);   /* (VPs start at once) */
+}
+
+/* The calling VP's view takes the heap's pieces handed out so far
+   (heap.c): after every wait for the token or a parallel phase, since
+   whoever held the token meanwhile may have moved the heap's top and
+   committed pointers past it, and after the caller's own grab. */
+void par_cover(void)
+{
+	struct dvp *d = (struct dvp *)rt_vp_here(&par);
+	if (!d || !d->inview)
+		return;
+	for (int n = heap_pieces(); d->pieces < n; d->pieces++)
+		heap_enter(d->pieces);
 }
 
 /* heap.c: the caller's arena slot, if it is a det thread; between: not
@@ -175,8 +199,25 @@ void **par_arena(int *between)
 	return me ? &me->arena : 0;
 }
 
-/* An exiting thread's VP gives its view back: the next thread on the
-   VP enters a fresh one (ensure_view). */
+/* heap.c: the caller's malloc goes to the library's lists, and fences
+   next. In a create's turn (pend) that fence goes on in the turn: so
+   pthread_create's records cost no round of the token, and a thread
+   makes its children in one turn, as DTHREADS does; before, each
+   create's calloc ended the turn, and main could make the next child
+   only once the last had run to its first fence (its whole share of
+   the work, in the Phoenix programs). */
+void par_central(void)
+{
+	struct pthr *me = me_of(thread_self());
+	if (me && me->in_op && me->pend)
+		me->keep = 1;
+}
+
+/* A forking thread's VP gives its view back (the kernel forks no VP in
+   a view) and enters a fresh one after (ensure_view). An exiting
+   thread's VP keeps its view, committed, for the next thread it runs:
+   a view_enter builds the tables of every range again (kmeans makes
+   and joins 4 threads a round). */
 static void leave_view(void)
 {
 	struct dvp *d = (struct dvp *)rt_vp_here(&par);
@@ -186,9 +227,13 @@ static void leave_view(void)
 	}
 }
 
-/* The holder's stores go into the space (only a holder commits). */
+/* The holder's stores go into the space (only a holder commits). A VP
+   without a view (main before its first create) has none to commit. */
 static void commit(void)
 {
+	struct dvp *d = (struct dvp *)rt_vp_here(&par);
+	if (d && !d->inview)
+		return;
 	long n = syscall0(SYS_view_commit);
 	if (n > 0)
 		ps.pages += (uint64_t)n;
@@ -230,6 +275,8 @@ static void next_token(void)
 			nrun = 0;
 			for (struct pthr *p = runl; p; p = p->next)
 				nrun++;
+			if ((uint64_t)nrun > ps.widest)
+				ps.widest = (uint64_t)nrun;
 			for (struct pthr *p = runl; p; p = p->next)
 				set_st(p, P_PAR);
 			return;
@@ -372,6 +419,7 @@ static void wait_hold(struct pthr *me)
 			spin_check();
 	}
 	__atomic_store_n(&me->sleeping, 0, __ATOMIC_RELAXED);
+	par_cover();
 }
 
 /* A running thread stops at a fence; returns holding the token, with
@@ -403,19 +451,45 @@ static void fence_end(struct pthr *me)
 	wait_st(me, P_PAR);
 }
 
+/*
+ * DTHREADS's single-threaded execution: while the caller is the
+ * program's only live thread (before its first create, after its last
+ * join) and runs, a fence needs no turn: nobody else computes, commits
+ * or waits for it, and only it can change that (a create takes a turn
+ * of its own). Its stores so far are committed (in a view, once it has
+ * one), which keeps its private pages to one transaction's, as a turn
+ * would. (With me P_PAR there is no holder: nobody else changes the
+ * lists; g for the reading all the same.)
+ */
+static int solo(struct pthr *me)
+{
+	spin_lock_by(&g, 0);
+	int one = nlive == 1 && me->st == P_PAR && !holder && !tq && !timedl;
+	spin_unlock_by(&g, 0);
+	if (one) {
+		ps.solo++;
+		commit();
+	}
+	return one;
+}
+
 static int par_fence(int enter)
 {
 	struct pthr *me = me_of(thread_self());
 	if (!me)
 		return 0;
 	if (enter) {
+		if (me->in_op && me->pend && me->keep) {
+			me->keep = 0;    /* (par_central) */
+			return 0;
+		}
 		if (me->in_op && me->pend) {
 			me->pend = 0;    /* the turn a create or free began ends here */
 			fence_end(me);
 			fence_begin(me);
 			return 1;
 		}
-		if (me->in_op)
+		if (me->in_op || solo(me))
 			return 0;
 		me->in_op = 1;
 		fence_begin(me);
@@ -585,8 +659,8 @@ static __attribute__((noreturn)) void par_exit(struct thread *self)
 		fence_begin(me);
 	}
 	heap_exit(&me->arena);
-	commit();
-	leave_view();                /* its tables and holds go now, not with the VP */
+	commit();                    /* (its holds and copies go; the VP keeps its view's
+					tables for the next thread it runs: ensure_view) */
 	spin_lock_by(&g, 0);
 	for (struct pthr **pp = &live; *pp; pp = &(*pp)->lnext)
 		if (*pp == me) {
@@ -804,6 +878,12 @@ static void par_fork_reset(void)
 		me->lnext = me->next = me->tnext = 0;
 		me->timed = 0;
 		me->st = P_HOLD;
+		if (!me->in_op) {    /* it forked alone (solo): it runs on, no turn */
+			holder = 0;
+			runl = me;
+			nrun = 1;
+			me->st = P_PAR;
+		}
 	}
 }
 
@@ -823,10 +903,11 @@ static void par_report(void)
 		       "(a race, or atomics on program data: the later turn's bytes were kept)\n", races);
 	printf("@result {\"name\":\"det.stats\",\"mode\":\"par\",\"moves\":%lu,\"tx\":%lu,"
 	       "\"commit_pages\":%lu,\"phases\":%lu,\"threads\":%lu,\"serial_ns\":%lu,"
-	       "\"parallel_ns\":%lu,\"races\":%ld}\n", (unsigned long)ps.moves, (unsigned long)ps.tx,
+	       "\"parallel_ns\":%lu,\"races\":%ld,\"solo\":%lu,\"widest\":%lu,\"enters\":%lu}\n", (unsigned long)ps.moves, (unsigned long)ps.tx,
 	       (unsigned long)ps.pages, (unsigned long)ps.phases,
 	       (unsigned long)ps.threads + 1, (unsigned long)ps.serial_ns,
-	       (unsigned long)ps.parallel_ns, races < 0 ? 0 : races);
+	       (unsigned long)ps.parallel_ns, races < 0 ? 0 : races,
+	       (unsigned long)ps.solo, (unsigned long)ps.widest, (unsigned long)ps.enters);
 }
 
 __attribute__((noreturn)) void par_run(void *(*f)(void *), void *a)

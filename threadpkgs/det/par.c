@@ -132,7 +132,14 @@ static void set_st(struct pthr *p, uint32_t s)
 		syscall2(SYS_futex_wake, &p->st, 1);
 }
 
-/* Wait on our VP until our state is s: a short spin, then the kernel. */
+/* Wait on our VP until our state is s: a short spin, then the kernel.
+   The spin is on plain loads, no PAUSE: under QEMU's multi-threaded TCG
+   a PAUSE ends the vCPU's turn and takes the global lock (kernel/
+   idlepoll.c), so 256 of them, at every wait of every VP, held up the
+   other vCPU's IPIs and timers, the token's hand-off among them
+   (kmeans at 2 CPUs wall, 4 threads, scale 4, five pairs side by
+   side in two boots at host load 9: 1,428/637, 803/775, 1,341/542,
+   1,853/1,119, 848/736 ms with/without). */
 static void wait_st(struct pthr *p, uint32_t s)
 {
 	for (int i = 0; i < 256; i++) {
@@ -140,7 +147,7 @@ static void wait_st(struct pthr *p, uint32_t s)
 			par_cover();
 			return;
 		}
-		__builtin_ia32_pause();
+		__asm__ volatile("" ::: "memory");
 	}
 	for (;;) {
 		__atomic_store_n(&p->sleeping, 1, __ATOMIC_SEQ_CST);

@@ -755,8 +755,10 @@ static struct rtpkg par = {
  * of their own (they are held to a count of instructions), and go on
  * after the package's create or free with the new thread's or the
  * joined thread's records. So those calls take the token and keep it
- * (pend) until the thread's next fenced call, or its next block, yield
- * or exit: the layer finishes in the same turn.
+ * (pend) until the thread's next fenced call (but the library's malloc
+ * of the layer's records: par_central), or its next block, yield or
+ * exit: the layer finishes in the same turn, and the next create or
+ * join goes on in it too.
  */
 static struct pthr *take_turn(void)
 {

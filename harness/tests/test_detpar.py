@@ -226,8 +226,9 @@ def test_a_thread_makes_its_children_in_one_turn(boot):
         done(r, 0)
         lin, km = [e for e in r.events("result") if e.get("name") == "det.stats"]
         rounds = only(r, "result", name="workload.kmeans.det")["rounds"]
-        seen[smp] = tuple(s[k] for s in (lin, km) for k in STATS + ("solo", "widest"))
+        seen[smp] = tuple(s[k] for s in (lin, km) for k in STATS + ("solo", "widest", "handoffs"))
     assert seen[1] == seen[2], seen
     assert lin["widest"] == 4 and lin["solo"] > 0, lin
     assert km["widest"] == 4 and km["threads"] == 4 * rounds + 1, (km, rounds)
     assert 1 <= km["enters"] <= 5, km
+    assert 0 < km["handoffs"] <= km["moves"], km

@@ -101,6 +101,7 @@ static struct rtq q;                           /* threads for any idle VP */
 static struct rtpkg par;
 static uint64_t phase_t0;
 static uint64_t ticks;                         /* logical time: the token's moves */
+static struct pthr *last_holder;                /* (for ps.handoffs) */
 static uint64_t last_arrival;                  /* a parallel phase's latest arrival at a fence */
 /* det.stats (par_report): transactions (a thread's parallel stint,
    committed), pages committed, token moves, parallel phases, and the
@@ -109,6 +110,7 @@ static uint64_t last_arrival;                  /* a parallel phase's latest arri
 static struct {
 	uint64_t tx, pages, moves, phases, serial_ns, parallel_ns, threads;
 	uint64_t solo, widest, enters;   /* solo fences, most threads of a phase, views entered */
+	uint64_t handoffs;               /* moves to another thread than the last holder */
 } ps;
 
 static void *par_start(void *arg);
@@ -269,6 +271,9 @@ static void next_token(void)
 				tqt = &tq;
 			holder = h;
 			ps.moves++;
+			if (h != last_holder)
+				ps.handoffs++;   /* another thread's VP wakes for it */
+			last_holder = h;
 			set_st(h, P_HOLD);
 			return;
 		}
@@ -912,11 +917,13 @@ static void par_report(void)
 		       "(a race, or atomics on program data: the later turn's bytes were kept)\n", races);
 	printf("@result {\"name\":\"det.stats\",\"mode\":\"par\",\"moves\":%lu,\"tx\":%lu,"
 	       "\"commit_pages\":%lu,\"phases\":%lu,\"threads\":%lu,\"serial_ns\":%lu,"
-	       "\"parallel_ns\":%lu,\"races\":%ld,\"solo\":%lu,\"widest\":%lu,\"enters\":%lu}\n", (unsigned long)ps.moves, (unsigned long)ps.tx,
+	       "\"parallel_ns\":%lu,\"races\":%ld,\"solo\":%lu,\"widest\":%lu,\"enters\":%lu,"
+	       "\"handoffs\":%lu}\n", (unsigned long)ps.moves, (unsigned long)ps.tx,
 	       (unsigned long)ps.pages, (unsigned long)ps.phases,
 	       (unsigned long)ps.threads + 1, (unsigned long)ps.serial_ns,
 	       (unsigned long)ps.parallel_ns, races < 0 ? 0 : races,
-	       (unsigned long)ps.solo, (unsigned long)ps.widest, (unsigned long)ps.enters);
+	       (unsigned long)ps.solo, (unsigned long)ps.widest, (unsigned long)ps.enters,
+	       (unsigned long)ps.handoffs);
 }
 
 __attribute__((noreturn)) void par_run(void *(*f)(void *), void *a)

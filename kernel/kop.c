@@ -417,6 +417,37 @@ void kop_interrupt(struct space *sp)
 }
 
 /*
+ * SYS_wait_cut: end with -EINTR every futex wait of sp whose cut word
+ * (SYS_futex_wait_cut) is at user address cut; how many. A thread of the
+ * same space ends another's process-shared wait so that it runs a signal
+ * handler or acts on a cancel (ulib/pthread/pshared.c): on an upcall VP
+ * only the thread is blocked (KOP_THREAD: its EV_UNBLOCKED carries
+ * -EINTR), on a classic one the VP (KOP_VP). Only sp's own kops are
+ * walked (at most MAXKOP_SPACE), so no space reaches another's waits, and
+ * a cut names a word of sp's own address space, not a key: a word of a
+ * shared segment cuts only sp's waits on it too. A cut that comes before
+ * the wait is queued is not lost: the cutter changes the word first, and
+ * the waiter reads it under kop_lock before it queues (vpsys.c), so
+ * either it sees the change (-EINTR at once) or this walk, under the same
+ * lock, finds it queued. No state is kept for a cut that found nobody.
+ */
+int kop_cut(struct space *sp, uint64_t cut)
+{
+	int n = 0;
+	spin_lock(&kop_lock);
+	for (struct kop *op = sp->kops, *next; op; op = next) {
+		next = op->snext;
+		if (op->cut == cut && op->kind == BLK_FUTEX && !op->done &&
+		    (op->mode == KOP_THREAD || op->mode == KOP_VP)) {
+			complete(op, (uint64_t)-EINTR);
+			n++;
+		}
+	}
+	spin_unlock(&kop_lock);
+	return n;
+}
+
+/*
  * Arm (or with deadline 0 cancel) the calling VP's one-shot user timer.
  * Arming reserves the EV_TIMER it will post (-EAGAIN if the VP's queue
  * has no room: its earlier expiries are still undelivered); re-arming an

@@ -28,6 +28,7 @@ SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_l
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
 SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(sigexec);
 SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special);
+SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -83,6 +84,8 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_pipe] = sys_pipe,
 	[SYS_pipe_wait] = sys_pipe_wait,
 	[SYS_file_special] = sys_file_special,
+	[SYS_futex_wait_cut] = sys_futex_wait_cut,
+	[SYS_wait_cut] = sys_wait_cut,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,

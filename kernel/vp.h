@@ -74,7 +74,11 @@ struct kop {
 	uint64_t fpin;               /* a shared file page's frame held while it waits (fkey.c), or 0 */
 	struct kop *pnext, **pprev;  /* a pipe's waiters (pipe.c), as the futex queue */
 	struct kop *snext;           /* space->kops */
-	uint64_t result, thread, arg, fault_va;
+	uint64_t result, thread, arg;
+	union {                      /* (one word: a futex wait is no fault; kop_init's memset stays as long) */
+		uint64_t fault_va;   /* BLK_PAGE, BLK_FPAGE: the faulting address */
+		uint64_t cut;        /* BLK_FUTEX: SYS_futex_wait_cut's cut word (a user address of sp), or 0 */
+	};
 	struct uctx ctx;             /* the blocked thread (KOP_THREAD) */
 };
 

@@ -183,9 +183,13 @@ long futex_key(uint64_t uaddr, uint64_t *key)
 	return 0;
 }
 
-long sys_futex_wait(ARGS)
+/* A futex wait on the word at a0 while it holds a1, for at most a2 ns
+   (0: no limit); with a cut word (cut != 0), -EINTR at once if it does
+   not hold cutval, read under kop_lock after the word (kop_cut's
+   comment). Inline in both calls: the plain one keeps no test of cut. */
+static inline __attribute__((always_inline)) long futex_wait(uint64_t a0, uint64_t a1, uint64_t a2,
+							    uint64_t cut, uint64_t cutval)
 {
-	UNUSED();
 	uint64_t key;
 	long r = futex_key(a0, &key);
 	if (r < 0)
@@ -204,6 +208,14 @@ long sys_futex_wait(ARGS)
 		if (r < 0 && (key & SEGKEY_TAG))
 			r = -EIDRM;
 		return r < 0 ? r : -EAGAIN;
+	}
+	if (cut) {                       /* (else 0 from kop_init) */
+		if ((r = copyin(&val, cut, 4)) < 0 || val != (uint32_t)cutval) {
+			spin_unlock(&kop_lock);
+			kop_free(op);
+			return r < 0 ? -EFAULT : -EINTR;    /* -EINTR: cut before it waited */
+		}
+		op->cut = cut;
 	}
 	/* The key again: a fork's copy may have moved the word (cow.c). Only
 	   in a space that forked or was forked (the walk cost kthread's
@@ -225,6 +237,35 @@ long sys_futex_wait(ARGS)
 	if (a2)
 		op->wake_ns = now_ns() + MIN(a2, 1UL << 62);
 	return kop_wait(op, myvp()->tf);
+}
+
+long sys_futex_wait(ARGS)
+{
+	UNUSED();
+	return futex_wait(a0, a1, a2, 0, 0);
+}
+
+/* A user word a thread's waits may be cut by (SYS_futex_wait_cut,
+   SYS_wait_cut): 4-aligned, in the user half. */
+static long cut_ok(uint64_t cut)
+{
+	if (cut % 4)
+		return -EINVAL;
+	return user_range_ok(cut, 4) ? 0 : -EFAULT;
+}
+
+long sys_futex_wait_cut(ARGS)
+{
+	UNUSED();
+	long r = cut_ok(a3);
+	return r ? r : futex_wait(a0, a1, a2, a3, a4);
+}
+
+long sys_wait_cut(ARGS)
+{
+	UNUSED();
+	long r = cut_ok(a0);
+	return r ? r : kop_cut(myvp()->space, a0);
 }
 
 long sys_futex_wake(ARGS)

@@ -14,7 +14,8 @@
  * SYS_vp_exit) and with bad ones, vp_signal, vp_cap, cap_grant and
  * cap_drop with real and random handles, timers (arm, re-arm, cancel),
  * vp_idle behind a timer, spawn of `sysfuzz child` with random handles,
- * wait, futex_wait/wake on random, lazy and real addresses, sleep and io,
+ * wait, futex_wait/wake on random, lazy and real addresses (and
+ * futex_wait_cut with cut words, and wait_cut of them), sleep and io,
  * segments (create, map, unmap, revoke, info, wake, robust lists, the
  * protection of a mapping's pages, named segments: open and unlink),
  * and (lazysys) futex keys, copyins and copyouts at untouched words of
@@ -1020,7 +1021,15 @@ static void do_futex_wait(struct fz *f)
 	long a = futex_addr(f);
 	long v = (uint64_t)a >= (uint64_t)futex_words && (uint64_t)a < (uint64_t)(futex_words + 16) &&
 		 rand_below(&f->st, 2) ? (long)*(volatile uint32_t *)a : (long)rand_below(&f->st, 3);
-	issue(f, K_futex_wait, SYS_futex_wait, a, v, 1 + short_ns(f), 0, 0, 0, 0);
+	if (rand_below(&f->st, 3)) {
+		issue(f, K_futex_wait, SYS_futex_wait, a, v, 1 + short_ns(f), 0, 0, 0, 0);
+		return;
+	}
+	/* With a cut word (any address: an unaligned one must be -EINVAL) that
+	   another VP's SYS_wait_cut may name (do_futex_wake) */
+	long cut = rand_below(&f->st, 4) ? futex_addr(f) + (long)rand_below(&f->st, 2) * 2 : rand_arg(f);
+	long cv = rand_below(&f->st, 2) ? (long)rand_below(&f->st, 3) : rand_arg(f);
+	issue(f, K_futex_wait, SYS_futex_wait_cut, a, v, 1 + short_ns(f), cut, cv, cut % 4 != 0, -EINVAL);
 }
 
 static void do_futex_wake(struct fz *f)
@@ -1029,7 +1038,12 @@ static void do_futex_wake(struct fz *f)
 	if ((uint64_t)a >= (uint64_t)futex_words && (uint64_t)a < (uint64_t)(futex_words + 16))
 		__atomic_fetch_add((volatile uint32_t *)a, 1, __ATOMIC_RELAXED);
 	long n = rand_below(&f->st, 2) ? (long)rand_below(&f->st, 4) : rand_arg(f);
-	issue(f, K_futex_wake, SYS_futex_wake, a, n, 0, 0, 0, 0, 0);
+	if (rand_below(&f->st, 3))
+		issue(f, K_futex_wake, SYS_futex_wake, a, n, 0, 0, 0, 0, 0);
+	else {                           /* cut the waits on a cut word (only our space's) */
+		long c = a + (long)rand_below(&f->st, 2) * 2;
+		issue(f, K_futex_wake, SYS_wait_cut, c, 0, 0, 0, 0, c % 4 != 0, -EINVAL);
+	}
 }
 
 static void do_io(struct fz *f, int kind)
@@ -1582,7 +1596,8 @@ static void do_raw(struct fz *f)
 		{ SYS_vp_idle, K_vp_idle }, { SYS_vp_signal, K_vp_signal }, { SYS_vp_cap, K_vp_cap },
 		{ SYS_timer, K_timer }, { SYS_cap_grant, K_cap_grant }, { SYS_cap_drop, K_cap_drop },
 		{ SYS_sleep, K_sleep }, { SYS_io, K_io }, { SYS_futex_wait, K_futex_wait },
-		{ SYS_futex_wake, K_futex_wake }, { SYS_seg_create, K_seg }, { SYS_seg_map, K_seg },
+		{ SYS_futex_wake, K_futex_wake }, { SYS_futex_wait_cut, K_futex_wait },
+		{ SYS_wait_cut, K_futex_wake }, { SYS_seg_create, K_seg }, { SYS_seg_map, K_seg },
 		{ SYS_seg_unmap, K_seg }, { SYS_seg_revoke, K_seg }, { SYS_seg_robust, K_seg },
 		{ SYS_seg_info, K_seg }, { SYS_seg_wake, K_seg }, { SYS_seg_protect, K_seg },
 		{ SYS_seg_open, K_seg }, { SYS_seg_unlink, K_seg },

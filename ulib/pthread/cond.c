@@ -94,8 +94,8 @@ static int wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int ho
 		return EPERM;                /* (a normal mutex keeps no owner) */
 	if (pcancel_pending())           /* before the count changes: the cleanup */
 		pcancel_act();               /* handlers get the mutex as it was held */
-	if (c->__pshared)                /* (a cancellation point at its start only) */
-		return psh_cond_wait(c, m, deadline);
+	if (c->__pshared)                /* (cancelled inside too: pshared.c) */
+		return psh_cond_wait(c, m, deadline, how);
 	if (mx_base(m)) {
 		count = m->__count;      /* a recursive mutex is released whole */
 		m->__count = 1;

@@ -16,11 +16,10 @@
  * naive) blocks whole. The words are written by every process sharing
  * them, and nothing here follows a pointer read from them.
  *
- * Not here, unlike the private objects: pthread_cancel does not
- * interrupt these waits (a deadline does), nor does a signal handler,
- * but for one from another process on kthread and naive (fwait);
- * priority ceilings and inheritance, and robustness, are ignored for a
- * process-shared mutex.
+ * A signal handler runs inside these waits on every package, and
+ * pthread_cancel ends sem_wait and the condition waits (fwait). Not
+ * here, unlike the private objects: priority ceilings and inheritance,
+ * and robustness, are ignored for a process-shared mutex.
  */
 #include <errno.h>
 #include <semaphore.h>
@@ -33,13 +32,29 @@
 #define B MX_TYPED                   /* a pshared mutex's word: B free, B+1 held, B+2 maybe waiters */
 
 /* Sleep while *w == v, until the deadline (ns since boot; 0: none):
-   0 (look again), ETIMEDOUT, or EINTR: a handler without SA_RESTART ran.
-   A classic VP's wait cut short for a signal from another process has
-   it fetched and given to a thread (intr_waited), perhaps this one:
-   its handlers run here, as in the private objects' waits (psig_run).
-   (A thread of an upcall package blocked here is not cut short: its
-   handler runs once the wait ends.) */
-static int fwait(volatile void *w, uint32_t v, uint64_t deadline)
+   0 (look again), ETIMEDOUT, EINTR: a handler without SA_RESTART ran
+   (`cancel` with PW_INTR_ANY: any handler), or ECANCELED: a cancel is
+   due (`cancel` & PW_CANCEL: a cancellation point; the caller acts).
+   The handlers due run here, inside the wait, as in the private
+   objects' waits (psig_run).
+   How a signal or a cancel reaches a thread asleep here: its park word
+   says PARK_KWAIT meanwhile, and the kernel wait names it as its cut
+   word (SYS_futex_wait_cut), so the thread_unblock that pthread_kill,
+   the signal library's delivery (a signal of the process itself, an
+   alarm, or one another process sent, on every package) and
+   pthread_cancel already make moves it to RUN and cuts the wait short
+   (SYS_wait_cut, ulib/rt/thread.c). No cut is lost: one before the
+   thread set KWAIT leaves a permit, which the compare-and-swap meets
+   (then it looks, and does not sleep); one after it finds the word
+   moved on when the kernel reads it under its lock before sleeping, or
+   the wait queued. The word is the thread's own, not the library's
+   pending sets, because only a word the kernel reads at the wait's
+   entry closes the window between the last look and the sleep. A
+   classic VP's wait cut short for a signal from another process has it
+   fetched and given to a thread (intr_waited), perhaps this one.
+   async_hold keeps an upcall package from running the handler as it
+   resumes the thread (rt_switch.c): the wait runs it, and so knows. */
+static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 {
 	uint64_t rel = 0;
 	if (deadline) {
@@ -48,9 +63,26 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline)
 			return ETIMEDOUT;
 		rel = deadline - now;
 	}
-	long r = intr_waited(syscall3(SYS_futex_wait, w, v, rel));
-	struct thread *t = r == -EINTR ? thread_self() : 0;
-	if (t && psig_due(t) && (psig_run(t) & SIGW_INTR))
+	struct thread *t = thread_self();
+	if (!t)                          /* (no thread: a VP's own code) */
+		return intr_waited(syscall3(SYS_futex_wait, w, v, rel)) == -ETIMEDOUT ? ETIMEDOUT : 0;
+	long r = 0;
+	int s = PARK_RUN, held = t->async_hold;      /* (held: in a handler inside another wait) */
+	if (!held)
+		t->async_hold = 1;
+	if (__atomic_compare_exchange_n(&t->park, &s, PARK_KWAIT, 0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE)) {
+		if (!((cancel & PW_CANCEL) && pcancel_pending()) && !psig_due(t))
+			r = intr_waited(syscall6(SYS_futex_wait_cut, (long)w, v, (long)rel, (long)&t->park,
+						 PARK_KWAIT, 0));
+		s = PARK_KWAIT;              /* (else a cut set RUN) */
+		__atomic_compare_exchange_n(&t->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE);
+	} else                           /* a permit: taken (thread_park_commit's reason) */
+		__atomic_exchange_n(&t->park, PARK_RUN, __ATOMIC_SEQ_CST);
+	if (!held && __atomic_exchange_n(&t->async_hold, 0, __ATOMIC_RELAXED) == 2)
+		pw_retry(t);
+	if ((cancel & PW_CANCEL) && pcancel_pending())
+		return ECANCELED;
+	if (psig_due(t) && (psig_run(t) & (cancel & PW_INTR_ANY ? SIGW_RAN : SIGW_INTR)))
 		return EINTR;
 	return r == -ETIMEDOUT ? ETIMEDOUT : 0;
 }
@@ -86,7 +118,7 @@ int psh_mutex_lock(pthread_mutex_t *m, uint64_t deadline, int try)
 		if (c != B + 2)
 			c = __atomic_exchange_n(&m->__state, B + 2, __ATOMIC_ACQUIRE);
 		while (c != B) {
-			if (fwait(&m->__state, B + 2, deadline) == ETIMEDOUT)
+			if (fwait(&m->__state, B + 2, deadline, 0) == ETIMEDOUT)
 				return ETIMEDOUT;    /* (EINTR: a handler ran, it goes on) */
 			c = __atomic_exchange_n(&m->__state, B + 2, __ATOMIC_ACQUIRE);
 		}
@@ -111,9 +143,12 @@ int psh_mutex_unlock(pthread_mutex_t *m)
 }
 
 /* A condition: __seq changes at every signal; a waiter sleeps while it
-   has not (a wake-up may be spurious, as POSIX allows). The mutex is
-   released whole (a recursive one's count kept) and taken again. */
-int psh_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
+   has not. The mutex is released whole (a recursive one's count kept)
+   and taken again. A handler runs inside the wait, which then goes on
+   (as glibc's: no return without a signal, but for `how`'s PW_INTR,
+   __cond_wait_intr's EINTR); a cancel (`how` a cancellation point)
+   acts once the mutex is held again, for the cleanup handlers. */
+int psh_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int how)
 {
 	int count = 1, typed = m->__pshared ? m->__type != PTHREAD_MUTEX_NORMAL : mx_base(m);
 	if (typed) {                     /* (a normal mutex keeps no owner) */
@@ -125,7 +160,11 @@ int psh_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
 	uint32_t seq = __atomic_load_n(&c->__seq, __ATOMIC_ACQUIRE);
 	__atomic_add_fetch(&c->__nwait, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(m);
-	int r = fwait(&c->__seq, seq, deadline);
+	int r;
+	do
+		r = fwait(&c->__seq, seq, deadline, how);
+	while ((r == 0 || (r == EINTR && !(how & PW_INTR))) &&
+	       __atomic_load_n(&c->__seq, __ATOMIC_ACQUIRE) == seq);
 	__atomic_sub_fetch(&c->__nwait, 1, __ATOMIC_SEQ_CST);
 	if (m->__pshared)
 		psh_mutex_lock(m, 0, 0);
@@ -133,10 +172,12 @@ int psh_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline)
 		mutex_take(m);
 	if (typed)
 		m->__count = count;
+	if (r == ECANCELED)
+		pcancel_act();
 	if (r == ETIMEDOUT && __atomic_load_n(&c->__seq, __ATOMIC_ACQUIRE) != seq)
 		r = 0;                   /* signalled as the time ran out: take the signal */
-	if (r == EINTR)
-		r = 0;                   /* a handler ran: a spurious wake-up (never EINTR) */
+	if (r == EINTR && !(how & PW_INTR))
+		r = 0;                   /* signalled as a handler ran */
 	return r;
 }
 
@@ -177,7 +218,7 @@ int psh_rwlock_take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline)
 		if (!(v & RW_WAIT) && !__atomic_compare_exchange_n(w, &v, v | RW_WAIT, 0, __ATOMIC_RELAXED,
 								   __ATOMIC_RELAXED))
 			continue;
-		if (fwait(w, (uint32_t)(v | RW_WAIT), deadline) == ETIMEDOUT)
+		if (fwait(w, (uint32_t)(v | RW_WAIT), deadline, 0) == ETIMEDOUT)
 			return ETIMEDOUT;
 	}
 }
@@ -219,7 +260,7 @@ int psh_barrier_wait(pthread_barrier_t *b)
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
 	while (__atomic_load_n(gen, __ATOMIC_ACQUIRE) == g)
-		fwait(gen, g, 0);
+		fwait(gen, g, 0, 0);
 	return 0;
 }
 
@@ -238,8 +279,10 @@ int psh_sem_wait(sem_t *s, int try, uint64_t deadline)
 		if (try)
 			return EAGAIN;
 		__atomic_add_fetch(&s->__nwait, 1, __ATOMIC_SEQ_CST);
-		int r = fwait(&s->__count, 0, deadline);
+		int r = fwait(&s->__count, 0, deadline, 1);
 		__atomic_sub_fetch(&s->__nwait, 1, __ATOMIC_SEQ_CST);
+		if (r == ECANCELED)
+			pcancel_act();       /* (a cancellation point: nothing held) */
 		if (r)
 			return r;
 	}

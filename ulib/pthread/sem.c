@@ -31,7 +31,7 @@ static int wait(sem_t *s, int try, uint64_t deadline)
 	struct thread *self = thread_self();
 	if (!try && pcancel_pending())
 		pcancel_act();
-	if (s->__pshared) {              /* (a cancellation point at its start only) */
+	if (s->__pshared) {              /* (cancelled inside too: pshared.c) */
 		int r = psh_sem_wait(s, try, deadline);
 		return r ? fail(r) : 0;
 	}

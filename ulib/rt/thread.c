@@ -69,6 +69,15 @@ static __attribute__((noinline)) void wake_timed(struct thread *t)
 	syscall3(SYS_futex_wake, &t->park, 1, 0);
 }
 
+/* A process-shared wait's (PARK_KWAIT, now RUN): end it, -EINTR, in
+   the kernel; it then looks at its signals and cancel. The waiter
+   checks the park word under the kernel's lock before it sleeps, so a
+   cut before it slept ends its wait at once (kernel/kop.c, kop_cut). */
+static __attribute__((noinline)) void cut_kwait(struct thread *t)
+{
+	syscall1(SYS_wait_cut, &t->park);
+}
+
 /*
  * Always an atomic read-modify-write, even when a permit is already there
  * (PERMIT -> PERMIT): the locked instruction is the full barrier that
@@ -78,8 +87,8 @@ static __attribute__((noinline)) void wake_timed(struct thread *t)
  * permit, rereads the condition, still finds it false, and parks for good
  * (found by fifo's park ping-pong at -smp 2: both threads parked).
  */
-_Static_assert(PARK_RUN < PARK_PARKED && PARK_PERMIT < PARK_PARKED && PARK_TIMED > PARK_PARKED,
-	       "thread_unblock's test");
+_Static_assert(PARK_RUN < PARK_PARKED && PARK_PERMIT < PARK_PARKED && PARK_TIMED > PARK_PARKED &&
+	       PARK_KWAIT > PARK_TIMED, "thread_unblock's test");
 
 void thread_unblock(struct thread *t)
 {
@@ -92,6 +101,9 @@ void thread_unblock(struct thread *t)
 				t->ops->unblock(t);   /* we took it out of PARKED: we requeue it */
 			else if (s == PARK_TIMED)  /* asleep in the kernel (thread_park_timed) */
 				wake_timed(t);
+			else if (s > PARK_TIMED)   /* PARK_KWAIT: a process-shared wait (the
+						      flags of the compare just made) */
+				cut_kwait(t);
 			return;
 		}
 	}

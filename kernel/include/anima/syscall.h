@@ -104,6 +104,15 @@
                                the word is not the value */
 #define SYS_file_special 51 /* (FK_CONS_IN, FK_CONS_OUT or FK_NULL, FO_ access mode) -> a descriptor that
                                names the console or /dev/null, so that an exec keeps it (ulib's exec) */
+#define SYS_futex_wait_cut 52 /* (uint32_t *addr, expected, timeout ns or 0, uint32_t *cut, cut value) -> as
+                               SYS_futex_wait, or -EINTR: *cut was not the cut value (read under the
+                               futex lock, after *addr), or a thread of the same space called
+                               SYS_wait_cut(cut) while it waited; cut 4-aligned user memory (-EINVAL,
+                               -EFAULT). How a thread's process-shared wait is ended for a signal or a
+                               cancel (ulib/pthread/pshared.c) */
+#define SYS_wait_cut    53  /* (uint32_t *cut) -> how many of the caller's space's SYS_futex_wait_cut waits
+                               on that cut word it ended with -EINTR; -EINVAL unaligned, -EFAULT not
+                               user memory. Another space's waits are never reached */
 #define SYS_sigdie      54  /* (sig) -> ends the caller's space as sig's default action (WTERMSIG = sig), for a
                                signal another process sent that the program held (kernel/psig.c);
                                -EINVAL for 0, 64 and up, stop signals and those ignored by default */

@@ -129,6 +129,10 @@ __attribute__((weak)) int __sig_in_wait(struct thread *t);
 #define PARK_TIMED   3     /* in thread_block_until: asleep in the kernel on the
 			      park word; the next unblock moves it to RUN and
 			      wakes the futex (no package routine involved) */
+#define PARK_KWAIT   4     /* asleep in the kernel on another word, cut by this one
+			      (SYS_futex_wait_cut: ulib/pthread/pshared.c's waits);
+			      the next unblock moves it to RUN and cuts the wait
+			      short (SYS_wait_cut): a signal, a cancel */
 
 #define JOIN_DONE    1UL   /* thread->join once the thread has exited */
 

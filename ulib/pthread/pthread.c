@@ -1062,8 +1062,8 @@ int pthread_setcancelstate(int state, int *old)
 	struct pthread *pt = self_pt();
 	if (old)
 		*old = pt->cancel_off | pt->exiting;   /* off for good in pthread_exit */
-	if (!pt->exiting)
-		pt->cancel_off = state;
+	if (!pt->exiting)   /* seq_cst: as in pthread_setcanceltype */
+		__atomic_store_n(&pt->cancel_off, state, __ATOMIC_SEQ_CST);
 	if (pt->cancel_async && pcancel_pending())   /* asynchronous: at once */
 		pcancel_act();
 	return 0;
@@ -1076,7 +1076,11 @@ int pthread_setcanceltype(int type, int *old)
 	struct pthread *pt = self_pt();
 	if (old)
 		*old = pt->cancel_async;
-	pt->cancel_async = type;         /* see thread_async_hook */
+	/* seq_cst: a store then a load, as pthread_cancel's pending then
+	   type; else each could miss the other's (x86 reorders a load
+	   before an earlier store) and an asynchronous cancel wait for a
+	   cancellation point */
+	__atomic_store_n(&pt->cancel_async, type, __ATOMIC_SEQ_CST);   /* see thread_async_hook */
 	if (type == PTHREAD_CANCEL_ASYNCHRONOUS && pcancel_pending())
 		pcancel_act();
 	return 0;

@@ -38,5 +38,5 @@ def test_confpt(boot, pkg, smp):
     shares = result(r, "confpt.preempt")["shares_cpu"]
     assert shares == ((smp > 1 or pkg not in NOT_PREEMPTIVE) and pkg not in SERIAL), (pkg, smp, shares)
     total = result(r, "confpt")
-    assert total["failures"] == 0 and total["checks"] >= 860, total
+    assert total["failures"] == 0 and total["checks"] >= 885, total
     done(r, 0)

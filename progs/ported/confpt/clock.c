@@ -89,7 +89,7 @@ static void on_usr1(int s)
 }
 
 static struct timespec left;
-static int sleep_rc, sleep_errno;
+static int sleep_rc, sleep_errno, use_clock_ns;
 static sem_t asleep;
 static void *sleeper(void *a)
 {
@@ -97,6 +97,10 @@ static void *sleeper(void *a)
 	(void)a;
 	left.tv_sec = -1;
 	sem_post(&asleep);
+	if (use_clock_ns) {
+		sleep_rc = clock_nanosleep(CLOCK_MONOTONIC, 0, &d, &left);
+		return NULL;
+	}
 	sleep_rc = nanosleep(&d, &left);
 	sleep_errno = errno;
 	return NULL;
@@ -123,6 +127,17 @@ static void interrupted(void)
 	EQ(sleep_errno, EINTR);
 	CK(left.tv_sec >= 0 && left.tv_sec <= 2 && left.tv_nsec >= 0 && left.tv_nsec < 1000000000);
 	CK(left.tv_sec < 2 && (left.tv_sec > 0 || left.tv_nsec > 0));
+	/* clock_nanosleep returns the error itself (EINTR), errno aside. */
+	use_clock_ns = 1;
+	t = conf_start(sleeper, NULL);
+	sem_wait(&asleep);
+	conf_msleep(50);
+	pthread_kill(t, SIGUSR1);
+	pthread_join(t, NULL);
+	EQ(got, 2);
+	EQ(sleep_rc, EINTR);
+	CK(left.tv_sec >= 0 && left.tv_sec < 2 && (left.tv_sec > 0 || left.tv_nsec > 0));
+	use_clock_ns = 0;
 	signal(SIGUSR1, SIG_DFL);
 }
 

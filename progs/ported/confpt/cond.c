@@ -52,6 +52,11 @@ static void attrs(void)
 	EQ(pthread_condattr_destroy(&a), 0);
 }
 
+static void *wait_on_em(void *a)
+{
+	return (void *)(long)pthread_cond_wait(&c, a);
+}
+
 static void timed(void)
 {
 	pthread_condattr_t a;
@@ -92,6 +97,12 @@ static void timed(void)
 	EQ(pthread_cond_wait(&c, &em), EPERM);
 	d = conf_after(CLOCK_REALTIME, 10);
 	EQ(pthread_cond_timedwait(&c, &em, &d), EPERM);
+	/* ... or held by another thread: EPERM too. */
+	EQ(pthread_mutex_lock(&em), 0);
+	void *r = NULL;
+	pthread_join(conf_start(wait_on_em, &em), &r);
+	EQ((long)r, EPERM);
+	pthread_mutex_unlock(&em);
 	pthread_mutex_destroy(&em);
 	pthread_mutexattr_destroy(&ma);
 }

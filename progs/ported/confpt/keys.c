@@ -43,6 +43,30 @@ static void *exits_keyed(void *a)
 	pthread_exit(NULL);
 }
 
+/* A cancelled thread's values get their destructors too. */
+static sem_t parked;
+static void *keyed_then_wait(void *a)
+{
+	pthread_setspecific(k1, a);
+	sem_wait(&parked);   /* cancelled here */
+	return NULL;
+}
+
+static void cancelled_keys(void)
+{
+	void *r = NULL;
+	d1_calls = 0;
+	d1_sum = 0;
+	sem_init(&parked, 0, 0);
+	pthread_t t = conf_start(keyed_then_wait, (void *)70L);
+	conf_msleep(20);
+	pthread_cancel(t);
+	pthread_join(t, &r);
+	CK(r == PTHREAD_CANCELED);
+	EQ(d1_calls, 1);
+	EQ(d1_sum, 70);
+}
+
 void area_keys(void)
 {
 	pthread_t t[3];
@@ -75,6 +99,7 @@ void area_keys(void)
 	EQ(PTHREAD_DESTRUCTOR_ITERATIONS, 4);
 	EQ(sysconf(_SC_THREAD_DESTRUCTOR_ITERATIONS), 4);
 	CK(sysconf(_SC_THREAD_KEYS_MAX) >= 128);
+	cancelled_keys();
 	/* Deletion runs no destructor; a deleted key is EINVAL (glibc). */
 	d1_calls = 0;
 	EQ(pthread_key_delete(k2), 0);

@@ -12,6 +12,13 @@ static void *poster(void *a)
 	return NULL;
 }
 
+static void *waits_once(void *a)
+{
+	(void)a;
+	sem_wait(&s);
+	return NULL;
+}
+
 static void unnamed(void)
 {
 	int v = -1;
@@ -45,6 +52,14 @@ static void unnamed(void)
 	t = conf_start(poster, (void *)20L);
 	d = conf_after(CLOCK_REALTIME, 5000);
 	EQ(sem_timedwait(&s, &d), 0);
+	pthread_join(t, NULL);
+	/* With a waiter: glibc's value is 0 (POSIX allows minus the
+	   waiters). */
+	t = conf_start(waits_once, NULL);
+	conf_msleep(20);
+	EQ(sem_getvalue(&s, &v), 0);
+	CK(v == 0 || v == -1);
+	sem_post(&s);
 	pthread_join(t, NULL);
 	EQ(sem_destroy(&s), 0);
 	/* The largest value, and one past it. */

@@ -161,6 +161,17 @@ static void threads(void)
 	EQ(pthread_join(t, NULL), 0);
 }
 
+static void *sigwait_usr1(void *a)
+{
+	sigset_t s;
+	int sig = 0;
+	(void)a;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	sigwait(&s, &sig);
+	return (void *)(long)sig;
+}
+
 /* Queued signals taken synchronously. */
 static void waits(void)
 {
@@ -196,6 +207,17 @@ static void waits(void)
 	raise(SIGUSR1);
 	EQ(sigwait(&s, &sig), 0);
 	EQ(sig, SIGUSR1);
+	/* A process-directed signal, blocked everywhere: a thread's sigwait
+	   takes it. */
+	pthread_t t = conf_start(sigwait_usr1, NULL);
+	conf_msleep(20);
+	EQ(kill(getpid(), SIGUSR1), 0);
+	void *r = NULL;
+	if (conf_join_within(t, &r, 3000)) {
+		pthread_kill(t, SIGUSR1);
+		pthread_join(t, &r);
+	}
+	EQ((long)r, SIGUSR1);
 	/* A timed wait that times out. */
 	struct timespec t0 = conf_now(), d = { 0, 30000000 };
 	ERRNO(sigtimedwait(&s, &si, &d), EAGAIN);

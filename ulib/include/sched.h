@@ -12,6 +12,14 @@
 #define SCHED_OTHER 0
 #define SCHED_FIFO  1
 #define SCHED_RR    2
+/* Linux's other policies (glibc names them under _GNU_SOURCE): priority
+   0 only, scheduled here as SCHED_OTHER. */
+#define __SCHED_BATCH 3
+#define __SCHED_IDLE  5
+#ifdef _GNU_SOURCE
+#define SCHED_BATCH __SCHED_BATCH
+#define SCHED_IDLE  __SCHED_IDLE
+#endif
 
 struct sched_param {
 	int sched_priority;

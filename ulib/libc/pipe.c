@@ -116,13 +116,15 @@ unsigned __pipe_seq(void)
    signal handler ran (select and poll are never restarted, on Linux
    neither). */
 int __pipe_wait_seq(unsigned s, const struct timespec *until);
+static void unlock_seq(void *arg);
 int __pipe_wait_seq(unsigned s, const struct timespec *until)
 {
 	int r = 0;
 	pthread_mutex_lock(&seq_m);
+	pthread_cleanup_push(unlock_seq, 0);   /* (a cancel acts with the mutex held) */
 	while (seq == s && r == 0)
 		r = __cond_wait_intr(&seq_c, &seq_m, until, PW_INTR | PW_INTR_ANY);
-	pthread_mutex_unlock(&seq_m);
+	pthread_cleanup_pop(1);
 	return r;
 }
 

@@ -1037,11 +1037,22 @@ static void nap(void)
 		thread_kern_sigs = 1;    /* and for one from another process (fetch) */
 }
 
+/* The POSIX layer's (ulib/pthread/pthread.c; weak: a program without
+   it has no cancellation): sigwait, sigtimedwait, sigwaitinfo,
+   sigsuspend and pause are cancellation points (POSIX's list), acted on
+   as the wait begins and each time round it (a cancel unblocks nap). */
+__attribute__((weak)) void pthread_testcancel(void);
+static void cancel_point(void)
+{
+	if (pthread_testcancel)
+		pthread_testcancel();
+}
+
 int sigwait(const sigset_t *set, int *sig)
 {
 	int s;
 	siginfo_t si;
-	while (!(s = take_of(set, &si))) {
+	while (cancel_point(), !(s = take_of(set, &si))) {
 		/* a signal outside the set that the caller does not block
 		   runs its handler here, and the wait goes on (as Linux's
 		   sigwait, which never fails with EINTR) */
@@ -1068,7 +1079,7 @@ int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ti
 					 (uint64_t)timeout->tv_nsec : 0;
 	int s;
 	siginfo_t si;
-	while (!(s = take_of(set, &si))) {
+	while (cancel_point(), !(s = take_of(set, &si))) {
 		if (__sig_deliver()) {
 			errno = EINTR;
 			return -1;
@@ -1103,7 +1114,7 @@ int sigsuspend(const sigset_t *mask)
 	sigset_t m = s->mask;
 	spin_unlock(&lk);
 	mask_set(m);
-	while (!__sig_deliver() && ran_async() == ran)
+	while (cancel_point(), !__sig_deliver() && ran_async() == ran)
 		nap();
 	sigprocmask(SIG_SETMASK, &old, 0);
 	errno = EINTR;
@@ -1113,7 +1124,7 @@ int sigsuspend(const sigset_t *mask)
 int pause(void)
 {
 	unsigned ran = ran_async();
-	while (!__sig_deliver() && ran_async() == ran)
+	while (cancel_point(), !__sig_deliver() && ran_async() == ran)
 		nap();
 	errno = EINTR;
 	return -1;

@@ -165,6 +165,16 @@ static int raise_prio(pthread_mutex_t *m, struct thread *self)
 	return old;
 }
 
+/* A caller whose own real-time priority is above a ceiling may not
+   lock the mutex (POSIX, glibc: EINVAL); a condition wait's relock is
+   not asked (its thread held the mutex before). */
+static int above_ceiling(pthread_mutex_t *m, struct thread *self)
+{
+	struct pthread *pt = pt_of(self);
+	int rt = pt->policy == SCHED_FIFO || pt->policy == SCHED_RR;
+	return rt && pt->prio > m->__ceiling - 1;
+}
+
 /* The lock's slow path: queue and wait to be handed the mutex. */
 static int lock_wait(pthread_mutex_t *m, struct thread *self, uint64_t deadline, int base,
 		     int cancel)
@@ -249,6 +259,8 @@ static int lock(pthread_mutex_t *m, uint64_t deadline, int try, int cancel)
 		m->__count++;
 		return 0;
 	}
+	if (m->__ceiling > 0 && (cancel || try) && above_ceiling(m, self))
+		return EINVAL;
 	int old = raise_prio(m, self), expect = base;
 	if (!__atomic_compare_exchange_n(&m->__state, &expect, base + 1, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED)) {

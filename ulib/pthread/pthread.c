@@ -778,31 +778,47 @@ int sched_yield(void)
 	return 0;
 }
 
+static int rt_policy(int policy)
+{
+	return policy == SCHED_FIFO || policy == SCHED_RR;
+}
+
+static int known_policy(int policy)
+{
+	return rt_policy(policy) || policy == SCHED_OTHER || policy == __SCHED_BATCH ||
+	       policy == __SCHED_IDLE;
+}
+
+/* A policy that is not Linux's: -1 with EINVAL, as glibc's. */
+static int no_policy(int policy)
+{
+	if (known_policy(policy))
+		return 0;
+	errno = EINVAL;
+	return -1;
+}
+
 int sched_get_priority_min(int policy)
 {
-	if (policy == SCHED_OTHER)
-		return 0;
-	return policy == SCHED_FIFO || policy == SCHED_RR ? PT_RT_MIN : -1;
+	return no_policy(policy) ? -1 : rt_policy(policy) ? PT_RT_MIN : 0;
 }
 
 int sched_get_priority_max(int policy)
 {
-	if (policy == SCHED_OTHER)
-		return 0;
-	return policy == SCHED_FIFO || policy == SCHED_RR ? PT_RT_MAX : -1;
+	return no_policy(policy) ? -1 : rt_policy(policy) ? PT_RT_MAX : 0;
 }
 
 int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
 {
 	struct pthread *pt = pt_of((struct thread *)th);
-	if (sched_get_priority_min(policy) < 0 || !prio_ok(policy, p->sched_priority))
+	if (!known_policy(policy) || !prio_ok(policy, p->sched_priority))
 		return EINVAL;
 	pt->policy = policy;
 	pt->prio = p->sched_priority;
 	if (policy | p->sched_priority)
 		pcreate_slow = 1;            /* th's children inherit it */
 	/* read at its next enqueue */
-	((struct thread *)th)->prio = pt_level(policy != SCHED_OTHER, p->sched_priority);
+	((struct thread *)th)->prio = pt_level(rt_policy(policy), p->sched_priority);
 	if (th == pthread_self())
 		thread_yield();              /* a lower priority: let higher ones run */
 	return 0;
@@ -1046,8 +1062,8 @@ int pthread_setcancelstate(int state, int *old)
 	struct pthread *pt = self_pt();
 	if (old)
 		*old = pt->cancel_off | pt->exiting;   /* off for good in pthread_exit */
-	if (!pt->exiting)
-		pt->cancel_off = state;
+	if (!pt->exiting)   /* seq_cst: as in pthread_setcanceltype */
+		__atomic_store_n(&pt->cancel_off, state, __ATOMIC_SEQ_CST);
 	if (pt->cancel_async && pcancel_pending())   /* asynchronous: at once */
 		pcancel_act();
 	return 0;
@@ -1060,7 +1076,11 @@ int pthread_setcanceltype(int type, int *old)
 	struct pthread *pt = self_pt();
 	if (old)
 		*old = pt->cancel_async;
-	pt->cancel_async = type;         /* see thread_async_hook */
+	/* seq_cst: a store then a load, as pthread_cancel's pending then
+	   type; else each could miss the other's (x86 reorders a load
+	   before an earlier store) and an asynchronous cancel wait for a
+	   cancellation point */
+	__atomic_store_n(&pt->cancel_async, type, __ATOMIC_SEQ_CST);   /* see thread_async_hook */
 	if (type == PTHREAD_CANCEL_ASYNCHRONOUS && pcancel_pending())
 		pcancel_act();
 	return 0;

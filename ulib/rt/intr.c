@@ -104,8 +104,15 @@ void intr_run(struct uctx *ctx)
 			__builtin_ia32_pause();
 	if (!t)
 		return;
-	if (!thread_signal_hook || t->crit || t->async_hold ||
-	    (park != PARK_RUN && park != PARK_PERMIT))
+	if (t->crit || (park != PARK_RUN && park != PARK_PERMIT))
+		return;
+	/* An asynchronous cancel due (pthread_cancel interrupted us): end
+	   here, as an upcall package's thread is redirected (rt_sched.c);
+	   the hook holds it back while a wait's node is queued (async_hold) */
+	void (*end)(void) = thread_async_hook ? (void (*)(void))thread_async_hook(t) : 0;
+	if (end)
+		end();                   /* noreturn: the interrupted frame is left */
+	if (!thread_signal_hook || t->async_hold)
 		return;
 	if ((t->sigpend & SIGPEND_WAITING) || thread_proc_sigs)
 		thread_signal_hook(t);

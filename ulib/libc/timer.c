@@ -297,6 +297,32 @@ int __timer_taken(int id)
 	return r;
 }
 
+/* ITIMER_VIRTUAL and ITIMER_PROF's own (itimer.c) */
+void __itimer_forked(void);
+
+/* A fork's child (ulib/pthread/pfork.c), where only the caller lives:
+   POSIX gives it none of its parent's timers. The timer thread is not
+   here (tthread names the parent's: an arming here unblocked that copy
+   and nothing ever fired), so every timer goes: timer_create's ids are
+   EINVAL, alarm and setitimer's disarmed, and the next arming makes a
+   thread of its own. Their pending signals went with signal.c's. */
+void __timer_forked(void);
+void __timer_forked(void)
+{
+	for (int i = 0; i < NTIMER; i++) {
+		struct ptimer *t = &timers[i];
+		if (i && (t->gen & 1))
+			t->gen = (t->gen + 1) & GENMASK;
+		t->due = t->period = 0;
+		t->sent = t->overrun = t->overrun_last = 0;
+	}
+	lk = (struct spin)SPIN_INIT;
+	tthread = 0;
+	sleep_to = 0;
+	started = 0;
+	__itimer_forked();
+}
+
 /* ---- <time.h> ---- */
 
 static int fail(int e)

@@ -12,7 +12,9 @@
  *         timer_create timer, then execs /bin/timefork execd ID (argv[2]
  *         its package): the new image has ITIMER_REAL's time left (90 to
  *         100 s; alarm(0) says so too) and its interval, and the timer
- *         is gone (EINVAL).
+ *         is gone (EINVAL). A second child arms ITIMER_REAL for 50 ms and
+ *         execs /bin/timefork execd2: its SIGALRM (blocked: the mask
+ *         stays) comes in the new image, for sigwaitinfo.
  * Every wait here ends only by the signal it waits for: a timer that
  * never fires is a hang, failed by the harness's timeout.
  */
@@ -112,28 +114,38 @@ static void fork_area(void)
 	CHECK(left >= 90 && left <= 100);
 }
 
-static void exec_area(const char *pkg)
+/* A child that arms ITIMER_REAL for secs s + us µs (every `every` s)
+   and execs /bin/timefork `area` ID (ID: a timer_create timer of its). */
+static pid_t exec_child(const char *pkg, const char *area, time_t secs, long us, time_t every)
 {
 	pid_t k = fork();
 	if (k == 0) {
 		sigset_t s = timer_sigs();
 		sigprocmask(SIG_BLOCK, &s, 0);
-		struct itimerval r = { .it_value = { 100, 0 }, .it_interval = { 50, 0 } };
+		struct itimerval r = { .it_value = { secs, us }, .it_interval = { every, 0 } };
 		if (setitimer(ITIMER_REAL, &r, 0))
 			_exit(97);
 		timer_t id = make_timer(SIGUSR1, 100, 0);
 		char pk[32], ids[32];
 		snprintf(pk, sizeof pk, "pkg=%s", pkg);
 		snprintf(ids, sizeof ids, "%ld", (long)(intptr_t)id);
-		char *args[] = { "timefork", pk, "execd", ids, 0 };
+		char *args[] = { "timefork", pk, (char *)area, ids, 0 };
 		execv("/bin/timefork", args);
 		_exit(99);
 	}
-	int st = -1;
-	CHECK(waitpid(k, &st, 0) == k);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0))
-		printf("timefork: exec'd child status %#x\n", st);
+	return k;
+}
+
+static void exec_area(const char *pkg)
+{
+	for (int i = 0; i < 2; i++) {
+		pid_t k = i ? exec_child(pkg, "execd2", 0, 50000, 0) : exec_child(pkg, "execd", 100, 0, 50);
+		int st = -1;
+		CHECK(waitpid(k, &st, 0) == k);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+			printf("timefork: exec'd child %d status %#x\n", i, st);
+	}
 }
 
 /* The image the exec made: ITIMER_REAL kept, the timer gone. */
@@ -157,6 +169,8 @@ int main(int argc, char **argv)
 	const char *area = argc > 1 ? argv[1] : "fork";
 	if (!strcmp(area, "execd"))
 		return execd(argc > 2 ? atol(argv[2]) : 0);
+	if (!strcmp(area, "execd2"))     /* the 50 ms ITIMER_REAL the exec kept fires here */
+		return take(SIGALRM) == SIGALRM ? 0 : 1;
 	if (!strcmp(area, "fork"))
 		fork_area();
 	else if (!strcmp(area, "exec"))

@@ -44,6 +44,7 @@
 #include <animart/clock.h>
 #include <animart/spin.h>
 #include <animart/thread.h>
+#include <animart/sys.h>
 #include "svc.h"
 
 #define NTIMER 64                /* slot 0 is ITIMER_REAL (alarm, setitimer) */
@@ -321,6 +322,32 @@ void __timer_forked(void)
 	sleep_to = 0;
 	started = 0;
 	__itimer_forked();
+}
+
+/* exec (ulib/libc/exec.c): the new image keeps ITIMER_REAL's expiry
+   and period (POSIX: alarm's time left); undo: the exec failed. The
+   timer_create timers go with the image (POSIX deletes them). */
+void __timer_exec_keep(int undo);
+void __timer_exec_keep(int undo)
+{
+	uint64_t due = 0, period = 0;
+	if (!undo) {
+		spin_lock(&lk);
+		due = timers[0].due;
+		period = timers[0].period;
+		spin_unlock(&lk);
+	}
+	syscall2(SYS_alarmexec, due, period);
+}
+
+/* The start of an image (ulib/pthread/pstart.c, as main): ITIMER_REAL as
+   the exec that made it kept it, armed again (at once if due). */
+void __timer_exec_init(void);
+void __timer_exec_init(void)
+{
+	long due = syscall2(SYS_getinfo, INFO_ALARMEXEC, 0), period;
+	if (due > 0 && (period = syscall2(SYS_getinfo, INFO_ALARMEXEC, 1)) >= 0)
+		arm(timers, (uint64_t)due, (uint64_t)period, 0, 0, 0);
 }
 
 /* ---- <time.h> ---- */

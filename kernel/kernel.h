@@ -472,6 +472,7 @@ int psig_rt_queue(struct psig *p, const struct ksiginfo *si);
 /* psigexec.c */
 void psig_exec(struct space *old, struct space *nw);
 long psig_exec_info(struct space *sp, uint64_t what);
+long psig_alarm_info(struct space *sp, uint64_t what);
 
 /* sysproc.c */
 long user_argv(uint64_t uprog, uint64_t argc, uint64_t uargv, char **bufp, char **args);

@@ -113,6 +113,8 @@ void pipe_end_gone(struct pipe *p, int w)
 		ring[i] = p->pg[i];
 		p->pg[i] = 0;
 	}
+	if (!w)
+		p->head = p->len = 0;    /* and its bytes: none waits (fstat) */
 	spin_unlock(&p->lock);
 	changed(p, any);
 	for (int i = 0; i < NPG; i++)

@@ -6,7 +6,9 @@
  * signal's values) before the exec (SYS_sigexec); the new image
  * asks what was kept (INFO_SIGEXEC) at its start (ulib/libc/signal.c:
  * __sig_exec_keep, __sig_exec_init). Nothing is allocated: the records
- * live in struct space's psig, as psig.c's.
+ * live in struct space's psig, as psig.c's. So does ITIMER_REAL's
+ * expiry and period, which POSIX's exec keeps too (alarm's time left:
+ * SYS_alarmexec, INFO_ALARMEXEC; ulib/libc/timer.c).
  */
 #include "kernel.h"
 
@@ -56,6 +58,7 @@ void psig_exec(struct space *old, struct space *nw)
 	}
 	n->execign = o->ign;
 	n->execmask = o->keepmask;
+	memcpy(n->execalarm, o->keepalarm, sizeof n->execalarm);
 	spin_unlock(&old->lock);
 }
 
@@ -98,4 +101,31 @@ long sys_sigexec(uint64_t mask, uint64_t pend, uint64_t uq, uint64_t n, uint64_t
 	me->psig.nkeepq = (int)n;
 	spin_unlock(&me->lock);
 	return 0;
+}
+
+/* (due, period): ITIMER_REAL as the caller's next exec keeps it (ulib's
+   timer.c keeps the timer; POSIX keeps alarm's time left across exec).
+   Numbers the new image reads back and nothing else (INFO_ALARMEXEC),
+   so only their range is bounded. */
+long sys_alarmexec(uint64_t due, uint64_t period, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)c, (void)d, (void)e, (void)f;
+	const uint64_t far = 1UL << 62;
+	struct space *me = myvp()->space;
+	spin_lock(&me->lock);
+	me->psig.keepalarm[0] = MIN(due, far);
+	me->psig.keepalarm[1] = due ? MIN(period, far) : 0;
+	spin_unlock(&me->lock);
+	return 0;
+}
+
+/* INFO_ALARMEXEC: what 0, the kept ITIMER_REAL's due time; 1, its period */
+long psig_alarm_info(struct space *sp, uint64_t what)
+{
+	if (what > 1)
+		return -EINVAL;
+	spin_lock(&sp->lock);
+	uint64_t r = sp->psig.execalarm[what];
+	spin_unlock(&sp->lock);
+	return (long)r;
 }

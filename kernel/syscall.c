@@ -26,7 +26,7 @@ SYSDECL(fmap); SYSDECL(msync);
 SYSDECL(file_lstat); SYSDECL(file_readlink);
 SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_leave);
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
-SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(sigexec);
+SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(sigexec); SYSDECL(alarmexec);
 SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special);
 SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
 
@@ -61,6 +61,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_sigqueue] = sys_sigqueue,
 	[SYS_sigdie] = sys_sigdie,
 	[SYS_sigexec] = sys_sigexec,
+	[SYS_alarmexec] = sys_alarmexec,
 	[SYS_vp_create] = sys_vp_create,
 	[SYS_vp_start] = sys_vp_start,
 	[SYS_vp_idle] = sys_vp_idle,

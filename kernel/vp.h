@@ -165,6 +165,8 @@ struct psig {
 	struct ksiginfo keepq[PSIG_RTQ_MAX];   /* ulib's queued records the next exec keeps, in order */
 	int nkeepq;
 	uint64_t execign, execmask;  /* what the exec that made this image kept (INFO_SIGEXEC) */
+	uint64_t keepalarm[2];       /* ITIMER_REAL's due and period the next exec keeps (SYS_alarmexec) */
+	uint64_t execalarm[2];       /* and what the exec that made this image kept (INFO_ALARMEXEC) */
 };
 
 struct space {

@@ -187,9 +187,12 @@ static void test_ends(void)
 	CHECK(read(p[0], c, sizeof c) == 0);                    /* end of file */
 	CHECK(close(p[0]) == 0);
 
-	/* no reader: EPIPE, and SIGPIPE (ignored, then a handler) */
+	/* no reader: EPIPE, and SIGPIPE (ignored, then a handler); bytes
+	   left unread went with the reader: none waits (fstat) */
 	CHECK(pipe(p) == 0);
+	CHECK(write(p[1], "abc", 3) == 3);
 	CHECK(close(p[0]) == 0);
+	CHECK(fstat(p[1], &st) == 0 && S_ISFIFO(st.st_mode) && st.st_size == 0);
 	signal(SIGPIPE, SIG_IGN);
 	CHECK(write(p[1], "x", 1) == -1 && errno == EPIPE);
 	signal(SIGPIPE, on_pipe);

@@ -42,6 +42,16 @@ static struct spin lk;
 static struct thread *watcher;   /* once it runs */
 static int started;
 
+/* A fork's child (timer.c's __timer_forked): none armed, no watcher. */
+void __itimer_forked(void);
+void __itimer_forked(void)
+{
+	ct[0] = ct[1] = (struct cputimer){ 0 };
+	lk = (struct spin)SPIN_INIT;
+	watcher = 0;
+	started = 0;
+}
+
 static uint64_t cpu_now(void)
 {
 	struct timespec ts;

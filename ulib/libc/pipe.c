@@ -49,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <animart/spin.h>
+#include <animart/clock.h>
 #include <animart/sys.h>
 #include <animart/intr.h>
 #include <anima/file.h>
@@ -203,6 +204,32 @@ static void vpwait(struct thread *self, int kfd, size_t want)
 	kwait(kfd, want, 0);
 }
 
+/* vpwait for a poll (__pipe_poll_wait, kernel descriptor kfd: the pipe
+   another process holds): a change of our own pipes (seq moved on from
+   s) ends it too, and so does the time, ns nanoseconds (0: none). On a
+   classic VP it looks between the other threads' turns while some can
+   run, then waits in the kernel on the pipe, as vpwait; our own pipes'
+   changes end that wait (changed: kpoll_wake). What kwait says, or 0:
+   look again. */
+static long vppoll(struct thread *self, int kfd, size_t want, unsigned s, long ns)
+{
+	int (*other)(struct thread *) = self->ops->yield_other;
+	uint64_t end = ns ? now_ns() + (uint64_t)ns : 0;
+	if (other && !__atomic_load_n(&self->vpp->upcall_entry, __ATOMIC_RELAXED))
+		for (;;) {
+			if (psig_due(self) || pcancel_pending() || __pipe_seq() != s ||
+			    (end && now_ns() >= end))
+				return 0;
+			long st = syscall6(SYS_pipe_wait, kfd, want, 0, 0, 0, 0);
+			if (st < 0 || (st & (PIPE_READY | PIPE_PRIVATE)))
+				return st;
+			if (!other(self))
+				break;
+		}
+	long left = end ? (long)(end - now_ns()) : 0;
+	return end && left <= 0 ? 0 : kwait(kfd, want, left);
+}
+
 static void unlock_seq(void *arg)
 {
 	(void)arg;
@@ -260,7 +287,7 @@ static int await(int kfd, size_t want, unsigned s)
    seq differs from s), a handler runs or the time `until` of
    CLOCK_REALTIME (0: no limit) passes. 0 (look again), ETIMEDOUT,
    EINTR (any handler, as __pipe_wait_seq), or -1: not here (no thread,
-   a classic VP, NKPOLL pollers already): wait as for private pipes,
+   NKPOLL pollers already): wait as for private pipes,
    looking again every so often. A cancellation point. */
 int __pipe_poll_wait(int kfd, int w, unsigned s, const struct timespec *until);
 int __pipe_poll_wait(int kfd, int w, unsigned s, const struct timespec *until)
@@ -275,9 +302,9 @@ int __pipe_poll_wait(int kfd, int w, unsigned s, const struct timespec *until)
 			return ETIMEDOUT;
 	}
 	/* A classic VP (no upcalls: naive, kthread) blocks whole in the
-	   kernel, and on naive its other threads with it, whose changes
-	   must end the wait too: there, not here */
-	if (!self || !__atomic_load_n(&self->vpp->upcall_entry, __ATOMIC_RELAXED))
+	   kernel, and on naive its other threads with it: vppoll waits
+	   there only once none of them can run */
+	if (!self)
 		return -1;
 	if (pcancel_pending())
 		pcancel_act();
@@ -292,7 +319,7 @@ int __pipe_poll_wait(int kfd, int w, unsigned s, const struct timespec *until)
 	spin_unlock(&kpoll_lk);
 	long st = 0;
 	if (in && __pipe_seq() == s)     /* (a change before we joined: look again) */
-		st = kwait(kfd, w ? PIPE_BUF : 1, ns);
+		st = vppoll(self, kfd, w ? PIPE_BUF : 1, s, ns);
 	int sig = psig_due(self) ? psig_run(self) : 0;
 	spin_lock(&kpoll_lk);
 	for (int i = 0; in && i < nkpoll; i++)

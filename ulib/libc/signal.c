@@ -583,27 +583,71 @@ static int room(void)
 /* One fetch at a time (fetch_as): two VPs taking at once could raise
    their records out of the kernel's order (a real-time signal's sends). */
 static struct spin fetch_lk;
+static struct thread *fetch_by;   /* the holder's thread: a look inside its own fetch */
+
+/* thread_kern_sigs while a fetch takes: its records may be out of the
+   kernel and not yet pending here. It goes to 0 only once they are (or
+   stays 1 if the kernel said more came meanwhile), so a look that finds
+   it 0 has nothing to miss. */
+#define FETCHING 2
+
+/* A synchronous look found another fetch under way: wait until it ended
+   (the flag 0) or the lock is free to take again, letting its holder
+   run. The holder is in a spin lock, so no package switches it out,
+   except an upcall package's thread blocked in the kernel (a fault), which
+   this VP may resume: so a thread yields through its package rather than
+   spin, and on a classic VP (naive, kthread) gives up the processor now
+   and then, as spin_wait does, for a holder's VP the kernel preempted.
+   Not the caller itself (a fetch whose default action runs atexit
+   code that looks), nor from inside another spin lock (no yield there):
+   those return, as every look did before. */
+static int fetch_wait(struct thread *t)
+{
+	if (t && (__atomic_load_n(&fetch_by, __ATOMIC_RELAXED) == t || t->crit))
+		return 0;
+	int classic = !vp_self()->upcall_entry;
+	for (int i = 1; __atomic_load_n(&fetch_lk.locked, __ATOMIC_ACQUIRE) &&
+			__atomic_load_n(&thread_kern_sigs, __ATOMIC_ACQUIRE); i++) {
+		if (t)
+			thread_yield();
+		else
+			__asm__ volatile("pause");
+		if (classic && i % 64 == 0)
+			sys_yield();
+	}
+	return 1;
+}
 
 /* Take what other processes sent, once the kernel said it may hold some
    (thread_kern_sigs: EV_PSIG, a classic VP's interrupt, a wait's nap).
    Not while the queue lacks room for a take: the rest waits in the
    kernel (bounded there: PSIG_RTQ_MAX), and the flag stays for the next
    look. How many went to a thread woken for them (away); -1 (away) if
-   another fetch is under way, which takes them all. */
+   another fetch is under way, which takes them all. A synchronous look
+   (not away: a thread about to see what is pending) that finds one under
+   way waits for it (fetch_wait): returning at once, it missed the
+   records that fetch held (psig2's rtq, once; progs/posix/sigfetch). */
 static int fetch_as(int away)
 {
-	if (!thread_kern_sigs)
+	int flag = __atomic_load_n(&thread_kern_sigs, __ATOMIC_ACQUIRE);
+	if (!flag || (away && flag == FETCHING))
 		return 0;
 	struct thread *t = thread_self();
-	if (t)
-		t->crit++;               /* (as spin_lock: not switched out holding it) */
-	if (!spin_trylock(&fetch_lk)) {
+	for (;;) {
+		if (t)
+			t->crit++;       /* (as spin_lock: not switched out holding it) */
+		if (spin_trylock(&fetch_lk))
+			break;
 		if (t && --t->crit == 0 && t->yield_due)
 			spin_yield_due(t);
-		return away ? -1 : 0;
+		if (away)
+			return -1;
+		if (!fetch_wait(t) || !__atomic_load_n(&thread_kern_sigs, __ATOMIC_ACQUIRE))
+			return 0;
 	}
+	__atomic_store_n(&fetch_by, t, __ATOMIC_RELAXED);
 	int posted = 0;
-	if (__atomic_exchange_n(&thread_kern_sigs, 0, __ATOMIC_ACQ_REL)) {
+	if (__atomic_exchange_n(&thread_kern_sigs, FETCHING, __ATOMIC_ACQ_REL)) {
 		struct ksiginfo k[PSIG_TAKE_MAX];
 		for (long n; room() && (n = syscall2(SYS_sigtake, k, PSIG_TAKE_MAX)) > 0;)
 			for (long i = 0; i < n; i++)
@@ -611,6 +655,10 @@ static int fetch_as(int away)
 		if (!room())
 			thread_kern_sigs = 1;
 	}
+	/* all pending here now: done, unless the kernel said more came */
+	__atomic_compare_exchange_n(&thread_kern_sigs, &(int){ FETCHING }, 0, 0,
+				    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	__atomic_store_n(&fetch_by, 0, __ATOMIC_RELAXED);
 	spin_unlock_by(&fetch_lk, t);
 	return posted;
 }
@@ -630,6 +678,8 @@ static void fetch(void)
    would never end. */
 int thread_signal_dispatch(void)
 {
+	if (__atomic_load_n(&thread_kern_sigs, __ATOMIC_ACQUIRE) == FETCHING)
+		return 0;                /* (one under way takes them all) */
 	if (__atomic_load_n(&lk.locked, __ATOMIC_ACQUIRE) ||
 	    __atomic_load_n(&fetch_lk.locked, __ATOMIC_ACQUIRE))
 		return -1;

@@ -44,6 +44,7 @@
 #include <animart/clock.h>
 #include <animart/spin.h>
 #include <animart/thread.h>
+#include <animart/sys.h>
 #include "svc.h"
 
 #define NTIMER 64                /* slot 0 is ITIMER_REAL (alarm, setitimer) */
@@ -295,6 +296,58 @@ int __timer_taken(int id)
 	}
 	spin_unlock(&lk);
 	return r;
+}
+
+/* ITIMER_VIRTUAL and ITIMER_PROF's own (itimer.c) */
+void __itimer_forked(void);
+
+/* A fork's child (ulib/pthread/pfork.c), where only the caller lives:
+   POSIX gives it none of its parent's timers. The timer thread is not
+   here (tthread names the parent's: an arming here unblocked that copy
+   and nothing ever fired), so every timer goes: timer_create's ids are
+   EINVAL, alarm and setitimer's disarmed, and the next arming makes a
+   thread of its own. Their pending signals went with signal.c's. */
+void __timer_forked(void);
+void __timer_forked(void)
+{
+	for (int i = 0; i < NTIMER; i++) {
+		struct ptimer *t = &timers[i];
+		if (i && (t->gen & 1))
+			t->gen = (t->gen + 1) & GENMASK;
+		t->due = t->period = 0;
+		t->sent = t->overrun = t->overrun_last = 0;
+	}
+	lk = (struct spin)SPIN_INIT;
+	tthread = 0;
+	sleep_to = 0;
+	started = 0;
+	__itimer_forked();
+}
+
+/* exec (ulib/libc/exec.c): the new image keeps ITIMER_REAL's expiry
+   and period (POSIX: alarm's time left); undo: the exec failed. The
+   timer_create timers go with the image (POSIX deletes them). */
+void __timer_exec_keep(int undo);
+void __timer_exec_keep(int undo)
+{
+	uint64_t due = 0, period = 0;
+	if (!undo) {
+		spin_lock(&lk);
+		due = timers[0].due;
+		period = timers[0].period;
+		spin_unlock(&lk);
+	}
+	syscall2(SYS_alarmexec, due, period);
+}
+
+/* The start of an image (ulib/pthread/pstart.c, as main): ITIMER_REAL as
+   the exec that made it kept it, armed again (at once if due). */
+void __timer_exec_init(void);
+void __timer_exec_init(void)
+{
+	long due = syscall2(SYS_getinfo, INFO_ALARMEXEC, 0), period;
+	if (due > 0 && (period = syscall2(SYS_getinfo, INFO_ALARMEXEC, 1)) >= 0)
+		arm(timers, (uint64_t)due, (uint64_t)period, 0, 0, 0);
 }
 
 /* ---- <time.h> ---- */

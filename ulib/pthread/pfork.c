@@ -61,6 +61,7 @@ __attribute__((weak)) void __pipe_changed(void);   /* ulib/libc/pipe.c */
 __attribute__((weak)) void __pipe_forked(void);
 __attribute__((weak)) void __pt_fork_child(void);   /* pthread.c */
 __attribute__((weak)) void __sig_fork(int phase);   /* ulib/libc/signal.c */
+__attribute__((weak)) void __timer_forked(void);    /* ulib/libc/timer.c */
 
 pid_t fork(void)
 {
@@ -91,6 +92,8 @@ pid_t fork(void)
 			__sig_fork(2);           /* the locks free, the others' signal slots go */
 		if (__pipe_forked)
 			__pipe_forked();         /* our pipes are shared: no wait here trusts what it knew */
+		if (__timer_forked)
+			__timer_forked();        /* no timers of the parent's: POSIX */
 		run_handlers(2);
 		return 0;
 	}

@@ -19,6 +19,7 @@ int main(int argc, char **argv);
 extern const struct pkg *posix_pkg;
 void posix_main_init(void);
 void posix_init(void);
+void __timer_exec_init(void);   /* ulib/libc/timer.c: the alarm an exec kept */
 extern int det_par __attribute__((weak));   /* threadpkgs/det/par.c */
 extern int det_spin_s __attribute__((weak));
 
@@ -29,6 +30,7 @@ static void *main_thread(void *unused)
 {
 	(void)unused;
 	posix_main_init();
+	__timer_exec_init();
 	exit(main(argc_, argv_));
 }
 

@@ -123,6 +123,12 @@
                                new image; (0, 0, 0, 0) forgets them (an exec that failed). Bits 0, 9,
                                19 and 64 and up are dropped; -EINVAL for n too large or a record of
                                such a signal, -EFAULT */
+#define SYS_alarmexec   56  /* (due, period) -> 0: what the caller's next exec keeps of ITIMER_REAL
+                               (alarm, setitimer; POSIX keeps alarm's time left across exec): its next
+                               expiry, ns on SYS_time's clock (0: disarmed), and its period, ns (0:
+                               one-shot), the new image's (INFO_ALARMEXEC); (0, 0) forgets them (an
+                               exec that failed). Both are the program's own word, kept as given up
+                               to 2^62 (psigexec.c) */
 
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */
@@ -195,6 +201,9 @@
 #define INFO_SIGEXEC    21  /* (21, what) what the exec that made the caller's image kept of signals:
                                what 0, the ignored ones (SIG_IGN stays across exec); 1, the mask;
                                -EINVAL else (kernel/psig.c) */
+#define INFO_ALARMEXEC  23  /* (23, what) ITIMER_REAL as the exec that made the caller's image kept it
+                               (SYS_alarmexec): what 0, its next expiry (0: none); 1, its period;
+                               -EINVAL else (kernel/psigexec.c) */
 #define INFO_DISK_FLIGHT 15 /* the most disk requests ever in flight at once (0 without a disk) */
 #define INFO_LOCK_WAITS 16  /* (16, which) times a kernel lock was found held, each wait counted once:
                                which 0 = the caller's space's memory lock (since the space began),

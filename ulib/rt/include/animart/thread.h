@@ -109,7 +109,8 @@ __attribute__((weak)) int thread_signal_dispatch(void);
 extern volatile int thread_proc_sigs;
 /* Nonzero when the kernel may hold signals from other processes for the
    program (EV_PSIG, or a classic VP's interrupt): the next thread that
-   looks takes them (SYS_sigtake, ulib/libc/signal.c). */
+   looks takes them (SYS_sigtake, ulib/libc/signal.c); 2 while a take's
+   records are not yet pending there. */
 extern volatile int thread_kern_sigs;
 
 #define SIGPEND_WAITING 1   /* struct thread.sigpend */

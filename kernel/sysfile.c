@@ -359,6 +359,9 @@ static long do_read(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
 	}
 	if (IS_DIR(&f->ip))
 		goto out;
+	r = -EBADF;
+	if ((f->flags & FO_ACCMODE) == 1)    /* opened write-only */
+		goto out;
 	r = -EFAULT;
 	if (!user_range_ok(ubuf, n))
 		goto out;

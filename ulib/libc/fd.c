@@ -280,10 +280,13 @@ int __fd_kfd(int fd)
 }
 
 /* nofile.c's open of a path other than /dev/null: a file on the disk. */
+mode_t __umask_now(void);                /* nofile.c */
 int __open_file(const char *path, int flags, mode_t mode);
 int __open_file(const char *path, int flags, mode_t mode)
 {
 	FENCED(__open_file(path, flags, mode));
+	if (flags & O_CREAT)
+		mode &= ~__umask_now();
 	long k = syscall3(SYS_file_open, path, flags, mode);
 	if (k < 0)
 		return fail((int)-k);

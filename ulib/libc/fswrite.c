@@ -52,13 +52,15 @@ int rmdir(const char *path)
 	return abs_path(path, abs) < 0 ? -1 : ret(syscall1(SYS_file_rmdir, abs), ENOENT);
 }
 
+mode_t __umask_now(void);                /* nofile.c */
+
 int mkdir(const char *path, mode_t mode)
 {
 	FENCED(mkdir(path, mode));
 	char abs[PATH_MAX];
 	if (!path)
 		return ret(-EFAULT, 0);
-	return abs_path(path, abs) < 0 ? -1 : ret(syscall2(SYS_file_mkdir, abs, mode & 07777), EROFS);
+	return abs_path(path, abs) < 0 ? -1 : ret(syscall2(SYS_file_mkdir, abs, mode & 07777 & ~__umask_now()), EROFS);
 }
 
 int rename(const char *from, const char *to)

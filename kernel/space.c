@@ -583,6 +583,14 @@ long space_wait(int id, int *ustatus, int posix)
 				break;
 			}
 	}
+	/* A caller that ignores SIGCHLD (or SA_NOCLDWAIT) is told of no
+	   child's end, as POSIX says: one that ended while we waited (our
+	   wait kept space_finish from collecting it) or that space_finish
+	   has not reached yet is collected here, and the wait is -ECHILD. */
+	if (r > 0 && (posix & 1) && psig_reaps(me)) {
+		r = -ECHILD;
+		ch->collected = 1;
+	}
 	int status = posix ? wait_status(ch) : ch->exit_status;
 	spin_unlock(&table_lock);
 	shake();                         /* the child uncollected, nwaiters holding it */

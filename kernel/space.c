@@ -243,6 +243,7 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep)
 	nw->id = old->id;
 	nw->pgid = old->pgid;
 	nw->sid = old->sid;
+	nw->execd = 1;
 	nw->parent = old->parent;
 	nw->boot_slot = old->boot_slot;
 	old->boot_slot = -1;

@@ -215,6 +215,7 @@ struct space {
 	int cow;                     /* forked or a fork's child: its frames may be shared (futex wait) */
 	struct space *exec_to;       /* the image that took its place (exec.c; table_lock) */
 	int pgid, sid;               /* process group and session (pgrp.c; table_lock) */
+	int execd;                   /* an image an exec made: its parent's setpgid is -EACCES (pgrp.c) */
 	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */
 	struct psig psig;            /* signals from other processes (psig.c; lock) */
 };

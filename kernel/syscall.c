@@ -27,7 +27,7 @@ SYSDECL(file_lstat); SYSDECL(file_readlink);
 SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_leave);
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
 SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(sigexec);
-SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special);
+SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special); SYSDECL(file_setfl);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -83,6 +83,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_pipe] = sys_pipe,
 	[SYS_pipe_wait] = sys_pipe_wait,
 	[SYS_file_special] = sys_file_special,
+	[SYS_file_setfl] = sys_file_setfl,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,

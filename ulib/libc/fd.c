@@ -397,13 +397,27 @@ int fcntl(int fd, int cmd, ...)
 		fds[fd].cloexec = (arg & FD_CLOEXEC) != 0;
 		spin_unlock(&fdlk);
 		return 0;
-	case F_GETFL:
+	case F_GETFL:                    /* O_APPEND is the open file's (the kernel's) */
+		if (e.kind == FD_FILE) {
+			long k = syscall2(SYS_getinfo, INFO_FILE_FLAGS, e.kfd);
+			if (k >= 0)
+				return (e.flags & ~O_APPEND) | ((int)k & O_APPEND);
+		}
 		return e.flags;
-	case F_SETFL:                    /* O_APPEND, O_NONBLOCK (a pipe's waits) */
+	case F_SETFL: {                  /* O_APPEND, O_NONBLOCK (a pipe's waits) */
+		if (e.kind == FD_FILE) {     /* on the open file: dups and children see it */
+			long r = syscall2(SYS_file_setfl, e.kfd, (int)arg & O_APPEND);
+			if (r < 0)
+				return fail((int)-r);
+		}
 		spin_lock(&fdlk);
 		fds[fd].flags = (fds[fd].flags & O_ACCMODE) | ((int)arg & (O_APPEND | O_NONBLOCK));
+		for (int i = 0; i < NFD && e.kind == FD_FILE; i++)   /* its dups' writes append too */
+			if (fds[i].kind == FD_FILE && fds[i].kfd == e.kfd)
+				fds[i].flags = (fds[i].flags & ~O_APPEND) | ((int)arg & O_APPEND);
 		spin_unlock(&fdlk);
 		return 0;
+	}
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC: {
 		if (arg < 0 || arg >= NFD)

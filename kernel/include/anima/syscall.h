@@ -115,6 +115,10 @@
                                19 and 64 and up are dropped; -EINVAL for n too large or a record of
                                such a signal, -EFAULT */
 
+#define SYS_file_setfl  60  /* (fd, FO_APPEND or 0) -> 0: fcntl(F_SETFL)'s O_APPEND, on the open file, so
+                               every descriptor naming it (dup's, a fork's child's) sees it; -EBADF,
+                               -EINVAL for other bits */
+
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */
 #define SYS_futex_wait  66  /* (uint32_t *addr, expected, timeout ns or 0) -> 0, -EAGAIN, -ETIMEDOUT */

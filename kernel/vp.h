@@ -200,6 +200,7 @@ struct space {
 	struct vp *anywait;          /* its VPs blocked in waitpid(-1) (table_lock; space_wait_any) */
 	struct capent caps[MAXCAP_SPACE];   /* handle table (lock); handle = CAP_BASE + index */
 	int tables_freed;            /* refs reached zero (table_lock) */
+	struct space *ended_next;    /* on space.c's list of ended spaces not yet taken down */
 	struct segmap segmaps[MAXSEG_SPACE];   /* segments it maps (lock) */
 	int nsegs;                   /* live segments it created (atomic) */
 	uint64_t segpages;           /* pages charged for them (atomic; counts in the quota) */

@@ -412,9 +412,9 @@ static void halt_level(const uint64_t *t, int level)
  * its memory is taken down (space_put, once every CPU let go of it): the
  * stores in its shared file pages, which the take-down would leave to
  * the table (fshare_put), are queued now, so the halt's flush writes
- * them as Linux writes back an ending process's MAP_SHARED pages.
- * (A space that ended earlier and is still not taken down at the halt,
- * another CPU still holding it, is not looked at.)
+ * them as Linux writes back an ending process's MAP_SHARED pages. So
+ * are those of every space that ended earlier and that some CPU still
+ * held at the halt (space.c's list of ended spaces, halt_ended).
  */
 void fshare_halt_space(uint64_t *pml4)
 {

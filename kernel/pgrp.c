@@ -38,6 +38,8 @@ long sys_setpgid(uint64_t pid, uint64_t pgid, uint64_t c, uint64_t d, uint64_t e
 	int g = pgid ? (int)pgid : t ? t->id : 0;
 	if (!t || (t != me && t->parent != me))
 		r = -ESRCH;
+	else if (t != me && t->execd && t->sid == me->sid)
+		r = -EACCES;                 /* a child that exec'd (POSIX) */
 	else if (t->sid == t->id || t->sid != me->sid)
 		r = -EPERM;
 	else if (g != t->id) {

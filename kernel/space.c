@@ -20,6 +20,30 @@ struct spinlock table_lock = SPINLOCK_INIT("spaces");
 static int next_id = 1;
 static uint64_t serials;            /* struct space's serial: an exec'd image has its own */
 volatile int live_spaces;
+/* Spaces that ended (space_finish) and whose memory is not taken down
+   yet (space_put: some CPU still held them): the halt queues their
+   stored shared file pages too (halt_ended), not only the last space's. */
+static struct space *ended;
+static struct spinlock ended_lock = SPINLOCK_INIT("ended");
+
+static void ended_drop(struct space *sp)
+{
+	spin_lock(&ended_lock);
+	for (struct space **pp = &ended; *pp; pp = &(*pp)->ended_next)
+		if (*pp == sp) {
+			*pp = sp->ended_next;
+			break;
+		}
+	spin_unlock(&ended_lock);
+}
+
+static void halt_ended(void)
+{
+	spin_lock(&ended_lock);
+	for (struct space *sp = ended; sp; sp = sp->ended_next)
+		fshare_halt_space(sp->pml4);
+	spin_unlock(&ended_lock);
+}
 volatile int held_spaces;           /* page tables not yet freed (INFO_SPACES_HELD) */
 
 /* A new space: its struct and top table leave the kernel's reserve (a
@@ -67,6 +91,7 @@ void space_put(struct space *sp)
 	seg_space_free(sp);              /* no CPU runs it: its segment frames are unreachable;
 					    those it paid for and others hold are theirs now */
 	uint64_t n[2];
+	ended_drop(sp);                  /* (before its tables go: the halt may walk them) */
 	vm_free_user(sp->pml4, n);
 	sp->pml4 = 0;
 	lazy_free(sp);
@@ -215,8 +240,12 @@ void space_finish(struct space *sp)
 		vp_wake(w);              /* a waitpid(-1) of the parent (space_wait_any) */
 	spin_unlock(&table_lock);
 
+	spin_lock(&ended_lock);
+	sp->ended_next = ended;
+	ended = sp;
+	spin_unlock(&ended_lock);
 	if (__atomic_sub_fetch(&live_spaces, 1, __ATOMIC_ACQ_REL) == 0) {
-		fshare_halt_space(sp->pml4);     /* (its memory outlives the halt: its stores first) */
+		halt_ended();                /* (their memory outlives the halt: their stores first) */
 		kernel_finish();
 	}
 }
@@ -243,6 +272,7 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep)
 	nw->id = old->id;
 	nw->pgid = old->pgid;
 	nw->sid = old->sid;
+	nw->execd = 1;
 	nw->parent = old->parent;
 	nw->boot_slot = old->boot_slot;
 	old->boot_slot = -1;
@@ -582,6 +612,14 @@ long space_wait(int id, int *ustatus, int posix)
 				*pp = self->wait_next;
 				break;
 			}
+	}
+	/* A caller that ignores SIGCHLD (or SA_NOCLDWAIT) is told of no
+	   child's end, as POSIX says: one that ended while we waited (our
+	   wait kept space_finish from collecting it) or that space_finish
+	   has not reached yet is collected here, and the wait is -ECHILD. */
+	if (r > 0 && (posix & 1) && psig_reaps(me)) {
+		r = -ECHILD;
+		ch->collected = 1;
 	}
 	int status = posix ? wait_status(ch) : ch->exit_status;
 	spin_unlock(&table_lock);

@@ -27,7 +27,7 @@ SYSDECL(file_lstat); SYSDECL(file_readlink);
 SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_leave);
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
 SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(sigexec); SYSDECL(alarmexec);
-SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special);
+SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special); SYSDECL(file_setfl);
 SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
 
 static const sysfn systab[NSYSCALL] = {
@@ -87,6 +87,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_file_special] = sys_file_special,
 	[SYS_futex_wait_cut] = sys_futex_wait_cut,
 	[SYS_wait_cut] = sys_wait_cut,
+	[SYS_file_setfl] = sys_file_setfl,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,

@@ -359,6 +359,9 @@ static long do_read(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
 	}
 	if (IS_DIR(&f->ip))
 		goto out;
+	r = -EBADF;
+	if ((f->flags & FO_ACCMODE) == 1)    /* opened write-only */
+		goto out;
 	r = -EFAULT;
 	if (!user_range_ok(ubuf, n))
 		goto out;
@@ -780,6 +783,25 @@ long file_fork(struct space *sp, struct space *ch)
 		if (n->f[i] && !named_before(n, n->f[i], i))
 			charge(ch, n->f[i], 1);
 	return r;
+}
+
+/* (fd, FO_APPEND or 0): F_SETFL's O_APPEND on the open file itself, as
+   POSIX has status flags per open file description (do_write reads it). */
+long sys_file_setfl(ARGS)
+{
+	UNUSED();
+	if (a1 & ~(uint64_t)FO_APPEND)
+		return -EINVAL;
+	struct space *sp = myvp()->space;
+	struct file *f = fget(sp, a0);
+	if (!f)
+		return -EBADF;
+	int old = __atomic_load_n(&f->flags, __ATOMIC_RELAXED), nw;
+	do
+		nw = (old & ~FO_APPEND) | (int)a1;
+	while (!__atomic_compare_exchange_n(&f->flags, &old, nw, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	fput(sp, f);
+	return 0;
 }
 
 /* INFO_FILES: a bit for each open descriptor; INFO_FILE_FLAGS: fd's FO_*

@@ -206,6 +206,7 @@ struct space {
 	struct vp *anywait;          /* its VPs blocked in waitpid(-1) (table_lock; space_wait_any) */
 	struct capent caps[MAXCAP_SPACE];   /* handle table (lock); handle = CAP_BASE + index */
 	int tables_freed;            /* refs reached zero (table_lock) */
+	struct space *ended_next;    /* on space.c's list of ended spaces not yet taken down */
 	struct segmap segmaps[MAXSEG_SPACE];   /* segments it maps (lock) */
 	int nsegs;                   /* live segments it created (atomic) */
 	uint64_t segpages;           /* pages charged for them (atomic; counts in the quota) */
@@ -221,6 +222,7 @@ struct space {
 	int cow;                     /* forked or a fork's child: its frames may be shared (futex wait) */
 	struct space *exec_to;       /* the image that took its place (exec.c; table_lock) */
 	int pgid, sid;               /* process group and session (pgrp.c; table_lock) */
+	int execd;                   /* an image an exec made: its parent's setpgid is -EACCES (pgrp.c) */
 	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */
 	struct psig psig;            /* signals from other processes (psig.c; lock) */
 };

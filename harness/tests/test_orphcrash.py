@@ -118,3 +118,26 @@ def test_the_last_programs_stores_reach_the_file_at_the_halt(boot, tmp_path, smp
     subprocess.run([DEBUGFS, "-R", f"dump /keep {out}", str(img)], check=True, capture_output=True)
     data = out.read_bytes()
     assert data == b"S" * len(data) and len(data) == 6 * 4096, data[:16]
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_an_ended_childs_stores_reach_the_file_at_the_halt(boot, tmp_path, smp):
+    """A forked child stores into a shared map of /keep and _exits; the
+    parent, which polls for its end without sleeping, _exits at once, so
+    the halt comes while the CPU the child ran on may still hold its
+    space (not taken down): the halt writes the child's stores too
+    (kernel/space.c's list of ended spaces, fshare_halt_space on each).
+    `jitter` widens the window: before the list, 'k's in 2 or 3 boots of
+    10 at -smp 2; after, 12 of 12 pass."""
+    img = image(tmp_path)
+    keep = tmp_path / "keep"
+    keep.write_bytes(b"k" * 6 * 4096)
+    subprocess.run([DEBUGFS, "-w", "-R", f"write {keep} /keep", str(img)], check=True,
+                   capture_output=True)
+    r = boot("jitter run=orphcrash,kid,pkg=fifo", smp=smp, timeout=120, disk=img)
+    done(r, 0)
+    fsck_clean(img)
+    out = tmp_path / "out"
+    subprocess.run([DEBUGFS, "-R", f"dump /keep {out}", str(img)], check=True, capture_output=True)
+    data = out.read_bytes()
+    assert data == b"S" * len(data) and len(data) == 6 * 4096, data[:16]

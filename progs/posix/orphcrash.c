@@ -16,7 +16,14 @@
  *                     last one, so its end is the halt, which must write
  *                     the stores (kernel/fshare.c) though its space's
  *                     memory is not yet taken down then.
+ *   orphcrash kid     a forked child does `store`; the parent polls for
+ *                     its end without sleeping (so at -smp 2 the child
+ *                     ran on the other CPU, which may still hold its
+ *                     space) and _exits at once: the halt must write the
+ *                     child's stores too, though its space is not taken
+ *                     down yet.
  */
+#include <sys/wait.h>
 #define CHECK_NAME "orphcrash"
 #include <stdio.h>
 #include <string.h>
@@ -84,11 +91,24 @@ static void store(void)
 	_exit(0);                             /* no msync, no munmap */
 }
 
+static void kid(void)
+{
+	pid_t p = fork();
+	if (p == 0)
+		store();
+	int st = -1;
+	while (waitpid(p, &st, WNOHANG) == 0)
+		;                                 /* (no sleep: this CPU stays ours) */
+	_exit(WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1);
+}
+
 int main(int argc, char **argv)
 {
 	struct result R;
 	if (argc > 1 && !strcmp(argv[1], "store"))
 		store();
+	if (argc > 1 && !strcmp(argv[1], "kid"))
+		kid();
 	result_begin(&R, "orphcrash");
 	if (argc > 1 && !strcmp(argv[1], "crash"))
 		crash(&R);

@@ -38,6 +38,8 @@
 #define _SC_LEVEL4_CACHE_SIZE      197
 #define _SC_LEVEL4_CACHE_ASSOC     198
 #define _SC_LEVEL4_CACHE_LINESIZE  199
+#define _SC_ARG_MAX           0
+#define _SC_CHILD_MAX         1
 #define _SC_CLK_TCK           2
 #define _SC_OPEN_MAX          4
 #define _SC_PAGESIZE          30

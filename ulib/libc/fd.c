@@ -179,19 +179,34 @@ int __fd_pipe(const int k[2], int flags, int fd[2])
 
 /* A file's write (off < 0: at the descriptor's offset), repeated while
    the kernel writes short (it stops at a disk wait once bytes are in). */
-static ssize_t __file_write(int kfd, const void *buf, size_t n, off_t off)
+/* An append the kernel ended short (it waited for the disk) kept the
+   room for all n bytes at the end (kernel/ext2w.c): the rest goes
+   there, at the offset it left, and not after another process's append
+   (O_APPEND writes are atomic). The offset moves past it all. */
+static ssize_t __file_write(int kfd, const void *buf, size_t n, off_t off, int append)
 {
 	size_t done = 0;
+	long r = 0;
+	int moved = 0;
 	while (done < n) {
-		long r = off < 0 ? syscall3(SYS_file_write, kfd, (const char *)buf + done, n - done)
-				 : syscall4(SYS_file_pwrite, kfd, (const char *)buf + done, n - done,
-					    off + (off_t)done);
-		if (r < 0)
-			return done ? (ssize_t)done : fail((int)-r);
-		if (r == 0)
+		r = off < 0 ? syscall3(SYS_file_write, kfd, (const char *)buf + done, n - done)
+			    : syscall4(SYS_file_pwrite, kfd, (const char *)buf + done, n - done,
+				       off + (off_t)done);
+		if (r <= 0)
 			break;
 		done += (size_t)r;
+		if (off < 0 && append && done < n) {
+			long at = syscall3(SYS_file_lseek, kfd, 0, SEEK_CUR);
+			if (at < 0)
+				break;
+			off = (off_t)at - (off_t)done;
+			moved = 1;
+		}
 	}
+	if (moved)
+		syscall3(SYS_file_lseek, kfd, off + (off_t)done, SEEK_SET);
+	if (r < 0 && !done)
+		return fail((int)-r);
 	return (ssize_t)done;
 }
 
@@ -209,7 +224,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 	if (e.kind == FD_NULL && acc != O_RDONLY)
 		return (ssize_t)n;       /* discarded */
 	if (e.kind == FD_FILE)
-		return __file_write(e.kfd, buf, n, -1);
+		return __file_write(e.kfd, buf, n, -1, e.flags & O_APPEND);
 	if (e.kind != FD_OUT)
 		return fail(EBADF);
 	/* Unbuffered, like the system call: stdout's pending text goes
@@ -265,7 +280,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 	if (e.kind == FD_FILE) {
 		if (off < 0)
 			return fail(EINVAL);
-		return n ? __file_write(e.kfd, buf, n, off) : 0;
+		return n ? __file_write(e.kfd, buf, n, off, 0) : 0;
 	}
 	return e.kind == FD_FREE ? -1 : fail(ESPIPE);
 }
@@ -280,10 +295,13 @@ int __fd_kfd(int fd)
 }
 
 /* nofile.c's open of a path other than /dev/null: a file on the disk. */
+mode_t __umask_now(void);                /* nofile.c */
 int __open_file(const char *path, int flags, mode_t mode);
 int __open_file(const char *path, int flags, mode_t mode)
 {
 	FENCED(__open_file(path, flags, mode));
+	if (flags & O_CREAT)
+		mode &= ~__umask_now();
 	long k = syscall3(SYS_file_open, path, flags, mode);
 	if (k < 0)
 		return fail((int)-k);
@@ -394,13 +412,27 @@ int fcntl(int fd, int cmd, ...)
 		fds[fd].cloexec = (arg & FD_CLOEXEC) != 0;
 		spin_unlock(&fdlk);
 		return 0;
-	case F_GETFL:
+	case F_GETFL:                    /* O_APPEND is the open file's (the kernel's) */
+		if (e.kind == FD_FILE) {
+			long k = syscall2(SYS_getinfo, INFO_FILE_FLAGS, e.kfd);
+			if (k >= 0)
+				return (e.flags & ~O_APPEND) | ((int)k & O_APPEND);
+		}
 		return e.flags;
-	case F_SETFL:                    /* O_APPEND, O_NONBLOCK (a pipe's waits) */
+	case F_SETFL: {                  /* O_APPEND, O_NONBLOCK (a pipe's waits) */
+		if (e.kind == FD_FILE) {     /* on the open file: dups and children see it */
+			long r = syscall2(SYS_file_setfl, e.kfd, (int)arg & O_APPEND);
+			if (r < 0)
+				return fail((int)-r);
+		}
 		spin_lock(&fdlk);
 		fds[fd].flags = (fds[fd].flags & O_ACCMODE) | ((int)arg & (O_APPEND | O_NONBLOCK));
+		for (int i = 0; i < NFD && e.kind == FD_FILE; i++)   /* its dups' writes append too */
+			if (fds[i].kind == FD_FILE && fds[i].kfd == e.kfd)
+				fds[i].flags = (fds[i].flags & ~O_APPEND) | ((int)arg & O_APPEND);
 		spin_unlock(&fdlk);
 		return 0;
+	}
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC: {
 		if (arg < 0 || arg >= NFD)

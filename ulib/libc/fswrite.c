@@ -52,13 +52,15 @@ int rmdir(const char *path)
 	return abs_path(path, abs) < 0 ? -1 : ret(syscall1(SYS_file_rmdir, abs), ENOENT);
 }
 
+mode_t __umask_now(void);                /* nofile.c */
+
 int mkdir(const char *path, mode_t mode)
 {
 	FENCED(mkdir(path, mode));
 	char abs[PATH_MAX];
 	if (!path)
 		return ret(-EFAULT, 0);
-	return abs_path(path, abs) < 0 ? -1 : ret(syscall2(SYS_file_mkdir, abs, mode & 07777), EROFS);
+	return abs_path(path, abs) < 0 ? -1 : ret(syscall2(SYS_file_mkdir, abs, mode & 07777 & ~__umask_now()), EROFS);
 }
 
 int rename(const char *from, const char *to)
@@ -69,7 +71,14 @@ int rename(const char *from, const char *to)
 		return ret(-EFAULT, 0);
 	if (abs_path(from, a) < 0 || abs_path(to, b) < 0)
 		return -1;
-	return ret(syscall2(SYS_file_rename, a, b), ENOENT);
+	long r = syscall2(SYS_file_rename, a, b);
+	/* A directory over an empty one replaces it (POSIX); the kernel's
+	   rename refuses any directory there (-ENOTEMPTY), so the empty one
+	   goes first, then the rename again: not atomic, there is a moment
+	   when `to` names nothing. A directory that is not empty stays. */
+	if (r == -ENOTEMPTY && !syscall1(SYS_file_rmdir, b))
+		r = syscall2(SYS_file_rename, a, b);
+	return ret(r, ENOENT);
 }
 
 int creat(const char *path, mode_t mode)

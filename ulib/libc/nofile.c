@@ -93,9 +93,19 @@ int chmod(const char *path, mode_t mode)
 	return fail(ENOENT);
 }
 
+/* The file mode creation mask: open with O_CREAT (fd.c's __open_file,
+   so creat, openat, mkstemp and shm_open too) and mkdir clear its bits,
+   as POSIX says. Forked children copy it; an exec starts again at 022. */
+static mode_t cmask = 022;
+
+mode_t __umask_now(void);
+mode_t __umask_now(void)
+{
+	return __atomic_load_n(&cmask, __ATOMIC_RELAXED);
+}
+
 mode_t umask(mode_t mask)
 {
-	(void)mask;
-	return 022;                      /* nothing is ever created to apply it to */
+	return __atomic_exchange_n(&cmask, mask & 0777, __ATOMIC_RELAXED);
 }
 

@@ -299,16 +299,20 @@ void __sig_thread_exit(void)
 	spin_unlock(&lk);
 }
 
-/* What the default action does: end the program as a shell would see
-   it (128 + sig), or nothing for the signals it ignores. One another
-   process sent (si: 0 if none) ends it as the kernel's default action
-   would have (WTERMSIG = sig): it was held only because some thread
-   blocked it (sync_held). */
+/* What the default action does: end the program by the signal, or
+   nothing for the signals it ignores. One another process sent (si: 0
+   if none) ends it as the kernel's default action would have (WTERMSIG
+   = sig): it was held only because some thread blocked it (sync_held).
+   So does one of its own in a process with a parent, whose waitpid
+   then sees WIFSIGNALED and WTERMSIG = sig, as with glibc (it had seen
+   an exit with 128 + sig: confproc's abort and raise checks); a boot
+   program, whose status only the harness reads, ends as a shell would
+   show it (128 + sig). */
 static void default_action(int sig, const siginfo_t *si)
 {
 	if (sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH)
 		return;
-	if (si && si->si_pid != getpid())
+	if ((si && si->si_pid != getpid()) || getppid() != 0)
 		syscall1(SYS_sigdie, sig);
 	if (sig == SIGABRT)
 		abort();

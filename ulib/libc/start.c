@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include <limits.h>
+#include <signal.h>
 #include <animart/sys.h>
 #include <animart/spin.h>
 #include <animalib/ulib.h>
@@ -163,5 +164,7 @@ void abort(void)
 	if (__sig_abort)
 		__sig_abort();
 	stdout_line("abort\n", 6);
+	if (sys_getinfo(INFO_PARENT) != 0)      /* its parent's wait: WTERMSIG SIGABRT */
+		syscall1(SYS_sigdie, SIGABRT);
 	sys_exit(EXIT_ABORT);
 }

@@ -28,9 +28,14 @@ long sysconf(int name)
 		return (long)PAGE_SIZE;
 	case _SC_CLK_TCK:
 		return 100;
+	case _SC_ARG_MAX:
+		return MAX_ARGLEN;           /* argv's bytes (<anima/layout.h>); no environment */
+	case _SC_CHILD_MAX:
+		return 32;                   /* kernel/vp.h's MAXCHILD: live children a space may have */
 	case _SC_OPEN_MAX:
 		return 64;                   /* fd.c's NFD */
-	case _SC_PHYS_PAGES:
+	case _SC_PHYS_PAGES:            /* sysinfo's totalram, as glibc */
+		return sys_getinfo(INFO_MEM_TOTAL) / (long)PAGE_SIZE;
 	case _SC_AVPHYS_PAGES:
 		return sys_getinfo(INFO_MEM_AVAIL) / (long)PAGE_SIZE;
 	case _SC_THREADS:

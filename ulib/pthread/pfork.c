@@ -81,6 +81,7 @@ pid_t fork(void)
 	long r = sys_fork();
 	if (r == 0) {
 		if (self) {
+			thread_forked(self);             /* the others are copies here */
 			self->ops->fork_child(self);     /* VP 0, registered anew: disabled */
 			if (!was)
 				vp_enable_self();

@@ -13,6 +13,14 @@
 #pragma GCC optimize("omit-frame-pointer")
 
 volatile uint64_t thread_next_id = 1;   /* <animart/thread.h>'s thread_init */
+uint64_t thread_fork_floor;              /* <animart/thread.h>: thread_lives */
+struct thread *thread_fork_self;
+
+void thread_forked(struct thread *self)
+{
+	thread_fork_self = self;
+	thread_fork_floor = thread_next_id;
+}
 
 
 int thread_block_until(uint64_t deadline)
@@ -92,6 +100,8 @@ _Static_assert(PARK_RUN < PARK_PARKED && PARK_PERMIT < PARK_PARKED && PARK_TIMED
 
 void thread_unblock(struct thread *t)
 {
+	if (__builtin_expect(!thread_lives(t), 0))
+		return;                      /* the copy of a parent's thread (a fork's child) */
 	int s = __atomic_load_n(&t->park, __ATOMIC_RELAXED);
 	for (;;) {
 		/* PARKED and TIMED (the two highest) -> RUN; RUN, PERMIT -> PERMIT */

@@ -130,6 +130,10 @@
                                exec that failed). Both are the program's own word, kept as given up
                                to 2^62 (psigexec.c) */
 
+#define SYS_file_setfl  60  /* (fd, FO_APPEND or 0) -> 0: fcntl(F_SETFL)'s O_APPEND, on the open file, so
+                               every descriptor naming it (dup's, a fork's child's) sees it; -EBADF,
+                               -EINVAL for other bits */
+
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */
 #define SYS_futex_wait  66  /* (uint32_t *addr, expected, timeout ns or 0) -> 0, -EAGAIN, -ETIMEDOUT */

@@ -339,6 +339,20 @@ __attribute__((noreturn)) void lctx_exit(const struct lctx *to, volatile int *do
    a struct that size with `rep stos`, and under icount every repetition
    is an instruction (13 of them, a thirtieth of fifo's create+join). */
 extern volatile uint64_t thread_next_id;
+/* A fork's child holds copies of every thread of its parent, but only
+   the forking thread lives there (POSIX): the others' descriptors still
+   sit on waiter queues and in join words of the copied memory. A
+   thread made before the last fork (an id below thread_fork_floor)
+   other than the forker is such a copy: thread_unblock leaves it be and
+   wq_pop passes over it, so a sem_post in the child counts, as glibc's,
+   instead of waking a thread that never ran here. */
+extern uint64_t thread_fork_floor;
+extern struct thread *thread_fork_self;
+void thread_forked(struct thread *self);   /* the child, at once */
+static inline int thread_lives(const struct thread *t)
+{
+	return t->id >= thread_fork_floor || t == thread_fork_self;
+}
 /* Has t exited? (JOIN_DONE; or t itself: joined or reaped by
    ulib/pthread, which marks it so that a second join is ESRCH.) */
 static inline int thread_ended(struct thread *t)

@@ -56,11 +56,11 @@ static inline void wq_push(struct waitq *q, struct waiter *w)
 static inline struct waiter *wq_pop(struct waitq *q)
 {
 	struct waiter *w = q->head;
-	if (w) {
-		q->head = w->next;
-		if (!q->head)
-			q->tail = 0;
-	}
+	while (w && __builtin_expect(!thread_lives(w->t), 0))
+		w = w->next;                 /* (a fork's child: copies of its parent's waiters) */
+	q->head = w ? w->next : 0;
+	if (!q->head)
+		q->tail = 0;
 	return w;
 }
 

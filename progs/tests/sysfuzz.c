@@ -1076,7 +1076,7 @@ static void do_pipe(struct fz *f)
 {
 	int slot = (int)rand_below(&f->st, 8);
 	long n = rand_below(&f->st, 2) ? (long)rand_below(&f->st, 4097) : rand_arg(f);
-	switch (rand_below(&f->st, 9)) {
+	switch (rand_below(&f->st, 10)) {
 	case 0: {                            /* a new pipe: two descriptors into the pool */
 		int *fd = (int *)(pool + sizeof pool - 8 * (1 + (uint64_t)slot));
 		if (issue(f, K_pipe, SYS_pipe, (long)fd, 0, 0, 0, 0, 0, 0) == 0) {
@@ -1118,6 +1118,12 @@ static void do_pipe(struct fz *f)
 	case 7: {
 		long k = __atomic_exchange_n(&pipe_fd[slot], 0, __ATOMIC_RELAXED);
 		issue(f, K_pipe, SYS_file_close, k ? k - 1 : rand_arg(f), 0, 0, 0, 0, 0, 0);
+		break;
+	}
+	case 8: {                            /* O_APPEND on the open file: any other bit -EINVAL */
+		long fl = rand_below(&f->st, 2) ? (long)(rand_below(&f->st, 2) * FO_APPEND) : rand_arg(f);
+		issue(f, K_pipe, SYS_file_setfl, pipe_some_fd(f), fl, 0, 0, 0,
+		      (fl & ~(long)FO_APPEND) != 0, -EINVAL);
 		break;
 	}
 	default: {
@@ -1525,7 +1531,13 @@ static void do_psig(struct fz *f)
 {
 	static struct ksiginfo buf[PSIG_TAKE_MAX];
 	long sig = (long)rand_below(&f->st, 72) - 4, how = (long)rand_below(&f->st, 8);
-	switch (rand_below(&f->st, 5)) {
+	switch (rand_below(&f->st, 6)) {
+	case 5:                          /* what an exec keeps of ITIMER_REAL: any figures, then none
+					    (not in a child, whose other VPs exec) */
+		if (!child_mode)
+			issue(f, K_psig, SYS_alarmexec, rand_arg(f), rand_arg(f), rand_arg(f), 0, 0, 0, 0);
+		issue(f, K_psig, SYS_alarmexec, 0, 0, 0, 0, 0, 0, 0);
+		break;
 	case 0: {
 		if (sig == 17)
 			how = rand_below(&f->st, 2) ? SIGD_CATCH : SIGD_DFL;
@@ -1610,7 +1622,8 @@ static void do_raw(struct fz *f)
 		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig }, { SYS_sigdie, K_psig },
 		{ SYS_sigexec, K_psig },
 		{ SYS_pipe, K_pipe },
-		{ SYS_pipe_wait, K_pipe }, { SYS_file_special, K_pipe },
+		{ SYS_pipe_wait, K_pipe }, { SYS_file_special, K_pipe }, { SYS_file_setfl, K_pipe },
+		{ SYS_alarmexec, K_psig },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {

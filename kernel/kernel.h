@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <anima/errno.h>
 #include <anima/layout.h>
+#include <anima/vstat.h>
 #include "x86.h"
 #include "mmu.h"
 #include "spinlock.h"
@@ -157,6 +158,16 @@ static inline int mycpu_id(void)
 	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(id) : "i"(CPU_ID));
 	return id;
 }
+
+/* vstat.c */
+#define VSTAT_ROW 24                 /* a row per CPU: at least VS_NSTAT, 64-byte lines */
+extern uint64_t vstat_n[MAXCPU][VSTAT_ROW];
+/* count n events of kind VS_k on this CPU (interrupts off: no atomics) */
+static inline void vstat(int k, uint64_t n)
+{
+	vstat_n[mycpu_id()][k] += n;
+}
+long vstat_info(uint64_t what);
 
 /* trap.c */
 void idt_init(void);

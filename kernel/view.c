@@ -145,8 +145,10 @@ static int make_private(struct space *sp, struct view *v, int c, uint64_t va, ui
 	memcpy(tw, pg, PGSIZE);
 	*pte = V2P(pg) | PTE_P | PTE_U | PTE_W | (s & PTE_NX);
 	v->ch[c].twin[idx(va, 0)] = V2P(tw);
+	vstat(VS_VFAULT_PRIV, 1);
 	if (old) {
 		invlpg(va);
+		vstat(VS_INVLPG, 1);
 		frame_put(old & PTE_ADDR);      /* our hold: the space's entry keeps the frame */
 	} else
 		v->ch[c].used++;
@@ -164,6 +166,7 @@ static int hold(struct space *sp, struct view *v, int c, uint64_t va, uint64_t s
 	}
 	v->ch[c].pt[idx(va, 0)] = (s & PTE_ADDR) | PTE_P | PTE_U | (s & PTE_NX);
 	v->ch[c].used++;
+	vstat(VS_VFAULT_HOLD, 1);
 	return 1;
 }
 
@@ -173,17 +176,28 @@ static int hold(struct space *sp, struct view *v, int c, uint64_t va, uint64_t s
  * paths run: a demand-zero fill, a real fault); -ENOMEM: no charge for
  * the page; -EPERM: a page that may never be in a view.
  */
+static int fault(struct view *v, uint64_t va, uint64_t err);
+
 int view_fault(uint64_t va, uint64_t err)
 {
 	struct view *v = myvp()->view;
 	if (!v || va >= USER_TOP)
 		return 0;
+	uint64_t t0 = rdtsc();
+	int r = fault(v, va, err);
+	vstat(VS_VFAULT_TSC, rdtsc() - t0);
+	return r;
+}
+
+static int fault(struct view *v, uint64_t va, uint64_t err)
+{
 	struct space *sp = myvp()->space;
 	va = PGROUNDDOWN(va);
 	spin_lock(&sp->lock);
 	int c = chunk_of(v, va), r = 0;
 	if (!c) {
 		r = view_sync(sp, v, va);
+		vstat(VS_VFAULT_SYNC, r);
 		spin_unlock(&sp->lock);
 		return r;
 	}
@@ -279,7 +293,9 @@ static long drop(struct space *sp, struct view *v, int commit)
 				n += tw != 0;
 			v->ch[c].pt[i] = 0;
 			v->ch[c].used--;
-			invlpg(va);      /* (only this CPU has the view loaded, if any does) */
+			invlpg(va);
+			vstat(VS_INVLPG, 1);
+			vstat(VS_DROPPED, 1);      /* (only this CPU has the view loaded, if any does) */
 			if (tw) {
 				page_free(P2V(e & PTE_ADDR));
 				page_free(P2V(tw));
@@ -446,7 +462,8 @@ long sys_view_enter(uint64_t a, uint64_t len, uint64_t x2, uint64_t x3, uint64_t
 	build(sp, v, a, a + len, &list);
 	spin_unlock(&sp->lock);
 	vp->view = v;
-	lcr3(V2P(v->root));          /* (also drops the space's entries the range had cached) */
+	lcr3(V2P(v->root));
+	vstat(VS_CR3_VIEW, 1);          /* (also drops the space's entries the range had cached) */
 	return 0;
 nomem:
 	r = -ENOMEM;
@@ -460,7 +477,14 @@ long sys_view_commit(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3, uint64_
 {
 	(void)x0, (void)x1, (void)x2, (void)x3, (void)x4, (void)x5;
 	struct vp *vp = myvp();
-	return vp->view ? drop(vp->space, vp->view, 1) : -EINVAL;
+	if (!vp->view)
+		return -EINVAL;
+	uint64_t t0 = rdtsc();
+	long n = drop(vp->space, vp->view, 1);
+	vstat(VS_COMMITS, 1);
+	vstat(VS_COMMIT_PAGES, n > 0 ? (uint64_t)n : 0);
+	vstat(VS_COMMIT_TSC, rdtsc() - t0);
+	return n;
 }
 
 long sys_view_discard(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3, uint64_t x4, uint64_t x5)
@@ -480,6 +504,7 @@ long sys_view_leave(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3, uint64_t
 	long n = drop(vp->space, v, 0);
 	vp->view = 0;
 	lcr3(vp->space->cr3);        /* before its tables go */
+	vstat(VS_CR3_VIEW, 1);
 	destroy(vp->space, v);
 	return n;
 }
@@ -497,12 +522,16 @@ void view_free(struct vp *vp)
    their VP runs. */
 void view_load(struct vp *vp)
 {
-	if (vp->view)
+	if (vp->view) {
 		lcr3(V2P(vp->view->root));
+		vstat(VS_CR3_VIEW, 1);
+	}
 }
 
 void view_unload(struct cpu *c)
 {
-	if (c->cr3_space && (rcr3() & PTE_ADDR) != c->cr3_space->cr3)
+	if (c->cr3_space && (rcr3() & PTE_ADDR) != c->cr3_space->cr3) {
 		lcr3(c->cr3_space->cr3);
+		vstat(VS_CR3_VIEW, 1);
+	}
 }

@@ -94,6 +94,7 @@ int mem_user_ok(struct space *sp, uint64_t n);
 int mem_quota_ok(struct space *sp, uint64_t bytes);
 uint64_t mem_charged(struct space *sp);
 void *pages_alloc_user(size_t n);     /* like pages_alloc, but leaves the reserve */
+void *page_alloc_user_raw(void);      /* one of those, not zeroed: the caller fills it whole */
 void *page_alloc_cache(void);          /* a block-cache page while 2x the reserve stays free */
 uint64_t mem_quota_pages(void);
 extern uint64_t mem_total_bytes, phys_top;

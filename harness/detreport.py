@@ -167,7 +167,7 @@ def det_section(R, made):
     par = any(get(R, w, "detpar", m, s) for w in progs for m, s, _ in SETTINGS)
     wall = [get(R, w, "fifo", "wall", 2) for w in progs]
     load = [u for u in R.data["header"].get("updates", [])
-            if any(e.startswith("detbench") for e in u["experiments"])]
+            if any(e.startswith("detbench.wall") for e in u["experiments"])]
     where = (f" (the last run of these: load average {load[-1]['loadavg_at_start'][0]:.1f} at "
              f"start, {load[-1]['loadavg_at_end'][0]:.1f} at end)" if load else "")
     serial = ("det par reports its transactions (`tx`: a thread's stint between fences, "

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <anima/errno.h>
 #include <anima/layout.h>
+#include <anima/vstat.h>
 #include "x86.h"
 #include "mmu.h"
 #include "spinlock.h"
@@ -93,6 +94,7 @@ int mem_user_ok(struct space *sp, uint64_t n);
 int mem_quota_ok(struct space *sp, uint64_t bytes);
 uint64_t mem_charged(struct space *sp);
 void *pages_alloc_user(size_t n);     /* like pages_alloc, but leaves the reserve */
+void *page_alloc_user_raw(void);      /* one of those, not zeroed: the caller fills it whole */
 void *page_alloc_cache(void);          /* a block-cache page while 2x the reserve stays free */
 uint64_t mem_quota_pages(void);
 extern uint64_t mem_total_bytes, phys_top;
@@ -157,6 +159,16 @@ static inline int mycpu_id(void)
 	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(id) : "i"(CPU_ID));
 	return id;
 }
+
+/* vstat.c */
+#define VSTAT_ROW 24                 /* a row per CPU: at least VS_NSTAT, 64-byte lines */
+extern uint64_t vstat_n[MAXCPU][VSTAT_ROW];
+/* count n events of kind VS_k on this CPU (interrupts off: no atomics) */
+static inline void vstat(int k, uint64_t n)
+{
+	vstat_n[mycpu_id()][k] += n;
+}
+long vstat_info(uint64_t what);
 
 /* trap.c */
 void idt_init(void);

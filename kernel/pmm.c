@@ -1,7 +1,12 @@
 /*
  * Physical page allocator: one bit per 4 KiB page (1 = in use), built from
- * the boot memory map. Next-fit search from a hint keeps single-page
- * allocation cheap; contiguous runs serve kernel stacks. All bookkeeping
+ * the boot memory map. Contiguous runs (kernel stacks) are found next-fit
+ * from a hint; single pages are the lowest free ones (hint1: no page below
+ * it is free), so a page freed is the next one given. Reuse matters under
+ * an emulator: a frame's first write in a boot costs the host a page of
+ * its own (QEMU's guest RAM is touched lazily), about ten times a copy
+ * of the page under TCG, and a next-fit sweep made every allocation such
+ * a first touch until it had gone round all of memory. All bookkeeping
  * is in the bitmaps, in kernel memory: nothing is kept inside a free
  * frame, which a stale TLB entry on some CPU might still reach.
  *
@@ -20,7 +25,7 @@
 
 static uint64_t bitmap[MAXPAGES / 64];
 static uint64_t poisoned[MAXPAGES / 64];     /* memcheck: frame holds POISON */
-static uint64_t npages, nfree, hint;
+static uint64_t npages, nfree, hint, hint1;
 static uint64_t reserve_pages;               /* user allocations leave these */
 static uint64_t usable_pages;                /* free at boot */
 static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
@@ -81,7 +86,7 @@ void pmm_init(void)
 	pmm_reserve(K2P(_kernel_start), K2P(_kernel_end));
 	for (int i = 0; i < nmodules; i++)
 		pmm_reserve(modules[i].start, modules[i].end);
-	hint = 0x100000 / PGSIZE;
+	hint = hint1 = 0x100000 / PGSIZE;
 	usable_pages = nfree;
 	reserve_pages = MAX((2UL << 20) / PGSIZE, nfree / 64);
 }
@@ -106,7 +111,7 @@ static void poison_check(uint64_t pfn, uint64_t n)
 static int64_t find_run(uint64_t n)
 {
 	for (int pass = 0; pass < 2; pass++) {
-		uint64_t start = pass ? 0 : hint, run = 0;
+		uint64_t start = pass ? 0 : n == 1 ? hint1 : hint, run = 0;
 		for (uint64_t p = start; p < npages; p++) {
 			if (n == 1 && p % 64 == 0 && bitmap[p / 64] == ~0UL) {
 				p += 63;
@@ -120,8 +125,9 @@ static int64_t find_run(uint64_t n)
 	return -1;
 }
 
-/* n pages in a row, leaving at least `keep` free; pmm_lock taken here. */
-static void *alloc_keep(size_t n, uint64_t keep)
+/* n pages in a row, leaving at least `keep` free; pmm_lock taken here.
+   Zeroed unless `raw` (the caller overwrites every byte first). */
+static void *alloc_raw(size_t n, uint64_t keep, int raw)
 {
 	spin_lock(&pmm_lock);
 	int64_t p = n <= nfree && nfree - n >= keep ? find_run(n) : -1;
@@ -132,23 +138,37 @@ static void *alloc_keep(size_t n, uint64_t keep)
 	for (uint64_t i = 0; i < n; i++)
 		mark(p + i, 1);
 	nfree -= n;
-	hint = p + n;
+	if (n == 1)
+		hint1 = p + 1;
+	else
+		hint = p + n;
 	spin_unlock(&pmm_lock);
 	void *va = P2V((uint64_t)p * PGSIZE);
 	if (memcheck)
 		poison_check(p, n);
-	memset(va, 0, n * PGSIZE);
+	if (!raw)
+		memset(va, 0, n * PGSIZE);
 	return va;
 }
 
-/* alloc_keep, and when memory is short, once more after the block
+static void *alloc_keep(size_t n, uint64_t keep)
+{
+	return alloc_raw(n, keep, 0);
+}
+
+/* alloc_raw, and when memory is short, once more after the block
    cache gave back clean buffers (bcache.c; never called with its lock). */
+static void *reclaim_raw(size_t n, uint64_t keep, int raw)
+{
+	void *va = alloc_raw(n, keep, raw);
+	if (!va && bcache_reclaim(n + keep))
+		va = alloc_raw(n, keep, raw);
+	return va;
+}
+
 static void *alloc_reclaim(size_t n, uint64_t keep)
 {
-	void *va = alloc_keep(n, keep);
-	if (!va && bcache_reclaim(n + keep))
-		va = alloc_keep(n, keep);
-	return va;
+	return reclaim_raw(n, keep, 0);
 }
 
 void *pages_alloc(size_t n)
@@ -177,6 +197,14 @@ void *pages_alloc_user(size_t n)
 	return alloc_reclaim(n, reserve_pages);
 }
 
+/* pages_alloc_user(1) not zeroed, for a page the caller fills whole
+   before anything can read it (view.c's copies and twins): under TCG a
+   page's zeroing costs about as much as its copy. */
+void *page_alloc_user_raw(void)
+{
+	return reclaim_raw(1, reserve_pages, 1);
+}
+
 void pages_free(void *va, size_t n)
 {
 	uint64_t pfn = V2P(va) / PGSIZE;
@@ -193,6 +221,7 @@ void pages_free(void *va, size_t n)
 		if (pfn + i >= npages || !used(pfn + i))
 			panic("pages_free: page %lx is not allocated", (pfn + i) * PGSIZE);
 		mark(pfn + i, 0);
+		hint1 = MIN(hint1, pfn + i);
 		if (memcheck)
 			__atomic_or_fetch(&poisoned[(pfn + i) / 64], 1UL << ((pfn + i) % 64), __ATOMIC_RELAXED);
 	}

@@ -165,6 +165,7 @@ static void switch_space(struct cpu *c, struct space *sp)
 	struct space *old = c->cr3_space;
 	c->cr3_space = sp;           /* before the load: see tlb_shootdown */
 	lcr3(sp ? sp->cr3 : kernel_cr3);
+	vstat(VS_CR3_SPACE, 1);
 	if (old)
 		space_put(old);
 }
@@ -208,6 +209,8 @@ void scheduler(void)
 		vp->cpu = c;
 		vp->state = VP_RUNNING;
 		vp->switches++;
+		vstat(VS_DISPATCH, 1);
+		vstat(VS_DISPATCH_VIEW, vp->view != 0);
 		c->vp = vp;
 		switch_space(c, vp->space);
 		view_load(vp);           /* (its own tables: loaded only while it runs) */

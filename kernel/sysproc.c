@@ -223,6 +223,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return (long)__atomic_load_n(&myvp()->space->viewpages, __ATOMIC_RELAXED);
 	case INFO_VIEW_RACES:
 		return (long)__atomic_load_n(&myvp()->space->viewraces, __ATOMIC_RELAXED);
+	case INFO_VSTAT:
+		return vstat_info(b);
 	case INFO_MEM_TOTAL:
 		return (long)mem_total_bytes;
 	case INFO_MEM_CHARGED:

@@ -12,6 +12,7 @@ void tlb_check(void)
 	struct cpu *c = mycpu();
 	if (__atomic_load_n(&c->tlb_pending, __ATOMIC_ACQUIRE)) {
 		lcr3(rcr3());
+		vstat(VS_CR3_FLUSH, 1);
 		__atomic_store_n(&c->tlb_pending, 0, __ATOMIC_RELEASE);
 	}
 }
@@ -29,13 +30,17 @@ void tlb_shootdown(struct space *sp)
 	   cr3_space before its (serializing) CR3 load. With the fence, either
 	   we see that CPU in cr3_space, or its page walk sees the cleared PTEs. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (me->cr3_space == sp)
+	vstat(VS_SHOOTDOWNS, 1);
+	if (me->cr3_space == sp) {
 		lcr3(rcr3());
+		vstat(VS_CR3_FLUSH, 1);
+	}
 	for (int i = 0; i < ncpu; i++) {
 		struct cpu *c = &cpus[i];
 		if (c != me && __atomic_load_n(&c->cr3_space, __ATOMIC_RELAXED) == sp) {
 			__atomic_store_n(&c->tlb_pending, 1, __ATOMIC_RELEASE);
 			lapic_ipi(c->apic_id, T_TLB);
+			vstat(VS_IPIS, 1);
 			sent[i] = 1;
 		}
 	}

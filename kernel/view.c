@@ -127,26 +127,60 @@ static int view_sync(struct space *sp, struct view *v, uint64_t va)
 	return 0;
 }
 
+/*
+ * The two pages a write fault's private copy needs (the copy, its twin),
+ * charged and allocated before sp->lock is taken: the other CPUs' view
+ * faults and commits wait on that lock, and allocation is the slow part.
+ * `n` pages are charged: 2, or 1 over a read hold, whose charge passes to
+ * the copy. Unzeroed: make_private overwrites every byte.
+ */
+struct spare {
+	void *pg, *tw;
+	int n;
+};
+
+static void spare_get(struct space *sp, struct view *v, uint64_t e, struct spare *k)
+{
+	k->n = e & PTE_P ? 1 : 2;
+	if (!charge(sp, v, k->n)) {
+		k->n = 0;
+		return;
+	}
+	k->pg = page_alloc_user_raw();
+	k->tw = k->pg ? page_alloc_user_raw() : 0;
+}
+
+/* What make_private did not take back: freed, uncharged. */
+static void spare_put(struct space *sp, struct view *v, struct spare *k)
+{
+	if (k->pg)
+		page_free(k->pg);
+	if (k->tw)
+		page_free(k->tw);
+	if (k->n)
+		uncharge(sp, v, k->n);
+}
+
 /* A private copy of the space's page (entry s) with its twin, in place
-   of what *pte held (nothing, or a read hold). sp->lock held. */
-static int make_private(struct space *sp, struct view *v, int c, uint64_t va, uint64_t s)
+   of what *pte held (nothing, or a read hold), from the spare pages.
+   sp->lock held. */
+static int make_private(struct view *v, int c, uint64_t va, uint64_t s,
+			struct spare *k)
 {
 	uint64_t *pte = &v->ch[c].pt[idx(va, 0)], old = *pte;
-	if (!charge(sp, v, old ? 1 : 2))
+	if (!k->pg || !k->tw || k->n != (old ? 1 : 2))
 		return -ENOMEM;
-	void *pg = pages_alloc_user(1), *tw = pg ? pages_alloc_user(1) : 0;
-	if (!tw) {
-		if (pg)
-			page_free(pg);
-		uncharge(sp, v, old ? 1 : 2);
-		return -ENOMEM;
-	}
+	void *pg = k->pg, *tw = k->tw;
+	k->pg = k->tw = 0;
+	k->n = 0;
 	memcpy(pg, P2V(s & PTE_ADDR), PGSIZE);
 	memcpy(tw, pg, PGSIZE);
 	*pte = V2P(pg) | PTE_P | PTE_U | PTE_W | (s & PTE_NX);
 	v->ch[c].twin[idx(va, 0)] = V2P(tw);
+	vstat(VS_VFAULT_PRIV, 1);
 	if (old) {
 		invlpg(va);
+		vstat(VS_INVLPG, 1);
 		frame_put(old & PTE_ADDR);      /* our hold: the space's entry keeps the frame */
 	} else
 		v->ch[c].used++;
@@ -164,6 +198,7 @@ static int hold(struct space *sp, struct view *v, int c, uint64_t va, uint64_t s
 	}
 	v->ch[c].pt[idx(va, 0)] = (s & PTE_ADDR) | PTE_P | PTE_U | (s & PTE_NX);
 	v->ch[c].used++;
+	vstat(VS_VFAULT_HOLD, 1);
 	return 1;
 }
 
@@ -173,17 +208,36 @@ static int hold(struct space *sp, struct view *v, int c, uint64_t va, uint64_t s
  * paths run: a demand-zero fill, a real fault); -ENOMEM: no charge for
  * the page; -EPERM: a page that may never be in a view.
  */
+static int fault(struct view *v, uint64_t va, uint64_t err, struct spare *k);
+
 int view_fault(uint64_t va, uint64_t err)
 {
 	struct view *v = myvp()->view;
 	if (!v || va >= USER_TOP)
 		return 0;
+	uint64_t t0 = rdtsc();
 	struct space *sp = myvp()->space;
+	struct spare k = { 0, 0, 0 };
 	va = PGROUNDDOWN(va);
+	/* (v's private tables change only here, in its own VP: no lock to read them) */
+	int c = chunk_of(v, va);
+	uint64_t e = c ? v->ch[c - 1].pt[idx(va, 0)] : 0;
+	if (c && (err & PF_W) && !(e & PTE_W))
+		spare_get(sp, v, e, &k);
+	int r = fault(v, va, err, &k);
+	spare_put(sp, v, &k);
+	vstat(VS_VFAULT_TSC, rdtsc() - t0);
+	return r;
+}
+
+static int fault(struct view *v, uint64_t va, uint64_t err, struct spare *k)
+{
+	struct space *sp = myvp()->space;
 	spin_lock(&sp->lock);
 	int c = chunk_of(v, va), r = 0;
 	if (!c) {
 		r = view_sync(sp, v, va);
+		vstat(VS_VFAULT_SYNC, r);
 		spin_unlock(&sp->lock);
 		return r;
 	}
@@ -196,9 +250,9 @@ int view_fault(uint64_t va, uint64_t err)
 	else if (s & (PTE_SHARED | PTE_KERNEL))
 		r = -EPERM;
 	else if (!(e & PTE_P))
-		r = wr ? make_private(sp, v, c, va, s) : hold(sp, v, c, va, s);
+		r = wr ? make_private(v, c, va, s, k) : hold(sp, v, c, va, s);
 	else if (wr && !(e & PTE_W))
-		r = make_private(sp, v, c, va, s);
+		r = make_private(v, c, va, s, k);
 	else
 		r = !(err & PF_P);       /* raced in: retry; else a real protection fault */
 	spin_unlock(&sp->lock);
@@ -219,10 +273,38 @@ int view_user_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 
 /* ---- Commit and refresh ---- */
 
+/* 0xff in each byte of d that is not 0, else 0x00. */
+static uint64_t bytes_of(uint64_t d)
+{
+	d |= d >> 4;
+	d |= d >> 2;
+	d |= d >> 1;
+	return (d & 0x0101010101010101UL) * 0xff;
+}
+
+/* Write the bytes of word p that differ from its twin t into *dst, and
+   only those (another VP may store to the others meanwhile: one
+   compare-and-swap, not a read and a write of the word). Returns the
+   bytes of them that had changed in *dst since the twin too (a race). */
+static int merge(uint64_t *dst, uint64_t p, uint64_t t)
+{
+	uint64_t old = t;
+	/* the common case: *dst is still the twin's word, so the merged word is p */
+	if (__atomic_compare_exchange_n(dst, &old, p, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return 0;
+	uint64_t m = bytes_of(p ^ t);
+	while (!__atomic_compare_exchange_n(dst, &old, (old & ~m) | (p & m), 0,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	uint64_t ones = bytes_of(old ^ t) & m & 0x0101010101010101UL;
+	return (int)((ones * 0x0101010101010101UL) >> 56);     /* (their sum: no popcnt here) */
+}
+
 /* Write the bytes of pg that differ from its twin tw into the space's
-   page at va. 1: some were; 0: none changed, or the space no longer maps
-   the page writable (dropped); -ENOMEM: a copy-on-write break found no
-   frame. */
+   page at va, a word at a time (a byte at a time took twice the
+   instructions). 1: some were; 0: none changed, or the space no longer
+   maps the page writable (dropped); -ENOMEM: a copy-on-write break found
+   no frame. */
 static int commit_page(struct space *sp, uint64_t va, const uint8_t *pg, const uint8_t *tw)
 {
 	for (;;) {
@@ -231,16 +313,12 @@ static int commit_page(struct space *sp, uint64_t va, const uint8_t *pg, const u
 		uint64_t *p = vm_walk(sp->pml4, va, 0);
 		uint64_t s = p ? *p : 0;
 		if ((s & PTE_P) && (s & PTE_W) && !(s & (PTE_SHARED | PTE_KERNEL))) {
-			uint8_t *dst = P2V(s & PTE_ADDR);
+			uint64_t *dst = P2V(s & PTE_ADDR);
 			const uint64_t *pw = (const uint64_t *)pg, *tww = (const uint64_t *)tw;
 			uint64_t races = 0;
 			for (int w = 0; w < (int)(PGSIZE / 8); w++)
 				if (pw[w] != tww[w]) {
-					for (int b = w * 8; b < w * 8 + 8; b++)
-						if (pg[b] != tw[b]) {
-							races += dst[b] != tw[b];   /* changed since the twin too */
-							dst[b] = pg[b];
-						}
+					races += merge(&dst[w], pw[w], tww[w]);
 					changed = 1;
 				}
 			if (races)
@@ -279,7 +357,9 @@ static long drop(struct space *sp, struct view *v, int commit)
 				n += tw != 0;
 			v->ch[c].pt[i] = 0;
 			v->ch[c].used--;
-			invlpg(va);      /* (only this CPU has the view loaded, if any does) */
+			invlpg(va);
+			vstat(VS_INVLPG, 1);
+			vstat(VS_DROPPED, 1);      /* (only this CPU has the view loaded, if any does) */
 			if (tw) {
 				page_free(P2V(e & PTE_ADDR));
 				page_free(P2V(tw));
@@ -446,7 +526,8 @@ long sys_view_enter(uint64_t a, uint64_t len, uint64_t x2, uint64_t x3, uint64_t
 	build(sp, v, a, a + len, &list);
 	spin_unlock(&sp->lock);
 	vp->view = v;
-	lcr3(V2P(v->root));          /* (also drops the space's entries the range had cached) */
+	lcr3(V2P(v->root));
+	vstat(VS_CR3_VIEW, 1);          /* (also drops the space's entries the range had cached) */
 	return 0;
 nomem:
 	r = -ENOMEM;
@@ -460,7 +541,14 @@ long sys_view_commit(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3, uint64_
 {
 	(void)x0, (void)x1, (void)x2, (void)x3, (void)x4, (void)x5;
 	struct vp *vp = myvp();
-	return vp->view ? drop(vp->space, vp->view, 1) : -EINVAL;
+	if (!vp->view)
+		return -EINVAL;
+	uint64_t t0 = rdtsc();
+	long n = drop(vp->space, vp->view, 1);
+	vstat(VS_COMMITS, 1);
+	vstat(VS_COMMIT_PAGES, n > 0 ? (uint64_t)n : 0);
+	vstat(VS_COMMIT_TSC, rdtsc() - t0);
+	return n;
 }
 
 long sys_view_discard(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3, uint64_t x4, uint64_t x5)
@@ -480,6 +568,7 @@ long sys_view_leave(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3, uint64_t
 	long n = drop(vp->space, v, 0);
 	vp->view = 0;
 	lcr3(vp->space->cr3);        /* before its tables go */
+	vstat(VS_CR3_VIEW, 1);
 	destroy(vp->space, v);
 	return n;
 }
@@ -497,12 +586,16 @@ void view_free(struct vp *vp)
    their VP runs. */
 void view_load(struct vp *vp)
 {
-	if (vp->view)
+	if (vp->view) {
 		lcr3(V2P(vp->view->root));
+		vstat(VS_CR3_VIEW, 1);
+	}
 }
 
 void view_unload(struct cpu *c)
 {
-	if (c->cr3_space && (rcr3() & PTE_ADDR) != c->cr3_space->cr3)
+	if (c->cr3_space && (rcr3() & PTE_ADDR) != c->cr3_space->cr3) {
 		lcr3(c->cr3_space->cr3);
+		vstat(VS_CR3_VIEW, 1);
+	}
 }

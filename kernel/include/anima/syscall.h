@@ -199,6 +199,8 @@
 #define INFO_VIEW_RACES 27  /* bytes of the caller's space that a view's commit changed after another
                                commit had changed them since the view's twin of the page: two views
                                wrote one byte between their commits (kernel/view.c; det=par reports it) */
+#define INFO_VSTAT      25  /* (25, VS_*) the kernel's counts of view and TLB work since boot, all
+                               CPUs (<anima/vstat.h>, kernel/vstat.c); -EINVAL for another VS_ */
 #define INFO_SIGPEND    14  /* (14, what) the caller's space's signals from other processes: what 0,
                                those pending, not yet taken (bit sig); 1, EV_PSIG events posted to
                                its VPs; 2, SYS_sigtake calls; since the space began. -EINVAL else */

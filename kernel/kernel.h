@@ -91,6 +91,7 @@ uint64_t pmm_free_pages(void);
 uint32_t pmm_lock_waits(void);
 int pmm_direct(uint64_t va);
 int mem_user_ok(struct space *sp, uint64_t n);
+int mem_user_fits(struct space *sp, uint64_t n);
 int mem_quota_ok(struct space *sp, uint64_t bytes);
 uint64_t mem_charged(struct space *sp);
 void *pages_alloc_user(size_t n);     /* like pages_alloc, but leaves the reserve */

@@ -270,6 +270,16 @@ int mem_user_ok(struct space *sp, uint64_t n)
 	return n <= nfree && nfree - n >= reserve_pages && mem_quota_ok(sp, n * PGSIZE);
 }
 
+/* mem_user_ok for n pages already added to sp's charge (by a caller
+   that charges without sp->lock, view.c): the sum is what is checked,
+   so two CPUs charging at once cannot both pass on the same room. */
+int mem_user_fits(struct space *sp, uint64_t n)
+{
+	if (n > nfree || nfree - n < reserve_pages)
+		bcache_reclaim(n + reserve_pages);
+	return n <= nfree && nfree - n >= reserve_pages && mem_quota_ok(sp, 0);
+}
+
 /* May sp be charged `bytes` more and stay within its quota? */
 int mem_quota_ok(struct space *sp, uint64_t bytes)
 {

@@ -70,11 +70,16 @@ static uint64_t base(uint64_t va, int level)
 	return va & ~((1UL << (12 + 9 * (level + 1))) - 1);
 }
 
+/* Charged first, then checked: a write fault charges without sp->lock
+   (view_fault's spare pages), and a check before the add would let two
+   CPUs pass on the same last pages of the quota. */
 static int charge(struct space *sp, struct view *v, uint64_t n)
 {
-	if (!mem_user_ok(sp, n))
-		return 0;
 	__atomic_add_fetch(&sp->viewpages, n, __ATOMIC_RELAXED);
+	if (!mem_user_fits(sp, n)) {
+		__atomic_sub_fetch(&sp->viewpages, n, __ATOMIC_RELAXED);
+		return 0;
+	}
 	v->pages += n;
 	return 1;
 }

@@ -123,6 +123,11 @@
                                new image; (0, 0, 0, 0) forgets them (an exec that failed). Bits 0, 9,
                                19 and 64 and up are dropped; -EINVAL for n too large or a record of
                                such a signal, -EFAULT */
+#define SYS_clockset    59  /* (sec, nsec) -> 0: CLOCK_REALTIME is that time now, for every space (any may
+                               set it; kernel/rtclock.c); -EINVAL for sec > RT_SEC_MAX or nsec >= 1e9.
+                               The kernel's own timing never reads it; user code reads the offset
+                               from pseudo_page.rt_off */
+#define RT_SEC_MAX      9000000000UL   /* (about 2255: the ns since 1970 fit an int64 for years more) */
 
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */
@@ -186,6 +191,8 @@
 #define INFO_FILE_FLAGS 12  /* (INFO_FILE_FLAGS, fd) -> the FO_* flags fd was opened with; -EBADF */
 #define INFO_VIEW_PAGES 13  /* pages the views of the caller's space hold, all charged to it: their
                                tables, read holds on its frames, private copies and twins */
+#define INFO_RT_OFF     28  /* the realtime clock's offset now, ns (kernel/rtclock.c): what pseudo_page.rt_off
+                               holds after the caller's next quantum begins */
 #define INFO_VIEW_RACES 27  /* bytes of the caller's space that a view's commit changed after another
                                commit had changed them since the view's twin of the page: two views
                                wrote one byte between their commits (kernel/view.c; det=par reports it) */

@@ -3,30 +3,6 @@
 #include <animart/clock.h>
 #include "pwait.h"
 
-uint64_t __clock_epoch_ns(void);      /* CLOCK_REALTIME - CLOCK_MONOTONIC (ulib/libc/time.c) */
-
-/* thread_block_until(*deadline), but a deadline pdeadline made from a
-   CLOCK_REALTIME time (t->rt_deadline) follows the clock if a program
-   sets it (POSIX): it blocks at most RT_RECHECK_NS at a time, then
-   converts the realtime target again; 0 (a spurious wake-up to the
-   caller's loop) until the clock reads the target. */
-#define RT_RECHECK_NS 10000000ULL     /* 10 ms, as clock_nanosleep's */
-static int block_to(struct thread *t, uint64_t *deadline)
-{
-	uint64_t d = *deadline;
-	if (t->rt_deadline != d)
-		return thread_block_until(d);
-	uint64_t cap = now_ns() + RT_RECHECK_NS;
-	int r = thread_block_until(d < cap ? d : cap);
-	if (r != -ETIMEDOUT)
-		return r;
-	uint64_t now = now_ns(), rt = __clock_epoch_ns() + now;
-	if (rt >= t->rt_target)
-		return -ETIMEDOUT;
-	*deadline = t->rt_deadline = now + (t->rt_target - rt);
-	return 0;
-}
-
 /* A waiter that gives up (timeout, cancel) must leave the queue itself,
    under the lock; if a waker got there first, the grant is in flight
    and the waiter must take it. */
@@ -42,7 +18,7 @@ int pw_wait_slow(struct waiter *w, uint64_t deadline, int cancel, volatile int *
 			why = EINTR;
 		else if (!deadline)
 			thread_block();
-		else if (block_to(w->t, &deadline) == -ETIMEDOUT)
+		else if (thread_block_until(deadline) == -ETIMEDOUT)
 			why = ETIMEDOUT;
 		if (!why)
 			continue;
@@ -84,6 +60,8 @@ void pw_retry(struct thread *self)
 		self->ops->interrupt(self);
 }
 
+uint64_t __clock_epoch_ns(void);      /* CLOCK_REALTIME - CLOCK_MONOTONIC (ulib/libc/time.c) */
+
 int64_t pdeadline(clockid_t clock, const struct timespec *abstime)
 {
 	if (!abstime || abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000L)
@@ -92,13 +70,8 @@ int64_t pdeadline(clockid_t clock, const struct timespec *abstime)
 	if (abstime->tv_sec < 0)         /* before the epoch: long past, so ETIMEDOUT */
 		return now ? (int64_t)now : 1;   /* (POSIX: only tv_nsec makes it EINVAL) */
 	uint64_t abs = (uint64_t)abstime->tv_sec * 1000000000ULL + (uint64_t)abstime->tv_nsec;
-	struct thread *self = thread_self();
-	if (self)
-		self->rt_deadline = 0;
 	if (clock == CLOCK_REALTIME) {
 		uint64_t rt = __clock_epoch_ns() + now;     /* the same instant as now */
-		if (self && abs > rt)    /* (one already past stays past) */
-			self->rt_target = abs, self->rt_deadline = now + (abs - rt);
 		abs = abs > rt ? now + (abs - rt) : now;
 	} else if (clock != CLOCK_MONOTONIC)
 		return -EINVAL;

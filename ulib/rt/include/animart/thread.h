@@ -171,10 +171,6 @@ struct thread {
 	   where TLS is on (0 otherwise): how the POSIX layer finds a
 	   thread's own state from a struct thread, before it even runs. */
 	void *tcb;
-	/* The POSIX layer's last CLOCK_REALTIME deadline (on the boot clock,
-	   0: none) and the realtime it stands for, ns: a wait with that
-	   deadline follows the clock if it is set (ulib/pthread/pwait.c). */
-	uint64_t rt_deadline, rt_target;
 };
 
 /* yield_due: what spin_unlock does when the last spin lock goes */
@@ -366,9 +362,8 @@ static inline void thread_init(struct thread *t, const struct thread_ops *ops)
 	t->async_hold = 0;
 	t->nvcsw = t->nivcsw = 0;
 	t->tcb = 0;
-	t->rt_deadline = t->rt_target = 0;
 }
-_Static_assert(sizeof(struct thread) == 112, "thread_init sets every field of struct thread");
+_Static_assert(sizeof(struct thread) == 96, "thread_init sets every field of struct thread");
 
 void lctx_start(void);
 /* Set up c to start fn(arg) on [stack, stack+size) (fn must not return).

@@ -211,6 +211,9 @@ void delay_us(uint64_t us);
 extern uint64_t boot_epoch;
 void rtc_init(void);
 
+/* rtclock.c */
+extern int64_t rt_off;
+
 /* smp.c */
 void smp_boot(void);
 

@@ -56,6 +56,7 @@ static void quantum_begin(struct cpu *c, struct vp *vp, uint64_t now)
 	pp->quantum_start = now;
 	pp->quantum_end = c->quantum_end;
 	pp->preempt_deadline = 0;
+	pp->rt_off = __atomic_load_n(&rt_off, __ATOMIC_RELAXED);   /* rtclock.c */
 	sched_arm_timer_at(now);
 }
 

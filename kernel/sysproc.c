@@ -211,6 +211,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return (long)((pmm_free_pages() + kheap_spare_pages() + bcache_spare_pages()) * PGSIZE);
 	case INFO_BOOT_EPOCH:
 		return (long)boot_epoch;
+	case INFO_RT_OFF:
+		return (long)__atomic_load_n(&rt_off, __ATOMIC_RELAXED);
 	case INFO_TIMER_LATE:
 		return (long)timer_late_count();
 	case INFO_SPACES_HELD:

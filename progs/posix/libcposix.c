@@ -257,14 +257,14 @@ static void test_time(void)
 	CHECK(now >= rt.tv_sec && now - rt.tv_sec <= 2);
 	struct timeval tv;
 	CHECK(gettimeofday(&tv, 0) == 0 && tv.tv_sec >= rt.tv_sec && tv.tv_usec < 1000000);
-	/* no clock can be set: bad arguments EINVAL first, as Linux */
+	/* the realtime clock can be set (as root on Linux), no other */
 	errno = 0;
-	CHECK(clock_settime(CLOCK_REALTIME, &rt) == -1 && errno == EPERM);
+	CHECK(clock_settime(CLOCK_REALTIME, &rt) == 0);
 	CHECK(clock_settime(CLOCK_MONOTONIC, &rt) == -1 && errno == EINVAL);
 	CHECK(clock_settime(9999, &rt) == -1 && errno == EINVAL);
 	struct timespec badns = { rt.tv_sec, 1000000000 };
 	CHECK(clock_settime(CLOCK_REALTIME, &badns) == -1 && errno == EINVAL);
-	CHECK(settimeofday(&tv, 0) == -1 && errno == EPERM);
+	CHECK(settimeofday(&tv, 0) == 0);
 	struct timespec cv = { 0, 0 };
 	struct timeval back = { 0, 0 };
 	TIMEVAL_TO_TIMESPEC(&tv, &cv);

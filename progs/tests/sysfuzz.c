@@ -1506,8 +1506,24 @@ static void fill_pool(void)
 		pool[i] = i % 16 == 15 ? '\n' : '.';
 }
 
+/* SYS_clockset with any numbers: out of range must be EINVAL; one in
+   range sets the clock to the second it reads now (the rest of the boot
+   keeps a sane wall time), with the random ns. */
+static void do_clockset(struct fz *f)
+{
+	long sec = rand_arg(f), ns = rand_below(&f->st, 2) ? (long)rand_below(&f->st, 1000000000) : rand_arg(f);
+	int bad = (uint64_t)sec > RT_SEC_MAX || (uint64_t)ns >= 1000000000UL;
+	if (!bad)
+		sec = sys_getinfo(INFO_BOOT_EPOCH) + (long)((sys_time() + sys_getinfo(INFO_RT_OFF)) / 1000000000);
+	issue(f, K_plain, SYS_clockset, sec, ns, rand_arg(f), 0, 0, bad, -EINVAL);
+}
+
 static void do_plain(struct fz *f)
 {
+	if (!rand_below(&f->st, 8)) {
+		do_clockset(f);
+		return;
+	}
 	static const long nums[] = { SYS_null, SYS_time, SYS_yield, SYS_getinfo, SYS_vp_poll };
 	long n = nums[rand_below(&f->st, 5)];
 	long a = n == SYS_getinfo && rand_below(&f->st, 2) ? (long)rand_below(&f->st, 8) : rand_arg(f);
@@ -1620,7 +1636,7 @@ static void do_raw(struct fz *f)
 		{ SYS_file_lstat, K_link }, { SYS_file_readlink, K_link },
 		{ SYS_sigdisp, K_psig },
 		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig }, { SYS_sigdie, K_psig },
-		{ SYS_sigexec, K_psig },
+		{ SYS_sigexec, K_psig }, { SYS_clockset, K_plain },
 		{ SYS_pipe, K_pipe },
 		{ SYS_pipe_wait, K_pipe }, { SYS_file_special, K_pipe }, { SYS_file_setfl, K_pipe },
 		{ SYS_alarmexec, K_psig },

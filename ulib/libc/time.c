@@ -2,7 +2,9 @@
  * POSIX clocks and sleeping. CLOCK_MONOTONIC is the kernel's clock read
  * in user mode (clock.c: TSC and the pseudo-register page, no syscall);
  * CLOCK_REALTIME adds the wall time at boot, which the kernel read from
- * the RTC (INFO_BOOT_EPOCH, fetched once). CLOCK_PROCESS_CPUTIME_ID and
+ * the RTC (INFO_BOOT_EPOCH, fetched once), and the offset clock_settime
+ * gave it (SYS_clockset: kernel-wide, one word of the pseudo-register
+ * page, so still no syscall). CLOCK_PROCESS_CPUTIME_ID and
  * clock() sum the VPs' time on a CPU from their pseudo-register pages.
  * Thread CPU clocks (CLOCK_THREAD_CPUTIME_ID, pthread_getcpuclockid's)
  * are the packages' (ulib/cpuclock.c).
@@ -35,6 +37,20 @@ static uint64_t epoch_ns(void)
 	return (uint64_t)e * NS;
 }
 
+/* What clock_settime added to the wall time, ns (kernel/rtclock.c):
+   one aligned word the kernel stores whole, so never torn. */
+static int64_t rt_off(void)
+{
+	return __atomic_load_n(&vp_pseudo()->rt_off, __ATOMIC_ACQUIRE);
+}
+
+/* CLOCK_REALTIME - CLOCK_MONOTONIC now (mod 2^64: a clock set before
+   the boot makes it negative, and sums with it still come out right) */
+static uint64_t rt_base(void)
+{
+	return epoch_ns() + (uint64_t)rt_off();
+}
+
 /* CLOCK_REALTIME in ns since 1970, for the POSIX layer's absolute
    deadlines (ulib/posix/pwait.c). (It had only a weak stand-in there
    that returned time since boot, so a CLOCK_REALTIME deadline lay some
@@ -42,10 +58,10 @@ static uint64_t epoch_ns(void)
 uint64_t __clock_realtime_ns(void);
 uint64_t __clock_realtime_ns(void)
 {
-	return epoch_ns() + now_ns();
+	return rt_base() + now_ns();
 }
 
-/* CLOCK_REALTIME less CLOCK_MONOTONIC, a constant: an absolute time on
+/* CLOCK_REALTIME less CLOCK_MONOTONIC, a constant until the clock is set: an absolute time on
    one converts to the other with it and a single clock read. (Two reads,
    now_ns() and then __clock_realtime_ns(), differ by whatever ran or
    stalled between them, and a deadline converted with both came early by
@@ -53,7 +69,7 @@ uint64_t __clock_realtime_ns(void)
 uint64_t __clock_epoch_ns(void);
 uint64_t __clock_epoch_ns(void)
 {
-	return epoch_ns();
+	return rt_base();
 }
 
 /*
@@ -118,7 +134,7 @@ static int64_t clock_ns(clockid_t id)
 		return (int64_t)now_ns();
 	case CLOCK_REALTIME:
 	case CLOCK_REALTIME_COARSE:
-		return (int64_t)(epoch_ns() + now_ns());
+		return (int64_t)(rt_base() + now_ns());
 	case CLOCK_PROCESS_CPUTIME_ID:
 		return (int64_t)__cpu_time_ns();
 	case CLOCK_THREAD_CPUTIME_ID:
@@ -154,18 +170,25 @@ int clock_getres(clockid_t id, struct timespec *ts)
 	return 0;
 }
 
-/* Validated as Linux does (a bad clock or tv_nsec is EINVAL before the
-   permission check), so a program's mistakes show. The wall clock
-   never steps (docs/libc.md): setting it is refused, as for a process
-   without CAP_SYS_TIME, and a program sees why. */
+/* As root on Linux (Anima has no users): CLOCK_REALTIME steps to ts for
+   every program (SYS_clockset); any other clock, a tv_nsec outside
+   0..999999999 or a negative tv_sec is EINVAL, no ts EFAULT. */
 int clock_settime(clockid_t id, const struct timespec *ts)
 {
-	if (clock_ns(id) < 0 || (ts && (ts->tv_nsec < 0 || ts->tv_nsec >= NS))) {
+	if (id == CLOCK_REALTIME && !ts) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (id != CLOCK_REALTIME || ts->tv_sec < 0 || ts->tv_nsec < 0 || ts->tv_nsec >= NS) {
 		errno = EINVAL;
 		return -1;
 	}
-	errno = id == CLOCK_REALTIME ? EPERM : EINVAL;
-	return -1;
+	long r = syscall2(SYS_clockset, ts->tv_sec, ts->tv_nsec);
+	if (sys_failed(r)) {
+		errno = (int)-r;
+		return -1;
+	}
+	return 0;
 }
 
 /* (pid as an int: pid_t's type, without <sys/types.h> in <time.h>) */
@@ -186,13 +209,15 @@ int timespec_get(struct timespec *ts, int base)
 
 int settimeofday(const struct timeval *tv, const void *tz)
 {
-	(void)tz;
-	if (tv && (tv->tv_usec < 0 || tv->tv_usec >= 1000000)) {
+	(void)tz;                        /* (no time zones: UTC) */
+	if (!tv)
+		return 0;
+	if (tv->tv_usec < 0 || tv->tv_usec >= 1000000) {
 		errno = EINVAL;
 		return -1;
 	}
-	errno = EPERM;
-	return -1;
+	struct timespec ts = { tv->tv_sec, tv->tv_usec * 1000 };
+	return clock_settime(CLOCK_REALTIME, &ts);
 }
 
 int gettimeofday(struct timeval *tv, void *tz)
@@ -211,7 +236,7 @@ int gettimeofday(struct timeval *tv, void *tz)
 time_t time(time_t *t)
 {
 	FENCED(time(t));
-	time_t now = (time_t)((epoch_ns() + now_ns()) / NS);
+	time_t now = (time_t)((rt_base() + now_ns()) / NS);
 	if (t)
 		*t = now;
 	return now;
@@ -304,6 +329,24 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
 	return r;
 }
 
+/* Until CLOCK_REALTIME reads t, following the clock if it is set: at
+   most RT_RECHECK_NS at a time, reading it again after each (a set
+   forward ends the sleep within that, a set back makes it longer).
+   Returns an error number. */
+#define RT_RECHECK_NS 10000000L   /* 10 ms */
+static int rt_sleep_until(int64_t t)
+{
+	for (;;) {
+		int64_t now = clock_ns(CLOCK_REALTIME);
+		if (now >= t)
+			return 0;
+		uint64_t left;
+		int64_t d = t - now < RT_RECHECK_NS ? t - now : RT_RECHECK_NS;
+		if (sleep_ns((uint64_t)d, &left))
+			return errno;
+	}
+}
+
 /* Returns an error number, as POSIX's clock_nanosleep does. A thread's
    CPU clock is EINVAL, as on Linux (no sleep until a thread has run so
    long: the thread would be the one asleep). */
@@ -315,6 +358,8 @@ int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct 
 	if (now < 0 || !valid(req))
 		return EINVAL;
 	int64_t t = req->tv_sec * NS + req->tv_nsec;
+	if ((flags & TIMER_ABSTIME) && (id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE))
+		return rt_sleep_until(t);
 	if (flags & TIMER_ABSTIME)
 		t = t > now ? t - now : 0;
 	uint64_t left = 0;

@@ -130,6 +130,12 @@
                                exec that failed). Both are the program's own word, kept as given up
                                to 2^62 (psigexec.c) */
 
+#define SYS_clockset    59  /* (sec, nsec) -> 0: CLOCK_REALTIME is that time now, for every space (any may
+                               set it; kernel/rtclock.c); -EINVAL for sec > RT_SEC_MAX or nsec >= 1e9.
+                               The kernel's own timing never reads it; user code reads the offset
+                               from pseudo_page.rt_off */
+#define RT_SEC_MAX      9000000000UL   /* (about 2255: the ns since 1970 fit an int64 for years more) */
+
 #define SYS_file_setfl  60  /* (fd, FO_APPEND or 0) -> 0: fcntl(F_SETFL)'s O_APPEND, on the open file, so
                                every descriptor naming it (dup's, a fork's child's) sees it; -EBADF,
                                -EINVAL for other bits */
@@ -196,6 +202,8 @@
 #define INFO_FILE_FLAGS 12  /* (INFO_FILE_FLAGS, fd) -> the FO_* flags fd was opened with; -EBADF */
 #define INFO_VIEW_PAGES 13  /* pages the views of the caller's space hold, all charged to it: their
                                tables, read holds on its frames, private copies and twins */
+#define INFO_RT_OFF     28  /* the realtime clock's offset now, ns (kernel/rtclock.c): what pseudo_page.rt_off
+                               holds after the caller's next quantum begins */
 #define INFO_VIEW_RACES 27  /* bytes of the caller's space that a view's commit changed after another
                                commit had changed them since the view's twin of the page: two views
                                wrote one byte between their commits (kernel/view.c; det=par reports it) */

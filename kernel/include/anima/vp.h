@@ -202,6 +202,9 @@ struct pseudo_page {
 	   slot goes on from there), so the slots' sum is the space's processor
 	   time; run_start is when the current turn began (valid while oncpu) */
 	uint64_t run_start;
+	/* CLOCK_REALTIME - wall time at boot - boot clock, ns (SYS_clockset,
+	   kernel/rtclock.c): kernel-wide, copied here at each quantum */
+	int64_t rt_off;
 };
 
 #ifdef __cplusplus

@@ -43,6 +43,12 @@ static void sets(void)
 	ERRNO(clock_settime(CLOCK_REALTIME, &t), EINVAL);
 	t.tv_nsec = -1;
 	ERRNO(clock_settime(CLOCK_REALTIME, &t), EINVAL);
+	t.tv_nsec = 0;
+	t.tv_sec = -1;
+	ERRNO(clock_settime(CLOCK_REALTIME, &t), EINVAL);
+	/* As root on Linux: the realtime clock is set (to what it reads). */
+	clock_gettime(CLOCK_REALTIME, &t);
+	CK(clock_settime(CLOCK_REALTIME, &t) == 0);
 }
 
 static void sleeps(void)

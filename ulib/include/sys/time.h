@@ -10,7 +10,7 @@ struct timezone {
 };
 
 int gettimeofday(struct timeval *tv, void *tz);   /* tz, if given, is UTC */
-int settimeofday(const struct timeval *tv, const void *tz);   /* EPERM, as clock_settime */
+int settimeofday(const struct timeval *tv, const void *tz);   /* as clock_settime(CLOCK_REALTIME) */
 
 /* Interval timers (ulib/posix/timer.c): ITIMER_REAL sends SIGALRM (it is
    the timer alarm() sets); ITIMER_VIRTUAL (SIGVTALRM) and ITIMER_PROF

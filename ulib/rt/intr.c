@@ -9,6 +9,7 @@
 #include <animart/thread.h>
 #include <animart/upcall.h>
 #include <animart/intr.h>
+#include <animart/spin.h>
 
 void intr_entry(void);
 
@@ -104,8 +105,12 @@ void intr_run(struct uctx *ctx)
 			__builtin_ia32_pause();
 	if (!t)
 		return;
-	if (t->crit || (park != PARK_RUN && park != PARK_PERMIT))
+	if (park != PARK_RUN && park != PARK_PERMIT)
 		return;
+	if (t->crit) {                   /* (a cancel or handler due: at spin_unlock) */
+		spin_defer_intr(t);
+		return;
+	}
 	/* An asynchronous cancel due (pthread_cancel interrupted us): end
 	   here, as an upcall package's thread is redirected (rt_sched.c);
 	   the hook holds it back while a wait's node is queued (async_hold) */

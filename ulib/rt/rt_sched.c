@@ -262,15 +262,15 @@ static void requeue_cur(struct rtvp *v, struct uthread *cur, int why)
    thread_async_hook says (asynchronous cancellation), as if called from
    nowhere: below its red zone, the stack aligned as at a call, a zero
    return address (the entry never returns). */
-static void async_redirect(struct vp_page *vpp, struct uthread *cur)
+void rt_async_redirect(struct uctx *c, struct thread *t)
 {
-	void *entry = thread_async_hook(&cur->t);
+	void *entry = thread_async_hook(t);
 	if (!entry)
 		return;
-	uint64_t sp = ((vpp->save.rsp - 128) & ~15UL) - 8;
+	uint64_t sp = ((c->rsp - 128) & ~15UL) - 8;
 	*(uint64_t *)sp = 0;
-	vpp->save.rsp = sp;
-	vpp->save.rip = (uint64_t)entry;
+	c->rsp = sp;
+	c->rip = (uint64_t)entry;
 }
 
 /* The upcall handler of every runtime VP (ulib/rt/upcall.S calls it). */
@@ -287,7 +287,7 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 		sched_loop(v);
 	}
 	if (thread_async_hook && !cur->t.crit)
-		async_redirect(vpp, cur);
+		rt_async_redirect(&vpp->save, &cur->t);
 	if (!(saw & (SAW_PREEMPTED | SAW_RESCHED)) && p->preempt && p->preempt(v, cur))
 		saw |= SAW_RESCHED;
 	if (saw & SAW_PREEMPTED) {
@@ -312,6 +312,8 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 	   a later upcall or resume. */
 	if (__builtin_expect(cur->t.sigpend & SIGPEND_WAITING, 0) && !cur->t.crit && !cur->t.async_hold)
 		saw |= SAW_RESCHED;
+	if (cur->t.crit)                 /* (a cancel or handler due: at spin_unlock) */
+		spin_defer_intr(&cur->t);
 	if (!(saw & (SAW_WARNING | SAW_RESCHED))) {
 		if (p->on_run)
 			p->on_run(v);

@@ -124,6 +124,18 @@ static __attribute__((noinline, noreturn)) void resume_signal(struct uthread *t)
 static __attribute__((noreturn)) void resume_full(void *arg)
 {
 	struct uthread *t = arg;
+	/* A cancel or a signal's post stores its word, then reads t->vpp to
+	   kick t's VP; set_current stored t->vpp before this. The fence
+	   orders that store before the loads below: a kick sent to the VP t
+	   was taken from (preempted, queued) found t gone, and t, resumed
+	   here, must see what it was for, else it computed on for good. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (thread_async_hook) {
+		if (t->t.crit)
+			spin_defer_intr(&t->t);
+		else
+			rt_async_redirect(&t->ctx, &t->t);
+	}
 	if (__builtin_expect((t->t.sigpend & SIGPEND_WAITING) || thread_kern_sigs, 0))
 		resume_signal(t);        /* (kern: EV_PSIG came while no thread ran) */
 	vp_switch(vp_self(), &t->ctx, t->fpu);  /* enables in its window */

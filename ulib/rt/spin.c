@@ -44,6 +44,45 @@ void spin_yield_due(struct thread *t)
 	t->yield_due = 0;
 	if (due == YIELD_DUE_VP)
 		sys_yield();
-	else
+	else if (due == YIELD_DUE_THREAD)
 		thread_yield();
+	spin_act_due(t);
+}
+
+/* Whether an interrupt of t has work for it: an asynchronous cancel due
+   or a signal handler waiting. */
+static int intr_due(struct thread *t)
+{
+	return (thread_async_hook && thread_async_hook(t)) ||
+	       (__atomic_load_n(&t->sigpend, __ATOMIC_ACQUIRE) & SIGPEND_WAITING);
+}
+
+/* An interrupt (an upcall, a classic VP's intr_entry, a resume from a
+   full context) found t inside a spin lock, where it may not end t or
+   run a handler: have its last spin_unlock do it. The interrupt was the
+   one kick pthread_cancel or a signal's post sends; without this a
+   thread that only computes went on for good (a cancel of one that
+   calls random(), which holds a spin lock most of the time, was lost
+   in most rounds: progs/posix/asynccancel.c). */
+void spin_defer_intr(struct thread *t)
+{
+	if (!t->yield_due && intr_due(t))
+		t->yield_due = YIELD_DUE_INTR;
+}
+
+/* t (the caller) just left its last spin lock: end it if an
+   asynchronous cancel is due, run the signal handlers that wait for it,
+   as the interrupt would have done there. The fence: after a deferred
+   yield t may run on another VP, whose set_current stored t->vpp; a
+   cancel or post that read the old one kicked the VP t left, and must
+   then be seen here (each side stores, then loads the other's word). */
+void spin_act_due(struct thread *t)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	void (*end)(void) = thread_async_hook ? (void (*)(void))thread_async_hook(t) : 0;
+	if (end)
+		end();                   /* noreturn */
+	if (thread_signal_hook && !t->async_hold &&
+	    (__atomic_load_n(&t->sigpend, __ATOMIC_ACQUIRE) & SIGPEND_WAITING))
+		thread_signal_hook(t);
 }

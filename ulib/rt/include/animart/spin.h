@@ -37,6 +37,8 @@ struct spin {
 
 void spin_wait(struct spin *l);           /* the contended path (spin.c) */
 void spin_yield_due(struct thread *t);    /* a switch deferred by crit */
+void spin_defer_intr(struct thread *t);   /* an interrupt's work deferred by crit */
+void spin_act_due(struct thread *t);      /* do it now (crit 0) */
 
 /* The caller as a lock holder: its thread once a package runs the
    program's threads (thread_pkgs_on: rt_run, kthread) and software

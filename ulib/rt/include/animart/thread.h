@@ -177,6 +177,9 @@ struct thread {
 /* yield_due: what spin_unlock does when the last spin lock goes */
 #define YIELD_DUE_VP     1   /* a preemption warning: give up the VP */
 #define YIELD_DUE_THREAD 2   /* a user-level reschedule: thread_yield() */
+#define YIELD_DUE_INTR   3   /* no switch: an interrupt found an asynchronous
+				cancel or a signal handler due inside a spin
+				lock (spin_defer_intr, ulib/rt/spin.c) */
 
 /* Priorities: higher runs first (in packages that have them). */
 #define THREAD_PRIO_MIN  0

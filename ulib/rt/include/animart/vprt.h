@@ -353,5 +353,8 @@ void rt_make_full(struct uthread *t);
 __attribute__((noreturn)) void rt_run_thread(struct rtvp *v, struct uthread *t);
 void rt_sched_enter(struct rtvp *v, struct lctx *from);
 void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp);
+/* Have context c of interrupted thread t resume where thread_async_hook
+   says, if anywhere (an asynchronous cancel; t outside any spin lock). */
+void rt_async_redirect(struct uctx *c, struct thread *t);
 
 #endif

@@ -321,7 +321,12 @@ def test_kernel_heap_objects_leave_the_reserve(boot, smp):
     after = only(r, "result", name="kheapattack", case="after")
     # The attack was real: many spaces, VPs up to -ENOMEM, kops up to
     # MAXKOP_SPACE.
-    assert root["spaces"] >= 40 and root["vps"] > 5000, root
+    # How many spaces the tree makes before the memory is gone depends on
+    # the order its nodes grow in, that is on the host (4 runs of a quiet
+    # host: 59-64 spaces; a CI run beside other boots: 38, and 24 spawns
+    # refused): either many spaces, or spawns refused because the attack
+    # had taken the memory, shows the attack was real.
+    assert (root["spaces"] >= 40 or root["spawn_err"] > 0) and root["vps"] > 5000, root
     assert root["vp_err"] > 0 and root["last_vp_err"] == -ENOMEM, root
     # No wait failed but for the kop quota. How many waits the VPs pile
     # up before the tree has taken all the memory is the scheduler's: CI

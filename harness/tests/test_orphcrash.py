@@ -101,23 +101,30 @@ def test_a_hostile_orphan_list_frees_no_live_inode(boot, tmp_path):
     assert out.read_bytes() == data
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-def test_the_last_programs_stores_reach_the_file_at_the_halt(boot, tmp_path, smp):
-    """The boot's last program stores into a shared map of /keep and
-    _exits without msync: its end is the halt, which writes the stores
-    back though the program's memory is not taken down before it."""
+def halt_keeps_stores(boot, tmp_path, smp, cmdline):
+    """A 24 KiB /keep of 'k's; the boot's programs store 'S' over all of
+    it through a shared map and never msync; after the halt the image is
+    clean and /keep reads 'S' throughout."""
     img = image(tmp_path)
     keep = tmp_path / "keep"
     keep.write_bytes(b"k" * 6 * 4096)
     subprocess.run([DEBUGFS, "-w", "-R", f"write {keep} /keep", str(img)], check=True,
                    capture_output=True)
-    r = boot("run=orphcrash,store,pkg=fifo", smp=smp, timeout=120, disk=img)
+    r = boot(cmdline, smp=smp, timeout=120, disk=img)
     done(r, 0)
     fsck_clean(img)
     out = tmp_path / "out"
     subprocess.run([DEBUGFS, "-R", f"dump /keep {out}", str(img)], check=True, capture_output=True)
     data = out.read_bytes()
     assert data == b"S" * len(data) and len(data) == 6 * 4096, data[:16]
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_the_last_programs_stores_reach_the_file_at_the_halt(boot, tmp_path, smp):
+    """The boot's last program stores into a shared map of /keep and
+    _exits without msync: its end is the halt, which writes the stores
+    back though the program's memory is not taken down before it."""
+    halt_keeps_stores(boot, tmp_path, smp, "run=orphcrash,store,pkg=fifo")
 
 
 @pytest.mark.parametrize("smp", [1, 2])
@@ -129,15 +136,4 @@ def test_an_ended_childs_stores_reach_the_file_at_the_halt(boot, tmp_path, smp):
     (kernel/space.c's list of ended spaces, fshare_halt_space on each).
     `jitter` widens the window: before the list, 'k's in 2 or 3 boots of
     10 at -smp 2; after, 12 of 12 pass."""
-    img = image(tmp_path)
-    keep = tmp_path / "keep"
-    keep.write_bytes(b"k" * 6 * 4096)
-    subprocess.run([DEBUGFS, "-w", "-R", f"write {keep} /keep", str(img)], check=True,
-                   capture_output=True)
-    r = boot("jitter run=orphcrash,kid,pkg=fifo", smp=smp, timeout=120, disk=img)
-    done(r, 0)
-    fsck_clean(img)
-    out = tmp_path / "out"
-    subprocess.run([DEBUGFS, "-R", f"dump /keep {out}", str(img)], check=True, capture_output=True)
-    data = out.read_bytes()
-    assert data == b"S" * len(data) and len(data) == 6 * 4096, data[:16]
+    halt_keeps_stores(boot, tmp_path, smp, "jitter run=orphcrash,kid,pkg=fifo")

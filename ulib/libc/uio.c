@@ -28,6 +28,53 @@ static ssize_t total(const struct iovec *iov, int n)
 	return (ssize_t)sum;
 }
 
+/* One read or write a buffer, in order, at the running offset `off`
+   (pread and pwrite; read and write ignore it), stopping at a short one,
+   which returns what went: an error after some bytes is that count. */
+typedef ssize_t (*ioop)(int fd, void *buf, size_t n, off_t off);
+
+static ssize_t each(int fd, const struct iovec *iov, int n, off_t off, ioop op)
+{
+	ssize_t done = 0;
+	for (int i = 0; i < n; i++) {
+		if (!iov[i].iov_len)
+			continue;
+		ssize_t r = op(fd, iov[i].iov_base, iov[i].iov_len, off + done);
+		if (r < 0)
+			return done ? done : -1;
+		done += r;
+		if ((size_t)r < iov[i].iov_len)
+			break;
+	}
+	return done;
+}
+
+static ssize_t rd(int fd, void *buf, size_t n, off_t off)
+{
+	(void)off;
+	return read(fd, buf, n);
+}
+
+static ssize_t wr(int fd, void *buf, size_t n, off_t off)
+{
+	(void)off;
+	return write(fd, buf, n);
+}
+
+/* The write side's pwrite (fd.c, when the kernel writes files): weak, so
+   until it is there a pwritev fails as a write to a read-only descriptor. */
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) __attribute__((weak));
+
+static ssize_t prd(int fd, void *buf, size_t n, off_t off)
+{
+	return pread(fd, buf, n, off);
+}
+
+static ssize_t pwr(int fd, void *buf, size_t n, off_t off)
+{
+	return pwrite(fd, buf, n, off);
+}
+
 ssize_t writev(int fd, const struct iovec *iov, int n)
 {
 	FENCED(writev(fd, iov, n));
@@ -43,18 +90,7 @@ ssize_t writev(int fd, const struct iovec *iov, int n)
 		}
 		return write(fd, buf, at);
 	}
-	ssize_t done = 0;
-	for (int i = 0; i < n; i++) {
-		if (!iov[i].iov_len)
-			continue;
-		ssize_t w = write(fd, iov[i].iov_base, iov[i].iov_len);
-		if (w < 0)
-			return done ? done : -1;
-		done += w;
-		if ((size_t)w < iov[i].iov_len)
-			break;
-	}
-	return done;
+	return each(fd, iov, n, 0, wr);
 }
 
 /* Fills the buffers in order; a short read (end of file, a pipe with
@@ -64,18 +100,7 @@ ssize_t readv(int fd, const struct iovec *iov, int n)
 	FENCED(readv(fd, iov, n));
 	if (total(iov, n) < 0)
 		return -1;
-	ssize_t done = 0;
-	for (int i = 0; i < n; i++) {
-		if (!iov[i].iov_len)
-			continue;
-		ssize_t r = read(fd, iov[i].iov_base, iov[i].iov_len);
-		if (r < 0)
-			return done ? done : -1;
-		done += r;
-		if ((size_t)r < iov[i].iov_len)
-			break;
-	}
-	return done;
+	return each(fd, iov, n, 0, rd);
 }
 
 /* preadv and pwritev: one pread or pwrite per buffer at the running
@@ -89,23 +114,8 @@ ssize_t preadv(int fd, const struct iovec *iov, int n, off_t off)
 		errno = EINVAL;
 		return -1;
 	}
-	ssize_t done = 0;
-	for (int i = 0; i < n; i++) {
-		if (!iov[i].iov_len)
-			continue;
-		ssize_t r = pread(fd, iov[i].iov_base, iov[i].iov_len, off + done);
-		if (r < 0)
-			return done ? done : -1;
-		done += r;
-		if ((size_t)r < iov[i].iov_len)
-			break;
-	}
-	return done;
+	return each(fd, iov, n, off, prd);
 }
-
-/* The write side's pwrite (fd.c, when the kernel writes files): weak, so
-   until it is there a pwritev fails as a write to a read-only descriptor. */
-ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) __attribute__((weak));
 
 ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
 {
@@ -119,16 +129,5 @@ ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
 		errno = EBADF;
 		return -1;
 	}
-	ssize_t done = 0;
-	for (int i = 0; i < n; i++) {
-		if (!iov[i].iov_len)
-			continue;
-		ssize_t w = pwrite(fd, iov[i].iov_base, iov[i].iov_len, off + done);
-		if (w < 0)
-			return done ? done : -1;
-		done += w;
-		if ((size_t)w < iov[i].iov_len)
-			break;
-	}
-	return done;
+	return each(fd, iov, n, off, pwr);
 }

@@ -45,7 +45,11 @@ void smp_boot(void)
 		ap_boot_stack = (uint64_t)stack + AP_STACK_PAGES * PGSIZE;
 		starting = c;
 		lapic_startup(c->apic_id, AP_TRAMP);
-		uint64_t deadline = now_ns() + 1000000000UL;
+		/* A generous wait: under TCG each CPU is a host thread, and a
+		   loaded host (load 12 beside CI's boots) left one unscheduled
+		   past the 1 s this used to allow, so a good CPU was dropped.
+		   A started CPU answers in microseconds; only a dead one pays. */
+		uint64_t deadline = now_ns() + 10000000000UL;
 		while (!__atomic_load_n(&c->online, __ATOMIC_ACQUIRE) && now_ns() < deadline)
 			pause();
 		if (!c->online) {

@@ -517,11 +517,23 @@ void pipe_end_gone(struct pipe *p, int w);
 long pipe_read(struct pipe *p, uint64_t ubuf, uint64_t n);
 long pipe_write(struct pipe *p, uint64_t ubuf, uint64_t n);
 void pipe_stat(struct pipe *p, struct kstat *st);
+long kop_enqueue(struct kop *op, struct kop **list, uint64_t park, uint64_t val, uint64_t key);
 
 /* sysfile.c (pipes and the console's descriptors) */
 long file_pipe_make(struct space *sp, uint64_t ufd);
 struct pipe *file_pipe(struct space *sp, uint64_t fd, void **hold, int *w, int *mine);
 void file_pipe_put(struct space *sp, void *hold);
+
+/* sysfile.c (for locks) */
+long file_lock_info(struct space *sp, uint64_t fd, void **hold, uint32_t *ino, int *flags,
+		    int64_t *off, int64_t *size);
+int file_names_ino(struct space *sp, uint32_t ino);
+
+/* flock.c */
+long lock_info(int what);
+void lock_close(struct space *sp, uint32_t ino);
+void lock_file_gone(const void *file, uint32_t ino);
+void lock_space_gone(struct space *sp);
 
 /* syscall.c */
 void syscall_init_cpu(void);

@@ -246,9 +246,10 @@ long sys_pipe(ARGS)
 }
 
 /* The caller's park word's futex key, checked to hold `val`, the kop on
-   its queue and on p's list; kop_lock held. 0, or -EAGAIN (the word has
-   moved on: an unblock came first), -EFAULT. */
-static long queue(struct kop *op, struct pipe *p, uint64_t park, uint64_t val, uint64_t key)
+   its queue and on `list` (a pipe's waiters, or a file's locks' waiters:
+   flock.c); kop_lock held. 0, or -EAGAIN (the word has moved on: an
+   unblock came first), -EFAULT. */
+long kop_enqueue(struct kop *op, struct kop **list, uint64_t park, uint64_t val, uint64_t key)
 {
 	uint32_t v;
 	if (park && (copyin(&v, park, 4) < 0 || v != (uint32_t)val))
@@ -259,11 +260,11 @@ static long queue(struct kop *op, struct pipe *p, uint64_t park, uint64_t val, u
 			key = (*pte & PTE_ADDR) + park % PGSIZE;
 	}
 	op->fkey = park ? key : 0;
-	op->pnext = p->waiters;
-	if (p->waiters)
-		p->waiters->pprev = &op->pnext;
-	op->pprev = &p->waiters;
-	p->waiters = op;
+	op->pnext = *list;
+	if (*list)
+		(*list)->pprev = &op->pnext;
+	op->pprev = list;
+	*list = op;
 	return 0;
 }
 
@@ -288,7 +289,7 @@ long sys_pipe_wait(ARGS)
 		spin_lock(&kop_lock);
 	spin_lock(&p->lock);
 	if (!r && ((r = state(p, w, a1, mine)) & (PIPE_READY | PIPE_PRIVATE)) == 0 && op)
-		r = queue(op, p, a2, a3, key);
+		r = kop_enqueue(op, &p->waiters, a2, a3, key);
 	spin_unlock(&p->lock);
 	if (op && r) {                           /* no wait after all */
 		spin_unlock(&kop_lock);

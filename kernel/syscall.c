@@ -30,6 +30,7 @@ SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(
 SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special); SYSDECL(file_setfl);
 SYSDECL(clockset);
 SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
+SYSDECL(lock); SYSDECL(lock_wait);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -90,6 +91,8 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_futex_wait_cut] = sys_futex_wait_cut,
 	[SYS_wait_cut] = sys_wait_cut,
 	[SYS_file_setfl] = sys_file_setfl,
+	[SYS_lock] = sys_lock,
+	[SYS_lock_wait] = sys_lock_wait,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,

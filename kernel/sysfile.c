@@ -107,6 +107,8 @@ static void fput(struct space *sp, struct file *f)
 		if (f->pipe)
 			pipe_end_gone(f->pipe, f->kind == FK_PIPE_W);
 		if (f->kind == FK_FILE)
+			lock_file_gone(f, f->ip.ino);  /* its flock locks (flock.c) */
+		if (f->kind == FK_FILE)
 			ino_drop(f->ip.ino);          /* (its last hold frees an orphan: orphan.c) */
 		kfree(f);
 	}
@@ -308,6 +310,8 @@ long sys_file_close(ARGS)
 	spin_unlock(&t->lock);
 	if (!f)
 		return -EBADF;
+	if (f->kind == FK_FILE)
+		lock_close(sp, f->ip.ino);   /* POSIX: any close drops the process's record locks */
 	fput(sp, f);
 	orphan_reap(FSW_NOWAIT);     /* (an orphan it held freed now if its blocks are in) */
 	return 0;
@@ -549,6 +553,7 @@ long file_map_info(struct space *sp, uint64_t fd, uint32_t *ino, int *flags)
 void file_space_free(struct space *sp)
 {
 	struct ftable *t = sp->files;
+	lock_space_gone(sp);             /* its record locks, or an exec's image takes them (flock.c) */
 	if (!t)
 		return;
 	for (int i = 0; i < MAXFILE_SPACE; i++) {
@@ -930,5 +935,51 @@ long sys_file_special(ARGS)
 	long r = install(sp, t, f, 1);
 	if (r < 0)
 		kfree_user(sp, f, sizeof *f);
+	return r;
+}
+
+/* ---- advisory locks (flock.c) ---- */
+
+/* fd's open file held in *hold (file_pipe_put it), with its inode, FO_*
+   flags, offset and, if size is not 0, its size: 0; -EBADF if fd is not
+   open; -EINVAL if it is not the disk's; -EBWAIT if the thread blocked
+   for the size (the call returns 0: it runs again), *hold then 0. */
+long file_lock_info(struct space *sp, uint64_t fd, void **hold, uint32_t *ino, int *flags,
+		    int64_t *off, int64_t *size)
+{
+	struct file *f = fget(sp, fd);
+	struct fsctx c;
+	struct inode ip;
+	*hold = 0;
+	if (!f)
+		return -EBADF;
+	long r = f->kind == FK_FILE ? 0 : -EINVAL;
+	if (!r && size)
+		r = RETRY(ext2_iget(&c, f->ip.ino, &ip));
+	if (r) {
+		fput(sp, f);
+		return r;
+	}
+	if (size)
+		*size = (int64_t)ip.size;
+	*hold = f;
+	*ino = f->ip.ino;
+	*flags = f->flags;
+	*off = (int64_t)__atomic_load_n(&f->off, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Does a descriptor of sp name a file of inode ino? (An exec's new image
+   keeps its record locks on the files it keeps: flock.c.) */
+int file_names_ino(struct space *sp, uint32_t ino)
+{
+	struct ftable *t = ftab(sp, 0);
+	int r = 0;
+	if (!t)
+		return 0;
+	spin_lock(&t->lock);
+	for (int i = 0; i < MAXFILE_SPACE && !r; i++)
+		r = t->f[i] && t->f[i]->kind == FK_FILE && t->f[i]->ip.ino == ino;
+	spin_unlock(&t->lock);
 	return r;
 }

@@ -242,6 +242,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return file_info((int)what, b);
 	case INFO_ORPHAN:
 		return orphan_info(b);
+	case INFO_LOCKS:
+		return lock_info((int)b);
 	case INFO_SIGPEND:
 		return psig_pending(myvp()->space, b);
 	case INFO_SIGEXEC:

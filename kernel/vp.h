@@ -72,7 +72,8 @@ struct kop {
 	uint64_t fkey;               /* futex: physical address of the word */
 	struct kop *fnext, **fpprev; /* futex queue (fpprev: what points to us, for O(1) removal) */
 	uint64_t fpin;               /* a shared file page's frame held while it waits (fkey.c), or 0 */
-	struct kop *pnext, **pprev;  /* a pipe's waiters (pipe.c), as the futex queue */
+	struct kop *pnext, **pprev;  /* a pipe's waiters (pipe.c) or a file's locks' (flock.c), as the futex queue */
+	int lkpid;                   /* SYS_lock_wait: the process whose record lock it waits on (flock.c), or 0 */
 	struct kop *snext;           /* space->kops */
 	uint64_t result, thread, arg;
 	union {                      /* (one word: a futex wait is no fault; kop_init's memset stays as long) */
@@ -225,6 +226,7 @@ struct space {
 	int execd;                   /* an image an exec made: its parent's setpgid is -EACCES (pgrp.c) */
 	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */
 	struct psig psig;            /* signals from other processes (psig.c; lock) */
+	int nlocks;                  /* record locks it owns (flock.c; its lock): at most MAXLOCK_SPACE */
 };
 
 #endif

@@ -32,6 +32,26 @@
 #define F_DUPFD_CLOEXEC 1030
 #define FD_CLOEXEC 1
 
+/* Advisory record locks, owned by the process (ulib/libc/flock.c) */
+#define F_GETLK  5
+#define F_SETLK  6
+#define F_SETLKW 7
+#define F_RDLCK  0
+#define F_WRLCK  1
+#define F_UNLCK  2
+struct flock {
+	short l_type;      /* F_RDLCK, F_WRLCK, F_UNLCK */
+	short l_whence;    /* SEEK_SET, SEEK_CUR, SEEK_END */
+	off_t l_start;
+	off_t l_len;       /* 0: to the end of the file, however far it grows */
+	pid_t l_pid;       /* F_GETLK: the owner of the lock in the way */
+};
+#ifndef SEEK_SET
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+#endif
+
 #define AT_FDCWD (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_REMOVEDIR        0x200

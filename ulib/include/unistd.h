@@ -135,6 +135,12 @@ ssize_t write(int fd, const void *buf, size_t n);
 ssize_t read(int fd, void *buf, size_t n);
 ssize_t pread(int fd, void *buf, size_t n, off_t off);   /* a file on the disk; else ESPIPE */
 int close(int fd);
+/* lockf's commands: record locks from the offset (ulib/libc/flock.c) */
+#define F_ULOCK 0
+#define F_LOCK  1
+#define F_TLOCK 2
+#define F_TEST  3
+int lockf(int fd, int cmd, off_t len);
 int dup(int fd);
 int pipe(int fd[2]);
 int pipe2(int fd[2], int flags);     /* O_CLOEXEC, O_NONBLOCK (ulib/posix/pipe.c) */

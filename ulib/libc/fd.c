@@ -44,6 +44,10 @@ __attribute__((weak)) void __pipe_ready(int kfd, int w, int *ready, int *hup, in
 __attribute__((weak)) ssize_t __pipe_read(int kfd, void *buf, size_t n, int nonblock);
 __attribute__((weak)) ssize_t __pipe_write(int kfd, const void *buf, size_t n, int nonblock);
 
+/* ulib/libc/flock.c */
+int __lock_fcntl(int fd, int cmd, struct flock *fl);
+void __lock_closed(int kfd);
+
 static int is_pipe(struct fdent e)
 {
 	return e.kind == FD_PIPE_R || e.kind == FD_PIPE_W;
@@ -98,6 +102,8 @@ static void gone(struct fdent e)
 {
 	if (is_kernel(e) && __atomic_sub_fetch(&kref[e.kfd], 1, __ATOMIC_ACQ_REL) == 0)
 		syscall1(SYS_file_close, e.kfd);
+	else if (e.kind == FD_FILE)
+		__lock_closed(e.kfd);    /* POSIX: any close drops the process's record locks */
 	if (is_pipe(e))
 		__pipe_changed();
 }
@@ -433,6 +439,10 @@ int fcntl(int fd, int cmd, ...)
 		spin_unlock(&fdlk);
 		return 0;
 	}
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+		return __lock_fcntl(fd, cmd, (struct flock *)arg);
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC: {
 		if (arg < 0 || arg >= NFD)

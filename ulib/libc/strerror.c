@@ -31,6 +31,7 @@ static const char *const msgs[] = {
 	[ERANGE] = "Numerical result out of range",
 	[EDEADLK] = "Resource deadlock avoided",
 	[ENAMETOOLONG] = "File name too long",
+	[ENOLCK] = "No locks available",
 	[ENOSYS] = "Function not implemented",
 	[EOVERFLOW] = "Value too large for defined data type",
 	[ENOTSUP] = "Operation not supported",

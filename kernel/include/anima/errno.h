@@ -32,6 +32,7 @@
 #define EDOM     33  /* math argument out of domain */
 #define EDEADLK  35  /* the lock is the caller's own (error-checking mutex) */
 #define ENAMETOOLONG 36
+#define ENOLCK   37  /* no room for another file lock (kernel/flock.c: its bounds) */
 #define ENOTSUP  95
 #define EOVERFLOW 75
 #define ECANCELED 125

@@ -169,7 +169,17 @@
 #define SYS_file_rename 112 /* (from, to) -> 0 */
 #define SYS_file_lstat  113 /* (path, struct kstat *) -> 0; a last symbolic link itself */
 #define SYS_file_readlink 114 /* (path, buf, n) -> bytes of the link's target copied (no NUL) */
-#define NSYSCALL        115 /* one past the largest number */
+/* Advisory file locks (<anima/flock.h>, kernel/flock.c) */
+#define SYS_lock        120 /* (fd, LK_* command, struct kflock *) -> 0: test, set or clear a lock; never
+                               waits: -EAGAIN if another owner's lock is in the way, -ENOLCK past the
+                               bounds, -EBADF for a type the descriptor's access mode does not allow */
+#define SYS_lock_wait   121 /* (fd, struct kflock *, park word or 0, park value, LKW_* flags, LK_SETLK or
+                               LK_FLOCK) -> 1 if the request is no longer in the way (try again), else 0;
+                               with LKW_BLOCK waits (BLK_PIPE) until a lock of the file changes or the
+                               word is woken, and returns 0; -EDEADLK if the owner in the way waits for
+                               one of the caller's process's record locks; -EAGAIN if the word is not
+                               the value */
+#define NSYSCALL        122 /* one past the largest number */
 
 /* SYS_disk operations */
 #define DISK_READ       0   /* block into buf (4096 bytes); -EINVAL past the end, -EIO */
@@ -243,6 +253,8 @@
 #define INFO_MEM_CHARGED 24 /* what the caller's space is charged, bytes: what its quota counts (its
                                pages, tables, kernel stacks, segment frames, the kernel objects it
                                caused: open files, pipes, kops...) */
+#define INFO_LOCKS      36  /* (36, what) advisory file locks (kernel/flock.c): what 0, the record locks
+                               the caller's process holds; 1, the locks in the kernel in all; -EINVAL */
 #define INFO_FSHARED    19  /* (INFO_FSHARED, addr) -> 1 if addr is in a MAP_SHARED file mapping of the
                                caller's (futexes there wake across spaces: kernel/fkey.c), else 0 */
 

@@ -77,7 +77,8 @@
                              from the disk: the EV_UNBLOCKED context is the faulting instruction,
                              so resuming it touches the page again, and finds it */
 #define BLK_PIPE      7   /* SYS_pipe_wait: a pipe shared with another space changed, or the
-                             waiter's park word was woken; the result is 0 (look again) */
+                             waiter's park word was woken; the result is 0 (look again). Also
+                             SYS_lock_wait's: a lock of the file changed */
 
 /* Offsets assembly uses (each checked below) */
 #define VPP_DISABLED      0

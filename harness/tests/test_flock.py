@@ -1,0 +1,36 @@
+"""Advisory file locks between processes (kernel/flock.c, ulib/libc/flock.c;
+progs/posix/flock.c, run in an audited child under memcheck on a disk):
+F_SETLK's conflict (EAGAIN) and F_GETLK's pid and range; two processes
+adding to a number in a file under F_SETLKW end at 2N; a waiting F_SETLKW
+and flock get the lock only after the holder let go; ranges split and
+merge (INFO_LOCKS counts the records); closing another descriptor of the
+file drops the process's locks; a fork's child holds none; a two-process
+deadlock is EDEADLK for exactly one; a handler ends F_SETLKW with EINTR;
+flock is the open file's and apart from fcntl's; lockf; MAXLOCK_SPACE
+records then ENOLCK, whether by many locks or by splitting one; bad
+requests refused. Every record and wait comes back (avail_lost 0, no lock
+left in the kernel), and the disk is e2fsck clean. Before the locks,
+fcntl(F_SETLK) was EINVAL and flock, lockf, <sys/file.h> did not exist."""
+import re
+
+import pytest
+from helpers import PACKAGES, done, needs_e2fsprogs, program_image, result
+
+pytestmark = needs_e2fsprogs
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_file_locks_between_processes(boot, tmp_path, pkg, smp):
+    from test_ext2write import fsck_clean
+    img = program_image(tmp_path, "flock")
+    r = boot(f"memcheck run=flock,pkg={pkg}", smp=smp, timeout=180, disk=img)
+    res = result(r, "flock")
+    assert res["status"] == 0 and res["failures"] == 0, r.tail()
+    assert res["avail_lost"] == 0, res
+    done(r, 0)
+    fsck_clean(img)
+    m = re.search(r"flock: (\d+) checks, (\d+) failures", r.log)
+    assert m and int(m.group(2)) == 0 and int(m.group(1)) >= 120, r.tail()
+    assert "flock: counter 400 of 400" in r.log, r.tail()
+    assert "flock: 128 records, then ENOLCK" in r.log, r.tail()

@@ -1,0 +1,509 @@
+/*
+ * Advisory file locks (SYS_lock, SYS_lock_wait; <anima/flock.h>), as
+ * Linux has them:
+ *
+ * - record locks (fcntl's F_GETLK, F_SETLK, F_SETLKW; lockf) are owned
+ *   by a process, its pid: its threads never conflict with each other; a
+ *   process's locks on a file merge and split by byte range, so it holds
+ *   each byte at most once; they go when the process closes any
+ *   descriptor of the file (POSIX's rule: sys_file_close, and LK_CLOSE
+ *   for a ulib close that leaves the kernel's descriptor open), when it
+ *   ends, and at an exec for the files the new image does not keep; a
+ *   fork's child has none of them (its pid differs);
+ * - flock(2) locks are owned by an open file (shared by its dups and a
+ *   fork's child), cover the whole file, and go with the open file's last
+ *   reference (lock_file_gone). The two kinds never conflict.
+ *
+ * The calls never wait: a request another owner's lock is in the way of
+ * is -EAGAIN. ulib waits (ulib/libc/flock.c) with SYS_lock_wait, which
+ * looks again and, if still in the way, waits as a pipe's waiter does
+ * (pipe.c: a BLK_PIPE kop on the file's bucket's list and on the
+ * thread's park word, so its package can end it for a signal or a
+ * cancel) until a lock in the bucket changes; then ulib tries again. A
+ * record lock's waiter that would wait on a process that itself waits
+ * on one of ours is -EDEADLK (the two-process cycle Linux finds; longer
+ * cycles are not looked for).
+ *
+ * Memory: every lock is a record of the kernel heap. A record lock is
+ * charged to its process's space (kzalloc_user: its quota) before it is
+ * built, at most MAXLOCK_SPACE of them per process; a flock lock is one
+ * per open file at most, whose own charge bounds them per process; both
+ * kinds count against MAXLOCK_ALL in all. Past a bound a request is
+ * -ENOLCK, so a program splitting ranges cannot eat the heap. A
+ * process's records go with it; an open file's with it; a file's locks
+ * thus all go before its inode can be freed (a lock needs an open file).
+ *
+ * Locks: kop_lock, then lk_lock (a waiter looks and queues under both; a
+ * change is made under lk_lock and its waiters are then woken).
+ */
+#include "kernel.h"
+#include "ext2.h"
+#include <anima/file.h>
+#include <anima/flock.h>
+#include <anima/syscall.h>
+
+#define LK_EOF INT64_MAX       /* a range's end "to the end of the file" */
+#define NBUCKET 64
+
+struct lk {
+	struct lk *next;
+	uint32_t ino;
+	int type;                  /* LK_RD or LK_WR */
+	int pid;                   /* a record lock's owner; 0 for a flock lock */
+	const void *file;          /* a flock lock's owner, its open file; 0 for a record lock */
+	struct space *sp;          /* a record lock's space, charged for it (its process's image now) */
+	int64_t start, end;        /* bytes [start, end]; end LK_EOF: however far the file grows */
+};
+
+static struct spinlock lk_lock = SPINLOCK_INIT("flock");
+static struct lk *bucket[NBUCKET];        /* the locks, by inode */
+static struct kop *waiters[NBUCKET];      /* SYS_lock_wait's waits, by inode (kop_lock) */
+static int nall, nflock;                  /* locks in all, flock locks among them (lk_lock) */
+
+static int hash(uint32_t ino)
+{
+	return (int)(ino % NBUCKET);
+}
+
+static int overlap(const struct lk *a, int64_t s, int64_t e)
+{
+	return a->start <= e && s <= a->end;
+}
+
+/* Do [s, e] and a's range overlap or touch? */
+static int touch(const struct lk *a, int64_t s, int64_t e)
+{
+	return (e == LK_EOF || a->start <= e + 1) && (a->end == LK_EOF || s <= a->end + 1);
+}
+
+static int same_owner(const struct lk *a, const struct lk *q)
+{
+	return a->pid == q->pid && a->file == q->file;
+}
+
+/* The first lock in the way of request q (its range and type), or 0. */
+static struct lk *in_way(const struct lk *q)
+{
+	for (struct lk *a = bucket[hash(q->ino)]; a; a = a->next)
+		if (a->ino == q->ino && !a->file == !q->file && !same_owner(a, q) &&
+		    overlap(a, q->start, q->end) && (a->type == LK_WR || q->type == LK_WR))
+			return a;
+	return 0;
+}
+
+static int mine(const struct lk *a, const struct lk *q)
+{
+	return a->ino == q->ino && same_owner(a, q);
+}
+
+/* q's range grown over the owner's locks of its type that it touches. */
+static void merge_range(struct lk *q)
+{
+	for (int again = 1; again && q->type != LK_UN;) {
+		again = 0;
+		for (struct lk *a = bucket[hash(q->ino)]; a; a = a->next)
+			if (mine(a, q) && a->type == q->type && touch(a, q->start, q->end) &&
+			    (a->start < q->start || a->end > q->end)) {
+				q->start = MIN(q->start, a->start);
+				q->end = MAX(q->end, a->end);
+				again = 1;
+			}
+	}
+}
+
+/* Does the owner's lock a go, given q (merged: merge_range)? */
+static int goes(const struct lk *a, const struct lk *q)
+{
+	if (q->type != LK_UN && a->type == q->type)
+		return touch(a, q->start, q->end);
+	return a->start >= q->start && a->end <= q->end;
+}
+
+/* Records q takes (the new lock, a split) and those it frees. */
+static void records(const struct lk *q, int *takes, int *frees)
+{
+	*takes = q->type != LK_UN;
+	*frees = 0;
+	for (struct lk *a = bucket[hash(q->ino)]; a; a = a->next)
+		if (mine(a, q) && goes(a, q))
+			++*frees;
+		else if (mine(a, q) && a->start < q->start && a->end > q->end)
+			++*takes;
+}
+
+static void count(const struct lk *a, int sign)
+{
+	nall += sign;
+	if (a->file)
+		nflock += sign;
+	else
+		a->sp->nlocks += sign;
+}
+
+static void put_rec(struct lk *a)
+{
+	if (a->file)
+		kfree(a);
+	else
+		kfree_user(a->sp, a, sizeof *a);
+}
+
+/* A spare record of spare[2], taken (its slot emptied). */
+static struct lk *take(struct lk **spare)
+{
+	struct lk *b = spare[0] ? spare[0] : spare[1];
+	spare[spare[0] ? 0 : 1] = 0;
+	return b;
+}
+
+/* Apply q (merged) to its owner's locks with spare[2], two records
+   taken as needed: the ranges trimmed, split, dropped and q's added.
+   Records that go are put on *gone (freed after the lock). */
+static void apply(const struct lk *q, struct lk **spare, struct lk **gone)
+{
+	struct lk **pp = &bucket[hash(q->ino)];
+	for (struct lk *a; (a = *pp);) {
+		if (!mine(a, q) || (!goes(a, q) && !overlap(a, q->start, q->end))) {
+			pp = &a->next;
+			continue;
+		}
+		if (goes(a, q)) {
+			*pp = a->next;
+			count(a, -1);
+			a->next = *gone;
+			*gone = a;
+			continue;
+		}
+		if (a->start < q->start && a->end > q->end) {   /* split: the part past q */
+			struct lk *b = take(spare);
+			*b = *a;
+			b->start = q->end + 1;
+			a->next = b;
+			count(b, 1);
+		}
+		if (a->start < q->start)
+			a->end = q->start - 1;
+		else
+			a->start = q->end + 1;
+		pp = &a->next;
+	}
+	if (q->type != LK_UN) {
+		struct lk *b = take(spare);
+		*b = *q;
+		b->next = bucket[hash(q->ino)];
+		bucket[hash(q->ino)] = b;
+		count(b, 1);
+	}
+}
+
+/* Wake the waiters of ino's bucket: they look again. */
+static void changed(uint32_t ino)
+{
+	if (__atomic_load_n(&waiters[hash(ino)], __ATOMIC_ACQUIRE))
+		kop_wake_list(&waiters[hash(ino)]);
+}
+
+static void free_list(struct lk *l)
+{
+	while (l) {
+		struct lk *n = l->next;
+		put_rec(l);
+		l = n;
+	}
+}
+
+/* Set (or clear) q for sp's process (a record lock) or q->file (a
+   flock lock): 0, -EAGAIN, -ENOLCK. */
+static long set(struct lk *q, struct space *sp)
+{
+	struct lk *spare[2], *gone = 0;
+	for (int i = 0; i < 2; i++)      /* (charged before they are built) */
+		spare[i] = q->file ? kmalloc_reserve(sizeof(struct lk)) : kzalloc_user(sp, sizeof(struct lk));
+	long r = 0;
+	spin_lock(&lk_lock);
+	merge_range(q);
+	int takes, frees;
+	records(q, &takes, &frees);
+	int n = takes - frees;           /* (a split frees nothing: q is inside one lock) */
+	if (q->type != LK_UN && in_way(q))
+		r = -EAGAIN;
+	else if (takes > !!spare[0] + !!spare[1] ||
+		 (n > 0 && (nall + n > MAXLOCK_ALL || (!q->file && sp->nlocks + n > MAXLOCK_SPACE))))
+		r = -ENOLCK;
+	else
+		apply(q, spare, &gone);
+	spin_unlock(&lk_lock);
+	if (!r)
+		changed(q->ino);
+	free_list(gone);
+	for (int i = 0; i < 2; i++)      /* those apply did not take */
+		if (spare[i]) {
+			spare[i]->file = q->file;
+			spare[i]->sp = sp;
+			put_rec(spare[i]);
+		}
+	return r;
+}
+
+/* Take every lock of ino's bucket for which drop(a, arg) holds off the
+   table onto *gone; lk_lock held. How many. */
+static int drop_if(int b, int (*drop)(const struct lk *, const void *), const void *arg, struct lk **gone)
+{
+	int n = 0;
+	for (struct lk **pp = &bucket[b], *a; (a = *pp);) {
+		if (!drop(a, arg)) {
+			pp = &a->next;
+			continue;
+		}
+		*pp = a->next;
+		count(a, -1);
+		a->next = *gone;
+		*gone = a;
+		n++;
+	}
+	return n;
+}
+
+static int of_rec(const struct lk *a, const void *q)
+{
+	return mine(a, q);
+}
+
+/* POSIX: the process closed a descriptor of ino: its record locks on
+   the file go. */
+void lock_close(struct space *sp, uint32_t ino)
+{
+	if (!__atomic_load_n(&sp->nlocks, __ATOMIC_RELAXED))
+		return;
+	struct lk q = { .ino = ino, .pid = sp->id }, *gone = 0;
+	spin_lock(&lk_lock);
+	int n = drop_if(hash(ino), of_rec, &q, &gone);
+	spin_unlock(&lk_lock);
+	if (n)
+		changed(ino);
+	free_list(gone);
+}
+
+static int of_file(const struct lk *a, const void *file)
+{
+	return a->file == file;
+}
+
+/* An open file's last reference went: its flock lock goes. */
+void lock_file_gone(const void *file, uint32_t ino)
+{
+	if (!__atomic_load_n(&nflock, __ATOMIC_RELAXED))
+		return;
+	struct lk *gone = 0;
+	spin_lock(&lk_lock);
+	int n = drop_if(hash(ino), of_file, file, &gone);
+	spin_unlock(&lk_lock);
+	if (n)
+		changed(ino);
+	free_list(gone);
+}
+
+/* Does a record lock of sp's go with it? Not one on a file the image
+   an exec made keeps a descriptor of: that image takes it over (charge
+   and all). lk_lock held. */
+static int of_space(const struct lk *a, const void *arg)
+{
+	struct space *sp = (struct space *)arg, *nw = sp->exec_to;
+	if (a->file || a->sp != sp)
+		return 0;
+	if (!nw || !file_names_ino(nw, a->ino))
+		return 1;
+	((struct lk *)a)->sp = nw;
+	sp->nlocks--;
+	nw->nlocks++;
+	__atomic_sub_fetch(&sp->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
+	__atomic_add_fetch(&nw->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* sp's last VP has ended (file_space_free): its record locks go, or to
+   the image its exec made. */
+void lock_space_gone(struct space *sp)
+{
+	if (!__atomic_load_n(&sp->nlocks, __ATOMIC_RELAXED))
+		return;
+	uint64_t hit = 0;
+	struct lk *gone = 0;
+	spin_lock(&lk_lock);
+	for (int b = 0; b < NBUCKET; b++)
+		if (drop_if(b, of_space, sp, &gone))
+			hit |= 1UL << b;
+	spin_unlock(&lk_lock);
+	for (int b = 0; b < NBUCKET; b++)
+		if ((hit >> b) & 1)
+			changed((uint32_t)b);
+	free_list(gone);
+}
+
+#define ARGS uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5
+#define UNUSED() ((void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5)
+
+/* [s, e] of fl from base: 0, -EINVAL (before byte 0), -EOVERFLOW. */
+static long range(const struct kflock *fl, int64_t base, struct lk *q)
+{
+	int64_t s, e;
+	if (__builtin_add_overflow(base, fl->start, &s))
+		return -EOVERFLOW;
+	if (fl->len > 0 && __builtin_add_overflow(s, fl->len - 1, &e))
+		return -EOVERFLOW;
+	if (fl->len == 0)
+		e = LK_EOF;
+	if (fl->len < 0) {           /* the bytes [s + len, s - 1] */
+		e = s - 1;
+		if (__builtin_add_overflow(s, fl->len, &s))
+			return -EINVAL;
+	}
+	if (s < 0)
+		return -EINVAL;
+	q->start = s;
+	q->end = e;
+	return 0;
+}
+
+/* The user's *ufl (copied in, checked) as request q of the caller's
+   process (cmd LK_GETLK, LK_SETLK) or of fd's open file (LK_FLOCK):
+   0 or an error; *hold the open file, if it is not 0 (file_pipe_put it). */
+static long request(struct space *sp, uint64_t fd, uint64_t ufl, int cmd, struct lk *q,
+		    void **hold, struct kflock *fl)
+{
+	*hold = 0;
+	memset(q, 0, sizeof *q);
+	if (copyin(fl, ufl, sizeof *fl) < 0)
+		return -EFAULT;
+	if (fl->type < LK_RD || fl->type > LK_UN || (cmd != LK_FLOCK && (fl->whence < 0 || fl->whence > 2)))
+		return -EINVAL;
+	int flags;
+	int64_t off, size = 0;
+	long r = file_lock_info(sp, fd, hold, &q->ino, &flags, &off,
+				cmd != LK_FLOCK && fl->whence == 2 ? &size : 0);
+	if (r)
+		return r;
+	int acc = flags & FO_ACCMODE;
+	if (cmd == LK_SETLK && ((fl->type == LK_RD && acc == 1) || (fl->type == LK_WR && acc == FO_RDONLY)))
+		return -EBADF;
+	if (cmd == LK_GETLK && fl->type == LK_UN)
+		return -EINVAL;
+	q->type = fl->type;
+	if (cmd == LK_FLOCK) {
+		q->file = *hold;
+		q->end = LK_EOF;
+		return 0;
+	}
+	q->pid = sp->id;
+	q->sp = sp;
+	return range(fl, fl->whence == 0 ? 0 : fl->whence == 1 ? off : size, q);
+}
+
+/* F_GETLK: the first lock in q's way into *fl, at ufl. */
+static long get(const struct lk *q, struct kflock *fl, uint64_t ufl)
+{
+	spin_lock(&lk_lock);
+	const struct lk *a = in_way(q);
+	if (a) {
+		fl->type = (int16_t)a->type;
+		fl->whence = 0;
+		fl->start = a->start;
+		fl->len = a->end == LK_EOF ? 0 : a->end - a->start + 1;
+		fl->pid = a->pid;
+	} else
+		fl->type = LK_UN;
+	spin_unlock(&lk_lock);
+	return copyout(ufl, fl, sizeof *fl);
+}
+
+/* (fd, LK_* command, struct kflock *) */
+long sys_lock(ARGS)
+{
+	UNUSED();
+	struct space *sp = myvp()->space;
+	struct kflock fl;
+	struct lk q;
+	void *hold = 0;
+	long r;
+	if (a1 == LK_CLOSE) {
+		int flags;
+		int64_t off;
+		if (!(r = file_lock_info(sp, a0, &hold, &q.ino, &flags, &off, 0)))
+			lock_close(sp, q.ino);
+	} else if (a1 > LK_FLOCK)
+		r = -EINVAL;
+	else if (!(r = request(sp, a0, a2, (int)a1, &q, &hold, &fl)))
+		r = a1 == LK_GETLK ? get(&q, &fl, a2) : set(&q, sp);
+	if (hold)
+		file_pipe_put(sp, hold);
+	return r == -EBWAIT ? 0 : r;   /* (the thread blocked for the size: the call runs again) */
+}
+
+/* Is a kop of sp queued here, waiting on a record lock of process pid?
+   kop_lock held. */
+static int waits_on(struct space *sp, int pid)
+{
+	for (struct kop *op = sp->kops; op; op = op->snext)
+		if (op->lkpid == pid && op->pprev)
+			return 1;
+	return 0;
+}
+
+/* q's state under kop_lock and lk_lock: 1 if nothing is in its way, 0
+   if something is (op, if not 0, queued to wait), -EDEADLK, or
+   kop_enqueue's error. */
+static long look(const struct lk *q, struct kop *op, uint64_t park, uint64_t val, uint64_t key)
+{
+	const struct lk *a = q->type == LK_UN ? 0 : in_way(q);
+	if (!a)
+		return 1;
+	if (!a->file && waits_on(a->sp, q->pid))
+		return -EDEADLK;
+	if (!op)
+		return 0;
+	op->lkpid = a->pid;
+	return kop_enqueue(op, &waiters[hash(q->ino)], park, val, key);
+}
+
+/* (fd, struct kflock *, park word or 0, park value, LKW_* flags, LK_SETLK or LK_FLOCK) */
+long sys_lock_wait(ARGS)
+{
+	UNUSED();
+	struct space *sp = myvp()->space;
+	struct kflock fl;
+	struct lk q;
+	void *hold = 0;
+	uint64_t key = 0;
+	long r = a5 == LK_SETLK || a5 == LK_FLOCK ? request(sp, a0, a1, (int)a5, &q, &hold, &fl) : -EINVAL;
+	if (!r && a2)
+		r = futex_key(a2, &key);
+	struct kop *op = r || !(a4 & LKW_BLOCK) ? 0 : kop_alloc(BLK_PIPE);
+	if (!r && (a4 & LKW_BLOCK) && !op)
+		r = -EAGAIN;                     /* MAXKOP_SPACE outstanding */
+	if (!r) {
+		spin_lock(&kop_lock);
+		spin_lock(&lk_lock);
+		r = look(&q, op, a2, a3, key);
+		spin_unlock(&lk_lock);
+		if (op && r == 0) {
+			r = kop_wait(op, myvp()->tf);    /* (releases kop_lock; op is its now) */
+			op = 0;
+		} else
+			spin_unlock(&kop_lock);
+	}
+	if (op)
+		kop_free(op);                    /* no wait after all */
+	if (hold)
+		file_pipe_put(sp, hold);
+	return r == -EBWAIT ? 0 : r;
+}
+
+/* INFO_LOCKS */
+long lock_info(int what)
+{
+	if (what == 0)
+		return __atomic_load_n(&myvp()->space->nlocks, __ATOMIC_RELAXED);
+	if (what == 1)
+		return __atomic_load_n(&nall, __ATOMIC_RELAXED);
+	return -EINVAL;
+}

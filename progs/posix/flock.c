@@ -30,6 +30,10 @@
  *             other byte, and by splitting one lock with unlocks; all
  *             gone again after a close
  *   bad       EINVAL, EBADF, EFAULT for bad requests
+ *   exec      a child's locks outlive its exec (of /bin/flock held R W:
+ *             the new image holds one record, a probe names the child's
+ *             pid), except on a file the exec closed (FD_CLOEXEC); they
+ *             go when the new image ends
  */
 #define CHECK_NAME "flock"
 #include <errno.h>
@@ -37,6 +41,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/file.h>
@@ -396,6 +401,43 @@ static void bad(void)
 	CHECK(records() == 0);
 }
 
+/* /bin/flock held R W, the image a child's exec made: it reports its
+   records on W and ends when R says so. */
+static int held_image(int r, int w)
+{
+	char c = records() == 1 ? 'k' : 'x';
+	return write(w, &c, 1) == 1 && read(r, &c, 1) == 1 && c == 'k' ? 0 : 1;
+}
+
+static void execd(void)
+{
+	int fd = open_file("/q"), gone = open_file("/q2"), to[2], from[2];
+	CHECK(fcntl(gone, F_SETFD, FD_CLOEXEC) == 0);
+	CHECK(pipe(to) == 0 && pipe(from) == 0);
+	pid_t c = fork();
+	if (c == 0) {
+		char r[8], w[8];
+		snprintf(r, sizeof r, "%d", to[0]);
+		snprintf(w, sizeof w, "%d", from[1]);
+		if (lk(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 10) == 0 && lk(gone, F_SETLK, F_WRLCK, SEEK_SET, 0, 0) == 0)
+			execl("/bin/flock", "flock", "pkg=fifo", "held", r, w, (char *)0);
+		_exit(9);
+	}
+	char k = 0;
+	CHECK(read(from[0], &k, 1) == 1 && k == 'k');
+	CHECK(held(fd, F_WRLCK, 0, 10, c));
+	CHECK(is_free(gone, 0));
+	CHECK(write(to[1], "k", 1) == 1);
+	CHECK(fork_status(c) == 0);
+	CHECK(is_free(fd, 0));
+	close(to[0]);
+	close(to[1]);
+	close(from[0]);
+	close(from[1]);
+	close(fd);
+	close(gone);
+}
+
 static int body(void)
 {
 	conflict();
@@ -410,12 +452,15 @@ static int body(void)
 	lockfs();
 	bound();
 	bad();
+	execd();
 	CHECK(syscall2(SYS_getinfo, INFO_LOCKS, 1) == 0);
 	return failures;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "held"))
+		return held_image(atoi(argv[2]), atoi(argv[3]));
 	int f = fork_audit_report(body);
 	CHECK(syscall2(SYS_getinfo, INFO_LOCKS, 1) == 0);   /* every lock of every process gone */
 	return f || failures;

@@ -195,7 +195,7 @@ def fsck_clean(img):
     assert p.returncode == 0, p.stdout + p.stderr
 
 
-FILE_KINDS = ["exec", "pgrp", "fmap", "link"]
+FILE_KINDS = ["exec", "pgrp", "fmap", "link", "lock"]
 
 
 @needs_e2fsprogs
@@ -215,7 +215,7 @@ def test_sysfuzz_files(boot, fuzz_disk):
     fuzz_ok(res)
     assert all(res["kinds"][k] > 0 for k in KINDS + FILE_KINDS), res
     # The interesting paths were reached, not only the refusals.
-    assert all(res["kinds_ok"][k] > 0 for k in ["pgrp", "fmap", "link"]), res
+    assert all(res["kinds_ok"][k] > 0 for k in ["pgrp", "fmap", "link", "lock"]), res
     assert r.events("exec"), "no child exec'd itself\n" + r.tail()
     all_ended_ok(r, at_least=2)
     fsck_clean(fuzz_disk)

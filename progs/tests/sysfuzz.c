@@ -31,6 +31,9 @@
  * ends and on random descriptors, SYS_pipe_wait with random ends, park
  * words and flags (our pipes are the space's own, so it never waits),
  * dup, fstat, lseek (-ESPIPE), close, SYS_file_special.
+ * (lock) file locks: SYS_lock with every command and random requests on
+ * /fz's descriptors and random ones (at bad addresses: -EFAULT), and
+ * SYS_lock_wait that never blocks.
  *
  * It must never legitimately end or wedge itself, so:
  *   - exit and vp_exit are only issued to end a child or a short VP;
@@ -85,6 +88,7 @@
 #include <anima/view.h>
 #include <anima/file.h>
 #include <anima/psig.h>
+#include <anima/flock.h>
 
 #define PROTECT_LO  USER_BASE                        /* image, heap, map(0): */
 #define PROTECT_HI  (USER_MAP_BASE + (1UL << 40))    /*   below this */
@@ -112,7 +116,7 @@
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
 	X(spawn, 8) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
 	X(seg, 40) X(protect, 40) X(discard, 25) X(lazysys, 40) X(view, 30) \
-	X(exec, 10) X(pgrp, 20) X(fmap, 50) X(link, 30) X(psig, 20) X(pipe, 20)
+	X(exec, 10) X(pgrp, 20) X(fmap, 50) X(link, 30) X(psig, 20) X(pipe, 20) X(lock, 10)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };
 #define NAME(k, w) #k,
@@ -1443,6 +1447,43 @@ static void do_msync(struct fz *f)
 /* lstat and readlink: paths as some_path, output to our scratch buffer,
    untouched lazy words, a read-only arena (must fail), garbage; readlink
    lengths small, zero or negative (must fail), huge. */
+/* File locks (kernel/flock.c): SYS_lock with every command and random
+   requests (types, whences, ranges, some past the end or negative) on
+   /fz's descriptors and random ones, or at a bad address (-EFAULT), and
+   SYS_lock_wait without LKW_BLOCK (our flock locks on /fz/f's three
+   open files can be in each other's way: a wait could last for ever).
+   Record locks are all this space's, so they only merge, split and
+   reach ENOLCK. */
+static struct kflock lkreq[4];
+
+static long some_lock(struct fz *f)
+{
+	struct kflock *k = &lkreq[rand_below(&f->st, 4)];
+	if (!rand_below(&f->st, 6))
+		return (long)bad_addr(f);
+	k->type = (int16_t)(rand_below(&f->st, 8) ? (long)rand_below(&f->st, 3) : rand_arg(f));
+	k->whence = (int16_t)(rand_below(&f->st, 8) ? (long)rand_below(&f->st, 3) : rand_arg(f));
+	k->start = rand_below(&f->st, 4) ? (long)rand_below(&f->st, 512) - 16 : rand_arg(f);
+	k->len = rand_below(&f->st, 4) ? (long)rand_below(&f->st, 64) - 8 : rand_arg(f);
+	return (long)k;
+}
+
+static void do_lock(struct fz *f)
+{
+	long fd = some_fd(f), req = some_lock(f), bad = req != (long)&lkreq[0] && req != (long)&lkreq[1] &&
+		  req != (long)&lkreq[2] && req != (long)&lkreq[3];
+	if (rand_below(&f->st, 4)) {
+		long cmd = rand_below(&f->st, 8) ? (long)rand_below(&f->st, 4) : rand_arg(f);
+		issue(f, K_lock, SYS_lock, fd, cmd, req, 0, 0, bad && cmd != LK_CLOSE, 0);
+		return;
+	}
+	long park = rand_below(&f->st, 2) ? (long)(pool + 4 * rand_below(&f->st, 64)) : 0;
+	long cmd = rand_below(&f->st, 8) ? LK_SETLK + (long)rand_below(&f->st, 2) : rand_arg(f);
+	long flags = rand_arg(f) & ~(long)LKW_BLOCK;
+	filed(f, K_lock, SYS_lock_wait, syscall6(SYS_lock_wait, fd, req, park, rand_arg(f), flags, cmd),
+	      fd, req, park, flags, bad, 0);
+}
+
 static void do_link(struct fz *f)
 {
 	long path = some_path(f), out, n = (long)rand_below(&f->st, 200);
@@ -1639,7 +1680,7 @@ static void do_raw(struct fz *f)
 		{ SYS_sigexec, K_psig }, { SYS_clockset, K_plain },
 		{ SYS_pipe, K_pipe },
 		{ SYS_pipe_wait, K_pipe }, { SYS_file_special, K_pipe }, { SYS_file_setfl, K_pipe },
-		{ SYS_alarmexec, K_psig },
+		{ SYS_alarmexec, K_psig }, { SYS_lock, K_lock }, { SYS_lock_wait, K_lock },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {
@@ -1681,6 +1722,7 @@ static void do_kind(struct fz *f, int kind)
 	case K_pgrp:       do_pgrp(f); break;
 	case K_fmap:       rand_below(&f->st, 3) ? do_fmap(f) : do_msync(f); break;
 	case K_link:       do_link(f); break;
+	case K_lock:       do_lock(f); break;
 	case K_psig:       do_psig(f); break;
 	case K_pipe:       do_pipe(f); break;
 	}

@@ -444,8 +444,8 @@ long sys_lock(ARGS)
 static int waits_on(struct space *sp, int pid)
 {
 	for (struct kop *op = sp->kops; op; op = op->snext)
-		if (op->lkpid == pid && op->pprev)
-			return 1;
+		if (op->kind == BLK_PIPE && op->arg == (uint64_t)pid && op->pprev)
+			return 1;            /* (a pipe's wait has arg 0: kop_init) */
 	return 0;
 }
 
@@ -461,7 +461,7 @@ static long look(const struct lk *q, struct kop *op, uint64_t park, uint64_t val
 		return -EDEADLK;
 	if (!op)
 		return 0;
-	op->lkpid = a->pid;
+	op->arg = (uint64_t)a->pid;
 	return kop_enqueue(op, &waiters[hash(q->ino)], park, val, key);
 }
 

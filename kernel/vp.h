@@ -73,9 +73,8 @@ struct kop {
 	struct kop *fnext, **fpprev; /* futex queue (fpprev: what points to us, for O(1) removal) */
 	uint64_t fpin;               /* a shared file page's frame held while it waits (fkey.c), or 0 */
 	struct kop *pnext, **pprev;  /* a pipe's waiters (pipe.c) or a file's locks' (flock.c), as the futex queue */
-	int lkpid;                   /* SYS_lock_wait: the process whose record lock it waits on (flock.c), or 0 */
 	struct kop *snext;           /* space->kops */
-	uint64_t result, thread, arg;
+	uint64_t result, thread, arg;   /* arg: SYS_lock_wait's, the pid whose record lock it waits on (flock.c) */
 	union {                      /* (one word: a futex wait is no fault; kop_init's memset stays as long) */
 		uint64_t fault_va;   /* BLK_PAGE, BLK_FPAGE: the faulting address */
 		uint64_t cut;        /* BLK_FUTEX: SYS_futex_wait_cut's cut word (a user address of sp), or 0 */

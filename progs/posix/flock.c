@@ -29,6 +29,9 @@
  *   bound     MAXLOCK_SPACE records, then ENOLCK: by locking every
  *             other byte, and by splitting one lock with unlocks; all
  *             gone again after a close
+ *   all       MAXLOCK_ALL in the kernel: this process and 31 children
+ *             hold MAXLOCK_SPACE each, and a 32nd child's first lock is
+ *             ENOLCK; once they end, locks are granted again
  *   bad       EINVAL, EBADF, EFAULT for bad requests
  *   exec      a child's locks outlive its exec (of /bin/flock held R W:
  *             the new image holds one record, a probe names the child's
@@ -375,6 +378,65 @@ static void bound(void)
 	printf("flock: %d records, then ENOLCK\n", MAXLOCK_SPACE);
 }
 
+/* MAXLOCK_SPACE records from byte `at` on, every other byte: how many. */
+static int fill(int fd, long at)
+{
+	int n = 0;
+	while (n < MAXLOCK_SPACE && lk(fd, F_SETLK, F_WRLCK, SEEK_SET, at + 2 * n, 1) == 0)
+		n++;
+	return n;
+}
+
+/* fork, again while the table still holds children just reaped (they
+   count against MAXCHILD until the last CPU lets go of them). */
+static pid_t fork_kid(void)
+{
+	pid_t c;
+	for (int i = 0; (c = fork()) < 0 && errno == EAGAIN && i < 2000; i++)
+		usleep(1000);
+	return c;
+}
+
+static void all(void)
+{
+	enum { KIDS = MAXLOCK_ALL / MAXLOCK_SPACE - 1 };
+	int fd = open_file("/g"), ready[2], go[2];
+	pid_t c[KIDS + 1];
+	CHECK(pipe(ready) == 0 && pipe(go) == 0);
+	CHECK(fill(fd, 0) == MAXLOCK_SPACE);
+	for (int i = 0; i < KIDS; i++)
+		if ((c[i] = fork_kid()) == 0) {
+			char b = fill(fd, 1000L * (i + 1)) == MAXLOCK_SPACE ? 'k' : 'x';
+			_exit(write(ready[1], &b, 1) == 1 && read(go[0], &b, 1) == 1 ? 0 : 1);
+		}
+	int ok = 0;
+	for (int i = 0; i < KIDS; i++) {
+		char b = 0;
+		ok += read(ready[0], &b, 1) == 1 && b == 'k';
+	}
+	CHECK(ok == KIDS);
+	CHECK(syscall2(SYS_getinfo, INFO_LOCKS, 1) == MAXLOCK_ALL);
+	if ((c[KIDS] = fork_kid()) == 0)
+		_exit(lk(fd, F_SETLK, F_WRLCK, SEEK_SET, 999999, 1) < 0 && errno == ENOLCK ? 0 : 1);
+	for (int i = 0; i <= KIDS; i++)
+		CHECK(c[i] > 0);
+	CHECK(fork_status(c[KIDS]) == 0);
+	for (int i = 0; i < KIDS; i++)
+		CHECK(write(go[1], "g", 1) == 1);
+	for (int i = 0; i < KIDS; i++)
+		CHECK(fork_status(c[i]) == 0);
+	CHECK(syscall2(SYS_getinfo, INFO_LOCKS, 1) == MAXLOCK_SPACE);
+	CHECK(lk(fd, F_SETLK, F_UNLCK, SEEK_SET, 0, 0) == 0);
+	CHECK(lk(fd, F_SETLK, F_WRLCK, SEEK_SET, 999999, 1) == 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	close(fd);
+	CHECK(syscall2(SYS_getinfo, INFO_LOCKS, 1) == 0);
+	printf("flock: %d locks in all, then ENOLCK\n", MAXLOCK_ALL);
+}
+
 static void bad(void)
 {
 	int fd = open_file("/z"), ro = open("/z", O_RDONLY), wo = open("/z", O_WRONLY), p[2];
@@ -451,6 +513,7 @@ static int body(void)
 	flocks();
 	lockfs();
 	bound();
+	all();
 	bad();
 	execd();
 	CHECK(syscall2(SYS_getinfo, INFO_LOCKS, 1) == 0);

@@ -3,8 +3,10 @@ pthread_kill with a handler, of a thread that only computes are acted
 on, every round. Each of 4 kinds (cancel or kill; a loop reading the
 clock, or calling random(), which holds a spin lock most of the time)
 runs N rounds: start a spinner, wait till it runs, wait 0, 0.2 or 2 ms,
-cancel or signal it, join. A round whose spinner reached its bound
-(0.3 s of guest time, a fail-safe only) counts as a miss; none may miss.
+cancel or signal it, join. A round whose spinner computed on for 2 s of
+guest time after the send (a fail-safe only, counted from the send so
+that a host stall before it costs nothing) counts as a miss; none may
+miss.
 Two VPs, so main runs beside the spinner at -smp 1 too. Before the fix
 (ulib/rt/spin.c's spin_defer_intr and spin_act_due, resume_full's
 check) a kick that found the spinner inside a spin lock, or off its VP,

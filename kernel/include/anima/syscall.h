@@ -169,7 +169,8 @@
 #define SYS_file_rename 112 /* (from, to) -> 0 */
 #define SYS_file_lstat  113 /* (path, struct kstat *) -> 0; a last symbolic link itself */
 #define SYS_file_readlink 114 /* (path, buf, n) -> bytes of the link's target copied (no NUL) */
-#define NSYSCALL        115 /* one past the largest number */
+#define SYS_file_statfs 119 /* (struct kstatfs *) -> 0: the file system's size and free room (<anima/file.h>) */
+#define NSYSCALL        120 /* one past the largest number */
 
 /* SYS_disk operations */
 #define DISK_READ       0   /* block into buf (4096 bytes); -EINVAL past the end, -EIO */

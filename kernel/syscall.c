@@ -23,7 +23,7 @@ SYSDECL(fork); SYSDECL(waitpid); SYSDECL(kill); SYSDECL(exec); SYSDECL(setpgid);
 SYSDECL(file_write); SYSDECL(file_pwrite); SYSDECL(file_ftruncate); SYSDECL(file_fsync);
 SYSDECL(file_unlink); SYSDECL(file_mkdir); SYSDECL(file_rmdir); SYSDECL(file_rename);
 SYSDECL(fmap); SYSDECL(msync);
-SYSDECL(file_lstat); SYSDECL(file_readlink);
+SYSDECL(file_lstat); SYSDECL(file_readlink); SYSDECL(file_statfs);
 SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_leave);
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
 SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(sigexec); SYSDECL(alarmexec);
@@ -117,6 +117,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_file_rename] = sys_file_rename,
 	[SYS_file_lstat] = sys_file_lstat,
 	[SYS_file_readlink] = sys_file_readlink,
+	[SYS_file_statfs] = sys_file_statfs,
 };
 
 extern char syscall_entry[];

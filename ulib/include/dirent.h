@@ -30,4 +30,10 @@ int closedir(DIR *d);
 void rewinddir(DIR *d);
 int dirfd(DIR *d);
 
+/* ulib/libc/scandir.c */
+int scandir(const char *path, struct dirent ***list, int (*filter)(const struct dirent *),
+	    int (*compar)(const struct dirent **, const struct dirent **));
+int alphasort(const struct dirent **a, const struct dirent **b);
+int versionsort(const struct dirent **a, const struct dirent **b);
+
 #endif

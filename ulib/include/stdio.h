@@ -116,6 +116,17 @@ int fileno_unlocked(FILE *f);
    they do not seek (ESPIPE) and freopen cannot move them (EBADF). */
 FILE *fopen(const char *path, const char *mode);
 FILE *fdopen(int fd, const char *mode);
+/* Streams on memory (ulib/libc/memstream.c) and on the caller's functions
+   (GNU's fopencookie, ulib/libc/fcookie.c) */
+FILE *fmemopen(void *buf, size_t size, const char *mode);
+FILE *open_memstream(char **ptr, size_t *sizeloc);
+typedef struct {
+	ssize_t (*read)(void *cookie, char *buf, size_t n);
+	ssize_t (*write)(void *cookie, const char *buf, size_t n);
+	int (*seek)(void *cookie, off_t *off, int whence);
+	int (*close)(void *cookie);
+} cookie_io_functions_t;
+FILE *fopencookie(void *cookie, const char *mode, cookie_io_functions_t io);
 FILE *freopen(const char *path, const char *mode, FILE *f);
 int fclose(FILE *f);
 int fseek(FILE *f, long off, int whence);
@@ -127,6 +138,10 @@ int fsetpos(FILE *f, const fpos_t *pos);
 void rewind(FILE *f);
 int remove(const char *path);
 int rename(const char *from, const char *to);
+int renameat(int fromfd, const char *from, int tofd, const char *to);   /* ulib/libc/atcalls.c */
+int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned flags);
+#define RENAME_NOREPLACE 1
+#define RENAME_EXCHANGE  2
 FILE *tmpfile(void);
 
 /* No child processes (ulib/noproc.c): popen is null with ENOSYS,

@@ -19,6 +19,7 @@ size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 int strcoll(const char *a, const char *b);                 /* the "C" locale: strcmp */
+int strverscmp(const char *a, const char *b);             /* GNU: digit runs as numbers (strverscmp.c) */
 size_t strxfrm(char *dst, const char *src, size_t n);
 char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);

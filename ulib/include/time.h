@@ -64,6 +64,11 @@ double difftime(time_t a, time_t b);
 int timespec_get(struct timespec *ts, int base);
 
 /* The only time zone is UTC: localtime is gmtime. */
+extern char *tzname[2];         /* "UTC", "UTC" (ulib/libc/tz.c) */
+extern long timezone;           /* 0 */
+extern int daylight;            /* 0 */
+void tzset(void);
+char *strptime(const char *s, const char *fmt, struct tm *tm);   /* ulib/libc/strptime.c */
 struct tm *gmtime_r(const time_t *t, struct tm *tm);
 struct tm *gmtime(const time_t *t);
 struct tm *localtime_r(const time_t *t, struct tm *tm);

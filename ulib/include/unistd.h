@@ -168,6 +168,12 @@ ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t n);
 int symlink(const char *target, const char *path);
 int symlinkat(const char *target, int dirfd, const char *path);
 int rmdir(const char *path);
+int unlinkat(int dirfd, const char *path, int flags);             /* ulib/libc/atcalls.c */
+int faccessat(int dirfd, const char *path, int mode, int flags);
+int chown(const char *path, uid_t uid, gid_t gid);                /* ulib/libc/chown.c: only to */
+int lchown(const char *path, uid_t uid, gid_t gid);               /* the owner it has (else EPERM) */
+int fchown(int fd, uid_t uid, gid_t gid);
+int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid, int flags);
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off);
 int ftruncate(int fd, off_t len);
 int truncate(const char *path, off_t len);
@@ -204,6 +210,14 @@ uid_t getuid(void);
 uid_t geteuid(void);
 gid_t getgid(void);
 gid_t getegid(void);
+int getgroups(int n, gid_t list[]);      /* none: 0 (ulib/libc/login.c) */
+char *getlogin(void);                     /* "root", the user every program runs as */
+int getlogin_r(char *buf, size_t n);
+char *ttyname(int fd);                    /* the console's: "/dev/console" (ulib/libc/termios.c) */
+int ttyname_r(int fd, char *buf, size_t n);
+void sync(void);                          /* every dirty block to the disk (ulib/libc/sync.c) */
+int syncfs(int fd);
+int getentropy(void *buf, size_t n);      /* at most 256 bytes (ulib/libc/random.c) */
 int gethostname(char *name, size_t n);
 __attribute__((noreturn)) void _exit(int status);
 

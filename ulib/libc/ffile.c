@@ -70,6 +70,16 @@ static FILE *new_stream(int fd, int fs)
 	return f;
 }
 
+FILE *__ff_new(int fd, const char *mode)
+{
+	int o, fs;
+	if (parse_mode(mode, &o, &fs) < 0) {
+		errno = EINVAL;
+		return 0;
+	}
+	return new_stream(fd, fs);
+}
+
 FILE *fopen(const char *path, const char *mode)
 {
 	int o, fs;
@@ -113,7 +123,7 @@ static int console(FILE *f)
 static int release(FILE *f)
 {
 	int r = __ff_flush(f);
-	if (f->fd >= 0 && close(f->fd) < 0)
+	if (__ff_close(f) < 0)
 		r = EOF;
 	if (f->flags & FS_OWN)
 		free(f->buf);
@@ -223,7 +233,7 @@ int fseeko(FILE *f, off_t off, int whence)
 	}
 	flockfile(f);
 	int r = -1;      /* (the flush gives back what was read ahead, so SEEK_CUR counts from the stream's place) */
-	if (lseek(f->fd, 0, SEEK_CUR) >= 0 && __ff_flush(f) == 0 && lseek(f->fd, off, whence) >= 0) {
+	if (__ff_seek(f, 0, SEEK_CUR) >= 0 && __ff_flush(f) == 0 && __ff_seek(f, off, whence) >= 0) {
 		f->eof = 0;
 		r = 0;
 	}
@@ -242,7 +252,7 @@ off_t ftello(FILE *f)
 	flockfile(f);
 	if ((f->flags & FS_APP) && f->dir == 'w')
 		__ff_flush(f);
-	off_t at = lseek(f->fd, 0, SEEK_CUR);
+	off_t at = __ff_seek(f, 0, SEEK_CUR);
 	if (at >= 0 && f->dir == 'r')
 		at -= (off_t)(f->len - f->pos) + f->nback;
 	else if (at >= 0 && f->dir == 'w')

@@ -3,6 +3,8 @@
 #define ULIB_FILE_H
 
 #include <stdio.h>
+#include <errno.h>
+#include <unistd.h>
 #include <animart/sync.h>
 
 #define FS_RD  1          /* open for reading */
@@ -32,6 +34,11 @@ struct __file {
 	unsigned char back[NBACK], tiny;   /* ungetc's bytes (last pushed last); _IONBF's buffer */
 	int nback;
 	struct __file *next;  /* ffile.c's list of open streams */
+	/* A stream on functions (fopencookie, fmemopen, open_memstream):
+	   cookied set, fd -1, and the descriptor calls go to io (fcookie.c) */
+	int cookied;
+	void *cookie;
+	cookie_io_functions_t io;
 };
 
 /* fio.c: for ffile.c and stdio.c; f locked by the caller. */
@@ -40,5 +47,44 @@ int __ff_flush(FILE *f);     /* write out what waits, give back what was read ah
 /* ffile.c: every open stream flushed (fflush(0), exit) */
 void __ff_flushall(void);
 int __ff_setvbuf(FILE *f, char *buf, int mode, size_t size);
+FILE *__ff_new(int fd, const char *mode);   /* a stream on fd (-1: none) with fopen's mode */
+
+/* Read, write, lseek and close of the stream's descriptor, or of its
+   functions (a cookied stream, fcookie.c). Inline, so that a program
+   without such streams links nothing more for them. As glibc: no read
+   function reads end of file, no write function drops the bytes (and
+   says they went), no seek function is ESPIPE, no close function is 0. */
+static inline ssize_t __ff_read(FILE *f, void *buf, size_t n)
+{
+	if (!f->cookied)
+		return read(f->fd, buf, n);
+	return f->io.read ? f->io.read(f->cookie, buf, n) : 0;
+}
+
+static inline ssize_t __ff_wr(FILE *f, const void *buf, size_t n)
+{
+	if (!f->cookied)
+		return write(f->fd, buf, n);
+	return f->io.write ? f->io.write(f->cookie, buf, n) : (ssize_t)n;
+}
+
+static inline off_t __ff_seek(FILE *f, off_t off, int whence)
+{
+	if (!f->cookied)
+		return lseek(f->fd, off, whence);
+	if (!f->io.seek) {
+		errno = ESPIPE;
+		return -1;
+	}
+	return f->io.seek(f->cookie, &off, whence) < 0 ? -1 : off;
+}
+
+static inline int __ff_close(FILE *f)
+{
+	if (!f->cookied)
+		return f->fd >= 0 ? close(f->fd) : 0;
+	f->cookied = 0;
+	return f->io.close ? f->io.close(f->cookie) : 0;
+}
 
 #endif

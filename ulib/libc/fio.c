@@ -53,7 +53,7 @@ static int get_buf(FILE *f)
 static int write_all(FILE *f, const char *s, size_t n)
 {
 	while (n) {
-		ssize_t w = write(f->fd, s, n);
+		ssize_t w = __ff_wr(f, s, n);
 		if (w <= 0)
 			return bad(f, w < 0 ? errno : EIO);
 		s += w, n -= (size_t)w;
@@ -71,7 +71,7 @@ int __ff_flush(FILE *f)
 	else if (f->dir == 'r') {
 		off_t ahead = (off_t)(f->len - f->pos) + f->nback;
 		int e = errno;
-		if (ahead && lseek(f->fd, -ahead, SEEK_CUR) < 0) {
+		if (ahead && __ff_seek(f, -ahead, SEEK_CUR) < 0) {
 			errno = e;
 			return 0;
 		}
@@ -97,7 +97,7 @@ static int refill(FILE *f)
 {
 	if (f == stdin)
 		fflush(stdout);          /* a prompt shows before input is awaited */
-	ssize_t r = read(f->fd, f->buf, f->size);
+	ssize_t r = __ff_read(f, f->buf, f->size);
 	f->pos = 0;
 	f->len = r > 0 ? (size_t)r : 0;
 	if (r < 0)
@@ -261,7 +261,7 @@ size_t fread(void *p, size_t size, size_t n, FILE *f)
 				break;
 			continue;
 		}
-		ssize_t r = read(f->fd, out + got, want - got);
+		ssize_t r = __ff_read(f, out + got, want - got);
 		if (r <= 0) {
 			if (r < 0)
 				bad(f, errno);

@@ -30,6 +30,18 @@ struct kstat {
 	uint32_t blksize;
 };
 
+/* SYS_file_statfs: the mounted ext2 file system's figures, from its
+   superblock (kept current by every allocation and freeing). */
+struct kstatfs {
+	uint64_t bsize;           /* bytes per block */
+	uint64_t blocks;          /* blocks in the file system, its metadata included */
+	uint64_t bfree;           /* free blocks */
+	uint64_t bavail;          /* free blocks less those reserved for root */
+	uint64_t files, ffree;    /* inodes, and free ones */
+	uint32_t namemax;         /* a name's longest (255) */
+	uint32_t pad;
+};
+
 /* SYS_file_getdents fills its buffer with these, each `reclen` bytes (a
    multiple of 8): the entry's inode, its type (FT_*, as on disk), and its
    NUL-terminated name. */

@@ -169,6 +169,7 @@
 #define SYS_file_rename 112 /* (from, to) -> 0 */
 #define SYS_file_lstat  113 /* (path, struct kstat *) -> 0; a last symbolic link itself */
 #define SYS_file_readlink 114 /* (path, buf, n) -> bytes of the link's target copied (no NUL) */
+#define SYS_file_statfs 119 /* (struct kstatfs *) -> 0: the file system's size and free room (<anima/file.h>) */
 /* Advisory file locks (<anima/flock.h>, kernel/flock.c) */
 #define SYS_lock        120 /* (fd, LK_* command, struct kflock *) -> 0: test, set or clear a lock; never
                                waits: -EAGAIN if another owner's lock is in the way, -ENOLCK past the

@@ -49,6 +49,7 @@ int lstat(const char *path, struct stat *st);
 int fstat(int fd, struct stat *st);
 int fstatat(int dirfd, const char *path, struct stat *st, int flag);   /* ulib/libc/cwd.c */
 int mkdir(const char *path, mode_t mode);
+int mkdirat(int dirfd, const char *path, mode_t mode);   /* ulib/libc/atcalls.c */
 int chmod(const char *path, mode_t mode);
 mode_t umask(mode_t mask);
 

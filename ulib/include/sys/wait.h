@@ -21,6 +21,11 @@
 
 pid_t wait(int *status);
 pid_t waitpid(pid_t pid, int *status, int options);
+/* waitpid, and the child's resource use: all zeros, the kernel keeps
+   none for an ended child (ulib/libc/wait4.c) */
+struct rusage;
+pid_t wait3(int *status, int options, struct rusage *ru);
+pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru);
 
 typedef enum { P_ALL = 0, P_PID = 1, P_PGID = 2 } idtype_t;
 int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options);

@@ -21,7 +21,7 @@
  * and (lazysys) futex keys, copyins and copyouts at untouched words of
  * two large MAP_LAZY arenas, one read-only, that user code never touches;
  * exec (always with a bad part, but really in a child), setpgid, getpgid,
- * setsid, fmap, msync, lstat and readlink (with a disk: /fz, see
+ * setsid, fmap, msync, lstat, readlink and statfs (with a disk: /fz, see
  * "processes and files" below).
  * (psig) signal dispositions with good and bad numbers, takes of pending
  * signals into our buffer and at kernel and non-canonical addresses, and
@@ -1196,7 +1196,7 @@ static void do_lazysys(struct fz *f)
 	}
 }
 
-/* ---- processes and files: exec, groups, fmap/msync, lstat/readlink ---- */
+/* ---- processes and files: exec, groups, fmap/msync, lstat/readlink/statfs ---- */
 
 /* With a disk made by test_syscall.py's files tests, /fz holds: f (FZ_FSIZE
    bytes), elf (an ELF header then garbage), dir/, the links fast -> f,
@@ -1444,7 +1444,7 @@ static void do_msync(struct fz *f)
 	}
 }
 
-/* lstat and readlink: paths as some_path, output to our scratch buffer,
+/* lstat, readlink and statfs: paths as some_path, output to our scratch buffer,
    untouched lazy words, a read-only arena (must fail), garbage; readlink
    lengths small, zero or negative (must fail), huge. */
 /* File locks (kernel/flock.c): SYS_lock with every command and random
@@ -1517,7 +1517,9 @@ static void do_link(struct fz *f)
 		n = rand_arg(f);
 		break;
 	}
-	if (rand_below(&f->st, 2))
+	if (!rand_below(&f->st, 6))          /* the file system's figures, into out */
+		issue(f, K_link, SYS_file_statfs, out, 0, 0, 0, 0, ro, 0);
+	else if (rand_below(&f->st, 2))
 		issue(f, K_link, SYS_file_lstat, path, out, 0, 0, 0, ro, 0);
 	else
 		issue(f, K_link, SYS_file_readlink, path, out, n, 0, 0, ro || n <= 0, 0);
@@ -1675,6 +1677,7 @@ static void do_raw(struct fz *f)
 		{ SYS_exec, K_exec }, { SYS_setpgid, K_pgrp }, { SYS_getpgid, K_pgrp },
 		{ SYS_setsid, K_pgrp }, { SYS_fmap, K_fmap }, { SYS_msync, K_fmap },
 		{ SYS_file_lstat, K_link }, { SYS_file_readlink, K_link },
+		{ SYS_file_statfs, K_link },
 		{ SYS_sigdisp, K_psig },
 		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig }, { SYS_sigdie, K_psig },
 		{ SYS_sigexec, K_psig }, { SYS_clockset, K_plain },

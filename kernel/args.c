@@ -1,14 +1,14 @@
 /*
  * The argument and environment vectors of SYS_spawn and SYS_exec, copied
- * from the caller into one kernel buffer charged to the caller's space
- * (kmalloc_user) for the length of the call.
+ * from the caller into one kernel buffer for the length of the call.
  *
  * The bound is Linux's ARG_MAX in spirit: the argv and envp strings,
  * each with its NUL, plus 8 bytes for each pointer, at most MAX_ARGLEN
  * (<anima/layout.h>: 128 KiB), and so at most MAX_ARGS words; more is
  * -E2BIG. Most calls carry a few short words, so the first try is a
  * 2 KiB heap block; only a call that does not fit in it is copied again
- * into a buffer of the full bound. Every pointer and string is read
+ * into a buffer of the full bound, charged to the caller's space
+ * (kmalloc_user: -ENOMEM past its quota). Every pointer and string is read
  * with copyin/copyin_str: a bad one is -EFAULT.
  *
  * The buffer: the program name (FPATH_MAX bytes), then the vector v
@@ -54,10 +54,15 @@ static long fill(struct uargs *a, size_t size, uint64_t uprog, uint64_t argc, ui
 	uint64_t n = argc + envc;
 	if (FPATH_MAX + (n + 1) * 8 > size)
 		return -E2BIG;
-	char *buf = kmalloc_user(myvp()->space, size);
+	/* The small block is not charged, as the 2 KiB copy before it was
+	   not: one per call in flight, so bounded by the caller's VPs, and
+	   a space at its quota (holding segments its children gave it:
+	   test_segments) can still spawn. The full bound is charged. */
+	int charged = size > ARGS_SMALL;
+	char *buf = charged ? kmalloc_user(myvp()->space, size) : kmalloc(size);
 	if (!buf)
 		return -ENOMEM;
-	*a = (struct uargs){ .buf = buf, .size = size, .sp = myvp()->space, .name = buf,
+	*a = (struct uargs){ .buf = buf, .size = size, .sp = charged ? myvp()->space : 0, .name = buf,
 			     .argc = (int)argc, .v = (char **)(buf + FPATH_MAX) };
 	char *s = (char *)(a->v + n + 1), *end = buf + size;
 	long r = copy_name(a->name, uprog);
@@ -98,7 +103,9 @@ long args_copyin(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uenvp, 
 
 void args_free(struct uargs *a)
 {
-	if (a->buf)
+	if (a->buf && a->sp)
 		kfree_user(a->sp, a->buf, a->size);
+	else if (a->buf)
+		kfree(a->buf);
 	a->buf = 0;
 }

@@ -6,10 +6,15 @@
  *   watchdog=S        dump all state and panic if the run lasts S seconds
  *   run=PROG,A1,A2    start PROG with arguments A1 A2 (repeatable; all
  *                     start together, each in its own address space;
- *                     at most MAX_ARGS words with PROG: a longer one is
- *                     not started, and the run fails)
+ *                     at most RUN_WORDS (32) words with PROG: a longer
+ *                     one is not started, and the run fails)
  *   run=PROG:N,...    ... with N VPs: VP 0 runs, the others are parked
  *                     until the program starts them (SYS_vp_start)
+ *   env=NAME=VALUE    a variable of every boot program's environment
+ *                     (repeatable, at most BOOT_ENV_MAX; a later one of
+ *                     the same NAME replaces an earlier one); every boot
+ *                     program also gets PATH=/bin:/usr/bin and HOME=/
+ *                     unless these words name them
  *   rawdisk           SYS_disk may be used: any program reads and writes
  *                     the raw disk (tests of the driver; sysdisk.c)
  *   memcheck          test build checks: freed frames and heap blocks are
@@ -40,21 +45,58 @@
 #include "disk.h"
 
 #define MAXBOOT 32
+#define RUN_WORDS 32           /* words of one run= */
+#define BOOT_ENV_MAX 8         /* env= words */
 
 int memcheck;
 uint64_t memquota_mb;
 
 struct bootprog {
-	char *argv[MAX_ARGS];
+	char *argv[RUN_WORDS];
 	int argc;
 	int status;
 	int done;
 	int nvp;
-	int toolong;                /* more words than MAX_ARGS: not started */
+	int toolong;                /* more words than RUN_WORDS: not started */
 };
 static struct bootprog progs[MAXBOOT];
 static int nprogs;
 static char words[sizeof boot_cmdline];
+
+/* Every boot program's environment: the defaults, then env= words. */
+static char *boot_env[BOOT_ENV_MAX + 2] = { "PATH=/bin:/usr/bin", "HOME=/" };
+static int nboot_env = 2;
+
+/* env=NAME=VALUE: replaces the variable of that NAME, or adds it. */
+static void add_env(char *w)
+{
+	char *eq = strchr(w, '=');
+	if (!eq || eq == w) {
+		kprintf("anima: bad env word '%s' (want env=NAME=VALUE)\n", w);
+		return;
+	}
+	size_t n = (size_t)(eq - w) + 1;
+	for (int i = 0; i < nboot_env; i++)
+		if (!strncmp(boot_env[i], w, n)) {
+			boot_env[i] = w;
+			return;
+		}
+	if (nboot_env == BOOT_ENV_MAX + 2)
+		kprintf("anima: more than %d env= words; ignoring %s\n", BOOT_ENV_MAX, w);
+	else
+		boot_env[nboot_env++] = w;
+}
+
+/* p's argv, then the environment, then a null, into v (space_spawn's). */
+static void boot_vector(struct bootprog *p, char **v)
+{
+	int n = 0;
+	for (int i = 0; i < p->argc; i++)
+		v[n++] = p->argv[i];
+	for (int i = 0; i < nboot_env; i++)
+		v[n++] = boot_env[i];
+	v[n] = 0;
+}
 
 static int parse_uint(const char *s, uint64_t *v)
 {
@@ -78,7 +120,7 @@ static void add_program(char *spec)
 	struct bootprog *p = &progs[nprogs++];
 	p->nvp = 1;
 	for (char *s = spec; s;) {
-		if (p->argc == MAX_ARGS) {   /* refused whole, never cut short */
+		if (p->argc == RUN_WORDS) {   /* refused whole, never cut short */
 			p->toolong = 1;
 			break;
 		}
@@ -149,6 +191,8 @@ void cmdline_parse(const char *line)
 			memcheck = 1;
 		else if (!strncmp(w, "bcache=", 7))
 			set_num("bcache", w + 7, 16, 1UL << 20, "buffers", 1, &bcache_fixed);
+		else if (!strncmp(w, "env=", 4))
+			add_env(w + 4);
 		else if (!strcmp(w, "rawdisk"))
 			rawdisk = 1;         /* SYS_disk allowed (sysdisk.c) */
 		else
@@ -181,11 +225,13 @@ void cmdline_start_programs(void)
 			/* A program given part of its argv would run and
 			   report figures of another experiment than asked. */
 			kprintf("anima: cannot start '%s': more than %d words in its run=\n",
-				progs[i].argv[0], MAX_ARGS);
+				progs[i].argv[0], RUN_WORDS);
 			boot_record_exit(i, EXIT_KILLED);
 			continue;
 		}
-		int r = space_spawn(progs[i].argv[0], progs[i].argc, progs[i].argv, 0, i, progs[i].nvp, 0, 0);
+		char *v[RUN_WORDS + BOOT_ENV_MAX + 3];
+		boot_vector(&progs[i], v);
+		int r = space_spawn(v[0], progs[i].argc, v, 0, i, progs[i].nvp, 0, 0);
 		if (r < 0) {
 			kprintf("anima: cannot start '%s': %s\n", progs[i].argv[0],
 				r == -ENOENT ? "no such program" : r == -ENOMEM ? "out of memory" : "bad program");

@@ -1,7 +1,8 @@
 /*
  * SYS_exec: the caller's image becomes another program (a file of the
  * disk by path, or a boot module by name), keeping its id, its parent and
- * its children, and the descriptors it names.
+ * its children, and the descriptors it names, with the argv and the
+ * environment given (args.c; at most MAX_ARGLEN bytes: -E2BIG).
  *
  * The new image is a new space, built whole before anything of the old
  * one changes (space_build: the program loaded, charged to the new
@@ -69,9 +70,8 @@ static struct space *image(const char *name, int argc, char **argv, long *err)
 	}
 }
 
-long sys_exec(uint64_t upath, uint64_t argc, uint64_t uargv, uint64_t ukeep, uint64_t nkeep, uint64_t f)
+long sys_exec(uint64_t upath, uint64_t argc, uint64_t uargv, uint64_t ukeep, uint64_t nkeep, uint64_t uenvp)
 {
-	(void)f;
 	struct space *me = myvp()->space;
 	signed char keep[MAXFILE_SPACE];
 	if (nkeep > MAXFILE_SPACE)
@@ -82,17 +82,17 @@ long sys_exec(uint64_t upath, uint64_t argc, uint64_t uargv, uint64_t ukeep, uin
 	for (uint64_t i = 0; i < nkeep; i++)
 		if (keep[i] < -1)
 			return -EBADF;
-	char *buf, *args[MAX_ARGS];
-	long r = user_argv(upath, argc, uargv, &buf, args);
+	struct uargs a;
+	long r = args_copyin(upath, argc, uargv, uenvp, &a);
 	if (r < 0)
 		return r;
-	struct space *nw = image(buf + MAX_ARGLEN, (int)argc, args, &r);
+	struct space *nw = image(a.name, a.argc, a.v, &r);
 	if (nw && (r = file_exec_check(me, nw, keep, MAXFILE_SPACE)) == 0)
 		r = space_exec(me, nw, keep);
 	if (nw && r)
 		space_discard(nw);
 	else if (nw)
-		space_announce(nw, "exec", (int)argc, args);
-	kfree(buf);
+		space_announce(nw, "exec", a.argc, a.v);
+	args_free(&a);
 	return r;
 }

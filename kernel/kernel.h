@@ -432,6 +432,7 @@ void space_get(struct space *sp);
 void space_put(struct space *sp);
 void space_exit(struct space *sp, int status);
 void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip, const char *detail);
+/* (argv[argc..] is the new program's environment, to a null) */
 int space_spawn(const char *prog, int argc, char **argv, struct space *parent, int boot_slot, int nvp,
 		const struct capent *caps, int ncaps);
 struct elfsrc;
@@ -490,8 +491,17 @@ void psig_exec(struct space *old, struct space *nw);
 long psig_exec_info(struct space *sp, uint64_t what);
 long psig_alarm_info(struct space *sp, uint64_t what);
 
-/* sysproc.c */
-long user_argv(uint64_t uprog, uint64_t argc, uint64_t uargv, char **bufp, char **args);
+/* args.c (spawn's and exec's argv and envp, copied in, charged to sp) */
+struct uargs {
+	char *name;                 /* the program's name or path */
+	char **v;                   /* argv[0..argc-1], the environment, a null */
+	int argc;
+	void *buf;
+	size_t size;
+	struct space *sp;
+};
+long args_copyin(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uenvp, struct uargs *a);
+void args_free(struct uargs *a);
 
 /* uaccess.S / uaccess.c */
 int copyin(void *dst, uint64_t usrc, size_t n);

@@ -392,8 +392,13 @@ static int space_write(struct space *sp, uint64_t va, const void *src, size_t n)
 	return 0;
 }
 
-/* Build the initial stack: argc, argv[], NULL, then the strings. */
-static int setup_stack(struct space *sp, int argc, char **argv, uint64_t *rsp)
+/* Build the initial stack as the System V ABI lays it out: argc,
+   argv[], NULL, envp[], NULL, an auxiliary vector holding only AT_NULL
+   (two zero words), then the strings; 16-byte aligned at argc. v holds
+   argc words of argv, then the environment to a null (the callers' are
+   bounded by MAX_ARGLEN, well inside the mapped part). */
+_Static_assert(MAX_ARGLEN + 64 < USER_STACK_SIZE, "the arguments fit the mapped stack");
+static int setup_stack(struct space *sp, int argc, char **v, uint64_t *rsp)
 {
 	uint64_t lo = USER_STACK_TOP - USER_STACK_SIZE;
 	for (uint64_t va = lo; va < USER_STACK_TOP; va += PGSIZE) {
@@ -413,19 +418,32 @@ static int setup_stack(struct space *sp, int argc, char **argv, uint64_t *rsp)
 	spin_unlock(&sp->lock);
 	if (r < 0)
 		return -ENOMEM;
-	uint64_t ptrs[MAX_ARGS + 2];
-	uint64_t top = USER_STACK_TOP;
-	for (int i = argc - 1; i >= 0; i--) {
-		size_t len = strlen(argv[i]) + 1;
-		top -= len;
-		if (space_write(sp, top, argv[i], len) < 0)
-			return -EFAULT;
-		ptrs[i + 1] = top;
+	int n = argc;
+	size_t bytes = 0;
+	while (v[n])
+		n++;
+	for (int i = 0; i < n; i++)
+		bytes += strlen(v[i]) + 1;
+	uint64_t str = USER_STACK_TOP - bytes;
+	uint64_t top = (str - (uint64_t)(n + 5) * 8) & ~15UL;   /* argc, 2 nulls, AT_NULL */
+	if (USER_STACK_TOP - top > MAX_ARGLEN + 64)
+		return -E2BIG;               /* (callers' bound: MAX_ARGLEN and 5 words) */
+	uint64_t w = top, zero = 0, c = (uint64_t)argc;
+	r = space_write(sp, w, &c, 8);
+	for (int i = 0; i < n && !r; i++) {
+		size_t len = strlen(v[i]) + 1;
+		w += 8;
+		if (i == argc)               /* argv's null */
+			r = space_write(sp, w, &zero, 8), w += 8;
+		r = r ? r : space_write(sp, str, v[i], len);
+		r = r ? r : space_write(sp, w, &str, 8);
+		str += len;
 	}
-	ptrs[0] = argc;
-	ptrs[argc + 1] = 0;
-	top = (top - (argc + 2) * 8) & ~15UL;
-	if (space_write(sp, top, ptrs, (argc + 2) * 8) < 0)
+	if (n == argc && !r)
+		r = space_write(sp, w += 8, &zero, 8);
+	for (int i = 0; i < 3 && !r; i++)    /* envp's null, AT_NULL's two words */
+		r = space_write(sp, w += 8, &zero, 8);
+	if (r < 0)
 		return -EFAULT;
 	*rsp = top;
 	return 0;
@@ -524,12 +542,14 @@ struct space *space_build(const char *prog, const struct elfsrc *src, int argc, 
 	return sp;
 }
 
-/* Name sp's VPs' space, say @TAG (start, exec) with its argv. */
+/* Name sp's VPs' space, say @TAG (start, exec) with its argv (the
+   line cut short at ANNOUNCE_MAX bytes, still JSON: json_str). */
+#define ANNOUNCE_MAX (2 * 1024 + 128)
 void space_announce(struct space *sp, const char *tag, int argc, char **argv)
 {
 	for (struct vp *v = sp->vps; v; v = v->space_next)
 		v->pp->space_id = sp->id;
-	char line[MAX_ARGLEN * 2 + 128];
+	char line[ANNOUNCE_MAX];
 	size_t n = ksnprintf(line, sizeof line, "@%s {\"space\": %d, \"prog\": \"%s\", \"argv\": [",
 			     tag, sp->id, sp->name);
 	for (int i = 0; i < argc; i++)

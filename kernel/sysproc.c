@@ -119,69 +119,32 @@ static void spawn_release(struct capent *caps, int n)
 		cap_release(&caps[i]);
 }
 
-static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, struct capent *caps, int nhandles);
+static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uenvp,
+		       struct capent *caps, int nhandles);
 
-long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uhandles, uint64_t nhandles, uint64_t f)
+long sys_spawn(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uhandles, uint64_t nhandles, uint64_t uenvp)
 {
-	(void)f;
 	struct capent caps[MAXCAP_SPACE];
 	int got;
 	long r = spawn_caps(uhandles, nhandles, caps, &got);
 	if (r >= 0)
-		r = spawn_args(uprog, argc, uargv, caps, (int)nhandles);
+		r = spawn_args(uprog, argc, uargv, uenvp, caps, (int)nhandles);
 	spawn_release(caps, got);        /* the child took references of its own */
 	return r;
 }
 
-/* The user's program name (or path) and argc strings at argv, copied
-   into one kmalloc'd buffer (*bufp, the caller frees it): the strings,
-   then the name at *bufp + MAX_ARGLEN; args[i] points at each. 0 or an
-   error (-E2BIG: over MAX_ARGLEN bytes; -ENAMETOOLONG). Spawn and exec. */
-long user_argv(uint64_t uprog, uint64_t argc, uint64_t uargv, char **bufp, char **args)
+static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t uenvp,
+		       struct capent *caps, int nhandles)
 {
-	long r;
-	*bufp = 0;
-	if ((int64_t)argc < 0 || argc > MAX_ARGS)
-		return -EINVAL;
-	uint64_t ptrs[MAX_ARGS];
-	if ((r = copyin(ptrs, uargv, argc * sizeof ptrs[0])) < 0)
-		return r;
-	char *buf = kmalloc(MAX_ARGLEN + FPATH_MAX), *name = buf + MAX_ARGLEN;
-	if (!buf)
-		return -ENOMEM;
-	r = copyin_str(name, uprog, FPATH_MAX);
-	if (r >= 0 && name[0] != '/' && r >= MAX_PROGNAME)
-		r = -EINVAL;                 /* (no module has so long a name) */
-	if (r == -EINVAL && name[0] == '/')
-		r = -ENAMETOOLONG;
-	size_t off = 0;
-	for (uint64_t i = 0; r >= 0 && i < argc; i++) {
-		r = copyin_str(buf + off, ptrs[i], MAX_ARGLEN - off);
-		if (r == -EINVAL)
-			r = -E2BIG;
-		args[i] = buf + off;
-		off += r + 1;
-	}
-	if (r < 0) {
-		kfree(buf);
-		return r;
-	}
-	*bufp = buf;
-	return 0;
-}
-
-static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, struct capent *caps, int nhandles)
-{
-	char *buf, *args[MAX_ARGS];
-	long r = user_argv(uprog, argc, uargv, &buf, args);
+	struct uargs a;
+	long r = args_copyin(uprog, argc, uargv, uenvp, &a);
 	if (r < 0)
 		return r;
-	char *name = buf + MAX_ARGLEN;
-	if (name[0] == '/')
-		r = spawn_file(name, (int)argc, args, caps, nhandles);
+	if (a.name[0] == '/')
+		r = spawn_file(a.name, a.argc, a.v, caps, nhandles);
 	else
-		r = space_spawn(name, (int)argc, args, myvp()->space, -1, 1, caps, nhandles);
-	kfree(buf);
+		r = space_spawn(a.name, a.argc, a.v, myvp()->space, -1, 1, caps, nhandles);
+	args_free(&a);
 	return r;
 }
 

@@ -97,10 +97,9 @@ static int errors(void)
 		result_int(&r, paths[i], rv == -1 ? errno : 0);
 	}
 	result_close(&r);
-	char *many[40];
-	for (int i = 0; i < 39; i++)
-		many[i] = "a";
-	many[39] = 0;
+	static char big[65 * 1024];      /* two of them: over ARG_MAX (128 KiB) */
+	memset(big, 'a', sizeof big - 1);
+	char *many[] = { "execp", big, big, 0 };
 	errno = 0;
 	result_int(&r, "e2big", execv("/bin/execp", many) == -1 ? errno : 0);
 	errno = 0;

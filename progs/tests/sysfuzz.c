@@ -959,6 +959,19 @@ static void do_spawn(struct fz *f)
 		nh = rand_arg(f);
 		hs[0] = 0;
 		break;
+	case 5:      /* the environment (the sixth word) somewhere odd, or a
+			word of it: -EFAULT (kernel/args.c) */
+		if (rand_below(&f->st, 2)) {
+			filed(f, K_spawn, SYS_spawn, syscall6(SYS_spawn, (long)"sysfuzz", 5, (long)argv, 0, 0,
+							     (long)bad_addr(f)),
+			      (long)"sysfuzz", 5, (long)argv, 0, 1, 0);
+		} else {
+			const char *ev[] = { "A=1", (const char *)bad_addr(f), 0 };
+			filed(f, K_spawn, SYS_spawn, syscall6(SYS_spawn, (long)"sysfuzz", 5, (long)argv, 0, 0,
+							     (long)ev),
+			      (long)"sysfuzz", 5, (long)argv, 0, 1, 0);
+		}
+		return;
 	case 4:      /* no handles: a child for certain (some_handle's are
 			often stale, and a run with no child tests no wait) */
 		nh = 0;

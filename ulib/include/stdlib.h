@@ -106,10 +106,15 @@ void *memalign(size_t align, size_t n);
 void *valloc(size_t n);
 void *pvalloc(size_t n);
 
-/* There is no environment: getenv finds nothing, setenv fails (ENOSYS). */
+/* The environment (ulib/libc/environ.c): `environ` in <unistd.h>;
+   clearenv and secure_getenv are glibc's (secure_getenv = getenv: no
+   set-user-ID programs). */
 char *getenv(const char *name);
+char *secure_getenv(const char *name);
 int setenv(const char *name, const char *value, int overwrite);
 int unsetenv(const char *name);
+int putenv(char *s);
+int clearenv(void);
 int system(const char *cmd);
 /* Temporary files on the disk (ulib/libc/tmpfile.c): the template's last
    6 characters ("XXXXXX", before `suffix` more) made unique; 0600 files,

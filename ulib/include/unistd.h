@@ -182,8 +182,9 @@ int fdatasync(int fd);
 
 unsigned sleep(unsigned s);
 /* Processes: fork and vfork (ulib/pthread/pfork.c); the exec family runs a
-   program file of the disk in this process's place (ulib/libc/exec.c; no
-   environment is passed) */
+   program file of the disk in this process's place (ulib/libc/exec.c),
+   with `environ` or the envp given */
+extern char **environ;
 pid_t fork(void);
 pid_t vfork(void);
 int execv(const char *path, char *const argv[]);

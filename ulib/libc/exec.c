@@ -6,13 +6,15 @@
  * __fd_keep, and __fd_inherit in the new program): files, pipes, the
  * console and /dev/null; the new program's 0, 1 and 2 are the console
  * unless one of those was there.
- * Anima programs get argv only: envp is not passed (env.c: there is no
- * environment), nor the working directory. Of signals, as POSIX says,
+ * The new program gets argv and envp (environ.c: execv, execvp, execl
+ * and execlp pass `environ`; a null envp is an empty environment, as on
+ * Linux), together at most ARG_MAX bytes (MAX_ARGLEN, kernel/args.c:
+ * E2BIG); not the working directory. Of signals, as POSIX says,
  * ignored ones stay ignored, handled ones are reset to SIG_DFL, and the
  * calling thread's mask and the pending signals stay (signal.c:
  * __sig_exec_keep, kernel/psig.c: psig_exec), and so does ITIMER_REAL
  * (alarm's time left: timer.c, SYS_alarmexec). A relative path is made
- * absolute first; execvp and execlp search "/bin:/usr/bin" (no PATH).
+ * absolute first; execvp, execlp and execvpe search PATH (pathsearch.c).
  * A program that is not an ELF executable is ENOEXEC (no shell runs it).
  */
 #include <unistd.h>
@@ -32,7 +34,6 @@ __attribute__((weak)) void __timer_exec_keep(int undo); /* timer.c: ITIMER_REAL 
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {
-	(void)envp;
 	char abs[PATH_MAX];
 	int argc = 0;
 	while (argv && argv[argc])
@@ -48,7 +49,7 @@ int execve(const char *path, char *const argv[], char *const envp[])
 		__sig_exec_keep(0);
 	if (__timer_exec_keep)
 		__timer_exec_keep(0);
-	long r = sys_exec(abs, argc, (const char *const *)argv, keep, MAXFILE_SPACE);
+	long r = syscall6(SYS_exec, (long)abs, argc, (long)argv, (long)keep, MAXFILE_SPACE, (long)envp);
 	__fd_unkeep();                   /* (it returns only on an error) */
 	if (__sig_exec_keep)
 		__sig_exec_keep(1);
@@ -60,52 +61,50 @@ int execve(const char *path, char *const argv[], char *const envp[])
 
 int execv(const char *path, char *const argv[])
 {
-	return execve(path, argv, 0);
+	return execve(path, argv, environ);
+}
+
+struct vecs {
+	char *const *argv, *const *envp;
+};
+
+static int try_exec(const char *path, void *arg)
+{
+	struct vecs *v = arg;
+	execve(path, v->argv, v->envp);
+	return errno;
 }
 
 int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	if (!file || !*file || strchr(file, '/'))
-		return execve(file, argv, envp);
-	static const char *const dirs[] = { "/bin/", "/usr/bin/" };
-	int err = ENOENT;
-	for (unsigned i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-		char p[PATH_MAX];
-		if (strlen(dirs[i]) + strlen(file) >= sizeof p) {
-			err = ENAMETOOLONG;
-			continue;
-		}
-		strcpy(p, dirs[i]);
-		strcat(p, file);
-		execve(p, argv, envp);
-		if (errno == EACCES)
-			err = EACCES;        /* found, not runnable: said if nothing runs */
-		else if (errno != ENOENT && errno != ENOTDIR)
-			return -1;           /* found, and it failed: say why */
-	}
-	errno = err;
+	struct vecs v = { argv, envp };
+	errno = path_search(file, try_exec, &v);
 	return -1;
 }
 
 int execvp(const char *file, char *const argv[])
 {
-	return execvpe(file, argv, 0);
+	return execvpe(file, argv, environ);
 }
 
-/* The list arguments after arg, to a null, into v (at most MAX_ARGS). */
+/* The list arguments arg... to the null, into the array v made here (a
+   count first, so only as many words as there are). */
 #define LIST(v, arg, ap)                                                    \
-	char *v[MAX_ARGS + 2];                                              \
-	int n_ = 0;                                                         \
-	for (char *a_ = (char *)arg; n_ <= MAX_ARGS + 1; a_ = va_arg(ap, char *)) { \
-		v[n_++] = a_;                                               \
-		if (!a_)                                                    \
-			break;                                              \
-	}                                                                   \
-	if (n_ > MAX_ARGS + 1) {                                            \
+	va_list c_;                                                         \
+	va_copy(c_, ap);                                                    \
+	size_t n_ = 1;                                                      \
+	for (char *a_ = (char *)arg; a_ && n_ <= MAX_ARGS; a_ = va_arg(c_, char *)) \
+		n_++;                                                       \
+	va_end(c_);                                                         \
+	if (n_ > MAX_ARGS) {                                                \
 		va_end(ap);                                                 \
 		errno = E2BIG;                                              \
 		return -1;                                                  \
-	}
+	}                                                                   \
+	char *v[n_];                                                        \
+	v[0] = (char *)arg;                                                 \
+	for (size_t i_ = 1; i_ < n_; i_++)                                  \
+		v[i_] = va_arg(ap, char *);
 
 int execl(const char *path, const char *arg, ...)
 {
@@ -113,7 +112,7 @@ int execl(const char *path, const char *arg, ...)
 	va_start(ap, arg);
 	LIST(v, arg, ap);
 	va_end(ap);
-	return execve(path, v, 0);
+	return execve(path, v, environ);
 }
 
 int execlp(const char *file, const char *arg, ...)

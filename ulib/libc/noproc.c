@@ -1,7 +1,7 @@
 /* popen, pclose and system without a shell: the command is a program and
    its arguments, split at spaces and tabs (no quoting, no redirection, no
-   variables), found as posix_spawnp finds it (a path with '/', else in
-   /bin and /usr/bin). popen spawns it with a pipe on its stdout ("r") or
+   variables), found as posix_spawnp finds it (a path with '/', else
+   along PATH), run with `environ`. popen spawns it with a pipe on its stdout ("r") or
    stdin ("w"; "e" makes our end FD_CLOEXEC) and gives our end as a
    stream; pclose closes the stream and waits for that child (its wait
    status). system runs the command and waits: its wait status, 127 in
@@ -55,7 +55,7 @@ static pid_t run(const char *cmd, int theirs, int fd, int ours)
 			posix_spawn_file_actions_addclose(&fa, theirs);
 	}
 	pid_t pid;
-	int e = posix_spawnp(&pid, argv[0], &fa, 0, argv, 0);
+	int e = posix_spawnp(&pid, argv[0], &fa, 0, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (e) {
 		errno = e;

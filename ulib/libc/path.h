@@ -18,6 +18,11 @@
 int abs_path(const char *path, char *out);
 int abs_path_at(int dirfd, const char *path, char *out);
 
+/* file searched along PATH as execvp does (pathsearch.c): try(p, arg)
+   for each place p, which returns 0 (found: the search ends) or an
+   errno. 0, or the errno the search ends with. */
+int path_search(const char *file, int (*try)(const char *path, void *arg), void *arg);
+
 /* open() made descriptor fd from the absolute path: remembered, so
    openat, fstatat and fchdir can use the descriptor as a directory. */
 void path_opened(int fd, const char *abs);

@@ -4,8 +4,10 @@
  * group: setpgid) and the file actions in order (open, close, dup2), then the
  * exec (exec.c). The child reports a failure of any step by ending with
  * status 127, as POSIX allows; before forking, the path is checked to be
- * an executable regular file, so a missing or unrunnable program is an
- * error of the call itself (ENOENT, EACCES) in the common case. The
+ * an executable regular file (posix_spawnp: along PATH, pathsearch.c),
+ * so a missing or unrunnable program is an error of the call itself
+ * (ENOENT, EACCES) in the common case. The child runs with envp (a
+ * null one is empty, as glibc's execve on Linux makes it). The
  * child's descriptors are those fork gives a child (fork.c: the kernel's
  * open files are not copied; files the actions open are the child's own).
  */
@@ -17,6 +19,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include "path.h"
 
 #define NFD 64          /* descriptors (fd.c) */
 
@@ -145,32 +148,27 @@ static void child(const char *path, int search, const posix_spawn_file_actions_t
 	_exit(127);
 }
 
-/* The checks before the fork: the program at path can be run (for a
-   search, the first of /bin and /usr/bin that has it). */
-static int runnable(const char *path, int search, char *out)
+/* The program at path can be run: 0 or an errno. */
+static int can_run(const char *path, void *arg)
 {
-	if (search && !strchr(path, '/')) {
-		static const char *const dirs[] = { "/bin/", "/usr/bin/" };
-		for (unsigned i = 0; i < 2; i++)
-			if (strlen(dirs[i]) + strlen(path) < PATH_MAX) {
-				strcpy(out, dirs[i]);
-				strcat(out, path);
-				if (!runnable(out, 0, out))
-					return 0;
-			}
-		return ENOENT;
-	}
+	(void)arg;
 	struct stat st;
 	if (stat(path, &st) < 0)
 		return errno;
 	return S_ISREG(st.st_mode) && (st.st_mode & 0111) ? 0 : EACCES;
 }
 
+/* The check before the fork: the program can be run (for a search, a
+   place along PATH has one, as the child's execvpe will find it). */
+static int runnable(const char *path, int search)
+{
+	return search ? path_search(path, can_run, 0) : can_run(path, 0);
+}
+
 static int spawn(pid_t *pid, const char *path, int search, const posix_spawn_file_actions_t *fa,
 		 const posix_spawnattr_t *at, char *const argv[], char *const envp[])
 {
-	char found[PATH_MAX];
-	int e = runnable(path, search, found);
+	int e = runnable(path, search);
 	if (e)
 		return e;
 	pid_t p = fork();

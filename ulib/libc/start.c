@@ -1,10 +1,11 @@
 /*
  * Program start and end. crt0.S calls __libc_start with the argument
  * vector the kernel laid out; everything ulib needs is initialized
- * lazily, so there is nothing to set up before main.
+ * lazily, so there is nothing to set up before main but `environ`.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <errno.h>
 #include <string.h>
 #include <limits.h>
@@ -35,6 +36,7 @@ __attribute__((weak, noreturn)) void __program_start(int argc, char **argv)
 
 __attribute__((noreturn)) void __libc_start(int argc, char **argv)
 {
+	environ = argv + argc + 1;   /* after argv's null (docs/abi.md) */
 	prog_argc = argc;
 	prog_argv = argv;
 	if (argc > 0 && argv[0]) {

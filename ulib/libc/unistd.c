@@ -29,7 +29,7 @@ long sysconf(int name)
 	case _SC_CLK_TCK:
 		return 100;
 	case _SC_ARG_MAX:
-		return MAX_ARGLEN;           /* argv's bytes (<anima/layout.h>); no environment */
+		return MAX_ARGLEN;           /* argv's and envp's strings, 8 bytes a pointer (<anima/layout.h>) */
 	case _SC_CHILD_MAX:
 		return 32;                   /* kernel/vp.h's MAXCHILD: live children a space may have */
 	case _SC_OPEN_MAX:

@@ -16,8 +16,11 @@
 #define USER_STACK_MAX  (8UL << 20)                  /* the rest down to this: demand-zero */
 #define USER_TOP        0x0000800000000000UL  /* first non-user address */
 
-#define MAX_ARGS        32                     /* argv entries for a program */
-#define MAX_ARGLEN      1024                   /* total bytes of argv strings */
+/* A program's argv and environment (kernel/args.c): the strings with
+   their NULs plus 8 bytes a pointer, at most MAX_ARGLEN (sysconf's
+   ARG_MAX), so at most MAX_ARGS words in all; more is E2BIG. */
+#define MAX_ARGLEN      (128 * 1024)
+#define MAX_ARGS        (MAX_ARGLEN / 8)
 #define MAX_PROGNAME    32
 
 #endif

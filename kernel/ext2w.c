@@ -307,7 +307,11 @@ static long write_step(struct fsctx *c, uint32_t ino, uint64_t *pos, uint64_t k,
 		r = -EFBIG;
 		goto put;
 	}
-	k = MIN(k, maxsize() - *pos);
+	/* (k was cut at the block of the caller's pos; an append's pos is
+	   the end, elsewhere in its block when another open file appended
+	   meanwhile: the copy went past the block, over a neighbour in the
+	   buffer or past its page, and the record's tail was never written) */
+	k = MIN(k, MIN(maxsize() - *pos, BS - *pos % BS));
 	if ((r = bmap_w(c, ip, ib, *pos / BS, 1, &db)) || (r = fsblock(c, db, b, p)))
 		goto put;
 	uint64_t end = *pos + (append ? MIN(append, maxsize() - *pos) : k);

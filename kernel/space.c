@@ -25,10 +25,17 @@ volatile int live_spaces;
    stored shared file pages too (halt_ended), not only the last space's. */
 static struct space *ended;
 static struct spinlock ended_lock = SPINLOCK_INIT("ended");
+/* Take-downs under way (space_put, from ended_drop until the pages are
+   let go): the halt waits for them, since a space off the list whose
+   pages are not yet let go has its stores in neither place. */
+static int tearing;
 
+/* Take sp off the list; the caller's take-down counts in `tearing`
+   (in the same step, so the halt sees the one or the other). */
 static void ended_drop(struct space *sp)
 {
 	spin_lock(&ended_lock);
+	__atomic_fetch_add(&tearing, 1, __ATOMIC_RELAXED);
 	for (struct space **pp = &ended; *pp; pp = &(*pp)->ended_next)
 		if (*pp == sp) {
 			*pp = sp->ended_next;
@@ -43,6 +50,12 @@ static void halt_ended(void)
 	for (struct space *sp = ended; sp; sp = sp->ended_next)
 		fshare_halt_space(sp->pml4);
 	spin_unlock(&ended_lock);
+	/* A take-down on another CPU queues its stores as it lets its pages
+	   go (fshare_put); it takes no lock we hold and never waits, so this
+	   ends. (A CPU that was tearing a space down at the halt lost its
+	   stores: test_orphcrash's ended-child test, 'k's at -smp 2.) */
+	while (__atomic_load_n(&tearing, __ATOMIC_ACQUIRE))
+		__asm__ volatile("" ::: "memory");   /* (no pause: jitter.c) */
 }
 volatile int held_spaces;           /* page tables not yet freed (INFO_SPACES_HELD) */
 
@@ -92,10 +105,12 @@ void space_put(struct space *sp)
 					    those it paid for and others hold are theirs now */
 	uint64_t n[2];
 	ended_drop(sp);                  /* (before its tables go: the halt may walk them) */
+	shake();                         /* (the halt's window: halt_ended waits for us) */
 	vm_free_user(sp->pml4, n);
 	sp->pml4 = 0;
 	lazy_free(sp);
 	file_space_free(sp);             /* its descriptors (sysfile.c) */
+	__atomic_fetch_sub(&tearing, 1, __ATOMIC_RELEASE);   /* (its stores are queued: halt_ended) */
 	/* What the space was charged for must be what it held: a charge
 	   without a page (or a page without one) lets a space pass its quota
 	   or locks it out of memory it never used (test builds only). */

@@ -28,7 +28,7 @@ SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_l
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
 SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(sigexec); SYSDECL(alarmexec);
 SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special); SYSDECL(file_setfl);
-SYSDECL(clockset);
+SYSDECL(clockset); SYSDECL(file_write_where);
 SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
 SYSDECL(lock); SYSDECL(lock_wait);
 
@@ -93,6 +93,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_file_setfl] = sys_file_setfl,
 	[SYS_lock] = sys_lock,
 	[SYS_lock_wait] = sys_lock_wait,
+	[SYS_file_write_where] = sys_file_write_where,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,
 	[SYS_futex_wait] = sys_futex_wait,

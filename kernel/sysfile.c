@@ -570,8 +570,9 @@ void file_space_free(struct space *sp)
 }
 
 /* Write n bytes at off (the descriptor's offset if `at` is 0; its end
-   with FO_APPEND). A wait after some bytes ends the write short. */
-static long do_write(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at)
+   with FO_APPEND). A wait after some bytes ends the write short; then
+   the position its first byte went to is stored at uwhere (if not 0). */
+static long do_write(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at, uint64_t uwhere)
 {
 	struct space *sp = myvp()->space;
 	struct file *f = fget(sp, fd);
@@ -611,6 +612,8 @@ static long do_write(uint64_t fd, uint64_t ubuf, uint64_t n, int64_t off, int at
 		fmap_file_drop(f->ip.ino, where, (uint64_t)r);   /* our maps see the new bytes */
 	if (r > 0)
 		fshare_write(f->ip.ino, where, ubuf, (uint64_t)r);   /* and every space's shared ones */
+	if (r > 0 && (uint64_t)r < n && uwhere)
+		copyout(uwhere, &where, sizeof where);   /* (a bad address: the caller's loss, r stands) */
 	if (r == -EBWAIT)
 		r = 0;
 out:
@@ -621,13 +624,23 @@ out:
 long sys_file_write(ARGS)
 {
 	UNUSED();
-	return do_write(a0, a1, a2, 0, 0);
+	return do_write(a0, a1, a2, 0, 0, 0);
+}
+
+/* (fd, buf, n, uint64_t *at): a write that says where a short one went
+   (ulib's O_APPEND writes: the rest goes into the room the kernel kept,
+   and the open file's offset, shared with a fork's child and moved by
+   its appends, cannot say where that is). */
+long sys_file_write_where(ARGS)
+{
+	UNUSED();
+	return do_write(a0, a1, a2, 0, 0, a3);
 }
 
 long sys_file_pwrite(ARGS)
 {
 	UNUSED();
-	return do_write(a0, a1, a2, (int64_t)a3, 1);
+	return do_write(a0, a1, a2, (int64_t)a3, 1, 0);
 }
 
 /* (fd, length) */

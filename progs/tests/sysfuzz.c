@@ -1107,8 +1107,11 @@ static void do_pipe(struct fz *f)
 	case 1:                              /* into memory that must fault */
 		issue(f, K_pipe, SYS_pipe, (long)bad_addr(f), 0, 0, 0, 0, 1, 0);
 		break;
-	case 2:
-		issue(f, K_pipe, SYS_file_write, pipe_some_fd(f), rand_arg(f), n, 0, 0, 0, 0);
+	case 2:                              /* (write_where: its position's address any) */
+		if (rand_below(&f->st, 2))
+			issue(f, K_pipe, SYS_file_write, pipe_some_fd(f), rand_arg(f), n, 0, 0, 0, 0);
+		else
+			issue(f, K_pipe, SYS_file_write_where, pipe_some_fd(f), rand_arg(f), n, rand_arg(f), 0, 0, 0);
 		break;
 	case 3:
 		issue(f, K_pipe, SYS_file_read, pipe_some_fd(f), read_buf(f), n % (long)(sizeof pool / 2), 0, 0, 0, 0);
@@ -1696,6 +1699,7 @@ static void do_raw(struct fz *f)
 		{ SYS_sigexec, K_psig }, { SYS_clockset, K_plain },
 		{ SYS_pipe, K_pipe },
 		{ SYS_pipe_wait, K_pipe }, { SYS_file_special, K_pipe }, { SYS_file_setfl, K_pipe },
+		{ SYS_file_write_where, K_pipe },
 		{ SYS_alarmexec, K_psig }, { SYS_lock, K_lock }, { SYS_lock_wait, K_lock },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)

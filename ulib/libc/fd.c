@@ -187,27 +187,32 @@ int __fd_pipe(const int k[2], int flags, int fd[2])
    the kernel writes short (it stops at a disk wait once bytes are in). */
 /* An append the kernel ended short (it waited for the disk) kept the
    room for all n bytes at the end (kernel/ext2w.c): the rest goes
-   there, at the offset it left, and not after another process's append
-   (O_APPEND writes are atomic). The offset moves past it all. */
+   there, and not after another process's append (O_APPEND writes are
+   atomic). SYS_file_write_where says where that room is: the open
+   file's offset cannot, as a fork's child shares it and its appends
+   move it meanwhile (the rest then went after the child's record and
+   the room stayed zeros). The offset moves past it all. */
 static ssize_t __file_write(int kfd, const void *buf, size_t n, off_t off, int append)
 {
 	size_t done = 0;
 	long r = 0;
 	int moved = 0;
 	while (done < n) {
-		r = off < 0 ? syscall3(SYS_file_write, kfd, (const char *)buf + done, n - done)
-			    : syscall4(SYS_file_pwrite, kfd, (const char *)buf + done, n - done,
-				       off + (off_t)done);
+		const char *p = (const char *)buf + done;
+		uint64_t at = 0;
+		if (off >= 0)
+			r = syscall4(SYS_file_pwrite, kfd, p, n - done, off + (off_t)done);
+		else if (append)
+			r = syscall4(SYS_file_write_where, kfd, p, n - done, &at);
+		else
+			r = syscall3(SYS_file_write, kfd, p, n - done);
 		if (r <= 0)
 			break;
-		done += (size_t)r;
-		if (off < 0 && append && done < n) {
-			long at = syscall3(SYS_file_lseek, kfd, 0, SEEK_CUR);
-			if (at < 0)
-				break;
+		if (off < 0 && append && done + (size_t)r < n) {
 			off = (off_t)at - (off_t)done;
 			moved = 1;
 		}
+		done += (size_t)r;
 	}
 	if (moved)
 		syscall3(SYS_file_lseek, kfd, off + (off_t)done, SEEK_SET);

@@ -139,6 +139,10 @@
 #define SYS_file_setfl  60  /* (fd, FO_APPEND or 0) -> 0: fcntl(F_SETFL)'s O_APPEND, on the open file, so
                                every descriptor naming it (dup's, a fork's child's) sees it; -EBADF,
                                -EINVAL for other bits */
+#define SYS_file_write_where 63 /* (fd, buf, n, uint64_t *at) -> as SYS_file_write; a short count
+                               (0 < count < n) also stores at *at the position its first byte went
+                               to: an append's room runs from there to *at + n, for the rest
+                               (SYS_file_pwrite), found without the shared offset */
 
 #define SYS_sleep       64  /* (uint64_t ns) -> 0 */
 #define SYS_io          65  /* (latency ns, value) -> value, after a simulated device latency */

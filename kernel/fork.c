@@ -192,8 +192,10 @@ int wait_status(const struct space *sp)
 long sys_waitpid(uint64_t pid, uint64_t ustatus, uint64_t options, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)d, (void)e, (void)f;
-	if (options & ~(1UL | KWNOWAIT))
+	if (options & ~(1UL | KWNOWAIT | KWUNTRACED | KWCONTINUED))
 		return -EINVAL;
+	int how = ((options & KWNOWAIT) ? 3 : 1) | ((options & KWUNTRACED) ? WAIT_STOP : 0) |
+		  ((options & KWCONTINUED) ? WAIT_CONT : 0);
 	int64_t p = (int64_t)pid;
 	if (p == -1 || p == 0)
 		return space_wait_any(p ? 0 : myvp()->space->pgid, (int)options, (int *)ustatus);
@@ -203,10 +205,12 @@ long sys_waitpid(uint64_t pid, uint64_t ustatus, uint64_t options, uint64_t d, u
 		return space_wait_any((int)-p, (int)options, (int *)ustatus);
 	if (options & 1) {
 		int ended = space_child_ended((int)pid);
-		if (ended <= 0)
+		if (ended < 0 || (!ended && !(how & (WAIT_STOP | WAIT_CONT))))
 			return ended;
+		if (!ended)
+			how |= WAIT_POLL;   /* a stop or continue, or 0 (space_wait) */
 	}
-	return space_wait((int)pid, (int *)ustatus, (options & KWNOWAIT) ? 3 : 1);
+	return space_wait((int)pid, (int *)ustatus, how);
 }
 
 /* A reference to space `id` (with its tables alive), or 0. */
@@ -227,18 +231,19 @@ struct space *space_hold(int id)
 }
 
 /* (pid, sig): sig to a process. pid > 0: that process, if it is a
-   descendant of the caller or its parent (the relation is the
-   authority: -EPERM for another that exists, -ESRCH if none does); pid
-   0, -1 and below: many (pgrp.c: kill_many). sig 0 checks only; the stop
-   signals are -EINVAL (no job control). A target that catches sig gets
-   it pending (psig.c); otherwise SIGCHLD, SIGCONT, SIGURG and SIGWINCH
-   (ignored by default, or by it) do nothing, and every other signal ends
-   the space, WTERMSIG = sig; a real-time signal past the target's
-   queue is -EAGAIN. */
+   process the caller may signal (space_may_signal: its session, its
+   descendants, its parent; -EPERM for another that exists, -ESRCH if
+   none does); pid 0, -1 and below: many (pgrp.c: kill_many). sig 0
+   checks only. SIGSTOP, and SIGTSTP, SIGTTIN, SIGTTOU unless caught or
+   ignored, stop the target, SIGCONT continues it (pstop.c). A target
+   that catches sig gets it pending (psig.c); otherwise SIGCHLD, SIGCONT,
+   SIGURG and SIGWINCH (ignored by default, or by it) do nothing, and
+   every other signal ends the space, WTERMSIG = sig; a real-time signal
+   past the target's queue is -EAGAIN. */
 long sys_kill(uint64_t pid, uint64_t sig, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)c, (void)d, (void)e, (void)f;
-	if (sig > 64 || (sig >= 19 && sig <= 22))
+	if (sig > 64)
 		return -EINVAL;
 	if ((int64_t)pid < -0x7fffffffL || (int64_t)pid > 0x7fffffff)
 		return -ESRCH;

@@ -447,6 +447,12 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep);
 struct space *space_lookup(int id);
 int space_may_signal(struct space *me, struct space *t);
 int space_hold_all(struct space **out, int max);
+/* space_wait's posix bits beyond 1 (Linux's status) and 2 (KWNOWAIT):
+   a stop (WUNTRACED), a continue (WCONTINUED) reports too; WAIT_POLL:
+   0 if nothing is due (pstop.c) */
+#define WAIT_STOP 4
+#define WAIT_CONT 8
+#define WAIT_POLL 16
 long space_wait(int id, int *ustatus, int posix);
 long space_wait_any(int pgid, int options, int *ustatus);
 int space_child_ended(int id);
@@ -485,6 +491,15 @@ int psig_reaps(struct space *sp);
 void psig_fork(struct space *sp, struct space *ch);
 long psig_pending(struct space *sp, uint64_t what);
 int psig_rt_queue(struct psig *p, const struct ksiginfo *si);
+void psig_chld(struct space *par, int id, int code, int status);
+
+/* pstop.c */
+void pstop_stop(struct space *t, int sig);
+void pstop_cont(struct space *t);
+void pstop_release(struct space *t);
+void pstop_park(void);
+void pstop_left(struct vp *v);
+int pstop_due(struct space *ch, int how, int consume);
 
 /* psigexec.c */
 void psig_exec(struct space *old, struct space *nw);

@@ -13,10 +13,12 @@
  * it leads a group already (EPERM). There are no terminals, so nothing
  * else depends on them.
  *
- * Who may be signalled is the relation alone (space_may_signal): the
- * caller's descendants and its parent. kill_many never signals the
- * caller (ulib runs the caller's own handlers: kill(0) and a kill of its
- * own group include it there; kill(-1) does not, as Linux).
+ * Who may be signalled (space_may_signal): every process of the
+ * caller's session, and the relation: the caller's descendants and its
+ * parent. kill_many never signals the caller (ulib runs the caller's own
+ * handlers: kill(0) and a kill of its own group include it there;
+ * kill(-1) does not, as Linux), and kill(-1) spares space 1, the boot's
+ * first program (Linux's init).
  */
 #include "kernel.h"
 
@@ -99,7 +101,8 @@ long kill_many(int pid, int sig)
 	int g = pid == 0 ? me->pgid : -pid;
 	for (int i = 0; i < n; i++) {
 		struct space *t = hold[i];
-		if (t != me && t->state == SP_ALIVE && (pid == -1 || t->pgid == g)) {
+		if (t != me && t->state == SP_ALIVE && (pid == -1 || t->pgid == g) &&
+		    !(pid == -1 && t->id == 1)) {
 			there++;
 			if (space_may_signal(me, t)) {
 				sent++;

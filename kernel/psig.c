@@ -77,11 +77,13 @@ int psig_rt_queue(struct psig *p, const struct ksiginfo *si)
    it. -EAGAIN: t's real-time queue is full. */
 static int send(struct space *t, const struct ksiginfo *si)
 {
-	int sig = si->signo, end = 0, r = 0, told = 0;
+	int sig = si->signo, end = 0, r = 0, told = 0, stop = 0;
 	spin_lock(&t->lock);
 	struct psig *p = &t->psig;
 	if (t->state != SP_ALIVE)
 		;
+	else if (sig == 19 || (sig >= 20 && sig <= 22 && !((p->catch | p->ign) & BIT(sig))))
+		stop = 1;                    /* SIGSTOP; the others' default action */
 	else if (sig < PSIG_MAX && (p->catch & BIT(sig))) {
 		if (sig >= PSIG_RTMIN)
 			r = psig_rt_queue(p, si);
@@ -97,6 +99,10 @@ static int send(struct space *t, const struct ksiginfo *si)
 	} else
 		end = !(sig < PSIG_MAX && (p->ign & BIT(sig))) && !dfl_ignored(sig);
 	spin_unlock(&t->lock);
+	if (sig == 18)
+		pstop_cont(t);       /* caught or ignored too; a handler's event is queued first (pstop.c) */
+	if (stop)
+		pstop_stop(t, sig);
 	if (end)
 		space_signal(t, sig);
 	if (told)
@@ -125,6 +131,14 @@ int psig_child_end(struct space *ch)
 	return psig_reaps(par);
 }
 
+/* A child's stop or continue (pstop.c): SIGCHLD for its parent par
+   (table_lock held), si_code KSI_CLD_STOPPED or KSI_CLD_CONTINUED. */
+void psig_chld(struct space *par, int id, int code, int status)
+{
+	struct ksiginfo si = { .signo = 17, .code = code, .pid = id, .status = status };
+	send(par, &si);
+}
+
 /* Does sp have its children collected at their end (SIGCHLD ignored, or
    SIGD_NOCLDWAIT)? */
 int psig_reaps(struct space *sp)
@@ -142,6 +156,7 @@ void psig_fork(struct space *sp, struct space *ch)
 	ch->psig.catch = sp->psig.catch;
 	ch->psig.ign = sp->psig.ign;
 	ch->psig.nocldwait = sp->psig.nocldwait;
+	ch->psig.nocldstop = sp->psig.nocldstop;
 }
 
 /* INFO_SIGPEND, what: 0 the pending set, 1 EV_PSIG posted, 2 takes */
@@ -159,9 +174,9 @@ long psig_pending(struct space *sp, uint64_t what)
 long sys_sigdisp(uint64_t sig, uint64_t how, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)c, (void)d, (void)e, (void)f;
-	uint64_t disp = how & ~(uint64_t)SIGD_NOCLDWAIT;
+	uint64_t disp = how & ~(uint64_t)(SIGD_NOCLDWAIT | SIGD_NOCLDSTOP);
 	if (!sig || sig >= PSIG_MAX || sig == 9 || sig == 19 || disp > SIGD_CATCH ||
-	    ((how & SIGD_NOCLDWAIT) && sig != 17))
+	    ((how & (SIGD_NOCLDWAIT | SIGD_NOCLDSTOP)) && sig != 17))
 		return -EINVAL;
 	struct space *me = myvp()->space;
 	spin_lock(&me->lock);
@@ -179,8 +194,10 @@ long sys_sigdisp(uint64_t sig, uint64_t how, uint64_t c, uint64_t d, uint64_t e,
 				p->rtq[n++] = p->rtq[i];
 		p->nrtq = n;
 	}
-	if (sig == 17)
+	if (sig == 17) {
 		p->nocldwait = (how & SIGD_NOCLDWAIT) != 0;
+		p->nocldstop = (how & SIGD_NOCLDSTOP) != 0;
+	}
 	spin_unlock(&me->lock);
 	return 0;
 }
@@ -263,9 +280,12 @@ long sys_sigtake(uint64_t ubuf, uint64_t n, uint64_t c, uint64_t d, uint64_t e, 
 long sys_sigdie(uint64_t sig, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)b, (void)c, (void)d, (void)e, (void)f;
-	if (!sig || sig >= PSIG_MAX || (sig >= 19 && sig <= 22) || dfl_ignored((int)sig))
+	if (!sig || sig >= PSIG_MAX || dfl_ignored((int)sig))
 		return -EINVAL;
-	space_signal(myvp()->space, (int)sig);
+	if (sig >= 19 && sig <= 22)
+		pstop_stop(myvp()->space, (int)sig);   /* returns once continued (or killed) */
+	else
+		space_signal(myvp()->space, (int)sig);
 	return 0;                        /* the return path sees the space dying */
 }
 
@@ -273,7 +293,7 @@ long sys_sigdie(uint64_t sig, uint64_t b, uint64_t c, uint64_t d, uint64_t e, ui
 long sys_sigqueue(uint64_t pid, uint64_t sig, uint64_t value, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)d, (void)e, (void)f;
-	if (!sig || sig >= PSIG_MAX || (sig >= 19 && sig <= 22))
+	if (!sig || sig >= PSIG_MAX)
 		return -EINVAL;
 	if ((int64_t)pid <= 0 || pid > 0x7fffffff)
 		return -ESRCH;

@@ -46,7 +46,7 @@ void sched_init_cpu(struct cpu *c)
 static void quantum_begin(struct cpu *c, struct vp *vp, uint64_t now)
 {
 	c->quantum_end = now + quantum_ns;
-	c->need_resched = 0;
+	c->need_resched = vp->space->stopped;   /* stopped: it parks before user mode (pstop.c) */
 	c->warned = WARN_NONE;
 	c->warn_at = 0;
 	warn_arm(c, vp);             /* its warning time, or a quantum of probation */
@@ -208,7 +208,9 @@ void scheduler(void)
 			pause();
 		vp->on_cpu = 1;
 		vp->cpu = c;
-		vp->state = VP_RUNNING;
+		/* (a fence, for free: the state before quantum_begin reads
+		   `stopped`, as pstop.c's kick sets that before it reads states) */
+		__atomic_exchange_n(&vp->state, VP_RUNNING, __ATOMIC_SEQ_CST);
 		vp->switches++;
 		vstat(VS_DISPATCH, 1);
 		vstat(VS_DISPATCH_VIEW, vp->view != 0);
@@ -253,6 +255,8 @@ void scheduler(void)
 		   freed it again (a kernel stack freed twice, seen in CI). A
 		   zombie stays a zombie, and nobody else frees it. */
 		int zombie = vp->state == VP_ZOMBIE;
+		if (unlikely(vp->stopkick))
+			pstop_left(vp);  /* off its CPU after a stop's kick */
 		view_unload(c);          /* before another CPU may run (or free) vp */
 		c->vp = 0;
 		__atomic_store_n(&vp->on_cpu, 0, __ATOMIC_RELEASE);
@@ -542,6 +546,10 @@ void sched_quantum_end(void)
 {
 	struct cpu *c = mycpu();
 	struct vp *vp = c->vp;
+	if (unlikely(vp->space->stopped)) {
+		pstop_park();            /* its space is stopped: here until continued */
+		return;
+	}
 	uint64_t now = now_ns();
 	if (now < c->quantum_end || !warn_contended(c)) {
 		vp_yield();              /* a plain reschedule request, or nobody waits */

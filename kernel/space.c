@@ -148,6 +148,7 @@ static int space_end(struct space *sp, int status, const char *cause, int signo)
 		return 0;
 	}
 	sp->state = SP_DYING;
+	pstop_release(sp);               /* stopped: its parked VPs run to their exit */
 	sp->exit_status = status;
 	sp->kill_cause = cause;
 	sp->kill_signo = signo;
@@ -239,6 +240,7 @@ void space_finish(struct space *sp)
 		struct space *ch = table[i];
 		if (ch && ch->parent == sp) {
 			ch->parent = 0;
+			ch->orphaned = 1;        /* its getppid is 1 from now on (INFO_PARENT) */
 			if (ch->state == SP_DEAD) {
 				table[i] = 0;
 				maybe_free(ch);
@@ -289,6 +291,7 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep)
 	nw->sid = old->sid;
 	nw->execd = 1;
 	nw->parent = old->parent;
+	nw->orphaned = old->orphaned;
 	nw->boot_slot = old->boot_slot;
 	old->boot_slot = -1;
 	nw->waiters = old->waiters;      /* the parent's waits go on with the new image */
@@ -372,12 +375,15 @@ static int nchildren(struct space *sp)
 	return n;
 }
 
-/* May `me` send t a signal? t is one of me's descendants (a child, its
-   children, ...) or me's parent: the relation is the authority. */
+/* May `me` send t a signal? t is itself, in me's session (siblings, the
+   whole job: Linux's one user may signal them all), one of me's
+   descendants (a child, its children, ...) or me's parent: what the
+   kernel recorded of the two is the authority, never the pid alone
+   (pids are guessable: docs/security.md). */
 int space_may_signal(struct space *me, struct space *t)
 {
 	spin_lock(&table_lock);
-	int ok = t != me && me->parent == t;
+	int ok = t == me || me->parent == t || t->sid == me->sid;
 	struct space *a = t->parent;
 	for (int n = 0; !ok && a && n < MAXSPACE; a = a->parent, n++)
 		ok = a == me;
@@ -631,9 +637,17 @@ long space_wait(int id, int *ustatus, int posix)
 	}
 	ch->nwaiters++;
 	long r = id;
+	int stopst = -1;                 /* a stop or continue reported (pstop.c) */
 	while (ch->state != SP_DEAD) {
 		if (me->state != SP_ALIVE) {       /* we are being killed */
 			r = -EINTR;
+			break;
+		}
+		if ((posix & (WAIT_STOP | WAIT_CONT)) &&
+		    (stopst = pstop_due(ch, posix, !(posix & 2))) >= 0)
+			break;
+		if (posix & WAIT_POLL) {           /* WNOHANG with those: nothing due */
+			r = 0;
 			break;
 		}
 		self->wait_next = ch->waiters;
@@ -652,18 +666,18 @@ long space_wait(int id, int *ustatus, int posix)
 	   child's end, as POSIX says: one that ended while we waited (our
 	   wait kept space_finish from collecting it) or that space_finish
 	   has not reached yet is collected here, and the wait is -ECHILD. */
-	if (r > 0 && (posix & 1) && psig_reaps(me)) {
+	if (r > 0 && (posix & 1) && stopst < 0 && psig_reaps(me)) {
 		r = -ECHILD;
 		ch->collected = 1;
 	}
-	int status = posix ? wait_status(ch) : ch->exit_status;
+	int status = stopst >= 0 ? stopst : posix ? wait_status(ch) : ch->exit_status;
 	spin_unlock(&table_lock);
 	shake();                         /* the child uncollected, nwaiters holding it */
 	/* Report before collecting, so a bad pointer leaves the child collectable. */
 	if (r > 0 && ustatus && copyout((uint64_t)ustatus, &status, sizeof status) < 0)
 		r = -EFAULT;
 	spin_lock(&table_lock);
-	if (r > 0 && !(posix & 2))       /* (2: KWNOWAIT, it stays to be waited for) */
+	if (r > 0 && !(posix & 2) && stopst < 0)   /* (2: KWNOWAIT, it stays to be waited for) */
 		ch->collected = 1;
 	if (--ch->nwaiters == 0 && ch->collected && table[slot] == ch) {
 		table[slot] = 0;
@@ -687,7 +701,9 @@ long space_wait(int id, int *ustatus, int posix)
  */
 long space_wait_any(int pgid, int options, int *ustatus)
 {
-	int nohang = options & 1, how = (options & KWNOWAIT) ? 3 : 1;
+	int nohang = options & 1, how = ((options & KWNOWAIT) ? 3 : 1) |
+					((options & KWUNTRACED) ? WAIT_STOP : 0) |
+					((options & KWCONTINUED) ? WAIT_CONT : 0);
 	struct vp *self = myvp();
 	struct space *me = self->space;
 	spin_lock(&table_lock);
@@ -702,6 +718,8 @@ long space_wait_any(int pgid, int options, int *ustatus)
 				if (table[i]->state == SP_DEAD && !table[i]->collected &&
 				    !(reaps && !table[i]->psig.ended))
 					done = table[i]->id;
+				else if ((how & (WAIT_STOP | WAIT_CONT)) && pstop_due(table[i], how, 0) >= 0)
+					done = table[i]->id;   /* stopped or continued (pstop.c) */
 			}
 		if (!any || (!done && nohang)) {
 			spin_unlock(&table_lock);
@@ -709,8 +727,8 @@ long space_wait_any(int pgid, int options, int *ustatus)
 		}
 		if (done) {
 			spin_unlock(&table_lock);
-			long r = space_wait(done, ustatus, how);
-			if (r != -ECHILD)  /* (another VP of ours collected it first: look again) */
+			long r = space_wait(done, ustatus, how | WAIT_POLL);
+			if (r != -ECHILD && r != 0)  /* (another VP of ours collected it first: look again) */
 				return r;
 			spin_lock(&table_lock);
 			continue;

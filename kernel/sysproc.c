@@ -218,7 +218,7 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 	case INFO_PARENT: {
 		spin_lock(&table_lock);      /* (space_finish orphans under it) */
 		struct space *p = myvp()->space->parent;
-		long id = p ? p->id : 0;
+		long id = p ? p->id : myvp()->space->orphaned;   /* an orphan: 1, Linux's init */
 		spin_unlock(&table_lock);
 		return id;
 	}

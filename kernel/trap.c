@@ -108,8 +108,11 @@ void user_return_checks(struct trapframe *tf)
 		     c->warned == WARN_DUE || tf->rip >= USER_TOP)) {
 		if (vp->space->state != SP_ALIVE)
 			vp_exit();
-		if (c->need_resched)
+		if (c->need_resched) {
 			sched_quantum_end();     /* (we may come back on another CPU) */
+			while (unlikely(vp->space->stopped) && vp->space->state == SP_ALIVE)
+				pstop_park();    /* stopped while it waited for a CPU (pstop.c) */
+		}
 		if (unlikely(vp->bad_fs) && vp->space->state == SP_ALIVE)
 			space_kill(vp->space, "non-canonical FS base", vp->bad_fs, tf->rip, "wrfsbase");
 		if (unlikely(tf->rip >= USER_TOP) && vp->space->state == SP_ALIVE)

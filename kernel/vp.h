@@ -139,6 +139,8 @@ struct vp {
 	int parked;                  /* created at start; waits for SYS_vp_start */
 	struct vp *wait_next;        /* link in a child space's waiters (table_lock) */
 	struct kop *utimer;          /* armed user timer, if any: &timer_kop */
+	int stopkick;                /* kicked by a stop, not yet off its CPU (pstop.c; space lock) */
+	struct vp *stop_next;        /* link in its space's stopq, or in a stopped space's stopwait */
 	uint64_t run_ns, switches;   /* accounting */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* fxsave area */
 	struct buf *fmap_wait;       /* a copy met a file page on its way from the disk (fmap.c) */
@@ -155,6 +157,7 @@ enum spstate { SP_ALIVE, SP_DYING, SP_DEAD };
 struct psig {
 	uint64_t catch, ign, pend;   /* bit sig: caught, ignored (SYS_sigdisp); pending */
 	int nocldwait;               /* children reaped at their end (SIGCHLD SIG_IGN, SA_NOCLDWAIT) */
+	int nocldstop;               /* no SIGCHLD for a child's stop or continue (SA_NOCLDSTOP) */
 	int told;                    /* EV_PSIG sent since the last take */
 	int ended;                   /* its end was told to its parent (table_lock; space_finish) */
 	uint64_t notices, takes;     /* EV_PSIG posted, SYS_sigtake calls (INFO_SIGPEND) */
@@ -226,6 +229,13 @@ struct space {
 	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */
 	struct psig psig;            /* signals from other processes (psig.c; lock) */
 	int nlocks;                  /* record locks it owns (flock.c; its lock): at most MAXLOCK_SPACE */
+	/* Stopped (pstop.c; lock): its VPs parked on stopq; stop_busy of them
+	   kicked and still on a CPU, whose senders wait on stopwait; stopev
+	   the stop (KSI_CLD_STOPPED, stopsig) or continue not yet waited for. */
+	int stopped, stop_busy, stopev, stopsig;
+	int orphaned;                /* its parent ended first: getppid says 1, as Linux's reaper (table_lock) */
+	uint64_t stopseq, stoptold;  /* stops and continues so far; the last one told */
+	struct vp *stopq, *stopwait;
 };
 
 #endif

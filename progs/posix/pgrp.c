@@ -6,7 +6,8 @@
  * child), killed with kill(-pg) while a third child in our own group
  * lives; kill(0) ending that child and running our own handler once;
  * kill(-1) ending every child but never us, then ESRCH when alone;
- * ESRCH for a pid that does not exist, EPERM for a sibling; setsid's
+ * ESRCH for a pid that does not exist, 0 for a sibling in our session and
+ * EPERM once it left it; setsid's
  * rules; setpgid's errors.
  */
 #define CHECK_NAME "pgrp"
@@ -112,7 +113,8 @@ int main(void)
 	errno = 0;
 	CHECK(kill(-1, SIGUSR1) == -1 && errno == ESRCH && usr1 == 1);
 
-	/* setsid in a child; a sibling may not be signalled, our parent may. */
+	/* setsid in a child; a sibling in our session may be signalled, one
+	   that left it may not; our parent may. */
 	pid_t s = fork();
 	if (s == 0)
 		sess();
@@ -121,6 +123,8 @@ int main(void)
 	pid_t f = sleeper(0);
 	pid_t g = fork();
 	if (g == 0) {
+		if (kill(f, 0) != 0 || setsid() < 0)
+			_exit(2);
 		errno = 0;
 		_exit(kill(f, 0) == -1 && errno == EPERM ? 0 : 1);
 	}

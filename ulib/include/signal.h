@@ -86,6 +86,9 @@ typedef struct {
 #define CLD_EXITED 1       /* SIGCHLD: the child exited (si_status: its status) */
 #define CLD_KILLED 2       /* SIGCHLD: a signal ended it (si_status: the signal) */
 #define CLD_DUMPED 3
+#define CLD_TRAPPED 4
+#define CLD_STOPPED 5      /* SIGCHLD: a stop signal stopped it (si_status: the signal) */
+#define CLD_CONTINUED 6    /* SIGCHLD: SIGCONT continued it (si_status: SIGCONT) */
 
 /* How a timer tells its expiry (timer_create, <time.h>; ulib/posix/
    timer.c). Linux's values; SIGEV_THREAD_ID is EINVAL here. */

@@ -38,7 +38,7 @@ static long ask(pid_t pid, int *status, int options)
 pid_t __waitpid(pid_t pid, int *status, int options);
 pid_t __waitpid(pid_t pid, int *status, int options)
 {
-	long r, now = options & (WNOHANG | KWNOWAIT);
+	long r, now = options & (WNOHANG | KWNOWAIT | WUNTRACED | WCONTINUED);
 	if ((options & WNOHANG) || !thread_pkgs_on)
 		r = ask(pid, status, (int)now);
 	else
@@ -57,11 +57,11 @@ pid_t __waitpid(pid_t pid, int *status, int options)
 
 pid_t waitpid(pid_t pid, int *status, int options)
 {
-	if (options & ~(WNOHANG | WUNTRACED)) {
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED)) {
 		errno = EINVAL;
 		return -1;
 	}
-	return __waitpid(pid, status, options & WNOHANG);
+	return __waitpid(pid, status, options);
 }
 
 pid_t wait(int *status)

@@ -135,6 +135,8 @@ static void tell(int sig)
 	long how = h == SIG_IGN ? SIGD_IGN : h != SIG_DFL || (held & BIT(sig)) ? SIGD_CATCH : SIGD_DFL;
 	if (sig == SIGCHLD && (acts[sig].sa_flags & SA_NOCLDWAIT))
 		how |= SIGD_NOCLDWAIT;
+	if (sig == SIGCHLD && (acts[sig].sa_flags & SA_NOCLDSTOP))
+		how |= SIGD_NOCLDSTOP;
 	syscall2(SYS_sigdisp, sig, how);
 }
 
@@ -312,6 +314,10 @@ static void default_action(int sig, const siginfo_t *si)
 {
 	if (sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH)
 		return;
+	if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
+		syscall1(SYS_sigdie, sig);   /* the kernel stops the process; back once continued */
+		return;
+	}
 	if ((si && si->si_pid != getpid()) || getppid() != 0)
 		syscall1(SYS_sigdie, sig);
 	if (sig == SIGABRT)

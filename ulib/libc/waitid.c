@@ -1,8 +1,8 @@
 /*
  * waitid over SYS_waitpid (ulib/libc/proc.c): P_PID, P_PGID and P_ALL are
- * waitpid's pid, -pg and -1; WEXITED is the only state there is (no job
- * control: WSTOPPED and WCONTINUED alone find nothing, and with WEXITED
- * change nothing); WNOWAIT leaves the child to be waited for again.
+ * waitpid's pid, -pg and -1; WEXITED, WSTOPPED (waitpid's WUNTRACED) and
+ * WCONTINUED choose what is reported (kernel/pstop.c); WNOWAIT leaves the
+ * child to be waited for again.
  * Errors as Linux's: EINVAL for no state, another bit or idtype, or a
  * P_PGID of a negative group; ECHILD when no child matches.
  */
@@ -21,17 +21,13 @@ int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 		errno = EINVAL;
 		return -1;
 	}
-	if (!(options & WEXITED)) {          /* nothing stops or continues here */
-		errno = ECHILD;
-		return -1;
-	}
 	pid_t pid = idtype == P_ALL ? -1 : idtype == P_PID ? id : id ? -id : 0;
 	if (idtype == P_PID && id == 0) {
 		errno = EINVAL;
 		return -1;
 	}
 	int st = 0;
-	pid_t r = __waitpid(pid, &st, options & (WNOHANG | WNOWAIT));
+	pid_t r = __waitpid(pid, &st, options & (WNOHANG | WNOWAIT | WSTOPPED | WCONTINUED));
 	if (r < 0)
 		return -1;
 	if (info) {
@@ -39,8 +35,10 @@ int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 		if (r > 0) {
 			info->si_signo = SIGCHLD;
 			info->si_pid = r;
-			info->si_code = WIFSIGNALED(st) ? CLD_KILLED : CLD_EXITED;
-			info->si_status = WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st);
+			info->si_code = WIFCONTINUED(st) ? CLD_CONTINUED : WIFSTOPPED(st) ? CLD_STOPPED :
+					WIFSIGNALED(st) ? CLD_KILLED : CLD_EXITED;
+			info->si_status = WIFCONTINUED(st) ? SIGCONT : WIFSIGNALED(st) ? WTERMSIG(st) :
+					  WEXITSTATUS(st);
 		}
 	}
 	return 0;

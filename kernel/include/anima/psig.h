@@ -25,14 +25,19 @@
 #define SIGD_IGN        1      /* dropped; for SIGCHLD also: children reaped at their end */
 #define SIGD_CATCH      2      /* pending for the space (SYS_sigtake), announced by EV_PSIG */
 #define SIGD_NOCLDWAIT  4      /* | with SIGCHLD: children reaped at their end (SA_NOCLDWAIT) */
+#define SIGD_NOCLDSTOP  8      /* | with SIGCHLD: no SIGCHLD for a child's stop or continue (SA_NOCLDSTOP) */
 
 /* si_code values the kernel writes (Linux's) */
 #define KSI_USER        0      /* SYS_kill */
 #define KSI_QUEUE       (-1)   /* SYS_sigqueue */
 #define KSI_CLD_EXITED  1      /* SIGCHLD: the child exited, status = its exit status */
 #define KSI_CLD_KILLED  2      /* SIGCHLD: the child was killed, status = the signal */
+#define KSI_CLD_STOPPED 5      /* SIGCHLD: the child stopped, status = the stop signal (kernel/pstop.c) */
+#define KSI_CLD_CONTINUED 6    /* SIGCHLD: the child was continued, status = SIGCONT */
 
 /* SYS_waitpid options beyond WNOHANG (1) */
+#define KWUNTRACED      2            /* also a child that stopped (WUNTRACED) */
+#define KWCONTINUED     8            /* also a child that was continued (WCONTINUED) */
 #define KWNOWAIT        0x01000000   /* report the child, leave it to be waited for again */
 
 /* One taken signal: who sent it (the kernel's word, not the sender's) */

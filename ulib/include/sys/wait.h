@@ -18,6 +18,8 @@
 #define WIFEXITED(s)   (WTERMSIG(s) == 0)
 #define WIFSIGNALED(s) (((signed char)(((s) & 0x7f) + 1) >> 1) > 0)
 #define WIFSTOPPED(s)  (((s) & 0xff) == 0x7f)
+#define WSTOPSIG(s)    WEXITSTATUS(s)
+#define WIFCONTINUED(s) ((s) == 0xffff)
 
 pid_t wait(int *status);
 pid_t waitpid(pid_t pid, int *status, int options);

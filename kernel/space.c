@@ -375,15 +375,28 @@ static int nchildren(struct space *sp)
 	return n;
 }
 
+/* The boot program s descends from (or the highest ancestor still
+   recorded, for an orphan). table_lock held. */
+static struct space *tree_of(struct space *s)
+{
+	for (int n = 0; s->parent && n < MAXSPACE; n++)
+		s = s->parent;
+	return s;
+}
+
 /* May `me` send t a signal? t is itself, in me's session (siblings, the
    whole job: Linux's one user may signal them all), one of me's
    descendants (a child, its children, ...) or me's parent: what the
    kernel recorded of the two is the authority, never the pid alone
-   (pids are guessable: docs/security.md). */
+   (pids are guessable: docs/security.md). Session 0 holds every boot
+   program, which are separate logins, not one job: there the two must
+   also come from the same boot program, so one boot program's
+   kill(-1) or guessed pid never reaches another's tree. */
 int space_may_signal(struct space *me, struct space *t)
 {
 	spin_lock(&table_lock);
-	int ok = t == me || me->parent == t || t->sid == me->sid;
+	int ok = t == me || me->parent == t ||
+		 (t->sid == me->sid && (me->sid != 0 || tree_of(t) == tree_of(me)));
 	struct space *a = t->parent;
 	for (int n = 0; !ok && a && n < MAXSPACE; a = a->parent, n++)
 		ok = a == me;

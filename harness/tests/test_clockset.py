@@ -6,17 +6,18 @@ settimeofday, gets EINVAL for another clock, a bad tv_nsec or a negative
 tv_sec, and sees an absolute clock_nanosleep on CLOCK_REALTIME follow the
 clock: 2 s away, set 10 s forward after 100 ms it ends then, set 1 s back
 it lasts about 3 s; a relative sleep does not move. So does every other
-absolute wait on CLOCK_REALTIME, 14 kinds at once, each in its own thread,
+absolute wait on CLOCK_REALTIME, 15 kinds at once, each in its own thread,
 1 s away: pthread_cond_timedwait and clockwait, mutex_timedlock, rwlock
 timedrdlock and timedwrlock, sem_timedwait, pthread_timedjoin_np,
 mq_timedreceive and mq_timedsend, futex FUTEX_CLOCK_REALTIME, C11
 cnd_timedwait, a process-shared condition and semaphore (waits in the
-kernel), clock_nanosleep: each ends about 100 ms in when the clock is set
+kernel), clock_nanosleep, a TIMER_ABSTIME timer (until it fires): each ends about 100 ms in when the clock is set
 10 s forward, and lasts about 2 s when it is set 1 s back (a clock set
 wakes every SYS_futex_wait_rt, kernel/rtclock.c). Under --icount (guest
 time, not the host's speed) on every package at -smp 1 and 2."""
 WAITS = ["cond", "clockwait", "mutex", "rdlock", "wrlock", "sem", "join", "mq_receive",
-         "mq_send", "futex", "c11_cnd", "pshared_cond", "pshared_sem", "nanosleep"]
+         "mq_send", "futex", "c11_cnd", "pshared_cond", "pshared_sem", "nanosleep",
+         "timer"]
 import pytest
 from helpers import PACKAGES, result, done
 

@@ -22,6 +22,7 @@
 #include <sys/syscall.h>
 #include <linux/futex.h>
 #include <time.h>
+#include <signal.h>
 #include <sys/time.h>
 #include <errno.h>
 #include <stdio.h>
@@ -118,10 +119,10 @@ static int64_t moved_sleep(int64_t shift)
 /* ---- every other kind of wait, at once ---- */
 
 enum { W_COND, W_CLOCKWAIT, W_MUTEX, W_RDLOCK, W_WRLOCK, W_SEM, W_JOIN, W_MQRECV, W_MQSEND,
-       W_FUTEX, W_C11, W_PSHCOND, W_PSHSEM, W_NSLEEP, NW };
+       W_FUTEX, W_C11, W_PSHCOND, W_PSHSEM, W_NSLEEP, W_TIMER, NW };
 static const char *wname[NW] = { "cond", "clockwait", "mutex", "rdlock", "wrlock", "sem", "join",
 				 "mq_receive", "mq_send", "futex", "c11_cnd", "pshared_cond",
-				 "pshared_sem", "nanosleep" };
+				 "pshared_sem", "nanosleep", "timer" };
 static struct timespec wdl;              /* the round's deadline, on CLOCK_REALTIME */
 static pthread_mutex_t wm = PTHREAD_MUTEX_INITIALIZER, held;
 static pthread_cond_t wc = PTHREAD_COND_INITIALIZER, pc;
@@ -134,6 +135,13 @@ static mtx_t cm;
 static cnd_t cc;
 static pthread_t blocker;
 static int64_t took[NW];
+static sem_t tsem;                       /* the timer's SIGEV_THREAD function posts it */
+
+static void fired(union sigval v)
+{
+	(void)v;
+	sem_post(&tsem);
+}
 
 static void *block_fn(void *a)
 {
@@ -180,6 +188,16 @@ static int wait_one(int k)
 	}
 	case W_PSHSEM: return sem_timedwait(&ps, &wdl) == -1 && errno == ETIMEDOUT;
 	case W_NSLEEP: return clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &wdl, 0) == 0;
+	case W_TIMER: {                  /* a TIMER_ABSTIME timer: waits until it fires */
+		struct sigevent ev = { .sigev_notify = SIGEV_THREAD, .sigev_notify_function = fired };
+		timer_t id;
+		struct itimerspec it = { .it_value = wdl };
+		if (timer_create(CLOCK_REALTIME, &ev, &id) || timer_settime(id, TIMER_ABSTIME, &it, 0))
+			return 0;
+		while (sem_wait(&tsem) != 0)
+			;
+		return timer_delete(id) == 0;
+	}
 	}
 	return 0;
 }
@@ -207,6 +225,7 @@ static void waits_setup(void)
 	CHECK(pthread_mutex_init(&held, 0) == 0);
 	CHECK(pthread_rwlock_init(&wlk, 0) == 0 && pthread_rwlock_init(&rlk, 0) == 0);
 	CHECK(sem_init(&ws, 0, 0) == 0 && sem_init(&ps, 1, 0) == 0 && sem_init(&jsem, 0, 0) == 0);
+	CHECK(sem_init(&tsem, 0, 0) == 0);
 	CHECK(mtx_init(&cm, mtx_plain) == thrd_success && cnd_init(&cc) == thrd_success);
 	struct mq_attr at = { .mq_maxmsg = 1, .mq_msgsize = 8 };
 	mq_unlink("/clockset");

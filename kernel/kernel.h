@@ -213,6 +213,8 @@ void rtc_init(void);
 
 /* rtclock.c */
 extern int64_t rt_off;
+uint64_t rt_boot_ns(uint64_t rt_ns, uint64_t now);
+void rt_wait_add(struct kop *op);
 
 /* smp.c */
 void smp_boot(void);

@@ -28,7 +28,7 @@ SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_l
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
 SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(sigexec); SYSDECL(alarmexec);
 SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special); SYSDECL(file_setfl);
-SYSDECL(clockset); SYSDECL(file_write_where);
+SYSDECL(clockset); SYSDECL(file_write_where); SYSDECL(futex_wait_rt);
 SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
 SYSDECL(lock); SYSDECL(lock_wait);
 
@@ -65,6 +65,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_sigexec] = sys_sigexec,
 	[SYS_alarmexec] = sys_alarmexec,
 	[SYS_clockset] = sys_clockset,
+	[SYS_futex_wait_rt] = sys_futex_wait_rt,
 	[SYS_vp_create] = sys_vp_create,
 	[SYS_vp_start] = sys_vp_start,
 	[SYS_vp_idle] = sys_vp_idle,

@@ -184,11 +184,12 @@ long futex_key(uint64_t uaddr, uint64_t *key)
 }
 
 /* A futex wait on the word at a0 while it holds a1, for at most a2 ns
-   (0: no limit); with a cut word (cut != 0), -EINTR at once if it does
-   not hold cutval, read under kop_lock after the word (kop_cut's
-   comment). Inline in both calls: the plain one keeps no test of cut. */
+   (0: no limit), or with rt until CLOCK_REALTIME reads a2; with a cut
+   word (cut != 0), -EINTR at once if it does not hold cutval, read under
+   kop_lock after the word (kop_cut's comment). Inline in every call: the
+   plain one keeps no test of cut or rt. */
 static inline __attribute__((always_inline)) long futex_wait(uint64_t a0, uint64_t a1, uint64_t a2,
-							    uint64_t cut, uint64_t cutval)
+							    uint64_t cut, uint64_t cutval, int rt)
 {
 	uint64_t key;
 	long r = futex_key(a0, &key);
@@ -234,7 +235,10 @@ static inline __attribute__((always_inline)) long futex_wait(uint64_t a0, uint64
 		kop_free(op);
 		return r;
 	}
-	if (a2)
+	if (rt) {                        /* (under kop_lock, as a clock set's wake-up) */
+		op->wake_ns = rt_boot_ns(a2, now_ns());
+		rt_wait_add(op);
+	} else if (a2)
 		op->wake_ns = now_ns() + MIN(a2, 1UL << 62);
 	return kop_wait(op, myvp()->tf);
 }
@@ -242,7 +246,13 @@ static inline __attribute__((always_inline)) long futex_wait(uint64_t a0, uint64
 long sys_futex_wait(ARGS)
 {
 	UNUSED();
-	return futex_wait(a0, a1, a2, 0, 0);
+	return futex_wait(a0, a1, a2, 0, 0, 0);
+}
+
+long sys_futex_wait_rt(ARGS)
+{
+	UNUSED();
+	return futex_wait(a0, a1, a2, 0, 0, 1);
 }
 
 /* A user word a thread's waits may be cut by (SYS_futex_wait_cut,
@@ -257,8 +267,8 @@ static long cut_ok(uint64_t cut)
 long sys_futex_wait_cut(ARGS)
 {
 	UNUSED();
-	long r = cut_ok(a3);
-	return r ? r : futex_wait(a0, a1, a2, a3, a4);
+	long r = a5 > 1 ? -EINVAL : cut_ok(a3);
+	return r ? r : futex_wait(a0, a1, a2, a3, a4, (int)a5);
 }
 
 long sys_wait_cut(ARGS)

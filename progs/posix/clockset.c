@@ -6,12 +6,23 @@
  * bad tv_nsec or a negative tv_sec is EINVAL. An absolute
  * clock_nanosleep on CLOCK_REALTIME follows the clock: a thread sets it
  * forward past a sleeper's deadline and the sleep ends early; set back,
- * a sleep lasts longer by that much. The clock is put back at the end.
- * Each CHECK counts; @result {"name": "clockset", "checks": N,
- * "failures": F, "fwd_ms": ..., "back_ms": ...} (monotonic ms slept).
+ * a sleep lasts longer by that much. So does every other absolute wait
+ * on CLOCK_REALTIME, all at once, each in a thread of its own (waits()).
+ * The clock is put back at the end. Each CHECK counts; @result {"name":
+ * "clockset", "checks": N, "failures": F, "fwd_ms": ..., "back_ms": ...,
+ * "waits": {KIND: [fwd ms, back ms], ...}} (monotonic ms waited).
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <semaphore.h>
+#include <mqueue.h>
+#include <threads.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
 #include <time.h>
+#include <signal.h>
 #include <sys/time.h>
 #include <errno.h>
 #include <stdio.h>
@@ -105,6 +116,148 @@ static int64_t moved_sleep(int64_t shift)
 	return (sleep_end - sleep_start) / MS;
 }
 
+/* ---- every other kind of wait, at once ---- */
+
+enum { W_COND, W_CLOCKWAIT, W_MUTEX, W_RDLOCK, W_WRLOCK, W_SEM, W_JOIN, W_MQRECV, W_MQSEND,
+       W_FUTEX, W_C11, W_PSHCOND, W_PSHSEM, W_NSLEEP, W_TIMER, NW };
+static const char *wname[NW] = { "cond", "clockwait", "mutex", "rdlock", "wrlock", "sem", "join",
+				 "mq_receive", "mq_send", "futex", "c11_cnd", "pshared_cond",
+				 "pshared_sem", "nanosleep", "timer" };
+static struct timespec wdl;              /* the round's deadline, on CLOCK_REALTIME */
+static pthread_mutex_t wm = PTHREAD_MUTEX_INITIALIZER, held;
+static pthread_cond_t wc = PTHREAD_COND_INITIALIZER, pc;
+static pthread_mutex_t pm;
+static pthread_rwlock_t wlk, rlk;
+static sem_t ws, ps, jsem;
+static mqd_t mq, mqf;               /* empty, full */
+static int fword;
+static mtx_t cm;
+static cnd_t cc;
+static pthread_t blocker;
+static int64_t took[NW];
+static sem_t tsem;                       /* the timer's SIGEV_THREAD function posts it */
+
+static void fired(union sigval v)
+{
+	(void)v;
+	sem_post(&tsem);
+}
+
+static void *block_fn(void *a)
+{
+	(void)a;
+	while (sem_wait(&jsem) != 0)
+		;
+	return 0;
+}
+
+/* One wait of kind k to wdl; 1 if it ended as a timeout should. */
+static int wait_one(int k)
+{
+	char buf[8];
+	switch (k) {
+	case W_COND:
+	case W_CLOCKWAIT: {
+		pthread_mutex_lock(&wm);
+		int r = k == W_COND ? pthread_cond_timedwait(&wc, &wm, &wdl)
+				    : pthread_cond_clockwait(&wc, &wm, CLOCK_REALTIME, &wdl);
+		pthread_mutex_unlock(&wm);
+		return r == ETIMEDOUT;
+	}
+	case W_MUTEX: return pthread_mutex_timedlock(&held, &wdl) == ETIMEDOUT;
+	case W_RDLOCK: return pthread_rwlock_timedrdlock(&wlk, &wdl) == ETIMEDOUT;
+	case W_WRLOCK: return pthread_rwlock_timedwrlock(&rlk, &wdl) == ETIMEDOUT;
+	case W_SEM: return sem_timedwait(&ws, &wdl) == -1 && errno == ETIMEDOUT;
+	case W_JOIN: return pthread_timedjoin_np(blocker, 0, &wdl) == ETIMEDOUT;
+	case W_MQRECV: return mq_timedreceive(mq, buf, sizeof buf, 0, &wdl) == -1 && errno == ETIMEDOUT;
+	case W_MQSEND: return mq_timedsend(mqf, "x", 1, 0, &wdl) == -1 && errno == ETIMEDOUT;
+	case W_FUTEX:
+		return syscall(SYS_futex, &fword, FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, 0, &wdl, 0,
+			       FUTEX_BITSET_MATCH_ANY) == -1 && errno == ETIMEDOUT;
+	case W_C11: {
+		mtx_lock(&cm);
+		int r = cnd_timedwait(&cc, &cm, &wdl);
+		mtx_unlock(&cm);
+		return r == thrd_timedout;
+	}
+	case W_PSHCOND: {
+		pthread_mutex_lock(&pm);
+		int r = pthread_cond_timedwait(&pc, &pm, &wdl);
+		pthread_mutex_unlock(&pm);
+		return r == ETIMEDOUT;
+	}
+	case W_PSHSEM: return sem_timedwait(&ps, &wdl) == -1 && errno == ETIMEDOUT;
+	case W_NSLEEP: return clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &wdl, 0) == 0;
+	case W_TIMER: {                  /* a TIMER_ABSTIME timer: waits until it fires */
+		struct sigevent ev = { .sigev_notify = SIGEV_THREAD, .sigev_notify_function = fired };
+		timer_t id;
+		struct itimerspec it = { .it_value = wdl };
+		if (timer_create(CLOCK_REALTIME, &ev, &id) || timer_settime(id, TIMER_ABSTIME, &it, 0))
+			return 0;
+		while (sem_wait(&tsem) != 0)
+			;
+		return timer_delete(id) == 0;
+	}
+	}
+	return 0;
+}
+
+static void *waiter(void *a)
+{
+	int k = (int)(intptr_t)a;
+	int64_t t0 = ns(CLOCK_MONOTONIC);
+	int ok = wait_one(k);
+	took[k] = (ns(CLOCK_MONOTONIC) - t0) / MS;
+	CHECK(ok);
+	CHECK(ns(CLOCK_REALTIME) >= wdl.tv_sec * NS + wdl.tv_nsec);   /* never before its time */
+	return 0;
+}
+
+static void waits_setup(void)
+{
+	pthread_mutexattr_t ma;
+	pthread_condattr_t ca;
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+	CHECK(pthread_mutex_init(&pm, &ma) == 0 && pthread_cond_init(&pc, &ca) == 0);
+	CHECK(pthread_mutex_init(&held, 0) == 0);
+	CHECK(pthread_rwlock_init(&wlk, 0) == 0 && pthread_rwlock_init(&rlk, 0) == 0);
+	CHECK(sem_init(&ws, 0, 0) == 0 && sem_init(&ps, 1, 0) == 0 && sem_init(&jsem, 0, 0) == 0);
+	CHECK(sem_init(&tsem, 0, 0) == 0);
+	CHECK(mtx_init(&cm, mtx_plain) == thrd_success && cnd_init(&cc) == thrd_success);
+	struct mq_attr at = { .mq_maxmsg = 1, .mq_msgsize = 8 };
+	mq_unlink("/clockset");
+	mq_unlink("/clockfull");
+	CHECK((mq = mq_open("/clockset", O_RDWR | O_CREAT, 0600, &at)) != (mqd_t)-1);
+	CHECK((mqf = mq_open("/clockfull", O_RDWR | O_CREAT, 0600, &at)) != (mqd_t)-1);
+	CHECK(mq_send(mqf, "f", 1, 0) == 0);
+}
+
+/* Every kind waits to now + 1 s on CLOCK_REALTIME, in threads of its
+   own; after 100 ms the clock moves by shift. took[] gets the ms each
+   waited. mq_send waits on a full queue, mq_receive on an empty one. */
+static void waits(int64_t shift)
+{
+	pthread_t th[NW];
+	CHECK(pthread_mutex_lock(&held) == 0);
+	CHECK(pthread_rwlock_wrlock(&wlk) == 0 && pthread_rwlock_rdlock(&rlk) == 0);
+	CHECK(pthread_create(&blocker, 0, block_fn, 0) == 0);
+	int64_t t = ns(CLOCK_REALTIME) + NS;
+	wdl.tv_sec = t / NS, wdl.tv_nsec = t % NS;
+	for (int k = 0; k < NW; k++)
+		CHECK(pthread_create(&th[k], 0, waiter, (void *)(intptr_t)k) == 0);
+	struct timespec d = { 0, 100 * MS };
+	nanosleep(&d, 0);
+	CHECK(set_ns(ns(CLOCK_REALTIME) + shift) == 0);
+	for (int k = 0; k < NW; k++)
+		CHECK(pthread_join(th[k], 0) == 0);
+	CHECK(sem_post(&jsem) == 0 && pthread_join(blocker, 0) == 0);
+	CHECK(pthread_rwlock_unlock(&wlk) == 0 && pthread_rwlock_unlock(&rlk) == 0);
+	CHECK(pthread_mutex_unlock(&held) == 0);
+}
+
 int main(void)
 {
 	int64_t r0 = ns(CLOCK_REALTIME), m0 = ns(CLOCK_MONOTONIC);
@@ -121,10 +274,24 @@ int main(void)
 	struct timespec d = { 0, 50 * MS };
 	CHECK(clock_nanosleep(CLOCK_MONOTONIC, 0, &d, 0) == 0);
 	CHECK(ns(CLOCK_MONOTONIC) - m1 >= 50 * MS);
-	/* put it back: as if it had never been set (the 10 s and -1 s) */
+	/* every other wait: 10 s forward, then 1 s back */
+	int64_t wfwd[NW], wback[NW];
+	waits_setup();
+	waits(10 * NS);
+	for (int k = 0; k < NW; k++)
+		wfwd[k] = took[k];
+	waits(-NS);
+	for (int k = 0; k < NW; k++)
+		wback[k] = took[k];
+	/* put it back: as if it had never been set (the 10 s and -1 s twice) */
 	CHECK(set_ns(r0 + (ns(CLOCK_MONOTONIC) - m0)) == 0);
+	char line[1024];
+	int n = 0;
+	for (int k = 0; k < NW; k++)
+		n += snprintf(line + n, sizeof line - n, "%s\"%s\": [%lld, %lld]", k ? ", " : "", wname[k],
+			      (long long)wfwd[k], (long long)wback[k]);
 	printf("@result {\"name\": \"clockset\", \"checks\": %d, \"failures\": %d, "
-	       "\"fwd_ms\": %lld, \"back_ms\": %lld}\n", checks, failures,
-	       (long long)fwd, (long long)back);
+	       "\"fwd_ms\": %lld, \"back_ms\": %lld, \"waits\": {%s}}\n", checks, failures,
+	       (long long)fwd, (long long)back, line);
 	return failures != 0;
 }

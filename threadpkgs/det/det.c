@@ -232,6 +232,7 @@ static int det_block_until(struct thread *self, uint64_t deadline)
 	struct uthread *u = (struct uthread *)self;
 	struct dthr *d = dthr_of(u), **pp = &timed;
 	int was;
+	deadline = dl_boot(deadline);    /* (logical time: a clock set later does not reach it) */
 	uint64_t now = now_ns();
 	uint64_t ms = deadline > now ? (deadline - now + 500000) / 1000000 : 0;
 	vp_disable_save_self(&was);

@@ -609,6 +609,7 @@ static int par_block_until(struct thread *self, uint64_t deadline)
 		me->in_op = 1;
 		fence_begin(me);
 	}
+	deadline = dl_boot(deadline);    /* (logical time: a clock set later does not reach it) */
 	uint64_t now = now_ns();
 	uint64_t ms = deadline > now ? (deadline - now + 500000) / 1000000 : 0;
 	spin_lock_by(&g, 0);

@@ -270,11 +270,12 @@ __attribute__((weak)) int __sig_deliver(void);
  * (pthread_cancel's, pthread_kill's, or a stale permit) ends the wait
  * early, so it loops to the deadline, acting on a cancel each time round
  * and ending early (EINTR, *left the time not slept) when a signal
- * handler ran, as POSIX's sleeps do.
+ * handler ran, as POSIX's sleeps do. A deadline tagged DL_REALTIME
+ * (<animart/clock.h>) is a CLOCK_REALTIME time: the waits follow a clock
+ * set, and *left is on the clock of the moment.
  */
-static int sleep_ns(uint64_t ns, uint64_t *left)
+static int sleep_until(uint64_t deadline, uint64_t *left)
 {
-	uint64_t deadline = now_ns() + ns;
 	struct thread *self = thread_self();
 	/* handlers the runtime ran in us meanwhile (struct thread.sigpend:
 	   a pthread_kill that interrupted us as we woke) end it too */
@@ -285,16 +286,21 @@ static int sleep_ns(uint64_t ns, uint64_t *left)
 			pthread_testcancel();
 		if (__sig_deliver && (__sig_deliver() ||
 				      (self && self->sigpend / SIGPEND_RAN != ran))) {
-			uint64_t now = now_ns();
-			*left = now < deadline ? deadline - now : 0;
+			uint64_t now = now_ns(), d = dl_boot(deadline);
+			*left = now < d ? d - now : 0;
 			errno = EINTR;
 			return -1;
 		}
-		uint64_t now = now_ns();
-		if (now >= deadline && !(self && self->ops->own_time))
+		uint64_t now = now_ns(), d = dl_boot(deadline);
+		if (now >= d && !(self && self->ops->own_time))
 			return 0;            /* (det decides by its own clock) */
 		if (!thread_self()) {            /* no package runs here */
-			long r = sys_sleep(deadline - now);
+			static uint32_t never;   /* (a word nobody wakes: the clock or a set ends it) */
+			long r = deadline & DL_REALTIME
+				 ? syscall3(SYS_futex_wait_rt, &never, 0, deadline & ~DL_REALTIME)
+				 : sys_sleep(d - now);
+			if (r == -ETIMEDOUT || r == -EAGAIN)
+				r = 0;
 			if (sys_failed(r)) {
 				errno = (int)-r;
 				return -1;
@@ -302,6 +308,11 @@ static int sleep_ns(uint64_t ns, uint64_t *left)
 		} else if (thread_block_until(deadline) == -ETIMEDOUT)
 			return 0;
 	}
+}
+
+static int sleep_ns(uint64_t ns, uint64_t *left)
+{
+	return sleep_until(now_ns() + ns, left);
 }
 
 static int valid(const struct timespec *ts)
@@ -329,22 +340,19 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
 	return r;
 }
 
-/* Until CLOCK_REALTIME reads t, following the clock if it is set: at
-   most RT_RECHECK_NS at a time, reading it again after each (a set
-   forward ends the sleep within that, a set back makes it longer).
-   Returns an error number. */
-#define RT_RECHECK_NS 10000000L   /* 10 ms */
+/* Until CLOCK_REALTIME reads t, following the clock if it is set (a
+   set forward past t ends the sleep, a set back makes it longer): the
+   wait is to a DL_REALTIME deadline, which a clock set wakes. Past 2116
+   (no room for the tag) the time is converted once. Returns an error
+   number. */
 static int rt_sleep_until(int64_t t)
 {
-	for (;;) {
-		int64_t now = clock_ns(CLOCK_REALTIME);
-		if (now >= t)
-			return 0;
-		uint64_t left;
-		int64_t d = t - now < RT_RECHECK_NS ? t - now : RT_RECHECK_NS;
-		if (sleep_ns((uint64_t)d, &left))
-			return errno;
-	}
+	int64_t now = clock_ns(CLOCK_REALTIME);
+	if (now >= t)
+		return 0;
+	uint64_t left, d = (uint64_t)t < DL_REALTIME ? (uint64_t)t | DL_REALTIME
+			   : now_ns() + (uint64_t)(t - now);
+	return sleep_until(d, &left) ? errno : 0;
 }
 
 /* Returns an error number, as POSIX's clock_nanosleep does. A thread's

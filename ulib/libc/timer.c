@@ -58,6 +58,8 @@ struct ptimer {
 	pthread_attr_t attr;         /* SIGEV_THREAD's, copied (detached) */
 	int realtime;                /* its clock is CLOCK_REALTIME (TIMER_ABSTIME's meaning) */
 	uint64_t due;                /* next expiry, now_ns()'s clock; 0: disarmed */
+	uint64_t rt_due;             /* that expiry's CLOCK_REALTIME time, for a TIMER_ABSTIME arming
+					on that clock (0: none): converted again at each look */
 	uint64_t period;             /* ns; 0: one-shot */
 	int sent;                    /* its signal is pending, not taken yet */
 	int overrun;                 /* expiries since that signal was sent */
@@ -220,13 +222,20 @@ static void *timer_thread(void *arg)
 		struct notify todo[NTIMER];
 		int n = 0;
 		spin_lock(&lk);
-		uint64_t now = now_ns(), next = FAR;
+		uint64_t now = now_ns(), next = FAR, base = __clock_epoch_ns();
+		int rt = 0;
 		for (int i = 0; i < NTIMER; i++) {
 			struct ptimer *t = &timers[i];
 			if (!(t->gen & 1) || !t->due)
 				continue;
-			if (t->due <= now && expire(t, now, &todo[n]))
-				n++;
+			if (t->rt_due)           /* at the clock's offset of the moment */
+				t->due = t->rt_due > base + now ? now + (t->rt_due - (base + now)) : now;
+			if (t->due <= now) {
+				t->rt_due = 0;   /* (its periods after are relative) */
+				if (expire(t, now, &todo[n]))
+					n++;
+			}
+			rt |= t->rt_due != 0;
 			if (t->due && t->due < next)
 				next = t->due;
 		}
@@ -234,7 +243,13 @@ static void *timer_thread(void *arg)
 		spin_unlock(&lk);
 		for (int i = 0; i < n; i++)
 			do_notify(&todo[i]);
-		thread_block_until(next == FAR ? 0 : next);
+		/* With a realtime timer armed, sleep to the same instant as a
+		   CLOCK_REALTIME time (<animart/clock.h>): a clock set wakes
+		   the thread, which converts every such timer again. */
+		if (rt && base + next < DL_REALTIME)
+			thread_block_until((base + next) | DL_REALTIME);
+		else
+			thread_block_until(next == FAR ? 0 : next);
 	}
 	return 0;
 }
@@ -254,7 +269,7 @@ static void get(struct ptimer *t, uint64_t now, uint64_t *left, uint64_t *period
 
 /* Arm t to expire at `due` (0: disarm), then every period; the old time
    left and period. Wakes the timer thread if it sleeps past due. */
-static int arm(struct ptimer *t, uint64_t due, uint64_t period, uint64_t *oleft,
+static int arm(struct ptimer *t, uint64_t due, uint64_t rt_due, uint64_t period, uint64_t *oleft,
 	       uint64_t *operiod, int check)
 {
 	if (due) {
@@ -272,8 +287,10 @@ static int arm(struct ptimer *t, uint64_t due, uint64_t period, uint64_t *oleft,
 	if (oleft)
 		*oleft = l, *operiod = p;
 	t->due = due;
+	t->rt_due = due ? rt_due : 0;
 	t->period = due ? period : 0;
-	struct thread *wake = due && due < sleep_to ? tthread : 0;
+	/* (a realtime one also if later: the thread's sleep must follow a set clock now) */
+	struct thread *wake = due && (due < sleep_to || rt_due) ? tthread : 0;
 	if (wake)
 		sleep_to = due;
 	spin_unlock(&lk);
@@ -347,7 +364,7 @@ void __timer_exec_init(void)
 {
 	long due = syscall2(SYS_getinfo, INFO_ALARMEXEC, 0), period;
 	if (due > 0 && (period = syscall2(SYS_getinfo, INFO_ALARMEXEC, 1)) >= 0)
-		arm(timers, (uint64_t)due, (uint64_t)period, 0, 0, 0);
+		arm(timers, (uint64_t)due, 0, (uint64_t)period, 0, 0, 0);
 }
 
 /* ---- <time.h> ---- */
@@ -425,7 +442,7 @@ int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itim
 	spin_unlock(&lk);
 	if (!t)
 		return fail(EINVAL);
-	uint64_t val = ts_ns(&v->it_value), due = 0, now = now_ns();
+	uint64_t val = ts_ns(&v->it_value), due = 0, rt_due = 0, now = now_ns();
 	if (val) {
 		if (!(flags & TIMER_ABSTIME))
 			due = now + val;
@@ -433,10 +450,12 @@ int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itim
 			/* an absolute time of the timer's clock, as now_ns()'s */
 			uint64_t base = realtime ? __clock_epoch_ns() : 0;
 			due = val > base ? val - base : 1;   /* passed: at once */
+			if (realtime && due > now && val < DL_REALTIME)
+				rt_due = val;    /* it follows a set clock (timer_thread) */
 		}
 	}
 	uint64_t l, p;
-	int e = arm(t, due, ts_ns(&v->it_interval), &l, &p, 1);
+	int e = arm(t, due, rt_due, ts_ns(&v->it_interval), &l, &p, 1);
 	if (e)
 		return fail(e);
 	if (old)
@@ -503,7 +522,7 @@ int setitimer(int which, const struct itimerval *v, struct itimerval *old)
 	if (which != ITIMER_REAL)
 		return __itimer_cpu_set(which, v, old);
 	uint64_t val = tv_ns(&v->it_value), l, p;
-	int e = arm(timers, val ? now_ns() + val : 0, tv_ns(&v->it_interval), &l, &p, 0);
+	int e = arm(timers, val ? now_ns() + val : 0, 0, tv_ns(&v->it_interval), &l, &p, 0);
 	if (e)
 		return fail(e);
 	if (old)

@@ -57,7 +57,10 @@
 static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 {
 	uint64_t rel = 0;
-	if (deadline) {
+	int rt = (deadline & DL_REALTIME) != 0;
+	if (rt)                          /* a realtime time (<animart/clock.h>): the kernel's to convert */
+		rel = deadline & ~DL_REALTIME;
+	else if (deadline) {
 		uint64_t now = now_ns();
 		if (now >= deadline)
 			return ETIMEDOUT;
@@ -65,7 +68,8 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 	}
 	struct thread *t = thread_self();
 	if (!t)                          /* (no thread: a VP's own code) */
-		return intr_waited(syscall3(SYS_futex_wait, w, v, rel)) == -ETIMEDOUT ? ETIMEDOUT : 0;
+		return intr_waited(syscall3(rt ? SYS_futex_wait_rt : SYS_futex_wait, w, v, rel)) == -ETIMEDOUT
+		       ? ETIMEDOUT : 0;
 	long r = 0;
 	int s = PARK_RUN, held = t->async_hold;      /* (held: in a handler inside another wait) */
 	if (!held)
@@ -73,7 +77,7 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 	if (__atomic_compare_exchange_n(&t->park, &s, PARK_KWAIT, 0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE)) {
 		if (!((cancel & PW_CANCEL) && pcancel_pending()) && !psig_due(t))
 			r = intr_waited(syscall6(SYS_futex_wait_cut, (long)w, v, (long)rel, (long)&t->park,
-						 PARK_KWAIT, 0));
+						 PARK_KWAIT, rt));
 		s = PARK_KWAIT;              /* (else a cut set RUN) */
 		__atomic_compare_exchange_n(&t->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE);
 	} else                           /* a permit: taken (thread_park_commit's reason) */

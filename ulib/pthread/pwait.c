@@ -72,6 +72,8 @@ int64_t pdeadline(clockid_t clock, const struct timespec *abstime)
 	uint64_t abs = (uint64_t)abstime->tv_sec * 1000000000ULL + (uint64_t)abstime->tv_nsec;
 	if (clock == CLOCK_REALTIME) {
 		uint64_t rt = __clock_epoch_ns() + now;     /* the same instant as now */
+		if (abs > rt && abs < DL_REALTIME)
+			return (int64_t)(abs | DL_REALTIME);    /* follows a clock set (<animart/clock.h>) */
 		abs = abs > rt ? now + (abs - rt) : now;
 	} else if (clock != CLOCK_MONOTONIC)
 		return -EINVAL;

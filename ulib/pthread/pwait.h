@@ -189,8 +189,10 @@ static inline void mutex_take(pthread_mutex_t *m)
 		pmutex_take_slow(m);
 }
 
-/* An absolute time on `clock` as a deadline on the boot clock (never 0);
-   -EINVAL for a malformed time. */
+/* An absolute time on `clock` as a deadline on the boot clock (never 0),
+   or, for a CLOCK_REALTIME time still ahead, that time tagged DL_REALTIME
+   (<animart/clock.h>), which thread_block_until and fwait follow if the
+   clock is set; -EINVAL for a malformed time. */
 int64_t pdeadline(clockid_t clock, const struct timespec *abstime);
 
 /* The POSIX layer's cancellation state (pthread.c): whether the caller

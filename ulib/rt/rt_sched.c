@@ -163,7 +163,13 @@ static __attribute__((noinline)) struct uthread *idle_spin_loop(struct rtpkg *p,
 			if (t)
 				return t;
 		}
-		if (i % 64 == 63 && (!peer_on(p, v) || now_ns() > until))
+		/* The clock at every round, not every 64th: under QEMU's TCG
+		   a pause ends the vCPU's turn, so with icount and two CPUs
+		   a round lasted a whole turn of the other CPU (up to the
+		   20 us tick) and 64 rounds outlived the quantum. The VP then
+		   never went idle: warned, it yielded and came back to spin
+		   again, holding its CPU while VPs queued there starved. */
+		if (now_ns() > until || (i % 64 == 63 && !peer_on(p, v)))
 			return 0;
 		__asm__ volatile("pause");
 	}

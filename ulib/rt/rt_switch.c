@@ -396,7 +396,7 @@ int rt_block_until(struct thread *self, uint64_t deadline)
 		if (__atomic_compare_exchange_n(&self->park, &expect, PARK_RUN, 0,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			return 0;
-		if (now_ns() >= deadline)
+		if (now_ns() >= dl_boot(deadline))     /* (the clock's offset of the moment) */
 			return -ETIMEDOUT;
 		/* With nobody else to run here the VP may sleep whole: no
 		   thread waits behind it (a lone sleeper spun for its whole

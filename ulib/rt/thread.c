@@ -39,6 +39,20 @@ int thread_block_until(uint64_t deadline)
 				      : thread_park_timed(self, deadline);
 }
 
+/* thread_park_timed's wait to a CLOCK_REALTIME time (DL_REALTIME): the
+   kernel converts it at the wait's start, and a clock set ends the wait
+   with 0. One wait, and 0 (a spurious wake-up: the caller looks at its
+   condition and waits again, converted anew) for anything but a timeout,
+   so that a caller with several deadlines (the timer thread) can look
+   at them all again after a set. */
+static int park_rt(struct thread *self, uint64_t rt_ns)
+{
+	long r = intr_waited(syscall3(SYS_futex_wait_rt, &self->park, PARK_TIMED, rt_ns));
+	int s = PARK_TIMED;              /* back to RUN, unless an unblock did it */
+	return __atomic_compare_exchange_n(&self->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST,
+					   __ATOMIC_ACQUIRE) && r == -ETIMEDOUT ? -ETIMEDOUT : 0;
+}
+
 /*
  * Timed park: the thread stays on its stack and sleeps in the kernel on
  * its park word, which says PARK_TIMED meanwhile. thread_unblock moves it
@@ -58,6 +72,8 @@ int thread_park_timed(struct thread *self, uint64_t deadline)
 		return 0;
 	}
 	self->nvcsw++;
+	if (deadline & DL_REALTIME)
+		return park_rt(self, deadline & ~DL_REALTIME);
 	for (;;) {
 		uint64_t now = now_ns();
 		if (now >= deadline) {

@@ -104,12 +104,13 @@
                                the word is not the value */
 #define SYS_file_special 51 /* (FK_CONS_IN, FK_CONS_OUT or FK_NULL, FO_ access mode) -> a descriptor that
                                names the console or /dev/null, so that an exec keeps it (ulib's exec) */
-#define SYS_futex_wait_cut 52 /* (uint32_t *addr, expected, timeout ns or 0, uint32_t *cut, cut value) -> as
+#define SYS_futex_wait_cut 52 /* (uint32_t *addr, expected, timeout ns or 0, uint32_t *cut, cut value, rt) -> as
                                SYS_futex_wait, or -EINTR: *cut was not the cut value (read under the
                                futex lock, after *addr), or a thread of the same space called
                                SYS_wait_cut(cut) while it waited; cut 4-aligned user memory (-EINVAL,
                                -EFAULT). How a thread's process-shared wait is ended for a signal or a
-                               cancel (ulib/pthread/pshared.c) */
+                               cancel (ulib/pthread/pshared.c). rt 1: the third argument is a
+                               CLOCK_REALTIME time, as SYS_futex_wait_rt's; rt > 1: -EINVAL */
 #define SYS_wait_cut    53  /* (uint32_t *cut) -> how many of the caller's space's SYS_futex_wait_cut waits
                                on that cut word it ended with -EINTR; -EINVAL unaligned, -EFAULT not
                                user memory. Another space's waits are never reached */
@@ -133,9 +134,14 @@
 #define SYS_clockset    59  /* (sec, nsec) -> 0: CLOCK_REALTIME is that time now, for every space (any may
                                set it; kernel/rtclock.c); -EINVAL for sec > RT_SEC_MAX or nsec >= 1e9.
                                The kernel's own timing never reads it; user code reads the offset
-                               from pseudo_page.rt_off */
+                               from pseudo_page.rt_off; it ends every SYS_futex_wait_rt */
 #define RT_SEC_MAX      9000000000UL   /* (about 2255: the ns since 1970 fit an int64 for years more) */
 
+#define SYS_futex_wait_rt 61 /* (uint32_t *addr, expected, rt_ns) -> 0, -EAGAIN, -ETIMEDOUT: SYS_futex_wait
+                               until CLOCK_REALTIME reads rt_ns (ns since 1970), converted at the offset
+                               of the moment; a clock set (SYS_clockset) during the wait ends it with 0,
+                               so the caller, whose word still holds, waits again at the new offset
+                               (kernel/rtclock.c) */
 #define SYS_file_setfl  60  /* (fd, FO_APPEND or 0) -> 0: fcntl(F_SETFL)'s O_APPEND, on the open file, so
                                every descriptor naming it (dup's, a fork's child's) sees it; -EBADF,
                                -EINVAL for other bits */

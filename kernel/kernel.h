@@ -522,6 +522,7 @@ void pipe_stat(struct pipe *p, struct kstat *st);
 long file_pipe_make(struct space *sp, uint64_t ufd);
 struct pipe *file_pipe(struct space *sp, uint64_t fd, void **hold, int *w, int *mine);
 void file_pipe_put(struct space *sp, void *hold);
+long file_setattr_fd(uint64_t fd, uint32_t mode, const uint64_t *t);   /* (sysmode.c) */
 
 /* syscall.c */
 void syscall_init_cpu(void);
@@ -529,6 +530,9 @@ void syscall(struct trapframe *tf);
 
 /* syslink.c */
 long file_symlink(uint64_t upath, uint64_t utarget);   /* SYS_file_mkdir with S_IFLNK */
+
+/* sysmode.c */
+long umask_info(struct space *sp);   /* INFO_UMASKEXEC */
 
 /* debug.c */
 extern uint64_t watchdog_ns;

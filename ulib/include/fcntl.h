@@ -35,6 +35,7 @@
 #define AT_FDCWD (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_REMOVEDIR        0x200
+#define AT_SYMLINK_FOLLOW   0x400
 #define AT_EMPTY_PATH       0x1000
 
 int open(const char *path, int flags, ...);

@@ -648,6 +648,10 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 	}
 	if (!dp.links)
 		goto out;                         /* (-ENOENT: a removed directory) */
+	if (dir && dp.links >= EXT2_LINK_MAX) {
+		r = -EMLINK;                      /* (its ".." would count one link too many) */
+		goto out;
+	}
 	struct buf *pb, *sb;
 	uint8_t *pp, *e;
 	uint32_t used;
@@ -969,6 +973,10 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 	}
 	if (tino && IS_DIR(&si)) {
 		r = -ENOTDIR;
+		goto out;
+	}
+	if (IS_DIR(&si) && fp.ino != tp.ino && tp.links >= EXT2_LINK_MAX) {
+		r = -EMLINK;                      /* (as mkdir: the new parent's count) */
 		goto out;
 	}
 	struct buf *fb, *tb, *sb, *eb, *xb = 0, *db = 0, *ob = 0;

@@ -11,7 +11,8 @@ with its last link and last holder, rename over a link of the same file
 does nothing; utimensat/futimens/utime/utimes set atime and mtime; the
 umask survives an exec and a posix_spawn. After each run the image is
 e2fsck -fn clean and the host's debugfs sees what the guest made: a hard
-link's count, a mode, the times. EMLINK at ext2's 32,000 links. A crash
+link's count, a mode, the times. EMLINK at ext2's 32,000 links (and
+for mkdir and a directory's rename into a directory with as many). A crash
 (QEMU killed) after link and fsync leaves a clean image with both links."""
 import errno
 import re
@@ -35,6 +36,7 @@ def image(tmp_path):
     tree = tmp_path / "tree"
     (tree / "bin").mkdir(parents=True)
     (tree / "t" / "sub").mkdir(parents=True)
+    (tree / "t" / "big").mkdir()
     (tree / "t" / "old").write_bytes(b"old\n")
     (tree / "bin" / "fmode").write_bytes((BUILD / "progs" / "fmode").read_bytes())
     (tree / "bin" / "fmode").chmod(0o755)
@@ -108,6 +110,25 @@ def test_emlink_at_ext2s_link_limit(boot, tmp_path):
     done(r, 0)
     fsck_clean(img)
     assert inode(img, "/t/many")["links"] == 32000
+
+
+def test_a_directory_at_the_link_limit_takes_no_subdirectory(boot, tmp_path):
+    """The host sets /t/big's count to 32,000 (a directory with that many
+    subdirectories would take minutes to make): mkdir in it and rename of
+    a directory into it are EMLINK, a file goes in; with the count put
+    back the image is clean, so the refusals wrote nothing."""
+    img = image(tmp_path)
+    sif = lambda n: subprocess.run([DEBUGFS, "-w", "-R", f"sif /t/big links_count {n}", str(img)],
+                                   check=True, capture_output=True)
+    sif(32000)
+    r = boot("run=fmode,pkg=fifo,dirmax", smp=2, timeout=120, disk=img)
+    res = result(r, "fmode")
+    assert (res["mkdir"], res["rename"], res["file"]) == (errno.EMLINK, errno.EMLINK, 0), res
+    assert res["nlink"] == 32000 and res["failures"] == 0, res
+    done(r, 0)
+    sif(2)
+    fsck_clean(img)
+    assert inode(img, "/t/sub")["links"] == 2 and inode(img, "/t/big/old")["links"] == 1
 
 
 @pytest.mark.parametrize("smp", [1, 2])

@@ -15,6 +15,9 @@
  *                  2000), /t/suid (mode 04750).
  *   fmode emlink   32,000 links of one file (EXT2_LINK_MAX), 128 in each
  *                  of 250 directories; the next is EMLINK.
+ *   fmode dirmax   /t/big's link count is 32,000 (the host set it):
+ *                  mkdir in it and rename of a directory into it are
+ *                  EMLINK, a file still goes in.
  *   fmode crash    links /t/old as /t/c1 and /t/sub/c2, fsyncs, says so
  *                  and waits for good: the harness kills QEMU.
  *   fmode umask    (exec'd or spawned by `all`) reports its umask and
@@ -304,6 +307,11 @@ int main(int argc, char **argv)
 	result_begin(&R, "fmode");
 	if (!strcmp(what, "emlink")) {
 		emlink(&R);
+	} else if (!strcmp(what, "dirmax")) {
+		result_int(&R, "mkdir", err(mkdir("/t/big/x", 0755)));
+		result_int(&R, "rename", err(rename("/t/sub", "/t/big/sub")));
+		result_int(&R, "file", err(rename("/t/old", "/t/big/old")));
+		result_int(&R, "nlink", nlink_of("/t/big"));
 	} else if (!strcmp(what, "crash")) {
 		int fd = open("/t/old", O_RDONLY);
 		CHECK(link("/t/old", "/t/c1") == 0 && link("/t/c1", "/t/sub/c2") == 0);

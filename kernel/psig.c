@@ -142,6 +142,7 @@ void psig_fork(struct space *sp, struct space *ch)
 	ch->psig.catch = sp->psig.catch;
 	ch->psig.ign = sp->psig.ign;
 	ch->psig.nocldwait = sp->psig.nocldwait;
+	ch->psig.execumask = sp->psig.execumask;   /* (the same image: INFO_UMASKEXEC, sysmode.c) */
 }
 
 /* INFO_SIGPEND, what: 0 the pending set, 1 EV_PSIG posted, 2 takes */

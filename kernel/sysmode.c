@@ -85,9 +85,12 @@ long sys_file_fsetattr(ARGS)
 	long r = attrs(a1, a2, t, &tp, &none);
 	if (r)
 		return r;
-	r = none ? 0 : orphan_reap(FSW_WAIT);
-	if (!r)
-		r = file_setattr_fd(a0, none ? FA_KEEP : (uint32_t)a1, none ? 0 : tp);
+	if (none) {                      /* (nothing to change: only fd is checked) */
+		r = file_info(INFO_FILE_KIND, a0);
+		return r < 0 ? r : r != FK_FILE ? -EINVAL : 0;
+	}
+	if (!(r = orphan_reap(FSW_WAIT)))
+		r = file_setattr_fd(a0, (uint32_t)a1, tp);
 	return r == -EBWAIT ? 0 : r;
 }
 

@@ -87,8 +87,10 @@ def test_modes_links_times_and_the_umask_across_exec(boot, tmp_path, pkg, smp):
     assert res["time_err"] == {"nsec": E.EINVAL, "missing": E.ENOENT, "badfd": E.EBADF}, res
     assert abs(res["now_off"]) <= 2, res
     assert res["h1_nlink"] == 2, res
-    kids = [(e["umask"], e["create_ok"]) for e in r.events("result") if e.get("name") == "fmode_umask"]
-    assert kids == [(0o027, True), (0o077, True)], r.tail()    # the exec's child, then the spawn's
+    kids = [(e["umask"], e["fork_umask"], e["create_ok"]) for e in r.events("result")
+            if e.get("name") == "fmode_umask"]
+    # the exec's child, then the spawn's; each forks a child of its own first
+    assert kids == [(0o027, 0o027, True), (0o077, 0o077, True)], r.tail()
     done(r, 0)
     fsck_clean(img)
     h1, h2 = inode(img, "/t/h1"), inode(img, "/t/h2")

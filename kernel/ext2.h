@@ -73,6 +73,9 @@ long ext2_symlink(struct fsctx *c, const char *path, const char *target, size_t 
 long ext2_unlink(struct fsctx *c, const char *path, int dir);
 long ext2_rename(struct fsctx *c, const char *from, const char *to);
 long ext2_reap(struct fsctx *c, uint32_t ino);
+long ext2_link(struct fsctx *c, const char *from, const char *to, int follow);
+long ext2_setattr(struct fsctx *c, const char *path, uint32_t ino, uint32_t mode, const uint64_t *t);
+#define EXT2_LINK_MAX 32000           /* links to one inode (Linux's ext2: -EMLINK past it) */
 
 /* ext2orph.c: the on-disk orphan list (s_last_orphan, linked through i_dtime) */
 void ext2_orphan_push(uint8_t *s, struct buf *sb, uint8_t *ip, uint32_t ino);

@@ -652,6 +652,10 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 	}
 	if (!dp.links)
 		goto out;                         /* (-ENOENT: a removed directory) */
+	if (dir && dp.links >= EXT2_LINK_MAX) {
+		r = -EMLINK;                      /* (its ".." would count one link too many) */
+		goto out;
+	}
 	struct buf *pb, *sb;
 	uint8_t *pp, *e;
 	uint32_t used;
@@ -880,6 +884,8 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir)
 		put16(pp + 26, le16(pp + 26) - 1u);
 	bcache_dirty(pb);
 	put16(xp + 26, last ? 0 : le16(xp + 26) - 1u);
+	if (!last)
+		put32(xp + 12, now());            /* ctime: one link fewer */
 	if (last && !orph) {
 		put32(xp + 20, now());            /* i_dtime */
 		if (ba.sb) {
@@ -901,6 +907,14 @@ putp:
 out:
 	spin_unlock(&fslock);
 	return r;
+}
+
+/* A directory entry's file type for an inode's mode (ext2's FT_*). */
+static uint8_t ftype(uint32_t mode)
+{
+	static const uint8_t t[16] = { [1] = 5, [2] = 3, [4] = FT_DIR, [6] = 4, [8] = FT_REG,
+				       [10] = FT_LNK, [12] = 6 };
+	return t[(mode >> 12) & 15];
 }
 
 /* Directory tp (inode) is ino or lies under it: walk ".." up to the root
@@ -965,6 +979,10 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 		r = -ENOTDIR;
 		goto out;
 	}
+	if (IS_DIR(&si) && fp.ino != tp.ino && tp.links >= EXT2_LINK_MAX) {
+		r = -EMLINK;                      /* (as mkdir: the new parent's count) */
+		goto out;
+	}
 	struct buf *fb, *tb, *sb, *eb, *xb = 0, *db = 0, *ob = 0;
 	uint8_t *fip, *tip, *sip, *e, *prev, *x = 0, *xprev, *d = 0, *dprev, *oip = 0;
 	uint32_t used = 0;
@@ -1011,7 +1029,7 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 			goto putd;
 	}
 	/* every buffer held: change them */
-	uint8_t type = IS_DIR(&si) ? FT_DIR : FT_REG;
+	uint8_t type = ftype(si.mode);        /* (a link stays FT_LNK) */
 	if (tino) {
 		x[7] = type;
 		put32(x, ino);
@@ -1106,6 +1124,112 @@ long ext2_reap(struct fsctx *c, uint32_t ino)
 		bcache_dirty(ib);
 		fshare_trunc(ino, 0);
 	}
+	bcache_put(ib);
+out:
+	spin_unlock(&fslock);
+	return r;
+}
+
+/*
+ * A hard link `to` of the file at `from` (a last symbolic link followed
+ * with `follow`, else linked itself, as Linux's link): -EEXIST, -EPERM
+ * for a directory, -EMLINK at EXT2_LINK_MAX links. One step takes the
+ * directory slot (growing the directory first if none has room) and the
+ * inode, writes the entry and counts the link: both are in the cache
+ * together, and reach the disk in either order (no journal: fsync makes
+ * them exact; e2fsck mends a count one off either way).
+ */
+long ext2_link(struct fsctx *c, const char *from, const char *to, int follow)
+{
+	char parent[FPATH_MAX];
+	const char *name;
+	size_t len;
+	struct inode si, dp;
+	uint32_t ino;
+	long r = ext2_mount(c);
+	if (r || (r = split(to, parent, sizeof parent, &name, &len)))
+		return r == -EINVAL ? -EEXIST : r;
+	spin_lock(&fslock);
+	if ((r = follow ? ext2_namei(c, from, &si) : ext2_lnamei(c, from, &si)) ||
+	    (r = ext2_namei(c, parent, &dp)))
+		goto out;
+	if (!IS_DIR(&dp)) {
+		r = -ENOTDIR;
+		goto out;
+	}
+	if ((r = ext2_lookup(c, &dp, name, len, &ino)) != -ENOENT) {
+		r = r ? r : -EEXIST;
+		goto out;
+	}
+	if (!dp.links || !si.links)
+		goto out;                         /* (-ENOENT: a removed directory or file) */
+	r = IS_DIR(&si) ? -EPERM : si.links >= EXT2_LINK_MAX ? -EMLINK : 0;
+	if (r)
+		goto out;
+	struct buf *pb, *ib, *sb;
+	uint8_t *pp, *xp, *e;
+	uint32_t used;
+	if ((r = ext2_iraw(c, dp.ino, &pb, &pp)))
+		goto out;
+	if ((r = ext2_iraw(c, si.ino, &ib, &xp)))
+		goto putp;
+	r = find_slot(c, pp, pb, reclen(len), &sb, &e, &used);
+	if (r == -ENOSPC && !(r = grow_dir(c, pp, pb)))
+		r = find_slot(c, pp, pb, reclen(len), &sb, &e, &used);
+	if (r)
+		goto puti;
+	/* every buffer held: change them */
+	put16(xp + 26, le16(xp + 26) + 1u);
+	put32(xp + 12, now());                    /* ctime */
+	bcache_dirty(ib);
+	fill_slot(e, used, si.ino, name, len, ftype(si.mode));
+	bcache_dirty(sb);
+	put32(pp + 32, le32(pp + 32) & ~(uint32_t)IFL_INDEX);
+	touch(pp);
+	bcache_dirty(pb);
+	bcache_put(sb);
+puti:
+	bcache_put(ib);
+putp:
+	bcache_put(pb);
+out:
+	spin_unlock(&fslock);
+	return r;
+}
+
+/*
+ * The permission bits (mode & 07777; the type stays) unless mode is ~0,
+ * and atime and mtime (t[0], t[1], seconds; past 2^32 - 1: kept) with t,
+ * of the file at path (a last link followed) or, with no path, of inode
+ * ino (an open file's, whose hold keeps its number); one step, which sets
+ * ctime too. The path is looked up under the lock, so the inode it names
+ * cannot be freed and reused before the step.
+ */
+long ext2_setattr(struct fsctx *c, const char *path, uint32_t ino, uint32_t mode, const uint64_t *t)
+{
+	struct buf *ib;
+	uint8_t *ip;
+	struct inode si;
+	long r = ext2_mount(c);
+	if (r)
+		return r;
+	spin_lock(&fslock);
+	if (path && (r = ext2_namei(c, path, &si)))
+		goto out;
+	if ((r = ext2_iraw(c, path ? si.ino : ino, &ib, &ip)))
+		goto out;
+	if (mode != ~0u)
+		put16(ip, (le16(ip) & 0xf000) | (mode & 07777));
+	for (int i = 0; t && i < 2; i++)
+		if (t[i] <= 0xffffffffUL) {
+			put32(ip + (i ? 16 : 8), (uint32_t)t[i]);
+			if (fs.isize >= 144 && le16(ip + 128) >= (i ? 12 : 16))
+				put32(ip + (i ? 136 : 140), 0);   /* i_[am]time_extra: no ns, epoch 0 */
+		}
+	put32(ip + 12, now());
+	if (fs.isize >= 144 && le16(ip + 128) >= 8)
+		put32(ip + 132, 0);                      /* i_ctime_extra */
+	bcache_dirty(ib);
 	bcache_put(ib);
 out:
 	spin_unlock(&fslock);

@@ -550,6 +550,7 @@ long kop_enqueue(struct kop *op, struct kop **list, uint64_t park, uint64_t val,
 long file_pipe_make(struct space *sp, uint64_t ufd);
 struct pipe *file_pipe(struct space *sp, uint64_t fd, void **hold, int *w, int *mine);
 void file_pipe_put(struct space *sp, void *hold);
+long file_setattr_fd(uint64_t fd, uint32_t mode, const uint64_t *t);   /* (sysmode.c) */
 
 /* sysfile.c (for locks) */
 long file_lock_info(struct space *sp, uint64_t fd, void **hold, uint32_t *ino, int *flags,
@@ -568,6 +569,9 @@ void syscall(struct trapframe *tf);
 
 /* syslink.c */
 long file_symlink(uint64_t upath, uint64_t utarget);   /* SYS_file_mkdir with S_IFLNK */
+
+/* sysmode.c */
+long umask_info(struct space *sp);   /* INFO_UMASKEXEC */
 
 /* debug.c */
 extern uint64_t watchdog_ns;

@@ -157,6 +157,7 @@ void psig_fork(struct space *sp, struct space *ch)
 	ch->psig.ign = sp->psig.ign;
 	ch->psig.nocldwait = sp->psig.nocldwait;
 	ch->psig.nocldstop = sp->psig.nocldstop;
+	ch->psig.execumask = sp->psig.execumask;   /* (the same image: INFO_UMASKEXEC, sysmode.c) */
 }
 
 /* INFO_SIGPEND, what: 0 the pending set, 1 EV_PSIG posted, 2 takes */

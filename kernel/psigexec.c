@@ -59,6 +59,7 @@ void psig_exec(struct space *old, struct space *nw)
 	n->execign = o->ign;
 	n->execmask = o->keepmask;
 	memcpy(n->execalarm, o->keepalarm, sizeof n->execalarm);
+	n->execumask = o->keepumask;     /* (sysmode.c: not a signal, but kept the same way) */
 	spin_unlock(&old->lock);
 }
 

@@ -31,6 +31,7 @@ SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special); SYSDECL(file_setfl);
 SYSDECL(clockset); SYSDECL(file_write_where); SYSDECL(futex_wait_rt);
 SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
 SYSDECL(lock); SYSDECL(lock_wait);
+SYSDECL(file_setattr); SYSDECL(file_fsetattr); SYSDECL(file_link); SYSDECL(umaskexec);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -120,6 +121,10 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_file_lstat] = sys_file_lstat,
 	[SYS_file_readlink] = sys_file_readlink,
 	[SYS_file_statfs] = sys_file_statfs,
+	[SYS_file_setattr] = sys_file_setattr,
+	[SYS_file_fsetattr] = sys_file_fsetattr,
+	[SYS_file_link] = sys_file_link,
+	[SYS_umaskexec] = sys_umaskexec,
 };
 
 extern char syscall_entry[];

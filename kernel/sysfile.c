@@ -822,6 +822,21 @@ long sys_file_setfl(ARGS)
 	return 0;
 }
 
+/* fchmod, futimens (sysmode.c): ext2_setattr on fd's file, held meanwhile
+   (so an unlinked one is not freed under it): -EBADF, -EINVAL for what is
+   not the disk's, -EBWAIT if the thread blocked. */
+long file_setattr_fd(uint64_t fd, uint32_t mode, const uint64_t *t)
+{
+	struct space *sp = myvp()->space;
+	struct file *f = fget(sp, fd);
+	struct fsctx c;
+	if (!f)
+		return -EBADF;
+	long r = f->kind ? -EINVAL : RETRY(ext2_setattr(&c, 0, f->ip.ino, mode, t));
+	fput(sp, f);
+	return r;
+}
+
 /* INFO_FILES: a bit for each open descriptor; INFO_FILE_FLAGS: fd's FO_*
    flags (-EBADF). What a program that exec made finds (ulib's fd.c). */
 long file_info(int what, uint64_t fd)

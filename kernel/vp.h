@@ -170,6 +170,8 @@ struct psig {
 	uint64_t execign, execmask;  /* what the exec that made this image kept (INFO_SIGEXEC) */
 	uint64_t keepalarm[2];       /* ITIMER_REAL's due and period the next exec keeps (SYS_alarmexec) */
 	uint64_t execalarm[2];       /* and what the exec that made this image kept (INFO_ALARMEXEC) */
+	uint32_t keepumask, execumask;   /* the umask the next exec keeps, this image's: 01000 | mask
+	                                    once said (SYS_umaskexec; 0: never, 022) */
 };
 
 struct space {

@@ -1460,6 +1460,43 @@ static void do_msync(struct fz *f)
 	}
 }
 
+/* Modes, times and hard links (calls 115-118): setattr on /fz's paths
+   and fsetattr on its descriptors, with a sane mode, FA_KEEP or any bits
+   (past 07777 it must fail), times sane, KT_NOW/KT_OMIT, any (below
+   KT_OMIT: must fail) or a pointer that is no memory; link from a path
+   to /fz/ln (taken away again) or to a bad pointer (must fail);
+   umaskexec with any figure (past 0777: -EINVAL). */
+static void do_fmode(struct fz *f)
+{
+	static const int64_t sane[] = { 0, 1000, KT_NOW, KT_OMIT, 0x7fffffffL };
+	long mode = rand_below(&f->st, 3) ? (long)rand_below(&f->st, 010000) :
+		    rand_below(&f->st, 2) ? (long)FA_KEEP : rand_arg(f);
+	struct ktimes kt = { sane[rand_below(&f->st, 5)], sane[rand_below(&f->st, 5)] };
+	if (!rand_below(&f->st, 4))
+		kt.mtime = rand_arg(f);
+	long t = rand_below(&f->st, 3) ? (long)&kt : rand_below(&f->st, 2) ? 0 : (long)bad_addr(f);
+	int bad = (mode != (long)FA_KEEP && (mode & ~07777L)) || (t == (long)&kt && kt.mtime < KT_OMIT);
+	switch (rand_below(&f->st, 4)) {
+	case 0:
+		issue(f, K_link, SYS_file_setattr, some_path(f), mode, t, 0, 0, bad, 0);
+		break;
+	case 1:
+		issue(f, K_link, SYS_file_fsetattr, some_fd(f), mode, t, 0, 0, bad, 0);
+		break;
+	case 2: {
+		int ok = rand_below(&f->st, 4);
+		long to = ok ? (long)"/fz/ln" : (long)bad_addr(f);
+		if (issue(f, K_link, SYS_file_link, some_path(f), to, rand_arg(f), 0, 0, !ok, 0) == 0)
+			issue(f, K_link, SYS_file_unlink, (long)"/fz/ln", 0, 0, 0, 0, 0, 0);
+		break;
+	}
+	default: {
+		long m = rand_below(&f->st, 2) ? (long)rand_below(&f->st, 01000) : rand_arg(f);
+		issue(f, K_link, SYS_umaskexec, m, 0, 0, 0, 0, (m & ~0777L) != 0, -EINVAL);
+	}
+	}
+}
+
 /* lstat, readlink and statfs: paths as some_path, output to our scratch buffer,
    untouched lazy words, a read-only arena (must fail), garbage; readlink
    lengths small, zero or negative (must fail), huge. */
@@ -1504,6 +1541,10 @@ static void do_link(struct fz *f)
 {
 	long path = some_path(f), out, n = (long)rand_below(&f->st, 200);
 	int ro = 0;
+	if (!rand_below(&f->st, 3)) {
+		do_fmode(f);
+		return;
+	}
 	switch (rand_below(&f->st, 6)) {
 	case 0:      /* garbage, but never the pool: a kstat at its end spilled
 		        into workers_done (the report came before the workers ended) */
@@ -1694,6 +1735,8 @@ static void do_raw(struct fz *f)
 		{ SYS_setsid, K_pgrp }, { SYS_fmap, K_fmap }, { SYS_msync, K_fmap },
 		{ SYS_file_lstat, K_link }, { SYS_file_readlink, K_link },
 		{ SYS_file_statfs, K_link },
+		{ SYS_file_setattr, K_link }, { SYS_file_fsetattr, K_link }, { SYS_file_link, K_link },
+		{ SYS_umaskexec, K_link },
 		{ SYS_sigdisp, K_psig },
 		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig }, { SYS_sigdie, K_psig },
 		{ SYS_sigexec, K_psig }, { SYS_clockset, K_plain },

@@ -56,6 +56,7 @@ struct flock {
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_REMOVEDIR        0x200
 #define AT_EACCESS          0x200   /* (faccessat: the same bit) */
+#define AT_SYMLINK_FOLLOW   0x400
 #define AT_EMPTY_PATH       0x1000
 
 int open(const char *path, int flags, ...);

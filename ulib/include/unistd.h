@@ -167,6 +167,8 @@ ssize_t readlink(const char *path, char *buf, size_t n);        /* (link.c) */
 ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t n);
 int symlink(const char *target, const char *path);
 int symlinkat(const char *target, int dirfd, const char *path);
+int link(const char *from, const char *to);                     /* (fmode.c) */
+int linkat(int fromfd, const char *from, int tofd, const char *to, int flag);
 int rmdir(const char *path);
 int unlinkat(int dirfd, const char *path, int flags);             /* ulib/libc/atcalls.c */
 int faccessat(int dirfd, const char *path, int mode, int flags);

@@ -13,7 +13,8 @@
  * ignored ones stay ignored, handled ones are reset to SIG_DFL, and the
  * calling thread's mask and the pending signals stay (signal.c:
  * __sig_exec_keep, kernel/psig.c: psig_exec), and so does ITIMER_REAL
- * (alarm's time left: timer.c, SYS_alarmexec). A relative path is made
+ * (alarm's time left: timer.c, SYS_alarmexec), and the umask (nofile.c,
+ * SYS_umaskexec). A relative path is made
  * absolute first; execvp, execlp and execvpe search PATH (pathsearch.c).
  * A program that is not an ELF executable is ENOEXEC (no shell runs it).
  */
@@ -31,6 +32,7 @@ void __fd_keep(signed char keep[MAXFILE_SPACE]);
 void __fd_unkeep(void);
 __attribute__((weak)) void __sig_exec_keep(int undo);   /* signal.c */
 __attribute__((weak)) void __timer_exec_keep(int undo); /* timer.c: ITIMER_REAL */
+mode_t __umask_now(void);                               /* nofile.c */
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {
@@ -49,6 +51,7 @@ int execve(const char *path, char *const argv[], char *const envp[])
 		__sig_exec_keep(0);
 	if (__timer_exec_keep)
 		__timer_exec_keep(0);
+	syscall1(SYS_umaskexec, __umask_now());   /* (POSIX: kept; the next exec sets it again) */
 	long r = syscall6(SYS_exec, (long)abs, argc, (long)argv, (long)keep, MAXFILE_SPACE, (long)envp);
 	__fd_unkeep();                   /* (it returns only on an error) */
 	if (__sig_exec_keep)

@@ -66,7 +66,9 @@ int access(const char *path, int mode)
 		return mode & X_OK ? fail(EACCES) : 0;
 	if (stat(path, &st) < 0)
 		return -1;
-	return (mode & X_OK) && !(st.st_mode & 0111) ? fail(EACCES) : 0;
+	/* as root on Linux: R_OK and W_OK whatever the mode; X_OK a
+	   directory, or a file with an x bit for anyone */
+	return (mode & X_OK) && !S_ISDIR(st.st_mode) && !(st.st_mode & 0111) ? fail(EACCES) : 0;
 }
 
 int stat(const char *path, struct stat *st)
@@ -87,25 +89,32 @@ int stat(const char *path, struct stat *st)
 
 /* (lstat: link.c) */
 
-int chmod(const char *path, mode_t mode)
-{
-	(void)path, (void)mode;
-	return fail(ENOENT);
-}
+/* (chmod: fmode.c) */
 
 /* The file mode creation mask: open with O_CREAT (fd.c's __open_file,
    so creat, openat, mkstemp and shm_open too) and mkdir clear its bits,
-   as POSIX says. Forked children copy it; an exec starts again at 022. */
-static mode_t cmask = 022;
+   as POSIX says. Forked children copy it; an exec keeps it (exec.c tells
+   the kernel, SYS_umaskexec), so an image's first use asks what its exec
+   kept (INFO_UMASKEXEC: 022 for one no exec made). */
+#define UNSET 0xffffffffu
+static mode_t cmask = UNSET;
 
 mode_t __umask_now(void);
 mode_t __umask_now(void)
 {
+	mode_t m = __atomic_load_n(&cmask, __ATOMIC_RELAXED), u = UNSET;
+	if (m != UNSET)
+		return m;
+	m = (mode_t)sys_getinfo(INFO_UMASKEXEC) & 0777;
+	__atomic_compare_exchange_n(&cmask, &u, m, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	return __atomic_load_n(&cmask, __ATOMIC_RELAXED);
 }
 
 mode_t umask(mode_t mask)
 {
-	return __atomic_exchange_n(&cmask, mask & 0777, __ATOMIC_RELAXED);
+	mode_t old = __umask_now();      /* (the exec's, first) */
+	while (!__atomic_compare_exchange_n(&cmask, &old, mask & 0777, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	return old;
 }
 

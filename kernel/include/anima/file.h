@@ -21,6 +21,17 @@
 #define FPATH_MAX     1024    /* a path, with its NUL (-ENAMETOOLONG) */
 #define FLINK_MAX     4096    /* a symbolic link's target, with a NUL (-ENAMETOOLONG) */
 
+/* SYS_file_setattr and SYS_file_fsetattr: the times to set, seconds since
+   1970 (held to 0 .. 2^31-1: ext2's signed 32 bits; the large inode's
+   extra nanosecond and epoch field is cleared), or KT_NOW (the kernel's
+   clock now, as its writes stamp files) or KT_OMIT (keep it) */
+struct ktimes {
+	int64_t atime, mtime;
+};
+#define KT_NOW  (-1)
+#define KT_OMIT (-2)
+#define FA_KEEP 0xffffffffUL  /* mode: keep the permission bits */
+
 struct kstat {
 	uint64_t ino, size;
 	uint64_t blocks;          /* 512-byte units allocated */

@@ -179,6 +179,17 @@
 #define SYS_file_rename 112 /* (from, to) -> 0 */
 #define SYS_file_lstat  113 /* (path, struct kstat *) -> 0; a last symbolic link itself */
 #define SYS_file_readlink 114 /* (path, buf, n) -> bytes of the link's target copied (no NUL) */
+#define SYS_file_setattr 115 /* (path, mode or FA_KEEP, const struct ktimes *t or 0) -> 0: the file's
+                               permission bits (mode & 07777; its type never changes) and/or its
+                               atime and mtime; ctime set either way; a last symbolic link followed.
+                               -EINVAL for other mode bits (kernel/sysmode.c) */
+#define SYS_file_fsetattr 116 /* (fd, mode or FA_KEEP, t or 0) -> 0: the same on fd's file (an unlinked
+                               one too); -EBADF, -EINVAL for a pipe, the console or /dev/null */
+#define SYS_file_link   117 /* (from, to, follow) -> 0: a hard link `to` of from's file (a last symbolic
+                               link followed if follow, else linked itself); -EEXIST, -EPERM for a
+                               directory, -EMLINK at EXT2_LINK_MAX */
+#define SYS_umaskexec   118 /* (mask) -> 0: the file mode creation mask the caller's next exec keeps
+                               (INFO_UMASKEXEC); -EINVAL past 0777 */
 #define SYS_file_statfs 119 /* (struct kstatfs *) -> 0: the file system's size and free room (<anima/file.h>) */
 /* Advisory file locks (<anima/flock.h>, kernel/flock.c) */
 #define SYS_lock        120 /* (fd, LK_* command, struct kflock *) -> 0: test, set or clear a lock; never
@@ -239,6 +250,8 @@
 #define INFO_ALARMEXEC  23  /* (23, what) ITIMER_REAL as the exec that made the caller's image kept it
                                (SYS_alarmexec): what 0, its next expiry (0: none); 1, its period;
                                -EINVAL else (kernel/psigexec.c) */
+#define INFO_UMASKEXEC  31  /* the umask the exec that made the caller's image kept (SYS_umaskexec),
+                               022 if it was made otherwise (kernel/sysmode.c) */
 #define INFO_DISK_FLIGHT 15 /* the most disk requests ever in flight at once (0 without a disk) */
 #define INFO_LOCK_WAITS 16  /* (16, which) times a kernel lock was found held, each wait counted once:
                                which 0 = the caller's space's memory lock (since the space began),

@@ -11,6 +11,7 @@ struct timezone {
 
 int gettimeofday(struct timeval *tv, void *tz);   /* tz, if given, is UTC */
 int settimeofday(const struct timeval *tv, const void *tz);   /* as clock_settime(CLOCK_REALTIME) */
+int utimes(const char *path, const struct timeval tv[2]);    /* (ulib/libc/fmode.c) */
 
 /* Interval timers (ulib/posix/timer.c): ITIMER_REAL sends SIGALRM (it is
    the timer alarm() sets); ITIMER_VIRTUAL (SIGVTALRM) and ITIMER_PROF

@@ -274,11 +274,18 @@ static int arm(struct ptimer *t, uint64_t due, uint64_t period, uint64_t *oleft,
 	t->due = due;
 	t->period = due ? period : 0;
 	struct thread *wake = due && due < sleep_to ? tthread : 0;
+	int fresh = due && !tthread;
 	if (wake)
 		sleep_to = due;
 	spin_unlock(&lk);
 	if (wake)
 		thread_unblock(wake);
+	/* The timer thread has not run yet: a turn now, so that it sleeps
+	   until the deadline, where it gets another (ulib/rt/rt_due.c).
+	   Behind a caller that then only computes on the same VP, on a
+	   package without time slices, it never ran at all. */
+	if (fresh)
+		thread_yield();
 	return 0;
 }
 

@@ -291,11 +291,18 @@ static int arm(struct ptimer *t, uint64_t due, uint64_t rt_due, uint64_t period,
 	t->period = due ? period : 0;
 	/* (a realtime one also if later: the thread's sleep must follow a set clock now) */
 	struct thread *wake = due && (due < sleep_to || rt_due) ? tthread : 0;
+	int fresh = due && !tthread;
 	if (wake)
 		sleep_to = due;
 	spin_unlock(&lk);
 	if (wake)
 		thread_unblock(wake);
+	/* The timer thread has not run yet: a turn now, so that it sleeps
+	   until the deadline, where it gets another (ulib/rt/rt_due.c).
+	   Behind a caller that then only computes on the same VP, on a
+	   package without time slices, it never ran at all. */
+	if (fresh)
+		thread_yield();
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <animart/upcall.h>
 #include <animart/intr.h>
 #include <animart/spin.h>
+#include <animart/vprt.h>
 
 void intr_entry(void);
 
@@ -107,6 +108,14 @@ void intr_run(struct uctx *ctx)
 		return;
 	if (park != PARK_RUN && park != PARK_PERMIT)
 		return;
+	/* A user-level timed wait's deadline passed (rt_due.c): its turn,
+	   now or at the spin_unlock that ends this thread's spin locks */
+	if (rt_due_passed()) {
+		if (!t->crit)
+			thread_yield();
+		else if (!t->yield_due)
+			t->yield_due = YIELD_DUE_THREAD;
+	}
 	if (t->crit) {                   /* (a cancel or handler due: at spin_unlock) */
 		spin_defer_intr(t);
 		return;

@@ -28,6 +28,7 @@
 #define SAW_WARNING   2              /* the VP is about to be preempted */
 #define SAW_PREEMPTED 4              /* the VP was preempted (want_preempted) */
 #define SAW_RESCHED   8              /* the policy wants cur switched out */
+#define SAW_TURN      16             /* a timed wait's end: cur yields (rt_due.c) */
 
 #define STAT(p, f) do { if ((p)->stats) (p)->stats->f++; } while (0)
 
@@ -58,6 +59,11 @@ static int drain(struct rtvp *v, struct uthread *cur)
 				STAT(p, unblocked);
 				t->ctx = e->ctx;
 				rt_make_full(t);
+				/* a timed park's end: a turn, on packages with no
+				   time slices (rt_due.c) */
+				if (cur && !p->event &&
+				    __atomic_load_n(&t->t.park, __ATOMIC_RELAXED) == PARK_TIMED)
+					saw |= SAW_TURN;
 				rt_make_runnable(p, v, t, RQ_UNBLOCK);
 				break;
 			case EV_WARNING:
@@ -296,6 +302,11 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 		rt_async_redirect(&vpp->save, &cur->t);
 	if (!(saw & (SAW_PREEMPTED | SAW_RESCHED)) && p->preempt && p->preempt(v, cur))
 		saw |= SAW_RESCHED;
+	int why = RQ_RESCHED;
+	if ((saw & SAW_TURN) && !(saw & SAW_RESCHED)) {
+		why = RQ_YIELD;          /* behind its peers, as a yield (prio: its level's tail) */
+		saw |= SAW_RESCHED;
+	}
 	if (saw & SAW_PREEMPTED) {
 		/* Preempted: first in line when the VP is back (a warning or
 		   reschedule is moot now). */
@@ -331,7 +342,7 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 		STAT(p, warn_yields);
 		sys_yield();
 	} else {
-		requeue_cur(v, cur, RQ_RESCHED);
+		requeue_cur(v, cur, why);
 		STAT(p, resched);
 	}
 	sched_loop(v);

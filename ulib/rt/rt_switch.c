@@ -401,6 +401,7 @@ int rt_block_until(struct thread *self, uint64_t deadline)
 		/* With nobody else to run here the VP may sleep whole: no
 		   thread waits behind it (a lone sleeper spun for its whole
 		   sleep). Threads queued later go to the package's idle VPs. */
+		rt_due_arm(deadline);    /* a turn at the deadline (rt_due.c) */
 		if (!rt_yield_other(self))
 			return thread_park_timed(self, deadline);
 	}

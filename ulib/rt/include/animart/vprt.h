@@ -73,6 +73,7 @@ struct rtvp {
 	int prev_action;             /* ... and why (finish_switch) */
 	char *sched_stack;           /* the scheduler loop's stack */
 	struct lctx sched;           /* entry into the scheduler loop */
+	uint64_t wait_due;           /* classic: the deadline its one-shot timer is set for (rt_due.c) */
 };
 
 /* Why a thread is handed to enqueue */
@@ -167,6 +168,8 @@ __attribute__((noreturn)) void rt_exit(struct thread *self);
 void rt_free(struct thread *t);
 int rt_block_until(struct thread *self, uint64_t deadline);
 int rt_yield_other(struct thread *self);
+void rt_due_arm(uint64_t deadline);     /* rt_due.c */
+int rt_due_passed(void);
 void rt_interrupt(struct thread *t);
 int64_t rt_cputime(struct thread *t);
 void rt_setprio(struct thread *t, int prio);

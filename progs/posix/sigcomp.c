@@ -1,0 +1,203 @@
+/*
+ * sigcomp: a signal or an asynchronous cancel reaches a thread that only
+ * computes, whatever the number of VPs (run it with vps=1: the computing
+ * thread then holds the program's only VP, and nothing else of the
+ * program runs unless the VP is interrupted). Each case computes until
+ * the handler ran or BOUND_MS of guest time went by past the moment the
+ * signal was due, and reports the delay (ns, now_ns's clock: under
+ * --icount deterministic guest time).
+ *
+ *   loop     alarm(1)'s SIGALRM runs its handler in main, which only
+ *            computes (a plain loop reading the clock).
+ *   kill     a forked child's kill(getppid(), SIGUSR1) after 50 ms runs
+ *            the handler in main, which only computes.
+ *   cancel   a worker that only computes, asynchronously cancelable, is
+ *            cancelled by alarm's SIGALRM handler (which runs in it: the
+ *            only code that can run with one VP), so it ends where it
+ *            computes; main joins it (PTHREAD_CANCELED).
+ *
+ *   sigcomp [CASE...]   (no CASE: all)
+ *
+ * Prints @result {"name": "sigcomp", "checks": N, "failures": F,
+ * "CASE_ns": delay...} and exits 1 if a check failed.
+ */
+#define CHECK_NAME "sigcomp"
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <animalib/result.h>
+#include <animart/clock.h>
+#include <check.h>
+
+/* The bound every case states: the handler (or the cancel) acts within
+   BOUND_MS of guest time of the moment it was due. Its delivery is due at
+   the computing VP's next timer interrupt or upcall (a 10 ms kernel
+   quantum at most, docs/abi.md), a few quanta with the kernel's own
+   work, far below this. */
+#define BOUND_MS 100
+#define MS 1000000ULL
+
+static volatile uint64_t ran_at;       /* now_ns() in the handler; 0: not yet */
+static volatile int ran_in_main;
+static pthread_t main_id;
+
+static void on_sig(int sig)
+{
+	(void)sig;
+	ran_in_main = pthread_equal(pthread_self(), main_id) != 0;
+	ran_at = now_ns();
+}
+
+static void catch(int sig, void (*fn)(int))
+{
+	struct sigaction a;
+	memset(&a, 0, sizeof a);
+	a.sa_handler = fn;
+	CHECK(sigaction(sig, &a, 0) == 0);
+}
+
+/* Compute until the handler ran or the bound past `due` went by. */
+static void compute(uint64_t due)
+{
+	uint64_t end = due + BOUND_MS * MS;
+	while (!ran_at && now_ns() < end)
+		;
+}
+
+/* The delay from due to the handler, checked against the bound. */
+static uint64_t delay(const char *name, uint64_t due)
+{
+	uint64_t d = ran_at >= due ? ran_at - due : 0;
+	printf("sigcomp %s: %s, %llu ns after due\n", name,
+	       ran_at ? "ran" : "never ran", (unsigned long long)d);
+	CHECK(ran_at != 0 && ran_at >= due && d <= BOUND_MS * MS);
+	return d;
+}
+
+static uint64_t case_loop(void)
+{
+	ran_at = 0;
+	catch(SIGALRM, on_sig);
+	uint64_t due = now_ns() + 1000 * MS;
+	alarm(1);
+	compute(due);
+	CHECK(ran_in_main);
+	signal(SIGALRM, SIG_DFL);
+	return delay("loop", due);
+}
+
+static uint64_t case_kill(void)
+{
+	ran_at = 0;
+	catch(SIGUSR1, on_sig);
+	volatile uint64_t *sent = mmap(0, 4096, PROT_READ | PROT_WRITE,
+	                               MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(sent != MAP_FAILED);
+	if (sent == MAP_FAILED)
+		return 0;
+	*sent = 0;
+	pid_t c = fork();
+	if (c == 0) {
+		usleep(50000);
+		*sent = now_ns();
+		_exit(kill(getppid(), SIGUSR1) == 0 ? 0 : 1);
+	}
+	CHECK(c > 0);
+	/* compute until the child sent and the handler ran, or the bound
+	   past the send (or past 10 s, if the child never sends) */
+	uint64_t start = now_ns();
+	while (!ran_at) {
+		uint64_t s = *sent, now = now_ns();
+		if (s ? now > s + BOUND_MS * MS : now > start + 10000 * MS)
+			break;
+	}
+	CHECK(ran_in_main);
+	int st = -1;
+	CHECK(waitpid(c, &st, 0) == c && st == 0);
+	uint64_t d = delay("kill", *sent);
+	signal(SIGUSR1, SIG_DFL);
+	munmap((void *)sent, 4096);
+	return d;
+}
+
+static pthread_t worker;
+static volatile int worker_done;
+
+static void on_sig_cancel(int sig)
+{
+	on_sig(sig);
+	pthread_cancel(worker);
+}
+
+static void *cancel_me(void *arg)
+{
+	uint64_t end = *(uint64_t *)arg + BOUND_MS * MS;
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGALRM);
+	pthread_sigmask(SIG_UNBLOCK, &s, 0);
+	int old;
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
+	while (now_ns() < end)
+		;
+	worker_done = 1;
+	return 0;
+}
+
+/* main blocks SIGALRM (the worker unblocks it), so the handler runs in
+   the worker. */
+static uint64_t case_cancel(void)
+{
+	ran_at = 0;
+	worker_done = 0;
+	catch(SIGALRM, on_sig_cancel);
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGALRM);
+	CHECK(pthread_sigmask(SIG_BLOCK, &s, 0) == 0);
+	uint64_t due = now_ns() + 1000 * MS;
+	alarm(1);
+	CHECK(pthread_create(&worker, 0, cancel_me, &due) == 0);
+	void *ret = 0;
+	CHECK(pthread_join(worker, &ret) == 0);
+	uint64_t ended = now_ns();
+	CHECK(ret == PTHREAD_CANCELED && !worker_done);
+	printf("sigcomp cancel: ended %llu ns after the handler\n",
+	       (unsigned long long)(ran_at ? ended - ran_at : 0));
+	pthread_sigmask(SIG_UNBLOCK, &s, 0);
+	signal(SIGALRM, SIG_DFL);
+	return delay("cancel", due);
+}
+
+static int want(int argc, char **argv, const char *name)
+{
+	if (argc < 2)
+		return 1;
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	main_id = pthread_self();
+	struct result r;
+	result_begin(&r, "sigcomp");
+	if (want(argc, argv, "loop"))
+		result_uint(&r, "loop_ns", case_loop());
+	if (want(argc, argv, "kill"))
+		result_uint(&r, "kill_ns", case_kill());
+	if (want(argc, argv, "cancel"))
+		result_uint(&r, "cancel_ns", case_cancel());
+	result_int(&r, "checks", checks);
+	result_int(&r, "failures", failures);
+	result_end(&r);
+	return failures ? 1 : 0;
+}

@@ -28,11 +28,13 @@ static struct kop *rt_waits;     /* kop_lock */
 
 /* When, on the boot clock, CLOCK_REALTIME reads rt_ns at the present
    offset: now if it has already (now_ns()'s value; never 0, so still a
-   deadline), at most 2^62 ns ahead. */
+   deadline), at most 2^62 ns ahead. rt_ns is signed, as a time_t is: one
+   before 1970 has passed (read unsigned, it was 146 years ahead, and the
+   fuzzer's waiter never came back). */
 uint64_t rt_boot_ns(uint64_t rt_ns, uint64_t now)
 {
 	__int128 base = (__int128)boot_epoch * 1000000000 + __atomic_load_n(&rt_off, __ATOMIC_RELAXED);
-	__int128 at = (__int128)rt_ns - base;
+	__int128 at = (__int128)(int64_t)rt_ns - base;
 	if (at <= (__int128)now)
 		return now;
 	return at - now > (__int128)(1UL << 62) ? now + (1UL << 62) : (uint64_t)at;

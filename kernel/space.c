@@ -384,7 +384,8 @@ static struct space *tree_of(struct space *s)
 	return s;
 }
 
-/* May `me` send t a signal? t is itself, in me's session (siblings, the
+/* May `me` send t a signal? Never itself here (ulib runs a process's
+   own signals, and SYS_sigdie its own default actions and stops). t is in me's session (siblings, the
    whole job: Linux's one user may signal them all), one of me's
    descendants (a child, its children, ...) or me's parent: what the
    kernel recorded of the two is the authority, never the pid alone
@@ -395,8 +396,8 @@ static struct space *tree_of(struct space *s)
 int space_may_signal(struct space *me, struct space *t)
 {
 	spin_lock(&table_lock);
-	int ok = t == me || me->parent == t ||
-		 (t->sid == me->sid && (me->sid != 0 || tree_of(t) == tree_of(me)));
+	int ok = t != me && (me->parent == t ||
+		 (t->sid == me->sid && (me->sid != 0 || tree_of(t) == tree_of(me))));
 	struct space *a = t->parent;
 	for (int n = 0; !ok && a && n < MAXSPACE; a = a->parent, n++)
 		ok = a == me;

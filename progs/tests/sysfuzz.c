@@ -80,6 +80,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <animalib/rng.h>
 #include <animalib/result.h>
 #include <animart/sys.h>
@@ -1033,20 +1034,47 @@ static long futex_addr(struct fz *f)
 	}
 }
 
+/* A CLOCK_REALTIME time (ns since 1970) near now: mostly just ahead (a
+   wait that ends soon, or early at another VP's clock set), else passed
+   or before 1970. Never far ahead: nothing would end the wait. */
+static long rt_soon(struct fz *f)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	long now = t.tv_sec * 1000000000L + t.tv_nsec;
+	switch (rand_below(&f->st, 4)) {
+	case 0:
+		return now - short_ns(f);
+	case 1:
+		return -(long)rand_below(&f->st, 1000);
+	default:
+		return now + 1 + short_ns(f);
+	}
+}
+
 static void do_futex_wait(struct fz *f)
 {
 	long a = futex_addr(f);
 	long v = (uint64_t)a >= (uint64_t)futex_words && (uint64_t)a < (uint64_t)(futex_words + 16) &&
 		 rand_below(&f->st, 2) ? (long)*(volatile uint32_t *)a : (long)rand_below(&f->st, 3);
+	if (!rand_below(&f->st, 4)) {    /* to a CLOCK_REALTIME deadline (61) */
+		issue(f, K_futex_wait, SYS_futex_wait_rt, a, v, rt_soon(f), 0, 0, 0, 0);
+		return;
+	}
 	if (rand_below(&f->st, 3)) {
 		issue(f, K_futex_wait, SYS_futex_wait, a, v, 1 + short_ns(f), 0, 0, 0, 0);
 		return;
 	}
 	/* With a cut word (any address: an unaligned one must be -EINVAL) that
-	   another VP's SYS_wait_cut may name (do_futex_wake) */
+	   another VP's SYS_wait_cut may name (do_futex_wake); the time relative
+	   (rt 0), a CLOCK_REALTIME one (rt 1) or an rt past 1 (-EINVAL) */
 	long cut = rand_below(&f->st, 4) ? futex_addr(f) + (long)rand_below(&f->st, 2) * 2 : rand_arg(f);
 	long cv = rand_below(&f->st, 2) ? (long)rand_below(&f->st, 3) : rand_arg(f);
-	issue(f, K_futex_wait, SYS_futex_wait_cut, a, v, 1 + short_ns(f), cut, cv, cut % 4 != 0, -EINVAL);
+	long rt = rand_below(&f->st, 8) ? (long)rand_below(&f->st, 2) : rand_arg(f);
+	long when = rt == 1 ? rt_soon(f) : 1 + short_ns(f);
+	int bad = cut % 4 != 0 || (uint64_t)rt > 1;
+	filed(f, K_futex_wait, SYS_futex_wait_cut, syscall6(SYS_futex_wait_cut, a, v, when, cut, cv, rt),
+	      a, v, when, cut, bad, -EINVAL);
 }
 
 static void do_futex_wake(struct fz *f)
@@ -1677,7 +1705,7 @@ static void do_psig(struct fz *f)
 		break;
 	}
 	case 3: {                        /* only numbers it must refuse: a valid one ends us */
-		static const long no[] = { 0, 64, 65, -1, 17, 18, 19, 20, 21, 22, 23, 28 };
+		static const long no[] = { 0, 64, 65, -1, 17, 18, 23, 28 };   /* (19-22 stop us) */
 		long n = no[rand_below(&f->st, sizeof no / sizeof no[0])];
 		if (n == 65)
 			n = (long)rand64(&f->st) | (1L << 40);
@@ -1686,7 +1714,7 @@ static void do_psig(struct fz *f)
 	}
 	default: {
 		long me = sys_getinfo(INFO_SPACE);
-		int ok = sig > 0 && sig < PSIG_MAX && !(sig >= 19 && sig <= 22);
+		int ok = sig > 0 && sig < PSIG_MAX;
 		if (rand_below(&f->st, 2))
 			issue(f, K_psig, SYS_sigqueue, me, sig, rand_arg(f), 0, 0, 1, ok ? -EPERM : -EINVAL);
 		else
@@ -1725,6 +1753,7 @@ static void do_raw(struct fz *f)
 		{ SYS_timer, K_timer }, { SYS_cap_grant, K_cap_grant }, { SYS_cap_drop, K_cap_drop },
 		{ SYS_sleep, K_sleep }, { SYS_io, K_io }, { SYS_futex_wait, K_futex_wait },
 		{ SYS_futex_wake, K_futex_wake }, { SYS_futex_wait_cut, K_futex_wait },
+		{ SYS_futex_wait_rt, K_futex_wait },
 		{ SYS_wait_cut, K_futex_wake }, { SYS_seg_create, K_seg }, { SYS_seg_map, K_seg },
 		{ SYS_seg_unmap, K_seg }, { SYS_seg_revoke, K_seg }, { SYS_seg_robust, K_seg },
 		{ SYS_seg_info, K_seg }, { SYS_seg_wake, K_seg }, { SYS_seg_protect, K_seg },

@@ -138,7 +138,8 @@
 #define RT_SEC_MAX      9000000000UL   /* (about 2255: the ns since 1970 fit an int64 for years more) */
 
 #define SYS_futex_wait_rt 61 /* (uint32_t *addr, expected, rt_ns) -> 0, -EAGAIN, -ETIMEDOUT: SYS_futex_wait
-                               until CLOCK_REALTIME reads rt_ns (ns since 1970), converted at the offset
+                               until CLOCK_REALTIME reads rt_ns (ns since 1970, signed: one before 1970 has
+                               passed, -ETIMEDOUT), converted at the offset
                                of the moment; a clock set (SYS_clockset) during the wait ends it with 0,
                                so the caller, whose word still holds, waits again at the new offset
                                (kernel/rtclock.c) */

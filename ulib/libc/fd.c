@@ -305,6 +305,18 @@ int __fd_kfd(int fd)
 	return e.kind == FD_FILE ? e.kfd : -1;
 }
 
+/* flock.c, fmode.c: fd's kernel descriptor, or -1 with errno set: EBADF
+   for no descriptor, EINVAL for one that is no file on the disk (a pipe,
+   the console: POSIX allows such calls there, Anima does not). */
+int __fd_kfd_or_err(int fd);
+int __fd_kfd_or_err(int fd)
+{
+	int k = __fd_kfd(fd);
+	if (k < 0 && fcntl(fd, F_GETFD) >= 0)
+		errno = EINVAL;                 /* (else fcntl set EBADF) */
+	return k;
+}
+
 /* nofile.c's open of a path other than /dev/null: a file on the disk. */
 mode_t __umask_now(void);                /* nofile.c */
 int __open_file(const char *path, int flags, mode_t mode);

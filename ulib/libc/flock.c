@@ -47,14 +47,10 @@ static int fail(int e)
 	return -1;
 }
 
-/* The kernel's descriptor of fd, a file on the disk: -1 with errno set if not. */
-static int kfd_of(int fd)
-{
-	int k = __fd_kfd(fd);
-	if (k < 0 && fcntl(fd, F_GETFD) >= 0)
-		errno = EINVAL;              /* open, but not a file on the disk (Linux: a pipe locks; not here) */
-	return k;
-}
+/* The kernel's descriptor of fd, a file on the disk: -1 with errno set
+   if not (EINVAL for a pipe: Linux locks one; not here). fd.c. */
+int __fd_kfd_or_err(int fd);
+#define kfd_of __fd_kfd_or_err
 
 /* SYS_lock_wait for the calling thread, parked as in a timed park
    (PARK_TIMED: thread_unblock's futex wake ends it). What it says. */

@@ -32,14 +32,9 @@ static int ret(long r)
 }
 
 /* fd's kernel descriptor, or -1 with errno set (EBADF, or EINVAL for a
-   descriptor that is no file on the disk: POSIX allows it for a pipe). */
-static int kfd_of(int fd)
-{
-	int k = __fd_kfd(fd);
-	if (k < 0 && fcntl(fd, F_GETFD) >= 0)
-		errno = EINVAL;          /* (else fcntl set EBADF) */
-	return k;
-}
+   descriptor that is no file on the disk: POSIX allows it for a pipe). fd.c. */
+int __fd_kfd_or_err(int fd);
+#define kfd_of __fd_kfd_or_err
 
 /* dirfd and path as an absolute path in abs; `nofollow` (AT_SYMLINK_
    NOFOLLOW): a last symbolic link is EOPNOTSUPP, as Linux's fchmodat

@@ -93,11 +93,16 @@ def test_write_reaches_the_image(boot, image, mode):
 def test_threads_on_one_vp_keep_many_requests_in_flight(boot, image, pkg, smp):
     """64 threads on one VP each read random blocks: with upcalls a read
     that misses blocks only its thread, so the VP goes on to start the
-    others' reads. The kernel counts the most requests outstanding."""
+    others' reads. The kernel counts the most requests outstanding. How
+    many depends on how fast the host completes a read against how fast
+    the vCPU issues the next: 62-64 on a quiet host, but 6-13 in the
+    fresh-clone CI, where the other boots slow the vCPU and not QEMU's
+    I/O thread (it asked for 16 and failed there). So it asks for
+    several, the contrast to a blocking VP's exactly one (below)."""
     n = 64
     _, res = disktest(boot, image, f"flight,{pkg},{n},20", smp=smp)
     assert res["bad_reads"] == 0 and res["reads"] == n * 20, res
-    assert n // 4 <= res["max_in_flight"] <= n, res
+    assert 4 <= res["max_in_flight"] <= n, res
 
 
 @pytest.mark.parametrize("how", ["naive", "classic"])

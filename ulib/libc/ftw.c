@@ -206,28 +206,28 @@ static int start(struct walk *w, const char *path)
 	return r;
 }
 
-int nftw(const char *path, nfn fn, int nfd, int flags)
+/* A walk from path set up as `how` says (nftw's function and flags, or
+   ftw's function), its memory freed after. */
+static int walk(const char *path, struct walk how)
 {
-	(void)nfd;
 	struct walk *w = malloc(sizeof *w);
 	if (!w)
 		return -1;
-	*w = (struct walk){ .fn = fn, .fl = flags };
+	*w = how;
 	int r = start(w, path);
 	free(w->seen);
 	free(w);
 	return r;
 }
 
+int nftw(const char *path, nfn fn, int nfd, int flags)
+{
+	(void)nfd;
+	return walk(path, (struct walk){ .fn = fn, .fl = flags });
+}
+
 int ftw(const char *path, int (*fn)(const char *, const struct stat *, int), int nfd)
 {
 	(void)nfd;
-	struct walk *w = malloc(sizeof *w);
-	if (!w)
-		return -1;
-	*w = (struct walk){ .old = fn };
-	int r = start(w, path);
-	free(w->seen);
-	free(w);
-	return r;
+	return walk(path, (struct walk){ .old = fn });
 }

@@ -54,6 +54,16 @@ static void process(void)
 	ERRNO(sched_setparam(NOPID, &p), ESRCH);
 	ERRNO(sched_setscheduler(NOPID, SCHED_OTHER, &p), ESRCH);
 	EQ(sched_setparam(0, &p), 0);
+	/* Success is 0 (glibc), whatever the policy was before: a caller
+	   already SCHED_FIFO (a forked child inherits it) must not read
+	   its former policy, 1, as a failure. */
+	p.sched_priority = 3;
+	EQ(sched_setscheduler(0, SCHED_FIFO, &p), 0);
+	EQ(sched_setscheduler(getpid(), SCHED_FIFO, &p), 0);
+	EQ(sched_getscheduler(0), SCHED_FIFO);
+	p.sched_priority = 0;
+	EQ(sched_setscheduler(0, SCHED_OTHER, &p), 0);
+	EQ(sched_getscheduler(0), SCHED_OTHER);
 	EQ(sched_rr_get_interval(0, &ts), 0);
 	CK(ts.tv_sec >= 0 && ts.tv_nsec >= 0 && ts.tv_nsec < 1000000000);
 	ERRNO(sched_rr_get_interval(-1, &ts), EINVAL);

@@ -1,10 +1,11 @@
 /*
- * shm_open and shm_unlink over files: a name "/NAME" (one leading '/',
- * no other; EINVAL, ENAMETOOLONG past NAME_MAX) is the file /dev/shm/NAME
- * on the disk, /dev and /dev/shm made (01777) at the first shm_open that
- * creates. The descriptor is a file's: read, write, ftruncate, fstat
- * work; mmap of it is ENODEV, as every file's (ulib maps anonymous
- * memory only), so processes share through the file's bytes, not pages.
+ * shm_open and shm_unlink over files: a name is taken as glibc takes it
+ * (leading slashes skipped, then 1..NAME_MAX bytes without '/'; empty,
+ * with a '/' or past NAME_MAX+5 EINVAL, else past NAME_MAX
+ * ENAMETOOLONG; shm_unlink of a bad name ENOENT), so "/NAME", "NAME"
+ * and "//NAME" are the one file /dev/shm/NAME on the disk, /dev and
+ * /dev/shm made (01777) at the first shm_open that creates. The descriptor is a file's: read, write,
+ * ftruncate, fstat and mmap (MAP_SHARED too) work as on any file.
  * Without a disk, shm_open with O_CREAT is EROFS and without it ENOENT.
  */
 #include <sys/mman.h>
@@ -18,16 +19,22 @@
 /* The file for name into p: 0, or -1 with errno. */
 static int path(const char *name, char *p)
 {
-	size_t n = name ? strlen(name) : 0;
-	if (n < 2 || name[0] != '/' || strchr(name + 1, '/')) {
+	if (!name) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (n - 1 > NAME_MAX) {
-		errno = ENAMETOOLONG;
+	while (*name == '/')
+		name++;
+	size_t n = strlen(name);
+	if (n == 0 || n > NAME_MAX + 5 || strchr(name, '/')) {
+		errno = EINVAL;          /* (glibc: past its buffer too) */
 		return -1;
 	}
-	strcpy(p, "/dev/shm");
+	if (n > NAME_MAX) {
+		errno = ENAMETOOLONG;    /* (glibc: the file system's answer) */
+		return -1;
+	}
+	strcpy(p, "/dev/shm/");
 	strcat(p, name);
 	return 0;
 }
@@ -54,5 +61,10 @@ int shm_open(const char *name, int oflag, mode_t mode)
 int shm_unlink(const char *name)
 {
 	char p[16 + NAME_MAX];
-	return path(name, p) < 0 ? -1 : unlink(p);
+	if (path(name, p) < 0) {
+		if (errno == EINVAL)
+			errno = ENOENT;      /* glibc: a bad name is not there */
+		return -1;
+	}
+	return unlink(p);
 }

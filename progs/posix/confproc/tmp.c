@@ -83,6 +83,27 @@ void conf_tmp(void)
 	int v = 0;
 	K(fd3 >= 0 && pread(fd3, &v, sizeof v, 0) == sizeof v && v == 11);
 	close(fd3);
+	/* glibc's names: any number of leading slashes, none too; a '/'
+	   further on, or nothing after the slashes, is no name */
+	v = 0;
+	fd3 = shm_open("confshm", O_RDONLY, 0);
+	K(fd3 >= 0 && pread(fd3, &v, sizeof v, 0) == sizeof v && v == 11);
+	close(fd3);
+	fd3 = shm_open("//confshm", O_RDONLY, 0);
+	K(fd3 >= 0);
+	close(fd3);
+	KERR(shm_open("/", O_RDWR | O_CREAT, 0600), EINVAL);
+	KERR(shm_open("/conf/shm", O_RDWR | O_CREAT, 0600), EINVAL);
+	KERR(shm_unlink("conf/shm"), ENOENT);
+	char longn[NAME_MAX + 3];
+	memset(longn, 'n', NAME_MAX + 1);
+	longn[NAME_MAX + 1] = 0;
+	KERR(shm_open(longn, O_RDWR | O_CREAT, 0600), ENAMETOOLONG);
+	K(shm_unlink("confshm") == 0);
+	KERR(shm_unlink("/confshm"), ENOENT);
+	fd3 = shm_open("/confshm", O_RDWR | O_CREAT | O_EXCL, 0600);
+	K(fd3 >= 0);
+	close(fd3);
 	K(shm_unlink("/confshm") == 0);
 	KERR(shm_unlink("/confshm"), ENOENT);
 	KERR(shm_open("/confshm", O_RDWR, 0), ENOENT);

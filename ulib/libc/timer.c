@@ -352,6 +352,8 @@ void __timer_forked(void)
    and period (POSIX: alarm's time left); undo: the exec failed. The
    timer_create timers go with the image (POSIX deletes them). */
 void __timer_exec_keep(int undo);
+void __itimer_exec_keep(int undo);
+void __itimer_exec_init(void);
 void __timer_exec_keep(int undo)
 {
 	uint64_t due = 0, period = 0;
@@ -362,6 +364,7 @@ void __timer_exec_keep(int undo)
 		spin_unlock(&lk);
 	}
 	syscall2(SYS_alarmexec, due, period);
+	__itimer_exec_keep(undo);        /* and ITIMER_VIRTUAL, ITIMER_PROF (itimer.c) */
 }
 
 /* The start of an image (ulib/pthread/pstart.c, as main): ITIMER_REAL as
@@ -372,6 +375,7 @@ void __timer_exec_init(void)
 	long due = syscall2(SYS_getinfo, INFO_ALARMEXEC, 0), period;
 	if (due > 0 && (period = syscall2(SYS_getinfo, INFO_ALARMEXEC, 1)) >= 0)
 		arm(timers, (uint64_t)due, 0, (uint64_t)period, 0, 0, 0);
+	__itimer_exec_init();
 }
 
 /* ---- <time.h> ---- */

@@ -28,6 +28,11 @@
  *                    set, the periods kept, and VIRTUAL fires in the new
  *                    image (blocked across the exec: pending once the
  *                    new image has run that much processor time)
+ *   procgap rtperiod a TIMER_ABSTIME timer on CLOCK_REALTIME (period
+ *                    200 ms) keeps its periods on that clock after its
+ *                    first expiry: the clock set 1 s ahead gives
+ *                    overruns at once, set 10 s back no expiry for 1 s
+ *                    (ulib/libc/timer.c)
  */
 #define CHECK_NAME "procgap"
 #include <stdio.h>
@@ -346,6 +351,65 @@ static int itchild(void)
 	return failures;
 }
 
+static long ts_ms(struct timespec t)
+{
+	return t.tv_sec * 1000L + t.tv_nsec / 1000000;
+}
+
+/* Shift CLOCK_REALTIME by ms. */
+static int shift(long ms)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	long ns = t.tv_nsec + (ms % 1000) * 1000000L;
+	t.tv_sec += ms / 1000 + (ns < 0 ? -1 : ns >= 1000000000L);
+	t.tv_nsec = (ns % 1000000000L + 1000000000L) % 1000000000L;
+	return clock_settime(CLOCK_REALTIME, &t);
+}
+
+/* One expiry of timer id's SIGALRM (blocked): its overrun. */
+static int take(timer_t id)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGALRM);
+	int sig = 0;
+	sigwait(&s, &sig);
+	return sig == SIGALRM ? timer_getoverrun(id) : -1;
+}
+
+static void rtperiod(void)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGALRM);
+	sigprocmask(SIG_BLOCK, &s, 0);
+	timer_t id;
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGALRM };
+	CHECK(timer_create(CLOCK_REALTIME, &ev, &id) == 0);
+	struct itimerspec v = { .it_interval = { 0, 200000000 } };
+	clock_gettime(CLOCK_REALTIME, &v.it_value);
+	v.it_value.tv_sec += 1;
+	CHECK(timer_settime(id, TIMER_ABSTIME, &v, 0) == 0);
+	CHECK(take(id) == 0);                      /* the first expiry */
+	/* 1 s ahead: the periods counted on the realtime clock are 5 behind
+	   (Linux: overruns at once), on the boot clock none */
+	CHECK(shift(1000) == 0);
+	int o = take(id);
+	CHECK(o >= 4);
+	printf("procgap: overrun %d after the clock went 1 s ahead\n", o);
+	/* 10 s back: the next expiry is ~10 s away on the boot clock */
+	CHECK(shift(-10000) == 0);
+	struct timespec nap = { 1, 0 };
+	while (nanosleep(&nap, &nap) != 0)
+		;
+	CHECK(sigpending(&s) == 0 && !sigismember(&s, SIGALRM));
+	struct itimerspec g;
+	CHECK(timer_gettime(id, &g) == 0 && ts_ms(g.it_value) > 5000 && ts_ms(g.it_interval) == 200);
+	printf("procgap: %ld ms left after the clock went 10 s back\n", ts_ms(g.it_value));
+	timer_delete(id);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 2 && !strcmp(argv[1], "auxvchild"))
@@ -367,6 +431,8 @@ int main(int argc, char **argv)
 		auxv();
 	else if (!strcmp(mode, "itexec"))
 		itexec();
+	else if (!strcmp(mode, "rtperiod"))
+		rtperiod();
 	struct result r;
 	result_begin(&r, "procgap");
 	result_str(&r, "mode", mode);

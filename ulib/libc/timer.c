@@ -59,7 +59,8 @@ struct ptimer {
 	int realtime;                /* its clock is CLOCK_REALTIME (TIMER_ABSTIME's meaning) */
 	uint64_t due;                /* next expiry, now_ns()'s clock; 0: disarmed */
 	uint64_t rt_due;             /* that expiry's CLOCK_REALTIME time, for a TIMER_ABSTIME arming
-					on that clock (0: none): converted again at each look */
+					on that clock (0: none): converted again at each look, and
+					its periods counted on that clock too */
 	uint64_t period;             /* ns; 0: one-shot */
 	int sent;                    /* its signal is pending, not taken yet */
 	int overrun;                 /* expiries since that signal was sent */
@@ -231,9 +232,16 @@ static void *timer_thread(void *arg)
 			if (t->rt_due)           /* at the clock's offset of the moment */
 				t->due = t->rt_due > base + now ? now + (t->rt_due - (base + now)) : now;
 			if (t->due <= now) {
-				t->rt_due = 0;   /* (its periods after are relative) */
+				/* Linux keeps the whole timer on CLOCK_REALTIME: its
+				   periods count from rt_due on that clock, and a set
+				   clock moves them too (unsigned: a clock set far
+				   ahead still gives the right next expiry) */
+				uint64_t rt = t->rt_due;
+				if (rt && t->period)
+					t->due = rt - base;
 				if (expire(t, now, &todo[n]))
 					n++;
+				t->rt_due = rt && t->due && base + t->due < DL_REALTIME ? base + t->due : 0;
 			}
 			rt |= t->rt_due != 0;
 			if (t->due && t->due < next)
@@ -260,10 +268,16 @@ static int start(void)
 	return __pt_daemon_once(&started, timer_thread);
 }
 
-/* t's time left and period (lk held). */
+/* t's time left and period (lk held). A realtime one's from its
+   realtime time: the clock may have been set since the timer thread
+   last converted it. */
 static void get(struct ptimer *t, uint64_t now, uint64_t *left, uint64_t *period)
 {
-	*left = !t->due ? 0 : t->due > now ? t->due - now : 1;   /* due: about to fire */
+	uint64_t rnow = t->rt_due ? __clock_epoch_ns() + now : 0;
+	if (t->rt_due)
+		*left = t->rt_due > rnow ? t->rt_due - rnow : 1;
+	else
+		*left = !t->due ? 0 : t->due > now ? t->due - now : 1;   /* due: about to fire */
 	*period = t->period;
 }
 

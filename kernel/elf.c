@@ -19,6 +19,7 @@ struct phdr {
 	uint64_t offset, vaddr, paddr, filesz, memsz, align;
 };
 #define PT_LOAD 1
+#define PT_PHDR 6
 #define ELF_PF_X 1
 #define ELF_PF_W 2
 
@@ -81,7 +82,7 @@ static long load_seg(struct space *sp, const struct elfsrc *s, const struct phdr
    only read (dst 0) each segment's file bytes, so that a file's blocks
    are in the cache before a space is built (execfile.c). 0, or -EINVAL
    (not a valid program), -ENOMEM, or the source's read error. */
-static long walk(struct space *sp, const struct elfsrc *s, uint64_t *entry, uint64_t *bytes)
+static long walk(struct space *sp, const struct elfsrc *s, struct auxinfo *ai, uint64_t *bytes)
 {
 	struct ehdr eh;
 	if (s->size < sizeof eh)
@@ -92,12 +93,17 @@ static long walk(struct space *sp, const struct elfsrc *s, uint64_t *entry, uint
 	if (!ehdr_ok(&eh, s->size))
 		return -EINVAL;
 	*bytes = 0;
+	uint64_t phdr = 0, phend = eh.phoff + (uint64_t)eh.phnum * sizeof(struct phdr);
 	for (int i = 0; i < eh.phnum; i++) {
 		struct phdr ph;
 		if ((r = s->read(s, eh.phoff + i * sizeof ph, &ph, sizeof ph)))
 			return r;
+		if (ph.type == PT_PHDR)
+			phdr = ph.vaddr;         /* (the program says where they are) */
 		if (ph.type != PT_LOAD || !ph.memsz)
 			continue;
+		if (!phdr && ph.offset <= eh.phoff && phend <= ph.offset + ph.filesz)
+			phdr = ph.vaddr + (eh.phoff - ph.offset);   /* loaded with this segment */
 		if (!seg_ok(&ph, s->size))
 			return -EINVAL;
 		*bytes += ph.filesz;
@@ -107,22 +113,26 @@ static long walk(struct space *sp, const struct elfsrc *s, uint64_t *entry, uint
 		if (r)
 			return r;
 	}
-	*entry = eh.entry;
+	ai->entry = eh.entry;
+	ai->phdr = phdr;
+	ai->phnum = eh.phnum;
 	return 0;
 }
 
-/* Load the program s into sp: 0 and *entry, or an error (walk). */
-int elf_load_src(struct space *sp, const struct elfsrc *s, uint64_t *entry)
+/* Load the program s into sp: 0 and its entry and program headers in
+   *ai (the auxiliary vector's: auxv.c), or an error (walk). */
+int elf_load_src(struct space *sp, const struct elfsrc *s, struct auxinfo *ai)
 {
 	uint64_t bytes;
-	return (int)walk(sp, s, entry, &bytes);
+	return (int)walk(sp, s, ai, &bytes);
 }
 
 /* Check s and read every byte a load takes from it: the bytes (the sum
    of the segments' file sizes), or an error (walk). */
 long elf_prepare(const struct elfsrc *s)
 {
-	uint64_t entry, bytes;
-	long r = walk(0, s, &entry, &bytes);
+	uint64_t bytes;
+	struct auxinfo ai;
+	long r = walk(0, s, &ai, &bytes);
 	return r ? r : (long)bytes;
 }

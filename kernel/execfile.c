@@ -66,7 +66,7 @@ long file_prog(struct fsctx *c, const char *path, struct inode *ip, struct elfsr
 	if (ip->size > EXEC_FILE_MAX)
 		return -EFBIG;
 	*s = (struct elfsrc){ .size = ip->size, .maxload = EXEC_LOAD_MAX, .read = file_read,
-			      .c = c, .ip = ip };
+			      .c = c, .ip = ip, .path = path };
 	r = elf_prepare(s);
 	return r == -EINVAL ? -ENOEXEC : r < 0 ? r : 0;
 }

@@ -192,10 +192,12 @@ int wait_status(const struct space *sp)
 long sys_waitpid(uint64_t pid, uint64_t ustatus, uint64_t options, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)d, (void)e, (void)f;
-	if (options & ~(1UL | KWNOWAIT | KWUNTRACED | KWCONTINUED))
+	if (options & ~(1UL | KWNOWAIT | KWUNTRACED | KWCONTINUED | KWNOEXIT))
 		return -EINVAL;
+	if ((options & KWNOEXIT) && !(options & (KWUNTRACED | KWCONTINUED)))
+		return -EINVAL;          /* (nothing it could report: waitid's EINVAL) */
 	int how = ((options & KWNOWAIT) ? 3 : 1) | ((options & KWUNTRACED) ? WAIT_STOP : 0) |
-		  ((options & KWCONTINUED) ? WAIT_CONT : 0);
+		  ((options & KWCONTINUED) ? WAIT_CONT : 0) | ((options & KWNOEXIT) ? WAIT_NOEXIT : 0);
 	int64_t p = (int64_t)pid;
 	if (p == -1 || p == 0)
 		return space_wait_any(p ? 0 : myvp()->space->pgid, (int)options, (int *)ustatus);
@@ -207,7 +209,7 @@ long sys_waitpid(uint64_t pid, uint64_t ustatus, uint64_t options, uint64_t d, u
 		int ended = space_child_ended((int)pid);
 		if (ended < 0 || (!ended && !(how & (WAIT_STOP | WAIT_CONT))))
 			return ended;
-		if (!ended)
+		if (!ended || (how & WAIT_NOEXIT))
 			how |= WAIT_POLL;   /* a stop or continue, or 0 (space_wait) */
 	}
 	return space_wait((int)pid, (int *)ustatus, how);

@@ -429,6 +429,7 @@ static inline struct vp *myvp(void) { return mycpu()->vp; }
 extern volatile int live_spaces;
 extern volatile int held_spaces;
 extern struct spinlock table_lock;
+int space_write(struct space *sp, uint64_t va, const void *src, size_t n);
 struct space *space_create(const char *name);
 void space_get(struct space *sp);
 void space_put(struct space *sp);
@@ -451,10 +452,11 @@ int space_may_signal(struct space *me, struct space *t);
 int space_hold_all(struct space **out, int max);
 /* space_wait's posix bits beyond 1 (Linux's status) and 2 (KWNOWAIT):
    a stop (WUNTRACED), a continue (WCONTINUED) reports too; WAIT_POLL:
-   0 if nothing is due (pstop.c) */
+   0 if nothing is due (pstop.c); WAIT_NOEXIT: not an end (KWNOEXIT) */
 #define WAIT_STOP 4
 #define WAIT_CONT 8
 #define WAIT_POLL 16
+#define WAIT_NOEXIT 32
 long space_wait(int id, int *ustatus, int posix);
 long space_wait_any(int pgid, int options, int *ustatus);
 int space_child_ended(int id);
@@ -473,9 +475,15 @@ struct elfsrc {                       /* a program's bytes: a module's, or a fil
 	const uint8_t *img;               /* a module */
 	struct fsctx *c;                  /* a file (execfile.c) */
 	const struct inode *ip;
+	const char *path;                 /* a file's path (AT_EXECFN), or 0 */
+};
+struct auxinfo {                      /* what the auxiliary vector says (auxv.c) */
+	uint64_t entry, phdr;
+	int phnum;
+	const char *execfn;
 };
 void elf_module_src(struct elfsrc *s, const uint8_t *img, uint64_t size);
-int elf_load_src(struct space *sp, const struct elfsrc *s, uint64_t *entry);
+int elf_load_src(struct space *sp, const struct elfsrc *s, struct auxinfo *ai);
 long elf_prepare(const struct elfsrc *s);
 
 /* execfile.c */
@@ -507,6 +515,11 @@ int pstop_due(struct space *ch, int how, int consume);
 void psig_exec(struct space *old, struct space *nw);
 long psig_exec_info(struct space *sp, uint64_t what);
 long psig_alarm_info(struct space *sp, uint64_t what);
+long psig_itimer_info(struct space *sp, uint64_t what);
+
+/* auxv.c */
+size_t auxv_strbytes(const char *execfn);
+int auxv_build(struct space *sp, uint64_t lo, const struct auxinfo *in, uint64_t *aux);
 
 /* args.c (spawn's and exec's argv and envp, copied in, charged to sp) */
 struct uargs {

@@ -8,7 +8,9 @@
  * __sig_exec_keep, __sig_exec_init). Nothing is allocated: the records
  * live in struct space's psig, as psig.c's. So does ITIMER_REAL's
  * expiry and period, which POSIX's exec keeps too (alarm's time left:
- * SYS_alarmexec, INFO_ALARMEXEC; ulib/libc/timer.c).
+ * SYS_alarmexec, INFO_ALARMEXEC; ulib/libc/timer.c), and the CPU-time
+ * itimers' time left and periods, which Linux keeps (SYS_itimerexec,
+ * INFO_ITIMEREXEC; ulib/libc/itimer.c).
  */
 #include "kernel.h"
 
@@ -59,6 +61,7 @@ void psig_exec(struct space *old, struct space *nw)
 	n->execign = o->ign;
 	n->execmask = o->keepmask;
 	memcpy(n->execalarm, o->keepalarm, sizeof n->execalarm);
+	memcpy(n->execcpu, o->keepcpu, sizeof n->execcpu);
 	n->execumask = o->keepumask;     /* (sysmode.c: not a signal, but kept the same way) */
 	spin_unlock(&old->lock);
 }
@@ -127,6 +130,35 @@ long psig_alarm_info(struct space *sp, uint64_t what)
 		return -EINVAL;
 	spin_lock(&sp->lock);
 	uint64_t r = sp->psig.execalarm[what];
+	spin_unlock(&sp->lock);
+	return (long)r;
+}
+
+/* (vleft, vperiod, pleft, pperiod): ITIMER_VIRTUAL and ITIMER_PROF as
+   the caller's next exec keeps them (ulib's itimer.c; Linux keeps them):
+   numbers the new image reads back (INFO_ITIMEREXEC), only their range
+   bounded. */
+long sys_itimerexec(uint64_t vl, uint64_t vp, uint64_t pl, uint64_t pp, uint64_t e, uint64_t f)
+{
+	(void)e, (void)f;
+	const uint64_t far = 1UL << 62, v[4] = { vl, vp, pl, pp };
+	struct space *me = myvp()->space;
+	spin_lock(&me->lock);
+	for (int i = 0; i < 4; i += 2) {
+		me->psig.keepcpu[i] = MIN(v[i], far);
+		me->psig.keepcpu[i + 1] = v[i] ? MIN(v[i + 1], far) : 0;
+	}
+	spin_unlock(&me->lock);
+	return 0;
+}
+
+/* INFO_ITIMEREXEC: what 0..3, VIRTUAL's time left and period, PROF's */
+long psig_itimer_info(struct space *sp, uint64_t what)
+{
+	if (what > 3)
+		return -EINVAL;
+	spin_lock(&sp->lock);
+	uint64_t r = sp->psig.execcpu[what];
 	spin_unlock(&sp->lock);
 	return (long)r;
 }

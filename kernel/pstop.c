@@ -188,11 +188,12 @@ void pstop_left(struct vp *v)
 
 /* ch's stop or continue for a waitpid with these space_wait bits
    (WAIT_STOP, WAIT_CONT), as Linux's status word, or -1 (table_lock
-   held). consume: the record is taken (not WNOWAIT). */
+   held). consume: the record is taken (not WNOWAIT). A child that ended
+   has only its end to tell (Linux). */
 int pstop_due(struct space *ch, int how, int consume)
 {
 	spin_lock(&ch->lock);
-	int ev = ch->stopev, st = -1;
+	int ev = ch->state == SP_DEAD ? 0 : ch->stopev, st = -1;
 	if (ev == KSI_CLD_STOPPED && (how & WAIT_STOP))
 		st = (ch->stopsig << 8) | 0x7f;
 	else if (ev == KSI_CLD_CONTINUED && (how & WAIT_CONT))

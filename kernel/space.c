@@ -9,6 +9,8 @@
 #include "kernel.h"
 #include "disk.h"
 #include <anima/exit.h>
+#include <anima/auxv.h>
+#include <anima/file.h>
 
 static struct space *table[MAXSPACE];
 struct spinlock table_lock = SPINLOCK_INIT("spaces");
@@ -204,6 +206,25 @@ void space_signal(struct space *sp, int signo)
 		kprintf("%s[space %d]: killed: signal %d\n", sp->name, sp->id, signo);
 }
 
+/* Who adopts the children of sp, which is ending: space 1, the boot's
+   first program (Linux's init), while it lives, else nobody (the kernel
+   collects them at their end). table_lock held; space 1's own
+   space_finish, which comes after its state left SP_ALIVE, passes its
+   children on in turn. */
+static struct space *adopter(struct space *sp)
+{
+	struct space *init = space_lookup(1);
+	return init && init != sp && init->state == SP_ALIVE ? init : 0;
+}
+
+/* Space 1 adopted ch: a zombie already through space_finish tells it at
+   once (SIGCHLD, as Linux's reparenting does); is ch to be collected now
+   (init ignores SIGCHLD)? table_lock held. */
+static int adopt_zombie(struct space *ch)
+{
+	return ch->state == SP_DEAD && ch->psig.ended && psig_child_end(ch) && !ch->nwaiters;
+}
+
 /* The last VP of sp has exited: report, and wake whoever waits. */
 void space_finish(struct space *sp)
 {
@@ -236,17 +257,21 @@ void space_finish(struct space *sp)
 	sp->psig.ended = 1;
 	if (par && psig_child_end(sp) && !sp->nwaiters)
 		sp->parent = 0;          /* its parent ignores SIGCHLD: collected now (psig.c) */
+	struct space *init = adopter(sp);
 	for (int i = 0; i < MAXSPACE; i++) {       /* orphan our children */
 		struct space *ch = table[i];
 		if (ch && ch->parent == sp) {
-			ch->parent = 0;
+			ch->parent = init;
 			ch->orphaned = 1;        /* its getppid is 1 from now on (INFO_PARENT) */
-			if (ch->state == SP_DEAD) {
+			if (init ? adopt_zombie(ch) : ch->state == SP_DEAD) {
 				table[i] = 0;
+				ch->parent = 0;
 				maybe_free(ch);
 			}
 		}
 	}
+	for (struct vp *w = init ? init->anywait : 0; w; w = w->wait_next)
+		vp_wake(w);              /* its waitpid(-1) may have a zombie now */
 	if (!sp->parent)
 		for (int i = 0; i < MAXSPACE; i++)
 			if (table[i] == sp)
@@ -289,6 +314,7 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep)
 	nw->id = old->id;
 	nw->pgid = old->pgid;
 	nw->sid = old->sid;
+	nw->root = old->root;
 	nw->execd = 1;
 	nw->parent = old->parent;
 	nw->orphaned = old->orphaned;
@@ -392,11 +418,13 @@ static struct space *tree_of(struct space *s)
    (pids are guessable: docs/security.md). Session 0 holds every boot
    program, which are separate logins, not one job: there the two must
    also come from the same boot program, so one boot program's
-   kill(-1) or guessed pid never reaches another's tree. */
+   kill(-1) or guessed pid never reaches another's tree. Neither does
+   an adoption: space 1's orphans from another boot program's tree
+   stay out of reach of space 1's tree (`root`), each way. */
 int space_may_signal(struct space *me, struct space *t)
 {
 	spin_lock(&table_lock);
-	int ok = t != me && (me->parent == t ||
+	int ok = t != me && t->root == me->root && (me->parent == t ||
 		 (t->sid == me->sid && (me->sid != 0 || tree_of(t) == tree_of(me))));
 	struct space *a = t->parent;
 	for (int n = 0; !ok && a && n < MAXSPACE; a = a->parent, n++)
@@ -412,7 +440,7 @@ struct space *space_at(int i)
 }
 
 /* Copy bytes into sp's memory through the direct map (sp not loaded). */
-static int space_write(struct space *sp, uint64_t va, const void *src, size_t n)
+int space_write(struct space *sp, uint64_t va, const void *src, size_t n)
 {
 	while (n) {
 		uint64_t *pte = vm_walk(sp->pml4, va, 0);
@@ -428,12 +456,16 @@ static int space_write(struct space *sp, uint64_t va, const void *src, size_t n)
 }
 
 /* Build the initial stack as the System V ABI lays it out: argc,
-   argv[], NULL, envp[], NULL, an auxiliary vector holding only AT_NULL
-   (two zero words), then the strings; 16-byte aligned at argc. v holds
-   argc words of argv, then the environment to a null (the callers' are
-   bounded by MAX_ARGLEN, well inside the mapped part). */
-_Static_assert(MAX_ARGLEN + 64 < USER_STACK_SIZE, "the arguments fit the mapped stack");
-static int setup_stack(struct space *sp, int argc, char **v, uint64_t *rsp)
+   argv[], NULL, envp[], NULL, the auxiliary vector (auxv.c: AUXV_PAIRS
+   pairs to AT_NULL), then its random bytes and strings, then the
+   argument strings; 16-byte aligned at argc. v holds argc words of
+   argv, then the environment to a null (the callers' are bounded by
+   MAX_ARGLEN; the auxiliary vector's part by AUXV_BYTES, beside it: an
+   execfn is a path of at most FPATH_MAX; both well inside the mapped
+   part). */
+#define AUXV_BYTES (64 + 16 * AUXV_PAIRS + 16 + 16 + FPATH_MAX)
+_Static_assert(MAX_ARGLEN + AUXV_BYTES < USER_STACK_SIZE, "the arguments fit the mapped stack");
+static int setup_stack(struct space *sp, int argc, char **v, const struct auxinfo *ai, uint64_t *rsp)
 {
 	uint64_t lo = USER_STACK_TOP - USER_STACK_SIZE;
 	for (uint64_t va = lo; va < USER_STACK_TOP; va += PGSIZE) {
@@ -460,9 +492,10 @@ static int setup_stack(struct space *sp, int argc, char **v, uint64_t *rsp)
 	for (int i = 0; i < n; i++)
 		bytes += strlen(v[i]) + 1;
 	uint64_t str = USER_STACK_TOP - bytes;
-	uint64_t top = (str - (uint64_t)(n + 5) * 8) & ~15UL;   /* argc, 2 nulls, AT_NULL */
-	if (USER_STACK_TOP - top > MAX_ARGLEN + 64)
-		return -E2BIG;               /* (callers' bound: MAX_ARGLEN and 5 words) */
+	uint64_t alo = (str - auxv_strbytes(ai->execfn)) & ~15UL;   /* AT_RANDOM's bytes, strings */
+	uint64_t top = (alo - (uint64_t)(n + 3 + 2 * AUXV_PAIRS) * 8) & ~15UL;   /* argc, 2 nulls */
+	if (USER_STACK_TOP - top > MAX_ARGLEN + AUXV_BYTES)
+		return -E2BIG;               /* (callers' bound: MAX_ARGLEN and 3 words) */
 	uint64_t w = top, zero = 0, c = (uint64_t)argc;
 	r = space_write(sp, w, &c, 8);
 	for (int i = 0; i < n && !r; i++) {
@@ -476,8 +509,10 @@ static int setup_stack(struct space *sp, int argc, char **v, uint64_t *rsp)
 	}
 	if (n == argc && !r)
 		r = space_write(sp, w += 8, &zero, 8);
-	for (int i = 0; i < 3 && !r; i++)    /* envp's null, AT_NULL's two words */
-		r = space_write(sp, w += 8, &zero, 8);
+	uint64_t aux[2 * AUXV_PAIRS];
+	r = r ? r : space_write(sp, w += 8, &zero, 8);   /* envp's null */
+	r = r ? r : auxv_build(sp, alo, ai, aux);
+	r = r ? r : space_write(sp, w + 8, aux, sizeof aux);
 	if (r < 0)
 		return -EFAULT;
 	*rsp = top;
@@ -502,6 +537,7 @@ int space_register(struct space *sp, struct space *parent)
 		sp->id = next_id++;
 		sp->pgid = parent ? parent->pgid : sp->id;   /* a child starts in its parent's group */
 		sp->sid = parent ? parent->sid : 0;          /* a boot program: session 0, as under a shell */
+		sp->root = parent ? parent->root : sp->id;   /* (space_may_signal) */
 		table[slot] = sp;
 		__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);
 	} else
@@ -548,16 +584,17 @@ struct space *space_build(const char *prog, const struct elfsrc *src, int argc, 
 	*err = -ENOMEM;
 	if (!sp)
 		return 0;
-	uint64_t entry, rsp;
-	*err = elf_load_src(sp, src, &entry);
+	uint64_t rsp;
+	struct auxinfo ai = { .execfn = src->path ? src->path : prog };
+	*err = elf_load_src(sp, src, &ai);
 	if (*err == -EINVAL)
 		kprintf("anima: %s is not a valid x86-64 ELF program\n", prog);
 	if (!*err)
-		*err = setup_stack(sp, argc, argv, &rsp);
-	struct vp *vp = *err ? 0 : vp_create(sp, entry, rsp);
+		*err = setup_stack(sp, argc, argv, &ai, &rsp);
+	struct vp *vp = *err ? 0 : vp_create(sp, ai.entry, rsp);
 	/* Extra VPs asked for at start are parked until SYS_vp_start. */
 	for (int i = 1; vp && i < nvp; i++) {
-		struct vp *v = vp_create(sp, entry, rsp);
+		struct vp *v = vp_create(sp, ai.entry, rsp);
 		if (!v) {
 			*err = -ENOMEM;
 			break;
@@ -652,7 +689,7 @@ long space_wait(int id, int *ustatus, int posix)
 	ch->nwaiters++;
 	long r = id;
 	int stopst = -1;                 /* a stop or continue reported (pstop.c) */
-	while (ch->state != SP_DEAD) {
+	while (ch->state != SP_DEAD || (posix & WAIT_NOEXIT)) {   /* (an end is no news to it) */
 		if (me->state != SP_ALIVE) {       /* we are being killed */
 			r = -EINTR;
 			break;
@@ -717,7 +754,8 @@ long space_wait_any(int pgid, int options, int *ustatus)
 {
 	int nohang = options & 1, how = ((options & KWNOWAIT) ? 3 : 1) |
 					((options & KWUNTRACED) ? WAIT_STOP : 0) |
-					((options & KWCONTINUED) ? WAIT_CONT : 0);
+					((options & KWCONTINUED) ? WAIT_CONT : 0) |
+					((options & KWNOEXIT) ? WAIT_NOEXIT : 0);
 	struct vp *self = myvp();
 	struct space *me = self->space;
 	spin_lock(&table_lock);
@@ -730,7 +768,7 @@ long space_wait_any(int pgid, int options, int *ustatus)
 				   not through space_finish yet, is about to go:
 				   space_finish collects it and wakes us) */
 				if (table[i]->state == SP_DEAD && !table[i]->collected &&
-				    !(reaps && !table[i]->psig.ended))
+				    !(reaps && !table[i]->psig.ended) && !(how & WAIT_NOEXIT))
 					done = table[i]->id;
 				else if ((how & (WAIT_STOP | WAIT_CONT)) && pstop_due(table[i], how, 0) >= 0)
 					done = table[i]->id;   /* stopped or continued (pstop.c) */

@@ -213,6 +213,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return psig_exec_info(myvp()->space, b);
 	case INFO_ALARMEXEC:
 		return psig_alarm_info(myvp()->space, b);
+	case INFO_ITIMEREXEC:
+		return psig_itimer_info(myvp()->space, b);
 	case INFO_UMASKEXEC:
 		return umask_info(myvp()->space);
 	case INFO_FSHARED:

@@ -170,6 +170,8 @@ struct psig {
 	uint64_t execign, execmask;  /* what the exec that made this image kept (INFO_SIGEXEC) */
 	uint64_t keepalarm[2];       /* ITIMER_REAL's due and period the next exec keeps (SYS_alarmexec) */
 	uint64_t execalarm[2];       /* and what the exec that made this image kept (INFO_ALARMEXEC) */
+	uint64_t keepcpu[4];         /* ITIMER_VIRTUAL's, ITIMER_PROF's time left and period (SYS_itimerexec) */
+	uint64_t execcpu[4];         /* and what the exec that made this image kept (INFO_ITIMEREXEC) */
 	uint32_t keepumask, execumask;   /* the umask the next exec keeps, this image's: 01000 | mask
 	                                    once said (SYS_umaskexec; 0: never, 022) */
 };
@@ -236,6 +238,7 @@ struct space {
 	   the stop (KSI_CLD_STOPPED, stopsig) or continue not yet waited for. */
 	int stopped, stop_busy, stopev, stopsig;
 	int orphaned;                /* its parent ended first: getppid says 1, as Linux's reaper (table_lock) */
+	int root;                    /* the boot program it comes from, which an adoption keeps (table_lock) */
 	uint64_t stopseq, stoptold;  /* stops and continues so far; the last one told */
 	struct vp *stopq, *stopwait;
 };

@@ -1676,11 +1676,16 @@ static void do_psig(struct fz *f)
 	static struct ksiginfo buf[PSIG_TAKE_MAX];
 	long sig = (long)rand_below(&f->st, 72) - 4, how = (long)rand_below(&f->st, 8);
 	switch (rand_below(&f->st, 6)) {
-	case 5:                          /* what an exec keeps of ITIMER_REAL: any figures, then none
-					    (not in a child, whose other VPs exec) */
-		if (!child_mode)
+	case 5:                          /* what an exec keeps of ITIMER_REAL and the CPU-time
+					    itimers: any figures, then none (not in a child,
+					    whose other VPs exec) */
+		if (!child_mode) {
 			issue(f, K_psig, SYS_alarmexec, rand_arg(f), rand_arg(f), rand_arg(f), 0, 0, 0, 0);
+			issue(f, K_psig, SYS_itimerexec, rand_arg(f), rand_arg(f), rand_arg(f),
+			      rand_arg(f), 0, 0, 0);
+		}
 		issue(f, K_psig, SYS_alarmexec, 0, 0, 0, 0, 0, 0, 0);
+		issue(f, K_psig, SYS_itimerexec, 0, 0, 0, 0, 0, 0, 0);
 		break;
 	case 0: {
 		if (sig == 17)
@@ -1772,7 +1777,7 @@ static void do_raw(struct fz *f)
 		{ SYS_pipe, K_pipe },
 		{ SYS_pipe_wait, K_pipe }, { SYS_file_special, K_pipe }, { SYS_file_setfl, K_pipe },
 		{ SYS_file_write_where, K_pipe },
-		{ SYS_alarmexec, K_psig }, { SYS_lock, K_lock }, { SYS_lock_wait, K_lock },
+		{ SYS_alarmexec, K_psig }, { SYS_itimerexec, K_psig }, { SYS_lock, K_lock }, { SYS_lock_wait, K_lock },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {

@@ -15,6 +15,8 @@
  * sleep's rounding and the watcher's wait for a VP. The signal goes to
  * the program as a timer's does (__sig_post_timer: main unless it blocks
  * it, else a thread that does not). A program that arms none pays nothing.
+ * An exec keeps both, their time left and periods, as Linux does
+ * (SYS_itimerexec, read back at the new image's start).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,7 +25,9 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#include <anima/syscall.h>
 #include <animart/clock.h>
+#include <animart/sys.h>
 #include <animart/spin.h>
 #include <animart/thread.h>
 #include "svc.h"
@@ -166,4 +170,39 @@ int __itimer_cpu_get(int which, struct itimerval *v)
 	*v = get(&ct[which == ITIMER_PROF], cpu_now());
 	spin_unlock(&lk);
 	return 0;
+}
+
+/* exec (timer.c's __timer_exec_keep): what the next image keeps of both,
+   their processor time left and periods, as Linux keeps them
+   (SYS_itimerexec); undo: forget it (the exec failed). */
+void __itimer_exec_keep(int undo);
+void __itimer_exec_keep(int undo)
+{
+	uint64_t v[4] = { 0 };
+	spin_lock(&lk);
+	uint64_t now = undo || (!ct[0].due && !ct[1].due) ? 0 : cpu_now();
+	for (int i = 0; now && i < 2; i++)
+		if (ct[i].due) {
+			v[2 * i] = ct[i].due > now ? ct[i].due - now : 1;
+			v[2 * i + 1] = ct[i].period;
+		}
+	spin_unlock(&lk);
+	syscall4(SYS_itimerexec, v[0], v[1], v[2], v[3]);
+}
+
+/* The start of an image (timer.c's __timer_exec_init): both armed again
+   with what the exec that made it kept, counted from this image's own
+   processor time (the process clock starts again at an exec here: its
+   time left is what Linux's would count). */
+void __itimer_exec_init(void);
+void __itimer_exec_init(void)
+{
+	for (int i = 0; i < 2; i++) {
+		long left = syscall2(SYS_getinfo, INFO_ITIMEREXEC, 2 * i);
+		long period = left > 0 ? syscall2(SYS_getinfo, INFO_ITIMEREXEC, 2 * i + 1) : -1;
+		if (period < 0)
+			continue;
+		struct itimerval v = { .it_value = ns_tv((uint64_t)left), .it_interval = ns_tv((uint64_t)period) };
+		__itimer_cpu_set(i ? ITIMER_PROF : ITIMER_VIRTUAL, &v, 0);
+	}
 }

@@ -34,11 +34,11 @@ static long ask(pid_t pid, int *status, int options)
 	return r;
 }
 
-/* waitpid, and waitid's WNOWAIT (KWNOWAIT) */
+/* waitpid, and waitid's WNOWAIT (KWNOWAIT) and lack of WEXITED (KWNOEXIT) */
 pid_t __waitpid(pid_t pid, int *status, int options);
 pid_t __waitpid(pid_t pid, int *status, int options)
 {
-	long r, now = options & (WNOHANG | KWNOWAIT | WUNTRACED | WCONTINUED);
+	long r, now = options & (WNOHANG | KWNOWAIT | KWNOEXIT | WUNTRACED | WCONTINUED);
 	if ((options & WNOHANG) || !thread_pkgs_on)
 		r = ask(pid, status, (int)now);
 	else

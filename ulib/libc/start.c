@@ -17,6 +17,7 @@
 
 int main(int argc, char **argv);
 void __fd_inherit(void);
+void __auxv_start(char **envp);
 __attribute__((weak)) void __sig_exec_init(void);   /* signal.c: what an exec kept */
 
 /* main's arguments, for code that is not main (a shared benchmark body
@@ -37,6 +38,7 @@ __attribute__((weak, noreturn)) void __program_start(int argc, char **argv)
 __attribute__((noreturn)) void __libc_start(int argc, char **argv)
 {
 	environ = argv + argc + 1;   /* after argv's null (docs/abi.md) */
+	__auxv_start(environ);       /* and the auxiliary vector after its own */
 	prog_argc = argc;
 	prog_argv = argv;
 	if (argc > 0 && argv[0]) {

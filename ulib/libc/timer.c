@@ -59,7 +59,8 @@ struct ptimer {
 	int realtime;                /* its clock is CLOCK_REALTIME (TIMER_ABSTIME's meaning) */
 	uint64_t due;                /* next expiry, now_ns()'s clock; 0: disarmed */
 	uint64_t rt_due;             /* that expiry's CLOCK_REALTIME time, for a TIMER_ABSTIME arming
-					on that clock (0: none): converted again at each look */
+					on that clock (0: none): converted again at each look, and
+					its periods counted on that clock too */
 	uint64_t period;             /* ns; 0: one-shot */
 	int sent;                    /* its signal is pending, not taken yet */
 	int overrun;                 /* expiries since that signal was sent */
@@ -231,9 +232,16 @@ static void *timer_thread(void *arg)
 			if (t->rt_due)           /* at the clock's offset of the moment */
 				t->due = t->rt_due > base + now ? now + (t->rt_due - (base + now)) : now;
 			if (t->due <= now) {
-				t->rt_due = 0;   /* (its periods after are relative) */
+				/* Linux keeps the whole timer on CLOCK_REALTIME: its
+				   periods count from rt_due on that clock, and a set
+				   clock moves them too (unsigned: a clock set far
+				   ahead still gives the right next expiry) */
+				uint64_t rt = t->rt_due;
+				if (rt && t->period)
+					t->due = rt - base;
 				if (expire(t, now, &todo[n]))
 					n++;
+				t->rt_due = rt && t->due && base + t->due < DL_REALTIME ? base + t->due : 0;
 			}
 			rt |= t->rt_due != 0;
 			if (t->due && t->due < next)
@@ -260,10 +268,16 @@ static int start(void)
 	return __pt_daemon_once(&started, timer_thread);
 }
 
-/* t's time left and period (lk held). */
+/* t's time left and period (lk held). A realtime one's from its
+   realtime time: the clock may have been set since the timer thread
+   last converted it. */
 static void get(struct ptimer *t, uint64_t now, uint64_t *left, uint64_t *period)
 {
-	*left = !t->due ? 0 : t->due > now ? t->due - now : 1;   /* due: about to fire */
+	uint64_t rnow = t->rt_due ? __clock_epoch_ns() + now : 0;
+	if (t->rt_due)
+		*left = t->rt_due > rnow ? t->rt_due - rnow : 1;
+	else
+		*left = !t->due ? 0 : t->due > now ? t->due - now : 1;   /* due: about to fire */
 	*period = t->period;
 }
 
@@ -352,6 +366,8 @@ void __timer_forked(void)
    and period (POSIX: alarm's time left); undo: the exec failed. The
    timer_create timers go with the image (POSIX deletes them). */
 void __timer_exec_keep(int undo);
+void __itimer_exec_keep(int undo);
+void __itimer_exec_init(void);
 void __timer_exec_keep(int undo)
 {
 	uint64_t due = 0, period = 0;
@@ -362,6 +378,7 @@ void __timer_exec_keep(int undo)
 		spin_unlock(&lk);
 	}
 	syscall2(SYS_alarmexec, due, period);
+	__itimer_exec_keep(undo);        /* and ITIMER_VIRTUAL, ITIMER_PROF (itimer.c) */
 }
 
 /* The start of an image (ulib/pthread/pstart.c, as main): ITIMER_REAL as
@@ -372,6 +389,7 @@ void __timer_exec_init(void)
 	long due = syscall2(SYS_getinfo, INFO_ALARMEXEC, 0), period;
 	if (due > 0 && (period = syscall2(SYS_getinfo, INFO_ALARMEXEC, 1)) >= 0)
 		arm(timers, (uint64_t)due, 0, (uint64_t)period, 0, 0, 0);
+	__itimer_exec_init();
 }
 
 /* ---- <time.h> ---- */

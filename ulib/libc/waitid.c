@@ -1,14 +1,16 @@
 /*
  * waitid over SYS_waitpid (ulib/libc/proc.c): P_PID, P_PGID and P_ALL are
  * waitpid's pid, -pg and -1; WEXITED, WSTOPPED (waitpid's WUNTRACED) and
- * WCONTINUED choose what is reported (kernel/pstop.c); WNOWAIT leaves the
- * child to be waited for again.
+ * WCONTINUED choose what is reported (kernel/pstop.c; without WEXITED a
+ * child's end is not, KWNOEXIT); WNOWAIT leaves the child to be waited
+ * for again.
  * Errors as Linux's: EINVAL for no state, another bit or idtype, or a
  * P_PGID of a negative group; ECHILD when no child matches.
  */
 #include <sys/wait.h>
 #include <errno.h>
 #include <string.h>
+#include <anima/psig.h>
 
 pid_t __waitpid(pid_t pid, int *status, int options);
 
@@ -27,7 +29,8 @@ int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 		return -1;
 	}
 	int st = 0;
-	pid_t r = __waitpid(pid, &st, options & (WNOHANG | WNOWAIT | WSTOPPED | WCONTINUED));
+	int k = options & (WNOHANG | WNOWAIT | WSTOPPED | WCONTINUED);
+	pid_t r = __waitpid(pid, &st, (options & WEXITED) ? k : k | KWNOEXIT);
 	if (r < 0)
 		return -1;
 	if (info) {

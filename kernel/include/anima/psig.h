@@ -39,6 +39,8 @@
 #define KWUNTRACED      2            /* also a child that stopped (WUNTRACED) */
 #define KWCONTINUED     8            /* also a child that was continued (WCONTINUED) */
 #define KWNOWAIT        0x01000000   /* report the child, leave it to be waited for again */
+#define KWNOEXIT        0x02000000   /* not a child's end: only its stop or continue (waitid
+					without WEXITED); with KWUNTRACED or KWCONTINUED only */
 
 /* One taken signal: who sent it (the kernel's word, not the sender's) */
 struct ksiginfo {

@@ -130,6 +130,11 @@
                                one-shot), the new image's (INFO_ALARMEXEC); (0, 0) forgets them (an
                                exec that failed). Both are the program's own word, kept as given up
                                to 2^62 (psigexec.c) */
+#define SYS_itimerexec  74  /* (vleft, vperiod, pleft, pperiod) -> 0: what the caller's next exec keeps
+                               of ITIMER_VIRTUAL and ITIMER_PROF (Linux keeps both across exec): each
+                               one's processor time left, ns (0: disarmed), and period, ns, the new
+                               image's (INFO_ITIMEREXEC); all 0 forgets them. Kept as given up to
+                               2^62 (psigexec.c) */
 
 #define SYS_clockset    59  /* (sec, nsec) -> 0: CLOCK_REALTIME is that time now, for every space (any may
                                set it; kernel/rtclock.c); -EINVAL for sec > RT_SEC_MAX or nsec >= 1e9.
@@ -250,6 +255,10 @@
                                -EINVAL else (kernel/psig.c) */
 #define INFO_ALARMEXEC  23  /* (23, what) ITIMER_REAL as the exec that made the caller's image kept it
                                (SYS_alarmexec): what 0, its next expiry (0: none); 1, its period;
+                               -EINVAL else (kernel/psigexec.c) */
+#define INFO_ITIMEREXEC 35  /* (35, what) ITIMER_VIRTUAL and ITIMER_PROF as the exec that made the
+                               caller's image kept them (SYS_itimerexec): what 0, VIRTUAL's time
+                               left (0: none); 1, its period; 2, PROF's time left; 3, its period;
                                -EINVAL else (kernel/psigexec.c) */
 #define INFO_UMASKEXEC  31  /* the umask the exec that made the caller's image kept (SYS_umaskexec),
                                022 if it was made otherwise (kernel/sysmode.c) */

@@ -1,0 +1,93 @@
+"""Process corners as Linux has them (progs/posix/procgap.c), on every
+package at -smp 1 and 2: an orphan, running or already ended, is adopted
+by space 1, the boot's first program (kernel/space.c's adopter), whose
+wait and waitpid(-1) collect it (before: ECHILD, and the zombie stayed
+until the halt); an orphan of another boot program comes to space 1 too,
+which may not signal it; waitid with WSTOPPED or WCONTINUED and no
+WEXITED never reports a child's end (before: it did), and bad flag sets
+are EINVAL."""
+import pytest
+from helpers import PACKAGES, done, only, program_image, needs_e2fsprogs
+
+SMPS = [1, 2]
+
+
+@pytest.mark.parametrize("smp", SMPS)
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_space_1_adopts_orphans_and_zombies(boot, pkg, smp):
+    r = boot(f"run=procgap,pkg={pkg},adopt", smp=smp, timeout=120)
+    res = only(r, "result", name="procgap", mode="adopt")
+    assert res["failures"] == 0 and res["checks"] >= 6, r.tail()
+    done(r)
+
+
+@pytest.mark.parametrize("smp", SMPS)
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_another_boot_programs_orphan_comes_to_space_1(boot, pkg, smp):
+    r = boot(f"run=procgap,pkg={pkg},init run=procgap,pkg={pkg},orphan", smp=smp, timeout=120)
+    for mode in ("init", "orphan"):
+        res = only(r, "result", name="procgap", mode=mode)
+        assert res["failures"] == 0 and res["checks"] >= 2, r.tail()
+    done(r)
+
+
+@pytest.mark.parametrize("smp", SMPS)
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_waitid_without_wexited_reports_no_end(boot, pkg, smp):
+    r = boot(f"run=procgap,pkg={pkg},waitid", smp=smp, timeout=120)
+    res = only(r, "result", name="procgap", mode="waitid")
+    assert res["failures"] == 0 and res["checks"] >= 12, r.tail()
+    done(r)
+
+
+
+def disk_run(boot, tmp_path, pkg, smp, mode):
+    """procgap MODE with its own copy on a disk as /bin/procgap."""
+    r = boot(f"memcheck run=procgap,pkg={pkg},{mode}", smp=smp, timeout=180,
+             disk=program_image(tmp_path, "procgap"))
+    return r, only(r, "result", name="procgap", mode=mode)
+
+
+@needs_e2fsprogs
+@pytest.mark.parametrize("smp", SMPS)
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_auxiliary_vector_on_spawn_and_exec(boot, tmp_path, pkg, smp):
+    """AT_PHDR/PHENT/PHNUM find our program headers, AT_ENTRY is _start,
+    AT_PAGESZ and AT_CLKTCK agree with sysconf, AT_HWCAP is cpuid's edx,
+    AT_PLATFORM "x86_64", AT_EXECFN our path, 16 AT_RANDOM bytes that
+    differ from the parent's; ENOENT for a type not there. As a boot
+    program, and in /bin/procgap by posix_spawn and by fork and execv,
+    whose checks are its exit status (before: only AT_NULL, no
+    getauxval)."""
+    r, res = disk_run(boot, tmp_path, pkg, smp, "auxv")
+    assert res["failures"] == 0 and res["checks"] >= 16, r.tail()
+    done(r)
+
+
+@needs_e2fsprogs
+@pytest.mark.parametrize("smp", SMPS)
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_cpu_itimers_survive_exec(boot, tmp_path, pkg, smp):
+    """ITIMER_VIRTUAL (0.2 s, period 3 s) and ITIMER_PROF (20 s) set
+    before an execv are armed in the new image with at most that time
+    left and their periods, and VIRTUAL's SIGVTALRM (blocked across the
+    exec) comes pending once the new image has computed that long, a
+    count of processor time, not of the host's (before: both dropped);
+    a fork's child still has none."""
+    r, res = disk_run(boot, tmp_path, pkg, smp, "itexec")
+    assert res["failures"] == 0 and res["checks"] >= 3, r.tail()
+    done(r)
+
+
+@pytest.mark.parametrize("smp", SMPS)
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_realtime_abstime_timer_keeps_its_periods_on_that_clock(boot, pkg, smp):
+    """A TIMER_ABSTIME timer on CLOCK_REALTIME with a 200 ms period, after
+    its first expiry: CLOCK_REALTIME set 1 s ahead gives at least 4
+    overruns at the next expiry, set 10 s back no expiry in the next
+    second of boot time and more than 5 s left (before: its periods were
+    counted on the boot clock, overrun 0 and an expiry within 200 ms)."""
+    r = boot(f"run=procgap,pkg={pkg},rtperiod", smp=smp, timeout=120)
+    res = only(r, "result", name="procgap", mode="rtperiod")
+    assert res["failures"] == 0 and res["checks"] >= 7, r.tail()
+    done(r)

@@ -1,0 +1,443 @@
+/*
+ * procgap: process corners as Linux has them (harness/tests/test_procgap.py).
+ *   procgap adopt    as space 1 (the boot's first program): an orphan
+ *                    (its parent ended while it ran) and an orphaned
+ *                    zombie (it ended before its parent) are adopted:
+ *                    getppid is 1, and our wait/waitpid(-1) collects
+ *                    them with their statuses, then ECHILD
+ *                    (kernel/space.c's adopter)
+ *   procgap init     as space 1 beside `procgap orphan` (space 2): polls
+ *                    waitpid(-1, WNOHANG) until it collects the orphan
+ *                    space 2 left (status 33); may not signal it (another
+ *                    boot program's tree)
+ *   procgap orphan   forks a child that forks a grandchild and ends; the
+ *                    grandchild sees getppid() == 1 and exits 33
+ *   procgap waitid   waitid with WSTOPPED or WCONTINUED but no WEXITED
+ *                    never reports an end (WNOHANG: 0 and si_pid 0), a
+ *                    stop and a continue are; no state bit, or a bit
+ *                    waitid does not know, is EINVAL, and waitpid's
+ *                    options beyond WNOHANG, WUNTRACED, WCONTINUED too
+ *   procgap auxv     the auxiliary vector (kernel/auxv.c) through
+ *                    getauxval: ours as a boot program, then that of
+ *                    /bin/procgap (on the disk) started by posix_spawn
+ *                    and by fork and execv, which checks its own
+ *                    (`procgap auxvchild HEX`, HEX our AT_RANDOM bytes:
+ *                    its own differ) and exits with its failures
+ *   procgap itexec   ITIMER_VIRTUAL and ITIMER_PROF survive an execv
+ *                    (`procgap itchild`): time left at most what was
+ *                    set, the periods kept, and VIRTUAL fires in the new
+ *                    image (blocked across the exec: pending once the
+ *                    new image has run that much processor time)
+ *   procgap rtperiod a TIMER_ABSTIME timer on CLOCK_REALTIME (period
+ *                    200 ms) keeps its periods on that clock after its
+ *                    first expiry: the clock set 1 s ahead gives
+ *                    overruns at once, set 10 s back no expiry for 1 s
+ *                    (ulib/libc/timer.c)
+ */
+#define CHECK_NAME "procgap"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <sys/auxv.h>
+#include <sys/time.h>
+#include <time.h>
+#include <spawn.h>
+#include <cpuid.h>
+#include <animalib/result.h>
+#include <check.h>
+
+static volatile long *shm;
+
+static void settle_until(volatile long *p, long v)
+{
+	while (*p != v)
+		usleep(1000);
+}
+
+/* One child left running and one left ended by a parent that ends:
+   both become ours (space 1's). */
+static void adopt(void)
+{
+	shm[0] = shm[1] = 0;
+	pid_t g = fork();
+	if (g == 0) {
+		pid_t me = getpid();
+		pid_t z = fork();
+		if (z == 0)
+			_exit(21);                   /* the zombie to be */
+		siginfo_t si;
+		/* (ended, not collected: WNOWAIT) */
+		if (waitid(P_PID, z, &si, WEXITED | WNOWAIT) != 0 || si.si_pid != z)
+			_exit(1);
+		shm[2] = z;
+		pid_t o = fork();
+		if (o == 0) {
+			while (getppid() == me)
+				usleep(1000);
+			shm[1] = getppid();
+			settle_until(&shm[0], 1);    /* (the parent checked us) */
+			_exit(22);
+		}
+		shm[3] = o;
+		_exit(0);
+	}
+	int st = -1;
+	CHECK(waitpid(g, &st, 0) == g && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	while (!shm[1])                            /* (the orphan saw its new parent) */
+		usleep(1000);
+	CHECK(shm[1] == 1 && getpid() == 1);
+	CHECK(kill((pid_t)shm[3], 0) == 0);        /* our child now */
+	shm[0] = 1;
+	int got = 0;
+	for (int i = 0; i < 2; i++) {
+		st = -1;
+		pid_t p = i ? waitpid(-1, &st, 0) : wait(&st);
+		if (p == shm[2] && WIFEXITED(st) && WEXITSTATUS(st) == 21)
+			got |= 1;
+		else if (p == shm[3] && WIFEXITED(st) && WEXITSTATUS(st) == 22)
+			got |= 2;
+		else
+			printf("procgap: wait gave %d status %#x\n", p, st);
+	}
+	CHECK(got == 3);
+	errno = 0;
+	CHECK(wait(&st) == -1 && errno == ECHILD);
+}
+
+/* Space 2's orphan comes to us (space 1). */
+static void init(void)
+{
+	int st = -1, n = 0;
+	pid_t p = 0;
+	for (; n < 20000; n++) {               /* (20 s of guest time at most) */
+		p = waitpid(-1, &st, WNOHANG);
+		if (p > 0)
+			break;
+		usleep(1000);
+	}
+	CHECK(p > 1 && WIFEXITED(st) && WEXITSTATUS(st) == 33);
+	errno = 0;
+	CHECK(waitpid(-1, &st, WNOHANG) == -1 && errno == ECHILD);
+}
+
+static void orphan(void)
+{
+	pid_t g = fork();
+	if (g == 0) {
+		pid_t me = getpid();
+		if (fork() == 0) {
+			while (getppid() == me)
+				usleep(1000);
+			/* (not signalled by space 1: another boot program's tree) */
+			_exit(getppid() == 1 && kill(1, 0) == -1 && errno == EPERM ? 33 : 34);
+		}
+		_exit(0);
+	}
+	int st = -1;
+	CHECK(waitpid(g, &st, 0) == g && WIFEXITED(st));
+}
+
+static void waitid_flags(void)
+{
+	siginfo_t si;
+	int st = 0;
+	errno = 0;
+	CHECK(waitid(P_ALL, 0, &si, 0) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(waitid(P_ALL, 0, &si, WNOHANG | WNOWAIT) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(waitid(P_ALL, 0, &si, WEXITED | 0x100) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(waitpid(-1, &st, WNOWAIT) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(waitpid(-1, &st, WEXITED) == -1 && errno == EINVAL);
+
+	shm[4] = 0;
+	pid_t c = fork();
+	if (c == 0) {
+		raise(SIGSTOP);
+		settle_until(&shm[4], 1);        /* (its continue told first: an end has no continue) */
+		_exit(5);
+	}
+	/* its stop is reported with WSTOPPED alone */
+	CHECK(waitid(P_PID, c, &si, WSTOPPED) == 0 && si.si_pid == c && si.si_code == CLD_STOPPED);
+	CHECK(kill(c, SIGCONT) == 0);
+	CHECK(waitid(P_PID, c, &si, WCONTINUED) == 0 && si.si_pid == c && si.si_code == CLD_CONTINUED);
+	shm[4] = 1;
+	/* it has ended (seen without collecting it) ... */
+	CHECK(waitid(P_PID, c, &si, WEXITED | WNOWAIT) == 0 && si.si_pid == c && si.si_code == CLD_EXITED);
+	/* ... and no wait without WEXITED tells it, by pid or for any */
+	int ends = 0;
+	int how[] = { WSTOPPED, WCONTINUED, WSTOPPED | WCONTINUED };
+	for (int i = 0; i < 3; i++) {
+		memset(&si, 0x55, sizeof si);
+		ends += waitid(P_PID, c, &si, how[i] | WNOHANG) != 0 || si.si_pid != 0;
+		memset(&si, 0x55, sizeof si);
+		ends += waitid(P_ALL, 0, &si, how[i] | WNOHANG) != 0 || si.si_pid != 0;
+		memset(&si, 0x55, sizeof si);
+		ends += waitid(P_PGID, 0, &si, how[i] | WNOHANG) != 0 || si.si_pid != 0;
+	}
+	CHECK(ends == 0);
+	/* waitpid(WUNTRACED) does (it always reports an end) */
+	CHECK(waitpid(c, &st, WUNTRACED | WNOHANG | WCONTINUED) == c && WIFEXITED(st) &&
+	      WEXITSTATUS(st) == 5);
+	errno = 0;
+	CHECK(waitid(P_PID, c, &si, WEXITED | WNOHANG) == -1 && errno == ECHILD);
+}
+
+void _start(void);
+
+struct phdr {                          /* an ELF64 program header (no <elf.h> here) */
+	uint32_t p_type, p_flags;
+	uint64_t p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
+};
+#define PT_LOAD 1
+
+/* AT_PHNUM and AT_PHDR as the file at path says: its program headers'
+   address in memory if a PT_LOAD segment loads them (Linux's rule),
+   else 0 (ulib's link loads no headers: user.ld); where it is not 0,
+   they are the file's. */
+static int phdr_as_file(const char *path)
+{
+	static struct { unsigned char ident[16]; uint16_t type, machine; uint32_t version;
+			uint64_t entry, phoff, shoff; uint32_t flags;
+			uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx; } eh;
+	static struct phdr ph[32];
+	FILE *f = fopen(path, "rb");
+	int ok = f && fread(&eh, sizeof eh, 1, f) == 1 && eh.phnum <= 32 &&
+		 fseek(f, (long)eh.phoff, SEEK_SET) == 0 && fread(ph, sizeof ph[0], eh.phnum, f) == eh.phnum;
+	if (f)
+		fclose(f);
+	uint64_t want = 0;
+	for (int i = 0; ok && i < eh.phnum && !want; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset <= eh.phoff &&
+		    eh.phoff + eh.phnum * sizeof ph[0] <= ph[i].p_offset + ph[i].p_filesz)
+			want = ph[i].p_vaddr + (eh.phoff - ph[i].p_offset);
+	const struct phdr *got = (const struct phdr *)getauxval(AT_PHDR);
+	printf("procgap: %s: AT_PHDR %#lx, the file's %#lx, %d headers\n", path,
+	       (unsigned long)got, (unsigned long)want, eh.phnum);
+	return ok && getauxval(AT_PHNUM) == eh.phnum && (uint64_t)got == want &&
+	       (!got || !memcmp(got, ph, eh.phnum * sizeof ph[0]));
+}
+
+/* Our auxiliary vector is as the kernel should make it (execfn: the
+   path or module name we were started by); rnd: its 16 bytes. */
+static void auxv_own(const char *execfn, unsigned char *rnd)
+{
+	errno = 0;
+	CHECK(getauxval(AT_PAGESZ) == 4096 && sysconf(_SC_PAGESIZE) == 4096);
+	CHECK(getauxval(AT_CLKTCK) == 100 && sysconf(_SC_CLK_TCK) == 100);
+	CHECK(getauxval(AT_PHENT) == sizeof(struct phdr));
+	CHECK(getauxval(AT_ENTRY) == (unsigned long)&_start);
+	CHECK(getauxval(AT_PHNUM) > 0);
+	if (execfn[0] == '/')
+		CHECK(phdr_as_file(execfn));
+	CHECK(getauxval(AT_BASE) == 0 && getauxval(AT_FLAGS) == 0 && getauxval(AT_SECURE) == 0);
+	CHECK(getauxval(AT_UID) == 0 && getauxval(AT_EUID) == 0 && getauxval(AT_GID) == 0 &&
+	      getauxval(AT_EGID) == 0 && errno == 0);
+	unsigned a = 0, b = 0, c = 0, d = 0;
+	__get_cpuid(1, &a, &b, &c, &d);
+	CHECK(getauxval(AT_HWCAP) == d && d != 0);
+	const char *pl = (const char *)getauxval(AT_PLATFORM);
+	CHECK(pl && !strcmp(pl, "x86_64"));
+	const char *fn = (const char *)getauxval(AT_EXECFN);
+	CHECK(fn && !strcmp(fn, execfn));
+	const unsigned char *r = (const unsigned char *)getauxval(AT_RANDOM);
+	int nz = 0;
+	for (int i = 0; r && i < 16; i++)
+		nz += r[i] != 0;
+	CHECK(r && nz > 0);
+	if (r)
+		memcpy(rnd, r, 16);
+	errno = 0;
+	CHECK(getauxval(12345) == 0 && errno == ENOENT);
+	errno = 0;
+	CHECK(getauxval(AT_NULL) == 0 && errno == ENOENT);
+}
+
+static void hex(const unsigned char *b, char *out)
+{
+	for (int i = 0; i < 16; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+static void auxv(void)
+{
+	unsigned char rnd[16];
+	char h[40];
+	auxv_own("procgap", rnd);
+	hex(rnd, h);
+	char *av[] = { "procgap", "auxvchild", h, 0 };
+	pid_t p = -1;
+	int st = -1;
+	CHECK(posix_spawn(&p, "/bin/procgap", 0, 0, av, environ) == 0);
+	CHECK(p > 0 && waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	p = fork();
+	if (p == 0) {
+		execv("/bin/procgap", av);
+		_exit(99);
+	}
+	st = -1;
+	CHECK(waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+static int auxvchild(const char *parent)
+{
+	unsigned char rnd[16];
+	char h[40];
+	auxv_own("/bin/procgap", rnd);
+	hex(rnd, h);
+	CHECK(strcmp(h, parent) != 0);
+	return failures;
+}
+
+static long tv_us(struct timeval t)
+{
+	return t.tv_sec * 1000000L + t.tv_usec;
+}
+
+static void itexec(void)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		sigset_t s;
+		sigemptyset(&s);
+		sigaddset(&s, SIGVTALRM);
+		sigprocmask(SIG_BLOCK, &s, 0);      /* (kept across exec: pending there) */
+		struct itimerval v = { .it_value = { 0, 200000 }, .it_interval = { 3, 0 } };
+		struct itimerval pr = { .it_value = { 20, 0 } };
+		if (setitimer(ITIMER_VIRTUAL, &v, 0) || setitimer(ITIMER_PROF, &pr, 0))
+			_exit(98);
+		char *av[] = { "procgap", "itchild", 0 };
+		execv("/bin/procgap", av);
+		_exit(99);
+	}
+	int st = -1;
+	CHECK(waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	struct itimerval g;
+	CHECK(getitimer(ITIMER_VIRTUAL, &g) == 0 && !g.it_value.tv_sec && !g.it_value.tv_usec);
+}
+
+static long cpu_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return t.tv_sec * 1000000L + t.tv_nsec / 1000;
+}
+
+static int itchild(void)
+{
+	struct itimerval v, pr;
+	CHECK(getitimer(ITIMER_VIRTUAL, &v) == 0 && getitimer(ITIMER_PROF, &pr) == 0);
+	CHECK(tv_us(v.it_value) > 0 && tv_us(v.it_value) <= 200000 && tv_us(v.it_interval) == 3000000);
+	CHECK(tv_us(pr.it_value) > 0 && tv_us(pr.it_value) <= 20000000 && tv_us(pr.it_interval) == 0);
+	/* VIRTUAL fires here: pending (blocked) within its time left of
+	   processor time, and a little for the watcher's look */
+	sigset_t s;
+	long t0 = cpu_us();
+	volatile long x = 0;
+	do {
+		for (int i = 0; i < 100000; i++)
+			x += i;
+		sigpending(&s);
+	} while (!sigismember(&s, SIGVTALRM) && cpu_us() - t0 < 5000000);
+	CHECK(sigismember(&s, SIGVTALRM));
+	return failures;
+}
+
+static long ts_ms(struct timespec t)
+{
+	return t.tv_sec * 1000L + t.tv_nsec / 1000000;
+}
+
+/* Shift CLOCK_REALTIME by ms. */
+static int shift(long ms)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	long ns = t.tv_nsec + (ms % 1000) * 1000000L;
+	t.tv_sec += ms / 1000 + (ns < 0 ? -1 : ns >= 1000000000L);
+	t.tv_nsec = (ns % 1000000000L + 1000000000L) % 1000000000L;
+	return clock_settime(CLOCK_REALTIME, &t);
+}
+
+/* One expiry of timer id's SIGALRM (blocked): its overrun. */
+static int take(timer_t id)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGALRM);
+	int sig = 0;
+	sigwait(&s, &sig);
+	return sig == SIGALRM ? timer_getoverrun(id) : -1;
+}
+
+static void rtperiod(void)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGALRM);
+	sigprocmask(SIG_BLOCK, &s, 0);
+	timer_t id;
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGALRM };
+	CHECK(timer_create(CLOCK_REALTIME, &ev, &id) == 0);
+	struct itimerspec v = { .it_interval = { 0, 200000000 } };
+	clock_gettime(CLOCK_REALTIME, &v.it_value);
+	v.it_value.tv_sec += 1;
+	CHECK(timer_settime(id, TIMER_ABSTIME, &v, 0) == 0);
+	CHECK(take(id) == 0);                      /* the first expiry */
+	/* 1 s ahead: the periods counted on the realtime clock are 5 behind
+	   (Linux: overruns at once), on the boot clock none */
+	CHECK(shift(1000) == 0);
+	int o = take(id);
+	CHECK(o >= 4);
+	printf("procgap: overrun %d after the clock went 1 s ahead\n", o);
+	/* 10 s back: the next expiry is ~10 s away on the boot clock */
+	CHECK(shift(-10000) == 0);
+	struct timespec nap = { 1, 0 };
+	while (nanosleep(&nap, &nap) != 0)
+		;
+	CHECK(sigpending(&s) == 0 && !sigismember(&s, SIGALRM));
+	struct itimerspec g;
+	CHECK(timer_gettime(id, &g) == 0 && ts_ms(g.it_value) > 5000 && ts_ms(g.it_interval) == 200);
+	printf("procgap: %ld ms left after the clock went 10 s back\n", ts_ms(g.it_value));
+	timer_delete(id);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 2 && !strcmp(argv[1], "auxvchild"))
+		return auxvchild(argv[2]);
+	if (argc > 1 && !strcmp(argv[1], "itchild"))
+		return itchild();
+	const char *mode = argc > 1 ? argv[1] : "adopt";
+	shm = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(shm != MAP_FAILED);
+	if (!strcmp(mode, "adopt"))
+		adopt();
+	else if (!strcmp(mode, "init"))
+		init();
+	else if (!strcmp(mode, "orphan"))
+		orphan();
+	else if (!strcmp(mode, "waitid"))
+		waitid_flags();
+	else if (!strcmp(mode, "auxv"))
+		auxv();
+	else if (!strcmp(mode, "itexec"))
+		itexec();
+	else if (!strcmp(mode, "rtperiod"))
+		rtperiod();
+	struct result r;
+	result_begin(&r, "procgap");
+	result_str(&r, "mode", mode);
+	result_int(&r, "checks", checks);
+	result_int(&r, "failures", failures);
+	result_end(&r);
+	return failures != 0;
+}

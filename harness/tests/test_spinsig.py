@@ -1,0 +1,31 @@
+"""alarm's SIGALRM interrupts a thread spinning in pthread_spin_lock
+(progs/posix/spinsig.c), in the Open POSIX suite's shapes: main blocks
+SIGALRM and holds the lock while the spinner, which unblocks it and
+installs a handler with every signal masked, spins on it; the handler
+pthread_exit's the spinner (main joins), or posts a semaphore main waits
+on (sem_wait, no deadline); main does not block it and joins (the handler
+runs in either thread and ends the wait either way); the spinner relocks
+a lock it holds itself. Each within BOUND_NS of guest time of the
+timer's deadline, under --icount (deterministic); a signal never
+delivered hangs the boot (the spinner keeps its VP, main waits without a
+deadline, as the suite's do). Every package with one and two VPs at -smp
+1 and 2; det is left out: its timed waits run on logical time, which a
+spinning thread does not advance (docs/posix.md)."""
+import pytest
+from helpers import result, done
+
+PACKAGES = ["fifo", "tutor", "prio", "naive", "kthread"]
+BOUND_NS = 100 * 1000 * 1000     # spinsig's BOUND_MS
+CASES = ("exit", "sem", "any", "relock")
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("vps", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_alarm_interrupts_spin_lock_waiter(boot, pkg, vps, smp):
+    r = boot(f"run=spinsig,pkg={pkg},vps={vps}", smp=smp, icount=True, timeout=180)
+    res = result(r, "spinsig")
+    assert res["failures"] == 0 and res["checks"] == 52, r.tail()
+    for case in CASES:
+        assert 0 < res[f"{case}_ns"] <= BOUND_NS, res
+    done(r, 0)

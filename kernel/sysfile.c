@@ -170,7 +170,7 @@ static long install(struct space *sp, struct ftable *t, struct file *f, int char
 }
 
 /* The user's path copied into path: 0, -EFAULT, -ENAMETOOLONG, -ENOENT (""). */
-static long getpath(uint64_t upath, char *path)
+long getpath(uint64_t upath, char *path)
 {
 	long r = copyin_str(path, upath, FPATH_MAX);
 	if (r < 0)

@@ -33,15 +33,23 @@ def result(r, name):
     return only(r, "result", name=name)
 
 
-def self_test(boot, prog, pkg, smp, at_least, timeout=120):
-    """A POSIX program counting its CHECKs (progs/include/check.h) ran on
-    package pkg at -smp smp: no check failed, at least `at_least` ran (so a
-    part cannot silently go missing), and it ended with status 0."""
-    r = boot(f"run={prog},pkg={pkg}", smp=smp, timeout=timeout)
-    res = result(r, prog)
-    assert res["failures"] == 0, r.tail()
+def passed(r, name, at_least, **fields):
+    """The program's @result `name` counts its checks: none failed, at
+    least `at_least` ran (so a part cannot silently go missing), its
+    `fields` are as given (the area or case that ran), and the run ended
+    with status 0. The @result."""
+    res = result(r, name)
+    assert res["failures"] == 0 and all(res.get(k) == v for k, v in fields.items()), r.tail()
     assert res["checks"] >= at_least, res
     done(r, 0)
+    return res
+
+
+def self_test(boot, prog, pkg, smp, at_least, timeout=120):
+    """A POSIX program counting its CHECKs (progs/include/check.h) ran on
+    package pkg at -smp smp and passed (passed)."""
+    r = boot(f"run={prog},pkg={pkg}", smp=smp, timeout=timeout)
+    passed(r, prog, at_least)
     return r
 
 

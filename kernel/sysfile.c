@@ -652,14 +652,7 @@ long sys_file_fsync(ARGS)
 	long e = orphan_reap(FSW_WAIT);
 	if (e)
 		return e == -EBWAIT ? 0 : e;
-	for (;;) {
-		struct buf *b;
-		long r = bcache_sync_step(&b);
-		if (r != BWAIT)
-			return r;
-		if ((r = disk_wait(b)) <= 0)
-			return r;
-	}
+	return disk_sync();
 }
 
 /* unlink (0), rmdir (1), mkdir (2: a1 the mode) of the user's path. */

@@ -211,6 +211,20 @@ static long claim(uint64_t block, struct buf **out)
 	return 0;
 }
 
+/* The buffer for `block`, found or claimed, now the most recently used
+   (bcache_lock held): 0 with *out it, or claim's BWAIT or -EAGAIN. */
+static long get(uint64_t block, struct buf **out)
+{
+	struct buf *b = lookup(block);
+	long r = b ? 0 : claim(block, &b);
+	*out = b;
+	if (!r) {
+		lru_unlink(b);
+		lru_front(b);
+	}
+	return r;
+}
+
 /* A request the device has not answered in time. */
 static int overdue(struct buf *b)
 {
@@ -225,13 +239,11 @@ static int overdue(struct buf *b)
  */
 long bcache_read(uint64_t block, struct buf **out)
 {
-	long r = 0;
+	struct buf *b;
 	spin_lock(&bcache_lock);
-	struct buf *b = lookup(block);
-	if (!b && (r = claim(block, &b)) != 0)
+	long r = get(block, &b);
+	if (r)
 		goto out;
-	lru_unlink(b);
-	lru_front(b);
 	if (b->state == B_VALID || b->state == B_WRITING) {
 		b->refs++;            /* (a write-back leaves the data as it is) */
 		stat[BC_HITS]++;
@@ -264,13 +276,11 @@ out:
  */
 long bcache_write(uint64_t block, struct buf **out)
 {
-	long r = 0;
+	struct buf *b;
 	spin_lock(&bcache_lock);
-	struct buf *b = lookup(block);
-	if (!b && (r = claim(block, &b)) != 0)
+	long r = get(block, &b);
+	if (r)
 		goto out;
-	lru_unlink(b);
-	lru_front(b);
 	if (b->state == B_READING || b->state == B_WRITING) {
 		r = overdue(b) ? -EIO : BWAIT;
 		goto out;

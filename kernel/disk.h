@@ -61,6 +61,7 @@ long bcache_info(uint64_t what);      /* INFO_BCACHE */
 extern uint64_t bcache_fixed;         /* bcache=N (cmdline.c) */
 void kop_wake_disk(uint64_t key);      /* kop.c */
 long disk_wait(struct buf *b);         /* sysdisk.c: 1 again, 0 thread blocked, < 0 error */
+long disk_sync(void);                  /* sysdisk.c: every dirty block written; 0 blocked */
 struct trapframe;
 long disk_wait_as(struct buf *b, int kind, struct trapframe *tf);
 extern int rawdisk;                    /* the `rawdisk` word (sysdisk.c) */

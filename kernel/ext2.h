@@ -1,8 +1,8 @@
 /*
  * ext2, read side (ext2.c). Every call returns 0 (or a count), a negative
  * errno, or -EBWAIT: a block is on its way from the disk and *c->wait is
- * its buffer (the caller waits for it and runs the whole call again,
- * sysfile.c). Nothing here sleeps or changes state before it succeeds.
+ * its buffer (the caller waits for it and runs the whole call again:
+ * RETRY). Nothing here sleeps or changes state before it succeeds.
  */
 #ifndef EXT2_H
 #define EXT2_H
@@ -18,6 +18,23 @@ struct fsctx {
 	uint8_t *kdst;
 };
 enum { FS_USER, FS_KERNEL, FS_NONE };   /* FS_NONE: only bring the blocks in (execfile.c) */
+
+/* Run `call` (an ext2 call on the caller's struct fsctx c) until it
+   needs no block from the disk: its result, or -EBWAIT when the thread
+   blocked (the caller returns 0 at once: the call runs again on
+   EV_UNBLOCKED). */
+#define RETRY(call) ({                                              \
+	long _r;                                                    \
+	for (;;) {                                                  \
+		c = (struct fsctx){ 0 };                            \
+		if ((_r = (call)) != -EBWAIT)                       \
+			break;                                      \
+		if ((_r = disk_wait(c.wait)) <= 0) {                \
+			_r = _r ? _r : -EBWAIT;                     \
+			break;                                      \
+		}                                                   \
+	}                                                           \
+	_r; })
 
 struct inode {
 	uint32_t ino;

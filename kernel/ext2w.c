@@ -571,6 +571,39 @@ static long grow_dir(struct fsctx *c, uint8_t *ip, struct buf *ib)
 	return 0;
 }
 
+/* find_slot, the directory grown by a block first if no block has room. */
+static long make_slot(struct fsctx *c, uint8_t *ip, struct buf *ib, uint32_t need, struct buf **b,
+		      uint8_t **e, uint32_t *used)
+{
+	long r = find_slot(c, ip, ib, need, b, e, used);
+	if (r == -ENOSPC && !(r = grow_dir(c, ip, ib)))
+		r = find_slot(c, ip, ib, need, b, e, used);
+	return r;
+}
+
+/* Directory (raw ip) changed: its times, and no hashed index (we keep
+   entries where a linear reader finds them). */
+static void dir_changed(uint8_t *ip)
+{
+	put32(ip + 32, le32(ip + 32) & ~(uint32_t)IFL_INDEX);
+	touch(ip);
+}
+
+/* Under fslock: dp, the directory at parent, has no entry name: 0;
+   1 with *ino if it has; -ENOTDIR, -ENOENT (parent removed), or an error. */
+static long free_name(struct fsctx *c, const char *parent, const char *name, size_t len,
+		      struct inode *dp, uint32_t *ino)
+{
+	long r = ext2_namei(c, parent, dp);
+	if (r)
+		return r;
+	if (!IS_DIR(dp))
+		return -ENOTDIR;
+	if ((r = ext2_lookup(c, dp, name, len, ino)) != -ENOENT)
+		return r ? r : 1;
+	return dp->links ? 0 : -ENOENT;
+}
+
 /* Write entry (ino, name, type) into the slot find_slot gave. */
 static void fill_slot(uint8_t *e, uint32_t used, uint32_t ino, const char *name, size_t len, uint8_t type)
 {
@@ -640,18 +673,10 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 	if (r || (r = split(path, parent, sizeof parent, &name, &len)))
 		return r == -EINVAL ? -EEXIST : r;
 	spin_lock(&fslock);
-	if ((r = ext2_namei(c, parent, &dp)))
-		goto out;
-	if (!IS_DIR(&dp)) {
-		r = -ENOTDIR;
+	if ((r = free_name(c, parent, name, len, &dp, ino))) {
+		r = r == 1 ? (excl ? -EEXIST : 0) : r;   /* (there: *ino) */
 		goto out;
 	}
-	if ((r = ext2_lookup(c, &dp, name, len, ino)) != -ENOENT) {
-		r = r ? r : excl ? -EEXIST : 0;
-		goto out;
-	}
-	if (!dp.links)
-		goto out;                         /* (-ENOENT: a removed directory) */
 	if (dir && dp.links >= EXT2_LINK_MAX) {
 		r = -EMLINK;                      /* (its ".." would count one link too many) */
 		goto out;
@@ -661,10 +686,7 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 	uint32_t used;
 	if ((r = ext2_iraw(c, dp.ino, &pb, &pp)))
 		goto out;
-	r = find_slot(c, pp, pb, reclen(len), &sb, &e, &used);
-	if (r == -ENOSPC && !(r = grow_dir(c, pp, pb)))
-		r = find_slot(c, pp, pb, reclen(len), &sb, &e, &used);
-	if (r)
+	if ((r = make_slot(c, pp, pb, reclen(len), &sb, &e, &used)))
 		goto putp;
 	struct alloc ia = { 0 }, ba = { 0 };
 	uint32_t g = (dp.ino - 1) / fs.ipg;
@@ -700,8 +722,7 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 	bcache_put(ia.nb);
 	fill_slot(e, used, ia.no, name, len, dir ? FT_DIR : link ? FT_LNK : FT_REG);
 	bcache_dirty(sb);
-	put32(pp + 32, le32(pp + 32) & ~(uint32_t)IFL_INDEX);
-	touch(pp);
+	dir_changed(pp);
 	bcache_dirty(pb);
 	*ino = ia.no;
 	r = held != 0;
@@ -1007,9 +1028,7 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 		}
 		r = find_entry(c, tip, tb, tname, tlen, &xb, &x, &xprev);
 	} else {
-		r = find_slot(c, tip, tb, reclen(tlen), &xb, &x, &used);
-		if (r == -ENOSPC && !(r = grow_dir(c, tip, tb)))
-			r = find_slot(c, tip, tb, reclen(tlen), &xb, &x, &used);
+		r = make_slot(c, tip, tb, reclen(tlen), &xb, &x, &used);
 	}
 	if (r) {
 		xb = 0;
@@ -1048,10 +1067,8 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 		put16(fip + 26, le16(fip + 26) - 1u);
 		put16(tip + 26, le16(tip + 26) + 1u);
 	}
-	touch(fip);
-	touch(tip);
-	put32(tip + 32, le32(tip + 32) & ~(uint32_t)IFL_INDEX);
-	put32(fip + 32, le32(fip + 32) & ~(uint32_t)IFL_INDEX);
+	dir_changed(fip);
+	dir_changed(tip);
 	bcache_dirty(fb);
 	bcache_dirty(tb);
 	put32(sip + 12, now());
@@ -1151,19 +1168,10 @@ long ext2_link(struct fsctx *c, const char *from, const char *to, int follow)
 		return r == -EINVAL ? -EEXIST : r;
 	spin_lock(&fslock);
 	if ((r = follow ? ext2_namei(c, from, &si) : ext2_lnamei(c, from, &si)) ||
-	    (r = ext2_namei(c, parent, &dp)))
-		goto out;
-	if (!IS_DIR(&dp)) {
-		r = -ENOTDIR;
-		goto out;
-	}
-	if ((r = ext2_lookup(c, &dp, name, len, &ino)) != -ENOENT) {
-		r = r ? r : -EEXIST;
-		goto out;
-	}
-	if (!dp.links || !si.links)
-		goto out;                         /* (-ENOENT: a removed directory or file) */
-	r = IS_DIR(&si) ? -EPERM : si.links >= EXT2_LINK_MAX ? -EMLINK : 0;
+	    (r = free_name(c, parent, name, len, &dp, &ino)))
+		r = r == 1 ? -EEXIST : r;
+	else
+		r = !si.links ? -ENOENT : IS_DIR(&si) ? -EPERM : si.links >= EXT2_LINK_MAX ? -EMLINK : 0;
 	if (r)
 		goto out;
 	struct buf *pb, *ib, *sb;
@@ -1173,10 +1181,7 @@ long ext2_link(struct fsctx *c, const char *from, const char *to, int follow)
 		goto out;
 	if ((r = ext2_iraw(c, si.ino, &ib, &xp)))
 		goto putp;
-	r = find_slot(c, pp, pb, reclen(len), &sb, &e, &used);
-	if (r == -ENOSPC && !(r = grow_dir(c, pp, pb)))
-		r = find_slot(c, pp, pb, reclen(len), &sb, &e, &used);
-	if (r)
+	if ((r = make_slot(c, pp, pb, reclen(len), &sb, &e, &used)))
 		goto puti;
 	/* every buffer held: change them */
 	put16(xp + 26, le16(xp + 26) + 1u);
@@ -1184,8 +1189,7 @@ long ext2_link(struct fsctx *c, const char *from, const char *to, int follow)
 	bcache_dirty(ib);
 	fill_slot(e, used, si.ino, name, len, ftype(si.mode));
 	bcache_dirty(sb);
-	put32(pp + 32, le32(pp + 32) & ~(uint32_t)IFL_INDEX);
-	touch(pp);
+	dir_changed(pp);
 	bcache_dirty(pb);
 	bcache_put(sb);
 puti:

@@ -156,24 +156,39 @@ static struct lk *take(struct lk **spare)
 	return b;
 }
 
-/* Apply q (merged) to its owner's locks with spare[2], two records
-   taken as needed: the ranges trimmed, split, dropped and q's added.
-   Records that go are put on *gone (freed after the lock). */
-static void apply(const struct lk *q, struct lk **spare, struct lk **gone)
+/* Take every lock of ino's bucket for which drop(a, arg) holds off the
+   table onto *gone; lk_lock held. How many. */
+static int drop_if(int b, int (*drop)(const struct lk *, const void *), const void *arg, struct lk **gone)
 {
-	struct lk **pp = &bucket[hash(q->ino)];
-	for (struct lk *a; (a = *pp);) {
-		if (!mine(a, q) || (!goes(a, q) && !overlap(a, q->start, q->end))) {
+	int n = 0;
+	for (struct lk **pp = &bucket[b], *a; (a = *pp);) {
+		if (!drop(a, arg)) {
 			pp = &a->next;
 			continue;
 		}
-		if (goes(a, q)) {
-			*pp = a->next;
-			count(a, -1);
-			a->next = *gone;
-			*gone = a;
+		*pp = a->next;
+		count(a, -1);
+		a->next = *gone;
+		*gone = a;
+		n++;
+	}
+	return n;
+}
+
+static int of_req(const struct lk *a, const void *q)
+{
+	return mine(a, q) && goes(a, q);
+}
+
+/* Apply q (merged) to its owner's locks with spare[2], two records
+   taken as needed: the ranges dropped, trimmed, split and q's added.
+   Records that go are put on *gone (freed after the lock). */
+static void apply(const struct lk *q, struct lk **spare, struct lk **gone)
+{
+	drop_if(hash(q->ino), of_req, q, gone);
+	for (struct lk *a = bucket[hash(q->ino)]; a; a = a->next) {
+		if (!mine(a, q) || !overlap(a, q->start, q->end))
 			continue;
-		}
 		if (a->start < q->start && a->end > q->end) {   /* split: the part past q */
 			struct lk *b = take(spare);
 			*b = *a;
@@ -185,7 +200,6 @@ static void apply(const struct lk *q, struct lk **spare, struct lk **gone)
 			a->end = q->start - 1;
 		else
 			a->start = q->end + 1;
-		pp = &a->next;
 	}
 	if (q->type != LK_UN) {
 		struct lk *b = take(spare);
@@ -243,25 +257,6 @@ static long set(struct lk *q, struct space *sp)
 			put_rec(spare[i]);
 		}
 	return r;
-}
-
-/* Take every lock of ino's bucket for which drop(a, arg) holds off the
-   table onto *gone; lk_lock held. How many. */
-static int drop_if(int b, int (*drop)(const struct lk *, const void *), const void *arg, struct lk **gone)
-{
-	int n = 0;
-	for (struct lk **pp = &bucket[b], *a; (a = *pp);) {
-		if (!drop(a, arg)) {
-			pp = &a->next;
-			continue;
-		}
-		*pp = a->next;
-		count(a, -1);
-		a->next = *gone;
-		*gone = a;
-		n++;
-	}
-	return n;
 }
 
 static int of_rec(const struct lk *a, const void *q)

@@ -570,6 +570,9 @@ long file_lock_info(struct space *sp, uint64_t fd, void **hold, uint32_t *ino, i
 		    int64_t *off, int64_t *size);
 int file_names_ino(struct space *sp, uint32_t ino);
 
+/* sysfile.c (for the other file calls: sysmode.c, syslink.c) */
+long getpath(uint64_t upath, char *path);
+
 /* flock.c */
 long lock_info(int what);
 void lock_close(struct space *sp, uint32_t ino);

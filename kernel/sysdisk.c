@@ -69,7 +69,9 @@ static long disk_rw(uint64_t block, uint64_t ubuf, int write)
 	}
 }
 
-static long disk_sync(void)
+/* Every dirty block to the disk (the sync and fsync calls): 0, an
+   error, or 0 when the thread blocked (the call runs again). */
+long disk_sync(void)
 {
 	for (;;) {
 		struct buf *b;

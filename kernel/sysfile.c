@@ -55,22 +55,6 @@ static void readahead(struct file *f, const struct inode *ip, uint64_t pos, uint
 	ext2_readahead(ip, MAX(at, ra), at + RA_BLOCKS - MAX(at, ra));
 }
 
-/* Run `call` (an ext2 call on the struct fsctx c) until it needs no block
-   from the disk: its result, or -EBWAIT when the thread blocked (the
-   caller returns at once: the call runs again on EV_UNBLOCKED). */
-#define RETRY(call) ({                                              \
-	long _r;                                                    \
-	for (;;) {                                                  \
-		c = (struct fsctx){ 0 };                            \
-		if ((_r = (call)) != -EBWAIT)                       \
-			break;                                      \
-		if ((_r = disk_wait(c.wait)) <= 0) {                \
-			_r = _r ? _r : -EBWAIT;                     \
-			break;                                      \
-		}                                                   \
-	}                                                           \
-	_r; })
-
 struct ftable {
 	struct spinlock lock;
 	struct file *f[MAXFILE_SPACE];
@@ -185,35 +169,26 @@ static long install(struct space *sp, struct ftable *t, struct file *f, int char
 	return r;
 }
 
-/* ip at the user's path: 0, or an error; 0 with *blocked when the thread
-   blocked (the call must return at once: it will run again). */
-static long lookup(uint64_t upath, struct inode *ip, int *blocked)
-{
-	char path[FPATH_MAX];
-	long r = copyin_str(path, upath, sizeof path);
-	*blocked = 0;
-	if (r < 0)
-		return r == -EINVAL ? -ENAMETOOLONG : r;
-	if (!path[0])
-		return -ENOENT;                    /* POSIX: the empty path names nothing */
-	for (;;) {
-		struct fsctx c = { 0 };
-		if ((r = ext2_namei(&c, path, ip)) != -EBWAIT)
-			return r;
-		if ((r = disk_wait(c.wait)) <= 0) {
-			*blocked = r == 0;
-			return r;
-		}
-	}
-}
-
 /* The user's path copied into path: 0, -EFAULT, -ENAMETOOLONG, -ENOENT (""). */
-static long getpath(uint64_t upath, char *path)
+long getpath(uint64_t upath, char *path)
 {
 	long r = copyin_str(path, upath, FPATH_MAX);
 	if (r < 0)
 		return r == -EINVAL ? -ENAMETOOLONG : r;
 	return path[0] ? 0 : -ENOENT;
+}
+
+/* ip at the user's path: 0, or an error; 0 with *blocked when the thread
+   blocked (the call must return at once: it will run again). */
+static long lookup(uint64_t upath, struct inode *ip, int *blocked)
+{
+	char path[FPATH_MAX];
+	struct fsctx c;
+	long r = getpath(upath, path);
+	if (!r)
+		r = RETRY(ext2_namei(&c, path, ip));
+	*blocked = r == -EBWAIT;
+	return *blocked ? 0 : r;
 }
 
 /* Does path (as open follows it with flags) still name inode ino? 0,
@@ -486,6 +461,19 @@ long sys_file_stat(ARGS)
 	return copyout(a1, &st, sizeof st);
 }
 
+/* One try of getdents: f's entries from its offset into ubuf. */
+static long dents(struct fsctx *c, struct file *f, uint64_t ubuf, uint64_t n)
+{
+	uint64_t off = __atomic_load_n(&f->off, __ATOMIC_RELAXED);
+	struct inode ip;
+	long r = ext2_iget(c, f->ip.ino, &ip);
+	if (!r)
+		r = ext2_readdir(c, &ip, &off, ubuf, MIN(n, 1UL << 20));
+	if (r >= 0)
+		__atomic_store_n(&f->off, off, __ATOMIC_RELAXED);
+	return r;
+}
+
 /* Directory entries from the descriptor's offset (ext2_readdir). */
 long sys_file_getdents(ARGS)
 {
@@ -500,20 +488,9 @@ long sys_file_getdents(ARGS)
 	r = -EFAULT;
 	if (!user_range_ok(a1, a2))
 		goto out;
-	for (;;) {
-		struct fsctx c = { 0 };
-		uint64_t off = __atomic_load_n(&f->off, __ATOMIC_RELAXED);
-		struct inode ip;
-		r = ext2_iget(&c, f->ip.ino, &ip);
-		if (!r)
-			r = ext2_readdir(&c, &ip, &off, a1, MIN(a2, 1UL << 20));
-		if (r >= 0)
-			__atomic_store_n(&f->off, off, __ATOMIC_RELAXED);
-		if (r != -EBWAIT)
-			break;
-		if ((r = disk_wait(c.wait)) <= 0)
-			break;                 /* (0: the thread blocked; the call runs again) */
-	}
+	struct fsctx c;
+	if ((r = RETRY(dents(&c, f, a1, a2))) == -EBWAIT)
+		r = 0;                         /* (the thread blocked; the call runs again) */
 out:
 	fput(sp, f);
 	return r;
@@ -675,14 +652,7 @@ long sys_file_fsync(ARGS)
 	long e = orphan_reap(FSW_WAIT);
 	if (e)
 		return e == -EBWAIT ? 0 : e;
-	for (;;) {
-		struct buf *b;
-		long r = bcache_sync_step(&b);
-		if (r != BWAIT)
-			return r;
-		if ((r = disk_wait(b)) <= 0)
-			return r;
-	}
+	return disk_sync();
 }
 
 /* unlink (0), rmdir (1), mkdir (2: a1 the mode) of the user's path. */

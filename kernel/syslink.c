@@ -11,29 +11,26 @@
 #define ARGS uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5
 #define UNUSED() ((void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5)
 
+/* One try of llookup. */
+static long lget(struct fsctx *c, const char *path, struct inode *ip, char *dst)
+{
+	long r = ext2_lnamei(c, path, ip);
+	return !r && dst ? ext2_readlink(c, ip, dst) : r;
+}
+
 /* The inode at the user's path, a last link not followed; with a `dst`,
    also the link's target there (its length). -EBWAIT: the thread blocked,
    the call runs again. */
 static long llookup(uint64_t upath, struct inode *ip, char *dst)
 {
 	char path[FPATH_MAX];
-	long r = copyin_str(path, upath, sizeof path);
-	if (r < 0)
-		return r == -EINVAL ? -ENAMETOOLONG : r;
-	if (!path[0])
-		return -ENOENT;
+	struct fsctx c;
+	long r = getpath(upath, path);
+	if (r)
+		return r;
 	if (!disk_blocks)
 		return -ENODEV;
-	for (;;) {
-		struct fsctx c = { 0 };
-		r = ext2_lnamei(&c, path, ip);
-		if (!r && dst)
-			r = ext2_readlink(&c, ip, dst);
-		if (r != -EBWAIT)
-			return r;
-		if ((r = disk_wait(c.wait)) <= 0)
-			return r ? r : -EBWAIT;
-	}
+	return RETRY(lget(&c, path, ip, dst));
 }
 
 /* (path, struct kstat *) */
@@ -90,13 +87,9 @@ long file_symlink(uint64_t upath, uint64_t utarget)
 		r = -ENAMETOOLONG;
 	else if (r >= 0 && (!path[0] || !t[0]))
 		r = -ENOENT;                 /* POSIX: an empty path or target */
-	while (r >= 0) {
-		struct fsctx c = { 0 };
-		if ((r = ext2_symlink(&c, path, t, strlen(t))) != -EBWAIT)
-			break;
-		if ((r = disk_wait(c.wait)) <= 0)
-			break;               /* (0: the thread blocked; the call runs again) */
-	}
+	struct fsctx c;
+	if (r >= 0 && (r = RETRY(ext2_symlink(&c, path, t, strlen(t)))) == -EBWAIT)
+		r = 0;                   /* (the thread blocked; the call runs again) */
 	kfree_user(sp, t, FLINK_MAX);
 	return r;
 }

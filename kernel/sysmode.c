@@ -13,15 +13,6 @@
 #define ARGS uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5
 #define UNUSED() ((void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5)
 
-/* The user's path into path: 0, -EFAULT, -ENAMETOOLONG, -ENOENT (""). */
-static long upath(uint64_t u, char *path)
-{
-	long r = copyin_str(path, u, FPATH_MAX);
-	if (r < 0)
-		return r == -EINVAL ? -ENAMETOOLONG : r;
-	return path[0] ? 0 : -ENOENT;
-}
-
 /* The mode and times asked for (a1, a2) as ext2_setattr takes them:
    0 with *tp 0 (no times) or t; -EINVAL, -EFAULT. `none`: nothing to
    change (keep the mode, omit both times). */
@@ -58,21 +49,15 @@ long sys_file_setattr(ARGS)
 	struct fsctx c;
 	struct inode ip;
 	int none;
-	long r = upath(a0, path);
+	long r = getpath(a0, path);
 	if (!r)
 		r = attrs(a1, a2, t, &tp, &none);
 	if (!r && !disk_blocks)
 		r = -ENODEV;
 	if (r || (r = orphan_reap(FSW_WAIT)))
 		return r == -EBWAIT ? 0 : r;
-	for (;;) {
-		c = (struct fsctx){ 0 };
-		r = none ? ext2_namei(&c, path, &ip) : ext2_setattr(&c, path, 0, (uint32_t)a1, tp);
-		if (r != -EBWAIT)
-			return r;
-		if ((r = disk_wait(c.wait)) <= 0)
-			return r;            /* (0: the thread blocked; the call runs again) */
-	}
+	r = none ? RETRY(ext2_namei(&c, path, &ip)) : RETRY(ext2_setattr(&c, path, 0, (uint32_t)a1, tp));
+	return r == -EBWAIT ? 0 : r;     /* (0: the thread blocked; the call runs again) */
 }
 
 /* (fd, mode or FA_KEEP, struct ktimes * or 0) */
@@ -100,20 +85,15 @@ long sys_file_link(ARGS)
 	UNUSED();
 	char from[FPATH_MAX], to[FPATH_MAX];
 	struct fsctx c;
-	long r = upath(a0, from);
+	long r = getpath(a0, from);
 	if (!r)
-		r = upath(a1, to);
+		r = getpath(a1, to);
 	if (!r && !disk_blocks)
 		r = -ENODEV;
 	if (r || (r = orphan_reap(FSW_WAIT)))
 		return r == -EBWAIT ? 0 : r;
-	for (;;) {
-		c = (struct fsctx){ 0 };
-		if ((r = ext2_link(&c, from, to, a2 != 0)) != -EBWAIT)
-			return r;
-		if ((r = disk_wait(c.wait)) <= 0)
-			return r;
-	}
+	r = RETRY(ext2_link(&c, from, to, a2 != 0));
+	return r == -EBWAIT ? 0 : r;
 }
 
 /* (mask): the umask the caller's next exec keeps */

@@ -33,15 +33,23 @@ def result(r, name):
     return only(r, "result", name=name)
 
 
-def self_test(boot, prog, pkg, smp, at_least, timeout=120):
-    """A POSIX program counting its CHECKs (progs/include/check.h) ran on
-    package pkg at -smp smp: no check failed, at least `at_least` ran (so a
-    part cannot silently go missing), and it ended with status 0."""
-    r = boot(f"run={prog},pkg={pkg}", smp=smp, timeout=timeout)
-    res = result(r, prog)
-    assert res["failures"] == 0, r.tail()
+def passed(r, name, at_least, **fields):
+    """The program's @result `name` counts its checks: none failed, at
+    least `at_least` ran (so a part cannot silently go missing), its
+    `fields` are as given (the area or case that ran), and the run ended
+    with status 0. The @result."""
+    res = result(r, name)
+    assert res["failures"] == 0 and all(res.get(k) == v for k, v in fields.items()), r.tail()
     assert res["checks"] >= at_least, res
     done(r, 0)
+    return res
+
+
+def self_test(boot, prog, pkg, smp, at_least, timeout=120):
+    """A POSIX program counting its CHECKs (progs/include/check.h) ran on
+    package pkg at -smp smp and passed (passed)."""
+    r = boot(f"run={prog},pkg={pkg}", smp=smp, timeout=timeout)
+    passed(r, prog, at_least)
     return r
 
 
@@ -79,21 +87,34 @@ def process_run(boot, tmp_path, prog, pkg, smp, words="memcheck", timeout=120):
     return r, result(r, prog)
 
 
-def audited_disk_run(boot, tmp_path, prog, pkg, smp, timeout, files=None):
-    """prog, a self-test of processes that reports through fork_audit
-    (progs/include/forkaudit.h), booted under memcheck with a disk holding
-    it (program_image) on package pkg at -smp smp: its audited child
-    passed with no memory lost, the run ended with status 0, the disk is
-    e2fsck clean. Returns the bytes of the disk's /out."""
-    import subprocess
-    from test_ext2write import fsck_clean
-    img = program_image(tmp_path, prog, files)
-    r = boot(f"memcheck run={prog},pkg={pkg}", smp=smp, timeout=timeout, disk=img)
-    res = result(r, prog)
+def audit_passed(r, name):
+    """A self-test of processes booted under memcheck (its body in a
+    child, as fork_audit runs it: progs/include/forkaudit.h) passed: the
+    child ended with status 0 and no failed check, every frame came back
+    (avail_lost 0), and the run ended with status 0. The @result."""
+    res = result(r, name)
     assert res["status"] == 0 and res["failures"] == 0, r.tail()
     assert res["avail_lost"] == 0, res
     done(r, 0)
+    return res
+
+
+def audited_disk_boot(boot, tmp_path, prog, pkg, smp, timeout, files=None):
+    """prog, such a self-test, booted under memcheck with a disk holding
+    it (program_image) on package pkg at -smp smp: it passed
+    (audit_passed) and the disk is e2fsck clean. The run and the image."""
+    from test_ext2write import fsck_clean
+    img = program_image(tmp_path, prog, files)
+    r = boot(f"memcheck run={prog},pkg={pkg}", smp=smp, timeout=timeout, disk=img)
+    audit_passed(r, prog)
     fsck_clean(img)
+    return r, img
+
+
+def audited_disk_run(boot, tmp_path, prog, pkg, smp, timeout, files=None):
+    """audited_disk_boot, then the bytes of the disk's /out."""
+    import subprocess
+    r, img = audited_disk_boot(boot, tmp_path, prog, pkg, smp, timeout, files)
     out = tmp_path / "out"
     subprocess.run([DEBUGFS, "-R", f"dump /out {out}", str(img)], check=True, capture_output=True)
     return out.read_bytes()

@@ -12,7 +12,7 @@ ptest (the POSIX conformance program every package passes) on det, and a
 deadlock reported as one."""
 import pytest
 from helpers import done, only, self_test
-from test_posix import AREAS, areas
+from test_posix import ptest_passed
 
 RACEY = "8,20000"
 FIELDS = ("sig", "order", "rand", "heap")
@@ -88,13 +88,7 @@ def test_ptest_on_det(boot, pkg, smp):
     """Every area of ptest, as on the general-purpose packages
     (test_posix.py::test_ptest)."""
     r = boot(f"run=ptest,pkg={pkg}", smp=smp, timeout=900)
-    got = areas(r)
-    failed = {a: got[a].get("why") for a in got if not got[a]["ok"]}
-    assert not failed, f"{pkg} smp={smp}: {failed}\n{r.tail()}"
-    assert sorted(got) == sorted(AREAS), r.tail()
-    flk = [l for l in r.lines if l.startswith("flk ")]
-    assert flk == ["flk A 0", "flk A 1", "flk A 2", "flk B"], flk
-    done(r)
+    ptest_passed(r, f"{pkg} smp={smp}")
 
 
 # The self-checking POSIX programs the other packages pass, with each

@@ -16,7 +16,7 @@ fcntl(F_SETLK) was EINVAL and flock, lockf, <sys/file.h> did not exist."""
 import re
 
 import pytest
-from helpers import PACKAGES, done, needs_e2fsprogs, program_image, result
+from helpers import PACKAGES, audited_disk_boot, needs_e2fsprogs
 
 pytestmark = needs_e2fsprogs
 
@@ -24,14 +24,7 @@ pytestmark = needs_e2fsprogs
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_file_locks_between_processes(boot, tmp_path, pkg, smp):
-    from test_ext2write import fsck_clean
-    img = program_image(tmp_path, "flock")
-    r = boot(f"memcheck run=flock,pkg={pkg}", smp=smp, timeout=180, disk=img)
-    res = result(r, "flock")
-    assert res["status"] == 0 and res["failures"] == 0, r.tail()
-    assert res["avail_lost"] == 0, res
-    done(r, 0)
-    fsck_clean(img)
+    r, _ = audited_disk_boot(boot, tmp_path, "flock", pkg, smp, 180)
     m = re.search(r"flock: (\d+) checks, (\d+) failures", r.log)
     assert m and int(m.group(2)) == 0 and int(m.group(1)) >= 250, r.tail()
     assert "flock: counter 400 of 400" in r.log, r.tail()

@@ -27,12 +27,18 @@ def areas(r):
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_ptest(boot, pkg, smp):
     r = boot(f"run=ptest,pkg={pkg}", smp=smp, timeout=240)
+    ptest_passed(r, f"{pkg} smp={smp}")
+
+
+def ptest_passed(r, label):
+    """ptest's run r (label names it) passed: every area reported, none
+    failed, and flockfile kept the holder's three lines together (the
+    other thread printed after them: it waited for the last
+    funlockfile); the run ended with status 0."""
     got = areas(r)
     failed = {a: got[a].get("why") for a in got if not got[a]["ok"]}
-    assert not failed, f"{pkg} smp={smp}: {failed}\n{r.tail()}"
+    assert not failed, f"{label}: {failed}\n{r.tail()}"
     assert sorted(got) == sorted(AREAS), r.tail()
-    # flockfile: the holder's three lines together, the other thread's
-    # print after them (it waited for the last funlockfile).
     flk = [l for l in r.lines if l.startswith("flk ")]
     assert flk == ["flk A 0", "flk A 1", "flk A 2", "flk B"], flk
     done(r)

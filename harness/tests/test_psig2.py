@@ -28,7 +28,7 @@ intr hung, rtq delivered one SIGRTMIN of 12 (and sigqueue never said
 EAGAIN).
 """
 import pytest
-from helpers import PACKAGES, done, result, needs_e2fsprogs, program_image
+from helpers import PACKAGES, needs_e2fsprogs, passed, program_image
 
 AREAS = {"hold": 40, "intr": 57, "rtq": 15}
 
@@ -38,10 +38,7 @@ AREAS = {"hold": 40, "intr": 57, "rtq": 15}
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_signals_from_another_process(boot, pkg, smp, area):
     r = boot(f"run=psig2,pkg={pkg},{area}", smp=smp, timeout=90)
-    res = result(r, "psig2")
-    assert res["failures"] == 0 and res["area"] == area, r.tail()
-    assert res["checks"] >= AREAS[area], res
-    done(r, 0)
+    passed(r, "psig2", AREAS[area], area=area)
 
 
 @needs_e2fsprogs
@@ -50,7 +47,4 @@ def test_signals_from_another_process(boot, pkg, smp, area):
 def test_exec_keeps_ignored_signals_mask_and_pending(boot, tmp_path, pkg, smp):
     img = program_image(tmp_path, "psig2")
     r = boot(f"run=psig2,pkg={pkg},exec,{pkg}", smp=smp, timeout=90, disk=img)
-    res = result(r, "psig2")
-    assert res["failures"] == 0 and res["area"] == "exec", r.tail()
-    assert res["checks"] >= 2, res
-    done(r, 0)
+    passed(r, "psig2", 2, area="exec")

@@ -20,7 +20,7 @@ package (det too) at -smp 1 and 2:
   the parent takes all of its own with their values.
 """
 import pytest
-from helpers import PACKAGES, done, result, needs_e2fsprogs, program_image
+from helpers import PACKAGES, needs_e2fsprogs, passed, program_image
 
 
 @needs_e2fsprogs
@@ -31,7 +31,4 @@ def test_held_while_a_thread_never_touched_signals_and_rt_values_across_exec(
         boot, tmp_path, pkg, smp, area):
     r = boot(f"run=psig3,pkg={pkg},{area},{pkg}", smp=smp, timeout=90,
              disk=program_image(tmp_path, "psig3"))
-    res = result(r, "psig3")
-    assert (res["area"], res["failures"]) == (area, 0), r.tail()
-    assert res["checks"] >= {"fork": 4, "exec": 2, "forkpend": 9}[area], res
-    done(r, 0)
+    passed(r, "psig3", {"fork": 4, "exec": 2, "forkpend": 9}[area], area=area)

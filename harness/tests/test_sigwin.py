@@ -16,7 +16,7 @@ the VP's sigwake, the thread waited again, and the kernel told no more);
 naive's timed wait hung at -smp 1 (its VP's whole-VP timed park).
 """
 import pytest
-from helpers import PACKAGES, done, result
+from helpers import PACKAGES, passed
 
 
 @pytest.mark.parametrize("wait", ["sem", "timed", "pipe"])
@@ -24,12 +24,9 @@ from helpers import PACKAGES, done, result
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_signal_announced_before_the_park_cuts_the_wait(boot, pkg, smp, wait):
     r = boot(f"run=sigwin,pkg={pkg},{wait}", smp=smp, timeout=60)
-    res = result(r, "sigwin")
-    assert res["failures"] == 0 and res["wait"] == wait, r.tail()
-    assert res["checks"] >= 7, res
+    res = passed(r, "sigwin", 7, wait=wait)
     if pkg == "kthread":
         assert res["early"] == 0, res    # the window itself, not a handler before the wait
-    done(r, 0)
 
 
 @pytest.mark.parametrize("smp", [1, 2])
@@ -43,7 +40,4 @@ def test_signal_cuts_a_process_shared_wait_on_classic_vps(boot, pkg, smp):
     naive at -smp 1 and 2. An upcall package's thread blocked there is
     not cut short (the kernel cuts only classic VPs' waits): not here."""
     r = boot(f"run=sigwin,pkg={pkg},pshared", smp=smp, timeout=60)
-    res = result(r, "sigwin")
-    assert res["failures"] == 0 and res["wait"] == "pshared", r.tail()
-    assert res["checks"] >= 8, res
-    done(r, 0)
+    passed(r, "sigwin", 8, wait="pshared")

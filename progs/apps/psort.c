@@ -279,11 +279,7 @@ static void *main_fn(void *arg)
 	char name[48];
 	snprintf(name, sizeof name, "sort.%s", P->name);
 	struct result rr;
-	result_begin(&rr, name);
-	result_str(&rr, "package", P->name);
-	result_str(&rr, "unit", "seconds");
-	result_double(&rr, "value", total / 1e9);
-	result_double(&rr, "seconds", total / 1e9);
+	app_result_begin(&rr, name, P, total);
 	result_int(&rr, "keys", nkeys);
 	result_int(&rr, "threads", nthreads);
 	result_int(&rr, "vps", nvps);

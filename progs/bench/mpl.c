@@ -250,11 +250,7 @@ static void *main_fn(void *arg)
 	char name[64];
 	snprintf(name, sizeof name, "mpl%d.%s.warn_%s", copies, P->name, warn ? "on" : "off");
 	struct result rr;
-	result_begin(&rr, name);
-	result_str(&rr, "package", P->name);
-	result_str(&rr, "unit", "seconds");
-	result_double(&rr, "value", (t1 - t0) / 1e9);
-	result_double(&rr, "seconds", (t1 - t0) / 1e9);
+	app_result_begin(&rr, name, P, t1 - t0);
 	result_int(&rr, "copy", copy);
 	result_int(&rr, "copies", copies);
 	result_bool(&rr, "warn", warn);

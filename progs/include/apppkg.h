@@ -14,6 +14,7 @@
 #include <string.h>
 #include <animart/sys.h>
 #include <animart/pkg.h>
+#include <animalib/result.h>
 
 /* The package called `name` (any folder of threadpkgs/: pkg_all[]);
    exits with status 2 if there is none. */
@@ -39,6 +40,18 @@ static inline const struct pkg *app_args(int argc, char **argv, int min, const c
 		exit(2);
 	}
 	return app_pkg(argv[1]);
+}
+
+/* An application's @result `name` begun with what each reports: its
+   package and the time it measured, in seconds (unit, value, seconds). */
+static inline void app_result_begin(struct result *r, const char *name, const struct pkg *p,
+				    uint64_t ns)
+{
+	result_begin(r, name);
+	result_str(r, "package", p->name);
+	result_str(r, "unit", "seconds");
+	result_double(r, "value", ns / 1e9);
+	result_double(r, "seconds", ns / 1e9);
 }
 
 /* A VP-count argument: a positive number as given, 0 for one VP per CPU. */

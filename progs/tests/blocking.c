@@ -162,10 +162,11 @@ __attribute__((noreturn)) static void run_two(void (*worker_fn)(void))
 	vp_switch(vpp, &worker.ctx, worker.fpu);
 }
 
-static void log_report(void)
+/* The first n entries of evlog. */
+static void log_report(int n)
 {
 	result_array(&R, "events");
-	for (int i = 0; i < nlog; i++) {
+	for (int i = 0; i < n; i++) {
 		result_object(&R, 0);
 		result_uint(&R, "type", evlog[i].type);
 		result_uint(&R, "arg", evlog[i].arg);
@@ -302,7 +303,7 @@ static void lazy_upcall_worker(void)
 	result_int(&R, "zero", zero);
 	result_int(&R, "stick", stick);
 	stats_report(vp_index());
-	log_report();
+	log_report(nlog);
 	finish();
 }
 
@@ -369,7 +370,7 @@ static void lazy_handler(void)
 	result_int(&R, "value", h_value);
 	result_uint(&R, "blocks_during_fault", h_blocks);
 	result_int(&R, "page_events", h_page_events);
-	log_report();
+	log_report(nlog);
 	finish();
 }
 
@@ -467,17 +468,7 @@ static void futex_upcall(void)
 	result_uint(&R, "progress", waiter_progress);
 	stats_report(1);
 	/* VP 1 is still writing evlog; the first two entries are settled. */
-	int n = nlog < 2 ? nlog : 2;
-	result_array(&R, "events");
-	for (int i = 0; i < n; i++) {
-		result_object(&R, 0);
-		result_uint(&R, "type", evlog[i].type);
-		result_uint(&R, "arg", evlog[i].arg);
-		result_int(&R, "result", (int64_t)evlog[i].result);
-		result_int(&R, "worker", evlog[i].thread == (uint64_t)&worker);
-		result_close(&R);
-	}
-	result_close(&R);
+	log_report(nlog < 2 ? nlog : 2);
 	finish();
 }
 
@@ -536,7 +527,7 @@ static void timeout_worker(void)
 	result_uint(&R, "progress", progress);
 	result_int(&R, "ETIMEDOUT", ETIMEDOUT);
 	stats_report(vp_index());
-	log_report();
+	log_report(nlog);
 	finish();
 }
 

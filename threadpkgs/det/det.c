@@ -58,8 +58,8 @@
 #include <animart/clock.h>
 #include <animart/rtq.h>
 #include "par.h"
+#include "deadlock.h"
 
-#define DET_DEADLOCK  86                    /* exit status of a deadlock */
 #define DEADLOCK_NS   2000000000UL          /* outside wake-ups waited for */
 #define TICKS_PER_MS  20                    /* a timed wait's ms, in token moves */
 
@@ -126,16 +126,10 @@ static void untime(struct dthr *d)
 	d->deadline = 0;
 }
 
-static void report_deadlock(void)
+static void each_live(det_say say)
 {
-	printf("det: deadlock: every thread is blocked:");
 	for (struct dthr *d = live; d; d = d->next)
-		printf(" %lu", (unsigned long)d->t->t.id);
-	printf("\n@result {\"name\":\"det.deadlock\",\"blocked\":[");
-	for (struct dthr *d = live; d; d = d->next)
-		printf("%s%lu", d == live ? "" : ",", (unsigned long)d->t->t.id);
-	printf("]}\n");
-	exit(DET_DEADLOCK);
+		say(d->t, d == live);
 }
 
 /* The earliest timed waiter, taken off the list with its time up, as
@@ -189,7 +183,7 @@ static struct uthread *nobody(void)
 		__atomic_fetch_sub(&det.nidle, 1, __ATOMIC_ACQ_REL);
 		if ((t = rtq_pop(&runq)))
 			return t;
-		report_deadlock();
+		det_deadlock(each_live);
 	}
 }
 

@@ -45,8 +45,8 @@
 #include <anima/view.h>
 #include "par.h"
 #include "heap.h"
+#include "deadlock.h"
 
-#define DET_DEADLOCK 86              /* as det.c's: the exit status of a deadlock */
 #define DET_SPIN 87                  /* a thread that never reaches a fence (report_spin) */
 #define TICKS_PER_MS 20              /* as det.c's: a timed wait's ms, in token moves */
 
@@ -348,6 +348,12 @@ static void serial_start(void)
 	next_token();
 }
 
+static void each_live(det_say say)
+{
+	for (struct pthr *d = live; d; d = d->lnext)
+		say(d->t, d == live);
+}
+
 static __attribute__((noreturn)) void report_deadlock(void)
 {
 	static int once;
@@ -355,14 +361,7 @@ static __attribute__((noreturn)) void report_deadlock(void)
 		for (;;)
 			sys_sleep(1000000000);   /* the first to see it reports */
 	__fence_hook = 0;            /* the end: print and go, no more turns */
-	printf("det: deadlock: every thread is blocked:");
-	for (struct pthr *d = live; d; d = d->lnext)
-		printf(" %lu", (unsigned long)d->t->t.id);
-	printf("\n@result {\"name\":\"det.deadlock\",\"blocked\":[");
-	for (struct pthr *d = live; d; d = d->lnext)
-		printf("%s%lu", d == live ? "" : ",", (unsigned long)d->t->t.id);
-	printf("]}\n");
-	exit(DET_DEADLOCK);
+	det_deadlock(each_live);
 }
 
 /* Under g: next_token and its verdict. */

@@ -73,9 +73,7 @@ static void *blocker(void *a)
 		}
 		break;
 	case P_SIGWAIT:
-		sigemptyset(&s);
-		sigaddset(&s, SIGUSR2);
-		pthread_sigmask(SIG_BLOCK, &s, NULL);
+		s = conf_block(SIGUSR2);
 		sigwait(&s, &sig);
 		break;
 	case P_POLL: poll(&pf, 1, 5000); break;
@@ -93,9 +91,7 @@ static void *blocker(void *a)
 		sigsuspend(&s);
 		break;
 	case P_SIGTIMEDWAIT:
-		sigemptyset(&s);
-		sigaddset(&s, SIGUSR2);
-		pthread_sigmask(SIG_BLOCK, &s, NULL);
+		s = conf_block(SIGUSR2);
 		sigtimedwait(&s, NULL, &d);
 		break;
 	case P_WRITE: {
@@ -237,14 +233,25 @@ static void *states(void *a)
 	return (void *)(long)bad;
 }
 
+/* Cancel fn's thread once it is ready, then let it go on (phase 1):
+   what its join gives. */
+static void *cancelled_later(void *(*fn)(void *))
+{
+	void *r = NULL;
+	phase = 0;
+	pthread_t t = conf_start(fn, NULL);
+	sem_wait(&ready);
+	EQ(pthread_cancel(t), 0);
+	phase = 1;
+	pthread_join(t, &r);
+	return r;
+}
+
 void area_cancel(void)
 {
 	pthread_t t;
 	void *r = NULL;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_usr2;
-	sigaction(SIGUSR2, &sa, NULL);
+	conf_handle(SIGUSR2, on_usr2, 0);
 	signal(SIGPIPE, SIG_IGN);
 	sem_init(&ready, 0, 0);
 	t = conf_start(states, NULL);
@@ -252,21 +259,9 @@ void area_cancel(void)
 	EQ((long)r, 0);
 	for (int p = 0; p < NPOINTS; p++)
 		one_point(p);
-	phase = 0;
-	t = conf_start(disabled, NULL);
-	sem_wait(&ready);
-	EQ(pthread_cancel(t), 0);
-	phase = 1;
-	pthread_join(t, &r);
-	CK(r == PTHREAD_CANCELED);
+	CK(cancelled_later(disabled) == PTHREAD_CANCELED);
 	EQ(phase, 2);
-	phase = 0;
-	t = conf_start(deferred, NULL);
-	sem_wait(&ready);
-	EQ(pthread_cancel(t), 0);
-	phase = 1;
-	pthread_join(t, &r);
-	CK(r == PTHREAD_CANCELED);
+	CK(cancelled_later(deferred) == PTHREAD_CANCELED);
 	EQ(phase, 2);
 	phase = 0;
 	cleaned = 0;

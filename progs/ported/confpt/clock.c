@@ -114,11 +114,8 @@ static void *sleeper(void *a)
 
 static void interrupted(void)
 {
-	struct sigaction sa;
 	struct timespec t0;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_usr1;
-	sigaction(SIGUSR1, &sa, NULL);
+	conf_handle(SIGUSR1, on_usr1, 0);
 	sem_init(&asleep, 0, 0);
 	got = 0;
 	pthread_t t = conf_start(sleeper, NULL);

@@ -44,6 +44,11 @@ void conf_msleep(long ms);
 pthread_t conf_start(void *(*fn)(void *), void *arg);
 int conf_join_within(pthread_t t, void **ret, long ms);
 
+/* Signals: fn as sig's handler (sa_flags flags, empty sa_mask); sig
+   blocked in the calling thread (the set of it, for sigwait). */
+void conf_handle(int sig, void (*fn)(int), int flags);
+sigset_t conf_block(int sig);
+
 void area_attr(void);
 void area_thread(void);
 void area_keys(void);

@@ -70,6 +70,24 @@ pthread_t conf_start(void *(*fn)(void *), void *arg)
 	return t;
 }
 
+void conf_handle(int sig, void (*fn)(int), int flags)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fn;
+	sa.sa_flags = flags;
+	sigaction(sig, &sa, NULL);
+}
+
+sigset_t conf_block(int sig)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	pthread_sigmask(SIG_BLOCK, &s, NULL);
+	return s;
+}
+
 int conf_join_within(pthread_t t, void **ret, long ms)
 {
 	struct timespec d = conf_after(CLOCK_REALTIME, ms);

@@ -203,12 +203,9 @@ static void computing(void)
 {
 	sigset_t s;
 	void *r = NULL;
-	struct sigaction sa;
 	if (!shares_cpu())
 		return;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_spin;
-	sigaction(SIGUSR2, &sa, NULL);
+	conf_handle(SIGUSR2, on_spin, 0);
 	in_handler = stop = 0;
 	spinner_id = conf_start(spin, NULL);
 	conf_msleep(20);

@@ -128,19 +128,14 @@ static void threads(void)
 {
 	sigset_t s;
 	void *r = NULL;
-	struct sigaction sa;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR2);
-	pthread_sigmask(SIG_BLOCK, &s, NULL);
+	s = conf_block(SIGUSR2);
 	pthread_join(conf_start(report_mask, NULL), &r);
 	EQ((long)r, 1);
 	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
 	pthread_join(conf_start(report_mask, NULL), &r);
 	EQ((long)r, 0);
 	/* pthread_kill reaches the thread named, which runs the handler. */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_th;
-	sigaction(SIGUSR2, &sa, NULL);
+	conf_handle(SIGUSR2, on_th, 0);
 	sem_init(&ready, 0, 0);
 	sem_init(&go, 0, 0);
 	th_hits = 0;
@@ -280,11 +275,8 @@ static void *join_waiter(void *a)
 
 static void *blocks_usr1(void *a)
 {
-	sigset_t s, p;
+	sigset_t p, s = conf_block(SIGUSR1);
 	(void)a;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	pthread_sigmask(SIG_BLOCK, &s, NULL);
 	sem_post(&started);
 	while (sem_wait(&never) == -1 && errno == EINTR)
 		;
@@ -295,21 +287,46 @@ static void *blocks_usr1(void *a)
 	return (void *)(long)(mine * 10 + (sig == SIGUSR1));
 }
 
-void area_sigwait(void)
+/* Start fn(a), which posts started before it waits, and send it
+   SIGUSR2 once it waits. */
+static pthread_t kicked(void *(*fn)(void *), void *a)
 {
-	struct sigaction sa;
-	void *r = NULL;
-	sigset_t p;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_eintr;
-	sigaction(SIGUSR2, &sa, NULL);   /* no SA_RESTART: sem_wait fails */
-	sem_init(&never, 0, 0);
-	sem_init(&started, 0, 0);
-	eintr_hits = 0;
-	pthread_t t = conf_start(sem_waiter, NULL);
+	pthread_t t = conf_start(fn, a);
 	sem_wait(&started);
 	conf_msleep(20);
 	pthread_kill(t, SIGUSR2);
+	return t;
+}
+
+/* After the handler ran in t, let_go() ends its wait: t's value. */
+static long went_on(pthread_t t, void (*let_go)(void))
+{
+	void *r = NULL;
+	conf_msleep(20);
+	let_go();
+	pthread_join(t, &r);
+	return (long)r;
+}
+
+static void post_never(void)
+{
+	sem_post(&never);
+}
+
+static void unlock_held(void)
+{
+	pthread_mutex_unlock(&held);
+}
+
+void area_sigwait(void)
+{
+	void *r = NULL;
+	sigset_t p;
+	conf_handle(SIGUSR2, on_eintr, 0);   /* no SA_RESTART: sem_wait fails */
+	sem_init(&never, 0, 0);
+	sem_init(&started, 0, 0);
+	eintr_hits = 0;
+	pthread_t t = kicked(sem_waiter, NULL);
 	if (conf_join_within(t, &r, 3000)) {
 		sem_post(&never);
 		pthread_join(t, &r);
@@ -317,39 +334,17 @@ void area_sigwait(void)
 	EQ((long)r, EINTR);
 	EQ(eintr_hits, 1);
 	/* SA_RESTART: Linux restarts sem_wait (signal(7)); it goes on. */
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGUSR2, &sa, NULL);
-	t = conf_start(sem_waiter, NULL);
-	sem_wait(&started);
-	conf_msleep(20);
-	pthread_kill(t, SIGUSR2);
-	conf_msleep(20);
-	sem_post(&never);
-	pthread_join(t, &r);
-	EQ((long)r, 0);
+	conf_handle(SIGUSR2, on_eintr, SA_RESTART);
+	EQ(went_on(kicked(sem_waiter, NULL), post_never), 0);
 	EQ(eintr_hits, 2);
 	/* mutex lock: the handler runs, the lock is taken after. */
 	pthread_mutex_lock(&held);
-	t = conf_start(lock_waiter, NULL);
-	sem_wait(&started);
-	conf_msleep(20);
-	pthread_kill(t, SIGUSR2);
-	conf_msleep(20);
-	pthread_mutex_unlock(&held);
-	pthread_join(t, &r);
-	EQ((long)r, 0);
+	EQ(went_on(kicked(lock_waiter, NULL), unlock_held), 0);
 	EQ(eintr_hits, 3);
 	/* join: goes on after the handler. */
 	pthread_t inner = conf_start(sem_waiter, NULL);
 	sem_wait(&started);
-	t = conf_start(join_waiter, &inner);
-	sem_wait(&started);
-	conf_msleep(20);
-	pthread_kill(t, SIGUSR2);
-	conf_msleep(20);
-	sem_post(&never);
-	pthread_join(t, &r);
-	EQ((long)r, 0);
+	EQ(went_on(kicked(join_waiter, &inner), post_never), 0);
 	EQ(eintr_hits, 4);
 	/* Pending for the thread that blocks it, not for main. */
 	t = conf_start(blocks_usr1, NULL);

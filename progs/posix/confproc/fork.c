@@ -247,46 +247,55 @@ static void at1(void) { write(afd, "1", 1); }
 static void at2(void) { write(afd, "2", 1); }
 static void at3(void) { write(afd, "3", 1); }
 
+/* the child's setups: "abc" into a stdio stream on fd; three atexit
+   handlers that write to fd */
+static void puts_abc(int fd)
+{
+	FILE *f = fdopen(fd, "w");
+	fputs("abc", f);
+}
+
+static void three_atexits(int fd)
+{
+	afd = fd;
+	atexit(at1), atexit(at2), atexit(at3);
+}
+
+/* Fork a child that runs setup on a pipe's write end and ends by
+   _exit(0) if `quick`, else exit(0): what the pipe carried into b (at
+   most max), its length; the child's status is checked. */
+static long child_wrote(void (*setup)(int fd), int quick, char *b, long max)
+{
+	int fds[2];
+	pipe(fds);
+	pid_t p = fork();
+	if (p == 0) {
+		close(fds[0]);
+		setup(fds[1]);
+		if (quick)
+			_exit(0);
+		exit(0);
+	}
+	close(fds[1]);
+	long n = conf_readall(fds[0], b, max);
+	close(fds[0]);
+	K(conf_status(p) == 0);
+	return n;
+}
+
 void conf_exit_area(void)
 {
 	conf_area = "exit";
-	int fds[2];
 	char b[16];
 	/* exit flushes stdio streams, _exit does not */
 	for (int how = 0; how < 2; how++) {
-		pipe(fds);
-		pid_t p = fork();
-		if (p == 0) {
-			close(fds[0]);
-			FILE *f = fdopen(fds[1], "w");
-			fputs("abc", f);
-			if (how)
-				_exit(0);
-			exit(0);
-		}
-		close(fds[1]);
-		long n = conf_readall(fds[0], b, sizeof b);
-		close(fds[0]);
+		long n = child_wrote(puts_abc, how, b, sizeof b);
 		K(how ? n == 0 : n == 3 && !memcmp(b, "abc", 3));
-		K(conf_status(p) == 0);
 	}
 	/* atexit: in reverse order of registration, by exit and by return
 	   from main alike; none by _exit */
 	for (int how = 0; how < 2; how++) {
-		pipe(fds);
-		pid_t p = fork();
-		if (p == 0) {
-			close(fds[0]);
-			afd = fds[1];
-			atexit(at1), atexit(at2), atexit(at3);
-			if (how)
-				_exit(0);
-			exit(0);
-		}
-		close(fds[1]);
-		long n = conf_readall(fds[0], b, sizeof b);
-		close(fds[0]);
+		long n = child_wrote(three_atexits, how, b, sizeof b);
 		K(how ? n == 0 : n == 3 && !memcmp(b, "321", 3));
-		K(conf_status(p) == 0);
 	}
 }

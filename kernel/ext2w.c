@@ -1140,6 +1140,7 @@ long ext2_reap(struct fsctx *c, uint32_t ino)
 		commit_free(&ia, 1, (le16(ip) & 0xf000) == 0x4000);
 		bcache_dirty(ib);
 		fshare_trunc(ino, 0);
+		ino_reaped(ino);                  /* (before the number can be reused: orphan.c) */
 	}
 	bcache_put(ib);
 out:

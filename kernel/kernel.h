@@ -342,6 +342,7 @@ void ino_drop(uint32_t ino);
 void ino_regions(const struct lazy *r, int n, int d);
 int ino_held(uint32_t ino);
 int ino_orphan(uint32_t ino, int keep);
+void ino_reaped(uint32_t ino);
 long orphan_reap(int how);
 void orphan_halt(void);
 long orphan_info(uint64_t what);

@@ -192,10 +192,9 @@ static struct ient *claim(int all)
 	return e;
 }
 
-/* Free e's inode: 0 when freed (its entry gone: at the halt, one still
-   held stays, no longer an orphan) or left for e2fsck (the disk or the
-   image failed: the entry stays, not due); -EBWAIT (the thread blocked)
-   or -EAGAIN (not now): it stays due. */
+/* Free e's inode: 0 when freed (ino_reaped) or left for e2fsck (the
+   disk or the image failed: the entry stays, not due); -EBWAIT (the
+   thread blocked) or -EAGAIN (not now): it stays due. */
 static long reap(struct ient *e, int how)
 {
 	struct fsctx c;
@@ -205,22 +204,42 @@ static long reap(struct ient *e, int how)
 		if ((r = ext2_reap(&c, e->ino)) != -EBWAIT || (r = fs_wait(&c, how)) != 1)
 			break;
 	}
-	int gone = 0;
+	shake();                         /* (freed: its number may be given out again) */
+	if (!r)
+		return 0;                        /* (ino_reaped let e go, under fslock) */
 	spin_lock(&ino_lock);
 	e->busy = 0;
 	if (r != -EBWAIT && r != -EAGAIN) {
-		e->busy = r ? 2 : 0;             /* (2: failed, never claimed again) */
-		e->orphan = r != 0;
+		e->busy = 2;                     /* failed: never claimed again */
 		if (!e->holds)
 			__atomic_sub_fetch(&ndue, 1, __ATOMIC_RELEASE);
-		if (!r && !e->holds)
-			*slot(e->ino) = e->next, gone = 1;
-		nfreed += !r;
 	}
 	spin_unlock(&ino_lock);
-	if (gone)
-		kfree(e);
 	return r == -EBWAIT || r == -EAGAIN ? r : 0;
+}
+
+/*
+ * ext2_reap, in the step that frees ino (fslock held): its claimed entry
+ * goes (at the halt one still held stays, no longer an orphan). Done
+ * before fslock is let go, since the next file made may get the same
+ * inode number: its open would otherwise find this entry and add a hold
+ * to it, its unlink find it an orphan already (not counted, and after
+ * that no orphan at all: never freed).
+ */
+void ino_reaped(uint32_t ino)
+{
+	spin_lock(&ino_lock);
+	struct ient **p = slot(ino), *e = *p, *gone = 0;
+	if (!e || e->busy != 1)
+		panic("ino_reaped: inode %u is not claimed", ino);
+	e->busy = e->orphan = 0;
+	if (!e->holds) {
+		__atomic_sub_fetch(&ndue, 1, __ATOMIC_RELEASE);
+		*p = e->next, gone = e;
+	}
+	nfreed++;
+	spin_unlock(&ino_lock);
+	kfree(gone);
 }
 
 /* Run ext2 call `call` on c, waiting as `how` says, until it needs no block. */

@@ -34,16 +34,22 @@ void conf_pipes(void)
 	K(read(fds[0], b, 1) == 0);
 	K(conf_status(p) == 0);
 	close(fds[0]);
-	/* no reader anywhere: SIGPIPE ends the writer; ignored, EPIPE */
+	/* no reader anywhere: SIGPIPE ends the writer; ignored, EPIPE. The
+	   child writes once we told it (through `go`) that our ends are
+	   closed: not after a sleep, which a busy host can outlast */
+	int go[2];
 	pipe(fds);
+	pipe(go);
 	p = fork();
 	if (p == 0) {
-		close(fds[0]);
-		usleep(20000);
+		close(fds[0]), close(go[1]);
+		read(go[0], b, 1);
 		write(fds[1], "x", 1);
 		_exit(0);
 	}
-	close(fds[0]), close(fds[1]);
+	close(fds[0]), close(fds[1]), close(go[0]);
+	write(go[1], "g", 1);
+	close(go[1]);
 	K(conf_status(p) == 128 + SIGPIPE);
 	pipe(fds);
 	close(fds[0]);

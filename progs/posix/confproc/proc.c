@@ -146,8 +146,8 @@ void conf_sigchld(void)
 	p = fork();
 	if (p == 0)
 		_exit(4);
-	for (int i = 0; i < 200 && !got_chld; i++)
-		usleep(5000);
+	for (int i = 0; i < 20000 && !got_chld; i++)
+		usleep(5000);            /* (up to 100 s: the event, not a host's speed, ends it) */
 	K(got_chld == 1 && chld_pid == p);
 	K(conf_status(p) == 4);
 	/* SIG_IGN: reaped at their end, wait says ECHILD */

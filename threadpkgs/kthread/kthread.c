@@ -134,6 +134,8 @@ static struct thread *kt_create(void *(*fn)(void *), void *arg, const struct thr
 		return 0;
 	if (user)
 		size = attr->stack_size;     /* the TLS block goes inside it */
+	else if (attr && attr->guard && size <= STACK_SMALL)
+		size |= STACK_GUARD;         /* mapped: a fault below it, as glibc's */
 	struct kthread *k = pool_get();
 	if (!k && !(k = calloc(1, sizeof *k)))
 		return 0;
@@ -158,7 +160,7 @@ static struct thread *kt_create(void *(*fn)(void *), void *arg, const struct thr
 	k->size = size;
 	k->gone = 0;
 	uint64_t below;
-	k->fsbase = tls_place(stack, size, &below);
+	k->fsbase = tls_place(stack, STACK_BYTES(size), &below);
 	k->t.tcb = (void *)k->fsbase;
 	uint64_t top = ((uint64_t)stack + below) & ~15UL;
 	/* A VP whose thread has exited holds its slot until the kernel has

@@ -195,6 +195,10 @@ struct thread_attr {
 	   the package never frees it. 0: the package allocates. Packages
 	   that cannot take one allocate as usual. */
 	void *stack_addr;
+	/* 1: an unmapped page below the stack even when it is small (a
+	   pthread_attr_t's guard size): the package sizes it with
+	   STACK_GUARD. Packages that cannot honour it ignore it. */
+	int guard;
 };
 
 /* Change t's priority, through its package if it has a say (setprio). */
@@ -209,6 +213,11 @@ static inline void thread_set_prio(struct thread *t, int prio)
 /* Thread stacks (ulib/rt/stack.c): up to STACK_SMALL bytes a malloc block,
    larger ones a demand-zero mapping with an unmapped page below it. */
 #define STACK_SMALL (64 * 1024)
+/* A flag in a stack size: mapped like a large one, whatever its size, so
+   that the page below it is unmapped (thread_attr.guard). A package
+   keeps it in the size it pools by, and gives STACK_BYTES to tls_place. */
+#define STACK_GUARD (1UL << 62)
+#define STACK_BYTES(size) ((size) & ~STACK_GUARD)
 void *stack_alloc(uint64_t size);
 void stack_free(void *stack, uint64_t size);
 /* The program's default stack for a thread created with no stack_size

@@ -134,8 +134,6 @@ static struct thread *kt_create(void *(*fn)(void *), void *arg, const struct thr
 		return 0;
 	if (user)
 		size = attr->stack_size;     /* the TLS block goes inside it */
-	else if (attr && attr->guard && size <= STACK_SMALL)
-		size |= STACK_GUARD;         /* mapped: a fault below it, as glibc's */
 	struct kthread *k = pool_get();
 	if (!k && !(k = calloc(1, sizeof *k)))
 		return 0;

@@ -200,7 +200,7 @@ create_on(struct rtpkg *p, struct uthread *t, char *stack, void *(*fn)(void *), 
 	if (!stack)
 		stack = t->stack;        /* (a constant test where inlined) */
 	uint64_t below;
-	uint64_t fs = tls_place(stack, STACK_BYTES(size), &below);
+	uint64_t fs = tls_place(stack, size, &below);
 	lctx_make(&t->lc, stack, below, trampoline, t);
 	t->lc.fsbase = fs;
 	t->t.tcb = (void *)fs;
@@ -237,11 +237,9 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 	uint64_t size = attr && attr->stack_size ? attr->stack_size :
 			p->stack_size ? *p->stack_size : RT_STACK;
 	size = ((size + 15) & ~15UL) + tls_area();   /* its TLS block on top */
-	if (attr && attr->guard && size <= STACK_SMALL)
-		size |= STACK_GUARD;         /* mapped: a fault below it, as glibc's */
-	int was;
+	int was;                         /* (a STACK_GUARD in size stays: the pool's key) */
 	struct vp_page *vpp = vp_disable_save_self(&was);
-	return create_on(p, pool_get(p, size), 0, fn, arg, attr, size, vpp, was);
+	return create_on(p, pool_get(p, size), 0, fn, arg, attr, STACK_BYTES(size), vpp, was);
 }
 
 struct mainarg {

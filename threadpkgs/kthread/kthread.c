@@ -158,7 +158,7 @@ static struct thread *kt_create(void *(*fn)(void *), void *arg, const struct thr
 	k->size = size;
 	k->gone = 0;
 	uint64_t below;
-	k->fsbase = tls_place(stack, size, &below);
+	k->fsbase = tls_place(stack, STACK_BYTES(size), &below);
 	k->t.tcb = (void *)k->fsbase;
 	uint64_t top = ((uint64_t)stack + below) & ~15UL;
 	/* A VP whose thread has exited holds its slot until the kernel has

@@ -42,6 +42,7 @@ struct sigthr {
 	void *alt;             /* sigaltstack's stack (0: none), alt_size bytes */
 	size_t alt_size;
 	int inhook;            /* in thread_signal_hook (no second one on top) */
+	int exited;            /* past __sig_thread_exit: posts go to the program */
 };
 
 static struct sigaction acts[NSIG];
@@ -286,19 +287,34 @@ int __sig_inherit(struct thread *t)
 	return s != 0;
 }
 
-/* A thread that had a mask exits (its cleanup, ulib/posix/pthread.c):
-   its slot is free for another thread. */
+/* A thread that had a mask exits (its cleanup, ulib/posix/pthread.c).
+   A signal for the program may have been posted to it (willing) as it
+   ended: it runs what is pending and unblocked first, since Linux keeps
+   such a signal pending for the process and never loses it with the
+   thread. Then its slot blocks everything and is marked exited, so that
+   a later post (post_si) goes to the program instead; the slot is free
+   for another thread once this one has ended (gone). */
+int __sig_deliver(void);
 void __sig_thread_exit(void);
 void __sig_thread_exit(void)
 {
-	spin_lock(&lk);
-	struct sigthr *s = find_slot(key_of(thread_self()));
-	if (s) {
-		unqueue(&s->pending, 0);
-		*s = (struct sigthr){ 0 };
-		sync_held();
+	uint64_t key = key_of(thread_self());
+	for (;;) {
+		spin_lock(&lk);
+		struct sigthr *s = find_slot(key);
+		if (s && !s->exited && (s->pending & ~s->mask)) {
+			spin_unlock(&lk);
+			__sig_deliver();
+			continue;
+		}
+		if (s && !s->exited) {
+			unqueue(&s->pending, 0);
+			*s = (struct sigthr){ .key = key, .t = s->t, .mask = ~0UL, .exited = 1 };
+			sync_held();
+		}
+		spin_unlock(&lk);
+		return;
 	}
-	spin_unlock(&lk);
 }
 
 /* What the default action does: end the program by the signal, or
@@ -793,6 +809,10 @@ static int post_si(struct thread *t, const siginfo_t *si)
 	spin_lock(&lk);
 	sighandler_t h = acts[sig].sa_handler;
 	struct sigthr *s = slot_of(t);
+	if (s->exited || thread_ended(t)) {
+		spin_unlock(&lk);
+		return 0;
+	}
 	int now = h == SIG_DFL && !(s->mask & BIT(sig));
 	if (h != SIG_IGN && !now)
 		pend(&s->pending, si);

@@ -499,6 +499,8 @@ static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_at
 	if (attr) {
 		ta.stack_size = attr->__stacksize;
 		ta.stack_addr = attr->__stackaddr;   /* the program's own stack, if set */
+		if (attr->__guardsize && !attr->__stackaddr && attr->__stacksize <= STACK_SMALL)
+			ta.stack_size |= STACK_GUARD;    /* mapped: a fault below it, as glibc's */
 		if (attr->__inherit == PTHREAD_EXPLICIT_SCHED) {
 			policy = attr->__policy;
 			prio = attr->__prio;

@@ -150,9 +150,9 @@ static __attribute__((noreturn)) void resume_full(void *arg)
 void rt_make_full(struct uthread *t)
 {
 	uint64_t top = t->ctx.rsp - 128, base = (uint64_t)t->stack;   /* 128: red zone */
-	if (t->ctx.rsp >= base && t->ctx.rsp <= base + t->stack_size && top < base + 512) {
+	if (t->ctx.rsp >= base && t->ctx.rsp <= base + STACK_BYTES(t->stack_size) && top < base + 512) {
 		printf("%s: thread %lu: stack pointer %#lx: stack overflow [%p, +%lu)\n",
-		       t->t.ops->name, t->t.id, t->ctx.rsp, t->stack, t->stack_size);
+		       t->t.ops->name, t->t.id, t->ctx.rsp, t->stack, STACK_BYTES(t->stack_size));
 		exit(71);
 	}
 	lctx_make(&t->lc, (void *)top, 0, resume_full, t);

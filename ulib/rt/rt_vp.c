@@ -237,9 +237,9 @@ struct thread *rt_create(struct rtpkg *p, void *(*fn)(void *), void *arg,
 	uint64_t size = attr && attr->stack_size ? attr->stack_size :
 			p->stack_size ? *p->stack_size : RT_STACK;
 	size = ((size + 15) & ~15UL) + tls_area();   /* its TLS block on top */
-	int was;
+	int was;                         /* (a STACK_GUARD in size stays: the pool's key) */
 	struct vp_page *vpp = vp_disable_save_self(&was);
-	return create_on(p, pool_get(p, size), 0, fn, arg, attr, size, vpp, was);
+	return create_on(p, pool_get(p, size), 0, fn, arg, attr, STACK_BYTES(size), vpp, was);
 }
 
 struct mainarg {

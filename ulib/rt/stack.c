@@ -9,7 +9,9 @@
  * GiB. And the kernel leaves an unmapped guard page after every mapping
  * it places, so the page below such a stack is never mapped: a thread
  * that overflows it faults, and the space is killed naming the address,
- * instead of writing over the stack or heap block below. (Before, every
+ * instead of writing over the stack or heap block below. A small stack
+ * whose size carries STACK_GUARD (a POSIX thread whose attributes ask for
+ * a guard, as glibc always gives one) is mapped the same way. (Before, every
  * POSIX thread had a 64 KiB malloc block, and a thread with a 200 KB
  * local array was killed on every package.)
  */
@@ -23,7 +25,7 @@ void *stack_alloc(uint64_t size)
 {
 	if (size <= STACK_SMALL)
 		return malloc(size);
-	void *p = sys_map(0, size, PROT_READ | PROT_WRITE | MAP_LAZY);
+	void *p = sys_map(0, STACK_BYTES(size), PROT_READ | PROT_WRITE | MAP_LAZY);
 	return sys_failed((long)p) ? 0 : p;
 }
 
@@ -32,5 +34,5 @@ void stack_free(void *stack, uint64_t size)
 	if (size <= STACK_SMALL)
 		free(stack);
 	else if (stack)
-		sys_unmap(stack, (size + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1));
+		sys_unmap(stack, (STACK_BYTES(size) + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1));
 }

@@ -189,7 +189,10 @@ struct thread {
 /* Attributes at creation (struct pkg's create); 0 fields mean defaults. */
 struct thread_attr {
 	int prio;                        /* THREAD_PRIO_MIN..MAX (default MIN) */
-	uint64_t stack_size;             /* bytes (default: the package's) */
+	uint64_t stack_size;             /* bytes (default: the package's); may
+	                                    carry STACK_GUARD (a pthread_attr_t's
+	                                    guard size), which rt_vp.c and kthread
+	                                    keep through their rounding */
 	/* Optional: the program's memory to run on, stack_size bytes from
 	   here (pthread_attr_setstack): the TLS block goes at its top, and
 	   the package never frees it. 0: the package allocates. Packages
@@ -209,6 +212,11 @@ static inline void thread_set_prio(struct thread *t, int prio)
 /* Thread stacks (ulib/rt/stack.c): up to STACK_SMALL bytes a malloc block,
    larger ones a demand-zero mapping with an unmapped page below it. */
 #define STACK_SMALL (64 * 1024)
+/* A flag in a stack size: mapped like a large one, whatever its size, so
+   that the page below it is unmapped (thread_attr.stack_size). A package
+   keeps it in the size it pools by, and gives STACK_BYTES to tls_place. */
+#define STACK_GUARD (1UL << 62)
+#define STACK_BYTES(size) ((size) & ~STACK_GUARD)
 void *stack_alloc(uint64_t size);
 void stack_free(void *stack, uint64_t size);
 /* The program's default stack for a thread created with no stack_size

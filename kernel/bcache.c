@@ -151,12 +151,29 @@ static void unhash(struct buf *b)
 	b->block = ~0UL;
 }
 
+/* b's request ended (bcache_lock held): from the device's interrupt, or
+   at once on the RAM disk. */
+static void ended(struct buf *b, int ok)
+{
+	if (b->state == B_READING)
+		b->state = ok ? B_VALID : B_EMPTY;
+	if (!ok) {                    /* nothing to keep for the waiters */
+		npinned -= b->pins;
+		b->pins = 0;
+	}
+	else if (b->state == B_WRITING)
+		b->state = B_VALID;       /* a failed write keeps its error for sync */
+}
+
 static void start_write(struct buf *b)
 {
 	b->dirty = 0;
 	ndirty--;
 	b->state = B_WRITING;
-	blk_submit(b, 1);
+	if (blk_submit(b, 1) > 0 && (ended(b, 1), b->err)) {
+		b->dirty = 1;             /* the RAM disk had no frame for it: still dirty */
+		ndirty++;
+	}
 }
 
 /* A buffer to reuse (bcache_lock held): the least recently used one that
@@ -180,7 +197,10 @@ static struct buf *victim(struct buf **wait)
 	for (struct buf *b = lru.prev; b != &lru && n < 16; b = b->prev)
 		if (!b->refs && b->dirty && b->state == B_VALID) {
 			start_write(b);
-			*wait = b;
+			if (b->state == B_VALID && !b->dirty)
+				return b;         /* written already (RAM disk) */
+			if (b->state == B_WRITING)
+				*wait = b;
 			n++;
 		}
 	for (struct buf *b = lru.prev; !*wait && b != &lru; b = b->prev)
@@ -259,9 +279,15 @@ long bcache_read(uint64_t block, struct buf **out)
 		b->err = 0;
 	} else {
 		b->state = B_READING;
-		blk_submit(b, 0);
 		stat[BC_READS]++;
 		r = BWAIT;
+		if (blk_submit(b, 0) > 0) {   /* read already (RAM disk) */
+			ended(b, !b->err);
+			r = b->err;
+			b->err = 0;
+			if (!r)
+				b->refs++;
+		}
 	}
 out:
 	*out = b;
@@ -322,14 +348,7 @@ void bcache_dirty(struct buf *b)
 void bcache_done(struct buf *b, int ok)
 {
 	spin_lock(&bcache_lock);
-	if (b->state == B_READING)
-		b->state = ok ? B_VALID : B_EMPTY;
-	if (!ok) {                    /* nothing to keep for the waiters */
-		npinned -= b->pins;
-		b->pins = 0;
-	}
-	else if (b->state == B_WRITING)
-		b->state = B_VALID;       /* a failed write keeps its error for sync */
+	ended(b, ok);
 	spin_unlock(&bcache_lock);
 	kop_wake_disk(DISKKEY_TAG | (uint64_t)b->index);
 }

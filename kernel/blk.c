@@ -36,8 +36,10 @@ int disk_maxflight;
 void blk_init(void)
 {
 	struct pcidev d;
-	if (pci_find(VIRTIO_VENDOR, VIRTIO_BLK_MODERN, &d) < 0)
-		return;                                  /* no disk: nothing else changes */
+	if (pci_find(VIRTIO_VENDOR, VIRTIO_BLK_MODERN, &d) < 0) {
+		ram_init();                              /* no disk: a RAM disk (ramdisk.c) */
+		return;
+	}
 	if (virtio_open(&dev, &d, T_DISK) < 0 || !(hdrs = page_alloc())) {
 		kprintf("blk: virtio-blk at 00:%02x.%x did not come up; no disk\n", d.dev, d.fn);
 		return;
@@ -83,9 +85,12 @@ static void issue(int s, struct buf *b, int write)
 }
 
 /* Send b to the device (read into it, or write it out); the caller set
-   b->state. Never fails: with every slot busy it queues. */
+   b->state. Never fails: with every slot busy it queues. On the RAM disk
+   it is done at once: 1, and b->err says how (bcache.c). */
 int blk_submit(struct buf *b, int write)
 {
+	if (ramdisk_on)
+		return ram_submit(b, write);
 	spin_lock(&blk_lock);
 	b->start_ns = now_ns();
 	int s = slot_get();
@@ -136,7 +141,7 @@ static void reap(struct buf **done)
    interrupts off by the halt flush, which polls. */
 void blk_intr(void)
 {
-	if (!disk_blocks)
+	if (!disk_blocks || ramdisk_on)
 		return;
 	struct buf *done = 0;
 	spin_lock(&blk_lock);

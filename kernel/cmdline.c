@@ -17,6 +17,8 @@
  *                     unless these words name them
  *   rawdisk           SYS_disk may be used: any program reads and writes
  *                     the raw disk (tests of the driver; sysdisk.c)
+ *   noramdisk         without a disk, no RAM disk either: no file system
+ *                     (ENODEV, EROFS), as before ramdisk.c
  *   memcheck          test build checks: freed frames and heap blocks are
  *                     poisoned and checked, and kernel entries assert
  *                     invariants (tests and fuzz runs turn it on)
@@ -195,6 +197,8 @@ void cmdline_parse(const char *line)
 			add_env(w + 4);
 		else if (!strcmp(w, "rawdisk"))
 			rawdisk = 1;         /* SYS_disk allowed (sysdisk.c) */
+		else if (!strcmp(w, "noramdisk"))
+			ramdisk_off = 1;     /* no disk: no file system (ramdisk.c) */
 		else
 			kprintf("anima: unknown command-line word '%s' ignored\n", w);
 		w = end;

@@ -27,8 +27,18 @@ struct buf;
 extern uint64_t disk_blocks;          /* 0: no disk */
 extern int disk_maxflight;            /* the most requests ever outstanding at once */
 void blk_init(void);
-int blk_submit(struct buf *b, int write);   /* 0, or -EBUSY when every slot is taken */
+int blk_submit(struct buf *b, int write);   /* 0 sent, 1 done already (RAM disk: b->err says how) */
 void blk_intr(void);
+
+/* ramdisk.c: the disk when QEMU has none (docs/files.md) */
+extern int ramdisk_off, ramdisk_on;   /* `noramdisk`; the disk is the RAM disk */
+void ram_init(void);
+long ram_put(uint64_t block, const uint8_t *data);
+int ram_submit(struct buf *b, int write);
+uint64_t ram_frames(void);
+
+/* mkfs.c */
+long mkfs(uint64_t nblocks);
 
 /* bcache.c */
 struct buf {

@@ -184,6 +184,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return disk_blocks ? bcache_info(b) : 0;
 	case INFO_DISK_FLIGHT:
 		return disk_maxflight;
+	case INFO_RAMDISK:
+		return b > 1 ? -EINVAL : !ramdisk_on ? 0 : b ? (long)ram_frames() : (long)disk_blocks;
 	case INFO_VIEW_PAGES:
 		return (long)__atomic_load_n(&myvp()->space->viewpages, __ATOMIC_RELAXED);
 	case INFO_VIEW_RACES:

@@ -46,7 +46,7 @@ def disktest(boot, image, args, smp=1, words="rawdisk", status=0, **kw):
 
 
 def test_no_disk_boots_unaffected(boot):
-    r = boot("rawdisk run=disktest,errors", timeout=60)
+    r = boot("rawdisk noramdisk run=disktest,errors", timeout=60)   # (no RAM disk either)
     done(r, 0)
     assert result(r, "disktest")["info"] == -ENODEV
     assert not r.events("disk"), r.tail()      # no device found, nothing set up

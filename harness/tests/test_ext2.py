@@ -114,7 +114,7 @@ def test_bad_paths_pointers_and_descriptors(boot, fs):
 
 
 def test_no_disk_is_an_empty_read_only_file_system(boot):
-    r = boot("run=filetest,errors,/dir,/hello.txt", timeout=60)
+    r = boot("noramdisk run=filetest,errors,/dir,/hello.txt", timeout=60)
     done(r, 0)
     res = result(r, "filetest")
     assert res["missing"] == res["stat_missing"] == res["dir_open"] == -ENOENT, res

@@ -39,7 +39,7 @@ def test_temporary_files_and_shm_on_the_disk(boot, tmp_path, pkg, smp):
 
 
 def test_without_a_disk_each_fails_with_its_error(boot):
-    r = boot("run=tmpshm,nodisk", timeout=60)
+    r = boot("noramdisk run=tmpshm,nodisk", timeout=60)   # (else the RAM disk: test_ramdisk.py)
     res = result(r, "tmpshm")
     assert res["failures"] == 0 and res["checks"] == 4, r.tail()
     done(r)

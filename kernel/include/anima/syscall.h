@@ -287,6 +287,9 @@
 #define INFO_MEM_CHARGED 24 /* what the caller's space is charged, bytes: what its quota counts (its
                                pages, tables, kernel stacks, segment frames, the kernel objects it
                                caused: open files, pipes, kops...) */
+#define INFO_RAMDISK    39  /* (39, what) the RAM disk made when there is no disk (kernel/ramdisk.c): what 0,
+                               its size in 4 KiB blocks (0: none, a real disk or `noramdisk`); 1, the
+                               frames its written blocks hold now; -EINVAL else */
 #define INFO_LOCKS      36  /* (36, what) advisory file locks (kernel/flock.c): what 0, the record locks
                                the caller's process holds; 1, the locks in the kernel in all; -EINVAL */
 #define INFO_FSHARED    19  /* (INFO_FSHARED, addr) -> 1 if addr is in a MAP_SHARED file mapping of the

@@ -393,14 +393,17 @@ static void test_unistd(long want_cpus)
 	CHECK(sysconf(_SC_CLOCK_SELECTION) == _POSIX_CLOCK_SELECTION);
 	CHECK(sysconf(_SC_SPIN_LOCKS) == _POSIX_SPIN_LOCKS);
 	CHECK(sysconf(_SC_THREAD_KEYS_MAX) == PTHREAD_KEYS_MAX);
+	CHECK(sysconf(_SC_MAPPED_FILES) == _POSIX_MAPPED_FILES && _POSIX_MAPPED_FILES > 0);
+	CHECK(sysconf(_SC_SHARED_MEMORY_OBJECTS) == _POSIX_SHARED_MEMORY_OBJECTS);
+	CHECK(sysconf(_SC_MEMORY_PROTECTION) == _POSIX_MEMORY_PROTECTION);
+	CHECK(sysconf(_SC_FSYNC) == _POSIX_FSYNC);
 	errno = 0;
-	CHECK(sysconf(_SC_MAPPED_FILES) == -1 && errno == 0);
+	CHECK(sysconf(_SC_MEMLOCK_RANGE) == -1 && errno == 0);   /* no mlock */
 	CHECK(sysconf(_SC_THREAD_PROCESS_SHARED) == _POSIX_THREAD_PROCESS_SHARED);
-	/* pthread_attr_setstack is there; CPU-time clocks and mapped files not */
+	/* pthread_attr_setstack and the CPU-time clocks are there */
 	CHECK(sysconf(_SC_THREAD_ATTR_STACKADDR) == _POSIX_THREAD_ATTR_STACKADDR);
 	CHECK(sysconf(_SC_CPUTIME) == _POSIX_CPUTIME);
-	CHECK(sysconf(_SC_THREAD_CPUTIME) == _POSIX_THREAD_CPUTIME && _POSIX_THREAD_CPUTIME > 0 &&
-	      sysconf(_SC_MAPPED_FILES) == -1 && errno == 0);
+	CHECK(sysconf(_SC_THREAD_CPUTIME) == _POSIX_THREAD_CPUTIME && _POSIX_THREAD_CPUTIME > 0);
 	CHECK(getpid() > 0 && isatty(1) && isatty(2));
 	errno = 0;
 	CHECK(write(5, "x", 1) == -1 && errno == EBADF);

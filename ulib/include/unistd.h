@@ -52,8 +52,12 @@
 #define _SC_THREADS           67
 #define _SC_PRIORITY_SCHEDULING 10
 #define _SC_TIMERS            11
+#define _SC_FSYNC             15
 #define _SC_MAPPED_FILES      16
+#define _SC_MEMLOCK_RANGE     18
+#define _SC_MEMORY_PROTECTION 19
 #define _SC_SEMAPHORES        21
+#define _SC_SHARED_MEMORY_OBJECTS 22
 #define _SC_THREAD_DESTRUCTOR_ITERATIONS 73
 #define _SC_THREAD_KEYS_MAX   74
 #define _SC_THREAD_ATTR_STACKADDR 77
@@ -98,6 +102,10 @@
 #define _POSIX_MESSAGE_PASSING      200809L   /* <mqueue.h>, within the program */
 #define _POSIX_REALTIME_SIGNALS     200809L   /* SIGRTMIN..SIGRTMAX queued, sigqueue */
 #define _POSIX_THREAD_CPUTIME       200809L   /* CLOCK_THREAD_CPUTIME_ID, pthread_getcpuclockid (docs/libc.md) */
+#define _POSIX_MAPPED_FILES         200809L   /* mmap of a file, MAP_SHARED coherent across processes (docs/files.md) */
+#define _POSIX_SHARED_MEMORY_OBJECTS 200809L  /* shm_open: files in /dev/shm (the RAM disk without a disk) */
+#define _POSIX_MEMORY_PROTECTION    200809L   /* mprotect */
+#define _POSIX_FSYNC                200809L   /* fsync */
 #define _POSIX_VERSION        200809L
 
 /* pathconf names (Linux's numbers; ulib/pathconf.c) */

@@ -61,8 +61,13 @@ long sysconf(int name)
 		return 200809L;          /* prio schedules by them; PI mutexes */
 	case _SC_THREAD_PROCESS_SHARED:
 		return 200809L;          /* in shared memory: ulib/pthread/pshared.c */
-	case _SC_MAPPED_FILES:
-		return -1;               /* not supported: -1, errno as it was */
+	case _SC_MAPPED_FILES:          /* file maps (fmap.c), shm_open, mprotect, fsync */
+	case _SC_SHARED_MEMORY_OBJECTS:
+	case _SC_MEMORY_PROTECTION:
+	case _SC_FSYNC:
+		return 200809L;
+	case _SC_MEMLOCK_RANGE:
+		return -1;               /* no mlock: absent, errno as it was */
 	case _SC_RTSIG_MAX:
 		return SIGRTMAX - SIGRTMIN + 1;
 	case _SC_SIGQUEUE_MAX:

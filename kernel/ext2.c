@@ -131,9 +131,13 @@ void ext2_idecode(uint32_t ino, const uint8_t *p, struct inode *ip)
 	ip->mode = le16(p);
 	ip->uid = le16(p + 2) | (uint32_t)le16(p + 120) << 16;
 	ip->size = le32(p + 4);
-	ip->atime = le32(p + 8);
-	ip->ctime = le32(p + 12);
-	ip->mtime = le32(p + 16);
+	struct ftime t;
+	ext2_tget(p, T_ATIME, &t);
+	ip->atime = t.sec, ip->atime_ns = t.ns;
+	ext2_tget(p, T_CTIME, &t);
+	ip->ctime = t.sec, ip->ctime_ns = t.ns;
+	ext2_tget(p, T_MTIME, &t);
+	ip->mtime = t.sec, ip->mtime_ns = t.ns;
 	ip->gid = le16(p + 24) | (uint32_t)le16(p + 122) << 16;
 	ip->links = le16(p + 26);
 	ip->blocks = le32(p + 28);
@@ -395,6 +399,7 @@ void ext2_stat(const struct inode *ip, struct kstat *st)
 		.ino = ip->ino, .size = ip->size, .blocks = ip->blocks,
 		.mode = ip->mode, .nlink = ip->links, .uid = ip->uid, .gid = ip->gid,
 		.atime = ip->atime, .mtime = ip->mtime, .ctime = ip->ctime,
+		.atime_ns = ip->atime_ns, .mtime_ns = ip->mtime_ns, .ctime_ns = ip->ctime_ns,
 		.blksize = 1u << fs.log,
 	};
 }

@@ -40,7 +40,9 @@ struct inode {
 	uint32_t ino;
 	uint16_t mode, links;
 	uint64_t size, blocks;
-	uint32_t uid, gid, atime, mtime, ctime;
+	uint32_t uid, gid;
+	int64_t atime, mtime, ctime;  /* seconds since 1970 (ext2time.c) */
+	uint32_t atime_ns, mtime_ns, ctime_ns;
 	uint32_t blk[15];             /* 12 direct, single, double, triple indirect */
 };
 
@@ -91,8 +93,28 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir);
 long ext2_rename(struct fsctx *c, const char *from, const char *to);
 long ext2_reap(struct fsctx *c, uint32_t ino);
 long ext2_link(struct fsctx *c, const char *from, const char *to, int follow);
-long ext2_setattr(struct fsctx *c, const char *path, uint32_t ino, uint32_t mode, const uint64_t *t);
+/* What ext2_setattr changes (sysmode.c, sysown.c) */
+struct fattr {
+	uint32_t mode;                /* permission bits, or ~0: kept */
+	uint32_t uid, gid;            /* with `chown`: the owner and group, ~0 keeps one */
+	int chown, nofollow;          /* nofollow: a last symbolic link itself */
+	const struct ftime *t;        /* atime, mtime, or 0; ns FT_OMIT keeps one */
+};
+long ext2_setattr(struct fsctx *c, const char *path, uint32_t ino, const struct fattr *a);
+long ext2_link_ino(struct fsctx *c, uint32_t ino, const char *to);
 #define EXT2_LINK_MAX 32000           /* links to one inode (Linux's ext2: -EMLINK past it) */
+
+/* ext2time.c: an inode's times as Linux keeps them (T_* of the raw inode) */
+struct ftime {
+	int64_t sec;
+	uint32_t ns;
+};
+#define FT_OMIT 0xffffffffu           /* (ext2_setattr: keep this time) */
+enum { T_ATIME, T_CTIME, T_MTIME, T_CRTIME };
+void ext2_tget(const uint8_t *ip, int which, struct ftime *t);
+void ext2_tput(uint8_t *ip, int which, const struct ftime *t);
+void ext2_now(struct ftime *t);
+void ext2_tnow(uint8_t *ip, int which);
 
 /* ext2orph.c: the on-disk orphan list (s_last_orphan, linked through i_dtime) */
 void ext2_orphan_push(uint8_t *s, struct buf *sb, uint8_t *ip, uint32_t ino);

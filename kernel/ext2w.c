@@ -64,11 +64,13 @@ static void set_size(uint8_t *ip, uint64_t size)
 	put32(ip + 4, (uint32_t)size);
 }
 
+/* ctime and mtime: now (ext2time.c) */
 static void touch(uint8_t *ip)
 {
-	uint32_t t = now();
-	put32(ip + 12, t);
-	put32(ip + 16, t);
+	struct ftime t;
+	ext2_now(&t);
+	ext2_tput(ip, T_CTIME, &t);
+	ext2_tput(ip, T_MTIME, &t);
 }
 
 static long sbget(struct fsctx *c, struct buf **b, uint8_t **p)
@@ -623,16 +625,16 @@ static void fill_slot(uint8_t *e, uint32_t used, uint32_t ino, const char *name,
 /* A new inode's bytes: mode, one link (two for a directory). */
 static void init_inode(uint8_t *n, uint32_t mode)
 {
-	uint32_t t = now();
+	struct ftime t;
+	ext2_now(&t);
 	memset(n, 0, fs.isize);
 	put16(n, mode);
-	put32(n + 8, t);
-	put32(n + 12, t);
-	put32(n + 16, t);
-	put16(n + 26, (mode & 0xf000) == 0x4000 ? 2 : 1);
-	put32(n + 100, (uint32_t)now_ns());       /* i_generation */
 	if (fs.isize >= 160)
 		put16(n + 128, 32);                 /* i_extra_isize, as mke2fs sets it */
+	for (int i = T_ATIME; i <= T_CRTIME; i++)
+		ext2_tput(n, i, &t);                /* (with ns where the extra fields are) */
+	put16(n + 26, (mode & 0xf000) == 0x4000 ? 2 : 1);
+	put32(n + 100, (uint32_t)now_ns());       /* i_generation */
 }
 
 /* A new symbolic link's target (llen bytes, 1..4095): in the inode's
@@ -906,7 +908,7 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir)
 	bcache_dirty(pb);
 	put16(xp + 26, last ? 0 : le16(xp + 26) - 1u);
 	if (!last)
-		put32(xp + 12, now());            /* ctime: one link fewer */
+		ext2_tnow(xp, T_CTIME);           /* ctime: one link fewer */
 	if (last && !orph) {
 		put32(xp + 20, now());            /* i_dtime */
 		if (ba.sb) {
@@ -1071,7 +1073,7 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 	dir_changed(tip);
 	bcache_dirty(fb);
 	bcache_dirty(tb);
-	put32(sip + 12, now());
+	ext2_tnow(sip, T_CTIME);
 	bcache_dirty(sb);
 	if (tino) {
 		put16(oip + 26, last ? 0 : le16(oip + 26) - 1u);
@@ -1155,9 +1157,11 @@ out:
  * directory slot (growing the directory first if none has room) and the
  * inode, writes the entry and counts the link: both are in the cache
  * together, and reach the disk in either order (no journal: fsync makes
- * them exact; e2fsck mends a count one off either way).
+ * them exact; e2fsck mends a count one off either way). With no `from`,
+ * of inode ino (an open file's, whose hold keeps its number: linkat's
+ * AT_EMPTY_PATH); one with no link left is -ENOENT, as on Linux.
  */
-long ext2_link(struct fsctx *c, const char *from, const char *to, int follow)
+static long link_in(struct fsctx *c, const char *from, uint32_t ino_from, const char *to, int follow)
 {
 	char parent[FPATH_MAX];
 	const char *name;
@@ -1168,8 +1172,8 @@ long ext2_link(struct fsctx *c, const char *from, const char *to, int follow)
 	if (r || (r = split(to, parent, sizeof parent, &name, &len)))
 		return r == -EINVAL ? -EEXIST : r;
 	spin_lock(&fslock);
-	if ((r = follow ? ext2_namei(c, from, &si) : ext2_lnamei(c, from, &si)) ||
-	    (r = free_name(c, parent, name, len, &dp, &ino)))
+	if ((r = !from ? ext2_iget(c, ino_from, &si) : follow ? ext2_namei(c, from, &si) :
+		 ext2_lnamei(c, from, &si)) || (r = free_name(c, parent, name, len, &dp, &ino)))
 		r = r == 1 ? -EEXIST : r;
 	else
 		r = !si.links ? -ENOENT : IS_DIR(&si) ? -EPERM : si.links >= EXT2_LINK_MAX ? -EMLINK : 0;
@@ -1186,7 +1190,7 @@ long ext2_link(struct fsctx *c, const char *from, const char *to, int follow)
 		goto puti;
 	/* every buffer held: change them */
 	put16(xp + 26, le16(xp + 26) + 1u);
-	put32(xp + 12, now());                    /* ctime */
+	ext2_tnow(xp, T_CTIME);                   /* ctime */
 	bcache_dirty(ib);
 	fill_slot(e, used, si.ino, name, len, ftype(si.mode));
 	bcache_dirty(sb);
@@ -1202,15 +1206,29 @@ out:
 	return r;
 }
 
+long ext2_link(struct fsctx *c, const char *from, const char *to, int follow)
+{
+	return link_in(c, from, 0, to, follow);
+}
+
+long ext2_link_ino(struct fsctx *c, uint32_t ino, const char *to)
+{
+	return link_in(c, 0, ino, to, 0);
+}
+
 /*
- * The permission bits (mode & 07777; the type stays) unless mode is ~0,
- * and atime and mtime (t[0], t[1], seconds; past 2^32 - 1: kept) with t,
- * of the file at path (a last link followed) or, with no path, of inode
- * ino (an open file's, whose hold keeps its number); one step, which sets
- * ctime too. The path is looked up under the lock, so the inode it names
- * cannot be freed and reused before the step.
+ * The permission bits (a->mode & 07777; the type stays) unless ~0, the
+ * owner and group (a->chown; ~0 keeps one), atime and mtime (a->t;
+ * ns FT_OMIT keeps one; held to what the inode keeps, ext2time.c) of the
+ * file at path (a last link followed unless a->nofollow) or, with no
+ * path, of inode ino (an open file's, whose hold keeps its number); one
+ * step, which sets ctime too. The path is looked up under the lock, so
+ * the inode it names cannot be freed and reused before the step. An
+ * owner change (even to the same) clears set-user-ID on all but a
+ * directory, and set-group-ID where group-exec is set: Linux's chown,
+ * for root too. uid and gid keep their high 16 bits in osd2 (120, 122).
  */
-long ext2_setattr(struct fsctx *c, const char *path, uint32_t ino, uint32_t mode, const uint64_t *t)
+long ext2_setattr(struct fsctx *c, const char *path, uint32_t ino, const struct fattr *a)
 {
 	struct buf *ib;
 	uint8_t *ip;
@@ -1219,21 +1237,25 @@ long ext2_setattr(struct fsctx *c, const char *path, uint32_t ino, uint32_t mode
 	if (r)
 		return r;
 	spin_lock(&fslock);
-	if (path && (r = ext2_namei(c, path, &si)))
+	if (path && (r = a->nofollow ? ext2_lnamei(c, path, &si) : ext2_namei(c, path, &si)))
 		goto out;
 	if ((r = ext2_iraw(c, path ? si.ino : ino, &ib, &ip)))
 		goto out;
-	if (mode != ~0u)
-		put16(ip, (le16(ip) & 0xf000) | (mode & 07777));
-	for (int i = 0; t && i < 2; i++)
-		if (t[i] <= 0xffffffffUL) {
-			put32(ip + (i ? 16 : 8), (uint32_t)t[i]);
-			if (fs.isize >= 144 && le16(ip + 128) >= (i ? 12 : 16))
-				put32(ip + (i ? 136 : 140), 0);   /* i_[am]time_extra: no ns, epoch 0 */
-		}
-	put32(ip + 12, now());
-	if (fs.isize >= 144 && le16(ip + 128) >= 8)
-		put32(ip + 132, 0);                      /* i_ctime_extra */
+	uint32_t mode = a->mode != ~0u ? (le16(ip) & 0xf000) | (a->mode & 07777) : le16(ip);
+	if (a->chown && (mode & 0xf000) != 0x4000) {
+		mode &= ~04000u;
+		if ((mode & 02010) == 02010)
+			mode &= ~02000u;
+	}
+	put16(ip, mode);
+	if (a->chown && a->uid != ~0u)
+		put16(ip + 2, a->uid & 0xffff), put16(ip + 120, a->uid >> 16);
+	if (a->chown && a->gid != ~0u)
+		put16(ip + 24, a->gid & 0xffff), put16(ip + 122, a->gid >> 16);
+	for (int i = 0; a->t && i < 2; i++)
+		if (a->t[i].ns != FT_OMIT)
+			ext2_tput(ip, i ? T_MTIME : T_ATIME, &a->t[i]);
+	ext2_tnow(ip, T_CTIME);
 	bcache_dirty(ib);
 	bcache_put(ib);
 out:

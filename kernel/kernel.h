@@ -558,13 +558,16 @@ void pipe_end_gone(struct pipe *p, int w);
 long pipe_read(struct pipe *p, uint64_t ubuf, uint64_t n);
 long pipe_write(struct pipe *p, uint64_t ubuf, uint64_t n);
 void pipe_stat(struct pipe *p, struct kstat *st);
+long pipe_setattr(struct pipe *p, uint32_t mode);
 long kop_enqueue(struct kop *op, struct kop **list, uint64_t park, uint64_t val, uint64_t key);
 
 /* sysfile.c (pipes and the console's descriptors) */
 long file_pipe_make(struct space *sp, uint64_t ufd);
 struct pipe *file_pipe(struct space *sp, uint64_t fd, void **hold, int *w, int *mine);
 void file_pipe_put(struct space *sp, void *hold);
-long file_setattr_fd(uint64_t fd, uint32_t mode, const uint64_t *t);   /* (sysmode.c) */
+struct fattr;
+long file_setattr_fd(uint64_t fd, const struct fattr *a);   /* (sysmode.c, sysown.c) */
+long file_link_fd(uint64_t fd, const char *to);   /* (sysown.c) */
 
 /* sysfile.c (for locks) */
 long file_lock_info(struct space *sp, uint64_t fd, void **hold, uint32_t *ino, int *flags,

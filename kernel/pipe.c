@@ -47,6 +47,7 @@ struct pipe {
 	uint64_t head, len;        /* the bytes [head, head + len) of the ring */
 	struct kop *waiters;       /* BLK_PIPE waits: kop_lock (and the pipe's lock to add) */
 	uint8_t *pg[NPG];
+	uint32_t mode;             /* permission bits fchmod set, plus 01000000 (0: never set, 0600) */
 };
 
 /* What end w's open file costs each space that names it. The ring lives
@@ -211,10 +212,20 @@ long pipe_write(struct pipe *p, uint64_t ubuf, uint64_t n)
 void pipe_stat(struct pipe *p, struct kstat *st)
 {
 	memset(st, 0, sizeof *st);
-	st->mode = 0010000 | 0600;          /* S_IFIFO */
+	uint32_t m = __atomic_load_n(&p->mode, __ATOMIC_RELAXED);
+	st->mode = 0010000 | (m ? m & 07777 : 0600);   /* S_IFIFO */
 	st->nlink = 1;
 	st->blksize = PGSIZE;
 	st->size = __atomic_load_n(&p->len, __ATOMIC_RELAXED);   /* bytes waiting, as Linux says */
+}
+
+/* fchmod and futimens of a pipe: Linux keeps a pipe's mode (fstat shows
+   it) and succeeds; so does this (its times stay 0). mode ~0: keep. */
+long pipe_setattr(struct pipe *p, uint32_t mode)
+{
+	if (mode != ~0u)
+		__atomic_store_n(&p->mode, 01000000 | (mode & 07777), __ATOMIC_RELAXED);
+	return 0;
 }
 
 /* End w's PIPE_* state for a caller whose table names `mine` of the

@@ -32,6 +32,7 @@ SYSDECL(clockset); SYSDECL(file_write_where); SYSDECL(futex_wait_rt);
 SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
 SYSDECL(lock); SYSDECL(lock_wait);
 SYSDECL(file_setattr); SYSDECL(file_fsetattr); SYSDECL(file_link); SYSDECL(umaskexec);
+SYSDECL(file_chown); SYSDECL(file_flink);
 
 static const sysfn systab[NSYSCALL] = {
 	[SYS_null] = sys_null,
@@ -125,6 +126,8 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_file_setattr] = sys_file_setattr,
 	[SYS_file_fsetattr] = sys_file_fsetattr,
 	[SYS_file_link] = sys_file_link,
+	[SYS_file_chown] = sys_file_chown,
+	[SYS_file_flink] = sys_file_flink,
 	[SYS_umaskexec] = sys_umaskexec,
 };
 

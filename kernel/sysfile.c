@@ -795,14 +795,30 @@ long sys_file_setfl(ARGS)
 /* fchmod, futimens (sysmode.c): ext2_setattr on fd's file, held meanwhile
    (so an unlinked one is not freed under it): -EBADF, -EINVAL for what is
    not the disk's, -EBWAIT if the thread blocked. */
-long file_setattr_fd(uint64_t fd, uint32_t mode, const uint64_t *t)
+long file_setattr_fd(uint64_t fd, const struct fattr *a)
 {
 	struct space *sp = myvp()->space;
 	struct file *f = fget(sp, fd);
 	struct fsctx c;
 	if (!f)
 		return -EBADF;
-	long r = f->kind ? -EINVAL : RETRY(ext2_setattr(&c, 0, f->ip.ino, mode, t));
+	long r = f->pipe ? pipe_setattr(f->pipe, a->mode) : f->kind ? -EINVAL
+		: RETRY(ext2_setattr(&c, 0, f->ip.ino, a));
+	fput(sp, f);
+	return r;
+}
+
+/* A hard link `to` of fd's file (sysown.c), held meanwhile so that its
+   inode number stays its own; -EXDEV for a pipe or the console (Linux: not
+   on this file system). */
+long file_link_fd(uint64_t fd, const char *to)
+{
+	struct space *sp = myvp()->space;
+	struct file *f = fget(sp, fd);
+	struct fsctx c;
+	if (!f)
+		return -EBADF;
+	long r = f->kind ? -EXDEV : RETRY(ext2_link_ino(&c, f->ip.ino, to));
 	fput(sp, f);
 	return r;
 }

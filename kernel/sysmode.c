@@ -1,7 +1,8 @@
 /*
  * Modes, times and hard links (ext2w.c: ext2_setattr, ext2_link):
- * chmod and utimensat on a path, fchmod and futimens on a descriptor,
- * link and linkat; and the umask an exec keeps. The umask is ulib's
+ * chmod and utimensat on a path (or a link itself), fchmod and futimens
+ * on a descriptor, link and linkat; and the umask an exec keeps. (Owners
+ * and linkat's AT_EMPTY_PATH: sysown.c.) The umask is ulib's
  * (ulib/libc/nofile.c); POSIX keeps it across exec, so ulib tells the
  * kernel before each exec (SYS_umaskexec) and the new image asks
  * (INFO_UMASKEXEC), as ITIMER_REAL is kept (psigexec.c).
@@ -13,13 +14,13 @@
 #define ARGS uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5
 #define UNUSED() ((void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5)
 
-/* The mode and times asked for (a1, a2) as ext2_setattr takes them:
-   0 with *tp 0 (no times) or t; -EINVAL, -EFAULT. `none`: nothing to
-   change (keep the mode, omit both times). */
-static long attrs(uint64_t mode, uint64_t ut, uint64_t t[2], const uint64_t **tp, int *none)
+/* The mode and times asked for (a1, a2) as ext2_setattr takes them, into
+   *a (t: two times): 0, -EINVAL, -EFAULT. `none`: nothing to change
+   (keep the mode, omit both times). */
+static long attrs(uint64_t mode, uint64_t ut, struct ftime t[2], struct fattr *a, int *none)
 {
 	struct ktimes k;
-	*tp = 0;
+	*a = (struct fattr){ .mode = (uint32_t)mode };
 	*none = 0;
 	if (mode != FA_KEEP && (mode & ~07777UL))
 		return -EINVAL;
@@ -27,36 +28,40 @@ static long attrs(uint64_t mode, uint64_t ut, uint64_t t[2], const uint64_t **tp
 		return 0;
 	if (copyin(&k, ut, sizeof k) < 0)
 		return -EFAULT;
-	int64_t v[2] = { k.atime, k.mtime };
+	int64_t s[2] = { k.atime, k.mtime }, ns[2] = { k.atime_ns, k.mtime_ns };
 	for (int i = 0; i < 2; i++) {
-		if (v[i] < KT_OMIT)
+		if ((ns[i] < 0 || ns[i] > 999999999) && ns[i] != KT_NOW && ns[i] != KT_OMIT)
 			return -EINVAL;
-		t[i] = v[i] == KT_OMIT ? ~0UL : v[i] == KT_NOW ? boot_epoch + now_ns() / 1000000000UL
-			: MIN((uint64_t)v[i], 0x7fffffffUL);   /* (signed on the disk, as Linux reads it) */
+		if (ns[i] == KT_NOW)
+			ext2_now(&t[i]);
+		else
+			t[i] = (struct ftime){ s[i], ns[i] == KT_OMIT ? FT_OMIT : (uint32_t)ns[i] };
 	}
-	*tp = t;
-	*none = mode == FA_KEEP && v[0] == KT_OMIT && v[1] == KT_OMIT;
+	a->t = t;
+	*none = mode == FA_KEEP && ns[0] == KT_OMIT && ns[1] == KT_OMIT;
 	return 0;
 }
 
-/* (path, mode or FA_KEEP, struct ktimes * or 0) */
+/* (path, mode or FA_KEEP, struct ktimes * or 0, flags: FA_NOFOLLOW) */
 long sys_file_setattr(ARGS)
 {
 	UNUSED();
 	char path[FPATH_MAX];
-	uint64_t t[2];
-	const uint64_t *tp;
+	struct ftime t[2];
+	struct fattr a;
 	struct fsctx c;
 	struct inode ip;
 	int none;
 	long r = getpath(a0, path);
 	if (!r)
-		r = attrs(a1, a2, t, &tp, &none);
+		r = a3 & ~(uint64_t)FA_NOFOLLOW ? -EINVAL : attrs(a1, a2, t, &a, &none);
+	a.nofollow = a3 != 0;
 	if (!r && !disk_blocks)
 		r = -ENODEV;
 	if (r || (r = orphan_reap(FSW_WAIT)))
 		return r == -EBWAIT ? 0 : r;
-	r = none ? RETRY(ext2_namei(&c, path, &ip)) : RETRY(ext2_setattr(&c, path, 0, (uint32_t)a1, tp));
+	r = !none ? RETRY(ext2_setattr(&c, path, 0, &a)) : a3 ? RETRY(ext2_lnamei(&c, path, &ip))
+		: RETRY(ext2_namei(&c, path, &ip));
 	return r == -EBWAIT ? 0 : r;     /* (0: the thread blocked; the call runs again) */
 }
 
@@ -64,18 +69,18 @@ long sys_file_setattr(ARGS)
 long sys_file_fsetattr(ARGS)
 {
 	UNUSED();
-	uint64_t t[2];
-	const uint64_t *tp;
+	struct ftime t[2];
+	struct fattr a;
 	int none;
-	long r = attrs(a1, a2, t, &tp, &none);
+	long r = attrs(a1, a2, t, &a, &none);
 	if (r)
 		return r;
 	if (none) {                      /* (nothing to change: only fd is checked) */
 		r = file_info(INFO_FILE_KIND, a0);
-		return r < 0 ? r : r != FK_FILE ? -EINVAL : 0;
+		return r < 0 ? r : r != FK_FILE && r != FK_PIPE_R && r != FK_PIPE_W ? -EINVAL : 0;
 	}
 	if (!(r = orphan_reap(FSW_WAIT)))
-		r = file_setattr_fd(a0, (uint32_t)a1, tp);
+		r = file_setattr_fd(a0, &a);
 	return r == -EBWAIT ? 0 : r;
 }
 

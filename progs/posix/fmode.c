@@ -99,7 +99,7 @@ static void modes(struct result *R)
 	result_int(R, "negfd", err(fchmod(-1, 0644)));
 	int p[2];
 	CHECK(pipe(p) == 0);
-	result_int(R, "pipe", err(fchmod(p[0], 0644)));
+	result_int(R, "pipe", err(fchmod(p[0], 0644)));   /* (Linux keeps a pipe's mode: 0) */
 	close(p[0]), close(p[1]);
 	result_int(R, "atflag", err(fchmodat(AT_FDCWD, "/t/f", 0644, 0x4000)));
 	result_close(R);

@@ -1488,25 +1488,35 @@ static void do_msync(struct fz *f)
 	}
 }
 
-/* Modes, times and hard links (calls 115-118): setattr on /fz's paths
-   and fsetattr on its descriptors, with a sane mode, FA_KEEP or any bits
-   (past 07777 it must fail), times sane, KT_NOW/KT_OMIT, any (below
-   KT_OMIT: must fail) or a pointer that is no memory; link from a path
-   to /fz/ln (taken away again) or to a bad pointer (must fail);
-   umaskexec with any figure (past 0777: -EINVAL). */
+/* Modes, times, owners and hard links (calls 115-118, 76, 77): setattr
+   on /fz's paths (or a link itself) and fsetattr on its descriptors, with
+   a sane mode, FA_KEEP or any bits (past 07777 it must fail), times any
+   seconds with sane nanoseconds, KT_NOW/KT_OMIT or any (past 999999999
+   and no marker: must fail) or a pointer that is no memory; chown of a
+   path or a descriptor with sane or any owners (past 32 bits: must
+   fail); link from a path or a descriptor to /fz/ln (taken away again)
+   or to a bad pointer (must fail); umaskexec with any figure (past 0777:
+   -EINVAL). */
+static int ns_bad(int64_t ns)
+{
+	return (ns < 0 || ns > 999999999) && ns != KT_NOW && ns != KT_OMIT;
+}
+
 static void do_fmode(struct fz *f)
 {
-	static const int64_t sane[] = { 0, 1000, KT_NOW, KT_OMIT, 0x7fffffffL };
+	static const int64_t sane[] = { 0, 999999999, KT_NOW, KT_OMIT, 500 };
 	long mode = rand_below(&f->st, 3) ? (long)rand_below(&f->st, 010000) :
 		    rand_below(&f->st, 2) ? (long)FA_KEEP : rand_arg(f);
-	struct ktimes kt = { sane[rand_below(&f->st, 5)], sane[rand_below(&f->st, 5)] };
+	struct ktimes kt = { rand_arg(f), rand_arg(f), sane[rand_below(&f->st, 5)], sane[rand_below(&f->st, 5)] };
 	if (!rand_below(&f->st, 4))
-		kt.mtime = rand_arg(f);
+		kt.mtime_ns = rand_arg(f);
 	long t = rand_below(&f->st, 3) ? (long)&kt : rand_below(&f->st, 2) ? 0 : (long)bad_addr(f);
-	int bad = (mode != (long)FA_KEEP && (mode & ~07777L)) || (t == (long)&kt && kt.mtime < KT_OMIT);
-	switch (rand_below(&f->st, 4)) {
+	long fl = rand_below(&f->st, 4) ? (long)rand_below(&f->st, 2) : rand_arg(f);
+	int bad = (mode != (long)FA_KEEP && (mode & ~07777L)) || (t == (long)&kt && ns_bad(kt.mtime_ns));
+	long u = rand_below(&f->st, 2) ? (long)rand_below(&f->st, 3) : rand_arg(f), g = -1L & 0xffffffff;
+	switch (rand_below(&f->st, 6)) {
 	case 0:
-		issue(f, K_link, SYS_file_setattr, some_path(f), mode, t, 0, 0, bad, 0);
+		issue(f, K_link, SYS_file_setattr, some_path(f), mode, t, fl, 0, bad || (fl & ~1L), 0);
 		break;
 	case 1:
 		issue(f, K_link, SYS_file_fsetattr, some_fd(f), mode, t, 0, 0, bad, 0);
@@ -1515,6 +1525,17 @@ static void do_fmode(struct fz *f)
 		int ok = rand_below(&f->st, 4);
 		long to = ok ? (long)"/fz/ln" : (long)bad_addr(f);
 		if (issue(f, K_link, SYS_file_link, some_path(f), to, rand_arg(f), 0, 0, !ok, 0) == 0)
+			issue(f, K_link, SYS_file_unlink, (long)"/fz/ln", 0, 0, 0, 0, 0, 0);
+		break;
+	}
+	case 3:
+		issue(f, K_link, SYS_file_chown, rand_below(&f->st, 2) ? some_path(f) : 0, some_fd(f), u, g,
+		      fl, (u >> 32 || (fl & ~1L)) ? 1 : 0, 0);
+		break;
+	case 4: {
+		int ok = rand_below(&f->st, 4);
+		long to = ok ? (long)"/fz/ln" : (long)bad_addr(f);
+		if (issue(f, K_link, SYS_file_flink, some_fd(f), to, 0, 0, 0, !ok, 0) == 0)
 			issue(f, K_link, SYS_file_unlink, (long)"/fz/ln", 0, 0, 0, 0, 0, 0);
 		break;
 	}
@@ -1770,7 +1791,7 @@ static void do_raw(struct fz *f)
 		{ SYS_file_lstat, K_link }, { SYS_file_readlink, K_link },
 		{ SYS_file_statfs, K_link },
 		{ SYS_file_setattr, K_link }, { SYS_file_fsetattr, K_link }, { SYS_file_link, K_link },
-		{ SYS_umaskexec, K_link },
+		{ SYS_umaskexec, K_link }, { SYS_file_chown, K_link }, { SYS_file_flink, K_link },
 		{ SYS_sigdisp, K_psig },
 		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig }, { SYS_sigdie, K_psig },
 		{ SYS_sigexec, K_psig }, { SYS_clockset, K_plain },

@@ -1,52 +1,65 @@
 /*
- * chown, fchown, lchown, fchownat. Owners are not changed: the kernel
- * has no call that writes an inode's uid and gid. A call that asks for
- * the owner and group the file has already (or -1, "unchanged") succeeds,
- * as it would on Linux; any other gets EPERM rather than a success that
- * did nothing. Every file a program makes here is root's (0, 0), so
- * chown(path, 0, 0) and chown(path, -1, -1) work.
+ * chown, fchown, lchown, fchownat (kernel/sysown.c): the inode's owner
+ * and group, 32 bits each, -1 keeps one. Every process is root, so any
+ * owner may be given, as Linux lets root; the kernel sets ctime and
+ * clears set-user-ID (and set-group-ID where group-exec is set) on all
+ * but a directory, as Linux's chown does. fchown of a pipe succeeds and
+ * keeps nothing (Linux keeps a pipe's owner); of the console, EINVAL.
  */
 #include <fcntl.h>
 #include <unistd.h>
 #include <errno.h>
-#include <sys/stat.h>
+#include <animart/sys.h>
+#include <anima/file.h>
+#include <animart/fence.h>
 #include "path.h"
 
-static int same(int r, const struct stat *st, uid_t uid, gid_t gid)
+int __fd_kfd_or_pipe(int fd);          /* fd.c */
+
+/* 0, or -1 with errno -r (no disk: ENOENT, an empty file system) */
+static int ret(long r)
 {
-	if (r < 0)
-		return -1;
-	if ((uid != (uid_t)-1 && uid != st->st_uid) || (gid != (gid_t)-1 && gid != st->st_gid)) {
-		errno = EPERM;
-		return -1;
-	}
-	return 0;
+	return r < 0 ? (errno = r == -ENODEV ? ENOENT : (int)-r, -1) : 0;
 }
 
-int chown(const char *path, uid_t uid, gid_t gid)
+static long owner(uid_t uid, gid_t gid, long *g)
 {
-	struct stat st;
-	return same(stat(path, &st), &st, uid, gid);
-}
-
-int lchown(const char *path, uid_t uid, gid_t gid)
-{
-	struct stat st;
-	return same(lstat(path, &st), &st, uid, gid);
+	*g = (long)(unsigned)gid;
+	return (long)(unsigned)uid;
 }
 
 int fchown(int fd, uid_t uid, gid_t gid)
 {
-	struct stat st;
-	return same(fstat(fd, &st), &st, uid, gid);
+	FENCED(fchown(fd, uid, gid));
+	long g, u = owner(uid, gid, &g);
+	int k = __fd_kfd_or_pipe(fd);
+	return k < 0 ? -1 : ret(syscall6(SYS_file_chown, 0, k, u, g, 0, 0));
 }
 
 int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid, int flags)
 {
-	struct stat st;
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) {
-		errno = EINVAL;
-		return -1;
+	FENCED(fchownat(dirfd, path, uid, gid, flags));
+	char abs[PATH_MAX];
+	long g, u = owner(uid, gid, &g);
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return ret(-EINVAL);
+	if ((flags & AT_EMPTY_PATH) && path && !path[0]) {
+		if (dirfd != AT_FDCWD)
+			return fchown(dirfd, uid, gid);
+		path = ".";                  /* (the working directory itself) */
 	}
-	return same(fstatat(dirfd, path, &st, flags), &st, uid, gid);
+	if (abs_path_at(dirfd, path, abs) < 0)
+		return -1;
+	return ret(syscall6(SYS_file_chown, (long)abs, 0, u, g,
+			    flags & AT_SYMLINK_NOFOLLOW ? FA_NOFOLLOW : 0, 0));
+}
+
+int chown(const char *path, uid_t uid, gid_t gid)
+{
+	return fchownat(AT_FDCWD, path, uid, gid, 0);
+}
+
+int lchown(const char *path, uid_t uid, gid_t gid)
+{
+	return fchownat(AT_FDCWD, path, uid, gid, AT_SYMLINK_NOFOLLOW);
 }

@@ -317,6 +317,19 @@ int __fd_kfd_or_err(int fd)
 	return k;
 }
 
+/* fmode.c, chown.c: the kernel descriptor of fd's file or pipe (fchmod of
+   a pipe succeeds on Linux), or -1 with errno EBADF, or EINVAL for the
+   console and /dev/null. */
+int __fd_kfd_or_pipe(int fd);
+int __fd_kfd_or_pipe(int fd)
+{
+	struct fdent e = get(fd);
+	put(e);
+	if (e.kind != FD_FREE && !is_kernel(e))
+		errno = EINVAL;
+	return is_kernel(e) ? e.kfd : -1;
+}
+
 /* nofile.c's open of a path other than /dev/null: a file on the disk. */
 mode_t __umask_now(void);                /* nofile.c */
 int __open_file(const char *path, int flags, mode_t mode);
@@ -354,9 +367,9 @@ void __kstat_to_stat(const struct kstat *k, struct stat *st)
 	st->st_size = (off_t)k->size;
 	st->st_blksize = k->blksize;
 	st->st_blocks = (blkcnt_t)k->blocks;
-	st->st_atim.tv_sec = k->atime;
-	st->st_mtim.tv_sec = k->mtime;
-	st->st_ctim.tv_sec = k->ctime;
+	st->st_atim = (struct timespec){ k->atime, k->atime_ns };
+	st->st_mtim = (struct timespec){ k->mtime, k->mtime_ns };
+	st->st_ctim = (struct timespec){ k->ctime, k->ctime_ns };
 }
 
 int close(int fd)

@@ -1,7 +1,8 @@
 /*
- * Modes, times and hard links on the disk (kernel/sysmode.c, ext2w.c):
- * chmod, fchmod, fchmodat; link, linkat; utimensat, futimens, utime,
- * utimes. Every process is root, as the suites run on Linux: the mode
+ * Modes, times and hard links on the disk (kernel/sysmode.c, sysown.c,
+ * ext2w.c, ext2time.c): chmod, fchmod, fchmodat; link, linkat (with
+ * AT_EMPTY_PATH: the descriptor's file); utimensat (a link's own times
+ * with AT_SYMLINK_NOFOLLOW), futimens, utime, utimes, to the nanosecond. Every process is root, as the suites run on Linux: the mode
  * bits are kept and shown, never checked by reads and writes (access()
  * and exec want an x bit: nofile.c, kernel/execfile.c). With no disk
  * nothing exists (ENOENT).
@@ -19,6 +20,7 @@
 #include <animart/fence.h>
 
 int __fd_kfd(int fd);                  /* fd.c */
+int __fd_kfd_or_pipe(int fd);
 
 static int ret(long r)
 {
@@ -31,14 +33,9 @@ static int ret(long r)
 	return 0;
 }
 
-/* fd's kernel descriptor, or -1 with errno set (EBADF, or EINVAL for a
-   descriptor that is no file on the disk: POSIX allows it for a pipe). fd.c. */
-int __fd_kfd_or_err(int fd);
-#define kfd_of __fd_kfd_or_err
-
 /* dirfd and path as an absolute path in abs; `nofollow` (AT_SYMLINK_
    NOFOLLOW): a last symbolic link is EOPNOTSUPP, as Linux's fchmodat
-   and this utimensat (a link's own mode and times cannot be set). */
+   (a link's mode cannot be set). */
 static int at(int dirfd, const char *path, char *abs, int nofollow)
 {
 	struct stat st;
@@ -59,7 +56,7 @@ int fchmodat(int dirfd, const char *path, mode_t mode, int flag)
 		return ret(-EINVAL);
 	if (at(dirfd, path, abs, flag & AT_SYMLINK_NOFOLLOW) < 0)
 		return -1;
-	return ret(syscall3(SYS_file_setattr, abs, mode & 07777, 0));
+	return ret(syscall4(SYS_file_setattr, abs, mode & 07777, 0, 0));
 }
 
 int chmod(const char *path, mode_t mode)
@@ -70,7 +67,7 @@ int chmod(const char *path, mode_t mode)
 int fchmod(int fd, mode_t mode)
 {
 	FENCED(fchmod(fd, mode));
-	int k = kfd_of(fd);
+	int k = __fd_kfd_or_pipe(fd);         /* (a pipe's mode too, as Linux keeps it) */
 	return k < 0 ? -1 : ret(syscall3(SYS_file_fsetattr, k, mode & 07777, 0));
 }
 
@@ -78,8 +75,16 @@ int linkat(int fromfd, const char *from, int tofd, const char *to, int flag)
 {
 	FENCED(linkat(fromfd, from, tofd, to, flag));
 	char a[PATH_MAX], b[PATH_MAX];
-	if (flag & ~AT_SYMLINK_FOLLOW)
+	if (flag & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return ret(-EINVAL);
+	if ((flag & AT_EMPTY_PATH) && from && !from[0] && fromfd != AT_FDCWD) {
+		int k = __fd_kfd_or_pipe(fromfd);    /* (Linux: root's CAP_DAC_READ_SEARCH) */
+		if (k < 0 || abs_path_at(tofd, to, b) < 0)
+			return -1;
+		return ret(syscall2(SYS_file_flink, k, b));
+	}
+	if ((flag & AT_EMPTY_PATH) && from && !from[0])
+		from = ".";                  /* (the working directory: EPERM) */
 	if (abs_path_at(fromfd, from, a) < 0 || abs_path_at(tofd, to, b) < 0)
 		return -1;
 	return ret(syscall3(SYS_file_link, a, b, !!(flag & AT_SYMLINK_FOLLOW)));
@@ -92,24 +97,23 @@ int link(const char *from, const char *to)
 	return linkat(AT_FDCWD, from, AT_FDCWD, to, 0);
 }
 
-/* ts (0: both now) as the kernel's times: 0, or -1 with EINVAL. A time
-   before 1970 is held to 0 (this ext2 keeps 0 .. 2^32 - 1). */
+/* ts (0: both now) as the kernel's times: 0, or -1 with EINVAL. The
+   kernel holds each to what the inode keeps (kernel/ext2time.c). */
 static int ktimes(const struct timespec ts[2], struct ktimes *k)
 {
-	int64_t v[2] = { KT_NOW, KT_NOW };
+	int64_t s[2] = { 0, 0 }, ns[2] = { KT_NOW, KT_NOW };
 	for (int i = 0; ts && i < 2; i++) {
 		if (ts[i].tv_nsec == UTIME_NOW)
 			continue;
 		if (ts[i].tv_nsec == UTIME_OMIT)
-			v[i] = KT_OMIT;
+			ns[i] = KT_OMIT;
 		else if (ts[i].tv_nsec < 0 || ts[i].tv_nsec >= 1000000000L) {
 			errno = EINVAL;
 			return -1;
 		} else
-			v[i] = ts[i].tv_sec < 0 ? 0 : ts[i].tv_sec;
+			s[i] = ts[i].tv_sec, ns[i] = ts[i].tv_nsec;
 	}
-	k->atime = v[0];
-	k->mtime = v[1];
+	*k = (struct ktimes){ s[0], s[1], ns[0], ns[1] };
 	return 0;
 }
 
@@ -119,7 +123,7 @@ int futimens(int fd, const struct timespec ts[2])
 	struct ktimes k;
 	if (ktimes(ts, &k) < 0)
 		return -1;
-	int kf = kfd_of(fd);
+	int kf = __fd_kfd_or_pipe(fd);
 	return kf < 0 ? -1 : ret(syscall3(SYS_file_fsetattr, kf, FA_KEEP, &k));
 }
 
@@ -132,9 +136,10 @@ int utimensat(int dirfd, const char *path, const struct timespec ts[2], int flag
 		return ret(-EINVAL);
 	if (!path)
 		return futimens(dirfd, ts);  /* (Linux's syscall: the descriptor itself) */
-	if (ktimes(ts, &k) < 0 || at(dirfd, path, abs, flag & AT_SYMLINK_NOFOLLOW) < 0)
+	if (ktimes(ts, &k) < 0 || at(dirfd, path, abs, 0) < 0)
 		return -1;
-	return ret(syscall3(SYS_file_setattr, abs, FA_KEEP, &k));
+	return ret(syscall4(SYS_file_setattr, abs, FA_KEEP, &k,
+			    flag & AT_SYMLINK_NOFOLLOW ? FA_NOFOLLOW : 0));
 }
 
 int utimes(const char *path, const struct timeval tv[2])

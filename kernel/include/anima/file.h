@@ -22,22 +22,28 @@
 #define FLINK_MAX     4096    /* a symbolic link's target, with a NUL (-ENAMETOOLONG) */
 
 /* SYS_file_setattr and SYS_file_fsetattr: the times to set, seconds since
-   1970 (held to 0 .. 2^31-1: ext2's signed 32 bits; the large inode's
-   extra nanosecond and epoch field is cleared), or KT_NOW (the kernel's
-   clock now, as its writes stamp files) or KT_OMIT (keep it) */
+   1970 (signed) and nanoseconds, or KT_NOW in the nanoseconds (the
+   realtime clock now, as the kernel's writes stamp files) or KT_OMIT
+   (keep it); other nanoseconds past 999999999: -EINVAL. A time is held to
+   what the inode keeps (kernel/ext2time.c): with room for the large
+   inode's extra fields 1901..2446 and nanoseconds, else whole seconds of
+   1901..2038, as Linux does. */
 struct ktimes {
 	int64_t atime, mtime;
+	int64_t atime_ns, mtime_ns;
 };
-#define KT_NOW  (-1)
-#define KT_OMIT (-2)
+#define KT_NOW  ((1L << 30) - 1)
+#define KT_OMIT ((1L << 30) - 2)
 #define FA_KEEP 0xffffffffUL  /* mode: keep the permission bits */
+#define FA_NOFOLLOW 1         /* SYS_file_setattr's and SYS_file_chown's flag: a last link itself */
 
 struct kstat {
 	uint64_t ino, size;
 	uint64_t blocks;          /* 512-byte units allocated */
 	uint32_t mode, nlink;     /* mode: S_IF* type bits and permissions, as on disk */
 	uint32_t uid, gid;
-	uint32_t atime, mtime, ctime;   /* seconds since 1970 */
+	int64_t atime, mtime, ctime;   /* seconds since 1970, signed */
+	uint32_t atime_ns, mtime_ns, ctime_ns;
 	uint32_t blksize;
 };
 

@@ -148,6 +148,14 @@
                                of the moment; a clock set (SYS_clockset) during the wait ends it with 0,
                                so the caller, whose word still holds, waits again at the new offset
                                (kernel/rtclock.c) */
+#define SYS_file_chown  76  /* (path or 0, fd, uid, gid, flags) -> 0: the owner and group of the file at
+                               path (a last link followed unless FA_NOFOLLOW in flags), or with path
+                               0 of fd's; uid or gid 0xffffffff keeps it, past 32 bits -EINVAL. Sets
+                               ctime and, on all but a directory, clears set-user-ID (and set-group-ID
+                               if group-exec is set), as Linux does for root (kernel/sysown.c) */
+#define SYS_file_flink  77  /* (fd, to) -> 0: a hard link `to` of the file fd names (linkat's
+                               AT_EMPTY_PATH); -ENOENT if it has no link left, -EPERM for a directory,
+                               -EXDEV for a pipe or the console, -EEXIST, -EMLINK */
 #define SYS_file_setfl  60  /* (fd, FO_APPEND or 0) -> 0: fcntl(F_SETFL)'s O_APPEND, on the open file, so
                                every descriptor naming it (dup's, a fork's child's) sees it; -EBADF,
                                -EINVAL for other bits */
@@ -185,10 +193,11 @@
 #define SYS_file_rename 112 /* (from, to) -> 0 */
 #define SYS_file_lstat  113 /* (path, struct kstat *) -> 0; a last symbolic link itself */
 #define SYS_file_readlink 114 /* (path, buf, n) -> bytes of the link's target copied (no NUL) */
-#define SYS_file_setattr 115 /* (path, mode or FA_KEEP, const struct ktimes *t or 0) -> 0: the file's
+#define SYS_file_setattr 115 /* (path, mode or FA_KEEP, const struct ktimes *t or 0, flags) -> 0: the file's
                                permission bits (mode & 07777; its type never changes) and/or its
-                               atime and mtime; ctime set either way; a last symbolic link followed.
-                               -EINVAL for other mode bits (kernel/sysmode.c) */
+                               atime and mtime; ctime set either way; a last symbolic link followed,
+                               or with FA_NOFOLLOW in flags set itself. -EINVAL for other mode bits
+                               or flags (kernel/sysmode.c) */
 #define SYS_file_fsetattr 116 /* (fd, mode or FA_KEEP, t or 0) -> 0: the same on fd's file (an unlinked
                                one too); -EBADF, -EINVAL for a pipe, the console or /dev/null */
 #define SYS_file_link   117 /* (from, to, follow) -> 0: a hard link `to` of from's file (a last symbolic

@@ -14,4 +14,4 @@ from helpers import PACKAGES, self_test
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_libcstd(boot, pkg, smp):
-    self_test(boot, "libcstd", pkg, smp, 27)
+    self_test(boot, "libcstd", pkg, smp, 39)

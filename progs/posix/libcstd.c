@@ -7,7 +7,11 @@
  * characters are read, and end of input before the first conversion is
  * EOF (C11 7.21.6.2); stat and lstat of /dev/null (a character device)
  * and ENOTDIR for a path beneath it; a robust mutex its holder destroys
- * (0, as glibc), after which its holder's exit leaves that memory alone.
+ * (0, as glibc), after which its holder's exit leaves that memory alone;
+ * a fork from a thread other than main, whose child must find its own
+ * thread-local storage (the kernel gave it the FS base its VP had when
+ * it last left a CPU: another thread's, or none); printf's '#' flag on a
+ * zero (no "0x"; one octal 0) and precisions past 40 digits (clamped).
  * One @result {"name": "libcstd", "checks": N, "failures": F}.
  */
 #define _GNU_SOURCE
@@ -15,9 +19,11 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <animalib/result.h>
 #define CHECK_NAME "libcstd"
@@ -136,11 +142,61 @@ static void robust(void)
 	CHECK(same);                          /* its exit did not unlock it as owner-dead */
 }
 
+static int same(const char *fmt, double d, int i, const char *want)
+{
+	char b[1200];
+	int n = fmt[strlen(fmt) - 1] == 'f' ? snprintf(b, sizeof b, fmt, d) : snprintf(b, sizeof b, fmt, i);
+	return n == (int)strlen(want) && !strcmp(b, want);
+}
+
+static void formats(void)
+{
+	CHECK(same("%#x", 0, 0, "0"));
+	CHECK(same("%#.0x", 0, 0, ""));
+	CHECK(same("%#X", 0, 255, "0XFF"));
+	CHECK(same("%#o", 0, 0, "0"));
+	CHECK(same("%#.0o", 0, 0, "0"));
+	CHECK(same("%#o", 0, 8, "010"));
+	CHECK(same("%#.4o", 0, 8, "0010"));
+	/* 0.1 as a double is exactly this 55-digit fraction */
+	CHECK(same("%.60f", 0.1, 0, "0.100000000000000005551115123125782702118158340454101562500000"));
+	char b[1200];
+	CHECK(snprintf(b, sizeof b, "%.1074f", 0x1p-1074) == 1076 && b[1075] != '0');
+}
+
+/* A thread forks; the child checks its TLS (a __thread variable and
+   errno) and says what it found in its exit status. */
+static __thread int mine = 40;
+
+static void *forker(void *arg)
+{
+	(void)arg;
+	mine = 41;
+	pid_t p = fork();
+	if (p == 0) {
+		errno = 0;
+		_exit(mine == 41 && !errno && ++mine == 42 ? 42 : 1);
+	}
+	int st = -1;
+	return (void *)(intptr_t)(p > 0 && waitpid(p, &st, 0) == p && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
+static void forks(void)
+{
+	pthread_t t;
+	void *r = 0;
+	CHECK(pthread_create(&t, 0, forker, 0) == 0 && pthread_join(t, &r) == 0);
+	CHECK((intptr_t)r == 42);
+	CHECK(mine == 40);                    /* main's own copy */
+}
+
 int main(void)
 {
+	forks();                              /* first: the fork comes before any VP left a CPU */
 	streams();
 	devnull();
 	robust();
+	formats();
 	struct result r;
 	result_begin(&r, "libcstd");
 	result_int(&r, "checks", checks);

@@ -55,7 +55,7 @@ static int fmt_uint(fmt_put_fn put, void *arg, const struct spec *sp,
 {
 	char buf[24];
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	int n = 0;
+	int n = 0, nz = v != 0;
 	if (v == 0 && sp->prec == 0)
 		n = 0;
 	else
@@ -70,10 +70,10 @@ static int fmt_uint(fmt_put_fn put, void *arg, const struct spec *sp,
 		prefix = "+";
 	else if (sp->space && base == 10)
 		prefix = " ";
-	else if (sp->alt && base == 16)
-		prefix = upper ? "0X" : "0x";
-	else if (sp->alt && base == 8)
-		prefix = "0";
+	else if (sp->alt && base == 16 && nz)
+		prefix = upper ? "0X" : "0x";     /* (C: only for a nonzero value) */
+	else if (sp->alt && base == 8 && (n == 0 || (nz && sp->prec <= n)))
+		prefix = "0";                     /* a first digit 0, unless there is one */
 	return pad_out(put, arg, sp, prefix, buf + sizeof buf - n, n);
 }
 
@@ -86,7 +86,7 @@ static int fmt_uint(fmt_put_fn put, void *arg, const struct spec *sp,
  * ~1130 bits (a subnormal times 10^324), hence BIG_LIMBS.
  */
 #define BIG_LIMBS 40
-#define FMT_MAXPREC 40          /* larger precisions are clamped */
+#define FMT_MAXPREC 1100        /* larger precisions are clamped: past any double's exact digits (1074) */
 #define FMT_MAXDIG (309 + FMT_MAXPREC + 2)
 
 #include <animacom/big.h>

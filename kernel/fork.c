@@ -100,12 +100,21 @@ static long copy_space(struct space *sp, struct space *ch)
 }
 
 /* The child's VP resumes where the caller is: its registers, FPU state
-   and FS base, with 0 as the call's result. */
+   and FS base, with 0 as the call's result. The FS base is the live one:
+   self->fs_base is only what it was when the VP last left a CPU, and
+   user code switches it since (wrfsbase at each thread switch), so a
+   fork from a thread other than the one the VP ran then gave the child
+   another thread's TLS (or none). */
 static void copy_context(struct vp *self, struct vp *v)
 {
 	*v->tf = *self->tf;
 	v->tf->rax = 0;
-	v->fs_base = self->fs_base;
+	uint64_t fs = rdmsr(MSR_FS_BASE);    /* (the caller's, live: the kernel leaves FS alone) */
+	if ((uint64_t)((int64_t)(fs << 16) >> 16) != fs) {
+		v->bad_fs = fs;              /* never loaded: the child dies at its first return, as sched.c does */
+		fs = 0;
+	}
+	v->fs_base = fs;
 	__asm__ volatile("fxsave64 (%0)" : : "r"(v->fpu) : "memory");   /* (the caller's, live) */
 }
 

@@ -194,7 +194,7 @@ void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip
 		return;
 	sp->kill_addr = addr;
 	sp->kill_rip = rip;
-	kprintf("%s[space %d]: killed: %s at %#lx, rip %#lx%s%s%s\n", sp->name, sp->id,
+	kprintf("%s[space %d]: killed: %s at 0x%lx, rip 0x%lx%s%s%s\n", sp->name, sp->id,
 		cause, addr, rip, *detail ? " (" : "", detail, *detail ? ")" : "");
 }
 
@@ -241,7 +241,7 @@ void space_finish(struct space *sp)
 		space_start(sp->exec_to);
 	} else if (sp->kill_cause)
 		kprintf("@exit {\"space\": %d, \"prog\": \"%s\", \"status\": %d, \"killed\": \"%s\", "
-			"\"addr\": \"%#lx\", \"rip\": \"%#lx\"}\n", sp->id, sp->name, sp->exit_status,
+			"\"addr\": \"0x%lx\", \"rip\": \"0x%lx\"}\n", sp->id, sp->name, sp->exit_status,
 			sp->kill_cause, sp->kill_addr, sp->kill_rip);
 	else
 		kprintf("@exit {\"space\": %d, \"prog\": \"%s\", \"status\": %d}\n",

@@ -57,8 +57,10 @@ int vasprintf(char **out, const char *fmt, va_list ap);
 
 int sscanf(const char *s, const char *fmt, ...) __SCANF(2, 3);
 int vsscanf(const char *s, const char *fmt, va_list ap);
-int scanf(const char *fmt, ...) __SCANF(1, 2);          /* at end of file: EOF; else ENOSYS */
+int scanf(const char *fmt, ...) __SCANF(1, 2);
 int fscanf(FILE *f, const char *fmt, ...) __SCANF(2, 3);
+int vscanf(const char *fmt, va_list ap);
+int vfscanf(FILE *f, const char *fmt, va_list ap);
 #undef __PRINTF
 #undef __SCANF
 

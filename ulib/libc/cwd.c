@@ -112,7 +112,11 @@ int abs_path_at(int dirfd, const char *path, char *out)
 	size_t n = strlen(out);
 	if (n > 1 && out[n - 1] == '/')
 		out[--n] = 0;
-	return join(out, n, path);
+	if (join(out, n, path) < 0)
+		return -1;
+	if (!strncmp(out, "/dev/null/", 10))
+		return fail(ENOTDIR);        /* /dev/null is no directory */
+	return 0;
 }
 
 int abs_path(const char *path, char *out)

@@ -308,30 +308,3 @@ ssize_t getline(char **line, size_t *cap, FILE *f)
 {
 	return getdelim(line, cap, '\n', f);
 }
-
-/* scanf from a stream is not here yet (sscanf is, scanf.c): at end of
-   file the answer is EOF (stdin while it is the console's); with input
-   waiting, ENOSYS and the input left as it was. */
-static int no_scanf(FILE *f)
-{
-	flockfile(f);
-	int c = getc_locked(f), r = EOF;
-	if (c != EOF) {
-		f->back[f->nback++] = (unsigned char)c;
-		r = bad(f, ENOSYS);
-	}
-	funlockfile(f);
-	return r;
-}
-
-int scanf(const char *fmt, ...)
-{
-	(void)fmt;
-	return no_scanf(stdin);
-}
-
-int fscanf(FILE *f, const char *fmt, ...)
-{
-	(void)fmt;
-	return no_scanf(f);
-}

@@ -4,7 +4,14 @@
  * j z t L. Integers go through strtoull/strtoll, floats through strtod,
  * on a copy of at most `width` characters when a width is given.
  * Returns the number of assignments, or EOF if the input ended before
- * the first conversion.
+ * the first conversion completed. One engine reads strings and streams
+ * (fscanf, scanf, vfscanf, vscanf) through `struct src`: it looks one
+ * character ahead, and a stream gets that character back (ungetc) when
+ * the scan stops, so a matching failure leaves it unread (C11 7.21.6.2).
+ * A number's input item is gathered first (gather()): the longest run
+ * that is a number or can still begin one (C11 7.21.6.2p9), then
+ * converted; an item that is only a beginning ("0x", "1e+") is a
+ * matching failure, its characters read, as musl and the standard do.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,28 +58,115 @@ static const char *set_parse(const char *f, unsigned char in[256])
 	return f;
 }
 
-int vsscanf(const char *str, const char *f, va_list ap0)
+/* The input: a string (s) or a stream (f, with c its looked-at
+   character, NONE when none is). n counts the characters taken (%n). */
+#define NONE (-2)
+struct src {
+	const char *s;
+	FILE *f;
+	int c;
+	size_t n;
+	int eof;      /* an input failure: the input ended where one was needed */
+};
+
+static int peek(struct src *in)
+{
+	if (!in->f)
+		return *in->s ? (unsigned char)*in->s : EOF;
+	if (in->c == NONE)
+		in->c = fgetc(in->f);
+	return in->c;
+}
+
+static void take(struct src *in)
+{
+	if (in->f)
+		in->c = NONE;
+	else
+		in->s++;
+	in->n++;
+}
+
+static void skip_space(struct src *in)
+{
+	while (peek(in) != EOF && isspace(peek(in)))
+		take(in);
+}
+
+/* Whether c may extend the number in b[0..k) (base 0: an integer's
+   base from its prefix; 'f': a float). */
+static int fits(const char *b, size_t k, int c, int base)
+{
+	size_t i = k && (b[0] == '+' || b[0] == '-');
+	if (k == i && (c == '+' || c == '-'))
+		return k == 0;
+	int hex = k >= i + 2 && b[i] == '0' && (b[i + 1] == 'x' || b[i + 1] == 'X');
+	if (k == i + 1 && b[i] == '0' && (c == 'x' || c == 'X'))
+		return base == 0 || base == 16 || base == 'f';
+	if (base != 'f') {
+		int b2 = base ? base : hex ? 16 : k > i && b[i] == '0' ? 8 : 10;
+		int d = isdigit(c) ? c - '0' : isalpha(c) ? tolower(c) - 'a' + 10 : 99;
+		return d < b2;
+	}
+	if (k > i && isalpha((unsigned char)b[i]) && !hex) {   /* inf, infinity, nan */
+		const char *w = tolower((unsigned char)b[i]) == 'n' ? "nan" : "infinity";
+		return k - i < strlen(w) && tolower(c) == w[k - i];
+	}
+	if (k == i)
+		return isdigit(c) || c == '.' || tolower(c) == 'i' || tolower(c) == 'n';
+	int e = hex ? 'p' : 'e', dot = 0, exp = 0, dig = 0;
+	for (size_t j = i + 2 * hex; j < k; j++) {
+		dot |= b[j] == '.';
+		exp |= tolower((unsigned char)b[j]) == e;
+		dig |= hex ? isxdigit((unsigned char)b[j]) : isdigit((unsigned char)b[j]);
+	}
+	char last = (char)tolower((unsigned char)b[k - 1]);
+	if (c == '+' || c == '-')
+		return last == e;
+	if (isdigit(c))
+		return 1;
+	if (c == '.')
+		return !dot && !exp;
+	if (tolower(c) == e)
+		return !exp && dig;
+	return hex && !exp && isxdigit(c);
+}
+
+/* A number's characters into b (at most w); their count. */
+static size_t gather(struct src *in, char *b, size_t w, int base)
+{
+	size_t k = 0;
+	int c;
+	while (k < w && (c = peek(in)) != EOF && fits(b, k, c, base)) {
+		b[k++] = (char)c;
+		take(in);
+	}
+	b[k] = 0;
+	return k;
+}
+
+static int scan(struct src *in, const char *f, va_list ap0)
 {
 	va_list ap;
 	va_copy(ap, ap0);
-	const char *s = str;
-	int n = 0, any = 0;
+	int n = 0, done = 0;
 	char tmp[400];
 	for (; *f; f++) {
 		if (isspace((unsigned char)*f)) {
-			while (isspace((unsigned char)*s))
-				s++;
+			skip_space(in);
 			continue;
 		}
 		if (*f != '%' || f[1] == '%') {
-			if (*f == '%')
+			if (*f == '%') {
 				f++;
-			if (*f == '%')
-				while (isspace((unsigned char)*s))
-					s++;
-			if (*s != *f)
+				skip_space(in);
+			}
+			int c = peek(in);
+			if (c == EOF)
+				in->eof = 1;
+			if (c != (unsigned char)*f)
 				goto out;
-			s++;
+			take(in);
 			continue;
 		}
 		f++;
@@ -96,59 +190,65 @@ int vsscanf(const char *str, const char *f, va_list ap0)
 			break;
 		if (c == 'n') {
 			if (!skip)
-				store_int(&ap, len, (uint64_t)(s - str));
+				store_int(&ap, len, (uint64_t)in->n);
 			continue;
 		}
 		if (c != 'c' && c != '[')
-			while (isspace((unsigned char)*s))
-				s++;
-		if (!*s)
+			skip_space(in);
+		if (peek(in) == EOF) {
+			in->eof = 1;
 			goto out;      /* input failure */
-		any = 1;
+		}
 		if (c == 'c') {
-			size_t w = width ? width : 1;
-			if (strnlen(s, w) < w)
+			size_t w = width ? width : 1, k = 0;
+			char *d = skip ? 0 : va_arg(ap, char *);
+			for (; k < w && peek(in) != EOF; k++, take(in))
+				if (d)
+					d[k] = (char)peek(in);
+			if (k < w) {
+				in->eof = 1;
 				goto out;
-			if (!skip)
-				memcpy(va_arg(ap, char *), s, w), n++;
-			s += w;
+			}
+			n += !skip;
+			done++;
 			continue;
 		}
 		if (c == 's' || c == '[') {
-			unsigned char in[256];
+			unsigned char set[256];
 			if (c == '[')
-				f = set_parse(f + 1, in);
+				f = set_parse(f + 1, set);
 			else
 				for (int i = 0; i < 256; i++)
-					in[i] = i && !isspace(i);
-			const char *p = s;
-			while (*p && in[(unsigned char)*p] && (!width || (size_t)(p - s) < width))
-				p++;
-			if (p == s)
-				goto out;
-			if (!skip) {
-				char *d = va_arg(ap, char *);
-				memcpy(d, s, (size_t)(p - s));
-				d[p - s] = 0;
-				n++;
+					set[i] = i && !isspace(i);
+			char *d = skip ? 0 : va_arg(ap, char *);
+			size_t k = 0;
+			int ch;
+			while ((ch = peek(in)) != EOF && set[ch] && (!width || k < width)) {
+				if (d)
+					d[k] = (char)ch;
+				k++;
+				take(in);
 			}
-			s = p;
+			if (k == 0)
+				goto out;      /* matching failure */
+			if (d)
+				d[k] = 0;
+			n += !skip;
+			done++;
 			continue;
 		}
-		/* Numbers: parse from s, or from a copy cut at the width. */
-		const char *src = s;
-		if (width) {
-			size_t w = width < sizeof tmp - 1 ? width : sizeof tmp - 1;
-			w = strnlen(s, w);
-			memcpy(tmp, s, w);
-			tmp[w] = 0;
-			src = tmp;
-		}
+		/* Numbers: gather the characters, then convert them. */
+		int isf = strchr("eEfFgGaA", c) != 0;
+		if (!isf && !strchr("diuoxXp", c))
+			goto out;      /* unknown conversion */
+		int base = isf ? 'f' : c == 'd' || c == 'u' ? 10 : c == 'o' ? 8 : c == 'i' ? 0 : 16;
+		size_t w = width && width < sizeof tmp - 1 ? width : sizeof tmp - 1;
+		size_t k = gather(in, tmp, w, base);
 		char *end;
-		if (strchr("eEfFgGaA", c)) {
-			double v = strtod(src, &end);
-			if (end == src)
-				goto out;
+		if (isf) {
+			double v = strtod(tmp, &end);
+			if (k == 0 || end != tmp + k)
+				goto out;      /* matching failure, its characters read */
 			if (!skip) {
 				if (len == L)
 					*va_arg(ap, double *) = v;
@@ -158,11 +258,10 @@ int vsscanf(const char *str, const char *f, va_list ap0)
 					*va_arg(ap, float *) = (float)v;
 				n++;
 			}
-		} else if (strchr("diuoxXp", c)) {
-			int base = c == 'd' || c == 'u' ? 10 : c == 'o' ? 8 : c == 'i' ? 0 : 16;
-			uint64_t v = c == 'd' || c == 'i' ? (uint64_t)strtoll(src, &end, base)
-						 : strtoull(src, &end, base);
-			if (end == src)
+		} else {
+			uint64_t v = c == 'd' || c == 'i' ? (uint64_t)strtoll(tmp, &end, base)
+						 : strtoull(tmp, &end, base);
+			if (k == 0 || end != tmp + k)
 				goto out;
 			if (!skip) {
 				if (c == 'p')
@@ -171,13 +270,20 @@ int vsscanf(const char *str, const char *f, va_list ap0)
 					store_int(&ap, len, v);
 				n++;
 			}
-		} else
-			goto out;      /* unknown conversion */
-		s += end - src;
+		}
+		done++;
 	}
 out:
 	va_end(ap);
-	return n == 0 && !any && !*s ? EOF : n;
+	if (in->f && in->c != NONE && in->c != EOF)
+		ungetc(in->c, in->f);
+	return in->eof && done == 0 ? EOF : n;
+}
+
+int vsscanf(const char *str, const char *f, va_list ap)
+{
+	struct src in = { .s = str, .c = NONE };
+	return scan(&in, f, ap);
 }
 
 int sscanf(const char *s, const char *f, ...)
@@ -185,6 +291,38 @@ int sscanf(const char *s, const char *f, ...)
 	va_list ap;
 	va_start(ap, f);
 	int r = vsscanf(s, f, ap);
+	va_end(ap);
+	return r;
+}
+
+int vfscanf(FILE *fp, const char *f, va_list ap)
+{
+	struct src in = { .f = fp, .c = NONE };
+	flockfile(fp);
+	int r = scan(&in, f, ap);
+	funlockfile(fp);
+	return r;
+}
+
+int fscanf(FILE *fp, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	int r = vfscanf(fp, f, ap);
+	va_end(ap);
+	return r;
+}
+
+int vscanf(const char *f, va_list ap)
+{
+	return vfscanf(stdin, f, ap);
+}
+
+int scanf(const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	int r = vfscanf(stdin, f, ap);
 	va_end(ap);
 	return r;
 }

@@ -150,9 +150,23 @@ int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a)
 	return 0;
 }
 
+static void robust_drop(pthread_mutex_t *m, struct thread *self);
+
+/* EBUSY while held, but a robust mutex the caller holds, no one waiting,
+   may be destroyed (0, as glibc, which never refuses a robust one):
+   it leaves the caller's robust list first, so its exit does not touch
+   the memory after. */
 int pthread_mutex_destroy(pthread_mutex_t *m)
 {
-	return m->__state != mx_base(m) ? EBUSY : 0;
+	int base = mx_base(m);
+	struct thread *self = thread_self();
+	if (m->__robust && base && m->__owner == self && m->__state == base + 1) {
+		robust_drop(m, self);
+		m->__owner = 0;
+		m->__count = 0;
+		m->__state = base;
+	}
+	return m->__state != base ? EBUSY : 0;
 }
 
 /* Ceiling: raise the caller before it contends (prio reads t->prio). */

@@ -206,15 +206,38 @@ void space_signal(struct space *sp, int signo)
 		kprintf("%s[space %d]: killed: signal %d\n", sp->name, sp->id, signo);
 }
 
-/* Who adopts the children of sp, which is ending: space 1, the boot's
-   first program (Linux's init), while it lives, else nobody (the kernel
-   collects them at their end). table_lock held; space 1's own
-   space_finish, which comes after its state left SP_ALIVE, passes its
-   children on in turn. */
-static struct space *adopter(struct space *sp)
+/* Who adopts the children of sp, which is ending (par: its parent): the
+   nearest living ancestor that asked to (SYS_subreaper, Linux's
+   PR_SET_CHILD_SUBREAPER), else space 1, the boot's first program, if it
+   asked (it is then Linux's init), else nobody: the kernel collects them
+   at their end. Opt-in, because a boot program is an ordinary program:
+   on Linux its grandchildren go to an init that is not it, so a wait of
+   its own must not get them (nor may their zombies fill its MAXCHILD).
+   table_lock held; a parent link always names a space not yet through
+   space_finish, which relinks its children first. */
+static struct space *adopter(struct space *sp, struct space *par)
 {
+	for (struct space *a = par; a; a = a->parent)
+		if (a->subreaper && a->state == SP_ALIVE)
+			return a;
 	struct space *init = space_lookup(1);
-	return init && init != sp && init->state == SP_ALIVE ? init : 0;
+	return init && init != sp && init->subreaper && init->state == SP_ALIVE ? init : 0;
+}
+
+/* (on): the caller adopts its descendants' orphans (1) or not (0); 2
+   reads the flag. */
+long sys_subreaper(uint64_t on, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	struct space *me = myvp()->space;
+	if (on > 2)
+		return -EINVAL;
+	spin_lock(&table_lock);
+	long r = on == 2 ? me->subreaper : 0;
+	if (on < 2)
+		me->subreaper = (int)on;
+	spin_unlock(&table_lock);
+	return r;
 }
 
 /* Space 1 adopted ch: a zombie already through space_finish tells it at
@@ -257,12 +280,12 @@ void space_finish(struct space *sp)
 	sp->psig.ended = 1;
 	if (par && psig_child_end(sp) && !sp->nwaiters)
 		sp->parent = 0;          /* its parent ignores SIGCHLD: collected now (psig.c) */
-	struct space *init = adopter(sp);
+	struct space *init = adopter(sp, par);
 	for (int i = 0; i < MAXSPACE; i++) {       /* orphan our children */
 		struct space *ch = table[i];
 		if (ch && ch->parent == sp) {
 			ch->parent = init;
-			ch->orphaned = 1;        /* its getppid is 1 from now on (INFO_PARENT) */
+			ch->orphaned = !init;    /* getppid: its adopter's id, else 1 (INFO_PARENT) */
 			if (init ? adopt_zombie(ch) : ch->state == SP_DEAD) {
 				table[i] = 0;
 				ch->parent = 0;

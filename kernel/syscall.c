@@ -26,7 +26,7 @@ SYSDECL(fmap); SYSDECL(msync);
 SYSDECL(file_lstat); SYSDECL(file_readlink); SYSDECL(file_statfs);
 SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_leave);
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
-SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(sigexec); SYSDECL(alarmexec); SYSDECL(itimerexec);
+SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(sigexec); SYSDECL(alarmexec); SYSDECL(itimerexec); SYSDECL(subreaper);
 SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special); SYSDECL(file_setfl);
 SYSDECL(clockset); SYSDECL(file_write_where); SYSDECL(futex_wait_rt);
 SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
@@ -67,6 +67,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_sigexec] = sys_sigexec,
 	[SYS_alarmexec] = sys_alarmexec,
 	[SYS_itimerexec] = sys_itimerexec,
+	[SYS_subreaper] = sys_subreaper,
 	[SYS_clockset] = sys_clockset,
 	[SYS_futex_wait_rt] = sys_futex_wait_rt,
 	[SYS_vp_create] = sys_vp_create,

@@ -239,6 +239,7 @@ struct space {
 	int stopped, stop_busy, stopev, stopsig;
 	int orphaned;                /* its parent ended first: getppid says 1, as Linux's reaper (table_lock) */
 	int root;                    /* the boot program it comes from, which an adoption keeps (table_lock) */
+	int subreaper;               /* it adopts its descendants' orphans (SYS_subreaper; table_lock) */
 	uint64_t stopseq, stoptold;  /* stops and continues so far; the last one told */
 	struct vp *stopq, *stopwait;
 };

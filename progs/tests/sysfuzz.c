@@ -1707,6 +1707,8 @@ static void do_psig(struct fz *f)
 		}
 		issue(f, K_psig, SYS_alarmexec, 0, 0, 0, 0, 0, 0, 0);
 		issue(f, K_psig, SYS_itimerexec, 0, 0, 0, 0, 0, 0, 0);
+		issue(f, K_psig, SYS_subreaper, rand_below(&f->st, 4), 0, 0, 0, 0, 0, 0);
+		issue(f, K_psig, SYS_subreaper, 0, 0, 0, 0, 0, 0, 0);
 		break;
 	case 0: {
 		if (sig == 17)
@@ -1798,7 +1800,7 @@ static void do_raw(struct fz *f)
 		{ SYS_pipe, K_pipe },
 		{ SYS_pipe_wait, K_pipe }, { SYS_file_special, K_pipe }, { SYS_file_setfl, K_pipe },
 		{ SYS_file_write_where, K_pipe },
-		{ SYS_alarmexec, K_psig }, { SYS_itimerexec, K_psig }, { SYS_lock, K_lock }, { SYS_lock_wait, K_lock },
+		{ SYS_alarmexec, K_psig }, { SYS_itimerexec, K_psig }, { SYS_subreaper, K_psig }, { SYS_lock, K_lock }, { SYS_lock_wait, K_lock },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {

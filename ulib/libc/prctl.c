@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <string.h>
 #include <errno.h>
+#include <anima/syscall.h>
+#include <animart/sys.h>
 
 int prctl(int option, ...)
 {
@@ -19,6 +21,15 @@ int prctl(int option, ...)
 		strncpy(name, arg, sizeof name - 1);
 		name[sizeof name - 1] = 0;
 		return pthread_setname_np(pthread_self(), name) ? (errno = EINVAL, -1) : 0;
+	}
+	case PR_SET_CHILD_SUBREAPER:         /* (any nonzero value: on) */
+		return (int)syscall1(SYS_subreaper, arg != 0);
+	case PR_GET_CHILD_SUBREAPER: {
+		long r = syscall1(SYS_subreaper, 2);
+		if (r < 0 || !arg)
+			return errno = EFAULT, -1;
+		*(int *)arg = (int)r;
+		return 0;
 	}
 	case PR_GET_NAME:
 		memset(arg, 0, 16);

@@ -135,6 +135,11 @@
                                one's processor time left, ns (0: disarmed), and period, ns, the new
                                image's (INFO_ITIMEREXEC); all 0 forgets them. Kept as given up to
                                2^62 (psigexec.c) */
+#define SYS_subreaper   75  /* (on) -> 0: on 1 the caller adopts the orphans of its descendants (Linux's
+                               PR_SET_CHILD_SUBREAPER; space 1, a boot's first program, then adopts
+                               every orphan the nearest living subreaper does not, as Linux's init),
+                               on 0 it stops; on 2 -> the caller's flag, 0 or 1; -EINVAL otherwise.
+                               Without one an orphan is nobody's: the kernel collects it (space.c) */
 
 #define SYS_clockset    59  /* (sec, nsec) -> 0: CLOCK_REALTIME is that time now, for every space (any may
                                set it; kernel/rtclock.c); -EINVAL for sec > RT_SEC_MAX or nsec >= 1e9.

@@ -1,6 +1,7 @@
 /* <sys/prctl.h>: Linux's prctl, of which a thread program uses the name
    of the calling thread (PR_SET_NAME, PR_GET_NAME: the name that
-   pthread_setname_np and pthread_getname_np see; ulib/posix/prctl.c).
+   pthread_setname_np and pthread_getname_np see; ulib/libc/prctl.c) and
+   PR_SET_CHILD_SUBREAPER / PR_GET_CHILD_SUBREAPER (SYS_subreaper).
    Other options are EINVAL, Linux's answer for an option it lacks. */
 #ifndef ULIB_SYS_PRCTL_H
 #define ULIB_SYS_PRCTL_H
@@ -13,6 +14,8 @@
 #define PR_GET_NAME       16
 #define PR_SET_TIMERSLACK 29
 #define PR_GET_TIMERSLACK 30
+#define PR_SET_CHILD_SUBREAPER 36
+#define PR_GET_CHILD_SUBREAPER 37
 #define PR_SET_NO_NEW_PRIVS 38
 #define PR_GET_NO_NEW_PRIVS 39
 

@@ -712,7 +712,11 @@ long space_wait(int id, int *ustatus, int posix)
 	ch->nwaiters++;
 	long r = id;
 	int stopst = -1;                 /* a stop or continue reported (pstop.c) */
-	while (ch->state != SP_DEAD || (posix & WAIT_NOEXIT)) {   /* (an end is no news to it) */
+	/* Ended means through space_finish's table step (psig.ended), not
+	   only SP_DEAD: that step passes ch's children on first, so a parent
+	   never collects a child whose orphans are not yet placed (Linux
+	   reparents before the parent can reap). It wakes ch's waiters. */
+	while (ch->state != SP_DEAD || !ch->psig.ended || (posix & WAIT_NOEXIT)) {   /* (an end is no news to it) */
 		if (me->state != SP_ALIVE) {       /* we are being killed */
 			r = -EINTR;
 			break;
@@ -783,15 +787,15 @@ long space_wait_any(int pgid, int options, int *ustatus)
 	struct space *me = self->space;
 	spin_lock(&table_lock);
 	for (;;) {
-		int any = 0, done = 0, reaps = psig_reaps(me);
+		int any = 0, done = 0;
 		for (int i = 0; i < MAXSPACE && !done; i++)
 			if (table[i] && table[i]->parent == me && (!pgid || table[i]->pgid == pgid)) {
 				any = 1;
-				/* (one that ended while we reap at the end, and is
-				   not through space_finish yet, is about to go:
-				   space_finish collects it and wakes us) */
+				/* (ended: through space_finish's table step, which
+				   places its orphans, collects it now if we reap at
+				   the end, and wakes us) */
 				if (table[i]->state == SP_DEAD && !table[i]->collected &&
-				    !(reaps && !table[i]->psig.ended) && !(how & WAIT_NOEXIT))
+				    table[i]->psig.ended && !(how & WAIT_NOEXIT))   /* (space_wait) */
 					done = table[i]->id;
 				else if ((how & (WAIT_STOP | WAIT_CONT)) && pstop_due(table[i], how, 0) >= 0)
 					done = table[i]->id;   /* stopped or continued (pstop.c) */
@@ -832,7 +836,7 @@ int space_child_ended(int id)
 	struct space *me = myvp()->space;
 	spin_lock(&table_lock);
 	struct space *ch = space_lookup(id);
-	int r = !ch || ch->parent != me ? -ECHILD : ch->state == SP_DEAD;
+	int r = !ch || ch->parent != me ? -ECHILD : ch->state == SP_DEAD && ch->psig.ended;
 	spin_unlock(&table_lock);
 	return r;
 }

@@ -2,8 +2,9 @@
  * File descriptors (docs/libc.md): a table of NFD entries, each the
  * console's input (always at end of file), the console's output,
  * /dev/null, or a kernel descriptor: one end of a pipe (the kernel's,
- * kernel/pipe.c; ulib/libc/pipe.c waits on it, its functions are weak
- * here, so a program that makes no pipe does not link them) or a file on
+ * kernel/pipe.c; ulib/libc/pipe.c waits on it, linked into every
+ * program: one that never calls pipe() still gets pipe ends from its
+ * parent across exec, as a shell's pipeline gives them) or a file on
  * the disk. 0 starts as the input, 1 and 2 as the output; dup,
  * dup2, dup3 and fcntl(F_DUPFD) copy an entry, open("/dev/null") and
  * pipe make them, close frees one. stdio's stdout and stderr write to what fds 1 and 2
@@ -38,11 +39,12 @@ struct fdent {
 };
 static int kref[MAXFILE_SPACE];      /* our descriptors per kernel descriptor */
 
-/* ulib/libc/pipe.c (weak: only pipe() makes a pipe descriptor) */
-__attribute__((weak)) void __pipe_changed(void);
-__attribute__((weak)) void __pipe_ready(int kfd, int w, int *ready, int *hup, int *shared);
-__attribute__((weak)) ssize_t __pipe_read(int kfd, void *buf, size_t n, int nonblock);
-__attribute__((weak)) ssize_t __pipe_write(int kfd, const void *buf, size_t n, int nonblock);
+/* ulib/libc/pipe.c (not weak: an exec'd program that never called pipe()
+   read its inherited pipe through a null pointer, killed at rip 0) */
+void __pipe_changed(void);
+void __pipe_ready(int kfd, int w, int *ready, int *hup, int *shared);
+ssize_t __pipe_read(int kfd, void *buf, size_t n, int nonblock);
+ssize_t __pipe_write(int kfd, const void *buf, size_t n, int nonblock);
 
 /* ulib/libc/flock.c */
 int __lock_fcntl(int fd, int cmd, struct flock *fl);

@@ -163,7 +163,7 @@ $(B)/libm.a: tools/mklibm.py $(MUSL_LIBC) Makefile
 UCFLAGS += -Iprogs/include
 NATIVE  := tests bench apps demos
 PSRCS   := $(wildcard $(patsubst %,progs/%/*.c,$(NATIVE)))
-XKINDS  := posix ported workloads
+XKINDS  := posix ported workloads bin
 XFILES  := $(wildcard $(patsubst %,progs/%/*.c,$(XKINDS)))
 XDIRS   := $(patsubst %/,%,$(sort $(dir $(wildcard $(patsubst %,progs/%/*/*.c,$(XKINDS))))))
 PROGS   := $(notdir $(PSRCS:.c=) $(XFILES:.c=) $(XDIRS))
@@ -186,6 +186,7 @@ $(foreach f,$(PSRCS),$(eval $(call prog_rule,$(f))))
 # with CFLAGS emptied first, so one folder's flags stay its own).
 PSTART := $(B)/u/ulib/pthread/pstart.c.o
 XCFLAGS_posix  :=
+XCFLAGS_bin    :=
 # workloads/: ours too, built for Linux as well (harness/linux.py); WL_ANIMA
 # tells progs/workloads/wl.h which system it is on.
 XCFLAGS_workloads := -DWL_ANIMA

@@ -28,23 +28,27 @@
 #include "disk.h"
 #include "ext2.h"
 
-/* A new image of program `name` (path or module) with argv: it, or 0 and
-   *err; 0 and *err 0 when the thread blocked (the call runs again). */
-static struct space *image(const char *name, int argc, char **argv, long *err)
+/* A new image of boot module `name` with argv: it, or 0 and *err. */
+static struct space *module_image(const char *name, int argc, char **argv, long *err)
 {
 	int e;
-	if (name[0] != '/') {
-		struct module *m = module_find(name);
-		if (!m || !strcmp(name, "ksyms")) {
-			*err = -ENOENT;
-			return 0;
-		}
-		struct elfsrc s;
-		elf_module_src(&s, P2V(m->start), m->end - m->start);
-		struct space *sp = space_build(name, &s, argc, argv, 1, 0, 0, &e);
-		*err = e;
-		return sp;
+	struct module *m = module_find(name);
+	if (!m || !strcmp(name, "ksyms")) {
+		*err = -ENOENT;
+		return 0;
 	}
+	struct elfsrc s;
+	elf_module_src(&s, P2V(m->start), m->end - m->start);
+	struct space *sp = space_build(name, &s, argc, argv, 1, 0, 0, &e);
+	*err = e;
+	return sp;
+}
+
+/* A new image of the program file at path with argv: it, or 0 and
+   *err; 0 and *err 0 when the thread blocked (the call runs again). */
+static struct space *file_image(const char *name, int argc, char **argv, long *err)
+{
+	int e;
 	if (!disk_blocks) {
 		*err = -ENOENT;
 		return 0;
@@ -68,6 +72,19 @@ static struct space *image(const char *name, int argc, char **argv, long *err)
 			return 0;
 		}
 	}
+}
+
+/* A new image of program `name` (path or module): a path /bin/NAME the
+   file system lacks is the module NAME (binpath.c). */
+static struct space *image(const char *name, int argc, char **argv, long *err)
+{
+	if (name[0] != '/')
+		return module_image(name, argc, argv, err);
+	struct space *sp = file_image(name, argc, argv, err);
+	const char *m;
+	if (!sp && *err == -ENOENT && (m = bin_module(name)))
+		sp = module_image(m, argc, argv, err);
+	return sp;
 }
 
 long sys_exec(uint64_t upath, uint64_t argc, uint64_t uargv, uint64_t ukeep, uint64_t nkeep, uint64_t uenvp)

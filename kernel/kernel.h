@@ -492,6 +492,10 @@ long spawn_file(const char *path, int argc, char **argv, const struct capent *ca
 long file_prog(struct fsctx *c, const char *path, struct inode *ip, struct elfsrc *s);
 const char *file_base(const char *path);
 
+/* binpath.c */
+const char *bin_module(const char *path);
+long bin_lookup(uint64_t upath, uint64_t ustat, long err);
+
 /* pgrp.c */
 long kill_many(int pid, int sig);
 

@@ -454,9 +454,11 @@ long sys_file_stat(ARGS)
 	struct inode ip;
 	int blocked;
 	long r = lookup(a0, &ip, &blocked);
+	struct kstat st;
+	if (r == -ENOENT || r == -ENODEV)
+		return bin_lookup(a0, a1, r);
 	if (r || blocked)
 		return r;
-	struct kstat st;
 	ext2_stat(&ip, &st);
 	return copyout(a1, &st, sizeof st);
 }

@@ -41,6 +41,8 @@ long sys_file_lstat(ARGS)
 		return -EFAULT;
 	struct inode ip;
 	long r = llookup(a0, &ip, 0);
+	if (r == -ENOENT || r == -ENODEV)
+		return bin_lookup(a0, a1, r);
 	if (r)
 		return r == -EBWAIT ? 0 : r;
 	struct kstat st;

@@ -140,9 +140,12 @@ static long spawn_args(uint64_t uprog, uint64_t argc, uint64_t uargv, uint64_t u
 	long r = args_copyin(uprog, argc, uargv, uenvp, &a);
 	if (r < 0)
 		return r;
+	const char *m;
 	if (a.name[0] == '/')
 		r = spawn_file(a.name, a.argc, a.v, caps, nhandles);
-	else
+	if (a.name[0] == '/' && r == -ENOENT && (m = bin_module(a.name)))
+		r = space_spawn(m, a.argc, a.v, myvp()->space, -1, 1, caps, nhandles);
+	else if (a.name[0] != '/')
 		r = space_spawn(a.name, a.argc, a.v, myvp()->space, -1, 1, caps, nhandles);
 	args_free(&a);
 	return r;

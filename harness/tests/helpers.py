@@ -69,6 +69,7 @@ def program_image(tmp_path, prog, files=None):
     tree = tmp_path / "tree"
     (tree / "bin").mkdir(parents=True)
     for path, data in (files or {}).items():
+        (tree / path).parent.mkdir(parents=True, exist_ok=True)
         (tree / path).write_bytes(data)
     (tree / "bin" / prog).write_bytes((BUILD / "progs" / prog).read_bytes())
     (tree / "bin" / prog).chmod(0o755)

@@ -84,14 +84,16 @@ def test_environment_passes_through_fork_exec_and_spawn(boot, image, pkg, smp):
 @pytest.mark.parametrize("pkg", PKGS)
 def test_path_search_follows_glibc(boot, image, pkg, smp):
     """/d1/same is envx (`envx N` exits 100+N), /d2/same hello (exits N),
-    /d3/same not executable, /d4/same not ELF: the first directory of PATH
-    that has the program runs it; EACCES is remembered and the search goes
-    on; ENOEXEC ends it (no shell); PATH unset is /bin:/usr/bin; a name
+    /d3/same not executable, /d4/same a "#!/bin/sh" script (exit 1): the
+    first directory of PATH that has the program runs it; EACCES is
+    remembered and the search goes on; a script runs by its "#!" line
+    (ulib/libc/script.c; before the shell, ENOEXEC ended the search);
+    PATH unset is /bin:/usr/bin; a name
     with '/' is not searched; an empty entry is the working directory."""
     r, res = run(boot, image, pkg, smp, "path")
     assert res["status"] == {
         "d1_d2": 101, "d2_d1": 2, "nodir_d2": 3, "eacces_then_d1": 104,
-        "eacces_only": 200 + EACCES, "enoent": 200 + ENOENT, "enoexec_first": 200 + ENOEXEC,
+        "eacces_only": 200 + EACCES, "enoent": 200 + ENOENT, "script_first": 1,
         "unset_bin": 108, "unset_usr_bin": 109, "set_no_usr_bin": 200 + ENOENT,
         "slash_not_searched": 111, "empty_entry_is_cwd": 112, "empty_name": 200 + ENOENT,
         "spawnp_d2_d1": 14, "spawnp_eacces_then_d1": 115, "spawnp_eacces_only": 200 + EACCES,

@@ -207,7 +207,7 @@ static int path(void)
 	result_int(&r, "eacces_then_d1", run_path("/d3:/d1", 0, "same", 4));
 	result_int(&r, "eacces_only", run_path("/d3:/nodir", 0, "same", 5));
 	result_int(&r, "enoent", run_path("/nodir:/d5", 0, "same", 6));
-	result_int(&r, "enoexec_first", run_path("/d4:/d1", 0, "same", 7));
+	result_int(&r, "script_first", run_path("/d4:/d1", 0, "same", 7));
 	result_int(&r, "unset_bin", run_path(0, 0, "envx", 8));
 	result_int(&r, "unset_usr_bin", run_path(0, 0, "onlyusr", 9));
 	result_int(&r, "set_no_usr_bin", run_path("/bin", 0, "onlyusr", 10));

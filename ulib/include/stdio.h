@@ -146,8 +146,8 @@ int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned f
 #define RENAME_EXCHANGE  2
 FILE *tmpfile(void);
 
-/* No child processes (ulib/noproc.c): popen is null with ENOSYS,
-   pclose -1 with ECHILD. */
+/* popen, pclose and system run /bin/sh -c (ulib/libc/popen.c); pclose of
+   a stream popen did not give is -1 with ECHILD. */
 FILE *popen(const char *cmd, const char *mode);
 int pclose(FILE *f);
 

@@ -16,7 +16,8 @@
  * (alarm's time left: timer.c, SYS_alarmexec), and the umask (nofile.c,
  * SYS_umaskexec). A relative path is made
  * absolute first; execvp, execlp and execvpe search PATH (pathsearch.c).
- * A program that is not an ELF executable is ENOEXEC (no shell runs it).
+ * A file that is not an ELF program runs by its "#!" line, and with
+ * execvp, execlp and execvpe by /bin/sh if it has none (script.c).
  */
 #include <unistd.h>
 #include <stdarg.h>
@@ -27,6 +28,7 @@
 #include <anima/file.h>
 #include <anima/layout.h>
 #include "path.h"
+#include "script.h"
 
 void __fd_keep(signed char keep[MAXFILE_SPACE]);
 void __fd_unkeep(void);
@@ -34,7 +36,7 @@ __attribute__((weak)) void __sig_exec_keep(int undo);   /* signal.c */
 __attribute__((weak)) void __timer_exec_keep(int undo); /* timer.c: ITIMER_REAL */
 mode_t __umask_now(void);                               /* nofile.c */
 
-int execve(const char *path, char *const argv[], char *const envp[])
+int __exec_elf(const char *path, char *const argv[], char *const envp[])
 {
 	char abs[PATH_MAX];
 	int argc = 0;
@@ -62,6 +64,13 @@ int execve(const char *path, char *const argv[], char *const envp[])
 	return -1;
 }
 
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+	if (__exec_elf(path, argv, envp) < 0 && errno == ENOEXEC)
+		__exec_script(path, argv, envp, 0);
+	return -1;
+}
+
 int execv(const char *path, char *const argv[])
 {
 	return execve(path, argv, environ);
@@ -74,7 +83,8 @@ struct vecs {
 static int try_exec(const char *path, void *arg)
 {
 	struct vecs *v = arg;
-	execve(path, v->argv, v->envp);
+	if (__exec_elf(path, v->argv, v->envp) < 0 && errno == ENOEXEC)
+		__exec_script(path, v->argv, v->envp, 1);
 	return errno;
 }
 

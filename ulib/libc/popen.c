@@ -1,51 +1,35 @@
-/* popen, pclose and system without a shell: the command is a program and
-   its arguments, split at spaces and tabs (no quoting, no redirection, no
-   variables), found as posix_spawnp finds it (a path with '/', else
-   along PATH), run with `environ`. popen spawns it with a pipe on its stdout ("r") or
-   stdin ("w"; "e" makes our end FD_CLOEXEC) and gives our end as a
-   stream; pclose closes the stream and waits for that child (its wait
-   status). system runs the command and waits: its wait status, 127 in
-   it if the program cannot be run; system(NULL) is 0, as there is no
-   shell. (fork is ulib/pthread/pfork.c, the exec family exec.c,
-   posix_spawn spawn.c.) */
+/* popen, pclose and system: the command runs as `/bin/sh -c command`
+   (progs/bin/sh, which exec and spawn find as a boot module when the
+   file system has no /bin/sh: kernel/binpath.c), spawned with
+   posix_spawn (spawn.c) and `environ`. popen gives our end of a pipe on
+   the child's stdout ("r") or stdin ("w"; "e" makes it FD_CLOEXEC) as a
+   stream, and the child closes the streams of earlier popens (POSIX);
+   pclose closes the stream and waits for that child: its wait status.
+   system ignores SIGINT and SIGQUIT and blocks SIGCHLD while it waits
+   (POSIX), the child getting them back as they were; its status is the
+   wait status, 127 in it if the shell cannot be run; system(NULL) says
+   whether there is a shell. */
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <animart/spin.h>
 
-#define NWORD 32
 #define NOPEN 16                 /* popen streams open at once */
+#define SHELL "/bin/sh"
 
 static struct { FILE *f; pid_t pid; } open_[NOPEN];
 static struct spin lk;
 
-/* cmd split into argv (words in buf): the count, or -1 (EINVAL). */
-static int split(const char *cmd, char *buf, size_t n, char **argv)
+/* Spawn the shell with cmd, our descriptor `ours` of a pipe's other end
+   on its `fd` (-1: none): its pid, or -1 (errno). */
+static pid_t run(const char *cmd, int theirs, int fd, int ours, const posix_spawnattr_t *at)
 {
-	if (strlen(cmd) >= n)
-		return -1;
-	strcpy(buf, cmd);
-	int c = 0;
-	for (char *s = strtok(buf, " \t\n"); s && c < NWORD - 1; s = strtok(0, " \t\n"))
-		argv[c++] = s;
-	argv[c] = 0;
-	return c ? c : -1;
-}
-
-/* Spawn cmd with our descriptor `ours` of a pipe's other end on its
-   `fd` (-1: none): its pid, or -1 (errno). */
-static pid_t run(const char *cmd, int theirs, int fd, int ours)
-{
-	char buf[1024], *argv[NWORD];
-	if (split(cmd, buf, sizeof buf, argv) < 0) {
-		errno = EINVAL;
-		return -1;
-	}
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	if (theirs >= 0) {
@@ -53,9 +37,15 @@ static pid_t run(const char *cmd, int theirs, int fd, int ours)
 		posix_spawn_file_actions_addclose(&fa, ours);
 		if (theirs != fd)
 			posix_spawn_file_actions_addclose(&fa, theirs);
+		spin_lock(&lk);
+		for (int i = 0; i < NOPEN; i++)
+			if (open_[i].f && fileno(open_[i].f) != fd)
+				posix_spawn_file_actions_addclose(&fa, fileno(open_[i].f));
+		spin_unlock(&lk);
 	}
+	char *argv[] = { "sh", "-c", (char *)cmd, 0 };
 	pid_t pid;
-	int e = posix_spawnp(&pid, argv[0], &fa, 0, argv, environ);
+	int e = posix_spawn(&pid, SHELL, &fa, at, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (e) {
 		errno = e;
@@ -74,7 +64,8 @@ FILE *popen(const char *cmd, const char *mode)
 	if (pipe2(p, strchr(mode, 'e') ? O_CLOEXEC : 0) < 0)
 		return 0;
 	int ours = rd ? p[0] : p[1], theirs = rd ? p[1] : p[0];
-	pid_t pid = run(cmd, theirs, rd ? 1 : 0, ours);
+	fflush(0);
+	pid_t pid = run(cmd, theirs, rd ? 1 : 0, ours, 0);
 	close(theirs);
 	FILE *f = pid < 0 ? 0 : fdopen(ours, rd ? "r" : "w");
 	int slot = -1;
@@ -114,16 +105,48 @@ int pclose(FILE *f)
 	}
 	fclose(f);
 	int st;
-	return waitpid(pid, &st, 0) == pid ? st : -1;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return st;
 }
 
 int system(const char *cmd)
 {
 	if (!cmd)
-		return 0;                /* no shell is available */
-	pid_t pid = run(cmd, -1, -1, -1);
-	int st;
+		return access(SHELL, X_OK) == 0;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
+	sigset_t chld, old;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigaction(SIGINT, &ign, &oint);
+	sigaction(SIGQUIT, &ign, &oquit);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	posix_spawnattr_t at;
+	posix_spawnattr_init(&at);
+	sigset_t def;
+	sigemptyset(&def);
+	if (oint.sa_handler != SIG_IGN)
+		sigaddset(&def, SIGINT);
+	if (oquit.sa_handler != SIG_IGN)
+		sigaddset(&def, SIGQUIT);
+	posix_spawnattr_setsigdefault(&at, &def);
+	posix_spawnattr_setsigmask(&at, &old);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+	fflush(0);
+	pid_t pid = run(cmd, -1, -1, -1, &at);
+	posix_spawnattr_destroy(&at);
+	int st = -1;
 	if (pid < 0)
-		return errno == ENOENT || errno == EACCES ? 127 << 8 : -1;
-	return waitpid(pid, &st, 0) == pid ? st : -1;
+		st = errno == ENOENT || errno == EACCES ? 127 << 8 : -1;
+	else
+		while (waitpid(pid, &st, 0) < 0)
+			if (errno != EINTR) {
+				st = -1;
+				break;
+			}
+	sigaction(SIGINT, &oint, 0);
+	sigaction(SIGQUIT, &oquit, 0);
+	sigprocmask(SIG_SETMASK, &old, 0);
+	return st;
 }

@@ -1,0 +1,168 @@
+/* The shell's tokens: words (their quotes kept for expand.c), the
+   operators ; & && || | ( ) and newlines, and redirections with their
+   optional fd. A word ends at an unquoted blank or operator character;
+   quotes, $(...), ${...} and `...` may hold any of those. */
+#include <string.h>
+#include <ctype.h>
+#include "sh.h"
+
+void lex_init(struct lex *l, const char *s)
+{
+	memset(l, 0, sizeof *l);
+	l->s = s;
+}
+
+static int meta(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' ||
+	       c == '|' || c == '<' || c == '>' || c == '(' || c == ')' || c == 0;
+}
+
+/* Past the quoted or nested part that starts at i (a quote, $( ${ or `):
+   the index after it, or -1 when it is not closed. */
+static long skip(const char *s, long i)
+{
+	char c = s[i];
+	if (c == '\'') {
+		const char *e = strchr(s + i + 1, '\'');
+		return e ? e - s + 1 : -1;
+	}
+	if (c == '`' || c == '"') {
+		for (i++; s[i] && s[i] != c; i++) {
+			if (s[i] == '\\' && s[i + 1])
+				i++;
+			else if (c == '"' && s[i] == '$' && (s[i + 1] == '(' || s[i + 1] == '{')) {
+				long j = skip(s, i + 1);
+				if (j < 0)
+					return -1;
+				i = j - 1;
+			} else if (c == '"' && s[i] == '`') {
+				long j = skip(s, i);
+				if (j < 0)
+					return -1;
+				i = j - 1;
+			}
+		}
+		return s[i] ? i + 1 : -1;
+	}
+	/* ( or { after a $: to the matching close, quotes skipped */
+	char open = c, close = c == '(' ? ')' : '}';
+	int depth = 0;
+	for (; s[i]; i++) {
+		if (s[i] == '\\' && s[i + 1])
+			i++;
+		else if (s[i] == '\'' || s[i] == '"' || s[i] == '`') {
+			long j = skip(s, i);
+			if (j < 0)
+				return -1;
+			i = j - 1;
+		} else if (s[i] == open)
+			depth++;
+		else if (s[i] == close && --depth == 0)
+			return i + 1;
+	}
+	return -1;
+}
+
+static struct tok scan(struct lex *l)
+{
+	const char *s = l->s;
+	struct tok t = { .t = T_END, .fd = -1 };
+	for (;;) {
+		while (s[l->i] == ' ' || s[l->i] == '\t')
+			l->i++;
+		if (s[l->i] == '\\' && s[l->i + 1] == '\n')
+			l->i += 2;                       /* a line continued */
+		else if (s[l->i] == '#')
+			while (s[l->i] && s[l->i] != '\n')
+				l->i++;
+		else
+			break;
+	}
+	size_t i = l->i;
+	char c = s[i];
+	if (!c)
+		return t;
+	size_t d = i;
+	while (isdigit((unsigned char)s[d]))
+		d++;
+	if (d > i && (s[d] == '<' || s[d] == '>')) {
+		t.fd = 0;
+		for (; i < d; i++)
+			t.fd = t.fd * 10 + (s[i] - '0') > 9999 ? 9999 : t.fd * 10 + (s[i] - '0');
+		c = s[i];
+	}
+	if (c == '<' || c == '>') {
+		t.t = T_REDIR;
+		char n = s[i + 1];
+		t.op = c;
+		i++;
+		if (c == '>' && n == '>')
+			t.op = 'A', i++;
+		else if (c == '>' && n == '&')
+			t.op = 'G', i++;
+		else if (c == '<' && n == '&')
+			t.op = 'L', i++;
+		else if (c == '<' && n == '>')
+			t.op = 'B', i++;
+		else if (c == '>' && n == '|')
+			i++;
+		else if (c == '<' && n == '<') {
+			t.t = T_ERR;
+			l->err = "here-documents are not supported";
+		}
+		l->i = i;
+		return t;
+	}
+	static const struct { const char *s; int t; } ops[] = {
+		{ "&&", T_AND }, { "||", T_OR }, { ";", T_SEMI }, { "&", T_AMP }, { "|", T_PIPE },
+		{ "(", T_LP }, { ")", T_RP }, { "\n", T_NL },
+	};
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		if (!strncmp(s + i, ops[k].s, strlen(ops[k].s))) {
+			l->i = i + strlen(ops[k].s);
+			t.t = ops[k].t;
+			return t;
+		}
+	while (!meta(s[i])) {
+		if (s[i] == '\\') {
+			i += s[i + 1] ? 2 : 1;
+			continue;
+		}
+		long j = i;
+		if (s[i] == '\'' || s[i] == '"' || s[i] == '`')
+			j = skip(s, (long)i);
+		else if (s[i] == '$' && (s[i + 1] == '(' || s[i + 1] == '{'))
+			j = skip(s, (long)i + 1);
+		else {
+			i++;
+			continue;
+		}
+		if (j < 0) {
+			l->err = "unterminated quote or substitution";
+			t.t = T_ERR;
+			return t;
+		}
+		i = (size_t)j;
+	}
+	t.t = T_WORD;
+	t.w = xstrndup(s + l->i, i - l->i);
+	l->i = i;
+	return t;
+}
+
+struct tok *lex_peek(struct lex *l)
+{
+	if (!l->have) {
+		l->peek = scan(l);
+		l->have = 1;
+	}
+	return &l->peek;
+}
+
+struct tok lex_next(struct lex *l)
+{
+	lex_peek(l);
+	l->have = 0;
+	return l->peek;
+}

@@ -1,0 +1,5 @@
+/* true: status 0, whatever its arguments. */
+int main(void)
+{
+	return 0;
+}

@@ -4,36 +4,7 @@
    which always reads them). */
 #include <stdio.h>
 #include <string.h>
-
-/* s's escapes to stdout; 1 when \c ends the output. */
-static int escapes(const char *s)
-{
-	for (; *s; s++) {
-		if (*s != '\\' || !s[1]) {
-			putchar(*s);
-			continue;
-		}
-		char c = *++s;
-		if (c == 'c')
-			return 1;
-		if (c == '0') {
-			int v = 0;
-			for (int k = 0; k < 3 && s[1] >= '0' && s[1] <= '7'; k++)
-				v = v * 8 + (*++s - '0');
-			putchar(v);
-			continue;
-		}
-		const char *from = "abefnrtv\\", *to = "\a\b\033\f\n\r\t\v\\";
-		const char *p = strchr(from, c);
-		if (p)
-			putchar(to[p - from]);
-		else {
-			putchar('\\');
-			putchar(c);
-		}
-	}
-	return 0;
-}
+#include "escapes.h"
 
 int main(int argc, char **argv)
 {
@@ -46,7 +17,7 @@ int main(int argc, char **argv)
 			*o == 'n' ? (nl = 0) : *o == 'e' ? (esc = 1) : (esc = 0);
 	}
 	for (; i < argc; i++) {
-		if (esc && escapes(argv[i]))
+		if (esc && put_escapes(argv[i], 1))
 			return fflush(stdout) ? 1 : 0;
 		if (!esc)
 			fputs(argv[i], stdout);

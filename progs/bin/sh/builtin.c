@@ -12,38 +12,9 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "sh.h"
+#include "escapes.h"
 
 extern int loop_break, loop_cont;
-
-/* s's escapes written to stdout; 1 when \c ends all output. */
-static int escapes(const char *s)
-{
-	for (; *s; s++) {
-		if (*s != '\\' || !s[1]) {
-			putchar(*s);
-			continue;
-		}
-		char c = *++s;
-		if (c == 'c')
-			return 1;
-		if (c == '0') {
-			int v = 0, k = 0;
-			while (k < 3 && s[1] >= '0' && s[1] <= '7')
-				v = v * 8 + (*++s - '0'), k++;
-			putchar(v);
-			continue;
-		}
-		const char *from = "abfnrtv\\", *to = "\a\b\f\n\r\t\v\\";
-		const char *p = strchr(from, c);
-		if (p)
-			putchar(to[p - from]);
-		else {
-			putchar('\\');
-			putchar(c);
-		}
-	}
-	return 0;
-}
 
 static int b_echo(int argc, char **argv)
 {
@@ -51,7 +22,7 @@ static int b_echo(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "-n"))
 		nl = 0, i++;
 	for (; i < argc; i++) {
-		if (escapes(argv[i]))
+		if (put_escapes(argv[i], 0))
 			return fflush(stdout), 0;
 		if (i + 1 < argc)
 			putchar(' ');
@@ -77,7 +48,7 @@ static int b_printf(int argc, char **argv)
 				char one[3] = { '\\', p[1], 0 };
 				if (!p[1])
 					break;
-				if (escapes(one))
+				if (put_escapes(one, 0))
 					return fflush(stdout), st;
 				p++;
 				continue;
@@ -102,7 +73,7 @@ static int b_printf(int argc, char **argv)
 				break;
 			if (c == 's' || c == 'b' || c == 'c') {
 				if (c == 'b') {
-					if (arg && escapes(arg))
+					if (arg && put_escapes(arg, 0))
 						return fflush(stdout), st;
 					continue;
 				}

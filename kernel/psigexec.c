@@ -107,58 +107,62 @@ long sys_sigexec(uint64_t mask, uint64_t pend, uint64_t uq, uint64_t n, uint64_t
 	return 0;
 }
 
-/* (due, period): ITIMER_REAL as the caller's next exec keeps it (ulib's
-   timer.c keeps the timer; POSIX keeps alarm's time left across exec).
-   Numbers the new image reads back and nothing else (INFO_ALARMEXEC),
-   so only their range is bounded. */
-long sys_alarmexec(uint64_t due, uint64_t period, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+/* Timers the next exec keeps (ITIMER_REAL, alarm's; ITIMER_VIRTUAL and
+   ITIMER_PROF) are numbers ulib hands the kernel to hand back to the new
+   image (INFO_ALARMEXEC, INFO_ITIMEREXEC), nothing else reads them, so
+   only their range is bounded: n (time left, period) pairs from v into
+   dst under the space's lock, a period only with time left. */
+static void keep_pairs(uint64_t *dst, const uint64_t *v, int n)
 {
-	(void)c, (void)d, (void)e, (void)f;
 	const uint64_t far = 1UL << 62;
 	struct space *me = myvp()->space;
 	spin_lock(&me->lock);
-	me->psig.keepalarm[0] = MIN(due, far);
-	me->psig.keepalarm[1] = due ? MIN(period, far) : 0;
+	for (int i = 0; i < 2 * n; i += 2) {
+		dst[i] = MIN(v[i], far);
+		dst[i + 1] = v[i] ? MIN(v[i + 1], far) : 0;
+	}
 	spin_unlock(&me->lock);
+}
+
+/* Entry `what` of kept[0..n), read under sp's lock; -EINVAL past it. */
+static long kept(struct space *sp, const uint64_t *k, uint64_t n, uint64_t what)
+{
+	if (what >= n)
+		return -EINVAL;
+	spin_lock(&sp->lock);
+	uint64_t r = k[what];
+	spin_unlock(&sp->lock);
+	return (long)r;
+}
+
+/* (due, period): ITIMER_REAL as the caller's next exec keeps it (ulib's
+   timer.c keeps the timer; POSIX keeps alarm's time left across exec). */
+long sys_alarmexec(uint64_t due, uint64_t period, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)c, (void)d, (void)e, (void)f;
+	const uint64_t v[2] = { due, period };
+	keep_pairs(myvp()->space->psig.keepalarm, v, 1);
 	return 0;
 }
 
 /* INFO_ALARMEXEC: what 0, the kept ITIMER_REAL's due time; 1, its period */
 long psig_alarm_info(struct space *sp, uint64_t what)
 {
-	if (what > 1)
-		return -EINVAL;
-	spin_lock(&sp->lock);
-	uint64_t r = sp->psig.execalarm[what];
-	spin_unlock(&sp->lock);
-	return (long)r;
+	return kept(sp, sp->psig.execalarm, 2, what);
 }
 
 /* (vleft, vperiod, pleft, pperiod): ITIMER_VIRTUAL and ITIMER_PROF as
-   the caller's next exec keeps them (ulib's itimer.c; Linux keeps them):
-   numbers the new image reads back (INFO_ITIMEREXEC), only their range
-   bounded. */
+   the caller's next exec keeps them (ulib's itimer.c; Linux keeps them). */
 long sys_itimerexec(uint64_t vl, uint64_t vp, uint64_t pl, uint64_t pp, uint64_t e, uint64_t f)
 {
 	(void)e, (void)f;
-	const uint64_t far = 1UL << 62, v[4] = { vl, vp, pl, pp };
-	struct space *me = myvp()->space;
-	spin_lock(&me->lock);
-	for (int i = 0; i < 4; i += 2) {
-		me->psig.keepcpu[i] = MIN(v[i], far);
-		me->psig.keepcpu[i + 1] = v[i] ? MIN(v[i + 1], far) : 0;
-	}
-	spin_unlock(&me->lock);
+	const uint64_t v[4] = { vl, vp, pl, pp };
+	keep_pairs(myvp()->space->psig.keepcpu, v, 2);
 	return 0;
 }
 
 /* INFO_ITIMEREXEC: what 0..3, VIRTUAL's time left and period, PROF's */
 long psig_itimer_info(struct space *sp, uint64_t what)
 {
-	if (what > 3)
-		return -EINVAL;
-	spin_lock(&sp->lock);
-	uint64_t r = sp->psig.execcpu[what];
-	spin_unlock(&sp->lock);
-	return (long)r;
+	return kept(sp, sp->psig.execcpu, 4, what);
 }

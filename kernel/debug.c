@@ -22,15 +22,17 @@ void debug_dump(void)
 		struct space *sp = space_at(i);
 		if (!sp)
 			continue;
-		kprintf("space %d (%s): state %d, vps %d live, kops %s\n", sp->id, sp->name, sp->state,
-			sp->live_vps, sp->kops ? "yes" : "none");
+		kprintf("space %d (%s): state %d, vps %d live, kops %s, stopped %d busy %d seq %lu "
+			"stopq %d stopwait %d\n", sp->id, sp->name, sp->state, sp->live_vps,
+			sp->kops ? "yes" : "none", sp->stopped, sp->stop_busy, sp->stopseq,
+			sp->stopq ? sp->stopq->index : -1, sp->stopwait ? sp->stopwait->index : -1);
 		for (struct vp *v = sp->vps; v; v = v->space_next) {
 			struct vp_page *p = v->vpp;
 			kprintf("  vp %d [%lu] %s cpu %d rip %#lx rsp %#lx | disabled %u pending %u ring %u/%u "
-				"evq %d idle_wait %d parked %d cur %#lx upcalls %lu\n",
+				"evq %d idle_wait %d parked %d cur %#lx upcalls %lu kick %d\n",
 				v->index, v->id, vpstate[v->state], v->cpu ? v->cpu->id : -1, v->tf->rip,
 				v->tf->rsp, p->disabled, p->pending, p->ring_head, v->ring_tail, v->evq_len,
-				v->idle_wait, v->parked, p->current_thread, v->pp->upcalls);
+				v->idle_wait, v->parked, p->current_thread, v->pp->upcalls, v->stopkick);
 		}
 		int n = 0;
 		for (struct kop *op = sp->kops; op && n < 16; op = op->snext, n++)

@@ -403,16 +403,27 @@ static int interruptible(const struct kop *op)
    their word: a wake-up without cause is harmless); a VP about to block
    finds its sigwake instead (kop_wait). Either consumes sigwake, so a
    signal cuts one wait short at most. Only sp's kops are walked (at most
-   MAXKOP_SPACE), once per take. */
-void kop_interrupt(struct space *sp)
+   MAXKOP_SPACE), once per take. The caller holds kop_lock. */
+void kop_interrupt_held(struct space *sp)
 {
-	spin_lock(&kop_lock);
 	for (struct kop *op = sp->kops, *next; op; op = next) {
 		next = op->snext;
 		if (op->mode == KOP_VP && !op->done && interruptible(op) &&
 		    __atomic_exchange_n(&op->vp->sigwake, 0, __ATOMIC_ACQ_REL))
 			complete(op, (uint64_t)-EINTR);
 	}
+}
+
+/* The same, taking kop_lock. Never with table_lock held: kop_lock comes
+   first (space_end takes kop_lock, then table_lock), and a SIGCHLD sent
+   under table_lock that took kop_lock here deadlocked both CPUs, with
+   interrupts off, against an exit on the other (psig.c, pstop.c report). */
+void kop_interrupt(struct space *sp)
+{
+	if (spin_held(&table_lock))
+		panic("kop_interrupt: table_lock held (the order is kop_lock, then table_lock)");
+	spin_lock(&kop_lock);
+	kop_interrupt_held(sp);
 	spin_unlock(&kop_lock);
 }
 

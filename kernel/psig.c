@@ -74,8 +74,10 @@ int psig_rt_queue(struct psig *p, const struct ksiginfo *si)
    so SIGCHLD may be sent with table_lock held). The first pending one
    after a take also cuts short the waits of t's classic VPs that take
    interrupts (kop_interrupt), so that a VP blocked in the kernel hears
-   it. -EAGAIN: t's real-time queue is full. */
-static int send(struct space *t, const struct ksiginfo *si)
+   it. -EAGAIN: t's real-time queue is full. kop_held: the caller holds
+   kop_lock (and table_lock: SIGCHLD, whose sender takes kop_lock first,
+   as the lock order says; taking it here under table_lock deadlocked). */
+static int send(struct space *t, const struct ksiginfo *si, int kop_held)
 {
 	int sig = si->signo, end = 0, r = 0, told = 0, stop = 0;
 	spin_lock(&t->lock);
@@ -105,7 +107,9 @@ static int send(struct space *t, const struct ksiginfo *si)
 		pstop_stop(t, sig);
 	if (end)
 		space_signal(t, sig);
-	if (told)
+	if (told && kop_held)
+		kop_interrupt_held(t);
+	else if (told)
 		kop_interrupt(t);
 	return r;
 }
@@ -115,28 +119,29 @@ static int send(struct space *t, const struct ksiginfo *si)
 long psig_kill(struct space *me, struct space *t, int sig, int code, uint64_t value)
 {
 	struct ksiginfo si = { .signo = sig, .code = code, .pid = me->id, .value = value };
-	return send(t, &si);
+	return send(t, &si, 0);
 }
 
-/* ch has ended and its parent is alive (space_finish, table_lock held):
-   SIGCHLD for the parent. 1 if the parent has its children reaped at
-   their end (ch is then collected at once). */
+/* ch has ended and its parent is alive (space_finish, kop_lock and
+   table_lock held): SIGCHLD for the parent. 1 if the parent has its
+   children reaped at their end (ch is then collected at once). */
 int psig_child_end(struct space *ch)
 {
 	struct space *par = ch->parent;
 	int st = wait_status(ch), killed = (st & 0x7f) != 0;
 	struct ksiginfo si = { .signo = 17, .code = killed ? KSI_CLD_KILLED : KSI_CLD_EXITED,
 			       .pid = ch->id, .status = killed ? st & 0x7f : (st >> 8) & 0xff };
-	send(par, &si);
+	send(par, &si, 1);
 	return psig_reaps(par);
 }
 
 /* A child's stop or continue (pstop.c): SIGCHLD for its parent par
-   (table_lock held), si_code KSI_CLD_STOPPED or KSI_CLD_CONTINUED. */
+   (kop_lock and table_lock held), si_code KSI_CLD_STOPPED or
+   KSI_CLD_CONTINUED. */
 void psig_chld(struct space *par, int id, int code, int status)
 {
 	struct ksiginfo si = { .signo = 17, .code = code, .pid = id, .status = status };
-	send(par, &si);
+	send(par, &si, 1);
 }
 
 /* Does sp have its children collected at their end (SIGCHLD ignored, or

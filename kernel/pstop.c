@@ -61,9 +61,15 @@ static void wake_senders(struct space *t)
 /* Tell t's parent of a stop or continue (KSI_CLD_STOPPED / CONTINUED,
    status sig): waitpid's record, its waiters woken, and SIGCHLD unless
    it asked SIGD_NOCLDSTOP. seq: the stop it is about (a continue or a
-   later stop since: told by that one, not this). */
+   later stop since: told by that one, not this). kop_lock first: the
+   SIGCHLD may cut a kernel wait of the parent short (kop_interrupt_held),
+   and kop_lock comes before table_lock. Taken after it, as it was, it
+   deadlocked both CPUs (interrupts off, no watchdog) against a space
+   ending on the other one (space_end: kop_lock, then table_lock): the
+   SIGCONT's sender reporting while the child it continued exited. */
 static void report(struct space *t, int code, int sig, uint64_t seq)
 {
+	spin_lock(&kop_lock);
 	spin_lock(&table_lock);
 	spin_lock(&t->lock);
 	int ok = t->state == SP_ALIVE && t->stopseq == seq && t->stoptold != seq &&
@@ -87,6 +93,7 @@ static void report(struct space *t, int code, int sig, uint64_t seq)
 			psig_chld(par, t->id, code, sig);
 	}
 	spin_unlock(&table_lock);
+	spin_unlock(&kop_lock);
 }
 
 /* Stop t (sig: the stop signal), sent by the caller; returns once no VP

@@ -275,6 +275,7 @@ void space_finish(struct space *sp)
 	seg_space_died(sp);              /* robust locks it held: their waiters learn it */
 	shake();
 
+	spin_lock(&kop_lock);            /* (first: SIGCHLD may cut a wait short, psig.c) */
 	spin_lock(&table_lock);
 	struct space *par = sp->parent;
 	sp->psig.ended = 1;
@@ -304,6 +305,7 @@ void space_finish(struct space *sp)
 	for (struct vp *w = par ? par->anywait : 0; w; w = w->wait_next)
 		vp_wake(w);              /* a waitpid(-1) of the parent (space_wait_any) */
 	spin_unlock(&table_lock);
+	spin_unlock(&kop_lock);
 
 	spin_lock(&ended_lock);
 	sp->ended_next = ended;

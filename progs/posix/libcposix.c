@@ -400,6 +400,21 @@ static void test_unistd(long want_cpus)
 	errno = 0;
 	CHECK(sysconf(_SC_MEMLOCK_RANGE) == -1 && errno == 0);   /* no mlock */
 	CHECK(sysconf(_SC_THREAD_PROCESS_SHARED) == _POSIX_THREAD_PROCESS_SHARED);
+	/* an option the system lacks is -1 in <unistd.h> (a program may
+	   test it with #if and stop at #error if it is not defined) and -1
+	   from sysconf with errno unchanged: sporadic servers, tracing,
+	   typed memory and asynchronous I/O are not here */
+#if defined(_POSIX_SPORADIC_SERVER) && _POSIX_SPORADIC_SERVER == -1 && \
+    defined(_POSIX_THREAD_SPORADIC_SERVER) && _POSIX_THREAD_SPORADIC_SERVER == -1 && \
+    defined(_POSIX_TRACE) && _POSIX_TRACE == -1 && \
+    defined(_POSIX_TYPED_MEMORY_OBJECTS) && _POSIX_TYPED_MEMORY_OBJECTS == -1 && \
+    defined(_POSIX_ASYNCHRONOUS_IO) && _POSIX_ASYNCHRONOUS_IO == -1 && defined(_SC_TRACE)
+	errno = 0;
+	CHECK(sysconf(_SC_SPORADIC_SERVER) == -1 && sysconf(_SC_TRACE_LOG) == -1 &&
+	      sysconf(_SC_ASYNCHRONOUS_IO) == -1 && errno == 0);
+#else
+	CHECK(!"absent options are -1 in <unistd.h>");
+#endif
 	/* pthread_attr_setstack and the CPU-time clocks are there */
 	CHECK(sysconf(_SC_THREAD_ATTR_STACKADDR) == _POSIX_THREAD_ATTR_STACKADDR);
 	CHECK(sysconf(_SC_CPUTIME) == _POSIX_CPUTIME);

@@ -9,7 +9,8 @@
  *         timer of its own, ITIMER_VIRTUAL after 10 ms of its CPU time),
  *         each taken by sigwaitinfo. The parent's stay armed. Waited
  *         for, the child's processor time is the parent's children's
- *         (times' tms_cutime, getrusage(RUSAGE_CHILDREN)).
+ *         (times' tms_cutime, getrusage(RUSAGE_CHILDREN)); its own
+ *         processor time started at 0, not at its parent's 100 ms.
  *   exec: a child arms ITIMER_REAL for 100 s every 50 s and a
  *         timer_create timer, then execs /bin/timefork execd ID (argv[2]
  *         its package): the new image has ITIMER_REAL's time left (90 to
@@ -66,9 +67,24 @@ static timer_t make_timer(int sig, time_t secs, long ns)
 	return id;
 }
 
+static long long parent_cpu;     /* the parent's processor time just before the fork */
+
+static long long cpu_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 /* The fork's child: its parent's timers are not here; its own work. */
 static void child(timer_t parents)
 {
+	/* its processor time starts at 0, not at its parent's 100 ms
+	   (POSIX: a child's times are zero) */
+	long long mine = cpu_ns();
+	CHECK(mine < parent_cpu / 2);
+	if (mine >= parent_cpu / 2)
+		printf("timefork: child's CPU clock %lld ns, its parent's %lld\n", mine, parent_cpu);
 	struct itimerval v;
 	struct itimerspec ts;
 	sigset_t p;
@@ -103,6 +119,8 @@ static void fork_area(void)
 	timer_t id = make_timer(SIGUSR1, 100, 0);
 	struct tms tm;
 	CHECK(times(&tm) != (clock_t)-1 && tm.tms_cutime == 0 && tm.tms_cstime == 0);
+	while ((parent_cpu = cpu_ns()) < 100000000)
+		;                        /* 100 ms of processor time */
 	pid_t k = fork();
 	if (k == 0) {
 		child(id);

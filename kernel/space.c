@@ -248,9 +248,33 @@ static int adopt_zombie(struct space *ch)
 	return ch->state == SP_DEAD && ch->psig.ended && psig_child_end(ch) && !ch->nwaiters;
 }
 
+/* The processor time sp's VPs used, from their slots' pseudo pages
+   (a slot's run_ns outlives its VPs, vp.c), at the process's end, off
+   every switch path: with the stint under way of a VP still on its CPU
+   (the last one is: it calls this on its way out). */
+static uint64_t space_ran_ns(struct space *sp)
+{
+	uint64_t ns = 0, now = now_ns();
+	for (int i = 0; i < MAXVP; i++) {
+		uint64_t *pte = vm_walk(sp->pml4, PSEUDO_BASE + i * PGSIZE, 0);
+		if (!pte || !(*pte & PTE_P) || !(*pte & PTE_KERNEL))
+			continue;
+		struct pseudo_page *pp = P2V(*pte & PTE_ADDR);
+		uint64_t start = pp->run_start;
+		ns += pp->run_ns + (pp->oncpu && now > start ? now - start : 0);
+	}
+	return ns;
+}
+
 /* The last VP of sp has exited: report, and wake whoever waits. */
 void space_finish(struct space *sp)
 {
+	sp->cpu_ns += space_ran_ns(sp);
+	if (sp->exec_to) {               /* POSIX: the process's times go on across an exec */
+		sp->exec_to->cpu_ns = sp->cpu_ns;
+		__atomic_store_n(&sp->exec_to->child_ns, __atomic_load_n(&sp->child_ns, __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
+	}
 	if (sp->exec_to)                 /* no VP of ours is left: the new image takes over */
 		file_exec_move(sp, sp->exec_to);
 	kop_space_cleanup(sp);
@@ -757,8 +781,12 @@ long space_wait(int id, int *ustatus, int posix)
 	if (r > 0 && ustatus && copyout((uint64_t)ustatus, &status, sizeof status) < 0)
 		r = -EFAULT;
 	spin_lock(&table_lock);
-	if (r > 0 && !(posix & 2) && stopst < 0)   /* (2: KWNOWAIT, it stays to be waited for) */
+	if (r > 0 && !(posix & 2) && stopst < 0 && !ch->collected) {   /* (2: KWNOWAIT, it stays) */
 		ch->collected = 1;
+		/* its time and its collected children's become ours (times'
+		   tms_cutime, RUSAGE_CHILDREN), as a wait does on Linux */
+		__atomic_fetch_add(&me->child_ns, ch->cpu_ns + ch->child_ns, __ATOMIC_RELAXED);
+	}
 	if (--ch->nwaiters == 0 && ch->collected && table[slot] == ch) {
 		table[slot] = 0;
 		ch->waited = 1;

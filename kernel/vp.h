@@ -200,6 +200,10 @@ struct space {
 	uint64_t kpages;             /* kernel stacks of its VPs */
 	uint64_t kbytes;             /* kernel heap objects it caused (atomic; kzalloc_user) */
 	volatile uint64_t vruntime;  /* CPU time its VPs used (ns): fairness among spaces */
+	uint64_t cpu_ns;             /* processor time it used, set when it ends (an exec's new
+					image starts from its old one's) (space_finish) */
+	uint64_t child_ns;           /* its children's that it collected with a wait, their own
+					collected children's included (times' tms_cutime; table_lock) */
 	struct kop *kops;            /* outstanding blocking operations (kop_lock) */
 	int nkops;                   /* how many (atomic): at most MAXKOP_SPACE */
 	struct lazy { uint64_t start, end, flags, latency;

@@ -400,6 +400,37 @@ static void test_unistd(long want_cpus)
 	errno = 0;
 	CHECK(sysconf(_SC_MEMLOCK_RANGE) == -1 && errno == 0);   /* no mlock */
 	CHECK(sysconf(_SC_THREAD_PROCESS_SHARED) == _POSIX_THREAD_PROCESS_SHARED);
+	/* an option the system lacks is -1 in <unistd.h> (a program may
+	   test it with #if and stop at #error if it is not defined) and -1
+	   from sysconf with errno unchanged: sporadic servers, tracing,
+	   typed memory and asynchronous I/O are not here */
+#if defined(_POSIX_SPORADIC_SERVER) && _POSIX_SPORADIC_SERVER == -1 && \
+    defined(_POSIX_THREAD_SPORADIC_SERVER) && _POSIX_THREAD_SPORADIC_SERVER == -1 && \
+    defined(_POSIX_TRACE) && _POSIX_TRACE == -1 && \
+    defined(_POSIX_TYPED_MEMORY_OBJECTS) && _POSIX_TYPED_MEMORY_OBJECTS == -1 && \
+    defined(_POSIX_ASYNCHRONOUS_IO) && _POSIX_ASYNCHRONOUS_IO == -1 && defined(_SC_TRACE)
+	errno = 0;
+	CHECK(sysconf(_SC_SPORADIC_SERVER) == -1 && sysconf(_SC_TRACE_LOG) == -1 &&
+	      sysconf(_SC_ASYNCHRONOUS_IO) == -1 && errno == 0);
+#else
+	CHECK(!"absent options are -1 in <unistd.h>");
+#endif
+	/* <limits.h> names the least value POSIX allows for each limit
+	   (fixed by the standard), and each limit here is at least that */
+#if defined(_POSIX_NAME_MAX) && defined(_POSIX_OPEN_MAX) && defined(_POSIX_PIPE_BUF) && \
+    defined(_POSIX_TIMER_MAX) && defined(_POSIX_SEM_VALUE_MAX) && defined(_POSIX_CLOCKRES_MIN) && \
+    defined(_POSIX_THREAD_KEYS_MAX) && defined(_POSIX_RTSIG_MAX) && defined(_POSIX_SIGQUEUE_MAX)
+	CHECK(_POSIX_NAME_MAX == 14 && _POSIX_PATH_MAX == 256 && _POSIX_OPEN_MAX == 20 &&
+	      _POSIX_PIPE_BUF == 512 && _POSIX_TIMER_MAX == 32 && _POSIX_SEM_VALUE_MAX == 32767);
+	CHECK(NAME_MAX >= _POSIX_NAME_MAX && PATH_MAX >= _POSIX_PATH_MAX && PIPE_BUF >= _POSIX_PIPE_BUF);
+	CHECK(sysconf(_SC_TIMER_MAX) >= _POSIX_TIMER_MAX && sysconf(_SC_SEM_VALUE_MAX) >= _POSIX_SEM_VALUE_MAX &&
+	      sysconf(_SC_THREAD_KEYS_MAX) >= _POSIX_THREAD_KEYS_MAX && sysconf(_SC_RTSIG_MAX) >= _POSIX_RTSIG_MAX &&
+	      sysconf(_SC_SIGQUEUE_MAX) >= _POSIX_SIGQUEUE_MAX);
+	struct timespec res;
+	CHECK(clock_getres(CLOCK_REALTIME, &res) == 0 && res.tv_sec == 0 && res.tv_nsec <= _POSIX_CLOCKRES_MIN);
+#else
+	CHECK(!"the POSIX minimum limits are in <limits.h>");
+#endif
 	/* pthread_attr_setstack and the CPU-time clocks are there */
 	CHECK(sysconf(_SC_THREAD_ATTR_STACKADDR) == _POSIX_THREAD_ATTR_STACKADDR);
 	CHECK(sysconf(_SC_CPUTIME) == _POSIX_CPUTIME);

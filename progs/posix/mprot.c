@@ -5,7 +5,8 @@
  * executable and called; address space reserved with PROT_NONE and
  * committed in parts; a kernel copy-out to a read-only page refused
  * (EFAULT); every bad call refused with nothing changed (EINVAL, ENOMEM,
- * EPERM, the space's demand-zero regions running out); a terabyte of
+ * EPERM, the space's demand-zero regions running out, a mapping past the
+ * address space: ENOMEM); a terabyte of
  * demand-zero space protected at once; 4 threads protecting their own
  * pages while all of them read. Each CHECK counts; a failure prints a
  * line. Ends with @result {"name": "mprot", "checks": N, "failures": F},
@@ -90,6 +91,17 @@ static void test_basic(void)
 	CHECK(mprotect(p, 4 * PG, PROT_READ) == -1 && errno == ENOMEM);   /* a hole */
 	p[0] = 4;                                         /* nothing changed: still writable */
 	CHECK(p[0] == 4);
+	/* a mapping longer than the address space, or a fixed one that
+	   would end past it: ENOMEM, and what the fixed one would have
+	   replaced stays */
+	CHECK(mmap(0, (size_t)0 - PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED &&
+	      errno == ENOMEM);
+	CHECK(mmap(p, (size_t)0 - PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+	      MAP_FAILED && errno == ENOMEM);
+	CHECK(mmap(p, ((size_t)1 << 47) - PG, PROT_READ, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+	      MAP_FAILED && errno == ENOMEM);
+	p[0] = 5;
+	CHECK(p[0] == 5);
 	CHECK(mprotect((void *)0xffffffff80000000UL, PG, PROT_READ) == -1 && errno == ENOMEM);
 	CHECK(mprotect((void *)0x1000, PG, PROT_READ) == -1 && errno == ENOMEM);
 	CHECK(mprotect((void *)VP_RESERVED_LO, PG, PROT_READ | PROT_WRITE) == -1 && errno == EPERM);

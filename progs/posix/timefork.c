@@ -7,7 +7,10 @@
  *         timer id is EINVAL (timer_gettime), nothing is pending; and the
  *         timers the child arms itself fire (ITIMER_REAL after 20 ms, a
  *         timer of its own, ITIMER_VIRTUAL after 10 ms of its CPU time),
- *         each taken by sigwaitinfo. The parent's stay armed.
+ *         each taken by sigwaitinfo. The parent's stay armed. Waited
+ *         for, the child's processor time is the parent's children's
+ *         (times' tms_cutime, getrusage(RUSAGE_CHILDREN)); its own
+ *         processor time started at 0, not at its parent's 100 ms.
  *   exec: a child arms ITIMER_REAL for 100 s every 50 s and a
  *         timer_create timer, then execs /bin/timefork execd ID (argv[2]
  *         its package): the new image has ITIMER_REAL's time left (90 to
@@ -29,6 +32,8 @@
 #include <sched.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <sys/times.h>
+#include <sys/resource.h>
 #include <animalib/result.h>
 #include <check.h>
 
@@ -62,9 +67,24 @@ static timer_t make_timer(int sig, time_t secs, long ns)
 	return id;
 }
 
+static long long parent_cpu;     /* the parent's processor time just before the fork */
+
+static long long cpu_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
 /* The fork's child: its parent's timers are not here; its own work. */
 static void child(timer_t parents)
 {
+	/* its processor time starts at 0, not at its parent's 100 ms
+	   (POSIX: a child's times are zero) */
+	long long mine = cpu_ns();
+	CHECK(mine < parent_cpu / 2);
+	if (mine >= parent_cpu / 2)
+		printf("timefork: child's CPU clock %lld ns, its parent's %lld\n", mine, parent_cpu);
 	struct itimerval v;
 	struct itimerspec ts;
 	sigset_t p;
@@ -97,6 +117,10 @@ static void fork_area(void)
 	struct itimerval c = { .it_value = { 100, 0 } };
 	CHECK(setitimer(ITIMER_VIRTUAL, &c, 0) == 0);
 	timer_t id = make_timer(SIGUSR1, 100, 0);
+	struct tms tm;
+	CHECK(times(&tm) != (clock_t)-1 && tm.tms_cutime == 0 && tm.tms_cstime == 0);
+	while ((parent_cpu = cpu_ns()) < 100000000)
+		;                        /* 100 ms of processor time */
 	pid_t k = fork();
 	if (k == 0) {
 		child(id);
@@ -107,6 +131,13 @@ static void fork_area(void)
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0))
 		printf("timefork: child status %#x\n", st);
+	/* waited for, the child's processor time is ours as a child's
+	   (its ITIMER_VIRTUAL took 10 ms of it): times' tms_cutime (100
+	   ticks a second) and getrusage(RUSAGE_CHILDREN) */
+	struct rusage ru;
+	CHECK(times(&tm) != (clock_t)-1 && tm.tms_cutime + tm.tms_cstime >= 1);
+	CHECK(getrusage(RUSAGE_CHILDREN, &ru) == 0 &&
+	      ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec >= 10000);
 	struct itimerspec ts;
 	CHECK(timer_gettime(id, &ts) == 0 && ts.it_value.tv_sec >= 90);
 	CHECK(getitimer(ITIMER_VIRTUAL, &c) == 0 && c.it_value.tv_sec >= 90);

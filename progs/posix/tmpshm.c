@@ -108,6 +108,10 @@ static void shm(void)
 	CHECK(n >= 0 && close(n) == 0 && shm_unlink("/noslash") == 0);
 	errno = 0;
 	CHECK(shm_open("/a/b", O_RDWR | O_CREAT, 0600) == -1 && errno == EINVAL);
+	/* "." and "..": the directory of the objects and its parent, never
+	   an object (glibc: EINVAL; the opens gave EISDIR) */
+	CHECK(shm_open("..", O_RDWR | O_CREAT, 0600) == -1 && errno == EINVAL);
+	CHECK(shm_open("/.", O_RDONLY, 0) == -1 && errno == EINVAL);
 }
 
 static void nodisk(void)

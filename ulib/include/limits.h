@@ -42,6 +42,45 @@
 #define IOV_MAX    1024
 #define ATEXIT_MAX 32
 #define HOST_NAME_MAX 64
-#define _POSIX_PATH_MAX 256
+/* The least values POSIX allows for each limit (<limits.h>'s "Minimum
+   Values", fixed by the standard, the same on every system): portable
+   programs size things by them (a name of _POSIX_NAME_MAX bytes is
+   valid everywhere). */
+#define _POSIX_AIO_LISTIO_MAX 2
+#define _POSIX_AIO_MAX        1
+#define _POSIX_ARG_MAX        4096
+#define _POSIX_CHILD_MAX      25
+#define _POSIX_DELAYTIMER_MAX 32
+#define _POSIX_HOST_NAME_MAX  255
+#define _POSIX_LINK_MAX       8
+#define _POSIX_LOGIN_NAME_MAX 9
+#define _POSIX_MAX_CANON      255
+#define _POSIX_MAX_INPUT      255
+#define _POSIX_MQ_OPEN_MAX    8
+#define _POSIX_MQ_PRIO_MAX    32
+#define _POSIX_NAME_MAX       14
+#define _POSIX_NGROUPS_MAX    8
+#define _POSIX_OPEN_MAX       20
+#define _POSIX_PATH_MAX       256
+#define _POSIX_PIPE_BUF       512
+#define _POSIX_RE_DUP_MAX     255
+#define _POSIX_RTSIG_MAX      8
+#define _POSIX_SEM_NSEMS_MAX  256
+#define _POSIX_SEM_VALUE_MAX  32767
+#define _POSIX_SIGQUEUE_MAX   32
+#define _POSIX_SSIZE_MAX      32767
+#define _POSIX_STREAM_MAX     8
+#define _POSIX_SYMLINK_MAX    255
+#define _POSIX_SYMLOOP_MAX    8
+#define _POSIX_THREAD_DESTRUCTOR_ITERATIONS 4
+#define _POSIX_THREAD_KEYS_MAX 128
+#define _POSIX_THREAD_THREADS_MAX 64
+#define _POSIX_TIMER_MAX      32
+#define _POSIX_TTY_NAME_MAX   9
+#define _POSIX_TZNAME_MAX     6
+#define _POSIX_CLOCKRES_MIN   20000000
+#define _XOPEN_IOV_MAX        16
+#define _XOPEN_NAME_MAX       255
+#define _XOPEN_PATH_MAX       1024
 
 #endif

@@ -80,6 +80,15 @@
 #define _SC_MESSAGE_PASSING   20
 #define _SC_MQ_OPEN_MAX       27
 #define _SC_MQ_PRIO_MAX       28
+#define _SC_ASYNCHRONOUS_IO   12
+#define _SC_PRIORITIZED_IO    13
+#define _SC_SPORADIC_SERVER   160
+#define _SC_THREAD_SPORADIC_SERVER 161
+#define _SC_TYPED_MEMORY_OBJECTS 165
+#define _SC_TRACE             181
+#define _SC_TRACE_EVENT_FILTER 182
+#define _SC_TRACE_INHERIT     183
+#define _SC_TRACE_LOG         184
 #define _POSIX_THREADS        200809L
 #define _POSIX_TIMERS         200809L
 #define _POSIX_MONOTONIC_CLOCK 200809L
@@ -106,6 +115,19 @@
 #define _POSIX_SHARED_MEMORY_OBJECTS 200809L  /* shm_open: files in /dev/shm (the RAM disk without a disk) */
 #define _POSIX_MEMORY_PROTECTION    200809L   /* mprotect */
 #define _POSIX_FSYNC                200809L   /* fsync */
+/* Options Anima does not have: -1 says so at compile time (glibc
+   defines the same -1s, and a program may test them with #if; an
+   undefined one would mean "ask sysconf"). No <aio.h>: asynchronous
+   and prioritized I/O are absent too (glibc has them). */
+#define _POSIX_ASYNCHRONOUS_IO      -1
+#define _POSIX_PRIORITIZED_IO       -1
+#define _POSIX_SPORADIC_SERVER      -1
+#define _POSIX_THREAD_SPORADIC_SERVER -1
+#define _POSIX_TYPED_MEMORY_OBJECTS -1
+#define _POSIX_TRACE                -1
+#define _POSIX_TRACE_EVENT_FILTER   -1
+#define _POSIX_TRACE_INHERIT        -1
+#define _POSIX_TRACE_LOG            -1
 #define _POSIX_VERSION        200809L
 
 /* pathconf names (Linux's numbers; ulib/pathconf.c) */

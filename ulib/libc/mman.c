@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <animart/sys.h>
 #include <anima/seg.h>
+#include <anima/layout.h>
 #include <string.h>
 
 #define KNOWN (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_GROWSDOWN | \
@@ -42,6 +43,12 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 		return fail(EINVAL);
 	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && a % PAGE_SIZE)
 		return fail(EINVAL);
+	/* More than the user address space holds, or a fixed range that
+	   ends past it: ENOMEM (POSIX's; Linux's), before MAP_FIXED takes
+	   away what was there (its unmap called such a range EINVAL) */
+	if (len > USER_TOP - PAGE_SIZE ||
+	    ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && a > USER_TOP - PAGE_SIZE - len))
+		return fail(ENOMEM);
 	if (!(flags & MAP_ANONYMOUS))    /* a file on the disk (fmap.c) */
 		return __mmap_file(addr, len, prot, flags, fd, off);
 	if (share == MAP_SHARED)         /* shared with the children fork makes */

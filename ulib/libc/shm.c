@@ -1,7 +1,7 @@
 /*
  * shm_open and shm_unlink over files: a name is taken as glibc takes it
  * (leading slashes skipped, then 1..NAME_MAX bytes without '/'; empty,
- * with a '/' or past NAME_MAX+5 EINVAL, else past NAME_MAX
+ * "." or "..", with a '/' or past NAME_MAX+5 EINVAL, else past NAME_MAX
  * ENAMETOOLONG; shm_unlink of a bad name ENOENT), so "/NAME", "NAME"
  * and "//NAME" are the one file /dev/shm/NAME on the disk, /dev and
  * /dev/shm made (01777) at the first shm_open that creates. The descriptor is a file's: read, write,
@@ -26,7 +26,8 @@ static int path(const char *name, char *p)
 	while (*name == '/')
 		name++;
 	size_t n = strlen(name);
-	if (n == 0 || n > NAME_MAX + 5 || strchr(name, '/')) {
+	/* "." and "..", /dev/shm itself and its parent, are no object's */
+	if (n == 0 || n > NAME_MAX + 5 || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
 		errno = EINVAL;          /* (glibc: past its buffer too) */
 		return -1;
 	}

@@ -3,7 +3,8 @@
  * superblock (SYS_file_statfs, kernel/sysstatfs.c). f_blocks counts every
  * block, the metadata's too (Linux's ext2 mounted with minixdf; without
  * it Linux takes the bitmaps and inode tables out); f_bavail leaves out
- * the blocks reserved for root, f_favail is f_ffree; f_fsid is 0. The
+ * the blocks reserved for root, f_favail is f_ffree; f_fsid is 0; f_flag
+ * has ST_NOATIME (no read updates atime). The
  * path or descriptor must exist; without a disk, an empty read-only
  * file system. A pipe's or the console's descriptor gets Linux's figures
  * for them: 4096-byte blocks, none counted.
@@ -27,8 +28,12 @@ static int fill(struct statvfs *b, int disk)
 	if (!disk)
 		return 0;
 	long r = syscall1(SYS_file_statfs, &k);
+	/* reads never update a file's atime (docs/files.md): noatime's
+	   flag, so that a program can tell (the public suite's mmap 13-1
+	   tests for it before expecting an mmap to touch atime) */
+	b->f_flag = ST_NOATIME;
 	if (r == -ENODEV) {
-		b->f_flag = ST_RDONLY;
+		b->f_flag |= ST_RDONLY;
 		return 0;
 	}
 	if (r < 0) {

@@ -103,6 +103,15 @@ uint64_t vp_cpu_self_ns(void)
 
 static uint64_t cpu_last;
 
+/* A fork's child (ulib/pthread/pfork.c): its processor time starts at 0
+   (POSIX: its times are zero; its VP's pseudo page is new), so the
+   parent's last reading, copied here, is no floor for it. */
+void __cpu_time_forked(void);
+void __cpu_time_forked(void)
+{
+	cpu_last = 0;
+}
+
 uint64_t __cpu_time_ns(void);
 uint64_t __cpu_time_ns(void)
 {

@@ -68,6 +68,16 @@ long sysconf(int name)
 		return 200809L;
 	case _SC_MEMLOCK_RANGE:
 		return -1;               /* no mlock: absent, errno as it was */
+	case _SC_ASYNCHRONOUS_IO:
+	case _SC_PRIORITIZED_IO:
+	case _SC_SPORADIC_SERVER:
+	case _SC_THREAD_SPORADIC_SERVER:
+	case _SC_TYPED_MEMORY_OBJECTS:
+	case _SC_TRACE:
+	case _SC_TRACE_EVENT_FILTER:
+	case _SC_TRACE_INHERIT:
+	case _SC_TRACE_LOG:
+		return -1;               /* the options <unistd.h> says are absent */
 	case _SC_RTSIG_MAX:
 		return SIGRTMAX - SIGRTMIN + 1;
 	case _SC_SIGQUEUE_MAX:

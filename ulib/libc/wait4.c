@@ -1,8 +1,9 @@
 /*
  * wait3 and wait4: waitpid, and the child's resource use. The kernel
- * keeps no counts of an ended child's time or faults, so the struct
- * rusage is all zeros (getrusage's RUSAGE_CHILDREN has none either);
- * only a child waited for fills it.
+ * keeps no count of one ended child's time or faults, so the struct
+ * rusage is all zeros (getrusage's RUSAGE_CHILDREN has the sum of the
+ * waited-for children's processor time, as ru_utime); only a child
+ * waited for fills it.
  */
 #include <sys/wait.h>
 #include <sys/resource.h>

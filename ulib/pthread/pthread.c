@@ -1122,8 +1122,12 @@ int getrusage(int who, struct rusage *u)
 		return -1;
 	}
 	*u = (struct rusage){ 0 };
-	if (who == RUSAGE_CHILDREN)
+	if (who == RUSAGE_CHILDREN) {    /* the waited-for children's time (times' tms_cutime) */
+		uint64_t c = (uint64_t)sys_getinfo(INFO_CHILD_CPU);
+		u->ru_utime.tv_sec = (time_t)(c / 1000000000);
+		u->ru_utime.tv_usec = (suseconds_t)(c % 1000000000 / 1000);
 		return 0;
+	}
 	struct thread *self = thread_self();
 	uint64_t v = self ? self->nvcsw : 0, iv = self ? ivcsw_of(self) : 0;
 	if (who == RUSAGE_SELF) {        /* the exited threads' and ours */

@@ -274,6 +274,8 @@
                                caller's image kept them (SYS_itimerexec): what 0, VIRTUAL's time
                                left (0: none); 1, its period; 2, PROF's time left; 3, its period;
                                -EINVAL else (kernel/psigexec.c) */
+#define INFO_CHILD_CPU  32  /* the processor time (ns) of the caller's children that ended and
+                               that it collected with a wait, theirs included (times' tms_cutime) */
 #define INFO_UMASKEXEC  31  /* the umask the exec that made the caller's image kept (SYS_umaskexec),
                                022 if it was made otherwise (kernel/sysmode.c) */
 #define INFO_DISK_FLIGHT 15 /* the most disk requests ever in flight at once (0 without a disk) */

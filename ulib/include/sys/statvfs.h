@@ -22,6 +22,7 @@ struct statvfs {
 
 #define ST_RDONLY 1
 #define ST_NOSUID 2
+#define ST_NOATIME 1024
 
 int statvfs(const char *path, struct statvfs *buf);
 int fstatvfs(int fd, struct statvfs *buf);

@@ -13,7 +13,8 @@
  * it last left a CPU: another thread's, or none); printf's '#' flag on a
  * zero (no "0x"; one octal 0) and precisions past 40 digits (clamped);
  * strtof's rounding of a number whose nearest double is a float
- * midpoint (it rounded twice); setrlimit lowering a limit (EPERM);
+ * midpoint (it rounded twice); setrlimit lowering a limit (EPERM) and
+ * RLIMIT_NOFILE bounding new descriptors (it bounded nothing);
  * wcsstr, wcsspn & co. and wcstol & co. (missing).
  * One @result {"name": "libcstd", "checks": N, "failures": F}.
  */
@@ -223,6 +224,22 @@ static void numbers(void)
 	rl.rlim_max = RLIM_INFINITY;
 	errno = 0;
 	CHECK(setrlimit(RLIMIT_STACK, &rl) == -1 && errno == EPERM);
+	/* RLIMIT_NOFILE bounds new descriptors (it bounded nothing) */
+	struct rlimit was;
+	CHECK(getrlimit(RLIMIT_NOFILE, &was) == 0);
+	rl = (struct rlimit){ 12, was.rlim_max };
+	CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0);
+	int fd, top = -1;
+	while ((fd = dup(1)) >= 0)
+		top = fd;
+	CHECK(errno == EMFILE && top == 11);
+	errno = 0;
+	CHECK(dup2(1, 12) == -1 && errno == EBADF);
+	errno = 0;
+	CHECK(fcntl(1, F_DUPFD, 12) == -1 && errno == EINVAL);
+	CHECK(setrlimit(RLIMIT_NOFILE, &was) == 0 && dup2(1, 12) == 12 && close(12) == 0);
+	for (fd = 3; fd <= top; fd++)
+		close(fd);
 }
 
 /* Wide strings: search and numbers (they did not exist). */

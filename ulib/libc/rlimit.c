@@ -64,8 +64,9 @@ int setrlimit(int resource, const struct rlimit *rl)
 		return 0;
 	}
 	/* Any other limit: recorded as Linux takes it (lowering, or a soft
-	   limit up to the hard one), not enforced: nothing here is bounded
-	   by it (libc.md). Raising a hard limit stays privileged. */
+	   limit up to the hard one); only RLIMIT_NOFILE is enforced (fd.c),
+	   the others bound nothing here (libc.md). Raising a hard limit
+	   stays privileged. */
 	if (rl->rlim_max > now.rlim_max) {
 		errno = EPERM;
 		return -1;
@@ -73,4 +74,14 @@ int setrlimit(int resource, const struct rlimit *rl)
 	set[resource] = *rl;
 	isset[resource] = 1;
 	return 0;
+}
+
+/* fd.c: the soft RLIMIT_NOFILE, the one limit enforced: no new
+   descriptor at or above it (EMFILE; dup2 onto it EBADF, F_DUPFD from it
+   EINVAL, as Linux), those already open stay. */
+int __nofile_limit(void)
+{
+	if (isset[RLIMIT_NOFILE] && set[RLIMIT_NOFILE].rlim_cur < NFILES)
+		return (int)set[RLIMIT_NOFILE].rlim_cur;
+	return NFILES;
 }

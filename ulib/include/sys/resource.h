@@ -56,8 +56,9 @@ struct rlimit {
    default thread stack (soft; no hard limit), RLIMIT_CORE 0 (no core
    dumps), the others RLIM_INFINITY (bounded by memory only); a resource
    above 15 EINVAL. setrlimit records a lowered limit (or a soft one
-   raised up to the hard one) and getrlimit gives it back; none is
-   enforced (no core is ever written); raising a hard limit is EPERM. */
+   raised up to the hard one) and getrlimit gives it back; only
+   RLIMIT_NOFILE is enforced (no new descriptor at or above it); raising
+   a hard limit is EPERM. */
 int getrlimit(int resource, struct rlimit *rl);
 int setrlimit(int resource, const struct rlimit *rl);
 

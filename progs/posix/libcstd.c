@@ -15,7 +15,7 @@
  * strtof's rounding of a number whose nearest double is a float
  * midpoint (it rounded twice); setrlimit lowering a limit (EPERM) and
  * RLIMIT_NOFILE bounding new descriptors (it bounded nothing);
- * wcsstr, wcsspn & co. and wcstol & co. (missing).
+ * wcsstr, wcsspn & co., wcstol & co., mbsrtowcs and wcsrtombs (missing).
  * One @result {"name": "libcstd", "checks": N, "failures": F}.
  */
 #define _GNU_SOURCE
@@ -255,6 +255,17 @@ static void wide(void)
 	CHECK(wcstol(L"\x263a", &e, 10) == 0 && e && *e == 0x263a);  /* nothing read: end = start */
 	CHECK(wcstod(L"0x1.8p1 rest", &e) == 3.0 && *e == L' ');
 	CHECK(wcstoll(L"+077", 0, 0) == 63 && wcstoull(L"z", 0, 36) == 35);
+	/* the restartable string conversions: where the source ends up */
+	wchar_t ws[6] = L"#####";
+	const char *src = "hey", *s0 = src;
+	CHECK(mbsrtowcs(ws, &src, 2, 0) == 2 && src == s0 + 2 && ws[2] == L'#');
+	CHECK(mbsrtowcs(ws, &src, 5, 0) == 1 && src == 0 && !wcscmp(ws, L"y"));
+	src = "a\x80" "b";
+	errno = 0;
+	CHECK(mbsrtowcs(ws, &src, 5, 0) == (size_t)-1 && errno == EILSEQ && *src == '\x80');
+	const wchar_t *wsrc = L"ok";
+	char nb[4] = "###";
+	CHECK(wcsrtombs(0, &wsrc, 0, 0) == 2 && wcsrtombs(nb, &wsrc, 4, 0) == 2 && !wsrc && !strcmp(nb, "ok"));
 }
 
 int main(void)

@@ -58,5 +58,10 @@ size_t mbrtowc(wchar_t *pwc, const char *s, size_t n, mbstate_t *ps);
 size_t wcrtomb(char *s, wchar_t wc, mbstate_t *ps);
 size_t mbstowcs(wchar_t *d, const char *s, size_t n);
 size_t wcstombs(char *d, const wchar_t *s, size_t n);
+/* ulib/libc/mbsconv.c */
+size_t mbsrtowcs(wchar_t *d, const char **src, size_t n, mbstate_t *ps);
+size_t wcsrtombs(char *d, const wchar_t **src, size_t n, mbstate_t *ps);
+size_t mbsnrtowcs(wchar_t *d, const char **src, size_t nms, size_t n, mbstate_t *ps);
+size_t wcsnrtombs(char *d, const wchar_t **src, size_t nwc, size_t n, mbstate_t *ps);
 
 #endif

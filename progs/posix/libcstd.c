@@ -15,7 +15,8 @@
  * strtof's rounding of a number whose nearest double is a float
  * midpoint (it rounded twice); setrlimit lowering a limit (EPERM) and
  * RLIMIT_NOFILE bounding new descriptors (it bounded nothing);
- * wcsstr, wcsspn & co., wcstol & co., mbsrtowcs and wcsrtombs (missing).
+ * wcsstr, wcsspn & co., wcstol & co., mbsrtowcs and wcsrtombs, and
+ * <wctype.h> (missing).
  * One @result {"name": "libcstd", "checks": N, "failures": F}.
  */
 #define _GNU_SOURCE
@@ -32,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <wchar.h>
+#include <wctype.h>
 #include <animalib/result.h>
 #define CHECK_NAME "libcstd"
 #include <check.h>
@@ -266,6 +268,11 @@ static void wide(void)
 	const wchar_t *wsrc = L"ok";
 	char nb[4] = "###";
 	CHECK(wcsrtombs(0, &wsrc, 0, 0) == 2 && wcsrtombs(nb, &wsrc, 4, 0) == 2 && !wsrc && !strcmp(nb, "ok"));
+	/* <wctype.h> in the C locale: ASCII as <ctype.h>, nothing else */
+	CHECK(iswalpha(L'q') && iswdigit(L'7') && iswspace(L'\t') && !iswspace(0) && !iswalpha(0xe9));
+	CHECK(towupper(L'q') == L'Q' && towlower(L'Q') == L'q' && towupper(0xe9) == 0xe9 && towlower(WEOF) == WEOF);
+	CHECK(iswctype(L'f', wctype("xdigit")) && !iswctype(L'g', wctype("xdigit")) && wctype("bogus") == 0);
+	CHECK(towctrans(L'A', wctrans("tolower")) == L'a' && wctrans("bogus") == 0);
 }
 
 int main(void)

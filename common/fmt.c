@@ -224,8 +224,8 @@ static int fmt_double(fmt_put_fn put, void *arg, struct spec *sp, double d, char
 	int saved = sp->prec, savedzero = sp->zero, out;
 	sp->prec = -1;
 	if (d != d || d > 1.7976931348623157e308) {
-		sp->zero = 0;
-		out = pad_out(put, arg, sp, d != d ? "" : sign,
+		sp->zero = 0;                  /* a NaN keeps its sign: glibc's "-nan" */
+		out = pad_out(put, arg, sp, sign,
 			      d != d ? (upper ? "NAN" : "nan") : (upper ? "INF" : "inf"), 3);
 		sp->prec = saved;
 		sp->zero = savedzero;
@@ -294,6 +294,84 @@ static int fmt_double(fmt_put_fn put, void *arg, struct spec *sp, double d, char
 	out = pad_out(put, arg, sp, sign, buf, n);
 	sp->prec = saved;
 	return out;
+}
+
+/*
+ * %a and %A: a value as lead.frac * 2^exp in hex, as glibc prints it. A
+ * double is 1.xxx (13 digits) or a subnormal 0.xxx p-1022; a long double
+ * shows its 64-bit significand as is, the top nibble leading (1.0L is
+ * 0x8p-3). frac holds 15 hex digits in its low 60 bits. A precision
+ * rounds to nearest, ties to even; a carry may make the lead 2 (0x2p+0,
+ * as glibc) or, for a long double, 16, which becomes 1 with exp + 4.
+ */
+static int fmt_hex(fmt_put_fn put, void *arg, struct spec *sp, int neg,
+		   int lead, uint64_t frac, int exp, int upper)
+{
+	const char *dg = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char buf[FMT_MAXPREC + 32], pre[4];
+	int p = sp->prec, n = 0, np = 0;
+	if (p < 0)
+		for (p = 15; p > 0 && !(frac >> (60 - 4 * p) & 15); p--)
+			;
+	if (p > FMT_MAXPREC)
+		p = FMT_MAXPREC;
+	if (p < 15) {
+		int drop = 60 - 4 * p;
+		uint64_t rem = frac & ((1ull << drop) - 1), half = 1ull << (drop - 1);
+		frac >>= drop;
+		int odd = p ? (int)(frac & 1) : lead & 1;
+		if (rem > half || (rem == half && odd))
+			frac++;
+		if (p == 0 || frac >> 4 * p) {   /* carried into the lead */
+			lead += p == 0 ? (int)frac : 1;
+			frac = 0;
+		}
+		frac <<= drop;
+		if (lead == 16)
+			lead = 1, exp += 4;
+	}
+	buf[n++] = dg[lead];
+	if (p > 0 || sp->alt)
+		buf[n++] = '.';
+	for (int i = 0; i < p; i++)
+		buf[n++] = i < 15 ? dg[frac >> (56 - 4 * i) & 15] : '0';
+	buf[n++] = upper ? 'P' : 'p';
+	buf[n++] = exp < 0 ? '-' : '+';
+	unsigned x = exp < 0 ? -exp : exp;
+	char e[8];
+	int ne = 0;
+	do
+		e[ne++] = (char)('0' + x % 10);
+	while (x /= 10);
+	while (ne)
+		buf[n++] = e[--ne];
+	if (neg || sp->plus || sp->space)
+		pre[np++] = neg ? '-' : sp->plus ? '+' : ' ';
+	pre[np++] = '0';
+	pre[np++] = upper ? 'X' : 'x';
+	pre[np] = 0;
+	int saved = sp->prec, out;
+	sp->prec = -1;
+	out = pad_out(put, arg, sp, pre, buf, n);
+	sp->prec = saved;
+	return out;
+}
+
+/* %a of a double or (ld) a long double: take it apart for fmt_hex. */
+static int fmt_hexval(fmt_put_fn put, void *arg, struct spec *sp, double d,
+		      long double ld, int isld, int upper)
+{
+	union { double d; uint64_t u; } v = { d };
+	union { long double ld; struct { uint64_t m; uint16_t se; } b; } w = { ld };
+	int neg = isld ? w.b.se >> 15 : (int)(v.u >> 63);
+	int be = isld ? w.b.se & 0x7fff : (int)(v.u >> 52 & 0x7ff);
+	if (be == (isld ? 0x7fff : 0x7ff))       /* inf and nan: as %f prints them */
+		return fmt_double(put, arg, sp, isld ? (double)ld : d, upper ? 'E' : 'e');
+	uint64_t m = isld ? w.b.m : v.u & ((1ull << 52) - 1);
+	if (isld)
+		return fmt_hex(put, arg, sp, neg, (int)(m >> 60), m & ((1ull << 60) - 1),
+			       be ? be - 16386 : m ? -16385 : 0, upper);
+	return fmt_hex(put, arg, sp, neg, be != 0, m << 8, be ? be - 1023 : m ? -1022 : 0, upper);
 }
 #endif
 
@@ -402,6 +480,13 @@ int fmt_format(fmt_put_fn put, void *arg, const char *f, va_list ap)
 			   double's 17 are not long double's own). */
 			out += fmt_double(put, arg, &sp, sp.len == 3 ? (double)va_arg(ap, long double)
 						  : va_arg(ap, double), *f);
+			break;
+		case 'a':
+		case 'A':
+			if (sp.len == 3)
+				out += fmt_hexval(put, arg, &sp, 0, va_arg(ap, long double), 1, *f == 'A');
+			else
+				out += fmt_hexval(put, arg, &sp, va_arg(ap, double), 0, 0, *f == 'A');
 			break;
 #endif
 		case '%':

@@ -6,7 +6,12 @@ character unread, an item that only begins a number ("0x", "2.5e+") a
 matching failure, and EOF only at end of input; the same rules for
 sscanf ("4e" with %lf was 1); stat/lstat of /dev/null (ENOENT before)
 and ENOTDIR beneath it; a robust mutex destroyed by its holder (EBUSY
-before, and its exit then wrote to the freed memory)."""
+before, and its exit then wrote to the freed memory); strtof of numbers
+whose nearest double is a float midpoint (rounded twice before) and
+setrlimit lowering a limit (EPERM before) and RLIMIT_NOFILE bounding new
+descriptors (it bounded nothing); wcsstr, wcsspn, wcstol,
+the other wide-string searches and numbers, mbsrtowcs and wcsrtombs,
+and <wctype.h> (missing before)."""
 import pytest
 from helpers import PACKAGES, self_test
 
@@ -14,4 +19,4 @@ from helpers import PACKAGES, self_test
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_libcstd(boot, pkg, smp):
-    self_test(boot, "libcstd", pkg, smp, 39)
+    self_test(boot, "libcstd", pkg, smp, 70)

@@ -172,9 +172,12 @@ static void test_more(void)
 	CHECK(getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur >= 16384 && rl.rlim_max == RLIM_INFINITY);
 	CHECK(getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur == RLIM_INFINITY);
 	CHECK(setrlimit(RLIMIT_AS, &rl) == 0);                 /* what it is: fine */
-	rl.rlim_cur = 1 << 20;
+	rl.rlim_cur = rl.rlim_max = 1 << 30;                    /* lowered: recorded, as Linux */
+	CHECK(setrlimit(RLIMIT_AS, &rl) == 0 && getrlimit(RLIMIT_AS, &rl) == 0 &&
+	      rl.rlim_cur == 1 << 30 && rl.rlim_max == 1 << 30);
+	rl.rlim_max = RLIM_INFINITY;
 	errno = 0;
-	CHECK(setrlimit(RLIMIT_AS, &rl) == -1 && errno == EPERM);
+	CHECK(setrlimit(RLIMIT_AS, &rl) == -1 && errno == EPERM);  /* a hard limit raised */
 	CHECK(getrlimit(RLIMIT_CORE, &rl) == 0 && rl.rlim_cur == 0);
 	rl.rlim_cur = 4096;
 	CHECK(setrlimit(RLIMIT_CORE, &rl) == 0 && getrlimit(RLIMIT_CORE, &rl) == 0 && rl.rlim_cur == 4096);

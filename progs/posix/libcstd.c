@@ -11,7 +11,12 @@
  * a fork from a thread other than main, whose child must find its own
  * thread-local storage (the kernel gave it the FS base its VP had when
  * it last left a CPU: another thread's, or none); printf's '#' flag on a
- * zero (no "0x"; one octal 0) and precisions past 40 digits (clamped).
+ * zero (no "0x"; one octal 0) and precisions past 40 digits (clamped);
+ * strtof's rounding of a number whose nearest double is a float
+ * midpoint (it rounded twice); setrlimit lowering a limit (EPERM) and
+ * RLIMIT_NOFILE bounding new descriptors (it bounded nothing);
+ * wcsstr, wcsspn & co., wcstol & co., mbsrtowcs and wcsrtombs, and
+ * <wctype.h> (missing).
  * One @result {"name": "libcstd", "checks": N, "failures": F}.
  */
 #define _GNU_SOURCE
@@ -21,10 +26,14 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
 #include <animalib/result.h>
 #define CHECK_NAME "libcstd"
 #include <check.h>
@@ -190,6 +199,82 @@ static void forks(void)
 	CHECK(mine == 40);                    /* main's own copy */
 }
 
+/* strtof rounds the decimal once: a double that lands exactly between
+   two floats must not be rounded again as if the number were there. */
+static int sf(const char *s, float want, int erange)
+{
+	errno = 0;
+	float f = strtof(s, 0);
+	return f == want && (errno == ERANGE) == erange;
+}
+
+static void numbers(void)
+{
+	CHECK(sf("1.000000059604644775390625", 1.0f, 0));            /* 1 + 2^-24: a tie, to even */
+	CHECK(sf("1.0000000596046447753906251", 0x1.000002p0f, 0));  /* just above it */
+	CHECK(sf("1.0000000596046447753906249", 1.0f, 0));           /* just below */
+	CHECK(sf("3.40282356779733661637539395458142568447e38", 0x1.fffffep127f, 0));
+	CHECK(sf("340282356779733661637539395458142568448", __builtin_inff(), 1));
+	CHECK(sf("7.006492321624085354618647916449580656401309709382578858785341419448955413429304e-46",
+		 0x1p-149f, 1));                                     /* above half the least subnormal */
+	CHECK(sf("7.006492321624085354618647916449580656401309709382578858785341419448955413429303e-46",
+		 0.0f, 1));
+	/* setrlimit records a lowered limit, as Linux (it said EPERM) */
+	struct rlimit rl = { 100 * 1024, 100 * 1024 };
+	CHECK(setrlimit(RLIMIT_STACK, &rl) == 0);
+	CHECK(getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur == 100 * 1024 && rl.rlim_max == 100 * 1024);
+	rl.rlim_max = RLIM_INFINITY;
+	errno = 0;
+	CHECK(setrlimit(RLIMIT_STACK, &rl) == -1 && errno == EPERM);
+	/* RLIMIT_NOFILE bounds new descriptors (it bounded nothing) */
+	struct rlimit was;
+	CHECK(getrlimit(RLIMIT_NOFILE, &was) == 0);
+	rl = (struct rlimit){ 12, was.rlim_max };
+	CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0);
+	int fd, top = -1;
+	while ((fd = dup(1)) >= 0)
+		top = fd;
+	CHECK(errno == EMFILE && top == 11);
+	errno = 0;
+	CHECK(dup2(1, 12) == -1 && errno == EBADF);
+	errno = 0;
+	CHECK(fcntl(1, F_DUPFD, 12) == -1 && errno == EINVAL);
+	CHECK(setrlimit(RLIMIT_NOFILE, &was) == 0 && dup2(1, 12) == 12 && close(12) == 0);
+	for (fd = 3; fd <= top; fd++)
+		close(fd);
+}
+
+/* Wide strings: search and numbers (they did not exist). */
+static void wide(void)
+{
+	const wchar_t *h = L"banana split";
+	wchar_t *e = 0;
+	CHECK(wcsstr(h, L"nan") == h + 2 && wcsstr(h, L"") == h && !wcsstr(h, L"bandana"));
+	CHECK(wcsspn(h, L"abn") == 6 && wcscspn(h, L" ") == 6 && wcspbrk(h, L"tp") == h + 8);
+	CHECK(wcstol(L"  -0x1fz", &e, 0) == -31 && *e == L'z');
+	errno = 0;
+	CHECK(wcstoul(L"18446744073709551616", &e, 10) == ~0UL && errno == ERANGE && !*e);
+	CHECK(wcstol(L"\x263a", &e, 10) == 0 && e && *e == 0x263a);  /* nothing read: end = start */
+	CHECK(wcstod(L"0x1.8p1 rest", &e) == 3.0 && *e == L' ');
+	CHECK(wcstoll(L"+077", 0, 0) == 63 && wcstoull(L"z", 0, 36) == 35);
+	/* the restartable string conversions: where the source ends up */
+	wchar_t ws[6] = L"#####";
+	const char *src = "hey", *s0 = src;
+	CHECK(mbsrtowcs(ws, &src, 2, 0) == 2 && src == s0 + 2 && ws[2] == L'#');
+	CHECK(mbsrtowcs(ws, &src, 5, 0) == 1 && src == 0 && !wcscmp(ws, L"y"));
+	src = "a\x80" "b";
+	errno = 0;
+	CHECK(mbsrtowcs(ws, &src, 5, 0) == (size_t)-1 && errno == EILSEQ && *src == '\x80');
+	const wchar_t *wsrc = L"ok";
+	char nb[4] = "###";
+	CHECK(wcsrtombs(0, &wsrc, 0, 0) == 2 && wcsrtombs(nb, &wsrc, 4, 0) == 2 && !wsrc && !strcmp(nb, "ok"));
+	/* <wctype.h> in the C locale: ASCII as <ctype.h>, nothing else */
+	CHECK(iswalpha(L'q') && iswdigit(L'7') && iswspace(L'\t') && !iswspace(0) && !iswalpha(0xe9));
+	CHECK(towupper(L'q') == L'Q' && towlower(L'Q') == L'q' && towupper(0xe9) == 0xe9 && towlower(WEOF) == WEOF);
+	CHECK(iswctype(L'f', wctype("xdigit")) && !iswctype(L'g', wctype("xdigit")) && wctype("bogus") == 0);
+	CHECK(towctrans(L'A', wctrans("tolower")) == L'a' && wctrans("bogus") == 0);
+}
+
 int main(void)
 {
 	forks();                              /* first: the fork comes before any VP left a CPU */
@@ -197,6 +282,8 @@ int main(void)
 	devnull();
 	robust();
 	formats();
+	numbers();
+	wide();
 	struct result r;
 	result_begin(&r, "libcstd");
 	result_int(&r, "checks", checks);

@@ -66,7 +66,8 @@ static void test_printf(void)
 	CHECK_STR(F("%.15g", 0.1), "0.1");
 	CHECK_STR(F("%.17g", 0.1), "0.10000000000000001");
 	CHECK_STR(F("%f", 1e20), "100000000000000000000.000000");
-	CHECK_STR(F("%f %f %f", 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0), "inf -inf nan");
+	/* x86's 0/0 is the NaN with the sign bit set: glibc prints -nan */
+	CHECK_STR(F("%f %f %f", 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0), "inf -inf -nan");
 	CHECK_STR(F("%f", -0.0), "-0.000000");
 
 	/* snprintf truncation and return values. */

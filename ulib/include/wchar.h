@@ -36,6 +36,19 @@ wchar_t *wmemcpy(wchar_t *d, const wchar_t *s, size_t n);
 wchar_t *wmemmove(wchar_t *d, const wchar_t *s, size_t n);
 int wmemcmp(const wchar_t *a, const wchar_t *b, size_t n);
 wchar_t *wmemchr(const wchar_t *s, wchar_t c, size_t n);
+/* ulib/libc/wcsfind.c, wcsnum.c */
+wchar_t *wcsstr(const wchar_t *h, const wchar_t *n);
+size_t wcsspn(const wchar_t *s, const wchar_t *set);
+size_t wcscspn(const wchar_t *s, const wchar_t *set);
+wchar_t *wcspbrk(const wchar_t *s, const wchar_t *set);
+wchar_t *wcsncat(wchar_t *d, const wchar_t *s, size_t n);
+wchar_t *wcsdup(const wchar_t *s);
+long wcstol(const wchar_t *s, wchar_t **end, int base);
+unsigned long wcstoul(const wchar_t *s, wchar_t **end, int base);
+long long wcstoll(const wchar_t *s, wchar_t **end, int base);
+unsigned long long wcstoull(const wchar_t *s, wchar_t **end, int base);
+double wcstod(const wchar_t *s, wchar_t **end);
+float wcstof(const wchar_t *s, wchar_t **end);
 
 wint_t btowc(int c);
 int wctob(wint_t c);
@@ -45,5 +58,10 @@ size_t mbrtowc(wchar_t *pwc, const char *s, size_t n, mbstate_t *ps);
 size_t wcrtomb(char *s, wchar_t wc, mbstate_t *ps);
 size_t mbstowcs(wchar_t *d, const char *s, size_t n);
 size_t wcstombs(char *d, const wchar_t *s, size_t n);
+/* ulib/libc/mbsconv.c */
+size_t mbsrtowcs(wchar_t *d, const char **src, size_t n, mbstate_t *ps);
+size_t wcsrtombs(char *d, const wchar_t **src, size_t n, mbstate_t *ps);
+size_t mbsnrtowcs(wchar_t *d, const char **src, size_t nms, size_t n, mbstate_t *ps);
+size_t wcsnrtombs(char *d, const wchar_t **src, size_t nwc, size_t n, mbstate_t *ps);
 
 #endif

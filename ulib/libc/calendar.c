@@ -1,12 +1,7 @@
-/* Calendar time, UTC only (there are no time zones): gmtime, mktime, strftime. */
+/* Calendar time, UTC only (there are no time zones): gmtime, mktime, asctime (strftime.c). */
 #include <time.h>
 #include <stdio.h>
 #include <string.h>
-
-static const char *const wday[] = { "Sunday", "Monday", "Tuesday", "Wednesday",
-				    "Thursday", "Friday", "Saturday" };
-static const char *const mon[] = { "January", "February", "March", "April", "May", "June",
-				   "July", "August", "September", "October", "November", "December" };
 
 /* Days since 1970-01-01 and back (Howard Hinnant's algorithms). */
 static long days_from_civil(long y, int m, int d)
@@ -70,60 +65,6 @@ time_t timegm(struct tm *tm)
 }
 
 time_t mktime(struct tm *tm) { return timegm(tm); }
-
-/* The common conversions: a A b B c d e F H I j m M n p S t T u w y Y z Z %. */
-size_t strftime(char *s, size_t n, const char *f, const struct tm *tm)
-{
-	size_t len = 0;
-	char tmp[64];
-	for (; *f; f++) {
-		const char *add = tmp;
-		if (*f != '%') {
-			tmp[0] = *f, tmp[1] = 0;
-		} else {
-			switch (*++f) {
-			case 'a': snprintf(tmp, sizeof tmp, "%.3s", wday[tm->tm_wday % 7]); break;
-			case 'A': add = wday[tm->tm_wday % 7]; break;
-			case 'b': case 'h': snprintf(tmp, sizeof tmp, "%.3s", mon[tm->tm_mon % 12]); break;
-			case 'B': add = mon[tm->tm_mon % 12]; break;
-			case 'c': snprintf(tmp, sizeof tmp, "%.3s %.3s %2d %02d:%02d:%02d %d",
-					   wday[tm->tm_wday % 7], mon[tm->tm_mon % 12], tm->tm_mday,
-					   tm->tm_hour, tm->tm_min, tm->tm_sec, tm->tm_year + 1900); break;
-			case 'd': snprintf(tmp, sizeof tmp, "%02d", tm->tm_mday); break;
-			case 'e': snprintf(tmp, sizeof tmp, "%2d", tm->tm_mday); break;
-			case 'F': snprintf(tmp, sizeof tmp, "%d-%02d-%02d", tm->tm_year + 1900,
-					   tm->tm_mon + 1, tm->tm_mday); break;
-			case 'H': snprintf(tmp, sizeof tmp, "%02d", tm->tm_hour); break;
-			case 'I': snprintf(tmp, sizeof tmp, "%02d", (tm->tm_hour + 11) % 12 + 1); break;
-			case 'j': snprintf(tmp, sizeof tmp, "%03d", tm->tm_yday + 1); break;
-			case 'm': snprintf(tmp, sizeof tmp, "%02d", tm->tm_mon + 1); break;
-			case 'M': snprintf(tmp, sizeof tmp, "%02d", tm->tm_min); break;
-			case 'n': add = "\n"; break;
-			case 'p': add = tm->tm_hour < 12 ? "AM" : "PM"; break;
-			case 'S': snprintf(tmp, sizeof tmp, "%02d", tm->tm_sec); break;
-			case 't': add = "\t"; break;
-			case 'T': snprintf(tmp, sizeof tmp, "%02d:%02d:%02d", tm->tm_hour, tm->tm_min,
-					   tm->tm_sec); break;
-			case 'u': snprintf(tmp, sizeof tmp, "%d", tm->tm_wday ? tm->tm_wday : 7); break;
-			case 'w': snprintf(tmp, sizeof tmp, "%d", tm->tm_wday); break;
-			case 'y': snprintf(tmp, sizeof tmp, "%02d", (tm->tm_year + 1900) % 100); break;
-			case 'Y': snprintf(tmp, sizeof tmp, "%d", tm->tm_year + 1900); break;
-			case 'z': add = "+0000"; break;
-			case 'Z': add = "UTC"; break;
-			case '%': add = "%"; break;
-			default: return 0;   /* unknown conversion (or a trailing %) */
-			}
-		}
-		size_t k = strlen(add);
-		if (len + k >= n)
-			return 0;
-		memcpy(s + len, add, k);
-		len += k;
-	}
-	if (n)
-		s[len] = 0;
-	return len;
-}
 
 char *asctime(const struct tm *tm)
 {

@@ -154,10 +154,14 @@ int __fd_pipe_end(int fd, int *w)
 	return is_pipe(e) ? e.kfd : -1;
 }
 
-/* Put e at the lowest free fd >= from; fdlk held. */
+/* rlimit.c: RLIMIT_NOFILE's soft limit, at most NFD. */
+int __nofile_limit(void);
+
+/* Put e at the lowest free fd >= from, below RLIMIT_NOFILE; fdlk held. */
 static int place(struct fdent e, int from)
 {
-	for (int fd = from; fd < NFD; fd++)
+	int lim = __nofile_limit();
+	for (int fd = from; fd < lim && fd < NFD; fd++)
 		if (fds[fd].kind == FD_FREE) {
 			fds[fd] = e;
 			return fd;
@@ -407,7 +411,7 @@ int dup3(int old, int new, int flags)
 	FENCED(dup3(old, new, flags));
 	if (old == new || (flags & ~O_CLOEXEC))
 		return fail(EINVAL);
-	if (old < 0 || old >= NFD || new < 0 || new >= NFD)
+	if (old < 0 || old >= NFD || new < 0 || new >= NFD || new >= __nofile_limit())
 		return fail(EBADF);
 	spin_lock(&fdlk);
 	struct fdent e = fds[old], was = { 0 };
@@ -477,7 +481,7 @@ int fcntl(int fd, int cmd, ...)
 		return __lock_fcntl(fd, cmd, (struct flock *)arg);
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC: {
-		if (arg < 0 || arg >= NFD)
+		if (arg < 0 || arg >= NFD || arg >= __nofile_limit())
 			return fail(EINVAL);
 		spin_lock(&fdlk);
 		e = fds[fd];

@@ -6,9 +6,15 @@
 #define NFILES 64                  /* ulib/fd.c's table */
 
 static struct rlimit core = { 0, RLIM_INFINITY };
+static struct rlimit set[RLIMIT_NLIMITS];   /* what setrlimit recorded */
+static unsigned char isset[RLIMIT_NLIMITS];
 
 static int limit(int r, struct rlimit *rl)
 {
+	if (r >= 0 && r < RLIMIT_NLIMITS && isset[r]) {
+		*rl = set[r];
+		return 0;
+	}
 	switch (r) {
 	case RLIMIT_NOFILE:
 		*rl = (struct rlimit){ NFILES, NFILES };
@@ -57,8 +63,25 @@ int setrlimit(int resource, const struct rlimit *rl)
 		core = *rl;
 		return 0;
 	}
-	if (rl->rlim_cur == now.rlim_cur && rl->rlim_max == now.rlim_max)
-		return 0;
-	errno = EPERM;
-	return -1;
+	/* Any other limit: recorded as Linux takes it (lowering, or a soft
+	   limit up to the hard one); only RLIMIT_NOFILE is enforced (fd.c),
+	   the others bound nothing here (libc.md). Raising a hard limit
+	   stays privileged. */
+	if (rl->rlim_max > now.rlim_max) {
+		errno = EPERM;
+		return -1;
+	}
+	set[resource] = *rl;
+	isset[resource] = 1;
+	return 0;
+}
+
+/* fd.c: the soft RLIMIT_NOFILE, the one limit enforced: no new
+   descriptor at or above it (EMFILE; dup2 onto it EBADF, F_DUPFD from it
+   EINVAL, as Linux), those already open stay. */
+int __nofile_limit(void)
+{
+	if (isset[RLIMIT_NOFILE] && set[RLIMIT_NOFILE].rlim_cur < NFILES)
+		return (int)set[RLIMIT_NOFILE].rlim_cur;
+	return NFILES;
 }

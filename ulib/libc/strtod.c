@@ -282,11 +282,101 @@ double strtod(const char *str, char **end)
 	return neg ? -d : d;
 }
 
+/*
+ * Is the decimal number at s (sign ignored) above, at or below the
+ * double x: 1, 0, -1. Exact, as correct() (the digits past MAXD only as
+ * "more than").
+ */
+static int against(const char *s, double x)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		s++;
+	struct big D = { .n = 0 };
+	long e = 0;
+	int nd = 0, more = 0, dot = 0;
+	uint32_t chunk = 0, scale = 1;
+	for (;; s++) {
+		if (*s == '.' && !dot) {
+			dot = 1;
+			continue;
+		}
+		if (!isdigit((unsigned char)*s))
+			break;
+		if (nd == 0 && *s == '0') {
+			e -= dot;
+			continue;
+		}
+		if (nd == MAXD) {
+			more |= *s != '0';
+			e += !dot;
+			continue;
+		}
+		chunk = chunk * 10 + (uint32_t)(*s - '0');
+		scale *= 10;
+		nd++;
+		e -= dot;
+		if (scale == 1000000000) {
+			big_mul(&D, scale);
+			big_add(&D, chunk);
+			chunk = 0, scale = 1;
+		}
+	}
+	if (scale > 1) {
+		big_mul(&D, scale);
+		big_add(&D, chunk);
+	}
+	if ((*s | 0x20) == 'e')
+		e += exponent(&s);
+	uint64_t bits;
+	__builtin_memcpy(&bits, &x, 8);
+	int ex = (int)(bits >> 52 & 0x7ff);
+	uint64_t mant = bits & ((1ULL << 52) - 1);
+	if (ex)
+		mant |= 1ULL << 52;
+	int c = compare(&D, (int)e, mant, ex ? ex - 1075 : -1074);
+	return c ? c : more;
+}
+
+/*
+ * strtof: the double strtod gives, rounded to float. That second
+ * rounding is wrong only when the double lies exactly halfway between
+ * two floats (every float midpoint is a double, so the nearest double to
+ * a number on one side of a midpoint is never beyond it); then the exact
+ * decimal decides which side. Hex input keeps strtod's rounding.
+ */
 float strtof(const char *s, char **end)
 {
 	double d = strtod(s, end);
 	float f = (float)d;
-	if ((f == __builtin_inff() && d != __builtin_inf()) || (f == 0 && d != 0))
+	double ad = d < 0 ? -d : d;
+	const char *p = s;
+	while (isspace((unsigned char)*p))
+		p++;
+	p += *p == '+' || *p == '-';
+	int hex = p[0] == '0' && (p[1] | 0x20) == 'x';
+	if (!hex && ad == ad && ad != __builtin_inf() && (double)f != d) {
+		union { float f; uint32_t u; } a = { f < 0 ? -f : f }, lo = a, hi = a;
+		if ((double)a.f > ad)
+			lo.u--;
+		else
+			hi.u++;
+		long double top = hi.u == 0x7f800000u ? 0x1p128L : (long double)hi.f;
+		if ((long double)ad * 2 == (long double)lo.f + top) {
+			int c = against(s, ad);
+			if (c)
+				a = c > 0 ? hi : lo;
+			f = d < 0 ? -a.f : a.f;
+		}
+	}
+	if ((f == __builtin_inff() || f == -__builtin_inff()) && ad != __builtin_inf())
+		errno = ERANGE;
+	if (f == 0 && d != 0)
+		errno = ERANGE;
+	float af = f < 0 ? -f : f;
+	if (af != 0 && af < 1.17549435e-38f &&        /* below FLT_MIN and inexact: glibc's ERANGE */
+	    (hex ? (double)f != d : against(s, af) != 0))
 		errno = ERANGE;
 	return f;
 }

@@ -55,9 +55,10 @@ struct rlimit {
 /* getrlimit: RLIMIT_NOFILE 64 (the descriptor table), RLIMIT_STACK the
    default thread stack (soft; no hard limit), RLIMIT_CORE 0 (no core
    dumps), the others RLIM_INFINITY (bounded by memory only); a resource
-   above 15 EINVAL. setrlimit changes RLIMIT_CORE only (any value: no core
-   is ever written); setting any other to what it is is 0, to anything
-   else EPERM: no limit here can be changed. */
+   above 15 EINVAL. setrlimit records a lowered limit (or a soft one
+   raised up to the hard one) and getrlimit gives it back; only
+   RLIMIT_NOFILE is enforced (no new descriptor at or above it); raising
+   a hard limit is EPERM. */
 int getrlimit(int resource, struct rlimit *rl);
 int setrlimit(int resource, const struct rlimit *rl);
 

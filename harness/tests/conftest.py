@@ -6,6 +6,8 @@ sure the build is up to date. When a test fails, the console logs of its
 runs are saved in build/logs/<test>.log and the tail is shown in the report.
 """
 import fcntl
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -42,10 +44,27 @@ def boot(built, request):
     def boot(cmdline, **kw):
         r = qemu.run(cmdline, **kw)
         runs.append(r)
+        record(request.node.nodeid, r, kw)
         return r
 
     request.node.anima_runs = runs
     return boot
+
+
+def record(nodeid, r, kw):
+    """One line per boot in build/logs/boots.jsonl (test, command line,
+    smp, icount, how it ended, wall seconds): where the suite's time goes.
+    Appends of one short line each do not interleave between workers."""
+    path = BUILD / "logs" / "boots.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps({"test": nodeid, "cmdline": r.cmdline, "smp": kw.get("smp", 1),
+                       "icount": bool(kw.get("icount")), "kind": r.kind,
+                       "elapsed": round(r.elapsed, 2)}) + "\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line.encode())
+    finally:
+        os.close(fd)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -24,6 +24,33 @@ def pytest_sessionstart(session):
         shutil.rmtree(BUILD / "logs", ignore_errors=True)
 
 
+# Tests far longer than the suite's median of about a second (summed from
+# build/logs/boots.jsonl), longest first: they run before the rest, so that
+# under -n 2 neither worker starts one of them late while the other has run
+# out of work. pytest.ini's --maxschedchunk hands tests out a few at a
+# time, so the two workers share these.
+SLOW_FIRST = [
+    "test_det.py::test_ptest_on_det[par-2]",
+    "test_det.py::test_posix_programs_on_det[",
+    "test_boot.py::test_grub_and_direct_boots_agree",
+    "test_conformance.py::test_yield_fairness[kthread-smp4",
+    "test_conformance.py::test_copy_of_tutor_is_a_package",
+    "test_detpar.py::",
+    "test_conformance.py::test_fifo_beside_kthread_yield_fairness",
+    "test_det.py::",
+    "test_asynccancel.py::",
+    "test_confpt.py::",
+    "test_conformance.py::",
+]
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        return next((i for i, pat in enumerate(SLOW_FIRST) if pat in item.nodeid),
+                    len(SLOW_FIRST))
+    items.sort(key=rank)      # stable: the rest keep their order
+
+
 @pytest.fixture(scope="session")
 def built():
     # Every xdist worker runs this; the lock makes the makes take turns, and

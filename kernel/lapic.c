@@ -178,11 +178,26 @@ void lapic_ipi_others(int vector, int nmi)
 	icr(0, (3u << 18) | 0x4000 | (nmi ? 0x400 : (uint32_t)vector));
 }
 
-/* INIT, then two STARTUPs pointing at the trampoline (Intel MP spec). */
+/* CPUID.1:ECX bit 31: the CPU is a virtual one. */
+static int virtual_cpu(void)
+{
+	uint32_t a, b, c, d;
+	cpuid(1, 0, &a, &b, &c, &d);
+	return (c >> 31) & 1;
+}
+
+/*
+ * INIT, then two STARTUPs pointing at the trampoline (Intel MP spec).
+ * The spec's 10 ms after INIT is for physical processors; a virtual one
+ * needs none (Linux skips it on modern CPUs too), and under QEMU's
+ * round-robin -icount the spin cost 1.5-2 s of host time per CPU: an
+ * -smp 4 icount boot of hello took 7.8 s, 1.3 s without it.
+ */
 void lapic_startup(uint32_t apic_id, uint32_t tramp_pa)
 {
 	icr(apic_id, 0x4500);
-	delay_us(10000);
+	if (!virtual_cpu())
+		delay_us(10000);
 	for (int i = 0; i < 2; i++) {
 		icr(apic_id, 0x4600 | (tramp_pa >> 12));
 		delay_us(200);

@@ -6,6 +6,8 @@ sure the build is up to date. When a test fails, the console logs of its
 runs are saved in build/logs/<test>.log and the tail is shown in the report.
 """
 import fcntl
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -20,6 +22,33 @@ def pytest_sessionstart(session):
     # controller does it before they start.
     if not hasattr(session.config, "workerinput"):
         shutil.rmtree(BUILD / "logs", ignore_errors=True)
+
+
+# Tests far longer than the suite's median of about a second (summed from
+# build/logs/boots.jsonl), longest first: they run before the rest, so that
+# under -n 2 neither worker starts one of them late while the other has run
+# out of work. pytest.ini's --maxschedchunk hands tests out a few at a
+# time, so the two workers share these.
+SLOW_FIRST = [
+    "test_det.py::test_ptest_on_det[par-2]",
+    "test_det.py::test_posix_programs_on_det[",
+    "test_boot.py::test_grub_and_direct_boots_agree",
+    "test_conformance.py::test_yield_fairness[kthread-smp4",
+    "test_conformance.py::test_copy_of_tutor_is_a_package",
+    "test_detpar.py::",
+    "test_conformance.py::test_fifo_beside_kthread_yield_fairness",
+    "test_det.py::",
+    "test_asynccancel.py::",
+    "test_confpt.py::",
+    "test_conformance.py::",
+]
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        return next((i for i, pat in enumerate(SLOW_FIRST) if pat in item.nodeid),
+                    len(SLOW_FIRST))
+    items.sort(key=rank)      # stable: the rest keep their order
 
 
 @pytest.fixture(scope="session")
@@ -42,10 +71,27 @@ def boot(built, request):
     def boot(cmdline, **kw):
         r = qemu.run(cmdline, **kw)
         runs.append(r)
+        record(request.node.nodeid, r, kw)
         return r
 
     request.node.anima_runs = runs
     return boot
+
+
+def record(nodeid, r, kw):
+    """One line per boot in build/logs/boots.jsonl (test, command line,
+    smp, icount, how it ended, wall seconds): where the suite's time goes.
+    Appends of one short line each do not interleave between workers."""
+    path = BUILD / "logs" / "boots.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps({"test": nodeid, "cmdline": r.cmdline, "smp": kw.get("smp", 1),
+                       "icount": bool(kw.get("icount")), "kind": r.kind,
+                       "elapsed": round(r.elapsed, 2)}) + "\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line.encode())
+    finally:
+        os.close(fd)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -11,11 +11,14 @@ Two VPs, so main runs beside the spinner at -smp 1 too. Before the fix
 (ulib/rt/spin.c's spin_defer_intr and spin_act_due, resume_full's
 check) a kick that found the spinner inside a spin lock, or off its VP,
 was lost: 8 of these 10 boots failed, with 29 to 168 misses of 600
-rounds each, all in the random() loops (cancels and kills alike)."""
+rounds each, all in the random() loops (cancels and kills alike): at
+least 1 in 10 of those loops' rounds, so N = 50 (100 such rounds a
+boot, 10 misses expected at that lowest rate, none in about 4 in 100,000
+boots) still fails such a boot; 150 took three times as long."""
 import pytest
 from helpers import done, result
 
-N = 150
+N = 50
 
 
 @pytest.mark.parametrize("smp", [1, 2])

@@ -120,6 +120,7 @@ static int mem(void)
 }
 
 static volatile int *volatile nowhere = (volatile int *)8;
+static volatile uint64_t *go;       /* status(): a shared word the parent sets after its WNOHANG */
 
 static long child_doing(int what)
 {
@@ -134,7 +135,8 @@ static long child_doing(int what)
 		for (;;)
 			sys_sleep(1000000);          /* until killed */
 	if (what == 4) {
-		sys_sleep(50000000);                 /* ends after the parent's WNOHANG */
+		while (!__atomic_load_n(go, __ATOMIC_ACQUIRE))
+			sys_sleep(1000000);          /* ends only after the parent's WNOHANG */
 		sys_exit(3);
 	}
 	sys_exit(0);
@@ -143,10 +145,14 @@ static long child_doing(int what)
 static int status(void)
 {
 	int st[6] = { -1, -1, -1, -1, -1, -1 };
+	go = (volatile uint64_t *)seg_map(seg_create(4096), PROT_READ | PROT_WRITE);
+	if (sys_failed((long)go))
+		return 1;
 	long a = child_doing(1), b = child_doing(2), c = child_doing(3), d = child_doing(4);
 	long r1 = sys_waitpid((int)a, &st[0], 0);
 	long r2 = sys_waitpid((int)b, &st[1], 0);
-	long nohang = sys_waitpid((int)d, &st[2], 1);       /* d sleeps 50 ms: not ended */
+	long nohang = sys_waitpid((int)d, &st[2], 1);       /* d waits for go: not ended */
+	__atomic_store_n(go, 1, __ATOMIC_RELEASE);
 	long k = sys_kill((int)c, 15);
 	long r3 = sys_waitpid((int)c, &st[3], 0);
 	long r4 = sys_waitpid(-1, &st[4], 0);                /* d, the last one */

@@ -260,7 +260,7 @@ void kop_timers(struct cpu *c, uint64_t now);
 uint64_t kop_next_deadline(struct cpu *c);
 int futex_wake_key(uint64_t key, int n, struct space *sp);
 void futex_cancel_seg(int seg_id, struct space *sp, long err);
-long utimer_set(uint64_t deadline, uint64_t token);
+long utimer_set(uint64_t deadline, uint64_t token, uint64_t off);
 void kop_space_cleanup(struct space *sp);
 void kop_vp_cleanup(struct vp *vp);
 void kop_interrupt(struct space *sp);

@@ -458,6 +458,21 @@ int kop_cut(struct space *sp, uint64_t cut)
 	return n;
 }
 
+/* A timer armed with TIMER_RTSET (kop_lock held): its VP's runtime keeps
+   deadlines converted from CLOCK_REALTIME at offset `off`, so the timer
+   fires at every clock set while armed (rt_waits, as a realtime futex
+   wait: rtclock.c), and at once if the offset is not `off` already (a
+   set came before). The caller's pseudo page gets the offset compared
+   with, so that its next look converts at it. */
+static void utimer_rtset(struct vp *vp, struct kop *op, int64_t off)
+{
+	int64_t cur = __atomic_load_n(&rt_off, __ATOMIC_RELAXED);
+	__atomic_store_n(&vp->pp->rt_off, cur, __ATOMIC_RELEASE);
+	if (cur != off)
+		op->wake_ns = now_ns() + 1;
+	rt_wait_add(op);
+}
+
 /*
  * Arm (or with deadline 0 cancel) the calling VP's one-shot user timer.
  * Arming reserves the EV_TIMER it will post (-EAGAIN if the VP's queue
@@ -466,9 +481,11 @@ int kop_cut(struct space *sp, uint64_t cut)
  * timer_kop, allocated with the VP: arming never allocates, so it never
  * fails for memory, and nothing accumulates however often a VP re-arms.
  */
-long utimer_set(uint64_t deadline, uint64_t token)
+long utimer_set(uint64_t deadline, uint64_t token, uint64_t off)
 {
 	struct vp *vp = myvp();
+	int rtset = (deadline & TIMER_RTSET) != 0;
+	deadline &= ~TIMER_RTSET;
 	spin_lock(&kop_lock);
 	struct kop *op = vp->utimer;
 	if (op) {
@@ -499,6 +516,8 @@ long utimer_set(uint64_t deadline, uint64_t token)
 	op->sp = vp->space;
 	op->arg = token;
 	op->wake_ns = MAX(deadline, now_ns() + 1);
+	if (rtset)
+		utimer_rtset(vp, op, (int64_t)off);
 	op->snext = vp->space->kops;
 	vp->space->kops = op;
 	timer_insert(op);

@@ -126,7 +126,7 @@ long sys_vp_signal(ARGS)
 long sys_timer(ARGS)
 {
 	UNUSED();
-	return utimer_set(a0, a1);
+	return utimer_set(a0, a1, a2);
 }
 
 long sys_vp_poll(ARGS)

@@ -281,8 +281,9 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 }
 
 /*
- * Time slices. Each VP keeps a one-shot user timer (SYS_timer, token
- * SLICE_TOKEN) set while it runs threads; when it fires, the running
+ * Time slices. Each VP keeps a one-shot timer (rt_timer, token
+ * SLICE_TOKEN: the runtime shares the VP's kernel timer with the timed
+ * waits' queue) set while it runs threads; when it fires, the running
  * thread goes to the tail of the shortest queue (shortest, balance). This
  * is what keeps threads' shares even across VPs when nothing else does:
  * on a CPU of its own a VP gets no warnings (the kernel warns only when
@@ -297,7 +298,7 @@ static void on_run(struct rtvp *v)
 	if (f->armed || !fifo_slice_ns)
 		return;
 	f->armed = 1;
-	syscall2(SYS_timer, now_ns() + fifo_slice_ns, SLICE_TOKEN);
+	rt_timer(v, now_ns() + fifo_slice_ns, SLICE_TOKEN);
 }
 
 static int event(struct rtvp *v, struct uthread *cur, const struct event *e)

@@ -3,21 +3,22 @@
  *
  * A timed wait on a classic VP (naive) waits at user level, yielding,
  * while other threads can run on its VP (rt_block_until); and on an
- * upcall VP (tutor, prio) its thread sleeps in the kernel and comes back
- * at an upcall (EV_UNBLOCKED), queued. Either way it runs again only when
- * the thread on the VP stops by itself: behind one that only computes, a
- * sleeper never woke, and alarm's timer thread (ulib/libc/timer.c) never
- * sent its signal (with one VP, never at all). So a deadline is a turn:
+ * upcall VP (tutor, prio) its thread waits in the VP's timer queue and
+ * is queued at the timer's upcall (rt_tq.c). Either way it runs again
+ * only when the thread on the VP stops by itself: behind one that only
+ * computes, a sleeper never woke, and alarm's timer thread
+ * (ulib/libc/timer.c) never sent its signal (with one VP, never at all). So a deadline is a turn:
  *   - classic VPs: the waiter sets its VP's one-shot user timer (SYS_timer)
  *     for its deadline (once, unless the VP's is set for earlier and has
  *     not passed) and the space's earliest in rt_wait_due; the timer's
  *     event is an interrupt of the VP (kernel/intr.c), and intr_run
  *     (intr.c) has the interrupted thread yield once rt_due_passed;
  *   - upcall VPs: drain (rt_sched.c) switches the running thread out
- *     (RQ_RESCHED) when a thread whose timed park ended with its park
- *     word still PARK_TIMED (its deadline passed, or a signal cut its
- *     sleep) comes back, on packages without time slices of their own
- *     (no `event` hook: fifo's slices already give it a turn).
+ *     (RQ_RESCHED) when its VP's timer queue (rt_tq.c) ends a timed
+ *     wait, or a thread whose kernel wait ended with its park word still
+ *     PARK_TIMED (a pipe's or a lock's, pipe.c, flock.c) comes back, on
+ *     packages without time slices of their own (no `event` hook:
+ *     fifo's slices already give it a turn).
  * A thread inside a spin lock is not switched out: at its spin_unlock, as
  * for any reschedule. det's timed waits run on its logical time
  * (det_block_until) and take no part.

@@ -85,6 +85,17 @@ static int drain(struct rtvp *v, struct uthread *cur)
 					__atomic_fetch_or(&cur->t.sigpend, SIGPEND_WAITING,
 							  __ATOMIC_RELAXED);
 				break;
+			case EV_TIMER:       /* the VP's one timer: the runtime's (rt_tq.c) */
+				if (e->token == TQ_TOKEN) {
+					int r = rt_tq_fire(v, cur, e);
+					/* a timed wait's end: a turn, as below */
+					if ((r & TQ_WOKE) && cur && !p->event)
+						saw |= SAW_TURN;
+					if (r & TQ_RESCHED)
+						saw |= SAW_RESCHED;
+					break;
+				}
+				__attribute__((fallthrough));   /* a program's own */
 			default:             /* timers and signals: the policy's */
 				/* a signal for the program interrupted every VP:
 				   the thread here looks at it (ulib/libc/signal.c) */
@@ -238,6 +249,8 @@ static __attribute__((noreturn)) void sched_loop(void *arg)
 							   VP, disabled, takes no interrupt for */
 		}
 		else if (!vp_next_event(v->vpp) && !v->vpp->pending) {
+			if (__builtin_expect(v->tq_lost, 0))
+				rt_tq_rearm(v);  /* (its timer, or nothing wakes it) */
 			__atomic_fetch_add(&rt_idle_calls, 1, __ATOMIC_RELAXED);
 			syscall0(SYS_vp_idle);
 		}

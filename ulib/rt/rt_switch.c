@@ -381,8 +381,8 @@ __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 	abort();
 }
 
-/* Timed blocking. With upcalls, the kernel blocks only the thread: it
-   sleeps on its park word (thread_park_timed). A classic VP would sleep
+/* Timed blocking. With upcalls, the thread blocks at user level and
+   waits in its VP's timer queue (rt_tq.c). A classic VP would sleep
    whole, and the threads queued behind it with it (with one VP, the very
    thread that would wake it): there the thread waits at user level,
    yielding until an unblock leaves a permit or the deadline passes, and
@@ -390,7 +390,7 @@ __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 int rt_block_until(struct thread *self, uint64_t deadline)
 {
 	if (!pkg_of(self)->classic)
-		return thread_park_timed(self, deadline);
+		return rt_tq_wait((struct uthread *)self, deadline);
 	for (;;) {
 		int expect = PARK_PERMIT;
 		if (__atomic_compare_exchange_n(&self->park, &expect, PARK_RUN, 0,

@@ -83,6 +83,9 @@
 #define SYS_vp_signal   35  /* (dest, payload) -> 0: EV_SIGNAL to a VP index of this space, or a capability */
 #define SYS_vp_cap      36  /* (index) -> handle (>= CAP_BASE) in the caller's own table naming that VP */
 #define SYS_timer       37  /* (deadline ns since boot, token) -> 0: one-shot EV_TIMER; deadline 0 cancels */
+#define TIMER_RTSET     (1ULL << 63)  /* in SYS_timer's deadline: the timer also fires at once when the
+                                         realtime clock's offset is not a2 (the pseudo_page.rt_off the
+                                         caller converted with), and at every clock set while armed */
 #define SYS_vp_poll     38  /* () -> 0: just enter and leave the kernel, so queued events reach the ring */
 #define SYS_vp_exit     39  /* () -> does not return: this VP ends (the last one ends the space, status 0) */
 #define SYS_cap_grant   40  /* (handle, space id [, rights]) -> handle in that space's table: a copy, given to a child or the parent; a segment handle's rights may only narrow */

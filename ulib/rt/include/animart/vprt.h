@@ -51,6 +51,13 @@ struct uthread {
 	volatile uint64_t cpu_owner; /* the thread id these figures are of (a reused
 					descriptor's are an earlier thread's until charged) */
 	const struct pseudo_page *volatile cpu_pp;   /* that VP's pseudo-register page */
+	/* A timed wait on an upcall VP (rt_tq.c): its place in the timer
+	   queue of the VP it began on, under that VP's tq_lock. */
+	struct uthread *tq_next, *tq_prev;
+	struct rtvp *volatile tq_vp; /* the VP whose queue holds it (0: none) */
+	uint64_t tq_due;             /* its deadline on the boot clock */
+	uint64_t tq_dl;              /* as given (a DL_REALTIME time kept) */
+	volatile int tq_out;         /* why the queue let it go (rt_tq.c) */
 };
 
 struct rtpkg;
@@ -74,6 +81,16 @@ struct rtvp {
 	char *sched_stack;           /* the scheduler loop's stack */
 	struct lctx sched;           /* entry into the scheduler loop */
 	uint64_t wait_due;           /* classic: the deadline its one-shot timer is set for (rt_due.c) */
+	/* Upcall VPs: the timer queue of timed waits begun here, by
+	   deadline, and the one kernel timer it shares with the policy's
+	   (rt_tq.c). */
+	struct spin tq_lock;
+	struct uthread *tq_head, *tq_tail;
+	int tq_nrt;                  /* DL_REALTIME waits in it */
+	int64_t tq_off;              /* the realtime offset they were converted at */
+	uint64_t tq_armed, tq_flag;  /* the kernel timer: when (0: not armed), TIMER_RTSET */
+	uint64_t pol_at, pol_token;  /* the policy's one-shot (rt_timer; 0: none) */
+	volatile int tq_lost;        /* arming failed (-EAGAIN): again before idling */
 };
 
 /* Why a thread is handed to enqueue */
@@ -169,6 +186,7 @@ void rt_free(struct thread *t);
 int rt_block_until(struct thread *self, uint64_t deadline);
 int rt_yield_other(struct thread *self);
 void rt_due_arm(uint64_t deadline);     /* rt_due.c */
+int rt_tq_wait(struct uthread *self, uint64_t deadline);   /* rt_tq.c */
 int rt_due_passed(void);
 void rt_interrupt(struct thread *t);
 int64_t rt_cputime(struct thread *t);
@@ -225,6 +243,12 @@ static inline struct uthread *rt_running(struct rtvp *v)
 {
 	return (struct uthread *)__atomic_load_n(&v->vpp->current_thread, __ATOMIC_RELAXED);
 }
+
+/* The policy's one-shot timer on v, the calling VP (software interrupts
+   off): at `at` (ns since boot; 0 cancels) the policy's event hook gets
+   an EV_TIMER with `token`. Use it, not SYS_timer: the VP's one kernel
+   timer also serves the timed waits' queue (rt_tq.c). */
+void rt_timer(struct rtvp *v, uint64_t at, uint64_t token);
 
 /* Send v an EV_SIGNAL: it wakes if idle, or takes an upcall (preempt). */
 void rt_kick(struct rtvp *v);
@@ -356,6 +380,14 @@ void rt_make_full(struct uthread *t);
 __attribute__((noreturn)) void rt_run_thread(struct rtvp *v, struct uthread *t);
 void rt_sched_enter(struct rtvp *v, struct lctx *from);
 void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp);
+/* rt_tq.c: v's kernel timer fired with the queue's token (drain):
+   TQ_WOKE if it ended a timed wait, TQ_RESCHED if the policy's event
+   (its rt_timer's) wants cur switched out. */
+#define TQ_TOKEN   0x7274746d72717565UL   /* "rttmrque" */
+#define TQ_WOKE    1
+#define TQ_RESCHED 2
+int rt_tq_fire(struct rtvp *v, struct uthread *cur, const struct event *e);
+void rt_tq_rearm(struct rtvp *v);
 /* Have context c of interrupted thread t resume where thread_async_hook
    says, if anywhere (an asynchronous cancel; t outside any spin lock). */
 void rt_async_redirect(struct uctx *c, struct thread *t);

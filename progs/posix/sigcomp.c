@@ -15,8 +15,22 @@
  *            cancelled by alarm's SIGALRM handler (which runs in it: the
  *            only code that can run with one VP), so it ends where it
  *            computes; main joins it (PTHREAD_CANCELED).
+ *   pure     loops on a volatile flag alone (no clock read, no call):
+ *            a timer_create SIGEV_SIGNAL timer's signal runs its handler
+ *            in main, which pthread_kill's a worker W that computes;
+ *            W's handler ends W's loop, W then kill(getpid())'s a signal
+ *            only main takes, whose handler cancels (asynchronously) a
+ *            third thread C that only computes. Each hop within
+ *            BOUND_MS; a hop never made hangs (the harness's timeout),
+ *            as the flags have no deadline. On det, where one thread
+ *            computes at a time, this is each of its paths: the timer's
+ *            turn, and a handler or cancel for a thread off the token.
+ *            Only when named: with fewer VPs than computing threads, a
+ *            package without time slices (tutor, prio, naive) never
+ *            runs the queued ones (docs/posix.md); det, fifo and kthread
+ *            do.
  *
- *   sigcomp [CASE...]   (no CASE: all)
+ *   sigcomp [CASE...]   (no CASE: all but pure)
  *
  * Prints @result {"name": "sigcomp", "checks": N, "failures": F,
  * "CASE_ns": delay...} and exits 1 if a check failed.
@@ -30,6 +44,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <animalib/result.h>
 #include <animart/clock.h>
@@ -175,6 +190,128 @@ static uint64_t case_cancel(void)
 	return delay("cancel", due);
 }
 
+/* pure: the moments of each hop (now_ns), and the flags the loops read */
+static volatile uint64_t p_timer, p_tk_sent, p_tk, p_kl_sent, p_kl, p_cn_sent, p_cn;
+static volatile int w_up, c_up, w_flag, m_done, p_in_main, p_in_w, p_in_main2;
+static pthread_t pw, pc;
+
+static void on_ptimer(int sig)
+{
+	(void)sig;
+	p_timer = now_ns();
+	p_in_main = pthread_equal(pthread_self(), main_id) != 0;
+	p_tk_sent = now_ns();
+	pthread_kill(pw, SIGUSR1);
+}
+
+static void on_ptkill(int sig)
+{
+	(void)sig;
+	p_tk = now_ns();
+	p_in_w = pthread_equal(pthread_self(), pw) != 0;
+	w_flag = 1;
+}
+
+static void on_pkill(int sig)
+{
+	(void)sig;
+	p_kl = now_ns();
+	p_in_main2 = pthread_equal(pthread_self(), main_id) != 0;
+	p_cn_sent = now_ns();
+	pthread_cancel(pc);
+	m_done = 1;
+}
+
+/* W: takes SIGUSR1 (blocked at its start, as main made it) */
+static void *pure_w(void *arg)
+{
+	(void)arg;
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	pthread_sigmask(SIG_UNBLOCK, &s, 0);
+	w_up = 1;
+	while (!w_flag)
+		;
+	p_kl_sent = now_ns();
+	kill(getpid(), SIGHUP);      /* W blocks it: main's */
+	return 0;
+}
+
+static void c_ended(void *arg)
+{
+	(void)arg;
+	p_cn = now_ns();
+}
+
+/* C: blocks every signal of the case, computes until cancelled */
+static void *pure_c(void *arg)
+{
+	(void)arg;
+	volatile uint64_t n = 0;
+	int old;
+	pthread_cleanup_push(c_ended, 0);
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
+	c_up = 1;
+	for (;;)
+		n++;
+	pthread_cleanup_pop(0);
+	return 0;
+}
+
+static void hop(const char *name, uint64_t from, uint64_t to, uint64_t *worst)
+{
+	uint64_t d = to >= from ? to - from : 0;
+	printf("sigcomp pure %s: %llu ns\n", name, (unsigned long long)d);
+	CHECK(from != 0 && to >= from && d <= BOUND_MS * MS);
+	if (d > *worst)
+		*worst = d;
+}
+
+static uint64_t case_pure(void)
+{
+	catch(SIGUSR2, on_ptimer);
+	catch(SIGUSR1, on_ptkill);
+	catch(SIGHUP, on_pkill);
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGUSR1);
+	sigaddset(&s, SIGUSR2);
+	sigaddset(&s, SIGHUP);
+	CHECK(pthread_sigmask(SIG_BLOCK, &s, 0) == 0);   /* W and C start with them blocked */
+	struct sigevent ev;
+	memset(&ev, 0, sizeof ev);
+	ev.sigev_notify = SIGEV_SIGNAL;
+	ev.sigev_signo = SIGUSR2;
+	timer_t id;
+	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &id) == 0);
+	struct itimerspec it = { .it_value = { 0, 50 * MS } };
+	uint64_t due = now_ns() + 50 * MS;
+	CHECK(timer_settime(id, 0, &it, 0) == 0);
+	CHECK(pthread_create(&pc, 0, pure_c, 0) == 0);
+	CHECK(pthread_create(&pw, 0, pure_w, 0) == 0);
+	sigdelset(&s, SIGUSR1);
+	CHECK(pthread_sigmask(SIG_UNBLOCK, &s, 0) == 0);  /* main takes SIGUSR2, SIGHUP */
+	while (!(w_up && c_up))
+		sched_yield();
+	while (!m_done)
+		;
+	void *ret = 0;
+	CHECK(pthread_join(pc, &ret) == 0 && ret == PTHREAD_CANCELED);
+	CHECK(pthread_join(pw, 0) == 0);
+	CHECK(p_in_main && p_in_w && p_in_main2);
+	CHECK(timer_delete(id) == 0);
+	uint64_t worst = 0;
+	hop("timer", due, p_timer, &worst);
+	hop("pthread_kill", p_tk_sent, p_tk, &worst);
+	hop("kill", p_kl_sent, p_kl, &worst);
+	hop("cancel", p_cn_sent, p_cn, &worst);
+	signal(SIGUSR2, SIG_DFL);
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	return worst ? worst : 1;
+}
+
 static int want(int argc, char **argv, const char *name)
 {
 	if (argc < 2)
@@ -196,6 +333,8 @@ int main(int argc, char **argv)
 		result_uint(&r, "kill_ns", case_kill());
 	if (want(argc, argv, "cancel"))
 		result_uint(&r, "cancel_ns", case_cancel());
+	if (argc > 1 && want(argc, argv, "pure"))
+		result_uint(&r, "pure_ns", case_pure());
 	result_int(&r, "checks", checks);
 	result_int(&r, "failures", failures);
 	result_end(&r);

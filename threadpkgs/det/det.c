@@ -41,11 +41,29 @@
  *   whole ms: a length measured a hair from a half-ms boundary could
  *   round either way.
  *
+ * Asynchronous signals (docs/posix.md "det"): a thread that only
+ * computes keeps the token, so nothing else of the program would run.
+ * - The timer thread (alarm, setitimer, timer_create: a service thread,
+ *   __pt_service) waits on real time, not logical time: its deadline
+ *   comes from outside. det sets the VP's one-shot timer for it
+ *   (rt_due_arm); the interrupt has the holder yield (intr_run) and
+ *   pick() hands the timer thread the token before anyone else. Where
+ *   that lands in a computing thread depends on time: not deterministic.
+ * - A handler or an asynchronous cancel for a thread that does not hold
+ *   the token (pthread_kill, kill, pthread_cancel, the timer's signal)
+ *   makes it `urgent`: it gets the token next, its VP interrupted as it
+ *   does (so the handler runs, or the cancel acts, where it stopped),
+ *   and the sender lets the token go at once (det_interrupt). Sent by a
+ *   det thread at a point of the program, that is deterministic.
+ * - A signal from another process interrupts the VP (the holder runs it).
+ * A program that arms no timer and gets no signal from outside runs
+ * exactly as before: the new lists stay empty.
+ *
  * Not covered (docs/posix.md "det"): threads that wait by spinning on a
  * shared flag without a library call never let the token go (DTHREADS's
  * limit too; sched_yield does let it go); what the program reads from
- * clocks; signals; threads of other packages or spaces waking det
- * threads (their order is theirs).
+ * clocks; when a timer's or another process's signal lands; threads of
+ * other packages or spaces waking det threads (their order is theirs).
  *
  * A program whose threads all block with no timed wait among them is
  * deadlocked: det says so, names the blocked threads, and exits with
@@ -64,6 +82,7 @@
 #define TICKS_PER_MS  20                    /* a timed wait's ms, in token moves */
 
 static struct rtq runq;              /* who gets the token next, in order */
+static struct rtq urgent;            /* before runq: a handler or cancel waits for them */
 static struct rtpkg det;
 
 /* Live threads in creation order (for the deadlock report), and the
@@ -74,15 +93,26 @@ static struct rtpkg det;
 struct dthr {
 	struct uthread *t;
 	uint64_t deadline;           /* of its timed wait, in ticks, or 0 */
+	uint64_t real;               /* that wait's real deadline (now_ns's clock) */
+	int rt;                      /* a service thread's wait, on rtimed */
 	int fired;                   /* its timed wait ran out (nobody) */
 	struct dthr *next, *tnext, *anext;
 };
 static struct dthr *live;
 static struct dthr *timed;
+static struct dthr *rtimed;          /* service threads' waits, earliest real deadline first */
 static struct dthr *all;
 static uint64_t ticks;               /* logical time: the token's moves */
 /* For the report at exit (det_report): deterministic like the rest. */
 static struct { uint64_t moves, yields, timeouts, created; } st;
+
+/* ulib/pthread/pthread.c: the library's timer threads (weak: a program
+   without the POSIX layer has none). */
+int __pt_service(struct thread *t) __attribute__((weak));
+static int service(struct uthread *t)
+{
+	return __pt_service && __pt_service(&t->t);
+}
 
 static struct dthr *dthr_of(struct uthread *t)
 {
@@ -111,8 +141,34 @@ static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 		d->next = 0;
 		*pp = d;
 	}
+	/* A service thread woken early (an arming moved its deadline
+	   closer): it must get a turn though the holder only computes. Next,
+	   and the VP's timer now has the holder yield (intr_run). */
+	if (why == RQ_UNBLOCK && service(t)) {
+		rtq_push(&urgent, t, 0);
+		rt_due_arm(now_ns());
+		return 0;
+	}
 	rtq_push(&runq, t, 0);
 	return 0;
+}
+
+/* Take t out of q if it is there (software interrupts off). */
+static int rtq_take(struct rtq *q, struct uthread *t)
+{
+	int found = 0;
+	spin_lock_by(&q->lock, 0);
+	for (struct uthread **pp = &q->head, *prev = 0; *pp; prev = *pp, pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			if (q->tail == t)
+				q->tail = prev;
+			q->len--;
+			found = 1;
+			break;
+		}
+	spin_unlock_by(&q->lock, 0);
+	return found;
 }
 
 /* Take d off the timed list (it was unblocked before its deadline). */
@@ -124,6 +180,42 @@ static void untime(struct dthr *d)
 			break;
 		}
 	d->deadline = 0;
+}
+
+/* Take d off rtimed (woken before its deadline). */
+static void unreal(struct dthr *d)
+{
+	for (struct dthr **pp = &rtimed; *pp; pp = &(*pp)->tnext)
+		if (*pp == d) {
+			*pp = d->tnext;
+			break;
+		}
+	d->rt = 0;
+}
+
+/* The first service wait's real deadline has passed. */
+static int real_due(void)
+{
+	return rtimed && rtimed->real <= now_ns();
+}
+
+/* That waiter, taken off rtimed with its time up (fire's twin, on real
+   time; not counted in st: its timing is not the program's). The VP's
+   timer then goes to the next one's deadline. */
+static struct uthread *fire_real(void)
+{
+	struct dthr *d = rtimed;
+	int expect = PARK_PARKED;
+	rtimed = d->tnext;
+	d->rt = 0;
+	rt_due_passed();                 /* (its interrupt owes no yield now) */
+	if (rtimed)
+		rt_due_arm(rtimed->real);
+	if (!__atomic_compare_exchange_n(&d->t->t.park, &expect, PARK_RUN, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 0;
+	d->fired = 1;
+	return d->t;
 }
 
 static void each_live(det_say say)
@@ -164,7 +256,14 @@ static struct uthread *nobody(void)
 {
 	for (;;) {
 		struct uthread *t;
-		if (timed) {
+		if (real_due()) {
+			if ((t = fire_real()))
+				return t;
+			continue;
+		}
+		/* (a service wait due before it in real time comes first: with
+		   no timer armed, rtimed is empty and the order is logical) */
+		if (timed && (!rtimed || timed->real <= rtimed->real)) {
 			if ((t = fire()))
 				return t;
 			continue;
@@ -172,19 +271,37 @@ static struct uthread *nobody(void)
 		if (!live)
 			return 0;
 		uint64_t until = now_ns() + DEADLOCK_NS;
+		if (rtimed && rtimed->real < until)
+			until = rtimed->real;    /* a timer will come: no deadlock */
 		__atomic_fetch_add(&det.nidle, 1, __ATOMIC_ACQ_REL);
 		for (;;) {
 			uint32_t seq = __atomic_load_n(&det.wake_seq, __ATOMIC_ACQUIRE);
 			uint64_t now = now_ns();
-			if (runq.len || now >= until)
+			if (runq.len || urgent.len || now >= until)
 				break;
 			syscall3(SYS_futex_wait, &det.wake_seq, seq, until - now);
 		}
 		__atomic_fetch_sub(&det.nidle, 1, __ATOMIC_ACQ_REL);
+		if (urgent.len)
+			return 0;                /* (pick takes it) */
 		if ((t = rtq_pop(&runq)))
 			return t;
+		if (rtimed)
+			continue;
 		det_deadlock(each_live);
 	}
+}
+
+/* An urgent thread, if any: a handler or cancel waits for it, so its VP
+   is interrupted as it gets the token (taken at its first enabled point,
+   where it stopped: intr_run runs it). A service thread is urgent only to
+   run: nothing waits for it. */
+static struct uthread *take_urgent(struct rtvp *v)
+{
+	struct uthread *t = rtq_pop(&urgent);
+	if (t && !service(t))
+		rt_kick(v);
+	return t;
 }
 
 /*
@@ -201,18 +318,24 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 		ticks++;
 		st.yields++;
 	}
+	while (!t && real_due())
+		t = fire_real();
+	if (!t)
+		t = take_urgent(v);
 	while (!t && timed && timed->deadline <= ticks)
 		t = fire();
 	if (!t)
 		t = rtq_pop(&runq);
-	if (!t && !cur && !v->vpp->current_thread)
-		t = nobody();
+	if (!t && !cur && !v->vpp->current_thread && !(t = nobody()))
+		t = take_urgent(v);
 	if (t && !cur)
 		ticks++;
 	if (t)
 		st.moves++;
 	return t;
 }
+
+static int real_wait(struct uthread *u, struct dthr *d, uint64_t deadline);
 
 /*
  * A timed wait. The thread parks untimed and goes on the timed list,
@@ -227,10 +350,13 @@ static int det_block_until(struct thread *self, uint64_t deadline)
 	struct dthr *d = dthr_of(u), **pp = &timed;
 	int was;
 	deadline = dl_boot(deadline);    /* (logical time: a clock set later does not reach it) */
+	if (service(u))
+		return real_wait(u, d, deadline);
 	uint64_t now = now_ns();
 	uint64_t ms = deadline > now ? (deadline - now + 500000) / 1000000 : 0;
 	vp_disable_save_self(&was);
 	d->deadline = ticks + (ms ? ms : 1) * TICKS_PER_MS;
+	d->real = deadline;
 	d->fired = 0;
 	while (*pp && (*pp)->deadline <= d->deadline)
 		pp = &(*pp)->tnext;      /* after equal ones: first come, first out */
@@ -247,9 +373,85 @@ static int det_block_until(struct thread *self, uint64_t deadline)
 		vp_enable_self();
 	if (!fired)
 		return 0;
-	while ((now = now_ns()) < deadline)
-		sys_sleep(deadline - now);
+	/* The rest of the real deadline, but a service wait due meanwhile
+	   gets its turn (a timer's signal may end this wait: then 0) */
+	int sp = u->t.sigpend;
+	while ((now = now_ns()) < deadline) {
+		if (real_due()) {
+			thread_yield();
+			if (u->t.sigpend != sp)
+				return 0;
+			continue;
+		}
+		sys_sleep((rtimed && rtimed->real < deadline ? rtimed->real : deadline) - now);
+	}
 	return -ETIMEDOUT;
+}
+
+/*
+ * A service thread's timed wait (the timer thread: alarm, setitimer,
+ * timer_create), on real time: on rtimed, with the VP's one-shot timer
+ * set for it (rt_due_arm), whose interrupt has a computing holder yield
+ * (intr_run); pick() or nobody() then fires it first.
+ */
+static int real_wait(struct uthread *u, struct dthr *d, uint64_t deadline)
+{
+	struct dthr **pp = &rtimed;
+	int was;
+	vp_disable_save_self(&was);
+	d->real = deadline;
+	d->rt = 1;
+	d->fired = 0;
+	while (*pp && (*pp)->real <= deadline)
+		pp = &(*pp)->tnext;
+	d->tnext = *pp;
+	*pp = d;
+	if (!was)
+		vp_enable_self();
+	rt_due_arm(deadline);
+	rt_block(&u->t);
+	vp_disable_save_self(&was);
+	int fired = d->fired;
+	if (d->rt)
+		unreal(d);
+	if (!was)
+		vp_enable_self();
+	return fired ? -ETIMEDOUT : 0;
+}
+
+/*
+ * A handler or an asynchronous cancel waits for t (ulib/libc/signal.c's
+ * post, pthread_cancel), which was just unblocked. The holder itself
+ * (or from another process's interrupt): its VP is interrupted, as
+ * rt_interrupt does. Another det thread only computes for all we know
+ * and would never get the token: it is taken next (urgent) and the
+ * caller lets the token go now, or at its last spin_unlock. Not a
+ * service thread: it sleeps again first (it may have more to send), and
+ * the token goes to t then.
+ */
+static void det_interrupt(struct thread *t)
+{
+	struct uthread *u = (struct uthread *)t;
+	struct thread *self = thread_self();
+	int was;
+	struct vp_page *vpp = vp_disable_save_self(&was);
+	if (t == self || (struct thread *)vpp->current_thread == t) {
+		if (!was)
+			vp_enable_self();
+		rt_interrupt(t);
+		return;
+	}
+	int moved = rtq_take(&runq, u) || rtq_take(&urgent, u);
+	if (moved)
+		rtq_push(&urgent, u, 0);
+	if (!was)
+		vp_enable_self();
+	if (!moved || !self || was || service((struct uthread *)self))
+		return;
+	if (!self->crit)
+		thread_yield();
+	else if (!self->yield_due)
+		self->yield_due = YIELD_DUE_THREAD;
 }
 
 /* The token holder exits: off the live list. */
@@ -272,8 +474,8 @@ static __attribute__((noreturn)) void det_exit(struct thread *self)
    its only live thread. */
 static void fork_reset(void)
 {
-	runq = (struct rtq){ 0 };
-	live = timed = 0;
+	runq = urgent = (struct rtq){ 0 };
+	live = timed = rtimed = 0;
 }
 
 static void det_fork_child(struct thread *self)
@@ -282,13 +484,14 @@ static void det_fork_child(struct thread *self)
 	struct dthr *d = dthr_of((struct uthread *)self);
 	d->next = 0;
 	d->deadline = 0;
+	d->rt = 0;
 	live = d;
 }
 
 static struct rtpkg det = {
-	/* RT_OPS but its own timed wait and exit (the lists above). */
+	/* RT_OPS but its own timed wait, interrupt and exit (the lists above). */
 	.ops = { .name = PKG_NAME, .block = rt_block, .unblock = rt_unblock,
-		 .block_until = det_block_until, .interrupt = rt_interrupt,
+		 .block_until = det_block_until, .interrupt = det_interrupt,
 		 .yield = rt_yield, .exit = det_exit, .free = rt_free,
 		 .cputime = rt_cputime, .setprio = rt_setprio,
 		 .fork_child = det_fork_child, .own_time = 1 },

@@ -41,6 +41,8 @@ struct pthread {                     /* all zero when the thread is made */
 	struct __pthread_cleanup robust_exit;   /* at the chain's bottom once it held one */
 	int sig_slot;                    /* holds a slot of ulib/libc/signal.c's table: its
 					    cleanup chain ends in sig_exit_cleanup */
+	int service;                     /* a service thread of the library (the timer
+					    thread): __pt_daemon_enter, __pt_service */
 };
 
 /* Priorities: the program sees Linux's ranges (SCHED_FIFO and SCHED_RR

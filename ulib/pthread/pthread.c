@@ -188,7 +188,17 @@ void __pt_daemon_enter(void)
 	sigset_t all;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, 0);
+	pt_of(thread_self())->service = 1;
 	__pt_daemon();
+}
+
+/* Whether t is such a service thread: its waits are the program's
+   timers, due at times from outside (det runs them on real time, not
+   on its logical time: threadpkgs/det/det.c). */
+int __pt_service(struct thread *t);
+int __pt_service(struct thread *t)
+{
+	return t->tcb && pt_of(t)->service;
 }
 
 /* Start fn as a detached service thread once: *started is 0 until the

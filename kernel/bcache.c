@@ -337,10 +337,52 @@ void bcache_put(struct buf *b)
 void bcache_dirty(struct buf *b)
 {
 	spin_lock(&bcache_lock);
-	if (!b->dirty) {
+	if (b->block == ~0UL) {
+		/* (its block was freed while b was held, bcache_discard: the
+		   bytes belong to nothing now and are never written) */
+	} else if (!b->dirty) {
 		b->dirty = 1;
 		ndirty++;
 	}
+	spin_unlock(&bcache_lock);
+}
+
+/*
+ * The file system freed `block` (ext2w.c): on the RAM disk its frame goes
+ * back (ram_discard, a TRIM) and the cache's buffer of it, if any, is
+ * dropped first, dirty or not, so it is never written back into the
+ * block (which would take a frame for a free block again) nor found by
+ * the block's next user, who reads zeros from the RAM disk (ext2 zeroes
+ * or wholly writes a block it allocates anyway). A buffer a call holds
+ * now (a lockless reader, ext2_write's copy of user bytes) keeps its
+ * page and bytes for that call; out of the hash, its later changes go
+ * nowhere (bcache_dirty). On a real disk nothing changes.
+ */
+void bcache_discard(uint64_t block)
+{
+	if (!ramdisk_on)
+		return;
+	spin_lock(&bcache_lock);
+	struct buf *b = lookup(block);
+	if (b && b->state != B_READING && b->state != B_WRITING) {   /* (never on the RAM disk) */
+		if (b->dirty) {
+			b->dirty = 0;
+			ndirty--;
+		}
+		npinned -= b->pins;
+		b->pins = 0;
+		b->err = 0;
+		unhash(b);
+		if (!b->refs) {           /* free for the next claim: the cold end */
+			b->state = B_EMPTY;
+			lru_unlink(b);
+			b->prev = lru.prev;
+			b->next = &lru;
+			lru.prev->next = b;
+			lru.prev = b;
+		}
+	}
+	ram_discard(block);
 	spin_unlock(&bcache_lock);
 }
 

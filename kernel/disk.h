@@ -35,6 +35,7 @@ extern int ramdisk_off, ramdisk_on;   /* `noramdisk`; the disk is the RAM disk *
 void ram_init(void);
 long ram_put(uint64_t block, const uint8_t *data);
 int ram_submit(struct buf *b, int write);
+void ram_discard(uint64_t block);    /* a block the file system freed: its frame back */
 uint64_t ram_frames(void);
 
 /* mkfs.c */
@@ -63,6 +64,7 @@ long bcache_read(uint64_t block, struct buf **out);
 long bcache_write(uint64_t block, struct buf **out);
 void bcache_put(struct buf *b);
 void bcache_dirty(struct buf *b);     /* a held buffer was changed: write it back */
+void bcache_discard(uint64_t block);  /* ext2 freed block: no write-back; RAM disk: frame back */
 long bcache_sync_step(struct buf **out);
 void bcache_pin(struct buf *b);       /* keep b for the caller about to wait for it */
 uint64_t bcache_reclaim(uint64_t want);   /* pmm.c: give frames back until want are free */

@@ -214,6 +214,8 @@ static void commit_free(struct alloc *a, int inode, int dir)
 	if (dir)
 		put16(a->g + 16, le16(a->g + 16) - 1u);
 	commit(a, 0, inode ? 14 : 12, inode ? 16 : 12, 1);
+	if (!inode && BS == BSIZE)
+		bcache_discard(a->no);    /* (the RAM disk's frame back: bcache.c) */
 }
 
 /*

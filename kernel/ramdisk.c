@@ -7,11 +7,20 @@
  * behaviour (no file system: ENODEV, EROFS).
  *
  * A block's frame is taken at its first write; a block never written
- * reads as zeros. Frames are never freed (the file system's size bounds
- * them: a program filling it meets ENOSPC from ext2, never a kernel out
- * of memory). A request completes at once: blk_submit copies under the
- * block cache's lock and returns 1, and the cache treats the buffer as
- * answered (bcache.c), so nobody waits and no interrupt comes.
+ * reads as zeros. The file system's size bounds the frames (a program
+ * filling it meets ENOSPC from ext2, never a kernel out of memory), and
+ * a block ext2 frees gives its frame back (ram_discard, a TRIM: ext2w.c
+ * through bcache_discard), so deleted files take no memory. A request
+ * completes at once: blk_submit copies under the block cache's lock and
+ * returns 1, and the cache treats the buffer as answered (bcache.c), so
+ * nobody waits and no interrupt comes.
+ *
+ * A frame here is reached only through the direct map, by ram_submit
+ * and ram_discard under ram_lock (and mkfs at boot, before any other
+ * CPU runs a program): no page table maps it and no pointer to it lives
+ * past the lock, so once ram_discard has taken it out of the table no
+ * CPU can reach it, and it is freed there and then (no shootdown: the
+ * direct map's entries never change).
  */
 #include "kernel.h"
 #include "disk.h"
@@ -81,6 +90,22 @@ int ram_submit(struct buf *b, int write)
 		memset(b->data, 0, BSIZE);
 	spin_unlock(&ram_lock);
 	return 1;
+}
+
+/* Block `block` was freed by the file system (bcache_discard, with the
+   cache's lock held and its buffer of the block dropped): its frame goes
+   back to the page allocator and the block reads as zeros again. */
+void ram_discard(uint64_t block)
+{
+	spin_lock(&ram_lock);
+	uint8_t *f = block < disk_blocks ? frame[block] : 0;
+	if (f) {
+		frame[block] = 0;
+		nframe--;
+	}
+	spin_unlock(&ram_lock);
+	if (f)
+		page_free(f);
 }
 
 /* Frames the disk holds now. */

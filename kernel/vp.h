@@ -21,7 +21,11 @@
 #define EVQ_SIZE     128
 #define EVQ_PAGES    ((EVQ_SIZE * sizeof(struct event) + PGSIZE - 1) / PGSIZE)
 #define MAXKOP_SPACE 1024      /* outstanding blocking ops per space (a VP's timer is its own) */
-#define MAXCHILD     32        /* child spaces per space still in the table (-EAGAIN past it) */
+/* Child spaces per space still in the table (-EAGAIN past it): half the
+   table, so one process may fork 100 from signal handlers before it
+   waits (musl's libc-test), and still leaves the other half to the rest;
+   a fork bomb fills the table (MAXSPACE) and ends in -EAGAIN there. */
+#define MAXCHILD     (MAXSPACE / 2)
 
 /* A capability: an entry of a space's handle table (vpsys.c). A VP entry
    names its VP by ids, never by pointer: a VP id is never reused, so the

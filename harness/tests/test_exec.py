@@ -124,11 +124,11 @@ def test_threads_spawn_programs_from_a_cold_disk(boot, image, pkg, smp):
 @pytest.mark.parametrize("smp", [1, 2])
 def test_a_spawn_storm_from_the_disk_is_contained(boot, image, smp):
     """Spawning by path until the kernel refuses, 4 times over: each round
-    ends at -EAGAIN with MAXCHILD (32) children, all collected with
+    ends at -EAGAIN with MAXCHILD (128) children, all collected with
     status 0, and memory comes back exactly."""
     r = boot("memcheck run=exectest,storm,4,/bin/hello", smp=smp, timeout=300, disk=image)
     res = result(r, "exectest")
-    assert res["ran"] == 4 * 32 and res["refused"] == 4, res
+    assert res["ran"] == 4 * 128 and res["refused"] == 4, res
     assert res["last_error"] == -11 and res["bad_children"] == 0, res
     assert res["avail_lost"] == 0, res
     done(r)

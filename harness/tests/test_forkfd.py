@@ -1,7 +1,7 @@
 """A fork's child gets its parent's disk descriptors (kernel/sysfile.c:
 file_fork, called by kernel/fork.c): the same open files, so the offset
 is shared; a child's close leaves the parent's open; a file outlives the
-parent's close in the child; 32 children (MAXCHILD) dup and read one
+parent's close in the child; 128 children (MAXCHILD) dup and read one
 file at once, and the fork refused after them drops its references;
 FD_CLOEXEC stays per descriptor
 (progs/posix/forkfd.c). The bytes a child wrote through an inherited

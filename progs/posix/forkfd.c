@@ -14,7 +14,7 @@
  *            child still reads the file through its own
  *   cloexec  FD_CLOEXEC stays set on the child's copy, and clear on
  *            another descriptor
- *   many     40 forks (as many as the kernel gives: MAXCHILD) each hold
+ *   many     140 forks (as many as the kernel gives: MAXCHILD, 128) each hold
  *            the file, dup it and read through the copy while the others
  *            run; every one reads right. The fork refused (-EAGAIN, by
  *            space_register after file_fork took its references) drops
@@ -126,9 +126,9 @@ static void cloexec(void)
 static void many(void)
 {
 	int fd = open("/data", O_RDONLY), forks = 0, ok = 0;
-	pid_t kids[40];
+	pid_t kids[140];
 	CHECK(fd >= 0);
-	for (int i = 0; i < 40; i++) {
+	for (int i = 0; i < 140; i++) {
 		pid_t p = fork();
 		if (p == 0) {
 			char b[2] = { 0 };

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "sh.h"
 
 void *xmalloc(size_t n)
@@ -26,23 +28,36 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-static char *slurp(FILE *f)
+/* All of fd's bytes to its end, NUL-ended (*n of them): the text of
+   `sh FILE`, of stdin, of a script run in place, and $(...)'s output. */
+char *read_all(int fd, size_t *n)
 {
-	size_t n = 0, cap = 4096;
+	size_t cap = 4096;
 	char *s = xmalloc(cap);
+	*n = 0;
 	for (;;) {
-		if (n + 1 >= cap) {
+		if (*n + 1 >= cap) {
 			char *b = xmalloc(cap *= 2);
-			memcpy(b, s, n);
+			memcpy(b, s, *n);
 			free(s);
 			s = b;
 		}
-		size_t r = fread(s + n, 1, cap - n - 1, f);
-		if (!r)
+		ssize_t r = read(fd, s + *n, cap - *n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
 			break;
-		n += r;
+		*n += (size_t)r;
 	}
-	s[n] = 0;
+	s[*n] = 0;
+	return s;
+}
+
+/* A script's text: a binary file is refused (126). */
+static char *script(int fd)
+{
+	size_t n;
+	char *s = read_all(fd, &n);
 	if (memchr(s, 0, n)) {
 		fprintf(stderr, "sh: cannot run a binary file\n");
 		exit(126);
@@ -71,17 +86,17 @@ int main(int argc, char **argv)
 			sh_argc = 1;
 		}
 	} else if (i < argc) {
-		FILE *f = fopen(argv[i], "r");
-		if (!f) {
+		int fd = open(argv[i], O_RDONLY);
+		if (fd < 0) {
 			fprintf(stderr, "sh: cannot open %s: %s\n", argv[i], strerror(errno));
 			return 127;
 		}
-		text = slurp(f);
-		fclose(f);
+		text = script(fd);
+		close(fd);
 		sh_argv = argv + i;
 		sh_argc = argc - i;
 	} else {
-		text = slurp(stdin);
+		text = script(0);
 		sh_argv = argv;
 		sh_argc = 1;
 	}

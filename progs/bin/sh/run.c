@@ -144,14 +144,13 @@ static int exec_search(char **argv)
 			sh_argv = argv;
 			sh_argc = n;
 			sh_argv[0] = path;
-			FILE *f = fopen(path, "r");
-			if (!f)
+			int fd = open(path, O_RDONLY);
+			if (fd < 0)
 				return 126;
-			static char buf[1 << 16];
-			size_t got = fread(buf, 1, sizeof buf - 1, f);
-			buf[got] = 0;
-			fclose(f);
-			exit(run_string(buf));
+			size_t len;
+			char *text = read_all(fd, &len);
+			close(fd);
+			exit(run_string(text));
 		}
 		if (errno == EACCES)
 			eacces = 1;
@@ -398,22 +397,8 @@ char *capture(const char *cmd)
 		_exit(st);
 	}
 	close(fd[1]);
-	size_t n = 0, cap = 256;
-	char *out = xmalloc(cap);
-	for (;;) {
-		if (n + 1 >= cap) {
-			char *b = xmalloc(cap *= 2);
-			memcpy(b, out, n);
-			free(out);
-			out = b;
-		}
-		ssize_t r = read(fd[0], out + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
+	size_t n;
+	char *out = read_all(fd[0], &n);
 	close(fd[0]);
 	while (n && out[n - 1] == '\n')
 		n--;

@@ -68,6 +68,7 @@ int sh_exec(int argc, char **argv);   /* run.c: exec's builtin */
 int sh_test(int argc, char **argv);    /* test.c */
 long arith(const char *s, int *err);   /* arith.c */
 
+char *read_all(int fd, size_t *n);   /* main.c */
 void *xmalloc(size_t n);
 char *xstrndup(const char *s, size_t n);
 #endif

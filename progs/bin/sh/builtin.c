@@ -1,5 +1,6 @@
 /* The builtins: those that must change the shell itself (cd, exit,
-   export, unset, set, shift, read, wait, exec, break, continue) and a
+   export, unset, set, shift, read, wait, exec, break, continue; and
+   func.c's, trap.c's and opts.c's) and a
    few cheap ones that save a program (echo, printf, test, true, false,
    kill, pwd). echo is dash's (Debian's /bin/sh): -n, and the escapes
    \n \t \c \\ \0nnn in its words. */
@@ -108,8 +109,8 @@ static int b_false(int argc, char **argv) { (void)argc, (void)argv; return 1; }
 
 static int b_exit(int argc, char **argv)
 {
-	fflush(0);
-	exit(argc > 1 ? (int)(strtol(argv[1], 0, 10) & 255) : last_status);
+	sh_exit(argc > 1 ? (int)(strtol(argv[1], 0, 10) & 255) : last_status);
+	return 0;
 }
 
 static int b_cd(int argc, char **argv)
@@ -137,13 +138,29 @@ static int b_pwd(int argc, char **argv)
 	return 0;
 }
 
-/* Every variable is in the environment (exported): export only sets. */
+void put_quoted(const char *s)
+{
+	putchar('\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", stdout);
+		else
+			putchar(*s);
+	putchar('\'');
+}
+
+/* Every variable is in the environment (exported): export only sets;
+   export -p lists them as commands that would set them again. */
 static int b_export(int argc, char **argv)
 {
 	extern char **environ;
 	if (argc == 1 || (argc == 2 && !strcmp(argv[1], "-p")))
-		for (char **e = environ; *e; e++)
-			printf("export %s\n", *e);
+		for (char **e = environ; *e; e++) {
+			const char *eq = strchr(*e, '=');
+			printf("export %.*s=", eq ? (int)(eq - *e) : (int)strlen(*e), *e);
+			put_quoted(eq ? eq + 1 : "");
+			putchar('\n');
+		}
 	for (int i = 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
 		if (!strcmp(argv[i], "-p"))
@@ -163,20 +180,32 @@ static int b_export(int argc, char **argv)
 
 static int b_unset(int argc, char **argv)
 {
+	int f = argc > 1 && !strcmp(argv[1], "-f");
 	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "-v"))
+		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "-f"))
+			continue;
+		else if (f)
+			func_unset(argv[i]);
+		else
 			unsetenv(argv[i]);
 	return 0;
 }
 
-static char **own_args;
-
-/* set -- ARGS: the positional parameters; options are taken and ignored. */
+/* set [-eux] [+eux] [-o NAME] [--] [ARG...]: options (opts.c), and the
+   positional parameters when ARGs (or --) are given. The old ones are
+   not freed: a function's caller still holds them. */
 static int b_set(int argc, char **argv)
 {
 	int i = 1;
-	while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"))
-		i++;
+	for (; i < argc && (argv[i][0] == '-' || argv[i][0] == '+') && argv[i][1] &&
+	       strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i] + 1, "o") && i + 1 < argc) {
+			if (set_o(argv[i + 1], argv[i][0] == '-') < 0)
+				return 2;
+			i++;
+		} else if (set_options(argv[i]) < 0)
+			return 2;
+	}
 	if (i < argc && !strcmp(argv[i], "--"))
 		i++;
 	else if (i == argc)
@@ -187,8 +216,6 @@ static int b_set(int argc, char **argv)
 	for (int k = 1; k < n; k++)
 		v[k] = xstrndup(argv[i + k - 1], strlen(argv[i + k - 1]));
 	v[n] = 0;
-	free(own_args);
-	own_args = v;
 	sh_argv = v, sh_argc = n;
 	return 0;
 }
@@ -198,7 +225,7 @@ static int b_shift(int argc, char **argv)
 	int k = argc > 1 ? (int)strtol(argv[1], 0, 10) : 1;
 	if (k < 0 || k > sh_argc - 1) {
 		fprintf(stderr, "sh: shift: can't shift that many\n");
-		return 1;
+		sh_exit(2);      /* a special builtin's error ends the shell */
 	}
 	for (int i = 1; i + k <= sh_argc; i++)
 		sh_argv[i] = sh_argv[i + k];
@@ -206,56 +233,90 @@ static int b_shift(int argc, char **argv)
 	return 0;
 }
 
+/* read's split (POSIX's field splitting): IFS white space around a
+   field is dropped, another IFS character ends one field (with the white
+   space beside it), an escaped character (esc[i]) never splits. */
+struct line { char *c; char *esc; size_t n; const char *ifs; };
+
+static int ifs_at(struct line *l, size_t i, int white)
+{
+	char c = l->c[i];
+	if (l->esc[i] || !strchr(l->ifs, c))
+		return 0;
+	int w = c == ' ' || c == '\t' || c == '\n';
+	return white < 0 || w == white;
+}
+
+/* Past the delimiter at i: white space, one other IFS character, white space. */
+static size_t delim(struct line *l, size_t i)
+{
+	while (i < l->n && ifs_at(l, i, 1))
+		i++;
+	if (i < l->n && ifs_at(l, i, 0))
+		i++;
+	while (i < l->n && ifs_at(l, i, 1))
+		i++;
+	return i;
+}
+
+/* The field at *p for a name, or all the rest for the last name (one
+   field and a delimiter: the field; else the rest less its IFS white
+   space at the end). */
+static void field(struct line *l, size_t *p, int last, const char *name)
+{
+	size_t s = *p, e = s;
+	while (e < l->n && !ifs_at(l, e, -1))
+		e++;
+	size_t next = delim(l, e);
+	if (last && next < l->n) {
+		e = l->n;
+		while (e > s && ifs_at(l, e - 1, 1))
+			e--;
+	}
+	char save = l->c[e];
+	l->c[e] = 0;
+	setenv(name, l->c + s, 1);
+	l->c[e] = save;
+	*p = next;
+}
+
 /* read [-r] NAME...: one line from fd 0, a byte at a time (what follows
-   stays for the next reader), split at IFS; the last name takes the rest. */
+   stays for the next reader); without -r a backslash escapes the next
+   character and joins lines. Status 1 at the end of the input. */
 static int b_read(int argc, char **argv)
 {
 	int raw = 0, i = 1;
 	if (i < argc && !strcmp(argv[i], "-r"))
 		raw = 1, i++;
-	char line[4096];
-	size_t n = 0;
-	int got = 0, eof = 1;
-	char c;
-	while (read(0, &c, 1) == 1) {
-		got = 1;
-		if (c == '\n') {
+	static char c[4096], esc[4096];
+	struct line l = { c, esc, 0, getenv("IFS") };
+	if (!l.ifs)
+		l.ifs = " \t\n";
+	int eof = 1;
+	char ch;
+	while (read(0, &ch, 1) == 1) {
+		int e = 0;
+		if (ch == '\n') {
 			eof = 0;
 			break;
 		}
-		if (c == '\\' && !raw) {
-			if (read(0, &c, 1) != 1)
+		if (ch == '\\' && !raw) {
+			if (read(0, &ch, 1) != 1)
 				break;
-			if (c == '\n')
+			if (ch == '\n')
 				continue;
+			e = 1;
 		}
-		if (n + 1 < sizeof line)
-			line[n++] = c;
+		if (l.n + 1 < sizeof c)
+			esc[l.n] = (char)e, c[l.n++] = ch;
 	}
-	line[n] = 0;
-	const char *ifs = getenv("IFS");
-	if (!ifs)
-		ifs = " \t\n";
-	char *p = line;
-	for (; i < argc; i++) {
-		while (*p && strchr(ifs, *p))
-			p++;
-		char *end = p;
-		if (i + 1 < argc)
-			while (*end && !strchr(ifs, *end))
-				end++;
-		else {
-			end = p + strlen(p);
-			while (end > p && strchr(ifs, end[-1]) && isspace((unsigned char)end[-1]))
-				end--;
-		}
-		char save = *end;
-		*end = 0;
-		setenv(argv[i], p, 1);
-		*end = save;
-		p = *end ? end + 1 : end;
-	}
-	return got && !eof ? 0 : 1;
+	c[l.n] = 0;
+	size_t p = 0;
+	while (p < l.n && ifs_at(&l, p, 1))
+		p++;
+	for (; i < argc; i++)
+		field(&l, &p, i + 1 == argc, argv[i]);
+	return eof ? 1 : 0;
 }
 
 static int b_wait(int argc, char **argv)
@@ -288,30 +349,6 @@ static int b_break(int argc, char **argv)
 	return 0;
 }
 
-/* A signal by number or name (with or without SIG): it, or -1. */
-static int sig_number(const char *s)
-{
-	static const struct { const char *n; int v; } sigs[] = {
-		{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "ILL", SIGILL },
-		{ "TRAP", SIGTRAP }, { "ABRT", SIGABRT }, { "BUS", SIGBUS }, { "FPE", SIGFPE },
-		{ "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "SEGV", SIGSEGV }, { "USR2", SIGUSR2 },
-		{ "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM }, { "CHLD", SIGCHLD },
-		{ "CONT", SIGCONT }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN },
-		{ "TTOU", SIGTTOU },
-	};
-	if (isdigit((unsigned char)*s)) {
-		char *end;
-		long v = strtol(s, &end, 10);
-		return *end || v >= 65 ? -1 : (int)v;
-	}
-	if (!strncmp(s, "SIG", 3))
-		s += 3;
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		if (!strcmp(sigs[i].n, s))
-			return sigs[i].v;
-	return -1;
-}
-
 static int b_kill(int argc, char **argv)
 {
 	int sig = SIGTERM, i = 1, st = 0;
@@ -340,7 +377,20 @@ static const struct { const char *name; builtin_fn fn; } table[] = {
 	{ "export", b_export }, { "unset", b_unset }, { "set", b_set }, { "shift", b_shift },
 	{ "read", b_read }, { "wait", b_wait }, { "break", b_break }, { "continue", b_break },
 	{ "test", sh_test }, { "[", sh_test }, { "kill", b_kill }, { "exec", sh_exec },
+	{ "return", b_return }, { "local", b_local }, { "eval", b_eval }, { ".", b_dot },
+	{ "trap", b_trap }, { "getopts", b_getopts }, { "command", b_command }, { "type", b_type },
 };
+
+/* POSIX's special builtins: a function of their name does not hide them. */
+int builtin_special(const char *name)
+{
+	static const char *const s[] = { "break", ":", "continue", ".", "eval", "exec", "exit",
+		"export", "readonly", "return", "set", "shift", "trap", "unset", 0 };
+	for (int i = 0; s[i]; i++)
+		if (!strcmp(s[i], name))
+			return 1;
+	return 0;
+}
 
 builtin_fn builtin_find(const char *name)
 {

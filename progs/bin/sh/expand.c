@@ -22,6 +22,7 @@ struct fields {
 	int exists;          /* the field is there, even if empty ("") */
 	int glob;            /* it holds an unquoted pattern character */
 	int one;             /* one string (expand_one): "$@" joins too */
+	int pattern;         /* a pattern (expand_pat): never split, pat kept */
 	int err;
 };
 
@@ -77,7 +78,7 @@ enum { Q_QUOTED, Q_SPLIT, Q_LIT };
 
 static void end_field(struct fields *f)
 {
-	if (!f->exists)
+	if (!f->exists || f->pattern)
 		return;
 	glob_t g;
 	if (f->glob && !glob(f->pat.s ? f->pat.s : "", 0, 0, &g)) {
@@ -94,6 +95,8 @@ static void end_field(struct fields *f)
 
 static void emit(struct fields *f, char c, int how)
 {
+	if (how == Q_SPLIT && f->pattern)
+		how = Q_LIT;
 	if (how == Q_SPLIT) {
 		const char *ifs = getenv("IFS");
 		if (!ifs)
@@ -124,12 +127,12 @@ static void emits(struct fields *f, const char *s, int how)
 static const char *param(const char *name, size_t n, char *buf)
 {
 	if (n == 1 && strchr("?$#!-", name[0])) {
-		long v = name[0] == '?' ? last_status : name[0] == '$' ? (long)getpid() :
+		long v = name[0] == '?' ? last_status : name[0] == '$' ? (long)sh_pid :
 			 name[0] == '#' ? (long)(sh_argc - 1) : name[0] == '!' ? (long)last_bg : 0;
 		if (name[0] == '!' && !last_bg)
 			return 0;
 		if (name[0] == '-')
-			return "";
+			return opt_string();
 		snprintf(buf, 32, "%ld", v);
 		return buf;
 	}
@@ -143,6 +146,16 @@ static const char *param(const char *name, size_t n, char *buf)
 	memcpy(key, name, n);
 	key[n] = 0;
 	return getenv(key);
+}
+
+/* set -u: expanding an unset parameter ends the shell. */
+static const char *need(const char *v, const char *name, size_t n)
+{
+	if (!v && opt_u) {
+		fprintf(stderr, "sh: %.*s: parameter not set\n", (int)n, name);
+		sh_exit(2);
+	}
+	return v;
 }
 
 /* $@ or $*: the positional parameters, one field each when quoted "$@". */
@@ -201,6 +214,8 @@ static int braced(struct fields *f, const char *in, size_t n, int quoted)
 		return -1;
 	}
 	const char *v = (in[0] == '@' || in[0] == '*') && k == 1 ? 0 : param(in, k, buf);
+	if ((len || k == n) && !(k == 1 && strchr("@*", in[0])))
+		need(v, in, k);
 	if (len) {
 		snprintf(buf, sizeof buf, "%zu", v ? strlen(v) : in[0] == '@' || in[0] == '*' ? (size_t)(sh_argc - 1) : 0);
 		emits(f, buf, quoted ? Q_QUOTED : Q_SPLIT);
@@ -243,13 +258,13 @@ static int braced(struct fields *f, const char *in, size_t n, int quoted)
 	} else if (c == '?') {
 		if (!set) {
 			fprintf(stderr, "sh: %.*s: %s\n", (int)k, in, *word ? word : "parameter not set");
-			r = -1;
+			sh_exit(2);
 		} else
 			emits(f, v, quoted ? Q_QUOTED : Q_SPLIT);
 	} else if (c == '#' || c == '%') {
 		int longest = op[1] == c;
 		char *praw = xstrndup(op + 1 + longest, (size_t)(in + n - op - 1 - longest));
-		char *p = expand_one(praw);
+		char *p = expand_pat(praw);
 		free(praw);
 		char *t = trim(v ? v : "", p, c == '%', longest);
 		emits(f, t, quoted ? Q_QUOTED : Q_SPLIT);
@@ -326,7 +341,7 @@ static size_t dollar(struct fields *f, const char *s, size_t i, int quoted)
 		return i + 2;
 	}
 	if (c && (strchr("?$#!-", c) || isdigit((unsigned char)c))) {
-		emits(f, param(s + i + 1, 1, buf), how);
+		emits(f, need(param(s + i + 1, 1, buf), s + i + 1, 1), how);
 		return i + 2;
 	}
 	size_t k = i + 1;
@@ -336,7 +351,7 @@ static size_t dollar(struct fields *f, const char *s, size_t i, int quoted)
 		emit(f, '$', quoted ? Q_QUOTED : Q_LIT);   /* a lone $ is itself */
 		return i + 1;
 	}
-	emits(f, param(s + i + 1, k - i - 1, buf), how);
+	emits(f, need(param(s + i + 1, k - i - 1, buf), s + i + 1, k - i - 1), how);
 	return k;
 }
 
@@ -357,10 +372,31 @@ static size_t backquote(struct fields *f, const char *s, size_t i, int quoted)
 	return s[k] ? k + 1 : k;
 }
 
-static void word(struct fields *f, const char *s)
+/* The inside of "..." from s[i] to its closing quote (end '"'), or all
+   of a here-document's body (end 0): $, ` and \ work; the index after. */
+static size_t dq(struct fields *f, const char *s, size_t i, char end)
+{
+	while (s[i] && s[i] != end && !f->err) {
+		if (s[i] == '\\' && s[i + 1] && strchr(end ? "$`\"\\\n" : "$`\\\n", s[i + 1])) {
+			if (s[i + 1] != '\n')
+				emit(f, s[i + 1], Q_QUOTED);
+			i += 2;
+		} else if (s[i] == '$')
+			i = dollar(f, s, i, 1);
+		else if (s[i] == '`')
+			i = backquote(f, s, i, 1);
+		else
+			emit(f, s[i++], Q_QUOTED);
+	}
+	return s[i] ? i + 1 : i;
+}
+
+/* One word into f's fields; whole: as one string, all of it as if
+   quoted (expand_one), no tilde and no field ended. */
+static void word(struct fields *f, const char *s, int whole)
 {
 	size_t i = 0;
-	if (s[0] == '~' && (s[1] == '/' || !s[1])) {
+	if (!whole && s[0] == '~' && (s[1] == '/' || !s[1])) {
 		const char *h = getenv("HOME");
 		emits(f, h ? h : "~", Q_QUOTED);
 		i = 1;
@@ -373,44 +409,43 @@ static void word(struct fields *f, const char *s)
 				emit(f, s[i], Q_QUOTED);
 			i += s[i] ? 1 : 0;
 		} else if (c == '"') {
-			int only_at = !strncmp(s + i, "\"$@\"", 4) && sh_argc <= 1;
-			if (!only_at)
+			if (strncmp(s + i, "\"$@\"", 4) || sh_argc > 1)
 				f->exists = 1;
-			for (i++; s[i] && s[i] != '"' && !f->err;) {
-				if (s[i] == '\\' && s[i + 1] && strchr("$`\"\\\n", s[i + 1])) {
-					if (s[i + 1] != '\n')
-						emit(f, s[i + 1], Q_QUOTED);
-					i += 2;
-				} else if (s[i] == '$')
-					i = dollar(f, s, i, 1);
-				else if (s[i] == '`')
-					i = backquote(f, s, i, 1);
-				else
-					emit(f, s[i++], Q_QUOTED);
-			}
-			i += s[i] ? 1 : 0;
+			i = dq(f, s, i + 1, '"');
 		} else if (c == '\\') {
 			if (s[i + 1] && s[i + 1] != '\n')
 				emit(f, s[i + 1], Q_QUOTED);
 			i += s[i + 1] ? 2 : 1;
 		} else if (c == '$')
-			i = dollar(f, s, i, 0);
+			i = dollar(f, s, i, whole);
 		else if (c == '`')
-			i = backquote(f, s, i, 0);
+			i = backquote(f, s, i, whole);
 		else
-			emit(f, s[i++], Q_LIT);
+			emit(f, s[i++], whole ? Q_QUOTED : Q_LIT);
 	}
-	end_field(f);
+	if (!whole)
+		end_field(f);
 }
 
 int expand(char **raw, int n, struct words *out)
 {
 	struct fields f = { .out = out };
 	for (int i = 0; i < n && !f.err; i++)
-		word(&f, raw[i]);
+		word(&f, raw[i], 0);
 	free(f.lit.s);
 	free(f.pat.s);
 	return f.err ? -1 : 0;
+}
+
+/* f's text (or its pattern), freed with f. */
+static char *result(struct fields *f, int pat)
+{
+	struct str *b = pat ? &f->pat : &f->lit;
+	char *r = xstrndup(b->s ? b->s : "", b->n);
+	free(f->lit.s);
+	free(f->pat.s);
+	words_free(f->out);
+	return r;
 }
 
 /* raw as one string: expanded, quotes removed, never split or globbed
@@ -419,44 +454,24 @@ char *expand_one(const char *raw)
 {
 	struct words w = { 0 };
 	struct fields f = { .out = &w, .one = 1 };
-	const char *s = raw;
-	/* quote it whole, so nothing splits or globs: walk as inside "" but
-	   with single quotes and backslashes as outside */
-	size_t i = 0;
-	while (s[i] && !f.err) {
-		char c = s[i];
-		if (c == '\'') {
-			for (i++; s[i] && s[i] != '\''; i++)
-				emit(&f, s[i], Q_QUOTED);
-			i += s[i] ? 1 : 0;
-		} else if (c == '"') {
-			for (i++; s[i] && s[i] != '"';) {
-				if (s[i] == '\\' && s[i + 1] && strchr("$`\"\\\n", s[i + 1])) {
-					if (s[i + 1] != '\n')
-						emit(&f, s[i + 1], Q_QUOTED);
-					i += 2;
-				} else if (s[i] == '$')
-					i = dollar(&f, s, i, 1);
-				else if (s[i] == '`')
-					i = backquote(&f, s, i, 1);
-				else
-					emit(&f, s[i++], Q_QUOTED);
-			}
-			i += s[i] ? 1 : 0;
-		} else if (c == '\\') {
-			if (s[i + 1] && s[i + 1] != '\n')
-				emit(&f, s[i + 1], Q_QUOTED);
-			i += s[i + 1] ? 2 : 1;
-		} else if (c == '$')
-			i = dollar(&f, s, i, 1);
-		else if (c == '`')
-			i = backquote(&f, s, i, 1);
-		else
-			emit(&f, s[i++], Q_QUOTED);
-	}
-	char *r = xstrndup(f.lit.s ? f.lit.s : "", f.lit.n);
-	free(f.lit.s);
-	free(f.pat.s);
-	words_free(&w);
-	return r;
+	word(&f, raw, 1);
+	return result(&f, 0);
+}
+
+/* raw as a pattern for fnmatch (case, ${x#...}): expanded, its quoted
+   characters escaped with \ and the rest left to match. */
+char *expand_pat(const char *raw)
+{
+	struct words w = { 0 };
+	struct fields f = { .out = &w, .one = 1, .pattern = 1 };
+	word(&f, raw, 0);
+	return result(&f, 1);
+}
+
+char *expand_body(const char *raw)
+{
+	struct words w = { 0 };
+	struct fields f = { .out = &w, .one = 1 };
+	dq(&f, raw, 0, 0);
+	return result(&f, 0);
 }

@@ -1,5 +1,6 @@
 /* The shell's tokens: words (their quotes kept for expand.c), the
-   operators ; & && || | ( ) and newlines, and redirections with their
+   operators ; ;; & && || | ( ) and newlines (after which the bodies of
+   the line's here-documents are read: heredoc.c), and redirections with their
    optional fd. A word ends at an unquoted blank or operator character;
    quotes, $(...), ${...} and `...` may hold any of those. */
 #include <string.h>
@@ -81,8 +82,10 @@ static struct tok scan(struct lex *l)
 	}
 	size_t i = l->i;
 	char c = s[i];
-	if (!c)
+	if (!c) {
+		heredoc_bodies(l);     /* bodies cut off by the end: empty */
 		return t;
+	}
 	size_t d = i;
 	while (isdigit((unsigned char)s[d]))
 		d++;
@@ -108,20 +111,23 @@ static struct tok scan(struct lex *l)
 		else if (c == '>' && n == '|')
 			i++;
 		else if (c == '<' && n == '<') {
-			t.t = T_ERR;
-			l->err = "here-documents are not supported";
+			t.op = 'H', i++;
+			if (s[i] == '-')
+				t.op = 'S', i++;
 		}
 		l->i = i;
 		return t;
 	}
 	static const struct { const char *s; int t; } ops[] = {
-		{ "&&", T_AND }, { "||", T_OR }, { ";", T_SEMI }, { "&", T_AMP }, { "|", T_PIPE },
+		{ "&&", T_AND }, { "||", T_OR }, { ";;", T_DSEMI }, { ";", T_SEMI }, { "&", T_AMP }, { "|", T_PIPE },
 		{ "(", T_LP }, { ")", T_RP }, { "\n", T_NL },
 	};
 	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
 		if (!strncmp(s + i, ops[k].s, strlen(ops[k].s))) {
 			l->i = i + strlen(ops[k].s);
 			t.t = ops[k].t;
+			if (t.t == T_NL)
+				heredoc_bodies(l);
 			return t;
 		}
 	while (!meta(s[i])) {

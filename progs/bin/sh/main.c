@@ -68,11 +68,18 @@ static char *script(int fd)
 int main(int argc, char **argv)
 {
 	int i = 1;
-	while (i < argc && argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "-c") && strcmp(argv[i], "--"))
-		i++;                     /* options (-e, -x, ...) are taken, not followed */
+	for (; i < argc && (argv[i][0] == '-' || argv[i][0] == '+') && argv[i][1] &&
+	       strcmp(argv[i], "-c") && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i] + 1, "o") && i + 1 < argc) {
+			if (set_o(argv[i + 1], argv[i][0] == '-') < 0)
+				return 2;
+			i++;
+		} else if (set_options(argv[i]) < 0)
+			return 2;
 	if (i < argc && !strcmp(argv[i], "--"))
 		i++;
 	char *text;
+	sh_pid = (int)getpid();
 	if (i < argc && !strcmp(argv[i], "-c")) {
 		if (i + 1 >= argc) {
 			fprintf(stderr, "sh: -c requires an argument\n");
@@ -100,7 +107,6 @@ int main(int argc, char **argv)
 		sh_argv = argv;
 		sh_argc = 1;
 	}
-	int st = run_string(text);
-	fflush(0);
-	return st;
+	sh_exit(run_string(text));
+	return 0;
 }

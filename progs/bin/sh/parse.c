@@ -1,10 +1,13 @@
-/* The grammar, by recursive descent (POSIX's, less case, functions and
-   here-documents):
+/* The grammar, by recursive descent (POSIX's):
      list     := and_or ((';' | '&' | newline) and_or)*
      and_or   := pipeline (('&&' | '||') newline* pipeline)*
      pipeline := ['!'] command ('|' newline* command)*
-     command  := if | while | until | for | '{' list '}' | '(' list ')'
-                 | simple,   each with redirections after it
+     command  := if | while | until | for | case | '{' list '}' | '(' list ')'
+                 | name '(' ')' newline* command | simple,
+                 each with redirections after it
+     case     := 'case' word newline* 'in' newline*
+                 (['('] word ('|' word)* ')' [list] ';;' newline*)* 'esac'
+                 (the last item's ';;' may be left out)
    A reserved word counts only where a command starts. At the top level
    a newline ends a complete command, which runs before the next is read
    (a later syntax error does not stop the commands before it). */
@@ -31,7 +34,7 @@ static int is_word(struct lex *l, const char *w)
 /* A word that ends a list: it may not start a command. */
 static int closer(struct lex *l)
 {
-	static const char *const w[] = { "then", "elif", "else", "fi", "do", "done", "}", "in", 0 };
+	static const char *const w[] = { "then", "elif", "else", "fi", "do", "done", "}", "in", "esac", 0 };
 	for (int i = 0; w[i]; i++)
 		if (is_word(l, w[i]))
 			return 1;
@@ -78,12 +81,30 @@ static int redirs(struct lex *l, struct redir ***tail)
 		if (w.t != T_WORD)
 			return fail(l, "a redirection wants a word");
 		struct redir *r = xmalloc(sizeof *r);
-		r->fd = t.fd >= 0 ? t.fd : (t.op == '<' || t.op == 'L' || t.op == 'B') ? 0 : 1;
+		r->fd = t.fd >= 0 ? t.fd : strchr("<LBHS", t.op) ? 0 : 1;
 		r->op = t.op, r->word = w.w, r->next = 0;
+		if (t.op == 'H' || t.op == 'S') {
+			if (l->nhd == 16)
+				return fail(l, "too many here-documents on a line");
+			heredoc_add(l, r);
+		}
 		**tail = r;
 		*tail = &r->next;
 	}
 	return 1;
+}
+
+static struct node *command(struct lex *l);
+
+/* name() body: after the name, the body as a node N_FUNC (defined when it runs). */
+static struct node *func_rest(struct lex *l, struct node *n)
+{
+	lex_next(l);
+	if (lex_next(l).t != T_RP)
+		return fail(l, "expected ')'"), (struct node *)0;
+	newlines(l);
+	n->kind = N_FUNC;
+	return (n->a = command(l)) ? n : 0;
 }
 
 static struct node *simple(struct lex *l)
@@ -107,6 +128,8 @@ static struct node *simple(struct lex *l)
 			}
 			n->w[n->nw++] = lex_next(l).w;
 			n->w[n->nw] = 0;
+			if (n->nw == 1 && !n->r && lex_peek(l)->t == T_LP && is_name(n->w[0], strlen(n->w[0])))
+				return func_rest(l, n);
 		} else
 			break;
 	}
@@ -165,6 +188,66 @@ static struct node *for_rest(struct lex *l)
 	return n;
 }
 
+/* One item: its patterns, then its list up to ';;' or 'esac'. */
+static struct node *item(struct lex *l)
+{
+	struct node *it = mk(N_ITEM, 0, 0);
+	int cap = 0;
+	if (lex_peek(l)->t == T_LP)
+		lex_next(l);
+	for (;;) {
+		struct tok t = lex_next(l);
+		if (t.t != T_WORD)
+			return fail(l, "case wants a pattern"), (struct node *)0;
+		if (it->nw + 2 > cap) {
+			char **v = xmalloc((size_t)(cap = cap ? 2 * cap : 4) * sizeof *v);
+			if (it->nw)
+				memcpy(v, it->w, (size_t)it->nw * sizeof *v);
+			free(it->w);
+			it->w = v;
+		}
+		it->w[it->nw++] = t.w;
+		it->w[it->nw] = 0;
+		t = lex_next(l);
+		if (t.t == T_RP)
+			break;
+		if (t.t != T_PIPE)
+			return fail(l, "expected ')' after a pattern"), (struct node *)0;
+	}
+	newlines(l);
+	if (lex_peek(l)->t != T_DSEMI && !is_word(l, "esac") && !(it->a = list(l, 0)))
+		return 0;
+	if (lex_peek(l)->t == T_DSEMI) {
+		lex_next(l);
+		newlines(l);
+	} else if (!is_word(l, "esac"))
+		return fail(l, "expected ';;' or 'esac'"), (struct node *)0;
+	return it;
+}
+
+static struct node *case_rest(struct lex *l)
+{
+	struct tok t = lex_next(l);
+	if (t.t != T_WORD)
+		return fail(l, "case wants a word"), (struct node *)0;
+	struct node *n = mk(N_CASE, 0, 0), **tail = &n->a;
+	n->w = xmalloc(2 * sizeof *n->w);
+	n->w[0] = t.w, n->w[1] = 0, n->nw = 1;
+	newlines(l);
+	if (!expect(l, "in"))
+		return 0;
+	newlines(l);
+	while (!is_word(l, "esac")) {
+		if (lex_peek(l)->t == T_END)
+			return fail(l, "expected 'esac'"), (struct node *)0;
+		if (!(*tail = item(l)))
+			return 0;
+		tail = &(*tail)->b;
+	}
+	lex_next(l);
+	return n;
+}
+
 static struct node *command(struct lex *l)
 {
 	struct node *n;
@@ -193,6 +276,9 @@ static struct node *command(struct lex *l)
 	} else if (is_word(l, "for")) {
 		lex_next(l);
 		n = for_rest(l);
+	} else if (is_word(l, "case")) {
+		lex_next(l);
+		n = case_rest(l);
 	} else if (closer(l)) {
 		static char m[64];
 		strcpy(m, "unexpected '");

@@ -2,6 +2,7 @@
    programs in a forked child that execs them), pipelines (a child each),
    lists, and the compound commands. Redirections of a builtin or a
    compound command are undone after it (their fds saved above 10). */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,16 @@
 #include <sys/wait.h>
 #include "sh.h"
 
-int last_status, sh_argc, last_bg;
+int last_status, sh_argc, last_bg, sh_pid;
 char **sh_argv;
 int loop_break, loop_cont;     /* set by break/continue: loops still to leave */
+int returning;                 /* set by return: the function or dot script ends */
+int cond_depth;                /* inside a condition: set -e does not end the shell */
+
+int unwinding(void)
+{
+	return loop_break || loop_cont || returning;
+}
 
 struct saved { int fd, copy; };
 
@@ -22,21 +30,25 @@ static int status_of(int st)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
 }
 
-static pid_t sh_fork(void)
+pid_t sh_fork(void)
 {
 	fflush(0);               /* nothing buffered is written twice */
 	pid_t p = fork();
+	if (p == 0)
+		trap_child();
 	if (p < 0)
 		fprintf(stderr, "sh: fork: %s\n", strerror(errno));
 	return p;
 }
 
-static int wait_for(pid_t p)
+int wait_for(pid_t p)
 {
 	int st;
-	while (waitpid(p, &st, 0) < 0)
+	while (waitpid(p, &st, 0) < 0) {
 		if (errno != EINTR)
 			return 127;
+		trap_check();
+	}
 	return status_of(st);
 }
 
@@ -45,9 +57,14 @@ static int wait_for(pid_t p)
 static int redirect(struct redir *r, struct saved *sv, int *n)
 {
 	for (; r; r = r->next) {
-		char *w = expand_one(r->word);
+		char *w = r->op == 'H' || r->op == 'h' ? 0 : expand_one(r->word);
 		int fd = -1, close_it = 0;
-		if (r->op == 'G' || r->op == 'L') {
+		if (r->op == 'H' || r->op == 'h') {
+			if ((fd = heredoc_fd(r)) < 0) {
+				free(w);
+				return -1;
+			}
+		} else if (r->op == 'G' || r->op == 'L') {
 			char *end;
 			long k = strtol(w, &end, 10);
 			if (!strcmp(w, "-"))
@@ -117,6 +134,25 @@ static void assign(char *w)
 	free(v);
 }
 
+/* name's file along PATH (as exec_search finds it) that access allows
+   for mode (X_OK: command -v, type; R_OK: dot), malloc'd; or 0. */
+char *path_search(const char *name, int mode)
+{
+	const char *dirs = getenv("PATH");
+	if (strchr(name, '/'))
+		return access(name, mode) ? 0 : xstrndup(name, strlen(name));
+	for (const char *d = dirs ? dirs : "/bin:/usr/bin";; d++) {
+		const char *end = strchrnul(d, ':');
+		char path[4096];
+		snprintf(path, sizeof path, "%.*s%s%s", (int)(end - d), d, end == d ? "" : "/", name);
+		if (!access(path, mode))
+			return xstrndup(path, strlen(path));
+		if (!*end)
+			return 0;
+		d = end;
+	}
+}
+
 /* Exec argv along PATH as execvp does, but a file that is no program
    (ENOEXEC) runs as a script of this shell, as POSIX's sh does. Returns
    only on failure: the status to exit with (126, 127). */
@@ -150,7 +186,7 @@ static int exec_search(char **argv)
 			size_t len;
 			char *text = read_all(fd, &len);
 			close(fd);
-			exit(run_string(text));
+			sh_exit(run_string(text));
 		}
 		if (errno == EACCES)
 			eacces = 1;
@@ -176,6 +212,17 @@ int sh_exec(int argc, char **argv)
 	exit(exec_search(argv + 1));
 }
 
+/* A word of a simple command that names a function: the function runs. */
+static int call(struct node *body, struct words *w, struct redir *r)
+{
+	struct saved sv[16];
+	int ns = 0, st = 1;
+	if (redirect(r, sv, &ns) == 0)
+		st = func_call(body, w->n, w->v);
+	undo(sv, ns);
+	return st;
+}
+
 /* A simple command; forked: we are a child that may end in its exec. */
 static int simple(struct node *n, int forked)
 {
@@ -187,8 +234,23 @@ static int simple(struct node *n, int forked)
 		return 1;
 	struct saved sv[16];
 	int ns = 0, st;
+	if (opt_x) {
+		trace(n->w, first);
+		trace(w.v, w.n);
+	}
+	int plain = 0;                 /* command NAME ...: no function */
+	while (w.n > 1 && !strcmp(w.v[0], "command") && w.v[1][0] != '-') {
+		free(w.v[0]);
+		memmove(w.v, w.v + 1, (size_t)w.n-- * sizeof *w.v);
+		plain = 1;
+	}
 	builtin_fn b = w.n ? builtin_find(w.v[0]) : 0;
-	if (!w.n || b) {
+	struct node *fn = w.n && !plain && !builtin_special(w.v[0]) ? func_find(w.v[0]) : 0;
+	if (fn) {
+		for (int i = 0; i < first; i++)
+			assign(n->w[i]);
+		st = call(fn, &w, n->r);
+	} else if (!w.n || b) {
 		for (int i = 0; i < first; i++)
 			assign(n->w[i]);
 		int keep = b == sh_exec;             /* exec's redirections stay */
@@ -248,7 +310,7 @@ static int pipeline(struct node *n)
 				close(fd[1]);
 				close(fd[0]);
 			}
-			exit(run_child(cmd[i]));
+			sh_exit(run_child(cmd[i]));
 		}
 		if (in >= 0)
 			close(in);
@@ -266,17 +328,27 @@ static int pipeline(struct node *n)
 	return st;
 }
 
+/* A condition (if's, while's, the left of && and ||, under !): set -e
+   does not end the shell when it fails. */
+static int cond(struct node *n)
+{
+	cond_depth++;
+	int st = run(n);
+	cond_depth--;
+	return st;
+}
+
 static int loop(struct node *n)
 {
 	int st = 0;
 	for (;;) {
-		int c = run(n->a);
-		if (loop_break || (n->kind == N_WHILE ? c != 0 : c == 0))
+		int c = cond(n->a);
+		if (unwinding() || (n->kind == N_WHILE ? c != 0 : c == 0))
 			break;
 		st = run(n->b);
 		if (loop_cont && --loop_cont > 0)
 			break;
-		if (loop_break)
+		if (loop_break || returning)
 			break;
 	}
 	if (loop_break)
@@ -290,7 +362,7 @@ static int for_loop(struct node *n)
 	if (expand(n->w + 1, n->nw - 1, &w) < 0)
 		return 1;
 	int st = 0;
-	for (int i = 0; i < w.n && !loop_break; i++) {
+	for (int i = 0; i < w.n && !loop_break && !returning; i++) {
 		setenv(n->w[0], w.v[i], 1);
 		st = run(n->a);
 		if (loop_cont && --loop_cont > 0)
@@ -308,14 +380,14 @@ static int compound(struct node *n)
 	case N_PIPE:
 		return pipeline(n);
 	case N_AND:
-		return run(n->a) == 0 && !loop_break && !loop_cont ? run(n->b) : last_status;
+		return cond(n->a) == 0 && !unwinding() ? run(n->b) : last_status;
 	case N_OR:
-		return run(n->a) != 0 && !loop_break && !loop_cont ? run(n->b) : last_status;
+		return cond(n->a) != 0 && !unwinding() ? run(n->b) : last_status;
 	case N_SEQ:
 		run(n->a);
-		return loop_break || loop_cont ? last_status : run(n->b);
+		return unwinding() ? last_status : run(n->b);
 	case N_NOT:
-		return !run(n->a);
+		return !cond(n->a);
 	case N_BG: {
 		pid_t p = sh_fork();
 		if (p == 0) {
@@ -324,16 +396,21 @@ static int compound(struct node *n)
 				dup2(null, 0);
 				close(null);
 			}
-			exit(run_child(n->a));
+			sh_exit(run_child(n->a));
 		}
 		if (p > 0)
 			last_bg = p;
 		return p < 0 ? 2 : 0;
 	}
 	case N_IF:
-		if (run(n->a) == 0)
-			return run(n->b);
-		return n->c ? run(n->c) : 0;
+		if (cond(n->a) == 0)
+			return unwinding() ? last_status : run(n->b);
+		return n->c && !unwinding() ? run(n->c) : 0;
+	case N_CASE:
+		return run_case(n);
+	case N_FUNC:
+		func_define(n);
+		return 0;
 	case N_WHILE:
 	case N_UNTIL:
 		return loop(n);
@@ -344,7 +421,7 @@ static int compound(struct node *n)
 	case N_SUB: {
 		pid_t p = sh_fork();
 		if (p == 0)
-			exit(run_child(n->a));
+			sh_exit(run_child(n->a));
 		return p < 0 ? 2 : wait_for(p);
 	}
 	}
@@ -354,14 +431,20 @@ static int compound(struct node *n)
 int run(struct node *n)
 {
 	if (n->kind == N_CMD)
-		return last_status = simple(n, 0);
-	struct saved sv[16];
-	int ns = 0;
-	if (redirect(n->r, sv, &ns) < 0)
-		last_status = 1;
-	else
-		last_status = compound(n);
-	undo(sv, ns);
+		last_status = simple(n, 0);
+	else {
+		struct saved sv[16];
+		int ns = 0;
+		if (n->kind == N_FUNC || redirect(n->r, sv, &ns) == 0)
+			last_status = compound(n);
+		else
+			last_status = 1;
+		undo(sv, ns);
+	}
+	trap_check();
+	if (opt_e && last_status && !cond_depth && !returning &&
+	    (n->kind == N_CMD || n->kind == N_PIPE || n->kind == N_SUB))
+		sh_exit(last_status);
 	return last_status;
 }
 
@@ -379,6 +462,8 @@ int run_string(const char *s)
 		if (!n)
 			return last_status;
 		run(n);
+		if (unwinding())
+			return last_status;     /* return, break or continue (eval, dot) */
 	}
 }
 
@@ -392,9 +477,7 @@ char *capture(const char *cmd)
 		close(fd[0]);
 		dup2(fd[1], 1);
 		close(fd[1]);
-		int st = run_string(cmd);
-		fflush(0);
-		_exit(st);
+		sh_exit(run_string(cmd));
 	}
 	close(fd[1]);
 	size_t n;

@@ -36,6 +36,7 @@ case y in x) echo no;; y) ;; esac; echo "status $?"
 case z in
 x) echo no ;;
 esac
+x=$(case a in a) echo in-subst;; (b) echo no;; esac); echo "$x"
 echo end
 ''',
 "functions": r'''
@@ -234,7 +235,7 @@ while read -r l; do case $l in *SHL_X*) echo "$l";; esac; done < /tmp/shlang_env
 }
 
 WANT = {
-    'case': ('a-word apple\nsource b.c\nquoted-star\nempty\nupper\nvar-pattern\nquoted-var\nparen\nstatus 0\nend\n',
+    'case': ('a-word apple\nsource b.c\nquoted-star\nempty\nupper\nvar-pattern\nquoted-var\nparen\nstatus 0\nin-subst\nend\n',
            0),
     'functions': ('hi bob (1)\nhi a b (2)\nargs: 2\n[x]\n[y z]\nstatus 3\nin f: inner\nafter f: outer1 2\ng sees local\nh sees local\nafter g: global\ni=1\nloop returned 2\nsub-body\nr 4\nwrapped: plain\nunwrapped\ndepth 1\ndepth 2\ndepth 3\n',
            0),

@@ -278,25 +278,11 @@ static int braced(struct fields *f, const char *in, size_t n, int quoted)
 	return r;
 }
 
-/* The end of the ( or { group that starts at s[i]. */
+/* The end of the ( or { group that starts at s[i] (lex.c's rules). */
 static size_t close_of(const char *s, size_t i)
 {
-	char open = s[i], close = open == '(' ? ')' : '}';
-	int depth = 0;
-	for (; s[i]; i++) {
-		if (s[i] == '\\' && s[i + 1])
-			i++;
-		else if (s[i] == '\'') {
-			const char *e = strchr(s + i + 1, '\'');
-			if (!e)
-				return strlen(s);
-			i = (size_t)(e - s);
-		} else if (s[i] == open)
-			depth++;
-		else if (s[i] == close && --depth == 0)
-			return i;
-	}
-	return i;
+	long j = lex_skip(s, (long)i);
+	return j < 0 ? strlen(s) : (size_t)j - 1;
 }
 
 /* A $ at s[i]: expand it into f; the index after it. */

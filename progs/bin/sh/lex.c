@@ -19,9 +19,17 @@ static int meta(char c)
 	       c == '|' || c == '<' || c == '>' || c == '(' || c == ')' || c == 0;
 }
 
+/* The reserved word w (4 letters) as a word of its own at s[i]. */
+static int word_at(const char *s, long i, const char *w)
+{
+	return (i == 0 || strchr(" \t\n;&|(", s[i - 1])) && !strncmp(s + i, w, 4) &&
+	       strchr(" \t\n;&|)", s[i + 4]);
+}
+
 /* Past the quoted or nested part that starts at i (a quote, $( ${ or `):
-   the index after it, or -1 when it is not closed. */
-static long skip(const char *s, long i)
+   the index after it, or -1 when it is not closed. In $(...), a case's
+   patterns end in a ) that closes nothing. */
+long lex_skip(const char *s, long i)
 {
 	char c = s[i];
 	if (c == '\'') {
@@ -33,12 +41,12 @@ static long skip(const char *s, long i)
 			if (s[i] == '\\' && s[i + 1])
 				i++;
 			else if (c == '"' && s[i] == '$' && (s[i + 1] == '(' || s[i + 1] == '{')) {
-				long j = skip(s, i + 1);
+				long j = lex_skip(s, i + 1);
 				if (j < 0)
 					return -1;
 				i = j - 1;
 			} else if (c == '"' && s[i] == '`') {
-				long j = skip(s, i);
+				long j = lex_skip(s, i);
 				if (j < 0)
 					return -1;
 				i = j - 1;
@@ -48,12 +56,18 @@ static long skip(const char *s, long i)
 	}
 	/* ( or { after a $: to the matching close, quotes skipped */
 	char open = c, close = c == '(' ? ')' : '}';
-	int depth = 0;
+	int depth = 0, cases[8], nc = 0;      /* the depths of the open cases */
 	for (; s[i]; i++) {
 		if (s[i] == '\\' && s[i + 1])
 			i++;
+		else if (open == '(' && word_at(s, i, "case") && nc < 8)
+			cases[nc++] = depth, i += 3;
+		else if (open == '(' && nc && word_at(s, i, "esac"))
+			nc--, i += 3;
+		else if (s[i] == close && nc && cases[nc - 1] == depth)
+			;                                /* a pattern's ) */
 		else if (s[i] == '\'' || s[i] == '"' || s[i] == '`') {
-			long j = skip(s, i);
+			long j = lex_skip(s, i);
 			if (j < 0)
 				return -1;
 			i = j - 1;
@@ -137,9 +151,9 @@ static struct tok scan(struct lex *l)
 		}
 		long j = i;
 		if (s[i] == '\'' || s[i] == '"' || s[i] == '`')
-			j = skip(s, (long)i);
+			j = lex_skip(s, (long)i);
 		else if (s[i] == '$' && (s[i + 1] == '(' || s[i + 1] == '{'))
-			j = skip(s, (long)i + 1);
+			j = lex_skip(s, (long)i + 1);
 		else {
 			i++;
 			continue;

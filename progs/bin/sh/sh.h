@@ -3,8 +3,8 @@
    complete command at a time (lex.c, parse.c) into a tree that run.c
    walks; words are expanded only when their command runs (expand.c).
    Beside them: case.c (case), func.c (functions, return, local, eval,
-   dot), heredoc.c (<<), trap.c (trap, exit, signals), opts.c (set's
-   options, getopts, command, type). */
+   dot), heredoc.c (<<), trap.c (trap, exit, signals), read.c (read),
+   opts.c (set's options, getopts, command, type). */
 #ifndef SH_H
 #define SH_H
 #include <stddef.h>
@@ -52,6 +52,7 @@ struct node {
 void lex_init(struct lex *l, const char *s);
 struct tok *lex_peek(struct lex *l);
 struct tok lex_next(struct lex *l);
+long lex_skip(const char *s, long i);   /* past a quote, $(...), ${...}: -1 if open */
 
 /* parse.c: the next complete command, 0 at the end; *err on a syntax error */
 struct node *parse_command(struct lex *l, const char **err);
@@ -120,6 +121,7 @@ builtin_fn builtin_find(const char *name);
 int builtin_special(const char *name);   /* found before functions */
 int sh_exec(int argc, char **argv);   /* run.c: exec's builtin */
 int sh_test(int argc, char **argv);    /* test.c */
+int b_read(int argc, char **argv);     /* read.c */
 long arith(const char *s, int *err);   /* arith.c */
 
 char *read_all(int fd, size_t *n);   /* main.c */

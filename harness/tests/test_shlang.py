@@ -258,6 +258,12 @@ WANT = {
 }
 
 
+# A body larger than a pipe holds without a reader (heredoc.c: a file).
+CASES["heredoc_big"] = ("n=0\nwhile read -r a b; do n=$((n+b)); done <<EOF\n" +
+                        "".join(f"line {i}\n" for i in range(600)) + "EOF\necho \"$n\"\n")
+WANT["heredoc_big"] = ("179700\n", 0)
+
+
 def image(tmp_path):
     files = {"tmp/.keep": b""}
     for name, script in CASES.items():

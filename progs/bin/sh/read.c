@@ -2,6 +2,7 @@
    it into the NAMEs as POSIX's field splitting does. */
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <unistd.h>
 #include "sh.h"
 
@@ -52,6 +53,18 @@ static void field(struct line *l, size_t *p, int last, const char *name)
 	*p = next;
 }
 
+/* One byte of fd 0, or 0 at its end; a trapped signal's action runs
+   and the read goes on. */
+static int byte(char *c)
+{
+	for (;;) {
+		ssize_t r = read(0, c, 1);
+		if (r >= 0 || errno != EINTR)
+			return r == 1;
+		trap_check();
+	}
+}
+
 /* read [-r] NAME...: one line from fd 0, a byte at a time (what follows
    stays for the next reader); without -r a backslash escapes the next
    character and joins lines. Status 1 at the end of the input. */
@@ -66,14 +79,14 @@ int b_read(int argc, char **argv)
 		l.ifs = " \t\n";
 	int eof = 1;
 	char ch;
-	while (read(0, &ch, 1) == 1) {
+	while (byte(&ch)) {
 		int e = 0;
 		if (ch == '\n') {
 			eof = 0;
 			break;
 		}
 		if (ch == '\\' && !raw) {
-			if (read(0, &ch, 1) != 1)
+			if (!byte(&ch))
 				break;
 			if (ch == '\n')
 				continue;

@@ -100,6 +100,23 @@ inside subst
 EOF
 )
 echo "$x"
+x=$(cat <<EOF
+Don't (stop) "me
+EOF
+)
+echo "$x"
+y="$(cat <<-'E'
+	it's $HOME)
+	E
+)"
+echo "$y"
+z=$(cat <<A; cat <<B
+a'
+A
+b"
+B
+)
+echo "$z"
 ''',
 "trap": r'''
 trap 'echo exiting $?' EXIT
@@ -239,7 +256,7 @@ WANT = {
            0),
     'functions': ('hi bob (1)\nhi a b (2)\nargs: 2\n[x]\n[y z]\nstatus 3\nin f: inner\nafter f: outer1 2\ng sees local\nh sees local\nafter g: global\ni=1\nloop returned 2\nsub-body\nr 4\nwrapped: plain\nunwrapped\ndepth 1\ndepth 2\ndepth 3\n',
            0),
-    'heredoc': ('hello world\n  sum 3 $literal bq\nno $name expansion `here`\nquoted $name\nafter\ntab-stripped world\ntwo tabs\n<1|one>\n<2|two>\nto a function\nfirst\nsecond\ninside subst\n',
+    'heredoc': ('hello world\n  sum 3 $literal bq\nno $name expansion `here`\nquoted $name\nafter\ntab-stripped world\ntwo tabs\n<1|one>\n<2|two>\nto a function\nfirst\nsecond\ninside subst\nDon\'t (stop) "me\nit\'s $HOME)\na\'\nb"\n',
            0),
     'trap': ("got USR1\nafter usr1\ngot TERM\nignored usr2\ntrap -- 'echo exiting $?' EXIT\ntrap -- 'echo got USR1' USR1\ntrap -- '' USR2\ntrap -- 'echo got TERM' TERM\ntrap -- 'echo exiting $?' EXIT\ntrap -- '' USR2\nin sub\nsub trap\n$$ is the parent's\nchild status 138\nexiting 1\n",
            1),

@@ -38,29 +38,37 @@ static char *unquote(const char *w, int *quoted)
 	return d;
 }
 
+/* The body line at s[*i] (its leading tabs passed with strip) in
+   *line, *len; 0 when it is delim, or at the end of s. */
+static int line(const char *s, size_t *i, int strip, const char *delim, const char **line, size_t *len)
+{
+	if (!s[*i])
+		return 0;
+	if (strip)
+		while (s[*i] == '\t')
+			(*i)++;
+	const char *nl = strchr(s + *i, '\n');
+	*line = s + *i;
+	*len = nl ? (size_t)(nl - *line) : strlen(*line);
+	*i += *len + (nl ? 1 : 0);
+	return !(*len == strlen(delim) && !strncmp(*line, delim, *len));
+}
+
 static void body(struct lex *l, struct redir *r)
 {
 	int quoted, strip = r->op == 'S';
 	char *delim = unquote(r->word, &quoted);
-	size_t dn = strlen(delim), cap = 256, n = 0;
+	size_t cap = 256, n = 0, len;
 	char *b = xmalloc(cap);
-	const char *s = l->s;
-	while (s[l->i]) {
-		if (strip)
-			while (s[l->i] == '\t')
-				l->i++;
-		const char *line = s + l->i, *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		l->i += len + (nl ? 1 : 0);
-		if (len == dn && !strncmp(line, delim, dn))
-			break;
+	const char *ln;
+	while (line(l->s, &l->i, strip, delim, &ln, &len)) {
 		if (n + len + 2 > cap) {
 			char *g = xmalloc(cap = 2 * (n + len + 2));
 			memcpy(g, b, n);
 			free(b);
 			b = g;
 		}
-		memcpy(b + n, line, len);
+		memcpy(b + n, ln, len);
 		n += len;
 		b[n++] = '\n';
 	}
@@ -76,6 +84,42 @@ void heredoc_bodies(struct lex *l)
 	for (int k = 0; k < l->nhd; k++)
 		body(l, l->hd[k]);
 	l->nhd = 0;
+}
+
+/* In $(...)'s text (lex.c's lex_skip), the here-document whose << is
+   at s[i]: its delimiter and <<- noted in *n; the index after its word. */
+long heredoc_note(const char *s, long i, struct hdnote *n)
+{
+	i += 2;
+	n->strip = s[i] == '-';
+	i += n->strip;
+	while (s[i] == ' ' || s[i] == '\t')
+		i++;
+	long w = i;
+	for (; s[i] && !strchr(" \t\n;&|<>()", s[i]); i++)
+		if (s[i] == '\'' || s[i] == '"') {
+			const char *e = strchr(s + i + 1, s[i]);
+			i = e ? e - s : (long)strlen(s) - 1;
+		} else if (s[i] == '\\' && s[i + 1])
+			i++;
+	int q;
+	char *raw = xstrndup(s + w, (size_t)(i - w));
+	char *d = unquote(raw, &q);
+	snprintf(n->delim, sizeof n->delim, "%s", d);
+	free(raw);
+	free(d);
+	return i;
+}
+
+/* Past the bodies of the k here-documents noted, from the line at s[i]. */
+long heredoc_pass(const char *s, long i, struct hdnote *n, int k)
+{
+	size_t at = (size_t)i, len;
+	const char *ln;
+	for (int j = 0; j < k; j++)
+		while (line(s, &at, n[j].strip, n[j].delim, &ln, &len))
+			;
+	return (long)at;
 }
 
 int heredoc_fd(struct redir *r)

@@ -28,7 +28,8 @@ static int word_at(const char *s, long i, const char *w)
 
 /* Past the quoted or nested part that starts at i (a quote, $( ${ or `):
    the index after it, or -1 when it is not closed. In $(...), a case's
-   patterns end in a ) that closes nothing. */
+   patterns end in a ) that closes nothing, and here-documents' bodies
+   (after their line) are passed over whole (not a << inside $((...))). */
 long lex_skip(const char *s, long i)
 {
 	char c = s[i];
@@ -57,9 +58,17 @@ long lex_skip(const char *s, long i)
 	/* ( or { after a $: to the matching close, quotes skipped */
 	char open = c, close = c == '(' ? ')' : '}';
 	int depth = 0, cases[8], nc = 0;      /* the depths of the open cases */
+	struct hdnote hd[4];
+	int nh = 0;
 	for (; s[i]; i++) {
 		if (s[i] == '\\' && s[i + 1])
 			i++;
+		else if (open == '(' && depth == 1 && s[i] == '<' && s[i + 1] == '<' && nh < 4)
+			i = heredoc_note(s, i, &hd[nh++]) - 1;
+		else if (s[i] == '\n' && nh) {
+			i = heredoc_pass(s, i + 1, hd, nh) - 1;
+			nh = 0;
+		}
 		else if (open == '(' && word_at(s, i, "case") && nc < 8)
 			cases[nc++] = depth, i += 3;
 		else if (open == '(' && nc && word_at(s, i, "esac"))

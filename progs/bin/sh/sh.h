@@ -61,6 +61,9 @@ struct node *parse_command(struct lex *l, const char **err);
 void heredoc_add(struct lex *l, struct redir *r);
 void heredoc_bodies(struct lex *l);
 int heredoc_fd(struct redir *r);     /* a readable fd of its body, or -1 */
+struct hdnote { char delim[64]; int strip; };
+long heredoc_note(const char *s, long i, struct hdnote *n);
+long heredoc_pass(const char *s, long i, struct hdnote *n, int k);
 
 /* expand.c */
 struct words { char **v; int n, cap; };

@@ -151,6 +151,8 @@ echo "7 ${star#"a*"} ${star#a\*}"
 echo "9 ${s:?never}"
 set -- a b c d e f g h i j
 echo "10 $# ${10} $1"
+x=~; [ "$x" = "$HOME" ] && echo tilde-ok
+y=~/sub; echo "${y#"$HOME"}"
 ''',
 "read": r'''
 printf 'a b  c d\n' | { read x y z; echo "[$x][$y][$z]"; }
@@ -260,7 +262,7 @@ WANT = {
            0),
     'trap': ("got USR1\nafter usr1\ngot TERM\nignored usr2\ntrap -- 'echo exiting $?' EXIT\ntrap -- 'echo got USR1' USR1\ntrap -- '' USR2\ntrap -- 'echo got TERM' TERM\ntrap -- 'echo exiting $?' EXIT\ntrap -- '' USR2\nin sub\nsub trap\n$$ is the parent's\nchild status 138\nexiting 1\n",
            1),
-    'params': ('1 dflt dflt set \n2   alt alt\n3 assigned assigned\n4 3 8 0\n5 /usr/local/lib/file.tar /usr/local/lib/file usr/local/lib/file.tar.gz file.tar.gz\n6 /local/lib/file.tar.gz /usr/local/lib/file.tar file.tar.gz\n7 b b\n8 failed 2\n9 set\n10 10 j a\n',
+    'params': ('1 dflt dflt set \n2   alt alt\n3 assigned assigned\n4 3 8 0\n5 /usr/local/lib/file.tar /usr/local/lib/file usr/local/lib/file.tar.gz file.tar.gz\n6 /local/lib/file.tar.gz /usr/local/lib/file.tar file.tar.gz\n7 b b\n8 failed 2\n9 set\n10 10 j a\ntilde-ok\n/sub\n',
            0),
     'read': ('[a][b][c d]\n[lead trail]\n[a][b:c]\n[back\\slash]\n[backslash]\n1 [no newline]\nl1,l2\n[x][][y:z]\n[x][y]\n[a][b]\n[a][b][c]\n[one two three]\n[x][y][]\n[p q][r]\n[][a][b]\n[][]\n[x][y:z:]\n[x][y:z:]\n[x][y]\n[x][y : ]\n[x][y]\n[x][ y]\n[x][y z:]\n[x][y z]\n[x][y::]\n[x][y::]\n1 [abc]\n[][a]\n',
            0),
@@ -274,6 +276,17 @@ WANT = {
            0),
 }
 
+
+# wait ends at a trapped signal (128 + its number) once its action ran;
+# the child sends it each second until killed, so the count of actions
+# does not matter.
+CASES["trap_wait"] = r'''n=0; trap 'n=$((n+1))' USR1
+(while :; do kill -USR1 $$; sleep 1; done) &
+p=$!
+wait $p; echo "wait ended by a trapped signal: $?"
+kill $p; wait $p; [ $n -ge 1 ] && echo "trap ran"
+'''
+WANT["trap_wait"] = ('wait ended by a trapped signal: 138\ntrap ran\n', 0)
 
 # A body larger than a pipe holds without a reader (heredoc.c: a file).
 CASES["heredoc_big"] = ("n=0\nwhile read -r a b; do n=$((n+b)); done <<EOF\n" +

@@ -233,17 +233,24 @@ static int b_shift(int argc, char **argv)
 	return 0;
 }
 
+/* wait [PID...]: a trapped signal ends it (128 + the signal) after its
+   action ran, as POSIX says. */
 static int b_wait(int argc, char **argv)
 {
-	int st = 0, s;
+	int st = 0, s, sig;
 	if (argc == 1) {
-		while (wait(&s) > 0)
-			;
+		while (wait(&s) > 0 || errno == EINTR)
+			if (errno == EINTR && (sig = trap_check()))
+				return 128 + sig;
 		return 0;
 	}
 	for (int i = 1; i < argc; i++) {
-		pid_t p = (pid_t)strtol(argv[i], 0, 10);
-		if (waitpid(p, &s, 0) != p)
+		pid_t p = (pid_t)strtol(argv[i], 0, 10), r;
+		errno = 0;
+		while ((r = waitpid(p, &s, 0)) < 0 && errno == EINTR)
+			if ((sig = trap_check()))
+				return 128 + sig;
+		if (r != p)
 			st = 127;
 		else
 			st = WIFEXITED(s) ? WEXITSTATUS(s) : 128 + WTERMSIG(s);

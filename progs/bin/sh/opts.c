@@ -107,7 +107,7 @@ int b_getopts(int argc, char **argv)
 			if (silent)
 				setenv("OPTARG", (char[]){ c, 0 }, 1);
 			else
-				fprintf(stderr, "sh: getopts: illegal option -%c\n", c);
+				fprintf(stderr, "Illegal option -%c\n", c);     /* dash's words */
 		} else if (p[1] == ':') {
 			if (arg[pos + 1]) {
 				setenv("OPTARG", arg + pos + 1, 1);
@@ -120,7 +120,7 @@ int b_getopts(int argc, char **argv)
 				setenv("OPTARG", (char[]){ c, 0 }, 1);
 				res[0] = ':';
 			} else
-				fprintf(stderr, "sh: getopts: option requires an argument -%c\n", c);
+				fprintf(stderr, "No arg for -%c option\n", c);
 			pos = (int)strlen(arg) - 1;          /* the rest of arg is used */
 		} else
 			res[0] = c;

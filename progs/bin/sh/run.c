@@ -128,7 +128,15 @@ static void assign(char *w)
 {
 	char *eq = strchr(w, '=');
 	*eq = 0;
-	char *v = expand_one(eq + 1);
+	char *v, *t = eq + 1;
+	if (t[0] == '~' && (!t[1] || t[1] == '/') && getenv("HOME")) {
+		char *raw = xmalloc(strlen(t) + 8);       /* NAME=~/x: $HOME's value, quoted */
+		strcpy(raw, "\"$HOME\"");
+		strcat(raw, t + 1);
+		v = expand_one(raw);
+		free(raw);
+	} else
+		v = expand_one(t);
 	setenv(w, v, 1);
 	*eq = '=';
 	free(v);
@@ -274,9 +282,16 @@ static int simple(struct node *n, int forked)
 	return st;
 }
 
-/* n in a child: a simple command execs without another fork. */
+/* n in a child: a simple command execs without another fork, and a
+   ( ) runs in this child itself (so $! of `( ... ) &` is the process
+   that runs it, and killing it ends the list). */
 static int run_child(struct node *n)
 {
+	if (n->kind == N_SUB) {
+		if (redirect(n->r, 0, 0) < 0)
+			return 1;
+		return run(n->a);
+	}
 	return n->kind == N_CMD ? simple(n, 1) : run(n);
 }
 

@@ -102,7 +102,7 @@ void func_unset(const char *name);
 
 /* trap.c */
 void sh_exit(int st);                 /* the EXIT trap, then exit */
-void trap_check(void);                /* run the actions of signals that came */
+int trap_check(void);      /* run the actions of signals that came: the last one's, or 0 */
 void trap_child(void);                /* a subshell: caught signals to default */
 int b_trap(int argc, char **argv);
 int sig_number(const char *s);        /* by number or name, or -1 */

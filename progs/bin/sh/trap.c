@@ -57,8 +57,9 @@ static void dispose(int sig, void (*h)(int))
 		sigaction(sig, &sa, 0);
 }
 
-void trap_check(void)
+int trap_check(void)
 {
+	int ran = 0;
 	while (any) {
 		any = 0;
 		for (int s = 1; s < NSIG_SH; s++)
@@ -68,9 +69,11 @@ void trap_check(void)
 					int st = last_status;
 					run_string(action[s]);
 					last_status = st;
+					ran = s;
 				}
 			}
 	}
+	return ran;
 }
 
 void sh_exit(int st)

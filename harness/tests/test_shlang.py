@@ -277,16 +277,21 @@ WANT = {
 }
 
 
-# wait ends at a trapped signal (128 + its number) once its action ran;
-# the child sends it each second until killed, so the count of actions
-# does not matter.
-CASES["trap_wait"] = r'''n=0; trap 'n=$((n+1))' USR1
-(while :; do kill -USR1 $$; sleep 1; done) &
-p=$!
-wait $p; echo "wait ended by a trapped signal: $?"
-kill $p; wait $p; [ $n -ge 1 ] && echo "trap ran"
+# set -f (no pathname expansion), set -C (> makes only new files; >|
+# and >> still write), $- in dash's order, $PPID.
+CASES["noglob_noclobber"] = r''': > /tmp/shlang_g1; : > /tmp/shlang_g2
+echo /tmp/shlang_g*
+set -f; echo /tmp/shlang_g*; set +f; echo /tmp/shlang_g?
+set -C
+echo x > /tmp/shlang_g1 2>/dev/null || echo "noclobber refused"
+echo y >| /tmp/shlang_g1 && cat /tmp/shlang_g1
+echo z >> /tmp/shlang_g1; cat /tmp/shlang_g1
+set +C
+echo w > /tmp/shlang_g1; cat /tmp/shlang_g1
+echo "flags [$-]"; set -fC -o nounset; echo "flags [$-]"; set +fCu
+[ "$PPID" -gt 0 ] && echo ppid-set
 '''
-WANT["trap_wait"] = ('wait ended by a trapped signal: 138\ntrap ran\n', 0)
+WANT["noglob_noclobber"] = ('/tmp/shlang_g1 /tmp/shlang_g2\n/tmp/shlang_g*\n/tmp/shlang_g1 /tmp/shlang_g2\nnoclobber refused\ny\ny\nz\nw\nflags []\nflags [uCf]\nppid-set\n', 0)
 
 # A body larger than a pipe holds without a reader (heredoc.c: a file).
 CASES["heredoc_big"] = ("n=0\nwhile read -r a b; do n=$((n+b)); done <<EOF\n" +

@@ -81,7 +81,7 @@ static void end_field(struct fields *f)
 	if (!f->exists || f->pattern)
 		return;
 	glob_t g;
-	if (f->glob && !glob(f->pat.s ? f->pat.s : "", 0, 0, &g)) {
+	if (f->glob && !opt_f && !glob(f->pat.s ? f->pat.s : "", 0, 0, &g)) {
 		for (size_t i = 0; i < g.gl_pathc; i++)
 			add(f->out, xstrndup(g.gl_pathv[i], strlen(g.gl_pathv[i])));
 		globfree(&g);

@@ -132,7 +132,7 @@ static struct tok scan(struct lex *l)
 		else if (c == '<' && n == '>')
 			t.op = 'B', i++;
 		else if (c == '>' && n == '|')
-			i++;
+			t.op = 'C', i++;
 		else if (c == '<' && n == '<') {
 			t.op = 'H', i++;
 			if (s[i] == '-')

@@ -80,6 +80,9 @@ int main(int argc, char **argv)
 		i++;
 	char *text;
 	sh_pid = (int)getpid();
+	char ppid[16];
+	snprintf(ppid, sizeof ppid, "%d", (int)getppid());
+	setenv("PPID", ppid, 1);
 	if (i < argc && !strcmp(argv[i], "-c")) {
 		if (i + 1 >= argc) {
 			fprintf(stderr, "sh: -c requires an argument\n");

@@ -1,4 +1,4 @@
-/* The shell's options (set -e -u -x, +e..., -o NAME; sh -e ...; $-),
+/* The shell's options (set -e -u -x -f -C, +e..., -o NAME; sh -e ...; $-),
    and the builtins that read the command line or the command table:
    getopts, command -v/-V and type. */
 #include <stdio.h>
@@ -7,14 +7,15 @@
 #include <unistd.h>
 #include "sh.h"
 
-int opt_e, opt_u, opt_x;
+int opt_e, opt_u, opt_x, opt_f, opt_C;
 
 static int *flag(char c)
 {
-	return c == 'e' ? &opt_e : c == 'u' ? &opt_u : c == 'x' ? &opt_x : 0;
+	return c == 'e' ? &opt_e : c == 'u' ? &opt_u : c == 'x' ? &opt_x : c == 'f' ? &opt_f :
+	       c == 'C' ? &opt_C : 0;
 }
 
-/* -eux or +eux; other letters POSIX names are taken and not followed. */
+/* -eufxC or +...; other letters POSIX names are taken and not followed. */
 int set_options(const char *arg)
 {
 	int on = arg[0] == '-';
@@ -22,7 +23,7 @@ int set_options(const char *arg)
 		int *f = flag(*c);
 		if (f)
 			*f = on;
-		else if (!strchr("abCfhmnv", *c)) {
+		else if (!strchr("abhmnv", *c)) {
 			fprintf(stderr, "sh: set: -%c: bad option\n", *c);
 			return -1;
 		}
@@ -33,7 +34,8 @@ int set_options(const char *arg)
 int set_o(const char *name, int on)
 {
 	static const struct { const char *n; char c; } names[] = {
-		{ "errexit", 'e' }, { "nounset", 'u' }, { "xtrace", 'x' },
+		{ "errexit", 'e' }, { "nounset", 'u' }, { "xtrace", 'x' }, { "noglob", 'f' },
+		{ "noclobber", 'C' },
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (!strcmp(names[i].n, name)) {
@@ -46,14 +48,11 @@ int set_o(const char *name, int on)
 
 const char *opt_string(void)
 {
-	static char s[4];
+	static char s[8];
 	int n = 0;
-	if (opt_e)
-		s[n++] = 'e';
-	if (opt_u)
-		s[n++] = 'u';
-	if (opt_x)
-		s[n++] = 'x';
+	for (const char *c = "uCxfe"; *c; c++)     /* dash's order */
+		if (*flag(*c))
+			s[n++] = *c;
 	s[n] = 0;
 	return s;
 }

@@ -78,6 +78,8 @@ static int redirect(struct redir *r, struct saved *sv, int *n)
 		} else {
 			int fl = r->op == '<' ? O_RDONLY : r->op == 'B' ? O_RDWR | O_CREAT :
 				 r->op == 'A' ? O_WRONLY | O_CREAT | O_APPEND : O_WRONLY | O_CREAT | O_TRUNC;
+			if (r->op == '>' && opt_C)
+				fl |= O_EXCL;              /* set -C: > makes only a new file */
 			if ((fd = open(w, fl, 0666)) < 0) {
 				fprintf(stderr, "sh: %s: %s\n", w, strerror(errno));
 				free(w);

@@ -16,7 +16,7 @@ struct tok {
 	int t;
 	char *w;         /* T_WORD: the raw word (quotes kept) */
 	int fd, op;      /* T_REDIR: its fd (-1: the default) and '<' '>' 'A'(>>) 'G'(>&) 'L'(<&) 'B'(<>)
-	                    'H'(<<) 'S'(<<-) */
+	                    'C'(>|) 'H'(<<) 'S'(<<-) */
 };
 
 struct lex {
@@ -108,7 +108,7 @@ int b_trap(int argc, char **argv);
 int sig_number(const char *s);        /* by number or name, or -1 */
 
 /* opts.c */
-extern int opt_e, opt_u, opt_x;
+extern int opt_e, opt_u, opt_x, opt_f, opt_C;
 int set_options(const char *arg);     /* -eux / +eux: 0, or -1 for a bad one */
 int set_o(const char *name, int on);
 const char *opt_string(void);         /* $- */

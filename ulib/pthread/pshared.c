@@ -303,3 +303,16 @@ int psh_sem_post(sem_t *s)
 		fwake(&s->__count, 1);
 	return 0;
 }
+
+/* A bare word of shared memory as a wait, for the objects built of
+   words rather than of these (message queues, ulib/libc/mqueue.c):
+   fwait's answers, fwake's wake-ups. */
+int psh_word_wait(volatile uint32_t *w, uint32_t v, uint64_t deadline, int how)
+{
+	return fwait(w, v, deadline, how);
+}
+
+void psh_word_wake(volatile uint32_t *w, int n)
+{
+	fwake(w, n);
+}

@@ -15,6 +15,11 @@
  *          descriptor that is not a queue's is EBADF.
  *   a, b   two unrelated boot programs open the same names: each one's
  *          receive waits for the other's send.
+ *   exec   (with itself as /bin/mqx on a disk) a child that registered
+ *          SIGEV_THREAD then execs loses the registration (its
+ *          descriptors close): the parent may register, and a send
+ *          leaves the new image alone; an exec that fails keeps it.
+ *   idle R W   (exec's new image) writes W, waits for R, exits 0.
  */
 #define CHECK_NAME "mqx"
 #include <errno.h>
@@ -22,6 +27,7 @@
 #include <mqueue.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -268,6 +274,46 @@ static void limits(void)
 	CHECK(mq_close(d) == 0 && mq_unlink("/mqx_lim") == 0);
 }
 
+static void on_thread_none(union sigval v)
+{
+	(void)v;
+}
+
+/* exec closes the queue descriptors, and the registration goes with
+   them: SIGEV_THREAD's (the new image has no service thread, and a
+   send would raise the internal signal there) and SIGEV_SIGNAL's. */
+static void exec_drops(void)
+{
+	mqd_t d = fresh("/mqx_exec", &small);
+	int go[2], up[2];
+	char c;
+	CHECK(d >= 0 && pipe(go) == 0 && pipe(up) == 0);
+	struct sigevent th = { .sigev_notify = SIGEV_THREAD, .sigev_notify_function = on_thread_none };
+	struct sigevent sg = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = 0 };
+	pid_t pid = fork();
+	if (pid == 0) {
+		char r[12], w[12];
+		snprintf(r, sizeof r, "%d", go[0]);
+		snprintf(w, sizeof w, "%d", up[1]);
+		if (mq_notify(d, &th) == 0)
+			execl("/bin/mqx", "mqx", "pkg=fifo", "idle", r, w, (char *)0);
+		_exit(1);
+	}
+	CHECK(read(up[0], &c, 1) == 1);  /* the new image runs */
+	CHECK(mq_notify(d, &sg) == 0);    /* the child's registration went with its exec */
+	CHECK(mq_notify(d, 0) == 0);
+	CHECK(mq_send(d, "e", 1, 0) == 0 && got(d, "e", 0));   /* nothing for the new image */
+	CHECK(write(go[1], "x", 1) == 1);
+	CHECK(reap(pid) == 0);
+	/* an exec that fails keeps the caller's registration */
+	CHECK(mq_notify(d, &sg) == 0);
+	CHECK(execl("/bin/mqx_none", "mqx_none", (char *)0) == -1);
+	CHECK(mq_notify(d, &sg) == -1 && errno == EBUSY);
+	CHECK(mq_notify(d, 0) == 0);
+	close(go[0]), close(go[1]), close(up[0]), close(up[1]);
+	CHECK(mq_close(d) == 0 && mq_unlink("/mqx_exec") == 0);
+}
+
 /* Two boot programs: a sends ping and waits for pong, b the other way. */
 static void pair(int a)
 {
@@ -299,7 +345,14 @@ static void pair(int a)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "fork";
-	if (!strcmp(mode, "fork")) {
+	if (!strcmp(mode, "idle") && argc > 3) {
+		char c;
+		int ok = write(atoi(argv[3]), "u", 1) == 1 && read(atoi(argv[2]), &c, 1) == 1;
+		return ok ? 0 : 1;
+	}
+	if (!strcmp(mode, "exec"))
+		exec_drops();
+	else if (!strcmp(mode, "fork")) {
 		forked_descriptor();
 		name_after_fork();
 		waits_across();

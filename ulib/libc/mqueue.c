@@ -53,6 +53,7 @@
 #include <animart/sys.h>
 #include <animart/clock.h>
 #include <animart/upcall.h>
+#include <animart/fence.h>
 #include "../pthread/pwait.h"
 #include "../pthread/pshared.h"
 
@@ -229,10 +230,13 @@ static void qlock(struct mqd *q)
 {
 	volatile uint32_t *w = &q->h->lock;
 	uint32_t me = (uint32_t)self(), v = 0;
+	uint64_t dl = 0;                 /* when to ask whether v's holder lives */
 	if (__atomic_compare_exchange_n(w, &v, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return;
-	for (;;) {
+	for (uint32_t last = 0;; last = v) {
 		v = __atomic_load_n(w, __ATOMIC_RELAXED);
+		if ((v | LK_WAIT) != (last | LK_WAIT))
+			dl = 0;          /* another holder: its time starts now */
 		if (v == 0) {
 			if (__atomic_compare_exchange_n(w, &v, me | LK_WAIT, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 				return;
@@ -242,11 +246,15 @@ static void qlock(struct mqd *q)
 								   __ATOMIC_RELAXED))
 			continue;
 		v |= LK_WAIT;
-		uint64_t dl = now_ns() + POLL_NS;
+		if (!dl)
+			dl = now_ns() + POLL_NS;
 		int r = vp_turns(w, v, dl);
 		if (r < 0)
 			r = psh_word_wait(w, v, dl, 0);
-		if (r != ETIMEDOUT || alive((int)(v & ~LK_WAIT)))
+		if (r != ETIMEDOUT)      /* (a wait may end early: det's look for other processes) */
+			continue;
+		dl = 0;
+		if (alive((int)(v & ~LK_WAIT)))
 			continue;
 		if (__atomic_compare_exchange_n(w, &v, me | LK_WAIT, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 			repair(q);               /* its holder died in the middle */
@@ -399,6 +407,7 @@ mqd_t mq_open(const char *name, int oflag, ...)
 		attr = va_arg(ap, const struct mq_attr *);
 		va_end(ap);
 	}
+	FENCED(mq_open(name, oflag, mode, attr));   /* det=par: each call a serial operation */
 	char p[sizeof MQDIR + NAME_MAX + 1];
 	if ((oflag & O_ACCMODE) == O_ACCMODE)
 		return fail(EINVAL);
@@ -431,6 +440,7 @@ mqd_t mq_open(const char *name, int oflag, ...)
 
 int mq_close(mqd_t d)
 {
+	FENCED(mq_close(d));
 	pthread_mutex_lock(&tlk);
 	struct mqd *q = d >= 0 && d < MQ_OPEN_MAX ? tab[d] : 0;
 	if (q)
@@ -674,6 +684,7 @@ static void put_msg(struct mqd *q, long i, const char *msg, size_t len, unsigned
 
 int mq_timedsend(mqd_t d, const char *msg, size_t len, unsigned prio, const struct timespec *abstime)
 {
+	FENCED(mq_timedsend(d, msg, len, prio, abstime));
 	struct mqd *q = get(d);
 	if (!q)
 		return -1;
@@ -706,6 +717,7 @@ int mq_send(mqd_t d, const char *msg, size_t len, unsigned prio)
 
 ssize_t mq_timedreceive(mqd_t d, char *msg, size_t len, unsigned *prio, const struct timespec *abstime)
 {
+	FENCED(mq_timedreceive(d, msg, len, prio, abstime));
 	struct mqd *q = get(d);
 	if (!q)
 		return -1;
@@ -744,6 +756,7 @@ ssize_t mq_receive(mqd_t d, char *msg, size_t len, unsigned *prio)
 
 int mq_getattr(mqd_t d, struct mq_attr *attr)
 {
+	FENCED(mq_getattr(d, attr));
 	struct mqd *q = get(d);
 	if (!q)
 		return -1;
@@ -757,6 +770,7 @@ int mq_getattr(mqd_t d, struct mq_attr *attr)
 /* Only O_NONBLOCK can change (this process's descriptor's); the rest is ignored. */
 int mq_setattr(mqd_t d, const struct mq_attr *attr, struct mq_attr *old)
 {
+	FENCED(mq_setattr(d, attr, old));
 	if (attr->mq_flags & ~(long)O_NONBLOCK)
 		return fail(EINVAL);
 	struct mqd *q = get(d);
@@ -798,10 +812,43 @@ static int keep_thread_reg(mqd_t d, const struct sigevent *sev)
 	return 0;
 }
 
+/* exec closes every queue descriptor (O_CLOEXEC), so, as mq_close,
+   this process's registrations go (POSIX); a SIGEV_THREAD one would
+   else have a send raise SIG_MQTHR in the new image, which has no
+   handler nor service thread for it, and another process's mq_notify
+   get EBUSY while it lives. undo: the exec failed, and the ones nobody
+   took meanwhile come back. (ulib/libc/exec.c) */
+static uint64_t dropped[MQ_OPEN_MAX / 64 + 1];
+
+void __mq_exec_keep(int undo)
+{
+	int me = self();
+	for (int d = 0; d < MQ_OPEN_MAX; d++) {
+		int was = (int)(dropped[d / 64] >> (d % 64) & 1);
+		if (undo && !was)
+			continue;
+		struct mqd *q = get(d);
+		if (!q)
+			continue;
+		qlock(q);
+		struct mqh *h = q->h;
+		if (!undo && h->npid == me) {
+			h->npid = 0;
+			dropped[d / 64] |= 1ULL << (d % 64);
+		} else if (undo && !h->npid)
+			h->npid = me;
+		qunlock(q);
+		put(q);
+	}
+	if (undo)
+		memset(dropped, 0, sizeof dropped);
+}
+
 /* One registration per queue (EBUSY; one whose process ended is
    dropped); sev 0 removes the caller's own. */
 int mq_notify(mqd_t d, const struct sigevent *sev)
 {
+	FENCED(mq_notify(d, sev));
 	if (sev && !valid_event(sev))
 		return fail(EINVAL);
 	struct mqd *q = get(d);

@@ -295,10 +295,9 @@ long sys_sigdie(uint64_t sig, uint64_t b, uint64_t c, uint64_t d, uint64_t e, ui
 	return 0;                        /* the return path sees the space dying */
 }
 
-/* (pid > 0, sig, value): SYS_kill of one process, with a value. */
-long sys_sigqueue(uint64_t pid, uint64_t sig, uint64_t value, uint64_t d, uint64_t e, uint64_t f)
+/* sig with a value to one process, si_code `code`. */
+static long queue_to(uint64_t pid, uint64_t sig, uint64_t value, int code)
 {
-	(void)d, (void)e, (void)f;
 	if (!sig || sig >= PSIG_MAX)
 		return -EINVAL;
 	if ((int64_t)pid <= 0 || pid > 0x7fffffff)
@@ -308,7 +307,22 @@ long sys_sigqueue(uint64_t pid, uint64_t sig, uint64_t value, uint64_t d, uint64
 		return -ESRCH;
 	long r = space_may_signal(me, t) ? 0 : -EPERM;
 	if (!r)
-		r = psig_kill(me, t, (int)sig, KSI_QUEUE, value);
+		r = psig_kill(me, t, (int)sig, code, value);
 	space_put(t);
 	return r;
+}
+
+/* (pid > 0, sig, value): SYS_kill of one process, with a value. */
+long sys_sigqueue(uint64_t pid, uint64_t sig, uint64_t value, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)d, (void)e, (void)f;
+	return queue_to(pid, sig, value, KSI_QUEUE);
+}
+
+/* (pid > 0, sig, value): the same as a message queue's notification
+   (KSI_MESGQ), which another process's mq_send raises (ulib/libc/mqueue.c). */
+long sys_sigmesgq(uint64_t pid, uint64_t sig, uint64_t value, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)d, (void)e, (void)f;
+	return queue_to(pid, sig, value, KSI_MESGQ);
 }

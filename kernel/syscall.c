@@ -26,7 +26,7 @@ SYSDECL(fmap); SYSDECL(msync);
 SYSDECL(file_lstat); SYSDECL(file_readlink); SYSDECL(file_statfs);
 SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_leave);
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
-SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigdie); SYSDECL(sigexec); SYSDECL(alarmexec); SYSDECL(itimerexec); SYSDECL(subreaper);
+SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigmesgq); SYSDECL(sigdie); SYSDECL(sigexec); SYSDECL(alarmexec); SYSDECL(itimerexec); SYSDECL(subreaper);
 SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special); SYSDECL(file_setfl);
 SYSDECL(clockset); SYSDECL(file_write_where); SYSDECL(futex_wait_rt);
 SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
@@ -63,6 +63,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_sigdisp] = sys_sigdisp,
 	[SYS_sigtake] = sys_sigtake,
 	[SYS_sigqueue] = sys_sigqueue,
+	[SYS_sigmesgq] = sys_sigmesgq,
 	[SYS_sigdie] = sys_sigdie,
 	[SYS_sigexec] = sys_sigexec,
 	[SYS_alarmexec] = sys_alarmexec,

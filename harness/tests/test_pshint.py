@@ -33,3 +33,21 @@ def test_process_shared_waits_are_interrupted(boot, pkg, smp):
     assert all(res[a] == 1 for a in AREAS), res
     assert res["checks"] >= 80, res
     done(r, 0)
+
+
+@pytest.mark.parametrize("pkg,smp", [("det", 1), ("det", 2), ("det,det=par", 2)],
+                         ids=["det-1", "det-2", "par-2"])
+def test_process_shared_waits_on_det(boot, pkg, smp):
+    """On det and det=par a process-shared wait is the package's own
+    (ulib/pthread/pshown.c: a node this process's wakers find, a poll for
+    other processes' wakes), so the token moves while a thread waits and
+    every area passes; a signal from another process that came while
+    det slept out a poll is fetched there. Before: the waiter slept in
+    the kernel futex holding det's token, so its waker in the same
+    process never ran (only the watchdog child ended each wait: every
+    in-process area failed)."""
+    r = boot(f"run=pshint,pkg={pkg}", smp=smp, timeout=300)
+    res = result(r, "pshint")
+    assert res["failures"] == 0, r.tail()
+    assert all(res[a] == 1 for a in AREAS), res
+    done(r, 0)

@@ -1741,12 +1741,12 @@ static void do_psig(struct fz *f)
 		break;
 	}
 	default: {
-		long me = sys_getinfo(INFO_SPACE);
+		long me = sys_getinfo(INFO_SPACE), nr = rand_below(&f->st, 2) ? SYS_sigqueue : SYS_sigmesgq;
 		int ok = sig > 0 && sig < PSIG_MAX;
 		if (rand_below(&f->st, 2))
-			issue(f, K_psig, SYS_sigqueue, me, sig, rand_arg(f), 0, 0, 1, ok ? -EPERM : -EINVAL);
+			issue(f, K_psig, nr, me, sig, rand_arg(f), 0, 0, 1, ok ? -EPERM : -EINVAL);
 		else
-			issue(f, K_psig, SYS_sigqueue, 0x7fff0000 + (long)rand_below(&f->st, 0x10000), sig,
+			issue(f, K_psig, nr, 0x7fff0000 + (long)rand_below(&f->st, 0x10000), sig,
 			      0, 0, 0, 1, ok ? -ESRCH : -EINVAL);
 	}
 	}
@@ -1795,7 +1795,8 @@ static void do_raw(struct fz *f)
 		{ SYS_file_setattr, K_link }, { SYS_file_fsetattr, K_link }, { SYS_file_link, K_link },
 		{ SYS_umaskexec, K_link }, { SYS_file_chown, K_link }, { SYS_file_flink, K_link },
 		{ SYS_sigdisp, K_psig },
-		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig }, { SYS_sigdie, K_psig },
+		{ SYS_sigtake, K_psig }, { SYS_sigqueue, K_psig }, { SYS_sigmesgq, K_psig },
+		{ SYS_sigdie, K_psig },
 		{ SYS_sigexec, K_psig }, { SYS_clockset, K_plain },
 		{ SYS_pipe, K_pipe },
 		{ SYS_pipe_wait, K_pipe }, { SYS_file_special, K_pipe }, { SYS_file_setfl, K_pipe },

@@ -1,8 +1,7 @@
 /*
- * POSIX message queues, between the threads of one program (Anima has no
- * file system, and a POSIX program is one process): ulib/posix/mqueue.c,
- * docs/libc.md. A mqd_t is a descriptor of the program's own table of
- * open queues (MQ_OPEN_MAX), not a file descriptor.
+ * POSIX message queues, named system-wide and shared by every process
+ * (ulib/libc/mqueue.c, docs/posix.md): a queue is a file under
+ * /dev/mqueue, and a mqd_t is its file descriptor (below MQ_OPEN_MAX).
  */
 #ifndef ULIB_MQUEUE_H
 #define ULIB_MQUEUE_H

@@ -14,7 +14,8 @@
  * calling thread's mask and the pending signals stay (signal.c:
  * __sig_exec_keep, kernel/psig.c: psig_exec), and so does ITIMER_REAL
  * (alarm's time left: timer.c, SYS_alarmexec), and the umask (nofile.c,
- * SYS_umaskexec). A relative path is made
+ * SYS_umaskexec). Message queue descriptors close (O_CLOEXEC) and
+ * take this process's notifications with them (mqueue.c). A relative path is made
  * absolute first; execvp, execlp and execvpe search PATH (pathsearch.c).
  * A file that is not an ELF program runs by its "#!" line, and with
  * execvp, execlp and execvpe by /bin/sh if it has none (script.c).
@@ -34,6 +35,7 @@ void __fd_keep(signed char keep[MAXFILE_SPACE]);
 void __fd_unkeep(void);
 __attribute__((weak)) void __sig_exec_keep(int undo);   /* signal.c */
 __attribute__((weak)) void __timer_exec_keep(int undo); /* timer.c: ITIMER_REAL */
+__attribute__((weak)) void __mq_exec_keep(int undo);    /* mqueue.c: notifications */
 mode_t __umask_now(void);                               /* nofile.c */
 
 int __exec_elf(const char *path, char *const argv[], char *const envp[])
@@ -53,6 +55,8 @@ int __exec_elf(const char *path, char *const argv[], char *const envp[])
 		__sig_exec_keep(0);
 	if (__timer_exec_keep)
 		__timer_exec_keep(0);
+	if (__mq_exec_keep)
+		__mq_exec_keep(0);
 	syscall1(SYS_umaskexec, __umask_now());   /* (POSIX: kept; the next exec sets it again) */
 	long r = syscall6(SYS_exec, (long)abs, argc, (long)argv, (long)keep, MAXFILE_SPACE, (long)envp);
 	__fd_unkeep();                   /* (it returns only on an error) */
@@ -60,6 +64,8 @@ int __exec_elf(const char *path, char *const argv[], char *const envp[])
 		__sig_exec_keep(1);
 	if (__timer_exec_keep)
 		__timer_exec_keep(1);
+	if (__mq_exec_keep)
+		__mq_exec_keep(1);
 	errno = (int)-r;
 	return -1;
 }

@@ -63,6 +63,7 @@ __attribute__((weak)) void __pt_fork_child(void);   /* pthread.c */
 __attribute__((weak)) void __sig_fork(int phase);   /* ulib/libc/signal.c */
 __attribute__((weak)) void __timer_forked(void);    /* ulib/libc/timer.c */
 __attribute__((weak)) void __cpu_time_forked(void); /* ulib/libc/time.c */
+__attribute__((weak)) void __psh_forked(void);      /* pshown.c */
 
 pid_t fork(void)
 {
@@ -98,6 +99,8 @@ pid_t fork(void)
 			__timer_forked();        /* no timers of the parent's: POSIX */
 		if (__cpu_time_forked)
 			__cpu_time_forked();     /* its processor time from 0 */
+		if (__psh_forked)
+			__psh_forked();          /* the others' process-shared waits are copies */
 		run_handlers(2);
 		return 0;
 	}

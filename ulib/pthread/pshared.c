@@ -53,20 +53,24 @@
    classic VP's wait cut short for a signal from another process has it
    fetched and given to a thread (intr_waited), perhaps this one.
    async_hold keeps an upcall package from running the handler as it
-   resumes the thread (rt_switch.c): the wait runs it, and so knows. */
+   resumes the thread (rt_switch.c): the wait runs it, and so knows.
+   A package that keeps its own time (det) would not see a thread asleep
+   in the kernel as blocked: there it waits the package's way (pshown.c),
+   which fwake reaches as well, and its deadline is that clock's. */
 static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 {
 	uint64_t rel = 0;
 	int rt = (deadline & DL_REALTIME) != 0;
+	struct thread *t = thread_self();
+	int own = t && t->ops->own_time;     /* det: the package's wait (pshown.c), its clock */
 	if (rt)                          /* a realtime time (<animart/clock.h>): the kernel's to convert */
 		rel = deadline & ~DL_REALTIME;
-	else if (deadline) {
+	else if (deadline && !own) {
 		uint64_t now = now_ns();
 		if (now >= deadline)
 			return ETIMEDOUT;
 		rel = deadline - now;
 	}
-	struct thread *t = thread_self();
 	if (!t)                          /* (no thread: a VP's own code) */
 		return intr_waited(syscall3(rt ? SYS_futex_wait_rt : SYS_futex_wait, w, v, rel)) == -ETIMEDOUT
 		       ? ETIMEDOUT : 0;
@@ -74,7 +78,10 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 	int s = PARK_RUN, held = t->async_hold;      /* (held: in a handler inside another wait) */
 	if (!held)
 		t->async_hold = 1;
-	if (__atomic_compare_exchange_n(&t->park, &s, PARK_KWAIT, 0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE)) {
+	if (own)
+		r = psh_own_sleep(t, w, v, deadline, cancel);
+	else if (__atomic_compare_exchange_n(&t->park, &s, PARK_KWAIT, 0, __ATOMIC_SEQ_CST,
+					     __ATOMIC_ACQUIRE)) {
 		if (!((cancel & PW_CANCEL) && pcancel_pending()) && !psig_due(t))
 			r = intr_waited(syscall6(SYS_futex_wait_cut, (long)w, v, (long)rel, (long)&t->park,
 						 PARK_KWAIT, rt));
@@ -93,6 +100,7 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 
 static void fwake(volatile void *w, int n)
 {
+	psh_own_wake(w, n);              /* (waiters of a package with its own time: pshown.c) */
 	syscall2(SYS_futex_wake, w, n);
 }
 
@@ -302,4 +310,17 @@ int psh_sem_post(sem_t *s)
 	if (__atomic_load_n(&s->__nwait, __ATOMIC_SEQ_CST))
 		fwake(&s->__count, 1);
 	return 0;
+}
+
+/* A bare word of shared memory as a wait, for the objects built of
+   words rather than of these (message queues, ulib/libc/mqueue.c):
+   fwait's answers, fwake's wake-ups. */
+int psh_word_wait(volatile uint32_t *w, uint32_t v, uint64_t deadline, int how)
+{
+	return fwait(w, v, deadline, how);
+}
+
+void psh_word_wake(volatile uint32_t *w, int n)
+{
+	fwake(w, n);
 }

@@ -28,4 +28,9 @@ int psh_rwlock_unlock(pthread_rwlock_t *l);
 int psh_barrier_wait(pthread_barrier_t *b);
 int psh_sem_wait(sem_t *s, int try, uint64_t deadline);
 int psh_sem_post(sem_t *s);
+int psh_word_wait(volatile uint32_t *w, uint32_t v, uint64_t deadline, int how);
+void psh_word_wake(volatile uint32_t *w, int n);
+struct thread;
+int psh_own_sleep(struct thread *t, volatile void *w, uint32_t v, uint64_t deadline, int cancel);
+void psh_own_wake(volatile void *w, int n);
 #endif

@@ -30,6 +30,7 @@
 /* si_code values the kernel writes (Linux's) */
 #define KSI_USER        0      /* SYS_kill */
 #define KSI_QUEUE       (-1)   /* SYS_sigqueue */
+#define KSI_MESGQ       (-3)   /* SYS_sigmesgq: a message arrived at an empty queue (mq_notify) */
 #define KSI_CLD_EXITED  1      /* SIGCHLD: the child exited, status = its exit status */
 #define KSI_CLD_KILLED  2      /* SIGCHLD: the child was killed, status = the signal */
 #define KSI_CLD_STOPPED 5      /* SIGCHLD: the child stopped, status = the stop signal (kernel/pstop.c) */

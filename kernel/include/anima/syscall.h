@@ -68,6 +68,8 @@
                                the caller's pending signals from other processes, taken (-EFAULT: none taken) */
 #define SYS_sigqueue    28  /* (pid > 0, sig, value) -> 0: as SYS_kill of one process, si_code KSI_QUEUE
                                and the value for a target that catches sig */
+#define SYS_sigmesgq    84  /* (pid > 0, sig, value) -> 0: as SYS_sigqueue, si_code KSI_MESGQ: a message
+                               queue's notification to the process that registered it (ulib/libc/mqueue.c) */
 #define SYS_seg_protect 29  /* (addr, len, prot) -> length of the segment mapped at addr: the caller's PTEs over
                                [addr, addr+len) in it get PROT_NONE, PROT_READ or PROT_READ|PROT_WRITE
                                (kernel/segprot.c); len 0 only asks; -ENOMEM outside one mapped segment */

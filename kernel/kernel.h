@@ -595,6 +595,20 @@ void syscall(struct trapframe *tf);
 /* syslink.c */
 long file_symlink(uint64_t upath, uint64_t utarget);   /* SYS_file_mkdir with S_IFLNK */
 
+/* cred.c */
+void cred_inherit(struct space *sp, struct space *from);
+void cred_image(struct space *sp, const struct inode *ip);
+long cred_info(uint64_t which);           /* INFO_CRED */
+int cred_may_kill(struct space *me, struct space *t);
+
+/* perm.c */
+uint32_t perm_uid(void);
+uint32_t perm_gid(void);
+int perm_group(uint32_t gid);
+int perm_ok(const struct inode *ip, int want);
+int perm_owner(const struct inode *ip);
+long perm_unlink(const struct inode *dp, const struct inode *ip);
+
 /* sysmode.c */
 long umask_info(struct space *sp);   /* INFO_UMASKEXEC */
 

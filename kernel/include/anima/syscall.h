@@ -160,7 +160,8 @@
                                path (a last link followed unless FA_NOFOLLOW in flags), or with path
                                0 of fd's; uid or gid 0xffffffff keeps it, past 32 bits -EINVAL. Sets
                                ctime and, on all but a directory, clears set-user-ID (and set-group-ID
-                               if group-exec is set), as Linux does for root (kernel/sysown.c) */
+                               if group-exec is set), as Linux does; -EPERM unless root or the owner
+                               setting one of its groups (kernel/sysown.c, perm.c) */
 #define SYS_file_flink  77  /* (fd, to) -> 0: a hard link `to` of the file fd names (linkat's
                                AT_EMPTY_PATH); -ENOENT if it has no link left, -EPERM for a directory,
                                -EXDEV for a pipe or the console, -EEXIST, -EMLINK */

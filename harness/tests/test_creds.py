@@ -46,5 +46,5 @@ def image(tmp_path):
 def test_credentials_and_permission_checks(boot, tmp_path, pkg, smp):
     img = image(tmp_path)
     r = boot(f"run=creds,pkg={pkg}", smp=smp, timeout=180, disk=img)
-    passed(r, "creds", at_least=30)
+    passed(r, "creds", at_least=50)   # (the parent's; its children's failures count too)
     fsck_clean(img)

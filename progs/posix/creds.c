@@ -19,7 +19,8 @@
  * access() uses the real ids, AT_EACCESS the effective; chmod and chown
  * only by owner or root (EPERM); a sticky directory's entries (EPERM);
  * new files owned by the creator's effective ids; kill EPERM across
- * users, allowed to the same user and to root.
+ * users, allowed to the same user and to root; chdir needs search;
+ * clock_settime is root's; <pwd.h>'s nobody.
  */
 #define CHECK_NAME "creds"
 #include <stdio.h>
@@ -30,6 +31,8 @@
 #include <grp.h>
 #include <limits.h>
 #include <pthread.h>
+#include <pwd.h>
+#include <time.h>
 #include <signal.h>
 #include <spawn.h>
 #include <unistd.h>
@@ -207,6 +210,10 @@ static void files_user(void)
 	CHECK(err_of(chown("/t/pub/mine", -1, 9)) == EPERM);        /* not our group */
 	CHECK(err_of(chown("/t/pub/mine", 2000, -1)) == EPERM);     /* give it away: root only */
 	CHECK(err_of(unlink("/t/pub/rootfile")) == EPERM);          /* sticky: not ours */
+	CHECK(err_of(chdir("/t/closed")) == EACCES);
+	struct timespec now;
+	CHECK(clock_gettime(CLOCK_REALTIME, &now) == 0);
+	CHECK(err_of(clock_settime(CLOCK_REALTIME, &now)) == EPERM);   /* root only */
 	CHECK(err_of(utimensat(AT_FDCWD, "/t/open", 0, 0)) == EACCES);   /* now: needs write */
 	struct timespec ts[2] = { { 1, 0 }, { 1, 0 } };
 	CHECK(err_of(utimensat(AT_FDCWD, "/t/open", ts, 0)) == EPERM);   /* a time: the owner */
@@ -315,6 +322,8 @@ int main(int argc, char **argv)
 	CHECK(ids_are(0, 0, 0, 0, 0, 0));
 	CHECK(getgroups(0, 0) == 0);
 	CHECK(sysconf(_SC_NGROUPS_MAX) == NGROUPS_MAX && NGROUPS_MAX == 32);
+	struct passwd *nobody = getpwnam("nobody");
+	CHECK(nobody && nobody->pw_uid == 65534 && getpwuid(65534) == nobody);
 	/* groups: set, read, the errors */
 	gid_t g[NGROUPS_MAX + 1] = { 10, 20, 30 }, back[NGROUPS_MAX];
 	CHECK(setgroups(3, g) == 0 && getgroups(0, 0) == 3);

@@ -144,8 +144,8 @@
                                on 0 it stops; on 2 -> the caller's flag, 0 or 1; -EINVAL otherwise.
                                Without one an orphan is nobody's: the kernel collects it (space.c) */
 
-#define SYS_clockset    59  /* (sec, nsec) -> 0: CLOCK_REALTIME is that time now, for every space (any may
-                               set it; kernel/rtclock.c); -EINVAL for sec > RT_SEC_MAX or nsec >= 1e9.
+#define SYS_clockset    59  /* (sec, nsec) -> 0: CLOCK_REALTIME is that time now, for every space (root
+                               only, -EPERM else; kernel/rtclock.c); -EINVAL for sec > RT_SEC_MAX or nsec >= 1e9.
                                The kernel's own timing never reads it; user code reads the offset
                                from pseudo_page.rt_off; it ends every SYS_futex_wait_rt */
 #define RT_SEC_MAX      9000000000UL   /* (about 2255: the ns since 1970 fit an int64 for years more) */

@@ -450,7 +450,7 @@ void space_announce(struct space *sp, const char *tag, int argc, char **argv);
 void space_start(struct space *sp);
 int space_exec(struct space *old, struct space *nw, const signed char *keep);
 struct space *space_lookup(int id);
-int space_may_signal(struct space *me, struct space *t);
+int space_may_signal(struct space *me, struct space *t, int sig);
 int space_hold_all(struct space **out, int max);
 /* space_wait's posix bits beyond 1 (Linux's status) and 2 (KWNOWAIT):
    a stop (WUNTRACED), a continue (WCONTINUED) reports too; WAIT_POLL:

@@ -306,7 +306,7 @@ long sys_sigqueue(uint64_t pid, uint64_t sig, uint64_t value, uint64_t d, uint64
 	struct space *me = myvp()->space, *t = space_hold((int)pid);
 	if (!t)
 		return -ESRCH;
-	long r = space_may_signal(me, t) ? 0 : -EPERM;
+	long r = space_may_signal(me, t, (int)sig) ? 0 : -EPERM;
 	if (!r)
 		r = psig_kill(me, t, (int)sig, KSI_QUEUE, value);
 	space_put(t);

@@ -471,17 +471,19 @@ static struct space *tree_of(struct space *s)
    kill(-1) or guessed pid never reaches another's tree. Neither does
    an adoption: space 1's orphans from another boot program's tree
    stay out of reach of space 1's tree (`root`), each way. And the ids
-   must allow it, as Linux's (cred_may_kill). */
-int space_may_signal(struct space *me, struct space *t)
+   must allow it, as Linux's (cred_may_kill), but for SIGCONT (18) in
+   the same session, which Linux allows whatever the ids. */
+int space_may_signal(struct space *me, struct space *t, int sig)
 {
 	spin_lock(&table_lock);
+	int sess = t->sid == me->sid;
 	int ok = t != me && t->root == me->root && (me->parent == t ||
-		 (t->sid == me->sid && (me->sid != 0 || tree_of(t) == tree_of(me))));
+		 (sess && (me->sid != 0 || tree_of(t) == tree_of(me))));
 	struct space *a = t->parent;
 	for (int n = 0; !ok && a && n < MAXSPACE; a = a->parent, n++)
 		ok = a == me;
 	spin_unlock(&table_lock);
-	return ok && cred_may_kill(me, t);   /* and by their ids (cred.c) */
+	return ok && ((sig == 18 && sess) || cred_may_kill(me, t));   /* and by their ids (cred.c) */
 }
 
 /* Table slot i, for debug dumps (no lock: the dump is best effort). */

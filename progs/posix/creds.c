@@ -263,6 +263,7 @@ static void kills(void)
 		CHECK(err_of(kill(rootkid, 0)) == EPERM);
 		CHECK(err_of(kill(rootkid, SIGKILL)) == EPERM);
 		CHECK(kill(userkid, 0) == 0);
+		CHECK(kill(rootkid, SIGCONT) == 0);                      /* same session: any ids */
 		CHECK(err_of(kill(getppid(), SIGUSR1)) == EPERM);      /* root's: no */
 		_exit(failures);
 	}

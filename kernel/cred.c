@@ -175,6 +175,24 @@ long cred_info(uint64_t which)
 	return ids[which];
 }
 
+/* INFO_OWNER: may the caller change process pid's scheduling (Linux's
+   check_same_owner)? 1 if it is root or its effective uid is pid's real
+   or effective one, else 0; -ESRCH if there is no such process. */
+long cred_owner_info(uint64_t pid)
+{
+	struct space *me = myvp()->space, *t = pid && pid <= 0x7fffffff ? space_hold((int)pid) : 0;
+	if (!t)
+		return -ESRCH;
+	spin_lock(&me->lock);
+	uint32_t e = me->cred.euid;
+	spin_unlock(&me->lock);
+	spin_lock(&t->lock);
+	int ok = e == 0 || e == t->cred.uid || e == t->cred.euid;
+	spin_unlock(&t->lock);
+	space_put(t);
+	return ok;
+}
+
 /* May me signal t by their ids (Linux's kill_ok_by_cred)? Privileged, or
    me's real or effective uid is t's real or saved one. (Who may be
    reached at all: space_may_signal.) */

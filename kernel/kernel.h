@@ -599,6 +599,7 @@ long file_symlink(uint64_t upath, uint64_t utarget);   /* SYS_file_mkdir with S_
 void cred_inherit(struct space *sp, struct space *from);
 void cred_image(struct space *sp, const struct inode *ip);
 long cred_info(uint64_t which);           /* INFO_CRED */
+long cred_owner_info(uint64_t pid);       /* INFO_OWNER */
 int cred_may_kill(struct space *me, struct space *t);
 
 /* perm.c */

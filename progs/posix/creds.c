@@ -20,7 +20,8 @@
  * only by owner or root (EPERM); a sticky directory's entries (EPERM);
  * new files owned by the creator's effective ids; kill EPERM across
  * users, allowed to the same user and to root; chdir needs search;
- * clock_settime is root's; <pwd.h>'s nobody.
+ * clock_settime is root's; <pwd.h>'s nobody; sched_setparam of another
+ * user's process EPERM.
  */
 #define CHECK_NAME "creds"
 #include <stdio.h>
@@ -32,6 +33,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <sched.h>
 #include <time.h>
 #include <signal.h>
 #include <spawn.h>
@@ -264,6 +266,10 @@ static void kills(void)
 		CHECK(err_of(kill(rootkid, SIGKILL)) == EPERM);
 		CHECK(kill(userkid, 0) == 0);
 		CHECK(kill(rootkid, SIGCONT) == 0);                      /* same session: any ids */
+		struct sched_param sp;
+		CHECK(sched_getparam(0, &sp) == 0);
+		CHECK(err_of(sched_setparam(rootkid, &sp)) == EPERM);   /* another user's */
+		CHECK(err_of(sched_setparam(userkid, &sp)) == ESRCH);   /* ours, out of reach */
 		CHECK(err_of(kill(getppid(), SIGUSR1)) == EPERM);      /* root's: no */
 		_exit(failures);
 	}

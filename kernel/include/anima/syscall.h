@@ -305,6 +305,9 @@
                                -EINVAL else (kernel/psigexec.c) */
 #define INFO_CRED       33  /* (33, which) the caller's id: 0..2 real, effective, saved uid; 3..5 the gids;
                                -EINVAL else (kernel/cred.c) */
+#define INFO_OWNER      34  /* (34, pid) 1 if the caller may change process pid's scheduling (root, or its
+                               effective uid is pid's real or effective one: Linux's check_same_owner),
+                               else 0; -ESRCH if there is none (kernel/cred.c) */
 #define INFO_CHILD_CPU  32  /* the processor time (ns) of the caller's children that ended and
                                that it collected with a wait, theirs included (times' tms_cutime) */
 #define INFO_UMASKEXEC  31  /* the umask the exec that made the caller's image kept (SYS_umaskexec),

@@ -19,7 +19,7 @@
  * at most EXEC_LOAD_MAX bytes from it (a quarter of the cache, so both
  * passes find them in; -EFBIG past either, checked before reading). A
  * file that is not a valid program is -ENOEXEC; a directory, a special
- * file or one with no execute bit -EACCES; no disk -ENOENT.
+ * file or one the caller may not execute (perm.c) -EACCES; no disk -ENOENT.
  */
 #include "kernel.h"
 #include "ext2.h"
@@ -61,8 +61,8 @@ long file_prog(struct fsctx *c, const char *path, struct inode *ip, struct elfsr
 	long r = ext2_namei(c, path, ip);
 	if (r)
 		return r == -ENODEV ? -ENOENT : r;
-	if (!IS_REG(ip) || !(ip->mode & 0111))
-		return -EACCES;
+	if (!IS_REG(ip) || !perm_ok(ip, 1))
+		return -EACCES;                  /* (root too needs an x bit: perm.c) */
 	if (ip->size > EXEC_FILE_MAX)
 		return -EFBIG;
 	*s = (struct elfsrc){ .size = ip->size, .maxload = EXEC_LOAD_MAX, .read = file_read,

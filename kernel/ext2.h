@@ -99,6 +99,7 @@ struct fattr {
 	uint32_t uid, gid;            /* with `chown`: the owner and group, ~0 keeps one */
 	int chown, nofollow;          /* nofollow: a last symbolic link itself */
 	const struct ftime *t;        /* atime, mtime, or 0; ns FT_OMIT keeps one */
+	int now;                      /* t is both set to now (write permission is enough) */
 };
 long ext2_setattr(struct fsctx *c, const char *path, uint32_t ino, const struct fattr *a);
 long ext2_link_ino(struct fsctx *c, uint32_t ino, const char *to);

@@ -107,6 +107,9 @@ static long walk(struct fsctx *c, const char *path, struct inode *ip, int last)
 		r = -ENOTDIR;
 		if (!IS_DIR(ip))
 			break;
+		r = -EACCES;                 /* search permission (perm.c) */
+		if (!perm_ok(ip, 1))
+			break;
 		struct inode dir = *ip;
 		uint32_t ino;
 		if ((r = ext2_lookup(c, ip, path, len, &ino)) || (r = ext2_iget(c, ino, ip)))

@@ -624,13 +624,21 @@ static void fill_slot(uint8_t *e, uint32_t used, uint32_t ino, const char *name,
 		put16(e + 4, used);               /* publishes the new entry */
 }
 
-/* A new inode's bytes: mode, one link (two for a directory). */
-static void init_inode(uint8_t *n, uint32_t mode)
+/* A new inode's bytes: mode, one link (two for a directory), the
+   creator's effective uid and gid as owner, or for the group, as Linux,
+   a set-group-ID parent dp's group (which a new directory's own
+   set-group-ID bit then passes on). */
+static void init_inode(uint8_t *n, uint32_t mode, const struct inode *dp)
 {
 	struct ftime t;
+	uint32_t uid = perm_uid(), gid = dp->mode & 02000 ? dp->gid : perm_gid();
 	ext2_now(&t);
 	memset(n, 0, fs.isize);
+	if ((mode & 0xf000) == 0x4000 && (dp->mode & 02000))
+		mode |= 02000;
 	put16(n, mode);
+	put16(n + 2, uid & 0xffff), put16(n + 120, uid >> 16);
+	put16(n + 24, gid & 0xffff), put16(n + 122, gid >> 16);
 	if (fs.isize >= 160)
 		put16(n + 128, 32);                 /* i_extra_isize, as mke2fs sets it */
 	for (int i = T_ATIME; i <= T_CRTIME; i++)
@@ -681,6 +689,10 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 		r = r == 1 ? (excl ? -EEXIST : 0) : r;   /* (there: *ino) */
 		goto out;
 	}
+	if (!perm_ok(&dp, 3)) {
+		r = -EACCES;                      /* (write and search on the parent: perm.c) */
+		goto out;
+	}
 	if (dir && dp.links >= EXT2_LINK_MAX) {
 		r = -EMLINK;                      /* (its ".." would count one link too many) */
 		goto out;
@@ -704,7 +716,7 @@ static long create(struct fsctx *c, const char *path, uint32_t mode, int excl, u
 	if (dir)
 		put16(ia.g + 16, le16(ia.g + 16) + 1u);
 	commit(&ia, 1, 14, 16, -1);
-	init_inode(ia.n, mode);
+	init_inode(ia.n, mode, &dp);
 	if (dir) {
 		commit(&ba, 1, 12, 12, -1);
 		uint8_t *d = ba.n;
@@ -866,6 +878,8 @@ long ext2_unlink(struct fsctx *c, const char *path, int dir)
 		r = dir ? -ENOTDIR : -EISDIR;
 		goto out;
 	}
+	if ((r = perm_unlink(&dp, &ip)))
+		goto out;
 	struct buf *pb, *ib, *eb;
 	uint8_t *pp, *xp, *e, *prev;
 	if ((r = ext2_iraw(c, dp.ino, &pb, &pp)))
@@ -993,6 +1007,11 @@ long ext2_rename(struct fsctx *c, const char *from, const char *to)
 		goto out;
 	if (tino == ino)
 		goto out;                         /* (r 0: the same file) */
+	if ((r = perm_unlink(&fp, &si)) || (r = tino ? perm_unlink(&tp, &ti) : perm_ok(&tp, 3) ? 0 : -EACCES))
+		goto out;
+	r = -EACCES;                          /* (a directory moved away: its ".." changes) */
+	if (IS_DIR(&si) && fp.ino != tp.ino && !perm_ok(&si, 2))
+		goto out;
 	r = IS_DIR(&si) ? under(c, tp.ino, ino) : 0;
 	if (r < 0)
 		goto out;
@@ -1178,7 +1197,8 @@ static long link_in(struct fsctx *c, const char *from, uint32_t ino_from, const 
 		 ext2_lnamei(c, from, &si)) || (r = free_name(c, parent, name, len, &dp, &ino)))
 		r = r == 1 ? -EEXIST : r;
 	else
-		r = !si.links ? -ENOENT : IS_DIR(&si) ? -EPERM : si.links >= EXT2_LINK_MAX ? -EMLINK : 0;
+		r = !si.links ? -ENOENT : IS_DIR(&si) ? -EPERM : si.links >= EXT2_LINK_MAX ? -EMLINK :
+			!perm_ok(&dp, 3) ? -EACCES : 0;
 	if (r)
 		goto out;
 	struct buf *pb, *ib, *sb;
@@ -1218,6 +1238,24 @@ long ext2_link_ino(struct fsctx *c, uint32_t ino, const char *to)
 	return link_in(c, 0, ino, to, 0);
 }
 
+/* May the caller change ip so (perm.c's ids)? chmod and explicit times:
+   the owner or root (-EPERM); times set to now: write permission too
+   (-EACCES); the owner: root, or the owner keeping it; the group: root,
+   or the owner giving one of its own groups (-EPERM), as Linux. */
+static long setattr_perm(const struct inode *ip, const struct fattr *a)
+{
+	int own = perm_owner(ip), root = perm_uid() == 0;
+	if (a->mode != ~0u && !own)
+		return -EPERM;
+	if (a->chown && a->uid != ~0u && !root && !(own && a->uid == ip->uid))
+		return -EPERM;
+	if (a->chown && a->gid != ~0u && !root && !(own && (a->gid == ip->gid || perm_group(a->gid))))
+		return -EPERM;
+	if (a->t && !own)
+		return !a->now ? -EPERM : perm_ok(ip, 2) ? 0 : -EACCES;
+	return 0;
+}
+
 /*
  * The permission bits (a->mode & 07777; the type stays) unless ~0, the
  * owner and group (a->chown; ~0 keeps one), atime and mtime (a->t;
@@ -1243,7 +1281,14 @@ long ext2_setattr(struct fsctx *c, const char *path, uint32_t ino, const struct 
 		goto out;
 	if ((r = ext2_iraw(c, path ? si.ino : ino, &ib, &ip)))
 		goto out;
+	ext2_idecode(path ? si.ino : ino, ip, &si);
+	if ((r = setattr_perm(&si, a))) {
+		bcache_put(ib);
+		goto out;
+	}
 	uint32_t mode = a->mode != ~0u ? (le16(ip) & 0xf000) | (a->mode & 07777) : le16(ip);
+	if (a->mode != ~0u && !IS_DIR(&si) && perm_uid() && !perm_group(si.gid))
+		mode &= ~02000u;                  /* (Linux: not the caller's group, no setgid) */
 	if (a->chown && (mode & 0xf000) != 0x4000) {
 		mode &= ~04000u;
 		if ((mode & 02010) == 02010)

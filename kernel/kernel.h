@@ -450,7 +450,7 @@ void space_announce(struct space *sp, const char *tag, int argc, char **argv);
 void space_start(struct space *sp);
 int space_exec(struct space *old, struct space *nw, const signed char *keep);
 struct space *space_lookup(int id);
-int space_may_signal(struct space *me, struct space *t);
+int space_may_signal(struct space *me, struct space *t, int sig);
 int space_hold_all(struct space **out, int max);
 /* space_wait's posix bits beyond 1 (Linux's status) and 2 (KWNOWAIT):
    a stop (WUNTRACED), a continue (WCONTINUED) reports too; WAIT_POLL:
@@ -594,6 +594,21 @@ void syscall(struct trapframe *tf);
 
 /* syslink.c */
 long file_symlink(uint64_t upath, uint64_t utarget);   /* SYS_file_mkdir with S_IFLNK */
+
+/* cred.c */
+void cred_inherit(struct space *sp, struct space *from);
+void cred_image(struct space *sp, const struct inode *ip);
+long cred_info(uint64_t which);           /* INFO_CRED */
+long cred_owner_info(uint64_t pid);       /* INFO_OWNER */
+int cred_may_kill(struct space *me, struct space *t);
+
+/* perm.c */
+uint32_t perm_uid(void);
+uint32_t perm_gid(void);
+int perm_group(uint32_t gid);
+int perm_ok(const struct inode *ip, int want);
+int perm_owner(const struct inode *ip);
+long perm_unlink(const struct inode *dp, const struct inode *ip);
 
 /* sysmode.c */
 long umask_info(struct space *sp);   /* INFO_UMASKEXEC */

@@ -104,7 +104,7 @@ long kill_many(int pid, int sig)
 		if (t != me && t->state == SP_ALIVE && (pid == -1 || t->pgid == g) &&
 		    !(pid == -1 && t->id == 1)) {
 			there++;
-			if (space_may_signal(me, t)) {
+			if (space_may_signal(me, t, sig)) {
 				sent++;
 				if (sig)
 					psig_kill(me, t, sig, KSI_USER, 0);

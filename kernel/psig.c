@@ -305,7 +305,7 @@ static long queue_to(uint64_t pid, uint64_t sig, uint64_t value, int code)
 	struct space *me = myvp()->space, *t = space_hold((int)pid);
 	if (!t)
 		return -ESRCH;
-	long r = space_may_signal(me, t) ? 0 : -EPERM;
+	long r = space_may_signal(me, t, (int)sig) ? 0 : -EPERM;
 	if (!r)
 		r = psig_kill(me, t, (int)sig, code, value);
 	space_put(t);

@@ -1,8 +1,8 @@
 /*
  * The realtime clock's offset (SYS_clockset): CLOCK_REALTIME is the
  * wall time at boot (rtc.c) plus the boot clock plus rt_off, one
- * kernel-wide count of ns. Any space may set it (as root may on Linux:
- * Anima has no users); the kernel's own timing is the boot clock, so a
+ * kernel-wide count of ns. A root process may set it (effective uid 0,
+ * as Linux's CAP_SYS_TIME; cred.c); the kernel's own timing is the boot clock, so a
  * set clock changes no deadline the kernel keeps but those below.
  * User code reads it from its pseudo page (pseudo_page.rt_off): one
  * aligned 64-bit word, so a reader sees the old value or the new one,
@@ -55,6 +55,8 @@ long sys_clockset(uint64_t sec, uint64_t nsec, uint64_t c, uint64_t d, uint64_t 
 	(void)c, (void)d, (void)e, (void)f;
 	if (sec > RT_SEC_MAX || nsec >= 1000000000UL)
 		return -EINVAL;
+	if (cred_info(1) != 0)
+		return -EPERM;               /* root only, as Linux's CAP_SYS_TIME (cred.c) */
 	int64_t want = (int64_t)(sec * 1000000000UL + nsec);
 	int64_t now = (int64_t)(boot_epoch * 1000000000UL + now_ns());
 	int64_t off = want - now;

@@ -352,6 +352,7 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep)
 	if (!space_end(old, 0, 0, 0))
 		return -EINTR;
 	memcpy(old->exec_keep, keep, sizeof old->exec_keep);   /* (only the one exec that ended it) */
+	cred_inherit(nw, old);
 	psig_exec(old, nw);
 	spin_lock(&table_lock);
 	for (int i = 0; i < MAXSPACE; i++) {
@@ -461,7 +462,7 @@ static struct space *tree_of(struct space *s)
 
 /* May `me` send t a signal? Never itself here (ulib runs a process's
    own signals, and SYS_sigdie its own default actions and stops). t is in me's session (siblings, the
-   whole job: Linux's one user may signal them all), one of me's
+   whole job), one of me's
    descendants (a child, its children, ...) or me's parent: what the
    kernel recorded of the two is the authority, never the pid alone
    (pids are guessable: docs/security.md). Session 0 holds every boot
@@ -469,17 +470,20 @@ static struct space *tree_of(struct space *s)
    also come from the same boot program, so one boot program's
    kill(-1) or guessed pid never reaches another's tree. Neither does
    an adoption: space 1's orphans from another boot program's tree
-   stay out of reach of space 1's tree (`root`), each way. */
-int space_may_signal(struct space *me, struct space *t)
+   stay out of reach of space 1's tree (`root`), each way. And the ids
+   must allow it, as Linux's (cred_may_kill), but for SIGCONT (18) in
+   the same session, which Linux allows whatever the ids. */
+int space_may_signal(struct space *me, struct space *t, int sig)
 {
 	spin_lock(&table_lock);
+	int sess = t->sid == me->sid;
 	int ok = t != me && t->root == me->root && (me->parent == t ||
-		 (t->sid == me->sid && (me->sid != 0 || tree_of(t) == tree_of(me))));
+		 (sess && (me->sid != 0 || tree_of(t) == tree_of(me))));
 	struct space *a = t->parent;
 	for (int n = 0; !ok && a && n < MAXSPACE; a = a->parent, n++)
 		ok = a == me;
 	spin_unlock(&table_lock);
-	return ok;
+	return ok && ((sig == 18 && sess) || cred_may_kill(me, t));   /* and by their ids (cred.c) */
 }
 
 /* Table slot i, for debug dumps (no lock: the dump is best effort). */
@@ -574,6 +578,7 @@ static int setup_stack(struct space *sp, int argc, char **v, const struct auxinf
    out (then sp->parent is 0 again). */
 int space_register(struct space *sp, struct space *parent)
 {
+	cred_inherit(sp, parent);        /* (a boot program: root) */
 	sp->parent = parent;
 	spin_lock(&table_lock);
 	int slot = -1;
@@ -635,6 +640,7 @@ struct space *space_build(const char *prog, const struct elfsrc *src, int argc, 
 		return 0;
 	uint64_t rsp;
 	struct auxinfo ai = { .execfn = src->path ? src->path : prog };
+	cred_image(sp, src->ip);          /* (its set-ID bits: cred.c) */
 	*err = elf_load_src(sp, src, &ai);
 	if (*err == -EINVAL)
 		kprintf("anima: %s is not a valid x86-64 ELF program\n", prog);

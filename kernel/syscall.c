@@ -27,6 +27,7 @@ SYSDECL(file_lstat); SYSDECL(file_readlink); SYSDECL(file_statfs);
 SYSDECL(view_enter); SYSDECL(view_commit); SYSDECL(view_discard); SYSDECL(view_leave);
 SYSDECL(seg_protect); SYSDECL(seg_open); SYSDECL(seg_unlink);
 SYSDECL(sigdisp); SYSDECL(sigtake); SYSDECL(sigqueue); SYSDECL(sigmesgq); SYSDECL(sigdie); SYSDECL(sigexec); SYSDECL(alarmexec); SYSDECL(itimerexec); SYSDECL(subreaper);
+SYSDECL(setids); SYSDECL(getids); SYSDECL(setgroups); SYSDECL(getgroups); SYSDECL(file_access);
 SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special); SYSDECL(file_setfl);
 SYSDECL(clockset); SYSDECL(file_write_where); SYSDECL(futex_wait_rt);
 SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
@@ -129,6 +130,11 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_file_fsetattr] = sys_file_fsetattr,
 	[SYS_file_link] = sys_file_link,
 	[SYS_file_chown] = sys_file_chown,
+	[SYS_setids] = sys_setids,
+	[SYS_getids] = sys_getids,
+	[SYS_setgroups] = sys_setgroups,
+	[SYS_getgroups] = sys_getgroups,
+	[SYS_file_access] = sys_file_access,
 	[SYS_file_flink] = sys_file_flink,
 	[SYS_umaskexec] = sys_umaskexec,
 };

@@ -236,6 +236,11 @@ long sys_file_open(ARGS)
 		return r == -EBWAIT ? 0 : r;
 	if (IS_DIR(&ip) && (acc != FO_RDONLY || (a1 & (FO_TRUNC | FO_CREAT))))
 		return -EISDIR;
+	/* the access asked (a file it just made: its creator may, whatever
+	   the mode: POSIX) and a truncation need the file's permission */
+	int want = (acc != 1 ? 4 : 0) | (acc != FO_RDONLY || (a1 & FO_TRUNC) ? 2 : 0);
+	if (!made && !perm_ok(&ip, want))
+		return -EACCES;
 	int trunc = !made && (a1 & FO_TRUNC) && acc != FO_RDONLY && IS_REG(&ip);   /* (new: empty) */
 	/* (our dirty shared pages first, else their write-back would come
 	   after the truncation: fmapcoh.c; none with FO_EXCL, a new file) */

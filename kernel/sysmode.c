@@ -39,6 +39,7 @@ static long attrs(uint64_t mode, uint64_t ut, struct ftime t[2], struct fattr *a
 	}
 	a->t = t;
 	*none = mode == FA_KEEP && ns[0] == KT_OMIT && ns[1] == KT_OMIT;
+	a->now = ns[0] == KT_NOW && ns[1] == KT_NOW;
 	return 0;
 }
 

@@ -1,9 +1,11 @@
 /*
  * Owners, and a link of an open file: chown, lchown, fchownat and fchown
  * (SYS_file_chown: ext2_setattr with an owner change) and linkat's
- * AT_EMPTY_PATH (SYS_file_flink: ext2_link_ino). Every process is root,
- * so every owner may be given, as Linux lets root (CAP_CHOWN) do, and an
- * open file may be linked again (Linux asks CAP_DAC_READ_SEARCH).
+ * AT_EMPTY_PATH (SYS_file_flink: ext2_link_ino). Who may give which
+ * owner is ext2_setattr's check (root any, as Linux's CAP_CHOWN; an
+ * owner its own groups); an open file may be linked again by anyone
+ * who may write the new name's directory (Linux asks
+ * CAP_DAC_READ_SEARCH).
  */
 #include "kernel.h"
 #include "ext2.h"

@@ -224,6 +224,10 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 		return umask_info(myvp()->space);
 	case INFO_FSHARED:
 		return fkey_shared_at(myvp()->space, b);
+	case INFO_CRED:
+		return cred_info(b);
+	case INFO_OWNER:
+		return cred_owner_info(b);
 	case INFO_CHILD_CPU:
 		return (long)__atomic_load_n(&myvp()->space->child_ns, __ATOMIC_RELAXED);
 	case INFO_PARENT: {

@@ -149,6 +149,7 @@ struct vp {
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* fxsave area */
 	struct buf *fmap_wait;       /* a copy met a file page on its way from the disk (fmap.c) */
 	struct view *view;           /* its isolated view, if any (view.c; only it touches it) */
+	int realids;                 /* in SYS_file_access: file checks use the real ids (perm.c) */
 	/* Last: vp_create does not clear them (kop_init does, at each use). */
 	struct kop own_kop;          /* blocks it classically when the heap refuses a kop (kop.c) */
 	struct kop timer_kop;        /* its user timer (utimer_set) */
@@ -178,6 +179,16 @@ struct psig {
 	uint64_t execcpu[4];         /* and what the exec that made this image kept (INFO_ITIMEREXEC) */
 	uint32_t keepumask, execumask;   /* the umask the next exec keeps, this image's: 01000 | mask
 	                                    once said (SYS_umaskexec; 0: never, 022) */
+};
+
+/* A process's credentials (cred.c; its space's lock for a change; the
+   file checks read them without it: perm.c). */
+#define SETID_IMAGE 1
+struct cred {
+	uint32_t uid, euid, suid;    /* real, effective, saved user ids */
+	uint32_t gid, egid, sgid;
+	int ngroups;                 /* supplementary groups: 0..CRED_NGROUPS */
+	uint32_t groups[CRED_NGROUPS];
 };
 
 struct space {
@@ -250,6 +261,9 @@ struct space {
 	int subreaper;               /* it adopts its descendants' orphans (SYS_subreaper; table_lock) */
 	uint64_t stopseq, stoptold;  /* stops and continues so far; the last one told */
 	struct vp *stopq, *stopwait;
+	struct cred cred;            /* who it runs as (cred.c; a boot program: root, 0) */
+	uint32_t setid, setuid, setgid;   /* an image's SETID_IMAGE, its file's set-ID bits (04000,
+					     02000) and owner, which cred_inherit applies (cred.c) */
 };
 
 #endif

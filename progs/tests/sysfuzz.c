@@ -1667,10 +1667,50 @@ static void do_clockset(struct fz *f)
 	issue(f, K_plain, SYS_clockset, sec, ns, rand_arg(f), 0, 0, bad, -EINVAL);
 }
 
+/* Credentials (kernel/cred.c, perm.c): reads into our scratch buffer or
+   at addresses that are no user memory (-EFAULT); setgroups past the
+   bound (-EINVAL) or of ids from scratch; setids with bad selectors
+   (-EINVAL) or ids 0 and "keep" only, so the fuzzer stays root (its other
+   calls assume it may do anything); access of some path. */
+static void do_cred(struct fz *f)
+{
+	int bad = rand_below(&f->st, 3) == 0;
+	long out = bad ? (long)bad_addr(f) : (long)(scratch + rand_below(&f->st, 4096));
+	long n = rand_below(&f->st, 4) ? (long)rand_below(&f->st, 40) : rand_arg(f);
+	switch (rand_below(&f->st, 5)) {
+	case 0:
+		issue(f, K_plain, SYS_getids, out, 0, 0, 0, 0, bad, -EFAULT);
+		break;
+	case 1:                  /* (none to copy unless it set some: n any) */
+		issue(f, K_plain, SYS_getgroups, n, out, 0, 0, 0, 0, 0);
+		break;
+	case 2:
+		issue(f, K_plain, SYS_setgroups, n, out, 0, 0, 0, (uint64_t)n > CRED_NGROUPS || (bad && n),
+		      (uint64_t)n > CRED_NGROUPS ? -EINVAL : -EFAULT);
+		break;
+	case 3: {
+		long which = rand_below(&f->st, 4), how = rand_below(&f->st, 4);
+		long id[3];
+		for (int i = 0; i < 3; i++)
+			id[i] = rand_below(&f->st, 2) ? 0 : rand_below(&f->st, 8) ? (long)ID_KEEP : rand_arg(f) | (1L << 40);
+		int wrong = which > ID_GID || how > ID_RES || (id[0] >> 32) || (id[1] >> 32) || (id[2] >> 32);
+		issue(f, K_plain, SYS_setids, which, how, wrong ? id[0] : 0, wrong ? id[1] : ID_KEEP,
+		      wrong ? id[2] : ID_KEEP, wrong, -EINVAL);
+		break;
+	}
+	default:
+		issue(f, K_plain, SYS_file_access, some_path(f), rand_arg(f) & 7, rand_arg(f) & 1, 0, 0, 0, 0);
+	}
+}
+
 static void do_plain(struct fz *f)
 {
 	if (!rand_below(&f->st, 8)) {
 		do_clockset(f);
+		return;
+	}
+	if (!rand_below(&f->st, 8)) {
+		do_cred(f);
 		return;
 	}
 	static const long nums[] = { SYS_null, SYS_time, SYS_yield, SYS_getinfo, SYS_vp_poll };

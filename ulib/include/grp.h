@@ -20,5 +20,6 @@ int getgrnam_r(const char *name, struct group *gr, char *buf, size_t n, struct g
 struct group *getgrent(void);
 void setgrent(void);
 void endgrent(void);
+int setgroups(size_t n, const gid_t *list);   /* privileged; at most NGROUPS_MAX (ulib/libc/ids.c) */
 
 #endif

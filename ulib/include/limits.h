@@ -42,6 +42,7 @@
 #define IOV_MAX    1024
 #define ATEXIT_MAX 32
 #define HOST_NAME_MAX 64
+#define NGROUPS_MAX 32              /* supplementary groups (kernel CRED_NGROUPS) */
 /* The least values POSIX allows for each limit (<limits.h>'s "Minimum
    Values", fixed by the standard, the same on every system): portable
    programs size things by them (a name of _POSIX_NAME_MAX bytes is

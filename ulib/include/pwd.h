@@ -1,6 +1,5 @@
-/* <pwd.h>: the user database, of the one user a program runs as here:
-   root, uid 0 (getuid), home "/" (the one directory), shell /bin/sh
-   (ulib/pwd.c). */
+/* <pwd.h>: the user database: root, uid 0 (what a boot program runs
+   as), home "/", shell /bin/sh; and nobody, uid 65534 (ulib/pwd.c). */
 #ifndef ULIB_PWD_H
 #define ULIB_PWD_H
 

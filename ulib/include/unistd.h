@@ -40,6 +40,7 @@
 #define _SC_LEVEL4_CACHE_LINESIZE  199
 #define _SC_ARG_MAX           0
 #define _SC_CHILD_MAX         1
+#define _SC_NGROUPS_MAX       3
 #define _SC_CLK_TCK           2
 #define _SC_OPEN_MAX          4
 #define _SC_PAGESIZE          30
@@ -239,12 +240,23 @@ int setpgrp(void);
 pid_t setsid(void);
 pid_t getpgid(pid_t pid);
 pid_t getsid(pid_t pid);
+/* real, effective and saved ids, Linux's rules (ulib/libc/ids.c, kernel/cred.c) */
 uid_t getuid(void);
 uid_t geteuid(void);
 gid_t getgid(void);
 gid_t getegid(void);
-int getgroups(int n, gid_t list[]);      /* none: 0 (ulib/libc/login.c) */
-char *getlogin(void);                     /* "root", the user every program runs as */
+int setuid(uid_t uid);
+int seteuid(uid_t uid);
+int setreuid(uid_t r, uid_t e);
+int setresuid(uid_t r, uid_t e, uid_t s);
+int getresuid(uid_t *r, uid_t *e, uid_t *s);
+int setgid(gid_t gid);
+int setegid(gid_t gid);
+int setregid(gid_t r, gid_t e);
+int setresgid(gid_t r, gid_t e, gid_t s);
+int getresgid(gid_t *r, gid_t *e, gid_t *s);
+int getgroups(int n, gid_t list[]);      /* at most NGROUPS_MAX (32) */
+char *getlogin(void);                     /* "root", <pwd.h>'s one user name (login.c) */
 int getlogin_r(char *buf, size_t n);
 char *ttyname(int fd);                    /* the console's: "/dev/console" (ulib/libc/termios.c) */
 int ttyname_r(int fd, char *buf, size_t n);

@@ -52,8 +52,11 @@ int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned f
 	return renameat(fromfd, from, tofd, to);
 }
 
-/* The caller's ids are the real and effective ones (root), so AT_EACCESS
-   changes nothing; AT_SYMLINK_NOFOLLOW asks about a last link itself. */
+int __access(const char *path, int mode, int eff);   /* nofile.c */
+
+/* AT_EACCESS checks with the effective ids (access: the real ones);
+   AT_SYMLINK_NOFOLLOW asks about a last link itself (whose mode, 0777,
+   allows all). */
 int faccessat(int dirfd, const char *path, int mode, int flags)
 {
 	char abs[PATH_MAX];
@@ -64,5 +67,5 @@ int faccessat(int dirfd, const char *path, int mode, int flags)
 		return -1;
 	if ((flags & AT_SYMLINK_NOFOLLOW) && !lstat(abs, &st) && S_ISLNK(st.st_mode))
 		return mode & ~(R_OK | W_OK | X_OK) ? fail(EINVAL) : 0;
-	return access(abs, mode);
+	return __access(abs, mode, (flags & AT_EACCESS) != 0);
 }

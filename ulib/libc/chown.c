@@ -1,7 +1,8 @@
 /*
  * chown, fchown, lchown, fchownat (kernel/sysown.c): the inode's owner
- * and group, 32 bits each, -1 keeps one. Every process is root, so any
- * owner may be given, as Linux lets root; the kernel sets ctime and
+ * and group, 32 bits each, -1 keeps one. Root may give any owner, an
+ * owner its file's group to one of its own (EPERM else: kernel/perm.c
+ * via ext2_setattr); the kernel sets ctime and
  * clears set-user-ID (and set-group-ID where group-exec is set) on all
  * but a directory, as Linux's chown does. fchown of a pipe succeeds and
  * keeps nothing (Linux keeps a pipe's owner); of the console, EINVAL.

@@ -158,11 +158,13 @@ static int is_dir(const char *abs)
 	return S_ISDIR(st.st_mode) ? 0 : fail(ENOTDIR);
 }
 
+int __access(const char *path, int mode, int eff);   /* nofile.c */
+
 int chdir(const char *path)
 {
 	char abs[PATH_MAX];
-	if (abs_path(path, abs) < 0 || is_dir(abs) < 0)
-		return -1;
+	if (abs_path(path, abs) < 0 || is_dir(abs) < 0 || __access(abs, X_OK, 1) < 0)
+		return -1;                   /* (search permission, the effective ids: kernel/perm.c) */
 	set_cwd(abs);
 	return 0;
 }

@@ -50,8 +50,12 @@ int open(const char *path, int flags, ...)
 	return r;
 }
 
-/* "/" and /dev/null exist, and what is on the disk (writable). */
-int access(const char *path, int mode)
+/* access (eff 0: the real ids, as POSIX) and faccessat's AT_EACCESS
+   (eff 1): the kernel checks the path and file's modes against the ids
+   (kernel/perm.c). "/" and /dev/null exist with no disk too; the disk is
+   writable. */
+int __access(const char *path, int mode, int eff);
+int __access(const char *path, int mode, int eff)
 {
 	char abs[PATH_MAX];
 	if (abs_path(path, abs) < 0)
@@ -59,16 +63,17 @@ int access(const char *path, int mode)
 	path = abs;
 	if (mode & ~(R_OK | W_OK | X_OK))
 		return fail(EINVAL);
-	struct stat st;
-	if (!strcmp(path, "/"))
-		return mode & W_OK && stat(path, &st) < 0 ? fail(EROFS) : 0;   /* (no disk: read-only) */
 	if (!strcmp(path, "/dev/null"))
 		return mode & X_OK ? fail(EACCES) : 0;
-	if (stat(path, &st) < 0)
-		return -1;
-	/* as root on Linux: R_OK and W_OK whatever the mode; X_OK a
-	   directory, or a file with an x bit for anyone */
-	return (mode & X_OK) && !S_ISDIR(st.st_mode) && !(st.st_mode & 0111) ? fail(EACCES) : 0;
+	long r = syscall3(SYS_file_access, path, mode, eff ? ACC_EFFECTIVE : 0);
+	if (r == -ENODEV)                /* no disk: only "/", read-only */
+		return strcmp(path, "/") ? fail(ENOENT) : mode & W_OK ? fail(EROFS) : 0;
+	return r < 0 ? fail((int)-r) : 0;
+}
+
+int access(const char *path, int mode)
+{
+	return __access(path, mode, 0);
 }
 
 /* /dev/null, which is no file on the disk: a character device (Linux's

@@ -113,6 +113,8 @@ long sysconf(int name)
 		return ATEXIT_MAX;
 	case _SC_NZERO:
 		return 20;
+	case _SC_NGROUPS_MAX:
+		return NGROUPS_MAX;
 	case _SC_SEM_NSEMS_MAX:
 	case _SC_THREAD_THREADS_MAX:
 		return -1;               /* no fixed limit (memory): -1, errno as it was */
@@ -126,10 +128,6 @@ long sysconf(int name)
 int getpagesize(void) { return (int)PAGE_SIZE; }
 pid_t getpid(void) { return (pid_t)sys_getinfo(INFO_SPACE); }
 pid_t getppid(void) { return (pid_t)sys_getinfo(INFO_PARENT); }   /* 0: none, or it ended */
-uid_t getuid(void) { return 0; }
-uid_t geteuid(void) { return 0; }
-gid_t getgid(void) { return 0; }
-gid_t getegid(void) { return 0; }
 
 int gethostname(char *name, size_t n)
 {

@@ -6,12 +6,14 @@
  * ones pthread_getschedparam/pthread_setschedparam keep (pthread.c).
  * A pid is 0 or getpid() (the program itself): another program's
  * threads are out of reach, so any other pid is ESRCH, a negative one
- * EINVAL, as POSIX and Linux say.
+ * EINVAL, as POSIX and Linux say; but a set on another user's process
+ * is EPERM first, as Linux's (INFO_OWNER: kernel/cred.c).
  */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
+#include <animart/sys.h>
 #include <animart/upcall.h>
 
 static int check(pid_t pid, const void *p)
@@ -49,8 +51,16 @@ int sched_getscheduler(pid_t pid)
 /* 0, as glibc on Linux, not POSIX's former policy: programs written
    for Linux take anything but 0 for a failure (the conformance suite's
    forked children, which inherit SCHED_FIFO, did) */
+/* A set on pid: not if it is another user's process (kernel/cred.c) */
+static int may_set(pid_t pid)
+{
+	return !(pid > 0 && pid != getpid() && syscall2(SYS_getinfo, INFO_OWNER, pid) == 0);
+}
+
 int sched_setscheduler(pid_t pid, int policy, const struct sched_param *p)
 {
+	if (!may_set(pid))
+		return fail(EPERM);
 	if (sched_getscheduler(pid) < 0)
 		return -1;
 	int e = p ? pthread_setschedparam(pthread_self(), policy, p) : EINVAL;
@@ -59,6 +69,8 @@ int sched_setscheduler(pid_t pid, int policy, const struct sched_param *p)
 
 int sched_setparam(pid_t pid, const struct sched_param *p)
 {
+	if (!may_set(pid))
+		return fail(EPERM);
 	int policy = sched_getscheduler(pid);
 	if (policy < 0)
 		return -1;

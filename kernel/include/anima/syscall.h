@@ -146,8 +146,8 @@
                                on 0 it stops; on 2 -> the caller's flag, 0 or 1; -EINVAL otherwise.
                                Without one an orphan is nobody's: the kernel collects it (space.c) */
 
-#define SYS_clockset    59  /* (sec, nsec) -> 0: CLOCK_REALTIME is that time now, for every space (any may
-                               set it; kernel/rtclock.c); -EINVAL for sec > RT_SEC_MAX or nsec >= 1e9.
+#define SYS_clockset    59  /* (sec, nsec) -> 0: CLOCK_REALTIME is that time now, for every space (root
+                               only, -EPERM else; kernel/rtclock.c); -EINVAL for sec > RT_SEC_MAX or nsec >= 1e9.
                                The kernel's own timing never reads it; user code reads the offset
                                from pseudo_page.rt_off; it ends every SYS_futex_wait_rt */
 #define RT_SEC_MAX      9000000000UL   /* (about 2255: the ns since 1970 fit an int64 for years more) */
@@ -162,10 +162,36 @@
                                path (a last link followed unless FA_NOFOLLOW in flags), or with path
                                0 of fd's; uid or gid 0xffffffff keeps it, past 32 bits -EINVAL. Sets
                                ctime and, on all but a directory, clears set-user-ID (and set-group-ID
-                               if group-exec is set), as Linux does for root (kernel/sysown.c) */
+                               if group-exec is set), as Linux does; -EPERM unless root or the owner
+                               setting one of its groups (kernel/sysown.c, perm.c) */
 #define SYS_file_flink  77  /* (fd, to) -> 0: a hard link `to` of the file fd names (linkat's
                                AT_EMPTY_PATH); -ENOENT if it has no link left, -EPERM for a directory,
                                -EXDEV for a pipe or the console, -EEXIST, -EMLINK */
+/* Process credentials (kernel/cred.c): real, effective and saved user and group ids and up to
+   CRED_NGROUPS supplementary groups, per process, inherited by fork and spawn, kept by exec (a
+   file's set-user-ID and set-group-ID bits change the effective and saved ones). Privileged:
+   effective uid 0. An id is 32 bits; 0xffffffff ("-1") means "keep" where a call allows it. */
+#define SYS_setids      78  /* (ID_UID or ID_GID, ID_* how, r, e, s) -> 0: set the caller's ids as Linux's
+                               setuid (ID_ONE: r), setreuid (ID_RE: r, e) or setresuid (ID_RES: r, e, s)
+                               and the gid ones. Unprivileged, each id must be one of the real, effective
+                               or saved (setuid: real or saved; setreuid's real: real or effective);
+                               -EPERM else; -EINVAL for another op or an id past 32 bits */
+#define SYS_getids      79  /* (uint32_t ids[6]) -> 0: real, effective, saved uid, then gid; -EFAULT */
+#define SYS_setgroups   80  /* (n, const uint32_t *list) -> 0: the supplementary groups; -EPERM unless
+                               privileged, -EINVAL for n past CRED_NGROUPS, -EFAULT */
+#define SYS_getgroups   81  /* (n, uint32_t *list) -> how many groups; n 0 only counts; -EINVAL if n is
+                               short of them, -EFAULT */
+#define SYS_file_access 82  /* (path, R_OK|W_OK|X_OK bits 4|2|1 or 0, ACC_EFFECTIVE) -> 0: may the caller
+                               (its real ids, or the effective ones with ACC_EFFECTIVE) search its way
+                               to the file and use it so; -EACCES, -ENOENT..., -EINVAL (kernel/perm.c) */
+#define ID_UID          0
+#define ID_GID          1
+#define ID_ONE          0
+#define ID_RE           1
+#define ID_RES          2
+#define ACC_EFFECTIVE   1
+#define CRED_NGROUPS    32  /* the most supplementary groups (sysconf(_SC_NGROUPS_MAX)) */
+#define ID_KEEP         0xffffffffu
 #define SYS_file_setfl  60  /* (fd, FO_APPEND or 0) -> 0: fcntl(F_SETFL)'s O_APPEND, on the open file, so
                                every descriptor naming it (dup's, a fork's child's) sees it; -EBADF,
                                -EINVAL for other bits */
@@ -279,6 +305,11 @@
                                caller's image kept them (SYS_itimerexec): what 0, VIRTUAL's time
                                left (0: none); 1, its period; 2, PROF's time left; 3, its period;
                                -EINVAL else (kernel/psigexec.c) */
+#define INFO_CRED       33  /* (33, which) the caller's id: 0..2 real, effective, saved uid; 3..5 the gids;
+                               -EINVAL else (kernel/cred.c) */
+#define INFO_OWNER      34  /* (34, pid) 1 if the caller may change process pid's scheduling (root, or its
+                               effective uid is pid's real or effective one: Linux's check_same_owner),
+                               else 0; -ESRCH if there is none (kernel/cred.c) */
 #define INFO_CHILD_CPU  32  /* the processor time (ns) of the caller's children that ended and
                                that it collected with a wait, theirs included (times' tms_cutime) */
 #define INFO_UMASKEXEC  31  /* the umask the exec that made the caller's image kept (SYS_umaskexec),

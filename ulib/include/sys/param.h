@@ -24,7 +24,7 @@
 #define MAXHOSTNAMELEN 64
 #define MAXSYMLINKS    20
 #define NOFILE         3                 /* fds a program has open at most (0-2) */
-#define NGROUPS        65536
+#define NGROUPS        NGROUPS_MAX
 #define DEV_BSIZE      512
 #define EXEC_PAGESIZE  4096
 #endif

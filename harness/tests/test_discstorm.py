@@ -1,0 +1,29 @@
+"""The RAM disk's discard path under a storm (progs/posix/discstorm.c;
+kernel/ramdisk.c ram_discard through bcache_discard, ext2w.c's frees,
+fshare.c): two processes create, write, truncate (leaving holes) and
+unlink files of their own, and write and truncate the second half of a
+file whose first half a third process maps MAP_SHARED, stamps and reads
+back (through the map and pread) 200 times. Afterwards the mapper's
+stamps are the file's, and once it is unlinked and synced the RAM disk
+holds exactly its frames of before, statvfs's free blocks and inodes
+are as before, and the available memory is back exactly. Every package
+at -smp 1 and 2 under memcheck (so lockcheck too), and once with the
+race shaker."""
+import pytest
+from helpers import passed
+
+
+def storm(boot, pkg, smp, words="memcheck"):
+    r = boot(f"{words} run=discstorm,200,pkg={pkg}", smp=smp, timeout=180)
+    res = passed(r, "discstorm", at_least=10, rounds=200)
+    assert res["end"] == res["base"] and res["avail_lost"] == 0, res
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", ["fifo", "prio", "tutor", "naive", "kthread"])
+def test_discard_storm_with_a_shared_mapping(boot, pkg, smp):
+    storm(boot, pkg, smp)
+
+
+def test_discard_storm_under_the_race_shaker(boot):
+    storm(boot, "kthread", 2, "memcheck jitter=11")

@@ -185,7 +185,39 @@ def direct_command(cmdline, smp=1, icount=False, mem="512M", extra=()):
     if any("," in m or m.count(" ") != 1 for m in mods):
         return None
     media = ["-kernel", str(kernel), "-append", cmdline, "-initrd", ",".join(mods)]
-    return base(smp, icount, mem, media) + list(extra)
+    # qboot leaves PCI devices as QEMU made them (no BARs assigned, not
+    # enabled): a boot with a disk keeps SeaBIOS, which sets them up.
+    fw = [] if any(str(x).startswith("-device") for x in extra) else firmware()
+    return base(smp, icount, mem, fw + media) + list(extra)
+
+
+_QBOOT = {}
+
+
+def firmware():
+    """The -bios options of a direct boot: qboot (QEMU's minimal firmware,
+    /usr/share/qemu/qboot.rom) where this QEMU has it, else QEMU's default
+    SeaBIOS. A direct boot needs no BIOS services: the firmware only has
+    to set up the machine (memory map, ACPI tables from QEMU) and run
+    QEMU's multiboot loader; but qboot sets up no PCI device, so a boot
+    with one (a disk) keeps SeaBIOS. SeaBIOS also probes disks, keyboard,
+    option ROMs and boot order first: qboot cut a boot of hello from
+    0.25 s to 0.18 s of host CPU time (1.1-1.3 s to 0.8 s of wall time at
+    load 12), on every one of the suite's ~1,600 direct boots. The GRUB
+    ISO boot keeps SeaBIOS (GRUB reads the CD through BIOS calls).
+    ANIMA_BIOS=seabios keeps SeaBIOS for direct boots too."""
+    qemu = os.environ.get("ANIMA_QEMU", "qemu-system-x86_64")
+    if os.environ.get("ANIMA_BIOS") == "seabios":
+        return []
+    if qemu not in _QBOOT:
+        try:
+            p = subprocess.run([qemu, "-machine", "pc", "-nodefaults", "-display", "none",
+                                "-monitor", "stdio", "-S", "-bios", "qboot.rom"],
+                               input=b"quit\n", capture_output=True, timeout=20)
+            _QBOOT[qemu] = p.returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            _QBOOT[qemu] = False
+    return ["-bios", "qboot.rom"] if _QBOOT[qemu] else []
 
 
 def disk_args(image, opts=""):

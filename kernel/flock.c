@@ -10,9 +10,17 @@
  *   for a ulib close that leaves the kernel's descriptor open), when it
  *   ends, and at an exec for the files the new image does not keep; a
  *   fork's child has none of them (its pid differs);
+ * - open-file-description (OFD) record locks (F_OFD_SETLK, F_OFD_SETLKW,
+ *   F_OFD_GETLK) are record locks owned by an open file instead: shared
+ *   by its dups and a fork's child, apart for two opens of one file (so
+ *   two threads of one process with their own opens conflict), kept by
+ *   a close while another descriptor names the open file, gone with its
+ *   last reference (lock_file_gone). They and POSIX record locks conflict
+ *   with each other (the owners differ); GETLK names an OFD owner's pid
+ *   as -1;
  * - flock(2) locks are owned by an open file (shared by its dups and a
  *   fork's child), cover the whole file, and go with the open file's last
- *   reference (lock_file_gone). The two kinds never conflict.
+ *   reference (lock_file_gone). flock and record locks never conflict.
  *
  * The calls never wait: a request another owner's lock is in the way of
  * is -EAGAIN. ulib waits (ulib/libc/flock.c) with SYS_lock_wait, which
@@ -20,18 +28,28 @@
  * (pipe.c: a BLK_PIPE kop on the file's bucket's list and on the
  * thread's park word, so its package can end it for a signal or a
  * cancel) until a lock in the bucket changes; then ulib tries again. A
- * record lock's waiter that would wait on a process that itself waits
- * on one of ours is -EDEADLK (the two-process cycle Linux finds; longer
- * cycles are not looked for).
+ * POSIX record lock's waiter is -EDEADLK when the chain of POSIX waits
+ * from the owner in its way (that owner waits on a lock whose owner
+ * waits on ...) comes back to the caller's process within MAXDEADLK
+ * steps, as Linux walks it (10 steps there too; OFD locks and flock are
+ * not in the chain, as on Linux). A queued wait's kop keeps the record
+ * in its way (op->arg), valid while the kop is queued: a record is freed
+ * only after its bucket's waiters were woken, which needs kop_lock.
  *
- * Memory: every lock is a record of the kernel heap. A record lock is
- * charged to its process's space (kzalloc_user: its quota) before it is
- * built, at most MAXLOCK_SPACE of them per process; a flock lock is one
- * per open file at most, whose own charge bounds them per process; both
- * kinds count against MAXLOCK_ALL in all. Past a bound a request is
- * -ENOLCK, so a program splitting ranges cannot eat the heap. A
- * process's records go with it; an open file's with it; a file's locks
- * thus all go before its inode can be freed (a lock needs an open file).
+ * Memory: every lock is a record of the kernel heap. A record (POSIX or
+ * OFD) is charged to the space of the process whose call built it
+ * (kzalloc_user: its quota) before it is built, at most MAXLOCK_SPACE
+ * charged to one process; a flock lock is one per open file at most,
+ * whose own charge bounds them per process; all count against
+ * MAXLOCK_ALL in all. Past a bound a request is -ENOLCK, so a program
+ * splitting ranges cannot eat the heap. A record's charge is dropped
+ * (under lk_lock, so its space is alive) when it leaves the table. A
+ * process's POSIX records go with it; an OFD record it paid for outlives
+ * it with its open file (a fork's child holds it): an exec's image takes
+ * the charge over, else it is uncharged from then on (INFO_LOCKS 2
+ * counts those), still within MAXLOCK_ALL. An open file's locks go with
+ * it; a file's locks thus all go before its inode can be freed (a lock
+ * needs an open file).
  *
  * Locks: kop_lock, then lk_lock (a waiter looks and queues under both; a
  * change is made under lk_lock and its waiters are then woken).
@@ -44,21 +62,27 @@
 
 #define LK_EOF INT64_MAX       /* a range's end "to the end of the file" */
 #define NBUCKET 64
+#define MAXDEADLK 10           /* steps of a wait-for chain walked (Linux's MAX_DEADLK_ITERATIONS) */
+
+enum { K_POSIX, K_OFD, K_FLOCK };   /* a lock's kind: its owner, and what it conflicts with */
 
 struct lk {
 	struct lk *next;
 	uint32_t ino;
+	int kind;                  /* K_POSIX, K_OFD, K_FLOCK */
 	int type;                  /* LK_RD or LK_WR */
-	int pid;                   /* a record lock's owner; 0 for a flock lock */
-	const void *file;          /* a flock lock's owner, its open file; 0 for a record lock */
-	struct space *sp;          /* a record lock's space, charged for it (its process's image now) */
+	int pid;                   /* a POSIX lock's owner; 0 for the others */
+	const void *file;          /* an OFD or flock lock's owner, its open file; 0 for POSIX */
+	struct space *sp;          /* a record's payer (for POSIX its process's image now); 0 for
+				      flock and for an OFD record whose payer ended */
 	int64_t start, end;        /* bytes [start, end]; end LK_EOF: however far the file grows */
 };
 
 static struct spinlock lk_lock = SPINLOCK_INIT("flock");
 static struct lk *bucket[NBUCKET];        /* the locks, by inode */
 static struct kop *waiters[NBUCKET];      /* SYS_lock_wait's waits, by inode (kop_lock) */
-static int nall, nflock;                  /* locks in all, flock locks among them (lk_lock) */
+static int nall, nfile, nfree;            /* locks in all, those an open file owns, uncharged
+					     OFD records (lk_lock) */
 
 static int hash(uint32_t ino)
 {
@@ -78,14 +102,15 @@ static int touch(const struct lk *a, int64_t s, int64_t e)
 
 static int same_owner(const struct lk *a, const struct lk *q)
 {
-	return a->pid == q->pid && a->file == q->file;
+	return a->kind == q->kind && a->pid == q->pid && a->file == q->file;
 }
 
-/* The first lock in the way of request q (its range and type), or 0. */
+/* The first lock in the way of request q (its range and type), or 0:
+   flock locks meet only flock locks; POSIX and OFD ones meet both. */
 static struct lk *in_way(const struct lk *q)
 {
 	for (struct lk *a = bucket[hash(q->ino)]; a; a = a->next)
-		if (a->ino == q->ino && !a->file == !q->file && !same_owner(a, q) &&
+		if (a->ino == q->ino && (a->kind == K_FLOCK) == (q->kind == K_FLOCK) && !same_owner(a, q) &&
 		    overlap(a, q->start, q->end) && (a->type == LK_WR || q->type == LK_WR))
 			return a;
 	return 0;
@@ -119,33 +144,29 @@ static int goes(const struct lk *a, const struct lk *q)
 	return a->start >= q->start && a->end <= q->end;
 }
 
-/* Records q takes (the new lock, a split) and those it frees. */
-static void records(const struct lk *q, int *takes, int *frees)
+/* Records q takes (the new lock, a split: paid by q->sp), those it
+   frees, and those among them q->sp paid for. */
+static void records(const struct lk *q, int *takes, int *frees, int *frees_sp)
 {
 	*takes = q->type != LK_UN;
-	*frees = 0;
+	*frees = *frees_sp = 0;
 	for (struct lk *a = bucket[hash(q->ino)]; a; a = a->next)
-		if (mine(a, q) && goes(a, q))
+		if (mine(a, q) && goes(a, q)) {
 			++*frees;
-		else if (mine(a, q) && a->start < q->start && a->end > q->end)
+			*frees_sp += a->sp && a->sp == q->sp;
+		} else if (mine(a, q) && a->start < q->start && a->end > q->end)
 			++*takes;
 }
 
 static void count(const struct lk *a, int sign)
 {
 	nall += sign;
-	if (a->file)
-		nflock += sign;
-	else
+	if (a->kind != K_POSIX)
+		nfile += sign;
+	if (a->sp)
 		a->sp->nlocks += sign;
-}
-
-static void put_rec(struct lk *a)
-{
-	if (a->file)
-		kfree(a);
-	else
-		kfree_user(a->sp, a, sizeof *a);
+	else if (a->kind == K_OFD)
+		nfree += sign;
 }
 
 /* A spare record of spare[2], taken (its slot emptied). */
@@ -168,6 +189,9 @@ static int drop_if(int b, int (*drop)(const struct lk *, const void *), const vo
 		}
 		*pp = a->next;
 		count(a, -1);
+		if (a->sp)                   /* (its payer is alive while we hold lk_lock) */
+			__atomic_sub_fetch(&a->sp->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
+		a->sp = 0;
 		a->next = *gone;
 		*gone = a;
 		n++;
@@ -192,6 +216,7 @@ static void apply(const struct lk *q, struct lk **spare, struct lk **gone)
 		if (a->start < q->start && a->end > q->end) {   /* split: the part past q */
 			struct lk *b = take(spare);
 			*b = *a;
+			b->sp = q->sp;           /* (the spare's payer: an OFD lock's parts may differ) */
 			b->start = q->end + 1;
 			a->next = b;
 			count(b, 1);
@@ -217,32 +242,35 @@ static void changed(uint32_t ino)
 		kop_wake_list(&waiters[hash(ino)]);
 }
 
+/* Records off the table (their charges dropped: drop_if). */
 static void free_list(struct lk *l)
 {
 	while (l) {
 		struct lk *n = l->next;
-		put_rec(l);
+		kfree(l);
 		l = n;
 	}
 }
 
-/* Set (or clear) q for sp's process (a record lock) or q->file (a
-   flock lock): 0, -EAGAIN, -ENOLCK. */
+/* Set (or clear) q for its owner (q->sp, the caller's space, pays for
+   any record it builds): 0, -EAGAIN, -ENOLCK. */
 static long set(struct lk *q, struct space *sp)
 {
 	struct lk *spare[2], *gone = 0;
 	for (int i = 0; i < 2; i++)      /* (charged before they are built) */
-		spare[i] = q->file ? kmalloc_reserve(sizeof(struct lk)) : kzalloc_user(sp, sizeof(struct lk));
+		spare[i] = q->kind == K_FLOCK ? kmalloc_reserve(sizeof(struct lk))
+					      : kzalloc_user(sp, sizeof(struct lk));
 	long r = 0;
 	spin_lock(&lk_lock);
 	merge_range(q);
-	int takes, frees;
-	records(q, &takes, &frees);
+	int takes, frees, frees_sp;
+	records(q, &takes, &frees, &frees_sp);
 	int n = takes - frees;           /* (a split frees nothing: q is inside one lock) */
+	int n_sp = takes - frees_sp;     /* (what sp pays for more) */
 	if (q->type != LK_UN && in_way(q))
 		r = -EAGAIN;
-	else if (takes > !!spare[0] + !!spare[1] ||
-		 (n > 0 && (nall + n > MAXLOCK_ALL || (!q->file && sp->nlocks + n > MAXLOCK_SPACE))))
+	else if (takes > !!spare[0] + !!spare[1] || (n > 0 && nall + n > MAXLOCK_ALL) ||
+		 (n_sp > 0 && q->kind != K_FLOCK && sp->nlocks + n_sp > MAXLOCK_SPACE))
 		r = -ENOLCK;
 	else
 		apply(q, spare, &gone);
@@ -251,11 +279,10 @@ static long set(struct lk *q, struct space *sp)
 		changed(q->ino);
 	free_list(gone);
 	for (int i = 0; i < 2; i++)      /* those apply did not take */
-		if (spare[i]) {
-			spare[i]->file = q->file;
-			spare[i]->sp = sp;
-			put_rec(spare[i]);
-		}
+		if (spare[i] && q->kind == K_FLOCK)
+			kfree(spare[i]);
+		else if (spare[i])
+			kfree_user(sp, spare[i], sizeof *spare[i]);
 	return r;
 }
 
@@ -270,7 +297,7 @@ void lock_close(struct space *sp, uint32_t ino)
 {
 	if (!__atomic_load_n(&sp->nlocks, __ATOMIC_RELAXED))
 		return;
-	struct lk q = { .ino = ino, .pid = sp->id }, *gone = 0;
+	struct lk q = { .ino = ino, .kind = K_POSIX, .pid = sp->id }, *gone = 0;
 	spin_lock(&lk_lock);
 	int n = drop_if(hash(ino), of_rec, &q, &gone);
 	spin_unlock(&lk_lock);
@@ -284,10 +311,10 @@ static int of_file(const struct lk *a, const void *file)
 	return a->file == file;
 }
 
-/* An open file's last reference went: its flock lock goes. */
+/* An open file's last reference went: its flock and OFD locks go. */
 void lock_file_gone(const void *file, uint32_t ino)
 {
-	if (!__atomic_load_n(&nflock, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&nfile, __ATOMIC_RELAXED))
 		return;
 	struct lk *gone = 0;
 	spin_lock(&lk_lock);
@@ -298,15 +325,23 @@ void lock_file_gone(const void *file, uint32_t ino)
 	free_list(gone);
 }
 
-/* Does a record lock of sp's go with it? Not one on a file the image
-   an exec made keeps a descriptor of: that image takes it over (charge
-   and all). lk_lock held. */
+/* Does a record lock sp pays for go with it? Not an OFD one (its open
+   file's): the image an exec made pays for it from now, or no one.
+   Not a POSIX one on a file that image keeps a descriptor of: it takes
+   it over (charge and all). lk_lock held. */
 static int of_space(const struct lk *a, const void *arg)
 {
 	struct space *sp = (struct space *)arg, *nw = sp->exec_to;
-	if (a->file || a->sp != sp)
+	if (a->kind == K_FLOCK || a->sp != sp)
 		return 0;
-	if (!nw || !file_names_ino(nw, a->ino))
+	if (a->kind == K_OFD && !nw) {
+		count(a, -1);
+		__atomic_sub_fetch(&sp->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
+		((struct lk *)a)->sp = 0;
+		count(a, 1);
+		return 0;
+	}
+	if (a->kind == K_POSIX && (!nw || !file_names_ino(nw, a->ino)))
 		return 1;
 	((struct lk *)a)->sp = nw;
 	sp->nlocks--;
@@ -360,9 +395,21 @@ static long range(const struct kflock *fl, int64_t base, struct lk *q)
 	return 0;
 }
 
+static int is_get(int cmd)
+{
+	return cmd == LK_GETLK || cmd == LK_OFD_GETLK;
+}
+
+static int is_ofd(int cmd)
+{
+	return cmd == LK_OFD_GETLK || cmd == LK_OFD_SETLK;
+}
+
 /* The user's *ufl (copied in, checked) as request q of the caller's
-   process (cmd LK_GETLK, LK_SETLK) or of fd's open file (LK_FLOCK):
-   0 or an error; *hold the open file, if it is not 0 (file_pipe_put it). */
+   process (cmd LK_GETLK, LK_SETLK), of fd's open file (LK_OFD_GETLK,
+   LK_OFD_SETLK: l_pid must be 0, as on Linux) or of its whole file
+   (LK_FLOCK): 0 or an error; *hold the open file, if it is not 0
+   (file_pipe_put it). q->sp is the caller's space, the payer. */
 static long request(struct space *sp, uint64_t fd, uint64_t ufl, int cmd, struct lk *q,
 		    void **hold, struct kflock *fl)
 {
@@ -372,6 +419,8 @@ static long request(struct space *sp, uint64_t fd, uint64_t ufl, int cmd, struct
 		return -EFAULT;
 	if (fl->type < LK_RD || fl->type > LK_UN || (cmd != LK_FLOCK && (fl->whence < 0 || fl->whence > 2)))
 		return -EINVAL;
+	if (is_ofd(cmd) && fl->pid != 0)
+		return -EINVAL;
 	int flags;
 	int64_t off, size = 0;
 	long r = file_lock_info(sp, fd, hold, &q->ino, &flags, &off,
@@ -379,18 +428,25 @@ static long request(struct space *sp, uint64_t fd, uint64_t ufl, int cmd, struct
 	if (r)
 		return r;
 	int acc = flags & FO_ACCMODE;
-	if (cmd == LK_SETLK && ((fl->type == LK_RD && acc == 1) || (fl->type == LK_WR && acc == FO_RDONLY)))
+	if ((cmd == LK_SETLK || cmd == LK_OFD_SETLK) &&
+	    ((fl->type == LK_RD && acc == 1) || (fl->type == LK_WR && acc == FO_RDONLY)))
 		return -EBADF;
-	if (cmd == LK_GETLK && fl->type == LK_UN)
+	if (is_get(cmd) && fl->type == LK_UN)
 		return -EINVAL;
 	q->type = fl->type;
+	q->sp = sp;
 	if (cmd == LK_FLOCK) {
+		q->kind = K_FLOCK;
+		q->sp = 0;
 		q->file = *hold;
 		q->end = LK_EOF;
 		return 0;
 	}
-	q->pid = sp->id;
-	q->sp = sp;
+	q->kind = is_ofd(cmd) ? K_OFD : K_POSIX;
+	if (is_ofd(cmd))
+		q->file = *hold;
+	else
+		q->pid = sp->id;
 	return range(fl, fl->whence == 0 ? 0 : fl->whence == 1 ? off : size, q);
 }
 
@@ -404,7 +460,7 @@ static long get(const struct lk *q, struct kflock *fl, uint64_t ufl)
 		fl->whence = 0;
 		fl->start = a->start;
 		fl->len = a->end == LK_EOF ? 0 : a->end - a->start + 1;
-		fl->pid = a->pid;
+		fl->pid = a->kind == K_OFD ? -1 : a->pid;   /* (an open file has no pid: Linux's -1) */
 	} else
 		fl->type = LK_UN;
 	spin_unlock(&lk_lock);
@@ -425,42 +481,61 @@ long sys_lock(ARGS)
 		int64_t off;
 		if (!(r = file_lock_info(sp, a0, &hold, &q.ino, &flags, &off, 0)))
 			lock_close(sp, q.ino);
-	} else if (a1 > LK_FLOCK)
+	} else if (a1 > LK_OFD_SETLK)
 		r = -EINVAL;
 	else if (!(r = request(sp, a0, a2, (int)a1, &q, &hold, &fl)))
-		r = a1 == LK_GETLK ? get(&q, &fl, a2) : set(&q, sp);
+		r = is_get((int)a1) ? get(&q, &fl, a2) : set(&q, sp);
 	if (hold)
 		file_pipe_put(sp, hold);
 	return r == -EBWAIT ? 0 : r;   /* (the thread blocked for the size: the call runs again) */
 }
 
-/* Is a kop of sp queued here, waiting on a record lock of process pid?
-   kop_lock held. */
-static int waits_on(struct space *sp, int pid)
+/* The POSIX record lock a POSIX lock wait of sp's is queued behind, or
+   0 (Linux looks at one blocked request of the owner too). kop_lock
+   and lk_lock held: the record is not freed while the kop is queued. */
+static const struct lk *waits_for(struct space *sp)
 {
 	for (struct kop *op = sp->kops; op; op = op->snext)
-		if (op->kind == BLK_PIPE && op->arg == (uint64_t)pid && op->pprev)
-			return 1;            /* (a pipe's wait has arg 0: kop_init) */
+		if (op->kind == BLK_PIPE && op->arg && op->pprev)
+			return (const struct lk *)op->arg;   /* (a pipe's and a flock or OFD wait's
+								arg is 0) */
+	return 0;
+}
+
+/* Does the chain of POSIX waits from a's owner (a's owner waits on a
+   lock whose owner waits on ...) reach process pid within MAXDEADLK
+   steps? kop_lock and lk_lock held. */
+static int cycle(const struct lk *a, int pid)
+{
+	for (int i = 0; i < MAXDEADLK && a && a->sp; i++) {   /* (sp 0: off the table, going) */
+		if (!(a = waits_for(a->sp)))
+			return 0;
+		if (a->pid == pid)
+			return 1;
+	}
 	return 0;
 }
 
 /* q's state under kop_lock and lk_lock: 1 if nothing is in its way, 0
-   if something is (op, if not 0, queued to wait), -EDEADLK, or
-   kop_enqueue's error. */
+   if something is (op, if not 0, queued to wait), -EDEADLK (a POSIX
+   wait that would close a cycle of POSIX waits), or kop_enqueue's
+   error. */
 static long look(const struct lk *q, struct kop *op, uint64_t park, uint64_t val, uint64_t key)
 {
 	const struct lk *a = q->type == LK_UN ? 0 : in_way(q);
 	if (!a)
 		return 1;
-	if (!a->file && waits_on(a->sp, q->pid))
+	int posix = q->kind == K_POSIX && a->kind == K_POSIX;
+	if (posix && cycle(a, q->pid))
 		return -EDEADLK;
 	if (!op)
 		return 0;
-	op->arg = (uint64_t)a->pid;
+	op->arg = posix ? (uint64_t)a : 0;   /* (the edge cycle follows) */
 	return kop_enqueue(op, &waiters[hash(q->ino)], park, val, key);
 }
 
-/* (fd, struct kflock *, park word or 0, park value, LKW_* flags, LK_SETLK or LK_FLOCK) */
+/* (fd, struct kflock *, park word or 0, park value, LKW_* flags, LK_SETLK, LK_OFD_SETLK or
+   LK_FLOCK) */
 long sys_lock_wait(ARGS)
 {
 	UNUSED();
@@ -469,7 +544,7 @@ long sys_lock_wait(ARGS)
 	struct lk q;
 	void *hold = 0;
 	uint64_t key = 0;
-	long r = a5 == LK_SETLK || a5 == LK_FLOCK ? request(sp, a0, a1, (int)a5, &q, &hold, &fl) : -EINVAL;
+	long r = a5 == LK_SETLK || a5 == LK_OFD_SETLK || a5 == LK_FLOCK ? request(sp, a0, a1, (int)a5, &q, &hold, &fl) : -EINVAL;
 	if (!r && a2)
 		r = futex_key(a2, &key);
 	struct kop *op = r || !(a4 & LKW_BLOCK) ? 0 : kop_alloc(BLK_PIPE);
@@ -500,5 +575,16 @@ long lock_info(int what)
 		return __atomic_load_n(&myvp()->space->nlocks, __ATOMIC_RELAXED);
 	if (what == 1)
 		return __atomic_load_n(&nall, __ATOMIC_RELAXED);
+	if (what == 2)
+		return __atomic_load_n(&nfree, __ATOMIC_RELAXED);
+	if (what == 3) {                 /* (a test sees its waiters queued: no timing) */
+		long n = 0;
+		spin_lock(&kop_lock);
+		for (int b = 0; b < NBUCKET; b++)
+			for (struct kop *op = waiters[b]; op; op = op->pnext)
+				n++;
+		spin_unlock(&kop_lock);
+		return n;
+	}
 	return -EINVAL;
 }

@@ -48,6 +48,9 @@ void console_write(const char *s, size_t n);
 void console_lock(void);
 void console_unlock(void);
 
+/* tty.c */
+void tty_write(const char *s, size_t n);
+
 /* panic.c */
 extern volatile int panicking;
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

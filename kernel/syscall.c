@@ -31,7 +31,7 @@ SYSDECL(setids); SYSDECL(getids); SYSDECL(setgroups); SYSDECL(getgroups); SYSDEC
 SYSDECL(pipe); SYSDECL(pipe_wait); SYSDECL(file_special); SYSDECL(file_setfl);
 SYSDECL(clockset); SYSDECL(file_write_where); SYSDECL(futex_wait_rt);
 SYSDECL(futex_wait_cut); SYSDECL(wait_cut);
-SYSDECL(lock); SYSDECL(lock_wait);
+SYSDECL(lock); SYSDECL(lock_wait); SYSDECL(tty);
 SYSDECL(file_setattr); SYSDECL(file_fsetattr); SYSDECL(file_link); SYSDECL(umaskexec);
 SYSDECL(file_chown); SYSDECL(file_flink);
 
@@ -100,6 +100,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_file_setfl] = sys_file_setfl,
 	[SYS_lock] = sys_lock,
 	[SYS_lock_wait] = sys_lock_wait,
+	[SYS_tty] = sys_tty,
 	[SYS_file_write_where] = sys_file_write_where,
 	[SYS_sleep] = sys_sleep,
 	[SYS_io] = sys_io,

@@ -56,7 +56,7 @@ long sys_cputs(uint64_t buf, uint64_t len, uint64_t c, uint64_t d, uint64_t e, u
 					break;
 				}
 		console_lock();
-		console_write(k, n);
+		tty_write(k, n);         /* (as the console's output settings say: tty.c) */
 		console_unlock();
 		off += n;
 		if (off < len) {

@@ -31,7 +31,7 @@
  * ends and on random descriptors, SYS_pipe_wait with random ends, park
  * words and flags (our pipes are the space's own, so it never waits),
  * dup, fstat, lseek (-ESPIPE), close, SYS_file_special.
- * (lock) file locks: SYS_lock with every command and random requests on
+ * (lock) file locks: SYS_lock with every command (OFD ones too) and random requests on
  * /fz's descriptors and random ones (at bad addresses: -EFAULT), and
  * SYS_lock_wait that never blocks.
  *
@@ -1552,10 +1552,10 @@ static void do_fmode(struct fz *f)
 /* File locks (kernel/flock.c): SYS_lock with every command and random
    requests (types, whences, ranges, some past the end or negative) on
    /fz's descriptors and random ones, or at a bad address (-EFAULT), and
-   SYS_lock_wait without LKW_BLOCK (our flock locks on /fz/f's three
-   open files can be in each other's way: a wait could last for ever).
-   Record locks are all this space's, so they only merge, split and
-   reach ENOLCK. */
+   SYS_lock_wait without LKW_BLOCK (our flock and OFD locks on /fz/f's
+   three open files can be in each other's way: a wait could last for
+   ever). POSIX record locks are all this space's, so they only merge,
+   split and reach ENOLCK. */
 static struct kflock lkreq[4];
 
 static long some_lock(struct fz *f)
@@ -1575,12 +1575,13 @@ static void do_lock(struct fz *f)
 	long fd = some_fd(f), req = some_lock(f), bad = req != (long)&lkreq[0] && req != (long)&lkreq[1] &&
 		  req != (long)&lkreq[2] && req != (long)&lkreq[3];
 	if (rand_below(&f->st, 4)) {
-		long cmd = rand_below(&f->st, 8) ? (long)rand_below(&f->st, 4) : rand_arg(f);
+		long cmd = rand_below(&f->st, 8) ? (long)rand_below(&f->st, LK_OFD_SETLK + 1) : rand_arg(f);
 		issue(f, K_lock, SYS_lock, fd, cmd, req, 0, 0, bad && cmd != LK_CLOSE, 0);
 		return;
 	}
 	long park = rand_below(&f->st, 2) ? (long)(pool + 4 * rand_below(&f->st, 64)) : 0;
-	long cmd = rand_below(&f->st, 8) ? LK_SETLK + (long)rand_below(&f->st, 2) : rand_arg(f);
+	static const long waits[] = { LK_SETLK, LK_FLOCK, LK_OFD_SETLK };
+	long cmd = rand_below(&f->st, 8) ? waits[rand_below(&f->st, 3)] : rand_arg(f);
 	long flags = rand_arg(f) & ~(long)LKW_BLOCK;
 	filed(f, K_lock, SYS_lock_wait, syscall6(SYS_lock_wait, fd, req, park, rand_arg(f), flags, cmd),
 	      fd, req, park, flags, bad, 0);

@@ -36,6 +36,11 @@
 #define F_GETLK  5
 #define F_SETLK  6
 #define F_SETLKW 7
+/* Open-file-description locks (Linux's): record locks owned by the open
+   file, not the process; l_pid must be 0 */
+#define F_OFD_GETLK  36
+#define F_OFD_SETLK  37
+#define F_OFD_SETLKW 38
 #define F_RDLCK  0
 #define F_WRLCK  1
 #define F_UNLCK  2
@@ -44,7 +49,7 @@ struct flock {
 	short l_whence;    /* SEEK_SET, SEEK_CUR, SEEK_END */
 	off_t l_start;
 	off_t l_len;       /* 0: to the end of the file, however far it grows */
-	pid_t l_pid;       /* F_GETLK: the owner of the lock in the way */
+	pid_t l_pid;       /* F_GETLK: the owner of the lock in the way (-1: an open file's) */
 };
 #ifndef SEEK_SET
 #define SEEK_SET 0

@@ -478,6 +478,9 @@ int fcntl(int fd, int cmd, ...)
 	case F_GETLK:
 	case F_SETLK:
 	case F_SETLKW:
+	case F_OFD_GETLK:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
 		return __lock_fcntl(fd, cmd, (struct flock *)arg);
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC: {

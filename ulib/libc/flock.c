@@ -1,6 +1,7 @@
 /*
  * Advisory file locks: fcntl's F_GETLK, F_SETLK, F_SETLKW (record
- * locks, owned by the process), flock (owned by the open file: shared by
+ * locks, owned by the process), F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW
+ * (record locks owned by the open file, Linux's), flock (owned by the open file: shared by
  * dup and fork) and lockf (record locks from the offset). The locks are
  * the kernel's (kernel/flock.c: SYS_lock), which never waits: a request
  * in another owner's way is EAGAIN there. F_SETLKW, flock without
@@ -12,8 +13,8 @@
  * so pthread_kill and pthread_cancel end it. A handler runs inside the
  * wait; then the call fails with EINTR unless the handler has
  * SA_RESTART (Linux restarts these calls then too). A waiting call is a
- * cancellation point. EDEADLK when the process in the way waits for one
- * of ours.
+ * cancellation point. EDEADLK when a POSIX wait would close a cycle of
+ * POSIX waits (the kernel walks the chain, up to 10 steps).
  *
  * POSIX's rule that closing any descriptor of a file drops the
  * process's record locks on it: the kernel does it when its descriptor
@@ -123,16 +124,20 @@ static int take(int kfd, struct kflock *k, int cmd, int wait)
 	}
 }
 
-/* fcntl's F_GETLK, F_SETLK, F_SETLKW on fd (fd.c). */
+/* fcntl's F_GETLK, F_SETLK, F_SETLKW and their F_OFD_ forms on fd (fd.c). */
 int __lock_fcntl(int fd, int cmd, struct flock *fl);
 int __lock_fcntl(int fd, int cmd, struct flock *fl)
 {
 	int kfd = kfd_of(fd);
 	if (kfd < 0)
 		return -1;
-	__atomic_store_n(&used, 1, __ATOMIC_RELAXED);
-	long r = cmd == F_GETLK ? syscall3(SYS_lock, kfd, LK_GETLK, fl)
-				: -take(kfd, (struct kflock *)fl, LK_SETLK, cmd == F_SETLKW);
+	int ofd = cmd == F_OFD_GETLK || cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW;
+	if (!ofd)                        /* (an OFD lock is not the process's: a close keeps it) */
+		__atomic_store_n(&used, 1, __ATOMIC_RELAXED);
+	long r = cmd == F_GETLK || cmd == F_OFD_GETLK
+		? syscall3(SYS_lock, kfd, ofd ? LK_OFD_GETLK : LK_GETLK, fl)
+		: -take(kfd, (struct kflock *)fl, ofd ? LK_OFD_SETLK : LK_SETLK,
+			cmd == F_SETLKW || cmd == F_OFD_SETLKW);
 	return r < 0 ? fail((int)-r) : 0;
 }
 

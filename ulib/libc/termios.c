@@ -2,38 +2,48 @@
  * The console as a terminal. isatty says its descriptors are one (fd.c)
  * and fstat gives them S_IFCHR, so the terminal calls work on them and
  * on no other descriptor: ENOTTY for a file or pipe, EBADF for a closed
- * one, as on Linux. One set of settings, the program's, starting as a
- * Linux serial console's (38400 baud, 8 bits, canonical with echo):
- * tcsetattr keeps what it is given and tcgetattr gives it back, but the
- * console's bytes pass unchanged whatever they say (no echo or line
- * editing: its input is always at its end). ttyname is "/dev/console".
+ * one, as on Linux. The settings are the kernel's (SYS_tty,
+ * kernel/tty.c): one set for the console, the serial line ttyS0, seen by
+ * every process and kept across exec, as a tty's are. They start as a
+ * Linux serial console's at the UART's 115200 baud, 8 bits, canonical
+ * with echo, but with output passed unchanged (no OPOST), which is what
+ * the console does; tcsetattr keeps what it is given (the speed stays
+ * 115200: the UART is not reprogrammed) and tcgetattr gives it back.
+ * Output: OPOST with ONLCR or OCRNL is applied; other output bits are
+ * kept only. The kernel has no console input (a read is at its end),
+ * so the input and local settings are kept but change nothing. ttyname
+ * is "/dev/ttyS0".
  */
 #include <termios.h>
 #include <unistd.h>
 #include <string.h>
 #include <errno.h>
-#include <animart/spin.h>
+#include <animart/sys.h>
+#include <anima/syscall.h>
+#include <anima/tty.h>
 
-static struct termios now = {
-	.c_iflag = ICRNL | IXON,
-	.c_oflag = OPOST | ONLCR,
-	.c_cflag = B38400 | CS8 | CREAD | HUPCL,
-	.c_lflag = ISIG | ICANON | ECHO | ECHOE | ECHOK | ECHOCTL | ECHOKE | IEXTEN,
-	.c_cc = { [VINTR] = 003, [VQUIT] = 034, [VERASE] = 0177, [VKILL] = 025, [VEOF] = 004,
-		  [VMIN] = 1, [VSTART] = 021, [VSTOP] = 023, [VSUSP] = 032, [VREPRINT] = 022,
-		  [VDISCARD] = 017, [VWERASE] = 027, [VLNEXT] = 026 },
-	.c_ispeed = B38400, .c_ospeed = B38400,
-};
-static struct spin lk;
+_Static_assert(sizeof(struct termios) == sizeof(struct ktermios), "struct termios is the kernel's");
+_Static_assert(__builtin_offsetof(struct termios, c_cc) == __builtin_offsetof(struct ktermios, cc) &&
+	       __builtin_offsetof(struct termios, c_ispeed) == __builtin_offsetof(struct ktermios, ispeed),
+	       "struct termios's fields are the kernel's");
+_Static_assert(OPOST == TTY_OPOST && ONLCR == TTY_ONLCR && OCRNL == TTY_OCRNL, "output bits");
+
+#define TTYNAME "/dev/ttyS0"
+
+static int sys(long r)
+{
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return 0;
+}
 
 int tcgetattr(int fd, struct termios *t)
 {
 	if (!isatty(fd))
 		return -1;                   /* (errno: EBADF or ENOTTY) */
-	spin_lock(&lk);
-	*t = now;
-	spin_unlock(&lk);
-	return 0;
+	return sys(syscall2(SYS_tty, TTY_GET, (long)t));
 }
 
 int tcsetattr(int fd, int when, const struct termios *t)
@@ -44,10 +54,7 @@ int tcsetattr(int fd, int when, const struct termios *t)
 		errno = EINVAL;
 		return -1;
 	}
-	spin_lock(&lk);
-	now = *t;
-	spin_unlock(&lk);
-	return 0;
+	return sys(syscall2(SYS_tty, TTY_SET, (long)t));
 }
 
 void cfmakeraw(struct termios *t)
@@ -123,15 +130,15 @@ int ttyname_r(int fd, char *buf, size_t n)
 		errno = e;
 		return r;
 	}
-	if (n < sizeof "/dev/console")
+	if (n < sizeof TTYNAME)
 		return ERANGE;
-	memcpy(buf, "/dev/console", sizeof "/dev/console");
+	memcpy(buf, TTYNAME, sizeof TTYNAME);
 	return 0;
 }
 
 char *ttyname(int fd)
 {
-	static char name[sizeof "/dev/console"];
+	static char name[sizeof TTYNAME];
 	int r = ttyname_r(fd, name, sizeof name);
 	if (r) {
 		errno = r;

@@ -249,9 +249,14 @@
 #define SYS_lock_wait   121 /* (fd, struct kflock *, park word or 0, park value, LKW_* flags, LK_SETLK or
                                LK_FLOCK) -> 1 if the request is no longer in the way (try again), else 0;
                                with LKW_BLOCK waits (BLK_PIPE) until a lock of the file changes or the
-                               word is woken, and returns 0; -EDEADLK if the owner in the way waits for
-                               one of the caller's process's record locks; -EAGAIN if the word is not
-                               the value */
+                               word is woken, and returns 0; -EDEADLK if a POSIX request's wait would
+                               close a cycle of POSIX waits (the chain from the owner in the way walked
+                               up to 10 steps); -EAGAIN if the word is not the value. LK_OFD_SETLK too */
+/* The console as a terminal (<anima/tty.h>, kernel/tty.c) */
+#define SYS_tty         91  /* (TTY_GET or TTY_SET, struct ktermios *) -> 0: the console's termios
+                               settings, one set kept in the kernel for every process; a set keeps the
+                               UART's speed; OPOST with ONLCR, OCRNL applied to SYS_cputs, the rest
+                               kept only (no console input); -EINVAL, -EFAULT */
 #define NSYSCALL        122 /* one past the largest number */
 
 /* SYS_disk operations */
@@ -343,7 +348,9 @@
                                its size in 4 KiB blocks (0: none, a real disk or `noramdisk`); 1, the
                                frames its written blocks hold now; -EINVAL else */
 #define INFO_LOCKS      36  /* (36, what) advisory file locks (kernel/flock.c): what 0, the record locks
-                               the caller's process holds; 1, the locks in the kernel in all; -EINVAL */
+                               (POSIX and OFD) the caller's process pays for; 1, the locks in the kernel
+                               in all; 2, OFD records whose payer ended (uncharged, kept by their open
+                               file); 3, lock waits queued in the kernel now; -EINVAL */
 #define INFO_FSHARED    19  /* (INFO_FSHARED, addr) -> 1 if addr is in a MAP_SHARED file mapping of the
                                caller's (futexes there wake across spaces: kernel/fkey.c), else 0 */
 

@@ -1,0 +1,37 @@
+"""Open-file-description locks and deadlock cycles of more than two
+processes (kernel/flock.c, ulib/libc/flock.c; progs/posix/ofdlock.c, run in
+an audited child under memcheck on a disk): F_OFD_SETLK and POSIX locks
+conflict both ways within one process, F_GETLK names an OFD owner as pid
+-1, l_pid != 0 is EINVAL, a close of another descriptor keeps OFD locks;
+two threads with their own opens conflict under OFD and not under POSIX,
+and a thread's F_OFD_SETLKW waits until the other lets go; a fork's child
+shares the OFD locks; an OFD lock goes at the open file's last close, and
+one a child set outlives it (uncharged) until then; cycles of 3 and 4
+processes give EDEADLK to the process whose wait closes it (its waiters
+seen queued in the kernel by count, not time) and the others their locks.
+Every record and wait comes back and the disk is e2fsck clean. Before:
+fcntl(F_OFD_*) was EINVAL, and a 3-process cycle deadlocked for good."""
+import re
+
+import pytest
+from helpers import PACKAGES, audit_passed, needs_e2fsprogs, program_image
+
+pytestmark = needs_e2fsprogs
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+def test_ofd_locks_and_deadlock_cycles(boot, tmp_path, pkg, smp):
+    """On det a thread blocked in the kernel keeps the one turn, so its
+    wait on another thread of its process would never end (as for a
+    pipe): the program leaves that wait out there (argument det)."""
+    from test_ext2write import fsck_clean
+    img = program_image(tmp_path, "ofdlock")
+    r = boot(f"memcheck run=ofdlock,pkg={pkg}" + (",det" if pkg == "det" else ""),
+             smp=smp, timeout=120, disk=img)
+    audit_passed(r, "ofdlock")
+    fsck_clean(img)
+    m = re.search(r"ofdlock: (\d+) checks, (\d+) failures", r.log)
+    assert m and int(m.group(2)) == 0 and int(m.group(1)) >= 60, r.tail()
+    for n in (3, 4):
+        assert f"ofdlock: a cycle of {n} processes: EDEADLK for the closer, {n - 1} others" in r.log, r.tail()

@@ -150,6 +150,69 @@ static void page_arrived(struct kop *op)
 	op->arg = BLK_PAGE;
 }
 
+/* op's EV_UNBLOCKED: the thread's context, with the call's result. */
+static void unblocked(const struct kop *op, struct event *ev)
+{
+	ev->type = EV_UNBLOCKED;
+	ev->vp = 0;
+	ev->token = op->token;
+	ev->result = op->result;
+	ev->thread = op->thread;
+	ev->arg = op->kind;
+	ev->seq = 0;
+	ev->ctx = op->ctx;
+	if (op->kind == BLK_DISK)
+		ev->ctx.rip -= 2;          /* the syscall again (rax still its number) */
+	else if (op->kind != BLK_PAGE && op->kind != BLK_FPAGE)   /* (a fault: its rax stays) */
+		ev->ctx.rax = op->result;  /* the blocked syscall's return value */
+}
+
+/*
+ * A thread's wait holds no place in its VP's event queue while it waits:
+ * its EV_UNBLOCKED takes one when the wait completes, if one is free
+ * (EVQ_SPARE kept for EV_BLOCKED and signals). Else the completed kop
+ * itself waits on the VP's done list, in order, and upcall_return queues
+ * its event as places free (kop_post_done). So any number of a VP's
+ * threads may be blocked in the kernel at once -- a process-shared
+ * condition's hundreds of waiters -- bounded by the kops a space may
+ * have (MAXKOP_SPACE, charged as nkops), and the list costs no memory of
+ * its own: a done kop stays charged, on sp->kops, until its event is
+ * queued or its VP exits (kop_vp_cleanup). kop_lock held.
+ */
+static int post_unblocked(struct kop *op)
+{
+	struct event ev;
+	unblocked(op, &ev);
+	return event_post(op->vp, &ev, EVP_DONE);
+}
+
+static void defer(struct kop *op)
+{
+	struct vp *vp = op->vp;
+	op->mode = KOP_DONE;
+	op->dnext = 0;
+	if (!vp->done)
+		vp->done_tail = &vp->done;
+	*vp->done_tail = op;
+	vp->done_tail = &op->dnext;
+	if (READ_ONCE(vp->idle_wait))
+		vp_wake(vp);             /* (a full queue is never idle: belt and braces) */
+}
+
+/* Queue the EV_UNBLOCKED of vp's done waits while there is room: on
+   vp's way back to user mode (upcall_return), its own CPU. */
+void kop_post_done(struct vp *vp)
+{
+	spin_lock(&kop_lock);
+	while (vp->done && post_unblocked(vp->done) == 0) {
+		struct kop *op = vp->done;
+		vp->done = op->dnext;
+		space_unlink(op);
+		kop_free(op);
+	}
+	spin_unlock(&kop_lock);
+}
+
 /* Finish op with `result`; kop_lock held. */
 static void complete(struct kop *op, uint64_t result)
 {
@@ -166,23 +229,18 @@ static void complete(struct kop *op, uint64_t result)
 		vp_wake(vp);
 		return;
 	}
-	struct event ev = { .token = op->token, .result = result, .thread = op->thread };
 	if (op->mode == KOP_UTIMER) {
-		ev.type = EV_TIMER;
-		ev.token = op->arg;
-		ev.arg = op->wake_ns;
+		struct event ev = { .type = EV_TIMER, .token = op->arg, .result = result,
+				    .thread = op->thread, .arg = op->wake_ns };
 		vp->utimer = 0;
+		event_post(vp, &ev, EVP_RESERVED);   /* reserved when it was armed */
 	} else {
-		ev.type = EV_UNBLOCKED;
-		ev.arg = op->kind;
-		ev.ctx = op->ctx;
-		if (op->kind == BLK_DISK)
-			ev.ctx.rip -= 2;          /* the syscall again (rax still its number) */
-		else if (op->kind != BLK_PAGE && op->kind != BLK_FPAGE)   /* (a fault: its rax stays) */
-			ev.ctx.rax = result;      /* the blocked syscall's return value */
 		__atomic_fetch_add(&vp->pp->unblocks, 1, __ATOMIC_RELAXED);
+		if (vp->done || post_unblocked(op)) {
+			defer(op);           /* behind the others owed, in order */
+			return;
+		}
 	}
-	event_post(vp, &ev, EVP_RESERVED);   /* reserved when it started or was armed */
 	space_unlink(op);
 	kop_free(op);
 }
@@ -216,10 +274,11 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 	if (op->wake_ns && !immediate)
 		timer_insert(op);
 
-	/* Thread mode needs room for both its events, reserved now, so its
-	   EV_UNBLOCKED can never be refused. A VP whose queue has no room
-	   (a handler that does not drain its ring) blocks classically
-	   instead: it loses no event, and the call still returns. */
+	/* Thread mode needs a place for its EV_BLOCKED, not for the
+	   EV_UNBLOCKED to come (complete: a done list holds it when the
+	   queue is full). A VP whose queue has no room (a handler that does
+	   not drain its ring) blocks classically instead: it loses no
+	   event, and the call still returns. */
 	int thread_mode = 0;
 	if (!op->own && upcalls_on(vp, tf)) {
 		struct event ev;     /* the header only: EV_BLOCKED has no context */
@@ -544,6 +603,7 @@ void kop_vp_cleanup(struct vp *vp)
 		kop_free(op);      /* its reservations go with the VP */
 	}
 	vp->utimer = 0;
+	vp->done = 0;              /* (its done kops were freed with the rest) */
 	spin_unlock(&kop_lock);
 	shake();                   /* its kops gone, the VP not yet a zombie */
 }

@@ -356,19 +356,39 @@ uint64_t kop_next_deadline(struct cpu *c)
 	return c->next_timer;        /* racy read is safe: see sched_arm_timer */
 }
 
-/* Wake up to n futex waiters on key; returns how many. A private key (a
-   physical address, not a segment's or a shared file page's: fkey.c)
-   reaches only waiters of space sp:
-   private memory is never shared, but a waiter stays queued under its
-   frame's address after its space unmapped the page, and the frame may
-   go to another space, whose wakes must not reach it. */
+/* May a wake of key by sp reach op? A private key (a physical address,
+   not a segment's or a shared file page's: fkey.c) reaches only waiters
+   of space sp: private memory is never shared, but a waiter stays queued
+   under its frame's address after its space unmapped the page, and the
+   frame may go to another space, whose wakes must not reach it. */
+static int reaches(const struct kop *op, uint64_t key, struct space *sp)
+{
+	return op->fkey == key && ((key & (SEGKEY_TAG | FSHKEY_TAG)) || op->sp == sp);
+}
+
+/* Wake up to n futex waiters on key; returns how many. One waiter (a
+   semaphore's post, a mutex's unlock, a condition's signal) is the one
+   of highest priority (FUTEX_PRIO), the longest waiting (lowest token)
+   among equals, as POSIX asks of SCHED_FIFO waiters, whatever their
+   process: one walk of the bucket, as a wake of more takes. */
 int futex_wake_key(uint64_t key, int n, struct space *sp)
 {
 	int woken = 0;
 	spin_lock(&kop_lock);
+	if (n == 1) {
+		struct kop *best = 0;
+		for (struct kop *op = *fbucket(key); op; op = op->fnext)
+			if (reaches(op, key, sp) && (!best || op->prio > best->prio ||
+						     (op->prio == best->prio && op->token < best->token)))
+				best = op;
+		if (best) {
+			complete(best, 0);
+			woken = 1;
+		}
+	}
 	for (struct kop *op = *fbucket(key), *next; op && woken < n; op = next) {
 		next = op->fnext;
-		if (op->fkey == key && ((key & (SEGKEY_TAG | FSHKEY_TAG)) || op->sp == sp)) {
+		if (reaches(op, key, sp)) {
 			complete(op, 0);
 			woken++;
 		}

@@ -70,6 +70,7 @@ struct kop {
 	int mode;                    /* KOP_VP: the VP waits; KOP_THREAD: only the thread */
 	volatile int done;
 	int own;                     /* a VP's own_kop or timer_kop: never freed, not counted */
+	int prio;                    /* BLK_FUTEX: the waiter's priority (futex_wake_key) */
 	struct vp *vp;               /* who blocked */
 	struct space *sp;
 	uint64_t wake_ns;            /* completes then (0: no deadline) */

@@ -259,6 +259,7 @@ struct kop *kop_alloc(int kind);
 void kop_free(struct kop *op);
 long kop_wait(struct kop *op, struct trapframe *tf);
 void kop_expire(struct kop *op);
+void kop_post_done(struct vp *vp);
 void kop_timers(struct cpu *c, uint64_t now);
 uint64_t kop_next_deadline(struct cpu *c);
 int futex_wake_key(uint64_t key, int n, struct space *sp);
@@ -279,7 +280,7 @@ void timerq_remove(struct kop **root, struct kop *op);
 /* upcall.c */
 void ctx_from_tf(struct uctx *c, const struct trapframe *tf);
 int upcalls_on(struct vp *vp, const struct trapframe *tf);
-enum { EVP_RESERVED, EVP_START, EVP_ADMIT, EVP_ADVISORY, EVP_WAKE };   /* event_post's admission rules (upcall.c) */
+enum { EVP_RESERVED, EVP_START, EVP_ADMIT, EVP_ADVISORY, EVP_WAKE, EVP_DONE };   /* event_post's admission rules (upcall.c) */
 int event_reserve(struct vp *vp, int n);
 void event_unreserve(struct vp *vp, int n);
 int event_post(struct vp *vp, const struct event *ev, int how);
@@ -296,7 +297,7 @@ void intr_return(struct vp *vp, struct trapframe *tf);
    ring_head is the user's: only compared (upcall_return checks it). */
 static inline int upcall_due(const struct vp *vp)
 {
-	return vp->preempted | vp->evq_len | vp->wake_lost | (int)(vp->ring_tail ^ vp->ring_seen) |
+	return vp->preempted | vp->evq_len | vp->wake_lost | (vp->done != 0) | (int)(vp->ring_tail ^ vp->ring_seen) |
 	       (int)(READ_ONCE(vp->vpp->ring_head) ^ vp->ring_tail);
 }
 

@@ -153,6 +153,69 @@ static void page_arrived(struct kop *op)
 	op->arg = BLK_PAGE;
 }
 
+/* op's EV_UNBLOCKED: the thread's context, with the call's result. */
+static void unblocked(const struct kop *op, struct event *ev)
+{
+	ev->type = EV_UNBLOCKED;
+	ev->vp = 0;
+	ev->token = op->token;
+	ev->result = op->result;
+	ev->thread = op->thread;
+	ev->arg = op->kind;
+	ev->seq = 0;
+	ev->ctx = op->ctx;
+	if (op->kind == BLK_DISK)
+		ev->ctx.rip -= 2;          /* the syscall again (rax still its number) */
+	else if (op->kind != BLK_PAGE && op->kind != BLK_FPAGE)   /* (a fault: its rax stays) */
+		ev->ctx.rax = op->result;  /* the blocked syscall's return value */
+}
+
+/*
+ * A thread's wait holds no place in its VP's event queue while it waits:
+ * its EV_UNBLOCKED takes one when the wait completes, if one is free
+ * (EVQ_SPARE kept for EV_BLOCKED and signals). Else the completed kop
+ * itself waits on the VP's done list, in order, and upcall_return queues
+ * its event as places free (kop_post_done). So any number of a VP's
+ * threads may be blocked in the kernel at once -- a process-shared
+ * condition's hundreds of waiters -- bounded by the kops a space may
+ * have (MAXKOP_SPACE, charged as nkops), and the list costs no memory of
+ * its own: a done kop stays charged, on sp->kops, until its event is
+ * queued or its VP exits (kop_vp_cleanup). kop_lock held.
+ */
+static int post_unblocked(struct kop *op)
+{
+	struct event ev;
+	unblocked(op, &ev);
+	return event_post(op->vp, &ev, EVP_DONE);
+}
+
+static void defer(struct kop *op)
+{
+	struct vp *vp = op->vp;
+	op->mode = KOP_DONE;
+	op->dnext = 0;
+	if (!vp->done)
+		vp->done_tail = &vp->done;
+	*vp->done_tail = op;
+	vp->done_tail = &op->dnext;
+	if (READ_ONCE(vp->idle_wait))
+		vp_wake(vp);             /* (a full queue is never idle: belt and braces) */
+}
+
+/* Queue the EV_UNBLOCKED of vp's done waits while there is room: on
+   vp's way back to user mode (upcall_return), its own CPU. */
+void kop_post_done(struct vp *vp)
+{
+	spin_lock(&kop_lock);
+	while (vp->done && post_unblocked(vp->done) == 0) {
+		struct kop *op = vp->done;
+		vp->done = op->dnext;
+		space_unlink(op);
+		kop_free(op);
+	}
+	spin_unlock(&kop_lock);
+}
+
 /* Finish op with `result`; kop_lock held. */
 static void complete(struct kop *op, uint64_t result)
 {
@@ -169,23 +232,18 @@ static void complete(struct kop *op, uint64_t result)
 		vp_wake(vp);
 		return;
 	}
-	struct event ev = { .token = op->token, .result = result, .thread = op->thread };
 	if (op->mode == KOP_UTIMER) {
-		ev.type = EV_TIMER;
-		ev.token = op->arg;
-		ev.arg = op->wake_ns;
+		struct event ev = { .type = EV_TIMER, .token = op->arg, .result = result,
+				    .thread = op->thread, .arg = op->wake_ns };
 		vp->utimer = 0;
+		event_post(vp, &ev, EVP_RESERVED);   /* reserved when it was armed */
 	} else {
-		ev.type = EV_UNBLOCKED;
-		ev.arg = op->kind;
-		ev.ctx = op->ctx;
-		if (op->kind == BLK_DISK)
-			ev.ctx.rip -= 2;          /* the syscall again (rax still its number) */
-		else if (op->kind != BLK_PAGE && op->kind != BLK_FPAGE)   /* (a fault: its rax stays) */
-			ev.ctx.rax = result;      /* the blocked syscall's return value */
 		__atomic_fetch_add(&vp->pp->unblocks, 1, __ATOMIC_RELAXED);
+		if (vp->done || post_unblocked(op)) {
+			defer(op);           /* behind the others owed, in order */
+			return;
+		}
 	}
-	event_post(vp, &ev, EVP_RESERVED);   /* reserved when it started or was armed */
 	space_unlink(op);
 	kop_free(op);
 }
@@ -219,10 +277,11 @@ long kop_wait(struct kop *op, struct trapframe *tf)
 	if (op->wake_ns && !immediate)
 		timer_insert(op);
 
-	/* Thread mode needs room for both its events, reserved now, so its
-	   EV_UNBLOCKED can never be refused. A VP whose queue has no room
-	   (a handler that does not drain its ring) blocks classically
-	   instead: it loses no event, and the call still returns. */
+	/* Thread mode needs a place for its EV_BLOCKED, not for the
+	   EV_UNBLOCKED to come (complete: a done list holds it when the
+	   queue is full). A VP whose queue has no room (a handler that does
+	   not drain its ring) blocks classically instead: it loses no
+	   event, and the call still returns. */
 	int thread_mode = 0;
 	if (!op->own && upcalls_on(vp, tf)) {
 		struct event ev;     /* the header only: EV_BLOCKED has no context */
@@ -300,19 +359,39 @@ uint64_t kop_next_deadline(struct cpu *c)
 	return c->next_timer;        /* racy read is safe: see sched_arm_timer */
 }
 
-/* Wake up to n futex waiters on key; returns how many. A private key (a
-   physical address, not a segment's or a shared file page's: fkey.c)
-   reaches only waiters of space sp:
-   private memory is never shared, but a waiter stays queued under its
-   frame's address after its space unmapped the page, and the frame may
-   go to another space, whose wakes must not reach it. */
+/* May a wake of key by sp reach op? A private key (a physical address,
+   not a segment's or a shared file page's: fkey.c) reaches only waiters
+   of space sp: private memory is never shared, but a waiter stays queued
+   under its frame's address after its space unmapped the page, and the
+   frame may go to another space, whose wakes must not reach it. */
+static int reaches(const struct kop *op, uint64_t key, struct space *sp)
+{
+	return op->fkey == key && ((key & (SEGKEY_TAG | FSHKEY_TAG)) || op->sp == sp);
+}
+
+/* Wake up to n futex waiters on key; returns how many. One waiter (a
+   semaphore's post, a mutex's unlock, a condition's signal) is the one
+   of highest priority (FUTEX_PRIO), the longest waiting (lowest token)
+   among equals, as POSIX asks of SCHED_FIFO waiters, whatever their
+   process: one walk of the bucket, as a wake of more takes. */
 int futex_wake_key(uint64_t key, int n, struct space *sp)
 {
 	int woken = 0;
 	spin_lock(&kop_lock);
+	if (n == 1) {
+		struct kop *best = 0;
+		for (struct kop *op = *fbucket(key); op; op = op->fnext)
+			if (reaches(op, key, sp) && (!best || op->prio > best->prio ||
+						     (op->prio == best->prio && op->token < best->token)))
+				best = op;
+		if (best) {
+			complete(best, 0);
+			woken = 1;
+		}
+	}
 	for (struct kop *op = *fbucket(key), *next; op && woken < n; op = next) {
 		next = op->fnext;
-		if (op->fkey == key && ((key & (SEGKEY_TAG | FSHKEY_TAG)) || op->sp == sp)) {
+		if (reaches(op, key, sp)) {
 			complete(op, 0);
 			woken++;
 		}
@@ -547,6 +626,7 @@ void kop_vp_cleanup(struct vp *vp)
 		kop_free(op);      /* its reservations go with the VP */
 	}
 	vp->utimer = 0;
+	vp->done = 0;              /* (its done kops were freed with the rest) */
 	spin_unlock(&kop_lock);
 	shake();                   /* its kops gone, the VP not yet a zombie */
 }

@@ -66,12 +66,14 @@ int upcalls_on(struct vp *vp, const struct trapframe *tf)
 /*
  * Admission. A VP's kernel queue is a fixed ring of EVQ_SIZE events, so a
  * post never allocates and never fails for lack of memory. Room is
- * promised ahead to the events of operations the VP starts, which are
- * then posted with EVP_RESERVED and cannot fail:
- *  - a thread-mode blocking op posts its EV_BLOCKED with EVP_START,
- *    admitted only with room for its EV_UNBLOCKED too, which stays
- *    reserved (kop_wait blocks the VP classically if there is none);
- *  - an armed user timer reserves its EV_TIMER (event_reserve).
+ * promised ahead only to an armed user timer's EV_TIMER (event_reserve,
+ * posted with EVP_RESERVED: it cannot fail). A thread-mode blocking op
+ * posts its EV_BLOCKED with EVP_START, admitted while any place is free
+ * (kop_wait blocks the VP classically if none is); its EV_UNBLOCKED
+ * comes with EVP_DONE, admitted while EVQ_SPARE places stay free for
+ * those and signals: refused, the completed kop waits on the VP's done
+ * list (kop.c), so a waiting thread holds no place, and any number of
+ * them may wait at once (up to MAXKOP_SPACE, charged).
  * Signals (EVP_ADMIT) are admitted only while room remains beyond the
  * reservations, else -EAGAIN. Warnings and preemption notices
  * (EVP_ADVISORY) are dropped when there is no room, and counted in the
@@ -101,7 +103,8 @@ void event_unreserve(struct vp *vp, int n)
 }
 
 /* Queue ev for vp under the admission rule `how` (EVP_*). Returns 0, or
-   -EAGAIN when a signal or an advisory event finds no room. */
+   -EAGAIN when a signal, an EV_BLOCKED, an EV_UNBLOCKED or an advisory
+   event finds no room. */
 int event_post(struct vp *vp, const struct event *ev, int how)
 {
 	/* Every event (signal, timer, completion, preemption) comes through
@@ -112,14 +115,9 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 	spin_lock(&vp->evlock);
 	if (how == EVP_RESERVED && vp->ev_reserved > 0)
 		vp->ev_reserved--;        /* the room promised to it */
-	else if (how == EVP_START) {
-		/* EV_BLOCKED: admitted with room for its EV_UNBLOCKED too,
-		   which stays reserved (one lock round for both). */
-		if (vp->evq_len + vp->ev_reserved + 2 > EVQ_SIZE) {
-			spin_unlock(&vp->evlock);
-			return -EAGAIN;
-		}
-		vp->ev_reserved++;
+	else if (how == EVP_DONE && vp->evq_len + vp->ev_reserved + EVQ_SPARE >= EVQ_SIZE) {
+		spin_unlock(&vp->evlock);    /* the caller keeps it (kop.c's done list) */
+		return -EAGAIN;
 	} else if (how == EVP_RESERVED && memcheck) {
 		/* a reservation went missing: a kernel bug, caught in test builds */
 		panic("event_post: event type %d without its reservation", ev->type);
@@ -136,7 +134,7 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 		return 0;
 	} else if (vp->evq_len + vp->ev_reserved >= EVQ_SIZE) {
 		spin_unlock(&vp->evlock);
-		if (how != EVP_ADMIT)     /* advisory (or, by a kernel bug, unreserved) */
+		if (how != EVP_ADMIT && how != EVP_START)   /* advisory (or, by a kernel bug, unreserved) */
 			__atomic_fetch_add(&vp->pp->events_dropped, 1, __ATOMIC_RELAXED);
 		return -EAGAIN;
 	}
@@ -198,6 +196,8 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 		event_post(vp, &ev, EVP_ADVISORY);
 	}
 	uint64_t entry = READ_ONCE(p->upcall_entry);
+	if (vp->done && entry)
+		kop_post_done(vp);       /* completions owed, as places free */
 	if (!entry) {                /* classic VP: nothing to deliver to */
 		if (vp->evq_len)
 			intr_return(vp, tf);   /* unless it takes interrupts (intr.c) */
@@ -234,7 +234,7 @@ void upcall_return(struct vp *vp, struct trapframe *tf)
 				vp->evq_len--;
 			}
 		}
-		more = vp->evq_len != 0;
+		more = vp->evq_len != 0 || vp->done;
 		spin_unlock(&vp->evlock);
 		p->ring_tail = vp->ring_tail;
 	}
@@ -271,7 +271,7 @@ long sys_vp_idle(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uin
 	(void)a, (void)b, (void)c, (void)d, (void)e, (void)f;
 	struct vp *vp = myvp();
 	spin_lock(&vp->evlock);
-	if (vp->evq_len || vp->wake_lost || vp->ring_tail != READ_ONCE(vp->vpp->ring_head) ||
+	if (vp->evq_len || vp->wake_lost || vp->done || vp->ring_tail != READ_ONCE(vp->vpp->ring_head) ||
 	    vp->space->state != SP_ALIVE) {
 		spin_unlock(&vp->evlock);
 		return 0;

@@ -20,6 +20,7 @@
    posting an event never allocates (upcall.c has the admission rule). */
 #define EVQ_SIZE     128
 #define EVQ_PAGES    ((EVQ_SIZE * sizeof(struct event) + PGSIZE - 1) / PGSIZE)
+#define EVQ_SPARE    16         /* places a completion leaves free, for EV_BLOCKED and signals */
 #define MAXKOP_SPACE 1024      /* outstanding blocking ops per space (a VP's timer is its own) */
 /* Child spaces per space still in the table (-EAGAIN past it): half the
    table, so one process may fork 100 from signal handlers before it
@@ -61,13 +62,15 @@ struct segmap {                  /* a space's mapping of a segment (space lock) 
 
 /* A blocking operation (kop.c): sleep, simulated I/O, futex wait, a
    demand-zero page fault with latency, or a user timer. */
-enum { KOP_VP, KOP_THREAD, KOP_UTIMER };
+enum { KOP_VP, KOP_THREAD, KOP_UTIMER, KOP_DONE };   /* KOP_DONE: a thread's, completed,
+							      its EV_UNBLOCKED not yet queued */
 struct kop {
 	uint64_t token;
 	int kind;                    /* BLK_* or 0 for a user timer */
 	int mode;                    /* KOP_VP: the VP waits; KOP_THREAD: only the thread */
 	volatile int done;
 	int own;                     /* a VP's own_kop or timer_kop: never freed, not counted */
+	int prio;                    /* BLK_FUTEX: the waiter's priority (futex_wake_key) */
 	struct vp *vp;               /* who blocked */
 	struct space *sp;
 	uint64_t wake_ns;            /* completes then (0: no deadline) */
@@ -78,6 +81,7 @@ struct kop {
 	uint64_t fpin;               /* a shared file page's frame held while it waits (fkey.c), or 0 */
 	struct kop *pnext, **pprev;  /* a pipe's waiters (pipe.c) or a file's locks' (flock.c), as the futex queue */
 	struct kop *snext;           /* space->kops */
+	struct kop *dnext;           /* its VP's done list (KOP_DONE, kop_lock) */
 	uint64_t result, thread, arg;   /* arg: SYS_lock_wait's, the pid whose record lock it waits on (flock.c) */
 	union {                      /* (one word: a futex wait is no fault; kop_init's memset stays as long) */
 		uint64_t fault_va;   /* BLK_PAGE, BLK_FPAGE: the faulting address */
@@ -136,6 +140,8 @@ struct vp {
 	uint32_t ring_seen;          /* ring_tail when it last returned to user mode */
 	int idle_wait;               /* blocked in SYS_vp_idle until an event */
 	int wake_lost;               /* an EV_WAKE found the queue full: owe an EV_WAKE(0) (evlock) */
+	struct kop *done, **done_tail;   /* thread waits completed while its queue was full, in
+					    order (kop_lock; kop.c): their EV_UNBLOCKED is owed */
 	int preempted;               /* post EV_PREEMPTED when it next runs */
 	int probation;               /* quanta left without warnings: it ignored one (warn.c) */
 	int honor_streak;            /* warnings honored in a row, up to WARN_FORGIVE */

@@ -235,7 +235,8 @@ static inline __attribute__((always_inline)) long futex_wait(uint64_t a0, uint64
 		kop_free(op);
 		return r;
 	}
-	if (rt) {                        /* (under kop_lock, as a clock set's wake-up) */
+	op->prio = rt >> 8;              /* (0 but from futex_wait_cut) */
+	if (rt & 1) {                    /* (under kop_lock, as a clock set's wake-up) */
 		op->wake_ns = rt_boot_ns(a2, now_ns());
 		rt_wait_add(op);
 	} else if (a2)
@@ -267,7 +268,7 @@ static long cut_ok(uint64_t cut)
 long sys_futex_wait_cut(ARGS)
 {
 	UNUSED();
-	long r = a5 > 1 ? -EINVAL : cut_ok(a3);
+	long r = a5 & ~(1 | FUTEX_PRIO(0xff)) ? -EINVAL : cut_ok(a3);
 	return r ? r : futex_wait(a0, a1, a2, a3, a4, (int)a5);
 }
 

@@ -26,8 +26,21 @@
 #include <animart/sys.h>
 #include <animart/clock.h>
 #include <animart/intr.h>
+#include <animart/pkg.h>
+#include "pt.h"
 #include "pwait.h"
 #include "pshared.h"
+
+extern const struct pkg *posix_pkg;
+
+/* t's priority for the kernel's futex wake, which takes the highest
+   waiter first, whatever its process (FUTEX_PRIO): the POSIX priority
+   where the package orders threads by it (prio), else 0, so the
+   longest waiting goes first. */
+static uint64_t wprio(struct thread *t)
+{
+	return posix_pkg && (posix_pkg->attrs & PKG_ATTR_PRIO) ? FUTEX_PRIO(pt_of(t)->prio & 0xff) : 0;
+}
 
 #define B MX_TYPED                   /* a pshared mutex's word: B free, B+1 held, B+2 maybe waiters */
 
@@ -84,7 +97,7 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 					     __ATOMIC_ACQUIRE)) {
 		if (!((cancel & PW_CANCEL) && pcancel_pending()) && !psig_due(t))
 			r = intr_waited(syscall6(SYS_futex_wait_cut, (long)w, v, (long)rel, (long)&t->park,
-						 PARK_KWAIT, rt));
+						 PARK_KWAIT, (long)(rt | wprio(t))));
 		s = PARK_KWAIT;              /* (else a cut set RUN) */
 		__atomic_compare_exchange_n(&t->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE);
 	} else                           /* a permit: taken (thread_park_commit's reason) */

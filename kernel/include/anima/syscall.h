@@ -115,7 +115,11 @@
                                SYS_wait_cut(cut) while it waited; cut 4-aligned user memory (-EINVAL,
                                -EFAULT). How a thread's process-shared wait is ended for a signal or a
                                cancel (ulib/pthread/pshared.c). rt 1: the third argument is a
-                               CLOCK_REALTIME time, as SYS_futex_wait_rt's; rt > 1: -EINVAL */
+                               CLOCK_REALTIME time, as SYS_futex_wait_rt's. rt's bits 8-15: the
+                               waiter's priority (FUTEX_PRIO, 0-255): a SYS_futex_wake of one
+                               waiter takes the highest, the longest waiting among equals (so
+                               across processes); other bits set: -EINVAL */
+#define FUTEX_PRIO(p)   ((uint64_t)(p) << 8)
 #define SYS_wait_cut    53  /* (uint32_t *cut) -> how many of the caller's space's SYS_futex_wait_cut waits
                                on that cut word it ended with -EINTR; -EINVAL unaligned, -EFAULT not
                                user memory. Another space's waits are never reached */

@@ -1067,12 +1067,15 @@ static void do_futex_wait(struct fz *f)
 	}
 	/* With a cut word (any address: an unaligned one must be -EINVAL) that
 	   another VP's SYS_wait_cut may name (do_futex_wake); the time relative
-	   (rt 0), a CLOCK_REALTIME one (rt 1) or an rt past 1 (-EINVAL) */
+	   (rt bit 0 clear), a CLOCK_REALTIME one (bit 0 set), a waiter's priority in bits
+	   8-15 (FUTEX_PRIO), any other bit -EINVAL */
 	long cut = rand_below(&f->st, 4) ? futex_addr(f) + (long)rand_below(&f->st, 2) * 2 : rand_arg(f);
 	long cv = rand_below(&f->st, 2) ? (long)rand_below(&f->st, 3) : rand_arg(f);
 	long rt = rand_below(&f->st, 8) ? (long)rand_below(&f->st, 2) : rand_arg(f);
-	long when = rt == 1 ? rt_soon(f) : 1 + short_ns(f);
-	int bad = cut % 4 != 0 || (uint64_t)rt > 1;
+	if (rand_below(&f->st, 4) == 0)           /* a waiter's priority, bits 8-15 */
+		rt |= (long)FUTEX_PRIO(rand_below(&f->st, 256));
+	long when = (rt & 1) ? rt_soon(f) : 1 + short_ns(f);
+	int bad = cut % 4 != 0 || ((uint64_t)rt & ~(uint64_t)(1 | FUTEX_PRIO(0xff)));
 	filed(f, K_futex_wait, SYS_futex_wait_cut, syscall6(SYS_futex_wait_cut, a, v, when, cut, cv, rt),
 	      a, v, when, cut, bad, -EINVAL);
 }

@@ -7,7 +7,8 @@
  * value, disarming; timer_create with SIGEV_SIGNAL (si_code SI_TIMER and
  * si_value in an SA_SIGINFO handler), SIGEV_THREAD (the function in
  * another thread, with the value), SIGEV_NONE, TIMER_ABSTIME on both
- * clocks, disarm with 0, overruns counted while the signal is blocked,
+ * clocks, disarm with 0, overruns counted while the signal is blocked
+ * (and, for a 1 us timer, all of them, at almost no processor time),
  * sigwait taking SIGALRM in a thread when every thread blocks it, and
  * bad calls (EINVAL for bad clocks, sigevents, times, deleted and forged
  * timers). `timers watchdog`: alarm(1) with SIGALRM's default action
@@ -290,6 +291,54 @@ static void test_overrun(void)
 	pthread_sigmask(SIG_SETMASK, &old, 0);
 }
 
+static long long clock_ns(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A 1 us periodic timer whose signal stays blocked while the program
+   sleeps 300 ms: its overruns are the periods that ended before the
+   signal was taken, all of them (the count is of the taking, not of
+   some earlier look), and waiting for the taking costs the process
+   next to no processor time (it used to be a whole processor). */
+static void test_overrun_parked(void)
+{
+	sigset_t s, old;
+	sigemptyset(&s);
+	sigaddset(&s, SIGURG);
+	pthread_sigmask(SIG_BLOCK, &s, &old);
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGURG };
+	timer_t t;
+	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &t) == 0);
+	const long long p = 1000;
+	struct itimerspec v = { .it_value = { 0, p }, .it_interval = { 0, p } };
+	long long c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID), a0 = clock_ns(CLOCK_MONOTONIC);
+	CHECK(timer_settime(t, 0, &v, 0) == 0);
+	long long a1 = clock_ns(CLOCK_MONOTONIC);
+	for (long long end = mono_ms() + 300; mono_ms() < end;)
+		sleep_ms(10);
+	long long m1 = clock_ns(CLOCK_MONOTONIC), c1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	siginfo_t si;
+	struct timespec lim = { 2, 0 };
+	CHECK(sigtimedwait(&s, &si, &lim) == SIGURG);
+	long long m2 = clock_ns(CLOCK_MONOTONIC);
+	/* the first expiry is in [a0 + p, a1 + p], the taking in [m1, m2] */
+	long long lo = (m1 - a1 - p) / p, hi = (m2 - a0 - p) / p;
+	CHECK(si.si_overrun >= lo && si.si_overrun <= hi);
+	CHECK(timer_getoverrun(t) == si.si_overrun);
+	CHECK((c1 - c0) * 3 < m1 - a0);
+	if (si.si_overrun < lo || si.si_overrun > hi || (c1 - c0) * 3 >= m1 - a0)
+		printf("timers: overrun %d, want %lld..%lld; %lld ms of CPU in %lld ms\n",
+		       si.si_overrun, lo, hi, (c1 - c0) / 1000000, (m1 - a0) / 1000000);
+	/* armed again: the next period sends again (SIGURG, whose default
+	   is to ignore it: one sent as the timer goes is no harm) */
+	CHECK(sigtimedwait(&s, &si, &lim) == SIGURG);
+	CHECK(timer_delete(t) == 0);
+	pthread_sigmask(SIG_SETMASK, &old, 0);
+}
+
 /* ---- SIGEV_THREAD ---- */
 
 static sem_t fired;
@@ -450,6 +499,7 @@ int main(int argc, char **argv)
 	test_itimer();
 	test_signal();
 	test_overrun();
+	test_overrun_parked();
 	test_thread();
 	test_sigwait();
 	test_bad();

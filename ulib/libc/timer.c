@@ -26,7 +26,8 @@
  * by a handler or a sigwait) sends no second one: its expiries count as
  * overruns until the signal is taken (__timer_taken), then timer_getoverrun
  * and si_overrun report them. Expiries the thread itself was late for
- * count the same way. Such a periodic timer is parked meanwhile: the
+ * count the same way. Such a periodic timer is parked meanwhile (one on
+ * a monotonic clock: a realtime one's periods follow a set clock): the
  * timer thread no longer wakes for it, and the taking counts the periods
  * that passed and arms it again (as Linux does). Woken every period
  * instead, a short one (the public suite's timer_getoverrun 2-3: 2 ns)
@@ -204,7 +205,10 @@ static int expire(struct ptimer *t, uint64_t now, struct notify *n)
 	*n = (struct notify){ .t = t, .id = id_of(t), .ev = t->ev };
 	switch (t->ev.sigev_notify) {
 	case SIGEV_SIGNAL:
-		t->parked = t->due != 0;     /* until the signal is taken */
+		/* until the signal is taken; not one on the realtime clock,
+		   whose periods follow a set clock (the thread converts it
+		   at each look): that one still counts them as they end */
+		t->parked = t->due != 0 && !t->rt_due;
 		if (t->sent) {
 			add_overrun(&t->overrun, missed + 1);
 			return 0;

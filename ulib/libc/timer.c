@@ -151,19 +151,21 @@ static void *notify_thread(void *arg)
 	return 0;
 }
 
-static void do_notify(struct notify *n)
+/* Do what an expiry does; 1 if the timer thread must look at the
+   timers again before it sleeps (a discarded signal unparked one). */
+static int do_notify(struct notify *n)
 {
 	if (n->ev.sigev_notify == SIGEV_SIGNAL) {
 		struct thread *m = __pt_main_hold();   /* main cannot exit meanwhile */
 		int sent = __sig_post_timer(m, n->ev.sigev_signo, n->ev.sigev_value, n->id);
 		__pt_main_release();
 		if (!sent) {                 /* ignored: nothing pending to wait for */
-			spin_lock(&lk);      /* (this thread looks at it again next) */
+			spin_lock(&lk);
 			if (lookup((unsigned)n->id))
 				n->t->sent = n->t->parked = n->t->overrun = 0;
 			spin_unlock(&lk);
 		}
-		return;
+		return !sent;
 	}
 	/* SIGEV_THREAD: a new thread per expiry, as POSIX says */
 	struct thread_start *s = malloc(sizeof *s);
@@ -176,7 +178,7 @@ static void do_notify(struct notify *n)
 	spin_unlock(&lk);
 	if (!ok || !s) {
 		free(s);
-		return;
+		return 0;
 	}
 	*s = (struct thread_start){ n->ev.sigev_notify_function, n->ev.sigev_value };
 	if (pthread_create(&th, &a, notify_thread, s)) {
@@ -186,6 +188,7 @@ static void do_notify(struct notify *n)
 			n->t->overrun_last++;
 		spin_unlock(&lk);
 	}
+	return 0;
 }
 
 static void add_overrun(int *o, uint64_t n)
@@ -256,13 +259,16 @@ static void *timer_thread(void *arg)
 				t->rt_due = rt && t->due && base + t->due < DL_REALTIME ? base + t->due : 0;
 			}
 			rt |= t->rt_due != 0;
-			if (t->due && t->due < next)
+			if (t->due && !t->parked && t->due < next)   /* (parked: the taking wakes it) */
 				next = t->due;
 		}
 		sleep_to = next;
 		spin_unlock(&lk);
+		int again = 0;
 		for (int i = 0; i < n; i++)
-			do_notify(&todo[i]);
+			again |= do_notify(&todo[i]);
+		if (again)                   /* (its due was not in next) */
+			continue;
 		/* With a realtime timer armed, sleep to the same instant as a
 		   CLOCK_REALTIME time (<animart/clock.h>): a clock set wakes
 		   the thread, which converts every such timer again. */

@@ -95,7 +95,7 @@ def test_ptest_on_det(boot, pkg, smp):
 # one's own test's minimum of checks (test_atomics.py, ...).
 PROGRAMS = [("atomics", 45), ("c11thr", 110), ("discard", 39), ("forkposix", 27),
             ("mprot", 50), ("pipes", 105), ("portcompat", 330), ("bigstack", 260),
-            ("timers", 117), ("uctx", 34)]
+            ("timers", 128), ("uctx", 34)]
 
 
 # det=par runs them too but for those that test what its model leaves out

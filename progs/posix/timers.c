@@ -7,7 +7,9 @@
  * value, disarming; timer_create with SIGEV_SIGNAL (si_code SI_TIMER and
  * si_value in an SA_SIGINFO handler), SIGEV_THREAD (the function in
  * another thread, with the value), SIGEV_NONE, TIMER_ABSTIME on both
- * clocks, disarm with 0, overruns counted while the signal is blocked,
+ * clocks, disarm with 0, overruns counted while the signal is blocked
+ * (and, for a 1 us timer, all of them, at almost no processor time),
+ * a default-ignored signal (SIGURG) discarded without stopping its timer,
  * sigwait taking SIGALRM in a thread when every thread blocks it, and
  * bad calls (EINVAL for bad clocks, sigevents, times, deleted and forged
  * timers). `timers watchdog`: alarm(1) with SIGALRM's default action
@@ -94,6 +96,7 @@ static void test_itimer(void)
 	signal(SIGALRM, on_alrm);
 	struct itimerval v = { .it_interval = { 0, 20000 }, .it_value = { 0, 20000 } }, g, old;
 	alrm = 0;
+	long long t0 = mono_ms();       /* (before the arming: ticks may come before the checks end) */
 	CHECK(setitimer(ITIMER_REAL, &v, &old) == 0);
 	CHECK(!timerisset(&old.it_value) && !timerisset(&old.it_interval));
 	CHECK(getitimer(ITIMER_REAL, &g) == 0);
@@ -102,7 +105,7 @@ static void test_itimer(void)
 	/* periodic: 10 ticks come, however long a loaded host makes them
 	   take (a fixed 600 ms window once held only 9), and no more than
 	   the 20 ms periods that passed allow */
-	long long t0 = mono_ms(), end = t0 + 10000;
+	long long end = t0 + 10000;
 	while (alrm < 10 && mono_ms() < end)
 		sleep_ms(5);
 	int n = alrm;
@@ -287,6 +290,66 @@ static void test_overrun(void)
 	/* taken: the next expiry sends again */
 	CHECK(sigtimedwait(&s, &si, &lim) == SIGUSR2);
 	CHECK(timer_delete(t) == 0);
+	/* one sent after that taking stays pending past the delete (POSIX):
+	   unblocked, its default action would end the program */
+	struct timespec none = { 0, 0 };
+	sigtimedwait(&s, &si, &none);
+	pthread_sigmask(SIG_SETMASK, &old, 0);
+}
+
+static long long clock_ns(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A 1 us periodic timer whose signal stays blocked while the program
+   sleeps 300 ms: its overruns are the periods that ended before the
+   signal was taken, all of them (the count is of the taking, not of
+   some earlier look), and waiting for the taking costs the process
+   next to no processor time beyond what the sleeps cost alone (it used
+   to be a whole processor). */
+static void test_overrun_parked(void)
+{
+	sigset_t s, old;
+	sigemptyset(&s);
+	sigaddset(&s, SIGURG);
+	pthread_sigmask(SIG_BLOCK, &s, &old);
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGURG };
+	timer_t t;
+	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &t) == 0);
+	const long long p = 1000;
+	struct itimerspec v = { .it_value = { 0, p }, .it_interval = { 0, p } };
+	/* what the same sleep costs with no timer (det=par's fences commit
+	   pages: milliseconds each under emulation, so one long sleep, not
+	   thirty short ones) */
+	long long b0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	for (long long end = mono_ms() + 300, left; (left = end - mono_ms()) > 0;)
+		sleep_ms(left);
+	long long base = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - b0;
+	long long c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID), a0 = clock_ns(CLOCK_MONOTONIC);
+	CHECK(timer_settime(t, 0, &v, 0) == 0);
+	long long a1 = clock_ns(CLOCK_MONOTONIC);
+	for (long long end = mono_ms() + 300, left; (left = end - mono_ms()) > 0;)
+		sleep_ms(left);
+	long long m1 = clock_ns(CLOCK_MONOTONIC), c1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	siginfo_t si;
+	struct timespec lim = { 2, 0 };
+	CHECK(sigtimedwait(&s, &si, &lim) == SIGURG);
+	long long m2 = clock_ns(CLOCK_MONOTONIC);
+	/* the first expiry is in [a0 + p, a1 + p], the taking in [m1, m2] */
+	long long lo = (m1 - a1 - p) / p, hi = (m2 - a0 - p) / p;
+	CHECK(si.si_overrun >= lo && si.si_overrun <= hi);
+	CHECK(timer_getoverrun(t) == si.si_overrun);
+	CHECK((c1 - c0 - base) * 3 < m1 - a0);
+	if (si.si_overrun < lo || si.si_overrun > hi || (c1 - c0 - base) * 3 >= m1 - a0)
+		printf("timers: overrun %d, want %lld..%lld; %lld ms of CPU in %lld ms (%lld without a timer)\n",
+		       si.si_overrun, lo, hi, (c1 - c0) / 1000000, (m1 - a0) / 1000000, base / 1000000);
+	/* armed again: the next period sends again (SIGURG, whose default
+	   is to ignore it: one sent as the timer goes is no harm) */
+	CHECK(sigtimedwait(&s, &si, &lim) == SIGURG);
+	CHECK(timer_delete(t) == 0);
 	pthread_sigmask(SIG_SETMASK, &old, 0);
 }
 
@@ -328,6 +391,30 @@ static void test_thread(void)
 			break;
 	CHECK(n == 3);
 	CHECK(timer_delete(t) == 0);
+}
+
+/* A timer's signal whose default action is to ignore it (SIGURG), not
+   blocked: each expiry is discarded (Linux's rule), and the timer goes
+   on: once the program blocks it, the next expiry waits for sigwait.
+   A discarded one was taken for sent, so the timer never sent again. */
+static void test_dfl_ignored(void)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGURG };
+	timer_t t;
+	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &t) == 0);
+	struct itimerspec v = { .it_value = { 0, 10000000 }, .it_interval = { 0, 10000000 } };
+	CHECK(timer_settime(t, 0, &v, 0) == 0);
+	for (long long end = mono_ms() + 100; mono_ms() < end;)
+		sleep_ms(10);
+	sigset_t s, old;
+	sigemptyset(&s);
+	sigaddset(&s, SIGURG);
+	pthread_sigmask(SIG_BLOCK, &s, &old);
+	siginfo_t si;
+	struct timespec lim = { 2, 0 };
+	CHECK(sigtimedwait(&s, &si, &lim) == SIGURG && si.si_code == SI_TIMER);
+	CHECK(timer_delete(t) == 0);
+	pthread_sigmask(SIG_SETMASK, &old, 0);
 }
 
 /* ---- sigwait takes SIGALRM when every thread blocks it ---- */
@@ -450,7 +537,9 @@ int main(int argc, char **argv)
 	test_itimer();
 	test_signal();
 	test_overrun();
+	test_overrun_parked();
 	test_thread();
+	test_dfl_ignored();
 	test_sigwait();
 	test_bad();
 	printf("@result {\"name\": \"timers\", \"checks\": %d, \"failures\": %d}\n", checks, failures);

@@ -142,9 +142,11 @@ static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 		*pp = d;
 	}
 	/* A service thread woken early (an arming moved its deadline
-	   closer): it must get a turn though the holder only computes. Next,
-	   and the VP's timer now has the holder yield (intr_run). */
-	if (why == RQ_UNBLOCK && service(t)) {
+	   closer), or whose deadline passed as it blocked (fire_real: its
+	   park was cancelled): it must get a turn though the holder only
+	   computes. Next, and the VP's timer now has the holder yield
+	   (intr_run). */
+	if (service(t) && (why == RQ_UNBLOCK || (why == RQ_YIELD && dthr_of(t)->fired))) {
 		rtq_push(&urgent, t, 0);
 		rt_due_arm(now_ns());
 		return 0;
@@ -201,8 +203,9 @@ static int real_due(void)
 
 /* That waiter, taken off rtimed with its time up (fire's twin, on real
    time; not counted in st: its timing is not the program's). The VP's
-   timer then goes to the next one's deadline. */
-static struct uthread *fire_real(void)
+   timer then goes to the next one's deadline. `blocking`: the thread in
+   rt_block, which asks pick() before it parks (0 from nobody()). */
+static struct uthread *fire_real(struct thread *blocking)
 {
 	struct dthr *d = rtimed;
 	int expect = PARK_PARKED;
@@ -212,8 +215,19 @@ static struct uthread *fire_real(void)
 	if (rtimed)
 		rt_due_arm(rtimed->real);
 	if (!__atomic_compare_exchange_n(&d->t->t.park, &expect, PARK_RUN, 0,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		/* Not parked yet: the very thread blocking now, its deadline
+		   passed on the way (a timer due within microseconds). A
+		   permit, so its park does not commit and it runs again, timed
+		   out (urgent: enqueue). Dropped, it slept with no deadline,
+		   and the timer thread never woke again. */
+		expect = PARK_RUN;
+		if (&d->t->t == blocking &&
+		    __atomic_compare_exchange_n(&d->t->t.park, &expect, PARK_PERMIT, 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			d->fired = 1;
 		return 0;
+	}
 	d->fired = 1;
 	return d->t;
 }
@@ -257,7 +271,7 @@ static struct uthread *nobody(void)
 	for (;;) {
 		struct uthread *t;
 		if (real_due()) {
-			if ((t = fire_real()))
+			if ((t = fire_real(0)))
 				return t;
 			continue;
 		}
@@ -319,7 +333,7 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 		st.yields++;
 	}
 	while (!t && real_due())
-		t = fire_real();
+		t = fire_real(cur ? 0 : (struct thread *)v->vpp->current_thread);
 	if (!t)
 		t = take_urgent(v);
 	while (!t && timed && timed->deadline <= ticks)

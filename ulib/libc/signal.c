@@ -326,9 +326,16 @@ void __sig_thread_exit(void)
    an exit with 128 + sig: confproc's abort and raise checks); a boot
    program, whose status only the harness reads, ends as a shell would
    show it (128 + sig). */
+/* Signals whose default action is to ignore them (in a process that
+   runs: SIGCONT's continuing is the kernel's). */
+static int dfl_ignores(int sig)
+{
+	return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH;
+}
+
 static void default_action(int sig, const siginfo_t *si)
 {
-	if (sig == SIGCHLD || sig == SIGCONT || sig == SIGURG || sig == SIGWINCH)
+	if (dfl_ignores(sig))
 		return;
 	if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
 		syscall1(SYS_sigdie, sig);   /* the kernel stops the process; back once continued */
@@ -845,7 +852,7 @@ void __sig_post(struct thread *t, int sig)
    stays pending for the program, for the first thread that unblocks it
    or waits for it (sigwait). main is 0 once main exited; the caller
    keeps it from exiting meanwhile (__pt_main_hold). 0 if the signal is
-   ignored (discarded), else 1: __timer_taken(timer) follows once some
+   ignored (discarded: SIG_IGN, or a default that ignores it, unblocked), else 1: __timer_taken(timer) follows once some
    thread takes it. */
 int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer);
 int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer)
@@ -855,11 +862,18 @@ int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer)
 		spin_unlock(&lk);
 		return 0;
 	}
-	from_timer[sig].timer = timer;
-	from_timer[sig].value = v;
 	struct sigthr *s = main ? find_slot(key_of(main)) : 0;
 	int to_main = main && !(s && (s->mask & BIT(sig)));
 	struct thread *to = to_main ? main : willing_of(sig, 0);
+	/* Its default action ignores it and the thread it goes to does not
+	   block it: discarded now, as Linux does, so the timer may send
+	   again (taken for sent, it never did: nobody takes it) */
+	if (to && acts[sig].sa_handler == SIG_DFL && dfl_ignores(sig)) {
+		spin_unlock(&lk);
+		return 0;
+	}
+	from_timer[sig].timer = timer;
+	from_timer[sig].value = v;
 	if (!to) {
 		proc_pending |= BIT(sig);
 		thread_proc_sigs = 1;

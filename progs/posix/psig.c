@@ -70,10 +70,15 @@ static void await(volatile int *n, int want)
 		sigsuspend(&none);
 }
 
+/* (Our handlers have no SA_RESTART: a signal that comes during the
+   wait ends it with EINTR, as on Linux, so wait again.) */
 static int status_of(pid_t c)
 {
 	int st = -1;
-	return waitpid(c, &st, 0) == c ? st : -1;
+	pid_t r;
+	while ((r = waitpid(c, &st, 0)) < 0 && errno == EINTR)
+		;
+	return r == c ? st : -1;
 }
 
 /* A child's kill and sigqueue of its parent; sigwaitinfo sees one. */

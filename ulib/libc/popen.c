@@ -84,7 +84,8 @@ FILE *popen(const char *cmd, const char *mode)
 	else
 		close(ours);
 	if (pid > 0)
-		waitpid(pid, 0, 0);
+		while (waitpid(pid, 0, 0) < 0 && errno == EINTR)
+			;
 	errno = e;
 	return 0;
 }

@@ -9,6 +9,13 @@
  * queued on that VP would wait with it; so the caller asks with WNOHANG
  * and sleeps (a thread-level block) between asks, from 50 us up to 2 ms.
  * A program without threads blocks in the kernel.
+ *
+ * A handler that runs meanwhile (a signal from another process, or
+ * SIGCHLD's) ends the wait with EINTR if it was installed without
+ * SA_RESTART, as on Linux (a shell's `wait` then ends with 128+N); with
+ * SA_RESTART the wait goes on. The handlers run here, where their
+ * SA_RESTART is known: async_hold keeps the package from running them
+ * as it resumes the thread, as in a pipe's wait (pipe.c).
  */
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,21 +23,55 @@
 #include <animart/sys.h>
 #include <animart/spin.h>
 #include <anima/psig.h>
+#include "../pthread/pwait.h"
 
 /* ulib/libc/signal.c (weak: a program that installs no handler has
-   none): a handler due meanwhile (SIGCHLD's) runs while the caller
-   polls, and the wait goes on, as with SA_RESTART. */
-__attribute__((weak)) int __sig_deliver(void);
+   none): run the handlers due, SIGW_* of what ran. */
+__attribute__((weak)) int __sig_run(void);
 
 static long ask(pid_t pid, int *status, int options)
 {
 	int st = 0;
 	long r;
-	do
-		r = sys_waitpid(pid, &st, options);
-	while (r == -EINTR);
+	while ((r = sys_waitpid(pid, &st, options)) == -EINTR)
+		if (__sig_run && (__sig_run() & SIGW_INTR)) {
+			r = sys_waitpid(pid, &st, options | WNOHANG);   /* (see poll) */
+			if (!r)
+				return -EINTR;
+			break;
+		}
 	if (r > 0 && status)
 		*status = st;
+	return r;
+}
+
+/* The poll of a thread of a package: 0 while nothing ended and no
+   handler without SA_RESTART ran. */
+static long poll(pid_t pid, int *status, int options)
+{
+	struct thread *self = thread_self();
+	long r;
+	self->async_hold = 1;
+	for (uint64_t ns = 50000; !(r = ask(pid, status, options | WNOHANG));
+	     ns = ns < 2000000 ? ns * 2 : ns) {
+		sys_sleep(ns);
+		/* (not a cancellation point; an asynchronous cancel acts here,
+		   which async_hold holds back from the package) */
+		if (__builtin_expect(pcancel_any, 0) && pcancel_check_async()) {
+			self->async_hold = 0;
+			pcancel_act();
+		}
+		if (__sig_in_wait && (__sig_in_wait(self) & SIGW_INTR)) {
+			/* a child that ended meanwhile still counts: its
+			   SIGCHLD's handler ends no wait that has it to report */
+			r = ask(pid, status, options | WNOHANG);
+			if (!r)
+				r = -EINTR;
+			break;
+		}
+	}
+	if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
+		pw_retry(self);          /* an asynchronous cancel held back meanwhile */
 	return r;
 }
 
@@ -38,16 +79,8 @@ static long ask(pid_t pid, int *status, int options)
 pid_t __waitpid(pid_t pid, int *status, int options);
 pid_t __waitpid(pid_t pid, int *status, int options)
 {
-	long r, now = options & (WNOHANG | KWNOWAIT | KWNOEXIT | WUNTRACED | WCONTINUED);
-	if ((options & WNOHANG) || !thread_pkgs_on)
-		r = ask(pid, status, (int)now);
-	else
-		for (uint64_t ns = 50000; !(r = ask(pid, status, (int)now | WNOHANG));
-		     ns = ns < 2000000 ? ns * 2 : ns) {
-			sys_sleep(ns);
-			if (__sig_deliver)
-				__sig_deliver();
-		}
+	int now = options & (WNOHANG | KWNOWAIT | KWNOEXIT | WUNTRACED | WCONTINUED);
+	long r = (options & WNOHANG) || !thread_pkgs_on ? ask(pid, status, now) : poll(pid, status, now);
 	if (r < 0) {
 		errno = (int)-r;
 		return -1;

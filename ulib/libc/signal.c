@@ -479,6 +479,18 @@ int __sig_deliver(void)
 	return n;
 }
 
+/* __sig_deliver for a wait that ends or goes on by what ran (waitpid,
+   ulib/libc/proc.c; __sig_in_wait): SIGW_* of every handler run. */
+int __sig_run(void);
+int __sig_run(void)
+{
+	int r = 0;
+	siginfo_t si;
+	for (int sig; (sig = take_pending(&si));)
+		r |= act(sig, &si);
+	return r;
+}
+
 /* sig for the calling thread: now, or pending while it blocks it. */
 static int raise_code(int sig, int code)
 {
@@ -931,10 +943,7 @@ int __sig_in_wait(struct thread *t);
 int __sig_in_wait(struct thread *t)
 {
 	__atomic_fetch_and(&t->sigpend, ~SIGPEND_WAITING, __ATOMIC_ACQ_REL);
-	int hold = t->async_hold, r = 0;
-	siginfo_t si;
-	for (int sig; (sig = take_pending(&si));)
-		r |= act(sig, &si);
+	int hold = t->async_hold, r = __sig_run();
 	/* A wait inside a handler ends with async_hold 0 (pw_done), but the
 	   wait it interrupted still has its node queued: hold again, unless
 	   an asynchronous cancel was held back meanwhile (2: the wait's end

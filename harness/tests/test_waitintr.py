@@ -1,0 +1,19 @@
+"""A blocking wait cut by a handler, as on Linux (progs/posix/waitintr.c),
+on every package at -smp 1 and 2: waitpid, wait, waitid and wait4 fail
+with EINTR after a handler installed without SA_RESTART ran in them (a
+SIGUSR1 from another process), and go on waiting after one installed with
+it, to the child's end (before: every wait went on, as with SA_RESTART);
+SIGCHLD's handler for the child waited for ends no wait (the wait reports
+the child); WNOHANG answers 0 for a running child. The child waits on a
+pipe, so nothing depends on time. Also det (a special package)."""
+import pytest
+from helpers import PACKAGES, done, only
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+def test_wait_ends_with_eintr_without_sa_restart(boot, pkg, smp):
+    r = boot(f"run=waitintr,pkg={pkg}", smp=smp, timeout=120)
+    res = only(r, "result", name="waitintr")
+    assert res["failures"] == 0 and res["checks"] == 67, r.tail()
+    done(r)

@@ -298,6 +298,20 @@ CASES["heredoc_big"] = ("n=0\nwhile read -r a b; do n=$((n+b)); done <<EOF\n" +
                         "".join(f"line {i}\n" for i in range(600)) + "EOF\necho \"$n\"\n")
 WANT["heredoc_big"] = ("179700\n", 0)
 
+# A wait that a trapped signal interrupts runs the action and ends with
+# 128+N (POSIX; ulib's waitpid fails with EINTR after a handler without
+# SA_RESTART). Before that, wait went on until the child ended (30 s).
+CASES["trap_wait"] = r'''trap 'echo got USR1' USR1
+sleep 30 & pid=$!
+( sleep 1; kill -USR1 $$ ) &
+wait $pid
+echo "wait=$?"
+kill $pid
+wait $pid
+echo "then=$?"
+'''
+WANT["trap_wait"] = ("got USR1\nwait=138\nthen=143\n", 0)
+
 
 def image(tmp_path):
     files = {"tmp/.keep": b""}

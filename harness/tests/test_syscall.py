@@ -222,6 +222,23 @@ def test_sysfuzz_files(boot, fuzz_disk):
 
 
 @needs_e2fsprogs
+def test_sysfuzz_fmap(boot, fuzz_disk):
+    """Only fmap/msync calls (flag m), one VP: the fuzzer touches only
+    mappings it knows lie inside /fz/f. Its fmap of `some_fd` (often
+    /fz/elf, 2 pages) once kept the touch meant for /fz/f's descriptors
+    and killed the fuzzer 'past the end of a mapped file' now and then
+    in test_sysfuzz_files; this seed's 40,000 met it every time."""
+    r = boot("run=sysfuzz,40000,3405,1,rwm memcheck watchdog=100", smp=2,
+             timeout=110, disk=fuzz_disk)
+    assert "past the end of a mapped file" not in r.log, r.tail()
+    done(r, 0)
+    res = result(r, "sysfuzz")
+    assert res["flags"] == "rwm" and res["kinds_ok"]["fmap"] > 0, res
+    fuzz_ok(res)
+    fsck_clean(fuzz_disk)
+
+
+@needs_e2fsprogs
 def test_fuzz_audit_files(boot, fuzz_disk):
     """The memory audit with the files kinds live: file pages, exec's
     discarded images, charged link buffers all come back exactly."""

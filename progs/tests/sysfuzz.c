@@ -61,7 +61,9 @@
  *      and VP index 1 is never started (a boot with run=sysfuzz:2 leaves
  *      it parked: the space must still end). On a kernel with a single
  *      waiter per child this wedges. Probe: SYS_cap_drop exists.
- * FLAGS may also be "none" or any of the letters ("rw").
+ * FLAGS may also be "none" or any of the letters ("rw"), and m (never
+ * probed): every call is of the fmap kind (fmap, msync), to reach its
+ * touches often (test_sysfuzz_fmap).
  *
  * `sysfuzz child SEED COUNT FLAGS` is what it spawns: one VP, COUNT calls,
  * no spawning; exits with the number of unexpected results (0). The
@@ -109,6 +111,7 @@
 
 #define F_RESERVED  1
 #define F_WAIT      2
+#define F_FMAP      4         /* 'm': every call of the fmap kind (test_sysfuzz_fmap) */
 
 /* Call kinds and their weights (per 1000 picks). */
 #define KINDS(X) \
@@ -1452,8 +1455,12 @@ static void do_fmap(struct fz *f)
 	f->maps[slot].len = len;
 	f->maps[slot].touch = 0;
 	/* Touched pages are whole pages of the map (touch()): all in the file;
-	   and only in the protected area (placed past it, siblings may unmap it). */
-	if (!a && k < 2 && off + (len & ~(PAGE_SIZE - 1)) <= (uint64_t)fz_size &&
+	   and only in the protected area (placed past it, siblings may unmap it).
+	   The file must be /fz/f by the descriptor actually mapped, not by k:
+	   case 0 swaps in some_fd's, often /fz/elf (2 pages and 16 bytes),
+	   whose pages past its end once killed us. */
+	int is_f = fd >= 0 && (fd == fz_fd[0] || fd == fz_fd[1]);
+	if (!a && is_f && off + (len & ~(PAGE_SIZE - 1)) <= (uint64_t)fz_size &&
 	    (uint64_t)r + PGROUNDUP_U(len) <= PROTECT_HI && (prot & (PROT_READ | PROT_WRITE)))
 		f->maps[slot].touch = prot & PROT_WRITE ? 2 : 1;
 	if (f->maps[slot].touch)
@@ -1911,7 +1918,7 @@ static int pick_kind(struct fz *f)
 static void fuzz_loop(struct fz *f, long count)
 {
 	while (f->calls < count)
-		do_kind(f, pick_kind(f));
+		do_kind(f, flags & F_FMAP ? K_fmap : pick_kind(f));
 }
 
 /* ---- workers ------------------------------------------------------------- */
@@ -1956,7 +1963,7 @@ static int parse_flags(const char *s)
 	}
 	int fl = 0;
 	for (; *s; s++)
-		fl |= *s == 'r' ? F_RESERVED : *s == 'w' ? F_WAIT : 0;
+		fl |= *s == 'r' ? F_RESERVED : *s == 'w' ? F_WAIT : *s == 'm' ? F_FMAP : 0;
 	return fl;
 }
 
@@ -2025,8 +2032,8 @@ int main(int argc, char **argv)
 	if (nvp < 1 || nvp > MAXWORKERS)
 		nvp = nvp < 1 ? 1 : MAXWORKERS;
 	flags = parse_flags(argc > 4 ? argv[4] : "auto");
-	snprintf(flagstr, sizeof flagstr, "%s%s", flags & F_RESERVED ? "r" : "",
-		 flags & F_WAIT ? "w" : "");
+	snprintf(flagstr, sizeof flagstr, "%s%s%s", flags & F_RESERVED ? "r" : "",
+		 flags & F_WAIT ? "w" : "", flags & F_FMAP ? "m" : "");
 	if (!flags)
 		strcpy(flagstr, "none");
 	myspace = (int)sys_getinfo(INFO_SPACE);

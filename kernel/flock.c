@@ -325,45 +325,88 @@ void lock_file_gone(const void *file, uint32_t ino)
 	free_list(gone);
 }
 
-/* Does a record lock sp pays for go with it? Not an OFD one (its open
-   file's): the image an exec made pays for it from now, or no one.
-   Not a POSIX one on a file that image keeps a descriptor of: it takes
-   it over (charge and all). lk_lock held. */
-static int of_space(const struct lk *a, const void *arg)
+/* Record a's charge moves to space to (0: no one). lk_lock held (a's
+   payer and to are alive: neither's lock_space_gone has passed). The
+   move is not refused past to's bounds: to holds the record's open file,
+   which keeps it, so to pays; its nlocks past MAXLOCK_SPACE then refuses
+   it any record more (set) until they go. */
+static void move(const struct lk *a, struct space *to)
 {
-	struct space *sp = (struct space *)arg, *nw = sp->exec_to;
-	if (a->kind == K_FLOCK || a->sp != sp)
-		return 0;
-	if (a->kind == K_OFD && !nw) {
-		count(a, -1);
-		__atomic_sub_fetch(&sp->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
-		((struct lk *)a)->sp = 0;
-		count(a, 1);
-		return 0;
+	struct lk *m = (struct lk *)a;
+	count(a, -1);
+	if (a->sp)
+		__atomic_sub_fetch(&a->sp->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
+	m->sp = to;
+	if (to)
+		__atomic_add_fetch(&to->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
+	count(a, 1);
+}
+
+/* A space other than sp whose descriptor names open file `file` and that
+   can still pay (its locks not gone), sp's exec image first; or 0.
+   table_lock (the spaces stay in the table) and lk_lock held. */
+static struct space *holder(struct space *sp, const void *file)
+{
+	struct space *nw = sp->exec_to;
+	if (nw && !nw->locks_gone && file_names(nw, file))
+		return nw;
+	for (int i = 0; i < MAXSPACE; i++) {
+		struct space *s = space_at(i);
+		if (s && s != sp && !s->locks_gone && file_names(s, file))
+			return s;
 	}
-	if (a->kind == K_POSIX && (!nw || !file_names_ino(nw, a->ino)))
-		return 1;
-	((struct lk *)a)->sp = nw;
-	sp->nlocks--;
-	nw->nlocks++;
-	__atomic_sub_fetch(&sp->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
-	__atomic_add_fetch(&nw->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
 	return 0;
 }
 
-/* sp's last VP has ended (file_space_free): its record locks go, or to
-   the image its exec made. */
+struct ending {
+	struct space *sp;              /* the space whose records are looked at */
+	const void *file;              /* the last OFD record's open file, */
+	struct space *to;              /* and the holder that pays for its records */
+};
+
+/* Does a record lock sp pays for go with it? Not an OFD one: its open
+   file keeps it, so a space holding that file pays for it from now (an
+   exec's image first), or no one if none does (the file is then only
+   sp's, or a passing call's, and its last close frees the record soon).
+   Not a POSIX one on a file sp's exec image keeps a descriptor of: it
+   takes it over. lk_lock held. */
+static int of_space(const struct lk *a, const void *arg)
+{
+	struct ending *e = (struct ending *)arg;
+	struct space *sp = e->sp, *nw = sp->exec_to;
+	if (a->kind == K_FLOCK || a->sp != sp)
+		return 0;
+	if (a->kind == K_POSIX && (!nw || !file_names_ino(nw, a->ino)))
+		return 1;
+	if (a->kind == K_OFD && a->file != e->file) {
+		e->file = a->file;
+		e->to = holder(sp, a->file);
+	}
+	move(a, a->kind == K_OFD ? e->to : nw);
+	return 0;
+}
+
+/* sp's last VP has ended (file_space_free): no record is charged to it
+   from now; its records go, or to the image its exec made, or (OFD) to
+   another holder of their open file. */
 void lock_space_gone(struct space *sp)
 {
-	if (!__atomic_load_n(&sp->nlocks, __ATOMIC_RELAXED))
+	spin_lock(&lk_lock);
+	sp->locks_gone = 1;              /* (holder passes it over from now) */
+	int n = sp->nlocks;
+	spin_unlock(&lk_lock);
+	if (!n)
 		return;
 	uint64_t hit = 0;
 	struct lk *gone = 0;
+	struct ending e = { sp, 0, 0 };
+	spin_lock(&table_lock);
 	spin_lock(&lk_lock);
 	for (int b = 0; b < NBUCKET; b++)
-		if (drop_if(b, of_space, sp, &gone))
+		if (drop_if(b, of_space, &e, &gone))
 			hit |= 1UL << b;
 	spin_unlock(&lk_lock);
+	spin_unlock(&table_lock);
 	for (int b = 0; b < NBUCKET; b++)
 		if ((hit >> b) & 1)
 			changed((uint32_t)b);

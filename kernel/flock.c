@@ -45,9 +45,13 @@
  * splitting ranges cannot eat the heap. A record's charge is dropped
  * (under lk_lock, so its space is alive) when it leaves the table. A
  * process's POSIX records go with it; an OFD record it paid for outlives
- * it with its open file (a fork's child holds it): an exec's image takes
- * the charge over, else it is uncharged from then on (INFO_LOCKS 2
- * counts those), still within MAXLOCK_ALL. An open file's locks go with
+ * it with its open file (a fork's child holds it): the charge moves to a
+ * live space whose descriptor names that file (holder: the exec's image
+ * first), past that space's MAXLOCK_SPACE if need be (it holds the file,
+ * so it pays; it can then make no record more), so a chain of forks and
+ * exits leaves no record unpaid. Only when no live space holds the file
+ * (it is about to go) is a record unpaid (INFO_LOCKS 2 counts those),
+ * until the file's last close frees it. An open file's locks go with
  * it; a file's locks thus all go before its inode can be freed (a lock
  * needs an open file).
  *

@@ -362,11 +362,28 @@ static struct space *holder(struct space *sp, const void *file)
 	return 0;
 }
 
+#define NSEEN 8
+
+/* A space's end: its OFD records' open files looked up so far (the
+   last NSEEN, round robin), each with the holder that pays from now:
+   a search walks the whole space table, so it is made once a file, not
+   once a record, for the usual few files. */
 struct ending {
-	struct space *sp;              /* the space whose records are looked at */
-	const void *file;              /* the last OFD record's open file, */
-	struct space *to;              /* and the holder that pays for its records */
+	struct space *sp;
+	const void *file[NSEEN];
+	struct space *to[NSEEN];
+	int next;
 };
+
+static struct space *payer_for(struct ending *e, const void *file)
+{
+	for (int i = 0; i < NSEEN; i++)
+		if (e->file[i] == file)
+			return e->to[i];
+	int i = e->next++ % NSEEN;
+	e->file[i] = file;
+	return e->to[i] = holder(e->sp, file);
+}
 
 /* Does a record lock sp pays for go with it? Not an OFD one: its open
    file keeps it, so a space holding that file pays for it from now (an
@@ -382,11 +399,7 @@ static int of_space(const struct lk *a, const void *arg)
 		return 0;
 	if (a->kind == K_POSIX && (!nw || !file_names_ino(nw, a->ino)))
 		return 1;
-	if (a->kind == K_OFD && a->file != e->file) {
-		e->file = a->file;
-		e->to = holder(sp, a->file);
-	}
-	move(a, a->kind == K_OFD ? e->to : nw);
+	move(a, a->kind == K_OFD ? payer_for(e, a->file) : nw);
 	return 0;
 }
 
@@ -403,7 +416,7 @@ void lock_space_gone(struct space *sp)
 		return;
 	uint64_t hit = 0;
 	struct lk *gone = 0;
-	struct ending e = { sp, 0, 0 };
+	struct ending e = { .sp = sp };
 	spin_lock(&table_lock);
 	spin_lock(&lk_lock);
 	for (int b = 0; b < NBUCKET; b++)

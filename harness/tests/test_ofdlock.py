@@ -14,7 +14,9 @@ image pays for none), and the child's close frees them; a chain of 4
 generations, each forking the holder and ending, each trying to add
 MAXLOCK_SPACE records, makes only MAXLOCK_SPACE in all, none unpaid
 (before: 4 x MAXLOCK_SPACE, 3 x unpaid: one user could fill
-MAXLOCK_ALL and deny locks to all); cycles of 3 and 4
+MAXLOCK_ALL and deny locks to all); two children's 200 records on their
+parent's open file are the parent's to pay once they end, past its 128,
+so it may make no more (ENOLCK); cycles of 3 and 4
 processes give EDEADLK to the process whose wait closes it (its waiters
 seen queued in the kernel by count, not time) and the others their locks.
 Every record and wait comes back and the disk is e2fsck clean. Before:
@@ -47,5 +49,7 @@ def test_ofd_locks_and_deadlock_cycles(boot, tmp_path, pkg, smp):
     assert "ofdlock: the exec's image pays for 0 records, 0 unpaid" in r.log, r.tail()
     assert ("ofdlock: chain of 4 generations: 128 records made (bound 128), 128 at most paid by one, "
             "0 unpaid at most") in r.log, r.tail()
+    assert ("ofdlock: fan: the holder pays for 200 of its children's records, 0 unpaid, "
+            "a new one refused 1") in r.log, r.tail()
     for n in (3, 4):
         assert f"ofdlock: a cycle of {n} processes: EDEADLK for the closer, {n - 1} others" in r.log, r.tail()

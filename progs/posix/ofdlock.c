@@ -23,6 +23,8 @@
  *   chain    generations each fork a child holding the file and end, each
  *            trying to add MAXLOCK_SPACE records: the charges move down
  *            the chain, so the file never holds more than MAXLOCK_SPACE
+ *   fan      two children each set 100 records and end: the parent, the
+ *            holder, pays for 200, past its bound, and may make no more
  *   cycle    3 and 4 processes each holding a byte and waiting on the
  *            next's: the one whose wait closes the cycle gets EDEADLK,
  *            the others their locks once it lets go
@@ -341,6 +343,31 @@ static void generations(int fd, int res)
 	_exit(0);
 }
 
+/* Two children each set 100 records on the open file this process
+   holds and end: it pays for all 200, past its own 128, so it may make
+   no record more (ENOLCK) until they go at its close. */
+static void fan(void)
+{
+	int fd = open_file("/g");
+	for (int k = 0; k < 2; k++) {
+		pid_t c = fork();
+		if (c == 0) {
+			int ok = 1;
+			for (int i = 0; i < 100; i++)
+				ok &= lk(fd, F_OFD_SETLK, F_WRLCK, 2 * (k * 100 + i), 1) == 0;
+			_exit(ok && info(0) == 100 ? 0 : 1);
+		}
+		CHECK(fork_status(c) == 0);
+	}
+	long paid = info(0), unpaid = info(2);
+	int refused = lk(fd, F_OFD_SETLK, F_WRLCK, 1001, 1) < 0 && errno == ENOLCK;
+	CHECK(paid == 200 && unpaid == 0 && refused);
+	printf("ofdlock: fan: the holder pays for %ld of its children's records, %ld unpaid, "
+	       "a new one refused %d\n", paid, unpaid, refused);
+	close(fd);
+	CHECK(info(1) == 0 && info(0) == 0);
+}
+
 static void chain(void)
 {
 	int res[2], n;
@@ -426,6 +453,7 @@ static int body(void)
 	moved(0);
 	moved(1);
 	chain();
+	fan();
 	cycle(3);
 	cycle(4);
 	CHECK(info(1) == 0);

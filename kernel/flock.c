@@ -56,7 +56,9 @@
  * needs an open file).
  *
  * Locks: kop_lock, then lk_lock (a waiter looks and queues under both; a
- * change is made under lk_lock and its waiters are then woken).
+ * change is made under lk_lock and its waiters are then woken);
+ * table_lock, then lk_lock, then a file table's lock (lock_space_gone
+ * searches the spaces for a holder of an open file).
  */
 #include "kernel.h"
 #include "ext2.h"

@@ -45,14 +45,20 @@
  * splitting ranges cannot eat the heap. A record's charge is dropped
  * (under lk_lock, so its space is alive) when it leaves the table. A
  * process's POSIX records go with it; an OFD record it paid for outlives
- * it with its open file (a fork's child holds it): an exec's image takes
- * the charge over, else it is uncharged from then on (INFO_LOCKS 2
- * counts those), still within MAXLOCK_ALL. An open file's locks go with
+ * it with its open file (a fork's child holds it): the charge moves to a
+ * live space whose descriptor names that file (holder: the exec's image
+ * first), past that space's MAXLOCK_SPACE if need be (it holds the file,
+ * so it pays; it can then make no record more), so a chain of forks and
+ * exits leaves no record unpaid. Only when no live space holds the file
+ * (it is about to go) is a record unpaid (INFO_LOCKS 2 counts those),
+ * until the file's last close frees it. An open file's locks go with
  * it; a file's locks thus all go before its inode can be freed (a lock
  * needs an open file).
  *
  * Locks: kop_lock, then lk_lock (a waiter looks and queues under both; a
- * change is made under lk_lock and its waiters are then woken).
+ * change is made under lk_lock and its waiters are then woken);
+ * table_lock, then lk_lock, then a file table's lock (lock_space_gone
+ * searches the spaces for a holder of an open file).
  */
 #include "kernel.h"
 #include "ext2.h"
@@ -325,45 +331,101 @@ void lock_file_gone(const void *file, uint32_t ino)
 	free_list(gone);
 }
 
-/* Does a record lock sp pays for go with it? Not an OFD one (its open
-   file's): the image an exec made pays for it from now, or no one.
-   Not a POSIX one on a file that image keeps a descriptor of: it takes
-   it over (charge and all). lk_lock held. */
-static int of_space(const struct lk *a, const void *arg)
+/* Record a's charge moves to space to (0: no one). lk_lock held (a's
+   payer and to are alive: neither's lock_space_gone has passed). The
+   move is not refused past to's bounds: to holds the record's open file,
+   which keeps it, so to pays; its nlocks past MAXLOCK_SPACE then refuses
+   it any record more (set) until they go. */
+static void move(const struct lk *a, struct space *to)
 {
-	struct space *sp = (struct space *)arg, *nw = sp->exec_to;
-	if (a->kind == K_FLOCK || a->sp != sp)
-		return 0;
-	if (a->kind == K_OFD && !nw) {
-		count(a, -1);
-		__atomic_sub_fetch(&sp->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
-		((struct lk *)a)->sp = 0;
-		count(a, 1);
-		return 0;
+	struct lk *m = (struct lk *)a;
+	count(a, -1);
+	if (a->sp)
+		__atomic_sub_fetch(&a->sp->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
+	m->sp = to;
+	if (to)
+		__atomic_add_fetch(&to->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
+	count(a, 1);
+}
+
+/* A space other than sp whose descriptor names open file `file` and that
+   can still pay (its locks not gone), sp's exec image first; or 0.
+   table_lock (the spaces stay in the table) and lk_lock held. */
+static struct space *holder(struct space *sp, const void *file)
+{
+	struct space *nw = sp->exec_to;
+	if (nw && !nw->locks_gone && file_names(nw, file))
+		return nw;
+	for (int i = 0; i < MAXSPACE; i++) {
+		struct space *s = space_at(i);
+		if (s && s != sp && !s->locks_gone && file_names(s, file))
+			return s;
 	}
-	if (a->kind == K_POSIX && (!nw || !file_names_ino(nw, a->ino)))
-		return 1;
-	((struct lk *)a)->sp = nw;
-	sp->nlocks--;
-	nw->nlocks++;
-	__atomic_sub_fetch(&sp->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
-	__atomic_add_fetch(&nw->kbytes, kheap_charge(sizeof *a), __ATOMIC_RELAXED);
 	return 0;
 }
 
-/* sp's last VP has ended (file_space_free): its record locks go, or to
-   the image its exec made. */
+#define NSEEN 8
+
+/* A space's end: its OFD records' open files looked up so far (the
+   last NSEEN, round robin), each with the holder that pays from now:
+   a search walks the whole space table, so it is made once a file, not
+   once a record, for the usual few files. */
+struct ending {
+	struct space *sp;
+	const void *file[NSEEN];
+	struct space *to[NSEEN];
+	int next;
+};
+
+static struct space *payer_for(struct ending *e, const void *file)
+{
+	for (int i = 0; i < NSEEN; i++)
+		if (e->file[i] == file)
+			return e->to[i];
+	int i = e->next++ % NSEEN;
+	e->file[i] = file;
+	return e->to[i] = holder(e->sp, file);
+}
+
+/* Does a record lock sp pays for go with it? Not an OFD one: its open
+   file keeps it, so a space holding that file pays for it from now (an
+   exec's image first), or no one if none does (the file is then only
+   sp's, or a passing call's, and its last close frees the record soon).
+   Not a POSIX one on a file sp's exec image keeps a descriptor of: it
+   takes it over. lk_lock held. */
+static int of_space(const struct lk *a, const void *arg)
+{
+	struct ending *e = (struct ending *)arg;
+	struct space *sp = e->sp, *nw = sp->exec_to;
+	if (a->kind == K_FLOCK || a->sp != sp)
+		return 0;
+	if (a->kind == K_POSIX && (!nw || !file_names_ino(nw, a->ino)))
+		return 1;
+	move(a, a->kind == K_OFD ? payer_for(e, a->file) : nw);
+	return 0;
+}
+
+/* sp's last VP has ended (file_space_free): no record is charged to it
+   from now; its records go, or to the image its exec made, or (OFD) to
+   another holder of their open file. */
 void lock_space_gone(struct space *sp)
 {
-	if (!__atomic_load_n(&sp->nlocks, __ATOMIC_RELAXED))
+	spin_lock(&lk_lock);
+	sp->locks_gone = 1;              /* (holder passes it over from now) */
+	int n = sp->nlocks;
+	spin_unlock(&lk_lock);
+	if (!n)
 		return;
 	uint64_t hit = 0;
 	struct lk *gone = 0;
+	struct ending e = { .sp = sp };
+	spin_lock(&table_lock);
 	spin_lock(&lk_lock);
 	for (int b = 0; b < NBUCKET; b++)
-		if (drop_if(b, of_space, sp, &gone))
+		if (drop_if(b, of_space, &e, &gone))
 			hit |= 1UL << b;
 	spin_unlock(&lk_lock);
+	spin_unlock(&table_lock);
 	for (int b = 0; b < NBUCKET; b++)
 		if ((hit >> b) & 1)
 			changed((uint32_t)b);

@@ -582,6 +582,7 @@ long file_link_fd(uint64_t fd, const char *to);   /* (sysown.c) */
 long file_lock_info(struct space *sp, uint64_t fd, void **hold, uint32_t *ino, int *flags,
 		    int64_t *off, int64_t *size);
 int file_names_ino(struct space *sp, uint32_t ino);
+int file_names(struct space *sp, const void *file);
 
 /* sysfile.c (for the other file calls: sysmode.c, syslink.c) */
 long getpath(uint64_t upath, char *path);

@@ -486,7 +486,8 @@ int space_may_signal(struct space *me, struct space *t, int sig)
 	return ok && ((sig == 18 && sess) || cred_may_kill(me, t));   /* and by their ids (cred.c) */
 }
 
-/* Table slot i, for debug dumps (no lock: the dump is best effort). */
+/* Table slot i, for debug dumps (no lock: the dump is best effort), and
+   flock.c's search for a holder of an open file (table_lock held). */
 struct space *space_at(int i)
 {
 	return table[i];

@@ -990,6 +990,21 @@ long file_lock_info(struct space *sp, uint64_t fd, void **hold, uint32_t *ino, i
 	return 0;
 }
 
+/* Does a descriptor of sp name open file `file`? (An OFD record's charge
+   moves to a space that holds its open file: flock.c.) */
+int file_names(struct space *sp, const void *file)
+{
+	struct ftable *t = ftab(sp, 0);
+	int r = 0;
+	if (!t)
+		return 0;
+	spin_lock(&t->lock);
+	for (int i = 0; i < MAXFILE_SPACE && !r; i++)
+		r = t->f[i] == file;
+	spin_unlock(&t->lock);
+	return r;
+}
+
 /* Does a descriptor of sp name a file of inode ino? (An exec's new image
    keeps its record locks on the files it keeps: flock.c.) */
 int file_names_ino(struct space *sp, uint32_t ino)

@@ -257,7 +257,10 @@ struct space {
 	int execd;                   /* an image an exec made: its parent's setpgid is -EACCES (pgrp.c) */
 	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */
 	struct psig psig;            /* signals from other processes (psig.c; lock) */
-	int nlocks;                  /* record locks it pays for (flock.c; its lock): at most MAXLOCK_SPACE */
+	int nlocks;                  /* record locks it pays for (flock.c; lk_lock): at most MAXLOCK_SPACE
+					of its own making (an OFD record whose payer ended may be moved
+					onto it past that) */
+	int locks_gone;              /* it pays for no record from now on (flock.c; lk_lock) */
 	/* Stopped (pstop.c; lock): its VPs parked on stopq; stop_busy of them
 	   kicked and still on a CPU, whose senders wait on stopwait; stopev
 	   the stop (KSI_CLD_STOPPED, stopsig) or continue not yet waited for. */

@@ -15,7 +15,16 @@
  *            the parent's); its own open conflicts with them
  *   close    an OFD lock outlives a close while another descriptor (a
  *            child's) names the open file, and goes at its last close;
- *            one a child set outlives the child (uncharged, INFO_LOCKS 2)
+ *            one a child set outlives the child, its charge moved to
+ *            the parent, which holds the open file (INFO_LOCKS 2 stays 0)
+ *   moved    a process sets OFD locks, forks a child holding the file and
+ *            ends (or execs, keeping no descriptor of it): the child pays for them (INFO_LOCKS 0; an unlock gives
+ *            it back memory), and its close frees them and the memory
+ *   chain    generations each fork a child holding the file and end, each
+ *            trying to add MAXLOCK_SPACE records: the charges move down
+ *            the chain, so the file never holds more than MAXLOCK_SPACE
+ *   fan      two children each set 100 records and end: the parent, the
+ *            holder, pays for 200, past its bound, and may make no more
  *   cycle    3 and 4 processes each holding a byte and waiting on the
  *            next's: the one whose wait closes the cycle gets EDEADLK,
  *            the others their locks once it lets go
@@ -29,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <animart/sys.h>
 #include <anima/flock.h>
@@ -209,17 +219,178 @@ static void closing(void)
 	if (c == 0)
 		_exit(lk(two, F_OFD_SETLK, F_RDLCK, 0, 8) == 0 && info(0) == 1 ? 0 : 1);
 	CHECK(fork_status(c) == 0);
-	CHECK(info(2) == 1 && info(0) == 0);   /* (no one pays for it now) */
+	CHECK(info(2) == 0 && info(0) == 1);   /* (we hold the open file: we pay for it now) */
 	int three = open("/c", O_RDWR);
 	CHECK(lk(three, F_OFD_SETLK, F_WRLCK, 7, 1) < 0 && errno == EAGAIN);
-	CHECK(lk(two, F_OFD_SETLK, F_WRLCK, 0, 4) == 0);              /* ours: a split, paid by us */
-	CHECK(info(0) == 1 && info(2) == 1);
+	CHECK(lk(two, F_OFD_SETLK, F_WRLCK, 0, 4) == 0);              /* ours: [0,3] and [4,7] */
+	CHECK(info(0) == 2 && info(2) == 0);
 	CHECK(close(two) == 0);          /* the last close of the open file */
 	CHECK(info(1) == 0 && info(2) == 0);
 	CHECK(lk(three, F_OFD_SETLK, F_WRLCK, 0, 0) == 0);
 	close(three);
 	close(p[0]);
 	close(p[1]);
+}
+
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Every descendant (the caller adopts its orphans: a subreaper) waited
+   for: how many ended with status 0, of *n. */
+static int reap_all(int *n)
+{
+	int ok = 0, st;
+	*n = 0;
+	while (waitpid(-1, &st, 0) > 0) {
+		++*n;
+		ok += WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	}
+	return ok;
+}
+
+static long charged(void)
+{
+	return sys_getinfo(INFO_MEM_CHARGED);
+}
+
+/* Wait until the process that made pipe d (its write end, d[1]) has
+   ended: its end's close comes after its records found their new payer
+   (file_space_free). 1 if it came to that. */
+static int ended(int *d)
+{
+	char b;
+	close(d[1]);
+	int r = read(d[0], &b, 1) == 0;
+	close(d[0]);
+	return r;
+}
+
+/* execs: the first process execs (keeping no descriptor of the file)
+   instead of ending: the image pays for nothing (its status says). */
+static void moved(int execs)
+{
+	int res[2], n;
+	CHECK(pipe(res) == 0);
+	CHECK(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);   /* (the orphan is ours to wait for) */
+	pid_t a = fork();
+	if (a == 0) {                    /* sets 3 locks, forks b holding the file, ends */
+		int fd = open_file(execs ? "/e" : "/h"), d[2], e[2], ok = pipe(d) == 0 && pipe(e) == 0;
+		if (execs)
+			ok &= fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 && fcntl(d[0], F_SETFD, FD_CLOEXEC) == 0 &&
+			      fcntl(d[1], F_SETFD, FD_CLOEXEC) == 0;
+		for (int i = 0; i < 3; i++)
+			ok &= lk(fd, F_OFD_SETLK, F_WRLCK, 2 * i, 1) == 0;
+		ok &= info(0) == 3;
+		if (fork() == 0) {
+			char b;
+			close(d[1]);
+			close(e[1]);
+			int v[6] = { ok, read(d[0], &b, 1) == 0, 0, 0, 0, 0 };   /* (a ended) */
+			close(d[0]);
+			v[1] &= read(e[0], &b, 1) == 0;   /* (and the exec's image: e[1] is kept) */
+			close(e[0]);
+			v[2] = info(0) == 3 && info(2) == 0 && info(1) == 3;
+			long c1 = charged();
+			v[3] = lk(fd, F_OFD_SETLK, F_UNLCK, 0, 1) == 0 && charged() < c1;   /* it paid for it */
+			int two = open(execs ? "/e" : "/h", O_RDWR);
+			v[4] = lk(two, F_OFD_SETLK, F_WRLCK, 2, 1) < 0 && errno == EAGAIN;
+			close(two);
+			c1 = charged();
+			close(fd);               /* the last holder: the records go */
+			v[5] = info(1) == 0 && info(0) == 0 && info(2) == 0 && charged() < c1;
+			_exit(write(res[1], v, sizeof v) == sizeof v ? 0 : 1);
+		}
+		if (execs)
+			execl("/bin/ofdlock", "ofdlock", "pkg=fifo", "execd", (char *)0);
+		_exit(execs);
+	}
+	close(res[1]);
+	int v[6] = { 0 };
+	CHECK(read(res[0], v, sizeof v) == sizeof v);
+	CHECK(reap_all(&n) == 2 && n == 2);
+	CHECK(prctl(PR_SET_CHILD_SUBREAPER, 0) == 0);
+	for (int i = 0; i < 6; i++)
+		CHECK(v[i]);
+	printf("ofdlock: moved (%s): set %d, parent ended %d, child pays %d, its unlock gave back memory %d, "
+	       "locks kept %d, freed at its close %d\n", execs ? "exec" : "exit", v[0], v[1], v[2], v[3], v[4], v[5]);
+	close(res[0]);
+}
+
+#define GENS 4
+
+/* Generations 0 .. GENS - 1 in turn, each the file's holder once its
+   parent has ended: each adds what it may, forks the next and ends. */
+static void generations(int fd, int res)
+{
+	for (int g = 0;; g++) {
+		long v[4] = { g, 0, 0, 0 };
+		for (int i = 0; i < MAXLOCK_SPACE; i++)
+			v[1] += lk(fd, F_OFD_SETLK, F_WRLCK, 2 * (g * MAXLOCK_SPACE + i), 1) == 0;
+		v[2] = info(0);
+		v[3] = info(2);
+		if (write(res, v, sizeof v) != sizeof v)
+			_exit(1);
+		if (g + 1 == GENS)
+			break;
+		int d[2];
+		if (pipe(d) != 0)
+			_exit(1);
+		if (fork() != 0)
+			_exit(0);
+		if (!ended(d))
+			_exit(1);
+	}
+	close(fd);
+	_exit(0);
+}
+
+/* Two children each set 100 records on the open file this process
+   holds and end: it pays for all 200, past its own 128, so it may make
+   no record more (ENOLCK) until they go at its close. */
+static void fan(void)
+{
+	int fd = open_file("/g");
+	for (int k = 0; k < 2; k++) {
+		pid_t c = fork();
+		if (c == 0) {
+			int ok = 1;
+			for (int i = 0; i < 100; i++)
+				ok &= lk(fd, F_OFD_SETLK, F_WRLCK, 2 * (k * 100 + i), 1) == 0;
+			_exit(ok && info(0) == 100 ? 0 : 1);
+		}
+		CHECK(fork_status(c) == 0);
+	}
+	long paid = info(0), unpaid = info(2);
+	int refused = lk(fd, F_OFD_SETLK, F_WRLCK, 1001, 1) < 0 && errno == ENOLCK;
+	CHECK(paid == 200 && unpaid == 0 && refused);
+	printf("ofdlock: fan: the holder pays for %ld of its children's records, %ld unpaid, "
+	       "a new one refused %d\n", paid, unpaid, refused);
+	close(fd);
+	CHECK(info(1) == 0 && info(0) == 0);
+}
+
+static void chain(void)
+{
+	int res[2], n;
+	CHECK(pipe(res) == 0);
+	CHECK(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+	pid_t a = fork();
+	if (a == 0)
+		generations(open_file("/z"), res[1]);
+	close(res[1]);
+	long added = 0, most = 0, unpaid = 0, v[4];
+	for (int g = 0; g < GENS; g++) {
+		CHECK(read(res[0], v, sizeof v) == sizeof v && v[0] == g);
+		added += v[1];
+		most = MAX(most, v[2]);
+		unpaid = MAX(unpaid, v[3]);
+	}
+	CHECK(reap_all(&n) == GENS && n == GENS);
+	CHECK(prctl(PR_SET_CHILD_SUBREAPER, 0) == 0);
+	close(res[0]);
+	printf("ofdlock: chain of %d generations: %ld records made (bound %d), %ld at most paid by one, "
+	       "%ld unpaid at most\n", GENS, added, MAXLOCK_SPACE, most, unpaid);
+	CHECK(added == MAXLOCK_SPACE && most == MAXLOCK_SPACE && unpaid == 0);
+	CHECK(info(1) == 0);
 }
 
 /* n processes: this one holds byte 0, child i byte i; child i waits for
@@ -279,6 +450,10 @@ static int body(void)
 	threads();
 	forked();
 	closing();
+	moved(0);
+	moved(1);
+	chain();
+	fan();
 	cycle(3);
 	cycle(4);
 	CHECK(info(1) == 0);
@@ -288,6 +463,11 @@ static int body(void)
 /* argv: "det" on det (the threads' kernel wait left out) */
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[argc - 1], "execd"))   /* (moved: the image holds no record) */
+	{
+		printf("ofdlock: the exec's image pays for %ld records, %ld unpaid\n", info(0), info(2));
+		return info(0) == 0 && info(2) == 0 ? 0 : 1;
+	}
 	for (int i = 1; i < argc; i++)
 		on_det |= !strcmp(argv[i], "det");   /* (the test says so: pkg= is the runtime's) */
 	int f = fork_audit_report(body);

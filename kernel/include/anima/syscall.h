@@ -353,8 +353,9 @@
                                frames its written blocks hold now; -EINVAL else */
 #define INFO_LOCKS      36  /* (36, what) advisory file locks (kernel/flock.c): what 0, the record locks
                                (POSIX and OFD) the caller's process pays for; 1, the locks in the kernel
-                               in all; 2, OFD records whose payer ended (uncharged, kept by their open
-                               file); 3, lock waits queued in the kernel now; -EINVAL */
+                               in all; 2, OFD records no process pays for (their payer ended and no
+                               live process holds their open file, about to go); 3, lock waits queued
+                               in the kernel now; -EINVAL */
 #define INFO_FSHARED    19  /* (INFO_FSHARED, addr) -> 1 if addr is in a MAP_SHARED file mapping of the
                                caller's (futexes there wake across spaces: kernel/fkey.c), else 0 */
 

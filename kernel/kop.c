@@ -13,10 +13,7 @@
  * One lock, kop_lock, guards every kop, the per-CPU timer heaps and the
  * futex queues: simple and clearly correct; a finer scheme can come when
  * measurements ask for it. Lock order: kop_lock, table_lock, space lock,
- * VP event lock, run-queue lock. The rest, as lockcheck.c sees them in
- * test boots: a pipe's lock, flock's and fshare's after kop_lock; the
- * file system's (ext2w) before the block cache's, before the RAM disk's;
- * seg, orphan, kheap and pmm after a space's; pmm last of all.
+ * VP event lock, run-queue lock.
  */
 #include "kernel.h"
 

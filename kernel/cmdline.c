@@ -21,9 +21,7 @@
  *                     (ENODEV, EROFS), as before ramdisk.c
  *   memcheck          test build checks: freed frames and heap blocks are
  *                     poisoned and checked, and kernel entries assert
- *                     invariants (tests and fuzz runs turn it on);
- *                     implies lockcheck
- *   lockcheck         panic at a lock-order inversion (lockcheck.c)
+ *                     invariants (tests and fuzz runs turn it on)
  *   bcache=N          the block cache is N buffers of 4 KiB, fixed (16..
  *                     1048576; default: 512 at boot, growing with free
  *                     memory to a quarter of it; bcache.c)
@@ -192,9 +190,7 @@ void cmdline_parse(const char *line)
 		else if (!strcmp(w, "jitter") || !strncmp(w, "jitter=", 7))
 			jitter_setup(w);
 		else if (!strcmp(w, "memcheck"))
-			memcheck = lockcheck = 1;
-		else if (!strcmp(w, "lockcheck"))
-			lockcheck = 1;       /* lock-order checks (lockcheck.c) */
+			memcheck = 1;
 		else if (!strncmp(w, "bcache=", 7))
 			set_num("bcache", w + 7, 16, 1UL << 20, "buffers", 1, &bcache_fixed);
 		else if (!strncmp(w, "env=", 4))
@@ -274,7 +270,6 @@ void kernel_finish(void)
 	if (disk_blocks)
 		orphan_halt();           /* no orphan left behind (orphan.c) */
 	bcache_halt_flush();         /* no dirty block left behind (bcache.c) */
-	lockcheck_report();
 	kprintf("@halt {\"status\": %d, \"timer_late\": %lu}\n", s, timer_late_count());
 	qemu_exit(DEBUG_EXIT_DONE | s);
 }

@@ -6,7 +6,6 @@ void spin_init(struct spinlock *l, const char *name)
 	l->name = name;
 	l->cpu = -1;
 	l->waits = 0;
-	l->cls = 0;
 }
 
 /* Is l held, and by CPU `cpu`? (The holder's id is valid only while held.) */

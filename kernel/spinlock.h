@@ -23,21 +23,13 @@ struct spinlock {
 	const char *name;
 	int cpu;                 /* holder's CPU id, for deadlock panics */
 	uint32_t waits;          /* acquisitions that found it held (INFO_LOCK_WAITS) */
-	int cls;                 /* lockcheck's class, 0 until its first use */
 };
 
-#define SPINLOCK_INIT(n) { 0, (n), -1, 0, 0 }
+#define SPINLOCK_INIT(n) { 0, (n), -1, 0 }
 
 void spin_init(struct spinlock *l, const char *name);
 int spin_held(struct spinlock *l);
 void spin_misuse(struct spinlock *l, const char *what) __attribute__((noreturn, cold));
-
-/* lockcheck.c: the lock-order checker (the `lockcheck` boot word) */
-extern int lockcheck;
-void lockcheck_take(struct spinlock *l) __attribute__((cold, noinline));
-void lockcheck_push(struct spinlock *l) __attribute__((cold));
-void lockcheck_pop(struct spinlock *l) __attribute__((cold));
-void lockcheck_report(void);
 
 /* This CPU's id in one %gs-relative load: mycpu_id(), which cpu.h cannot
    give this header (it includes it); cpu.h asserts the offset. */
@@ -52,13 +44,11 @@ static inline int spin_cpu(void)
 /* Inline: a handful of instructions, taken several times on every path
    between spaces (a call and a return were a third of them). Each is a
    full compiler barrier, as a call was. */
-static inline __attribute__((always_inline)) void spin_lock(struct spinlock *l)
+static inline void spin_lock(struct spinlock *l)
 {
 	int id = spin_cpu();
 	if (__builtin_expect(l->cpu == id, 0) && l->locked)
 		spin_misuse(l, "already held by this cpu");
-	if (__builtin_expect(lockcheck, 0))
-		lockcheck_take(l);
 	/* Waiters read until the lock looks free, then try: a locked
 	   exchange per look would bounce the line between CPUs. */
 	if (__builtin_expect(__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE), 0)) {
@@ -72,8 +62,6 @@ static inline __attribute__((always_inline)) void spin_lock(struct spinlock *l)
 		while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE));
 	}
 	l->cpu = id;
-	if (__builtin_expect(lockcheck, 0))
-		lockcheck_push(l);
 	__asm__ volatile("" ::: "memory");
 }
 
@@ -82,8 +70,6 @@ static inline void spin_unlock(struct spinlock *l)
 	__asm__ volatile("" ::: "memory");
 	if (__builtin_expect(l->cpu != spin_cpu() || !l->locked, 0))
 		spin_misuse(l, "not held");
-	if (__builtin_expect(lockcheck, 0))
-		lockcheck_pop(l);
 	l->cpu = -1;
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 }

@@ -48,7 +48,10 @@ static mqd_t fresh(const char *name, struct mq_attr *a)
 static int reap(pid_t pid)
 {
 	int st;
-	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	pid_t r;
+	while ((r = waitpid(pid, &st, 0)) == -1 && errno == EINTR)
+		;       /* a notification's handler has no SA_RESTART (Linux's EINTR) */
+	return r == pid && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 static int got(mqd_t d, const char *want, unsigned wprio)

@@ -57,7 +57,10 @@ static void mask(int how, int sig)
 static int status_of(pid_t c)
 {
 	int st = -1;
-	return waitpid(c, &st, 0) == c ? st : -1;
+	pid_t r;
+	while ((r = waitpid(c, &st, 0)) == -1 && errno == EINTR)
+		;       /* a nagger's signal: its handler has no SA_RESTART (Linux's EINTR) */
+	return r == c ? st : -1;
 }
 
 /* A child that sends us sig every half millisecond until sh->stop. */

@@ -134,7 +134,10 @@ static void one(const char *which)
 	int e = errno;
 	sh->stop = 1;
 	int st = -1;
-	CHECK(waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	pid_t w;
+	while ((w = waitpid(c, &st, 0)) == -1 && errno == EINTR)
+		;       /* the child's signals: the handler has no SA_RESTART (Linux's EINTR) */
+	CHECK(w == c && WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	CHECK(r == -1 && e == EINTR);
 	CHECK(ran >= 1);
 	if (fd[0] >= 0)

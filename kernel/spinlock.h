@@ -47,11 +47,14 @@ static inline int spin_cpu(void)
 static inline void spin_lock(struct spinlock *l)
 {
 	int id = spin_cpu();
-	if (__builtin_expect(l->cpu == id, 0) && l->locked)
-		spin_misuse(l, "already held by this cpu");
 	/* Waiters read until the lock looks free, then try: a locked
 	   exchange per look would bounce the line between CPUs. */
 	if (__builtin_expect(__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE), 0)) {
+		/* Held by this CPU: a self-deadlock, found here, off the
+		   uncontended path (a taken lock always comes this way; the
+		   holder's id is -1 or another CPU's unless it is ours). */
+		if (__builtin_expect(l->cpu == id, 0))
+			spin_misuse(l, "already held by this cpu");
 		/* Counted once per wait, off the uncontended path: under
 		   -icount a PAUSE ends the vCPU's turn, so spinning costs
 		   few instructions there and only this count shows it. */

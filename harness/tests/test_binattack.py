@@ -6,7 +6,7 @@ stat buffers that are null, kernel, read-only, unmapped or cross into an
 unmapped page; then, at -smp 2 too, a thread stats and spawns from a page
 that another thread unmaps and maps again. Every call gives an error
 number (never a kill or a panic), the legal calls work, and memory is
-back exactly when the attacker ends (memcheck, lockcheck)."""
+back exactly when the attacker ends (memcheck)."""
 import pytest
 from helpers import done, result
 

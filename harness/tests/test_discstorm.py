@@ -7,7 +7,7 @@ back (through the map and pread) 200 times. Afterwards the mapper's
 stamps are the file's, and once it is unlinked and synced the RAM disk
 holds exactly its frames of before, statvfs's free blocks and inodes
 are as before, and the available memory is back exactly. Every package
-at -smp 1 and 2 under memcheck (so lockcheck too), and once with the
+at -smp 1 and 2 under memcheck, and once with the
 race shaker."""
 import pytest
 from helpers import passed

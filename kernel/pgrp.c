@@ -95,8 +95,16 @@ long sys_setsid(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint
    there are some but none the caller may signal. */
 long kill_many(int pid, int sig)
 {
-	static struct space *all[MAXCPU][MAXSPACE];   /* (per CPU: no sleep in between) */
-	struct space *me = myvp()->space, **hold = all[mycpu_id()];
+	/* The caller's own list, not a per-CPU one: a stop signal's sender
+	   sleeps until the stop settles (pstop.c), and another kill_many on
+	   this CPU meanwhile overwrote a per-CPU list, so this one put
+	   spaces it never held and left its own held (stopstorm: a space's
+	   tables freed under a running VP, a panic in cow_break or
+	   vm_free_user). Transient, one per calling VP, as seg_revoke's. */
+	struct space **hold = kmalloc(MAXSPACE * sizeof *hold);
+	if (!hold)
+		return -ENOMEM;
+	struct space *me = myvp()->space;
 	int n = space_hold_all(hold, MAXSPACE), there = 0, sent = 0;
 	int g = pid == 0 ? me->pgid : -pid;
 	for (int i = 0; i < n; i++) {
@@ -112,6 +120,7 @@ long kill_many(int pid, int sig)
 		}
 		space_put(t);
 	}
+	kfree(hold);
 	if (pid != -1 && g == me->pgid)
 		return sent;                 /* the caller is in it: ulib signals it */
 	return sent ? sent : there ? -EPERM : -ESRCH;

@@ -67,15 +67,9 @@ static char *script(int fd)
 
 int main(int argc, char **argv)
 {
-	int i = 1;
-	for (; i < argc && (argv[i][0] == '-' || argv[i][0] == '+') && argv[i][1] &&
-	       strcmp(argv[i], "-c") && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i] + 1, "o") && i + 1 < argc) {
-			if (set_o(argv[i + 1], argv[i][0] == '-') < 0)
-				return 2;
-			i++;
-		} else if (set_options(argv[i]) < 0)
-			return 2;
+	int i = take_options(argc, argv, 1);
+	if (i < 0)
+		return 2;
 	if (i < argc && !strcmp(argv[i], "--"))
 		i++;
 	char *text;

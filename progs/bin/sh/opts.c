@@ -46,6 +46,23 @@ int set_o(const char *name, int on)
 	return -1;
 }
 
+/* The leading -eux / +eux / -o NAME words of `set` and of `sh` itself
+   (which stops at -c too): the index of the first other word, a "--"
+   left for the caller, or -1 after a bad one (reported). */
+int take_options(int argc, char **argv, int stop_at_c)
+{
+	int i = 1;
+	for (; i < argc && (argv[i][0] == '-' || argv[i][0] == '+') && argv[i][1] &&
+	       strcmp(argv[i], "--") && !(stop_at_c && !strcmp(argv[i], "-c")); i++)
+		if (!strcmp(argv[i] + 1, "o") && i + 1 < argc) {
+			if (set_o(argv[i + 1], argv[i][0] == '-') < 0)
+				return -1;
+			i++;
+		} else if (set_options(argv[i]) < 0)
+			return -1;
+	return i;
+}
+
 const char *opt_string(void)
 {
 	static char s[8];

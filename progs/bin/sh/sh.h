@@ -111,6 +111,7 @@ int sig_number(const char *s);        /* by number or name, or -1 */
 extern int opt_e, opt_u, opt_x, opt_f, opt_C;
 int set_options(const char *arg);     /* -eux / +eux: 0, or -1 for a bad one */
 int set_o(const char *name, int on);
+int take_options(int argc, char **argv, int stop_at_c);   /* index past them, -1 */
 const char *opt_string(void);         /* $- */
 void trace(char **w, int n);          /* set -x's line */
 int b_getopts(int argc, char **argv);

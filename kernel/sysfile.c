@@ -990,9 +990,12 @@ long file_lock_info(struct space *sp, uint64_t fd, void **hold, uint32_t *ino, i
 	return 0;
 }
 
-/* Does a descriptor of sp name open file `file`? (An OFD record's charge
-   moves to a space that holds its open file: flock.c.) */
-int file_names(struct space *sp, const void *file)
+/* Does a descriptor of sp hold an open file that `match` accepts? (An
+   OFD record's charge, and an exec's record locks, follow the spaces that
+   hold the file: flock.c.) Under the table's lock, so no descriptor
+   changes while we look. */
+static int file_held(struct space *sp, int (*match)(struct file *, uintptr_t),
+		     uintptr_t arg)
 {
 	struct ftable *t = ftab(sp, 0);
 	int r = 0;
@@ -1000,22 +1003,29 @@ int file_names(struct space *sp, const void *file)
 		return 0;
 	spin_lock(&t->lock);
 	for (int i = 0; i < MAXFILE_SPACE && !r; i++)
-		r = t->f[i] == file;
+		r = t->f[i] && match(t->f[i], arg);
 	spin_unlock(&t->lock);
 	return r;
 }
 
-/* Does a descriptor of sp name a file of inode ino? (An exec's new image
-   keeps its record locks on the files it keeps: flock.c.) */
+static int is_file(struct file *f, uintptr_t file)
+{
+	return (uintptr_t)f == file;
+}
+
+static int of_ino(struct file *f, uintptr_t ino)
+{
+	return f->kind == FK_FILE && f->ip.ino == ino;
+}
+
+/* Does a descriptor of sp name open file `file`? */
+int file_names(struct space *sp, const void *file)
+{
+	return file_held(sp, is_file, (uintptr_t)file);
+}
+
+/* Does a descriptor of sp name a file of inode ino? */
 int file_names_ino(struct space *sp, uint32_t ino)
 {
-	struct ftable *t = ftab(sp, 0);
-	int r = 0;
-	if (!t)
-		return 0;
-	spin_lock(&t->lock);
-	for (int i = 0; i < MAXFILE_SPACE && !r; i++)
-		r = t->f[i] && t->f[i]->kind == FK_FILE && t->f[i]->ip.ino == ino;
-	spin_unlock(&t->lock);
-	return r;
+	return file_held(sp, of_ino, ino);
 }

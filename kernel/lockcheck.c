@@ -63,6 +63,8 @@ static int slot(const char *name)
    string literals) are one class. */
 static int class_of(const char *name)
 {
+	if (!name)
+		name = "(unnamed)";     /* a lock never spin_init'ed */
 	int i = slot(name);
 	const char *k;
 	while ((k = __atomic_load_n(&nkey[i], __ATOMIC_ACQUIRE)))

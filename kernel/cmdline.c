@@ -21,7 +21,11 @@
  *                     (ENODEV, EROFS), as before ramdisk.c
  *   memcheck          test build checks: freed frames and heap blocks are
  *                     poisoned and checked, and kernel entries assert
- *                     invariants (tests and fuzz runs turn it on)
+ *                     invariants (tests and fuzz runs turn it on);
+ *                     implies lockcheck
+ *   lockcheck         panic at a lock-order inversion (lockcheck.c)
+ *   lockcheck=selftest  the same, and commit one at boot (tests see it
+ *                     caught)
  *   bcache=N          the block cache is N buffers of 4 KiB, fixed (16..
  *                     1048576; default: 512 at boot, growing with free
  *                     memory to a quarter of it; bcache.c)
@@ -190,7 +194,11 @@ void cmdline_parse(const char *line)
 		else if (!strcmp(w, "jitter") || !strncmp(w, "jitter=", 7))
 			jitter_setup(w);
 		else if (!strcmp(w, "memcheck"))
-			memcheck = 1;
+			memcheck = lockcheck = 1;
+		else if (!strcmp(w, "lockcheck"))
+			lockcheck = 1;       /* lock-order checks (lockcheck.c) */
+		else if (!strcmp(w, "lockcheck=selftest"))
+			lockcheck = 2;       /* and an inversion at boot, to see it caught */
 		else if (!strncmp(w, "bcache=", 7))
 			set_num("bcache", w + 7, 16, 1UL << 20, "buffers", 1, &bcache_fixed);
 		else if (!strncmp(w, "env=", 4))
@@ -270,6 +278,7 @@ void kernel_finish(void)
 	if (disk_blocks)
 		orphan_halt();           /* no orphan left behind (orphan.c) */
 	bcache_halt_flush();         /* no dirty block left behind (bcache.c) */
+	lockcheck_report();
 	kprintf("@halt {\"status\": %d, \"timer_late\": %lu}\n", s, timer_late_count());
 	qemu_exit(DEBUG_EXIT_DONE | s);
 }

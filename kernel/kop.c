@@ -13,7 +13,11 @@
  * One lock, kop_lock, guards every kop, the per-CPU timer heaps and the
  * futex queues: simple and clearly correct; a finer scheme can come when
  * measurements ask for it. Lock order: kop_lock, table_lock, space lock,
- * VP event lock, run-queue lock.
+ * VP event lock, run-queue lock. The rest, as lockcheck.c sees them in
+ * test boots: a pipe's lock, flock's and fshare's after kop_lock; flock's
+ * before ftable's, both after table_lock; the file system's (ext2w)
+ * before the block cache's, before the disk's (ram, blk); seg, orphan,
+ * kheap and pmm after a space's; pmm last of all.
  */
 #include "kernel.h"
 

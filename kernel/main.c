@@ -20,6 +20,7 @@ void kmain(uint32_t magic, uint64_t mbi)
 	struct module *syms = module_find("ksyms");
 	if (syms)
 		ksyms_load(syms->start, syms->end - syms->start);
+	lockcheck_patch();           /* the `lockcheck` word: before any AP runs */
 	idt_init();
 	cpu_init(c);
 	acpi_init();

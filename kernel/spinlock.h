@@ -41,40 +41,83 @@ static inline int spin_cpu(void)
 	return id;
 }
 
-/* Inline: a handful of instructions, taken several times on every path
-   between spaces (a call and a return were a third of them). Each is a
-   full compiler barrier, as a call was. */
-static inline void spin_lock(struct spinlock *l)
+/* lockcheck.c: the lock-order checker (the `lockcheck` boot word). Off,
+   it costs nothing: one instruction of spin_lock and of spin_unlock is a
+   patch site (LOCKCHECK_SITE), listed in the lockcheck_sites section,
+   which lockcheck_patch turns into a jump to the checking path at boot,
+   before any AP runs, when the word is set. */
+extern int lockcheck;
+void lockcheck_lock(struct spinlock *l, uint64_t where);
+void lockcheck_unlock(struct spinlock *l);
+/* (asm, called from a site's label with l in %rdi: they keep every
+   register, so the label's path changes no register allocation of the
+   fast path around it, as a C call's clobbers would) */
+void lockcheck_lock_thunk(void);
+void lockcheck_unlock_thunk(void);
+void lockcheck_patch(void);
+void lockcheck_report(void);
+
+/* A patch site: the instruction `insn` (5 bytes at least, which the
+   assembler checks), listed with the label to jump to instead. */
+#define LOCKCHECK_SITE(insn, label)                                     \
+	"1: " insn "\n2:\n"                                              \
+	".if 2b - 1b < 5\n.error \"lockcheck site under 5 bytes\"\n.endif\n" \
+	".pushsection lockcheck_sites, \"a\"\n"                          \
+	".balign 8\n.quad 1b, 2b, %l[" label "]\n.popsection"
+
+/* The wait for a lock found held (spin_lock's and lockcheck_lock's). */
+static inline __attribute__((always_inline)) void spin_wait(struct spinlock *l, int id)
 {
-	int id = spin_cpu();
+	/* Held by this CPU: a self-deadlock, found here, off the
+	   uncontended path (a taken lock always comes this way; the
+	   holder's id is -1 or another CPU's unless it is ours). */
+	if (__builtin_expect(l->cpu == id, 0))
+		spin_misuse(l, "already held by this cpu");
+	/* Counted once per wait, off the uncontended path: under
+	   -icount a PAUSE ends the vCPU's turn, so spinning costs
+	   few instructions there and only this count shows it. */
+	__atomic_fetch_add(&l->waits, 1, __ATOMIC_RELAXED);
 	/* Waiters read until the lock looks free, then try: a locked
 	   exchange per look would bounce the line between CPUs. */
-	if (__builtin_expect(__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE), 0)) {
-		/* Held by this CPU: a self-deadlock, found here, off the
-		   uncontended path (a taken lock always comes this way; the
-		   holder's id is -1 or another CPU's unless it is ours). */
-		if (__builtin_expect(l->cpu == id, 0))
-			spin_misuse(l, "already held by this cpu");
-		/* Counted once per wait, off the uncontended path: under
-		   -icount a PAUSE ends the vCPU's turn, so spinning costs
-		   few instructions there and only this count shows it. */
-		__atomic_fetch_add(&l->waits, 1, __ATOMIC_RELAXED);
-		do
-			while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
-				__asm__ volatile("pause");
-		while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE));
-	}
-	l->cpu = id;
-	__asm__ volatile("" ::: "memory");
+	do
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
+			__asm__ volatile("pause");
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE));
 }
 
-static inline void spin_unlock(struct spinlock *l)
+/* Inline: a handful of instructions, taken several times on every path
+   between spaces (a call and a return were a third of them). Each is a
+   full compiler barrier, as a call was. The exchange's 1 is loaded by
+   the patch site, so the site is an instruction the lock needs anyway. */
+static inline __attribute__((always_inline)) void spin_lock(struct spinlock *l)
+{
+	int id = spin_cpu();
+	uint32_t one;
+	__asm__ goto(LOCKCHECK_SITE("movl $1, %k0", "check") : "=r"(one) : : : check);
+	if (__builtin_expect(__atomic_exchange_n(&l->locked, one, __ATOMIC_ACQUIRE), 0))
+		spin_wait(l, id);
+	l->cpu = id;
+done:
+	__asm__ volatile("" ::: "memory");
+	return;
+check: __attribute__((cold));
+	__asm__ volatile("call lockcheck_lock_thunk" : : "D"(l) : "memory");
+	goto done;
+}
+
+static inline __attribute__((always_inline)) void spin_unlock(struct spinlock *l)
 {
 	__asm__ volatile("" ::: "memory");
 	if (__builtin_expect(l->cpu != spin_cpu() || !l->locked, 0))
 		spin_misuse(l, "not held");
-	l->cpu = -1;
+	/* The site is the holder's reset, `l->cpu = -1`. */
+	__asm__ goto(LOCKCHECK_SITE("movl $-1, %0", "check") : "=m"(l->cpu) : : : check);
+release:
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	return;
+check: __attribute__((cold));
+	__asm__ volatile("call lockcheck_unlock_thunk" : : "D"(l) : "memory");
+	goto release;
 }
 
 #endif

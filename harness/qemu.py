@@ -185,10 +185,7 @@ def direct_command(cmdline, smp=1, icount=False, mem="512M", extra=()):
     if any("," in m or m.count(" ") != 1 for m in mods):
         return None
     media = ["-kernel", str(kernel), "-append", cmdline, "-initrd", ",".join(mods)]
-    # qboot leaves PCI devices as QEMU made them (no BARs assigned, not
-    # enabled): a boot with a disk keeps SeaBIOS, which sets them up.
-    fw = [] if any(str(x).startswith("-device") for x in extra) else firmware()
-    return base(smp, icount, mem, fw + media) + list(extra)
+    return base(smp, icount, mem, firmware() + media) + list(extra)
 
 
 _QBOOT = {}

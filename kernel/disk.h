@@ -11,6 +11,8 @@
 struct pcidev {
 	uint8_t bus, dev, fn;
 	uint16_t vendor, device;
+	uint64_t bar[6];            /* pci_setup's: address (bit 0: I/O), size */
+	uint64_t barsz[6];
 };
 uint32_t pci_read32(const struct pcidev *d, uint32_t off);
 void pci_write32(const struct pcidev *d, uint32_t off, uint32_t v);
@@ -19,7 +21,8 @@ void pci_write16(const struct pcidev *d, uint32_t off, uint16_t v);
 uint8_t pci_read8(const struct pcidev *d, uint32_t off);
 int pci_find(uint16_t vendor, uint16_t device, struct pcidev *out);
 int pci_cap_next(const struct pcidev *d, int at, uint8_t id);
-uint64_t pci_bar(const struct pcidev *d, int bar);
+int pci_setup(struct pcidev *d);
+uint64_t pci_bar(const struct pcidev *d, int bar, uint64_t *size);
 
 /* blk.c: the virtio-blk device, in 4 KiB blocks */
 #define BSIZE 4096

@@ -206,6 +206,7 @@ void lapic_startup(uint32_t apic_id, uint32_t tramp_pa);
 
 /* time.c */
 extern uint64_t tsc_hz, lapic_hz, lapic_ns_mult, tsc_boot, tsc_ns_mult;
+extern int cal_windows;                /* PIT windows the calibration measured (@boot) */
 void time_calibrate(void);
 uint64_t now_ns(void);
 void delay_us(uint64_t us);

@@ -40,8 +40,9 @@ void kmain(uint32_t magic, uint64_t mbi)
 
 	kprintf("Anima x86-64 research kernel: %d CPUs, %lu MiB memory\n", ncpu, mem_total_bytes >> 20);
 	kprintf("@boot {\"cpus\": %d, \"mem_mib\": %lu, \"quantum_ms\": %lu, \"tsc_hz\": %lu, "
-		"\"smap\": %d, \"smep\": %d, \"cmdline\": \"%s\"}\n", ncpu, mem_total_bytes >> 20,
-		quantum_ns / 1000000, tsc_hz, have_smap, have_smep, boot_cmdline);
+		"\"cal_windows\": %d, \"smap\": %d, \"smep\": %d, \"cmdline\": \"%s\"}\n", ncpu,
+		mem_total_bytes >> 20, quantum_ns / 1000000, tsc_hz, cal_windows, have_smap, have_smep,
+		boot_cmdline);
 	if (modules_dropped)         /* a program past them would be "no such program" */
 		kprintf("@warn {\"what\": \"boot modules past %d ignored\", \"dropped\": %d}\n",
 			MAXMODULES, modules_dropped);

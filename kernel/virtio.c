@@ -3,8 +3,9 @@
  * completions come as an MSI-X message to the boot CPU's LAPIC (no IOAPIC
  * routing needed: the device writes the interrupt itself). Every address
  * the device reports is checked to lie in the uncached part of the direct
- * map below 4 GiB (vm.c maps 0xfe000000..4 GiB uncached), where QEMU's
- * BIOS puts the BARs; anything else and the device is not used.
+ * map below 4 GiB (vm.c maps 0xfe000000..4 GiB uncached), where SeaBIOS
+ * or pci_setup puts the BARs, and inside its BAR; anything else and the
+ * device is not used.
  */
 #include "kernel.h"
 #include "virtio.h"
@@ -40,10 +41,8 @@
 
 static volatile uint8_t *bar_ptr(const struct pcidev *d, int bar, uint32_t off, uint32_t len)
 {
-	if (bar > 5)
-		return 0;
-	uint64_t a = pci_bar(d, bar);
-	if (!a || a + off < MMIO_LO || a + off + len > MMIO_HI || a + off + len < a)
+	uint64_t size = 0, a = pci_bar(d, bar, &size);
+	if (!a || off > size || len > size - off || a + off < MMIO_LO || a + off + len > MMIO_HI)
 		return 0;
 	return (volatile uint8_t *)P2V(a + off);
 }
@@ -135,7 +134,9 @@ int virtio_open(struct virtio *v, const struct pcidev *d, int vector)
 	memset(v, 0, sizeof *v);
 	v->pci = *d;
 	uint32_t mult = 0, nlen = 0;
-	pci_write16(d, 0x04, pci_read16(d, 0x04) | 0x6);      /* memory space, bus master */
+	if (pci_setup(&v->pci) < 0)          /* BARs placed, decoding and bus mastering on */
+		return -1;
+	d = &v->pci;
 	if (find_structs(v, &mult, &nlen) < 0 || msix_setup(v, vector) < 0)
 		return -1;
 	volatile uint8_t *cc = v->common;

@@ -145,3 +145,22 @@ def test_run_with_too_many_words_is_refused(boot):
     assert r.status not in (None, 0), r.tail()
     argvs = [e["argv"] for e in r.events("result") if "argv" in e]
     assert argvs == [full], argvs
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_icount_calibration_takes_one_window(boot, smp):
+    """Under -icount every clock counts instructions, so the first 5 ms
+    PIT window is exact enough alone (kernel/time.c): the three more the
+    real clock needs cost 0.2 s of QEMU CPU time per icount boot. The rate
+    stays within 1 ppm of the true 1 GHz (shift=0)."""
+    r = boot("run=hello", smp=smp, icount=True)
+    done(r)
+    b = only(r, "boot")
+    assert b["cal_windows"] == 1, b
+    assert abs(b["tsc_hz"] - 1e9) < 1e3, b
+
+
+def test_real_clock_calibration_windows_bounded(boot):
+    r = boot("run=hello")
+    done(r)
+    assert 1 <= only(r, "boot")["cal_windows"] <= 16, r.tail()

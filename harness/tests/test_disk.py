@@ -146,3 +146,33 @@ def test_unanswered_request_times_out_with_eio(boot, image):
     res = result(r, "disktest")
     done(r, 0)
     assert res["call0"] == 0 and res["call1"] == -EIO, res
+
+
+MEM_LO, MEM_HI = 0xfe000000, 0xfec00000      # pci_setup's window (kernel/pci.c)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_qboot_disk_boot_sets_up_the_device(boot, image, smp):
+    """qboot (the direct boot's firmware) assigns no BAR and leaves the
+    device off: the kernel sizes each BAR, places it in its window (each
+    naturally aligned, none overlapping) and says so, then reads the disk."""
+    if qemu.firmware() != ["-bios", "qboot.rom"]:
+        pytest.skip("this QEMU has no qboot")
+    r, res = disktest(boot, image, f"read,0,{NBLOCKS - 1}", smp=smp)
+    assert [res["call0"], res["call1"], res["bad_words"]] == [0, 0, 0], res
+    bars = r.events("pci")
+    assert sorted(b["bar"] for b in bars) == [1, 4], r.tail()   # MSI-X table; virtio structures
+    for b in bars:
+        assert b["size"] & (b["size"] - 1) == 0 and b["base"] % b["size"] == 0, b
+        assert MEM_LO <= b["base"] and b["base"] + b["size"] <= MEM_HI, b
+    (a, b) = sorted((x["base"], x["base"] + x["size"]) for x in bars)
+    assert a[1] <= b[0], bars
+
+
+def test_seabios_bars_are_kept(boot, image, monkeypatch):
+    """SeaBIOS assigns the BARs itself: the kernel keeps them, places none."""
+    monkeypatch.setenv("ANIMA_BIOS", "seabios")
+    r, res = disktest(boot, image, f"read,0,{NBLOCKS - 1}")
+    assert [res["call0"], res["call1"], res["bad_words"]] == [0, 0, 0], res
+    assert not r.events("pci"), r.tail()
+    assert r.events("disk"), r.tail()

@@ -2094,12 +2094,14 @@ static void timed_sigwait(void)
 
 /* Real-time signals queue: a handler run per send, in order, each with
    its own value; a standard one pending stays one (sigqueue included). */
-static int rt_sigs[80], rt_vals[80], rt_codes[80], rt_n;
+/* (room for a queue's bound of them: SIGQUEUE_MAX) */
+#define NRT_RUNS (SIGQUEUE_MAX + 16)
+static int rt_sigs[NRT_RUNS], rt_vals[NRT_RUNS], rt_codes[NRT_RUNS], rt_n;
 
 static void on_rt(int sig, siginfo_t *si, void *ctx)
 {
 	(void)ctx;
-	if (rt_n < 80) {
+	if (rt_n < NRT_RUNS) {
 		rt_sigs[rt_n] = sig;
 		rt_vals[rt_n] = si->si_value.sival_int;
 		rt_codes[rt_n] = si->si_code;

@@ -148,9 +148,10 @@ int sigwaitinfo(const sigset_t *set, siginfo_t *info);   /* EINTR after another'
 int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout);   /* EAGAIN at the timeout */
 int sigsuspend(const sigset_t *mask);
 /* kill with a value (si_value, SI_QUEUE), for the program itself; a
-   blocked one is queued (at most SIGQUEUE_MAX pending, else EAGAIN),
-   as every real-time signal is: one handler run per send. */
-#define SIGQUEUE_MAX 64
+   blocked one is queued (at most SIGQUEUE_MAX pending, else EAGAIN, as
+   for raise and pthread_kill of a real-time signal), as every real-time
+   signal is: one handler run per send. */
+#define SIGQUEUE_MAX 256
 int sigqueue(pid_t pid, int sig, union sigval value);
 
 /* An alternate stack for the caller's handlers installed with

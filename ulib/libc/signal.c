@@ -64,8 +64,10 @@ static struct {
    every send (they queue, POSIX's rule: a handler run per send, in
    order) and sigqueue's value. Each waits in one pending set (a
    thread's or proc_pending), whose bit for its signal stays set while
-   any does; oldest first. Full: a sigqueue fails (EAGAIN), another
-   sender's real-time signal is only the bit. */
+   any does; oldest first. Full: a sigqueue, raise or pthread_kill fails
+   (EAGAIN), a kill's real-time signal is only the bit: Linux's rules
+   (its queue is RLIMIT_SIGPENDING; tgkill and rt_sigqueueinfo fail past
+   it, kill's SI_USER loses the instance). */
 #define RT(sig) ((sig) >= SIGRTMIN)
 static struct qsig {
 	sigset_t *set;
@@ -77,7 +79,7 @@ static int nqueued;
    real-time signal or carries a value (sigqueue's, mq_notify's; a
    standard signal already pending stays one, as on Linux; a timer's is
    one pending signal that counts overruns, from_timer). -1 when
-   sigqueue's cannot be queued. */
+   sigqueue's, raise's or pthread_kill's cannot be queued. */
 static int pend(sigset_t *set, const siginfo_t *si)
 {
 	int sig = si->si_signo;
@@ -86,7 +88,7 @@ static int pend(sigset_t *set, const siginfo_t *si)
 	if ((RT(sig) && si->si_code != SI_TIMER) || (valued && !(*set & BIT(sig)))) {
 		if (nqueued < SIGQUEUE_MAX)
 			queue[nqueued++] = (struct qsig){ set, *si };
-		else if (si->si_code == SI_QUEUE)
+		else if (si->si_code == SI_QUEUE || si->si_code == SI_TKILL)
 			return -1;
 	}
 	*set |= BIT(sig);
@@ -498,9 +500,12 @@ static int raise_code(int sig, int code)
 	spin_lock(&lk);
 	struct sigthr *s = self_slot();
 	int blocked = (s->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
-	if (blocked)
-		pend(&s->pending, &si);
+	int full = blocked && pend(&s->pending, &si) < 0;
 	spin_unlock(&lk);
+	if (full) {
+		errno = EAGAIN;
+		return -1;
+	}
 	if (!blocked)
 		act(sig, &si);
 	__sig_deliver();
@@ -561,11 +566,13 @@ static int send_program(siginfo_t *si)
 	if (blocked && !(to = willing(sig)))
 		full = pend_program(si);
 	spin_unlock(&lk);
-	if (to && !post_si(to, si)) {    /* it exited meanwhile: the program's after all */
+	int sent = to ? post_si(to, si) : 0;
+	if (to && !sent) {               /* it exited meanwhile: the program's after all */
 		spin_lock(&lk);
 		full = pend_program(si);
 		spin_unlock(&lk);
-	}
+	} else if (sent < 0)
+		full = 1;
 	if (blocked && !to && !full)
 		intr_all();
 	if (full) {
@@ -816,7 +823,8 @@ int sigqueue(pid_t pid, int sig, union sigval value)
    unblock it (the usual way to take signals in a threaded program: all
    threads block them, one sigwaits). A handler's signal waits, pending,
    on t, and t is woken from a wait so that a sleep of it ends and runs
-   the handler (every waiter tolerates the spurious wake-up). */
+   the handler (every waiter tolerates the spurious wake-up). 1: sent;
+   -1: its instance found no room in the queue (pend), nothing sent. */
 static int post_si(struct thread *t, const siginfo_t *si)
 {
 	/* Exited (not yet joined): nobody can take it, so nothing is sent
@@ -833,8 +841,10 @@ static int post_si(struct thread *t, const siginfo_t *si)
 		return 0;
 	}
 	int now = h == SIG_DFL && !(s->mask & BIT(sig));
-	if (h != SIG_IGN && !now)
-		pend(&s->pending, si);
+	if (h != SIG_IGN && !now && pend(&s->pending, si) < 0) {
+		spin_unlock(&lk);
+		return -1;
+	}
 	spin_unlock(&lk);
 	if (now)
 		default_action(sig, si);
@@ -847,15 +857,13 @@ static int post_si(struct thread *t, const siginfo_t *si)
 	return 1;
 }
 
-static void post(struct thread *t, int sig, int code)
+/* pthread_kill of another thread: -1 when its real-time signal finds
+   the queue full (EAGAIN, as Linux's tgkill), else 0. */
+int __sig_post(struct thread *t, int sig);
+int __sig_post(struct thread *t, int sig)
 {
-	post_si(t, &(siginfo_t){ .si_signo = sig, .si_code = code, .si_pid = getpid() });
-}
-
-void __sig_post(struct thread *t, int sig);
-void __sig_post(struct thread *t, int sig)
-{
-	post(t, sig, SI_TKILL);
+	siginfo_t si = user_info(sig, SI_TKILL);
+	return post_si(t, &si) < 0 ? -1 : 0;
 }
 
 /* A timer's signal (ulib/posix/timer.c), for the program: main, the

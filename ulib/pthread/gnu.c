@@ -202,7 +202,7 @@ int pthread_yield(void)
 
 /* ---- signals ---- */
 
-void __sig_post(struct thread *t, int sig);   /* ulib/libc/signal.c */
+int __sig_post(struct thread *t, int sig);   /* ulib/libc/signal.c */
 
 /* Of the caller: raise. Of another thread: ulib/libc/signal.c's post (a
    default action at once, a handler's signal pending on the target). */
@@ -214,8 +214,7 @@ int pthread_kill(pthread_t th, int sig)
 		return 0;
 	if ((struct thread *)th == thread_self())
 		return raise(sig) == 0 ? 0 : errno;
-	__sig_post((struct thread *)th, sig);
-	return 0;
+	return __sig_post((struct thread *)th, sig) ? EAGAIN : 0;
 }
 
 int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)

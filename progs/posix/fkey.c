@@ -63,6 +63,7 @@ struct shared {
 	sem_t ping, pong;
 	long counter;
 	int turn, wrote, held;
+	int locking;             /* locker's child is about to lock */
 	int arrived[ROUNDS];
 	int bad;
 };
@@ -227,17 +228,24 @@ static void spawn(void)
 }
 
 /* A child that locks the mutex (we hold it) and exits 0 once it has it;
-   returned once the lock word changed from what it was (the first child
-   marks it waited on: its next step is the kernel's wait) and a little
-   more. */
-static pid_t locker(void)
+   returned once the child is about to lock and, unless the word is
+   `marked` waited-on already (a waiter was there before: the word cannot
+   change), once the lock word changed from what it was (the child marks
+   it: its next step is the kernel's wait), and a little more. Before,
+   the second child's wait for a change that cannot come polled 5,000
+   times (5 s of every boot). */
+static pid_t locker(int marked)
 {
 	int held = __atomic_load_n(&sh->mx.__state, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&sh->locking, 0, __ATOMIC_SEQ_CST);
 	pid_t p = fork();
-	if (p == 0)
+	if (p == 0) {
+		__atomic_store_n(&sh->locking, 1, __ATOMIC_SEQ_CST);
 		_exit(pthread_mutex_lock(&sh->mx) || pthread_mutex_unlock(&sh->mx) ? 1 : 0);
-	for (int i = 0; i < 5000 && __atomic_load_n(&sh->mx.__state, __ATOMIC_SEQ_CST) == held; i++)
-		usleep(1000);            /* (the first: until it marks the word) */
+	}
+	for (int i = 0; i < 5000 && (!__atomic_load_n(&sh->locking, __ATOMIC_SEQ_CST) ||
+	     (!marked && __atomic_load_n(&sh->mx.__state, __ATOMIC_SEQ_CST) == held)); i++)
+		usleep(1000);
 	usleep(50000);                   /* (it sleeps in the kernel by now) */
 	return p;
 }
@@ -245,11 +253,11 @@ static pid_t locker(void)
 static void killed(void)
 {
 	CHECK(pthread_mutex_lock(&sh->mx) == 0);
-	pid_t p = locker();
+	pid_t p = locker(0);
 	CHECK(kill(p, SIGKILL) == 0);
 	CHECK(fork_status(p) == 128 + SIGKILL);
 	CHECK(syscall2(SYS_futex_wake, &sh->mx.__state, 1) == 0);   /* no waiter left behind */
-	p = locker();
+	p = locker(1);              /* (the killed waiter left the mark) */
 	CHECK(pthread_mutex_unlock(&sh->mx) == 0);   /* wakes one: the live one */
 	CHECK(fork_status(p) == 0);
 	CHECK(pthread_mutex_lock(&sh->mx) == 0 && pthread_mutex_unlock(&sh->mx) == 0);

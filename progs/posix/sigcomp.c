@@ -7,12 +7,16 @@
  * signal was due, and reports the delay (ns, now_ns's clock: under
  * --icount deterministic guest time).
  *
- *   loop     alarm(1)'s SIGALRM runs its handler in main, which only
- *            computes (a plain loop reading the clock).
+ *   loop     ITIMER_REAL's SIGALRM (alarm's timer) runs its handler in
+ *            main, which only computes (a plain loop reading the clock).
+ *            Due DUE_MS after the arming: alarm(1)'s second was the
+ *            same path, and computed a guest second per case (about
+ *            2.5 s of host CPU under --icount, in each of test_sigcomp's
+ *            24 boots); alarm() itself is timers.c's.
  *   kill     a forked child's kill(getppid(), SIGUSR1) after 50 ms runs
  *            the handler in main, which only computes.
  *   cancel   a worker that only computes, asynchronously cancelable, is
- *            cancelled by alarm's SIGALRM handler (which runs in it: the
+ *            cancelled by ITIMER_REAL's SIGALRM handler (which runs in it: the
  *            only code that can run with one VP), so it ends where it
  *            computes; main joins it (PTHREAD_CANCELED).
  *   pure     loops on a volatile flag alone (no clock read, no call):
@@ -43,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,6 +62,7 @@
    work, far below this. */
 #define BOUND_MS 100
 #define MS 1000000ULL
+#define DUE_MS 100               /* loop's and cancel's timer */
 
 static volatile uint64_t ran_at;       /* now_ns() in the handler; 0: not yet */
 static volatile int ran_in_main;
@@ -75,6 +81,13 @@ static void catch(int sig, void (*fn)(int))
 	memset(&a, 0, sizeof a);
 	a.sa_handler = fn;
 	CHECK(sigaction(sig, &a, 0) == 0);
+}
+
+/* One ITIMER_REAL shot ms from now (alarm's timer, finer than seconds). */
+static void arm_real(unsigned ms)
+{
+	struct itimerval v = { .it_value = { .tv_sec = ms / 1000, .tv_usec = ms % 1000 * 1000 } };
+	CHECK(setitimer(ITIMER_REAL, &v, 0) == 0);
 }
 
 /* Compute until the handler ran or the bound past `due` went by. */
@@ -99,8 +112,8 @@ static uint64_t case_loop(void)
 {
 	ran_at = 0;
 	catch(SIGALRM, on_sig);
-	uint64_t due = now_ns() + 1000 * MS;
-	alarm(1);
+	uint64_t due = now_ns() + DUE_MS * MS;
+	arm_real(DUE_MS);
 	compute(due);
 	CHECK(ran_in_main);
 	signal(SIGALRM, SIG_DFL);
@@ -176,8 +189,8 @@ static uint64_t case_cancel(void)
 	sigemptyset(&s);
 	sigaddset(&s, SIGALRM);
 	CHECK(pthread_sigmask(SIG_BLOCK, &s, 0) == 0);
-	uint64_t due = now_ns() + 1000 * MS;
-	alarm(1);
+	uint64_t due = now_ns() + DUE_MS * MS;
+	arm_real(DUE_MS);
 	CHECK(pthread_create(&worker, 0, cancel_me, &due) == 0);
 	void *ret = 0;
 	CHECK(pthread_join(worker, &ret) == 0);

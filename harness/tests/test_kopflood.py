@@ -4,7 +4,9 @@ condition waits (kernel futex waits: past MAXKOP_SPACE, 1,024, the
 kernel refuses the kop with -EAGAIN and the condition waits again), woken
 by one broadcast, so that most completions wait on their VP's done list
 while its event queue is full; then a child killed with every thread
-blocked, one that kills itself right after its broadcast, and a whole
+blocked, one that kills itself right after its broadcast (its runtime
+had drained the done lists by then in every run looked at: the kill of
+a VP with completions still owed is not reached for sure), and a whole
 run again. Under memcheck, in an audited child: every waiter of the whole
 runs wakes, the killed ones end by SIGKILL, no panic, every frame comes
 back. kthread's threads are VPs (about 254 at -smp 1): 200 there. naive

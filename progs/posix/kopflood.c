@@ -13,8 +13,9 @@
  *           thousand EV_UNBLOCKED at once, most of them deferred on the
  *           done list; every thread must wake and be joined (exit 0);
  *   blocked killed (SIGKILL from the parent) with every thread waiting;
- *   midway  kills itself (raise) right after its broadcast, with most
- *           completions still on the done lists, not yet delivered.
+ *   midway  kills itself (raise) right after its broadcast (the runtime
+ *           had drained the done lists by then in the runs looked at:
+ *           a kill with completions still owed is not sure to happen).
  * Deterministic criteria: the whole child's status 0 and its count of
  * woken threads NT; the killed ones' status 128 + SIGKILL; avail_lost 0;
  * no panic. @result {"name": "kopflood", "status", "avail_lost",

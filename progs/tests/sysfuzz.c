@@ -34,6 +34,9 @@
  * (lock) file locks: SYS_lock with every command (OFD ones too) and random requests on
  * /fz's descriptors and random ones (at bad addresses: -EFAULT), and
  * SYS_lock_wait that never blocks.
+ * (plain) the console's settings, SYS_tty: bad ops, gets into bad
+ * memory and our read-only text, sets from bad memory and of random
+ * input settings (the output ones kept; main restores what it found).
  *
  * It must never legitimately end or wedge itself, so:
  *   - exit and vp_exit are only issued to end a child or a short VP;
@@ -92,6 +95,7 @@
 #include <anima/file.h>
 #include <anima/psig.h>
 #include <anima/flock.h>
+#include <anima/tty.h>
 
 #define PROTECT_LO  USER_BASE                        /* image, heap, map(0): */
 #define PROTECT_HI  (USER_MAP_BASE + (1UL << 40))    /*   below this */
@@ -1714,10 +1718,44 @@ static void do_cred(struct fz *f)
 	}
 }
 
+/* The console's settings (SYS_tty, kernel/tty.c): an op that is neither
+   get nor set (-EINVAL, whatever the pointer), a get into our scratch,
+   at addresses that are no user memory or into our read-only text
+   (-EFAULT), a set from such addresses (-EFAULT) or of random input and
+   line settings with the output ones as they are, so our output stays
+   as it was (main puts back what it found: tty_saved). */
+static struct ktermios tty_saved;
+
+static void do_tty(struct fz *f)
+{
+	struct ktermios *t = (struct ktermios *)(scratch + 4096 + 64 * rand_below(&f->st, 32));
+	long op = rand_below(&f->st, 4) ? (long)rand_below(&f->st, 2) : rand_arg(f);
+	int m = (int)rand_below(&f->st, 4);          /* 0 bad, 1 text, else scratch */
+	if (m == 1 && op == TTY_SET)
+		m = 0;                   /* (from text it would set random output flags) */
+	long where = m == 0 ? (long)bad_addr(f) : m == 1 ? (long)(void *)do_tty + (long)rand_below(&f->st, 64)
+							 : (long)t;
+	int bad_op = op != TTY_GET && op != TTY_SET;
+	if (op == TTY_SET && m > 1) {
+		if (syscall2(SYS_tty, TTY_GET, (long)t))
+			return;
+		uint32_t o = t->oflag;
+		for (unsigned i = 0; i < sizeof *t; i++)
+			((uint8_t *)t)[i] = (uint8_t)rand_below(&f->st, 256);
+		t->oflag = o;
+	}
+	issue(f, K_plain, SYS_tty, op, where, rand_arg(f), rand_arg(f), rand_arg(f),
+	      bad_op || m < 2, bad_op ? -EINVAL : -EFAULT);
+}
+
 static void do_plain(struct fz *f)
 {
 	if (!rand_below(&f->st, 8)) {
 		do_clockset(f);
+		return;
+	}
+	if (!rand_below(&f->st, 8)) {
+		do_tty(f);
 		return;
 	}
 	if (!rand_below(&f->st, 8)) {
@@ -1852,7 +1890,7 @@ static void do_raw(struct fz *f)
 		{ SYS_pipe, K_pipe },
 		{ SYS_pipe_wait, K_pipe }, { SYS_file_special, K_pipe }, { SYS_file_setfl, K_pipe },
 		{ SYS_file_write_where, K_pipe },
-		{ SYS_alarmexec, K_psig }, { SYS_itimerexec, K_psig }, { SYS_subreaper, K_psig }, { SYS_lock, K_lock }, { SYS_lock_wait, K_lock },
+		{ SYS_tty, K_plain }, { SYS_alarmexec, K_psig }, { SYS_itimerexec, K_psig }, { SYS_subreaper, K_psig }, { SYS_lock, K_lock }, { SYS_lock_wait, K_lock },
 	};
 	for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (known[i].n == n) {
@@ -2041,6 +2079,7 @@ int main(int argc, char **argv)
 	printf("sysfuzz: seed %llu nvp %d flags %s\n", (unsigned long long)seed, nvp, flagstr);
 	fill_pool();
 	files_open();
+	syscall2(SYS_tty, TTY_GET, (long)&tty_saved);
 
 	per_worker = count / nvp;
 	for (int w = 0; w < nvp; w++)
@@ -2059,6 +2098,7 @@ int main(int argc, char **argv)
 		calls += worker_calls[w];
 	for (int i = 0; i < 4; i++)      /* names outlive us: give their memory back */
 		syscall1(SYS_seg_unlink, (long)seg_names[i]);
+	syscall2(SYS_tty, TTY_SET, (long)&tty_saved);
 	report(calls, nvp);
 	return n_unexpected || n_kids_bad;
 }

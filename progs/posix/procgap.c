@@ -33,6 +33,12 @@
  *                    first expiry: the clock set 1 s ahead gives
  *                    overruns at once, set 10 s back no expiry for 1 s
  *                    (ulib/libc/timer.c)
+ *   procgap wcancel  wait, waitpid, waitid and wait4 are cancellation
+ *                    points: a thread blocked in one, cancelled, runs
+ *                    its cleanup handler and ends PTHREAD_CANCELED, and
+ *                    the child stays unreaped (ulib/libc/proc.c)
+ *   procgap getres   getresuid/getresgid with an unmapped pointer fail
+ *                    with EFAULT, as on Linux, instead of faulting
  */
 #define CHECK_NAME "procgap"
 #include <stdio.h>
@@ -53,6 +59,8 @@
 #include <check.h>
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <pthread.h>
 
 #define READY "/tmp/procgap.subreaper"
 
@@ -433,6 +441,92 @@ static void rtperiod(void)
 	timer_delete(id);
 }
 
+/* wcancel: which wait a thread blocks in; its cleanup handler's mark. */
+static volatile int wkind, cleaned, waiting;
+static pid_t wchild;
+
+static void cleanup(void *arg)
+{
+	(void)arg;
+	cleaned++;
+}
+
+static void *waiter(void *arg)
+{
+	(void)arg;
+	int st = 0;
+	siginfo_t si;
+	pthread_cleanup_push(cleanup, 0);
+	waiting = 1;
+	switch (wkind) {
+	case 0: waitpid(wchild, &st, 0); break;
+	case 1: wait(&st); break;
+	case 2: waitid(P_PID, (id_t)wchild, &si, WEXITED); break;
+	case 3: wait4(wchild, &st, 0, 0); break;
+	}
+	pthread_cleanup_pop(0);
+	return (void *)1;                /* not cancelled: the wait returned */
+}
+
+static void wcancel(void)
+{
+	for (wkind = 0; wkind < 4; wkind++) {
+		int p[2];
+		CHECK(pipe(p) == 0);
+		wchild = fork();
+		if (wchild == 0) {       /* lives until the parent closes the pipe */
+			char c;
+			close(p[1]);
+			while (read(p[0], &c, 1) < 0)
+				;
+			_exit(7);
+		}
+		close(p[0]);
+		cleaned = waiting = 0;
+		pthread_t t;
+		CHECK(pthread_create(&t, 0, waiter, 0) == 0);
+		while (!waiting)
+			usleep(1000);
+		usleep(20000);           /* (either way: at the entry or in the wait) */
+		CHECK(pthread_cancel(t) == 0);
+		void *rv = 0;
+		CHECK(pthread_join(t, &rv) == 0);
+		CHECK(rv == PTHREAD_CANCELED && cleaned == 1);
+		int st = 0;
+		CHECK(waitpid(wchild, &st, WNOHANG) == 0);      /* not reaped */
+		close(p[1]);
+		CHECK(waitpid(wchild, &st, 0) == wchild && WIFEXITED(st) && WEXITSTATUS(st) == 7);
+		printf("procgap: wait kind %d cancelled: %s\n", wkind,
+		       rv == PTHREAD_CANCELED ? "yes" : "no");
+	}
+}
+
+/* getres: each unmapped pointer is EFAULT; the good ones are filled. */
+static void getres(void)
+{
+	uid_t r = 99, e = 99, s = 99;
+	gid_t gr = 99, ge = 99, gs = 99;
+	void *bad = (void *)8, *high = (void *)0xffff800000000000ul;
+	CHECK(getresuid(&r, &e, &s) == 0 && r == getuid() && e == geteuid());
+	CHECK(getresgid(&gr, &ge, &gs) == 0 && gr == getgid() && ge == getegid());
+	errno = 0;
+	CHECK(getresuid(bad, &e, &s) == -1 && errno == EFAULT);
+	errno = 0;
+	CHECK(getresuid(&r, bad, &s) == -1 && errno == EFAULT);
+	errno = 0;
+	CHECK(getresuid(&r, &e, high) == -1 && errno == EFAULT);
+	errno = 0;
+	CHECK(getresgid(bad, &ge, &gs) == -1 && errno == EFAULT);
+	errno = 0;
+	CHECK(getresgid(&gr, &ge, high) == -1 && errno == EFAULT);
+	/* read-only memory is no place to store either */
+	void *ro = mmap(0, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(ro != MAP_FAILED);
+	errno = 0;
+	CHECK(getresuid(&r, ro, &s) == -1 && errno == EFAULT);
+	munmap(ro, 4096);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 2 && !strcmp(argv[1], "auxvchild"))
@@ -456,6 +550,10 @@ int main(int argc, char **argv)
 		itexec();
 	else if (!strcmp(mode, "rtperiod"))
 		rtperiod();
+	else if (!strcmp(mode, "wcancel"))
+		wcancel();
+	else if (!strcmp(mode, "getres"))
+		getres();
 	struct result r;
 	result_begin(&r, "procgap");
 	result_str(&r, "mode", mode);

@@ -55,9 +55,10 @@ static long poll(pid_t pid, int *status, int options)
 	for (uint64_t ns = 50000; !(r = ask(pid, status, options | WNOHANG));
 	     ns = ns < 2000000 ? ns * 2 : ns) {
 		sys_sleep(ns);
-		/* (not a cancellation point; an asynchronous cancel acts here,
-		   which async_hold holds back from the package) */
-		if (__builtin_expect(pcancel_any, 0) && pcancel_check_async()) {
+		/* a cancellation point (POSIX): any cancel acts here; an
+		   asynchronous one too, which async_hold holds back from the
+		   package meanwhile */
+		if (pcancel_pending()) {
 			self->async_hold = 0;
 			pcancel_act();
 		}
@@ -80,6 +81,8 @@ pid_t __waitpid(pid_t pid, int *status, int options);
 pid_t __waitpid(pid_t pid, int *status, int options)
 {
 	int now = options & (WNOHANG | KWNOWAIT | KWNOEXIT | WUNTRACED | WCONTINUED);
+	if (!(options & WNOHANG) && pcancel_pending())
+		pcancel_act();           /* a cancellation point, as the wait begins */
 	long r = (options & WNOHANG) || !thread_pkgs_on ? ask(pid, status, now) : poll(pid, status, now);
 	if (r < 0) {
 		errno = (int)-r;

@@ -94,7 +94,7 @@ def test_realtime_abstime_timer_keeps_its_periods_on_that_clock(boot, pkg, smp):
 
 
 @pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg", PACKAGES)
 def test_wait_calls_are_cancellation_points(boot, pkg, smp):
     """A thread blocked in waitpid, wait, waitid or wait4 (its child
     alive), cancelled (deferred), runs its cleanup handler and ends

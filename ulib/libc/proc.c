@@ -7,7 +7,7 @@
  * A wait that blocks is a poll in a program with a thread package:
  * SYS_waitpid blocks its whole VP, and the program's other threads
  * queued on that VP would wait with it; so the caller asks with WNOHANG
- * and sleeps (a thread-level block) between asks, from 50 us up to 2 ms.
+ * and sleeps (a thread-level block, thread_block_until) between asks, from 50 us up to 2 ms.
  * A program without threads blocks in the kernel.
  *
  * A handler that runs meanwhile (a signal from another process, or
@@ -22,6 +22,8 @@
 #include <errno.h>
 #include <animart/sys.h>
 #include <animart/spin.h>
+#include <animart/clock.h>
+#include <animart/thread.h>
 #include <anima/psig.h>
 #include "../pthread/pwait.h"
 
@@ -54,7 +56,11 @@ static long poll(pid_t pid, int *status, int options)
 	self->async_hold = 1;
 	for (uint64_t ns = 50000; !(r = ask(pid, status, options | WNOHANG));
 	     ns = ns < 2000000 ? ns * 2 : ns) {
-		sys_sleep(ns);
+		/* a thread's timed block, not SYS_sleep: that would hold
+		   the VP, and on det the token, so that no other thread of
+		   the program ran meanwhile (a det thread cancelling this one
+		   never would: the wait went on until the child ended) */
+		thread_block_until(now_ns() + ns);
 		/* a cancellation point (POSIX): any cancel acts here; an
 		   asynchronous one too, which async_hold holds back from the
 		   package meanwhile */

@@ -26,6 +26,7 @@
 #include <animart/thread.h>
 #include <anima/psig.h>
 #include "../pthread/pwait.h"
+#include "nocancel.h"
 
 /* ulib/libc/signal.c (weak: a program that installs no handler has
    none): run the handlers due, SIGW_* of what ran. */
@@ -48,8 +49,8 @@ static long ask(pid_t pid, int *status, int options)
 }
 
 /* The poll of a thread of a package: 0 while nothing ended and no
-   handler without SA_RESTART ran. */
-static long poll(pid_t pid, int *status, int options)
+   handler without SA_RESTART ran. A cancellation point if `cancel`. */
+static long poll(pid_t pid, int *status, int options, int cancel)
 {
 	struct thread *self = thread_self();
 	long r;
@@ -64,7 +65,7 @@ static long poll(pid_t pid, int *status, int options)
 		/* a cancellation point (POSIX): any cancel acts here; an
 		   asynchronous one too, which async_hold holds back from the
 		   package meanwhile */
-		if (pcancel_pending()) {
+		if (cancel && pcancel_pending()) {
 			self->async_hold = 0;
 			pcancel_act();
 		}
@@ -82,19 +83,32 @@ static long poll(pid_t pid, int *status, int options)
 	return r;
 }
 
-/* waitpid, and waitid's WNOWAIT (KWNOWAIT) and lack of WEXITED (KWNOEXIT) */
-pid_t __waitpid(pid_t pid, int *status, int options);
-pid_t __waitpid(pid_t pid, int *status, int options)
+static pid_t wait_for(pid_t pid, int *status, int options, int cancel)
 {
 	int now = options & (WNOHANG | KWNOWAIT | KWNOEXIT | WUNTRACED | WCONTINUED);
-	if (!(options & WNOHANG) && pcancel_pending())
-		pcancel_act();           /* a cancellation point, as the wait begins */
-	long r = (options & WNOHANG) || !thread_pkgs_on ? ask(pid, status, now) : poll(pid, status, now);
+	long r = (options & WNOHANG) || !thread_pkgs_on ? ask(pid, status, now)
+							: poll(pid, status, now, cancel);
 	if (r < 0) {
 		errno = (int)-r;
 		return -1;
 	}
 	return (pid_t)r;
+}
+
+/* waitpid, and waitid's WNOWAIT (KWNOWAIT) and lack of WEXITED
+   (KWNOEXIT): a cancellation point (POSIX; WNOHANG's too, as glibc's),
+   as the wait begins and while it polls */
+pid_t __waitpid(pid_t pid, int *status, int options);
+pid_t __waitpid(pid_t pid, int *status, int options)
+{
+	pcancel_point();
+	return wait_for(pid, status, options, 1);
+}
+
+/* ... none: pclose's and popen's reaping (nocancel.h) */
+pid_t __waitpid_nocancel(pid_t pid, int *status, int options)
+{
+	return wait_for(pid, status, options, 0);
 }
 
 pid_t waitpid(pid_t pid, int *status, int options)

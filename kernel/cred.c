@@ -115,16 +115,26 @@ long sys_setids(ARGS)
 	return r;
 }
 
-/* (uint32_t ids[6]) */
+/* (uint32_t ids[6]), or (r, e, s, IDS_UIDS/IDS_GIDS): one pointer per
+   id, so that getresuid's bad pointer is the kernel's EFAULT, as on
+   Linux, not a fault in the library's store. */
 long sys_getids(ARGS)
 {
 	UNUSED();
+	if (a3 > IDS_GIDS)
+		return -EINVAL;
 	struct space *me = myvp()->space;
 	spin_lock(&me->lock);
 	struct cred c = me->cred;
 	spin_unlock(&me->lock);
 	uint32_t ids[6] = { c.uid, c.euid, c.suid, c.gid, c.egid, c.sgid };
-	return copyout(a0, ids, sizeof ids) < 0 ? -EFAULT : 0;
+	if (!a3)
+		return copyout(a0, ids, sizeof ids) < 0 ? -EFAULT : 0;
+	uint64_t to[3] = { a0, a1, a2 };
+	for (int i = 0; i < 3; i++)
+		if (copyout(to[i], &ids[(a3 - 1) * 3 + i], sizeof ids[0]) < 0)
+			return -EFAULT;
+	return 0;
 }
 
 /* (n, list) */

@@ -91,3 +91,31 @@ def test_realtime_abstime_timer_keeps_its_periods_on_that_clock(boot, pkg, smp):
     res = only(r, "result", name="procgap", mode="rtperiod")
     assert res["failures"] == 0 and res["checks"] >= 7, r.tail()
     done(r)
+
+
+@pytest.mark.parametrize("smp", SMPS)
+@pytest.mark.parametrize("pkg", PACKAGES + ["det", "det,det=par"])
+def test_wait_calls_are_cancellation_points(boot, pkg, smp):
+    """A thread blocked in waitpid, wait, waitid or wait4 (its child
+    alive), cancelled (deferred), runs its cleanup handler and ends
+    PTHREAD_CANCELED, and the child is still there to reap (POSIX's
+    cancellation points; before: the wait went on polling until the
+    child ended, and the thread was never cancelled). On det the poll
+    between asks is det's timed wait (before: SYS_sleep held the token,
+    the cancelling thread never ran, and the boot timed out)."""
+    r = boot(f"run=procgap,pkg={pkg},wcancel", smp=smp, timeout=120)
+    res = only(r, "result", name="procgap", mode="wcancel")
+    assert res["failures"] == 0 and res["checks"] >= 28, r.tail()
+    done(r)
+
+
+@pytest.mark.parametrize("smp", SMPS)
+@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+def test_getresuid_bad_pointer_is_efault(boot, pkg, smp):
+    """getresuid/getresgid with an unmapped, kernel-half or read-only
+    pointer return -1 EFAULT, as on Linux where the kernel stores them
+    (before: ulib stored through the pointer and the program died)."""
+    r = boot(f"run=procgap,pkg={pkg},getres", smp=smp, timeout=120)
+    res = only(r, "result", name="procgap", mode="getres")
+    assert res["failures"] == 0 and res["checks"] >= 10, r.tail()
+    done(r)

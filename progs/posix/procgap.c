@@ -30,9 +30,16 @@
  *                    new image has run that much processor time)
  *   procgap rtperiod a TIMER_ABSTIME timer on CLOCK_REALTIME (period
  *                    200 ms) keeps its periods on that clock after its
- *                    first expiry: the clock set 1 s ahead gives
- *                    overruns at once, set 10 s back no expiry for 1 s
- *                    (ulib/libc/timer.c)
+ *                    first expiry: its expiries (1 + overrun each)
+ *                    keep up with that clock, read around each, when it
+ *                    is set 1 s ahead; set 10 s back, the next is as
+ *                    far away on it (ulib/libc/timer.c)
+ *   procgap wcancel  wait, waitpid, waitid and wait4 are cancellation
+ *                    points: a thread blocked in one, cancelled, runs
+ *                    its cleanup handler and ends PTHREAD_CANCELED, and
+ *                    the child stays unreaped (ulib/libc/proc.c)
+ *   procgap getres   getresuid/getresgid with an unmapped pointer fail
+ *                    with EFAULT, as on Linux, instead of faulting
  */
 #define CHECK_NAME "procgap"
 #include <stdio.h>
@@ -53,6 +60,8 @@
 #include <check.h>
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <pthread.h>
 
 #define READY "/tmp/procgap.subreaper"
 
@@ -401,8 +410,44 @@ static int take(timer_t id)
 	return sig == SIGALRM ? timer_getoverrun(id) : -1;
 }
 
+static int64_t rt_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* Expiries of a timer whose first was at e0 (every p ns) up to time t,
+   both on CLOCK_REALTIME: what a count of them should be. */
+static int64_t due(int64_t e0, int64_t p, int64_t t)
+{
+	return t < e0 ? 0 : (t - e0) / p + 1;
+}
+
+/* A SIGALRM (blocked) that is pending already, taken: 1 + its overrun;
+   0 if none is. */
+static int drain(timer_t id)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGALRM);
+	struct timespec zero = { 0, 0 };
+	return sigtimedwait(&s, 0, &zero) == SIGALRM ? 1 + timer_getoverrun(id) : 0;
+}
+
+/*
+ * Each expiry taken counts 1 + its overrun; every count is checked
+ * against the realtime clock read around it, not against a number of
+ * periods fixed in advance, so a slow host (an expiry taken late, or a
+ * period gone by before the clock is set) changes nothing: the count
+ * never runs ahead of the clock read after it, and after the clock goes
+ * 1 s ahead it catches up with the clock read before the last take
+ * (less one period, for an expiry on its way) -- counted on the boot
+ * clock it stays the 5 skipped periods behind.
+ */
 static void rtperiod(void)
 {
+	const int64_t p = 200000000;     /* the period, ns */
 	sigset_t s;
 	sigemptyset(&s);
 	sigaddset(&s, SIGALRM);
@@ -410,27 +455,130 @@ static void rtperiod(void)
 	timer_t id;
 	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGALRM };
 	CHECK(timer_create(CLOCK_REALTIME, &ev, &id) == 0);
-	struct itimerspec v = { .it_interval = { 0, 200000000 } };
+	struct itimerspec v = { .it_interval = { 0, p } };
 	clock_gettime(CLOCK_REALTIME, &v.it_value);
 	v.it_value.tv_sec += 1;
+	int64_t e0 = v.it_value.tv_sec * 1000000000LL + v.it_value.tv_nsec;
 	CHECK(timer_settime(id, TIMER_ABSTIME, &v, 0) == 0);
-	CHECK(take(id) == 0);                      /* the first expiry */
-	/* 1 s ahead: the periods counted on the realtime clock are 5 behind
-	   (Linux: overruns at once), on the boot clock none */
+	int64_t n = 1 + take(id);        /* the first expiry (and any since) */
+	CHECK(n >= 1 && n <= due(e0, p, rt_ns() + 1000000));   /* (1 ms: the clocks' rounding) */
+	/* 1 s ahead: the periods on the realtime clock go by at once */
 	CHECK(shift(1000) == 0);
-	int o = take(id);
-	CHECK(o >= 4);
-	printf("procgap: overrun %d after the clock went 1 s ahead\n", o);
-	/* 10 s back: the next expiry is ~10 s away on the boot clock */
+	int64_t before, after, limit = rt_ns() + 3000000000LL;
+	do {
+		before = rt_ns();
+		n += 1 + take(id);
+		after = rt_ns();
+		CHECK(n <= due(e0, p, after + 1000000));
+	} while (n < due(e0, p, before) - 1 && after < limit);
+	CHECK(n >= due(e0, p, before) - 1);
+	printf("procgap: %lld expiries, %lld due after the clock went 1 s ahead\n",
+	       (long long)n, (long long)due(e0, p, before));
+	/* 10 s back: the next expiry, e0 + n periods on the realtime clock,
+	   is ~10 s away; one taken before the clock moved counts first */
 	CHECK(shift(-10000) == 0);
+	n += drain(id);
+	int64_t next = e0 + n * p;
+	struct itimerspec g;
+	before = rt_ns();
+	CHECK(timer_gettime(id, &g) == 0 && g.it_interval.tv_nsec == p && !g.it_interval.tv_sec);
+	after = rt_ns();
+	int64_t left = g.it_value.tv_sec * 1000000000LL + g.it_value.tv_nsec;
+	CHECK(left <= next - before + 1000000 && left >= next - after - 1000000);
+	printf("procgap: %ld ms left after the clock went 10 s back\n", ts_ms(g.it_value));
+	/* and no expiry comes before it: none pending a second later unless
+	   the clock has reached it */
 	struct timespec nap = { 1, 0 };
 	while (nanosleep(&nap, &nap) != 0)
 		;
-	CHECK(sigpending(&s) == 0 && !sigismember(&s, SIGALRM));
-	struct itimerspec g;
-	CHECK(timer_gettime(id, &g) == 0 && ts_ms(g.it_value) > 5000 && ts_ms(g.it_interval) == 200);
-	printf("procgap: %ld ms left after the clock went 10 s back\n", ts_ms(g.it_value));
+	CHECK(sigpending(&s) == 0 && (!sigismember(&s, SIGALRM) || rt_ns() >= next));
 	timer_delete(id);
+}
+
+/* wcancel: which wait a thread blocks in; its cleanup handler's mark. */
+static volatile int wkind, cleaned, waiting;
+static pid_t wchild;
+
+static void cleanup(void *arg)
+{
+	(void)arg;
+	cleaned++;
+}
+
+static void *waiter(void *arg)
+{
+	(void)arg;
+	int st = 0;
+	siginfo_t si;
+	pthread_cleanup_push(cleanup, 0);
+	waiting = 1;
+	switch (wkind) {
+	case 0: waitpid(wchild, &st, 0); break;
+	case 1: wait(&st); break;
+	case 2: waitid(P_PID, (id_t)wchild, &si, WEXITED); break;
+	case 3: wait4(wchild, &st, 0, 0); break;
+	}
+	pthread_cleanup_pop(0);
+	return (void *)1;                /* not cancelled: the wait returned */
+}
+
+static void wcancel(void)
+{
+	for (wkind = 0; wkind < 4; wkind++) {
+		int p[2];
+		CHECK(pipe(p) == 0);
+		wchild = fork();
+		if (wchild == 0) {       /* lives until the parent closes the pipe */
+			char c;
+			close(p[1]);
+			while (read(p[0], &c, 1) < 0)
+				;
+			_exit(7);
+		}
+		close(p[0]);
+		cleaned = waiting = 0;
+		pthread_t t;
+		CHECK(pthread_create(&t, 0, waiter, 0) == 0);
+		while (!waiting)
+			usleep(1000);
+		usleep(20000);           /* (either way: at the entry or in the wait) */
+		CHECK(pthread_cancel(t) == 0);
+		void *rv = 0;
+		CHECK(pthread_join(t, &rv) == 0);
+		CHECK(rv == PTHREAD_CANCELED && cleaned == 1);
+		int st = 0;
+		CHECK(waitpid(wchild, &st, WNOHANG) == 0);      /* not reaped */
+		close(p[1]);
+		CHECK(waitpid(wchild, &st, 0) == wchild && WIFEXITED(st) && WEXITSTATUS(st) == 7);
+		printf("procgap: wait kind %d cancelled: %s\n", wkind,
+		       rv == PTHREAD_CANCELED ? "yes" : "no");
+	}
+}
+
+/* getres: each unmapped pointer is EFAULT; the good ones are filled. */
+static void getres(void)
+{
+	uid_t r = 99, e = 99, s = 99;
+	gid_t gr = 99, ge = 99, gs = 99;
+	void *bad = (void *)8, *high = (void *)0xffff800000000000ul;
+	CHECK(getresuid(&r, &e, &s) == 0 && r == getuid() && e == geteuid());
+	CHECK(getresgid(&gr, &ge, &gs) == 0 && gr == getgid() && ge == getegid());
+	errno = 0;
+	CHECK(getresuid(bad, &e, &s) == -1 && errno == EFAULT);
+	errno = 0;
+	CHECK(getresuid(&r, bad, &s) == -1 && errno == EFAULT);
+	errno = 0;
+	CHECK(getresuid(&r, &e, high) == -1 && errno == EFAULT);
+	errno = 0;
+	CHECK(getresgid(bad, &ge, &gs) == -1 && errno == EFAULT);
+	errno = 0;
+	CHECK(getresgid(&gr, &ge, high) == -1 && errno == EFAULT);
+	/* read-only memory is no place to store either */
+	void *ro = mmap(0, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(ro != MAP_FAILED);
+	errno = 0;
+	CHECK(getresuid(&r, ro, &s) == -1 && errno == EFAULT);
+	munmap(ro, 4096);
 }
 
 int main(int argc, char **argv)
@@ -456,6 +604,10 @@ int main(int argc, char **argv)
 		itexec();
 	else if (!strcmp(mode, "rtperiod"))
 		rtperiod();
+	else if (!strcmp(mode, "wcancel"))
+		wcancel();
+	else if (!strcmp(mode, "getres"))
+		getres();
 	struct result r;
 	result_begin(&r, "procgap");
 	result_str(&r, "mode", mode);

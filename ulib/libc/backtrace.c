@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <animart/tls.h>
+#include "nocancel.h"
 
 __attribute__((noinline)) int backtrace(void **buffer, int size)
 {
@@ -59,7 +60,7 @@ void backtrace_symbols_fd(void *const *buffer, int size, int fd)
 	char line[SYMLEN + 1];
 	for (int i = 0; i < size; i++) {
 		int n = snprintf(line, sizeof line, "[%p]\n", buffer[i]);
-		if (write(fd, line, (size_t)n) < 0)
+		if (__write_nocancel(fd, line, (size_t)n) < 0)
 			return;
 	}
 }

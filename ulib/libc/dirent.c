@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <animart/sys.h>
 #include <anima/file.h>
+#include "nocancel.h"
 
 int __fd_kfd(int fd);            /* fd.c: the kernel descriptor of a file's fd, or -1 */
 
@@ -38,12 +39,12 @@ DIR *fdopendir(int fd)
 
 DIR *opendir(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY);
+	int fd = __open_nocancel(path, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0)
 		return 0;
 	DIR *d = fdopendir(fd);
 	if (!d)
-		close(fd);
+		__close_nocancel(fd);
 	return d;
 }
 
@@ -89,7 +90,7 @@ int dirfd(DIR *d)
 
 int closedir(DIR *d)
 {
-	int r = close(d->fd);
+	int r = __close_nocancel(d->fd);
 	free(d);
 	return r;
 }

@@ -25,6 +25,8 @@
 #include <animalib/ulib.h>
 #include <anima/file.h>
 #include <animart/fence.h>
+#include "nocancel.h"
+#include "../pthread/pwait.h"
 
 #define NFD 64         /* open descriptors at most (sysconf(_SC_OPEN_MAX)) */
 #define CHUNK 4096      /* bytes per SYS_cputs (the kernel takes at most 64 KiB) */
@@ -227,9 +229,18 @@ static ssize_t __file_write(int kfd, const void *buf, size_t n, off_t off, int a
 	return (ssize_t)done;
 }
 
+/* read, write, pread, pwrite and close are cancellation points (POSIX):
+   a cancel pending acts as they begin (and in a pipe's wait, pipe.c);
+   the library's own calls use the _nocancel forms (nocancel.h). */
 ssize_t write(int fd, const void *buf, size_t n)
 {
-	FENCED(write(fd, buf, n));
+	pcancel_point();
+	return __write_nocancel(fd, buf, n);
+}
+
+ssize_t __write_nocancel(int fd, const void *buf, size_t n)
+{
+	FENCED(__write_nocancel(fd, buf, n));
 	struct fdent e = get(fd);
 	if (is_pipe(e)) {
 		ssize_t r = e.kind == FD_PIPE_W ? __pipe_write(e.kfd, buf, n, e.flags & O_NONBLOCK)
@@ -264,7 +275,13 @@ ssize_t write(int fd, const void *buf, size_t n)
 
 ssize_t read(int fd, void *buf, size_t n)
 {
-	FENCED(read(fd, buf, n));
+	pcancel_point();
+	return __read_nocancel(fd, buf, n);
+}
+
+ssize_t __read_nocancel(int fd, void *buf, size_t n)
+{
+	FENCED(__read_nocancel(fd, buf, n));
 	struct fdent e = get(fd);
 	if (is_pipe(e)) {
 		ssize_t r = e.kind == FD_PIPE_R ? __pipe_read(e.kfd, buf, n, e.flags & O_NONBLOCK)
@@ -281,6 +298,7 @@ ssize_t read(int fd, void *buf, size_t n)
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
+	pcancel_point();
 	FENCED(pread(fd, buf, n, off));
 	struct fdent e = get(fd);
 	put(e);
@@ -291,6 +309,7 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
+	pcancel_point();
 	FENCED(pwrite(fd, buf, n, off));
 	struct fdent e = get(fd);
 	put(e);
@@ -380,7 +399,13 @@ void __kstat_to_stat(const struct kstat *k, struct stat *st)
 
 int close(int fd)
 {
-	FENCED(close(fd));
+	pcancel_point();                 /* (acts before: fd stays open) */
+	return __close_nocancel(fd);
+}
+
+int __close_nocancel(int fd)
+{
+	FENCED(__close_nocancel(fd));
 	if (fd < 0 || fd >= NFD)
 		return fail(EBADF);
 	spin_lock(&fdlk);

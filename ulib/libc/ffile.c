@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include "file.h"
+#include "nocancel.h"
 
 static FILE *streams;            /* every open stream but the standard three */
 static struct mutex streams_lk;  /* (taken before a stream's own lock, never after) */
@@ -87,12 +88,12 @@ FILE *fopen(const char *path, const char *mode)
 		errno = EINVAL;
 		return 0;
 	}
-	int fd = open(path, o, 0666);
+	int fd = __open_nocancel(path, o, 0666);
 	if (fd < 0)
 		return 0;
 	FILE *f = new_stream(fd, fs);
 	if (!f)
-		close(fd);
+		__close_nocancel(fd);
 	return f;
 }
 
@@ -149,10 +150,10 @@ FILE *freopen(const char *path, const char *mode, FILE *f)
 	flockfile(f);
 	int old = f->fd;
 	release(f);
-	int fd = open(path, o, 0666);
+	int fd = __open_nocancel(path, o, 0666);
 	if (fd >= 0 && old >= 0 && fd != old) {
 		if (dup2(fd, old) == old) {
-			close(fd);
+			__close_nocancel(fd);
 			fd = old;
 		}
 	}

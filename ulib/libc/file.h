@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <animart/sync.h>
+#include "nocancel.h"
 
 #define FS_RD  1          /* open for reading */
 #define FS_WR  2          /* open for writing */
@@ -57,14 +58,14 @@ FILE *__ff_new(int fd, const char *mode);   /* a stream on fd (-1: none) with fo
 static inline ssize_t __ff_read(FILE *f, void *buf, size_t n)
 {
 	if (!f->cookied)
-		return read(f->fd, buf, n);
+		return __read_nocancel(f->fd, buf, n);
 	return f->io.read ? f->io.read(f->cookie, buf, n) : 0;
 }
 
 static inline ssize_t __ff_wr(FILE *f, const void *buf, size_t n)
 {
 	if (!f->cookied)
-		return write(f->fd, buf, n);
+		return __write_nocancel(f->fd, buf, n);
 	return f->io.write ? f->io.write(f->cookie, buf, n) : (ssize_t)n;
 }
 
@@ -82,7 +83,7 @@ static inline off_t __ff_seek(FILE *f, off_t off, int whence)
 static inline int __ff_close(FILE *f)
 {
 	if (!f->cookied)
-		return f->fd >= 0 ? close(f->fd) : 0;
+		return f->fd >= 0 ? __close_nocancel(f->fd) : 0;
 	f->cookied = 0;
 	return f->io.close ? f->io.close(f->cookie) : 0;
 }

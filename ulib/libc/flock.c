@@ -28,6 +28,8 @@
 #include <unistd.h>
 #include <animart/sys.h>
 #include <animart/intr.h>
+#include <animart/clock.h>
+#include <animart/thread.h>
 #include <anima/flock.h>
 #include "../pthread/pwait.h"
 
@@ -76,6 +78,19 @@ static long waitfor(struct thread *self, int kfd, struct kflock *k, int cmd)
 {
 	int (*other)(struct thread *) = self->ops->yield_other;
 	long st = 0;
+	/* det (own time): a wait in the kernel would hold the token, and no
+	   other thread would run until another process let go (not the one
+	   that would cancel or signal this one); so look between timed
+	   waits of det's, 50 us to 2 ms, as waitpid's poll (proc.c) */
+	if (self->ops->own_time) {
+		for (uint64_t ns = 50000; !psig_due(self) && !pcancel_pending();
+		     ns = ns < 2000000 ? ns * 2 : ns) {
+			if ((st = syscall6(SYS_lock_wait, kfd, (long)k, 0, 0, 0, cmd)) != 0)
+				return st;
+			thread_block_until(now_ns() + ns);
+		}
+		return 0;
+	}
 	if (other && !__atomic_load_n(&self->vpp->upcall_entry, __ATOMIC_RELAXED))
 		while (!psig_due(self) && !pcancel_pending() &&
 		       (st = syscall6(SYS_lock_wait, kfd, (long)k, 0, 0, 0, cmd)) == 0 && other(self))
@@ -128,6 +143,8 @@ static int take(int kfd, struct kflock *k, int cmd, int wait)
 int __lock_fcntl(int fd, int cmd, struct flock *fl);
 int __lock_fcntl(int fd, int cmd, struct flock *fl)
 {
+	if (cmd == F_SETLKW || cmd == F_OFD_SETLKW)
+		pcancel_point();         /* (POSIX's F_SETLKW; lockf's F_LOCK) */
 	int kfd = kfd_of(fd);
 	if (kfd < 0)
 		return -1;

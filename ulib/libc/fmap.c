@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <errno.h>
 #include <animart/sys.h>
+#include "../pthread/pwait.h"
 
 int __fd_kfd(int fd);                                            /* fd.c */
 int __fd_kind(int fd, int *readable, int *writable, int *hup);   /* fd.c */
@@ -53,6 +54,7 @@ void *__mmap_file(void *addr, size_t len, int prot, int flags, int fd, off_t off
 
 int msync(void *addr, size_t len, int flags)
 {
+	pcancel_point();                 /* (POSIX's) */
 	int both = MS_ASYNC | MS_SYNC;
 	long r = (flags & ~(both | MS_INVALIDATE)) || (flags & both) == both ? -EINVAL :
 		 syscall3(SYS_msync, addr, len, flags & MS_SYNC ? MSYNC_WAIT : 0);

@@ -15,6 +15,8 @@
 #include <anima/file.h>
 #include "path.h"
 #include <animart/fence.h>
+#include "nocancel.h"
+#include "../pthread/pwait.h"
 
 int __fd_kfd(int fd);                  /* fd.c */
 
@@ -108,19 +110,26 @@ int ftruncate(int fd, off_t len)
 int truncate(const char *path, off_t len)
 {
 	FENCED(truncate(path, len));
-	int fd = open(path, O_WRONLY);
+	int fd = __open_nocancel(path, O_WRONLY, 0);    /* (truncate is no cancellation point) */
 	if (fd < 0)
 		return -1;
 	int r = ftruncate(fd, len);
 	int e = errno;
-	close(fd);
+	__close_nocancel(fd);
 	errno = e;
 	return r;
 }
 
+/* fsync and fdatasync are cancellation points (POSIX); sync is not */
 int fsync(int fd)
 {
-	FENCED(fsync(fd));
+	pcancel_point();
+	return __fsync_nocancel(fd);
+}
+
+int __fsync_nocancel(int fd)
+{
+	FENCED(__fsync_nocancel(fd));
 	int k = kfd_of(fd);
 	return k < 0 ? -1 : ret(syscall1(SYS_file_fsync, k), EINVAL);
 }

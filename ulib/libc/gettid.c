@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <animart/thread.h>
 #include <time.h>
+#include "nocancel.h"
 
 long __futex(volatile int *uaddr, int op, int val, const struct timespec *timeout, unsigned val3);
 
@@ -56,13 +57,13 @@ long syscall(long n, ...)
 	case SYS_read: {
 		int fd = va_arg(ap, int);
 		void *buf = va_arg(ap, void *);
-		r = read(fd, buf, va_arg(ap, size_t));
+		r = __read_nocancel(fd, buf, va_arg(ap, size_t));
 		break;
 	}
 	case SYS_write: {
 		int fd = va_arg(ap, int);
 		const void *buf = va_arg(ap, const void *);
-		r = write(fd, buf, va_arg(ap, size_t));
+		r = __write_nocancel(fd, buf, va_arg(ap, size_t));
 		break;
 	}
 	case SYS_clock_gettime: {

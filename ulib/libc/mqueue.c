@@ -56,6 +56,7 @@
 #include <animart/fence.h>
 #include "../pthread/pwait.h"
 #include "../pthread/pshared.h"
+#include "nocancel.h"
 
 #define MQDIR       "/dev/mqueue/"
 #define DEF_MAXMSG  10               /* Linux's msg_default and msgsize_default */
@@ -375,7 +376,7 @@ static int open_file(const char *p, int oflag, mode_t mode, int bad, int *made)
 		if ((oflag & O_CREAT) && !bad) {
 			if (mkdirs() < 0)
 				return -1;
-			int fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+			int fd = __open_nocancel(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
 			if (fd >= 0) {
 				*made = 1;
 				return fd;
@@ -383,9 +384,9 @@ static int open_file(const char *p, int oflag, mode_t mode, int bad, int *made)
 			if (errno != EEXIST || (oflag & O_EXCL))
 				return -1;
 		}
-		int fd = open(p, O_RDWR | O_CLOEXEC);
+		int fd = __open_nocancel(p, O_RDWR | O_CLOEXEC, 0);
 		if (fd >= 0 && bad && (oflag & O_EXCL)) {
-			close(fd);
+			__close_nocancel(fd);
 			return fail(EEXIST);
 		}
 		if (fd >= 0 || errno != ENOENT)
@@ -426,7 +427,7 @@ mqd_t mq_open(const char *name, int oflag, ...)
 		if (q && q->h)
 			munmap(q->h, q->len);
 		free(q);
-		close(fd);
+		__close_nocancel(fd);
 		return fail(e);
 	}
 	q->refs = 1;
@@ -452,7 +453,7 @@ int mq_close(mqd_t d)
 	if (q->h->npid == self())      /* the registering process closes it: it goes (Linux) */
 		q->h->npid = 0;
 	qunlock(q);
-	close(d);
+	__close_nocancel(d);
 	put(q);
 	return 0;
 }
@@ -682,8 +683,11 @@ static void put_msg(struct mqd *q, long i, const char *msg, size_t len, unsigned
 		psh_word_wake(&q->h->sent, INT_MAX);
 }
 
+/* The sends and receives are cancellation points: as they begin, and
+   while they wait (wait_while) */
 int mq_timedsend(mqd_t d, const char *msg, size_t len, unsigned prio, const struct timespec *abstime)
 {
+	pcancel_point();
 	FENCED(mq_timedsend(d, msg, len, prio, abstime));
 	struct mqd *q = get(d);
 	if (!q)
@@ -717,6 +721,7 @@ int mq_send(mqd_t d, const char *msg, size_t len, unsigned prio)
 
 ssize_t mq_timedreceive(mqd_t d, char *msg, size_t len, unsigned *prio, const struct timespec *abstime)
 {
+	pcancel_point();
 	FENCED(mq_timedreceive(d, msg, len, prio, abstime));
 	struct mqd *q = get(d);
 	if (!q)

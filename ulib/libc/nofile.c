@@ -16,6 +16,8 @@
 #include <anima/file.h>
 #include "path.h"
 #include <animart/fence.h>
+#include "nocancel.h"
+#include "../pthread/pwait.h"
 
 static int fail(int e)
 {
@@ -27,14 +29,9 @@ int __open_devnull(int flags);   /* fd.c */
 int __open_file(const char *path, int flags, mode_t mode);
 void __kstat_to_stat(const struct kstat *k, struct stat *st);
 
-/* (openat: cwd.c) */
+/* A cancellation point (POSIX; openat and creat come here). (openat: cwd.c) */
 int open(const char *path, int flags, ...)
 {
-	char abs[PATH_MAX];
-	if (abs_path(path, abs) < 0)
-		return -1;
-	if (!strcmp(abs, "/dev/null"))
-		return __open_devnull(flags);
 	mode_t mode = 0;
 	if (flags & O_CREAT) {
 		va_list ap;
@@ -42,6 +39,17 @@ int open(const char *path, int flags, ...)
 		mode = (mode_t)va_arg(ap, int);
 		va_end(ap);
 	}
+	pcancel_point();
+	return __open_nocancel(path, flags, mode);
+}
+
+int __open_nocancel(const char *path, int flags, mode_t mode)
+{
+	char abs[PATH_MAX];
+	if (abs_path(path, abs) < 0)
+		return -1;
+	if (!strcmp(abs, "/dev/null"))
+		return __open_devnull(flags);
 	int r = __open_file(abs, flags, mode);   /* fd.c: a file on the disk */
 	if (r < 0 && errno == ENODEV)          /* no disk: an empty, read-only file system */
 		return fail(flags & O_CREAT ? EROFS : ENOENT);

@@ -8,7 +8,8 @@
    system ignores SIGINT and SIGQUIT and blocks SIGCHLD while it waits
    (POSIX), the child getting them back as they were; its status is the
    wait status, 127 in it if the shell cannot be run; system(NULL) says
-   whether there is a shell. */
+   whether there is a shell. system is a cancellation point: a cancel in
+   its wait kills the child; pclose is none. */
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,9 @@
 #include <spawn.h>
 #include <sys/wait.h>
 #include <animart/spin.h>
+#include <pthread.h>
+#include "nocancel.h"
+#include "../pthread/pwait.h"
 
 #define NOPEN 16                 /* popen streams open at once */
 #define SHELL "/bin/sh"
@@ -66,7 +70,7 @@ FILE *popen(const char *cmd, const char *mode)
 	int ours = rd ? p[0] : p[1], theirs = rd ? p[1] : p[0];
 	fflush(0);
 	pid_t pid = run(cmd, theirs, rd ? 1 : 0, ours, 0);
-	close(theirs);
+	__close_nocancel(theirs);
 	FILE *f = pid < 0 ? 0 : fdopen(ours, rd ? "r" : "w");
 	int slot = -1;
 	spin_lock(&lk);
@@ -82,9 +86,9 @@ FILE *popen(const char *cmd, const char *mode)
 	if (f)
 		fclose(f);
 	else
-		close(ours);
+		__close_nocancel(ours);
 	if (pid > 0)
-		while (waitpid(pid, 0, 0) < 0 && errno == EINTR)
+		while (__waitpid_nocancel(pid, 0, 0) < 0 && errno == EINTR)
 			;
 	errno = e;
 	return 0;
@@ -106,16 +110,38 @@ int pclose(FILE *f)
 	}
 	fclose(f);
 	int st;
-	while (waitpid(pid, &st, 0) < 0)
+	while (__waitpid_nocancel(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -1;
 	return st;
 }
 
+/* What system changed, for its end or a cancel in its wait. */
+struct sys_state {
+	pid_t pid;
+	struct sigaction oint, oquit;
+	sigset_t old;
+};
+
+/* A cancel in system's wait (a cancellation point: POSIX): the child
+   goes (SIGKILL, reaped, as glibc's) and the signals are as they were. */
+static void sys_cancelled(void *arg)
+{
+	struct sys_state *s = arg;
+	kill(s->pid, SIGKILL);
+	while (__waitpid_nocancel(s->pid, 0, 0) < 0 && errno == EINTR)
+		;
+	sigaction(SIGINT, &s->oint, 0);
+	sigaction(SIGQUIT, &s->oquit, 0);
+	sigprocmask(SIG_SETMASK, &s->old, 0);
+}
+
 int system(const char *cmd)
 {
+	pcancel_point();
 	if (!cmd)
 		return access(SHELL, X_OK) == 0;
+	struct sys_state ss;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
 	sigset_t chld, old;
 	sigemptyset(&chld);
@@ -140,12 +166,16 @@ int system(const char *cmd)
 	int st = -1;
 	if (pid < 0)
 		st = errno == ENOENT || errno == EACCES ? 127 << 8 : -1;
-	else
+	else {
+		ss = (struct sys_state){ pid, oint, oquit, old };
+		pthread_cleanup_push(sys_cancelled, &ss);
 		while (waitpid(pid, &st, 0) < 0)
 			if (errno != EINTR) {
 				st = -1;
 				break;
 			}
+		pthread_cleanup_pop(0);
+	}
 	sigaction(SIGINT, &oint, 0);
 	sigaction(SIGQUIT, &oquit, 0);
 	sigprocmask(SIG_SETMASK, &old, 0);

@@ -7,7 +7,7 @@
  * A wait that blocks is a poll in a program with a thread package:
  * SYS_waitpid blocks its whole VP, and the program's other threads
  * queued on that VP would wait with it; so the caller asks with WNOHANG
- * and sleeps (a thread-level block) between asks, from 50 us up to 2 ms.
+ * and sleeps (a thread-level block, thread_block_until) between asks, from 50 us up to 2 ms.
  * A program without threads blocks in the kernel.
  *
  * A handler that runs meanwhile (a signal from another process, or
@@ -22,8 +22,11 @@
 #include <errno.h>
 #include <animart/sys.h>
 #include <animart/spin.h>
+#include <animart/clock.h>
+#include <animart/thread.h>
 #include <anima/psig.h>
 #include "../pthread/pwait.h"
+#include "nocancel.h"
 
 /* ulib/libc/signal.c (weak: a program that installs no handler has
    none): run the handlers due, SIGW_* of what ran. */
@@ -46,18 +49,23 @@ static long ask(pid_t pid, int *status, int options)
 }
 
 /* The poll of a thread of a package: 0 while nothing ended and no
-   handler without SA_RESTART ran. */
-static long poll(pid_t pid, int *status, int options)
+   handler without SA_RESTART ran. A cancellation point if `cancel`. */
+static long poll(pid_t pid, int *status, int options, int cancel)
 {
 	struct thread *self = thread_self();
 	long r;
 	self->async_hold = 1;
 	for (uint64_t ns = 50000; !(r = ask(pid, status, options | WNOHANG));
 	     ns = ns < 2000000 ? ns * 2 : ns) {
-		sys_sleep(ns);
-		/* (not a cancellation point; an asynchronous cancel acts here,
-		   which async_hold holds back from the package) */
-		if (__builtin_expect(pcancel_any, 0) && pcancel_check_async()) {
+		/* a thread's timed block, not SYS_sleep: that would hold
+		   the VP, and on det the token, so that no other thread of
+		   the program ran meanwhile (a det thread cancelling this one
+		   never would: the wait went on until the child ended) */
+		thread_block_until(now_ns() + ns);
+		/* a cancellation point (POSIX): any cancel acts here; an
+		   asynchronous one too, which async_hold holds back from the
+		   package meanwhile */
+		if (cancel && pcancel_pending()) {
 			self->async_hold = 0;
 			pcancel_act();
 		}
@@ -75,17 +83,32 @@ static long poll(pid_t pid, int *status, int options)
 	return r;
 }
 
-/* waitpid, and waitid's WNOWAIT (KWNOWAIT) and lack of WEXITED (KWNOEXIT) */
-pid_t __waitpid(pid_t pid, int *status, int options);
-pid_t __waitpid(pid_t pid, int *status, int options)
+static pid_t wait_for(pid_t pid, int *status, int options, int cancel)
 {
 	int now = options & (WNOHANG | KWNOWAIT | KWNOEXIT | WUNTRACED | WCONTINUED);
-	long r = (options & WNOHANG) || !thread_pkgs_on ? ask(pid, status, now) : poll(pid, status, now);
+	long r = (options & WNOHANG) || !thread_pkgs_on ? ask(pid, status, now)
+							: poll(pid, status, now, cancel);
 	if (r < 0) {
 		errno = (int)-r;
 		return -1;
 	}
 	return (pid_t)r;
+}
+
+/* waitpid, and waitid's WNOWAIT (KWNOWAIT) and lack of WEXITED
+   (KWNOEXIT): a cancellation point (POSIX; WNOHANG's too, as glibc's),
+   as the wait begins and while it polls */
+pid_t __waitpid(pid_t pid, int *status, int options);
+pid_t __waitpid(pid_t pid, int *status, int options)
+{
+	pcancel_point();
+	return wait_for(pid, status, options, 1);
+}
+
+/* ... none: pclose's and popen's reaping (nocancel.h) */
+pid_t __waitpid_nocancel(pid_t pid, int *status, int options)
+{
+	return wait_for(pid, status, options, 0);
 }
 
 pid_t waitpid(pid_t pid, int *status, int options)

@@ -16,16 +16,17 @@
 #include <limits.h>
 #include <anima/layout.h>
 #include "script.h"
+#include "nocancel.h"
 
 /* path's "#!" line parsed into interp and arg (arg may be empty): 1, or
    0 when there is none. */
 static int shebang(const char *path, char *line, size_t n, char **interp, char **arg)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = __open_nocancel(path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return 0;
-	ssize_t got = read(fd, line, n - 1);
-	close(fd);
+	ssize_t got = __read_nocancel(fd, line, n - 1);
+	__close_nocancel(fd);
 	if (got < 2 || line[0] != '#' || line[1] != '!')
 		return 0;
 	line[got] = 0;

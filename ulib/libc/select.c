@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
+#include "../pthread/pwait.h"
 
 int __fd_kind(int fd, int *readable, int *writable, int *hup);   /* fd.c */
 int __fd_pipe_end(int fd, int *w);
@@ -124,8 +125,11 @@ static int sel_scan(int n, fd_set *r, fd_set *w, fd_set *e, fd_set *out, int *pi
 	return ready;
 }
 
+/* select and poll are cancellation points: as they begin (even when a
+   descriptor is ready at once) and in their waits */
 int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *timeout)
 {
+	pcancel_point();
 	if (n < 0 || n > FD_SETSIZE || (timeout && (timeout->tv_sec < 0 || timeout->tv_usec < 0))) {
 		errno = EINVAL;
 		return -1;
@@ -186,6 +190,7 @@ static int poll_scan(struct pollfd *fds, nfds_t n, int *pipes)
 
 int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 {
+	pcancel_point();
 	long long ns = timeout_ms < 0 ? -1 : timeout_ms * 1000000LL;
 	struct timespec ts, *until = 0;
 	for (;;) {

@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "nocancel.h"
 
 /* The file for name into p: 0, or -1 with errno. */
 static int path(const char *name, char *p)
@@ -56,7 +57,7 @@ int shm_open(const char *name, int oflag, mode_t mode)
 			    (mkdir("/dev/shm", 01777) < 0 && errno != EEXIST))
 				return -1;
 	}
-	return open(p, (oflag & (O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC)) | O_CLOEXEC, mode);
+	return __open_nocancel(p, (oflag & (O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC)) | O_CLOEXEC, mode);
 }
 
 int shm_unlink(const char *name)

@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include "path.h"
+#include "nocancel.h"
 
 #define NFD 64          /* descriptors (fd.c) */
 
@@ -117,14 +118,14 @@ int posix_spawnattr_getsigdefault(const posix_spawnattr_t *a, sigset_t *m) { *m 
 static int act(const struct __spawn_action *a)
 {
 	if (a->op == A_CLOSE)
-		return close(a->fd) < 0 && errno != EBADF ? -1 : 0;
+		return __close_nocancel(a->fd) < 0 && errno != EBADF ? -1 : 0;
 	if (a->op == A_DUP2)
 		return dup2(a->fd, a->fd2) < 0 ? -1 : 0;
-	int fd = open(a->path, a->oflag, a->mode);
+	int fd = __open_nocancel(a->path, a->oflag, a->mode);
 	if (fd < 0 || fd == a->fd)
 		return fd < 0 ? -1 : 0;
 	int r = dup2(fd, a->fd);
-	close(fd);
+	__close_nocancel(fd);
 	return r < 0 ? -1 : 0;
 }
 

@@ -27,6 +27,7 @@
 #include <animalib/ulib.h>
 #include "file.h"
 #include <animart/fence.h>
+#include "nocancel.h"
 
 /* printf's %m (glibc's): the message for errno as it is at the call.
    fmt.c, shared with the kernel, asks through this weak hook. */
@@ -55,7 +56,7 @@ static void drain(void)
 	if (linelen && __fd_out(1))
 		sys_cputs(line, linelen);
 	else if (linelen)
-		write(1, line, linelen);
+		__write_nocancel(1, line, linelen);
 	linelen = 0;
 }
 
@@ -174,7 +175,7 @@ static void stderr_write(const char *s, size_t n)
 	if (!out_lock(stderr, t, stderr_write, s, n))
 		return;
 	if (!__fd_out(2)) {
-		write(2, s, n);          /* a pipe, a file, /dev/null */
+		__write_nocancel(2, s, n);          /* a pipe, a file, /dev/null */
 		n = 0;
 	}
 	for (size_t k; n; s += k, n -= k) {
@@ -348,7 +349,7 @@ int vdprintf(int fd, const char *fm, va_list ap)
 		int n = vasprintf(&s, fm, ap);
 		if (n < 0)
 			return -1;
-		ssize_t w = write(fd, s, (size_t)n);
+		ssize_t w = __write_nocancel(fd, s, (size_t)n);
 		free(s);
 		return w < 0 ? -1 : n;
 	}

@@ -21,6 +21,7 @@
 #include <animart/sys.h>
 #include <anima/syscall.h>
 #include <anima/tty.h>
+#include "../pthread/pwait.h"
 
 _Static_assert(sizeof(struct termios) == sizeof(struct ktermios), "struct termios is the kernel's");
 _Static_assert(__builtin_offsetof(struct termios, c_cc) == __builtin_offsetof(struct ktermios, cc) &&
@@ -117,7 +118,7 @@ static int tty(int fd)
 	return isatty(fd) ? 0 : -1;
 }
 
-int tcdrain(int fd) { return tty(fd); }
+int tcdrain(int fd) { pcancel_point(); return tty(fd); }   /* (a cancellation point) */
 int tcflush(int fd, int queue) { (void)queue; return tty(fd); }
 int tcflow(int fd, int action) { (void)action; return tty(fd); }
 int tcsendbreak(int fd, int duration) { (void)duration; return tty(fd); }

@@ -24,6 +24,7 @@
 #include <animart/sys.h>
 #include <animart/spin.h>
 #include <animalib/rng.h>
+#include "nocancel.h"
 
 static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 static uint64_t seed;
@@ -58,7 +59,7 @@ static int unique(char *t, int suffix, int (*make)(const char *, int), int arg)
 
 static int mkfile(const char *p, int flags)
 {
-	return open(p, O_RDWR | O_CREAT | O_EXCL | (flags & (O_APPEND | O_CLOEXEC)), 0600);
+	return __open_nocancel(p, O_RDWR | O_CREAT | O_EXCL | (flags & (O_APPEND | O_CLOEXEC)), 0600);
 }
 
 static int mkdirx(const char *p, int unused)
@@ -101,7 +102,7 @@ FILE *tmpfile(void)
 	FILE *f = fdopen(fd, "w+");
 	if (!f) {
 		int e = errno;
-		close(fd);
+		__close_nocancel(fd);
 		unlink(p);
 		errno = e;
 		return 0;

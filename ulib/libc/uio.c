@@ -10,6 +10,8 @@
 #include <string.h>
 #include <errno.h>
 #include <animart/fence.h>
+#include "nocancel.h"
+#include "../pthread/pwait.h"
 
 static ssize_t total(const struct iovec *iov, int n)
 {
@@ -52,13 +54,13 @@ static ssize_t each(int fd, const struct iovec *iov, int n, off_t off, ioop op)
 static ssize_t rd(int fd, void *buf, size_t n, off_t off)
 {
 	(void)off;
-	return read(fd, buf, n);
+	return __read_nocancel(fd, buf, n);
 }
 
 static ssize_t wr(int fd, void *buf, size_t n, off_t off)
 {
 	(void)off;
-	return write(fd, buf, n);
+	return __write_nocancel(fd, buf, n);
 }
 
 /* The write side's pwrite (fd.c, when the kernel writes files): weak, so
@@ -75,8 +77,11 @@ static ssize_t pwr(int fd, void *buf, size_t n, off_t off)
 	return pwrite(fd, buf, n, off);
 }
 
+/* writev and readv are cancellation points (POSIX): at the start, and in
+   a pipe's wait; not between the buffers, where some have gone. */
 ssize_t writev(int fd, const struct iovec *iov, int n)
 {
+	pcancel_point();
 	FENCED(writev(fd, iov, n));
 	ssize_t sum = total(iov, n);
 	if (sum < 0)
@@ -88,7 +93,7 @@ ssize_t writev(int fd, const struct iovec *iov, int n)
 			memcpy(buf + at, iov[i].iov_base, iov[i].iov_len);
 			at += iov[i].iov_len;
 		}
-		return write(fd, buf, at);
+		return __write_nocancel(fd, buf, at);
 	}
 	return each(fd, iov, n, 0, wr);
 }
@@ -97,6 +102,7 @@ ssize_t writev(int fd, const struct iovec *iov, int n)
    less waiting) ends it. */
 ssize_t readv(int fd, const struct iovec *iov, int n)
 {
+	pcancel_point();
 	FENCED(readv(fd, iov, n));
 	if (total(iov, n) < 0)
 		return -1;

@@ -206,5 +206,12 @@ static inline int pcancel_pending(void)
    cancellation points). */
 int pcancel_check_async(void);
 __attribute__((noreturn)) void pcancel_act(void);
+/* A cancellation point's check as the call begins (POSIX XSH 2.9.5.2):
+   a cancel pending acts here, before the call does anything. */
+static inline void pcancel_point(void)
+{
+	if (pcancel_pending())
+		pcancel_act();
+}
 
 #endif

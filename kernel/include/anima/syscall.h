@@ -180,7 +180,12 @@
                                and the gid ones. Unprivileged, each id must be one of the real, effective
                                or saved (setuid: real or saved; setreuid's real: real or effective);
                                -EPERM else; -EINVAL for another op or an id past 32 bits */
-#define SYS_getids      79  /* (uint32_t ids[6]) -> 0: real, effective, saved uid, then gid; -EFAULT */
+#define SYS_getids      79  /* (uint32_t ids[6]) -> 0: real, effective, saved uid, then gid; -EFAULT.
+                               (r, e, s, IDS_UIDS or IDS_GIDS): the real, effective and saved uids (gids)
+                               each to its own uint32_t pointer, in that order; -EFAULT at the first that
+                               is no writable user memory (getresuid's EFAULT); -EINVAL for another 4th */
+#define IDS_UIDS        1
+#define IDS_GIDS        2
 #define SYS_setgroups   80  /* (n, const uint32_t *list) -> 0: the supplementary groups; -EPERM unless
                                privileged, -EINVAL for n past CRED_NGROUPS, -EFAULT */
 #define SYS_getgroups   81  /* (n, uint32_t *list) -> how many groups; n 0 only counts; -EINVAL if n is

@@ -1382,7 +1382,7 @@ static void test_pinherit(void)
 /* --- pwaitq: the order waiters are woken in, on a package that orders
    them (prio) */
 #define WQ_N 5
-/* distinct levels of the thread interface (pt_level: 1, 2, 3, 5, 6) */
+/* distinct priorities, each its own level (pt_level) */
 static const int wq_prio[WQ_N] = { 35, 10, 80, 20, 60 };
 static pthread_mutex_t wq_m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wq_c = PTHREAD_COND_INITIALIZER;

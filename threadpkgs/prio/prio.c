@@ -1,7 +1,8 @@
 /*
  * prio: fixed priorities on the VP runtime (<animart/vprt.h>).
  *
- * THREAD_NPRIO levels (thread_attr.prio, <animart/thread.h>); the highest
+ * THREAD_NPRIO levels (thread_attr.prio, <animart/thread.h>: 0 for
+ * SCHED_OTHER, 1..99 for the real-time priorities); the highest
  * runnable level runs first, round robin within a level, and the queues
  * are shared by all the package's VPs. A yield gives the VP to the next
  * thread of the same level or a higher one, never to a lower one.
@@ -28,15 +29,49 @@
 
 static struct spin lock;             /* all the queues */
 static struct uthread *head[THREAD_NPRIO], *tail[THREAD_NPRIO];
-static volatile unsigned mask;       /* bit L: level L is not empty */
+/* Which levels are not empty, in two words: bit L of word 0 for levels
+   0..62 (SCHED_OTHER's 0 and the real-time priorities most programs
+   use), bit L-63 of word 1 for levels 63..99, and word 0's top bit set
+   while word 1 is not 0. So the usual top() is one load, as with one
+   word: a sign test says whether word 1 need be read at all. */
+#define HI 63
+static volatile uint64_t mask[2];
+_Static_assert(THREAD_NPRIO <= 2 * HI, "prio's mask holds 126 levels");
 
 static struct rtpkg prio;
 
-/* The highest nonempty level, or -1. */
+static inline void mask_set(int l)
+{
+	if (l < HI)
+		mask[0] |= 1ull << l;
+	else {
+		mask[1] |= 1ull << (l - HI);
+		mask[0] |= 1ull << HI;
+	}
+}
+
+static inline void mask_clear(int l)
+{
+	if (l < HI)
+		mask[0] &= ~(1ull << l);
+	else if (!(mask[1] &= ~(1ull << (l - HI))))
+		mask[0] &= ~(1ull << HI);
+}
+
+/* The highest nonempty level, or -1. (Read unlocked, word 0's top bit
+   may come without word 1's: then the levels below.) */
 static inline int top(void)
 {
-	unsigned m = __atomic_load_n(&mask, __ATOMIC_RELAXED);
-	return m ? 31 - __builtin_clz(m) : -1;
+	uint64_t m = __atomic_load_n(&mask[0], __ATOMIC_RELAXED);
+	if ((int64_t)m > 0)
+		return 63 - __builtin_clzll(m);
+	if (!m)
+		return -1;
+	uint64_t h = __atomic_load_n(&mask[1], __ATOMIC_RELAXED);
+	if (h)
+		return HI + 63 - __builtin_clzll(h);
+	m &= ~(1ull << HI);
+	return m ? 63 - __builtin_clzll(m) : -1;
 }
 
 /* A running thread's level; an idle VP is below every level. */
@@ -84,7 +119,7 @@ static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 		tail[l]->next = t;
 		tail[l] = t;
 	}
-	mask |= 1u << l;
+	mask_set(l);
 	spin_unlock_by(&lock, 0);
 	if (why == RQ_NEW || why == RQ_UNBLOCK)
 		preempt_lowest(l);       /* (a yielded or interrupted one was running) */
@@ -110,7 +145,7 @@ static __attribute__((noinline)) struct uthread *take_behind(int l)
 	if (tail[l] == t)
 		tail[l] = prev;
 	if (!head[l])
-		mask &= ~(1u << l);
+		mask_clear(l);
 	return t;
 }
 
@@ -122,7 +157,7 @@ static inline struct uthread *take(int l)
 		return take_behind(l);
 	if (!(head[l] = t->next)) {
 		tail[l] = 0;
-		mask &= ~(1u << l);
+		mask_clear(l);
 	}
 	return t;
 }
@@ -169,7 +204,7 @@ static struct uthread *yield_swap(struct rtvp *v, struct uthread *self)
 				tail[l]->next = self;
 			else {
 				head[l] = self;
-				mask |= 1u << l;
+				mask_set(l);
 			}
 			tail[l] = self;
 		}
@@ -200,14 +235,14 @@ static void reprio(struct uthread *t, int prio)
 		if (tail[old] == t)
 			tail[old] = prev;
 		if (!head[old])
-			mask &= ~(1u << old);
+			mask_clear(old);
 		t->next = 0;
 		if (tail[prio])
 			tail[prio]->next = t;
 		else
 			head[prio] = t;
 		tail[prio] = t;
-		mask |= 1u << prio;
+		mask_set(prio);
 	}
 	t->t.prio = prio;
 	spin_unlock_by(&lock, 0);
@@ -240,7 +275,7 @@ static void fork_reset(void)
 	lock.locked = 0;
 	memset(head, 0, sizeof head);
 	memset(tail, 0, sizeof tail);
-	mask = 0;
+	mask[0] = mask[1] = 0;
 }
 
 static struct rtpkg prio = {

@@ -1,7 +1,8 @@
 /*
  * <sched.h>: scheduling policies and priorities for POSIX threads
- * (docs/posix.md). Priorities are the thread interface's (<animart/thread.h>,
- * THREAD_PRIO_MIN..MAX): honored by packages with priorities (prio),
+ * (docs/posix.md). Priorities are Linux's, each a level of the thread
+ * interface's (<animart/thread.h>, THREAD_PRIO_MIN..MAX; pt_level in
+ * ulib/pthread/pt.h): honored by packages with priorities (prio),
  * kept by the others (where mutex ceilings read them).
  */
 #ifndef ULIB_SCHED_H

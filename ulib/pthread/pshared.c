@@ -34,12 +34,15 @@
 extern const struct pkg *posix_pkg;
 
 /* t's priority for the kernel's futex wake, which takes the highest
-   waiter first, whatever its process (FUTEX_PRIO): the POSIX priority
-   where the package orders threads by it (prio), else 0, so the
+   waiter first, whatever its process (FUTEX_PRIO): where the package
+   orders threads by it (prio), its level (pt_level: 0 for SCHED_OTHER,
+   the real-time priority 1..99 itself, raised by a ceiling it holds as
+   Linux's PTHREAD_PRIO_PROTECT raises the real one), else 0, so the
    longest waiting goes first. */
+_Static_assert(THREAD_PRIO_MAX <= 0xff, "a level fits FUTEX_PRIO's 8 bits");
 static uint64_t wprio(struct thread *t)
 {
-	return posix_pkg && (posix_pkg->attrs & PKG_ATTR_PRIO) ? FUTEX_PRIO(pt_of(t)->prio & 0xff) : 0;
+	return posix_pkg && (posix_pkg->attrs & PKG_ATTR_PRIO) ? FUTEX_PRIO(t->prio & 0xff) : 0;
 }
 
 #define B MX_TYPED                   /* a pshared mutex's word: B free, B+1 held, B+2 maybe waiters */

@@ -48,19 +48,21 @@ struct pthread {                     /* all zero when the thread is made */
 /* Priorities: the program sees Linux's ranges (SCHED_FIFO and SCHED_RR
    1..99, SCHED_OTHER 0), so code that names a priority outright (10,
    80, 99) works as there; a thread's package priority (struct
-   thread.prio, THREAD_PRIO_MIN..MAX: eight levels) is that mapped in
-   order: SCHED_OTHER the lowest level, real-time 1..99 spread over the
-   seven above it, so any real-time thread outranks an ordinary one. */
+   thread.prio, THREAD_PRIO_MIN..MAX) has one level for each: SCHED_OTHER
+   the lowest, real-time priority p level p, so priorities that differ
+   by one order threads as on Linux and any real-time thread outranks an
+   ordinary one. A mutex ceiling or an inherited priority is a level of
+   the same scale. */
 #define PT_RT_MIN 1
 #define PT_RT_MAX 99
+_Static_assert(THREAD_PRIO_MAX - THREAD_PRIO_MIN == PT_RT_MAX, "a level per priority");
 static inline int pt_level(int rt, int prio)
 {
 	if (!rt || prio < PT_RT_MIN)
 		return THREAD_PRIO_MIN;
 	if (prio > PT_RT_MAX)
 		prio = PT_RT_MAX;
-	return THREAD_PRIO_MIN + 1 +
-	       (prio - PT_RT_MIN) * (THREAD_PRIO_MAX - THREAD_PRIO_MIN) / (PT_RT_MAX - PT_RT_MIN + 1);
+	return THREAD_PRIO_MIN + prio;
 }
 
 void __pt_cleanup_link(struct pthread *pt, struct __pthread_cleanup *c);   /* pthread.c */

@@ -829,8 +829,9 @@ int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
 	pt->prio = p->sched_priority;
 	if (policy | p->sched_priority)
 		pcreate_slow = 1;            /* th's children inherit it */
-	/* read at its next enqueue */
-	((struct thread *)th)->prio = pt_level(rt_policy(policy), p->sched_priority);
+	/* through the package: a thread waiting to run moves to its new
+	   level (and preempts a lower one), as on Linux */
+	thread_set_prio((struct thread *)th, pt_level(rt_policy(policy), p->sched_priority));
 	if (th == pthread_self())
 		thread_yield();              /* a lower priority: let higher ones run */
 	return 0;

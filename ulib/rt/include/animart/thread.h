@@ -181,10 +181,12 @@ struct thread {
 				cancel or a signal handler due inside a spin
 				lock (spin_defer_intr, ulib/rt/spin.c) */
 
-/* Priorities: higher runs first (in packages that have them). */
+/* Priorities: higher runs first (in packages that have them). One level
+   per Linux priority: 0 for SCHED_OTHER (and BATCH, IDLE), 1..99 for
+   SCHED_FIFO/SCHED_RR 1..99 (ulib/pthread/pt.h, pt_level). */
 #define THREAD_PRIO_MIN  0
-#define THREAD_PRIO_MAX  7
-#define THREAD_NPRIO     8
+#define THREAD_PRIO_MAX  99
+#define THREAD_NPRIO     100
 
 /* Attributes at creation (struct pkg's create); 0 fields mean defaults. */
 struct thread_attr {

@@ -203,9 +203,8 @@ static int real_due(void)
 
 /* That waiter, taken off rtimed with its time up (fire's twin, on real
    time; not counted in st: its timing is not the program's). The VP's
-   timer then goes to the next one's deadline. `blocking`: the thread in
-   rt_block, which asks pick() before it parks (0 from nobody()). */
-static struct uthread *fire_real(struct thread *blocking)
+   timer then goes to the next one's deadline. */
+static struct uthread *fire_real(void)
 {
 	struct dthr *d = rtimed;
 	int expect = PARK_PARKED;
@@ -216,16 +215,23 @@ static struct uthread *fire_real(struct thread *blocking)
 		rt_due_arm(rtimed->real);
 	if (!__atomic_compare_exchange_n(&d->t->t.park, &expect, PARK_RUN, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		/* Not parked yet: the very thread blocking now, its deadline
-		   passed on the way (a timer due within microseconds). A
-		   permit, so its park does not commit and it runs again, timed
-		   out (urgent: enqueue). Dropped, it slept with no deadline,
-		   and the timer thread never woke again. */
+		/* Not parked: on its way to rt_block, the deadline passed
+		   meanwhile. Either it blocks now (pick() inside rt_block, a
+		   timer due within microseconds), or an interrupt made it
+		   yield between real_wait's rtimed and its park (intr_run: a
+		   due passed, a kick) and it waits in a queue, still to park;
+		   or an unblock just queued it. A permit in every case, so a
+		   park to come does not commit and it runs again, timed out
+		   (urgent: enqueue); after an unblock the permit only makes
+		   its next wait look once more. Dropped, it parked with no
+		   deadline and the timer thread never woke again (portcompat's
+		   itimer on det-2: its watcher lost after a yield there). */
 		expect = PARK_RUN;
-		if (&d->t->t == blocking &&
-		    __atomic_compare_exchange_n(&d->t->t.park, &expect, PARK_PERMIT, 0,
-						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-			d->fired = 1;
+		__atomic_compare_exchange_n(&d->t->t.park, &expect, PARK_PERMIT, 0,
+					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+		d->fired = 1;
+		if (rtq_take(&runq, d->t))   /* (yielded: next, as enqueue puts a fired one) */
+			rtq_push(&urgent, d->t, 0);
 		return 0;
 	}
 	d->fired = 1;
@@ -271,7 +277,7 @@ static struct uthread *nobody(void)
 	for (;;) {
 		struct uthread *t;
 		if (real_due()) {
-			if ((t = fire_real(0)))
+			if ((t = fire_real()))
 				return t;
 			continue;
 		}
@@ -333,7 +339,7 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 		st.yields++;
 	}
 	while (!t && real_due())
-		t = fire_real(cur ? 0 : (struct thread *)v->vpp->current_thread);
+		t = fire_real();
 	if (!t)
 		t = take_urgent(v);
 	while (!t && timed && timed->deadline <= ticks)

@@ -500,15 +500,33 @@ static int receiver_waits(struct mqh *h)
 }
 
 /* The lock held: sleep while *word is still seq, then take the lock
-   again. 0 (look again), ETIMEDOUT, EINTR, or ECANCELED. */
+   again. 0 (look again), ETIMEDOUT, EINTR, or ECANCELED.
+   The whole wait is held (async_hold, as a POSIX wait's node on its
+   queue): a handler due meanwhile runs inside it, where SA_RESTART is
+   known, never from an interrupt on the way (after the lock, or in
+   vp_turns' turns on a classic VP). Run from there, it left only the
+   thread_unblock's permit, which the wait took as a spurious wake-up,
+   and the receive waited on for good with its handler already run
+   (ptest's mqueue area hung on naive-2 and fifo-2: its reader's
+   pthread_kill came while it looked between turns). */
 static int sleep_on(struct mqd *q, volatile uint32_t *word, volatile uint32_t *count, uint64_t deadline)
 {
+	struct thread *self = thread_self();
+	int held = !self || self->async_hold;
+	if (!held)
+		self->async_hold = 1;
 	uint32_t seq = __atomic_load_n(word, __ATOMIC_ACQUIRE);
 	++*count;
 	qunlock(q);
 	int r = vp_turns(word, seq, deadline);
 	if (r < 0)
 		r = psh_word_wait(word, seq, deadline, 1 | PW_INTR);
+	if (!held) {                     /* (a handler due after the wait's last look: now) */
+		if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
+			pw_retry(self);
+		if (!r && psig_due(self) && (psig_run(self) & SIGW_INTR))
+			r = EINTR;
+	}
 	qlock(q);
 	--*count;
 	return r;

@@ -8,6 +8,9 @@
  * SCHED_FIFO 5 computes for 3 s of guest time; main (SCHED_OTHER) sets
  * alarm(1) and joins the spinner. Both threads block SIGALRM, so main
  * takes it, blocked in pthread_join; its handler signals the condition.
+ * With the word "raise", as the Open POSIX tests do, the threads start
+ * at SCHED_OTHER and raise themselves (pthread_setschedparam while
+ * running) and nobody blocks SIGALRM (the library gives it to main).
  * With the word "strict" (a package that orders by priority: prio) the
  * waiter must wake before the spinner ends: "alarm woke spun"; without
  * it, only that all three happen.
@@ -31,6 +34,15 @@ static volatile int rang;
 static char order[64];
 static long woke_ms;
 static struct timespec t0;
+static int raise_;
+
+/* "raise": the thread raises itself to SCHED_FIFO prio. */
+static void raise_self(void *arg)
+{
+	struct sched_param p = { (int)(long)arg };
+	if (raise_)
+		CHECK(pthread_setschedparam(pthread_self(), SCHED_FIFO, &p) == 0);
+}
 
 static long ms_since(const struct timespec *a)
 {
@@ -58,7 +70,7 @@ static void on_alarm(int sig)
 
 static void *waiter(void *arg)
 {
-	(void)arg;
+	raise_self(arg);
 	pthread_mutex_lock(&mu);
 	while (!rang)
 		pthread_cond_wait(&cv, &mu);
@@ -70,7 +82,7 @@ static void *waiter(void *arg)
 
 static void *spinner(void *arg)
 {
-	(void)arg;
+	raise_self(arg);
 	while (ms_since(&t0) < 3000)
 		;
 	pthread_mutex_lock(&mu);
@@ -85,10 +97,12 @@ static pthread_t start(void *(*fn)(void *), int prio)
 	struct sched_param p = { prio };
 	pthread_t t;
 	pthread_attr_init(&a);
-	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&a, SCHED_FIFO);
-	CHECK(pthread_attr_setschedparam(&a, &p) == 0);
-	CHECK(pthread_create(&t, &a, fn, 0) == 0);
+	if (!raise_) {
+		pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+		CHECK(pthread_attr_setschedparam(&a, &p) == 0);
+	}
+	CHECK(pthread_create(&t, &a, fn, (void *)(long)prio) == 0);
 	pthread_attr_destroy(&a);
 	return t;
 }
@@ -97,7 +111,7 @@ int main(int argc, char **argv)
 {
 	int strict = 0;
 	for (int i = 1; i < argc; i++)
-		strict |= !strcmp(argv[i], "strict");
+		strict |= !strcmp(argv[i], "strict"), raise_ |= !strcmp(argv[i], "raise");
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_alarm;
@@ -105,11 +119,13 @@ int main(int argc, char **argv)
 	sigset_t al, old;
 	sigemptyset(&al);
 	sigaddset(&al, SIGALRM);
-	pthread_sigmask(SIG_BLOCK, &al, &old);   /* the threads inherit it */
+	if (!raise_)
+		pthread_sigmask(SIG_BLOCK, &al, &old);   /* the threads inherit it */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pthread_t w = start(waiter, 10);
 	pthread_t s = start(spinner, 5);
-	pthread_sigmask(SIG_SETMASK, &old, 0);   /* main alone takes SIGALRM */
+	if (!raise_)
+		pthread_sigmask(SIG_SETMASK, &old, 0);   /* main alone takes SIGALRM */
 	alarm(1);
 	CHECK(pthread_join(s, 0) == 0);
 	CHECK(pthread_join(w, 0) == 0);

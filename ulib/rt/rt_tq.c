@@ -186,7 +186,10 @@ int rt_tq_fire(struct rtvp *v, struct uthread *cur, const struct event *e)
 		v->pol_at = 0;
 	tq_arm(v);
 	spin_unlock_by(&v->tq_lock, 0);
-	if (pol && pol <= now && p->event) {
+	if (pol && pol <= now && p->timer) {
+		if (p->timer(v, cur, v->pol_token))
+			saw |= TQ_RESCHED;
+	} else if (pol && pol <= now && p->event) {
 		struct event pe = *e;    /* the policy's own, as if its timer fired */
 		pe.token = v->pol_token;
 		pe.arg = pol;

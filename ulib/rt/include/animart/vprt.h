@@ -142,6 +142,11 @@ struct rtpkg {
 	/* Optional: an event the runtime does not handle (EV_TIMER, EV_SIGNAL)
 	   for v, which runs cur (0 if none). Nonzero: switch cur out. */
 	int (*event)(struct rtvp *v, struct uthread *cur, const struct event *e);
+	/* Optional: the policy's one-shot (rt_timer) fired, on v running cur
+	   (0 if none), for a policy with no time slices (prio's real-time
+	   throttle): with it, event does not get that timer, and a timed
+	   wait's end is still a turn (rt_due.c). Nonzero: switch cur out. */
+	int (*timer)(struct rtvp *v, struct uthread *cur, uint64_t token);
 	/* Optional: after the events of an upcall that interrupted cur at a
 	   safe point: nonzero to switch it out (user-level preemption). */
 	int (*preempt)(struct rtvp *v, struct uthread *cur);

@@ -86,7 +86,7 @@
 
 static struct rtq runq;              /* who gets the token next, in order */
 static struct rtq urgent;            /* before runq: a handler or cancel waits for them */
-static struct uthread *aside;        /* yielded to a due timer: to runq's tail after urgent (enqueue) */
+static struct uthread *aside;        /* yielded to a due timer, at runq's tail: wakes go before it till urgent is done */
 static struct uthread *yielder;      /* the holder pick() just passed over for a service thread */
 static int yield_aside;              /* ... for a due timer (else a first turn) */
 static struct rtpkg det;
@@ -137,6 +137,7 @@ static struct dthr *dthr_of(struct uthread *t)
 }
 
 static int real_due(void);
+static int rtq_take(struct rtq *q, struct uthread *t);
 
 static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
@@ -170,18 +171,22 @@ static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 	   that is not the program's. After a first turn (or an early wake
 	   by an arming) it goes on first, as if alarm had not yielded: the
 	   program's order stays its own. After a due timer's it goes
-	   behind what that timer's signal handler wakes (aside: queued
-	   once the urgent ones are done), as a time slice would on Linux:
+	   behind what that timer's signal handler wakes (aside: at the
+	   tail, and what is woken before the urgent ones are done goes
+	   before it), as a time slice would on Linux:
 	   a handler's cond_signal wakes its waiter though the holder only
 	   computes. */
 	if (why == RQ_YIELD && t == yielder) {
 		yielder = 0;
-		if (yield_aside) {
-			if (aside)
-				rtq_push(&runq, aside, 0);
+		rtq_push(&runq, t, !yield_aside);
+		if (yield_aside)
 			aside = t;
-		} else
-			rtq_push(&runq, t, 1);
+		return 0;
+	}
+	/* Woken while the aside one waits for the urgent ones: before it. */
+	if (aside && why == RQ_UNBLOCK && rtq_take(&runq, aside)) {
+		rtq_push(&runq, t, 0);
+		rtq_push(&runq, aside, 0);
 		return 0;
 	}
 	rtq_push(&runq, t, 0);
@@ -237,7 +242,11 @@ static int real_due(void)
 /* That waiter, taken off rtimed with its time up (fire's twin, on real
    time; not counted in st: its timing is not the program's). The VP's
    timer then goes to the next one's deadline. `blocking`: the thread in
-   rt_block, which asks pick() before it parks (0 from nobody()). */
+   rt_block, which asks pick() before it parks, or the one yielding (0
+   from nobody()): the timer thread itself, between going on rtimed and
+   parking (real_wait), may be made to yield by the VP's timer; without
+   a permit then it slept with no deadline and the timer never fired
+   again (portcompat's itimer on det, 1 run in 8). */
 static struct uthread *fire_real(struct thread *blocking)
 {
 	struct dthr *d = rtimed;
@@ -249,7 +258,7 @@ static struct uthread *fire_real(struct thread *blocking)
 		rt_due_arm(rtimed->real);
 	if (!__atomic_compare_exchange_n(&d->t->t.park, &expect, PARK_RUN, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		/* Not parked yet: the very thread blocking now, its deadline
+		/* Not parked yet: the very thread blocking (or yielding) now, its deadline
 		   passed on the way (a timer due within microseconds). A
 		   permit, so its park does not commit and it runs again, timed
 		   out (urgent: enqueue). Dropped, it slept with no deadline,
@@ -366,17 +375,15 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 		st.yields++;
 	}
 	while (!t && real_due())
-		t = fire_real(cur ? 0 : (struct thread *)v->vpp->current_thread);
+		t = fire_real(cur ? &cur->t : (struct thread *)v->vpp->current_thread);
 	yield_aside = t != 0;
 	if (!t)
 		t = take_urgent(v);
 	yielder = t && cur && service(t) && !service(cur) ? cur : 0;
 	while (!t && timed && timed->deadline <= ticks)
 		t = fire();
-	if (!t && aside) {
-		rtq_push(&runq, aside, 0);
-		aside = 0;
-	}
+	if (!t)
+		aside = 0;               /* (the urgent ones are done) */
 	if (!t)
 		t = rtq_pop(&runq);
 	if (!t && !cur && !v->vpp->current_thread && !(t = nobody()))
@@ -495,10 +502,6 @@ static void det_interrupt(struct thread *t)
 		return;
 	}
 	int moved = rtq_take(&runq, u) || rtq_take(&urgent, u);
-	if (!moved && aside == u) {
-		aside = 0;
-		moved = 1;
-	}
 	if (moved)
 		rtq_push(&urgent, u, 0);
 	if (!was)

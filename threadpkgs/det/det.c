@@ -49,6 +49,9 @@
  *   (rt_due_arm); the interrupt has the holder yield (intr_run) and
  *   pick() hands the timer thread the token before anyone else. Where
  *   that lands in a computing thread depends on time: not deterministic.
+ *   Its first turn (alarm's first arming yields for it) comes first too,
+ *   the maker right after; a holder that yields to a due timer goes
+ *   behind what the signal's handler wakes (enqueue: yielder, aside).
  * - A handler or an asynchronous cancel for a thread that does not hold
  *   the token (pthread_kill, kill, pthread_cancel, the timer's signal)
  *   makes it `urgent`: it gets the token next, its VP interrupted as it
@@ -83,6 +86,9 @@
 
 static struct rtq runq;              /* who gets the token next, in order */
 static struct rtq urgent;            /* before runq: a handler or cancel waits for them */
+static struct uthread *aside;        /* yielded to a due timer, at runq's tail: wakes go before it till urgent is done */
+static struct uthread *yielder;      /* the holder pick() just passed over for a service thread */
+static int yield_aside;              /* ... for a due timer (else a first turn) */
 static struct rtpkg det;
 
 /* Live threads in creation order (for the deadlock report), and the
@@ -130,6 +136,9 @@ static struct dthr *dthr_of(struct uthread *t)
 	return d;
 }
 
+static int real_due(void);
+static int rtq_take(struct rtq *q, struct uthread *t);
+
 static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
 	(void)v;
@@ -149,6 +158,35 @@ static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 	if (service(t) && (why == RQ_UNBLOCK || (why == RQ_YIELD && dthr_of(t)->fired))) {
 		rtq_push(&urgent, t, 0);
 		rt_due_arm(now_ns());
+		return 0;
+	}
+	/* A service thread just made (alarm's first arming yields for its
+	   first turn: ulib/libc/timer.c's arm): first too, so it sleeps
+	   until its deadline now, not behind threads that only compute. */
+	if (why == RQ_NEW && service(t)) {
+		rtq_push(&urgent, t, 0);
+		return 0;
+	}
+	/* The holder yielded to a service thread (pick: yielder), a turn
+	   that is not the program's. After a first turn (or an early wake
+	   by an arming) it goes on first, as if alarm had not yielded: the
+	   program's order stays its own. After a due timer's it goes
+	   behind what that timer's signal handler wakes (aside: at the
+	   tail, and what is woken before the urgent ones are done goes
+	   before it), as a time slice would on Linux:
+	   a handler's cond_signal wakes its waiter though the holder only
+	   computes. */
+	if (why == RQ_YIELD && t == yielder) {
+		yielder = 0;
+		rtq_push(&runq, t, !yield_aside);
+		if (yield_aside)
+			aside = t;
+		return 0;
+	}
+	/* Woken while the aside one waits for the urgent ones: before it. */
+	if (aside && why == RQ_UNBLOCK && rtq_take(&runq, aside)) {
+		rtq_push(&runq, t, 0);
+		rtq_push(&runq, aside, 0);
 		return 0;
 	}
 	rtq_push(&runq, t, 0);
@@ -340,10 +378,14 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 	}
 	while (!t && real_due())
 		t = fire_real();
+	yield_aside = t != 0;
 	if (!t)
 		t = take_urgent(v);
+	yielder = t && cur && service(t) && !service(cur) ? cur : 0;
 	while (!t && timed && timed->deadline <= ticks)
 		t = fire();
+	if (!t)
+		aside = 0;               /* (the urgent ones are done) */
 	if (!t)
 		t = rtq_pop(&runq);
 	if (!t && !cur && !v->vpp->current_thread && !(t = nobody()))
@@ -495,6 +537,7 @@ static __attribute__((noreturn)) void det_exit(struct thread *self)
 static void fork_reset(void)
 {
 	runq = urgent = (struct rtq){ 0 };
+	aside = yielder = 0;
 	live = timed = rtimed = 0;
 }
 

@@ -195,10 +195,16 @@ void __pt_daemon_enter(void)
 /* Whether t is such a service thread: its waits are the program's
    timers, due at times from outside (det runs them on real time, not
    on its logical time: threadpkgs/det/det.c). */
+static struct thread *making;        /* the thread making a service thread now */
 int __pt_service(struct thread *t);
 int __pt_service(struct thread *t)
 {
-	return t->tcb && pt_of(t)->service;
+	if (!t->tcb)
+		return 0;
+	/* One being made (not its maker): det queues it as it is created,
+	   before it ran __pt_daemon_enter, and must know it then. */
+	struct thread *m = __atomic_load_n(&making, __ATOMIC_ACQUIRE);
+	return pt_of(t)->service || (m && t != m);
 }
 
 /* Start fn as a detached service thread once: *started is 0 until the
@@ -213,7 +219,12 @@ int __pt_daemon_once(int *started, void *(*fn)(void *))
 	pthread_t th;
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&th, &a, fn, 0)) {
+	__atomic_store_n(&making, thread_self(), __ATOMIC_RELEASE);
+	int e = pthread_create(&th, &a, fn, 0);
+	if (!e)
+		pt_of((struct thread *)th)->service = 1;   /* (before its first turn too) */
+	__atomic_store_n(&making, 0, __ATOMIC_RELEASE);
+	if (e) {
 		__atomic_store_n(started, 0, __ATOMIC_RELEASE);
 		return EAGAIN;
 	}

@@ -1,0 +1,29 @@
+"""A pthread_cond_signal from a SIGALRM handler wakes the condition's
+waiter while another thread only computes (progs/posix/condalarm.c, the
+Open POSIX suite's functional condvar shape): the waiter arms alarm(1)
+holding the mutex and waits once; the handler runs in main, inside its
+pthread_join, and signals, with the mutex held or (`unlocked`) without.
+On det and det=par's serial det, the timer thread's first turn (alarm's
+first arming yields for it) went to the computing thread, so the alarm
+came when it ended, before the waiter waited: the signal was lost and
+det called it a deadlock. Now a service thread just made gets the token
+first and the maker goes on after it (threadpkgs/det/det.c), and on det
+the woken waiter runs before the computing thread goes on (early)."""
+import pytest
+from helpers import PACKAGES, result, done
+
+CASES = [(p, "") for p in PACKAGES if p != "det"] + [("det", ""), ("det", ",det=par")]
+IDS = [p + x.replace(",det=", "=") for p, x in CASES]
+
+
+@pytest.mark.parametrize("mode", ["", ",unlocked"])
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg,extra", CASES, ids=IDS)
+def test_handler_cond_signal_wakes_waiter(boot, pkg, extra, smp, mode):
+    r = boot(f"run=condalarm,pkg={pkg}{extra}{mode}", smp=smp, icount=True, timeout=180)
+    res = result(r, "condalarm")
+    assert res["failures"] == 0 and res["checks"] == 7, r.tail()
+    assert res["handled"] == 1 and res["woke"] == 1, res
+    if pkg == "det" and not extra:
+        assert res["early"] == 1, res
+    done(r, 0)

@@ -74,15 +74,20 @@ static long parked(struct thread *self, int kfd, struct kflock *k, int cmd)
 /* Wait for a change of kfd's file's locks: on a classic VP (no upcalls)
    whose other threads can run, looking between their turns; in the
    kernel once none can. 0, 1 (look again) or an error (-EDEADLK). */
+int __pt_nlive(void) __attribute__((weak));   /* ulib/pthread/pthread.c */
+
 static long waitfor(struct thread *self, int kfd, struct kflock *k, int cmd)
 {
 	int (*other)(struct thread *) = self->ops->yield_other;
 	long st = 0;
-	/* det (own time): a wait in the kernel would hold the token, and no
-	   other thread would run until another process let go (not the one
-	   that would cancel or signal this one); so look between timed
-	   waits of det's, 50 us to 2 ms, as waitpid's poll (proc.c) */
-	if (self->ops->own_time) {
+	/* det (own time) with other threads: a wait in the kernel would hold
+	   the token, and no other thread would run until another process let
+	   go (not the one that would cancel or signal this one); so look
+	   between timed waits of det's, 50 us to 2 ms, as waitpid's poll
+	   (proc.c). A lone thread waits in the kernel, queued: only a queued
+	   wait is a link of a chain the kernel finds EDEADLK along (a cycle
+	   of single-threaded det processes hung polling: test_ofdlock det) */
+	if (self->ops->own_time && __pt_nlive && __pt_nlive() > 1) {
 		for (uint64_t ns = 50000; !psig_due(self) && !pcancel_pending();
 		     ns = ns < 2000000 ? ns * 2 : ns) {
 			if ((st = syscall6(SYS_lock_wait, kfd, (long)k, 0, 0, 0, cmd)) != 0)

@@ -35,10 +35,21 @@ static volatile long turn, arrived; /* .bss: outside every view */
 static volatile long tx, pages, failed, finished;
 static char stacks[MAXV][16384] __attribute__((aligned(16)));
 
+/* Wait for counter c to reach t, asleep in the kernel: a VP spinning on
+   sys_yield keeps its CPU busy, and under -icount at -smp 2 (one host
+   thread runs the CPUs in turn) each hand-off to a VP on the other CPU
+   then waited out a whole slice of spinning: 60 s of host time a run. */
 static void await(volatile long *c, long t)
 {
-	while (*c < t)
-		sys_yield();
+	long v;
+	while ((v = *c) < t)
+		syscall3(SYS_futex_wait, (long)c, (uint32_t)v, 0);
+}
+
+static void bump(volatile long *c)
+{
+	__atomic_fetch_add(c, 1, __ATOMIC_SEQ_CST);
+	syscall2(SYS_futex_wake, (long)c, 0x7fffffff);
 }
 
 static void work(long v, int r)
@@ -58,7 +69,7 @@ static void body(long v)
 		work(v, r);                              /* parallel phase */
 		if (!views)
 			continue;
-		__atomic_fetch_add(&arrived, 1, __ATOMIC_SEQ_CST);
+		bump(&arrived);
 		await(&arrived, (long)(r + 1) * nvp);    /* the fence: all ended their phase */
 		await(&turn, (long)r * nvp + v);         /* the token */
 		long n = view_commit();
@@ -67,7 +78,7 @@ static void body(long v)
 		else
 			__atomic_fetch_add(&pages, n, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&tx, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&turn, 1, __ATOMIC_SEQ_CST);
+		bump(&turn);
 		await(&turn, (long)(r + 1) * nvp);       /* all committed */
 	}
 	if (views)
@@ -77,7 +88,7 @@ static void body(long v)
 static __attribute__((noreturn)) void vp_main(long v)
 {
 	body(v);
-	__atomic_fetch_add(&finished, 1, __ATOMIC_SEQ_CST);
+	bump(&finished);
 	syscall0(SYS_vp_exit);
 	for (;;)
 		;
@@ -103,8 +114,7 @@ int main(int argc, char **argv)
 		if (syscall3(SYS_vp_create, (long)vp_main, (long)(stacks[v] + sizeof stacks[v]), v) < 0)
 			return 11;
 	body(0);
-	while (finished < nvp - 1)
-		sys_yield();
+	await(&finished, nvp - 1);
 	uint64_t sig = 1469598103934665603UL;    /* FNV-1a over the array */
 	for (int i = 0; i < WORDS; i++)
 		sig = (sig ^ a[i]) * 1099511628211UL;

@@ -38,6 +38,7 @@ struct timespec conf_after(clockid_t c, long ms);   /* now on c plus ms */
 long conf_ms_since(const struct timespec *t0);      /* CLOCK_MONOTONIC */
 struct timespec conf_now(void);                     /* CLOCK_MONOTONIC */
 void conf_msleep(long ms);
+extern long conf_probe_ms;       /* misc's probe bound (main.c, `probe=MS`) */
 
 /* A thread, and a safety net: a join that gives up after ms (so a
    check that fails cannot hang the program; 1 if it gave up). */

@@ -193,14 +193,15 @@ static void *spin_async(void *a)
    that never takes the CPU from a thread (naive, tutor, prio) with one
    VP. There the checks below cannot apply (the sender never runs); the
    program says so and the harness knows which runs those are. The probe
-   spins at most 5 s (there it does, once a boot), far above a host's
-   stall of main's vCPU where main does run (500 ms was not, once). */
+   spins at most conf_probe_ms, 5 s unless told (there it does, once a
+   boot), far above a host's stall of main's vCPU where main does run
+   (500 ms was not, once). */
 static volatile int spun_out;
 static void *spin_probe(void *a)
 {
 	struct timespec t0 = conf_now();
 	(void)a;
-	while (!stop && conf_ms_since(&t0) < 5000)
+	while (!stop && conf_ms_since(&t0) < conf_probe_ms)
 		;
 	spun_out = !stop;
 	return NULL;

@@ -8,6 +8,9 @@
  *                        end the program and run alone)
  *
  * Each area prints @result {"name": "ptest.AREA", "ok": B, "why": ...}.
+ * `div=D` among the names divides the counts of the stress loops (mutex,
+ * cond, barrier's spin lock, sem) by D: det=par's every lock is a round
+ * of the token (threadpkgs/det/par.c), 50 s of a run at 3000-5000 each.
  */
 #include <pthread.h>
 #include <semaphore.h>
@@ -29,6 +32,7 @@
 
 static const char *why;
 static int why_line;
+static long div_by = 1;              /* `div=D` (main) */
 #define CHECK(c) do { if (!(c) && !why) { why = #c; why_line = __LINE__; } } while (0)
 
 uint64_t __clock_realtime_ns(void);
@@ -399,13 +403,14 @@ static void adaptive_mutex(void)
 static void area_mutex(void)
 {
 	pthread_t t[4];
+	long n = 3000 / div_by;
 	adaptive_mutex();
 	counter = 0;
 	for (int i = 0; i < 4; i++)
-		pthread_create(&t[i], 0, add_many, (void *)3000L);
+		pthread_create(&t[i], 0, add_many, (void *)n);
 	for (int i = 0; i < 4; i++)
 		pthread_join(t[i], 0);
-	CHECK(counter == 12000);
+	CHECK(counter == 4 * n);
 	sem_init(&go, 0, 0);
 	sem_init(&done_sem, 0, 0);
 	check_held_by_other(PTHREAD_MUTEX_NORMAL);
@@ -524,7 +529,7 @@ static void *signal_later(void *a)
 static void area_cond(void)
 {
 	pthread_t t;
-	enum { N = 2000 };
+	const long N = 2000 / div_by;
 	turn = 0;
 	pthread_create(&t, 0, pong, (void *)(long)N);
 	for (int i = 0; i < N; i++) {
@@ -845,11 +850,12 @@ static void area_barrier(void)
 	CHECK(pthread_barrier_destroy(&bar) == 0);
 
 	CHECK(pthread_spin_init(&sl, PTHREAD_PROCESS_PRIVATE) == 0);
+	long n = 5000 / div_by;
 	for (int i = 0; i < 4; i++)
-		pthread_create(&t[i], 0, spin_body, (void *)5000L);
+		pthread_create(&t[i], 0, spin_body, (void *)n);
 	for (int i = 0; i < 4; i++)
 		pthread_join(t[i], 0);
-	CHECK(spin_count == 20000);
+	CHECK(spin_count == 4 * n);
 	void *r;
 	pthread_spin_lock(&sl);
 	pthread_create(&t[0], 0, spin_try, 0);
@@ -1367,9 +1373,10 @@ static void area_sem(void)
 	pthread_t t;
 	sem_init(&items, 0, 0);
 	sem_init(&slots, 0, 4);
-	pthread_create(&t, 0, producer, (void *)3000L);
+	long n = 3000 / div_by;
+	pthread_create(&t, 0, producer, (void *)n);
 	long sum = 0, bad = 0;
-	for (long i = 1; i <= 3000; i++) {
+	for (long i = 1; i <= n; i++) {
 		sem_wait(&items);
 		int x = ring[ring_out++ % 4];
 		bad |= x != i;
@@ -1377,7 +1384,7 @@ static void area_sem(void)
 		sem_post(&slots);
 	}
 	pthread_join(t, 0);
-	CHECK(!bad && sum == 3000L * 3001 / 2);
+	CHECK(!bad && sum == n * (n + 1) / 2);
 
 	sem_init(&ps, 0, 0);
 	uint64_t t0 = now_ns();
@@ -2992,9 +2999,15 @@ int main(int argc, char **argv)
 		for (;;)
 			msleep(100);
 	}
-	int failures = 0;
+	int failures = 0, named = 0;
+	for (int a = 1; a < argc; a++) {
+		if (!strncmp(argv[a], "div=", 4))
+			div_by = atol(argv[a] + 4) > 0 ? atol(argv[a] + 4) : 1;
+		else
+			named = 1;
+	}
 	for (unsigned i = 0; i < sizeof areas / sizeof areas[0]; i++) {
-		int want = argc < 2;
+		int want = !named;
 		for (int a = 1; a < argc; a++)
 			want |= !strcmp(argv[a], areas[i].name);
 		if (!want)

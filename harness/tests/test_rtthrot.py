@@ -8,9 +8,17 @@ woke after it ("alarm spun woke" at best); now main runs in the last
 50 ms of a period and the waiter before the spinner ends. The other
 packages need not honour priorities: the run only completes. "raise"
 is the Open POSIX shape: the threads raise themselves while running
-(pthread_setschedparam) and nobody blocks SIGALRM."""
+(pthread_setschedparam) and nobody blocks SIGALRM.
+
+The spinner stops as soon as the waiter woke (without throttling it
+cannot wake before the 3 s are up), and the other packages' runs share
+one boot, each its own process with one VP, told apart by their
+result's pkg and raise: under -icount the spinners' 3 s of guest time
+are then spent once, not once per run (QEMU CPU side by side: a strict
+boot 4.62 -> 3.18 s; the ten other runs about 4 s each -> 4.47 s in
+all)."""
 import pytest
-from helpers import PACKAGES, passed
+from helpers import PACKAGES, done, passed
 
 
 @pytest.mark.parametrize("mode", ["", ",raise"])
@@ -22,7 +30,15 @@ def test_throttled_rt_lets_main_run(boot, smp, mode):
     assert res["woke_ms"] < 3000, res
 
 
-@pytest.mark.parametrize("mode", ["", ",raise"])
-@pytest.mark.parametrize("pkg", [p for p in PACKAGES if p != "prio"])
-def test_other_packages_complete(boot, pkg, mode):
-    passed(boot(f"run=rtthrot,pkg={pkg},vps=1{mode}", smp=1, icount=True, timeout=120), "rtthrot", 4)
+def test_other_packages_complete(boot):
+    cases = [(pkg, mode) for mode in ("", ",raise") for pkg in PACKAGES if pkg != "prio"]
+    r = boot(" ".join(f"run=rtthrot,pkg={pkg},vps=1{mode}" for pkg, mode in cases),
+             smp=1, icount=True, timeout=120)
+    bad = []
+    for pkg, mode in cases:
+        res = [e for e in r.events("result") if e.get("name") == "rtthrot" and
+               e.get("pkg") == pkg and e.get("raise") == (mode == ",raise")]
+        if len(res) != 1 or res[0]["failures"] != 0 or res[0]["checks"] < 4:
+            bad.append((pkg + mode, res))
+    assert not bad, f"failed: {bad}\n{r.tail()}"
+    done(r, 0)

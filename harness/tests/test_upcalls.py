@@ -39,7 +39,11 @@ def events(r, name):
 
 @pytest.mark.parametrize("smp", SMP)
 def test_every_event_type(boot, smp):
-    r = boot("run=evtest:2", smp=smp, timeout=120, icount=True)
+    # quantum=4 (over the 2 ms warning): the warning and preemption
+    # phases last 7 and 2 of VP 0's quanta (probation between warnings),
+    # spent in busy_loop, whose rdtsc per iteration makes -icount slow:
+    # at the default 10 ms the boot took 7.7 s of QEMU CPU, now 3.6.
+    r = boot("quantum=4 run=evtest:2", smp=smp, timeout=120, icount=True)
     checks = {e["check"]: e for e in events(r, "evtest")}
     expect = ["sleep", "io", "overlap", "timer", "signal_local", "signal_cap",
               "warning", "preempted", "counters", "seq"]
@@ -60,7 +64,11 @@ def test_every_event_type(boot, smp):
 @pytest.mark.parametrize("smp", SMP)
 def test_toggle_loses_nothing(boot, smp):
     n = 100_000
-    r = boot(f"run=toggle:2,{n}", smp=smp, timeout=120)
+    # quantum=2: at -smp 1 the sender fills the 512-event queue and
+    # yields, and VP 0 then toggles out its whole quantum before the
+    # sender runs again (782 rounds): 8 s at 10 ms quanta. The same 782
+    # preemptions of the toggling loop happen at 2 ms.
+    r = boot(f"quantum=2 run=toggle:2,{n}", smp=smp, timeout=120)
     res = result(r, "toggle")
     assert res["timed_out"] == 0, f"events stuck: {res}\n{r.tail()}"
     assert res["sent"] == n and res["received"] == n, res

@@ -36,8 +36,11 @@
 #include <animart/upcall.h>
 #include <sys/wait.h>
 #include <animalib/result.h>
+#include <animart/pkg.h>
 #include <check.h>
 #include <forkaudit.h>
+
+extern const struct pkg *posix_pkg;     /* (ulib/pthread/pstart.c) */
 
 static unsigned rnd(unsigned *s, unsigned lo, unsigned hi)
 {
@@ -233,6 +236,7 @@ int main(int argc, char **argv)
 	}
 	struct result R;
 	result_begin(&R, "pipewake");
+	result_str(&R, "pkg", posix_pkg->name);
 	result_int(&R, "rounds", rounds);
 	result_int(&R, "streams_ok", streams);
 	result_int(&R, "pings_ok", pings);

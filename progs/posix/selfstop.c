@@ -23,7 +23,10 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <animalib/result.h>
+#include <animart/pkg.h>
 #include <check.h>
+
+extern const struct pkg *posix_pkg;     /* (ulib/pthread/pstart.c) */
 
 static volatile long *shm;
 
@@ -111,6 +114,7 @@ int main(int argc, char **argv)
 	CHECK(ok == rounds);
 	struct result r;
 	result_begin(&r, "selfstop");
+	result_str(&r, "pkg", posix_pkg->name);
 	result_int(&r, "rounds", rounds);
 	result_int(&r, "ok", ok);
 	result_int(&r, "checks", checks);

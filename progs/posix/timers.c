@@ -14,7 +14,8 @@
  * bad calls (EINVAL for bad clocks, sigevents, times, deleted and forged
  * timers). `timers watchdog`: alarm(1) with SIGALRM's default action
  * ends the program (status 142) while main sleeps. Ends with
- * @result {"name": "timers", "checks": N, "failures": F}, exit 0 iff F == 0.
+ * @result {"name": "timers", "checks": N, "failures": F, "pkg": the
+ * package}, exit 0 iff F == 0.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -26,9 +27,12 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#include <animart/pkg.h>
 
 #define CHECK_NAME "timers"
 #include <check.h>
+
+extern const struct pkg *posix_pkg;     /* (ulib/pthread/pstart.c) */
 
 static long long mono_ms(void)
 {
@@ -542,6 +546,7 @@ int main(int argc, char **argv)
 	test_dfl_ignored();
 	test_sigwait();
 	test_bad();
-	printf("@result {\"name\": \"timers\", \"checks\": %d, \"failures\": %d}\n", checks, failures);
+	printf("@result {\"name\": \"timers\", \"checks\": %d, \"failures\": %d, \"pkg\": \"%s\"}\n",
+	       checks, failures, posix_pkg->name);
 	return failures != 0;
 }

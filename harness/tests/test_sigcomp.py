@@ -1,6 +1,6 @@
 """A signal or an asynchronous cancel reaches a thread that only computes,
 whatever the number of VPs (progs/posix/sigcomp.c, ulib/rt/rt_due.c):
-a 100 ms ITIMER_REAL's SIGALRM (alarm's timer; alarm(1) before, a guest
+a 30 ms ITIMER_REAL's SIGALRM (alarm's timer; alarm(1) before, a guest
 second of computing per case, 4 of each boot's 5.5 s) runs its handler
 in main computing a plain loop; a
 forked child's kill(getppid()) does the same; a worker that only computes,
@@ -12,7 +12,7 @@ the computing thread (it had not even started: no time slices there), so
 the loop and cancel cases failed; now the first arming gives it a turn and
 a timed wait's deadline is a turn on packages without time slices. The
 pthread_spin_lock spinner at one VP is portcompat's sigspin, run here too
-(its timer 50 ms, not alarm(1)'s second: a guest second of pause-spinning
+(its timer 10 ms, not alarm(1)'s second: a guest second of pause-spinning
 was 30-54 s of each boot).
 det is in the list too: its timer thread waits on real time and the VP's
 one-shot timer has the computing token holder yield to it; a handler or

@@ -7,9 +7,8 @@
  *           the wait goes on until its deadline (ETIMEDOUT, no sooner
  *           than the timeout), holding nothing; main's unlock then leaves
  *           the lock free (a trywrlock succeeds) and destroy is 0;
- *   take    the handler sleeps the timeout (so it ends past the deadline:
- *           it starts 50 ms into the wait) and main unlocks while it
- *           sleeps: the wait ends with the lock (0, not ETIMEDOUT, as
+ *   take    the handler sleeps twice the timeout and main unlocks while
+ *           it sleeps: the wait ends with the lock (0, not ETIMEDOUT, as
  *           POSIX's "resumes waiting as if not interrupted" with the lock
  *           free by then); the thread unlocks it, and the lock is free;
  *   keep    as take, but the thread exits holding it (LTP's 6-2): a try
@@ -86,11 +85,7 @@ static void round_of(int wr, int kind)
 	CHECK(pthread_rwlock_init(&l, 0) == 0);
 	CHECK(pthread_rwlock_wrlock(&l) == 0);
 	in_wait = handled = in_handler = wrong_thread = unlocked = 0;
-	/* The handler starts 50 ms or more after in_wait, which is after the
-	   deadline's base: sleeping TIMEOUT_MS takes it past the deadline
-	   whatever the host does (twice the timeout before: 0.8 s more of
-	   each boot, for nothing the check needs). */
-	sleep_ms = kind == EXPIRE ? 0 : TIMEOUT_MS;
+	sleep_ms = kind == EXPIRE ? 0 : 2 * TIMEOUT_MS;
 	CHECK(pthread_create(&th, 0, waiter, (void *)(long)(kind << 1 | wr)) == 0);
 	while (!in_wait)
 		usleep(1000);

@@ -11,10 +11,12 @@
  * semaphores and barriers, blocking and waking each other, and joining
  * each other.
  *
- * Arguments: [vps=N] [yield_ms=M] [yield_pct=P] [TEST...]. N (default 4)
- * is the VP count given to run(); M (default 1000) the yield test's window
- * in ms; P (default 400) its bound: no thread may yield more than P% as
- * often as another; the tests named run (default: all, in the order below).
+ * Arguments: [vps=N] [yield_ms=M] [yield_pct=P] [cj=T] [TEST...]. N
+ * (default 4) is the VP count given to run(); M (default 1000) the yield
+ * test's window in ms; P (default 400) its bound: no thread may yield more
+ * than P% as often as another; T (default 10,000, a multiple of 100) the
+ * threads create_join makes; the tests named run (default: all, in the
+ * order below).
  *
  * Each test prints one line, "conformance PKG: TEST ok (MS ms)" or
  * "... FAIL: why", and the program ends with one
@@ -44,6 +46,7 @@ static int conf_npkgs;
 static long conf_vps = 4;
 static long conf_yield_ms = 1000;   /* the yield test's window */
 static long conf_yield_pct = 400;   /* its bound: max <= pct% of min */
+static long conf_cj = 10000;        /* create_join's threads (CJ_TOTAL at most) */
 static char conf_label[64];         /* "kthread", "fifo+kthread" */
 
 /* The test being run: its verdict and first failure. */
@@ -131,7 +134,7 @@ static void conf_work(int n)
 		;
 }
 
-/* ---- create_join: 10,000 threads, 100 live at a time ---------------- */
+/* ---- create_join: 10,000 threads (cj=), 100 live at a time ---------- */
 
 #define CJ_TOTAL 10000
 #define CJ_BATCH 100
@@ -168,7 +171,8 @@ static void *cj_fn(void *arg)
 static void t_create_join(void)
 {
 	static struct thread *h[CJ_BATCH];
-	for (int base = 0; base < CJ_TOTAL; base += CJ_BATCH) {
+	int total = (int)conf_cj / CJ_BATCH * CJ_BATCH;
+	for (int base = 0; base < total; base += CJ_BATCH) {
 		for (int j = 0; j < CJ_BATCH; j++)
 			h[j] = conf_spawn(base + j, cj_fn, (void *)(intptr_t)(base + j));
 		/* join in creation order on even batches, reversed on odd ones */
@@ -182,7 +186,7 @@ static void t_create_join(void)
 		}
 	}
 	for (int i = 0; i < CJ_TOTAL; i++)
-		CHECK(cj_ran[i] == 1, "thread %d ran %d times", i, cj_ran[i]);
+		CHECK(cj_ran[i] == (i < total), "thread %d ran %d times", i, cj_ran[i]);
 	CHECK(!cj_badname, "%d threads had the wrong ops (or no thread_self)", cj_badname);
 	CHECK(!cj_badchild, "%d nested joins returned a wrong value", cj_badchild);
 }
@@ -643,6 +647,7 @@ static const struct conf_opt {
 	{ "vps=", 1, 64, &conf_vps },
 	{ "yield_ms=", 1, 60000, &conf_yield_ms },
 	{ "yield_pct=", 100, 100000, &conf_yield_pct },
+	{ "cj=", CJ_BATCH, CJ_TOTAL, &conf_cj },
 };
 
 /* 1 if `a` is a numeric argument (its value set), 2 if it is one with a
@@ -687,7 +692,7 @@ static int conformance_main(const struct pkg *const *pkgs, int npkgs, int argc, 
 			if (!strcmp(argv[a], conf_tests[i].name))
 				conf_selected[i] = found = any = 1;
 		if (!found) {
-			printf("conformance: unknown argument '%s'; usage: [vps=N] [yield_ms=M] [yield_pct=P] [TEST...], TEST one of:",
+			printf("conformance: unknown argument '%s'; usage: [vps=N] [yield_ms=M] [yield_pct=P] [cj=T] [TEST...], TEST one of:",
 			       argv[a]);
 			for (int i = 0; i < CONF_NTESTS; i++)
 				printf(" %s", conf_tests[i].name);

@@ -33,7 +33,7 @@
  *   getopt   GNU's order: options after operands, argv permuted so the
  *            operands end up last (outcomes taken from glibc 2.36).
  *   sigspin  (only when named; run with vps=2: a thread that only
- *            computes takes a VP) a 50 ms ITIMER_REAL's SIGALRM (alarm's
+ *            computes takes a VP) a 10 ms ITIMER_REAL's SIGALRM (alarm's
  *            timer) runs its handler in a
  *            thread spinning in pthread_spin_lock, the one thread that
  *            does not block it.
@@ -900,15 +900,17 @@ static pthread_spinlock_t ss_lock;
 
 /* ITIMER_REAL's SIGALRM (alarm's timer: alarm(n) is setitimer(n s))
    interrupts this thread while it spins in pthread_spin_lock for a lock
-   main holds; main blocks SIGALRM. 50 ms, not alarm(1)'s second: the
+   main holds; main blocks SIGALRM. 10 ms, not alarm(1)'s second: the
    spin's pause exits QEMU's CPU loop each time, so a guest second of it
    took 28 s of host CPU under --icount (30-54 s a boot, on every
-   package in test_sigcomp); the signal's path is the same. */
+   package in test_sigcomp), and 50 ms of it still 2.9 s a boot; the
+   signal's path is the same, and the thread spins from microseconds
+   after the arming, long before the timer falls due. */
 static void *ss_spin(void *arg)
 {
 	(void)arg;
 	sc_catch(SIGALRM, 0);
-	struct itimerval v = { .it_value = { .tv_usec = 50000 } };
+	struct itimerval v = { .it_value = { .tv_usec = 10000 } };
 	setitimer(ITIMER_REAL, &v, 0);
 	pthread_spin_lock(&ss_lock);
 	pthread_spin_unlock(&ss_lock);
@@ -1115,8 +1117,29 @@ static void test_users(void)
    the lock and exits holding it (as LTP's timed*lock/6-2 do), and the
    lock stays held (a try fails), but pthread_rwlock_destroy returns 0,
    as glibc's always does (it was EBUSY: those tests failed at it). */
+/* The expiring rounds' timeout: main signals RS_SETTLE_MS after the
+   thread said it waits, so a host stall of up to 250 ms on main still
+   lands the handler inside the wait (rwhandler.c's margin is 150 ms). It
+   was 1 s and 100 ms, 2.2 s of each of test_portcompat's ten boots. */
+#define RS_EXPIRE_MS 300
+#define RS_SETTLE_MS 50
+#define RS_TRIES 5
 static pthread_rwlock_t rs_l;
 static volatile int rs_in, rs_handled;
+static struct timespec rs_deadline;
+
+/* Main is about to send the signal too close to the wait's deadline for
+   it to land inside the wait (main was stalled by the host): that round
+   would say nothing, so it is run again (at most RS_TRIES times). 20 ms:
+   time for the wake of the waiting thread and its handler. */
+static int rs_late(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	int64_t left = (int64_t)(rs_deadline.tv_sec - now.tv_sec) * 1000000000LL +
+		       (rs_deadline.tv_nsec - now.tv_nsec);
+	return left < 20000000LL;
+}
 
 static void rs_handler(int sig)
 {
@@ -1129,7 +1152,14 @@ static void *rs_thread(void *arg)
 	long round = (long)arg;
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += round < 2 ? 1 : 20;
+	/* rounds 0 and 1 wait out RS_EXPIRE_MS; 2 and 3 end at main's unlock */
+	if (round < 2) {
+		ts.tv_nsec += RS_EXPIRE_MS * 1000000L;
+		if (ts.tv_nsec >= 1000000000L)
+			ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+	} else
+		ts.tv_sec += 20;
+	rs_deadline = ts;
 	rs_in = 1;
 	int r = round % 2 ? pthread_rwlock_timedwrlock(&rs_l, &ts) : pthread_rwlock_timedrdlock(&rs_l, &ts);
 	return (void *)(long)r;          /* (holding it if r is 0) */
@@ -1142,7 +1172,7 @@ static void test_rwsig(void)
 	sa.sa_handler = rs_handler;
 	sigfillset(&sa.sa_mask);         /* every signal blocked in the handler (LTP's) */
 	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
-	for (long round = 0; round < 4; round++) {
+	for (long round = 0, tries = 0; round < 4; round++) {
 		CHECK(pthread_rwlock_init(&rs_l, 0) == 0);
 		CHECK(pthread_rwlock_wrlock(&rs_l) == 0);
 		rs_in = rs_handled = 0;
@@ -1151,7 +1181,16 @@ static void test_rwsig(void)
 		CHECK(pthread_create(&t, 0, rs_thread, (void *)round) == 0);
 		while (!rs_in)
 			usleep(1000);
-		usleep(100000);                  /* (it waits for the lock now) */
+		usleep(RS_SETTLE_MS * 1000);     /* (it waits for the lock now) */
+		if (round < 2 && rs_late() && ++tries < RS_TRIES) {
+			printf("portcompat: rwsig round %ld: main reached the signal past the deadline (host stall), again\n",
+			       round);
+			pthread_join(t, &r);
+			pthread_rwlock_unlock(&rs_l);
+			pthread_rwlock_destroy(&rs_l);
+			round--;
+			continue;
+		}
 		CHECK(pthread_kill(t, SIGUSR2) == 0);
 		if (round >= 2) {
 			for (int i = 0; i < 2000 && !rs_handled; i++)

@@ -352,16 +352,16 @@ static void check_held_by_other(int type)
 		CHECK(pthread_mutex_unlock(&held) == EPERM);
 	CHECK(pthread_mutex_destroy(&held) == EBUSY);
 	uint64_t t0 = now_ns();
-	struct timespec ts = after_ms(CLOCK_REALTIME, 40);
+	struct timespec ts = after_ms(CLOCK_REALTIME, 20);
 	CHECK(pthread_mutex_timedlock(&held, &ts) == ETIMEDOUT);
 	long took = ms_since(t0);
-	CHECK(TIMELY(took, 40));
+	CHECK(TIMELY(took, 20));
 	ts = (struct timespec){ -2, 0 };     /* a negative tv_sec is in the past */
 	CHECK(pthread_mutex_timedlock(&held, &ts) == ETIMEDOUT);
 	t0 = now_ns();
-	ts = after_ms(CLOCK_MONOTONIC, 30);
+	ts = after_ms(CLOCK_MONOTONIC, 15);
 	CHECK(pthread_mutex_clocklock(&held, CLOCK_MONOTONIC, &ts) == ETIMEDOUT);
-	CHECK(TIMELY(ms_since(t0), 30));
+	CHECK(TIMELY(ms_since(t0), 15));
 	CHECK(pthread_mutex_clocklock(&held, CLOCK_PROCESS_CPUTIME_ID, &ts) == EINVAL);
 	/* released before the deadline: timedlock gets it */
 	pthread_create(&x, 0, release_later, (void *)20L);
@@ -573,11 +573,11 @@ static void area_cond(void)
 		pthread_condattr_destroy(&ca);
 		pthread_mutex_lock(&cm);
 		uint64_t t0 = now_ns();
-		struct timespec ts = after_ms(clocks[k], 50);
+		struct timespec ts = after_ms(clocks[k], 25);
 		int r = pthread_cond_timedwait(&mcv, &cm, &ts);
 		long took = ms_since(t0);
 		CHECK(r == ETIMEDOUT);
-		CHECK(TIMELY(took, 50));
+		CHECK(TIMELY(took, 25));
 		/* the mutex is ours again after a timeout */
 		CHECK(pthread_mutex_trylock(&cm) == EBUSY);
 		released = 0;
@@ -599,9 +599,9 @@ static void area_cond(void)
 		/* clockwait: the clock named, not the condition's */
 		clockid_t other = clocks[1 - k];
 		t0 = now_ns();
-		ts = after_ms(other, 30);
+		ts = after_ms(other, 15);
 		CHECK(pthread_cond_clockwait(&mcv, &cm, other, &ts) == ETIMEDOUT);
-		CHECK(TIMELY(ms_since(t0), 30));
+		CHECK(TIMELY(ms_since(t0), 15));
 		CHECK(pthread_cond_clockwait(&mcv, &cm, CLOCK_PROCESS_CPUTIME_ID, &ts) == EINVAL);
 		pthread_mutex_unlock(&cm);
 		CHECK(pthread_cond_destroy(&mcv) == 0);
@@ -778,15 +778,15 @@ static void area_rwlock(void)
 	CHECK(pthread_rwlock_unlock(&rw) == 0);
 	CHECK(pthread_rwlock_rdlock(&rw) == 0);
 	t0 = now_ns();                   /* before the deadline's base (a stall between) */
-	ts = after_ms(CLOCK_REALTIME, 30);
+	ts = after_ms(CLOCK_REALTIME, 15);
 	CHECK(pthread_rwlock_timedwrlock(&rw, &ts) == ETIMEDOUT);
-	CHECK(TIMELY(ms_since(t0), 30));
+	CHECK(TIMELY(ms_since(t0), 15));
 	ts = (struct timespec){ -2, 0 };
 	CHECK(pthread_rwlock_timedwrlock(&rw, &ts) == ETIMEDOUT);
 	t0 = now_ns();
-	ts = after_ms(CLOCK_MONOTONIC, 30);
+	ts = after_ms(CLOCK_MONOTONIC, 15);
 	CHECK(pthread_rwlock_clockwrlock(&rw, CLOCK_MONOTONIC, &ts) == ETIMEDOUT);
-	CHECK(TIMELY(ms_since(t0), 30));
+	CHECK(TIMELY(ms_since(t0), 15));
 	CHECK(pthread_rwlock_clockrdlock(&rw, CLOCK_MONOTONIC, &ts) == 0);   /* readers share */
 	CHECK(pthread_rwlock_unlock(&rw) == 0);
 	CHECK(pthread_rwlock_clockwrlock(&rw, CLOCK_PROCESS_CPUTIME_ID, &ts) == EINVAL);
@@ -1388,9 +1388,9 @@ static void area_sem(void)
 
 	sem_init(&ps, 0, 0);
 	uint64_t t0 = now_ns();
-	struct timespec ts = after_ms(CLOCK_REALTIME, 40);
+	struct timespec ts = after_ms(CLOCK_REALTIME, 20);
 	CHECK(sem_timedwait(&ps, &ts) == -1 && errno == ETIMEDOUT);
-	CHECK(TIMELY(ms_since(t0), 40));
+	CHECK(TIMELY(ms_since(t0), 20));
 	pthread_create(&t, 0, post_later, (void *)20L);
 	t0 = now_ns();
 	ts = after_ms(CLOCK_REALTIME, 4000);
@@ -1403,9 +1403,9 @@ static void area_sem(void)
 	ts = (struct timespec){ -2, 0 };     /* before 1970: past, not malformed */
 	CHECK(sem_timedwait(&ps, &ts) == -1 && errno == ETIMEDOUT);
 	t0 = now_ns();
-	ts = after_ms(CLOCK_MONOTONIC, 30);
+	ts = after_ms(CLOCK_MONOTONIC, 15);
 	CHECK(sem_clockwait(&ps, CLOCK_MONOTONIC, &ts) == -1 && errno == ETIMEDOUT);
-	CHECK(TIMELY(ms_since(t0), 30));
+	CHECK(TIMELY(ms_since(t0), 15));
 	CHECK(sem_clockwait(&ps, CLOCK_PROCESS_CPUTIME_ID, &ts) == -1 && errno == EINVAL);
 	sem_post(&ps);
 	CHECK(sem_clockwait(&ps, CLOCK_MONOTONIC, &ts) == 0);

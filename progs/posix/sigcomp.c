@@ -13,7 +13,7 @@
  *            same path, and computed a guest second per case (about
  *            2.5 s of host CPU under --icount, in each of test_sigcomp's
  *            24 boots); alarm() itself is timers.c's.
- *   kill     a forked child's kill(getppid(), SIGUSR1) after 50 ms runs
+ *   kill     a forked child's kill(getppid(), SIGUSR1) after DUE_MS runs
  *            the handler in main, which only computes.
  *   cancel   a worker that only computes, asynchronously cancelable, is
  *            cancelled by ITIMER_REAL's SIGALRM handler (which runs in it: the
@@ -62,7 +62,13 @@
    work, far below this. */
 #define BOUND_MS 100
 #define MS 1000000ULL
-#define DUE_MS 100               /* loop's and cancel's timer */
+/* loop's and cancel's timer, the kill's delay, pure's timer: each only
+   has to fall due after the computing has begun (microseconds after
+   the arming, a thread creation or two for cancel and pure) and past a
+   quantum or two, so the timer thread's first turn is in the measured
+   path. 100 ms (50 for kill and pure) before: under --icount each guest
+   millisecond is about 3 ms of host CPU, in each of 36 boots. */
+#define DUE_MS 30
 
 static volatile uint64_t ran_at;       /* now_ns() in the handler; 0: not yet */
 static volatile int ran_in_main;
@@ -132,7 +138,7 @@ static uint64_t case_kill(void)
 	*sent = 0;
 	pid_t c = fork();
 	if (c == 0) {
-		usleep(50000);
+		usleep(DUE_MS * 1000);
 		*sent = now_ns();
 		_exit(kill(getppid(), SIGUSR1) == 0 ? 0 : 1);
 	}
@@ -298,8 +304,8 @@ static uint64_t case_pure(void)
 	ev.sigev_signo = SIGUSR2;
 	timer_t id;
 	CHECK(timer_create(CLOCK_MONOTONIC, &ev, &id) == 0);
-	struct itimerspec it = { .it_value = { 0, 50 * MS } };
-	uint64_t due = now_ns() + 50 * MS;
+	struct itimerspec it = { .it_value = { 0, DUE_MS * MS } };
+	uint64_t due = now_ns() + DUE_MS * MS;
 	CHECK(timer_settime(id, 0, &it, 0) == 0);
 	CHECK(pthread_create(&pc, 0, pure_c, 0) == 0);
 	CHECK(pthread_create(&pw, 0, pure_w, 0) == 0);

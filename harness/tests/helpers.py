@@ -45,6 +45,23 @@ def passed(r, name, at_least, **fields):
     return res
 
 
+_SHARED = {}
+
+
+def shared_boot(request, boot, cmdline, **kw):
+    """The run of `cmdline` (with kw), booted once per pytest worker for
+    every test that asks for it: tests that each check their own part of
+    one boot (a program's modes run in turn, each with its own @result).
+    Mark them shares_boot (conftest.py runs them side by side, so one
+    worker gets them together). A failing test's log has the run."""
+    key = (cmdline, tuple(sorted(kw.items())))
+    if key not in _SHARED:
+        _SHARED[key] = boot(cmdline, **kw)
+    else:
+        request.node.anima_runs.append(_SHARED[key])
+    return _SHARED[key]
+
+
 def self_test(boot, prog, pkg, smp, at_least, timeout=120):
     """A POSIX program counting its CHECKs (progs/include/check.h) ran on
     package pkg at -smp smp and passed (passed)."""

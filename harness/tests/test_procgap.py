@@ -59,17 +59,24 @@ def test_waitid_without_wexited_reports_no_end(boot, request, pkg, smp):
 
 
 
-def disk_run(boot, tmp_path, pkg, smp, mode):
-    """procgap MODE with its own copy on a disk as /bin/procgap."""
-    r = boot(f"memcheck run=procgap,pkg={pkg},{mode}", smp=smp, timeout=180,
-             disk=program_image(tmp_path, "procgap"))
-    return r, only(r, "result", name="procgap", mode=mode)
+def disk_run(request, boot, tmp_path, pkg, smp, mode):
+    """procgap's auxv and itexec modes in turn, in one boot per package
+    and -smp shared by their tests (shares_boot), with its own copy on a
+    disk as /bin/procgap: the run and MODE's @result. The run ended with
+    status 0 if both passed (else 1: the failing mode's test names it)."""
+    r = shared_boot(request, boot, f"memcheck run=procgap,pkg={pkg},auxv,itexec", smp=smp,
+                    timeout=180, disk=lambda: program_image(tmp_path, "procgap"))
+    res = only(r, "result", name="procgap", mode=mode)
+    bad = any(e["failures"] for e in r.events("result") if e.get("name") == "procgap")
+    done(r, int(bad))
+    return r, res
 
 
 @needs_e2fsprogs
+@pytest.mark.shares_boot
 @pytest.mark.parametrize("smp", SMPS)
 @pytest.mark.parametrize("pkg", PACKAGES)
-def test_auxiliary_vector_on_spawn_and_exec(boot, tmp_path, pkg, smp):
+def test_auxiliary_vector_on_spawn_and_exec(boot, request, tmp_path, pkg, smp):
     """AT_PHDR/PHENT/PHNUM find our program headers, AT_ENTRY is _start,
     AT_PAGESZ and AT_CLKTCK agree with sysconf, AT_HWCAP is cpuid's edx,
     AT_PLATFORM "x86_64", AT_EXECFN our path, 16 AT_RANDOM bytes that
@@ -77,24 +84,23 @@ def test_auxiliary_vector_on_spawn_and_exec(boot, tmp_path, pkg, smp):
     program, and in /bin/procgap by posix_spawn and by fork and execv,
     whose checks are its exit status (before: only AT_NULL, no
     getauxval)."""
-    r, res = disk_run(boot, tmp_path, pkg, smp, "auxv")
+    r, res = disk_run(request, boot, tmp_path, pkg, smp, "auxv")
     assert res["failures"] == 0 and res["checks"] >= 16, r.tail()
-    done(r)
 
 
 @needs_e2fsprogs
+@pytest.mark.shares_boot
 @pytest.mark.parametrize("smp", SMPS)
 @pytest.mark.parametrize("pkg", PACKAGES)
-def test_cpu_itimers_survive_exec(boot, tmp_path, pkg, smp):
+def test_cpu_itimers_survive_exec(boot, request, tmp_path, pkg, smp):
     """ITIMER_VIRTUAL (0.2 s, period 3 s) and ITIMER_PROF (20 s) set
     before an execv are armed in the new image with at most that time
     left and their periods, and VIRTUAL's SIGVTALRM (blocked across the
     exec) comes pending once the new image has computed that long, a
     count of processor time, not of the host's (before: both dropped);
     a fork's child still has none."""
-    r, res = disk_run(boot, tmp_path, pkg, smp, "itexec")
+    r, res = disk_run(request, boot, tmp_path, pkg, smp, "itexec")
     assert res["failures"] == 0 and res["checks"] >= 3, r.tail()
-    done(r)
 
 
 @pytest.mark.parametrize("smp", SMPS)

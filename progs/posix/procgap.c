@@ -29,7 +29,7 @@
  *                    image (blocked across the exec: pending once the
  *                    new image has run that much processor time)
  *   procgap rtperiod a TIMER_ABSTIME timer on CLOCK_REALTIME (period
- *                    200 ms) keeps its periods on that clock after its
+ *                    100 ms) keeps its periods on that clock after its
  *                    first expiry: its expiries (1 + overrun each)
  *                    keep up with that clock, read around each, when it
  *                    is set 1 s ahead; set 10 s back, the next is as
@@ -449,7 +449,7 @@ static int drain(timer_t id)
  */
 static void rtperiod(void)
 {
-	const int64_t p = 200000000;     /* the period, ns */
+	const int64_t p = 100000000;     /* the period, ns */
 	sigset_t s;
 	sigemptyset(&s);
 	sigaddset(&s, SIGALRM);

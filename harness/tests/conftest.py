@@ -61,11 +61,31 @@ SLOW_FIRST = [
 ]
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "shares_boot: the test reads a boot other tests of "
+                            "its module with the same parameters share (helpers.shared_boot)")
+
+
 def pytest_collection_modifyitems(items):
     def rank(item):
         return next((i for i, pat in enumerate(SLOW_FIRST) if pat in item.nodeid),
                     len(SLOW_FIRST))
     items.sort(key=rank)      # stable: the rest keep their order
+    # Tests that share a boot (helpers.shared_boot) side by side, where the
+    # first of them was: xdist hands out runs of neighbours, so one worker
+    # boots it once for them all.
+    first = {}
+    for i, item in enumerate(items):
+        first.setdefault(boot_group(item) or i, i)
+    order = {id(item): (first[boot_group(item) or i], i) for i, item in enumerate(items)}
+    items.sort(key=lambda item: order[id(item)])
+
+
+def boot_group(item):
+    """(module, parameters) of a shares_boot test, else None."""
+    if not item.get_closest_marker("shares_boot") or not hasattr(item, "callspec"):
+        return None
+    return (item.module.__name__, tuple(sorted((k, str(v)) for k, v in item.callspec.params.items())))
 
 
 @pytest.fixture(scope="session")

@@ -45,6 +45,46 @@ def passed(r, name, at_least, **fields):
     return res
 
 
+_SHARED = {}
+
+
+def shared_boot(request, boot, cmdline, **kw):
+    """The run of `cmdline` (with kw), booted once in a session for every
+    test that asks for it: tests that each check their own part of one
+    boot (a program's modes run in turn, each with its own @result).
+    Mark them shares_boot (conftest.py runs them side by side). The other
+    xdist worker, asking while one boots it, waits for that run
+    (build/logs/shared: a lock and the pickled run per boot; the session
+    starts without them) instead of booting it again. A failing test's
+    log has the run. A callable option (disk=lambda: an image) is made
+    only to boot, and is not part of what makes two boots the same."""
+    import fcntl
+    import hashlib
+    import os
+    import pickle
+    from harness import BUILD
+    key = (cmdline, tuple(sorted((k, v) for k, v in kw.items() if not callable(v))))
+    if key in _SHARED:
+        request.node.anima_runs.append(_SHARED[key])
+        return _SHARED[key]
+    folder = BUILD / "logs" / "shared"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = folder / hashlib.sha256(repr(key).encode()).hexdigest()[:24]
+    with open(f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        saved = name.with_suffix(".run")
+        if saved.exists():
+            r = pickle.loads(saved.read_bytes())
+            request.node.anima_runs.append(r)
+        else:
+            r = boot(cmdline, **{k: v() if callable(v) else v for k, v in kw.items()})
+            tmp = name.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(pickle.dumps(r))
+            os.replace(tmp, saved)
+    _SHARED[key] = r
+    return r
+
+
 def self_test(boot, prog, pkg, smp, at_least, timeout=120):
     """A POSIX program counting its CHECKs (progs/include/check.h) ran on
     package pkg at -smp smp and passed (passed)."""

@@ -11,7 +11,13 @@ run again. Under memcheck, in an audited child: every waiter of the whole
 runs wakes, the killed ones end by SIGKILL, no panic, every frame comes
 back. kthread's threads are VPs (about 254 at -smp 1): 200 there. naive
 and det run threads on classic VPs, whose futex wait blocks the VP whole:
-1,100 would need 1,100 VPs."""
+1,100 would need 1,100 VPs.
+
+The waiters past 1,024 loop on a refused wait: each turn yields its VP
+(ulib/pthread/pshared.c fwait). Before that, on tutor and prio at -smp 2
+(no time slices) they kept both VPs from main for 70-90 s of a quiet
+host; the default timeout (60 s, not the 240 this took) fails that
+again, against 1-3 s now."""
 import pytest
 from helpers import audit_passed
 

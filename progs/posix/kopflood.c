@@ -16,6 +16,8 @@
  *   midway  kills itself (raise) right after its broadcast (the runtime
  *           had drained the done lists by then in the runs looked at:
  *           a kill with completions still owed is not sure to happen).
+ * A whole run first, unaudited (warm), then the audited body: whole,
+ * blocked, midway, whole again.
  * Deterministic criteria: the whole child's status 0 and its count of
  * woken threads NT; the killed ones' status 128 + SIGKILL; avail_lost 0;
  * no panic. @result {"name": "kopflood", "status", "avail_lost",

@@ -11,8 +11,9 @@ run again (after one unaudited whole run, so the audit counts no
 one-time set-up of the measuring process). Under memcheck, in an
 audited child: every waiter of the whole runs wakes, the killed ones
 end by SIGKILL, no panic, every frame comes back. kthread's threads
-are VPs (about 254 at -smp 1): 200 there. naive and det run threads on classic VPs, whose futex wait blocks the VP whole:
-1,100 would need 1,100 VPs.
+are VPs (about 254 at -smp 1): 200 there. naive and det run threads
+on classic VPs, whose futex wait blocks the VP whole: 1,100 would need
+1,100 VPs.
 
 The waiters past 1,024 loop on a refused wait: each turn yields its VP
 (ulib/pthread/pshared.c fwait). Before that, on tutor and prio at -smp 2

@@ -143,3 +143,19 @@ def test_getresuid_bad_pointer_is_efault(boot, request, pkg, smp):
     (before: ulib stored through the pointer and the program died)."""
     r, res = shared_run(request, boot, pkg, smp, "getres")
     assert res["failures"] == 0 and res["checks"] >= 10, r.tail()
+
+
+@pytest.mark.parametrize("smp", SMPS)
+@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+def test_getids_kernel_pointer_and_munmap_race(boot, pkg, smp):
+    """SYS_getids, both forms, given kernel addresses (the kernel half,
+    its text and data, a store wrapping to 0) or a store across the top
+    of user space (the page below mapped) in any slot: EFAULT and nothing
+    stored; getresuid racing a thread that unmaps and maps its page (at
+    -smp 2, on two VPs): each call 0 or EFAULT, the kernel unharmed.
+    (Hostile coverage: the kernel was right before this test.)"""
+    r = boot(f"run=procgap,pkg={pkg},getresk", smp=smp, timeout=180)
+    res = only(r, "result", name="procgap", mode="getresk")
+    assert res["failures"] == 0 and res["checks"] >= 2000, r.tail()
+    assert res["race_ok"] + res["race_efault"] > 0, r.tail()
+    done(r)

@@ -100,6 +100,7 @@
 
 #define CHECK_NAME "portcompat"
 #include <check.h>
+#include <rtstart.h>
 
 /* --- headers: a task queue of STAILQ entries fed to four workers, then
    every list kind's insert, walk and remove against an array. */
@@ -1375,15 +1376,8 @@ static void *inv_mid(void *arg)
 
 static pthread_t inv_start(void *(*fn)(void *), int prio)
 {
-	pthread_attr_t a;
-	struct sched_param p = { prio };
 	pthread_t t;
-	pthread_attr_init(&a);
-	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&a, SCHED_FIFO);
-	pthread_attr_setschedparam(&a, &p);
-	pthread_create(&t, &a, fn, 0);
-	pthread_attr_destroy(&a);
+	rt_start(&t, fn, prio);
 	return t;
 }
 

@@ -40,6 +40,12 @@
  *                    the child stays unreaped (ulib/libc/proc.c)
  *   procgap getres   getresuid/getresgid with an unmapped pointer fail
  *                    with EFAULT, as on Linux, instead of faulting
+ *   procgap getresk  SYS_getids (both forms) given kernel addresses, and
+ *                    stores that straddle the top of user space (the
+ *                    page below it mapped, if SYS_map lets us), in every
+ *                    slot: EFAULT, nothing stored; then getresuid racing
+ *                    a thread that unmaps and maps its page again: each
+ *                    call 0 or EFAULT (kernel/cred.c, uaccess.c)
  * Several modes (`procgap adopt waitid getres`) run one after the other
  * in this one process, each with its own @result (one boot for many).
  */
@@ -59,11 +65,14 @@
 #include <spawn.h>
 #include <cpuid.h>
 #include <animalib/result.h>
+#include <animart/sys.h>
+#include <anima/layout.h>
 #include <check.h>
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <pthread.h>
+#include <sched.h>
 
 #define READY "/tmp/procgap.subreaper"
 
@@ -588,6 +597,96 @@ static void getres(void)
 	munmap(ro, 4096);
 }
 
+/* getresk: each of the three slots of getresuid and getresgid (unless
+   six_only: an address only the six-id form's 24 bytes cross the top
+   from), and the six-id form, at an address the kernel must refuse:
+   EFAULT. */
+static void getids_refused(uint64_t a, int six_only)
+{
+	uid_t r, e, s;
+	for (int kind = IDS_UIDS; kind <= IDS_GIDS && !six_only; kind++) {
+		CHECK(syscall4(SYS_getids, a, &e, &s, kind) == -EFAULT);
+		CHECK(syscall4(SYS_getids, &r, a, &s, kind) == -EFAULT);
+		CHECK(syscall4(SYS_getids, &r, &e, a, kind) == -EFAULT);
+	}
+	CHECK(syscall4(SYS_getids, a, 0, 0, 0) == -EFAULT);
+}
+
+#define RACE_N 1000                      /* munmap/mmap rounds */
+static uint32_t *race_page;
+static volatile int race_done;
+static long race_ok, race_efault, race_other;
+
+static void *unmapper(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < RACE_N; i++) {
+		CHECK(munmap(race_page, 4096) == 0);
+		CHECK(mmap(race_page, 4096, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == race_page);
+		sched_yield();           /* (one VP: let the caller in between) */
+	}
+	race_done = 1;
+	return 0;
+}
+
+static void getresk(void)
+{
+	uint64_t bad[] = {
+		0xffff800000000000ul,    /* the kernel half's first address */
+		0xffffffff80100000ul,    /* the kernel's text */
+		0xffffffff80400000ul,    /* and past it, its data */
+		0xfffffffffffffffeul,    /* a store that wraps to 0 */
+		USER_TOP,                /* the first non-canonical address */
+		USER_TOP - 1, USER_TOP - 2, USER_TOP - 3,   /* 4 bytes across the top */
+		USER_TOP - 4 - 12, USER_TOP - 4 - 2,        /* 24 bytes across it */
+	};
+	/* The page below the top mapped (SYS_map's own: mmap keeps that
+	   page out): a store across the top must not begin there either. */
+	uint8_t *top = (uint8_t *)(USER_TOP - 4096);
+	int mapped = syscall3(SYS_map, top, 4096, PROT_READ | PROT_WRITE) == (long)top;
+	if (mapped)
+		memset(top, 0xab, 4096);
+	unsigned n = sizeof bad / sizeof bad[0];
+	for (unsigned i = 0; i < n; i++)
+		getids_refused(bad[i], i >= n - 2);
+	if (mapped) {
+		int clean = 1;
+		for (int i = 4096 - 24; i < 4096; i++)
+			clean &= top[i] == 0xab;
+		CHECK(clean);
+		uid_t r, e, s;
+		CHECK(getresuid(&r, &e, &s) == 0);
+		CHECK(getresuid(&r, &e, (uid_t *)(USER_TOP - 4)) == 0 &&
+		      *(uid_t *)(USER_TOP - 4) == s);   /* the last slot is user space's */
+		CHECK(syscall2(SYS_unmap, top, 4096) == 0);
+	}
+	printf("procgap: page below the top mapped: %s\n", mapped ? "yes" : "no");
+
+	/* The race: every call 0 or EFAULT, the kernel unharmed. */
+	race_page = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(race_page != MAP_FAILED);
+	pthread_t t;
+	CHECK(pthread_create(&t, 0, unmapper, 0) == 0);
+	for (long n = 0; n < 16 || !race_done; n++) {
+		long r = syscall4(SYS_getids, race_page, race_page + 1, race_page + 1023, IDS_UIDS);
+		if (!r)
+			race_ok++;
+		else if (r == -EFAULT)
+			race_efault++;
+		else
+			race_other++;
+		if (n % 16 == 15)
+			sched_yield();
+	}
+	pthread_join(t, 0);
+	CHECK(race_other == 0);
+	uid_t r, e, s;
+	CHECK(getresuid(&r, &e, &s) == 0 && r == getuid() && e == geteuid());
+	printf("procgap: getids racing munmap: %ld ok, %ld EFAULT\n", race_ok, race_efault);
+	munmap(race_page, 4096);
+}
+
 /* One mode (the header's list), its own @result: a boot runs several
    in turn (`procgap waitid getres`), each counted apart, to share one
    boot (harness/tests/test_procgap.py). adopt only first: it is about
@@ -614,11 +713,17 @@ static int run_mode(const char *mode)
 		wcancel();
 	else if (!strcmp(mode, "getres"))
 		getres();
+	else if (!strcmp(mode, "getresk"))
+		getresk();
 	struct result r;
 	result_begin(&r, "procgap");
 	result_str(&r, "mode", mode);
 	result_int(&r, "checks", checks);
 	result_int(&r, "failures", failures);
+	if (!strcmp(mode, "getresk")) {
+		result_int(&r, "race_ok", race_ok);
+		result_int(&r, "race_efault", race_efault);
+	}
 	result_end(&r);
 	return failures != 0;
 }

@@ -25,6 +25,7 @@
 
 #define CHECK_NAME "rtorder"
 #include <check.h>
+#include <rtstart.h>
 
 static int strict;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -58,17 +59,15 @@ static void set_self(int prio)
 	CHECK(pthread_setschedparam(pthread_self(), SCHED_FIFO, &p) == 0);
 }
 
+/* Start fn at prio; its priority reads back from the creator too. */
 static pthread_t start(void *(*fn)(void *), int prio)
 {
-	pthread_attr_t a;
-	struct sched_param p = { prio };
 	pthread_t t;
-	pthread_attr_init(&a);
-	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&a, SCHED_FIFO);
-	CHECK(pthread_attr_setschedparam(&a, &p) == 0);
-	CHECK(pthread_create(&t, &a, fn, (void *)(long)prio) == 0);
-	pthread_attr_destroy(&a);
+	struct sched_param p;
+	int pol;
+	CHECK(rt_start(&t, fn, prio) == 0);
+	CHECK(pthread_getschedparam(t, &pol, &p) == 0 && pol == SCHED_FIFO &&
+	      p.sched_priority == prio);
 	return t;
 }
 

@@ -29,6 +29,7 @@
 
 #define CHECK_NAME "rtthrot"
 #include <check.h>
+#include <rtstart.h>
 
 extern const struct pkg *posix_pkg;     /* (ulib/pthread/pstart.c) */
 
@@ -98,19 +99,14 @@ static void *spinner(void *arg)
 	return 0;
 }
 
+/* "raise": the thread inherits main's policy and raises itself. */
 static pthread_t start(void *(*fn)(void *), int prio)
 {
-	pthread_attr_t a;
-	struct sched_param p = { prio };
 	pthread_t t;
-	pthread_attr_init(&a);
-	if (!raise_) {
-		pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
-		pthread_attr_setschedpolicy(&a, SCHED_FIFO);
-		CHECK(pthread_attr_setschedparam(&a, &p) == 0);
-	}
-	CHECK(pthread_create(&t, &a, fn, (void *)(long)prio) == 0);
-	pthread_attr_destroy(&a);
+	if (raise_)
+		CHECK(pthread_create(&t, 0, fn, (void *)(long)prio) == 0);
+	else
+		CHECK(rt_start(&t, fn, prio) == 0);
 	return t;
 }
 

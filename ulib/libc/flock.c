@@ -32,6 +32,7 @@
 #include <animart/thread.h>
 #include <anima/flock.h>
 #include "../pthread/pwait.h"
+#include "nap.h"
 
 _Static_assert(sizeof(struct flock) == sizeof(struct kflock), "struct flock is the kernel's");
 _Static_assert(__builtin_offsetof(struct flock, l_start) == __builtin_offsetof(struct kflock, start) &&
@@ -81,19 +82,14 @@ static long waitfor(struct thread *self, int kfd, struct kflock *k, int cmd)
 	int (*other)(struct thread *) = self->ops->yield_other;
 	long st = 0;
 	/* det (own time) with other threads: a wait in the kernel would hold
-	   the token, and no other thread would run until another process let
-	   go (not the one that would cancel or signal this one); so look
-	   between timed waits of det's, 50 us to 2 ms, as waitpid's poll
-	   (proc.c). A lone thread waits in the kernel, queued: only a queued
-	   wait is a link of a chain the kernel finds EDEADLK along (a cycle
-	   of single-threaded det processes hung polling: test_ofdlock det) */
+	   the token (nap.h), so poll. A lone thread waits in the kernel,
+	   queued: only a queued wait is a link of a chain the kernel finds
+	   EDEADLK along (a cycle of single-threaded det processes hung
+	   polling: test_ofdlock det) */
 	if (self->ops->own_time && __pt_nlive && __pt_nlive() > 1) {
-		for (uint64_t ns = 50000; !psig_due(self) && !pcancel_pending();
-		     ns = ns < 2000000 ? ns * 2 : ns) {
+		for (uint64_t ns = 0; !psig_due(self) && !pcancel_pending(); poll_nap(&ns))
 			if ((st = syscall6(SYS_lock_wait, kfd, (long)k, 0, 0, 0, cmd)) != 0)
 				return st;
-			thread_block_until(now_ns() + ns);
-		}
 		return 0;
 	}
 	if (other && !__atomic_load_n(&self->vpp->upcall_entry, __ATOMIC_RELAXED))
@@ -119,8 +115,7 @@ static int await(int kfd, struct kflock *k, int cmd)
 	self->async_hold = 1;            /* (handlers run here, where SA_RESTART is known) */
 	long r = waitfor(self, kfd, k, cmd);
 	int sig = psig_due(self) ? psig_run(self) : 0;
-	if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
-		pw_retry(self);
+	pw_release(self);
 	if (r < 0 && r != -EINTR)
 		return (int)-r;
 	if (sig & SIGW_INTR)

@@ -522,8 +522,7 @@ static int sleep_on(struct mqd *q, volatile uint32_t *word, volatile uint32_t *c
 	if (r < 0)
 		r = psh_word_wait(word, seq, deadline, 1 | PW_INTR);
 	if (!held) {                     /* (a handler due after the wait's last look: now) */
-		if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
-			pw_retry(self);
+		pw_release(self);
 		if (!r && psig_due(self) && (psig_run(self) & SIGW_INTR))
 			r = EINTR;
 	}

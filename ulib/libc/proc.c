@@ -7,8 +7,8 @@
  * A wait that blocks is a poll in a program with a thread package:
  * SYS_waitpid blocks its whole VP, and the program's other threads
  * queued on that VP would wait with it; so the caller asks with WNOHANG
- * and sleeps (a thread-level block, thread_block_until) between asks, from 50 us up to 2 ms.
- * A program without threads blocks in the kernel.
+ * and naps between asks (nap.h). A program without threads blocks in
+ * the kernel.
  *
  * A handler that runs meanwhile (a signal from another process, or
  * SIGCHLD's) ends the wait with EINTR if it was installed without
@@ -27,6 +27,7 @@
 #include <anima/psig.h>
 #include "../pthread/pwait.h"
 #include "nocancel.h"
+#include "nap.h"
 
 /* ulib/libc/signal.c (weak: a program that installs no handler has
    none): run the handlers due, SIGW_* of what ran. */
@@ -55,13 +56,11 @@ static long poll(pid_t pid, int *status, int options, int cancel)
 	struct thread *self = thread_self();
 	long r;
 	self->async_hold = 1;
-	for (uint64_t ns = 50000; !(r = ask(pid, status, options | WNOHANG));
-	     ns = ns < 2000000 ? ns * 2 : ns) {
-		/* a thread's timed block, not SYS_sleep: that would hold
-		   the VP, and on det the token, so that no other thread of
-		   the program ran meanwhile (a det thread cancelling this one
-		   never would: the wait went on until the child ended) */
-		thread_block_until(now_ns() + ns);
+	for (uint64_t ns = 0; !(r = ask(pid, status, options | WNOHANG));) {
+		/* a nap, not SYS_sleep: that would hold the VP, and on det
+		   the token (a det thread cancelling this one never ran: the
+		   wait went on until the child ended) */
+		poll_nap(&ns);
 		/* a cancellation point (POSIX): any cancel acts here; an
 		   asynchronous one too, which async_hold holds back from the
 		   package meanwhile */
@@ -78,8 +77,7 @@ static long poll(pid_t pid, int *status, int options, int cancel)
 			break;
 		}
 	}
-	if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
-		pw_retry(self);          /* an asynchronous cancel held back meanwhile */
+	pw_release(self);
 	return r;
 }
 

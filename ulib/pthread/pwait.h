@@ -55,17 +55,22 @@ static inline int psig_due(struct thread *self)
    its end); SIGW_* of what ran (0 if nothing could: all blocked). */
 int psig_run(struct thread *self);
 
-/* The caller's wait is over and its node off every queue. An
+/* The caller's wait is over and its node off every queue: its hold
+   ends (pw_release, for every wait that set async_hold). An
    asynchronous cancel held back meanwhile gets its look now: a kick of
-   our own VP, whose upcall asks thread_async_hook again. A signal that
-   came with the wake-up runs its handler now, not at some later
-   upcall: the program sees it during the wait. (Two tests on the fast
-   path: a load and a branch more than without signals.) */
+   our own VP, whose upcall asks thread_async_hook again. And (pw_done)
+   a signal that came with the wake-up runs its handler now, not at
+   some later upcall: the program sees it during the wait. (Two tests
+   on the fast path: a load and a branch more than without signals.) */
 void pw_retry(struct thread *self);
-static inline void pw_done(struct thread *self)
+static inline void pw_release(struct thread *self)
 {
 	if (__builtin_expect(__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2, 0))
 		pw_retry(self);
+}
+static inline void pw_done(struct thread *self)
+{
+	pw_release(self);
 	if (psig_due(self))
 		psig_run(self);
 }

@@ -148,6 +148,10 @@ static void test_reserve(void)
 	for (int i = done - 1; i >= 0; i--)
 		CHECK(mprotect(s + (2 * i + 1) * PG, PG, PROT_NONE) == 0);
 	CHECK(mprotect(s + PG, PG, PROT_READ | PROT_WRITE) == 0);
+	/* and one inside the tail past the pieces: had the pieces not
+	   joined, it would find every slot still taken (the cut above hits a
+	   piece exactly, which takes none) */
+	CHECK(mprotect(s + span - 4 * PG, PG, PROT_READ | PROT_WRITE) == 0);
 	CHECK(munmap(s, span) == 0);
 	CHECK(munmap(r, 16 * PG) == 0);
 

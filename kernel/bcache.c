@@ -157,12 +157,14 @@ static void ended(struct buf *b, int ok)
 {
 	if (b->state == B_READING)
 		b->state = ok ? B_VALID : B_EMPTY;
+	else if (b->state == B_WRITING)
+		b->state = B_VALID;       /* a failed write keeps its error for sync
+		                             (it stayed B_WRITING, and a sync waited
+		                             DISK_TIMEOUT_NS to call it overdue) */
 	if (!ok) {                    /* nothing to keep for the waiters */
 		npinned -= b->pins;
 		b->pins = 0;
 	}
-	else if (b->state == B_WRITING)
-		b->state = B_VALID;       /* a failed write keeps its error for sync */
 }
 
 static void start_write(struct buf *b)
@@ -190,7 +192,8 @@ static struct buf *victim(struct buf **wait)
 		if (!b->refs && b->dirty && b->state == B_VALID)
 			start_write(b);
 	for (struct buf *b = lru.prev; b != &lru; b = b->prev)
-		if (!b->refs && !b->dirty && (b->state == B_VALID || b->state == B_EMPTY) &&
+		/* (not one whose write failed: its error is the next sync's) */
+		if (!b->refs && !b->dirty && (b->state == B_VALID ? !b->err : b->state == B_EMPTY) &&
 		    !pinned(b, now))
 			return b;
 	int n = 0;

@@ -80,7 +80,13 @@ def test_stale_tlb_writer_never_reaches_a_freed_frame(boot, smp):
     ends by mapping all memory, so every freed frame is checked), the
     allocator's bookkeeping, or a fresh page."""
     n = 400
-    r = attack(boot, f"stale,{n}", smp, timeout=240)
+    # At -smp 1 the writer runs only when VP 0 is preempted, and it meets
+    # the unmapped pages only if that preemption comes at the end of an
+    # unmap: several quanta a child. A 1 ms quantum makes as many
+    # preemptions in a tenth of the time (28 s -> about 10 s for the 400
+    # rounds on a quiet host); at -smp 2 the writer has a CPU of its own.
+    extra = "quantum=1" if smp == 1 else ""
+    r = attack(boot, f"stale,{n}", smp, extra, timeout=240)
     done(r)
     res = result(r, "memattack")
     assert res["sweep_mib"] > 100, res     # every free frame checked once

@@ -19,6 +19,13 @@ from helpers import result, done
 
 PACKAGES = ["fifo", "tutor", "prio", "naive", "kthread", "det"]
 BOUND_NS = 100 * 1000 * 1000     # spinsig's BOUND_MS
+# The timer's time (spinsig's due=): the spinner spins from the arming to
+# the handler, and under --icount a spin in pthread_spin_lock costs about
+# 30 ms of host CPU per ms of guest time: 20 ms a case made 2-5 s boots.
+# 2 ms is still 2 million instructions after the spinner's setitimer, so
+# it spins when the signal comes; the delay and its bound count from the
+# deadline, not from the arming.
+DUE_MS = 2
 CASES = ("exit", "sem", "any", "relock")
 
 
@@ -26,7 +33,7 @@ CASES = ("exit", "sem", "any", "relock")
 @pytest.mark.parametrize("vps", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_alarm_interrupts_spin_lock_waiter(boot, pkg, vps, smp):
-    r = boot(f"run=spinsig,pkg={pkg},vps={vps}", smp=smp, icount=True, timeout=180)
+    r = boot(f"run=spinsig,pkg={pkg},vps={vps},due={DUE_MS}", smp=smp, icount=True, timeout=180)
     res = result(r, "spinsig")
     assert res["failures"] == 0 and res["checks"] == 52, r.tail()
     for case in CASES:

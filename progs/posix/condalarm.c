@@ -4,10 +4,13 @@
  * async-signal-safe by POSIX, but glibc does it and programs rely on it
  * (the Open POSIX suite's functional condvar tests).
  *
- * main creates a waiter, then a thread that computes for SPIN_S
- * seconds, and joins the waiter, then the spinner. The waiter takes the
- * mutex, arms alarm(1) (the program's first timer), and waits once on
- * the condition (no predicate loop: a lost signal is a hang). The
+ * main creates a waiter, then a thread that computes for three times
+ * the alarm's time, and joins the waiter, then the spinner. The waiter
+ * takes the mutex, arms alarm(1) (the program's first timer; with the
+ * argument ms=N, setitimer(ITIMER_REAL) of N ms, alarm's own timer, so
+ * that an --icount boot need not compute for 3 s of guest time), and
+ * waits once on the condition (no predicate loop: a lost signal is a
+ * hang). The
  * handler (in main, inside the join) signals the condition, with the
  * mutex held, or without it with the argument `unlocked`, as the
  * suite's tests do. On det the first arming's turn for the timer
@@ -22,19 +25,22 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
 #define CHECK_NAME "condalarm"
 #include <check.h>
 
-#define SPIN_S 3
+#define SPIN 3                  /* the spinner computes SPIN alarm times */
 
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t c = PTHREAD_COND_INITIALIZER;
 static volatile int flag, woke, early, spun, handled, in_main, unlocked;
 static pthread_t main_th;
+static long alarm_ms;            /* ms=N; 0: alarm(1) */
 
 static void on_alrm(int s)
 {
@@ -52,7 +58,12 @@ static void on_alrm(int s)
 static void *waiter(void *a)
 {
 	pthread_mutex_lock(&m);
-	alarm(1);
+	if (alarm_ms) {
+		struct itimerval it = { { 0, 0 }, { alarm_ms / 1000, alarm_ms % 1000 * 1000 } };
+		setitimer(ITIMER_REAL, &it, 0);
+	} else {
+		alarm(1);
+	}
 	pthread_cond_wait(&c, &m);
 	woke = flag;
 	early = !spun;
@@ -69,7 +80,7 @@ static double now(void)
 
 static void *spinner(void *a)
 {
-	double end = now() + SPIN_S;
+	double end = now() + SPIN * (alarm_ms ? alarm_ms / 1e3 : 1);
 	while (now() < end)
 		;
 	spun = 1;
@@ -78,7 +89,12 @@ static void *spinner(void *a)
 
 int main(int argc, char **argv)
 {
-	unlocked = argc > 1 && !strcmp(argv[argc - 1], "unlocked");
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "unlocked"))
+			unlocked = 1;
+		else if (!strncmp(argv[i], "ms=", 3))
+			alarm_ms = atol(argv[i] + 3);
+	}
 	main_th = pthread_self();
 	struct sigaction sa = { .sa_handler = on_alrm };
 	sigemptyset(&sa.sa_mask);

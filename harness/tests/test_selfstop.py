@@ -17,6 +17,6 @@ ROUNDS = 300
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", ["fifo", "prio", "tutor", "naive", "kthread"])
 def test_stop_continue_rounds(boot, pkg, smp):
-    r = boot(f"run=selfstop,{ROUNDS},pkg={pkg}", smp=smp, timeout=60)
+    r = boot(f"run=selfstop,pkg={pkg},{ROUNDS}", smp=smp, timeout=60)
     assert r.kind == "done", f"run ended as {r.kind!r} (a lost continue or a deadlock)\n{r.tail()}"
     passed(r, "selfstop", at_least=2, rounds=ROUNDS, ok=ROUNDS)

@@ -25,6 +25,6 @@ def test_timers(boot, pkg, smp):
 def test_alarm_watchdog_ends_the_program(boot, pkg):
     """alarm(1) with SIGALRM's default action: status 128 + 14 while main
     sleeps (it would sleep 5 s, then print "still here")."""
-    r = boot(f"run=timers,watchdog,pkg={pkg}", smp=1, timeout=60)
+    r = boot(f"run=timers,pkg={pkg},watchdog", smp=1, timeout=60)
     assert only(r, "exit", prog="timers")["status"] == 128 + 14, r.tail()
     assert not any("still here" in l for l in r.lines), r.tail()

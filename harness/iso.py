@@ -28,10 +28,41 @@ MKRESCUE = ["grub-mkrescue", "--locales=", "--fonts=", "--themes="]
 KEEP = 100  # cached ISOs kept (about 2.7 MB each)
 
 
+# The words ulib/pthread/pstart.c takes off a POSIX program's argv, and
+# only while they lead it: a later one is an argument like any other.
+START_WORD = re.compile(r"(pkg|vps|det|detspin)=.*")
+POSIX_KINDS = ("posix", "ported", "workloads", "bin")   # linked with pstart.c (Makefile)
+
+
 def check_cmdline(cmdline):
     if not CMDLINE_OK.fullmatch(cmdline):
         raise ValueError(f"bad kernel command line {cmdline!r}: "
                          "only [A-Za-z0-9=,._:/+-] and spaces are allowed")
+    for w in cmdline.split():
+        if w.startswith("run="):
+            check_start_words(w)
+
+
+def check_start_words(run):
+    """Refuse `run=PROG,...,pkg=X` where PROG is a POSIX program and a
+    pkg=/vps=/det=/detspin= word comes after one of its own arguments:
+    pstart.c would leave it in argv and run the default package (fifo), so
+    a test meant for X would silently test fifo. (The guest cannot refuse
+    it: /bin/echo pkg=x must print it. A native program, e.g. exectest,
+    may pass such words on to a program it execs.)"""
+    prog, *args = run[4:].split(",")
+    prog = prog.split(":")[0]
+    if not any((ROOT / "progs" / k / n).exists() for k in POSIX_KINDS
+               for n in (prog, prog + ".c")):
+        return
+    lead = 0
+    while lead < len(args) and START_WORD.fullmatch(args[lead]):
+        lead += 1
+    late = [a for a in args[lead:] if START_WORD.fullmatch(a)]
+    if late:
+        raise ValueError(f"{run!r}: {late[0]!r} after the program's own arguments would be "
+                         f"one of them, not a package choice: put it first "
+                         f"(run={prog},{late[0]},...; docs/posix.md)")
 
 
 def inputs():

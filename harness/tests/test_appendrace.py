@@ -50,9 +50,9 @@ def image(tmp_path, mode):
 @pytest.mark.parametrize("mode", list(CASES))
 def test_appends_from_two_processes_land_whole(boot, tmp_path, mode, pkg, smp):
     rounds, n, size, csize, words = CASES[mode]
-    r = boot(f"{words}run=appendrace,{mode},{rounds},{n},{size},{csize},pkg={pkg}", smp=smp, timeout=300,
+    r = boot(f"{words}run=appendrace,pkg={pkg},{mode},{rounds},{n},{size},{csize}", smp=smp, timeout=300,
              disk=image(tmp_path, mode))
     res = result(r, "appendrace")
-    assert res["rounds"] == rounds and res["failed_rounds"] == 0, res
+    assert res["rounds"] == rounds and res["failed_rounds"] == 0 and res["pkg"] == pkg, res
     assert res["bad_records"] == 0 and res["bad_rounds"] == 0, (res, r.tail())
     done(r, 0)

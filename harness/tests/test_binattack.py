@@ -14,9 +14,9 @@ from helpers import done, result
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", ["fifo", "kthread"])
 def test_binpath_survives_hostile_calls(boot, pkg, smp):
-    r = boot(f"memcheck run=binattack,3000,pkg={pkg}", smp=smp, timeout=180)
+    r = boot(f"memcheck run=binattack,pkg={pkg},3000", smp=smp, timeout=180)
     res = result(r, "binattack")
-    assert res["failures"] == 0 and res["checks"] >= 80, r.tail()
+    assert res["failures"] == 0 and res["checks"] >= 80 and res["pkg"] == pkg, r.tail()
     mem = result(r, "binattack.mem")
     assert mem["failures"] == 0 and mem["avail_lost"] == 0, mem
     done(r, 0)

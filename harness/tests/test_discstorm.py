@@ -14,8 +14,8 @@ from helpers import passed
 
 
 def storm(boot, pkg, smp, words="memcheck"):
-    r = boot(f"{words} run=discstorm,200,pkg={pkg}", smp=smp, timeout=180)
-    res = passed(r, "discstorm", at_least=10, rounds=200)
+    r = boot(f"{words} run=discstorm,pkg={pkg},200", smp=smp, timeout=180)
+    res = passed(r, "discstorm", at_least=10, rounds=200, pkg=pkg)
     assert res["end"] == res["base"] and res["avail_lost"] == 0, res
 
 

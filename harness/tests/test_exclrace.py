@@ -38,7 +38,7 @@ def image(tmp_path):
 def test_an_open_that_waits_runs_again_cleanly(boot, tmp_path, mode):
     img = image(tmp_path)
     arg = ",reopen" if mode == "reopen" else ""
-    r = boot(f"bcache=32 run=exclrace,500{arg},pkg=fifo", smp=2, timeout=240, disk=img)
+    r = boot(f"bcache=32 run=exclrace,pkg=fifo,500{arg}", smp=2, timeout=240, disk=img)
     res = result(r, "exclrace")
     assert res["failures"] == 0 and res["eexist"] == 0 and res["other"] == 0 and res["moved"] == 0, res
     done(r, 0)

@@ -36,8 +36,8 @@ def test_orphans_and_pipe_copies_race_across_cpus(boot, tmp_path, pkg, shake):
     subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "4096", "-d", str(tree), str(img), "64M"],
                    check=True, capture_output=True)
     jitter = "jitter " if shake else ""
-    r = boot(f"memcheck {jitter}run=fsrace,{ROUNDS},pkg={pkg}", smp=2, timeout=300, disk=img)
+    r = boot(f"memcheck {jitter}run=fsrace,pkg={pkg},{ROUNDS}", smp=2, timeout=300, disk=img)
     res = audit_passed(r, "fsrace")
-    assert res["made"] == WORKERS * ROUNDS * 2 and res["now"] == 0, res
+    assert res["made"] == WORKERS * ROUNDS * 2 and res["now"] == 0 and res["pkg"] == pkg, res
     fsck_clean(img)
     assert first_orphan(img) == 0

@@ -17,7 +17,7 @@ panic naming both places."""
 import pytest
 from helpers import done
 
-PROGS = ["selfstop,40,pkg=fifo", "psig,pkg=fifo", "stop,pkg=prio", "flock,pkg=fifo",
+PROGS = ["selfstop,pkg=fifo,40", "psig,pkg=fifo", "stop,pkg=prio", "flock,pkg=fifo",
          "pipewake,pkg=fifo", "forkmany,pkg=tutor", "fsrace,pkg=fifo", "ofdlock,pkg=fifo",
          "mqx,pkg=fifo,fork"]
 

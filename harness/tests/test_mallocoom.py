@@ -12,6 +12,6 @@ from helpers import PACKAGES, passed
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES + ["det"])
 def test_malloc_returns_null_at_the_quota(boot, pkg, smp):
-    r = boot(f"memcheck memquota=32 run=mallocoom,thread,pkg={pkg}", smp=smp, timeout=120)
-    res = passed(r, "mallocoom", at_least=13)
+    r = boot(f"memcheck memquota=32 run=mallocoom,pkg={pkg},thread", smp=smp, timeout=120)
+    res = passed(r, "mallocoom", at_least=13, pkg=pkg)
     assert res["big"] > 20 and res["big_again"] + 4 >= res["big"], res

@@ -65,10 +65,10 @@ CASES["all"] = sum(CASES.values())
 def test_unlinked_files_live_until_their_last_holder(boot, tmp_path, pkg, smp, case):
     img = image(tmp_path)
     before = free_counts(img)
-    r = boot(f"memcheck run=orphan,{case},pkg={pkg}", smp=smp, timeout=240, disk=img)
+    r = boot(f"memcheck run=orphan,pkg={pkg},{case}", smp=smp, timeout=240, disk=img)
     res = audit_passed(r, "orphan")
     n = CASES[case]
-    assert res["made"] == n and res["freed"] == n and res["now"] == 0, res
+    assert res["made"] == n and res["freed"] == n and res["now"] == 0 and res["pkg"] == pkg, res
     fsck_clean(img)
     assert free_counts(img) == before
     assert first_orphan(img) == 0

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 from harness import BUILD
-from helpers import DEBUGFS, MKE2FS, needs_e2fsprogs, result, done
+from helpers import DEBUGFS, MKE2FS, PACKAGES, needs_e2fsprogs, result, done
 from test_ext2write import E2FSCK, fsck_clean
 from test_orphan import first_orphan, free_counts
 
@@ -42,17 +42,17 @@ def crash(boot, img, pkg, smp):
             raise Crash()
 
     with pytest.raises(Crash):
-        boot(f"run=orphcrash,crash,pkg={pkg}", smp=smp, timeout=120, disk=img, on_line=on_line)
+        boot(f"run=orphcrash,pkg={pkg},crash", smp=smp, timeout=120, disk=img, on_line=on_line)
     return said[0]
 
 
 @pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
 def test_orphans_left_by_a_crash_are_freed_at_the_next_mount(boot, tmp_path, pkg, smp):
     img = image(tmp_path)
     before = free_counts(img)
     said = crash(boot, img, pkg, smp)
-    assert '"failures": 0' in said and '"orphans": 3' in said, said
+    assert '"failures": 0' in said and '"orphans": 3' in said and f'"pkg": "{pkg}"' in said, said
     # The crashed image names its orphans: e2fsck -n says so (exit 4,
     # nothing changed), e2fsck -p (a boot script's) frees them cleanly.
     assert first_orphan(img) != 0
@@ -65,9 +65,10 @@ def test_orphans_left_by_a_crash_are_freed_at_the_next_mount(boot, tmp_path, pkg
     fsck_clean(copy)
     assert free_counts(copy) == before
     # The next boot frees them itself.
-    r = boot(f"run=orphcrash,after,pkg={pkg}", smp=smp, timeout=120, disk=img)
+    r = boot(f"run=orphcrash,pkg={pkg},after", smp=smp, timeout=120, disk=img)
     res = result(r, "orphcrash")
     assert res["failures"] == 0 and res["found"] == 3 and res["freed"] == 3 and res["now"] == 0, res
+    assert res["pkg"] == pkg, res
     done(r, 0)
     fsck_clean(img)
     assert free_counts(img) == before
@@ -89,7 +90,7 @@ def test_a_hostile_orphan_list_frees_no_live_inode(boot, tmp_path):
     subprocess.run([DEBUGFS, "-w", "-R", f"ssv last_orphan {ino}", str(img)], check=True,
                    capture_output=True)
     before = free_counts(img)
-    r = boot("run=orphcrash,after,pkg=fifo", timeout=120, disk=img)
+    r = boot("run=orphcrash,pkg=fifo,after", timeout=120, disk=img)
     res = result(r, "orphcrash")
     assert res["failures"] == 0 and res["found"] == 0 and res["freed"] == 0, res
     assert any("orphan list at mount" in e.get("what", "") for e in r.events("warn")), r.tail()
@@ -124,7 +125,7 @@ def test_the_last_programs_stores_reach_the_file_at_the_halt(boot, tmp_path, smp
     """The boot's last program stores into a shared map of /keep and
     _exits without msync: its end is the halt, which writes the stores
     back though the program's memory is not taken down before it."""
-    halt_keeps_stores(boot, tmp_path, smp, "run=orphcrash,store,pkg=fifo")
+    halt_keeps_stores(boot, tmp_path, smp, "run=orphcrash,pkg=fifo,store")
 
 
 @pytest.mark.parametrize("smp", [1, 2])
@@ -140,4 +141,4 @@ def test_an_ended_childs_stores_reach_the_file_at_the_halt(boot, tmp_path, smp):
     go) lost them still ('k's in fresh-clone CI); the halt now waits for
     take-downs under way (halt_ended): with a 5 ms delay put in that
     window, 12 of 20 boots failed before, 0 of 20 after."""
-    halt_keeps_stores(boot, tmp_path, smp, "jitter run=orphcrash,kid,pkg=fifo")
+    halt_keeps_stores(boot, tmp_path, smp, "jitter run=orphcrash,pkg=fifo,kid")

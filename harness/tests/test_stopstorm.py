@@ -13,6 +13,6 @@ from helpers import passed
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", ["fifo", "prio", "tutor", "naive", "kthread"])
 def test_stop_storm_at_a_forking_target(boot, pkg, smp):
-    r = boot(f"run=stopstorm,3,1000,300,pkg={pkg}", smp=smp, timeout=120)
+    r = boot(f"run=stopstorm,pkg={pkg},3,1000,300", smp=smp, timeout=120)
     assert r.kind == "done", f"run ended as {r.kind!r} (a hang or a panic)\n{r.tail()}"
-    passed(r, "stopstorm", at_least=4, forks=300, reaped=300)
+    passed(r, "stopstorm", at_least=4, forks=300, reaped=300, pkg=pkg)

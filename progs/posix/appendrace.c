@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <animalib/result.h>
+#include <animart/pkg.h>
 
 #define F "/tmp/app"
 #define MAXFILE (1L << 20)
@@ -109,6 +110,7 @@ int main(int argc, char **argv)
 	}
 	struct result R;
 	result_begin(&R, "appendrace");
+	result_str(&R, "pkg", posix_pkg->name);   /* what ran, whatever the command line said */
 	result_int(&R, "rounds", rounds);
 	result_int(&R, "bad_records", badrec);
 	result_int(&R, "bad_rounds", badrounds);

@@ -25,6 +25,7 @@
 #include <animart/sys.h>
 #include <anima/file.h>
 #include <animalib/result.h>
+#include <animart/pkg.h>
 #include <avail.h>
 #include <check.h>
 
@@ -203,6 +204,7 @@ int main(int argc, char **argv)
 		race(rounds);
 		struct result r;
 		result_begin(&r, "binattack");
+		result_str(&r, "pkg", posix_pkg->name);   /* what ran, whatever the command line said */
 		result_int(&r, "rounds", rounds);
 		result_int(&r, "checks", checks);
 		result_int(&r, "failures", failures);

@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <animart/sys.h>
 #include <animalib/result.h>
+#include <animart/pkg.h>
 #include <avail.h>
 #include <check.h>
 
@@ -152,6 +153,7 @@ int main(int argc, char **argv)
 	CHECK(lost == 0);
 	struct result r;
 	result_begin(&r, "discstorm");
+	result_str(&r, "pkg", posix_pkg->name);   /* what ran, whatever the command line said */
 	result_int(&r, "rounds", rounds);
 	result_int(&r, "base", base);
 	result_int(&r, "end", end);

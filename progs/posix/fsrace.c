@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <animart/sys.h>
 #include <animalib/result.h>
+#include <animart/pkg.h>
 #include <check.h>
 #include <forkaudit.h>
 
@@ -187,6 +188,7 @@ int main(int argc, char **argv)
 {
 	struct result R;
 	result_begin(&R, "fsrace");
+	result_str(&R, "pkg", posix_pkg->name);   /* what ran, whatever the command line said */
 	rounds = argc > 1 ? atol(argv[1]) : 64;
 	flags = argc > 2 ? atol(argv[2]) : 0;
 	long lost, made = syscall2(SYS_getinfo, INFO_ORPHAN, 1);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <animalib/result.h>
+#include <animart/pkg.h>
 #include <check.h>
 
 #define MIB (1 << 20)
@@ -129,6 +130,7 @@ int main(int argc, char **argv)
 		run(0);
 	struct result r;
 	result_begin(&r, "mallocoom");
+	result_str(&r, "pkg", posix_pkg->name);   /* what ran, whatever the command line said */
 	result_int(&r, "big", big1);
 	result_int(&r, "big_again", big2);
 	result_int(&r, "small", small);

@@ -38,6 +38,7 @@
 #include <sys/wait.h>
 #include <animart/sys.h>
 #include <animalib/result.h>
+#include <animart/pkg.h>
 #include <check.h>
 #include <forkaudit.h>
 
@@ -275,6 +276,7 @@ int main(int argc, char **argv)
 {
 	struct result R;
 	result_begin(&R, "orphan");
+	result_str(&R, "pkg", posix_pkg->name);   /* what ran, whatever the command line said */
 	which = argc > 1 ? argv[1] : "all";
 	long lost, made = orphans(1);
 	int st = audit(&lost);

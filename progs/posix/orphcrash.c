@@ -34,6 +34,7 @@
 #include <sys/mman.h>
 #include <animart/sys.h>
 #include <animalib/result.h>
+#include <animart/pkg.h>
 #include <check.h>
 
 #define BIG (72 * 1024)
@@ -110,6 +111,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "kid"))
 		kid();
 	result_begin(&R, "orphcrash");
+	result_str(&R, "pkg", posix_pkg->name);   /* what ran, whatever the command line said */
 	if (argc > 1 && !strcmp(argv[1], "crash"))
 		crash(&R);
 	struct stat st;

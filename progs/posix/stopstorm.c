@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <animalib/result.h>
+#include <animart/pkg.h>
 #include <check.h>
 
 static volatile long *shm;       /* [0] forks done, [1] reaped, [2] bad child statuses, [3] attackers ready */
@@ -112,6 +113,7 @@ int main(int argc, char **argv)
 	CHECK(shm[0] == forks && shm[1] == forks && shm[2] == 0);
 	struct result r;
 	result_begin(&r, "stopstorm");
+	result_str(&r, "pkg", posix_pkg->name);   /* what ran, whatever the command line said */
 	result_int(&r, "attackers", na);
 	result_int(&r, "rounds", rounds);
 	result_int(&r, "forks", shm[0]);

@@ -46,4 +46,7 @@ extern const struct pkg *const pkg_all[];
 /* The package called `name`, or 0. */
 const struct pkg *pkg_find(const char *name);
 
+/* A POSIX program's package, the one its pkg= word chose (ulib/pthread). */
+extern const struct pkg *posix_pkg;
+
 #endif

@@ -39,7 +39,8 @@ KCFLAGS := $(COMMON) -mcmodel=kernel -mno-sse -mno-mmx -mno-80387 \
 # <animart/...> the VP runtime, <animalib/...> the libc's additions,
 # <animacom/...> what kernel and user share (docs/architecture.md).
 UCFLAGS := $(COMMON) -fno-pie -Iulib/include -Iulib/rt/include -Iulib/libc/include \
-           -Icommon/include -Ithreadpkgs -DFMT_FLOAT
+           -Icommon/include -Ithreadpkgs -DFMT_FLOAT \
+           -ffunction-sections -fdata-sections
 ASFLAGS := -Ikernel/include -Ikernel -MMD -MP
 
 # --- kernel -----------------------------------------------------------
@@ -171,7 +172,8 @@ PBINS   := $(patsubst %,$(B)/progs/%,$(PROGS))
 ifneq ($(words $(PROGS)),$(words $(sort $(PROGS))))
 $(error two programs under progs/ share a name: $(sort $(PROGS)))
 endif
-ULINK = $(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T ulib/user.ld -o $@
+ULINK = $(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack --gc-sections \
+        -T ulib/user.ld -o $@
 ULIBS = --start-group $(PKGLIBS) $(ULAYERS) $(B)/libm.a --end-group
 UDEPS = $(B)/u/ulib/libc/crt0.S.o $(ULAYERS) $(B)/libm.a $(PKGLIBS) ulib/user.ld
 define prog_rule

@@ -38,8 +38,14 @@ KCFLAGS := $(COMMON) -mcmodel=kernel -mno-sse -mno-mmx -mno-80387 \
 # then Anima's own under prefixes no program's header can take:
 # <animart/...> the VP runtime, <animalib/...> the libc's additions,
 # <animacom/...> what kernel and user share (docs/architecture.md).
+# -ffunction-sections -fdata-sections with the link's --gc-sections: a
+# program keeps only the library code it reaches. Every direct boot loads
+# every program as a module (harness/qemu.py), and QEMU's host CPU time
+# grows with their bytes: 47 MB of modules became 29.5 MB, 0.18 s of QEMU
+# CPU per hello boot became 0.135 s.
 UCFLAGS := $(COMMON) -fno-pie -Iulib/include -Iulib/rt/include -Iulib/libc/include \
-           -Icommon/include -Ithreadpkgs -DFMT_FLOAT
+           -Icommon/include -Ithreadpkgs -DFMT_FLOAT \
+           -ffunction-sections -fdata-sections
 ASFLAGS := -Ikernel/include -Ikernel -MMD -MP
 
 # --- kernel -----------------------------------------------------------
@@ -171,7 +177,8 @@ PBINS   := $(patsubst %,$(B)/progs/%,$(PROGS))
 ifneq ($(words $(PROGS)),$(words $(sort $(PROGS))))
 $(error two programs under progs/ share a name: $(sort $(PROGS)))
 endif
-ULINK = $(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T ulib/user.ld -o $@
+ULINK = $(LD) -nostdlib -static -z max-page-size=0x1000 -z noexecstack --gc-sections \
+        -T ulib/user.ld -o $@
 ULIBS = --start-group $(PKGLIBS) $(ULAYERS) $(B)/libm.a --end-group
 UDEPS = $(B)/u/ulib/libc/crt0.S.o $(ULAYERS) $(B)/libm.a $(PKGLIBS) ulib/user.ld
 define prog_rule

@@ -22,7 +22,7 @@ PKGS = ["fifo", "prio", "tutor", "kthread"]
 @pytest.mark.parametrize("pkg", PKGS)
 def test_kop_flood_done_lists_and_kills(boot, pkg, smp):
     nt = 200 if pkg == "kthread" else 1100
-    r = boot(f"memcheck run=kopflood,pkg={pkg},vps=2,{nt}", smp=smp, timeout=240)
+    r = boot(f"memcheck run=kopflood,pkg={pkg},vps=2,{nt}", smp=smp)
     audit_passed(r, "kopflood")
     assert f"kopflood: whole: {nt} threads, {nt} woke" in r.log, r.tail()
     assert r.log.count("killed: signal 9") == 2, r.tail()

@@ -107,14 +107,7 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 		__atomic_exchange_n(&t->park, PARK_RUN, __ATOMIC_SEQ_CST);
 	if (!held && __atomic_exchange_n(&t->async_hold, 0, __ATOMIC_RELAXED) == 2)
 		pw_retry(t);
-	/* -EAGAIN with the word unchanged: the kernel refused the wait (the
-	   space's MAXKOP_SPACE blocked calls are out), and the caller will
-	   look and wait again at once. Yield first: on a package without
-	   time slices (tutor, prio) the loop otherwise kept its VP from the
-	   queued threads, among them the one that would change the word
-	   (kopflood's main at -smp 2: 190 s to get a turn). */
-	if (r == -EAGAIN && __atomic_load_n((volatile uint32_t *)w, __ATOMIC_RELAXED) == v)
-		thread_yield();
+	thread_wait_refused(w, v, r);    /* (refused for MAXKOP_SPACE: yield first) */
 	if ((cancel & PW_CANCEL) && pcancel_pending())
 		return ECANCELED;
 	if (psig_due(t) && (psig_run(t) & (cancel & PW_INTR_ANY ? SIGW_RAN : SIGW_INTR)))

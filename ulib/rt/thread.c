@@ -81,10 +81,27 @@ int thread_park_timed(struct thread *self, uint64_t deadline)
 			return __atomic_compare_exchange_n(&self->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST,
 							   __ATOMIC_ACQUIRE) ? -ETIMEDOUT : 0;
 		}
-		intr_waited(syscall3(SYS_futex_wait, &self->park, PARK_TIMED, deadline - now));
+		long r = intr_waited(syscall3(SYS_futex_wait, &self->park, PARK_TIMED, deadline - now));
+		thread_wait_refused(&self->park, PARK_TIMED, r);
 		if (__atomic_load_n(&self->park, __ATOMIC_ACQUIRE) != PARK_TIMED)
 			return 0;
 	}
+}
+
+/*
+ * A kernel wait refused (-EAGAIN with the word unchanged: the space's
+ * MAXKOP_SPACE blocked calls are out) is looked at and tried again at
+ * once by every caller. Yield first: on a package without time slices
+ * (tutor, prio) the loop otherwise kept its VP from the queued threads,
+ * among them the one that would change the word (kopflood's main at
+ * -smp 2: 190 s to get a turn). det's yield hands its token on, as at
+ * any other yield. No thread (a VP's own code): nobody to yield to.
+ */
+void thread_wait_refused(volatile void *w, uint32_t v, long r)
+{
+	if (r == -EAGAIN && __atomic_load_n((volatile uint32_t *)w, __ATOMIC_RELAXED) == v &&
+	    thread_self())
+		thread_yield();
 }
 
 /* Apart, so the common path of thread_unblock needs no saved register. */

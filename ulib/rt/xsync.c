@@ -13,6 +13,7 @@
 #include <animart/xsync.h>
 #include <animart/sys.h>
 #include <animart/intr.h>
+#include <animart/thread.h>
 
 static uint64_t robust[MAXROBUST] __attribute__((aligned(8)));
 static volatile int robust_on;          /* 0 no, 1 being registered, 2 yes */
@@ -26,9 +27,13 @@ int xspace_id(void)
 	return id;
 }
 
-static long futex_wait(volatile uint32_t *w, uint32_t v)
+/* <animart/xsync.h> (refused for MAXKOP_SPACE: yield before the caller
+   looks again) */
+long xfutex_wait(volatile uint32_t *w, uint32_t v)
 {
-	return intr_waited(syscall3(SYS_futex_wait, w, v, 0));
+	long r = intr_waited(syscall3(SYS_futex_wait, w, v, 0));
+	thread_wait_refused(w, v, r);
+	return r;
 }
 
 static void futex_wake(volatile uint32_t *w, int n)
@@ -101,7 +106,7 @@ int xmutex_lock(struct xmutex *m)
 						 __ATOMIC_RELAXED)) {
 			continue;
 		}
-		long r = futex_wait(&m->word, v | XM_WAITERS);
+		long r = xfutex_wait(&m->word, v | XM_WAITERS);
 		if (r == -EIDRM || r == -EFAULT) {
 			robust_free(slot);
 			return EIDRM;

@@ -53,17 +53,12 @@ static struct xwslot tab[XW_MAX];
 static volatile uint32_t hint;
 struct xw_stats xw_stats;
 
-static long futex_wait(volatile uint32_t *w, uint32_t v)
-{
-	return intr_waited(syscall3(SYS_futex_wait, w, v, 0));
-}
-
 /* The kernel path: classic VPs, or no room at user level. */
 static long fallback(volatile uint32_t *w, uint32_t expect, struct xwq *q)
 {
 	xw_stats.fallback++;
 	__atomic_add_fetch(&q->nfutex, 1, __ATOMIC_SEQ_CST);
-	long r = futex_wait(w, expect);
+	long r = xfutex_wait(w, expect);
 	if (r == -EIDRM || r == -EFAULT)
 		return -EIDRM;           /* gone: do not touch q */
 	__atomic_sub_fetch(&q->nfutex, 1, __ATOMIC_RELAXED);

@@ -246,6 +246,11 @@ int thread_block_until(uint64_t deadline);
 /* The default block_until: PARK_RUN -> PARK_TIMED, then a futex wait on
    t->park with a timeout; for packages, whose block_until may use it. */
 int thread_park_timed(struct thread *self, uint64_t deadline);
+/* After a kernel wait on *w for v returned r: if the kernel refused it
+   (-EAGAIN, the space's MAXKOP_SPACE blocked calls out) and *w still
+   holds v, yield to the package's other threads before the caller waits
+   again (thread.c). */
+void thread_wait_refused(volatile void *w, uint32_t v, long r);
 void thread_unblock(struct thread *t);
 /* Inline: a yield is one indirect call into the thread's own package. */
 static inline void thread_yield(void)

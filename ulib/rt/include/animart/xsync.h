@@ -77,5 +77,9 @@ int xbarrier_wait(struct xbarrier *b);  /* 1 in one caller per round, else 0; or
 
 /* The caller's space id (what an xmutex word holds when it owns it). */
 int xspace_id(void);
+/* The kernel futex wait on *w while it holds v (xsync.c, xwait.c's
+   fallback): its result; refused (-EAGAIN, MAXKOP_SPACE out) with *w
+   unchanged, it yields first (thread_wait_refused). */
+long xfutex_wait(volatile uint32_t *w, uint32_t v);
 
 #endif

@@ -440,6 +440,7 @@ int space_write(struct space *sp, uint64_t va, const void *src, size_t n);
 struct space *space_create(const char *name);
 void space_get(struct space *sp);
 void space_put(struct space *sp);
+long space_tree_held(struct space *me);
 void space_exit(struct space *sp, int status);
 void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip, const char *detail);
 /* (argv[argc..] is the new program's environment, to a null) */

@@ -60,6 +60,54 @@ static void halt_ended(void)
 		__asm__ volatile("" ::: "memory");   /* (no pause: jitter.c) */
 }
 volatile int held_spaces;           /* page tables not yet freed (INFO_SPACES_HELD) */
+/* The same spaces as a list, so one tree's ended ones can be counted
+   (INFO_TREE_HELD): a space is on it from space_create until its memory
+   is back, so its struct outlives its place on it. A leaf lock. */
+static struct space *held_list;
+static struct spinlock held_lock = SPINLOCK_INIT("held");
+
+static void held_add(struct space *sp)
+{
+	spin_lock(&held_lock);
+	sp->held_next = held_list;
+	if (held_list)
+		held_list->held_prev = sp;
+	held_list = sp;
+	spin_unlock(&held_lock);
+}
+
+static void held_drop(struct space *sp)
+{
+	spin_lock(&held_lock);
+	if (sp->held_prev)
+		sp->held_prev->held_next = sp->held_next;
+	else
+		held_list = sp->held_next;
+	if (sp->held_next)
+		sp->held_next->held_prev = sp->held_prev;
+	spin_unlock(&held_lock);
+}
+
+/* INFO_TREE_HELD: the spaces of me's boot-program tree (struct space's
+   root: me's boot program and all it forked, spawned or exec'd, at any
+   depth, orphans an adopter took included) whose memory is not all
+   back: the running ones, me too, and the ended ones a CPU or a parent's
+   record still holds. INFO_SPACES_HELD counted as this in a boot of one
+   program; another boot program's tree does not count here, so one that
+   runs for ever does not hold up a test that waits for its own
+   children's frames. The walk is bounded by the spaces the kernel holds
+   (MAXSPACE in the table, plus ended ones not yet taken down) and reads
+   only kernel fields; a space is on the list until after its frees. */
+long space_tree_held(struct space *me)
+{
+	long n = 0;
+	int root = __atomic_load_n(&me->root, __ATOMIC_RELAXED);
+	spin_lock(&held_lock);
+	for (struct space *sp = held_list; sp; sp = sp->held_next)
+		n += __atomic_load_n(&sp->root, __ATOMIC_RELAXED) == root;
+	spin_unlock(&held_lock);
+	return n;
+}
 
 /* A new space: its struct and top table leave the kernel's reserve (a
    spawn tree must not drain it) and count in its own quota. */
@@ -77,6 +125,7 @@ struct space *space_create(const char *name)
 	sp->ptpages = 1;
 	sp->cr3 = V2P(sp->pml4);
 	__atomic_fetch_add(&held_spaces, 1, __ATOMIC_RELAXED);
+	held_add(sp);
 	sp->refs = 1;                      /* the creator's, until it is running */
 	sp->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	sp->boot_slot = -1;
@@ -124,6 +173,7 @@ void space_put(struct space *sp)
 	for (int i = 0; i < MAXVP; i++)          /* the VP slots' event rings */
 		if (sp->slot_evq[i])
 			pages_free(sp->slot_evq[i], EVQ_PAGES);
+	held_drop(sp);                   /* (its memory is back: before the struct may go) */
 	spin_lock(&table_lock);
 	sp->tables_freed = 1;
 	maybe_free(sp);                  /* (an exec's old image: freed now, not by a wait) */

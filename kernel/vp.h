@@ -239,6 +239,8 @@ struct space {
 	struct capent caps[MAXCAP_SPACE];   /* handle table (lock); handle = CAP_BASE + index */
 	int tables_freed;            /* refs reached zero (table_lock) */
 	struct space *ended_next;    /* on space.c's list of ended spaces not yet taken down */
+	struct space *held_next, *held_prev;   /* space.c's list of spaces whose memory is not
+					    all back, create to take-down (held_lock) */
 	struct segmap segmaps[MAXSEG_SPACE];   /* segments it maps (lock) */
 	int nsegs;                   /* live segments it created (atomic) */
 	uint64_t segpages;           /* pages charged for them (atomic; counts in the quota) */

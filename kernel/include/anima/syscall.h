@@ -293,6 +293,11 @@
                                ended ones whose page tables a CPU may still hold (they are freed when
                                the last CPU switches away). A test that checks every frame came back
                                waits for this to fall to the spaces it knows are running */
+#define INFO_TREE_HELD 29   /* INFO_SPACES_HELD for the caller's boot-program tree only (the program
+                               the kernel started and all it forked, spawned or exec'd, at any depth):
+                               its running spaces, the caller's included, and its ended ones whose
+                               memory is not all back. Other boot programs beside it do not count, so
+                               a test waits on this for its own ended children (kernel/space.c) */
 #define INFO_MEM_TOTAL  9   /* usable physical memory the boot memory map gave, bytes */
 #define INFO_PARENT     10  /* the id of the space that spawned or forked this one, 0 if none (or it ended) */
 #define INFO_FILES      11  /* a bit (1 << fd) for each open file descriptor: what exec kept */

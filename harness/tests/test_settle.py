@@ -1,0 +1,32 @@
+"""avail_settled (progs/include/avail.h) waits for the caller's own
+boot-program tree only (INFO_TREE_HELD, kernel/space.c): a test that
+checks its children's frames came back is not held up by another boot
+program that runs on. Before, it waited on the machine-wide
+INFO_SPACES_HELD, which never fell to 1 beside such a program: every
+reading ran out its 5,000 1-ms polls (test_lockcheck's boot spent most
+of its time there). settlewait forks a child, collects it and counts
+the polls its avail_settled(1) made: beside `spin ... others` (which
+runs until it is the only space left) it must not run out, and the
+other program must still have been there at the reading. Alone, its
+figure is exact (avail_lost 0)."""
+import pytest
+from helpers import done, result
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_settled_beside_another_program(boot, smp):
+    r = boot("run=settlewait run=spin:1,120000,others", smp=smp, timeout=120)
+    done(r, 0)
+    res = result(r, "settlewait")
+    assert res["child"] == 0, res
+    assert res["held"] > 1, res            # spin still ran beside us at the reading
+    assert res["tree"] == 1 and res["polls"] < 5000, res
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_settled_alone(boot, smp):
+    r = boot("run=settlewait", smp=smp, timeout=60)
+    done(r, 0)
+    res = result(r, "settlewait")
+    assert res["child"] == 0 and res["tree"] == 1 and res["held"] == 1, res
+    assert res["polls"] < 5000 and res["avail_lost"] == 0, res

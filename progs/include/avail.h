@@ -52,4 +52,19 @@ static inline long avail_settled(long running)
 	return avail();
 }
 
+/* Wait (1 ms polls, at most 5,000) until no other boot program holds a
+   space: a delta of the machine-wide figure is honest only then. For a
+   test that asserts on one in a boot it shares (imgwalk mem beside a
+   short filetest: without it, the other program's frames coming back
+   between the readings made avail_lost negative). 1 if alone. */
+static inline int avail_alone(void)
+{
+	for (int i = 0; i < 5000; i++) {
+		if (sys_getinfo(INFO_SPACES_HELD) == sys_getinfo(INFO_TREE_HELD))
+			return 1;
+		sys_sleep(1000000UL);
+	}
+	return 0;
+}
+
 #endif

@@ -172,6 +172,7 @@ int main(int argc, char **argv)
 			}
 		result_int(&R, "other", nother);
 	} else if (!strcmp(mode, "mem")) {
+		avail_alone();   /* (a boot's other programs: their frames too) */
 		long before = avail_settled(1);
 		argv[1] = "walk";
 		long id = sys_spawn("imgwalk", argc, (const char *const *)argv);

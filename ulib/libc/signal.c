@@ -660,10 +660,14 @@ static int fetch_wait(struct thread *t)
 	int classic = !vp_self()->upcall_entry;
 	for (int i = 1; __atomic_load_n(&fetch_lk.locked, __ATOMIC_ACQUIRE) &&
 			__atomic_load_n(&thread_kern_sigs, __ATOMIC_ACQUIRE); i++) {
+		/* A pause after the yield too: under --icount a vCPU that
+		   runs user code without one keeps QEMU's one TCG thread
+		   until its next timer (the quantum end, 10 ms), and the
+		   holder, on another CPU in a syscall that waits for a kernel
+		   lock, waited that long each time (spinsig's any: 50 ms) */
 		if (t)
 			thread_yield();
-		else
-			__asm__ volatile("pause");
+		__asm__ volatile("pause");
 		if (classic && i % 64 == 0)
 			sys_yield();
 	}

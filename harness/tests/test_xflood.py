@@ -6,19 +6,20 @@ again (thread_wait_refused, ulib/rt/thread.c); before, on tutor and prio
 at -smp 2 the refused ones spun on both VPs and main, which posts, got no
 turn (no result within the timeout). Every waiter must wake. kthread's
 threads are VPs: 200 there; naive and det run threads on classic VPs,
-whose futex wait blocks the VP whole: one waiter on naive. det is left
-out: even one waiter there never woke (a kernel futex wait holds det's
-turn; the same before this change), a separate gap."""
+whose futex wait blocks the VP whole: one waiter on naive. det (own
+time) never waits in the kernel: its wait held det's token and even one
+waiter never woke; it naps on det's clock and looks again (xsync.c's
+own_wait). 10 there: 30 did not finish within the timeout (open)."""
 import pytest
 from helpers import result
 
-PKGS = ["fifo", "prio", "tutor", "kthread", "naive"]
+PKGS = ["fifo", "prio", "tutor", "kthread", "naive", "det"]
 
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PKGS)
 def test_xwait_past_kop_bound(boot, pkg, smp):
-    nt = {"kthread": 200, "naive": 1}.get(pkg, 1100)
+    nt = {"kthread": 200, "naive": 1, "det": 10}.get(pkg, 1100)
     r = boot(f"run=xflood,{pkg},{nt}", smp=smp)
     res = result(r, "xflood")
     assert res["threads"] == res["woke"] == nt, res

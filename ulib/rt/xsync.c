@@ -14,6 +14,7 @@
 #include <animart/sys.h>
 #include <animart/intr.h>
 #include <animart/thread.h>
+#include <animart/clock.h>
 
 static uint64_t robust[MAXROBUST] __attribute__((aligned(8)));
 static volatile int robust_on;          /* 0 no, 1 being registered, 2 yes */
@@ -27,10 +28,36 @@ int xspace_id(void)
 	return id;
 }
 
+/* A package that keeps its own time (det, det=par: thread_ops.own_time)
+   never waits in the kernel: its thread asleep there keeps det's token,
+   so the thread that would post never runs (an xsem waiter never woke).
+   It naps on the package's clock instead (det: 20 token moves a ms, or
+   at once when nobody else can run), as pshown.c's waits and nap.h's
+   polls do, and the caller looks again: 0, or -EAGAIN if *w is not v,
+   or -EIDRM once the word left this space (a futex wake of no one asks
+   before we read it). */
+#define XNAP_NS 1000000ULL
+static long own_wait(volatile uint32_t *w, uint32_t v)
+{
+	if (syscall2(SYS_futex_wake, w, 0) < 0)
+		return -EIDRM;
+	if (__atomic_load_n(w, __ATOMIC_SEQ_CST) != v)
+		return -EAGAIN;
+	thread_block_until(now_ns() + XNAP_NS);
+	/* a signal from outside interrupted the VP meanwhile: fetch it, as
+	   a kernel wait's intr_waited would */
+	if (__atomic_load_n(&thread_kern_sigs, __ATOMIC_ACQUIRE))
+		intr_cut();
+	return 0;
+}
+
 /* <animart/xsync.h> (refused for MAXKOP_SPACE: yield before the caller
    looks again) */
 long xfutex_wait(volatile uint32_t *w, uint32_t v)
 {
+	struct thread *self = thread_self();
+	if (self && self->ops->own_time)
+		return own_wait(w, v);
 	long r = intr_waited(syscall3(SYS_futex_wait, w, v, 0));
 	thread_wait_refused(w, v, r);
 	return r;

@@ -28,10 +28,13 @@
 
 /* The next shared region of sp from index *i mapping inode ino, with
    the pages [*va, *vb) over file bytes [off, end): 1, or 0 when none is
-   left. sp->lock held. */
+   left. Takes sp->lock for the look (the region list may change between
+   two looks: *i only moves on). */
 static int next(struct space *sp, int *i, uint32_t ino, uint64_t off, uint64_t end,
 		uint64_t *va, uint64_t *vb)
 {
+	spin_lock(&sp->lock);
+	int more = 0;
 	for (; *i < sp->nlazy; (*i)++) {
 		struct lazy *r = &sp->lazy[*i];
 		uint64_t fs = r->start + (uint64_t)r->fdelta, fe = r->end + (uint64_t)r->fdelta;
@@ -40,9 +43,11 @@ static int next(struct space *sp, int *i, uint32_t ino, uint64_t off, uint64_t e
 		*va = PGROUNDDOWN(MAX(fs, off) - (uint64_t)r->fdelta);
 		*vb = MIN(r->end, PGROUNDUP(MIN(fe, end) - (uint64_t)r->fdelta));
 		(*i)++;
-		return 1;
+		more = 1;
+		break;
 	}
-	return 0;
+	spin_unlock(&sp->lock);
+	return more;
 }
 
 /* The end of file bytes [off, off+len), saturated. */
@@ -60,10 +65,7 @@ long fmap_file_flush(uint32_t ino, uint64_t off, uint64_t len)
 	struct space *sp = myvp()->space;
 	uint64_t end = fend(off, len), va, vb;
 	for (int i = 0;;) {
-		spin_lock(&sp->lock);
-		int more = next(sp, &i, ino, off, end, &va, &vb);
-		spin_unlock(&sp->lock);
-		if (!more)
+		if (!next(sp, &i, ino, off, end, &va, &vb))
 			return 0;
 		if (va < vb && fmap_flush(va, vb - va) == -EBWAIT)
 			return -EBWAIT;
@@ -100,10 +102,7 @@ void fmap_file_drop(uint32_t ino, uint64_t off, uint64_t len)
 	struct space *sp = myvp()->space;
 	uint64_t end = fend(off, len), va, vb;
 	for (int i = 0;;) {
-		spin_lock(&sp->lock);
-		int more = next(sp, &i, ino, off, end, &va, &vb);
-		spin_unlock(&sp->lock);
-		if (!more)
+		if (!next(sp, &i, ino, off, end, &va, &vb))
 			return;
 		for (int done = 0; !done;) {
 			struct frame_batch b = { .n = 0 };

@@ -370,13 +370,7 @@ static void reprio(struct uthread *t, int lv)
 			tail[old] = prev;
 		if (!head[old])
 			mask_clear(old);
-		t->next = 0;
-		if (tail[lv])
-			tail[lv]->next = t;
-		else
-			head[lv] = t;
-		tail[lv] = t;
-		mask_set(lv);
+		put_tail(t, lv);
 	}
 	t->t.prio = lv;
 	spin_unlock_by(&lock, 0);

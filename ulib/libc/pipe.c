@@ -272,8 +272,7 @@ static int await(int kfd, size_t want, unsigned s)
 	self->async_hold = 1;
 	vpwait(self, kfd, want);         /* (cut short: what came is fetched, intr_cut) */
 	int sig = psig_due(self) ? psig_run(self) : 0;
-	if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
-		pw_retry(self);          /* an asynchronous cancel held back meanwhile */
+	pw_release(self);                /* (an asynchronous cancel held back meanwhile) */
 	if (sig & SIGW_INTR)
 		return EINTR;
 	if (pcancel_pending())
@@ -328,8 +327,7 @@ int __pipe_poll_wait(int kfd, int w, unsigned s, const struct timespec *until)
 			__atomic_store_n(&nkpoll, nkpoll - 1, __ATOMIC_RELAXED);
 		}
 	spin_unlock(&kpoll_lk);
-	if (__atomic_exchange_n(&self->async_hold, 0, __ATOMIC_RELAXED) == 2)
-		pw_retry(self);
+	pw_release(self);
 	if (sig & SIGW_RAN)
 		return EINTR;
 	if (pcancel_pending())

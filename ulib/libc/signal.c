@@ -447,6 +447,21 @@ static void took_done(siginfo_t *si)
 		si->si_overrun = __timer_taken(si->si_timerid);
 }
 
+/* The end of a take: the lowest signal of ready (pending in *from)
+   taken into *si, or 0 if ready is empty. Entered with lk held,
+   returns with it released. */
+static int take_low(sigset_t *from, sigset_t ready, siginfo_t *si)
+{
+	int sig = ready ? __builtin_ctzl(ready) : 0;
+	if (sig)
+		*si = took(from, sig);
+	took_program();
+	spin_unlock(&lk);
+	if (sig)
+		took_done(si);
+	return sig;
+}
+
 /* Take one pending signal the caller does not block (its own, then the
    program's), or 0; *si describes it. */
 static int take_pending(siginfo_t *si)
@@ -459,14 +474,7 @@ static int take_pending(siginfo_t *si)
 		ready = proc_pending & ~s->mask;
 		from = &proc_pending;
 	}
-	int sig = ready ? __builtin_ctzl(ready) : 0;
-	if (sig)
-		*si = took(from, sig);
-	took_program();
-	spin_unlock(&lk);
-	if (sig)
-		took_done(si);
-	return sig;
+	return take_low(from, ready, si);
 }
 
 /* Run every pending signal the caller does not block; how many ran.
@@ -1129,14 +1137,7 @@ static int take_of(const sigset_t *set, siginfo_t *si)
 	struct sigthr *s = self_slot();
 	sigset_t *from = (s->pending & *set) ? &s->pending : &proc_pending;
 	sigset_t ready = *from & *set;
-	int sig = ready ? __builtin_ctzl(ready) : 0;
-	if (sig)
-		*si = took(from, sig);
-	took_program();
-	spin_unlock(&lk);
-	if (sig)
-		took_done(si);
-	return sig;
+	return take_low(from, ready, si);
 }
 
 /* A short sleep of the caller while it waits for a signal: a post wakes

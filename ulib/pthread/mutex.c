@@ -265,14 +265,8 @@ static int lock(pthread_mutex_t *m, uint64_t deadline, int try, int cancel)
 		return psh_mutex_lock(m, deadline, try);
 	if (m->__robust == RB_GONE)
 		return ENOTRECOVERABLE;
-	if (m->__type != PTHREAD_MUTEX_NORMAL && m->__owner == self) {
-		if (m->__type == PTHREAD_MUTEX_ERRORCHECK)
-			return try ? EBUSY : EDEADLK;
-		if (m->__count == 0x7fffffff)
-			return EAGAIN;
-		m->__count++;
-		return 0;
-	}
+	if (m->__type != PTHREAD_MUTEX_NORMAL && m->__owner == self)
+		return mx_relock(m, try);
 	if (m->__ceiling > 0 && (cancel || try) && above_ceiling(m, self))
 		return EINVAL;
 	int old = raise_prio(m, self), expect = base;

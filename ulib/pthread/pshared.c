@@ -105,8 +105,8 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 		__atomic_compare_exchange_n(&t->park, &s, PARK_RUN, 0, __ATOMIC_SEQ_CST, __ATOMIC_ACQUIRE);
 	} else                           /* a permit: taken (thread_park_commit's reason) */
 		__atomic_exchange_n(&t->park, PARK_RUN, __ATOMIC_SEQ_CST);
-	if (!held && __atomic_exchange_n(&t->async_hold, 0, __ATOMIC_RELAXED) == 2)
-		pw_retry(t);
+	if (!held)
+		pw_release(t);
 	thread_wait_refused(w, v, r);    /* (refused for MAXKOP_SPACE: yield first) */
 	if ((cancel & PW_CANCEL) && pcancel_pending())
 		return ECANCELED;
@@ -132,14 +132,8 @@ static void *me(void)
 int psh_mutex_lock(pthread_mutex_t *m, uint64_t deadline, int try)
 {
 	void *self = m->__type != PTHREAD_MUTEX_NORMAL ? me() : 0;
-	if (self && m->__owner == self) {
-		if (m->__type == PTHREAD_MUTEX_ERRORCHECK)
-			return try ? EBUSY : EDEADLK;
-		if (m->__count == 0x7fffffff)
-			return EAGAIN;
-		m->__count++;
-		return 0;
-	}
+	if (self && m->__owner == self)
+		return mx_relock(m, try);
 	int c = B;
 	if (!__atomic_compare_exchange_n(&m->__state, &c, B + 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
 		if (try)

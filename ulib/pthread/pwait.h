@@ -9,6 +9,7 @@
 #ifndef POSIX_PWAIT_H
 #define POSIX_PWAIT_H
 
+#include <errno.h>
 #include <stdint.h>
 #define __PTHREAD_NO_INLINE        /* the library defines the real ones */
 #include <pthread.h>
@@ -173,6 +174,18 @@ static inline int pw_wait(struct waiter *w, uint64_t deadline, int cancel, volat
 static inline int mx_base(const pthread_mutex_t *m)
 {
 	return m->__type | m->__ceiling | m->__robust ? MX_TYPED : 0;
+}
+
+/* A lock of a mutex the caller owns already (not a normal one): an
+   error check's error, or one more count of a recursive one. */
+static inline int mx_relock(pthread_mutex_t *m, int try)
+{
+	if (m->__type == PTHREAD_MUTEX_ERRORCHECK)
+		return try ? EBUSY : EDEADLK;
+	if (m->__count == 0x7fffffff)
+		return EAGAIN;
+	m->__count++;
+	return 0;
 }
 
 /* A held mutex's unlock and a lock, for a condition wait: <pthread.h>'s

@@ -20,14 +20,32 @@ void *memcpy(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+/*
+ * An overlap with dst above src copies from the top down: the tail
+ * bytes first, then 8 bytes a step with the direction flag set (as
+ * memcpy's, one counted instruction per step, not per byte). The flag
+ * is set only inside the one asm statement: every way into other code
+ * while it is set clears it there (the kernel's entries, kernel/vectors.S
+ * and syscall.S, with cld; a user upcall or interrupt entry starts with
+ * rflags IF alone, kernel/upcall.c and intr.c), and the way back
+ * restores it with the rest of rflags (iretq, or popfq in ulib/rt).
+ */
 void *memmove(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 	if (d <= s || d >= s + n)
 		return memcpy(dst, src, n);
-	while (n--)
+	for (size_t r = n % 8; r; r--) {
+		n--;
 		d[n] = s[n];
+	}
+	size_t q = n / 8;
+	if (q) {
+		void *dq = d + n - 8;
+		const void *sq = s + n - 8;
+		__asm__ volatile("std; rep movsq; cld" : "+D"(dq), "+S"(sq), "+c"(q) : : "memory", "cc");
+	}
 	return dst;
 }
 

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from . import BUILD, ROOT
@@ -155,7 +156,8 @@ def stripped(prog):
     except FileNotFoundError:
         pass
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{prog.name}.{os.getpid()}.tmp")   # xdist workers race
+    # xdist workers race, and so do experiments.py's threads in one process
+    tmp = out.with_name(f".{prog.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         p = subprocess.run(["strip", "--strip-all", "-o", str(tmp), str(prog)],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -517,6 +517,18 @@ static long split(const char *path, char *buf, size_t max, const char **name, si
 /* An entry's bytes for a name of len. */
 static uint32_t reclen(size_t len) { return (uint32_t)(8 + ((len + 3) & ~3UL)); }
 
+/* Block fb of directory (raw ip), held in *b and its bytes at *p: 1;
+   0 for a hole (nothing held); or an error. */
+static long dir_block(struct fsctx *c, uint8_t *ip, struct buf *ib, uint64_t fb, struct buf **b,
+		      uint8_t **p)
+{
+	uint32_t db;
+	long r = bmap_w(c, ip, ib, fb, 0, &db);
+	if (r || !db)
+		return r;
+	return (r = fsblock(c, db, b, p)) ? r : 1;
+}
+
 /*
  * A place in directory dp (raw ip) for an entry of `need` bytes: *b held
  * and *e the entry to split (its used bytes in *used, 0 for an empty
@@ -527,15 +539,13 @@ static long find_slot(struct fsctx *c, uint8_t *ip, struct buf *ib, uint32_t nee
 {
 	uint64_t size = isize_of(ip);
 	for (uint64_t fb = 0; fb * BS < size; fb++) {
-		uint32_t db;
 		uint8_t *p;
-		long r = bmap_w(c, ip, ib, fb, 0, &db);
-		if (r)
-			return r;
-		if (!db)
-			continue;
-		if ((r = fsblock(c, db, b, &p)))
-			return r;
+		long r = dir_block(c, ip, ib, fb, b, &p);
+		if (r <= 0) {
+			if (r)
+				return r;
+			continue;            /* (a hole) */
+		}
 		for (uint64_t at = 0; at < BS;) {
 			uint8_t *x = p + at;
 			uint32_t rec = le16(x + 4), u = le32(x) ? reclen(x[6]) : 0;
@@ -780,15 +790,13 @@ static long find_entry(struct fsctx *c, uint8_t *ip, struct buf *ib, const char 
 {
 	uint64_t size = isize_of(ip);
 	for (uint64_t fb = 0; fb * BS < size; fb++) {
-		uint32_t db;
 		uint8_t *p;
-		long r = bmap_w(c, ip, ib, fb, 0, &db);
-		if (r)
-			return r;
-		if (!db)
-			continue;
-		if ((r = fsblock(c, db, b, &p)))
-			return r;
+		long r = dir_block(c, ip, ib, fb, b, &p);
+		if (r <= 0) {
+			if (r)
+				return r;
+			continue;            /* (a hole) */
+		}
 		*prev = 0;
 		for (uint64_t at = 0; at < BS;) {
 			uint8_t *x = p + at;
@@ -822,15 +830,15 @@ static long dir_empty(struct fsctx *c, uint8_t *ip, struct buf *ib)
 {
 	uint64_t size = isize_of(ip);
 	for (uint64_t fb = 0; fb * BS < size; fb++) {
-		uint32_t db;
 		struct buf *b;
 		uint8_t *p;
-		long r = bmap_w(c, ip, ib, fb, 0, &db);
-		if (r || (db && (r = fsblock(c, db, &b, &p))))
-			return r;
-		for (uint64_t at = 0; db && at < BS;) {
+		long held = dir_block(c, ip, ib, fb, &b, &p);
+		if (held < 0)
+			return held;
+		for (uint64_t at = 0; held && at < BS;) {
 			uint8_t *x = p + at;
 			uint32_t rec = le16(x + 4);
+			long r = 0;
 			if (rec < 8 || rec % 4 || at + rec > BS || x[6] + 8u > rec)
 				r = -EUCLEAN;
 			else if (le32(x) && !(x[6] == 1 && x[8] == '.') &&
@@ -842,7 +850,7 @@ static long dir_empty(struct fsctx *c, uint8_t *ip, struct buf *ib)
 			}
 			at += rec;
 		}
-		if (db)
+		if (held)
 			bcache_put(b);
 	}
 	return 0;

@@ -109,6 +109,21 @@ static void begin(void)
 	result_str(&res, "mode", mode);
 }
 
+/* begin, with the memory figures of a run whose children ended:
+   available memory before (given) and once settled, free memory
+   before (given) and now, and the polls the settling took. */
+static void begin_mem(long before, long free0)
+{
+	int polls;
+	long after = avail_settled(before, &polls), free1 = sys_getinfo(INFO_MEM_FREE);
+	begin();
+	result_int(&res, "avail_before", before);
+	result_int(&res, "avail_after", after);
+	result_int(&res, "free_before", free0);
+	result_int(&res, "free_after", free1);
+	result_int(&res, "polls", polls);
+}
+
 /* ---- vprange ---- */
 
 static void gs_reporter(uint64_t slot)
@@ -382,16 +397,9 @@ static void hog_beside_bystander(const char *hog_mode)
 		sys_wait((int)h, &sh);
 	if (b > 0)
 		sys_wait((int)b, &sb);
-	int polls;
-	long after = avail_settled(before, &polls), free1 = sys_getinfo(INFO_MEM_FREE);
-	begin();
+	begin_mem(before, free0);
 	result_int(&res, "hog_status", sh);
 	result_int(&res, "bystander_status", sb);
-	result_int(&res, "avail_before", before);
-	result_int(&res, "avail_after", after);
-	result_int(&res, "free_before", free0);
-	result_int(&res, "free_after", free1);
-	result_int(&res, "polls", polls);
 	result_end(&res);
 }
 
@@ -427,16 +435,9 @@ static void churn(void)
 	long before = mem_avail(), free0 = sys_getinfo(INFO_MEM_FREE);
 	int st = -99;
 	long r = run_child("churnchild", &st);
-	int polls;
-	long after = avail_settled(before, &polls), free1 = sys_getinfo(INFO_MEM_FREE);
-	begin();
+	begin_mem(before, free0);
 	result_int(&res, "wait", r);
 	result_int(&res, "child_status", st);
-	result_int(&res, "avail_before", before);
-	result_int(&res, "avail_after", after);
-	result_int(&res, "free_before", free0);
-	result_int(&res, "free_after", free1);
-	result_int(&res, "polls", polls);
 	result_end(&res);
 }
 

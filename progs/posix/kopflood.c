@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 #include <check.h>
 #include <forkaudit.h>
+#include <manythr.h>
 
 static int nt = 1100;
 /* Process-shared (in MAP_SHARED memory), so that each wait is a kernel
@@ -65,13 +66,8 @@ static void *waiter(void *arg)
    broadcast first. Exits 0 if every thread woke and was joined. */
 static void child(int tell, int whole, int blocked)
 {
-	pthread_attr_t a;
-	pthread_attr_init(&a);
-	pthread_attr_setstacksize(&a, 16 * 1024);
-	pthread_t *th = calloc(nt, sizeof *th);
-	int made = 0;
-	while (made < nt && pthread_create(&th[made], &a, waiter, 0) == 0)
-		made++;
+	pthread_t *th;
+	int made = manythr(nt, waiter, &th);
 	if (made < nt)
 		printf("kopflood: only %d threads of %d\n", made, nt);
 	for (;;) {

@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 #include <animalib/result.h>
 #include <check.h>
+#include <manythr.h>
 
 #define DL_MS 3000
 
@@ -73,13 +74,8 @@ int main(int argc, char **argv)
 	sem = mmap(0, sizeof *sem, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	CHECK(sem != MAP_FAILED);
 	CHECK(sem_init(sem, pshared, 0) == 0);
-	pthread_attr_t a;
-	pthread_attr_init(&a);
-	pthread_attr_setstacksize(&a, 16 * 1024);
-	pthread_t *th = calloc(nt, sizeof *th);
-	int made = 0;
-	while (made < nt && pthread_create(&th[made], &a, waiter, 0) == 0)
-		made++;
+	pthread_t *th;
+	int made = manythr(nt, waiter, &th);
 	CHECK(made == nt);
 	while (__atomic_load_n(&entered, __ATOMIC_RELAXED) < made)
 		usleep(2000);

@@ -68,21 +68,6 @@ int psig_rt_queue(struct psig *p, const struct ksiginfo *si)
 	return 0;
 }
 
-/* A send to t, an exec's old image, is for the image in its place now
-   (t's id in the table: space_exec put it there before psig_exec set
-   exec_to). Not with kop_held: SIGCHLD's sender names the parent under
-   table_lock, and space_exec relinks a parent's children in the same
-   step as it sets exec_to, so that never names an old image. */
-static int send(struct space *t, const struct ksiginfo *si, int kop_held);
-static int moved_send(struct space *t, const struct ksiginfo *si)
-{
-	struct space *n = space_hold(t->id);
-	int r = n && n != t ? send(n, si, 0) : 0;
-	if (n)
-		space_put(n);
-	return r;
-}
-
 /* si for t: pending if t catches it (a standard signal once, a real-time
    one per send), nothing if t ignores it (or does by default), else its
    default action (space_signal: never for a signal ignored by default,
@@ -94,18 +79,19 @@ static int moved_send(struct space *t, const struct ksiginfo *si)
    as the lock order says; taking it here under table_lock deadlocked).
    A t that is ending may be an exec's old image, which the sender took
    before the exec put the new one in its place: that is the process
-   (POSIX), and the send is the new image's (late, psig_exec; moved).
-   Before, such a kill ended nothing, and the new image ran on. */
-static int send(struct space *t, const struct ksiginfo *si, int kop_held)
+   (POSIX), and the send is the new image's (late, psig_exec; *moved:
+   send's to make). Before, such a kill ended nothing, and the new image
+   ran on. */
+static int deliver(struct space *t, const struct ksiginfo *si, int kop_held, int *moved)
 {
-	int sig = si->signo, end, r, told, stop, moved, live;
+	int sig = si->signo, end, r, told, stop, live;
 again:
 	end = r = told = stop = 0;
 	spin_lock(&t->lock);
 	struct psig *p = &t->psig;
 	live = t->state == SP_ALIVE;
-	moved = !live && t->exec_to;     /* the exec is through: the new image's */
-	if (moved)
+	*moved = !live && t->exec_to;    /* the exec is through: the new image's */
+	if (*moved)
 		;
 	else if (sig == 19 || (sig >= 20 && sig <= 22 && !((p->catch | p->ign) & BIT(sig))))
 		stop = live;                 /* SIGSTOP; the others' default action */
@@ -127,8 +113,8 @@ again:
 			p->late = sig;           /* an exec's hand-over, under way */
 	}
 	spin_unlock(&t->lock);
-	if (moved)
-		return kop_held ? 0 : moved_send(t, si);
+	if (*moved)
+		return 0;
 	if (sig == 18)
 		pstop_cont(t);       /* caught or ignored too; a handler's event is queued first (pstop.c) */
 	if (stop)
@@ -139,6 +125,31 @@ again:
 		kop_interrupt_held(t);
 	else if (told)
 		kop_interrupt(t);
+	return r;
+}
+
+/* si for t (deliver), or for the image an exec put in its place: t's id
+   in the table (space_exec put it there before psig_exec set exec_to),
+   again if that one exec'd too (a loop, not a recursion: a program may
+   exec as often as it likes). Not with kop_held: SIGCHLD's sender names
+   the parent under table_lock, and space_exec relinks a parent's
+   children in the same step as it sets exec_to, so that is never an old
+   image. */
+static int send(struct space *t, const struct ksiginfo *si, int kop_held)
+{
+	struct space *held = 0;
+	int r, moved;
+	while ((r = deliver(t, si, kop_held, &moved)) == 0 && moved && !kop_held) {
+		struct space *n = space_hold(t->id);
+		if (held)
+			space_put(held);         /* (t: done with) */
+		held = n;
+		if (!n || n == t)
+			break;
+		t = n;
+	}
+	if (held)
+		space_put(held);
 	return r;
 }
 

@@ -264,6 +264,7 @@ long sys_kill(uint64_t pid, uint64_t sig, uint64_t c, uint64_t d, uint64_t e, ui
 	if (!t)
 		return -ESRCH;
 	long r = space_may_signal(me, t, (int)sig) ? 0 : -EPERM;
+	shake();                                 /* (t may exec meanwhile: send follows it) */
 	if (!r && sig)
 		r = psig_kill(me, t, (int)sig, KSI_USER, 0);   /* (-EAGAIN: its real-time queue is full) */
 	space_put(t);

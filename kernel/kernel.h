@@ -468,7 +468,7 @@ int space_hold_all(struct space **out, int max);
 long space_wait(int id, int *ustatus, int posix);
 long space_wait_any(int pgid, int options, int *ustatus);
 int space_child_ended(int id);
-void space_signal(struct space *sp, int signo);
+int space_signal(struct space *sp, int signo);
 void space_finish(struct space *sp);
 struct space *space_at(int slot);
 int space_register(struct space *sp, struct space *parent);
@@ -524,7 +524,7 @@ void pstop_left(struct vp *v);
 int pstop_due(struct space *ch, int how, int consume);
 
 /* psigexec.c */
-void psig_exec(struct space *old, struct space *nw);
+int psig_exec(struct space *old, struct space *nw);
 long psig_exec_info(struct space *sp, uint64_t what);
 long psig_alarm_info(struct space *sp, uint64_t what);
 long psig_itimer_info(struct space *sp, uint64_t what);

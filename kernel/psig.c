@@ -76,41 +76,80 @@ int psig_rt_queue(struct psig *p, const struct ksiginfo *si)
    interrupts (kop_interrupt), so that a VP blocked in the kernel hears
    it. -EAGAIN: t's real-time queue is full. kop_held: the caller holds
    kop_lock (and table_lock: SIGCHLD, whose sender takes kop_lock first,
-   as the lock order says; taking it here under table_lock deadlocked). */
-static int send(struct space *t, const struct ksiginfo *si, int kop_held)
+   as the lock order says; taking it here under table_lock deadlocked).
+   A t that is ending may be an exec's old image, which the sender took
+   before the exec put the new one in its place: that is the process
+   (POSIX), and the send is the new image's (late, psig_exec; *moved:
+   send's to make). Before, such a kill ended nothing, and the new image
+   ran on. */
+static int deliver(struct space *t, const struct ksiginfo *si, int kop_held, int *moved)
 {
-	int sig = si->signo, end = 0, r = 0, told = 0, stop = 0;
+	int sig = si->signo, end, r, told, stop, live;
+again:
+	end = r = told = stop = 0;
 	spin_lock(&t->lock);
 	struct psig *p = &t->psig;
-	if (t->state != SP_ALIVE)
+	live = t->state == SP_ALIVE;
+	*moved = !live && t->exec_to;    /* the exec is through: the new image's */
+	if (*moved)
 		;
 	else if (sig == 19 || (sig >= 20 && sig <= 22 && !((p->catch | p->ign) & BIT(sig))))
-		stop = 1;                    /* SIGSTOP; the others' default action */
+		stop = live;                 /* SIGSTOP; the others' default action */
 	else if (sig < PSIG_MAX && (p->catch & BIT(sig))) {
 		if (sig >= PSIG_RTMIN)
 			r = psig_rt_queue(p, si);
 		else if (!(p->pend & BIT(sig)))
 			p->info[sig] = *si;
 		if (!r) {
-			p->pend |= BIT(sig);
-			if (!p->told) {
+			p->pend |= BIT(sig);     /* (ending: for an exec's image, psig_exec) */
+			if (!p->told && live) {
 				announce(t, sig);
 				told = 1;
 			}
 		}
-	} else
-		end = !(sig < PSIG_MAX && (p->ign & BIT(sig))) && !dfl_ignored(sig);
+	} else if (!(sig < PSIG_MAX && (p->ign & BIT(sig))) && !dfl_ignored(sig)) {
+		end = live;
+		if (!live && !p->late)
+			p->late = sig;           /* an exec's hand-over, under way */
+	}
 	spin_unlock(&t->lock);
+	if (*moved)
+		return 0;
 	if (sig == 18)
 		pstop_cont(t);       /* caught or ignored too; a handler's event is queued first (pstop.c) */
 	if (stop)
 		pstop_stop(t, sig);
-	if (end)
-		space_signal(t, sig);
+	if (end && !space_signal(t, sig))
+		goto again;          /* it was ending after all (an exec?): look again */
 	if (told && kop_held)
 		kop_interrupt_held(t);
 	else if (told)
 		kop_interrupt(t);
+	return r;
+}
+
+/* si for t (deliver), or for the image an exec put in its place: t's id
+   in the table (space_exec put it there before psig_exec set exec_to),
+   again if that one exec'd too (a loop, not a recursion: a program may
+   exec as often as it likes). Not with kop_held: SIGCHLD's sender names
+   the parent under table_lock, and space_exec relinks a parent's
+   children in the same step as it sets exec_to, so that is never an old
+   image. */
+static int send(struct space *t, const struct ksiginfo *si, int kop_held)
+{
+	struct space *held = 0;
+	int r, moved;
+	while ((r = deliver(t, si, kop_held, &moved)) == 0 && moved && !kop_held) {
+		struct space *n = space_hold(t->id);
+		if (held)
+			space_put(held);         /* (t: done with) */
+		held = n;
+		if (!n || n == t)
+			break;
+		t = n;
+	}
+	if (held)
+		space_put(held);
 	return r;
 }
 

@@ -32,16 +32,20 @@ static void keep(struct psig *n, const struct ksiginfo *k)
 	n->pend |= BIT(sig);
 }
 
-/* An exec: old's image becomes nw (space_exec; old is ending, so no send
-   reaches it now). POSIX: ignored signals stay ignored, caught ones go
-   back to their default action, the mask and the pending signals stay.
+/* An exec: old's image becomes nw (space_exec, table_lock held: nw is in
+   old's place). From here a send to old is nw's (old->exec_to, set under
+   old's lock, where psig.c's send reads it); what came while old was
+   ending is nw's too: a caught one pending with the rest, and one that
+   ends the process returned, for the caller to end nw with (a kill that
+   met the exec ended nothing before). POSIX: ignored signals stay
+   ignored, caught ones go back to their default action, the mask and the pending signals stay.
    The mask (SYS_sigexec) is the new image's first thread's, so the
    signals it blocks are held for it (caught, as ulib's sync_held would
    tell) until its ulib says otherwise; what was pending in old's ulib
    is pending here: its queued records as they were (a real-time
    signal's every send, with its value, in order, ahead of the sends
    old's ulib had not taken yet), every other bit as a send by old. */
-void psig_exec(struct space *old, struct space *nw)
+int psig_exec(struct space *old, struct space *nw)
 {
 	spin_lock(&old->lock);
 	struct psig *o = &old->psig, *n = &nw->psig;
@@ -63,7 +67,10 @@ void psig_exec(struct space *old, struct space *nw)
 	memcpy(n->execalarm, o->keepalarm, sizeof n->execalarm);
 	memcpy(n->execcpu, o->keepcpu, sizeof n->execcpu);
 	n->execumask = o->keepumask;     /* (sysmode.c: not a signal, but kept the same way) */
+	old->exec_to = nw;
+	int late = o->late;
 	spin_unlock(&old->lock);
+	return late;
 }
 
 /* INFO_SIGEXEC: what 0, the signals the exec kept ignored; 1, its mask */

@@ -249,11 +249,14 @@ void space_kill(struct space *sp, const char *cause, uint64_t addr, uint64_t rip
 }
 
 /* End sp as a POSIX signal's default action would (SYS_kill, fork.c):
-   its exit status is EXIT_KILLED, and a waitpid sees WTERMSIG = signo. */
-void space_signal(struct space *sp, int signo)
+   its exit status is EXIT_KILLED, and a waitpid sees WTERMSIG = signo.
+   Whether this call ended it (0: it was ending already). */
+int space_signal(struct space *sp, int signo)
 {
-	if (space_end(sp, EXIT_KILLED, "signal", signo))
-		kprintf("%s[space %d]: killed: signal %d\n", sp->name, sp->id, signo);
+	if (!space_end(sp, EXIT_KILLED, "signal", signo))
+		return 0;
+	kprintf("%s[space %d]: killed: signal %d\n", sp->name, sp->id, signo);
+	return 1;
 }
 
 /* Who adopts the children of sp, which is ending (par: its parent): the
@@ -402,8 +405,8 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep)
 	if (!space_end(old, 0, 0, 0))
 		return -EINTR;
 	memcpy(old->exec_keep, keep, sizeof old->exec_keep);   /* (only the one exec that ended it) */
+	shake();                         /* (a kill of old meanwhile is nw's: psig_exec) */
 	cred_inherit(nw, old);
-	psig_exec(old, nw);
 	spin_lock(&table_lock);
 	for (int i = 0; i < MAXSPACE; i++) {
 		if (table[i] == old)
@@ -425,9 +428,14 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep)
 	old->waiters = 0;
 	old->nwaiters = 0;
 	old->parent = 0;
-	old->exec_to = nw;
+	/* old's signals, and from here every send to old, are nw's: in
+	   one step with the table's, so none finds old ended and nw not
+	   yet in its place (a kill there ended nothing: psig.c) */
+	int late = psig_exec(old, nw);   /* (sets old->exec_to) */
 	__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);   /* old's ending takes its own off */
 	spin_unlock(&table_lock);
+	if (late)
+		space_signal(nw, late);  /* a kill that met the exec ends the new image */
 	return 0;
 }
 

@@ -170,6 +170,8 @@ struct psig {
 	int nocldwait;               /* children reaped at their end (SIGCHLD SIG_IGN, SA_NOCLDWAIT) */
 	int nocldstop;               /* no SIGCHLD for a child's stop or continue (SA_NOCLDSTOP) */
 	int told;                    /* EV_PSIG sent since the last take */
+	int late;                    /* a signal that ends it, sent while it was ending (an exec's
+	                                new image gets it: psig_exec) */
 	int ended;                   /* its end was told to its parent (table_lock; space_finish) */
 	uint64_t notices, takes;     /* EV_PSIG posted, SYS_sigtake calls (INFO_SIGPEND) */
 	struct ksiginfo info[PSIG_MAX];   /* the pending ones' senders (standard signals) */
@@ -254,7 +256,7 @@ struct space {
 	int kill_signo;              /* the POSIX signal a kill stands for (fork.c: space_signo) */
 	volatile int forking;        /* forks whose entries are read-only, its shootdown not done (cow.c) */
 	int cow;                     /* forked or a fork's child: its frames may be shared (futex wait) */
-	struct space *exec_to;       /* the image that took its place (exec.c; table_lock) */
+	struct space *exec_to;       /* the image that took its place (exec.c; table_lock and lock) */
 	int pgid, sid;               /* process group and session (pgrp.c; table_lock) */
 	int execd;                   /* an image an exec made: its parent's setpgid is -EACCES (pgrp.c) */
 	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */

@@ -1,0 +1,99 @@
+/*
+ * execkill: a kill that meets an exec is not lost
+ * (harness/tests/test_execkill.py). ROUNDS times a child forks and execs
+ * a spinning image of this program while the parent sends it SIGKILL,
+ * a little later each round (the child says through a shared page when
+ * it is about to exec): the kill lands before, inside and after the
+ * exec. Whichever image the kill finds, the process ends by SIGKILL
+ * (POSIX: a signal to a process is not lost because the process is
+ * changing its image; Linux kills it). Before the fix a kill that met
+ * the exec's hand-over (the old image ending, the new one not yet in
+ * its place) ended nothing: the new image spun for ever, and system's
+ * cancel (progs/posix/cpoint.c), which kills its child and waits for
+ * it, hung. A child still there LATE_S seconds after the kill counts
+ * as lost (a kill takes microseconds); it is killed again to go on.
+ */
+#define CHECK_NAME "execkill"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
+#include <time.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <animalib/result.h>
+#include <check.h>
+
+#define ROUNDS 500
+#define STEP 40          /* the kill's delay grows by this many spins a round */
+#define LATE_S 10
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* The child's end within LATE_S: 1 if it ended by SIGKILL, 0 if not
+   (reaped after a second kill), -1 if it ended otherwise. */
+static int reaped(pid_t p)
+{
+	int st = 0;
+	double end = now_s() + LATE_S;
+	pid_t r;
+	while ((r = waitpid(p, &st, WNOHANG)) == 0 && now_s() < end)
+		usleep(1000);
+	if (r == 0) {
+		kill(p, SIGKILL);
+		while (waitpid(p, &st, 0) < 0 && errno == EINTR)
+			;
+		return 0;
+	}
+	return r == p && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? 1 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "spin"))
+		for (;;)
+			;
+	volatile int *go = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	CHECK(go != MAP_FAILED);
+	int lost = 0, other = 0;
+	for (int i = 0; i < ROUNDS; i++) {
+		*go = 0;
+		pid_t p = fork();
+		if (p == 0) {
+			char *args[] = { "execkill", "spin", 0 };
+			*go = 1;
+			execv("/bin/execkill", args);
+			_exit(127);
+		}
+		if (p < 0) {
+			CHECK(p > 0);
+			break;
+		}
+		while (!*go)
+			;
+		for (volatile int d = 0; d < (i % 50) * STEP; d++)
+			;
+		kill(p, SIGKILL);
+		int r = reaped(p);
+		lost += r == 0;
+		other += r < 0;
+	}
+	CHECK(lost == 0);
+	CHECK(other == 0);
+	if (lost || other)
+		printf("execkill: %d kills lost, %d other ends, of %d\n", lost, other, ROUNDS);
+	struct result r;
+	result_begin(&r, "execkill");
+	result_int(&r, "checks", checks);
+	result_int(&r, "failures", failures);
+	result_int(&r, "lost", lost);
+	result_end(&r);
+	return failures != 0;
+}

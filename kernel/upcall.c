@@ -104,7 +104,9 @@ void event_unreserve(struct vp *vp, int n)
 
 /* Queue ev for vp under the admission rule `how` (EVP_*). Returns 0, or
    -EAGAIN when a signal, an EV_BLOCKED, an EV_UNBLOCKED or an advisory
-   event finds no room. */
+   event finds no room. EVP_WAKE_KEEP is EVP_WAKE for a caller that
+   places an idle VP it wakes itself (SYS_seg_wake's directed yield):
+   then 1, the VP runnable and on no queue (vp_claim). */
 int event_post(struct vp *vp, const struct event *ev, int how)
 {
 	/* Every event (signal, timer, completion, preemption) comes through
@@ -121,7 +123,7 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 	} else if (how == EVP_RESERVED && memcheck) {
 		/* a reservation went missing: a kernel bug, caught in test builds */
 		panic("event_post: event type %d without its reservation", ev->type);
-	} else if (vp->evq_len + vp->ev_reserved >= EVQ_SIZE && how == EVP_WAKE) {
+	} else if (vp->evq_len + vp->ev_reserved >= EVQ_SIZE && (how == EVP_WAKE || how == EVP_WAKE_KEEP)) {
 		/* A cross-space wake-up finds no room: coalesce it (and any
 		   more) into one EV_WAKE(0), owed until there is room
 		   (upcall_return): never lost, never more than one. */
@@ -161,6 +163,8 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 	spin_unlock(&vp->evlock);
 	shake();                  /* posted: the VP may take it (or block) now */
 	__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);
+	if (idle && how == EVP_WAKE_KEEP)
+		return vp_claim(vp);     /* 1: woken and on no queue, the caller places it */
 	if (idle)
 		vp_wake(vp);
 	else if (vp->state == VP_RUNNING && vp->cpu != mycpu())

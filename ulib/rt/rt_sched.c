@@ -209,7 +209,11 @@ static __attribute__((noreturn)) void sched_loop(void *arg)
 	rt_finish_switch(v);
 	for (;;) {
 		uint32_t seq = p->wake_seq;
-		if (!p->classic && (drain(v, 0) & SAW_WARNING))
+		/* (an empty ring and no pending: nothing to drain, no call; a
+		   VP that comes here from a thread's park, a cross-space
+		   waiter's above all, usually finds nothing) */
+		if (!p->classic && (vp_next_event(v->vpp) || v->vpp->pending) &&
+		    (drain(v, 0) & SAW_WARNING))
 			sys_yield();         /* we hold no thread: just let go */
 		struct uthread *t = p->pick(v, 0);
 		if (t) {

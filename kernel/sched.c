@@ -540,7 +540,8 @@ void sched_arm_timer_at(uint64_t now)
 	/* Reading the list head without kop_lock is safe: only this CPU adds
 	   to its list (and re-arms); another CPU can only remove, which makes
 	   the true deadline later, so at worst we wake early. */
-	next = MIN(next, kop_next_deadline(c));
+	uint64_t kop = kop_next_deadline(c);
+	next = MIN(next, kop);
 	/* The tick (cmdline.c): under -icount QEMU gives each vCPU in turn a
 	   share of the time to the next deadline, so without one a vCPU can
 	   run for a large part of a quantum while the others stand still,

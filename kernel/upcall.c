@@ -141,25 +141,34 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 		return -EAGAIN;
 	}
 	/* Posting to the VP this CPU is running, in the kernel on its way
-	   back to user mode, with nothing queued before: write the ring now.
-	   Its user code is not running, so the ring is not being read. */
-	if (vp == myvp() && !vp->evq_len && READ_ONCE(vp->vpp->upcall_entry)) {
+	   back to user mode, or to one idle in SYS_vp_idle (in the kernel
+	   too: idle_wait is set and cleared under evlock), with nothing
+	   queued before: write the ring now. Its user code is not running,
+	   so the ring is not being read; its return to user mode finds the
+	   event there (ring_seen) and sets pending or upcalls, with no copy
+	   from the queue (a cross-space wake-up's usual case). */
+	int idle = vp->idle_wait, mine = vp == myvp();
+	struct event *k = 0;
+	if ((mine || idle) && !vp->evq_len && READ_ONCE(vp->vpp->upcall_entry)) {
 		uint32_t head = READ_ONCE(vp->vpp->ring_head);
 		if ((uint32_t)(vp->ring_tail - head) < RING_SIZE) {
-			struct event *d = ring_put(vp, ev);
-			d->vp = vp->index;
-			d->seq = ++vp->ev_seq;
+			k = ring_put(vp, ev);
 			vp->vpp->ring_tail = vp->ring_tail;
-			spin_unlock(&vp->evlock);
-			__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);
-			return 0;
+			if (mine) {
+				k->vp = vp->index;
+				k->seq = ++vp->ev_seq;
+				spin_unlock(&vp->evlock);
+				__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);
+				return 0;
+			}
 		}
 	}
-	struct event *k = &vp->evq[(vp->evq_head + vp->evq_len++) % EVQ_SIZE];
-	event_copy(k, ev);
+	if (!k) {
+		k = &vp->evq[(vp->evq_head + vp->evq_len++) % EVQ_SIZE];
+		event_copy(k, ev);
+	}
 	k->vp = vp->index;
 	k->seq = ++vp->ev_seq;
-	int idle = vp->idle_wait;
 	spin_unlock(&vp->evlock);
 	shake();                  /* posted: the VP may take it (or block) now */
 	__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);

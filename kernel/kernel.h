@@ -235,9 +235,10 @@ void sched_enqueue(struct vp *vp);
 void sched(void);
 void vp_yield(void);
 void sched_point(void);             /* take interrupts, yield past the quantum: no lock held */
-void vp_yield_to(struct vp *t);
+void vp_yield_to(struct vp *t, int queued);
 void vp_block(struct spinlock *held);
 int vp_wake(struct vp *vp);
+int vp_claim(struct vp *vp);
 void sched_arm_timer(void);
 void sched_arm_timer_at(uint64_t now);
 void timer_interrupt(void);
@@ -281,7 +282,7 @@ void timerq_remove(struct kop **root, struct kop *op);
 /* upcall.c */
 void ctx_from_tf(struct uctx *c, const struct trapframe *tf);
 int upcalls_on(struct vp *vp, const struct trapframe *tf);
-enum { EVP_RESERVED, EVP_START, EVP_ADMIT, EVP_ADVISORY, EVP_WAKE, EVP_DONE };   /* event_post's admission rules (upcall.c) */
+enum { EVP_RESERVED, EVP_START, EVP_ADMIT, EVP_ADVISORY, EVP_WAKE, EVP_DONE, EVP_WAKE_KEEP };   /* event_post's admission rules (upcall.c) */
 int event_reserve(struct vp *vp, int n);
 void event_unreserve(struct vp *vp, int n);
 int event_post(struct vp *vp, const struct event *ev, int how);

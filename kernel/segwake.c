@@ -45,7 +45,8 @@ static int ready(struct vp *vp)
    No VP with upcalls at all (none registered yet, or the space cleared
    its entries): -EAGAIN, the waker must send it again (ulib's wake()
    does). sp->lock held (the VPs stay). */
-static long wake_post(struct space *sp, uint64_t vi, uint64_t token, uint32_t from, struct vp **to)
+static long wake_post(struct space *sp, uint64_t vi, uint64_t token, uint32_t from, struct vp **to,
+		      int how)
 {
 	struct vp *vp = vp_lookup(sp, vi), *any = 0;
 	if (!ready(vp)) {
@@ -70,7 +71,7 @@ static long wake_post(struct space *sp, uint64_t vi, uint64_t token, uint32_t fr
 	ev.result = (uint64_t)from;
 	ev.thread = ev.arg = 0;
 	*to = vp;
-	return event_post(vp, &ev, EVP_WAKE);
+	return event_post(vp, &ev, how);
 }
 
 /* SYS_seg_wake(addr, space id, VP index, token, flags): EV_WAKE(token)
@@ -97,6 +98,7 @@ long sys_seg_wake(uint64_t addr, uint64_t sid, uint64_t vi, uint64_t token, uint
 		return -EFAULT;
 	long r = -ESRCH;
 	struct vp *to = 0, *yield = 0;
+	int queued = 0;
 	spin_lock(&table_lock);
 	struct space *sp = space_lookup((int)sid);
 	if (sp) {
@@ -106,16 +108,31 @@ long sys_seg_wake(uint64_t addr, uint64_t sid, uint64_t vi, uint64_t token, uint
 		else if (!seg_mapped(sp, id))
 			r = -EPERM;      /* it shares no such segment with us */
 		else
-			r = wake_post(sp, vi, token, (uint32_t)me->id, &to);
-		/* (read while sp->lock keeps the VP; after it, only compared) */
-		if (r == 0 && (flags & SEGWAKE_YIELD) && to->cpu == mycpu() && READ_ONCE(to->queued))
+			r = wake_post(sp, vi, token, (uint32_t)me->id, &to,
+				      flags & SEGWAKE_YIELD ? EVP_WAKE_KEEP : EVP_WAKE);
+		/* r == 1: we woke `to` from its idle wait and it is on no
+		   queue, ours to place. On this CPU, the hand-off takes it
+		   straight from here (vp_yield_to), else it is queued now. A
+		   runnable VP on no queue is neither run nor freed by anyone
+		   else meanwhile (only its own CPU frees a VP, after it ran).
+		   Otherwise, read while sp->lock keeps the VP; after it, only
+		   compared. */
+		if (r == 1) {
+			r = 0;
+			if (to->cpu == mycpu())
+				yield = to;
+			else
+				sched_enqueue(to);
+		} else if (r == 0 && (flags & SEGWAKE_YIELD) && to->cpu == mycpu() && READ_ONCE(to->queued)) {
 			yield = to;
+			queued = 1;
+		}
 		spin_unlock(&sp->lock);
 	}
 	spin_unlock(&table_lock);
 	shake();                         /* the woken VP may run, even exit, now */
 	if (yield)
-		vp_yield_to(yield);
+		vp_yield_to(yield, queued);
 	return r;
 }
 

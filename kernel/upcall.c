@@ -104,7 +104,9 @@ void event_unreserve(struct vp *vp, int n)
 
 /* Queue ev for vp under the admission rule `how` (EVP_*). Returns 0, or
    -EAGAIN when a signal, an EV_BLOCKED, an EV_UNBLOCKED or an advisory
-   event finds no room. */
+   event finds no room. EVP_WAKE_KEEP is EVP_WAKE for a caller that
+   places an idle VP it wakes itself (SYS_seg_wake's directed yield):
+   then 1, the VP runnable and on no queue (vp_claim). */
 int event_post(struct vp *vp, const struct event *ev, int how)
 {
 	/* Every event (signal, timer, completion, preemption) comes through
@@ -121,7 +123,7 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 	} else if (how == EVP_RESERVED && memcheck) {
 		/* a reservation went missing: a kernel bug, caught in test builds */
 		panic("event_post: event type %d without its reservation", ev->type);
-	} else if (vp->evq_len + vp->ev_reserved >= EVQ_SIZE && how == EVP_WAKE) {
+	} else if (vp->evq_len + vp->ev_reserved >= EVQ_SIZE && (how == EVP_WAKE || how == EVP_WAKE_KEEP)) {
 		/* A cross-space wake-up finds no room: coalesce it (and any
 		   more) into one EV_WAKE(0), owed until there is room
 		   (upcall_return): never lost, never more than one. */
@@ -139,28 +141,39 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 		return -EAGAIN;
 	}
 	/* Posting to the VP this CPU is running, in the kernel on its way
-	   back to user mode, with nothing queued before: write the ring now.
-	   Its user code is not running, so the ring is not being read. */
-	if (vp == myvp() && !vp->evq_len && READ_ONCE(vp->vpp->upcall_entry)) {
+	   back to user mode, or to one idle in SYS_vp_idle (in the kernel
+	   too: idle_wait is set and cleared under evlock), with nothing
+	   queued before: write the ring now. Its user code is not running,
+	   so the ring is not being read; its return to user mode finds the
+	   event there (ring_seen) and sets pending or upcalls, with no copy
+	   from the queue (a cross-space wake-up's usual case). */
+	int idle = vp->idle_wait, mine = vp == myvp();
+	struct event *k = 0;
+	if ((mine || idle) && !vp->evq_len && READ_ONCE(vp->vpp->upcall_entry)) {
 		uint32_t head = READ_ONCE(vp->vpp->ring_head);
 		if ((uint32_t)(vp->ring_tail - head) < RING_SIZE) {
-			struct event *d = ring_put(vp, ev);
-			d->vp = vp->index;
-			d->seq = ++vp->ev_seq;
+			k = ring_put(vp, ev);
 			vp->vpp->ring_tail = vp->ring_tail;
-			spin_unlock(&vp->evlock);
-			__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);
-			return 0;
+			if (mine) {
+				k->vp = vp->index;
+				k->seq = ++vp->ev_seq;
+				spin_unlock(&vp->evlock);
+				__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);
+				return 0;
+			}
 		}
 	}
-	struct event *k = &vp->evq[(vp->evq_head + vp->evq_len++) % EVQ_SIZE];
-	event_copy(k, ev);
+	if (!k) {
+		k = &vp->evq[(vp->evq_head + vp->evq_len++) % EVQ_SIZE];
+		event_copy(k, ev);
+	}
 	k->vp = vp->index;
 	k->seq = ++vp->ev_seq;
-	int idle = vp->idle_wait;
 	spin_unlock(&vp->evlock);
 	shake();                  /* posted: the VP may take it (or block) now */
 	__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);
+	if (idle && how == EVP_WAKE_KEEP)
+		return vp_claim(vp);     /* 1: woken and on no queue, the caller places it */
 	if (idle)
 		vp_wake(vp);
 	else if (vp->state == VP_RUNNING && vp->cpu != mycpu())

@@ -9,8 +9,8 @@ side in one run.
 - the cross-space signal-wait and mutex hand-off stay below 5.5x the
   same-space figures (a regression guard: with every wait in the kernel
   fifo's signal-wait was 3,469 instructions, then 2,254 at user level,
-  now about 1,180; the mutex hand-off, whose xcond_signal does not hand
-  off, 3.7x);
+  then about 1,165, now about 1,090 (2.78x); the mutex hand-off, whose
+  xcond_signal does not hand off, 3.5x);
 - the issue's target, cross-space within 3x of same-space, is met: a
   poster hands its CPU to the VP it woke (SEGWAKE_YIELD, a directed
   yield), so a ping-pong costs one switch between spaces per hand-off

@@ -337,8 +337,10 @@ void rt_block(struct thread *self_t)
 		return;
 	}
 	struct uthread *next = p->pick(v, 0);
-	if (!next)
+	if (!next) {
+		v->looked = 1;          /* (the scheduler loop need not look at once) */
 		return switch_away(v, self, 0, ACT_PARK);  /* the scheduler loop commits */
+	}
 	/* Straight to next: the switch itself commits the park on next's
 	   stack, once self is saved (lctx_swap_park), as rt_finish_prev
 	   would, in one step. */

@@ -78,6 +78,7 @@ struct rtvp {
 	volatile int idle;           /* in the idle wait: wake it to run threads */
 	struct uthread *prev;        /* the thread that just left this VP ... */
 	int prev_action;             /* ... and why (finish_switch) */
+	int looked;                  /* it parked, having found no thread to run (rt_block) */
 	char *sched_stack;           /* the scheduler loop's stack */
 	struct lctx sched;           /* entry into the scheduler loop */
 	uint64_t wait_due;           /* classic: the deadline its one-shot timer is set for (rt_due.c) */

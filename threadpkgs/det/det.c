@@ -363,8 +363,8 @@ static struct uthread *take_urgent(struct rtvp *v)
 }
 
 /*
- * The next holder of the token: a timed waiter whose logical time is
- * up, else the head of the run queue. Every move of the token and every
+ * The next holder of the token: the head of the run queue, behind which
+ * the timed waiters whose logical time is up have just gone. Every move of the token and every
  * yield is a tick. With nobody to run, the scheduler loop (no thread on
  * the VP: rt_block and rt_exit ask too, before the caller is parked or
  * its joiner claimed) goes to nobody().
@@ -382,12 +382,19 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 	if (!t)
 		t = take_urgent(v);
 	yielder = t && cur && service(t) && !service(cur) ? cur : 0;
-	while (!t && timed && timed->deadline <= ticks)
-		t = fire();
-	if (!t)
+	if (!t) {
 		aside = 0;               /* (the urgent ones are done) */
-	if (!t)
+		/* Timed out: runnable, at the queue's tail. Taken before the
+		   queue, a few dozen threads polling on timed waits (an xsem
+		   waiter's naps: xsync.c) always had one due and the queue
+		   never ran: the thread that would post starved. */
+		while (timed && timed->deadline <= ticks) {
+			struct uthread *f = fire();
+			if (f)
+				rtq_push(&runq, f, 0);
+		}
 		t = rtq_pop(&runq);
+	}
 	if (!t && !cur && !v->vpp->current_thread && !(t = nobody()))
 		t = take_urgent(v);
 	if (t && !cur)

@@ -1,10 +1,12 @@
 /*
  * xself PKG: a thread waits on an xsem in a segment and another thread
  * of the same process posts it, then yields until the waiter has woken,
- * counting its yields. On det (own time) the wait is a nap on det's
- * clock (ulib/rt/xsync.c's own_wait, 20 token moves a ms); a post from
- * this process must end it at once (ulib/rt/ownwait.c), not at the
- * waiter's next look: one yield, not a nap's worth (PKG det=par too).
+ * counting its yields; a third thread yields meanwhile too. On det (own
+ * time) the wait is a nap on det's clock (ulib/rt/xsync.c's own_wait,
+ * 20 token moves a ms, or at once when nobody else can run: hence the
+ * third thread); a post from this process must end it at once
+ * (ulib/rt/ownwait.c), not at the waiter's next look: one yield, not a
+ * nap's worth (PKG det=par too).
  * @result {"name": "xself", "pkg", "woke", "yields", "naps", "ownwoke"}
  */
 #include <stdio.h>
@@ -18,7 +20,7 @@
 
 struct shared {
 	struct xsem sem;
-	volatile uint32_t woke;
+	volatile uint32_t woke, done;
 };
 
 static struct shared *S;
@@ -32,17 +34,28 @@ static void *waiter(void *arg)
 	return 0;
 }
 
+/* Keeps det's clock going while the waiter naps (see the top). */
+static void *busy(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&S->done, __ATOMIC_SEQ_CST))
+		thread_yield();
+	return 0;
+}
+
 static void *main_fn(void *arg)
 {
 	(void)arg;
 	struct thread_attr a = { .stack_size = 16 * 1024 };
-	struct thread *t = P->create(waiter, 0, &a);
-	if (!t) {
+	struct thread *t = P->create(waiter, 0, &a), *b = P->create(busy, 0, &a);
+	if (!t || !b) {
 		printf("xself: create failed\n");
 		exit(1);
 	}
+	/* (yields, not a timed wait: post just after its nap began, far
+	   from its end) */
 	while (!__atomic_load_n(&S->sem.nwait, __ATOMIC_SEQ_CST))
-		thread_block_until(now_ns() + 1000000);
+		thread_yield();
 	xsem_post(&S->sem);
 	long yields = 0;
 	while (!__atomic_load_n(&S->woke, __ATOMIC_SEQ_CST) && yields < 100000) {
@@ -50,6 +63,8 @@ static void *main_fn(void *arg)
 		yields++;
 	}
 	thread_join(t);
+	__atomic_store_n(&S->done, 1, __ATOMIC_SEQ_CST);
+	thread_join(b);
 	struct result r;
 	result_begin(&r, "xself");
 	result_str(&r, "pkg", P->name);

@@ -31,7 +31,8 @@
  *   the token's moves (and yields), and a timed wait of d ms (rounded,
  *   at least 1) times out TICKS_PER_MS * d ticks after it began, or
  *   earlier when no thread can run at all (the earliest logical
- *   deadline first, ties in the order the waits began). Its real
+ *   deadline first, ties in the order the waits began); it then goes
+ *   to the run queue's tail, so pollers cannot starve it. Its real
  *   deadline is honoured too: the thread that timed out sleeps what is
  *   left of it in the kernel holding the token (nobody runs meanwhile,
  *   so nothing depends on how long that is). So a timeout comes at the

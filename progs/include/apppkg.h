@@ -16,10 +16,17 @@
 #include <animart/pkg.h>
 #include <animalib/result.h>
 
+extern int det_par __attribute__((weak));   /* threadpkgs/det/par.c */
+
 /* The package called `name` (any folder of threadpkgs/: pkg_all[]);
-   exits with status 2 if there is none. */
+   exits with status 2 if there is none. "det=par" is det with its
+   parallel phase (as pstart.c's `det=par`). */
 static inline const struct pkg *app_pkg(const char *name)
 {
+	if (!strcmp(name, "det=par") && &det_par) {
+		det_par = 1;
+		name = "det";
+	}
 	const struct pkg *p = pkg_find(name);
 	if (p)
 		return p;

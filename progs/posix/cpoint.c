@@ -4,7 +4,8 @@
  *   at entry  a thread cancels itself (deferred: the cancel waits) and
  *             calls one that would not block: the cancel acts there,
  *             its cleanup handler runs, the call never returns
- *   blocked   a thread blocked in one (an empty pipe's read, a full
+ *   blocked   a thread blocked in one (an empty pipe's read, ours or
+ *             one another process holds, or poll on it; a full
  *             one's write, F_SETLKW and lockf's F_LOCK against a lock
  *             another process holds, an empty queue's receive, a full
  *             one's send, select, poll, system's wait) is cancelled:
@@ -40,6 +41,7 @@
 
 static int ffd, cfd;             /* a file with bytes in it; a copy to close */
 static int pe[2], pf[2];         /* an empty pipe; a full one */
+static int ps[2];                /* an empty pipe the locker child holds too */
 static mqd_t qe, qf, qr;         /* an empty queue; a full one; one with room and a message */
 static void *map;
 static volatile int cleaned, reached, started;
@@ -116,6 +118,11 @@ static void b_select(void)
 }
 static void b_poll(void) { struct pollfd p = { pe[0], POLLIN, 0 }; poll(&p, 1, -1); }
 static void b_system(void) { system("while :; do :; done"); }
+/* a pipe another process holds: on det with other threads the wait
+   polls (pipe.c's vpwait), so the canceller runs (before: the reader
+   held det's token in the kernel and nobody else ran) */
+static void b_sread(void) { read(ps[0], buf, 1); }
+static void b_spoll(void) { struct pollfd p = { ps[0], POLLIN, 0 }; poll(&p, 1, -1); }
 
 typedef void (*callf)(void);
 struct call { const char *name; callf f; };
@@ -200,7 +207,7 @@ static void run(const struct call *c, int n, int blocked)
 static pid_t locker(int hold[2])
 {
 	int ready[2];
-	if (pipe(ready) || pipe(hold))
+	if (pipe(ready) || pipe(hold) || pipe(ps))
 		return -1;
 	pid_t p = fork();
 	if (p == 0) {
@@ -283,6 +290,7 @@ int main(void)
 		{ "mq_receive", b_mqrecv }, { "mq_timedreceive", b_mqtrecv },
 		{ "mq_send", b_mqsend }, { "mq_timedsend", b_mqtsend },
 		{ "select", b_select }, { "poll", b_poll }, { "system", b_system },
+		{ "read (shared pipe)", b_sread }, { "poll (shared pipe)", b_spoll },
 	};
 	ffd = open(FILE_, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	CHECK(ffd >= 0 && write(ffd, "abcdefgh", 8) == 8 && lseek(ffd, 0, SEEK_SET) == 0);

@@ -31,7 +31,8 @@
  *   the token's moves (and yields), and a timed wait of d ms (rounded,
  *   at least 1) times out TICKS_PER_MS * d ticks after it began, or
  *   earlier when no thread can run at all (the earliest logical
- *   deadline first, ties in the order the waits began). Its real
+ *   deadline first, ties in the order the waits began); it then goes
+ *   to the run queue's tail, so pollers cannot starve it. Its real
  *   deadline is honoured too: the thread that timed out sleeps what is
  *   left of it in the kernel holding the token (nobody runs meanwhile,
  *   so nothing depends on how long that is). So a timeout comes at the
@@ -363,8 +364,8 @@ static struct uthread *take_urgent(struct rtvp *v)
 }
 
 /*
- * The next holder of the token: a timed waiter whose logical time is
- * up, else the head of the run queue. Every move of the token and every
+ * The next holder of the token: the head of the run queue, behind which
+ * the timed waiters whose logical time is up have just gone. Every move of the token and every
  * yield is a tick. With nobody to run, the scheduler loop (no thread on
  * the VP: rt_block and rt_exit ask too, before the caller is parked or
  * its joiner claimed) goes to nobody().
@@ -382,12 +383,19 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 	if (!t)
 		t = take_urgent(v);
 	yielder = t && cur && service(t) && !service(cur) ? cur : 0;
-	while (!t && timed && timed->deadline <= ticks)
-		t = fire();
-	if (!t)
+	if (!t) {
 		aside = 0;               /* (the urgent ones are done) */
-	if (!t)
+		/* Timed out: runnable, at the queue's tail. Taken before the
+		   queue, a few dozen threads polling on timed waits (an xsem
+		   waiter's naps: xsync.c) always had one due and the queue
+		   never ran: the thread that would post starved. */
+		while (timed && timed->deadline <= ticks) {
+			struct uthread *f = fire();
+			if (f)
+				rtq_push(&runq, f, 0);
+		}
 		t = rtq_pop(&runq);
+	}
 	if (!t && !cur && !v->vpp->current_thread && !(t = nobody()))
 		t = take_urgent(v);
 	if (t && !cur)

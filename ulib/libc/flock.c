@@ -75,8 +75,6 @@ static long parked(struct thread *self, int kfd, struct kflock *k, int cmd)
 /* Wait for a change of kfd's file's locks: on a classic VP (no upcalls)
    whose other threads can run, looking between their turns; in the
    kernel once none can. 0, 1 (look again) or an error (-EDEADLK). */
-int __pt_nlive(void) __attribute__((weak));   /* ulib/pthread/pthread.c */
-
 static long waitfor(struct thread *self, int kfd, struct kflock *k, int cmd)
 {
 	int (*other)(struct thread *) = self->ops->yield_other;
@@ -86,7 +84,7 @@ static long waitfor(struct thread *self, int kfd, struct kflock *k, int cmd)
 	   queued: only a queued wait is a link of a chain the kernel finds
 	   EDEADLK along (a cycle of single-threaded det processes hung
 	   polling: test_ofdlock det) */
-	if (self->ops->own_time && __pt_nlive && __pt_nlive() > 1) {
+	if (nap_polls(self)) {
 		for (uint64_t ns = 0; !psig_due(self) && !pcancel_pending(); poll_nap(&ns))
 			if ((st = syscall6(SYS_lock_wait, kfd, (long)k, 0, 0, 0, cmd)) != 0)
 				return st;

@@ -1,7 +1,8 @@
 /*
  * The library's polls: ask the kernel without waiting, then nap, and ask
  * again (waitpid in a program with threads, proc.c; F_SETLKW on det
- * with other threads, flock.c). Why poll rather than wait in the kernel:
+ * with other threads, flock.c; a pipe another process holds, on det
+ * with other threads, pipe.c). Why poll rather than wait in the kernel:
  * a wait there holds the caller's whole VP, and on det, which runs one
  * thread at a time, the token; no other thread of the program would run
  * meanwhile, not even the one that would cancel or signal the waiter.
@@ -22,6 +23,16 @@ static inline void poll_nap(uint64_t *ns)
 {
 	*ns = !*ns ? 50000 : *ns < 2000000 ? *ns * 2 : *ns;
 	thread_block_until(now_ns() + *ns);
+}
+
+int __pt_nlive(void) __attribute__((weak));   /* ulib/pthread/pthread.c */
+
+/* Must the caller poll rather than wait in the kernel? On det (own
+   time) with other threads, yes: a kernel wait would hold the token. A
+   lone thread waits in the kernel (nothing else would run anyway). */
+static inline int nap_polls(struct thread *self)
+{
+	return self->ops->own_time && __pt_nlive && __pt_nlive() > 1;
 }
 
 #endif

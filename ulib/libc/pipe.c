@@ -54,6 +54,7 @@
 #include <animart/intr.h>
 #include <anima/file.h>
 #include "../pthread/pwait.h"
+#include "nap.h"
 #include <animart/fence.h>
 
 _Static_assert(PIPE_BUF == PIPE_ATOMIC, "PIPE_BUF is the kernel's atomic write");
@@ -191,6 +192,18 @@ static long kwait(int kfd, size_t want, long ns)
 static void vpwait(struct thread *self, int kfd, size_t want)
 {
 	int (*other)(struct thread *) = self->ops->yield_other;
+	/* det with other threads: a kernel wait would hold the token, and
+	   the thread that would cancel or signal this one never ran (nap.h):
+	   poll. When the other process's bytes are seen depends on it, as
+	   waitpid's and F_SETLKW's there */
+	if (nap_polls(self)) {
+		for (uint64_t ns = 0; !psig_due(self) && !pcancel_pending(); poll_nap(&ns)) {
+			long st = syscall6(SYS_pipe_wait, kfd, want, 0, 0, 0, 0);
+			if (st < 0 || (st & (PIPE_READY | PIPE_PRIVATE)))
+				return;
+		}
+		return;
+	}
 	if (other && !__atomic_load_n(&self->vpp->upcall_entry, __ATOMIC_RELAXED))
 		for (;;) {
 			if (psig_due(self) || pcancel_pending())
@@ -215,15 +228,16 @@ static long vppoll(struct thread *self, int kfd, size_t want, unsigned s, long n
 {
 	int (*other)(struct thread *) = self->ops->yield_other;
 	uint64_t end = ns ? now_ns() + (uint64_t)ns : 0;
-	if (other && !__atomic_load_n(&self->vpp->upcall_entry, __ATOMIC_RELAXED))
-		for (;;) {
+	int polls = nap_polls(self);     /* (det with other threads: as vpwait) */
+	if (polls || (other && !__atomic_load_n(&self->vpp->upcall_entry, __ATOMIC_RELAXED)))
+		for (uint64_t nap = 0;; polls ? poll_nap(&nap) : (void)0) {
 			if (psig_due(self) || pcancel_pending() || __pipe_seq() != s ||
 			    (end && now_ns() >= end))
 				return 0;
 			long st = syscall6(SYS_pipe_wait, kfd, want, 0, 0, 0, 0);
 			if (st < 0 || (st & (PIPE_READY | PIPE_PRIVATE)))
 				return st;
-			if (!other(self))
+			if (!polls && !other(self))
 				break;
 		}
 	long left = end ? (long)(end - now_ns()) : 0;

@@ -11,8 +11,9 @@
  * area hung on det=par once queues waited on the futex).
  *
  * So the thread waits here as its package's own: it puts a node on this
- * process's list of such waiters (the word's address, the thread), looks
- * at the word once more, and blocks with thread_block_until. A waker of
+ * process's list of such waiters (ulib/rt/ownwait.c: the word's address,
+ * the thread), looks at the word once more, and blocks with
+ * thread_block_until. A waker of
  * this process (fwake) unblocks the nodes on that address, in its turn,
  * as the private objects' wakers do: deterministic. Another process's
  * wake, or one made through another mapping of the same page (another
@@ -24,48 +25,12 @@
  */
 #include <errno.h>
 #include <animart/clock.h>
-#include <animart/spin.h>
+#include <animart/xwait.h>
 #include <animart/intr.h>
 #include "pwait.h"
 #include "pshared.h"
 
 #define POLL_NS 5000000ULL           /* a look for what the list cannot tell */
-
-struct lw {
-	volatile void *w;
-	struct thread *t;
-	struct lw *next;
-	int on;                      /* on the list (a waker takes it off) */
-};
-
-static struct spin lk;
-static struct lw *head;
-static volatile int nlw;             /* nodes on the list: a waker with none makes no walk */
-
-static void add(struct lw *n)
-{
-	struct thread *self = thread_self();
-	spin_lock_by(&lk, self);
-	n->next = head;
-	head = n;
-	n->on = 1;
-	__atomic_add_fetch(&nlw, 1, __ATOMIC_SEQ_CST);
-	spin_unlock_by(&lk, self);
-}
-
-static void del(struct lw *n)
-{
-	struct thread *self = thread_self();
-	spin_lock_by(&lk, self);
-	for (struct lw **pp = &head; n->on && *pp; pp = &(*pp)->next)
-		if (*pp == n) {
-			*pp = n->next;
-			n->on = 0;
-			__atomic_sub_fetch(&nlw, 1, __ATOMIC_SEQ_CST);
-			break;
-		}
-	spin_unlock_by(&lk, self);
-}
 
 /* Sleep while *w is v: 0 (look again: woken, or the poll ran out) or
    -ETIMEDOUT (the deadline, as thread_block_until takes it, passed).
@@ -75,13 +40,13 @@ int psh_own_sleep(struct thread *t, volatile void *w, uint32_t v, uint64_t deadl
 {
 	uint64_t poll = now_ns() + POLL_NS;
 	int last = deadline && dl_boot(deadline) <= poll;
-	struct lw n = { w, t, 0, 0 };
+	struct ownw n = { w, t, 0, 0 };
 	int r = 0;
-	add(&n);
+	ownw_add(&n);
 	if (__atomic_load_n((volatile uint32_t *)w, __ATOMIC_SEQ_CST) == v &&
 	    !((cancel & PW_CANCEL) && pcancel_pending()) && !psig_due(t))
 		r = thread_block_until(last ? deadline : poll);
-	del(&n);
+	ownw_del(&n);
 	/* A signal from another process interrupted the VP meanwhile (det
 	   sleeps out a wait's real time holding the token): inside this
 	   wait (async_hold) nothing took it; fetched now, given to a thread,
@@ -91,33 +56,14 @@ int psh_own_sleep(struct thread *t, volatile void *w, uint32_t v, uint64_t deadl
 	return last && r == -ETIMEDOUT ? -ETIMEDOUT : 0;
 }
 
-/* Wake at most n of this process's waiters on w (after the word
-   changed: the waiter looks at it after its node is on the list). */
+/* Wake at most n of this process's waiters on w (ownwait.c). */
 void psh_own_wake(volatile void *w, int n)
 {
-	if (!__atomic_load_n(&nlw, __ATOMIC_SEQ_CST))
-		return;
-	struct thread *self = thread_self();
-	spin_lock_by(&lk, self);
-	for (struct lw **pp = &head; *pp && n > 0;) {
-		struct lw *x = *pp;
-		if (x->w != w) {
-			pp = &x->next;
-			continue;
-		}
-		*pp = x->next;
-		x->on = 0;
-		__atomic_sub_fetch(&nlw, 1, __ATOMIC_SEQ_CST);
-		thread_unblock(x->t);    /* (under the lock: its node stays until it takes it) */
-		n--;
-	}
-	spin_unlock_by(&lk, self);
+	ownw_wake(w, n);
 }
 
 /* A fork's child: the other threads' nodes are copies (pfork.c). */
 void __psh_forked(void)
 {
-	lk.locked = 0;
-	head = 0;
-	nlw = 0;
+	ownw_forked();
 }

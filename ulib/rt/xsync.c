@@ -15,6 +15,7 @@
 #include <animart/intr.h>
 #include <animart/thread.h>
 #include <animart/clock.h>
+#include <animart/xwait.h>
 
 static uint64_t robust[MAXROBUST] __attribute__((aligned(8)));
 static volatile int robust_on;          /* 0 no, 1 being registered, 2 yes */
@@ -31,24 +32,41 @@ int xspace_id(void)
 /* A package that keeps its own time (det, det=par: thread_ops.own_time)
    never waits in the kernel: its thread asleep there keeps det's token,
    so the thread that would post never runs (an xsem waiter never woke).
-   It naps on the package's clock instead (det: 20 token moves a ms, or
-   at once when nobody else can run), as pshown.c's waits and nap.h's
-   polls do, and the caller looks again: 0, or -EAGAIN if *w is not v,
-   or -EIDRM once the word left this space (a futex wake of no one asks
-   before we read it). */
+   It waits as pshown.c's waits do: a node on this process's list
+   (ownwait.c), which this process's wakers (wake_n) unblock at once,
+   and a nap of XNAP_NS on the package's clock (det: 20 token moves a
+   ms), after which the caller looks again for another process's wake.
+   0, or -EAGAIN if *w is not v, or -EIDRM once the word left this space
+   (a futex wake of no one asks before we read it). */
 #define XNAP_NS 1000000ULL
-static long own_wait(volatile uint32_t *w, uint32_t v)
+static long own_wait(struct thread *self, volatile uint32_t *w, uint32_t v)
 {
 	if (syscall2(SYS_futex_wake, w, 0) < 0)
 		return -EIDRM;
-	if (__atomic_load_n(w, __ATOMIC_SEQ_CST) != v)
-		return -EAGAIN;
-	thread_block_until(now_ns() + XNAP_NS);
+	struct ownw n = { w, self, 0, 0 };
+	long r = -EAGAIN;
+	ownw_add(&n);
+	if (__atomic_load_n(w, __ATOMIC_SEQ_CST) == v) {
+		xw_stats.naps++;
+		thread_block_until(now_ns() + XNAP_NS);
+		r = 0;
+	}
+	ownw_del(&n);
 	/* a signal from outside interrupted the VP meanwhile: fetch it, as
 	   a kernel wait's intr_waited would */
 	if (__atomic_load_n(&thread_kern_sigs, __ATOMIC_ACQUIRE))
 		intr_cut();
-	return 0;
+	return r;
+}
+
+/* Wake up to n waiters on w: this process's own-time ones first (they
+   are known), then the kernel's. */
+void xfutex_wake(volatile uint32_t *w, int n)
+{
+	int k = ownw_wake(w, n);
+	xw_stats.ownwoke += k;
+	if (k < n)
+		syscall2(SYS_futex_wake, w, n - k);
 }
 
 /* <animart/xsync.h> (refused for MAXKOP_SPACE: yield before the caller
@@ -57,15 +75,10 @@ long xfutex_wait(volatile uint32_t *w, uint32_t v)
 {
 	struct thread *self = thread_self();
 	if (self && self->ops->own_time)
-		return own_wait(w, v);
+		return own_wait(self, w, v);
 	long r = intr_waited(syscall3(SYS_futex_wait, w, v, 0));
 	thread_wait_refused(w, v, r);
 	return r;
-}
-
-static void futex_wake(volatile uint32_t *w, int n)
-{
-	syscall2(SYS_futex_wake, w, n);
 }
 
 /* A robust-list slot naming m (0 if the list is full: then m is not
@@ -178,9 +191,9 @@ int xmutex_unlock(struct xmutex *m)
 	uint32_t old = __atomic_exchange_n(&m->word, to, __ATOMIC_RELEASE);
 	robust_free(slot);
 	if (to == XM_NOTREC)
-		futex_wake(&m->word, 0x7fffffff);
+		xfutex_wake(&m->word, 0x7fffffff);
 	else if (old & XM_WAITERS)
-		futex_wake(&m->word, 1);
+		xfutex_wake(&m->word, 1);
 	return 0;
 }
 

@@ -246,7 +246,7 @@ static inline __attribute__((always_inline)) void wake(volatile uint32_t *w, str
 			wake_retry(w, r, flags);
 	}
 	if (done < n && __atomic_load_n(&q->nfutex, __ATOMIC_SEQ_CST))
-		syscall2(SYS_futex_wake, w, n - done);
+		xfutex_wake(w, n - done);
 }
 
 void xwake(volatile uint32_t *w, struct xwq *q, int n)

@@ -40,7 +40,22 @@ void xwake_handoff(volatile uint32_t *w, struct xwq *q);
 /* The runtime's drain: an EV_WAKE with this token arrived (untrusted). */
 void xw_event(uint64_t token);
 
-struct xw_stats { uint64_t parked, fallback, local, remote, forged, all, retried; };
+/* A waiter of a package that keeps its own time (det, det=par), on a
+   word of a shared object (ulib/rt/ownwait.c): on this process's list
+   while it naps, so that this process's wakers unblock it at once. */
+struct thread;
+struct ownw {
+	volatile void *w;
+	struct thread *t;
+	struct ownw *next;
+	int on;                      /* on the list (a waker takes it off) */
+};
+void ownw_add(struct ownw *n);
+void ownw_del(struct ownw *n);
+int ownw_wake(volatile void *w, int n);    /* how many it woke */
+void ownw_forked(void);                    /* a fork's child: the others' nodes are copies */
+
+struct xw_stats { uint64_t parked, fallback, local, remote, forged, all, retried, naps, ownwoke; };
 extern struct xw_stats xw_stats;       /* racy counters, for tests */
 
 #endif

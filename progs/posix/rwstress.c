@@ -267,6 +267,48 @@ static long other_try(long wr)
 	return (long)r;
 }
 
+/* Writers preferred: a writer that gives up must let in the readers
+   it kept out, though a reader still holds the lock (nobody else would
+   unlock to admit them). */
+static void *wp_writer(void *a)
+{
+	(void)a;
+	struct timespec ts = ahead(CLOCK_MONOTONIC, 100000000L);
+	return (void *)(long)pthread_rwlock_clockwrlock(lp, CLOCK_MONOTONIC, &ts);
+}
+
+static void *wp_reader(void *a)
+{
+	(void)a;
+	int r = pthread_rwlock_rdlock(lp);
+	return (void *)(long)(r ? r : pthread_rwlock_unlock(lp));
+}
+
+static void writer_gives_up(void)
+{
+	pthread_rwlockattr_t a;
+	pthread_rwlockattr_init(&a);
+	pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	CHECK(pthread_rwlock_init(lp, &a) == 0);
+	CHECK(pthread_rwlock_rdlock(lp) == 0);
+	pthread_t w, r;
+	void *wr = (void *)-1L, *rr = (void *)-1L;
+	CHECK(pthread_create(&w, 0, wp_writer, 0) == 0);
+	usleep(20000);                      /* (it waits now; if not yet, the reader just gets in) */
+	CHECK(pthread_create(&r, 0, wp_reader, 0) == 0);
+	CHECK(pthread_join(w, &wr) == 0 && wr == (void *)(long)ETIMEDOUT);
+	/* A hang detector only (20 s): the reader needs no unlock of ours */
+	struct timespec bound;
+	clock_gettime(CLOCK_REALTIME, &bound);
+	bound.tv_sec += 20;
+	int j = pthread_timedjoin_np(r, &rr, &bound);
+	CHECK(j == 0 && rr == 0);
+	CHECK(pthread_rwlock_unlock(lp) == 0);
+	if (j)
+		pthread_join(r, &rr);
+	CHECK(pthread_rwlock_destroy(lp) == 0);
+}
+
 static void conf(void)
 {
 	struct timespec bad_ns = ahead(CLOCK_REALTIME, 1000000), ok_ts = ahead(CLOCK_REALTIME, 1000000);
@@ -284,6 +326,8 @@ static void conf(void)
 	CHECK(pthread_rwlock_clockwrlock(lp, -1, &ok_ts) == EINVAL);
 	CHECK(pthread_rwlock_trywrlock(lp) == 0);       /* (none of those took it) */
 	CHECK(pthread_rwlock_unlock(lp) == 0);
+	pthread_rwlock_destroy(lp);         /* (afresh: a failure above leaves no hold behind) */
+	CHECK(pthread_rwlock_init(lp, 0) == 0);
 	/* both clocks, free: 0 */
 	struct timespec m = ahead(CLOCK_MONOTONIC, 1000000);
 	CHECK(pthread_rwlock_clockrdlock(lp, CLOCK_MONOTONIC, &m) == 0);
@@ -292,6 +336,8 @@ static void conf(void)
 	CHECK(other_try(1) == EBUSY);
 	CHECK(pthread_rwlock_unlock(lp) == 0 && pthread_rwlock_unlock(lp) == 0);
 	CHECK(pthread_rwlock_unlock(lp) == EPERM);
+	pthread_rwlock_destroy(lp);
+	CHECK(pthread_rwlock_init(lp, 0) == 0);
 	/* a time long past, free: 0 (the time only matters to a wait) */
 	struct timespec past = { 0, 0 };
 	CHECK(pthread_rwlock_timedwrlock(lp, &past) == 0);
@@ -308,6 +354,7 @@ static void conf(void)
 	CHECK(pthread_rwlock_unlock(lp) == 0);
 	CHECK(pthread_rwlock_unlock(lp) == EPERM);
 	CHECK(pthread_rwlock_destroy(lp) == 0);
+	writer_gives_up();
 	printf("@result {\"name\": \"rwstress.conf\", \"checks\": %d, \"failures\": %d}\n", checks, failures);
 }
 
@@ -315,13 +362,12 @@ int main(int argc, char **argv)
 {
 	static pthread_rwlock_t priv;
 	lp = &priv;
-	int a = 1, only_conf = 0;
-	if (a < argc && !strcmp(argv[a], "conf"))
-		only_conf = 1, a++;
-	if (a < argc) nr = atoi(argv[a++]);
-	if (a < argc) nw = atoi(argv[a++]);
-	if (a < argc) iters = atoi(argv[a++]);
-	if (a < argc) nsig = atoi(argv[a++]);
+	int only_conf = 0, *num[] = { &nr, &nw, &iters, &nsig }, n = 0;
+	for (int a = 1; a < argc; a++)      /* (pkg=... and other knobs: skipped) */
+		if (!strcmp(argv[a], "conf"))
+			only_conf = 1;
+		else if (!strchr(argv[a], '=') && n < 4)
+			*num[n++] = atoi(argv[a]);
 	if (nr < 1 || nw < 1 || nr + nw > MAXT)
 		nr = 3, nw = 2;
 	conf();

@@ -214,8 +214,23 @@ static void storm(int kind, int pshared, const char *name)
 	pthread_t sg;
 	CHECK(pthread_create(&sg, 0, signaller, 0) == 0);
 	CHECK(pthread_join(sg, 0) == 0);
-	for (int i = 0; i < n; i++)
-		CHECK(pthread_join(tids[i], 0) == 0);
+	for (int i = 0; i < n; i++) {
+		/* A hang detector only (60 s of guest time once the signals
+		   are done): a hold left behind (a waiter that timed out
+		   owning the lock) keeps an untimed waiter for ever. Say so
+		   and end, rather than leave the harness a silent hang. */
+		struct timespec bound;
+		clock_gettime(CLOCK_REALTIME, &bound);
+		bound.tv_sec += 60;
+		if (pthread_timedjoin_np(tids[i], 0, &bound) != 0) {
+			CHECK(!"every worker ends");
+			printf("rwstress: %s: worker %d still waiting (rounds %ld, ok %ld, timedout %ld)\n",
+			       name, i, cnt[i].rounds, cnt[i].ok, cnt[i].timedout);
+			printf("@result {\"name\": \"rwstress\", \"checks\": %d, \"failures\": %d}\n",
+			       checks, failures);
+			exit(1);
+		}
+	}
 	long ok = 0, to = 0, busy = 0, other = 0, rounds = 0, hd = 0;
 	for (int i = 0; i < n; i++) {
 		ok += cnt[i].ok, to += cnt[i].timedout, busy += cnt[i].busy;

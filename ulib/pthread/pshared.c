@@ -13,7 +13,8 @@
  * (segment, offset) in a segment, by the one shared frame in a file
  * mapping (kernel/fkey.c), so the same key from every space: with
  * upcalls (fifo, prio) only the thread blocks, a classic VP (kthread,
- * naive) blocks whole. The words are written by every process sharing
+ * naive) blocks whole (naive's, which others share, only once none of
+ * them can run: vp_turns). The words are written by every process sharing
  * them, and nothing here follows a pointer read from them.
  *
  * A signal handler runs inside these waits on every package, and

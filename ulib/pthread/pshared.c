@@ -13,7 +13,8 @@
  * (segment, offset) in a segment, by the one shared frame in a file
  * mapping (kernel/fkey.c), so the same key from every space: with
  * upcalls (fifo, prio) only the thread blocks, a classic VP (kthread,
- * naive) blocks whole. The words are written by every process sharing
+ * naive) blocks whole (naive's, which others share, only once none of
+ * them can run: vp_turns). The words are written by every process sharing
  * them, and nothing here follows a pointer read from them.
  *
  * A signal handler runs inside these waits on every package, and
@@ -73,6 +74,27 @@ static uint64_t wprio(struct thread *t)
    A package that keeps its own time (det) would not see a thread asleep
    in the kernel as blocked: there it waits the package's way (pshown.c),
    which fwake reaches as well, and its deadline is that clock's. */
+/* A classic VP (naive): its kernel wait would block it whole, and the
+   threads queued on it with it, perhaps the very holder the wait is for
+   (rwstress's process-shared storm on naive: two untimed waits held
+   both VPs and the holder waited behind them for ever). While another
+   thread can run here, the waiter looks between their turns instead,
+   as a pipe's wait does (ulib/libc/pipe.c's vpwait): 1 once others ran
+   or the word moved (look again), -ETIMEDOUT once the deadline passed,
+   0 if none can run (then wait in the kernel). */
+static long vp_turns(struct thread *t, volatile void *w, uint32_t v, uint64_t deadline)
+{
+	int (*other)(struct thread *) = t->ops->yield_other;
+	if (!other || __atomic_load_n(&t->vpp->upcall_entry, __ATOMIC_RELAXED))
+		return 0;
+	if (deadline && now_ns() >= dl_boot(deadline))
+		return -ETIMEDOUT;
+	if (__atomic_load_n((volatile uint32_t *)w, __ATOMIC_ACQUIRE) != v || psig_due(t) ||
+	    pcancel_pending())
+		return 1;
+	return other(t);
+}
+
 static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 {
 	uint64_t rel = 0;
@@ -96,6 +118,8 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 		t->async_hold = 1;
 	if (own)
 		r = psh_own_sleep(t, w, v, deadline, cancel);
+	else if ((r = vp_turns(t, w, v, deadline)) != 0)
+		r = r < 0 ? r : 0;
 	else if (__atomic_compare_exchange_n(&t->park, &s, PARK_KWAIT, 0, __ATOMIC_SEQ_CST,
 					     __ATOMIC_ACQUIRE)) {
 		if (!((cancel & PW_CANCEL) && pcancel_pending()) && !psig_due(t))

@@ -334,10 +334,19 @@ static struct uthread *nobody(void)
 		__atomic_fetch_add(&det.nidle, 1, __ATOMIC_ACQ_REL);
 		for (;;) {
 			uint32_t seq = __atomic_load_n(&det.wake_seq, __ATOMIC_ACQUIRE);
+			/* Signals from another process: wake the threads that
+			   take them, as the runtime's idle loop does (rt_sched.c).
+			   Before, a det thread blocked alone in sem_wait never
+			   saw its SIGUSR1 (EINTR on Linux), and det called it a
+			   deadlock: the wait below, cut short by the signal,
+			   only waited again. */
+			if (thread_kern_sigs && thread_signal_dispatch)
+				thread_signal_dispatch();
 			uint64_t now = now_ns();
 			if (runq.len || urgent.len || now >= until)
 				break;
-			syscall3(SYS_futex_wait, &det.wake_seq, seq, until - now);
+			if (syscall3(SYS_futex_wait, &det.wake_seq, seq, until - now) == -EINTR)
+				thread_kern_sigs = 1;   /* (this VP, disabled, takes no interrupt for it) */
 		}
 		__atomic_fetch_sub(&det.nidle, 1, __ATOMIC_ACQ_REL);
 		if (urgent.len)
@@ -446,6 +455,8 @@ static int det_block_until(struct thread *self, uint64_t deadline)
 			continue;
 		}
 		sys_sleep((rtimed && rtimed->real < deadline ? rtimed->real : deadline) - now);
+		if (det_sig_cut(&u->t, sp))
+			return 0;        /* (another process's signal: par.h) */
 	}
 	return -ETIMEDOUT;
 }

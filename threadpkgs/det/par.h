@@ -8,4 +8,21 @@ extern int det_par;
 __attribute__((noreturn)) void par_run(void *(*f)(void *), void *a);
 struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr *at);
 
+/*
+ * A timed-out waiter of det or det=par sleeps the rest of its real
+ * deadline in the kernel, holding the token. Another process's signal
+ * cuts that sleep short, but an interrupt does not take the signal
+ * inside a wait of the POSIX layer (intr_run: async_hold), so take it
+ * here: its post to us sets our sigpend. Nonzero when sigpend is no
+ * longer sp (a handler waits for us, or ran): the wait ends early and
+ * its caller runs the handler and says EINTR, as on Linux (sleeps,
+ * sem_timedwait). Before, the sleep went on to its deadline.
+ */
+static inline int det_sig_cut(struct thread *t, int sp)
+{
+	if (thread_kern_sigs && thread_signal_dispatch)
+		thread_signal_dispatch();
+	return t->sigpend != sp;
+}
+
 #endif

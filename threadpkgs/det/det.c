@@ -454,8 +454,8 @@ static int det_block_until(struct thread *self, uint64_t deadline)
 				return 0;
 			continue;
 		}
-		sys_sleep((rtimed && rtimed->real < deadline ? rtimed->real : deadline) - now);
-		if (det_sig_cut(&u->t, sp))
+		long r = sys_sleep((rtimed && rtimed->real < deadline ? rtimed->real : deadline) - now);
+		if (det_sig_cut(&u->t, sp, r))
 			return 0;        /* (another process's signal: par.h) */
 	}
 	return -ETIMEDOUT;

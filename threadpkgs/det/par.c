@@ -629,8 +629,7 @@ static int par_block_until(struct thread *self, uint64_t deadline)
 	spin_unlock_by(&g, 0);
 	int sp = self->sigpend;
 	while (fired && (now = now_ns()) < deadline) {
-		sys_sleep(deadline - now);
-		if (det_sig_cut(self, sp)) {
+		if (det_sig_cut(self, sp, sys_sleep(deadline - now))) {
 			fired = 0;       /* (another process's signal: par.h) */
 			break;
 		}

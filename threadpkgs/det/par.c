@@ -627,13 +627,8 @@ static int par_block_until(struct thread *self, uint64_t deadline)
 	untime(me);
 	me->fired = 0;
 	spin_unlock_by(&g, 0);
-	int sp = self->sigpend;
-	while (fired && (now = now_ns()) < deadline) {
-		if (det_sig_cut(self, sp, sys_sleep(deadline - now))) {
-			fired = 0;       /* (another process's signal: par.h) */
-			break;
-		}
-	}
+	while (fired && (now = now_ns()) < deadline)
+		sys_sleep(deadline - now);
 	if (f) {
 		me->in_op = 0;
 		fence_end(me);

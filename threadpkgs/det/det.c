@@ -335,10 +335,19 @@ static struct uthread *nobody(void)
 		__atomic_fetch_add(&det.nidle, 1, __ATOMIC_ACQ_REL);
 		for (;;) {
 			uint32_t seq = __atomic_load_n(&det.wake_seq, __ATOMIC_ACQUIRE);
+			/* Signals from another process: wake the threads that
+			   take them, as the runtime's idle loop does (rt_sched.c).
+			   Before, a det thread blocked alone in sem_wait never
+			   saw its SIGUSR1 (EINTR on Linux), and det called it a
+			   deadlock: the wait below, cut short by the signal,
+			   only waited again. */
+			if (!det_par && thread_kern_sigs && thread_signal_dispatch)
+				thread_signal_dispatch();
 			uint64_t now = now_ns();
 			if (runq.len || urgent.len || now >= until)
 				break;
-			syscall3(SYS_futex_wait, &det.wake_seq, seq, until - now);
+			if (syscall3(SYS_futex_wait, &det.wake_seq, seq, until - now) == -EINTR)
+				thread_kern_sigs = 1;   /* (this VP, disabled, takes no interrupt for it) */
 		}
 		__atomic_fetch_sub(&det.nidle, 1, __ATOMIC_ACQ_REL);
 		if (urgent.len)
@@ -408,6 +417,28 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 static int real_wait(struct uthread *u, struct dthr *d, uint64_t deadline);
 
 /*
+ * A timed-out waiter sleeps the rest of its real deadline in the kernel,
+ * holding the token: r is what that sleep returned. Another process's
+ * signal cuts it short (-EINTR), but an interrupt does not take the
+ * signal inside a wait of the POSIX layer (intr_run: async_hold), so
+ * take it here: its post to us sets our sigpend. Nonzero when sigpend
+ * is no longer sp (a handler waits for us, or ran): the wait ends early
+ * and its caller runs the handler and says EINTR, as on Linux (sleeps,
+ * sem_timedwait). Before, the sleep went on to its deadline. (Only
+ * det: no other det thread runs meanwhile. det=par's waiter of the same
+ * kind was changed alike and lost turns to its own process's signals:
+ * the public suite's pthread_join 6-3 hung there; docs/posix.md.)
+ */
+static int sig_cut(struct thread *t, int sp, long r)
+{
+	if (r != -EINTR || det_par)
+		return 0;
+	if (thread_kern_sigs && thread_signal_dispatch)
+		thread_signal_dispatch();
+	return t->sigpend != sp;
+}
+
+/*
  * A timed wait. The thread parks untimed and goes on the timed list,
  * its length in ticks from now; pick() or nobody() hands it the token
  * back when that comes (fired). An unblock before that takes it off the
@@ -453,7 +484,9 @@ static int det_block_until(struct thread *self, uint64_t deadline)
 				return 0;
 			continue;
 		}
-		sys_sleep((rtimed && rtimed->real < deadline ? rtimed->real : deadline) - now);
+		long r = sys_sleep((rtimed && rtimed->real < deadline ? rtimed->real : deadline) - now);
+		if (sig_cut(&u->t, sp, r))
+			return 0;        /* (another process's signal) */
 	}
 	return -ETIMEDOUT;
 }

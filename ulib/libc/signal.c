@@ -1195,8 +1195,14 @@ int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ti
 					 (uint64_t)timeout->tv_nsec : 0;
 	int s;
 	siginfo_t si;
+	/* A handler that ran in us during a nap (thread_signal_hook: a
+	   signal from another process, or a pthread_kill, interrupted the
+	   nap) ends the wait too: before, only those run here did, and a
+	   sigtimedwait on naive, det or fifo went on to its timeout while
+	   another signal's handler ran in it hundreds of times. */
+	unsigned ran = ran_async();
 	while (cancel_point(), !(s = take_of(set, &si))) {
-		if (__sig_deliver()) {
+		if (__sig_deliver() || ran_async() != ran) {
 			errno = EINTR;
 			return -1;
 		}

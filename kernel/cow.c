@@ -102,11 +102,11 @@ uint64_t cow_pte(uint64_t pa, uint64_t fl)
  * left for the copy. While sp forks (sp->forking), a fault is retried:
  * the forking VP has made entries read-only that other CPUs may still
  * hold writable, and a copy made now could miss a write landing in the
- * old frame through one of those until the fork's shootdown.
+ * old frame through one of those until the fork's shootdown. cow_break
+ * below counts it in sp->breaking while it runs.
  */
-int cow_break(struct space *sp, uint64_t va)
+static int break_frame(struct space *sp, uint64_t va)
 {
-	va = PGROUNDDOWN(va);
 	spin_lock(&sp->lock);
 	uint64_t *pte = vm_walk(sp->pml4, va, 0);
 	uint64_t e = pte ? *pte : 0;
@@ -131,9 +131,26 @@ int cow_break(struct space *sp, uint64_t va)
 	*pte = (e & ~(PTE_ADDR | PTE_COW)) | V2P(pg) | PTE_W;
 	spin_unlock(&sp->lock);
 	futex_rekey(sp, old, V2P(pg));
+	shake();                         /* (an ended holder's put may land here: ours frees) */
 	tlb_shootdown(sp);               /* no CPU of sp reads the old frame now */
 	frame_put(old);
 	return 1;
+}
+
+int cow_break(struct space *sp, uint64_t va)
+{
+	va = PGROUNDDOWN(va);
+	/* Counted before the share check, until the old frame is let go:
+	   if the other holder ends meanwhile (an ended child), its put
+	   leaves the frame to ours, and that space leaves INFO_TREE_HELD
+	   with the frame still in use. A reader waiting on that count for
+	   every ended child's frame to be back (avail_settled) waits for us
+	   too (space_tree_held). Else a vCPU descheduled here let kopflood's
+	   audit read one page more free after the body than before it. */
+	__atomic_fetch_add(&sp->breaking, 1, __ATOMIC_SEQ_CST);
+	int r = break_frame(sp, va);
+	__atomic_fetch_sub(&sp->breaking, 1, __ATOMIC_SEQ_CST);
+	return r;
 }
 
 /* A user-mode write fault on a present page: 1 if handled (retry), 0 if

@@ -254,6 +254,8 @@ struct space {
 	uint64_t kill_addr, kill_rip;
 	struct ftable *files;        /* open files (sysfile.c), made at the first open */
 	int kill_signo;              /* the POSIX signal a kill stands for (fork.c: space_signo) */
+	volatile int breaking;       /* copy-on-write breaks between their share check and their
+	                                drop of the old frame (cow.c; counted by INFO_TREE_HELD) */
 	volatile int forking;        /* forks whose entries are read-only, its shootdown not done (cow.c) */
 	int cow;                     /* forked or a fork's child: its frames may be shared (futex wait) */
 	struct space *exec_to;       /* the image that took its place (exec.c; table_lock and lock) */

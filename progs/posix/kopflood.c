@@ -141,7 +141,10 @@ static int body(void)
    on each VP it runs on: forkmany's 69,632) and the kernel heap's kop
    slabs are made here, not counted as the body's. With a run of 2-3 s
    (tutor, prio -smp 2) the audit read avail_lost 65,536 once and -4,096
-   once in about 50 runs. A leak per child still shows in the body. */
+   once in about 50 runs (the -4,096: the parent's other VP mid-way in
+   a copy-on-write break of a page fork_warm's child had shared, which
+   INFO_TREE_HELD now counts: kernel/cow.c, test_settle's cowrace). A
+   leak per child still shows in the body. */
 static int warm(void)
 {
 	return run(1, 0) != 0;

@@ -297,7 +297,9 @@
                                the kernel started and all it forked, spawned or exec'd, at any depth):
                                its running spaces, the caller's included, and its ended ones whose
                                memory is not all back. Other boot programs beside it do not count, so
-                               a test waits on this for its own ended children (kernel/space.c) */
+                               a test waits on this for its own ended children (kernel/space.c). A
+                               copy-on-write break in flight in one of them counts one more: the
+                               frame it lets go may be an ended child's last page (kernel/cow.c) */
 #define INFO_MEM_TOTAL  9   /* usable physical memory the boot memory map gave, bytes */
 #define INFO_PARENT     10  /* the id of the space that spawned or forked this one, 0 if none (or it ended) */
 #define INFO_FILES      11  /* a bit (1 << fd) for each open file descriptor: what exec kept */

@@ -137,6 +137,11 @@ static int break_frame(struct space *sp, uint64_t va)
 	return 1;
 }
 
+/* Breaks in flight machine-wide: INFO_SPACES_HELD counts them as
+   INFO_TREE_HELD counts its tree's, so a tree's figure never exceeds the
+   machine's (avail_alone compares the two; test_treeheld checks it). */
+volatile int cow_breaking;
+
 int cow_break(struct space *sp, uint64_t va)
 {
 	va = PGROUNDDOWN(va);
@@ -148,7 +153,9 @@ int cow_break(struct space *sp, uint64_t va)
 	   too (space_tree_held). Else a vCPU descheduled here let kopflood's
 	   audit read one page more free after the body than before it. */
 	__atomic_fetch_add(&sp->breaking, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&cow_breaking, 1, __ATOMIC_SEQ_CST);
 	int r = break_frame(sp, va);
+	__atomic_fetch_sub(&cow_breaking, 1, __ATOMIC_SEQ_CST);
 	__atomic_fetch_sub(&sp->breaking, 1, __ATOMIC_SEQ_CST);
 	return r;
 }

@@ -375,6 +375,7 @@ int frame_shared(uint64_t pa);
 int frame_unhold(uint64_t pa);
 void frame_put(uint64_t pa);
 uint64_t cow_pte(uint64_t pa, uint64_t fl);
+extern volatile int cow_breaking;
 int cow_break(struct space *sp, uint64_t va);
 int cow_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 

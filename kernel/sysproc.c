@@ -182,7 +182,8 @@ long sys_getinfo(uint64_t what, uint64_t b, uint64_t c, uint64_t d, uint64_t e, 
 	case INFO_TIMER_LATE:
 		return (long)timer_late_count();
 	case INFO_SPACES_HELD:
-		return __atomic_load_n(&held_spaces, __ATOMIC_ACQUIRE);
+		return __atomic_load_n(&held_spaces, __ATOMIC_ACQUIRE) +
+		       __atomic_load_n(&cow_breaking, __ATOMIC_SEQ_CST);
 	case INFO_TREE_HELD:
 		return space_tree_held(myvp()->space);
 	case INFO_BCACHE:

@@ -7,8 +7,14 @@
  * own space counts (tree >= 1), neither is ever more than the spaces
  * the tree could hold (no wrapped or runaway count), and the tree's
  * are among all the spaces (tree <= spaces; the two are separate reads,
- * so a reading counts as broken only if it stays so over three tries:
- * a space made or taken down between two reads is no fault). Once every
+ * so a reading counts as broken only if it stays so over TRIES tries a
+ * millisecond apart: a space made or taken down, or a copy-on-write
+ * break begun or ended, between two reads is no fault. Both counts
+ * count breaks in flight, and after a fork main's breaks end as this
+ * reader's CPU takes their shootdown, between two of its system calls:
+ * a tree count one above the spaces read on either side of it came
+ * ~30 times a boot, and back-to-back tries, even 20 a yield apart,
+ * failed 1 boot in 2 at -smp 2; a millisecond apart, none in 12). Once every
  * child is collected, the tree settles to the caller alone within
  * avail_settled's 5,000 1-ms polls. Booted alone, so INFO_SPACES_HELD
  * is this tree's too then. harness/tests/test_treeheld.py.
@@ -29,6 +35,7 @@
 
 #define KIDS 4
 #define BOUND (KIDS * 4 + 2)     /* more than the tree can ever hold */
+#define TRIES 3
 
 static volatile int stop;
 static long reads, tree_max, bad;
@@ -41,6 +48,7 @@ static int reading(long *tree)
 	long t = sys_getinfo(INFO_TREE_HELD);
 	long s2 = sys_getinfo(INFO_SPACES_HELD);
 	*tree = t;
+
 	if (t < 1 || t > BOUND || s1 < 1 || s1 > BOUND || s2 < 1 || s2 > BOUND)
 		return 1;
 	return t > s1 && t > s2 ? 2 : 0;
@@ -52,8 +60,8 @@ static void *reader(void *arg)
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		long t;
 		int e = 0;
-		for (int try = 0; try < 3 && (e = reading(&t)); try++)
-			;
+		for (int try = 0; try < TRIES && (e = reading(&t)); try++)
+			sys_sleep(1000000UL);   /* (a tick apart: see TRIES) */
 		reads++;
 		if (t > tree_max)
 			tree_max = t;

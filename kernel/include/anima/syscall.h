@@ -292,7 +292,8 @@
 #define INFO_SPACES_HELD 8  /* address spaces whose memory is not all back: the running ones, and
                                ended ones whose page tables a CPU may still hold (they are freed when
                                the last CPU switches away). A test that checks every frame came back
-                               waits for this to fall to the spaces it knows are running */
+                               waits for this to fall to the spaces it knows are running. A
+                               copy-on-write break in flight counts one more (as INFO_TREE_HELD) */
 #define INFO_TREE_HELD 29   /* INFO_SPACES_HELD for the caller's boot-program tree only (the program
                                the kernel started and all it forked, spawned or exec'd, at any depth):
                                its running spaces, the caller's included, and its ended ones whose

@@ -113,7 +113,7 @@ static int await(int kfd, struct kflock *k, int cmd)
 	self->async_hold = 1;            /* (handlers run here, where SA_RESTART is known) */
 	long r = waitfor(self, kfd, k, cmd);
 	int sig = psig_due(self) ? psig_run(self) : 0;
-	pw_release(self);
+	pw_done(self);                   /* (a handler posted since that look: now too) */
 	if (r < 0 && r != -EINTR)
 		return (int)-r;
 	if (sig & SIGW_INTR)

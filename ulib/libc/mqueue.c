@@ -523,8 +523,8 @@ static int sleep_on(struct mqd *q, volatile uint32_t *word, volatile uint32_t *c
 		r = psh_word_wait(word, seq, deadline, 1 | PW_INTR);
 	if (!held) {                     /* (a handler due after the wait's last look: now) */
 		pw_release(self);
-		if (!r && psig_due(self) && (psig_run(self) & SIGW_INTR))
-			r = EINTR;
+		if (psig_due(self) && (psig_run(self) & SIGW_INTR) && !r)
+			r = EINTR;   /* (whatever r: a cancel acts after it, as on Linux) */
 	}
 	qlock(q);
 	--*count;

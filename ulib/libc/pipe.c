@@ -286,7 +286,8 @@ static int await(int kfd, size_t want, unsigned s)
 	self->async_hold = 1;
 	vpwait(self, kfd, want);         /* (cut short: what came is fetched, intr_cut) */
 	int sig = psig_due(self) ? psig_run(self) : 0;
-	pw_release(self);                /* (an asynchronous cancel held back meanwhile) */
+	pw_done(self);                   /* (an asynchronous cancel held back meanwhile; a
+					   handler posted since the look above) */
 	if (sig & SIGW_INTR)
 		return EINTR;
 	if (pcancel_pending())
@@ -341,7 +342,7 @@ int __pipe_poll_wait(int kfd, int w, unsigned s, const struct timespec *until)
 			__atomic_store_n(&nkpoll, nkpoll - 1, __ATOMIC_RELAXED);
 		}
 	spin_unlock(&kpoll_lk);
-	pw_release(self);
+	pw_done(self);                   /* (a handler posted since the look above) */
 	if (sig & SIGW_RAN)
 		return EINTR;
 	if (pcancel_pending())

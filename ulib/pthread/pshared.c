@@ -132,8 +132,11 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 	if (!held)
 		pw_release(t);
 	thread_wait_refused(w, v, r);    /* (refused for MAXKOP_SPACE: yield first) */
-	if ((cancel & PW_CANCEL) && pcancel_pending())
+	if ((cancel & PW_CANCEL) && pcancel_pending()) {
+		if (psig_due(t))         /* a handler due runs before the cancel acts, as on Linux */
+			psig_run(t);
 		return ECANCELED;
+	}
 	if (psig_due(t) && (psig_run(t) & (cancel & PW_INTR_ANY ? SIGW_RAN : SIGW_INTR)))
 		return EINTR;
 	return r == -ETIMEDOUT ? ETIMEDOUT : 0;

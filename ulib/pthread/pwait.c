@@ -27,6 +27,7 @@ int pw_wait_slow(struct waiter *w, uint64_t deadline, int cancel, volatile int *
 			/* still queued: nobody will grant it. (Its lock held:
 			   no retry here; the cancel stays pending.) */
 			w->t->async_hold = 0;
+			pw_gave_up(w->t);
 			return why;
 		}
 		/* A waker took w off the queue and is granting it (it sets
@@ -39,6 +40,22 @@ int pw_wait_slow(struct waiter *w, uint64_t deadline, int cancel, volatile int *
 	}
 	pw_done(w->t);
 	return 0;
+}
+
+/* A wait that gives up returns with its lock held, where no handler
+   may run; a signal posted since its last look (the post's interrupt
+   found async_hold set and left the flag) would then wait for some later
+   upcall or yield, past the return. Linux runs it before the call
+   returns, whatever it returns: have the caller's last punlock run it
+   (spin_yield_due's spin_act_due). A post after this look finds
+   async_hold 0 and the lock held: its interrupt defers to the same
+   punlock (spin_defer_intr). */
+void pw_gave_up(struct thread *self)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (psig_due(self))
+		__atomic_compare_exchange_n(&self->yield_due, &(int){ 0 }, YIELD_DUE_INTR, 0,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
 /* A handler that waits itself (a lock, a condition) may take the very

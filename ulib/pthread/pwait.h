@@ -136,6 +136,7 @@ static inline void punlock_grant_all(volatile int *lk, struct waiter *w, struct 
 #define PW_INTR_ANY 8            /* with PW_INTR: EINTR after an SA_RESTART handler too (select, poll) */
 extern volatile int pcancel_any;
 int pw_wait_slow(struct waiter *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q);
+void pw_gave_up(struct thread *self);   /* handlers due run at the caller's punlock */
 int __cond_wait_intr(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime, int intr);
 
 static inline void plock(volatile int *lk, struct thread *self)

@@ -167,7 +167,12 @@ static void end_area(pid_t wd)
 {
 	sh->stop = 1;
 	int st = -1;
-	CHECK(waitpid(wd, &st, 0) == wd && WIFEXITED(st));
+	pid_t r;
+	/* (a handler without SA_RESTART may cut the wait: EINTR, as on
+	   Linux; the area's sender may still be signalling the process) */
+	while ((r = waitpid(wd, &st, 0)) < 0 && errno == EINTR)
+		;
+	CHECK(r == wd && WIFEXITED(st));
 }
 
 /* sem_wait ends with EINTR after a handler: a signal from another

@@ -76,6 +76,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <animart/sys.h>
 #include <animart/clock.h>
 #include <animart/rtq.h>
@@ -557,6 +558,34 @@ static void det_interrupt(struct thread *t)
 		self->yield_due = YIELD_DUE_THREAD;
 }
 
+/*
+ * thread_ops.turn: the holder did a synchronization or signal operation
+ * that neither blocked nor yielded (sem_post, pthread_kill, raise, kill,
+ * pthread_sigmask). The token moves on there, as a yield (DTHREADS ends
+ * a thread's chunk at every synchronization): a thread that loops on
+ * them while another sleeps, or waits for the signal they make
+ * deliverable, lets it run; its timed wait times out in logical time as
+ * the yields tick. The run queue's head gets it: deterministic. Not in
+ * a spin lock (at its release), with the VP disabled, or in a service
+ * thread (its turns are not the program's).
+ */
+static void det_turn(struct thread *self)
+{
+	int was, e = errno;
+	vp_disable_save_self(&was);
+	if (!was)
+		vp_enable_self();
+	if (was || service((struct uthread *)self))
+		return;
+	if (self->crit) {
+		if (!self->yield_due)
+			self->yield_due = YIELD_DUE_THREAD;
+		return;
+	}
+	rt_yield(self);
+	errno = e;                       /* (a handler run meanwhile keeps ours) */
+}
+
 /* The token holder exits: off the live list. */
 static __attribute__((noreturn)) void det_exit(struct thread *self)
 {
@@ -598,7 +627,7 @@ static struct rtpkg det = {
 		 .block_until = det_block_until, .interrupt = det_interrupt,
 		 .yield = rt_yield, .exit = det_exit, .free = rt_free,
 		 .cputime = rt_cputime, .setprio = rt_setprio,
-		 .fork_child = det_fork_child, .own_time = 1 },
+		 .fork_child = det_fork_child, .own_time = 1, .turn = det_turn },
 	.fork_reset = fork_reset,
 	.classic = 1,
 	.enqueue = enqueue,

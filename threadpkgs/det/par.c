@@ -658,6 +658,19 @@ static void par_yield(struct thread *self)
 	fence_end(me);
 }
 
+/* thread_ops.turn (det.c's det_turn): a signal operation or a post
+   outside a fence is a turn of its own, as a fenced call's (a sem_post
+   is one already: in_op); a thread that loops on pthread_sigmask while
+   another sleeps used to run its parallel phase for good (a spin, said
+   report_spin). Alone, a turn is not needed (solo, as par_fence). */
+static void par_turn(struct thread *self)
+{
+	struct pthr *me = me_of(self);
+	if (!me || me->in_op || self->crit || solo(me))
+		return;
+	par_yield(self);
+}
+
 /* An exit is the thread's last turn: commit, queue a joiner that waits
    (the runtime tells it after this), and leave the token to move on
    once the exit is complete (check_passing). */
@@ -747,7 +760,7 @@ static struct rtpkg par = {
 		 .block_until = par_block_until, .interrupt = rt_interrupt,
 		 .yield = par_yield, .exit = par_exit, .free = par_free,
 		 .cputime = rt_cputime, .setprio = rt_setprio,
-		 .fork_child = rt_fork_child, .own_time = 1 },
+		 .fork_child = rt_fork_child, .own_time = 1, .turn = par_turn },
 	.fork_reset = par_fork_reset,
 	.vp_size = sizeof(struct dvp),
 	.classic = 1,

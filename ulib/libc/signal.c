@@ -524,7 +524,9 @@ int raise(int sig)
 {
 	if (bad(sig))
 		return -1;
-	return raise_code(sig, SI_TKILL);
+	int r = raise_code(sig, SI_TKILL);
+	thread_turn();                   /* (det: a signal ends the caller's turn) */
+	return r;
 }
 
 static int post_si(struct thread *t, const siginfo_t *si);
@@ -774,7 +776,18 @@ void __sig_fork(int phase)
 	}
 }
 
+static int kill_1(pid_t pid, int sig);
+
+/* det passes its token here (thread_turn): a thread that loops on kill
+   while another sleeps lets it run. */
 int kill(pid_t pid, int sig)
+{
+	int r = kill_1(pid, sig);
+	thread_turn();
+	return r;
+}
+
+static int kill_1(pid_t pid, int sig)
 {
 	if (pid > 0 && pid != getpid()) {        /* a descendant or the parent: the kernel's (psig.c) */
 		long r = sig < 0 || sig > NSIG ? -EINVAL : sys_kill(pid, sig);
@@ -1113,6 +1126,7 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	if (set)
 		mask_set(m);
 	__sig_deliver();
+	thread_turn();                   /* (det: a mask change may make a signal deliverable elsewhere) */
 	return 0;
 }
 

@@ -210,11 +210,15 @@ int pthread_kill(pthread_t th, int sig)
 {
 	if (sig < 0 || sig >= NSIG)
 		return EINVAL;
-	if (sig == 0)
+	if (sig == 0) {
+		thread_turn();           /* (det: the end of the caller's turn, as raise's) */
 		return 0;
+	}
 	if ((struct thread *)th == thread_self())
 		return raise(sig) == 0 ? 0 : errno;
-	return __sig_post((struct thread *)th, sig) ? EAGAIN : 0;
+	int r = __sig_post((struct thread *)th, sig) ? EAGAIN : 0;
+	thread_turn();
+	return r;
 }
 
 int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)

@@ -82,6 +82,13 @@ struct thread_ops {
 	   other threads can run, and in the kernel only once none can. 0: no
 	   other thread shares the VP (kthread, det's token holder). */
 	int (*yield_other)(struct thread *self);
+	/* Optional: self just did a synchronization or signal operation that
+	   neither blocked nor yielded (sem_post, pthread_kill, raise, kill,
+	   pthread_sigmask: thread_turn): end its turn here if the package
+	   passes a token at such points (det, det=par: DTHREADS ends a chunk
+	   at every one), so a thread that loops on them while another sleeps
+	   lets it run. 0: nothing (the cost is a load and a compare). */
+	void (*turn)(struct thread *self);
 };
 
 /* Where an interrupted thread t should resume instead of where it was
@@ -257,6 +264,13 @@ static inline void thread_yield(void)
 {
 	struct thread *self = thread_self();
 	self->ops->yield(self);
+}
+/* The end of a synchronization or signal operation (thread_ops.turn). */
+static inline void thread_turn(void)
+{
+	struct thread *self = thread_self();
+	if (__builtin_expect(self && self->ops->turn != 0, 0))
+		self->ops->turn(self);
 }
 __attribute__((noreturn)) void thread_exit(void *retval);
 void *thread_join(struct thread *t);

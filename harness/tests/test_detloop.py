@@ -1,0 +1,35 @@
+"""A worker that loops on calls that neither block nor yield while main
+sleeps lets main run on det (progs/posix/detloop.c): sem_post,
+pthread_kill of itself (a handler, and signal 0), raise, kill of its
+own process, pthread_sigmask; main then stops it through an atomic
+flag. det's token moved only where a thread blocked, yielded or
+exited, so the worker kept it for good and main's sleep never ended
+(the Open POSIX suite's pthread_kill 8-1 and pthread_sigmask 18-1 hung
+on det; det=par called 18-1 a spin). Each of these calls now ends the
+caller's turn (thread_ops.turn, threadpkgs/det/det.c and par.c), as
+every synchronization does in DTHREADS. On serial det each call is one
+token move of logical time, so main's 100 ms sleep (20 moves a ms)
+ends after exactly 2000 calls of every kind, every run, at any -smp
+(under --icount: the sleep's length in whole ms is read from the clock
+once, and a loaded host could round 100 ms down to 99).
+The other packages pass as before (their turn op is 0)."""
+import pytest
+from helpers import PACKAGES, result, done
+
+CASES = [(p, "") for p in PACKAGES if p != "det"] + [("det", ""), ("det", ",det=par")]
+IDS = [p + x.replace(",det=", "=") for p, x in CASES]
+KINDS = ["post", "tkill", "tkill0", "raise", "kill", "mask"]
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg,extra", CASES, ids=IDS)
+def test_loop_on_sync_calls_lets_sleeper_run(boot, pkg, extra, smp):
+    r = boot(f"run=detloop,pkg={pkg}{extra}", smp=smp, icount=True, timeout=120)
+    res = result(r, "detloop")
+    assert res["failures"] == 0 and res["rounds"] == len(KINDS), r.tail()
+    loops = dict(kv.split(":") for kv in res["loops"].split(","))
+    assert list(loops) == KINDS, res
+    assert all(int(n) > 0 for n in loops.values()), res
+    if pkg == "det" and not extra:      # logical time: the same count every run
+        assert all(int(n) == 2000 for n in loops.values()), res
+    done(r, 0)

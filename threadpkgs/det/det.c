@@ -85,6 +85,7 @@
 
 #define DEADLOCK_NS   2000000000UL          /* outside wake-ups waited for */
 #define TICKS_PER_MS  20                    /* a timed wait's ms, in token moves */
+#define TURN_SLICE    TICKS_PER_MS          /* turns the holder keeps the token for (det_turn) */
 
 static struct rtq runq;              /* who gets the token next, in order */
 static struct rtq urgent;            /* before runq: a handler or cancel waits for them */
@@ -561,21 +562,44 @@ static void det_interrupt(struct thread *t)
 /*
  * thread_ops.turn: the holder did a synchronization or signal operation
  * that neither blocked nor yielded (sem_post, pthread_kill, raise, kill,
- * pthread_sigmask). The token moves on there, as a yield (DTHREADS ends
- * a thread's chunk at every synchronization): a thread that loops on
- * them while another sleeps, or waits for the signal they make
- * deliverable, lets it run; its timed wait times out in logical time as
- * the yields tick. The run queue's head gets it: deterministic. Not in
- * a spin lock (at its release), with the VP disabled, or in a service
- * thread (its turns are not the program's).
+ * pthread_sigmask). It is a tick of logical time, as a yield that finds
+ * nobody: a thread that loops on them while another sleeps lets that
+ * sleep time out (the waiter then gets the token, deterministically).
+ * The token itself moves on only when something waits for it (a timed
+ * wait due, an urgent thread, a due timer) or once the holder has taken
+ * TURN_SLICE turns in a row without it moving: a logical time slice, so
+ * a loop on these calls lets the run queue's threads run too. Not at
+ * every turn: a turn that handed the token to a thread that only
+ * computes lost it for good (no time slices: only a timer or a signal
+ * takes it back), so a program whose thread made one such call on its
+ * way (sigcomp's pure: W's pthread_sigmask before the kill main waited
+ * for) hung where a plain program, or Linux, goes on. Not in a spin
+ * lock (at its release), with the VP disabled, or in a service thread
+ * (its turns are not the program's).
  */
 static void det_turn(struct thread *self)
 {
+	static uint64_t moves_seen;      /* st.moves at the last turn */
+	static unsigned turns;           /* turns since the token last moved */
 	int was, e = errno;
 	vp_disable_save_self(&was);
-	if (!was)
-		vp_enable_self();
-	if (was || service((struct uthread *)self))
+	if (was || service((struct uthread *)self)) {
+		if (!was)
+			vp_enable_self();
+		return;
+	}
+	if (st.moves != moves_seen)
+		turns = 0;
+	int pass = ++turns >= TURN_SLICE || urgent.len || real_due() ||
+		   (timed && timed->deadline <= ticks + 1);
+	if (!pass) {
+		ticks++;                 /* (as pick() counts a yield) */
+		st.yields++;
+	} else
+		turns = 0;
+	moves_seen = st.moves;
+	vp_enable_self();
+	if (!pass)
 		return;
 	if (self->crit) {
 		if (!self->yield_due)

@@ -80,6 +80,7 @@
 #include <animart/sys.h>
 #include <animart/clock.h>
 #include <animart/rtq.h>
+#include <animart/fence.h>
 #include "par.h"
 #include "deadlock.h"
 
@@ -610,6 +611,37 @@ static void det_turn(struct thread *self)
 	errno = e;                       /* (a handler run meanwhile keeps ours) */
 }
 
+/*
+ * The fence hook (<animart/fence.h>), serial det's: it declines every
+ * call but a synchronization that does not block where uncontended
+ * (FENCED_SYNC: a mutex unlock or trylock, a condition's signal or
+ * broadcast, a rwlock's unlock or try, a barrier, sem_post), whose end
+ * is a turn. A thread that polls for another through them (lock; look;
+ * unlock) kept the token for good: a hang, where Linux finishes. With
+ * <pthread.h>'s inline mutex paths off (det_run), an uncontended lock
+ * and unlock are the library's too. in_sync: the thread inside such a
+ * call, whose inner call (FENCED_SYNC's) goes on as usual. Declined for
+ * threads of other packages and outside threads.
+ */
+static struct thread *in_sync;
+static int det_fence(int enter)
+{
+	struct thread *self = thread_self();
+	if (!self || self->ops != &det.ops)
+		return 0;
+	if (enter == FENCE_SYNC) {
+		if (in_sync == self)
+			return 0;
+		in_sync = self;
+		return 1;
+	}
+	if (enter)
+		return 0;
+	in_sync = 0;
+	det_turn(self);
+	return 0;
+}
+
 /* The token holder exits: off the live list. */
 static __attribute__((noreturn)) void det_exit(struct thread *self)
 {
@@ -682,6 +714,8 @@ static __attribute__((noreturn)) void det_run(int n, void *(*f)(void *), void *a
 		par_run(f, a);       /* det=par: par.c */
 	atexit(det_report);
 	t_start = now_ns();
+	__fence_hook = det_fence;
+	__fence_mx_free = __fence_mx_held = -1;   /* (as par_run: the library's locks) */
 	rt_run(&det, 1, f, a);
 }
 

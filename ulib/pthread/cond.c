@@ -160,7 +160,7 @@ int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t cloc
 
 int pthread_cond_signal(pthread_cond_t *c)
 {
-	FENCED(pthread_cond_signal(c));
+	FENCED_SYNC(pthread_cond_signal(c));
 	struct thread *self = thread_self();
 	plock(&c->__lk, self);
 	struct waiter *w = pq_pop(&c->__q);
@@ -180,7 +180,7 @@ int pthread_cond_signal(pthread_cond_t *c)
 
 int pthread_cond_broadcast(pthread_cond_t *c)
 {
-	FENCED(pthread_cond_broadcast(c));
+	FENCED_SYNC(pthread_cond_broadcast(c));
 	if (c->__pshared)
 		psh_cond_wake(c, 1);     /* (and any waiters here: signal's comment) */
 	if (!__atomic_load_n(&c->__q.__head, __ATOMIC_ACQUIRE))

@@ -321,7 +321,7 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 
 int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-	FENCED(pthread_mutex_trylock(m));
+	FENCED_SYNC(pthread_mutex_trylock(m));
 	return lock(m, 0, 1, 0);
 }
 
@@ -408,7 +408,7 @@ static void release(pthread_mutex_t *m, struct thread *self, int base)
 
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
-	FENCED(pthread_mutex_unlock(m));
+	FENCED_SYNC(pthread_mutex_unlock(m));
 	int expect = 1;
 	if (__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
 					__ATOMIC_RELAXED))

@@ -134,7 +134,7 @@ int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 
 int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 {
-	FENCED(pthread_rwlock_tryrdlock(l));
+	FENCED_SYNC(pthread_rwlock_tryrdlock(l));
 	return take(l, 0, 1, 0);
 }
 
@@ -176,7 +176,7 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 
 int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 {
-	FENCED(pthread_rwlock_trywrlock(l));
+	FENCED_SYNC(pthread_rwlock_trywrlock(l));
 	return take(l, 1, 1, 0);
 }
 
@@ -194,7 +194,7 @@ int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clock, const struc
 
 int pthread_rwlock_unlock(pthread_rwlock_t *l)
 {
-	FENCED(pthread_rwlock_unlock(l));
+	FENCED_SYNC(pthread_rwlock_unlock(l));
 	if (l->__pshared)
 		return psh_rwlock_unlock(l);
 	struct thread *self = thread_self();

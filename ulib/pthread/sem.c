@@ -88,8 +88,11 @@ int sem_timedwait(sem_t *s, const struct timespec *abstime)
 	return sem_clockwait(s, CLOCK_REALTIME, abstime);
 }
 
-static int sem_post_1(sem_t *s)
+/* A post is a turn on det (FENCED_SYNC: det_fence), so a thread that
+   loops posting while another sleeps lets it run. */
+int sem_post(sem_t *s)
 {
+	FENCED_SYNC(sem_post(s));
 	if (s->__pshared) {
 		int r = psh_sem_post(s);
 		return r ? fail(r) : 0;
@@ -105,17 +108,6 @@ static int sem_post_1(sem_t *s)
 		s->__count++;
 	punlock_grant(&s->__lk, w, self);
 	return 0;
-}
-
-/* A post ends the caller's turn on det (thread_turn: DTHREADS's chunk
-   ends at every synchronization), so a thread that loops posting while
-   another sleeps lets it run. Other packages: a load and a compare. */
-int sem_post(sem_t *s)
-{
-	FENCED(sem_post(s));
-	int r = sem_post_1(s);
-	thread_turn();
-	return r;
 }
 
 int sem_getvalue(sem_t *s, int *value)

@@ -1,5 +1,6 @@
 /* The fence hook (<animart/fence.h>): 0 unless a package that isolates
-   its threads (det=par) installs one; and the inline mutex paths' free
+   its threads (det=par) or passes a token at synchronizations (det)
+   installs one; and the inline mutex paths' free
    and held values, which det=par makes -1 so that those paths fail. */
 #include <animart/fence.h>
 
@@ -11,6 +12,12 @@ int __fence_enter(void)
 {
 	int (*h)(int) = __fence_hook;
 	return h ? h(1) : 0;
+}
+
+int __fence_sync(void)
+{
+	int (*h)(int) = __fence_hook;
+	return h ? h(FENCE_SYNC) : 0;
 }
 
 void __fence_exit(void)

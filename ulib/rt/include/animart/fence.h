@@ -20,6 +20,7 @@
 
 extern int (*__fence_hook)(int enter);
 int __fence_enter(void);             /* __fence_hook(1), out of line */
+int __fence_sync(void);              /* __fence_hook(FENCE_SYNC) */
 void __fence_exit(void);             /* __fence_hook(0) */
 
 /* <pthread.h>'s inline mutex paths compare-and-swap from these (0 and 1)
@@ -45,6 +46,22 @@ extern const struct fence_heap *__fence_heap;
 /* (Only a compare on the fast path: the hook is called out of line.) */
 #define FENCED(call) do {                                                      \
 	if (__builtin_expect(__fence_hook != 0, 0) && __fence_enter()) {       \
+		__typeof__(call) fenced_r_ = (call);                           \
+		__fence_exit();                                                \
+		return fenced_r_;                                              \
+	}                                                                      \
+} while (0)
+
+/* FENCED for a synchronization that never blocks the caller where it is
+   uncontended (a mutex unlock or trylock, a condition's signal or
+   broadcast, a rwlock's unlock or try, a barrier, sem_post): the hook
+   sees FENCE_SYNC, where det=par fences as FENCED does, and serial det,
+   whose hook declines every other call, fences these alone, its exit a
+   turn (threadpkgs/det/det.c, det_fence): a thread that polls through
+   them lets the others run. The same one load on every other package. */
+#define FENCE_SYNC 2
+#define FENCED_SYNC(call) do {                                                 \
+	if (__builtin_expect(__fence_hook != 0, 0) && __fence_sync()) {        \
 		__typeof__(call) fenced_r_ = (call);                           \
 		__fence_exit();                                                \
 		return fenced_r_;                                              \

@@ -1,0 +1,32 @@
+"""A thread that polls for a flag another sets, through synchronizations
+that do not block where uncontended, finishes on det (progs/posix/
+detpoll.c): lock, look, unlock; trylock; pthread_cond_signal or
+broadcast with nobody waiting; a rwlock's rdlock and unlock; a barrier
+of one. det's token moved only where a thread blocked, yielded or
+exited, so the setter never ran and the poll never ended (2,000,000
+polls, the program's bound, on all six kinds), where glibc on Linux
+finishes. Each of these calls is now a turn (FENCED_SYNC, det_fence in
+threadpkgs/det/det.c), and the token moves on after TURN_SLICE of them:
+the poll counts are the same every run, at any -smp. det=par fenced
+them already (every one a serial turn of its own)."""
+import pytest
+from helpers import result, done
+
+CASES = [("det", ""), ("det", ",det=par")]
+IDS = ["det", "det=par"]
+KINDS = ["mutex", "trylock", "signal", "broadcast", "rdlock", "barrier"]
+# serial det's counts (logical: the same every run and -smp)
+DET_POLLS = "mutex:20,trylock:29,signal:17,broadcast:19,rdlock:20,barrier:18"
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("pkg,extra", CASES, ids=IDS)
+def test_poll_through_uncontended_sync_ends_on_det(boot, pkg, extra, smp):
+    r = boot(f"run=detpoll,pkg={pkg}{extra}", smp=smp, icount=True, timeout=180)
+    res = result(r, "detpoll")
+    assert res["failures"] == 0 and res["rounds"] == len(KINDS), r.tail()
+    polls = dict(kv.split(":") for kv in res["polls"].split(","))
+    assert list(polls) == KINDS, res
+    if not extra:
+        assert res["polls"] == DET_POLLS, res
+    done(r, 0)

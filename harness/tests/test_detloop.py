@@ -5,9 +5,9 @@ own process, pthread_sigmask; main then stops it through an atomic
 flag. det's token moved only where a thread blocked, yielded or
 exited, so the worker kept it for good and main's sleep never ended
 (the Open POSIX suite's pthread_kill 8-1 and pthread_sigmask 18-1 hung
-on det; det=par called 18-1 a spin). Each of these calls now ends the
-caller's turn (thread_ops.turn, threadpkgs/det/det.c and par.c), as
-every synchronization does in DTHREADS. On serial det each call is one
+on det; det=par called 18-1 a spin). Each of these calls is now a turn
+(thread_ops.turn, and sem_post's fence: threadpkgs/det/det.c and
+par.c). On serial det each call is one
 tick of logical time (20 a ms; the token moves on only when a wait is
 due, or after 20 turns in a row: det_turn), so main's 100 ms sleep ends
 after exactly 1999 calls of every kind (its first tick is the token's

@@ -4,8 +4,8 @@
  * moves only at the program's synchronization) the worker kept the
  * token for good and main's sleep never ended: a hang, as in the Open
  * POSIX suite's pthread_kill 8-1 and pthread_sigmask 18-1. Now each of
- * these calls ends the caller's turn there (thread_ops.turn), as every
- * synchronization does in DTHREADS.
+ * these calls is a turn (thread_ops.turn; sem_post's fence): a tick of
+ * det's logical time, the token moving on when the sleep is due.
  *
  * The worker's loop is only the call and an atomic read of the flag (a
  * loop on the flag alone is det's documented limit, not tested here).

@@ -525,7 +525,7 @@ int raise(int sig)
 	if (bad(sig))
 		return -1;
 	int r = raise_code(sig, SI_TKILL);
-	thread_turn();                   /* (det: a signal ends the caller's turn) */
+	thread_turn();                   /* (det: a turn, a tick of its logical time) */
 	return r;
 }
 
@@ -778,7 +778,7 @@ void __sig_fork(int phase)
 
 static int kill_1(pid_t pid, int sig);
 
-/* det passes its token here (thread_turn): a thread that loops on kill
+/* det takes a turn here (thread_turn): a thread that loops on kill
    while another sleeps lets it run. */
 int kill(pid_t pid, int sig)
 {
@@ -1126,7 +1126,7 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	if (set)
 		mask_set(m);
 	__sig_deliver();
-	thread_turn();                   /* (det: a mask change may make a signal deliverable elsewhere) */
+	thread_turn();                   /* (det: a turn: a loop on masks lets a sleeper wake) */
 	return 0;
 }
 

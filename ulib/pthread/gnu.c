@@ -211,7 +211,7 @@ int pthread_kill(pthread_t th, int sig)
 	if (sig < 0 || sig >= NSIG)
 		return EINVAL;
 	if (sig == 0) {
-		thread_turn();           /* (det: the end of the caller's turn, as raise's) */
+		thread_turn();           /* (det: a turn, as raise's) */
 		return 0;
 	}
 	if ((struct thread *)th == thread_self())

@@ -82,12 +82,12 @@ struct thread_ops {
 	   other threads can run, and in the kernel only once none can. 0: no
 	   other thread shares the VP (kthread, det's token holder). */
 	int (*yield_other)(struct thread *self);
-	/* Optional: self just did a synchronization or signal operation that
-	   neither blocked nor yielded (sem_post, pthread_kill, raise, kill,
-	   pthread_sigmask: thread_turn): end its turn here if the package
-	   passes a token at such points (det, det=par: DTHREADS ends a chunk
-	   at every one), so a thread that loops on them while another sleeps
-	   lets it run. 0: nothing (the cost is a load and a compare). */
+	/* Optional: self just did a signal operation that neither blocked
+	   nor yielded (pthread_kill, raise, kill, pthread_sigmask:
+	   thread_turn): a turn, if the package passes a token at such points
+	   (det, det=par), so a thread that loops on them while another sleeps
+	   lets it run. (Synchronizations reach det through its fence hook:
+	   FENCED_SYNC.) 0: nothing (the cost is a load and a compare). */
 	void (*turn)(struct thread *self);
 };
 

@@ -561,9 +561,10 @@ static void det_interrupt(struct thread *t)
 }
 
 /*
- * thread_ops.turn: the holder did a synchronization or signal operation
- * that neither blocked nor yielded (sem_post, pthread_kill, raise, kill,
- * pthread_sigmask). It is a tick of logical time, as a yield that finds
+ * thread_ops.turn, and the end of a FENCED_SYNC call (det_fence): the
+ * holder did a synchronization or signal operation that neither blocked
+ * nor yielded (sem_post, a mutex unlock, a condition's signal...,
+ * pthread_kill, raise, kill, pthread_sigmask). It is a tick of logical time, as a yield that finds
  * nobody: a thread that loops on them while another sleeps lets that
  * sleep time out (the waiter then gets the token, deterministically).
  * The token itself moves on only when something waits for it (a timed

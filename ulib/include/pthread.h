@@ -233,7 +233,7 @@ int __pthread_mutex_unlock_slow(pthread_mutex_t *m);
    builds without optimization, gets the library's (ulib/posix/mutex.c),
    which does the same. */
 #if defined(__OPTIMIZE__) && !defined(__PTHREAD_NO_INLINE)
-/* 0 and 1, or -1 under det=par (<animart/fence.h>): then these
+/* 0 and 1, or -1 under det and det=par (<animart/fence.h>): then these
    compare-and-swaps fail and every lock and unlock is the library's. */
 extern int __fence_mx_free, __fence_mx_held;
 extern __inline __attribute__((__gnu_inline__, __always_inline__))

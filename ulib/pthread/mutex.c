@@ -300,7 +300,7 @@ static int lock(pthread_mutex_t *m, uint64_t deadline, int try, int cancel)
 int __pthread_mutex_lock_slow(pthread_mutex_t *m)
 {
 	if (__builtin_expect(__fence_hook != 0, 0))
-		return pthread_mutex_lock(m);    /* the inline path skipped its CAS (det=par) */
+		return pthread_mutex_lock(m);    /* the inline path skipped its CAS (det, det=par) */
 	return lock(m, 0, 0, PW_ASYNC);
 }
 
@@ -359,7 +359,7 @@ static int unlock_slow(pthread_mutex_t *m);
 int __pthread_mutex_unlock_slow(pthread_mutex_t *m)
 {
 	if (__builtin_expect(__fence_hook != 0, 0))
-		return pthread_mutex_unlock(m);  /* the inline path skipped its CAS (det=par) */
+		return pthread_mutex_unlock(m);  /* the inline path skipped its CAS (det, det=par) */
 	return unlock_slow(m);
 }
 

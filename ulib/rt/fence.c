@@ -1,7 +1,7 @@
 /* The fence hook (<animart/fence.h>): 0 unless a package that isolates
    its threads (det=par) or passes a token at synchronizations (det)
    installs one; and the inline mutex paths' free
-   and held values, which det=par makes -1 so that those paths fail. */
+   and held values, which det and det=par make -1 so that those paths fail. */
 #include <animart/fence.h>
 
 int (*__fence_hook)(int enter);

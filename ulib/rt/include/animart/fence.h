@@ -12,7 +12,8 @@
  * FENCED(f(args)) at the top of such a function f calls f again inside
  * the fence and returns its value; __fence_hook(1) is 0 for a call made
  * inside an operation already (so the inner call goes on as usual), for
- * a thread of another package, and outside threads.
+ * a thread of another package, and outside threads. Serial det installs
+ * one too, which declines all but FENCED_SYNC's calls (below).
  */
 #ifndef ANIMART_FENCE_H
 #define ANIMART_FENCE_H
@@ -24,8 +25,8 @@ int __fence_sync(void);              /* __fence_hook(FENCE_SYNC) */
 void __fence_exit(void);             /* __fence_hook(0) */
 
 /* <pthread.h>'s inline mutex paths compare-and-swap from these (0 and 1)
-   where they would from constants: the same instructions, and det=par
-   sets both to -1, which no mutex holds, so every lock and unlock goes
+   where they would from constants: the same instructions, and det and det=par
+   set both to -1, which no mutex holds, so every lock and unlock goes
    to the library's, a serial operation. */
 extern int __fence_mx_free, __fence_mx_held;
 

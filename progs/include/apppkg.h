@@ -14,6 +14,8 @@
 #include <string.h>
 #include <animart/sys.h>
 #include <animart/pkg.h>
+#include <animart/seg.h>
+#include <errno.h>
 #include <animalib/result.h>
 
 extern int det_par __attribute__((weak));   /* threadpkgs/det/par.c */
@@ -66,6 +68,23 @@ static inline int app_vps(const char *arg)
 {
 	int v = atoi(arg);
 	return v > 0 ? v : (int)sys_getinfo(INFO_NCPU);
+}
+
+/* A new segment of len bytes mapped read-write, for the programs whose
+   threads share memory through one (xself, xflood, yieldpair, workq),
+   its handle in *handle (to grant a child) unless that is 0; `name` in
+   the message if there is none (status 3). */
+static inline void *app_seg(const char *name, uint64_t len, long *handle)
+{
+	long h = seg_create(len);
+	if (handle)
+		*handle = h;
+	long a = h < 0 ? h : seg_map(h, PROT_READ | PROT_WRITE);
+	if (sys_failed(a)) {
+		printf("%s: segment: %s\n", name, errname((int)a));
+		exit(3);
+	}
+	return (void *)a;
 }
 
 /* Create a thread or die (a benchmark that silently runs fewer threads

@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 #include <animalib/result.h>
 #include <check.h>
+#include <sigcatch.h>
 
 struct shared {
 	volatile int in_wait;    /* the waiter is inside the wait under test */
@@ -323,10 +324,8 @@ int main(int argc, char **argv)
 	sh = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	CHECK(sh != MAP_FAILED);
 	waiter = pthread_self();
-	struct sigaction sa = { 0 };
-	sa.sa_handler = on_sig;          /* no SA_RESTART: sem_wait ends with EINTR */
-	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
-	CHECK(sigaction(SIGALRM, &sa, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, on_sig, 0) == 0);   /* no SA_RESTART: sem_wait ends with EINTR */
+	CHECK(sig_catch(SIGALRM, on_sig, 0) == 0);
 	sigset_t none;
 	sigemptyset(&none);
 	pthread_sigmask(SIG_SETMASK, &none, 0);   /* (the library now knows this thread's mask) */

@@ -496,12 +496,5 @@ int main(int argc, char **argv)
 	if (argc == 2)
 		return mode(argv[1]);
 	snprintf(pkg, sizeof pkg, "pkg=%s", posix_pkg->name);
-	struct result R;
-	result_begin(&R, "kpipe");
-	long lost;
-	int st = fork_audit(body, &lost);
-	result_int(&R, "status", st);
-	result_int(&R, "avail_lost", lost);
-	result_end(&R);
-	return st;
+	return fork_audit_report(body);
 }

@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 #include <animalib/result.h>
 #include <check.h>
+#include <forkaudit.h>
 #include <sigcatch.h>
 
 struct shared {
@@ -70,15 +71,8 @@ static void on_sig(int s)
 static void init_objects(void)
 {
 	memset((void *)sh, 0, sizeof *sh);
-	pthread_mutexattr_t ma;
-	pthread_condattr_t ca;
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
 	CHECK(sem_init(&sh->sem, 1, 0) == 0);
-	CHECK(pthread_mutex_init(&sh->mx, &ma) == 0);
-	CHECK(pthread_cond_init(&sh->cv, &ca) == 0);
+	pshared_mutex_cond(&sh->mx, &sh->cv);
 }
 
 /* The fall-back: a child that ends the waits after `limit` ms. */

@@ -87,6 +87,31 @@ static inline void *app_seg(const char *name, uint64_t len, long *handle)
 	return (void *)a;
 }
 
+static inline int app_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Latencies lat[0..n) sorted in place (lat[n / 2] is the median). */
+static inline void app_lat_sort(uint64_t *lat, int n)
+{
+	qsort(lat, (size_t)n, sizeof *lat, app_u64_cmp);
+}
+
+/* A latency benchmark's figures of sorted lat[0..n) (barlat, wakelat):
+   median, 99th percentile, maximum, and how many took over 1 ms. */
+static inline void app_lat_result(struct result *r, const uint64_t *lat, int n)
+{
+	int over = 0;
+	for (int i = 0; i < n; i++)
+		over += lat[i] > 1000000;
+	result_uint(r, "median_ns", lat[n / 2]);
+	result_uint(r, "p99_ns", lat[n * 99 / 100]);
+	result_uint(r, "max_ns", lat[n - 1]);
+	result_int(r, "over_1ms", over);
+}
+
 /* Create a thread or die (a benchmark that silently runs fewer threads
    would report a wrong figure). */
 static inline struct thread *app_create(const struct pkg *p, void *(*fn)(void *), void *arg)

@@ -85,11 +85,12 @@ def shared_boot(request, boot, cmdline, **kw):
     return r
 
 
-def self_test(boot, prog, pkg, smp, at_least, timeout=120):
+def self_test(boot, prog, pkg, smp, at_least, timeout=120, **fields):
     """A POSIX program counting its CHECKs (progs/include/check.h) ran on
-    package pkg at -smp smp and passed (passed)."""
+    package pkg at -smp smp and passed (passed, with its `fields`:
+    checks=N where exactly N must run)."""
     r = boot(f"run={prog},pkg={pkg}", smp=smp, timeout=timeout)
-    passed(r, prog, at_least)
+    passed(r, prog, at_least, **fields)
     return r
 
 

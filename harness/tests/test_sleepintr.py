@@ -16,14 +16,11 @@ until the wait ends, so nothing depends on time but the 10 s bound.
 det=par is not run: its timed waits still run to their deadline, and a
 lone sem_wait there is a deadlock (docs/posix.md)."""
 import pytest
-from helpers import PACKAGES, done, only
+from helpers import PACKAGES, self_test
 
 
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES + ["det"])
 def test_wait_ends_with_eintr(boot, pkg, smp):
-    r = boot(f"run=sleepintr,pkg={pkg}", smp=smp, timeout=240)
-    res = only(r, "result", name="sleepintr")
-    assert res["failures"] == 0 and res["checks"] == 14, r.tail()
-    done(r)
+    self_test(boot, "sleepintr", pkg, smp, 14, timeout=240, checks=14)

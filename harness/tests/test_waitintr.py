@@ -7,13 +7,10 @@ SIGCHLD's handler for the child waited for ends no wait (the wait reports
 the child); WNOHANG answers 0 for a running child. The child waits on a
 pipe, so nothing depends on time. Also det (a special package)."""
 import pytest
-from helpers import PACKAGES, done, only
+from helpers import PACKAGES, self_test
 
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("pkg", PACKAGES + ["det"])
 def test_wait_ends_with_eintr_without_sa_restart(boot, pkg, smp):
-    r = boot(f"run=waitintr,pkg={pkg}", smp=smp, timeout=120)
-    res = only(r, "result", name="waitintr")
-    assert res["failures"] == 0 and res["checks"] == 67, r.tail()
-    done(r)
+    self_test(boot, "waitintr", pkg, smp, 67, checks=67)

@@ -40,12 +40,6 @@ static void *worker(void *arg)
 	return 0;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static void *main_fn(void *arg)
 {
 	(void)arg;
@@ -55,10 +49,7 @@ static void *main_fn(void *arg)
 	uint64_t t0 = now_ns();
 	app_fork_join(P, nthreads, worker, t);
 	uint64_t total = now_ns() - t0;
-	int over = 0;
-	for (int i = 0; i < rounds; i++)
-		over += lat[i] > 1000000;
-	qsort(lat, (size_t)rounds, sizeof *lat, cmp);
+	app_lat_sort(lat, rounds);
 	char name[48];
 	snprintf(name, sizeof name, "barlat.%s", P->name);
 	struct result r;
@@ -68,10 +59,7 @@ static void *main_fn(void *arg)
 	result_int(&r, "vps", nvps);
 	result_int(&r, "rounds", rounds);
 	result_int(&r, "work", work);
-	result_uint(&r, "median_ns", lat[rounds / 2]);
-	result_uint(&r, "p99_ns", lat[rounds * 99 / 100]);
-	result_uint(&r, "max_ns", lat[rounds - 1]);
-	result_int(&r, "over_1ms", over);
+	app_lat_result(&r, lat, rounds);
 	result_double(&r, "seconds", total / 1e9);
 	result_end(&r);
 	return 0;

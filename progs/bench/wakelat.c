@@ -48,12 +48,6 @@ static void *spinner(void *arg)
 	return arg;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static void *main_fn(void *arg)
 {
 	(void)arg;
@@ -74,10 +68,7 @@ static void *main_fn(void *arg)
 	stop = 1;
 	for (int i = 0; i < nspin; i++)
 		thread_join(sp[i]);
-	int over = 0;
-	for (int i = 0; i < rounds; i++)
-		over += lat[i] > 1000000;
-	qsort(lat, (size_t)rounds, sizeof *lat, cmp);
+	app_lat_sort(lat, rounds);
 	char name[48];
 	snprintf(name, sizeof name, "wakelat.%s", P->name);
 	struct result r;
@@ -88,10 +79,7 @@ static void *main_fn(void *arg)
 	result_int(&r, "rounds", rounds);
 	result_int(&r, "vps", nvps);
 	result_int(&r, "spinners", nspin);
-	result_uint(&r, "median_ns", lat[rounds / 2]);
-	result_uint(&r, "p99_ns", lat[rounds * 99 / 100]);
-	result_uint(&r, "max_ns", lat[rounds - 1]);
-	result_int(&r, "over_1ms", over);
+	app_lat_result(&r, lat, rounds);
 	result_double(&r, "seconds", total / 1e9);
 	result_uint(&r, "idlespin_ns", rt_idlespin_ns);
 	result_uint(&r, "vp_idles", rt_idle_calls);

@@ -64,12 +64,6 @@ static void spin(unsigned *n)
 		__asm__ volatile("pause");
 }
 
-static int cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static void *main_fn(void *arg)
 {
 	(void)arg;
@@ -94,7 +88,7 @@ static void *main_fn(void *arg)
 		same += sleeper_cpu == me;
 	}
 	thread_join(t);
-	qsort(lat, (size_t)rounds, sizeof *lat, cmp);
+	app_lat_sort(lat, rounds);
 	struct result r;
 	result_begin(&r, "wake.cross_cpu_ns");
 	result_str(&r, "unit", "ns");

@@ -184,16 +184,11 @@ int main(int argc, char **argv)
 	}
 	P = app_pkg(a);
 	app_pkg(b);
-	long h = seg_create(sizeof(struct shared));
-	long m = h < 0 ? h : seg_map(h, PROT_READ | PROT_WRITE);
-	if (sys_failed(m)) {
-		printf("workq: segment: %ld\n", m);
-		return 3;
-	}
-	S = (struct shared *)m;
+	long h;
+	S = app_seg("workq", sizeof *S, &h);
 	S->njobs = argc > 3 ? atoi(argv[3]) : 8;
 	printf("workq: space %d (%s) shares a work queue at %#lx with a new space (%s)\n",
-	       xspace_id(), a, m, b);
+	       xspace_id(), a, (long)S, b);
 	const char *cargv[] = { "workq", b, a, "worker" };
 	long child = sys_spawn_caps("workq", 4, cargv, &h, 1);
 	if (child < 0) {

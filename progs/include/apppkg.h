@@ -14,6 +14,8 @@
 #include <string.h>
 #include <animart/sys.h>
 #include <animart/pkg.h>
+#include <animart/seg.h>
+#include <errno.h>
 #include <animalib/result.h>
 
 extern int det_par __attribute__((weak));   /* threadpkgs/det/par.c */
@@ -66,6 +68,48 @@ static inline int app_vps(const char *arg)
 {
 	int v = atoi(arg);
 	return v > 0 ? v : (int)sys_getinfo(INFO_NCPU);
+}
+
+/* A new segment of len bytes mapped read-write, for the programs whose
+   threads share memory through one (xself, xflood, yieldpair, workq),
+   its handle in *handle (to grant a child) unless that is 0; `name` in
+   the message if there is none (status 3). */
+static inline void *app_seg(const char *name, uint64_t len, long *handle)
+{
+	long h = seg_create(len);
+	if (handle)
+		*handle = h;
+	long a = h < 0 ? h : seg_map(h, PROT_READ | PROT_WRITE);
+	if (sys_failed(a)) {
+		printf("%s: segment: %s\n", name, errname((int)a));
+		exit(3);
+	}
+	return (void *)a;
+}
+
+static inline int app_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Latencies lat[0..n) sorted in place (lat[n / 2] is the median). */
+static inline void app_lat_sort(uint64_t *lat, int n)
+{
+	qsort(lat, (size_t)n, sizeof *lat, app_u64_cmp);
+}
+
+/* A latency benchmark's figures of sorted lat[0..n) (barlat, wakelat):
+   median, 99th percentile, maximum, and how many took over 1 ms. */
+static inline void app_lat_result(struct result *r, const uint64_t *lat, int n)
+{
+	int over = 0;
+	for (int i = 0; i < n; i++)
+		over += lat[i] > 1000000;
+	result_uint(r, "median_ns", lat[n / 2]);
+	result_uint(r, "p99_ns", lat[n * 99 / 100]);
+	result_uint(r, "max_ns", lat[n - 1]);
+	result_int(r, "over_1ms", over);
 }
 
 /* Create a thread or die (a benchmark that silently runs fewer threads

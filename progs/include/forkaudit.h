@@ -114,26 +114,31 @@ static inline int fork_audit_report(int (*body)(void))
 	return failures;
 }
 
-/* A mutex, a condition variable, a barrier for n and a read-write lock
-   in memory other processes map, each made PTHREAD_PROCESS_SHARED
-   (checked). */
-static inline void pshared_objects(pthread_mutex_t *mx, pthread_cond_t *cv,
-				   pthread_barrier_t *bar, unsigned n, pthread_rwlock_t *rw)
+/* A mutex and a condition variable in memory other processes map, both
+   made PTHREAD_PROCESS_SHARED (checked). */
+static inline void pshared_mutex_cond(pthread_mutex_t *mx, pthread_cond_t *cv)
 {
 	pthread_mutexattr_t ma;
 	pthread_condattr_t ca;
-	pthread_barrierattr_t ba;
-	pthread_rwlockattr_t ra;
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+	CHECK(pthread_mutex_init(mx, &ma) == 0);
+	CHECK(pthread_cond_init(cv, &ca) == 0);
+}
+
+/* The same, with a barrier for n and a read-write lock. */
+static inline void pshared_objects(pthread_mutex_t *mx, pthread_cond_t *cv,
+				   pthread_barrier_t *bar, unsigned n, pthread_rwlock_t *rw)
+{
+	pthread_barrierattr_t ba;
+	pthread_rwlockattr_t ra;
 	pthread_barrierattr_init(&ba);
 	pthread_barrierattr_setpshared(&ba, PTHREAD_PROCESS_SHARED);
 	pthread_rwlockattr_init(&ra);
 	pthread_rwlockattr_setpshared(&ra, PTHREAD_PROCESS_SHARED);
-	CHECK(pthread_mutex_init(mx, &ma) == 0);
-	CHECK(pthread_cond_init(cv, &ca) == 0);
+	pshared_mutex_cond(mx, cv);
 	CHECK(pthread_barrier_init(bar, &ba, n) == 0);
 	CHECK(pthread_rwlock_init(rw, &ra) == 0);
 }

@@ -23,6 +23,7 @@
 #include <sched.h>
 #include <animalib/result.h>
 #include <check.h>
+#include <sigcatch.h>
 
 /* Counted from the moment main sends the cancel or signal, not from the
    spinner's start: a host that stalls main's CPU before it sends (a
@@ -90,10 +91,7 @@ int main(int argc, char **argv)
 	struct result R;
 	result_begin(&R, "asynccancel");
 	int n = argc > 1 ? atoi(argv[1]) : 100;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sig;
-	CHECK(sigaction(SIGUSR2, &sa, 0) == 0);
+	CHECK(sig_catch(SIGUSR2, on_sig, 0) == 0);
 	static const char *names[] = {"cancel_clock", "cancel_lock", "kill_clock", "kill_lock"};
 	long total = 0;
 	for (int k = 0; k < 4; k++) {

@@ -30,6 +30,7 @@
 
 #define CHECK_NAME "clockset"
 #include <check.h>
+#include <forkaudit.h>
 
 #define NS 1000000000LL
 #define MS 1000000LL
@@ -215,13 +216,7 @@ static void *waiter(void *a)
 
 static void waits_setup(void)
 {
-	pthread_mutexattr_t ma;
-	pthread_condattr_t ca;
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
-	CHECK(pthread_mutex_init(&pm, &ma) == 0 && pthread_cond_init(&pc, &ca) == 0);
+	pshared_mutex_cond(&pm, &pc);
 	CHECK(pthread_mutex_init(&held, 0) == 0);
 	CHECK(pthread_rwlock_init(&wlk, 0) == 0 && pthread_rwlock_init(&rlk, 0) == 0);
 	CHECK(sem_init(&ws, 0, 0) == 0 && sem_init(&ps, 1, 0) == 0 && sem_init(&jsem, 0, 0) == 0);

@@ -33,6 +33,7 @@
 
 #define CHECK_NAME "condalarm"
 #include <check.h>
+#include <sigcatch.h>
 
 #define SPIN 3                  /* the spinner computes SPIN alarm times */
 
@@ -96,9 +97,7 @@ int main(int argc, char **argv)
 			alarm_ms = atol(argv[i] + 3);
 	}
 	main_th = pthread_self();
-	struct sigaction sa = { .sa_handler = on_alrm };
-	sigemptyset(&sa.sa_mask);
-	CHECK(sigaction(SIGALRM, &sa, 0) == 0);
+	CHECK(sig_catch(SIGALRM, on_alrm, 0) == 0);
 	pthread_t w, s;
 	CHECK(pthread_create(&w, 0, waiter, 0) == 0);
 	CHECK(pthread_create(&s, 0, spinner, 0) == 0);

@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <check.h>
+#include <sigcatch.h>
 
 static long rounds = 400;
 static int noblock;               /* argv[2] "noblock": no blocker (naive, det: it would block them whole) */
@@ -206,11 +207,7 @@ static void bad_groups(void)
 
 static int target(void)
 {
-	struct sigaction sa;                 /* (restarting: the blocked calls stay blocked) */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_usr1;
-	sa.sa_flags = SA_RESTART;
-	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, on_usr1, SA_RESTART) == 0);   /* (restarting: the blocked calls stay blocked) */
 	CHECK(pipe(pipefd) == 0);
 	pthread_t th[4];
 	if (!noblock)

@@ -54,6 +54,7 @@
 #include <anima/flock.h>
 #include <check.h>
 #include <forkaudit.h>
+#include <sigcatch.h>
 
 #define N 200
 
@@ -300,8 +301,7 @@ static void eintr(void)
 	CHECK(lk(fd, F_SETLK, F_WRLCK, SEEK_SET, 0, 0) == 0);
 	pid_t c = fork();
 	if (c == 0) {
-		struct sigaction sa = { .sa_handler = ring };   /* (no SA_RESTART) */
-		sigaction(SIGALRM, &sa, 0);
+		sig_catch(SIGALRM, ring, 0);   /* (no SA_RESTART) */
 		/* every 50 ms: one that comes before the wait starts leaves the
 		   next to end it (alarm(1) was 1 s of every boot's 2) */
 		struct itimerval tick = { { 0, 50000 }, { 0, 50000 } };

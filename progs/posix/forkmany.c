@@ -21,6 +21,7 @@
 #include <avail.h>
 #include <check.h>
 #include <forkaudit.h>
+#include <sigcatch.h>
 
 #define NKID 100
 static pid_t kids[NKID];
@@ -52,10 +53,7 @@ static void on_usr1(int sig)
 
 static int body(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_usr1;
-	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, on_usr1, 0) == 0);
 	for (int i = 0; i < NKID && !refused; i++) {
 		if (i % 2)
 			spawn_one();

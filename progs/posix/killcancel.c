@@ -27,6 +27,7 @@
 #include <sched.h>
 #include <animalib/result.h>
 #include <check.h>
+#include <sigcatch.h>
 
 static volatile int ready, hit, seen;
 static sem_t sem;
@@ -108,11 +109,7 @@ int main(int argc, char **argv)
 	struct result R;
 	result_begin(&R, "killcancel");
 	int n = argc > 1 ? atoi(argv[1]) : 100;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sig;
-	sa.sa_flags = SA_RESTART;        /* (a wait it interrupts goes on) */
-	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, on_sig, SA_RESTART) == 0);   /* (a wait it interrupts goes on) */
 	CHECK(sem_init(&sem, 0, 0) == 0);
 	long total = 0;
 	static const char *names[] = {"sem", "cond", "post"};

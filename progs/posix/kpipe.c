@@ -49,6 +49,7 @@
 #include <avail.h>
 #include <check.h>
 #include <forkaudit.h>
+#include <sigcatch.h>
 
 extern const struct pkg *posix_pkg;     /* (ulib/pthread/pstart.c) */
 static char pkg[32];                     /* pkg=NAME, for the programs we exec */
@@ -260,8 +261,7 @@ static void thread(void)
    parent (on `ask`) for 2 bytes */
 static int intr_child(int fd, int ask)
 {
-	struct sigaction sa = { .sa_handler = on_usr1 };
-	sigaction(SIGUSR1, &sa, 0);
+	sig_catch(SIGUSR1, on_usr1, 0);
 	pthread_t t;
 	void *r;
 	if (start_reader(&t, fd, 20000))
@@ -496,12 +496,5 @@ int main(int argc, char **argv)
 	if (argc == 2)
 		return mode(argv[1]);
 	snprintf(pkg, sizeof pkg, "pkg=%s", posix_pkg->name);
-	struct result R;
-	result_begin(&R, "kpipe");
-	long lost;
-	int st = fork_audit(body, &lost);
-	result_int(&R, "status", st);
-	result_int(&R, "avail_lost", lost);
-	result_end(&R);
-	return st;
+	return fork_audit_report(body);
 }

@@ -27,6 +27,7 @@
 
 #define CHECK_NAME "manysleep"
 #include <check.h>
+#include <sigcatch.h>
 
 #define NS 1000000000LL
 #define MS 1000000LL
@@ -143,10 +144,7 @@ int main(int argc, char **argv)
 	pthread_cond_init(&cvm, &ca);
 	sem_init(&sem, 0, 0);
 	sem_init(&ssem, 0, 0);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_usr1;
-	sigaction(SIGUSR1, &sa, 0);
+	sig_catch(SIGUSR1, on_usr1, 0);
 	pthread_attr_t a;
 	pthread_attr_init(&a);
 	pthread_attr_setstacksize(&a, 32 * 1024);

@@ -182,12 +182,5 @@ static int body(void)
 
 int main(void)
 {
-	struct result R;
-	result_begin(&R, "pipeattack");
-	long lost;
-	int st = fork_audit(body, &lost);
-	result_int(&R, "status", st);
-	result_int(&R, "avail_lost", lost);
-	result_end(&R);
-	return st;
+	return fork_audit_report(body);
 }

@@ -31,6 +31,7 @@
 
 #define CHECK_NAME "pipes"
 #include <check.h>
+#include <sigcatch.h>
 
 static long long mono_ms(void)
 {
@@ -355,8 +356,7 @@ static void *intr_waiter(void *arg)
    sa_flags. The call's result and errno. */
 static long interrupted(int fd, int op, int flags, int *err)
 {
-	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = flags };
-	sigaction(SIGUSR1, &sa, 0);
+	sig_catch(SIGUSR1, on_usr1, flags);
 	intr_fd = fd, intr_op = op, in_read = 0, intr_errno = 0;
 	pthread_t t;
 	void *res = (void *)-9L;

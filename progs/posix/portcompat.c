@@ -103,6 +103,7 @@
 #define CHECK_NAME "portcompat"
 #include <check.h>
 #include <rtstart.h>
+#include <sigcatch.h>
 
 /* --- headers: a task queue of STAILQ entries fed to four workers, then
    every list kind's insert, walk and remove against an array. */
@@ -870,10 +871,7 @@ static void *kp_send(void *arg)
 
 static void test_killproc(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = kp_handler;
-	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, kp_handler, 0) == 0);
 	sigset_t s, old;
 	sigemptyset(&s);
 	sigaddset(&s, SIGUSR1);
@@ -930,10 +928,7 @@ static int sc_wait(void)
 
 static void sc_catch(int sig, int block_in_caller)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = sc_handler;
-	sigaction(sig, &sa, 0);
+	sig_catch(sig, sc_handler, 0);
 	sigset_t s;
 	sigemptyset(&s);
 	sigaddset(&s, sig);
@@ -1007,10 +1002,7 @@ static void test_sigcompute(void)
 {
 	sem_init(&sc_ran, 0, 0);
 	sc_runs = sc_in_target = sc_stop = 0;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = sc_handler;
-	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, sc_handler, 0) == 0);
 	CHECK(pthread_create(&sc_target, 0, sc_compute, 0) == 0);
 	sigset_t s;
 	sigemptyset(&s);

@@ -39,6 +39,8 @@
 #include <sys/wait.h>
 #include <animalib/result.h>
 #include <check.h>
+#include <forkaudit.h>
+#include <sigcatch.h>
 
 struct shared {
 	volatile int in_wait;    /* the waiter is inside the wait under test */
@@ -69,15 +71,8 @@ static void on_sig(int s)
 static void init_objects(void)
 {
 	memset((void *)sh, 0, sizeof *sh);
-	pthread_mutexattr_t ma;
-	pthread_condattr_t ca;
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
 	CHECK(sem_init(&sh->sem, 1, 0) == 0);
-	CHECK(pthread_mutex_init(&sh->mx, &ma) == 0);
-	CHECK(pthread_cond_init(&sh->cv, &ca) == 0);
+	pshared_mutex_cond(&sh->mx, &sh->cv);
 }
 
 /* The fall-back: a child that ends the waits after `limit` ms. */
@@ -323,10 +318,8 @@ int main(int argc, char **argv)
 	sh = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	CHECK(sh != MAP_FAILED);
 	waiter = pthread_self();
-	struct sigaction sa = { 0 };
-	sa.sa_handler = on_sig;          /* no SA_RESTART: sem_wait ends with EINTR */
-	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
-	CHECK(sigaction(SIGALRM, &sa, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, on_sig, 0) == 0);   /* no SA_RESTART: sem_wait ends with EINTR */
+	CHECK(sig_catch(SIGALRM, on_sig, 0) == 0);
 	sigset_t none;
 	sigemptyset(&none);
 	pthread_sigmask(SIG_SETMASK, &none, 0);   /* (the library now knows this thread's mask) */

@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 #include <animalib/result.h>
 #include <check.h>
+#include <sigcatch.h>
 
 struct shared {
 	volatile int stop;       /* the parent's wait returned: stop sending */
@@ -204,10 +205,7 @@ static void on_usr1(int s)
 
 static void handle(int flags)
 {
-	struct sigaction a = { 0 };
-	a.sa_handler = on_usr1;
-	a.sa_flags = flags;
-	CHECK(sigaction(SIGUSR1, &a, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, on_usr1, flags) == 0);
 	ran = ran_in_wait = 0;
 }
 
@@ -298,10 +296,7 @@ static void pipes_restart(void)
 	char b = 0;
 	CHECK(pipe(fd) == 0);
 	wfd = fd[1];
-	struct sigaction a = { 0 };
-	a.sa_handler = on_usr1_write;
-	a.sa_flags = SA_RESTART;
-	CHECK(sigaction(SIGUSR1, &a, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, on_usr1_write, SA_RESTART) == 0);
 	pid_t c = nagger(SIGUSR1);
 	in_wait = 1;
 	ssize_t n = read(fd[0], &b, 1);

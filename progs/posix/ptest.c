@@ -29,6 +29,7 @@
 #include <animart/clock.h>
 #include <mqueue.h>
 #include <fcntl.h>
+#include <sigcatch.h>
 
 static const char *why;
 static int why_line;
@@ -1652,8 +1653,7 @@ static void area_mqueue(void)
 	CHECK(pthread_cancel(t) == 0 && pthread_join(t, &r) == 0 && r == PTHREAD_CANCELED);
 	CHECK(mq_send(q, "abc", 3, 2) == 0 && mq_receive(q, buf, sizeof buf, 0) == 3);
 	/* a handler without SA_RESTART ends a waiting receive: EINTR */
-	struct sigaction si = { .sa_handler = on_mq_intr };
-	sigaction(SIGUSR2, &si, 0);
+	sig_catch(SIGUSR2, on_mq_intr, 0);
 	CHECK(pthread_create(&t, 0, mq_reader, (void *)2L) == 0);
 	usleep(20000);
 	CHECK(pthread_kill(t, SIGUSR2) == 0 && pthread_join(t, &r) == 0 && r == (void *)1L);
@@ -2606,11 +2606,7 @@ enum { SW_COND, SW_TIMEDCOND, SW_MUTEX, SW_TIMEDLOCK, SW_JOIN, SW_SEM, SW_TIMEDS
 
 static void sw_handler(int flags)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sw;
-	sa.sa_flags = flags;
-	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, on_sw, flags) == 0);
 }
 
 static void sw_mask(int how, int sig)

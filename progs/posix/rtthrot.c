@@ -30,6 +30,7 @@
 #define CHECK_NAME "rtthrot"
 #include <check.h>
 #include <rtstart.h>
+#include <sigcatch.h>
 
 extern const struct pkg *posix_pkg;     /* (ulib/pthread/pstart.c) */
 
@@ -115,10 +116,7 @@ int main(int argc, char **argv)
 	int strict = 0;
 	for (int i = 1; i < argc; i++)
 		strict |= !strcmp(argv[i], "strict"), raise_ |= !strcmp(argv[i], "raise");
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_alarm;
-	CHECK(sigaction(SIGALRM, &sa, 0) == 0);
+	CHECK(sig_catch(SIGALRM, on_alarm, 0) == 0);
 	sigset_t al, old;
 	sigemptyset(&al);
 	sigaddset(&al, SIGALRM);

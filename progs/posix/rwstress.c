@@ -36,6 +36,7 @@
 
 #define CHECK_NAME "rwstress"
 #include <check.h>
+#include <sigcatch.h>
 
 #define MAXT 16
 
@@ -387,10 +388,7 @@ int main(int argc, char **argv)
 		nr = 3, nw = 2;
 	conf();
 	if (!only_conf) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = handler;
-		CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+		CHECK(sig_catch(SIGUSR1, handler, 0) == 0);
 		storm(PTHREAD_RWLOCK_PREFER_READER_NP, PTHREAD_PROCESS_PRIVATE, "reader");
 		storm(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP, PTHREAD_PROCESS_PRIVATE, "writer");
 		lp = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

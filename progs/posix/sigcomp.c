@@ -54,6 +54,7 @@
 #include <animalib/result.h>
 #include <animart/clock.h>
 #include <check.h>
+#include <sigcatch.h>
 
 /* The bound every case states: the handler (or the cancel) acts within
    BOUND_MS of guest time of the moment it was due. Its delivery is due at
@@ -83,10 +84,7 @@ static void on_sig(int sig)
 
 static void catch(int sig, void (*fn)(int))
 {
-	struct sigaction a;
-	memset(&a, 0, sizeof a);
-	a.sa_handler = fn;
-	CHECK(sigaction(sig, &a, 0) == 0);
+	CHECK(sig_catch(sig, fn, 0) == 0);
 }
 
 /* One ITIMER_REAL shot ms from now (alarm's timer, finer than seconds). */

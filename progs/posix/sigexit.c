@@ -26,6 +26,7 @@
 
 #define CHECK_NAME "sigexit"
 #include <check.h>
+#include <sigcatch.h>
 
 #define ROUNDS 500
 
@@ -50,9 +51,7 @@ int main(void)
 	sigset_t usr1;
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
-	struct sigaction sa = { .sa_handler = on_usr1 };
-	sigemptyset(&sa.sa_mask);
-	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, on_usr1, 0) == 0);
 	main_th = pthread_self();
 
 	int exact = 0, r;

@@ -36,6 +36,7 @@
 #include <animart/spin.h>
 #include <animalib/result.h>
 #include <check.h>
+#include <sigcatch.h>
 
 struct shared {
 	volatile int go;         /* the parent holds its spin lock: send */
@@ -96,9 +97,7 @@ static int early;
 
 static void one(const char *which)
 {
-	struct sigaction a = { 0 };
-	a.sa_handler = on_usr1;
-	CHECK(sigaction(SIGUSR1, &a, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, on_usr1, 0) == 0);
 	int fd[2] = { -1, -1 };
 	sem_t s;
 	CHECK(sem_init(&s, 0, 0) == 0);

@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <animalib/result.h>
 #include <check.h>
+#include <sigcatch.h>
 
 #define WAIT_S 10
 #define NKIND 7
@@ -88,9 +89,7 @@ static void one(int k)
 	shm[0] = shm[1] = shm[2] = 0;
 	pid_t c = fork();
 	if (c == 0) {
-		struct sigaction sa = { .sa_handler = on_usr1 };
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGUSR1, &sa, NULL);
+		sig_catch(SIGUSR1, on_usr1, 0);
 		shm[1] = 1;
 		int ok = wait_kind(k);
 		shm[2] = 1;

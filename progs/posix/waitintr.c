@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include <animalib/result.h>
 #include <check.h>
+#include <sigcatch.h>
 
 static volatile long *shm;       /* [0] handler runs, [1] waiting, [2] wait over */
 static int maxruns;
@@ -107,9 +108,7 @@ static int reap(pid_t c)
 
 static void one(int kind, int restart)
 {
-	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = restart ? SA_RESTART : 0 };
-	sigemptyset(&sa.sa_mask);
-	CHECK(sigaction(SIGUSR1, &sa, 0) == 0);
+	CHECK(sig_catch(SIGUSR1, on_usr1, restart ? SA_RESTART : 0) == 0);
 	shm[0] = shm[1] = shm[2] = 0;
 	int fd[2];
 	CHECK(pipe(fd) == 0);

@@ -66,22 +66,9 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	if (argc < 3) {
-		printf("usage: xflood PKG NT\n");
-		return 2;
-	}
-	P = app_pkg(argv[1]);
+	P = app_args(argc, argv, 3, "xflood PKG NT");
 	NT = atol(argv[2]);
-	long h = seg_create(sizeof(struct shared));
-	if (h < 0) {
-		printf("xflood: seg_create: %s\n", errname((int)h));
-		return 3;
-	}
-	S = (struct shared *)seg_map(h, PROT_READ | PROT_WRITE);
-	if (sys_failed((long)S)) {
-		printf("xflood: seg_map: %s\n", errname((int)(long)S));
-		return 4;
-	}
+	S = app_seg("xflood", sizeof *S, 0);
 	xsem_init(&S->sem, 0);
 	P->run(2, main_fn, 0);
 }

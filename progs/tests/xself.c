@@ -78,21 +78,8 @@ static void *main_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		printf("usage: xself PKG\n");
-		return 2;
-	}
-	P = app_pkg(argv[1]);
-	long h = seg_create(sizeof(struct shared));
-	if (h < 0) {
-		printf("xself: seg_create: %s\n", errname((int)h));
-		return 3;
-	}
-	S = (struct shared *)seg_map(h, PROT_READ | PROT_WRITE);
-	if (sys_failed((long)S)) {
-		printf("xself: seg_map: %s\n", errname((int)(long)S));
-		return 4;
-	}
+	P = app_args(argc, argv, 2, "xself PKG");
+	S = app_seg("xself", sizeof *S, 0);
 	xsem_init(&S->sem, 0);
 	P->run(2, main_fn, 0);
 }

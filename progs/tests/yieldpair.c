@@ -60,13 +60,8 @@ int main(int argc, char **argv)
 		S->sid[1] = xspace_id();
 		P->run(1, side, (void *)1L);
 	}
-	long h = seg_create(sizeof(struct shared));
-	long a = h < 0 ? h : seg_map(h, PROT_READ | PROT_WRITE);
-	if (sys_failed(a)) {
-		printf("yieldpair: segment: %s\n", errname((int)a));
-		return 3;
-	}
-	S = (struct shared *)a;
+	long h;
+	S = app_seg("yieldpair", sizeof *S, &h);
 	memset(S, 0, sizeof *S);
 	S->sid[0] = xspace_id();
 	const char *cargv[] = { "yieldpair", P->name, argv[2], "child" };

@@ -156,8 +156,6 @@ int sigqueue(pid_t pid, int sig, union sigval value);
 
 /* An alternate stack for the caller's handlers installed with
    SA_ONSTACK: they run there (ulib/signal.c). A new thread has none. */
-#ifndef ULIB_STACK_T
-#define ULIB_STACK_T
 typedef struct {
 	void *ss_sp;
 	int ss_flags;
@@ -165,7 +163,6 @@ typedef struct {
 } stack_t;
 #define SS_ONSTACK 1
 #define SS_DISABLE 2
-#endif
 #define MINSIGSTKSZ 2048
 #define SIGSTKSZ    8192
 int sigaltstack(const stack_t *ss, stack_t *old);

@@ -13,8 +13,7 @@
 #include <anima/file.h>
 #include "path.h"
 
-void __kstat_to_stat(const struct kstat *k, struct stat *st);
-int __stat_devnull(const char *abs, struct stat *st);   /* nofile.c */
+int __stat_call(const char *path, struct stat *st, long sysno);   /* nofile.c */
 
 static int fail(long r)
 {
@@ -24,17 +23,7 @@ static int fail(long r)
 
 int lstat(const char *path, struct stat *st)
 {
-	struct kstat k;
-	char abs[PATH_MAX];
-	if (abs_path(path, abs) < 0)
-		return -1;
-	if (__stat_devnull(abs, st))
-		return 0;
-	long r = syscall2(SYS_file_lstat, abs, &k);
-	if (r < 0)
-		return fail(r);
-	__kstat_to_stat(&k, st);
-	return 0;
+	return __stat_call(path, st, SYS_file_lstat);
 }
 
 ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t n)

@@ -86,8 +86,7 @@ int access(const char *path, int mode)
 
 /* /dev/null, which is no file on the disk: a character device (Linux's
    1,3), as fstat of its descriptor says (fd.c). stat and lstat. */
-int __stat_devnull(const char *abs, struct stat *st);
-int __stat_devnull(const char *abs, struct stat *st)
+static int stat_devnull(const char *abs, struct stat *st)
 {
 	if (strcmp(abs, "/dev/null"))
 		return 0;
@@ -99,22 +98,30 @@ int __stat_devnull(const char *abs, struct stat *st)
 	return 1;
 }
 
-int stat(const char *path, struct stat *st)
+/* stat, and lstat (link.c): the kernel's call `sysno` on path made
+   absolute, /dev/null answered here. */
+int __stat_call(const char *path, struct stat *st, long sysno);
+int __stat_call(const char *path, struct stat *st, long sysno)
 {
-	FENCED(stat(path, st));
 	struct kstat k;
 	char abs[PATH_MAX];
 	if (abs_path(path, abs) < 0)
 		return -1;
-	if (__stat_devnull(abs, st))
+	if (stat_devnull(abs, st))
 		return 0;
-	long r = syscall2(SYS_file_stat, abs, &k);
+	long r = syscall2(sysno, abs, &k);
 	if (r == -ENODEV)
 		return fail(ENOENT);           /* no disk: nothing exists */
 	if (r < 0)
 		return fail((int)-r);
 	__kstat_to_stat(&k, st);
 	return 0;
+}
+
+int stat(const char *path, struct stat *st)
+{
+	FENCED(stat(path, st));
+	return __stat_call(path, st, SYS_file_stat);
 }
 
 /* (lstat: link.c) */

@@ -23,17 +23,7 @@ enum {
 	REG_RIP, REG_EFL, REG_CSGSFS, REG_ERR, REG_TRAPNO, REG_OLDMASK, REG_CR2,
 };
 
-#ifndef ULIB_STACK_T
-#define ULIB_STACK_T
-typedef struct {
-	void *ss_sp;
-	int ss_flags;
-	size_t ss_size;
-} stack_t;
-#define SS_ONSTACK 1
-#define SS_DISABLE 2
-#endif
-
+/* (stack_t, a context's uc_stack: <signal.h>) */
 typedef struct {
 	gregset_t gregs;
 	void *fpregs;                    /* 0: the FPU state is not saved, */

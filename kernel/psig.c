@@ -93,8 +93,11 @@ again:
 	*moved = !live && t->exec_to;    /* the exec is through: the new image's */
 	if (*moved)
 		;
-	else if (sig == 19 || (sig >= 20 && sig <= 22 && !((p->catch | p->ign) & BIT(sig))))
+	else if (sig == 19 || (sig >= 20 && sig <= 22 && !((p->catch | p->ign) & BIT(sig)))) {
 		stop = live;                 /* SIGSTOP; the others' default action */
+		if (!live)
+			p->latestop = sig;   /* an exec's hand-over: the new image's (psig_exec) */
+	}
 	else if (sig < PSIG_MAX && (p->catch & BIT(sig))) {
 		if (sig >= PSIG_RTMIN)
 			r = psig_rt_queue(p, si);
@@ -112,13 +115,15 @@ again:
 		if (!live && !p->late)
 			p->late = sig;           /* an exec's hand-over, under way */
 	}
+	if (sig == 18 && !live && !*moved)
+		p->latestop = 18;            /* (the same: a continue after a stop wins) */
 	spin_unlock(&t->lock);
 	if (*moved)
 		return 0;
 	if (sig == 18)
 		pstop_cont(t);       /* caught or ignored too; a handler's event is queued first (pstop.c) */
-	if (stop)
-		pstop_stop(t, sig);
+	if (stop && !pstop_stop(t, sig))
+		goto again;          /* t ended before the stop was told (an exec?): look again */
 	if (end && !space_signal(t, sig))
 		goto again;          /* it was ending after all (an exec?): look again */
 	if (told && kop_held)

@@ -458,11 +458,15 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep)
 	/* old's signals, and from here every send to old, are nw's: in
 	   one step with the table's, so none finds old ended and nw not
 	   yet in its place (a kill there ended nothing: psig.c) */
-	int late = psig_exec(old, nw);   /* (sets old->exec_to) */
+	int jc, late = psig_exec(old, nw, &jc);   /* (sets old->exec_to) */
 	__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);   /* old's ending takes its own off */
 	spin_unlock(&table_lock);
 	if (late)
 		space_signal(nw, late);  /* a kill that met the exec ends the new image */
+	else if (jc == 18)
+		pstop_cont(nw);          /* a stop or continue that met it is the new image's: */
+	else if (jc)
+		pstop_stop(nw, jc);      /* (not started, so no VP of it runs: no wait) */
 	return 0;
 }
 

@@ -22,3 +22,17 @@ def test_kill_meeting_an_exec_ends_the_process(boot, pkg, smp, shake):
     res = only(r, "result", name="execkill")
     assert res["failures"] == 0 and res["lost"] == 0 and res["checks"] == 3, r.tail()
     done(r)
+
+
+@pytest.mark.parametrize("pkg,smp,shake", MODES,
+                         ids=[f"{p}-{n}{'-jitter' if j else ''}" for p, n, j in MODES])
+def test_stop_meeting_an_exec_stops_the_process(boot, pkg, smp, shake):
+    """The same rounds with SIGSTOP (`execkill stop`): waitpid(WUNTRACED)
+    reports the child stopped every time, whichever image the stop found.
+    Before (kernel/psig.c's deliver, kernel/space.c's space_exec), a stop
+    that met the exec's hand-over did nothing and the new image ran on."""
+    jitter = "jitter " if shake else ""
+    r = boot(f"{jitter}run=execkill,pkg={pkg},stop", smp=smp, timeout=240)
+    res = only(r, "result", name="execkill")
+    assert res["failures"] == 0 and res["lost"] == 0 and res["checks"] == 3, r.tail()
+    done(r)

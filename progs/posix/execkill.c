@@ -12,6 +12,13 @@
  * cancel (progs/posix/cpoint.c), which kills its child and waits for
  * it, hung. A child still there LATE_S seconds after the kill counts
  * as lost (a kill takes microseconds); it is killed again to go on.
+ *
+ * `execkill stop`: the same rounds with SIGSTOP in place of the kill,
+ * then waitpid(WUNTRACED) must say the child stopped (whichever image
+ * the stop found: Linux stops the new one). Before, a stop that met the
+ * hand-over did nothing and the new image spun on; a child not reported
+ * stopped within LATE_S (polled, WNOHANG) counts as lost. It is then
+ * killed and reaped either way.
  */
 #define CHECK_NAME "execkill"
 #include <stdio.h>
@@ -55,11 +62,26 @@ static int reaped(pid_t p)
 	return r == p && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? 1 : -1;
 }
 
+/* The child reported stopped by SIGSTOP within LATE_S: 1, else 0
+   (-1: it ended, or was reported otherwise). */
+static int stopped(pid_t p)
+{
+	int st = 0;
+	double end = now_s() + LATE_S;
+	pid_t r;
+	while ((r = waitpid(p, &st, WNOHANG | WUNTRACED)) == 0 && now_s() < end)
+		usleep(1000);
+	if (r == 0)
+		return 0;
+	return r == p && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP ? 1 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "spin"))
 		for (;;)
 			;
+	int stop = argc > 1 && !strcmp(argv[1], "stop");
 	volatile int *go = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	CHECK(go != MAP_FAILED);
 	int lost = 0, other = 0;
@@ -80,15 +102,24 @@ int main(int argc, char **argv)
 			;
 		for (volatile int d = 0; d < (i % 50) * STEP; d++)
 			;
-		kill(p, SIGKILL);
-		int r = reaped(p);
+		int r;
+		if (stop) {
+			kill(p, SIGSTOP);
+			r = stopped(p);
+			kill(p, SIGKILL);
+			if (reaped(p) != 1)
+				r = -1;
+		} else {
+			kill(p, SIGKILL);
+			r = reaped(p);
+		}
 		lost += r == 0;
 		other += r < 0;
 	}
 	CHECK(lost == 0);
 	CHECK(other == 0);
 	if (lost || other)
-		printf("execkill: %d kills lost, %d other ends, of %d\n", lost, other, ROUNDS);
+		printf("execkill: %d %s lost, %d other ends, of %d\n", lost, stop ? "stops" : "kills", other, ROUNDS);
 	struct result r;
 	result_begin(&r, "execkill");
 	result_int(&r, "checks", checks);

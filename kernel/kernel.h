@@ -516,6 +516,7 @@ void psig_fork(struct space *sp, struct space *ch);
 long psig_pending(struct space *sp, uint64_t what);
 int psig_rt_queue(struct psig *p, const struct ksiginfo *si);
 void psig_chld(struct space *par, int id, int code, int status);
+int psig_dfl_ignored(int sig);
 
 /* pstop.c */
 int pstop_stop(struct space *t, int sig);

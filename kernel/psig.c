@@ -34,7 +34,7 @@
 #define BIT(sig) (1UL << (sig))
 
 /* Signals whose default action is to do nothing. */
-static int dfl_ignored(int sig)
+int psig_dfl_ignored(int sig)
 {
 	return sig == 17 || sig == 18 || sig == 23 || sig == 28;
 }
@@ -110,7 +110,7 @@ again:
 				told = 1;
 			}
 		}
-	} else if (!(sig < PSIG_MAX && (p->ign & BIT(sig))) && !dfl_ignored(sig)) {
+	} else if (!(sig < PSIG_MAX && (p->ign & BIT(sig))) && !psig_dfl_ignored(sig)) {
 		end = live;
 		if (!live && !p->late)
 			p->late = sig;           /* an exec's hand-over, under way */
@@ -330,7 +330,7 @@ long sys_sigtake(uint64_t ubuf, uint64_t n, uint64_t c, uint64_t d, uint64_t e, 
 long sys_sigdie(uint64_t sig, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)b, (void)c, (void)d, (void)e, (void)f;
-	if (!sig || sig >= PSIG_MAX || dfl_ignored((int)sig))
+	if (!sig || sig >= PSIG_MAX || psig_dfl_ignored((int)sig))
 		return -EINVAL;
 	if (sig >= 19 && sig <= 22)
 		pstop_stop(myvp()->space, (int)sig);   /* returns once continued (or killed) */

@@ -48,7 +48,8 @@ static void keep(struct psig *n, const struct ksiginfo *k)
    Job control goes on too (Linux stops the new image): a stop that met
    old's exec call is nw's (told or not: a sender still waiting to tell
    it finds old ended and tells nw), and *jc is the last stop signal or
-   SIGCONT sent during the hand-over, for the caller to apply to nw. */
+   SIGCONT sent during the hand-over (else a stop signal pending that
+   nw does not hold), for the caller to apply to nw. */
 int psig_exec(struct space *old, struct space *nw, int *jc)
 {
 	spin_lock(&old->lock);
@@ -76,9 +77,23 @@ int psig_exec(struct space *old, struct space *nw, int *jc)
 	nw->stoptold = old->stoptold;
 	nw->stopev = old->stopev;        /* (a stop's record not yet waited for) */
 	nw->stopsig = old->stopsig;
-	*jc = o->latestop;
+	/* A pending signal nw neither holds (blocks) nor ignores gets its
+	   default action now: old's handler for it is gone, and nothing
+	   would ever take it (nw's ulib looks only at the ones it holds).
+	   Before, a caught SIGTSTP or SIGTERM that met the exec stayed
+	   pending in nw for ever, and nw ran on. */
+	uint64_t dfl = n->pend & ~n->catch & ~n->ign;
+	int late = o->late, stop = 0;
+	for (uint64_t b = dfl; b; b &= b - 1) {
+		int sig = __builtin_ctzl(b);
+		if (sig >= 19 && sig <= 22)
+			stop = stop ? stop : sig;
+		else if (!psig_dfl_ignored(sig) && !late)
+			late = sig;
+	}
+	n->pend &= ~dfl;
+	*jc = o->latestop ? o->latestop : stop;   /* (one sent in the hand-over came later) */
 	old->exec_to = nw;
-	int late = o->late;
 	spin_unlock(&old->lock);
 	return late;
 }

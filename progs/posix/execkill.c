@@ -20,8 +20,14 @@
  * stopped within LATE_S (polled, WNOHANG) counts as lost. It is then
  * killed and reaped either way. Each lost one costs LATE_S, so after
  * MAXLOST of them the rounds end early and the run fails with a line
- * that says so (the unfixed kernel lost so many, 1 round in 10 with
- * `jitter`, that the run never ended within its time limit).
+ * that says so (the unfixed kernel lost about half of them with
+ * `jitter`, and the run never ended within its time limit). `tstp`
+ * sends SIGTSTP (default action), `ctstp` SIGTSTP to a child whose old
+ * image catches it and stops itself for it (the new image's is SIG_DFL:
+ * a caught one pending across the exec stops it). `held` is one round:
+ * a caught SIGTSTP, blocked and pending at exec, stops the new image
+ * once it unblocks it. Every kill must succeed: one that found the old
+ * image after the exec had unlinked it from its parent was EPERM.
  */
 #define CHECK_NAME "execkill"
 #include <stdio.h>

@@ -263,6 +263,7 @@ long sys_kill(uint64_t pid, uint64_t sig, uint64_t c, uint64_t d, uint64_t e, ui
 	struct space *me = myvp()->space, *t = space_hold((int)pid);
 	if (!t)
 		return -ESRCH;
+	shake();                                 /* (t may exec here too: space_may_signal) */
 	long r = space_may_signal(me, t, (int)sig) ? 0 : -EPERM;
 	shake();                                 /* (t may exec meanwhile: send follows it) */
 	if (!r && sig)

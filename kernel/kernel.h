@@ -516,9 +516,10 @@ void psig_fork(struct space *sp, struct space *ch);
 long psig_pending(struct space *sp, uint64_t what);
 int psig_rt_queue(struct psig *p, const struct ksiginfo *si);
 void psig_chld(struct space *par, int id, int code, int status);
+int psig_dfl_ignored(int sig);
 
 /* pstop.c */
-void pstop_stop(struct space *t, int sig);
+int pstop_stop(struct space *t, int sig);
 void pstop_cont(struct space *t);
 void pstop_release(struct space *t);
 void pstop_park(void);
@@ -526,7 +527,7 @@ void pstop_left(struct vp *v);
 int pstop_due(struct space *ch, int how, int consume);
 
 /* psigexec.c */
-int psig_exec(struct space *old, struct space *nw);
+int psig_exec(struct space *old, struct space *nw, int *jc);
 long psig_exec_info(struct space *sp, uint64_t what);
 long psig_alarm_info(struct space *sp, uint64_t what);
 long psig_itimer_info(struct space *sp, uint64_t what);

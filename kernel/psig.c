@@ -34,7 +34,7 @@
 #define BIT(sig) (1UL << (sig))
 
 /* Signals whose default action is to do nothing. */
-static int dfl_ignored(int sig)
+int psig_dfl_ignored(int sig)
 {
 	return sig == 17 || sig == 18 || sig == 23 || sig == 28;
 }
@@ -93,8 +93,11 @@ again:
 	*moved = !live && t->exec_to;    /* the exec is through: the new image's */
 	if (*moved)
 		;
-	else if (sig == 19 || (sig >= 20 && sig <= 22 && !((p->catch | p->ign) & BIT(sig))))
+	else if (sig == 19 || (sig >= 20 && sig <= 22 && !((p->catch | p->ign) & BIT(sig)))) {
 		stop = live;                 /* SIGSTOP; the others' default action */
+		if (!live)
+			p->latestop = sig;   /* an exec's hand-over: the new image's (psig_exec) */
+	}
 	else if (sig < PSIG_MAX && (p->catch & BIT(sig))) {
 		if (sig >= PSIG_RTMIN)
 			r = psig_rt_queue(p, si);
@@ -107,18 +110,20 @@ again:
 				told = 1;
 			}
 		}
-	} else if (!(sig < PSIG_MAX && (p->ign & BIT(sig))) && !dfl_ignored(sig)) {
+	} else if (!(sig < PSIG_MAX && (p->ign & BIT(sig))) && !psig_dfl_ignored(sig)) {
 		end = live;
 		if (!live && !p->late)
 			p->late = sig;           /* an exec's hand-over, under way */
 	}
+	if (sig == 18 && !live && !*moved)
+		p->latestop = 18;            /* (the same: a continue after a stop wins) */
 	spin_unlock(&t->lock);
 	if (*moved)
 		return 0;
 	if (sig == 18)
 		pstop_cont(t);       /* caught or ignored too; a handler's event is queued first (pstop.c) */
-	if (stop)
-		pstop_stop(t, sig);
+	if (stop && !pstop_stop(t, sig))
+		goto again;          /* t ended before the stop was told (an exec?): look again */
 	if (end && !space_signal(t, sig))
 		goto again;          /* it was ending after all (an exec?): look again */
 	if (told && kop_held)
@@ -325,7 +330,7 @@ long sys_sigtake(uint64_t ubuf, uint64_t n, uint64_t c, uint64_t d, uint64_t e, 
 long sys_sigdie(uint64_t sig, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)b, (void)c, (void)d, (void)e, (void)f;
-	if (!sig || sig >= PSIG_MAX || dfl_ignored((int)sig))
+	if (!sig || sig >= PSIG_MAX || psig_dfl_ignored((int)sig))
 		return -EINVAL;
 	if (sig >= 19 && sig <= 22)
 		pstop_stop(myvp()->space, (int)sig);   /* returns once continued (or killed) */

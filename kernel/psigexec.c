@@ -44,8 +44,13 @@ static void keep(struct psig *n, const struct ksiginfo *k)
    tell) until its ulib says otherwise; what was pending in old's ulib
    is pending here: its queued records as they were (a real-time
    signal's every send, with its value, in order, ahead of the sends
-   old's ulib had not taken yet), every other bit as a send by old. */
-int psig_exec(struct space *old, struct space *nw)
+   old's ulib had not taken yet), every other bit as a send by old.
+   Job control goes on too (Linux stops the new image): a stop that met
+   old's exec call is nw's (told or not: a sender still waiting to tell
+   it finds old ended and tells nw), and *jc is the last stop signal or
+   SIGCONT sent during the hand-over (else a stop signal pending that
+   nw does not hold), for the caller to apply to nw. */
+int psig_exec(struct space *old, struct space *nw, int *jc)
 {
 	spin_lock(&old->lock);
 	struct psig *o = &old->psig, *n = &nw->psig;
@@ -67,8 +72,28 @@ int psig_exec(struct space *old, struct space *nw)
 	memcpy(n->execalarm, o->keepalarm, sizeof n->execalarm);
 	memcpy(n->execcpu, o->keepcpu, sizeof n->execcpu);
 	n->execumask = o->keepumask;     /* (sysmode.c: not a signal, but kept the same way) */
+	nw->stopped = old->stopped;
+	nw->stopseq = old->stopseq;
+	nw->stoptold = old->stoptold;
+	nw->stopev = old->stopev;        /* (a stop's record not yet waited for) */
+	nw->stopsig = old->stopsig;
+	/* A pending signal nw neither holds (blocks) nor ignores gets its
+	   default action now: old's handler for it is gone, and nothing
+	   would ever take it (nw's ulib looks only at the ones it holds).
+	   Before, a caught SIGTSTP or SIGTERM that met the exec stayed
+	   pending in nw for ever, and nw ran on. */
+	uint64_t dfl = n->pend & ~n->catch & ~n->ign;
+	int late = o->late, stop = 0;
+	for (uint64_t b = dfl; b; b &= b - 1) {
+		int sig = __builtin_ctzl(b);
+		if (sig >= 19 && sig <= 22)
+			stop = stop ? stop : sig;
+		else if (!psig_dfl_ignored(sig) && !late)
+			late = sig;
+	}
+	n->pend &= ~dfl;
+	*jc = o->latestop ? o->latestop : stop;   /* (one sent in the hand-over came later) */
 	old->exec_to = nw;
-	int late = o->late;
 	spin_unlock(&old->lock);
 	return late;
 }

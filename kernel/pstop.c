@@ -98,15 +98,17 @@ static void report(struct space *t, int code, int sig, uint64_t seq)
 
 /* Stop t (sig: the stop signal), sent by the caller; returns once no VP
    of t runs user code (or t ends, or the caller's space does, or t is
-   continued first). A pending SIGCONT is discarded. */
-void pstop_stop(struct space *t, int sig)
+   continued first). A pending SIGCONT is discarded. 0: t was ending, or
+   ended before the stop was told (an exec's old image, whose new one
+   the caller's send then stops: psig.c), else 1. */
+int pstop_stop(struct space *t, int sig)
 {
 	struct vp *self = myvp();
 	struct space *me = self->space;
 	spin_lock(&t->lock);
 	if (t->state != SP_ALIVE) {
 		spin_unlock(&t->lock);
-		return;
+		return 0;
 	}
 	if (!t->stopped) {
 		t->stopped = 1;
@@ -130,6 +132,10 @@ void pstop_stop(struct space *t, int sig)
 	}
 	spin_unlock(&t->lock);
 	report(t, KSI_CLD_STOPPED, sig, seq);
+	spin_lock(&t->lock);
+	int alive = t->state == SP_ALIVE;
+	spin_unlock(&t->lock);
+	return alive;
 }
 
 /* Continue t if it is stopped (SIGCONT, whatever t does with it); pending

@@ -458,11 +458,15 @@ int space_exec(struct space *old, struct space *nw, const signed char *keep)
 	/* old's signals, and from here every send to old, are nw's: in
 	   one step with the table's, so none finds old ended and nw not
 	   yet in its place (a kill there ended nothing: psig.c) */
-	int late = psig_exec(old, nw);   /* (sets old->exec_to) */
+	int jc, late = psig_exec(old, nw, &jc);   /* (sets old->exec_to) */
 	__atomic_fetch_add(&live_spaces, 1, __ATOMIC_ACQ_REL);   /* old's ending takes its own off */
 	spin_unlock(&table_lock);
 	if (late)
 		space_signal(nw, late);  /* a kill that met the exec ends the new image */
+	else if (jc == 18)
+		pstop_cont(nw);          /* a stop or continue that met it is the new image's: */
+	else if (jc)
+		pstop_stop(nw, jc);      /* (not started, so no VP of it runs: no wait) */
 	return 0;
 }
 
@@ -561,14 +565,20 @@ static struct space *tree_of(struct space *s)
 int space_may_signal(struct space *me, struct space *t, int sig)
 {
 	spin_lock(&table_lock);
+	struct space *img = t->exec_to ? space_lookup(t->id) : 0;
+	if (img)
+		t = img;             /* t: an exec's old image, held before the exec put the new one
+					in its place (and unlinked old from its parent): the process
+					is that one (before, a kill there was EPERM: lost) */
 	int sess = t->sid == me->sid;
 	int ok = t != me && t->root == me->root && (me->parent == t ||
 		 (sess && (me->sid != 0 || tree_of(t) == tree_of(me))));
 	struct space *a = t->parent;
 	for (int n = 0; !ok && a && n < MAXSPACE; a = a->parent, n++)
 		ok = a == me;
+	int cred = cred_may_kill(me, t);
 	spin_unlock(&table_lock);
-	return ok && ((sig == 18 && sess) || cred_may_kill(me, t));   /* and by their ids (cred.c) */
+	return ok && ((sig == 18 && sess) || cred);   /* and by their ids (cred.c) */
 }
 
 /* Table slot i, for debug dumps (no lock: the dump is best effort), and

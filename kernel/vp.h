@@ -172,6 +172,8 @@ struct psig {
 	int told;                    /* EV_PSIG sent since the last take */
 	int late;                    /* a signal that ends it, sent while it was ending (an exec's
 	                                new image gets it: psig_exec) */
+	int latestop;                /* the last stop signal, or 18 (SIGCONT), sent while it was
+	                                ending: the same for an exec's new image (psig_exec) */
 	int ended;                   /* its end was told to its parent (table_lock; space_finish) */
 	uint64_t notices, takes;     /* EV_PSIG posted, SYS_sigtake calls (INFO_SIGPEND) */
 	struct ksiginfo info[PSIG_MAX];   /* the pending ones' senders (standard signals) */

@@ -131,10 +131,10 @@ static __attribute__((noinline)) void cut_kwait(struct thread *t)
 _Static_assert(PARK_RUN < PARK_PARKED && PARK_PERMIT < PARK_PARKED && PARK_TIMED > PARK_PARKED &&
 	       PARK_KWAIT > PARK_TIMED, "thread_unblock's test");
 
-int thread_unblock(struct thread *t)
+void thread_unblock(struct thread *t)
 {
 	if (__builtin_expect(!thread_lives(t), 0))
-		return 0;                    /* the copy of a parent's thread (a fork's child) */
+		return;                      /* the copy of a parent's thread (a fork's child) */
 	int s = __atomic_load_n(&t->park, __ATOMIC_RELAXED);
 	for (;;) {
 		/* PARKED and TIMED (the two highest) -> RUN; RUN, PERMIT -> PERMIT */
@@ -147,7 +147,7 @@ int thread_unblock(struct thread *t)
 			else if (s > PARK_TIMED)   /* PARK_KWAIT: a process-shared wait (the
 						      flags of the compare just made) */
 				cut_kwait(t);
-			return s >= PARK_PARKED;
+			return;
 		}
 	}
 }

@@ -251,9 +251,7 @@ int thread_park_timed(struct thread *self, uint64_t deadline);
    holds v, yield to the package's other threads before the caller waits
    again (thread.c). */
 void thread_wait_refused(volatile void *w, uint32_t v, long r);
-/* Make t runnable (or leave it a permit if it runs). 1 if this took it
-   out of a wait (it then looks at what it waited for), else 0. */
-int thread_unblock(struct thread *t);
+void thread_unblock(struct thread *t);
 /* Inline: a yield is one indirect call into the thread's own package. */
 static inline void thread_yield(void)
 {

@@ -36,7 +36,16 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 	(void)v;
 	if (cur && naive.nvps > naive.ncpu)
 		sys_yield();
-	return rtq_pop(&runq);
+	struct uthread *t = rtq_pop(&runq);
+	/* Nobody queued: the thread that should run next may be held by
+	   a VP the kernel has off its CPU (other processes share the CPUs
+	   too), so give the processor up as Linux's sched_yield does, and
+	   look again. */
+	if (!t && cur) {
+		sys_yield();
+		t = rtq_pop(&runq);
+	}
+	return t;
 }
 
 /* A fork's child: the queued threads are not in it. */

@@ -433,6 +433,33 @@ static void wait_hold(struct pthr *me)
 	par_cover();
 }
 
+/*
+ * A signal handler (or an asynchronous cancel) waits while its thread is
+ * inside det's own hand-off, as inside a spin lock (crit): from its
+ * arrival at a fence until it holds the token, and from the end of its
+ * operation until its next parallel phase. The handler's own fences
+ * (sem_post in it, printf) would otherwise start a second turn in the
+ * middle of the first: run in fence_end's wait for the next phase (in_op
+ * 0, the thread on waitl), its sem_post counted the thread's arrival
+ * again (nrun), and the token was lost, every thread waiting for it
+ * (the public suite's pthread_join 6-3 and pthread_cond_timedwait 4-3,
+ * whose handlers sem_post, hung at -smp 2). unguard runs what waited,
+ * as the last spin_unlock does, where the thread either computes (its
+ * handler's fences take turns of their own) or holds the token inside
+ * its operation (they go on in it).
+ */
+static void guard(struct pthr *me)
+{
+	me->t->t.crit++;
+}
+
+static void unguard(struct pthr *me)
+{
+	struct thread *t = &me->t->t;
+	if (--t->crit == 0 && t->yield_due)
+		spin_yield_due(t);
+}
+
 /* A running thread stops at a fence; returns holding the token, with
    its stores of the parallel phase committed. */
 static void fence_begin(struct pthr *me)
@@ -484,11 +511,8 @@ static int solo(struct pthr *me)
 	return one;
 }
 
-static int par_fence(int enter)
+static int fence(struct pthr *me, int enter)
 {
-	struct pthr *me = me_of(thread_self());
-	if (!me)
-		return 0;
 	if (enter) {
 		if (me->in_op && me->pend && me->keep) {
 			me->keep = 0;    /* (par_central) */
@@ -509,6 +533,17 @@ static int par_fence(int enter)
 	me->in_op = 0;
 	fence_end(me);
 	return 0;
+}
+
+static int par_fence(int enter)
+{
+	struct pthr *me = me_of(thread_self());
+	if (!me)
+		return 0;
+	guard(me);
+	int r = fence(me, enter);
+	unguard(me);
+	return r;
 }
 
 /*
@@ -547,6 +582,7 @@ static void block_core(struct pthr *me)
 	struct dvp *d = (struct dvp *)rt_vp_here(&par);
 	d->leaving = me;
 	d->exiting = 0;
+	guard(me);                   /* (before the park: see guard) */
 	rt_block(&me->t->t);
 	check_passing();             /* (ours, if the park failed) */
 	ensure_view();
@@ -560,6 +596,7 @@ static void block_core(struct pthr *me)
 	}
 	spin_unlock_by(&g, 0);
 	wait_st(me, P_HOLD);
+	unguard(me);
 }
 
 static void par_block(struct thread *self)
@@ -571,13 +608,17 @@ static void par_block(struct thread *self)
 	}
 	int f = !me->in_op;
 	if (f) {
+		guard(me);
 		me->in_op = 1;
 		fence_begin(me);
+		unguard(me);
 	}
 	block_core(me);
 	if (f) {
+		guard(me);
 		me->in_op = 0;
 		fence_end(me);
+		unguard(me);
 	}
 }
 
@@ -605,8 +646,10 @@ static int par_block_until(struct thread *self, uint64_t deadline)
 		return rt_block_until(self, deadline);
 	int f = !me->in_op;
 	if (f) {
+		guard(me);
 		me->in_op = 1;
 		fence_begin(me);
+		unguard(me);
 	}
 	deadline = dl_boot(deadline);    /* (logical time: a clock set later does not reach it) */
 	uint64_t now = now_ns();
@@ -630,8 +673,10 @@ static int par_block_until(struct thread *self, uint64_t deadline)
 	while (fired && (now = now_ns()) < deadline)
 		sys_sleep(deadline - now);
 	if (f) {
+		guard(me);
 		me->in_op = 0;
 		fence_end(me);
+		unguard(me);
 	}
 	return fired ? -ETIMEDOUT : 0;
 }
@@ -647,15 +692,17 @@ static void par_yield(struct thread *self)
 		rt_yield(self);
 		return;
 	}
+	guard(me);
 	if (me->in_op) {
 		fence_end(me);
 		fence_begin(me);
-		return;
+	} else {
+		me->in_op = 1;
+		fence_begin(me);
+		me->in_op = 0;
+		fence_end(me);
 	}
-	me->in_op = 1;
-	fence_begin(me);
-	me->in_op = 0;
-	fence_end(me);
+	unguard(me);
 }
 
 /* An exit is the thread's last turn: commit, queue a joiner that waits
@@ -667,8 +714,10 @@ static __attribute__((noreturn)) void par_exit(struct thread *self)
 	if (!me)
 		rt_exit(self);
 	if (!me->in_op) {
+		guard(me);
 		me->in_op = 1;
 		fence_begin(me);
+		unguard(me);
 	}
 	heap_exit(&me->arena);
 	commit();                    /* (its holds and copies go; the VP keeps its view's
@@ -769,8 +818,10 @@ static struct pthr *take_turn(void)
 {
 	struct pthr *me = me_of(thread_self());
 	if (me && !me->in_op) {
+		guard(me);
 		me->in_op = me->pend = 1;
 		fence_begin(me);
+		unguard(me);
 	}
 	return me;
 }
@@ -906,6 +957,7 @@ static void par_report(void)
 {
 	struct pthr *me = me_of(thread_self());
 	if (__fence_hook && me && !me->in_op) {
+		guard(me);           /* (never unguarded: the program ends) */
 		me->in_op = 1;       /* the last turn: it never ends */
 		fence_begin(me);
 	}

@@ -82,7 +82,6 @@
 #include "par.h"
 #include "deadlock.h"
 
-#define DEADLOCK_NS   2000000000UL          /* outside wake-ups waited for */
 #define TICKS_PER_MS  20                    /* a timed wait's ms, in token moves */
 
 static struct rtq runq;              /* who gets the token next, in order */

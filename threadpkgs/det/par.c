@@ -364,11 +364,47 @@ static __attribute__((noreturn)) void report_deadlock(void)
 	det_deadlock(each_live);
 }
 
+/*
+ * Under g, every live thread blocked (deadlocked): before the verdict,
+ * wait up to DEADLOCK_NS for a wake-up from outside, as plain det does
+ * (det.c's nobody): a signal from another process whose handler posts
+ * the semaphore a lone sem_wait waits on, or ends that wait with EINTR.
+ * Such signals are taken here (the VP's loop, holding no thread, or the
+ * last thread in its block), and their posts queue the woken thread
+ * through par_unblock, which passes the token. Nonzero: something moved
+ * (g held again, no verdict). Before, det=par called it a deadlock at
+ * once. Only host time decides here, and only in a run whose threads
+ * can all only be woken from outside.
+ */
+static int outside_wait(void)
+{
+	uint64_t until = now_ns() + DEADLOCK_NS;
+	deadlocked = 0;                  /* (par_unblock's pass_on meanwhile: no verdict) */
+	for (;;) {
+		spin_unlock_by(&g, 0);
+		if (thread_kern_sigs && thread_signal_dispatch)
+			thread_signal_dispatch();
+		uint64_t now = now_ns();
+		if (now < until) {
+			uint32_t z = 0;  /* (a nap nobody wakes: a signal cuts it) */
+			if (syscall3(SYS_futex_wait, &z, 0, until - now < 10000000 ? until - now : 10000000) == -EINTR)
+				thread_kern_sigs = 1;
+		}
+		spin_lock_by(&g, 0);
+		if (holder || tq || waitl || runl || timedl || !nlive)
+			return 1;
+		if (now >= until) {
+			deadlocked = 1;
+			return 0;
+		}
+	}
+}
+
 /* Under g: next_token and its verdict. */
 static void pass_on(void)
 {
 	next_token();
-	if (deadlocked) {
+	if (deadlocked && !outside_wait()) {
 		spin_unlock_by(&g, 0);
 		report_deadlock();
 	}
@@ -639,6 +675,32 @@ static void par_unblock(struct thread *t)
 	rt_unblock(t);
 }
 
+/*
+ * A timed-out waiter sleeps the rest of its real deadline in the kernel,
+ * in its operation (the token's order already moved on: it owes no
+ * turn). r is what that sleep returned. Another process's signal cuts it
+ * short (-EINTR), and an interrupt does not take the signal inside a
+ * wait of the POSIX layer (intr_run: async_hold), so take it here: its
+ * post to a thread that takes it sets that thread's sigpend. Nonzero,
+ * the wait ends early and its caller runs the handler and says EINTR,
+ * as on Linux (sleeps, sem_timedwait), only when sigpend moved from sp
+ * AND a signal from another process was taken since (thread_outside_sigs
+ * moved from out): the process's own signals (kill of its pid,
+ * pthread_kill, its timers) cut the sleep too, and ending the wait for
+ * them made when it ends, and the turns after it, depend on host time
+ * (the public suite's pthread_join 6-3 and pthread_cond_timedwait 4-3
+ * timed out at -smp 2): they wait for the deadline, as before.
+ */
+static int outside_cut(struct thread *t, int sp, unsigned out, long r)
+{
+	if (r != -EINTR)
+		return 0;
+	if (thread_kern_sigs && thread_signal_dispatch)
+		thread_signal_dispatch();
+	return __atomic_load_n(&thread_outside_sigs, __ATOMIC_SEQ_CST) != out &&
+	       __atomic_load_n(&t->sigpend, __ATOMIC_ACQUIRE) != sp;
+}
+
 static int par_block_until(struct thread *self, uint64_t deadline)
 {
 	struct pthr *me = me_of(self);
@@ -670,8 +732,11 @@ static int par_block_until(struct thread *self, uint64_t deadline)
 	untime(me);
 	me->fired = 0;
 	spin_unlock_by(&g, 0);
+	int sp = self->sigpend;
+	unsigned out = __atomic_load_n(&thread_outside_sigs, __ATOMIC_SEQ_CST);
 	while (fired && (now = now_ns()) < deadline)
-		sys_sleep(deadline - now);
+		if (outside_cut(self, sp, out, sys_sleep(deadline - now)))
+			fired = 0;
 	if (f) {
 		guard(me);
 		me->in_op = 0;

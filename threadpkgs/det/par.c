@@ -473,13 +473,17 @@ static void wait_hold(struct pthr *me)
  * A signal handler (or an asynchronous cancel) waits while its thread is
  * inside det's own hand-off, as inside a spin lock (crit): from its
  * arrival at a fence until it holds the token, and from the end of its
- * operation until its next parallel phase. The handler's own fences
- * (sem_post in it, printf) would otherwise start a second turn in the
- * middle of the first: run in fence_end's wait for the next phase (in_op
- * 0, the thread on waitl), its sem_post counted the thread's arrival
- * again (nrun), and the token was lost, every thread waiting for it
- * (the public suite's pthread_join 6-3 and pthread_cond_timedwait 4-3,
- * whose handlers sem_post, hung at -smp 2). unguard runs what waited,
+ * operation until its next parallel phase, and while it is parked in
+ * block_core. The handler's own fences (sem_post in it, printf) would
+ * otherwise start or end a turn in the middle of one: run as a thread
+ * parked in a pthread_join that a create's turn led into (in_op, pend)
+ * was resumed, its sem_post ended that turn there (fence_end, then
+ * fence_begin: the thread went to waitl and got P_PAR), and block_core
+ * then waited for P_HOLD for good, the phase's nrun never reaching 0
+ * (progs/posix/fencesig; the public suite's pthread_join 6-3 and
+ * pthread_cond_timedwait 4-3, whose handlers sem_post, hung so at -smp
+ * 2); run in fence_end's wait for the next phase (in_op 0, the thread
+ * on waitl), it would count the thread's arrival twice. unguard runs what waited,
  * as the last spin_unlock does, where the thread either computes (its
  * handler's fences take turns of their own) or holds the token inside
  * its operation (they go on in it).

@@ -483,10 +483,10 @@ static void wait_hold(struct pthr *me)
  * (progs/posix/fencesig; the public suite's pthread_join 6-3 and
  * pthread_cond_timedwait 4-3, whose handlers sem_post, hung so at -smp
  * 2); run in fence_end's wait for the next phase (in_op 0, the thread
- * on waitl), it would count the thread's arrival twice. unguard runs what waited,
- * as the last spin_unlock does, where the thread either computes (its
- * handler's fences take turns of their own) or holds the token inside
- * its operation (they go on in it).
+ * on waitl), it would count the thread's arrival twice. unguard runs
+ * what waited, as the last spin_unlock does, where the thread either
+ * computes (its handler's fences take turns of their own) or holds the
+ * token inside its operation (they go on in it).
  */
 static void guard(struct pthr *me)
 {

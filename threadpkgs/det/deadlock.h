@@ -4,6 +4,7 @@
 #include <animart/vprt.h>
 
 #define DET_DEADLOCK 86              /* the exit status of a deadlock */
+#define DEADLOCK_NS  2000000000UL    /* outside wake-ups waited for first */
 
 /* each(say) calls say(t, first) for every live thread t of the
    caller's package, in its list's order (first: the list's head). */

@@ -84,7 +84,6 @@
 #include "par.h"
 #include "deadlock.h"
 
-#define DEADLOCK_NS   2000000000UL          /* outside wake-ups waited for */
 #define TICKS_PER_MS  20                    /* a timed wait's ms, in token moves */
 #define TURN_SLICE    TICKS_PER_MS          /* turns the holder keeps the token for (det_turn) */
 

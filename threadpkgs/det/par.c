@@ -364,11 +364,47 @@ static __attribute__((noreturn)) void report_deadlock(void)
 	det_deadlock(each_live);
 }
 
+/*
+ * Under g, every live thread blocked (deadlocked): before the verdict,
+ * wait up to DEADLOCK_NS for a wake-up from outside, as plain det does
+ * (det.c's nobody): a signal from another process whose handler posts
+ * the semaphore a lone sem_wait waits on, or ends that wait with EINTR.
+ * Such signals are taken here (the VP's loop, holding no thread, or the
+ * last thread in its block), and their posts queue the woken thread
+ * through par_unblock, which passes the token. Nonzero: something moved
+ * (g held again, no verdict). Before, det=par called it a deadlock at
+ * once. Only host time decides here, and only in a run whose threads
+ * can all only be woken from outside.
+ */
+static int outside_wait(void)
+{
+	uint64_t until = now_ns() + DEADLOCK_NS;
+	deadlocked = 0;                  /* (par_unblock's pass_on meanwhile: no verdict) */
+	for (;;) {
+		spin_unlock_by(&g, 0);
+		if (thread_kern_sigs && thread_signal_dispatch)
+			thread_signal_dispatch();
+		uint64_t now = now_ns();
+		if (now < until) {
+			uint32_t z = 0;  /* (a nap nobody wakes: a signal cuts it) */
+			if (syscall3(SYS_futex_wait, &z, 0, until - now < 10000000 ? until - now : 10000000) == -EINTR)
+				thread_kern_sigs = 1;
+		}
+		spin_lock_by(&g, 0);
+		if (holder || tq || waitl || runl || timedl || !nlive)
+			return 1;
+		if (now >= until) {
+			deadlocked = 1;
+			return 0;
+		}
+	}
+}
+
 /* Under g: next_token and its verdict. */
 static void pass_on(void)
 {
 	next_token();
-	if (deadlocked) {
+	if (deadlocked && !outside_wait()) {
 		spin_unlock_by(&g, 0);
 		report_deadlock();
 	}
@@ -433,6 +469,37 @@ static void wait_hold(struct pthr *me)
 	par_cover();
 }
 
+/*
+ * A signal handler (or an asynchronous cancel) waits while its thread is
+ * inside det's own hand-off, as inside a spin lock (crit): from its
+ * arrival at a fence until it holds the token, and from the end of its
+ * operation until its next parallel phase, and while it is parked in
+ * block_core. The handler's own fences (sem_post in it, printf) would
+ * otherwise start or end a turn in the middle of one: run as a thread
+ * parked in a pthread_join that a create's turn led into (in_op, pend)
+ * was resumed, its sem_post ended that turn there (fence_end, then
+ * fence_begin: the thread went to waitl and got P_PAR), and block_core
+ * then waited for P_HOLD for good, the phase's nrun never reaching 0
+ * (progs/posix/fencesig; the public suite's pthread_join 6-3 and
+ * pthread_cond_timedwait 4-3, whose handlers sem_post, hung so at -smp
+ * 2); run in fence_end's wait for the next phase (in_op 0, the thread
+ * on waitl), it would count the thread's arrival twice. unguard runs
+ * what waited, as the last spin_unlock does, where the thread either
+ * computes (its handler's fences take turns of their own) or holds the
+ * token inside its operation (they go on in it).
+ */
+static void guard(struct pthr *me)
+{
+	me->t->t.crit++;
+}
+
+static void unguard(struct pthr *me)
+{
+	struct thread *t = &me->t->t;
+	if (--t->crit == 0 && t->yield_due)
+		spin_yield_due(t);
+}
+
 /* A running thread stops at a fence; returns holding the token, with
    its stores of the parallel phase committed. */
 static void fence_begin(struct pthr *me)
@@ -484,11 +551,8 @@ static int solo(struct pthr *me)
 	return one;
 }
 
-static int par_fence(int enter)
+static int fence(struct pthr *me, int enter)
 {
-	struct pthr *me = me_of(thread_self());
-	if (!me)
-		return 0;
 	if (enter) {
 		if (me->in_op && me->pend && me->keep) {
 			me->keep = 0;    /* (par_central) */
@@ -509,6 +573,17 @@ static int par_fence(int enter)
 	me->in_op = 0;
 	fence_end(me);
 	return 0;
+}
+
+static int par_fence(int enter)
+{
+	struct pthr *me = me_of(thread_self());
+	if (!me)
+		return 0;
+	guard(me);
+	int r = fence(me, enter);
+	unguard(me);
+	return r;
 }
 
 /*
@@ -547,6 +622,7 @@ static void block_core(struct pthr *me)
 	struct dvp *d = (struct dvp *)rt_vp_here(&par);
 	d->leaving = me;
 	d->exiting = 0;
+	guard(me);                   /* (before the park: see guard) */
 	rt_block(&me->t->t);
 	check_passing();             /* (ours, if the park failed) */
 	ensure_view();
@@ -560,6 +636,7 @@ static void block_core(struct pthr *me)
 	}
 	spin_unlock_by(&g, 0);
 	wait_st(me, P_HOLD);
+	unguard(me);
 }
 
 static void par_block(struct thread *self)
@@ -571,13 +648,17 @@ static void par_block(struct thread *self)
 	}
 	int f = !me->in_op;
 	if (f) {
+		guard(me);
 		me->in_op = 1;
 		fence_begin(me);
+		unguard(me);
 	}
 	block_core(me);
 	if (f) {
+		guard(me);
 		me->in_op = 0;
 		fence_end(me);
+		unguard(me);
 	}
 }
 
@@ -598,6 +679,32 @@ static void par_unblock(struct thread *t)
 	rt_unblock(t);
 }
 
+/*
+ * A timed-out waiter sleeps the rest of its real deadline in the kernel,
+ * in its operation (the token's order already moved on: it owes no
+ * turn). r is what that sleep returned. Another process's signal cuts it
+ * short (-EINTR), and an interrupt does not take the signal inside a
+ * wait of the POSIX layer (intr_run: async_hold), so take it here: its
+ * post to a thread that takes it sets that thread's sigpend. Nonzero,
+ * the wait ends early and its caller runs the handler and says EINTR,
+ * as on Linux (sleeps, sem_timedwait), only when sigpend moved from sp
+ * AND a signal from another process was taken since (thread_outside_sigs
+ * moved from out): the process's own signals (kill of its pid,
+ * pthread_kill, its timers) cut the sleep too, and ending the wait for
+ * them made when it ends, and the turns after it, depend on host time
+ * (the public suite's pthread_join 6-3 and pthread_cond_timedwait 4-3
+ * timed out at -smp 2): they wait for the deadline, as before.
+ */
+static int outside_cut(struct thread *t, int sp, unsigned out, long r)
+{
+	if (r != -EINTR)
+		return 0;
+	if (thread_kern_sigs && thread_signal_dispatch)
+		thread_signal_dispatch();
+	return __atomic_load_n(&thread_outside_sigs, __ATOMIC_SEQ_CST) != out &&
+	       __atomic_load_n(&t->sigpend, __ATOMIC_ACQUIRE) != sp;
+}
+
 static int par_block_until(struct thread *self, uint64_t deadline)
 {
 	struct pthr *me = me_of(self);
@@ -605,8 +712,10 @@ static int par_block_until(struct thread *self, uint64_t deadline)
 		return rt_block_until(self, deadline);
 	int f = !me->in_op;
 	if (f) {
+		guard(me);
 		me->in_op = 1;
 		fence_begin(me);
+		unguard(me);
 	}
 	deadline = dl_boot(deadline);    /* (logical time: a clock set later does not reach it) */
 	uint64_t now = now_ns();
@@ -627,11 +736,16 @@ static int par_block_until(struct thread *self, uint64_t deadline)
 	untime(me);
 	me->fired = 0;
 	spin_unlock_by(&g, 0);
+	int sp = self->sigpend;
+	unsigned out = __atomic_load_n(&thread_outside_sigs, __ATOMIC_SEQ_CST);
 	while (fired && (now = now_ns()) < deadline)
-		sys_sleep(deadline - now);
+		if (outside_cut(self, sp, out, sys_sleep(deadline - now)))
+			fired = 0;
 	if (f) {
+		guard(me);
 		me->in_op = 0;
 		fence_end(me);
+		unguard(me);
 	}
 	return fired ? -ETIMEDOUT : 0;
 }
@@ -647,15 +761,17 @@ static void par_yield(struct thread *self)
 		rt_yield(self);
 		return;
 	}
+	guard(me);
 	if (me->in_op) {
 		fence_end(me);
 		fence_begin(me);
-		return;
+	} else {
+		me->in_op = 1;
+		fence_begin(me);
+		me->in_op = 0;
+		fence_end(me);
 	}
-	me->in_op = 1;
-	fence_begin(me);
-	me->in_op = 0;
-	fence_end(me);
+	unguard(me);
 }
 
 /* thread_ops.turn (det.c's det_turn): a signal operation or a post
@@ -680,8 +796,10 @@ static __attribute__((noreturn)) void par_exit(struct thread *self)
 	if (!me)
 		rt_exit(self);
 	if (!me->in_op) {
+		guard(me);
 		me->in_op = 1;
 		fence_begin(me);
+		unguard(me);
 	}
 	heap_exit(&me->arena);
 	commit();                    /* (its holds and copies go; the VP keeps its view's
@@ -782,8 +900,10 @@ static struct pthr *take_turn(void)
 {
 	struct pthr *me = me_of(thread_self());
 	if (me && !me->in_op) {
+		guard(me);
 		me->in_op = me->pend = 1;
 		fence_begin(me);
+		unguard(me);
 	}
 	return me;
 }
@@ -919,6 +1039,7 @@ static void par_report(void)
 {
 	struct pthr *me = me_of(thread_self());
 	if (__fence_hook && me && !me->in_op) {
+		guard(me);           /* (never unguarded: the program ends) */
 		me->in_op = 1;       /* the last turn: it never ends */
 		fence_begin(me);
 	}

@@ -608,6 +608,7 @@ static int arrive(const struct ksiginfo *k, int away)
 	int sig = k->signo;
 	if (sig <= 0 || sig >= NSIG)
 		return 0;
+	__atomic_fetch_add(&thread_outside_sigs, 1, __ATOMIC_SEQ_CST);
 	siginfo_t si = { .si_signo = sig, .si_code = k->code, .si_pid = k->pid,
 			 .si_uid = (uid_t)k->uid, .si_status = k->status };
 	si.si_value.sival_ptr = (void *)k->value;

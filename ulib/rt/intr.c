@@ -16,6 +16,7 @@ void intr_entry(void);
 
 volatile int thread_proc_sigs;
 volatile int thread_kern_sigs;
+volatile unsigned thread_outside_sigs;
 
 void intr_on(void)
 {

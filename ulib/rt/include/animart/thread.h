@@ -120,6 +120,11 @@ extern volatile int thread_proc_sigs;
    records are not yet pending there. */
 extern volatile int thread_kern_sigs;
 
+/* How many signals from other processes the program has taken (counted
+   as each is taken, before it is posted): det=par tells them from its
+   own, which must not cut its waits short (threadpkgs/det/par.c). */
+extern volatile unsigned thread_outside_sigs;
+
 #define SIGPEND_WAITING 1   /* struct thread.sigpend */
 #define SIGPEND_RAN     2
 

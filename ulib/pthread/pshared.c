@@ -28,6 +28,7 @@
 #include <animart/clock.h>
 #include <animart/intr.h>
 #include <animart/pkg.h>
+#include <animart/xwait.h>
 #include "pt.h"
 #include "pwait.h"
 #include "pshared.h"
@@ -144,7 +145,7 @@ static int fwait(volatile void *w, uint32_t v, uint64_t deadline, int cancel)
 
 static void fwake(volatile void *w, int n)
 {
-	psh_own_wake(w, n);              /* (waiters of a package with its own time: pshown.c) */
+	ownw_wake(w, n);                 /* (waiters of a package with its own time: pshown.c) */
 	syscall2(SYS_futex_wake, w, n);
 }
 

@@ -32,5 +32,4 @@ int psh_word_wait(volatile uint32_t *w, uint32_t v, uint64_t deadline, int how);
 void psh_word_wake(volatile uint32_t *w, int n);
 struct thread;
 int psh_own_sleep(struct thread *t, volatile void *w, uint32_t v, uint64_t deadline, int cancel);
-void psh_own_wake(volatile void *w, int n);
 #endif

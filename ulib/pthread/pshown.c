@@ -56,12 +56,6 @@ int psh_own_sleep(struct thread *t, volatile void *w, uint32_t v, uint64_t deadl
 	return last && r == -ETIMEDOUT ? -ETIMEDOUT : 0;
 }
 
-/* Wake at most n of this process's waiters on w (ownwait.c). */
-void psh_own_wake(volatile void *w, int n)
-{
-	ownw_wake(w, n);
-}
-
 /* A fork's child: the other threads' nodes are copies (pfork.c). */
 void __psh_forked(void)
 {

@@ -16,7 +16,7 @@
 
 static struct spin lk;
 static struct ownw *head, **tail = &head;
-static volatile int nlw;             /* nodes on the list: a waker with none makes no walk */
+volatile int ownw_n;                 /* nodes on the list: a waker with none makes no walk (xwait.h) */
 
 /* At the tail: the first to wait is the first woken. */
 void ownw_add(struct ownw *n)
@@ -27,7 +27,7 @@ void ownw_add(struct ownw *n)
 	*tail = n;
 	tail = &n->next;
 	n->on = 1;
-	__atomic_add_fetch(&nlw, 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&ownw_n, 1, __ATOMIC_SEQ_CST);
 	spin_unlock_by(&lk, self);
 }
 
@@ -38,7 +38,7 @@ static void unlink(struct ownw **pp, struct ownw *n)
 	if (tail == &n->next)
 		tail = pp;
 	n->on = 0;
-	__atomic_sub_fetch(&nlw, 1, __ATOMIC_SEQ_CST);
+	__atomic_sub_fetch(&ownw_n, 1, __ATOMIC_SEQ_CST);
 }
 
 void ownw_del(struct ownw *n)
@@ -53,14 +53,11 @@ void ownw_del(struct ownw *n)
 	spin_unlock_by(&lk, self);
 }
 
-/* Wake at most n of this process's waiters on w (after the word
-   changed: the waiter looks at it after its node is on the list); how
-   many it woke. */
-int ownw_wake(volatile void *w, int n)
+/* ownw_wake (<animart/xwait.h>) found nodes: wake at most n of those
+   on w; how many it woke. */
+int ownw_walk(volatile void *w, int n)
 {
 	int woke = 0;
-	if (!__atomic_load_n(&nlw, __ATOMIC_SEQ_CST))
-		return 0;
 	struct thread *self = thread_self();
 	spin_lock_by(&lk, self);
 	for (struct ownw **pp = &head; *pp && woke < n;) {
@@ -83,5 +80,5 @@ void ownw_forked(void)
 	lk.locked = 0;
 	head = 0;
 	tail = &head;
-	nlw = 0;
+	ownw_n = 0;
 }

@@ -97,9 +97,9 @@ int thread_park_timed(struct thread *self, uint64_t deadline)
  * -smp 2: 190 s to get a turn). det's yield hands its token on, as at
  * any other yield. No thread (a VP's own code): nobody to yield to.
  */
-void thread_wait_refused(volatile void *w, uint32_t v, long r)
+void thread_wait_yield(volatile void *w, uint32_t v)
 {
-	if (r == -EAGAIN && __atomic_load_n((volatile uint32_t *)w, __ATOMIC_RELAXED) == v &&
+	if (__atomic_load_n((volatile uint32_t *)w, __ATOMIC_RELAXED) == v &&
 	    thread_self())
 		thread_yield();
 }

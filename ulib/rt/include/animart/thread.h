@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 #include <animart/upcall.h>
+#include <anima/errno.h>
 
 struct thread;
 
@@ -261,8 +262,14 @@ int thread_park_timed(struct thread *self, uint64_t deadline);
 /* After a kernel wait on *w for v returned r: if the kernel refused it
    (-EAGAIN, the space's MAXKOP_SPACE blocked calls out) and *w still
    holds v, yield to the package's other threads before the caller waits
-   again (thread.c). */
-void thread_wait_refused(volatile void *w, uint32_t v, long r);
+   again (thread.c). Inline: a wait not refused pays a compare, no call
+   (xbench's kthread xsem signal-wait 1745 -> 1736 instructions). */
+void thread_wait_yield(volatile void *w, uint32_t v);
+static inline void thread_wait_refused(volatile void *w, uint32_t v, long r)
+{
+	if (__builtin_expect(r == -EAGAIN, 0))
+		thread_wait_yield(w, v);
+}
 void thread_unblock(struct thread *t);
 /* Inline: a yield is one indirect call into the thread's own package. */
 static inline void thread_yield(void)

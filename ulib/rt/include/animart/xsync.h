@@ -81,8 +81,6 @@ int xspace_id(void);
    fallback): its result; refused (-EAGAIN, MAXKOP_SPACE out) with *w
    unchanged, it yields first (thread_wait_refused). */
 long xfutex_wait(volatile uint32_t *w, uint32_t v);
-/* Wake up to n of xfutex_wait's waiters on *w: this process's that keep
-   their own time (det) at once, then the kernel's. */
-void xfutex_wake(volatile uint32_t *w, int n);
+/* (Its wake, xfutex_wake, is inline in <animart/xwait.h>.) */
 
 #endif

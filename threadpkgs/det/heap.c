@@ -89,6 +89,12 @@ static int mine(void *p)
 	return (char *)p >= (char *)HEAP_BASE && (char *)p < lim;
 }
 
+/* par.c: whether [p, p+n) meets the heap's range (in every view). */
+int heap_meets(const void *p, uint64_t n)
+{
+	return (const char *)p < lim && (const char *)p + n > (char *)HEAP_BASE;
+}
+
 __attribute__((noreturn)) static void corrupt(const char *what, void *p)
 {
 	printf("det heap: %s %p\n", what, p);

@@ -5,7 +5,8 @@
 void heap_init(void);                /* par_run: map the range, serve malloc */
 int heap_pieces(void);               /* pieces of the range handed out so far */
 void heap_enter(int i);              /* piece i joins the calling VP's view */
-void heap_exit(void **arena);        /* par_exit, in the thread's last turn */
+void heap_exit(void **arena);
+int heap_meets(const void *p, uint64_t n);   /* par_create: a stack in the view? */        /* par_exit, in the thread's last turn */
 /* par.c: the calling det thread's arena slot (0 for no det thread), and
    whether it is between fences (not inside a serial operation). */
 void **par_arena(int *between);

@@ -947,8 +947,33 @@ static void drop_rec(struct pthr *p)
 	spin_unlock_by(&g, 0);
 }
 
+/*
+ * A stack the program gave (pthread_attr_setstack) inside the view's
+ * range (its heap, its data) would be view memory: a thread's stores
+ * there after its block's commit (the park's return address) stay in
+ * the VP it left, and it may resume on another VP (the shared run
+ * queue), returning to a stale frame (the public suite's pthread_join
+ * 4-1: "alternative stack" scenario, a jump to 0 or a false deadlock).
+ * Such a thread runs on a stack of the runtime's, of the size asked
+ * (docs/posix.md).
+ */
+static const struct thread_attr *own_stack(const struct thread_attr *at, struct thread_attr *copy)
+{
+	if (!at || !at->stack_addr)
+		return at;
+	char *s = at->stack_addr;
+	uint64_t n = at->stack_size;
+	if (!heap_meets(s, n) && !(s < __prog_data_end && s + n > __prog_data))
+		return at;
+	*copy = *at;
+	copy->stack_addr = 0;
+	return copy;
+}
+
 struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr *at)
 {
+	struct thread_attr copy;
+	at = own_stack(at, &copy);
 	take_turn();
 	ensure_view();
 	struct pthr *p = new_rec();

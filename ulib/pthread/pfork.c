@@ -42,6 +42,7 @@ int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(vo
 		r = 0;
 	}
 	spin_unlock_by(&fns_lock, 0);
+	thread_turn();                   /* (det: a turn, as a lock's unlock: a loop on it lets a sleeper wake) */
 	return r;
 }
 

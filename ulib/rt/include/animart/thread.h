@@ -280,6 +280,10 @@ static inline void thread_yield(void)
 /* The end of a synchronization or signal operation (thread_ops.turn). */
 static inline void thread_turn(void)
 {
+	extern int thread_pkgs_on;
+	if (!thread_pkgs_on)             /* a program that runs its VPs itself (evtest):
+					    current_thread is not a struct thread */
+		return;
 	struct thread *self = thread_self();
 	if (__builtin_expect(self && self->ops->turn != 0, 0))
 		self->ops->turn(self);

@@ -10,7 +10,7 @@ preferred, writers preferred, and a process-shared lock; bounded by
 rounds, not time. Before it: the conf area's glibc answers (EINVAL for a
 bad clock or tv_nsec even on a free lock, before EDEADLK)."""
 import pytest
-from helpers import PACKAGES, done, result, PKGS_DET, pkg_cases
+from helpers import done, result, PKGS_DET, pkg_cases
 
 KINDS = ["reader", "writer", "pshared"]
 
@@ -33,7 +33,7 @@ def test_rwstress(boot, pkg, smp):
     stress_passed(r, f"{pkg} -smp {smp}")
 
 
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg", PKGS_DET)
 def test_rwlock_glibc_answers(boot, pkg):
     """The conf area alone: tryrdlock/trywrlock EBUSY, EDEADLK for the
     writer's own rdlock/wrlock (timed too), EPERM for an unlock of a free

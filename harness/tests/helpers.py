@@ -7,8 +7,33 @@ import pytest
 
 from harness import packages
 
-# The thread packages of the build (harness.packages: the one way).
+# The thread packages a package-visible behaviour is tested on (RULES.md),
+# spelled once here: every package of the build (harness.packages: the
+# one way), then det (a SPECIAL package, not in PACKAGES), then det's
+# parallel phase as a pkg= value (pkg=det,det=par on the command line).
 PACKAGES = packages()
+PKGS_DET = PACKAGES + ["det"]
+PKGS_PAR = PKGS_DET + ["det,det=par"]
+SMPS = (1, 2)
+
+
+def pkg_cases(pkgs=PACKAGES, smps=SMPS):
+    """Parameters "pkg,smp": each of pkgs at each of smps, ids PKG-SMP
+    (as two stacked parametrizes, smp over pkg, named them: CI and notes
+    name tests by these ids)."""
+    return [pytest.param(p, s, id=f"{p}-{s}") for p in pkgs for s in smps]
+
+
+# Parameters "pkg,extra" for a test that adds extra to pkg=PKG: every
+# package and det plain, then det=par (ids PKG and det=par); DET_EXTRA
+# just det's two.
+PKG_EXTRA = [pytest.param(p, "", id=p) for p in PKGS_DET] + \
+    [pytest.param("det", ",det=par", id="det=par")]
+DET_EXTRA = PKG_EXTRA[-2:]
+
+# Parameters "pkg,smp" for det alone: det at -smp 1 and 2, det=par at 2.
+DET_SMPS = [pytest.param("det", 1, id="det-1"), pytest.param("det", 2, id="det-2"),
+            pytest.param("det,det=par", 2, id="par-2")]
 
 HEX = re.compile(r"0x[0-9a-f]+")
 USER_TEXT, USER_TOP = 0x400000, 0x0000800000000000

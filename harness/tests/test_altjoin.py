@@ -7,13 +7,10 @@ resumed on another VP: before the fix, a jump to 0 at -smp 2 and a false
 deadlock verdict at -smp 1 (the public suite's pthread_join 4-1). Such a
 thread now runs on a stack of the runtime's (threadpkgs/det/par.c)."""
 import pytest
-from helpers import PACKAGES, done, result
-
-CONFS = [f"pkg={p}" for p in PACKAGES] + ["pkg=det", "pkg=det,det=par"]
+from helpers import done, result, PKGS_PAR, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("conf", CONFS)
+@pytest.mark.parametrize("conf,smp", pkg_cases([f"pkg={p}" for p in PKGS_PAR]))
 def test_thread_on_program_stack_joins_and_cancels(boot, conf, smp):
     r = boot(f"run=altjoin,{conf},1,3", smp=smp, timeout=120)
     res = result(r, "altjoin")

@@ -26,7 +26,7 @@ import subprocess
 
 import pytest
 from harness import BUILD
-from helpers import MKE2FS, PACKAGES, done, needs_e2fsprogs, program_image, result
+from helpers import MKE2FS, done, needs_e2fsprogs, program_image, result, pkg_cases
 
 pytestmark = needs_e2fsprogs
 
@@ -45,8 +45,7 @@ def image(tmp_path, mode):
     return img
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", [p for p in PACKAGES if p != "det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 @pytest.mark.parametrize("mode", list(CASES))
 def test_appends_from_two_processes_land_whole(boot, tmp_path, mode, pkg, smp):
     rounds, n, size, csize, words = CASES[mode]

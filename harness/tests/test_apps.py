@@ -4,10 +4,9 @@ checked by the guest itself (ok: true, exit 0) and by the shape of its
 @result line. No timing is asserted here; the figures are make bench's.
 Wall-clock TCG, -smp 2 unless noted: the sync paths cross CPUs."""
 import pytest
-from harness import ROOT
-from helpers import done, result
+from helpers import PACKAGES, done, result
 
-PKGS = ["fifo", "kthread"] + (["naive"] if (ROOT / "threadpkgs/naive/naive.c").exists() else [])
+PKGS = [p for p in ("fifo", "kthread", "naive") if p in PACKAGES]
 TIMEOUT = 60
 
 

@@ -16,13 +16,12 @@ least 1 in 10 of those loops' rounds, so N = 50 (100 such rounds a
 boot, 10 misses expected at that lowest rate, none in about 4 in 100,000
 boots) still fails such a boot; 150 took three times as long."""
 import pytest
-from helpers import done, result
+from helpers import done, result, pkg_cases
 
 N = 50
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "tutor", "kthread", "naive"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_async_cancel_and_kill_reach_a_computing_thread(boot, pkg, smp):
     r = boot(f"run=asynccancel,pkg={pkg},vps=2,{N}", smp=smp, timeout=240)
     res = result(r, "asynccancel")

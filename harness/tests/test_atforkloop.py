@@ -6,13 +6,10 @@ library's), so det's token never left the loop: before, det hung at
 suite's pthread_atfork 3-3). Now it is a turn (ulib/pthread/pfork.c).
 Package-neutral: every package must finish it."""
 import pytest
-from helpers import PACKAGES, done, result
-
-CONFS = [f"pkg={p}" for p in PACKAGES] + ["pkg=det", "pkg=det,det=par"]
+from helpers import done, result, PKGS_PAR, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("conf", CONFS)
+@pytest.mark.parametrize("conf,smp", pkg_cases([f"pkg={p}" for p in PKGS_PAR]))
 def test_loop_on_atfork_lets_a_sleeper_wake(boot, conf, smp):
     r = boot(f"run=atforkloop,{conf}", smp=smp, timeout=90)
     assert result(r, "atforkloop")["done"] == 1, r.tail()

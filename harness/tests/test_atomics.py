@@ -6,10 +6,9 @@ counter whose adds carry into its high word, a 24-byte _Atomic struct
 kept consistent by compare-exchange loops, the __sync_*_16 family and
 __atomic_is_lock_free. Without ulib/libc/atomic.c the program does not link."""
 import pytest
-from helpers import PACKAGES, self_test
+from helpers import self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_atomics(boot, pkg, smp):
     self_test(boot, "atomics", pkg, smp, 45)

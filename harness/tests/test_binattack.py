@@ -8,11 +8,10 @@ that another thread unmaps and maps again. Every call gives an error
 number (never a kill or a panic), the legal calls work, and memory is
 back exactly when the attacker ends (memcheck)."""
 import pytest
-from helpers import done, result
+from helpers import done, result, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread"]))
 def test_binpath_survives_hostile_calls(boot, pkg, smp):
     r = boot(f"memcheck run=binattack,pkg={pkg},3000", smp=smp, timeout=180)
     res = result(r, "binattack")

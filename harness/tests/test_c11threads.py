@@ -8,10 +8,9 @@ broadcast/signal and a timed wait that times out, tss values per thread
 with destructors run at thread exit, call_once running its routine once
 among racing threads, and thread_local."""
 import pytest
-from helpers import PACKAGES, self_test
+from helpers import self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_c11_threads(boot, pkg, smp):
     self_test(boot, "c11thr", pkg, smp, 110)

@@ -20,11 +20,10 @@ WAITS = ["cond", "clockwait", "mutex", "rdlock", "wrlock", "sem", "join", "mq_re
          "mq_send", "futex", "c11_cnd", "pshared_cond", "pshared_sem", "nanosleep",
          "timer"]
 import pytest
-from helpers import PACKAGES, result, done
+from helpers import result, done, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_clockset(boot, pkg, smp):
     r = boot(f"run=clockset,pkg={pkg}", smp=smp, icount="warp", timeout=120)
     res = result(r, "clockset")

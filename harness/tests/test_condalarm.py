@@ -14,16 +14,14 @@ det called it a deadlock. Now a service thread just made gets the token
 first and the maker goes on after it (threadpkgs/det/det.c), and on det
 the woken waiter runs before the computing thread goes on (early)."""
 import pytest
-from helpers import PACKAGES, result, done
+from helpers import result, done, PKG_EXTRA
 
-CASES = [(p, "") for p in PACKAGES if p != "det"] + [("det", ""), ("det", ",det=par")]
-IDS = [p + x.replace(",det=", "=") for p, x in CASES]
 ALARM_MS = 50
 
 
 @pytest.mark.parametrize("mode", ["", ",unlocked"])
 @pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg,extra", CASES, ids=IDS)
+@pytest.mark.parametrize("pkg,extra", PKG_EXTRA)
 def test_handler_cond_signal_wakes_waiter(boot, pkg, extra, smp, mode):
     r = boot(f"run=condalarm,pkg={pkg}{extra}{mode},ms={ALARM_MS}", smp=smp, icount=True, timeout=180)
     res = result(r, "condalarm")

@@ -14,11 +14,10 @@ import shutil
 import subprocess
 
 import pytest
-from harness import ROOT, packages, qemu
-from helpers import done, result
+from harness import ROOT, qemu
+from helpers import PACKAGES, done, result
 
 
-PACKAGES = packages()
 USER_LEVEL = [p for p in PACKAGES if p != "kthread"]
 TESTS = ["create_join", "park", "yield", "mutex", "cond", "barrier", "sem", "once"]
 QUANTUM_MS = 2

@@ -15,14 +15,13 @@ shm_open across a fork, <pwd.h>, sysinfo, sysconf and pathconf. One
 boot per package and -smp; every check prints its own @result line, from
 whichever process made it."""
 import pytest
-from helpers import PACKAGES, done, needs_e2fsprogs, program_image
+from helpers import done, needs_e2fsprogs, program_image, pkg_cases
 
 pytestmark = needs_e2fsprogs
 AT_LEAST = 375          # checks a full run makes (381 at this writing, children's included)
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", [p for p in PACKAGES if p != "det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_processes_and_files_conform(boot, tmp_path, pkg, smp):
     img = program_image(tmp_path, "confproc")
     r = boot(f"run=confproc,pkg={pkg},{pkg}", smp=smp, timeout=300, disk=img)

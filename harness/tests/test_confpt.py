@@ -11,7 +11,7 @@ missing unseen. misc: sysconf's options, limits, sigaction's flags,
 alarm, and signals and asynchronous cancels that reach a thread that
 only computes (where main can run beside it)."""
 import pytest
-from helpers import PACKAGES, done, result
+from helpers import done, result, PKGS_DET, pkg_cases
 
 AREAS = ["attr", "thread", "keys", "cancel", "mutex", "cond", "rwlock",
          "barrier", "sem", "sched", "clock", "signal", "sigwait", "misc"]
@@ -29,8 +29,7 @@ SERIAL = {"det"}
 PROBE = {"det": ",probe=500"}
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_confpt(boot, pkg, smp):
     r = boot(f"run=confpt,pkg={pkg}{PROBE.get(pkg, '')}", smp=smp, timeout=300)
     failed = {}

@@ -20,12 +20,10 @@ child's fork, exec and loop: every round cancelled, no child left. With
 boots of 4 before the kernel's fix (a kill that met the child's exec
 was lost: test_execkill.py), as test_cpoint did now and then under load."""
 import pytest
-from helpers import PACKAGES, done, only
-
-MODES = [(p, n) for p in PACKAGES + ["det", "det,det=par"] for n in (1, 2)]
+from helpers import done, only, PKGS_PAR, pkg_cases
 
 
-@pytest.mark.parametrize("pkg,smp", MODES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_PAR))
 def test_cancellation_points(boot, pkg, smp):
     r = boot(f"run=cpoint,pkg={pkg}", smp=smp, timeout=120)
     res = only(r, "result", name="cpoint")

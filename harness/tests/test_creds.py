@@ -17,12 +17,10 @@ import subprocess
 
 import pytest
 from harness import BUILD
-from helpers import DEBUGFS, MKE2FS, PACKAGES, needs_e2fsprogs, passed
+from helpers import DEBUGFS, MKE2FS, needs_e2fsprogs, passed, PKGS_DET, pkg_cases
 from test_ext2write import fsck_clean
 
 pytestmark = needs_e2fsprogs
-
-SMPS = [(p, s) for p in PACKAGES + ["det"] for s in (1, 2)]
 
 
 def image(tmp_path):
@@ -42,7 +40,7 @@ def image(tmp_path):
     return img
 
 
-@pytest.mark.parametrize("pkg,smp", SMPS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_credentials_and_permission_checks(boot, tmp_path, pkg, smp):
     img = image(tmp_path)
     r = boot(f"run=creds,pkg={pkg}", smp=smp, timeout=180, disk=img)

@@ -20,7 +20,7 @@ import subprocess
 
 import pytest
 from harness import BUILD
-from helpers import DEBUGFS, MKE2FS, needs_e2fsprogs, passed
+from helpers import DEBUGFS, MKE2FS, needs_e2fsprogs, passed, pkg_cases
 from test_ext2write import fsck_clean
 
 pytestmark = needs_e2fsprogs
@@ -42,8 +42,7 @@ def image(tmp_path):
     return img
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "tutor", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "prio", "tutor", "kthread"]))
 def test_credentials_racing_files_exec_and_kill(boot, tmp_path, pkg, smp):
     img = image(tmp_path)
     r = boot(f"memcheck run=credstorm,pkg={pkg}", smp=smp, timeout=240, disk=img)

@@ -16,15 +16,13 @@ move to the worker as main blocks), every run, at any -smp
 once, and a loaded host could round 100 ms down to 99).
 The other packages pass as before (their turn op is 0)."""
 import pytest
-from helpers import PACKAGES, result, done
+from helpers import result, done, PKG_EXTRA
 
-CASES = [(p, "") for p in PACKAGES if p != "det"] + [("det", ""), ("det", ",det=par")]
-IDS = [p + x.replace(",det=", "=") for p, x in CASES]
 KINDS = ["post", "tkill", "tkill0", "raise", "kill", "mask"]
 
 
 @pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg,extra", CASES, ids=IDS)
+@pytest.mark.parametrize("pkg,extra", PKG_EXTRA)
 def test_loop_on_sync_calls_lets_sleeper_run(boot, pkg, extra, smp):
     r = boot(f"run=detloop,pkg={pkg}{extra}", smp=smp, icount=True, timeout=120)
     res = result(r, "detloop")

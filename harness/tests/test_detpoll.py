@@ -10,17 +10,15 @@ threadpkgs/det/det.c), and the token moves on after TURN_SLICE of them:
 the poll counts are the same every run, at any -smp. det=par fenced
 them already (every one a serial turn of its own)."""
 import pytest
-from helpers import result, done
+from helpers import result, done, DET_EXTRA
 
-CASES = [("det", ""), ("det", ",det=par")]
-IDS = ["det", "det=par"]
 KINDS = ["mutex", "trylock", "signal", "broadcast", "rdlock", "barrier"]
 # serial det's counts (logical: the same every run and -smp)
 DET_POLLS = "mutex:20,trylock:29,signal:17,broadcast:19,rdlock:20,barrier:18"
 
 
 @pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg,extra", CASES, ids=IDS)
+@pytest.mark.parametrize("pkg,extra", DET_EXTRA)
 def test_poll_through_uncontended_sync_ends_on_det(boot, pkg, extra, smp):
     r = boot(f"run=detpoll,pkg={pkg}{extra}", smp=smp, icount=True, timeout=180)
     res = result(r, "detpoll")

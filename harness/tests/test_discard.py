@@ -7,11 +7,10 @@ access; a half-touched demand-zero region; a hole is ENOMEM with nothing
 changed; two threads writing their pages while main discards them 200
 times read back only 0 or their own value, and every frame comes back."""
 import pytest
-from helpers import PACKAGES, done, result, self_test
+from helpers import done, result, self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_discard(boot, pkg, smp):
     self_test(boot, "discard", pkg, smp, 39)
 

@@ -10,7 +10,7 @@ are as before, and the available memory is back exactly. Every package
 at -smp 1 and 2 under memcheck, and once with the
 race shaker."""
 import pytest
-from helpers import passed
+from helpers import passed, pkg_cases
 
 
 def storm(boot, pkg, smp, words="memcheck"):
@@ -19,8 +19,7 @@ def storm(boot, pkg, smp, words="memcheck"):
     assert res["end"] == res["base"] and res["avail_lost"] == 0, res
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "tutor", "naive", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_discard_storm_with_a_shared_mapping(boot, pkg, smp):
     storm(boot, pkg, smp)
 

@@ -7,7 +7,7 @@ import struct
 
 import pytest
 from harness import qemu
-from helpers import done, result
+from helpers import done, result, pkg_cases
 
 BS = 4096
 NBLOCKS = 2048                 # an 8 MiB image
@@ -88,8 +88,7 @@ def test_write_reaches_the_image(boot, image, mode):
     assert read_block(image, b + 1) == block_bytes(b + 1)
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "prio"]))
 def test_threads_on_one_vp_keep_many_requests_in_flight(boot, image, pkg, smp):
     """64 threads on one VP each read random blocks: with upcalls a read
     that misses blocks only its thread, so the VP goes on to start the

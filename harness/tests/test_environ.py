@@ -12,13 +12,11 @@ import subprocess
 
 import pytest
 from harness import BUILD
-from helpers import PACKAGES, done, only, MKE2FS, needs_e2fsprogs
+from helpers import done, only, MKE2FS, needs_e2fsprogs, pkg_cases
 
 pytestmark = needs_e2fsprogs
 ENOENT, ENOEXEC, EACCES, EFAULT, E2BIG = 2, 8, 13, 14, 7
 ARG_MAX = 128 * 1024
-PKGS = [p for p in PACKAGES if p != "det"]
-SMPS = [1, 2]
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +43,7 @@ def run(boot, image, pkg, smp, mode, words=""):
     return r, only(r, "result", name="envx", mode=mode)
 
 
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PKGS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_boot_environment_and_setenv_rules(boot, image, pkg, smp):
     """A boot program starts with PATH=/bin:/usr/bin, HOME=/ and the
     command line's env= words; setenv's overwrite flag, EINVAL for an
@@ -60,8 +57,7 @@ def test_boot_environment_and_setenv_rules(boot, image, pkg, smp):
     done(r)
 
 
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PKGS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_environment_passes_through_fork_exec_and_spawn(boot, image, pkg, smp):
     """execve and execle give the child the envp passed (a null envp: an
     empty environment), execv and execvp the caller's environ; a forked
@@ -80,8 +76,7 @@ def test_environment_passes_through_fork_exec_and_spawn(boot, image, pkg, smp):
     done(r)
 
 
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PKGS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_path_search_follows_glibc(boot, image, pkg, smp):
     """/d1/same is envx (`envx N` exits 100+N), /d2/same hello (exits N),
     /d3/same not executable, /d4/same a "#!/bin/sh" script (exit 1): the
@@ -101,8 +96,7 @@ def test_path_search_follows_glibc(boot, image, pkg, smp):
     done(r)
 
 
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PKGS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_large_argv_limits_and_bad_pointers(boot, image, pkg, smp):
     """100 words of 1,000 bytes and a 20,000-byte variable arrive intact
     through execve and posix_spawn; exactly ARG_MAX bytes (strings and

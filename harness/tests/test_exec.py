@@ -17,7 +17,7 @@ import sys
 
 import pytest
 from harness import BUILD, ROOT
-from helpers import done, result, MKE2FS, needs_e2fsprogs
+from helpers import done, result, MKE2FS, needs_e2fsprogs, pkg_cases
 
 pytestmark = needs_e2fsprogs
 ENOENT, EACCES, ENOEXEC, ENOMEM, EFAULT, EFBIG, ENAMETOOLONG = 2, 13, 8, 12, 14, 27, 36
@@ -106,8 +106,7 @@ def test_bad_and_hostile_files_give_errors(boot, image, smp):
     done(r)
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "prio", "kthread"]))
 def test_threads_spawn_programs_from_a_cold_disk(boot, image, pkg, smp):
     """16 threads on one VP each spawn /bin/hello k and wait for it: every
     child exits k. On the upcall packages the disk reads blocked only the
@@ -136,8 +135,7 @@ def test_a_spawn_storm_from_the_disk_is_contained(boot, image, smp):
 
 # exec (kernel/exec.c, ulib/libc/exec.c, spawn.c): progs/posix/execp.c
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread", "prio"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread", "prio"]))
 def test_exec_replaces_the_image_keeping_pid_parent_and_files(boot, image, pkg, smp):
     """A program of 4 computing threads on 2 VPs execs /bin/execp while
     its parent waits for it: the new image (on package `pkg`) has the same

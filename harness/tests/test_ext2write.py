@@ -8,7 +8,7 @@ import shutil
 import subprocess
 
 import pytest
-from helpers import done, only, result, DEBUGFS, MKE2FS, needs_e2fsprogs
+from helpers import done, only, result, DEBUGFS, MKE2FS, needs_e2fsprogs, pkg_cases
 
 ENOENT, EBADF, EFAULT, EEXIST, ENOTDIR, EISDIR, EINVAL = 2, 9, 14, 17, 20, 21, 22
 EFBIG, ENOSPC, ENAMETOOLONG, ENOTEMPTY = 27, 28, 36, 39
@@ -133,8 +133,7 @@ def test_a_full_disk_gives_enospc_and_stays_clean(boot, tmp_path):
     assert data == pat(9, res["filled"])
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread"]))
 def test_threads_appending_to_their_files_lose_nothing(boot, tmp_path, pkg, smp):
     n, k = 16, 150
     img = image(tmp_path, 1024, "24M")

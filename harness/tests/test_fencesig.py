@@ -11,11 +11,10 @@ there: the token was lost and the run hung (the public suite's
 pthread_join 6-3 and pthread_cond_timedwait 4-3 hung the same way).
 The end is counted, not timed."""
 import pytest
-from helpers import PACKAGES, done, only
+from helpers import done, only, PKGS_PAR, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det", "det,det=par"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_PAR))
 def test_handler_fences(boot, pkg, smp):
     r = boot(f"run=fencesig,pkg={pkg}", smp=smp, timeout=180)
     res = only(r, "result", name="fencesig")

@@ -15,7 +15,7 @@ every frame back once all have ended (INFO_MEM_AVAIL, memcheck). Before
 kernel/fkey.c these hung (the boot's timeout makes that a failure)."""
 
 import pytest
-from helpers import done, result, needs_e2fsprogs, program_image
+from helpers import done, result, needs_e2fsprogs, program_image, pkg_cases
 
 pytestmark = needs_e2fsprogs
 
@@ -29,8 +29,7 @@ def lost_nothing(res):
     return res["avail_lost"] == 0
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "prio", "kthread"]))
 def test_pshared_objects_in_a_file_map_wake_across_processes(boot, tmp_path, pkg, smp):
     r = boot(f"memcheck run=fkey,pkg={pkg}", smp=smp, timeout=90, disk=program_image(tmp_path, "fkey"))
     res = result(r, "fkey")

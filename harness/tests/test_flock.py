@@ -16,13 +16,12 @@ fcntl(F_SETLK) was EINVAL and flock, lockf, <sys/file.h> did not exist."""
 import re
 
 import pytest
-from helpers import PACKAGES, audited_disk_boot, needs_e2fsprogs
+from helpers import audited_disk_boot, needs_e2fsprogs, pkg_cases
 
 pytestmark = needs_e2fsprogs
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_file_locks_between_processes(boot, tmp_path, pkg, smp):
     r, _ = audited_disk_boot(boot, tmp_path, "flock", pkg, smp, 180)
     m = re.search(r"flock: (\d+) checks, (\d+) failures", r.log)

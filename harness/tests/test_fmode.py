@@ -20,7 +20,7 @@ import subprocess
 
 import pytest
 from harness import BUILD
-from helpers import DEBUGFS, MKE2FS, PACKAGES, done, needs_e2fsprogs, result
+from helpers import DEBUGFS, MKE2FS, done, needs_e2fsprogs, result, pkg_cases, PKGS_DET
 from test_ext2write import fsck_clean
 
 pytestmark = needs_e2fsprogs
@@ -65,10 +65,7 @@ def dump(img, path, tmp_path):
     return out.read_bytes()
 
 
-SMPS = [(p, s) for p in PACKAGES + ["det"] for s in (1, 2)]
-
-
-@pytest.mark.parametrize("pkg,smp", SMPS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_modes_links_times_and_the_umask_across_exec(boot, tmp_path, pkg, smp):
     img = image(tmp_path)
     r = boot(f"run=fmode,pkg={pkg},all", smp=smp, timeout=180, disk=img)
@@ -133,8 +130,7 @@ def test_a_directory_at_the_link_limit_takes_no_subdirectory(boot, tmp_path):
     assert inode(img, "/t/sub")["links"] == 2 and inode(img, "/t/big/old")["links"] == 1
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread"]))
 def test_links_fsynced_before_a_crash_are_on_the_disk(boot, tmp_path, pkg, smp):
     img = image(tmp_path)
     said = []

@@ -3,7 +3,7 @@ SYS_kill to a child, a fork bomb contained (kernel/fork.c, kernel/cow.c;
 progs/tests/forkcow.c on bare VPs), and POSIX fork, waitpid and
 pthread_atfork on every thread package (progs/posix/forkposix.c)."""
 import pytest
-from helpers import done, result, self_test
+from helpers import done, result, self_test, pkg_cases
 
 from harness import iso
 
@@ -100,11 +100,7 @@ def test_cow_racing_writers_on_two_vps(boot):
     done(r, 0)
 
 
-PKGS = ["fifo", "prio", "naive", "tutor", "kthread"]
-
-
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PKGS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_posix_fork_wait_atfork_on_every_package(boot, pkg, smp):
     """progs/posix/forkposix.c: the child's copy of globals, heap and
     stack; a fork from a non-main thread while three workers run leaves

@@ -9,13 +9,12 @@ descriptor are on the disk (e2fsck -fn clean, debugfs brings them back),
 and every charge comes back (INFO_MEM_AVAIL, memcheck). posix_spawn of
 /bin/forkfd passes a descriptor without FD_CLOEXEC on, and not one with it."""
 import pytest
-from helpers import audited_disk_run, needs_e2fsprogs
+from helpers import audited_disk_run, needs_e2fsprogs, pkg_cases
 
 pytestmark = needs_e2fsprogs
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread"]))
 def test_a_forked_child_shares_its_parents_open_files(boot, tmp_path, pkg, smp):
     out = audited_disk_run(boot, tmp_path, "forkfd", pkg, smp, 120, {"data": b"0123456789"})
     assert out == b"parent1\nchild\nparent2\n"

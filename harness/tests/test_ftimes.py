@@ -21,12 +21,11 @@ import subprocess
 
 import pytest
 from harness import disk
-from helpers import DEBUGFS, MKE2FS, PACKAGES, done, needs_e2fsprogs, result
+from helpers import DEBUGFS, MKE2FS, done, needs_e2fsprogs, result, PKGS_DET, pkg_cases
 from test_ext2write import fsck_clean
 
 pytestmark = needs_e2fsprogs
 
-SMPS = [(p, s) for p in PACKAGES + ["det"] for s in (1, 2)]
 MAXX = (1 << 34) - (1 << 31) - 1          # the latest time a large inode keeps (2446)
 HOST_MTIME, HOST_MTIME_NS = 4102444800, 123456789   # 2100, set by the host below
 
@@ -71,7 +70,7 @@ def times_of(v):
     return (v["atime"], v["atime_ns"], v["mtime"], v["mtime_ns"])
 
 
-@pytest.mark.parametrize("pkg,smp", SMPS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_owners_and_times_as_linux_keeps_them(boot, tmp_path, pkg, smp):
     img = image(tmp_path, 256)
     r = boot(f"run=ftimes,pkg={pkg},large", smp=smp, timeout=120, disk=img)

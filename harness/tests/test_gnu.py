@@ -5,12 +5,11 @@ named threads, timed and try joins, sched_getcpu, qsort_r, the robust
 mutex attribute, signals/files/poll as such programs touch them), on
 every package at -smp 1 and 2. docs/posix.md's "GNU extensions"."""
 import pytest
-from helpers import done, result
+from helpers import done, result, pkg_cases
 from test_posix import PACKAGES
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_gnuthreads(boot, pkg, smp):
     r = boot(f"run=gnuthreads,pkg={pkg}", smp=smp, timeout=120)
     e = result(r, "gnuthreads")

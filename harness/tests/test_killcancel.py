@@ -10,13 +10,12 @@ tutor and kthread, at -smp 1 and 2 (det: 0, its turns let the waiter
 look between the two sends). N = 30 still fails such a boot with
 certainty."""
 import pytest
-from helpers import PACKAGES, done, result
+from helpers import done, result, pkg_cases
 
 N = 30
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_handler_runs_before_cancel_ends_the_wait(boot, pkg, smp):
     r = boot(f"run=killcancel,pkg={pkg},{N}", smp=smp, timeout=120)
     res = result(r, "killcancel")

@@ -21,13 +21,12 @@ The waiters past 1,024 loop on a refused wait: each turn yields its VP
 host; the default timeout (60 s, not the 240 this took) fails that
 again, against 1-3 s now."""
 import pytest
-from helpers import audit_passed
+from helpers import audit_passed, pkg_cases
 
 PKGS = ["fifo", "prio", "tutor", "kthread"]
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PKGS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS))
 def test_kop_flood_done_lists_and_kills(boot, pkg, smp):
     nt = 200 if pkg == "kthread" else 1100
     r = boot(f"memcheck run=kopflood,pkg={pkg},vps=2,{nt}", smp=smp)

@@ -20,7 +20,7 @@ each process's own copy: the body's first case ended it with SIGPIPE (status
 141) on all six."""
 
 import pytest
-from helpers import audit_passed, needs_e2fsprogs, process_run
+from helpers import audit_passed, needs_e2fsprogs, process_run, pkg_cases
 
 pytestmark = needs_e2fsprogs
 
@@ -35,15 +35,13 @@ pytestmark = needs_e2fsprogs
 # be found, not allowed for.
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "kthread", "naive"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "prio", "kthread", "naive"]))
 def test_pipes_between_processes(boot, tmp_path, pkg, smp):
     r, _ = process_run(boot, tmp_path, "kpipe", pkg, smp)
     audit_passed(r, "kpipe")    # avail_lost 0: see LOST
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread"]))
 def test_hostile_pipes(boot, pkg, smp):
     """progs/posix/pipeattack.c under memquota=16: bad descriptors (EBADF,
     ESPIPE), SYS_pipe into kernel, read-only and edge memory (EFAULT, no

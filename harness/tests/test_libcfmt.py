@@ -5,10 +5,9 @@ nearest-even, subnormals, long double, flags, width, a NaN's sign) and
 strftime's C99/POSIX conversions with glibc's flags, width and E/O
 modifiers plus POSIX.1-2008's '+' flag; every package at -smp 1 and 2."""
 import pytest
-from helpers import PACKAGES, self_test
+from helpers import self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_libcfmt(boot, pkg, smp):
     self_test(boot, "libcfmt", pkg, smp, 52)

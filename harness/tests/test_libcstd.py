@@ -13,10 +13,9 @@ descriptors (it bounded nothing); wcsstr, wcsspn, wcstol,
 the other wide-string searches and numbers, mbsrtowcs and wcsrtombs,
 and <wctype.h> (missing before)."""
 import pytest
-from helpers import PACKAGES, self_test
+from helpers import self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_libcstd(boot, pkg, smp):
     self_test(boot, "libcstd", pkg, smp, 70)

@@ -9,10 +9,9 @@ the caches every small operation takes the class lock; without the
 disabled-flag guard, the fifo run aborts on a corrupted free list or
 faults (3 of 3 runs)."""
 import pytest
-from harness import ROOT
-from helpers import done, result
+from helpers import PACKAGES, done, result
 
-PKGS = ["fifo", "kthread"] + (["naive"] if (ROOT / "threadpkgs/naive/naive.c").exists() else [])
+PKGS = [p for p in ("fifo", "kthread", "naive") if p in PACKAGES]
 OPS = 400000
 
 

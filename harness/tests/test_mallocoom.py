@@ -6,11 +6,10 @@ second time, as many small ones); on a thread of every package at -smp
 1 and 2. malloc maps its memory at once (SYS_map, charged then), so the
 quota shows as ENOMEM from the call, not as a fault at a touch."""
 import pytest
-from helpers import PACKAGES, passed
+from helpers import passed, PKGS_DET, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_malloc_returns_null_at_the_quota(boot, pkg, smp):
     r = boot(f"memcheck memquota=32 run=mallocoom,pkg={pkg},thread", smp=smp, timeout=120)
     res = passed(r, "mallocoom", at_least=13, pkg=pkg)

@@ -12,13 +12,12 @@ it ended: past about 127 waiters a VP blocked whole and the program hung
 VPs (about 254 at -smp 1): 160 and 30. naive and det run threads on
 classic VPs, which such a wait blocks whole (docs/posix.md): not here."""
 import pytest
-from helpers import PACKAGES, passed
+from helpers import PACKAGES, passed, pkg_cases
 
-PKGS = [p for p in PACKAGES if p not in ("naive", "det")]
+PKGS = [p for p in PACKAGES if p != "naive"]
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PKGS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS))
 def test_manypsh(boot, pkg, smp):
     nt, nc = (160, 30) if pkg == "kthread" else (400, 40)
     r = boot(f"run=manypsh,pkg={pkg},vps=2,{nt},{nc}", smp=smp, icount=True, timeout=180)

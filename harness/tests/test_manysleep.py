@@ -13,11 +13,10 @@ whole until a sleep ended, and the program ran its 100 s (fifo, prio,
 tutor). Guest time under --icount, so the host's speed does not matter.
 kthread's threads are VPs (about 254 at -smp 1): 200 threads, 120 long."""
 import pytest
-from helpers import PACKAGES, passed
+from helpers import passed, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_manysleep(boot, pkg, smp):
     nt, nl = (200, 120) if pkg == "kthread" else (600, 400)
     r = boot(f"run=manysleep,pkg={pkg},vps=2,{nt},{nl}", smp=smp, icount=True, timeout=180)

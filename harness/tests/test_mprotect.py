@@ -12,11 +12,10 @@ main makes read-only is stopped by its next write once mprotect returned
 import re
 
 import pytest
-from helpers import PACKAGES, self_test, done, only
+from helpers import self_test, done, only, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_mprotect(boot, pkg, smp):
     self_test(boot, "mprot", pkg, smp, 50)
 

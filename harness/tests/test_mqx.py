@@ -14,13 +14,10 @@ descriptor is EBADF. Unrelated: two boot programs open the same names
 and each one's receive waits for the other's send. Before: queues lived
 in each program's memory, so every cross-process check failed."""
 import pytest
-from helpers import PACKAGES, done, only, program_image, needs_e2fsprogs
-
-SMPS = [1, 2]
+from helpers import done, only, program_image, needs_e2fsprogs, pkg_cases, DET_SMPS
 
 
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_queues_are_shared_with_forked_children(boot, pkg, smp):
     r = boot(f"run=mqx,pkg={pkg},fork", smp=smp, timeout=180)
     res = only(r, "result", name="mqx", mode="fork")
@@ -28,8 +25,7 @@ def test_queues_are_shared_with_forked_children(boot, pkg, smp):
     done(r)
 
 
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_unrelated_programs_share_a_queue_by_name(boot, pkg, smp):
     r = boot(f"run=mqx,pkg={pkg},a run=mqx,pkg={pkg},b", smp=smp, timeout=180)
     for mode in ("a", "b"):
@@ -39,8 +35,7 @@ def test_unrelated_programs_share_a_queue_by_name(boot, pkg, smp):
 
 
 @needs_e2fsprogs
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_exec_drops_the_notification(boot, tmp_path, pkg, smp):
     """A child registers SIGEV_THREAD, then execs /bin/mqx: its queue
     descriptors close, and the registration with them (POSIX): the parent
@@ -53,11 +48,7 @@ def test_exec_drops_the_notification(boot, tmp_path, pkg, smp):
     done(r)
 
 
-# det and its parallel phase (threadpkgs/det/): not in PACKAGES.
-DET = [("det", 1), ("det", 2), ("det,det=par", 2)]
-
-
-@pytest.mark.parametrize("pkg,smp", DET, ids=["det-1", "det-2", "par-2"])
+@pytest.mark.parametrize("pkg,smp", DET_SMPS)
 def test_queue_waits_on_det(boot, pkg, smp):
     """A queue's waits are det's own (ulib/pthread/pshown.c): ptest's
     mqueue area (a receiver waits in the same process for main's send,

@@ -24,13 +24,12 @@ fcntl(F_OFD_*) was EINVAL, and a 3-process cycle deadlocked for good."""
 import re
 
 import pytest
-from helpers import PACKAGES, audit_passed, needs_e2fsprogs, program_image
+from helpers import audit_passed, needs_e2fsprogs, program_image, PKGS_DET, pkg_cases
 
 pytestmark = needs_e2fsprogs
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_ofd_locks_and_deadlock_cycles(boot, tmp_path, pkg, smp):
     """On det a thread blocked in the kernel keeps the one turn, so its
     wait on another thread of its process would never end (as for a

@@ -11,13 +11,12 @@ left in the kernel, none unpaid, and every frame is back (an audited
 child under memcheck). Every package at -smp 1 and 2 (det: its one
 turn leaves the stirrers' waits out of nothing: no lock here waits)."""
 import pytest
-from helpers import PACKAGES, audited_disk_boot, needs_e2fsprogs
+from helpers import audited_disk_boot, needs_e2fsprogs, pkg_cases
 
 pytestmark = needs_e2fsprogs
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_ofd_payers_under_fork_exec_exit_storm(boot, tmp_path, pkg, smp):
     r, _ = audited_disk_boot(boot, tmp_path, "ofdstorm", pkg, smp, timeout=240)
     assert "ofdstorm: chain: 7 generations, bad 0;" in r.log, r.tail()

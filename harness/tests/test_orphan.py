@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 from harness import BUILD
-from helpers import audit_passed, DEBUGFS, MKE2FS, needs_e2fsprogs
+from helpers import audit_passed, DEBUGFS, MKE2FS, needs_e2fsprogs, pkg_cases
 from test_ext2write import fsck_clean
 
 pytestmark = needs_e2fsprogs
@@ -60,8 +60,7 @@ CASES["all"] = sum(CASES.values())
 
 
 @pytest.mark.parametrize("case", list(CASES))
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread"]))
 def test_unlinked_files_live_until_their_last_holder(boot, tmp_path, pkg, smp, case):
     img = image(tmp_path)
     before = free_counts(img)

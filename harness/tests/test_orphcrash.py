@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 from harness import BUILD
-from helpers import DEBUGFS, MKE2FS, PACKAGES, needs_e2fsprogs, result, done
+from helpers import DEBUGFS, MKE2FS, needs_e2fsprogs, result, done, PKGS_DET, pkg_cases
 from test_ext2write import E2FSCK, fsck_clean
 from test_orphan import first_orphan, free_counts
 
@@ -46,8 +46,7 @@ def crash(boot, img, pkg, smp):
     return said[0]
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_orphans_left_by_a_crash_are_freed_at_the_next_mount(boot, tmp_path, pkg, smp):
     img = image(tmp_path)
     before = free_counts(img)

@@ -13,7 +13,7 @@ threads are VPs (about 254 at -smp 1), so 200 there, no refusal, but
 its private timed wait is thread_park_timed (the park word's kernel
 sleep) and is checked the same way."""
 import pytest
-from helpers import done, result
+from helpers import done, result, pkg_cases
 
 
 def parkflood(boot, words, smp, nt):
@@ -25,8 +25,7 @@ def parkflood(boot, words, smp, nt):
     done(r, 0)
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "tutor"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "prio", "tutor"]))
 def test_refused_timed_waits_end_right(boot, pkg, smp):
     parkflood(boot, f"pkg={pkg},vps=2,psh,1100", smp, 1100)
 

@@ -5,10 +5,9 @@ kill(0) with the caller's own handler, kill(-1) sparing the caller and
 then ESRCH, ESRCH for a pid that does not exist, a sibling in the
 session allowed and EPERM once it called setsid, setsid's rules)."""
 import pytest
-from helpers import self_test
+from helpers import self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread", "prio"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread", "prio"]))
 def test_process_groups_and_kill(boot, pkg, smp):
     self_test(boot, "pgrp", pkg, smp, at_least=28)

@@ -19,11 +19,10 @@ stays open gives back the ring's 64 KiB (INFO_MEM_AVAIL; 0 before). The
 body runs in a child (forkaudit.h): every byte back, avail_lost 0."""
 import pytest
 PIPE_CAP, PGSIZE = 65536, 4096
-from helpers import done, result
+from helpers import done, result, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["naive", "fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["naive", "fifo", "kthread"]))
 def test_reader_does_not_stop_its_vp(boot, pkg, smp):
     r = boot(f"run=pipehold,pkg={pkg},vps=1,vp", smp=smp, timeout=120)
     res = result(r, "pipehold")
@@ -32,8 +31,7 @@ def test_reader_does_not_stop_its_vp(boot, pkg, smp):
     done(r, 0)
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread"]))
 def test_one_end_left_pays_for_the_pipe(boot, pkg, smp):
     r = boot(f"memcheck run=pipehold,pkg={pkg},charge", smp=smp, timeout=120)
     res = result(r, "pipehold")

@@ -8,11 +8,10 @@ and the ring went; before the fix the freed ring's 3), poll and select woken by 
 close, a blocked read cancelled and one running a handler, fstat/lseek/
 isatty/fcntl, and EBADF/EINVAL/EMFILE. Before pipe.c none of it linked."""
 import pytest
-from helpers import PACKAGES, self_test, only
+from helpers import self_test, only, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_pipes(boot, pkg, smp):
     self_test(boot, "pipes", pkg, smp, 107)
 

@@ -46,11 +46,10 @@ for POSIX's), eight cases against glibc 2.36's outcomes (POSIX order
 before: options after the first operand were not seen).
 The program does not build without them."""
 import pytest
-from helpers import PACKAGES, done, result, self_test
+from helpers import done, result, self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_portcompat(boot, pkg, smp):
     self_test(boot, "portcompat", pkg, smp, 330)
 
@@ -84,8 +83,7 @@ def test_waiters_woken_highest_priority_first(boot, smp):
     done(r, 0)
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_signal_reaches_computing_thread(boot, pkg, smp):
     """sigspin and sigcompute with two VPs (one is taken by a thread that
     only computes; kthread makes a VP per thread anyway): alarm(1)'s
@@ -101,8 +99,7 @@ def test_signal_reaches_computing_thread(boot, pkg, smp):
     done(r, 0)
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_futex_wake_waits_for_a_late_waiter(boot, pkg, smp):
     """futexlate: futex's bitset wakes with the bit-2 waiter 60 ms late,
     past main's 20 ms settle. futex's checks took that settle for a

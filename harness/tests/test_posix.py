@@ -11,7 +11,7 @@ sigsleep, each also with the signal blocked). Then how a
 POSIX program ends: pthread_exit from main, exit() from another thread,
 and an unknown package."""
 import pytest
-from helpers import PACKAGES, done, only, self_test
+from helpers import PACKAGES, done, only, self_test, pkg_cases
 
 AREAS = ["create", "stack", "detach", "once", "mutex", "cond", "rwlock", "barrier",
          "keys", "tls", "cancel", "sem", "sched", "mqueue", "rusage", "cputime", "threadcpu", "stdio", "signal",
@@ -23,8 +23,7 @@ def areas(r):
             if "ok" in e and e["name"].startswith("ptest.")}
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_ptest(boot, pkg, smp):
     r = boot(f"run=ptest,pkg={pkg}", smp=smp, timeout=240)
     ptest_passed(r, f"{pkg} smp={smp}")
@@ -49,8 +48,7 @@ def ptest_passed(r, label):
 INTERRUPTIBLE = {"fifo", "tutor", "prio"}
 
 
-@pytest.mark.parametrize("pkg,smp", [(p, s) for p in PACKAGES for s in (1, 2)],
-                         ids=[f"{p}-{s}" for p in PACKAGES for s in (1, 2)])
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_signal_to_a_computing_thread(boot, pkg, smp):
     """pthread_kill of a thread that only computes (no library call but
     the clock): on a package with upcalls its handler runs there while it
@@ -133,8 +131,7 @@ def test_more_vps_than_cpus(boot, pkg):
     done(r)
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_bounded_buffer(boot, pkg, smp):
     """progs/ported/bbuf: a bounded buffer written the way Linux pthread
     code is (static initializers, a barrier, an rwlock, __thread, getopt

@@ -7,9 +7,7 @@ which may not signal it; waitid with WSTOPPED or WCONTINUED and no
 WEXITED never reports a child's end (before: it did), and bad flag sets
 are EINVAL."""
 import pytest
-from helpers import PACKAGES, done, only, program_image, needs_e2fsprogs, shared_boot
-
-SMPS = [1, 2]
+from helpers import PACKAGES, done, only, program_image, needs_e2fsprogs, shared_boot, PKGS_DET, PKGS_PAR, pkg_cases
 
 
 def modes(pkg):
@@ -33,15 +31,13 @@ def shared_run(request, boot, pkg, smp, mode):
 
 
 @pytest.mark.shares_boot
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_space_1_adopts_orphans_and_zombies(boot, request, pkg, smp):
     r, res = shared_run(request, boot, pkg, smp, "adopt")
     assert res["failures"] == 0 and res["checks"] >= 6, r.tail()
 
 
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_another_boot_programs_orphan_comes_to_space_1(boot, pkg, smp):
     r = boot(f"run=procgap,pkg={pkg},init run=procgap,pkg={pkg},orphan", smp=smp, timeout=120)
     for mode in ("init", "orphan"):
@@ -51,8 +47,7 @@ def test_another_boot_programs_orphan_comes_to_space_1(boot, pkg, smp):
 
 
 @pytest.mark.shares_boot
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_waitid_without_wexited_reports_no_end(boot, request, pkg, smp):
     r, res = shared_run(request, boot, pkg, smp, "waitid")
     assert res["failures"] == 0 and res["checks"] >= 12, r.tail()
@@ -74,8 +69,7 @@ def disk_run(request, boot, tmp_path, pkg, smp, mode):
 
 @needs_e2fsprogs
 @pytest.mark.shares_boot
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_auxiliary_vector_on_spawn_and_exec(boot, request, tmp_path, pkg, smp):
     """AT_PHDR/PHENT/PHNUM find our program headers, AT_ENTRY is _start,
     AT_PAGESZ and AT_CLKTCK agree with sysconf, AT_HWCAP is cpuid's edx,
@@ -90,8 +84,7 @@ def test_auxiliary_vector_on_spawn_and_exec(boot, request, tmp_path, pkg, smp):
 
 @needs_e2fsprogs
 @pytest.mark.shares_boot
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_cpu_itimers_survive_exec(boot, request, tmp_path, pkg, smp):
     """ITIMER_VIRTUAL (0.2 s, period 3 s) and ITIMER_PROF (20 s) set
     before an execv are armed in the new image with at most that time
@@ -103,8 +96,7 @@ def test_cpu_itimers_survive_exec(boot, request, tmp_path, pkg, smp):
     assert res["failures"] == 0 and res["checks"] >= 3, r.tail()
 
 
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_realtime_abstime_timer_keeps_its_periods_on_that_clock(boot, pkg, smp):
     """A TIMER_ABSTIME timer on CLOCK_REALTIME with a 100 ms period, after
     its first expiry: CLOCK_REALTIME set 1 s ahead gives at least 4
@@ -120,8 +112,7 @@ def test_realtime_abstime_timer_keeps_its_periods_on_that_clock(boot, pkg, smp):
 
 
 @pytest.mark.shares_boot
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES + ["det", "det,det=par"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_PAR))
 def test_wait_calls_are_cancellation_points(boot, request, pkg, smp):
     """A thread blocked in waitpid, wait, waitid or wait4 (its child
     alive), cancelled (deferred), runs its cleanup handler and ends
@@ -135,8 +126,7 @@ def test_wait_calls_are_cancellation_points(boot, request, pkg, smp):
 
 
 @pytest.mark.shares_boot
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_getresuid_bad_pointer_is_efault(boot, request, pkg, smp):
     """getresuid/getresgid with an unmapped, kernel-half or read-only
     pointer return -1 EFAULT, as on Linux where the kernel stores them
@@ -145,8 +135,7 @@ def test_getresuid_bad_pointer_is_efault(boot, request, pkg, smp):
     assert res["failures"] == 0 and res["checks"] >= 10, r.tail()
 
 
-@pytest.mark.parametrize("smp", SMPS)
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_getids_kernel_pointer_and_munmap_race(boot, pkg, smp):
     """SYS_getids, both forms, given kernel addresses (the kernel half,
     its text and data, a store wrapping to 0) or a store across the top

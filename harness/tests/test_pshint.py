@@ -18,13 +18,12 @@ sem_wait did not see it and waited on; nothing cut a wait for a signal
 of the process itself or a cancel).
 """
 import pytest
-from helpers import done, result
+from helpers import done, result, pkg_cases, DET_SMPS
 
 AREAS = ["other", "self", "tkill", "alarm", "mutex", "cond", "csem", "ccond"]
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "tutor", "kthread", "naive"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_process_shared_waits_are_interrupted(boot, pkg, smp):
     vps = ",vps=2" if pkg == "naive" else ""   # (a classic VP blocks whole: the sender needs another)
     r = boot(f"run=pshint,pkg={pkg}{vps}", smp=smp, timeout=240)
@@ -35,8 +34,7 @@ def test_process_shared_waits_are_interrupted(boot, pkg, smp):
     done(r, 0)
 
 
-@pytest.mark.parametrize("pkg,smp", [("det", 1), ("det", 2), ("det,det=par", 2)],
-                         ids=["det-1", "det-2", "par-2"])
+@pytest.mark.parametrize("pkg,smp", DET_SMPS)
 def test_process_shared_waits_on_det(boot, pkg, smp):
     """On det and det=par a process-shared wait is the package's own
     (ulib/pthread/pshown.c: a node this process's wakers find, a poll for

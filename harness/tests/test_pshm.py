@@ -12,13 +12,12 @@ opened and posted by the child, and one by a posix_spawn'd program
 once all have ended (INFO_MEM_AVAIL, memcheck)."""
 
 import pytest
-from helpers import audit_passed, needs_e2fsprogs, process_run
+from helpers import audit_passed, needs_e2fsprogs, process_run, pkg_cases
 
 pytestmark = needs_e2fsprogs
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "prio", "kthread"]))
 def test_processes_share_memory_and_synchronize(boot, tmp_path, pkg, smp):
     r, _ = process_run(boot, tmp_path, "pshm", pkg, smp)
     assert audit_passed(r, "pshm")["spawned"] == 1, r.tail()

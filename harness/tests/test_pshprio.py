@@ -10,11 +10,10 @@ processes. Before, the kernel woke the newest waiter first: C, B, A on
 every package. naive and det: their VPs block whole in such a wait, so
 three waiting threads of one process would need three VPs (not here)."""
 import pytest
-from helpers import PACKAGES, passed
+from helpers import PACKAGES, passed, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", [p for p in PACKAGES if p not in ("naive", "det")])
+@pytest.mark.parametrize("pkg,smp", pkg_cases([p for p in PACKAGES if p not in ("naive", "det")]))
 def test_pshared_sem_post_wakes_by_priority(boot, pkg, smp):
     r = boot(f"run=pshprio,pkg={pkg},vps=2", smp=smp, icount=True, timeout=120)
     res = passed(r, "pshprio", 20)

@@ -17,13 +17,12 @@ of its own, over its whole life: the notices follow the target's takes,
 not the sends), a target that ends while it is signalled (ESRCH, then
 its status)."""
 import pytest
-from helpers import self_test, result
+from helpers import self_test, result, pkg_cases
 
 FLOOD = 20000
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread", "prio"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread", "prio"]))
 def test_signals_between_processes(boot, pkg, smp):
     # 86: the bad-buffer checks run in a child of one VP (give_back: a bit
     # of its status each), its sigaction and mask calls no longer counted here

@@ -28,22 +28,20 @@ intr hung, rtq delivered one SIGRTMIN of 12 (and sigqueue never said
 EAGAIN).
 """
 import pytest
-from helpers import PACKAGES, needs_e2fsprogs, passed, program_image
+from helpers import needs_e2fsprogs, passed, program_image, pkg_cases
 
 AREAS = {"hold": 40, "intr": 57, "rtq": 15}
 
 
 @pytest.mark.parametrize("area", list(AREAS))
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_signals_from_another_process(boot, pkg, smp, area):
     r = boot(f"run=psig2,pkg={pkg},{area}", smp=smp, timeout=90)
     passed(r, "psig2", AREAS[area], area=area)
 
 
 @needs_e2fsprogs
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_exec_keeps_ignored_signals_mask_and_pending(boot, tmp_path, pkg, smp):
     img = program_image(tmp_path, "psig2")
     r = boot(f"run=psig2,pkg={pkg},exec,{pkg}", smp=smp, timeout=90, disk=img)

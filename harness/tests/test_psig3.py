@@ -20,13 +20,12 @@ package (det too) at -smp 1 and 2:
   the parent takes all of its own with their values.
 """
 import pytest
-from helpers import PACKAGES, needs_e2fsprogs, passed, program_image
+from helpers import needs_e2fsprogs, passed, program_image, PKGS_DET, pkg_cases
 
 
 @needs_e2fsprogs
 @pytest.mark.parametrize("area", ["fork", "exec", "forkpend"])
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_held_while_a_thread_never_touched_signals_and_rt_values_across_exec(
         boot, tmp_path, pkg, smp, area):
     r = boot(f"run=psig3,pkg={pkg},{area},{pkg}", smp=smp, timeout=90,

@@ -12,14 +12,13 @@ import shutil
 import subprocess
 
 import pytest
-from helpers import PACKAGES, done, result, needs_e2fsprogs
+from helpers import done, result, needs_e2fsprogs, pkg_cases
 
 E2FSCK = shutil.which("e2fsck") or "/usr/sbin/e2fsck"
 DEBUGFS = shutil.which("debugfs") or "/usr/sbin/debugfs"
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_a_program_without_a_disk_has_a_writable_file_system(boot, pkg, smp):
     r = boot(f"run=ramfs,pkg={pkg}", smp=smp, timeout=240, mem="128M")
     res = result(r, "ramfs")

@@ -12,7 +12,7 @@ and two processes churning theirs: back to the base each time; blocks
 freed and taken again read as they should (holes read zeros). Before
 the change the frames stayed (`left` was the file's blocks each round)."""
 import pytest
-from helpers import PACKAGES, done, result
+from helpers import done, result, pkg_cases
 
 MIB = 1 << 20
 
@@ -28,8 +28,7 @@ def ramfree(boot, pkg, smp, words="", rounds=16, mem="256M"):
     return res
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_deleted_files_give_the_ram_disks_frames_back(boot, pkg, smp):
     res = ramfree(boot, pkg, smp)
     assert res["written_mib"] * MIB > 256 * MIB, res

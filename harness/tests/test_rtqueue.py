@@ -12,11 +12,10 @@ raise-race (100 pthread_kills of SIGRTMIN+1 to a thread that spins until
 its handler has run 100 times) spun for good: 64 ran. Counts, not time.
 """
 import pytest
-from helpers import PACKAGES, done, result
+from helpers import done, result, PKGS_DET, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_rt_signals_queue_or_fail_with_eagain(boot, pkg, smp):
     r = boot(f"run=rtqueue,pkg={pkg}", smp=smp, timeout=120)
     res = result(r, "rtqueue")

@@ -10,7 +10,7 @@ preferred, writers preferred, and a process-shared lock; bounded by
 rounds, not time. Before it: the conf area's glibc answers (EINVAL for a
 bad clock or tv_nsec even on a free lock, before EDEADLK)."""
 import pytest
-from helpers import PACKAGES, done, result
+from helpers import done, result, PKGS_DET, pkg_cases
 
 KINDS = ["reader", "writer", "pshared"]
 
@@ -27,14 +27,13 @@ def stress_passed(r, label):
     done(r, 0)
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_rwstress(boot, pkg, smp):
     r = boot(f"run=rwstress,pkg={pkg}", smp=smp, timeout=300)
     stress_passed(r, f"{pkg} -smp {smp}")
 
 
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg", PKGS_DET)
 def test_rwlock_glibc_answers(boot, pkg):
     """The conf area alone: tryrdlock/trywrlock EBUSY, EDEADLK for the
     writer's own rdlock/wrlock (timed too), EPERM for an unlock of a free

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 
 import pytest
-from helpers import PACKAGES, passed, program_image
+from helpers import passed, program_image, pkg_cases
 
 CASES = {
 "case": r'''
@@ -326,8 +326,7 @@ def image(tmp_path):
     return program_image(tmp_path, "shlang", files)
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_shell_language(boot, tmp_path, pkg, smp):
     r = boot(f"run=shlang,pkg={pkg}", smp=smp, disk=image(tmp_path), timeout=180)
     passed(r, "shlang", len(CASES))

@@ -8,13 +8,12 @@ map gets both their stores on the disk (msync by one, munmap by the
 other; e2fsck -fn clean, debugfs dumps it); every frame comes back
 (INFO_MEM_AVAIL, memcheck)."""
 import pytest
-from helpers import audited_disk_run, needs_e2fsprogs
+from helpers import audited_disk_run, needs_e2fsprogs, pkg_cases
 
 pytestmark = needs_e2fsprogs
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread"]))
 def test_shared_file_maps_are_one_memory_across_processes(boot, tmp_path, pkg, smp):
     data = audited_disk_run(boot, tmp_path, "shmcoh", pkg, smp, 180)
     assert len(data) == 4096 and data[:5] == b"child" and data[16:22] == b"parent", data[:32]

@@ -15,11 +15,10 @@ program that read a pipe it inherited without calling pipe() itself
 (cat in a pipeline) jumped to address 0 (ulib/libc/fd.c's weak pipe
 calls)."""
 import pytest
-from helpers import PACKAGES, passed, program_image, self_test
+from helpers import passed, program_image, self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_shell_and_the_calls_that_run_it(boot, pkg, smp):
     self_test(boot, "shx", pkg, smp, at_least=44)
 

@@ -27,9 +27,8 @@ queued thread beside computing ones with fewer VPs than threads); on
 det before the change it hung (the timer never fired). pure runs in the
 same boot as the other cases, after them (PURE)."""
 import pytest
-from helpers import result, done
+from helpers import result, done, pkg_cases, PKGS_DET
 
-PACKAGES = ["fifo", "tutor", "prio", "naive", "kthread", "det"]
 BOUND_NS = 100 * 1000 * 1000     # sigcomp's BOUND_MS
 
 
@@ -46,7 +45,7 @@ CHECKS_ALL = 34        # in the four
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("vps", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg", PKGS_DET)
 def test_signal_and_cancel_reach_computing_thread(boot, pkg, vps, smp):
     cases = CASES + ["pure"] if pkg in PURE else CASES
     named = "," + ",".join(cases) if pkg in PURE else ""
@@ -59,8 +58,7 @@ def test_signal_and_cancel_reach_computing_thread(boot, pkg, vps, smp):
     done(r, 0)
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_spinner_one_vp(boot, pkg, smp):
     r = boot(f"run=portcompat,pkg={pkg},vps=1,sigspin", smp=smp, icount=True, timeout=180)
     res = result(r, "portcompat")

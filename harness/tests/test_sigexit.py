@@ -8,11 +8,10 @@ dropped with the thread's slot (ulib/libc/signal.c): 1 to 2 of 200
 rounds lost on fifo and prio at -smp 2, and the public suite's
 pthread_create 14-1 hung in 3 runs of 5 on fifo with 2 VPs."""
 import pytest
-from helpers import PACKAGES, result, self_test
+from helpers import result, self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_a_program_signal_is_not_lost_with_an_exiting_thread(boot, pkg, smp):
     r = self_test(boot, "sigexit", pkg, smp, 4)
     res = result(r, "sigexit")

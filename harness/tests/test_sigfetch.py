@@ -23,13 +23,12 @@ at -smp 1 in 300 rounds kthread 1 (none); at a third to a half of the
 host CPU time.
 """
 import pytest
-from helpers import PACKAGES, done, result
+from helpers import done, result, pkg_cases
 
 ROUNDS = {1: 300, 2: 3000}
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_a_look_waits_for_a_fetch_under_way(boot, pkg, smp):
     r = boot(f"quantum=1 run=sigfetch,pkg={pkg},{ROUNDS[smp]}", smp=smp, timeout=240)
     res = result(r, "sigfetch")

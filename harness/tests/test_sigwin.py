@@ -16,12 +16,11 @@ the VP's sigwake, the thread waited again, and the kernel told no more);
 naive's timed wait hung at -smp 1 (its VP's whole-VP timed park).
 """
 import pytest
-from helpers import PACKAGES, passed
+from helpers import passed, pkg_cases
 
 
 @pytest.mark.parametrize("wait", ["sem", "timed", "pipe"])
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_signal_announced_before_the_park_cuts_the_wait(boot, pkg, smp, wait):
     r = boot(f"run=sigwin,pkg={pkg},{wait}", smp=smp, timeout=60)
     res = passed(r, "sigwin", 7, wait=wait)
@@ -29,8 +28,7 @@ def test_signal_announced_before_the_park_cuts_the_wait(boot, pkg, smp, wait):
         assert res["early"] == 0, res    # the window itself, not a handler before the wait
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["kthread", "naive"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["kthread", "naive"]))
 def test_signal_cuts_a_process_shared_wait_on_classic_vps(boot, pkg, smp):
     """The same with sem_wait of a process-shared semaphore (its own
     kernel futex word, ulib/pthread/pshared.c): on classic VPs the

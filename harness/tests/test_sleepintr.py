@@ -15,11 +15,10 @@ timeout on naive, kthread and det while the other signal's handler ran
 in its naps. The sender repeats the signal every 20 ms until the wait
 ends, so nothing depends on time but the 10 s bound."""
 import pytest
-from helpers import PACKAGES, self_test
+from helpers import self_test, PKGS_PAR, pkg_cases
 
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det", "det,det=par"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_PAR))
 def test_wait_ends_with_eintr(boot, pkg, smp):
     self_test(boot, "sleepintr", pkg, smp, 14, timeout=240, checks=14)

@@ -15,9 +15,8 @@ handler's thread gets the token next (threadpkgs/det/det.c). Before,
 det's timer thread waited on logical time, advanced here only by the
 spinner's yields, so the delay had no bound in guest time."""
 import pytest
-from helpers import result, done
+from helpers import result, done, PKGS_DET
 
-PACKAGES = ["fifo", "tutor", "prio", "naive", "kthread", "det"]
 BOUND_NS = 100 * 1000 * 1000     # spinsig's BOUND_MS
 # The timer's time (spinsig's due=): the spinner spins from the arming to
 # the handler, and under --icount a spin in pthread_spin_lock costs about
@@ -31,7 +30,7 @@ CASES = ("exit", "sem", "any", "relock")
 
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("vps", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg", PKGS_DET)
 def test_alarm_interrupts_spin_lock_waiter(boot, pkg, vps, smp):
     r = boot(f"run=spinsig,pkg={pkg},vps={vps},due={DUE_MS}", smp=smp, icount=True, timeout=180)
     res = result(r, "spinsig")

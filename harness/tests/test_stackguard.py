@@ -9,10 +9,9 @@ child exited 0 (fifo and prio at -smp 2). A thread using a quarter of
 such a stack still exits 0, and guarded small stacks are created and
 joined again and again (the packages pool them by size and guard)."""
 import pytest
-from helpers import PACKAGES, self_test
+from helpers import self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_a_small_stack_with_a_guard_faults_below(boot, pkg, smp):
     self_test(boot, "stackguard", pkg, smp, 4)

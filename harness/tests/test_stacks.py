@@ -6,13 +6,12 @@ with a fault just under the stack. Before, a POSIX thread had a 64 KiB
 malloc block: a 1 MiB local array killed the program on every package,
 and an overflow ran on into the memory below."""
 import pytest
-from helpers import PACKAGES, done, only, result, self_test
+from helpers import PACKAGES, done, only, result, self_test, pkg_cases
 
 MIB = 1 << 20
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_big_stacks(boot, pkg, smp):
     self_test(boot, "bigstack", pkg, smp, 260)
 

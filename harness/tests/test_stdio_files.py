@@ -13,7 +13,7 @@ import random
 
 import pytest
 from harness import disk
-from helpers import done, only, fnv, needs_e2fsprogs
+from helpers import done, only, fnv, needs_e2fsprogs, pkg_cases
 
 pytestmark = needs_e2fsprogs
 
@@ -45,8 +45,7 @@ def pieces(data, n):
     return out
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread"]))
 def test_stdio_on_files(boot, tree, pkg, smp):
     image, t = tree
     r = boot(f"run=stdfiles,pkg={pkg},/t", smp=smp, timeout=120, disk=image)

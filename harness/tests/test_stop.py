@@ -11,10 +11,9 @@ while stopped is delivered after the continue; SIGKILL ends a stopped
 child; a sibling in the session may stop and continue another, one in
 another session gets EPERM; an orphan's getppid is 1."""
 import pytest
-from helpers import self_test
+from helpers import self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "tutor", "naive", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_stop_continue_and_signal_rights(boot, pkg, smp):
     self_test(boot, "stop", pkg, smp, at_least=63, timeout=180)

@@ -7,11 +7,10 @@ Every package at -smp 1 and 2: no hang (the timeout), no panic, the
 target exits 0 and every child
 is reaped with its status."""
 import pytest
-from helpers import passed
+from helpers import passed, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "tutor", "naive", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_stop_storm_at_a_forking_target(boot, pkg, smp):
     r = boot(f"run=stopstorm,pkg={pkg},3,1000,300", smp=smp, timeout=120)
     assert r.kind == "done", f"run ended as {r.kind!r} (a hang or a panic)\n{r.tail()}"

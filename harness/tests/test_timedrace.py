@@ -13,12 +13,10 @@ icount, within a few hundred rounds; the POSIX layer's timed waits and
 the cross-space tests crashed on it at random under wall-clock TCG. The
 program catches a stale frame by a per-thread generation count."""
 import pytest
-from helpers import done, result
-
-PKGS = ["fifo", "naive", "tutor", "prio", "kthread"]
+from helpers import PACKAGES, done, result
 
 
-@pytest.mark.parametrize("pkg", PKGS)
+@pytest.mark.parametrize("pkg", PACKAGES)
 def test_no_thread_runs_twice_icount(boot, pkg):
     r = boot(f"quantum=2 run=timedrace,{pkg},3,8,3000", smp=1, icount=True, timeout=240)
     assert not [l for l in r.lines if l.startswith("timedrace:")], r.tail()

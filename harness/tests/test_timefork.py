@@ -17,19 +17,17 @@ every 50 s and a timer, then execs /bin/timefork: getitimer there says
 child's 50 ms ITIMER_REAL fires in its new image (sigwaitinfo). Before:
 the new image had no alarm (getitimer 0 every 0, alarm(0) 0)."""
 import pytest
-from helpers import PACKAGES, needs_e2fsprogs, passed, program_image
+from helpers import needs_e2fsprogs, passed, program_image, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_a_forks_child_has_no_timers_of_its_parent(boot, pkg, smp):
     r = boot(f"run=timefork,pkg={pkg},fork", smp=smp, timeout=60)
     passed(r, "timefork", 9, area="fork")
 
 
 @needs_e2fsprogs
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_exec_keeps_the_alarm_and_drops_timers(boot, tmp_path, pkg, smp):
     r = boot(f"run=timefork,pkg={pkg},exec,{pkg}", smp=smp, timeout=60,
              disk=program_image(tmp_path, "timefork"))

@@ -12,7 +12,7 @@ every thread blocks it, and EINVAL
 for bad clocks, sigevents, times and deleted or forged timers. Before
 timer.c alarm never fired (ENOSYS) and the rest did not link."""
 import pytest
-from helpers import PACKAGES, done, self_test
+from helpers import PACKAGES, done, self_test, pkg_cases
 
 # fifo, prio and kthread share a boot per -smp (each its own process,
 # told apart by the result's pkg): the run is mostly sleeps, so side by
@@ -23,8 +23,7 @@ from helpers import PACKAGES, done, self_test
 SHARED = [p for p in ("fifo", "prio", "kthread") if p in PACKAGES]
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["+".join(SHARED)] + [p for p in PACKAGES if p not in SHARED])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["+".join(SHARED)] + [p for p in PACKAGES if p not in SHARED]))
 def test_timers(boot, pkg, smp):
     if pkg not in PACKAGES:
         pkgs = pkg.split("+")

@@ -8,14 +8,13 @@ import shutil
 import subprocess
 
 import pytest
-from helpers import done, result, DEBUGFS, MKE2FS, needs_e2fsprogs
+from helpers import done, result, DEBUGFS, MKE2FS, needs_e2fsprogs, pkg_cases
 
 pytestmark = needs_e2fsprogs
 E2FSCK = shutil.which("e2fsck") or "/usr/sbin/e2fsck"
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread"]))
 def test_temporary_files_and_shm_on_the_disk(boot, tmp_path, pkg, smp):
     tree = tmp_path / "tree"
     tree.mkdir()

@@ -7,11 +7,10 @@ all spaces, no count wraps or runs away), and once every child is
 collected the tree settles to the caller alone. On fifo and kthread,
 at -smp 1 and 2 (on 2 CPUs the reads race the take-downs)."""
 import pytest
-from helpers import done, result
+from helpers import done, result, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "kthread"]))
 def test_tree_held_under_churn(boot, pkg, smp):
     r = boot(f"memcheck run=treeheld,pkg={pkg},40", smp=smp, timeout=240)
     res = result(r, "treeheld")

@@ -11,11 +11,10 @@ Before, the settings were each process's (ulib's), B38400 with OPOST
 claimed, and ttyname said /dev/console."""
 import pytest
 
-from helpers import PACKAGES
+from helpers import PKGS_DET, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_console_is_a_serial_tty(boot, pkg, smp):
     r = boot(f"run=ttyattr,pkg={pkg}", smp=smp, timeout=60)
     assert r.kind == "done" and r.status == 0, r.tail()

@@ -10,11 +10,10 @@ from a read-only page works; bad ops are -EINVAL. Under memcheck, on
 packages whose threads are user threads on two VPs (fifo, naive) and
 VPs (kthread), at -smp 1 and 2."""
 import pytest
-from helpers import passed
+from helpers import passed, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "naive", "kthread"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "naive", "kthread"]))
 def test_tty_set_get_race_and_bad_memory(boot, pkg, smp):
     r = boot(f"memcheck run=ttyrace,pkg={pkg},vps=2", smp=smp, timeout=120)
     res = passed(r, "ttyrace", 30)

@@ -6,11 +6,10 @@ the signal mask and x87 control word restored, bad contexts refused with
 EINVAL, generators in 4 pthreads at once, and the end through a function
 returning with uc_link 0 (exit(0), as glibc)."""
 import pytest
-from helpers import PACKAGES, self_test
+from helpers import self_test, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES)
+@pytest.mark.parametrize("pkg,smp", pkg_cases())
 def test_ucontext(boot, pkg, smp):
     r = self_test(boot, "uctx", pkg, smp, 34)
     assert not any("uctx: after" in l for l in r.lines), r.tail()

@@ -7,10 +7,9 @@ SIGCHLD's handler for the child waited for ends no wait (the wait reports
 the child); WNOHANG answers 0 for a running child. The child waits on a
 pipe, so nothing depends on time. Also det (a special package)."""
 import pytest
-from helpers import PACKAGES, self_test
+from helpers import self_test, PKGS_DET, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_wait_ends_with_eintr_without_sa_restart(boot, pkg, smp):
     self_test(boot, "waitintr", pkg, smp, 67, checks=67)

@@ -13,11 +13,10 @@ only: on kthread, naive and det no VP of the child takes events, and
 every wake-up is -EAGAIN. It passed before this test was written (no
 bug found): a guard for the window."""
 import pytest
-from helpers import done, result
+from helpers import done, result, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", ["fifo", "prio", "tutor"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "prio", "tutor"]))
 def test_hand_off_wake_of_a_dying_space(boot, pkg, smp):
     r = boot(f"memcheck jitter run=wakekill,{pkg},300", smp=smp, timeout=300)
     res = result(r, "wakekill")

@@ -15,13 +15,10 @@ the run queue, one was always due, and main, queued, never ran. Now a
 timed-out waiter goes to the queue's tail: 1,100 as elsewhere. det=par
 makes at most 255 threads: 200 there."""
 import pytest
-from helpers import result
-
-PKGS = ["fifo", "prio", "tutor", "kthread", "naive", "det", "det=par"]
+from helpers import PKGS_DET, result, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PKGS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET + ["det=par"]))   # det=par: the program's word
 def test_xwait_past_kop_bound(boot, pkg, smp):
     nt = {"kthread": 200, "naive": 1, "det=par": 200}.get(pkg, 1100)
     r = boot(f"run=xflood,{pkg},{nt}", smp=smp)

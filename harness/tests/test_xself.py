@@ -8,13 +8,10 @@ the waiter woke. Now the waiter is on its process's list
 first yield. Counted in yields, so the same on any host. Every package
 must wake its waiter; det's bound is exact (deterministic)."""
 import pytest
-from helpers import result
-
-PKGS = ["fifo", "prio", "tutor", "kthread", "naive", "det", "det=par"]
+from helpers import PKGS_DET, result, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PKGS)
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET + ["det=par"]))   # det=par: the program's word
 def test_same_process_post_wakes_at_once(boot, pkg, smp):
     r = boot(f"run=xself,{pkg}", smp=smp)
     res = result(r, "xself")

@@ -13,11 +13,10 @@ keeps the CPU; the public test forks one fewer than the CPUs. tutor at
 -smp 2, unchanged, missed 585 in one of three runs: its yield with an
 empty queue keeps the CPU too, unless a warning moved the other thread.)"""
 import pytest
-from helpers import PACKAGES, done, result
+from helpers import done, result, PKGS_DET, pkg_cases
 
 
-@pytest.mark.parametrize("smp", [1, 2])
-@pytest.mark.parametrize("pkg", PACKAGES + ["det"])
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_yieldshare(boot, pkg, smp, request):
     if pkg == "tutor" and smp == 2:
         request.node.add_marker(pytest.mark.xfail(reason="tutor's yield keeps the CPU with nobody queued", strict=False))

@@ -108,9 +108,10 @@ void intr_run(struct uctx *ctx)
 		return;
 	if (park != PARK_RUN && park != PARK_PERMIT)
 		return;
-	/* A user-level timed wait's deadline passed (rt_due.c): its turn,
+	/* A user-level timed wait's deadline passed, or a time slice is
+	   over (rt_due.c): a turn for the others,
 	   now or at the spin_unlock that ends this thread's spin locks */
-	if (rt_due_passed()) {
+	if (rt_due_passed() | rt_slice_passed(t)) {
 		if (!t->crit)
 			thread_yield();
 		else if (!t->yield_due)

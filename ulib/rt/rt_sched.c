@@ -93,6 +93,11 @@ static int drain(struct rtvp *v, struct uthread *cur)
 						saw |= SAW_TURN;
 					if (r & TQ_RESCHED)
 						saw |= SAW_RESCHED;
+					/* a slice's end: cur yields (rt_tq.c) */
+					if ((r & TQ_SLICE) && cur && (!p->sliced || p->sliced(cur))) {
+						saw |= SAW_TURN;
+						v->slice_from = cur;
+					}
 					break;
 				}
 				__attribute__((fallthrough));   /* a program's own */

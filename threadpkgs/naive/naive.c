@@ -28,8 +28,9 @@ static struct rtq runq;
 
 static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
-	(void)v, (void)why;
+	(void)why;
 	rtq_push(&runq, t, 0);
+	rt_slice_note(v);            /* it waits: a slice for the thread on v */
 	return 0;
 }
 

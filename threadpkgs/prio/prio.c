@@ -211,7 +211,7 @@ static void thr_start(struct rtvp *v)
 
 static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
-	(void)v;
+	rt_slice_note(v);            /* t waits: a slice for the thread on v */
 	int l = t->t.prio;
 	/* Interrupted before its turn was over: first of its level again. */
 	int first = why == RQ_RESCHED || why == RQ_PREEMPTED;

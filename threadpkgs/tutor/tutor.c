@@ -19,11 +19,13 @@
 static struct rtq runq;              /* the one run queue */
 
 /* A thread became runnable (created, yielded, unblocked, interrupted):
-   queue it at the tail. Any VP may run it, so name none. */
+   queue it at the tail. Any VP may run it, so name none. It waits: the
+   thread on v gets a time slice. */
 static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
-	(void)v, (void)why;
+	(void)why;
 	rtq_push(&runq, t, 0);
+	rt_slice_note(v);
 	return 0;
 }
 

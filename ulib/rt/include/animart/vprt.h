@@ -165,7 +165,8 @@ struct rtpkg {
 	   other threads are gone); the runtime resets its part. */
 	void (*fork_reset)(void);
 	/* Optional time slices (rt_tq.c): a thread that runs slice_ns while
-	   another is runnable yields to it (0: no slices). */
+	   another is runnable yields to it (0: no slices; enqueue then calls
+	   rt_slice_note). */
 	uint64_t slice_ns;
 	/* Optional: is cur sliced (0: it runs on, prio's real-time levels)? */
 	int (*sliced)(struct uthread *cur);
@@ -351,13 +352,21 @@ void rt_slice_start(struct rtvp *v);   /* rt_tq.c */
 void rt_due_slice(struct rtvp *v);     /* rt_due.c */
 int rt_slice_passed(struct thread *t);
 
+/* A policy with time slices (rtpkg.slice_ns) calls it as its enqueue
+   queues a thread: one waits now, so the thread on v (the calling VP,
+   enqueue's v) gets a slice, if none is set. Called by the policy, not
+   the runtime, so that a package without slices pays nothing. */
+static inline void rt_slice_note(struct rtvp *v)
+{
+	if (v && !v->slice_at)
+		rt_slice_start(v);
+}
+
 /* Queue t on p's queues and wake a VP to run it (software interrupts
    off). v: the calling VP, rt_vp_here(p), as enqueue takes it. */
 static inline void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
 {
 	struct rtvp *to = p->enqueue(v, t, why);
-	if (p->slice_ns && v && !v->slice_at)
-		rt_slice_start(v);      /* t waits: the thread here gets a slice */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with the idle loop's */
 	if (p->classic) {
 		__atomic_fetch_add(&p->wake_seq, 1, __ATOMIC_RELEASE);

@@ -29,8 +29,8 @@ static struct rtq runq;
 static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
 	(void)why;
+	rt_slice_note(v);            /* t waits: a slice for the thread on v */
 	rtq_push(&runq, t, 0);
-	rt_slice_note(v);            /* it waits: a slice for the thread on v */
 	return 0;
 }
 

@@ -24,8 +24,8 @@ static struct rtq runq;              /* the one run queue */
 static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
 	(void)why;
-	rtq_push(&runq, t, 0);
 	rt_slice_note(v);
+	rtq_push(&runq, t, 0);
 	return 0;
 }
 

@@ -84,14 +84,17 @@ void rt_due_slice(struct rtvp *v)
 	due_set(v, v->slice_at, now);
 }
 
-/* An interrupt (intr_run) of thread t: 1 if its VP's slice is over. */
-int rt_slice_passed(struct thread *t)
+/* An interrupt (intr_run): 1 if this VP's slice is over, which the
+   thread it cut (if one runs) then answers with a yield. Whatever ran,
+   an ended slice is cleared, so the next enqueue sets a new one. */
+int rt_slice_passed(void)
 {
 	if (!rt_slice_classic)
 		return 0;
 	int was, r = 0;
-	struct rtvp *v = vp_pkg(vp_disable_save_self(&was));
-	if (v && &v->pkg->ops == t->ops && v->slice_at) {
+	struct vp_page *vpp = vp_disable_save_self(&was);
+	struct rtvp *v = vp_pkg(vpp);
+	if (v && v->vpp == vpp && v->pkg->classic && v->slice_at) {
 		uint64_t now = now_ns();
 		if (now >= v->slice_at) {
 			v->slice_at = 0;
@@ -103,4 +106,3 @@ int rt_slice_passed(struct thread *t)
 		vp_enable_self();
 	return r;
 }
-

@@ -352,6 +352,7 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 		} else if (!cur->t.yield_due)
 			cur->t.yield_due = YIELD_DUE_THREAD;
 		saw = 0;
+		v->slice_from = 0;       /* (its yield there sets the next slice) */
 	}
 	/* A signal handler waits for cur (ulib/libc/signal.c's post interrupted
 	   it): switch it out, and its resume (resume_full) runs the handler

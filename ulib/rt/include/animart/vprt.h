@@ -350,7 +350,7 @@ void rt_wake_idle(struct rtpkg *p, struct rtvp *to);
 
 void rt_slice_start(struct rtvp *v);   /* rt_tq.c */
 void rt_due_slice(struct rtvp *v);     /* rt_due.c */
-int rt_slice_passed(struct thread *t);
+int rt_slice_passed(void);
 
 /* A policy with time slices (rtpkg.slice_ns) calls it as its enqueue
    queues a thread: one waits now, so the thread on v (the calling VP,

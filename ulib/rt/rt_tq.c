@@ -177,6 +177,7 @@ int rt_tq_fire(struct rtvp *v, struct uthread *cur, const struct event *e)
 	int saw = 0;
 	uint64_t now = now_ns();
 	spin_lock_by(&v->tq_lock, 0);
+	v->tq_firing = 1;                /* (the wake-ups' slices: rt_slice_start) */
 	v->tq_armed = v->tq_flag = 0;    /* a one-shot: gone */
 	if (v->tq_nrt && vp_rt_off(v) != v->tq_off) {
 		tq_clockset(v, now);
@@ -191,6 +192,7 @@ int rt_tq_fire(struct rtvp *v, struct uthread *cur, const struct event *e)
 		v->slice_at = 0;
 		saw |= TQ_SLICE;
 	}
+	v->tq_firing = 0;
 	tq_arm(v);
 	spin_unlock_by(&v->tq_lock, 0);
 	if (pol && pol <= now && p->timer) {
@@ -233,8 +235,13 @@ void rt_slice_start(struct rtvp *v)
 		rt_due_slice(v);         /* (no upcalls: rt_due.c) */
 		return;
 	}
+	uint64_t at = now_ns() + v->pkg->slice_ns;
+	if (v->tq_firing) {          /* a wake-up of rt_tq_fire's, which holds */
+		v->slice_at = at;    /* tq_lock and arms the timer as it ends */
+		return;
+	}
 	spin_lock_by(&v->tq_lock, 0);
-	v->slice_at = now_ns() + v->pkg->slice_ns;
+	v->slice_at = at;
 	tq_arm(v);
 	spin_unlock_by(&v->tq_lock, 0);
 }

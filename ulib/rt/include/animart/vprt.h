@@ -96,6 +96,7 @@ struct rtvp {
 	   set), and the thread its last end turned out (0: none). */
 	uint64_t slice_at;
 	struct uthread *slice_from;
+	int tq_firing;               /* rt_tq_fire holds tq_lock (its wake-ups enqueue) */
 };
 
 /* Why a thread is handed to enqueue */

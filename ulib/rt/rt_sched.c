@@ -93,6 +93,11 @@ static int drain(struct rtvp *v, struct uthread *cur)
 						saw |= SAW_TURN;
 					if (r & TQ_RESCHED)
 						saw |= SAW_RESCHED;
+					/* a slice's end: cur yields (rt_tq.c) */
+					if ((r & TQ_SLICE) && cur && (!p->sliced || p->sliced(cur))) {
+						saw |= SAW_TURN;
+						v->slice_from = cur;
+					}
 					break;
 				}
 				__attribute__((fallthrough));   /* a program's own */
@@ -347,6 +352,7 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 		} else if (!cur->t.yield_due)
 			cur->t.yield_due = YIELD_DUE_THREAD;
 		saw = 0;
+		v->slice_from = 0;       /* (its yield there sets the next slice) */
 	}
 	/* A signal handler waits for cur (ulib/libc/signal.c's post interrupted
 	   it): switch it out, and its resume (resume_full) runs the handler

@@ -199,6 +199,13 @@ static inline __attribute__((always_inline)) void set_current(struct rtvp *v, st
 /* Run t on v from the scheduler loop (never returns). */
 void rt_run_thread(struct rtvp *v, struct uthread *t)
 {
+	/* A slice's end turned a thread out and the pick found no other:
+	   nobody waits, so no slice (the kernel timer's fire finds none). */
+	if (__builtin_expect(v->slice_from != 0, 0)) {
+		if (v->slice_from == t)
+			v->slice_at = 0;
+		v->slice_from = 0;
+	}
 	set_current(v, t);
 	lctx_jump_fn(&t->lc);           /* t enables once it is back */
 }

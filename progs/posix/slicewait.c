@@ -8,7 +8,8 @@
  * with no slice among one VP's threads never runs main again. A worker
  * that has looped GIVEUP_S seconds of the boot clock stops (a fail-safe,
  * not a timing: main needs one slice) and the round counts as stuck.
- * Prints @result {"name":"slicewait","rounds":..,"stuck":..}.
+ * Prints @result {"name":"slicewait","rounds":..,"stuck":..,"stuck_lock":..}
+ * (stuck_lock: of the stuck rounds, the lock/unlock ones).
  */
 #include <pthread.h>
 #include <semaphore.h>
@@ -51,7 +52,7 @@ static void *worker(void *arg)
 
 int main(void)
 {
-	int rounds = 0, stuck = 0;
+	int rounds = 0, stuck = 0, stuck_lock = 0;
 	sem_init(&sem, 0, 0);
 	for (int r = 0; r < 2 * ROUNDS; r++) {
 		pthread_t t;
@@ -65,11 +66,13 @@ int main(void)
 		pthread_join(t, 0);
 		if (gaveup) {
 			stuck++;
+			stuck_lock += r % 2 == 0;
 			printf("slicewait: round %d (%s): main never ran while the worker looped\n",
 			       r, r % 2 == 0 ? "lock/unlock" : "compute");
 		}
 		rounds++;
 	}
-	printf("@result {\"name\":\"slicewait\",\"rounds\":%d,\"stuck\":%d}\n", rounds, stuck);
+	printf("@result {\"name\":\"slicewait\",\"rounds\":%d,\"stuck\":%d,\"stuck_lock\":%d}\n",
+	       rounds, stuck, stuck_lock);
 	return stuck != 0;
 }

@@ -17,6 +17,7 @@ void intr_entry(void);
 volatile int thread_proc_sigs;
 volatile int thread_kern_sigs;
 volatile unsigned thread_outside_sigs;
+volatile uint64_t intr_taken;
 
 void intr_on(void)
 {
@@ -88,6 +89,7 @@ void intr_run(struct uctx *ctx);
 void intr_run(struct uctx *ctx)
 {
 	(void)ctx;
+	intr_taken++;
 	thread_kern_sigs = 1;            /* (it may be the kernel's EV_PSIG: look) */
 	thread_proc_sigs = 1;
 	int slice = rt_slice_passed();   /* (cleared even if no thread runs: rt_due.c) */

@@ -73,6 +73,16 @@ int rt_due_passed(void)
  * both (a wait's waiter also sets its deadline again at each of its
  * turns). The interrupt has the thread it cut yield (intr_run), as a
  * deadline does. On v, software interrupts off.
+ *
+ * A slice is the VP's CPU time (vp_cpu_self_ns), not wall time, as
+ * Linux's are: a classic VP blocked in the kernel (a thread's sys_sleep,
+ * its I/O) is blocked whole, and that wait is no one's turn. With wall
+ * time the slice ran out in the sleep and its interrupt, taken at the
+ * sleep's return, had the sleeper yield at once: another thread of the
+ * VP ran in what the program sees as the block (blockdiff's counter, one
+ * step per naive block). The timer is set for when the slice could end
+ * at the earliest; an interrupt before the VP has used it up sets the
+ * timer again for the rest.
  */
 volatile int rt_slice_classic;   /* some classic VP has set a slice */
 
@@ -80,6 +90,7 @@ void rt_due_slice(struct rtvp *v)
 {
 	uint64_t now = now_ns();
 	rt_slice_classic = 1;
+	v->slice_cpu = vp_cpu_self_ns() + v->pkg->slice_ns;
 	v->slice_at = now + v->pkg->slice_ns;
 	due_set(v, v->slice_at, now);
 }
@@ -95,12 +106,15 @@ int rt_slice_passed(void)
 	struct vp_page *vpp = vp_disable_save_self(&was);
 	struct rtvp *v = vp_pkg(vpp);
 	if (v && v->vpp == vpp && v->pkg->classic && v->slice_at) {
-		uint64_t now = now_ns();
-		if (now >= v->slice_at) {
+		uint64_t cpu = vp_cpu_self_ns();
+		if (cpu >= v->slice_cpu) {
 			v->slice_at = 0;
 			r = 1;
-		} else               /* a wait's deadline came first: the slice's turn later */
+		} else {         /* a wait's deadline, or time off the CPU: the rest later */
+			uint64_t now = now_ns();
+			v->slice_at = now + (v->slice_cpu - cpu);
 			due_set(v, v->slice_at, now);
+		}
 	}
 	if (!was)
 		vp_enable_self();

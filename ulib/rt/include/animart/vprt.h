@@ -93,8 +93,10 @@ struct rtvp {
 	uint64_t pol_at, pol_token;  /* the policy's one-shot (rt_timer; 0: none) */
 	volatile int tq_lost;        /* arming failed (-EAGAIN): again before idling */
 	/* Time slices (rtpkg.slice_ns, rt_tq.c): the slice's end (0: none
-	   set), and the thread its last end turned out (0: none). */
-	uint64_t slice_at;
+	   set), and the thread its last end turned out (0: none). A classic
+	   VP's slice ends at slice_cpu of its CPU time (rt_due.c); slice_at
+	   is then when that can come at the earliest. */
+	uint64_t slice_at, slice_cpu;
 	struct uthread *slice_from;
 	int tq_firing;               /* rt_tq_fire holds tq_lock (its wake-ups enqueue) */
 };

@@ -190,6 +190,15 @@ static void idle(struct cpu *c)
 	__atomic_store_n(&c->idle, 0, __ATOMIC_SEQ_CST);
 }
 
+/* pp's turn_seq + 1, ordered with the stores around it (x86 keeps
+   stores in order; the fences keep the compiler from moving them). */
+static inline void turn_seq_bump(struct pseudo_page *pp)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&pp->turn_seq, pp->turn_seq + 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
 void scheduler(void)
 {
 	struct cpu *c = mycpu();
@@ -236,6 +245,10 @@ void scheduler(void)
 		quantum_begin(c, vp, t0);
 		trace(TR_DISPATCH, vp, 0);
 		swtch(&c->sched_ctx, vp->ctx);
+		/* The turn ends: until run_ns has it, readers on other CPUs
+		   read again (turn_seq odd), or they missed it (a process CPU
+		   clock short by a turn: ptest's threadcpu, progs/posix/cpuread) */
+		turn_seq_bump(vp->pp);
 		vp->pp->oncpu = 0;
 		trace(TR_STOP, vp, (uint32_t)vp->state);
 		/* vp gave up the CPU; its state says why. */
@@ -252,6 +265,7 @@ void scheduler(void)
 		uint64_t ran = last - t0;
 		vp->run_ns += ran;
 		vp->pp->run_ns = vp->run_ns;
+		turn_seq_bump(vp->pp);
 		__atomic_fetch_add(&vp->space->vruntime, ran, __ATOMIC_RELAXED);
 		/* Read the state before letting go: once on_cpu is 0 a VP that
 		   is not a zombie may run on another CPU, exit there and be freed

@@ -17,9 +17,13 @@
  *   @result {"name": "blockdiff", "package", "latency_ns",
  *            "sleep": {"progress": [...], "elapsed_ns": [...]},
  *            "io":    {"progress": [...], "elapsed_ns": [...], "ok": 0|1},
- *            "upcalls", "blocks", "unblocks", "vps"}
+ *            "upcalls", "blocks", "unblocks", "interrupts", "vps"}
  * where upcalls/blocks/unblocks are the VP's kernel counters over the
- * blocking calls, and exits 0 unless a call itself failed.
+ * blocking calls (upcalls counts a classic VP's interrupts too), and
+ * interrupts the classic VP's interrupts the runtime took (naive: its
+ * time slice's timer, which may end in a block and is taken at the
+ * block's return, where it turns nobody out: ulib/rt/rt_due.c), and
+ * exits 0 unless a call itself failed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +32,7 @@
 #include <animart/clock.h>
 #include <animalib/result.h>
 #include <animart/upcall.h>
+#include <animart/intr.h>
 #include "apppkg.h"
 
 #define MS      1000000UL
@@ -83,7 +88,7 @@ static void *main_fn(void *arg)
 	while (count < 100)              /* the counter is up and running */
 		thread_yield();
 	struct pseudo_page *pp = vp_pseudo();
-	uint64_t up = pp->upcalls, bl = pp->blocks, ub = pp->unblocks;
+	uint64_t up = pp->upcalls, bl = pp->blocks, ub = pp->unblocks, in = intr_taken;
 	struct result r;
 	result_begin(&r, "blockdiff");
 	result_str(&r, "package", P->name);
@@ -94,6 +99,7 @@ static void *main_fn(void *arg)
 	result_uint(&r, "upcalls", pp->upcalls - up);
 	result_uint(&r, "blocks", pp->blocks - bl);
 	result_uint(&r, "unblocks", pp->unblocks - ub);
+	result_uint(&r, "interrupts", intr_taken - in);
 	result_uint(&r, "vps", pp->nvp);
 	result_end(&r);
 	stop = 1;

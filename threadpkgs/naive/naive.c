@@ -15,6 +15,11 @@
  * threads passing through the running VPs would take every turn while
  * the held ones starve. A conventional package cannot tell which VPs
  * wait, only that some must.
+ *
+ * Time slices (the runtime's, rtpkg.slice_ns): a thread that computes
+ * while another waits is cut by its VP's one-shot timer, whose interrupt
+ * (a classic VP's, ulib/rt/intr.c, as for a signal) has it yield: the
+ * kernel timer a conventional package would arm (setitimer) too.
  */
 #include <animart/sys.h>
 #include <animart/rtq.h>
@@ -23,7 +28,8 @@ static struct rtq runq;
 
 static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
-	(void)v, (void)why;
+	(void)why;
+	rt_slice_note(v);            /* t waits: a slice for the thread on v */
 	rtq_push(&runq, t, 0);
 	return 0;
 }
@@ -60,6 +66,7 @@ static struct rtpkg naive = {
 	.classic = 1,
 	.enqueue = enqueue,
 	.pick = pick,
+	.slice_ns = 1000000,         /* 1 ms while another waits */
 };
 
 RT_PACKAGE(naive, 0);             /* no priorities */

@@ -36,12 +36,18 @@
  * sample), and fires again at most TICK later or when the budget would
  * run out. A thread of level 0 never arms it: SCHED_OTHER-only programs
  * pay nothing.
+ *
+ * Time slices (the runtime's, rtpkg.slice_ns): a level-0 thread that
+ * computes while another waits yields to it every SLICE_NS, as Linux
+ * time-slices SCHED_OTHER. Real-time threads are not sliced (SCHED_FIFO
+ * must not be; SCHED_RR should be, but the level does not say which).
  */
 #include <string.h>
 #include <animart/vprt.h>
 #include <animart/clock.h>
 
 #define WARN_NS 500000               /* preemption warning asked for: 0.5 ms */
+#define SLICE_NS 1000000             /* level 0's time slice while others wait */
 
 static struct spin lock;             /* all the queues */
 static struct uthread *head[THREAD_NPRIO], *tail[THREAD_NPRIO];
@@ -205,7 +211,7 @@ static void thr_start(struct rtvp *v)
 
 static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
-	(void)v;
+	rt_slice_note(v);            /* t waits: a slice for the thread on v */
 	int l = t->t.prio;
 	/* Interrupted before its turn was over: first of its level again. */
 	int first = why == RQ_RESCHED || why == RQ_PREEMPTED;
@@ -426,6 +432,12 @@ static int wait_first(const struct thread *a, const struct thread *b)
 	return a->prio > b->prio;
 }
 
+/* Only level 0 (SCHED_OTHER) is sliced. */
+static int sliced(struct uthread *cur)
+{
+	return cur->t.prio == 0;
+}
+
 static void init_vp(struct rtvp *v)
 {
 	v->vpp->warn_ns = WARN_NS;
@@ -454,6 +466,8 @@ static struct rtpkg prio = {
 	.preempt = preempt,
 	.timer = timer,
 	.reprio = reprio,
+	.slice_ns = SLICE_NS,
+	.sliced = sliced,
 };
 
 RT_PACKAGE(prio, PKG_ATTR_PRIO);

@@ -8,19 +8,23 @@
  * that blocks in the kernel blocks only itself (the runtime runs another
  * on its VP); on a preemption warning the runtime puts the running thread
  * back on the queue and gives the VP up, so no thread waits with a VP
- * that is off its CPU. Simple rather than fast.
+ * that is off its CPU. A thread that computes while another waits yields
+ * to it every SLICE_NS (the runtime's time slices). Simple rather than fast.
  */
 #include <animart/rtq.h>
 
 #define WARN_NS 500000               /* preemption warning asked for: 0.5 ms */
+#define SLICE_NS 1000000             /* time slice while others wait: 1 ms */
 
 static struct rtq runq;              /* the one run queue */
 
 /* A thread became runnable (created, yielded, unblocked, interrupted):
-   queue it at the tail. Any VP may run it, so name none. */
+   queue it at the tail. Any VP may run it, so name none. It waits: the
+   thread on v gets a time slice. */
 static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
-	(void)v, (void)why;
+	(void)why;
+	rt_slice_note(v);
 	rtq_push(&runq, t, 0);
 	return 0;
 }
@@ -51,6 +55,7 @@ static struct rtpkg tutor = {
 	.init_vp = init_vp,
 	.enqueue = enqueue,
 	.pick = pick,
+	.slice_ns = SLICE_NS,
 };
 
 RT_PACKAGE(tutor, 0);             /* no priorities */

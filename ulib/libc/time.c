@@ -77,17 +77,26 @@ uint64_t __clock_epoch_ns(void)
  * CPU; a slot keeps it after its VP exits, kernel/include/anima/vp.h)
  * plus the turn each VP on a CPU is in now, since run_start. The calling
  * VP's own part is exact: a preemption between the reads changes
- * `dispatches`, and it reads again. Another VP can stop while we read
- * it and its turn be missed or counted for a moment, so the result never
+ * `dispatches`, and it reads again. Another VP's turn that ends as we
+ * read it is not missed: the kernel's turn_seq is odd until run_ns has
+ * it, and we read again (else the process clock ran short by a turn, by
+ * a host's stall of that VP's CPU when the stall came in between:
+ * progs/posix/cpuread). Readings on two VPs may still cross, so the result never
  * goes below one returned before (cpu_last): a stretch of work timed
  * with it is never negative.
  */
 uint64_t vp_cpu_ns(const struct pseudo_page *pp, uint64_t now)
 {
-	uint64_t r = __atomic_load_n(&pp->run_ns, __ATOMIC_ACQUIRE);
-	uint64_t on = __atomic_load_n(&pp->oncpu, __ATOMIC_ACQUIRE);
-	uint64_t s = __atomic_load_n(&pp->run_start, __ATOMIC_ACQUIRE);
-	return r + (on && now > s ? now - s : 0);
+	for (;;) {
+		/* (a turn ending meanwhile: read again, else it is missed) */
+		uint64_t q = __atomic_load_n(&pp->turn_seq, __ATOMIC_ACQUIRE);
+		uint64_t r = __atomic_load_n(&pp->run_ns, __ATOMIC_ACQUIRE);
+		uint64_t on = __atomic_load_n(&pp->oncpu, __ATOMIC_ACQUIRE);
+		uint64_t s = __atomic_load_n(&pp->run_start, __ATOMIC_ACQUIRE);
+		if (!(q & 1) && q == __atomic_load_n(&pp->turn_seq, __ATOMIC_ACQUIRE))
+			return r + (on && now > s ? now - s : 0);
+		__builtin_ia32_pause();
+	}
 }
 
 uint64_t vp_cpu_self_ns(void)

@@ -17,6 +17,7 @@ void intr_entry(void);
 volatile int thread_proc_sigs;
 volatile int thread_kern_sigs;
 volatile unsigned thread_outside_sigs;
+volatile uint64_t intr_taken;
 
 void intr_on(void)
 {
@@ -88,8 +89,10 @@ void intr_run(struct uctx *ctx);
 void intr_run(struct uctx *ctx)
 {
 	(void)ctx;
+	intr_taken++;
 	thread_kern_sigs = 1;            /* (it may be the kernel's EV_PSIG: look) */
 	thread_proc_sigs = 1;
+	int slice = rt_slice_passed();   /* (cleared even if no thread runs: rt_due.c) */
 	struct thread *t = thread_self();
 	int park = t ? __atomic_load_n(&t->park, __ATOMIC_ACQUIRE) : PARK_PARKED;
 	/* No thread here, or it is blocked (the kernel cut its wait short
@@ -109,9 +112,10 @@ void intr_run(struct uctx *ctx)
 		return;
 	if (park != PARK_RUN && park != PARK_PERMIT)
 		return;
-	/* A user-level timed wait's deadline passed (rt_due.c): its turn,
+	/* A user-level timed wait's deadline passed, or a time slice is
+	   over (rt_due.c): a turn for the others,
 	   now or at the spin_unlock that ends this thread's spin locks */
-	if (rt_due_passed()) {
+	if (rt_due_passed() | slice) {
 		if (!t->crit)
 			thread_yield();
 		else if (!t->yield_due)

@@ -31,6 +31,14 @@
 
 static volatile uint64_t rt_wait_due;   /* the earliest armed deadline (0: none) */
 
+static void due_set(struct rtvp *v, uint64_t at, uint64_t now)
+{
+	if (!(v->wait_due > now && v->wait_due <= at)) {
+		v->wait_due = at;
+		syscall2(SYS_timer, at, DUE_TOKEN);
+	}
+}
+
 /* The calling thread waits at user level on a classic VP until deadline. */
 void rt_due_arm(uint64_t deadline)
 {
@@ -41,10 +49,7 @@ void rt_due_arm(uint64_t deadline)
 		;
 	int was;
 	struct rtvp *v = vp_pkg(vp_disable_save_self(&was));
-	if (!(v->wait_due > now_ns() && v->wait_due <= deadline)) {
-		v->wait_due = deadline;
-		syscall2(SYS_timer, deadline, DUE_TOKEN);
-	}
+	due_set(v, deadline, now_ns());
 	if (!was)
 		vp_enable_self();
 }
@@ -58,4 +63,60 @@ int rt_due_passed(void)
 		return 0;
 	__atomic_compare_exchange_n(&rt_wait_due, &d, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	return 1;
+}
+
+/*
+ * Time slices on classic VPs (naive, rtpkg.slice_ns): set by
+ * rt_slice_start (rt_tq.c) when a thread is made runnable here, on the
+ * VP's one-shot timer, which the timed waits above share: the timer is
+ * set for the earlier of the two, and whichever interrupt comes looks at
+ * both (a wait's waiter also sets its deadline again at each of its
+ * turns). The interrupt has the thread it cut yield (intr_run), as a
+ * deadline does. On v, software interrupts off.
+ *
+ * A slice is the VP's CPU time (vp_cpu_self_ns), not wall time, as
+ * Linux's are: a classic VP blocked in the kernel (a thread's sys_sleep,
+ * its I/O) is blocked whole, and that wait is no one's turn. With wall
+ * time the slice ran out in the sleep and its interrupt, taken at the
+ * sleep's return, had the sleeper yield at once: another thread of the
+ * VP ran in what the program sees as the block (blockdiff's counter, one
+ * step per naive block). The timer is set for when the slice could end
+ * at the earliest; an interrupt before the VP has used it up sets the
+ * timer again for the rest.
+ */
+volatile int rt_slice_classic;   /* some classic VP has set a slice */
+
+void rt_due_slice(struct rtvp *v)
+{
+	uint64_t now = now_ns();
+	rt_slice_classic = 1;
+	v->slice_cpu = vp_cpu_self_ns() + v->pkg->slice_ns;
+	v->slice_at = now + v->pkg->slice_ns;
+	due_set(v, v->slice_at, now);
+}
+
+/* An interrupt (intr_run): 1 if this VP's slice is over, which the
+   thread it cut (if one runs) then answers with a yield. Whatever ran,
+   an ended slice is cleared, so the next enqueue sets a new one. */
+int rt_slice_passed(void)
+{
+	if (!rt_slice_classic)
+		return 0;
+	int was, r = 0;
+	struct vp_page *vpp = vp_disable_save_self(&was);
+	struct rtvp *v = vp_pkg(vpp);
+	if (v && v->vpp == vpp && v->pkg->classic && v->slice_at) {
+		uint64_t cpu = vp_cpu_self_ns();
+		if (cpu >= v->slice_cpu) {
+			v->slice_at = 0;
+			r = 1;
+		} else {         /* a wait's deadline, or time off the CPU: the rest later */
+			uint64_t now = now_ns();
+			v->slice_at = now + (v->slice_cpu - cpu);
+			due_set(v, v->slice_at, now);
+		}
+	}
+	if (!was)
+		vp_enable_self();
+	return r;
 }

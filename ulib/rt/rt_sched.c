@@ -93,6 +93,11 @@ static int drain(struct rtvp *v, struct uthread *cur)
 						saw |= SAW_TURN;
 					if (r & TQ_RESCHED)
 						saw |= SAW_RESCHED;
+					/* a slice's end: cur yields (rt_tq.c) */
+					if ((r & TQ_SLICE) && cur && (!p->sliced || p->sliced(cur))) {
+						saw |= SAW_TURN;
+						v->slice_from = cur;
+					}
 					break;
 				}
 				__attribute__((fallthrough));   /* a program's own */
@@ -331,10 +336,16 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 	if ((saw & SAW_TURN) && !(saw & SAW_RESCHED)) {
 		why = RQ_YIELD;          /* behind its peers, as a yield (prio: its level's tail) */
 		saw |= SAW_RESCHED;
-	}
+	} else
+		v->slice_from = 0;       /* see below */
 	if (saw & SAW_PREEMPTED) {
 		/* Preempted: first in line when the VP is back (a warning or
-		   reschedule is moot now). */
+		   reschedule is moot now). A slice that ended with it does not
+		   turn cur out, so rt_run_thread must not take cur's running
+		   again for "nobody waits" and drop the slice that its requeue
+		   set: a woken thread beside one that computes then never got
+		   a turn (slicewait's prio-1 round 0, 1 boot in 6). */
+		v->slice_from = 0;
 		requeue_cur(v, cur, RQ_PREEMPTED);
 		sched_loop(v);
 	}
@@ -347,6 +358,7 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 		} else if (!cur->t.yield_due)
 			cur->t.yield_due = YIELD_DUE_THREAD;
 		saw = 0;
+		v->slice_from = 0;       /* (its yield there sets the next slice) */
 	}
 	/* A signal handler waits for cur (ulib/libc/signal.c's post interrupted
 	   it): switch it out, and its resume (resume_full) runs the handler

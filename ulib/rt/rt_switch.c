@@ -199,6 +199,13 @@ static inline __attribute__((always_inline)) void set_current(struct rtvp *v, st
 /* Run t on v from the scheduler loop (never returns). */
 void rt_run_thread(struct rtvp *v, struct uthread *t)
 {
+	/* A slice's end turned a thread out and the pick found no other:
+	   nobody waits, so no slice (the kernel timer's fire finds none). */
+	if (__builtin_expect(v->slice_from != 0, 0)) {
+		if (v->slice_from == t)
+			v->slice_at = 0;
+		v->slice_from = 0;
+	}
 	set_current(v, t);
 	lctx_jump_fn(&t->lc);           /* t enables once it is back */
 }
@@ -244,6 +251,13 @@ static __attribute__((noinline)) void yield_slow(struct rtvp *v, struct uthread 
 	if (p->yield_swap) {
 		self->lc.busy = 1;
 		if ((next = p->yield_swap(v, self))) {
+			/* self waits, queued by yield_swap, not enqueue: a slice
+			   for next, as enqueue sets one (else a thread that
+			   computes after a yield, a spin lock's deferred one at a
+			   slice's end among them, kept prio's VP from the
+			   yielder for good: slicewait's prio-1, 1 boot in 10) */
+			if (__builtin_expect(!v->slice_at, 0) && p->slice_ns)
+				rt_slice_start(v);
 			set_current(v, next);
 			lctx_swap_fn(&self->lc, &next->lc);   /* clears self's busy */
 		} else

@@ -4,7 +4,8 @@
  * does, and waits in the timer queue of the VP it began on: a list by
  * deadline, under the VP's tq_lock. The VP keeps ONE kernel timer
  * (SYS_timer, token TQ_TOKEN) for the earliest of its queue's deadlines
- * and the policy's own one-shot (rt_timer: fifo's time slices). When it
+ * the policy's own one-shot (rt_timer: fifo's time slices, prio's
+ * throttle) and the runtime's time slice (rtpkg.slice_ns). When it
  * fires (rt_tq_fire, from drain: an upcall or the scheduler loop, idle
  * or not) every thread whose deadline has passed leaves the queue and is
  * woken with "timed out". A wake-up before that (a signal, a broadcast,
@@ -51,6 +52,8 @@ static void tq_arm(struct rtvp *v)
 	uint64_t at = v->tq_head ? v->tq_head->tq_due : 0;
 	if (v->pol_at && (!at || v->pol_at < at))
 		at = v->pol_at;
+	if (v->slice_at && (!at || v->slice_at < at))
+		at = v->slice_at;
 	uint64_t flag = at && v->tq_nrt ? TIMER_RTSET : 0;
 	if (at == v->tq_armed && flag == v->tq_flag && !v->tq_lost)
 		return;
@@ -174,6 +177,7 @@ int rt_tq_fire(struct rtvp *v, struct uthread *cur, const struct event *e)
 	int saw = 0;
 	uint64_t now = now_ns();
 	spin_lock_by(&v->tq_lock, 0);
+	v->tq_firing = 1;                /* (the wake-ups' slices: rt_slice_start) */
 	v->tq_armed = v->tq_flag = 0;    /* a one-shot: gone */
 	if (v->tq_nrt && vp_rt_off(v) != v->tq_off) {
 		tq_clockset(v, now);
@@ -184,6 +188,11 @@ int rt_tq_fire(struct rtvp *v, struct uthread *cur, const struct event *e)
 	uint64_t pol = v->pol_at;
 	if (pol && pol <= now)
 		v->pol_at = 0;
+	if (v->slice_at && v->slice_at <= now) {
+		v->slice_at = 0;
+		saw |= TQ_SLICE;
+	}
+	v->tq_firing = 0;
 	tq_arm(v);
 	spin_unlock_by(&v->tq_lock, 0);
 	if (pol && pol <= now && p->timer) {
@@ -204,6 +213,35 @@ void rt_timer(struct rtvp *v, uint64_t at, uint64_t token)
 	spin_lock_by(&v->tq_lock, 0);
 	v->pol_at = at;
 	v->pol_token = token;
+	tq_arm(v);
+	spin_unlock_by(&v->tq_lock, 0);
+}
+
+/*
+ * Time slices (rtpkg.slice_ns: tutor, prio's SCHED_OTHER). A VP sets
+ * its slice when a thread is made runnable on it (rt_make_runnable) and
+ * none is set: the thread running there (or the next) may run on for
+ * slice_ns, then drain has it yield (SAW_TURN). The turn sets the slice
+ * again (the thread turned out is queued), unless the pick finds nobody
+ * else (rt_run_thread). So a thread that runs alone pays nothing, and
+ * one that computes while another waits gives it a turn each slice_ns,
+ * as Linux does SCHED_OTHER threads (glibc's programs count on it: a
+ * main that waits on a worker that computes until main sets a flag).
+ * On v, software interrupts off.
+ */
+void rt_slice_start(struct rtvp *v)
+{
+	if (v->pkg->classic) {
+		rt_due_slice(v);         /* (no upcalls: rt_due.c) */
+		return;
+	}
+	uint64_t at = now_ns() + v->pkg->slice_ns;
+	if (v->tq_firing) {          /* a wake-up of rt_tq_fire's, which holds */
+		v->slice_at = at;    /* tq_lock and arms the timer as it ends */
+		return;
+	}
+	spin_lock_by(&v->tq_lock, 0);
+	v->slice_at = at;
 	tq_arm(v);
 	spin_unlock_by(&v->tq_lock, 0);
 }

@@ -206,6 +206,11 @@ struct pseudo_page {
 	/* CLOCK_REALTIME - wall time at boot - boot clock, ns (SYS_clockset,
 	   kernel/rtclock.c): kernel-wide, copied here at each quantum */
 	int64_t rt_off;
+	/* Odd while the kernel ends a turn (clears oncpu, then adds the turn
+	   to run_ns: kernel/sched.c). A reader of another VP's CPU time reads
+	   turn_seq, then run_ns, oncpu and run_start, and reads again unless
+	   turn_seq was even and is unchanged: else it could miss the turn */
+	uint64_t turn_seq;
 };
 
 #ifdef __cplusplus

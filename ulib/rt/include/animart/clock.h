@@ -33,8 +33,10 @@ uint64_t dl_boot(uint64_t d);
  * (whole turns) plus, while it is on a CPU, the time since run_start.
  * vp_cpu_self_ns is exact for the calling VP: a dispatch between the
  * reads changes `dispatches` and it reads again. vp_cpu_ns of another VP
- * can miss a turn ending as it reads (the kernel clears oncpu before it
- * adds the turn to run_ns): callers that need it monotonic clamp it.
+ * reads again while the kernel ends a turn of it (turn_seq odd: it clears
+ * oncpu before it adds the turn to run_ns), so it misses no turn; it is
+ * as of `now`, read by the caller first: callers that need two VPs'
+ * readings monotonic clamp them.
  */
 struct pseudo_page;
 uint64_t vp_cpu_ns(const struct pseudo_page *pp, uint64_t now);

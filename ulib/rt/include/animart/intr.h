@@ -8,6 +8,9 @@
 void intr_on(void);                 /* the calling VP takes interrupts */
 void intr_vp(struct vp_page *vpp);  /* interrupt that VP (of this space) */
 void intr_all(void);                /* interrupt every other VP of the space */
+/* Interrupts the program's classic VPs have taken (intr_run; racy, for
+   reports: the kernel counts them with upcalls in the pseudo page) */
+extern volatile uint64_t intr_taken;
 
 /* A classic VP's kernel wait (futex, pipe) ended -EINTR: fetch what
    another process sent (ulib/rt/intr.c). Every such wait of a thread

@@ -92,6 +92,13 @@ struct rtvp {
 	uint64_t tq_armed, tq_flag;  /* the kernel timer: when (0: not armed), TIMER_RTSET */
 	uint64_t pol_at, pol_token;  /* the policy's one-shot (rt_timer; 0: none) */
 	volatile int tq_lost;        /* arming failed (-EAGAIN): again before idling */
+	/* Time slices (rtpkg.slice_ns, rt_tq.c): the slice's end (0: none
+	   set), and the thread its last end turned out (0: none). A classic
+	   VP's slice ends at slice_cpu of its CPU time (rt_due.c); slice_at
+	   is then when that can come at the earliest. */
+	uint64_t slice_at, slice_cpu;
+	struct uthread *slice_from;
+	int tq_firing;               /* rt_tq_fire holds tq_lock (its wake-ups enqueue) */
 };
 
 /* Why a thread is handed to enqueue */
@@ -160,6 +167,12 @@ struct rtpkg {
 	/* Optional: in a fork's child, empty the policy's own queues (the
 	   other threads are gone); the runtime resets its part. */
 	void (*fork_reset)(void);
+	/* Optional time slices (rt_tq.c): a thread that runs slice_ns while
+	   another is runnable yields to it (0: no slices; enqueue then calls
+	   rt_slice_note). */
+	uint64_t slice_ns;
+	/* Optional: is cur sliced (0: it runs on, prio's real-time levels)? */
+	int (*sliced)(struct uthread *cur);
 
 	/* ---- the runtime's state (zero at start) ---- */
 	struct rtvp *vps[MAXVP];     /* the package's VPs, in joining order */
@@ -338,6 +351,20 @@ static inline struct uthread *rt_lq_pop_tail(struct rtvp *v, int other)
    the caller's own (rt_make_runnable's slow half: some VP idles). */
 void rt_wake_idle(struct rtpkg *p, struct rtvp *to);
 
+void rt_slice_start(struct rtvp *v);   /* rt_tq.c */
+void rt_due_slice(struct rtvp *v);     /* rt_due.c */
+int rt_slice_passed(void);
+
+/* A policy with time slices (rtpkg.slice_ns) calls it as its enqueue
+   queues a thread: one waits now, so the thread on v (the calling VP,
+   enqueue's v) gets a slice, if none is set. Called by the policy, not
+   the runtime, so that a package without slices pays nothing. */
+static inline void rt_slice_note(struct rtvp *v)
+{
+	if (v && !v->slice_at)
+		rt_slice_start(v);
+}
+
 /* Queue t on p's queues and wake a VP to run it (software interrupts
    off). v: the calling VP, rt_vp_here(p), as enqueue takes it. */
 static inline void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
@@ -392,6 +419,7 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp);
 #define TQ_TOKEN   0x7274746d72717565UL   /* "rttmrque" */
 #define TQ_WOKE    1
 #define TQ_RESCHED 2
+#define TQ_SLICE   4               /* a time slice ended (rtpkg.slice_ns) */
 int rt_tq_fire(struct rtvp *v, struct uthread *cur, const struct event *e);
 void rt_tq_rearm(struct rtvp *v);
 /* Have context c of interrupted thread t resume where thread_async_hook

@@ -904,17 +904,16 @@ int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer);
 int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer)
 {
 	spin_lock(&lk);
-	if (acts[sig].sa_handler == SIG_IGN) {
-		spin_unlock(&lk);
-		return 0;
-	}
 	struct sigthr *s = main ? find_slot(key_of(main)) : 0;
 	int to_main = main && !(s && (s->mask & BIT(sig)));
 	struct thread *to = to_main ? main : willing_of(sig, 0);
-	/* Its default action ignores it and the thread it goes to does not
-	   block it: discarded now, as Linux does, so the timer may send
-	   again (taken for sent, it never did: nobody takes it) */
-	if (to && acts[sig].sa_handler == SIG_DFL && dfl_ignores(sig)) {
+	/* Ignored (SIG_IGN, or a default that ignores it) and the thread it
+	   goes to does not block it: discarded now, as Linux does, so the
+	   timer may send again (taken for sent, it never did: nobody takes
+	   it). Blocked by every thread, it stays pending, SIG_IGN too, as on
+	   Linux: a sigwait for it gets it (the SIG_IGN timer stopped). */
+	if (to && (acts[sig].sa_handler == SIG_IGN ||
+		   (acts[sig].sa_handler == SIG_DFL && dfl_ignores(sig)))) {
 		spin_unlock(&lk);
 		return 0;
 	}

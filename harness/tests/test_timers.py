@@ -7,7 +7,11 @@ SIGEV_NONE, TIMER_ABSTIME on both clocks, overruns while the signal is
 blocked (a 1 us timer's: every period up to the taking, at next to no
 processor time: its timer is parked until the signal is taken), a SIGURG
 timer whose default action discards it (it must go on sending: once
-blocked, sigtimedwait gets the next one), sigwait taking SIGALRM when
+blocked, sigtimedwait gets the next one), a 1 us timer whose signal is
+discarded (SIG_IGN, SIGURG's default) costing no more processor time
+than a 10 ms one and sending again once blocked (it re-armed at each
+period and its timer thread never slept: a processor, on det main never
+ran again), sigwait taking SIGALRM when
 every thread blocks it, and EINVAL
 for bad clocks, sigevents, times and deleted or forged timers. Before
 timer.c alarm never fired (ENOSYS) and the rest did not link."""

@@ -118,10 +118,11 @@ static int bad(int sig)
 	return 0;
 }
 
-/* Signals whose action is SIG_DFL and which every thread blocks: the
-   kernel holds them for the program (SIGD_CATCH) instead of acting, so
-   they stay pending for sigwait and for the thread that unblocks one
-   (sync_held). */
+/* Signals whose action is SIG_DFL or SIG_IGN and which every thread
+   blocks: the kernel holds them for the program (SIGD_CATCH) instead of
+   acting or discarding, so they stay pending for sigwait and for the
+   thread that unblocks one (sync_held). A blocked signal is never
+   ignored at its sending on Linux, SIG_IGN's neither. */
 static sigset_t held;
 
 /* The mask the exec that made this image kept (__sig_exec_init), for
@@ -135,7 +136,7 @@ static sigset_t kept_mask;
 static void tell(int sig)
 {
 	sighandler_t h = acts[sig].sa_handler;
-	long how = h == SIG_IGN ? SIGD_IGN : h != SIG_DFL || (held & BIT(sig)) ? SIGD_CATCH : SIGD_DFL;
+	long how = held & BIT(sig) ? SIGD_CATCH : h == SIG_IGN ? SIGD_IGN : h != SIG_DFL ? SIGD_CATCH : SIGD_DFL;
 	if (sig == SIGCHLD && (acts[sig].sa_flags & SA_NOCLDWAIT))
 		how |= SIGD_NOCLDWAIT;
 	if (sig == SIGCHLD && (acts[sig].sa_flags & SA_NOCLDSTOP))
@@ -228,7 +229,7 @@ static sigset_t all_blocked(void)
 	return __pt_nlive && n < __pt_nlive() ? 0 : m;
 }
 
-/* A mask changed (lk held): the SIG_DFL signals every thread blocks are
+/* A mask changed (lk held): the SIG_DFL and SIG_IGN signals every thread blocks are
    held by the kernel for the program, the others take their default
    action there at once (POSIX: a blocked signal stays pending until a
    thread unblocks it or sigwaits for it). Tells the kernel only what
@@ -237,7 +238,7 @@ static void sync_held(void)
 {
 	sigset_t want = all_blocked() & ~UNBLOCKABLE & ~1UL;
 	for (int sig = 1; sig < NSIG; sig++)
-		if (acts[sig].sa_handler != SIG_DFL)
+		if (acts[sig].sa_handler != SIG_DFL && acts[sig].sa_handler != SIG_IGN)
 			want &= ~BIT(sig);
 	sigset_t ch = want ^ held;
 	held = want;
@@ -507,7 +508,7 @@ static int raise_code(int sig, int code)
 	siginfo_t si = user_info(sig, code);
 	spin_lock(&lk);
 	struct sigthr *s = self_slot();
-	int blocked = (s->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
+	int blocked = (s->mask & BIT(sig)) != 0;     /* pending, SIG_IGN too (Linux) */
 	int full = blocked && pend(&s->pending, &si) < 0;
 	spin_unlock(&lk);
 	if (full) {
@@ -572,7 +573,7 @@ static int send_program(siginfo_t *si)
 	int sig = si->si_signo, full = 0;
 	struct thread *to = 0;
 	spin_lock(&lk);
-	int blocked = (self_slot()->mask & BIT(sig)) && acts[sig].sa_handler != SIG_IGN;
+	int blocked = (self_slot()->mask & BIT(sig)) != 0;
 	if (blocked && !(to = willing(sig)))
 		full = pend_program(si);
 	spin_unlock(&lk);
@@ -616,8 +617,9 @@ static int arrive(const struct ksiginfo *k, int away)
 	spin_lock(&lk);
 	struct sigthr *me = away ? 0 : self_slot();   /* (first: known to all_blocked) */
 	sighandler_t h = acts[sig].sa_handler;
-	int dfl = h == SIG_DFL && !(all_blocked() & BIT(sig));
-	int ign = h == SIG_IGN || dfl;
+	sigset_t all = all_blocked();
+	int dfl = h == SIG_DFL && !(all & BIT(sig));
+	int ign = (h == SIG_IGN && !(all & BIT(sig))) || dfl;
 	int blocked = !ign && (away || (me->mask & BIT(sig)));
 	if (blocked)
 		to = away ? willing_of(sig, 0) : willing(sig);
@@ -867,14 +869,15 @@ static int post_si(struct thread *t, const siginfo_t *si)
 		return 0;
 	}
 	int now = h == SIG_DFL && !(s->mask & BIT(sig));
-	if (h != SIG_IGN && !now && pend(&s->pending, si) < 0) {
+	int keep = h != SIG_IGN || (s->mask & BIT(sig));   /* blocked: pending, SIG_IGN too (Linux) */
+	if (keep && !now && pend(&s->pending, si) < 0) {
 		spin_unlock(&lk);
 		return -1;
 	}
 	spin_unlock(&lk);
 	if (now)
 		default_action(sig, si);
-	else if (h != SIG_IGN) {
+	else if (keep) {
 		__atomic_fetch_or(&t->sigpend, SIGPEND_WAITING, __ATOMIC_RELEASE);
 		thread_unblock(t);
 		if (t->ops->interrupt)   /* running: its package lets it run the handler */
@@ -904,17 +907,16 @@ int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer);
 int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer)
 {
 	spin_lock(&lk);
-	if (acts[sig].sa_handler == SIG_IGN) {
-		spin_unlock(&lk);
-		return 0;
-	}
 	struct sigthr *s = main ? find_slot(key_of(main)) : 0;
 	int to_main = main && !(s && (s->mask & BIT(sig)));
 	struct thread *to = to_main ? main : willing_of(sig, 0);
-	/* Its default action ignores it and the thread it goes to does not
-	   block it: discarded now, as Linux does, so the timer may send
-	   again (taken for sent, it never did: nobody takes it) */
-	if (to && acts[sig].sa_handler == SIG_DFL && dfl_ignores(sig)) {
+	/* Ignored (SIG_IGN, or a default that ignores it) and the thread it
+	   goes to does not block it: discarded now, as Linux does, so the
+	   timer may send again (taken for sent, it never did: nobody takes
+	   it). Blocked by every thread, it stays pending, SIG_IGN too, as on
+	   Linux: a sigwait for it gets it (the SIG_IGN timer stopped). */
+	if (to && (acts[sig].sa_handler == SIG_IGN ||
+		   (acts[sig].sa_handler == SIG_DFL && dfl_ignores(sig)))) {
 		spin_unlock(&lk);
 		return 0;
 	}

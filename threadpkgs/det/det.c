@@ -125,8 +125,10 @@ static long granted;                 /* quiet turns allowed by the last grant (q
    each a turn that did not move the token, counted as det_turn counts
    one; no more until det_turn grants them. By the holder, software
    interrupts off, before anything reads the logical time. */
-static void settle(void)
+static inline void settle(void)
 {
+	if (!(granted | __fence_quiet_left))
+		return;                  /* (no grant out: a yield pays a look) */
 	long n = granted - __fence_quiet_left;
 	__fence_quiet_left = 0;
 	granted = 0;

@@ -9,7 +9,7 @@ on det; det=par called 18-1 a spin). Each of these calls is now a turn
 (thread_ops.turn, and sem_post's fence: threadpkgs/det/det.c and
 par.c). On serial det each call is one
 tick of logical time (20 a ms; the token moves on only when a wait is
-due, or after 20 turns in a row: det_turn), so main's 100 ms sleep ends
+due, or after 1000 turns in a row: det_turn), so main's 100 ms sleep ends
 after exactly 1999 calls of every kind (its first tick is the token's
 move to the worker as main blocks), every run, at any -smp
 (under --icount: the sleep's length in whole ms is read from the clock

@@ -46,7 +46,7 @@ int pthread_barrier_destroy(pthread_barrier_t *b)
 /* The last to arrive releases the round and gets the serial value. */
 int pthread_barrier_wait(pthread_barrier_t *b)
 {
-	FENCED_SYNC(pthread_barrier_wait(b));
+	FENCED_SYNC_WAIT(pthread_barrier_wait(b));
 	if (b->__pshared)
 		return psh_barrier_wait(b);
 	struct thread *self = thread_self();

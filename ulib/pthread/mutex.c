@@ -358,8 +358,16 @@ static __attribute__((noinline)) void unlock_wake(pthread_mutex_t *m, struct thr
 static int unlock_slow(pthread_mutex_t *m);
 int __pthread_mutex_unlock_slow(pthread_mutex_t *m)
 {
-	if (__builtin_expect(__fence_hook != 0, 0))
-		return pthread_mutex_unlock(m);  /* the inline path skipped its CAS (det, det=par) */
+	if (__builtin_expect(__fence_hook != 0, 0)) {
+		/* the inline path skipped its CAS (det, det=par): the turn,
+		   quiet (serial det: fence_quiet) or through the hook */
+		if (!fence_quiet())
+			return pthread_mutex_unlock(m);
+		int expect = 1;
+		if (__atomic_compare_exchange_n(&m->__state, &expect, 0, 0, __ATOMIC_RELEASE,
+						__ATOMIC_RELAXED))
+			return 0;
+	}
 	return unlock_slow(m);
 }
 

@@ -7,6 +7,9 @@
 int (*__fence_hook)(int enter);
 int __fence_mx_free = 0, __fence_mx_held = 1;
 const struct fence_heap *__fence_heap;
+int __fence_sync_only;
+void *__fence_quiet_by;              /* fence_quiet: serial det's holder, its turns */
+long __fence_quiet_left;
 
 int __fence_enter(void)
 {

@@ -18,6 +18,7 @@
 #ifndef ANIMART_FENCE_H
 #define ANIMART_FENCE_H
 #include <stddef.h>
+#include <anima/vp.h>
 
 extern int (*__fence_hook)(int enter);
 int __fence_enter(void);             /* __fence_hook(1), out of line */
@@ -44,9 +45,14 @@ struct fence_heap {
 };
 extern const struct fence_heap *__fence_heap;
 
+/* Serial det's hook takes FENCED_SYNC's calls alone: FENCED's do not
+   call it (malloc's, stdio's: a call and a decline each, 3% of revindex). */
+extern int __fence_sync_only;
+
 /* (Only a compare on the fast path: the hook is called out of line.) */
 #define FENCED(call) do {                                                      \
-	if (__builtin_expect(__fence_hook != 0, 0) && __fence_enter()) {       \
+	if (__builtin_expect(__fence_hook != 0, 0) && !__fence_sync_only &&    \
+	    __fence_enter()) {                                                 \
 		__typeof__(call) fenced_r_ = (call);                           \
 		__fence_exit();                                                \
 		return fenced_r_;                                              \
@@ -59,18 +65,55 @@ extern const struct fence_heap *__fence_heap;
    sees FENCE_SYNC, where det=par fences as FENCED does, and serial det,
    whose hook declines every other call, fences these alone, its exit a
    turn (threadpkgs/det/det.c, det_fence): a thread that polls through
-   them lets the others run. The same one load on every other package. */
+   them lets the others run. The same one load on every other package.
+   On serial det most of these turns are quiet (fence_quiet, below): the
+   call goes on unfenced, counted. */
 #define FENCE_SYNC 2
-#define FENCED_SYNC(call) do {                                                 \
-	if (__builtin_expect(__fence_hook != 0, 0) && __fence_sync()) {        \
+#define FENCED_SYNC_(call, quiet) do {                                         \
+	if (__builtin_expect(__fence_hook != 0, 0) && !(quiet) &&              \
+	    __fence_sync()) {                                                  \
 		__typeof__(call) fenced_r_ = (call);                           \
 		__fence_exit();                                                \
 		return fenced_r_;                                              \
 	}                                                                      \
 } while (0)
+#define FENCED_SYNC(call) FENCED_SYNC_(call, fence_quiet())
+/* A barrier's: it may block, and its turn is at its end (never quiet:
+   a turn counted before the wait would tick logical time elsewhere). */
+#define FENCED_SYNC_WAIT(call) FENCED_SYNC_(call, 0)
+
+/* Quiet turns (serial det, threadpkgs/det/det.c's det_turn): after a
+   turn that did not move the token, det works out how many more turns in
+   a row cannot move it either (its time slice, a timed wait's deadline)
+   and lets the holder, __fence_quiet_by, take that many without the
+   hook, counting __fence_quiet_left down; det adds the ones taken to its
+   logical time at its next call. An uncontended unlock is then a few
+   instructions, not a trip through the hook (canneal: 200,000 of them).
+   The count is one read-modify-write instruction, which no upcall
+   splits: a turn interrupted between the look and the count is counted
+   after (left may go below 0: a turn det has yet to count). Not with
+   software interrupts off (det_turn does nothing there). 0 (no turn
+   taken: call the hook) on every other package and det=par, where
+   __fence_quiet_left stays 0. */
+extern void *__fence_quiet_by;
+extern long __fence_quiet_left;
+static inline int fence_quiet(void)
+{
+	unsigned off;
+	void *self;
+	if (__atomic_load_n(&__fence_quiet_left, __ATOMIC_RELAXED) <= 0)
+		return 0;
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(off) : "i"(GS_VPPAGE + VPP_DISABLED));
+	__asm__ volatile("mov %%gs:%c1, %0" : "=r"(self) : "i"(GS_VPPAGE + VPP_CURRENT));
+	if (off || self != __atomic_load_n(&__fence_quiet_by, __ATOMIC_RELAXED))
+		return 0;
+	__asm__ volatile("decq %0" : "+m"(__fence_quiet_left) : : "memory");
+	return 1;
+}
 
 #define FENCED_VOID(call) do {                                                 \
-	if (__builtin_expect(__fence_hook != 0, 0) && __fence_enter()) {       \
+	if (__builtin_expect(__fence_hook != 0, 0) && !__fence_sync_only &&    \
+	    __fence_enter()) {                                                 \
 		call;                                                          \
 		__fence_exit();                                                \
 		return;                                                        \

@@ -27,6 +27,22 @@ static struct spin cwdlk;
 static char *known[NKNOWN];      /* malloc'd absolute paths, by descriptor */
 static struct spin knownlk;
 
+/* fork (ulib/pthread/pfork.c): both locks held across the copy (0), let
+   go in the parent (1) and the child (2), so a child never finds one
+   another thread held (its every relative path would spin for good).
+   Leaf locks: nothing is taken under them. */
+void __cwd_fork(int phase);
+void __cwd_fork(int phase)
+{
+	if (phase == 0) {
+		spin_lock(&cwdlk);
+		spin_lock(&knownlk);
+	} else {
+		spin_unlock(&knownlk);
+		spin_unlock(&cwdlk);
+	}
+}
+
 static int fail(int e)
 {
 	errno = e;

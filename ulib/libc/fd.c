@@ -67,6 +67,20 @@ static struct fdent fds[NFD] = {
 };
 static struct spin fdlk;
 
+/* fork (ulib/pthread/pfork.c): the table's lock held across the copy
+   (0), let go in the parent (1) and the child (2). A child made while
+   another thread held it found it taken for good: credstorm's child
+   spun in its exec's __fd_keep, its parent's wait hung. (A leaf lock:
+   nothing is taken under it, so fork may take it last.) */
+void __fd_fork(int phase);
+void __fd_fork(int phase)
+{
+	if (phase == 0)
+		spin_lock(&fdlk);
+	else
+		spin_unlock(&fdlk);
+}
+
 static int fail(int e)
 {
 	errno = e;

@@ -63,15 +63,40 @@ static struct exit_fn {
 static int natexit;
 static struct spin atexit_lock;
 
+/* The lock's holder is its thread (spin_owner): a package then never
+   switches away from it inside, where it was 0, so on a package that
+   preempts threads (prio, -smp 1) a thread preempted holding it left
+   another of the same VP spinning for good (forklock's fork). */
+static struct thread *ex_lock(void)
+{
+	struct thread *t = spin_owner();
+	spin_lock_by(&atexit_lock, t);
+	return t;
+}
+
+/* fork (ulib/pthread/pfork.c): held across the copy (0), let go in the
+   parent (1) and the child (2), by the thread that took it: a child
+   whose parent's other thread was registering would spin at its exit.
+   A leaf lock. */
+static struct thread *fork_holder;
+void __atexit_fork(int phase);
+void __atexit_fork(int phase)
+{
+	if (phase == 0)
+		fork_holder = ex_lock();
+	else
+		spin_unlock_by(&atexit_lock, fork_holder);
+}
+
 static int add_exit_fn(void (*fn)(void), void *arg, int with_status)
 {
 	int r = -1;
-	spin_lock_by(&atexit_lock, 0);
+	struct thread *t = ex_lock();
 	if (natexit < ATEXIT_MAX) {
 		atexit_fns[natexit++] = (struct exit_fn){ fn, arg, with_status };
 		r = 0;
 	}
-	spin_unlock_by(&atexit_lock, 0);
+	spin_unlock_by(&atexit_lock, t);
 	if (r)
 		errno = ENOMEM;
 	return r;
@@ -98,10 +123,10 @@ void exit(int status)
 {
 	for (;;) {
 		struct exit_fn f = { 0, 0, 0 };
-		spin_lock_by(&atexit_lock, 0);
+		struct thread *t = ex_lock();
 		if (natexit > 0)
 			f = atexit_fns[--natexit];
-		spin_unlock_by(&atexit_lock, 0);
+		spin_unlock_by(&atexit_lock, t);
 		if (!f.fn)
 			break;
 		if (f.with_status)
@@ -123,12 +148,12 @@ static int nquick;
 int at_quick_exit(void (*fn)(void))
 {
 	int r = -1;
-	spin_lock_by(&atexit_lock, 0);
+	struct thread *t = ex_lock();
 	if (nquick < ATEXIT_MAX) {
 		quick_fns[nquick++] = fn;
 		r = 0;
 	}
-	spin_unlock_by(&atexit_lock, 0);
+	spin_unlock_by(&atexit_lock, t);
 	if (r)
 		errno = ENOMEM;
 	return r;
@@ -138,10 +163,10 @@ void quick_exit(int status)
 {
 	for (;;) {
 		void (*fn)(void) = 0;
-		spin_lock_by(&atexit_lock, 0);
+		struct thread *t = ex_lock();
 		if (nquick > 0)
 			fn = quick_fns[--nquick];
-		spin_unlock_by(&atexit_lock, 0);
+		spin_unlock_by(&atexit_lock, t);
 		if (!fn)
 			break;
 		fn();

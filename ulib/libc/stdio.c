@@ -42,6 +42,19 @@ static struct __file files[3] = { { .fd = 0, .flags = FS_RD }, { .fd = 1 }, { .f
 FILE *stdin = &files[0], *stdout = &files[1], *stderr = &files[2];
 
 static struct spin outlock;
+
+/* A fork's child (ulib/pthread/pfork.c): the output lock free, as
+   glibc's child resets its stream locks. Not held across the copy: a
+   thread blocked writing to a full pipe holds it, and fork would wait
+   for the reader. A thread that held it at the fork lives only in the
+   parent; the child keeps the line as the copy found it (at worst a
+   part of that thread's print). Before, the child's next print, or its
+   exit's flush, spun for good (forklock). */
+void __stdio_forked(void);
+void __stdio_forked(void)
+{
+	outlock.locked = 0;
+}
 static char line[STDOUT_LINE];
 static size_t linelen;
 static int unbuffered;            /* setvbuf(stdout, _IONBF) */

@@ -65,6 +65,25 @@ __attribute__((weak)) void __sig_fork(int phase);   /* ulib/libc/signal.c */
 __attribute__((weak)) void __timer_forked(void);    /* ulib/libc/timer.c */
 __attribute__((weak)) void __cpu_time_forked(void); /* ulib/libc/time.c */
 __attribute__((weak)) void __psh_forked(void);      /* pshown.c */
+__attribute__((weak)) void __fd_fork(int phase);     /* ulib/libc/fd.c */
+__attribute__((weak)) void __cwd_fork(int phase);    /* ulib/libc/cwd.c */
+__attribute__((weak)) void __atexit_fork(int phase); /* ulib/libc/start.c */
+__attribute__((weak)) void __stdio_forked(void);     /* ulib/libc/stdio.c */
+
+/* The library's leaf locks (nothing is taken under them, so they come
+   last, after malloc's and the signal code's): held across the copy
+   (phase 0), let go in the parent (1) and the child (2). Without this a
+   child found a lock another thread held at the fork taken for good
+   (glibc's child can use its descriptors, directory and exit). */
+static void leaf_locks(int phase)
+{
+	void (*f[])(int) = { __fd_fork, __cwd_fork, __atexit_fork };
+	for (int i = 0; i < 3; i++) {
+		void (*g)(int) = f[phase ? 2 - i : i];
+		if (g)
+			g(phase);
+	}
+}
 
 pid_t fork(void)
 {
@@ -77,6 +96,7 @@ pid_t fork(void)
 	run_handlers(0);
 	if (__sig_fork)
 		__sig_fork(0);                   /* the signal locks held across the copy */
+	leaf_locks(0);
 	int was = 1;
 	/* Software interrupts off across the call: the thread must not move
 	   to another VP between the kernel's copy and the child's restart. */
@@ -90,6 +110,9 @@ pid_t fork(void)
 				vp_enable_self();
 		}
 		fns_lock.locked = 0;
+		leaf_locks(2);
+		if (__stdio_forked)
+			__stdio_forked();        /* stdout's lock free */
 		if (__pt_fork_child)
 			__pt_fork_child();       /* one thread lives here */
 		if (__sig_fork)
@@ -107,6 +130,7 @@ pid_t fork(void)
 	}
 	if (self)
 		vp_restore(vpp, was);
+	leaf_locks(1);
 	if (__sig_fork)
 		__sig_fork(1);
 	if (r > 0 && __pipe_changed)

@@ -1,0 +1,23 @@
+"""progs/posix/forklock.c: 200 forks while three threads loop on calls
+that take the library's own locks (the descriptor table's: fcntl; the
+working directory's: getcwd; the exit list's: atexit); each child takes
+all three, dups and closes a descriptor and exits through its atexit
+list. Before, a child forked while another thread held one of them
+found it taken for good and spun: on kthread the boot hung after 26
+forks (-smp 2) in its first run, as CI's credstorm on kthread-2 hung in
+its fork-and-exec child (its exec's descriptor-table lock). Now fork
+holds them across the copy (ulib/pthread/pfork.c). Every package must
+finish it, at -smp 1 and 2."""
+import pytest
+from helpers import PACKAGES, done, passed
+
+CONFS = [f"pkg={p}" for p in PACKAGES] + ["pkg=det"]
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+@pytest.mark.parametrize("conf", CONFS)
+def test_fork_while_threads_hold_library_locks(boot, conf, smp):
+    r = boot(f"run=forklock,{conf}", smp=smp, timeout=120)
+    res = passed(r, "forklock", at_least=200)
+    assert res["forks"] == 200, res
+    done(r, 0)

@@ -1,19 +1,24 @@
 """progs/posix/cancelorder.c: pthread_cancel of an asleep thread with
 asynchronous cancelability returns before the thread's cleanup runs, as
-Linux's (one tgkill; the public suite's pthread_cancel 3-1 reads the
-clock after pthread_cancel returns and fails if the cleanup read it
-earlier). 100 rounds, main and the sleeper at SCHED_FIFO 30.
-Before (100 rounds a boot): pthread_cancel woke the sleeper, then
-interrupted it too (a second system call; on det, det_interrupt handed
-it the token): early 15-24 on prio-2, 16-17 on tutor-2; det-1 and det-2
-never finished (main's own wait loop); naive-1 31-42 (50 with --icount):
-the kick of its own VP gave the caller the turn of a timed wait already
-over (rt_due.c). After: 0 on those; naive-1 0-1.
-fifo-2 is not counted: there the wake-up kicks the idle VP, which runs
-the sleeper's cleanup while the canceller returns from that kick, a race
-of two CPUs that Linux runs as well (1 of 100 in harness/linux.py's
-Linux 6.1 at -smp 2, 0 at -smp 1); 6-13 after, 16-26 before, and 0 with
---icount before and after. Every round must still be cancelled."""
+Linux's does (one tgkill; the public suite's pthread_cancel 3-1 reads
+the clock after pthread_cancel returns and fails if the cleanup read it
+earlier). Main and the threads at SCHED_FIFO 30. Two shapes: 100
+rounds of a thread asleep for 5 s, cancelled 20 ms after it slept
+(early), and 30 of a thread that sleeps 50 ms in a loop while main
+does the same, so it wakes and sleeps again on a VP of its own
+(loop_early), as in the public test. Under --icount, so that the
+interleaving of the two CPUs is the instructions', not the host's.
+Before: pthread_cancel woke the thread, then interrupted it too (a
+second system call, during which the thread's own VP ran its cleanup;
+det handed it the token), and on naive and kthread a kick of the
+caller's own VP gave it the stale turn of a timed wait (rt_due.c):
+early 100 of 100 on naive-1, naive-2 and kthread-2; loop_early 29-30
+of 30 on prio-2, tutor-2, naive-2, 15 on kthread-2; det at -smp 1 and
+2 never finished. After: 0 everywhere but fifo-2's loop_early (30 of 30
+before and after), where the wake-up itself kicks the idle VP the
+thread last ran on (fifo's queues are per VP) and that VP runs it at
+once: a race of two CPUs, which Linux's pthread_cancel has too (1 of
+100 early at -smp 2 in harness/linux.py's Linux 6.1, without icount)."""
 import pytest
 from helpers import PACKAGES, done, result
 
@@ -23,9 +28,11 @@ CONFS = [f"pkg={p}" for p in PACKAGES] + ["pkg=det", "pkg=det,det=par"]
 @pytest.mark.parametrize("smp", [1, 2])
 @pytest.mark.parametrize("conf", CONFS)
 def test_cancel_returns_before_the_cleanup(boot, conf, smp):
-    r = boot(f"run=cancelorder,{conf}", smp=smp, timeout=180)
+    r = boot(f"run=cancelorder,{conf}", smp=smp, timeout=300, icount=True)
     res = result(r, "cancelorder")
     assert res["cancelled"] == res["rounds"] == 100, res
+    assert res["loop_cancelled"] == res["loops"] == 30, res
+    assert res["early"] == 0, (conf, smp, res)
     if not (conf == "pkg=fifo" and smp == 2):
-        assert res["early"] <= 2, (conf, smp, res)
+        assert res["loop_early"] == 0, (conf, smp, res)
     done(r, 0)

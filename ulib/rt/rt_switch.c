@@ -397,30 +397,81 @@ __attribute__((noreturn)) void rt_exit(struct thread *self_t)
 	abort();
 }
 
+/* A yield of self (a classic VP's timed waiter, tw_due set) to a thread
+   worth the VP: any but a timed waiter whose deadline is ahead and that
+   has no permit. Such waiters picked on the way are queued again behind.
+   1 once self runs again; 0 if there was none, *until lowered to the
+   earliest of those waiters' deadlines. At most TW_LOOK are set aside:
+   past that, the next is taken for work (as every one was before). */
+#define TW_LOOK 16
+static int yield_worth(struct uthread *self, uint64_t *until)
+{
+	struct rtvp *v = vp_pkg(vp_disable_self());
+	struct rtpkg *p = v->pkg;
+	struct uthread *aside[TW_LOOK], *next = p->pick(v, self);
+	int n = 0;
+	uint64_t now = now_ns();
+	for (; next && n < TW_LOOK; next = p->pick(v, 0)) {
+		uint64_t d = next->tw_due;
+		if (!d || d <= now || __atomic_load_n(&next->t.park, __ATOMIC_ACQUIRE) == PARK_PERMIT)
+			break;
+		if (d < *until)
+			*until = d;
+		aside[n++] = next;
+	}
+	for (int i = 0; i < n; i++)
+		rt_make_runnable(p, v, aside[i], RQ_YIELD);
+	if (!next) {
+		vp_enable(v->vpp);
+		return 0;
+	}
+	switch_away(v, self, next, ACT_YIELD);
+	self->t.nvcsw++;
+	return 1;
+}
+
 /* Timed blocking. With upcalls, the thread blocks at user level and
    waits in its VP's timer queue (rt_tq.c). A classic VP would sleep
    whole, and the threads queued behind it with it (with one VP, the very
    thread that would wake it): there the thread waits at user level,
    yielding until an unblock leaves a permit or the deadline passes, and
-   sleeps on its park word only while nothing else is runnable here. */
+   sleeps on its park word only while nothing else is runnable here.
+   Other timed waiters queued are not work: two of them (a sleeper and
+   alarm's or setitimer's timer thread) yielded to each other for good,
+   and a program that only slept used a whole processor. So the thread
+   sleeps then too, until its own deadline or theirs, whichever is first
+   (at the earlier one it looks again, and yields to the waiter due). */
 int rt_block_until(struct thread *self, uint64_t deadline)
 {
 	if (!pkg_of(self)->classic)
 		return rt_tq_wait((struct uthread *)self, deadline);
+	struct uthread *u = (struct uthread *)self;
 	for (;;) {
 		int expect = PARK_PERMIT;
 		if (__atomic_compare_exchange_n(&self->park, &expect, PARK_RUN, 0,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-			return 0;
-		if (now_ns() >= dl_boot(deadline))     /* (the clock's offset of the moment) */
+			break;
+		uint64_t due = dl_boot(deadline);   /* (the clock's offset of the moment) */
+		if (now_ns() >= due) {
+			u->tw_due = 0;
 			return -ETIMEDOUT;
+		}
 		/* With nobody else to run here the VP may sleep whole: no
 		   thread waits behind it (a lone sleeper spun for its whole
 		   sleep). Threads queued later go to the package's idle VPs. */
 		rt_due_arm(deadline);    /* a turn at the deadline (rt_due.c) */
-		if (!rt_yield_other(self))
+		u->tw_due = due;
+		uint64_t until = due;
+		if (yield_worth(u, &until))
+			continue;
+		u->tw_due = 0;
+		if (until == due)
 			return thread_park_timed(self, deadline);
+		if (thread_park_timed(self, until) == 0)
+			return 0;        /* unblocked */
 	}
+	u->tw_due = 0;
+	return 0;
 }
 
 /* Another runnable thread of self's package on its VP, if any (the

@@ -197,6 +197,7 @@ create_on(struct rtpkg *p, struct uthread *t, char *stack, void *(*fn)(void *), 
 	t->fn = fn;
 	t->arg = arg;
 	t->next = 0;
+	t->tw_due = 0;
 	if (!stack)
 		stack = t->stack;        /* (a constant test where inlined) */
 	uint64_t below;

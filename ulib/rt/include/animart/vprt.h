@@ -58,6 +58,10 @@ struct uthread {
 	uint64_t tq_due;             /* its deadline on the boot clock */
 	uint64_t tq_dl;              /* as given (a DL_REALTIME time kept) */
 	volatile int tq_out;         /* why the queue let it go (rt_tq.c) */
+	/* A timed wait on a classic VP (rt_block_until): its deadline on the
+	   boot clock while it waits queued (0: none), so that another such
+	   waiter does not take it for work (rt_switch.c, yield_worth). */
+	volatile uint64_t tw_due;
 };
 
 struct rtpkg;

@@ -4,10 +4,17 @@
  * call: fcntl(F_SETFD) (the descriptor table's lock, ulib/libc/fd.c),
  * getcwd (the working directory's, cwd.c), atexit (the exit list's,
  * start.c; past its bound it fails, still under the lock) and
- * fflush(stdout) with nothing buffered (stdout's, stdio.c). Main forks
- * ROUNDS (argv[1], 200) children, each of which makes the same four
- * calls, dups and closes a descriptor and returns through exit (its
- * atexit list); main waits for each. A child that inherited one of the
+ * fflush(stdout) with nothing buffered (stdout's, stdio.c); and five
+ * more on the rest: fopen, fprintf and fclose of a file (the stream
+ * list's and the stream's own lock, malloc's), flockfile and
+ * funlockfile of a shared stream and of stdin (a stream's owner),
+ * setenv, putenv, unsetenv and getenv (the environment's, which calls
+ * malloc while held), rand, lrand48 and setlogmask (rand.c, rand48.c,
+ * syslog.c), and pthread_key_create/delete with a tmpfile now and then
+ * (pthread.c's keys, tmpfile.c's names). Main forks ROUNDS (argv[1],
+ * 200) children, each of which makes the same nine calls, dups and
+ * closes a descriptor and returns through exit (its atexit list and
+ * its streams' flush); main waits for each. A child that inherited one of the
  * locks held (its holder is not copied) spun for good and the wait with
  * it: credstorm's fork-and-exec child on kthread (ulib/pthread/pfork.c
  * now holds them across the copy). Each worker yields now and then, so
@@ -18,6 +25,8 @@
 #define CHECK_NAME "forklock"
 #include <fcntl.h>
 #include <pthread.h>
+#include <string.h>
+#include <syslog.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,22 +36,70 @@
 
 #define BURST 64                 /* calls between two yields of a worker */
 
+#define NWORK 9
+
 static volatile int stop;
+static FILE *shared;             /* flockfile's stream, a file main opens */
 
 static void nop(void) {}
 
-/* The four calls, each one lock of the library's. */
-static int touch(int which)
+/* One file per caller (a worker or a child), written and closed. */
+static int file(int who)
+{
+	char p[32] = "/tmp/forklock.";
+	p[14] = (char)('a' + who);
+	FILE *f = fopen(p, "w");
+	if (!f)
+		return -1;
+	int ok = fprintf(f, "%d %s\n", who, p) > 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* The nine calls, each one lock of the library's (or several). */
+static int touch(int which, int who)
 {
 	char buf[64];
-	if (which == 0)
+	static unsigned n[NWORK + 1];
+	switch (which) {
+	case 0:
 		return fcntl(1, F_SETFD, 0);
-	if (which == 1)
+	case 1:
 		return getcwd(buf, sizeof buf) ? 0 : -1;
-	if (which == 3)
+	case 2:
+		atexit(nop);             /* (ENOMEM once full: the lock is taken all the same) */
+		return 0;
+	case 3:
 		return fflush(stdout);
-	atexit(nop);                 /* (ENOMEM once full: the lock is taken all the same) */
-	return 0;
+	case 4:
+		return file(who);
+	case 5:
+		flockfile(shared);
+		flockfile(stdin);
+		funlockfile(stdin);
+		funlockfile(shared);
+		return 0;
+	case 6:                          /* (setenv's strings are never freed: once a burst) */
+		if ((who == NWORK || n[who]++ % 64 == 0) && setenv("FORKLOCK_S", "s", 1) < 0)
+			return -1;
+		if (putenv("FORKLOCK_P=p") < 0 || !getenv("FORKLOCK_S") || unsetenv("FORKLOCK_P") < 0)
+			return -1;
+		return 0;
+	case 7:
+		rand();
+		lrand48();
+		setlogmask(0);
+		return 0;
+	default: {
+		pthread_key_t k;
+		if (pthread_key_create(&k, 0) || pthread_key_delete(k))
+			return -1;
+		if (who == NWORK || n[who]++ % 64 == 0) {
+			FILE *t = tmpfile();
+			return t && fclose(t) == 0 ? 0 : -1;
+		}
+		return 0;
+	}
+	}
 }
 
 static void *worker(void *arg)
@@ -50,7 +107,7 @@ static void *worker(void *arg)
 	int which = (int)(long)arg;
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
 		for (int i = 0; i < BURST; i++)
-			touch(which);
+			touch(which, which);
 		sched_yield();
 	}
 	return 0;
@@ -59,7 +116,9 @@ static void *worker(void *arg)
 /* The child: each lock once, a descriptor made and closed, and exit. */
 static void child(void)
 {
-	int ok = touch(0) == 0 && touch(1) == 0 && touch(2) == 0 && touch(3) == 0;
+	int ok = 1;
+	for (int w = 0; w < NWORK; w++)
+		ok = ok && touch(w, NWORK) == 0;
 	int d = dup(1);
 	ok = ok && d > 2 && close(d) == 0;
 	exit(ok ? 0 : 1);
@@ -68,8 +127,10 @@ static void child(void)
 int main(int argc, char **argv)
 {
 	long rounds = argc > 1 ? atol(argv[1]) : 200;
-	pthread_t th[4];
-	for (long i = 0; i < 4; i++)
+	pthread_t th[NWORK];
+	shared = fopen("/tmp/forklock.shared", "w");
+	CHECK(shared != 0);
+	for (long i = 0; i < NWORK; i++)
 		CHECK(pthread_create(&th[i], 0, worker, (void *)i) == 0);
 	long forks = 0;
 	for (long i = 0; i < rounds; i++) {
@@ -81,7 +142,7 @@ int main(int argc, char **argv)
 		forks++;
 	}
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < NWORK; i++)
 		CHECK(pthread_join(th[i], 0) == 0);
 	printf("@result {\"name\": \"forklock\", \"checks\": %d, \"failures\": %d, \"forks\": %ld}\n",
 	       checks, failures, forks);

@@ -23,7 +23,7 @@ extern char **__environ __attribute__((alias("environ")));
 
 static char **own;               /* environ when it is ours (malloc'd) */
 static size_t cap;               /* its room in words, null included */
-static struct spin lock;
+struct spin __env_lk;       /* (fork holds it: ulib/pthread/pfork.c) */
 
 static int bad_name(const char *name)
 {
@@ -89,7 +89,8 @@ char *secure_getenv(const char *name)
 static int put(char *s, size_t n, int overwrite)
 {
 	int r = 0;
-	spin_lock_by(&lock, 0);
+	struct thread *lt = spin_owner();   /* (its thread: not switched out holding it, as fork waits for it) */
+	spin_lock_by(&__env_lk, lt);
 	size_t i = find(s, n);
 	if (environ && environ[i]) {
 		if (overwrite) {
@@ -104,7 +105,7 @@ static int put(char *s, size_t n, int overwrite)
 		environ[i + 1] = 0;
 	} else
 		r = -1;
-	spin_unlock_by(&lock, 0);
+	spin_unlock_by(&__env_lk, lt);
 	if (r)
 		errno = ENOMEM;
 	return r;
@@ -155,7 +156,8 @@ int unsetenv(const char *name)
 	}
 	size_t n = strlen(name);
 	int r = 0;
-	spin_lock_by(&lock, 0);
+	struct thread *lt = spin_owner();
+	spin_lock_by(&__env_lk, lt);
 	if (environ && environ[find(name, n)] && (r = room(0)) == 0) {
 		size_t i = find(name, n), j = i;   /* every entry of NAME goes */
 		for (; environ[i]; i++)
@@ -163,7 +165,7 @@ int unsetenv(const char *name)
 				environ[j++] = environ[i];
 		environ[j] = 0;
 	}
-	spin_unlock_by(&lock, 0);
+	spin_unlock_by(&__env_lk, lt);
 	if (r)
 		errno = ENOMEM;
 	return r;
@@ -171,12 +173,13 @@ int unsetenv(const char *name)
 
 int clearenv(void)
 {
-	spin_lock_by(&lock, 0);
+	struct thread *lt = spin_owner();
+	spin_lock_by(&__env_lk, lt);
 	if (own)
 		free(own);
 	own = 0;
 	cap = 0;
 	environ = 0;
-	spin_unlock_by(&lock, 0);
+	spin_unlock_by(&__env_lk, lt);
 	return 0;
 }

@@ -187,6 +187,19 @@ int fclose(FILE *f)
 	return r;
 }
 
+/* A fork's child (ulib/pthread/pfork.c): the list's lock and every
+   listed stream's free, as glibc's child resets them. The list is not
+   held across the copy (its lock is a mutex, and a flush holds it while
+   it waits for each stream); a copy taken mid-change is still a list, as
+   each change is one store of a linked stream. */
+void __ff_forked(void);
+void __ff_forked(void)
+{
+	memset(&streams_lk, 0, sizeof streams_lk);
+	for (FILE *f = streams; f; f = f->next)
+		__file_forked(f);
+}
+
 void __ff_flushall(void)
 {
 	umutex_lock(&streams_lk);

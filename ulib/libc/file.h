@@ -45,6 +45,8 @@ struct __file {
 /* fio.c: for ffile.c and stdio.c; f locked by the caller. */
 int __ff_write(FILE *f, const char *s, size_t n);   /* 0, or EOF (err set) */
 int __ff_flush(FILE *f);     /* write out what waits, give back what was read ahead */
+/* stdio.c: a fork's child's f, its flockfile lock freed (pfork.c) */
+void __file_forked(FILE *f);
 /* ffile.c: every open stream flushed (fflush(0), exit) */
 void __ff_flushall(void);
 int __ff_setvbuf(FILE *f, char *buf, int mode, size_t size);

@@ -208,13 +208,27 @@ static void fork_parent(void)
 	vp_restore(vp_self(), fork_was);     /* (in the child, its own new VP page) */
 }
 
-static void fork_child(void)
-{
-	memset(vcaches, 0, sizeof vcaches);
-	fork_parent();
-}
+/* Called by fork itself (not an atfork handler), so that the locks
+   under which malloc is called (the environment's, popen's) are taken
+   before these: 0 prepare, 1 parent, 2 child. A program that never called malloc
+   is left alone (as when this was an atfork handler registered at the
+   first call: a native program's VP page is its own). */
+static volatile int used;
+static int held;
 
-static volatile int fork_ready;
+void __malloc_fork(int phase);
+void __malloc_fork(int phase)
+{
+	if (phase == 0) {
+		held = used;
+		if (held)
+			fork_prepare();
+	} else if (held) {
+		if (phase == 2)
+			memset(vcaches, 0, sizeof vcaches);
+		fork_parent();
+	}
+}
 
 /* The calling VP's caches (disabled), mapped on first use; 0 if out of
    memory, and then the central lists serve alone. */
@@ -225,8 +239,7 @@ static struct vcache *vcache(void)
 		return 0;
 	struct vcache *vc = vcaches[i];
 	if (!vc) {
-		if (!__atomic_exchange_n(&fork_ready, 1, __ATOMIC_ACQ_REL))
-			pthread_atfork(fork_prepare, fork_parent, fork_child);   /* (registered first: runs last) */
+		used = 1;
 		void *m = sys_map(0, sizeof *vc, PROT_READ | PROT_WRITE);
 		if (!sys_failed((long)m)) {
 			vc = m;

@@ -28,7 +28,7 @@
 #define SHELL "/bin/sh"
 
 static struct { FILE *f; pid_t pid; } open_[NOPEN];
-static struct spin lk;
+struct spin __popen_lk;       /* (fork holds it: ulib/pthread/pfork.c) */
 
 /* Spawn the shell with cmd, our descriptor `ours` of a pipe's other end
    on its `fd` (-1: none): its pid, or -1 (errno). */
@@ -41,11 +41,11 @@ static pid_t run(const char *cmd, int theirs, int fd, int ours, const posix_spaw
 		posix_spawn_file_actions_addclose(&fa, ours);
 		if (theirs != fd)
 			posix_spawn_file_actions_addclose(&fa, theirs);
-		spin_lock(&lk);
+		spin_lock(&__popen_lk);
 		for (int i = 0; i < NOPEN; i++)
 			if (open_[i].f && fileno(open_[i].f) != fd)
 				posix_spawn_file_actions_addclose(&fa, fileno(open_[i].f));
-		spin_unlock(&lk);
+		spin_unlock(&__popen_lk);
 	}
 	char *argv[] = { "sh", "-c", (char *)cmd, 0 };
 	pid_t pid;
@@ -73,13 +73,13 @@ FILE *popen(const char *cmd, const char *mode)
 	__close_nocancel(theirs);
 	FILE *f = pid < 0 ? 0 : fdopen(ours, rd ? "r" : "w");
 	int slot = -1;
-	spin_lock(&lk);
+	spin_lock(&__popen_lk);
 	for (int i = 0; f && slot < 0 && i < NOPEN; i++)
 		if (!open_[i].f) {
 			open_[i].f = f, open_[i].pid = pid;
 			slot = i;
 		}
-	spin_unlock(&lk);
+	spin_unlock(&__popen_lk);
 	if (slot >= 0)
 		return f;
 	int e = f ? EMFILE : errno;
@@ -97,13 +97,13 @@ FILE *popen(const char *cmd, const char *mode)
 int pclose(FILE *f)
 {
 	pid_t pid = -1;
-	spin_lock(&lk);
+	spin_lock(&__popen_lk);
 	for (int i = 0; i < NOPEN; i++)
 		if (f && open_[i].f == f) {
 			pid = open_[i].pid;
 			open_[i].f = 0;
 		}
-	spin_unlock(&lk);
+	spin_unlock(&__popen_lk);
 	if (pid < 0) {
 		errno = ECHILD;
 		return -1;

@@ -128,7 +128,7 @@ int setstate_r(char *statebuf, struct random_data *buf)
    glibc's is; filled at the first use. */
 static int32_t table[32];
 static struct random_data shared;
-static struct spin lock;
+struct spin __rand_lk;       /* (fork holds it: ulib/pthread/pfork.c) */
 
 static void shared_init(void)
 {
@@ -140,20 +140,20 @@ long random(void)
 {
 	FENCED(random());
 	int32_t r;
-	spin_lock(&lock);
+	spin_lock(&__rand_lk);
 	shared_init();
 	random_r(&shared, &r);
-	spin_unlock(&lock);
+	spin_unlock(&__rand_lk);
 	return r;
 }
 
 void srandom(unsigned seed)
 {
 	FENCED_VOID(srandom(seed));
-	spin_lock(&lock);
+	spin_lock(&__rand_lk);
 	shared_init();
 	srandom_r(seed, &shared);
-	spin_unlock(&lock);
+	spin_unlock(&__rand_lk);
 }
 
 int rand(void)
@@ -172,21 +172,21 @@ void srand(unsigned seed)
    each returns the previous table (glibc: its first word's address). */
 char *initstate(unsigned seed, char *statebuf, size_t n)
 {
-	spin_lock(&lock);
+	spin_lock(&__rand_lk);
 	shared_init();
 	char *old = (char *)(shared.state - 1);
 	save_position(&shared);
 	int r = initstate_r(seed, statebuf, n, &shared);
-	spin_unlock(&lock);
+	spin_unlock(&__rand_lk);
 	return r ? 0 : old;
 }
 
 char *setstate(char *statebuf)
 {
-	spin_lock(&lock);
+	spin_lock(&__rand_lk);
 	shared_init();
 	char *old = (char *)(shared.state - 1);
 	int r = setstate_r(statebuf, &shared);
-	spin_unlock(&lock);
+	spin_unlock(&__rand_lk);
 	return r ? 0 : old;
 }

@@ -14,7 +14,7 @@
 static unsigned short state[3];
 static unsigned short mult[3] = { 0xe66d, 0xdeec, 0x5 };
 static unsigned short add = 0xb;
-static struct spin lock;
+struct spin __rand48_lk;       /* (fork holds it: ulib/pthread/pfork.c) */
 
 static uint64_t get(const unsigned short x[3])
 {
@@ -38,9 +38,10 @@ static uint64_t step(unsigned short x[3])
 
 static uint64_t step_shared(void)
 {
-	spin_lock_by(&lock, 0);
+	struct thread *lt = spin_owner();
+	spin_lock_by(&__rand48_lk, lt);
 	uint64_t v = step(state);
-	spin_unlock_by(&lock, 0);
+	spin_unlock_by(&__rand48_lk, lt);
 	return v;
 }
 
@@ -66,18 +67,20 @@ static void defaults(void)
 
 void srand48(long seedval)
 {
-	spin_lock_by(&lock, 0);
+	struct thread *lt = spin_owner();
+	spin_lock_by(&__rand48_lk, lt);
 	state[0] = 0x330e;
 	state[1] = (unsigned short)seedval;
 	state[2] = (unsigned short)((unsigned long)seedval >> 16);
 	defaults();
-	spin_unlock_by(&lock, 0);
+	spin_unlock_by(&__rand48_lk, lt);
 }
 
 unsigned short *seed48(unsigned short seed16v[3])
 {
 	static unsigned short old[3];
-	spin_lock_by(&lock, 0);
+	struct thread *lt = spin_owner();
+	spin_lock_by(&__rand48_lk, lt);
 	old[0] = state[0];
 	old[1] = state[1];
 	old[2] = state[2];
@@ -85,13 +88,14 @@ unsigned short *seed48(unsigned short seed16v[3])
 	state[1] = seed16v[1];
 	state[2] = seed16v[2];
 	defaults();
-	spin_unlock_by(&lock, 0);
+	spin_unlock_by(&__rand48_lk, lt);
 	return old;
 }
 
 void lcong48(unsigned short param[7])
 {
-	spin_lock_by(&lock, 0);
+	struct thread *lt = spin_owner();
+	spin_lock_by(&__rand48_lk, lt);
 	state[0] = param[0];
 	state[1] = param[1];
 	state[2] = param[2];
@@ -99,5 +103,5 @@ void lcong48(unsigned short param[7])
 	mult[1] = param[4];
 	mult[2] = param[5];
 	add = param[6];
-	spin_unlock_by(&lock, 0);
+	spin_unlock_by(&__rand48_lk, lt);
 }

@@ -43,18 +43,43 @@ FILE *stdin = &files[0], *stdout = &files[1], *stderr = &files[2];
 
 static struct spin outlock;
 
-/* A fork's child (ulib/pthread/pfork.c): the output lock free, as
-   glibc's child resets its stream locks. Not held across the copy: a
-   thread blocked writing to a full pipe holds it, and fork would wait
-   for the reader. A thread that held it at the fork lives only in the
-   parent; the child keeps the line as the copy found it (at worst a
-   part of that thread's print). Before, the child's next print, or its
-   exit's flush, spun for good (forklock). */
+/* A fork's child (ulib/pthread/pfork.c), where only the forking thread
+   lives: f's flockfile lock as glibc's child has its stream locks,
+   free, unless that thread itself holds it (then it keeps it, and no
+   waiter: the waiters are the parent's). Another thread's hold, or its
+   lock or unlock half done, would leave the child waiting for good. */
+static struct thread *caller(void);
+
+void __file_forked(FILE *f)
+{
+	struct thread *me = caller();
+	if (!me)
+		return;                  /* (one flow of control: nothing to free) */
+	if (f->owner == me) {
+		f->lock.state = 1;           /* (a stream's mutex has no ceiling) */
+		f->lock.lock = (struct spin)SPIN_INIT;
+		f->lock.q = (struct waitq){ 0 };
+		return;
+	}
+	f->owner = 0;
+	f->depth = 0;
+	memset(&f->lock, 0, sizeof f->lock);
+}
+
+/* The child's standard streams: the output lock free (not held across
+   the copy: a thread blocked writing to a full pipe holds it, and fork
+   would wait for the reader; the child keeps the line as the copy found
+   it, at worst a part of another thread's print) and each stream's
+   flockfile lock (before, the child's next print, or its exit's flush,
+   spun for good: forklock). */
 void __stdio_forked(void);
 void __stdio_forked(void)
 {
 	outlock.locked = 0;
+	for (int i = 0; i < 3; i++)
+		__file_forked(&files[i]);
 }
+
 static char line[STDOUT_LINE];
 static size_t linelen;
 static int unbuffered;            /* setvbuf(stdout, _IONBF) */

@@ -14,44 +14,44 @@
 
 static const char *ident;
 static int opts, fac = LOG_USER, mask = 0xff;
-static struct spin lk;
+struct spin __syslog_lk;       /* (fork holds it: ulib/pthread/pfork.c) */
 
 void openlog(const char *id, int option, int facility)
 {
-	spin_lock(&lk);
+	spin_lock(&__syslog_lk);
 	ident = id;
 	opts = option;
 	if (facility && !(facility & ~LOG_FACMASK))
 		fac = facility;
-	spin_unlock(&lk);
+	spin_unlock(&__syslog_lk);
 }
 
 void closelog(void)
 {
-	spin_lock(&lk);
+	spin_lock(&__syslog_lk);
 	ident = 0;
 	opts = 0;
 	fac = LOG_USER;
-	spin_unlock(&lk);
+	spin_unlock(&__syslog_lk);
 }
 
 int setlogmask(int m)
 {
-	spin_lock(&lk);
+	spin_lock(&__syslog_lk);
 	int old = mask;
 	if (m)
 		mask = m;
-	spin_unlock(&lk);
+	spin_unlock(&__syslog_lk);
 	return old;
 }
 
 void vsyslog(int pri, const char *fmt, va_list ap)
 {
 	int e = errno;
-	spin_lock(&lk);
+	spin_lock(&__syslog_lk);
 	const char *id = ident ? ident : program_invocation_short_name;
 	int o = opts, f = fac, m = mask;
-	spin_unlock(&lk);
+	spin_unlock(&__syslog_lk);
 	if (pri & ~(LOG_PRIMASK | LOG_FACMASK) || !(m & LOG_MASK(LOG_PRI(pri))))
 		return;
 	if (!(pri & LOG_FACMASK))

@@ -88,7 +88,7 @@ static struct {
 	FILE *f;
 	char path[24];
 } tmps[NTMP];
-static struct spin tlk;
+struct spin __tmpfile_lk;       /* (fork holds it: ulib/pthread/pfork.c) */
 
 FILE *tmpfile(void)
 {
@@ -108,14 +108,14 @@ FILE *tmpfile(void)
 		return 0;
 	}
 	int slot = -1;
-	spin_lock(&tlk);
+	spin_lock(&__tmpfile_lk);
 	for (int i = 0; i < NTMP && slot < 0; i++)
 		if (!tmps[i].f) {
 			slot = i;
 			tmps[i].f = f;
 			strcpy(tmps[i].path, p);
 		}
-	spin_unlock(&tlk);
+	spin_unlock(&__tmpfile_lk);
 	if (slot < 0) {                  /* (NTMP open already) */
 		fclose(f);
 		unlink(p);
@@ -130,13 +130,13 @@ void __tmpfile_closed(FILE *f);
 void __tmpfile_closed(FILE *f)
 {
 	char p[24] = "";
-	spin_lock(&tlk);
+	spin_lock(&__tmpfile_lk);
 	for (int i = 0; i < NTMP; i++)
 		if (tmps[i].f == f) {
 			strcpy(p, tmps[i].path);
 			tmps[i].f = 0;
 		}
-	spin_unlock(&tlk);
+	spin_unlock(&__tmpfile_lk);
 	if (p[0])
 		unlink(p);
 }

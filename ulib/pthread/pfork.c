@@ -70,19 +70,66 @@ __attribute__((weak)) void __cwd_fork(int phase);    /* ulib/libc/cwd.c */
 __attribute__((weak)) void __atexit_fork(int phase); /* ulib/libc/start.c */
 __attribute__((weak)) void __stdio_forked(void);     /* ulib/libc/stdio.c */
 
-/* The library's leaf locks (nothing is taken under them, so they come
-   last, after malloc's and the signal code's): held across the copy
-   (phase 0), let go in the parent (1) and the child (2). Without this a
-   child found a lock another thread held at the fork taken for good
-   (glibc's child can use its descriptors, directory and exit). */
+__attribute__((weak)) void __malloc_fork(int phase); /* ulib/libc/malloc.c */
+__attribute__((weak)) void __ff_forked(void);         /* ulib/libc/ffile.c */
+
+/* The library's spin locks that fork holds across the copy, in this
+   order (the reverse to let go), so that the child finds none of them
+   taken by a thread it has not got (glibc's child can use malloc,
+   stdio, the environment; real programs rely on it):
+     1. the atfork handlers' prepare (they may use all of the below);
+     2. the locks under which malloc is called: the environment's
+        (setenv), popen's list (its spawn's file actions);
+     3. malloc's class locks (__malloc_fork; software interrupts off
+        from here to the parent or child);
+     4. the signal code's (__sig_fork);
+     5. the leaf locks, under which nothing else is taken: the
+        descriptor table's, the working directory's, the exit list's
+        (their own functions), then tmpfile's names, rand's, rand48's,
+        syslog's, pthread keys'.
+   Not held but reset in the child: stdout's line lock, the stream list
+   and every stream's flockfile lock (stdio.c, ffile.c), the atfork
+   table's. Each lock is weak: a program without the file has none. */
+extern struct spin __env_lk __attribute__((weak)), __popen_lk __attribute__((weak)),
+	__tmpfile_lk __attribute__((weak)), __rand_lk __attribute__((weak)),
+	__rand48_lk __attribute__((weak)), __syslog_lk __attribute__((weak)),
+	__keys_lk __attribute__((weak));
+
+/* The holder of the spin locks below (spin_owner at phase 0). */
+static struct thread *holder;
+
+static void hold(struct spin *const *l, int n, int phase)
+{
+	for (int i = 0; i < n; i++) {
+		struct spin *k = l[phase ? n - 1 - i : i];
+		if (!k)
+			continue;
+		if (phase == 0)
+			spin_lock_by(k, holder);
+		else
+			spin_unlock_by(k, holder);
+	}
+}
+
+static void malloc_users(int phase)
+{
+	struct spin *const l[] = { &__env_lk, &__popen_lk };
+	hold(l, 2, phase);
+}
+
 static void leaf_locks(int phase)
 {
 	void (*f[])(int) = { __fd_fork, __cwd_fork, __atexit_fork };
+	struct spin *const l[] = { &__tmpfile_lk, &__rand_lk, &__rand48_lk, &__syslog_lk, &__keys_lk };
+	if (phase)
+		hold(l, 5, phase);
 	for (int i = 0; i < 3; i++) {
 		void (*g)(int) = f[phase ? 2 - i : i];
 		if (g)
 			g(phase);
 	}
+	if (!phase)
+		hold(l, 5, phase);
 }
 
 pid_t fork(void)
@@ -94,6 +141,10 @@ pid_t fork(void)
 		return -1;
 	}
 	run_handlers(0);
+	holder = spin_owner();
+	malloc_users(0);
+	if (__malloc_fork)
+		__malloc_fork(0);
 	if (__sig_fork)
 		__sig_fork(0);                   /* the signal locks held across the copy */
 	leaf_locks(0);
@@ -112,7 +163,9 @@ pid_t fork(void)
 		fns_lock.locked = 0;
 		leaf_locks(2);
 		if (__stdio_forked)
-			__stdio_forked();        /* stdout's lock free */
+			__stdio_forked();        /* the standard streams' locks free */
+		if (__ff_forked)
+			__ff_forked();           /* the other streams' */
 		if (__pt_fork_child)
 			__pt_fork_child();       /* one thread lives here */
 		if (__sig_fork)
@@ -125,6 +178,9 @@ pid_t fork(void)
 			__cpu_time_forked();     /* its processor time from 0 */
 		if (__psh_forked)
 			__psh_forked();          /* the others' process-shared waits are copies */
+		if (__malloc_fork)
+			__malloc_fork(2);
+		malloc_users(2);
 		run_handlers(2);
 		return 0;
 	}
@@ -135,6 +191,9 @@ pid_t fork(void)
 		__sig_fork(1);
 	if (r > 0 && __pipe_changed)
 		__pipe_changed();                /* our pipes' waiters: shared now, they wait in the kernel */
+	if (__malloc_fork)
+		__malloc_fork(1);
+	malloc_users(1);
 	run_handlers(1);
 	if (r < 0) {
 		errno = (int)-r;

@@ -950,22 +950,22 @@ static struct {
 	unsigned seq;                    /* bumped at delete: old values vanish */
 	void (*dtor)(void *);
 } keys[PTHREAD_KEYS_MAX];
-static struct spin keys_lock;
+struct spin __keys_lk;       /* (fork holds it: pfork.c) */
 
 int pthread_key_create(pthread_key_t *k, void (*dtor)(void *))
 {
-	spin_lock(&keys_lock);
+	spin_lock(&__keys_lk);
 	for (unsigned i = 0; i < PTHREAD_KEYS_MAX; i++) {
 		if (keys[i].used)
 			continue;
 		keys[i].used = 1;
 		keys[i].seq++;
 		keys[i].dtor = dtor;
-		spin_unlock(&keys_lock);
+		spin_unlock(&__keys_lk);
 		*k = i;
 		return 0;
 	}
-	spin_unlock(&keys_lock);
+	spin_unlock(&__keys_lk);
 	return EAGAIN;
 }
 
@@ -973,10 +973,10 @@ int pthread_key_delete(pthread_key_t k)
 {
 	if (k >= PTHREAD_KEYS_MAX || !keys[k].used)
 		return EINVAL;
-	spin_lock(&keys_lock);
+	spin_lock(&__keys_lk);
 	keys[k].used = 0;
 	keys[k].seq++;
-	spin_unlock(&keys_lock);
+	spin_unlock(&__keys_lk);
 	return 0;
 }
 

@@ -397,6 +397,25 @@ static void test_thread(void)
 	CHECK(timer_delete(t) == 0);
 }
 
+/* Blocked, timer t's signal sig comes within 2 s as a timer's
+   (SI_TIMER); t is deleted and the mask put back. sigtimedwait's answer,
+   or -2 if a signal came that was not the timer's. */
+static int timer_sig_comes(timer_t t, int sig)
+{
+	sigset_t s, old;
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	pthread_sigmask(SIG_BLOCK, &s, &old);
+	siginfo_t si;
+	struct timespec lim = { 2, 0 };
+	int got = sigtimedwait(&s, &si, &lim);
+	if (got == sig && si.si_code != SI_TIMER)
+		got = -2;
+	CHECK(timer_delete(t) == 0);
+	pthread_sigmask(SIG_SETMASK, &old, 0);
+	return got;
+}
+
 /* A timer's signal whose default action is to ignore it (SIGURG), not
    blocked: each expiry is discarded (Linux's rule), and the timer goes
    on: once the program blocks it, the next expiry waits for sigwait.
@@ -410,15 +429,7 @@ static void test_dfl_ignored(void)
 	CHECK(timer_settime(t, 0, &v, 0) == 0);
 	for (long long end = mono_ms() + 100; mono_ms() < end;)
 		sleep_ms(10);
-	sigset_t s, old;
-	sigemptyset(&s);
-	sigaddset(&s, SIGURG);
-	pthread_sigmask(SIG_BLOCK, &s, &old);
-	siginfo_t si;
-	struct timespec lim = { 2, 0 };
-	CHECK(sigtimedwait(&s, &si, &lim) == SIGURG && si.si_code == SI_TIMER);
-	CHECK(timer_delete(t) == 0);
-	pthread_sigmask(SIG_SETMASK, &old, 0);
+	CHECK(timer_sig_comes(t, SIGURG) == SIGURG);
 }
 
 /* A 1 us periodic timer whose signal is discarded (SIG_IGN, then the
@@ -459,18 +470,10 @@ static void test_ignored_short(int sig, int ign)
 	if (spun)
 		printf("timers: ignored %d: %lld ms of CPU in %lld ms (%lld with a 10 ms timer)\n",
 		       sig, (c1 - c0) / 1000000, (m1 - a0) / 1000000, base / 1000000);
-	sigset_t s, old;
-	sigemptyset(&s);
-	sigaddset(&s, sig);
-	pthread_sigmask(SIG_BLOCK, &s, &old);
-	siginfo_t si;
-	struct timespec lim = { 2, 0 };
-	int got = sigtimedwait(&s, &si, &lim);
-	CHECK(got == sig && si.si_code == SI_TIMER);
+	int got = timer_sig_comes(t, sig);
+	CHECK(got == sig);
 	if (got != sig)
 		printf("timers: ignored %d: sigtimedwait %d (errno %d)\n", sig, got, errno);
-	CHECK(timer_delete(t) == 0);
-	pthread_sigmask(SIG_SETMASK, &old, 0);
 	if (ign)
 		sigaction(sig, &oldsa, 0);
 }

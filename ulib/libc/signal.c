@@ -130,6 +130,12 @@ static sigset_t held;
    layer, which claims one before it takes any signal. */
 static sigset_t kept_mask;
 
+/* The POSIX layer's (ulib/pthread/pthread.c; weak: a program without it
+   has none). Its pthread_create takes its general path once some thread
+   has a mask, so that the new thread gets its creator's (__sig_inherit):
+   a thread made on the fast path has no slot and blocks nothing. */
+extern long __pcreate_slow __attribute__((weak));
+
 /* The kernel keeps what the program does with a signal from another
    process (kernel/psig.c): catch it, ignore it, or its default action;
    told at every change of acts[sig] or of held (lk held, so in order). */
@@ -187,6 +193,8 @@ static struct sigthr *slot_of(struct thread *t)
 	if (t && kept_mask) {
 		empty->mask = kept_mask;
 		kept_mask = 0;
+		if (&__pcreate_slow)
+			__pcreate_slow = 1;  /* (it has a mask now: its threads inherit it) */
 	}
 	return empty;
 }
@@ -247,11 +255,8 @@ static void sync_held(void)
 }
 
 /* The POSIX layer (ulib/posix/pthread.c; weak: a program without it has
-   neither). Its pthread_create takes its general path once some thread
-   has a mask, so that the new thread gets its creator's
-   (__sig_inherit); a thread with a mask has its slot given back when it
-   exits (__pthread_sig_exit_hook arranges __sig_thread_exit then). */
-extern long __pcreate_slow __attribute__((weak));
+   neither). A thread with a mask has its slot given back when it exits
+   (__pthread_sig_exit_hook arranges __sig_thread_exit then). */
 void __pthread_sig_exit_hook(void) __attribute__((weak));
 
 /* Some handler was installed: from then on every new thread gets a slot
@@ -1320,13 +1325,28 @@ void __sig_exec_init(void)
 		thread_kern_sigs = 1;
 }
 
-/* posix_main_init (ulib/pthread/pthread.c): main starts with the mask
-   the exec kept, so every thread it makes must inherit it (pthread_create's
-   general path, __sig_inherit). */
+/* posix_main_init (ulib/pthread/pthread.c), on main's thread: main
+   starts with the mask the exec kept, and takes it here, before it can
+   make a thread that could claim it first. Nonzero if some thread has a
+   mask, so that every thread made from here on gets a slot and its
+   creator's mask (pthread_create's general path, __sig_inherit). Main may
+   have claimed the kept mask before (a signal hook or look in the start,
+   on a classic VP's interrupt): answering from kept_mask alone then said
+   no mask, a worker main made on the fast path had no slot, so every
+   thread no longer blocked the mask's signals (all_blocked), and a send
+   from another process took its default action (psig3's execthr). */
 int __sig_main_masked(void);
 int __sig_main_masked(void)
 {
-	return kept_mask != 0;
+	int any = 0;
+	spin_lock(&lk);
+	if (kept_mask)
+		self_slot();
+	for (int i = 0; i < NSLOT; i++)
+		any |= slots[i].key && slots[i].key != NOTHREAD && !slots[i].exited &&
+		       slots[i].mask;
+	spin_unlock(&lk);
+	return any;
 }
 
 /* A fork's child (ulib/pthread/pfork.c), where only the caller lives:

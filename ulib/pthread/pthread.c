@@ -252,7 +252,7 @@ void posix_main_init(void)
 			      (here + 4095) & ~(uintptr_t)4095;
 	pt->cleanup = &main_exit_cleanup;
 	live = 1;
-	pcreate_slow = __sig_main_masked();   /* (an exec's mask: threads inherit it) */
+	pcreate_slow = __sig_main_masked();   /* (main takes an exec's mask: threads inherit it) */
 }
 
 /* A fork's child (pfork.c): the caller is its one live thread. */

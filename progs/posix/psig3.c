@@ -15,6 +15,13 @@
  *         comes from its own child) and execs /bin/psig3 (execrt): the
  *         new image's sigwaitinfo takes every send, in order, with its
  *         value. argv[2] is the package the new images run on.
+ *   execloop: EXECLOOP times, a child blocks SIGUSR1 and execs
+ *         /bin/psig3 (execwk), whose first act is to make NWK workers
+ *         and which never calls a mask function: SIGUSR1 from its child
+ *         stays pending, is taken with its value, and every worker
+ *         blocks it. Before, main could claim the kept mask before
+ *         posix_main_init (a signal hook in the start), its workers then
+ *         had no slot (no mask) and the send ended the image.
  *   forkpend: main blocks SIGUSR1 and SIGRTMIN and makes them pending
  *         (raise, sigqueue of the program with values, pthread_kill of
  *         main by a worker), then forks: the child (POSIX) has nothing
@@ -38,6 +45,8 @@
 #include <forkaudit.h>
 
 static sem_t go;
+
+#define EXECLOOP 12      /* execloop's rounds: each exec a chance of the race */
 
 /* Never touches signals until it is let go; then says whether it
    blocks SIGUSR1 (1) or not (0). */
@@ -229,6 +238,32 @@ static void execthr(void)
 	CHECK(pthread_join(w, &r) == 0 && r == (void *)1L);
 }
 
+/* The image of exec_one(block_usr1) in execloop: NWK workers first of
+   all (spread over the VPs), and no mask call at all: the kept mask alone
+   must hold SIGUSR1 for every thread, from the first instruction. */
+#define NWK 4
+static void execwk(void)
+{
+	pthread_t w[NWK];
+	void *r;
+	sigset_t set;
+	siginfo_t si;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	CHECK(sem_init(&go, 0, 0) == 0);
+	for (int i = 0; i < NWK; i++)
+		CHECK(pthread_create(&w[i], 0, idle_worker, 0) == 0);
+	pid_t g = fork();
+	if (g == 0)
+		_exit(sigqueue(getppid(), SIGUSR1, (union sigval){ .sival_int = 78 }) != 0);
+	CHECK(fork_status(g) == 0 && pending_soon(SIGUSR1));
+	CHECK(sigwaitinfo(&set, &si) == SIGUSR1 && si.si_pid == g && si.si_value.sival_int == 78);
+	for (int i = 0; i < NWK; i++)
+		sem_post(&go);
+	for (int i = 0; i < NWK; i++)
+		CHECK(pthread_join(w[i], &r) == 0 && r == (void *)1L);
+}
+
 /* The image of exec_one(queue_rt): SIGRTMIN 1, 2, 3 (its own, with its
    pid), 4 (its child's), then SIGRTMIN+1 100; nothing more. */
 static void execrt(void)
@@ -257,9 +292,11 @@ int main(int argc, char **argv)
 {
 	const char *area = argc > 1 ? argv[1] : "fork";
 	const char *pkg = argc > 2 ? argv[2] : "fifo";
-	if (!strcmp(area, "execthr") || !strcmp(area, "execrt")) {
+	if (!strcmp(area, "execthr") || !strcmp(area, "execrt") || !strcmp(area, "execwk")) {
 		if (area[4] == 't')
 			execthr();
+		else if (area[4] == 'w')
+			execwk();
 		else
 			execrt();
 		if (failures)
@@ -273,6 +310,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(area, "exec")) {
 		exec_one(pkg, "execthr", block_usr1);
 		exec_one(pkg, "execrt", queue_rt);
+	} else if (!strcmp(area, "execloop")) {
+		for (int i = 0; i < EXECLOOP; i++)
+			exec_one(pkg, "execwk", block_usr1);
 	} else
 		CHECK(!"no such area");
 	struct result r;

@@ -23,7 +23,7 @@ static void keep(struct psig *n, const struct ksiginfo *k)
 {
 	int sig = k->signo;
 	if (n->ign & BIT(sig))
-		return;
+		return;              /* (a blocked one is not: psig_exec) */
 	if (sig >= PSIG_RTMIN) {
 		if (psig_rt_queue(n, k) < 0)
 			return;
@@ -54,9 +54,18 @@ int psig_exec(struct space *old, struct space *nw, int *jc)
 {
 	spin_lock(&old->lock);
 	struct psig *o = &old->psig, *n = &nw->psig;
-	n->ign = o->ign;
+	/* Ignored: what this image ignores, and what ulib said it has
+	   SIG_IGN for (a blocked one it held, SIGD_CATCH, is no ign bit
+	   here). The kept mask's signals are caught from nw's first
+	   instruction, ignored ones too: a blocked signal is never ignored
+	   at its sending (Linux), and nw's ulib holds them all until a
+	   mask change says otherwise (as its tells would have left them).
+	   Before, a blocked SIG_IGN one came out SIG_DFL, or was discarded
+	   until nw's first mask change. */
+	uint64_t ign = o->ign | o->keepign;
+	n->ign = ign & ~o->keepmask;
 	n->nocldwait = o->nocldwait;
-	n->catch = o->keepmask & ~o->ign;
+	n->catch = o->keepmask;
 	n->pend = o->pend & (BIT(PSIG_RTMIN) - 1);
 	memcpy(n->info, o->info, sizeof n->info);
 	for (int i = 0; i < o->nkeepq; i++)
@@ -67,7 +76,7 @@ int psig_exec(struct space *old, struct space *nw, int *jc)
 		struct ksiginfo si = { .signo = __builtin_ctzl(b), .code = KSI_USER, .pid = old->id };
 		keep(n, &si);
 	}
-	n->execign = o->ign;
+	n->execign = ign;
 	n->execmask = o->keepmask;
 	memcpy(n->execalarm, o->keepalarm, sizeof n->execalarm);
 	memcpy(n->execcpu, o->keepcpu, sizeof n->execcpu);
@@ -109,14 +118,15 @@ long psig_exec_info(struct space *sp, uint64_t what)
 	return (long)r;
 }
 
-/* (mask, pending, struct ksiginfo *q, n): what the caller's next exec
-   keeps (psig_exec); q holds ulib's queued records, n at most
-   PSIG_RTQ_MAX. They are the program's own word (its si_pid and value
-   reach only its next image, which it could have told anything), so
-   only their signal numbers are checked. */
-long sys_sigexec(uint64_t mask, uint64_t pend, uint64_t uq, uint64_t n, uint64_t e, uint64_t f)
+/* (mask, pending, struct ksiginfo *q, n, ign): what the caller's next
+   exec keeps (psig_exec); q holds ulib's queued records, n at most
+   PSIG_RTQ_MAX; ign the signals ulib has SIG_IGN for. They are the
+   program's own word (its si_pid and value reach only its next image,
+   which it could have told anything; it could ignore ign's signals
+   itself), so only their signal numbers are checked. */
+long sys_sigexec(uint64_t mask, uint64_t pend, uint64_t uq, uint64_t n, uint64_t ign, uint64_t f)
 {
-	(void)e, (void)f;
+	(void)f;
 	const uint64_t never = BIT(0) | BIT(9) | BIT(19);
 	struct ksiginfo q[PSIG_RTQ_MAX];
 	if (n > PSIG_RTQ_MAX)
@@ -133,6 +143,7 @@ long sys_sigexec(uint64_t mask, uint64_t pend, uint64_t uq, uint64_t n, uint64_t
 	spin_lock(&me->lock);
 	me->psig.keepmask = mask & ~never;
 	me->psig.keeppend = pend & ~never;
+	me->psig.keepign = ign & ~never;
 	memcpy(me->psig.keepq, q, n * sizeof q[0]);
 	me->psig.nkeepq = (int)n;
 	spin_unlock(&me->lock);

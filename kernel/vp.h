@@ -180,6 +180,7 @@ struct psig {
 	struct ksiginfo rtq[PSIG_RTQ_MAX];   /* real-time sends, oldest first (psig.c) */
 	int nrtq;
 	uint64_t keepmask, keeppend; /* what the next exec keeps (SYS_sigexec) */
+	uint64_t keepign;            /* ulib's SIG_IGN set for it: a held one is caught here */
 	struct ksiginfo keepq[PSIG_RTQ_MAX];   /* ulib's queued records the next exec keeps, in order */
 	int nkeepq;
 	uint64_t execign, execmask;  /* what the exec that made this image kept (INFO_SIGEXEC) */

@@ -18,6 +18,13 @@ package (det too) at -smp 1 and 2:
   the child has none pending (sigpending, a zero-timeout sigtimedwait
   gives EAGAIN), keeps the mask, and takes only its own sigqueue after;
   the parent takes all of its own with their values.
+- execign: an image whose exec kept SIGUSR2 ignored and blocked (the
+  caller alone blocked it, then also with a worker that did not) has it
+  SIG_IGN, and sends from its child stay pending from its first
+  instruction, one taken with its value, the other discarded as it
+  unblocks. Before: the first image had SIGUSR2 at SIG_DFL (and ended
+  by the unblock), the second discarded the sends (the kernel ignored
+  them until the image's first mask change).
 - execloop: 12 times in one boot, an image whose exec kept SIGUSR1
   blocked makes 4 workers first of all and never calls a mask
   function; SIGUSR1 from its child stays pending and is taken with its
@@ -30,13 +37,13 @@ from helpers import needs_e2fsprogs, passed, program_image, PKGS_DET, pkg_cases
 
 
 @needs_e2fsprogs
-@pytest.mark.parametrize("area", ["fork", "exec", "forkpend"])
+@pytest.mark.parametrize("area", ["fork", "exec", "forkpend", "execign"])
 @pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_held_while_a_thread_never_touched_signals_and_rt_values_across_exec(
         boot, tmp_path, pkg, smp, area):
     r = boot(f"run=psig3,pkg={pkg},{area},{pkg}", smp=smp, timeout=90,
              disk=program_image(tmp_path, "psig3"))
-    passed(r, "psig3", {"fork": 4, "exec": 2, "forkpend": 9}[area], area=area)
+    passed(r, "psig3", {"fork": 4, "exec": 2, "forkpend": 9, "execign": 2}[area], area=area)
 
 
 @needs_e2fsprogs

@@ -15,6 +15,15 @@
  *         comes from its own child) and execs /bin/psig3 (execrt): the
  *         new image's sigwaitinfo takes every send, in order, with its
  *         value. argv[2] is the package the new images run on.
+ *   execign: a child ignores and blocks SIGUSR2 (alone, then with a
+ *         worker that does not block it) and execs /bin/psig3 (execig):
+ *         the new image has SIGUSR2 ignored and blocked, and sends from
+ *         its child stay pending (a blocked signal is never ignored at
+ *         its sending), from its first instruction; unblocked, it
+ *         discards the one pending. Before, the first image came out
+ *         with SIGUSR2 at its default action (its held bit hid the
+ *         SIG_IGN from the exec), and the second discarded the sends
+ *         until its first mask change.
  *   execloop: EXECLOOP times, a child blocks SIGUSR1 and execs
  *         /bin/psig3 (execwk), whose first act is to make NWK workers
  *         and which never calls a mask function: SIGUSR1 from its child
@@ -264,6 +273,68 @@ static void execwk(void)
 		CHECK(pthread_join(w[i], &r) == 0 && r == (void *)1L);
 }
 
+/* The image of execign's execs: SIGUSR2 is ignored (the exec keeps it
+   so) and blocked (the mask it kept), and no mask call comes first. A
+   blocked signal is never ignored at its sending (Linux): one from a
+   child stays pending and is taken with its value; one more, still
+   pending as SIGUSR2 is unblocked, is discarded then, and the image
+   lives on. */
+static void execig(void)
+{
+	struct sigaction a;
+	sigset_t set, p;
+	siginfo_t si;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	CHECK(sigaction(SIGUSR2, 0, &a) == 0 && a.sa_handler == SIG_IGN);
+	if (a.sa_handler != SIG_IGN)
+		printf("psig3: execig: SIGUSR2 not ignored after the exec\n");
+	for (int v = 80; v <= 81; v++) {
+		pid_t g = fork();
+		if (g == 0)
+			_exit(sigqueue(getppid(), SIGUSR2, (union sigval){ .sival_int = v }) != 0);
+		int held = fork_status(g) == 0 && pending_soon(SIGUSR2);
+		CHECK(held);
+		if (!held)
+			printf("psig3: execig: send %d not held\n", v);
+		if (v == 80)
+			CHECK(sigwaitinfo(&set, &si) == SIGUSR2 && si.si_pid == g &&
+			      si.si_value.sival_int == 80);
+	}
+	CHECK(pthread_sigmask(SIG_UNBLOCK, &set, 0) == 0);
+	CHECK(sigpending(&p) == 0 && !sigismember(&p, SIGUSR2));
+}
+
+/* SIGUSR2 ignored and blocked by the caller alone: a worker made
+   before the block (and so not blocking it) lives as it execs. */
+static void *nap_worker(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return 0;
+}
+
+static void ign_block_usr2(void)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	signal(SIGUSR2, SIG_IGN);
+	sigprocmask(SIG_BLOCK, &set, 0);
+}
+
+static void ign_worker_block_usr2(void)
+{
+	pthread_t w;
+	signal(SIGUSR2, SIG_IGN);
+	pthread_create(&w, 0, nap_worker, 0);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &set, 0);
+}
+
 /* The image of exec_one(queue_rt): SIGRTMIN 1, 2, 3 (its own, with its
    pid), 4 (its child's), then SIGRTMIN+1 100; nothing more. */
 static void execrt(void)
@@ -292,11 +363,14 @@ int main(int argc, char **argv)
 {
 	const char *area = argc > 1 ? argv[1] : "fork";
 	const char *pkg = argc > 2 ? argv[2] : "fifo";
-	if (!strcmp(area, "execthr") || !strcmp(area, "execrt") || !strcmp(area, "execwk")) {
+	if (!strcmp(area, "execthr") || !strcmp(area, "execrt") || !strcmp(area, "execwk") ||
+	    !strcmp(area, "execig")) {
 		if (area[4] == 't')
 			execthr();
 		else if (area[4] == 'w')
 			execwk();
+		else if (area[4] == 'i')
+			execig();
 		else
 			execrt();
 		if (failures)
@@ -310,6 +384,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(area, "exec")) {
 		exec_one(pkg, "execthr", block_usr1);
 		exec_one(pkg, "execrt", queue_rt);
+	} else if (!strcmp(area, "execign")) {
+		exec_one(pkg, "execig", ign_block_usr2);
+		exec_one(pkg, "execig", ign_worker_block_usr2);
 	} else if (!strcmp(area, "execloop")) {
 		for (int i = 0; i < EXECLOOP; i++)
 			exec_one(pkg, "execwk", block_usr1);

@@ -1281,15 +1281,16 @@ static struct ksiginfo ksi_of(const siginfo_t *si)
 				  .status = si->si_status, .value = (uint64_t)si->si_value.sival_ptr };
 }
 
-/* exec (ulib/libc/exec.c) keeps the caller's mask and the signals
+/* exec (ulib/libc/exec.c) keeps the caller's mask, the signals
    pending for it or the program, the queued ones as they were: a
-   real-time signal's every send, with its value (SYS_sigexec; undo: the
-   exec failed).
-   Ignored signals stay ignored in the kernel's own record. */
+   real-time signal's every send, with its value, and the ignored ones
+   (SYS_sigexec; undo: the exec failed). The kernel's own ignored set
+   lacks those held (a SIG_IGN signal every thread blocks is caught
+   there: sync_held), so the library's goes too. */
 void __sig_exec_keep(int undo);
 void __sig_exec_keep(int undo)
 {
-	sigset_t m = 0, p = 0;
+	sigset_t m = 0, p = 0, ign = 0;
 	struct ksiginfo q[PSIG_RTQ_MAX];
 	int n = 0;
 	if (!undo) {
@@ -1300,15 +1301,19 @@ void __sig_exec_keep(int undo)
 		for (int i = 0; i < nqueued && n < PSIG_RTQ_MAX; i++)
 			if (queue[i].set == &s->pending || queue[i].set == &proc_pending)
 				q[n++] = ksi_of(&queue[i].si);
+		for (int sig = 1; sig < NSIG; sig++)
+			if (acts[sig].sa_handler == SIG_IGN)
+				ign |= BIT(sig);
 		spin_unlock(&lk);
 	}
-	syscall4(SYS_sigexec, m, p, q, n);
+	syscall6(SYS_sigexec, (long)m, (long)p, (long)q, n, (long)ign, 0);
 }
 
 /* At the start of an image an exec made (ulib/libc/start.c): the
    signals it kept ignored are SIG_IGN here, its mask is the first
    thread's (kept_mask), and the signals it blocks are held by the
-   kernel (it set them caught: held says so), pending ones looked at. */
+   kernel, ignored ones too (psig_exec set them caught: held says so,
+   as sync_held would), pending ones looked at. */
 void __sig_exec_init(void);
 void __sig_exec_init(void)
 {
@@ -1318,7 +1323,7 @@ void __sig_exec_init(void)
 	for (uint64_t b = (uint64_t)ign & ~UNBLOCKABLE & ~1UL; b; b &= b - 1)
 		acts[__builtin_ctzl(b)].sa_handler = SIG_IGN;
 	kept_mask = (uint64_t)m & ~UNBLOCKABLE & ~1UL;
-	held = kept_mask & ~(uint64_t)ign;
+	held = kept_mask;
 	if (kept_mask && &__pcreate_slow)
 		__pcreate_slow = 1;      /* threads made get their creator's mask */
 	if (syscall2(SYS_getinfo, INFO_SIGPEND, 0))

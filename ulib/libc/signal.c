@@ -126,8 +126,10 @@ static int bad(int sig)
 static sigset_t held;
 
 /* The mask the exec that made this image kept (__sig_exec_init), for
-   the first thread that claims a slot: main, in a program of the POSIX
-   layer, which claims one before it takes any signal. */
+   the first thread that claims a slot: main, which in a program of the
+   POSIX layer claims it in posix_main_init (__sig_main_masked) at the
+   latest, before it can make a thread; a signal hook in the start may
+   claim it earlier, still on main. */
 static sigset_t kept_mask;
 
 /* The POSIX layer's (ulib/pthread/pthread.c; weak: a program without it

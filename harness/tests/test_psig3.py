@@ -25,7 +25,8 @@ package (det too) at -smp 1 and 2:
   unblocks. Before: the first image had SIGUSR2 at SIG_DFL (and ended
   by the unblock), the second discarded the sends (the kernel ignored
   them until the image's first mask change).
-- execloop: 12 times in one boot, an image whose exec kept SIGUSR1
+- execloop: 12 times in one boot (the images on as many VPs as CPUs,
+  and on 4), an image whose exec kept SIGUSR1
   blocked makes 4 workers first of all and never calls a mask
   function; SIGUSR1 from its child stays pending and is taken with its
   value, and every worker blocks it. Before: on naive-2 most boots had
@@ -47,8 +48,9 @@ def test_held_while_a_thread_never_touched_signals_and_rt_values_across_exec(
 
 
 @needs_e2fsprogs
+@pytest.mark.parametrize("vps", ["", ",nvp=4"], ids=["vps-ncpu", "vps-4"])
 @pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
-def test_exec_mask_held_by_every_worker_from_the_start(boot, tmp_path, pkg, smp):
-    r = boot(f"run=psig3,pkg={pkg},execloop,{pkg}", smp=smp, timeout=120,
+def test_exec_mask_held_by_every_worker_from_the_start(boot, tmp_path, pkg, smp, vps):
+    r = boot(f"run=psig3,pkg={pkg},execloop,{pkg}{vps}", smp=smp, timeout=120,
              disk=program_image(tmp_path, "psig3"))
     passed(r, "psig3", 12, area="execloop")

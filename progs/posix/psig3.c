@@ -14,7 +14,8 @@
  *         blocked queues them to itself with values (and one SIGRTMIN
  *         comes from its own child) and execs /bin/psig3 (execrt): the
  *         new image's sigwaitinfo takes every send, in order, with its
- *         value. argv[2] is the package the new images run on.
+ *         value. argv[2] is the package the new images run on,
+ *         argv[3] (nvp=N, optional) their number of VPs.
  *   execign: a child ignores and blocks SIGUSR2 (alone, then with a
  *         worker that does not block it) and execs /bin/psig3 (execig):
  *         the new image has SIGUSR2 ignored and blocked, and sends from
@@ -196,6 +197,9 @@ static void forkpend_area(void)
 		printf("psig3: forkpend parent: SIGUSR1 %d, SIGRTMIN %d, values %d\n", usr1, rt, vals);
 }
 
+/* argv[3], "nvp=N" or none: the new images run on N VPs (vps=N). */
+static char vps_word[16], *vps_arg;
+
 static void exec_one(const char *pkg, const char *area, void (*before)(void))
 {
 	pid_t c = fork();
@@ -203,7 +207,8 @@ static void exec_one(const char *pkg, const char *area, void (*before)(void))
 		before();
 		char pk[32];
 		snprintf(pk, sizeof pk, "pkg=%s", pkg);
-		char *args[] = { "psig3", pk, (char *)area, 0 };
+		char *args[] = { "psig3", pk, vps_arg ? vps_arg : (char *)area,
+				 vps_arg ? (char *)area : 0, 0 };
 		execv("/bin/psig3", args);
 		_exit(99);
 	}
@@ -363,6 +368,10 @@ int main(int argc, char **argv)
 {
 	const char *area = argc > 1 ? argv[1] : "fork";
 	const char *pkg = argc > 2 ? argv[2] : "fifo";
+	if (argc > 3 && !strncmp(argv[3], "nvp=", 4)) {
+		snprintf(vps_word, sizeof vps_word, "vps=%s", argv[3] + 4);
+		vps_arg = vps_word;
+	}
 	if (!strcmp(area, "execthr") || !strcmp(area, "execrt") || !strcmp(area, "execwk") ||
 	    !strcmp(area, "execig")) {
 		if (area[4] == 't')

@@ -239,10 +239,16 @@ def test_sysfuzz_fmap(boot, fuzz_disk):
 
 
 @needs_e2fsprogs
-def test_fuzz_audit_files(boot, fuzz_disk):
+@pytest.mark.parametrize("seed", [4602, 4615])
+def test_fuzz_audit_files(boot, fuzz_disk, seed):
     """The memory audit with the files kinds live: file pages, exec's
-    discarded images, charged link buffers all come back exactly."""
-    seed, calls = 4602, CALLS[2] // 3
+    discarded images, charged link buffers all come back exactly.
+    Seed 4615's third fuzzer (4617) had a child set SYS_sigexec's
+    pending bits from a random word, then really exec: its new image
+    got SIGQUIT's default action at once (POSIX keeps pending signals),
+    and the fuzzer exited 1 every time. (4602's first fuzzer exited 1
+    once on a loaded CI host; its log kept no cause.)"""
+    calls = CALLS[2] // 3
     r = boot(f"run=fuzzaudit,3,3,{calls},{seed} memcheck watchdog={WATCHDOG}", smp=2,
              timeout=WATCHDOG + 10, disk=fuzz_disk)
     res = result(r, "fuzzaudit")

@@ -1818,7 +1818,29 @@ static void do_psig(struct fz *f)
 		static const uint64_t at[] = { 0xffff800000000000UL, 0x0000800000000000UL, 0 };
 		long n = (long)rand_below(&f->st, 40);
 		long q = rand_below(&f->st, 2) ? (long)buf : (long)(at[rand_below(&f->st, 3)] + (rand64(&f->st) & 0xfff0));
-		issue(f, K_psig, SYS_sigexec, rand_arg(f), rand_arg(f), q, n, 0, n > PSIG_RTQ_MAX, -EINVAL);
+		long pend = rand_arg(f), mask = rand_arg(f);   /* (the order the call once drew them in) */
+		struct ksiginfo mine[PSIG_RTQ_MAX];
+		if (child_mode) {
+			/* A child's exec may be real (do_exec): what it keeps
+			   must not end or stop the new image. POSIX keeps the
+			   pending signals, so one the new image neither holds
+			   nor ignores gets its default action at once (psig_exec):
+			   a pending bit 3 of a random word was a SIGQUIT that
+			   killed the exec'd child, and its parent exited 1. So
+			   the kept mask holds every kept signal; the records
+			   are our own copy (short VPs take into buf; past its
+			   PSIG_TAKE_MAX records, zeros: -EINVAL). */
+			mask |= pend;
+			if (q == (long)buf && n <= PSIG_RTQ_MAX) {
+				memset(mine, 0, sizeof mine);
+				memcpy(mine, buf, sizeof buf);
+				q = (long)mine;
+				for (long i = 0; i < n; i++)
+					if (mine[i].signo > 0 && mine[i].signo < PSIG_MAX)
+						mask |= 1L << mine[i].signo;
+			}
+		}
+		issue(f, K_psig, SYS_sigexec, mask, pend, q, n, 0, n > PSIG_RTQ_MAX, -EINVAL);
 		break;
 	}
 	case 3: {                        /* only numbers it must refuse: a valid one ends us */

@@ -199,14 +199,18 @@ FILE_KINDS = ["exec", "pgrp", "fmap", "link", "lock"]
 
 
 @needs_e2fsprogs
-def test_sysfuzz_files(boot, fuzz_disk):
+@pytest.mark.parametrize("seed", [3402, 3422])
+def test_sysfuzz_files(boot, fuzz_disk, seed):
     """exec, setpgid/getpgid/setsid, fmap/msync and lstat/readlink with a
     disk to reach: real descriptors mapped private and shared and touched,
     msync writing back, links followed and read, exec building an image
     it must discard (every exec of the fuzzing space has a bad part) and
     children really exec'ing themselves with their descriptors kept. The
-    kernel must stay up, every must-fail call fail, the image stay clean."""
-    seed, calls = 3402, CALLS[2]
+    kernel must stay up, every must-fail call fail, the image stay clean.
+    Seed 3422: a child exec'd twice, its first exec keeping signals
+    pending and held, its second (raw, no SYS_sigexec) holding none:
+    SIGSTKFLT's default action ended it, and the fuzzer exited 1."""
+    calls = CALLS[2]
     r = boot(f"run=sysfuzz,{calls},{seed},4 memcheck watchdog={WATCHDOG}", smp=2,
              timeout=WATCHDOG + 10, disk=fuzz_disk)
     done(r, 0)

@@ -1884,10 +1884,14 @@ static void do_psig(struct fz *f)
 			   nor ignores gets its default action at once (psig_exec):
 			   a pending bit 3 of a random word was a SIGQUIT that
 			   killed the exec'd child, and its parent exited 1. So
-			   the kept mask holds every kept signal; the records
-			   are our own copy (short VPs take into buf; past its
-			   PSIG_TAKE_MAX records, zeros: -EINVAL). */
-			mask |= pend;
+			   the kept mask holds every kept signal: the bits, the
+			   records (our own copy: short VPs take into buf; past
+			   its PSIG_TAKE_MAX records, zeros: -EINVAL), and what
+			   our own exec kept pending for us, which the mask it
+			   kept holds (INFO_SIGEXEC 1, as ulib's __sig_exec_init
+			   reads it; child() tells it first). */
+			long held = syscall2(SYS_getinfo, INFO_SIGEXEC, 1);
+			mask |= pend | (sys_failed(held) ? 0 : held);
 			if (q == (long)buf && n <= PSIG_RTQ_MAX) {
 				memset(mine, 0, sizeof mine);
 				memcpy(mine, buf, sizeof buf);
@@ -2104,6 +2108,14 @@ static int child(int argc, char **argv)
 	child_count = count;
 	fill_pool();
 	files_open();
+	/* An exec that made us may have kept signals pending, held by the
+	   mask it kept (INFO_SIGEXEC 1). Our own exec is a raw one: tell the
+	   kernel that mask first, as ulib's exec does, else the next image
+	   would hold none and the pending ones would end it (seed 3422: a
+	   child exec'd twice died of a SIGSTKFLT its first exec kept). */
+	long held = syscall2(SYS_getinfo, INFO_SIGEXEC, 1);
+	if (!sys_failed(held) && held)
+		syscall4(SYS_sigexec, held, 0, 0, 0);
 	seed_worker(0);
 	run_worker(0, count);
 	return n_unexpected > 100 ? 100 : (int)n_unexpected;

@@ -117,7 +117,9 @@ def main(argv=None):
               f"{au.get(f'mem_{fig}_before')} -> {au.get(f'mem_{fig}_after')}, "
               f"leaked {au.get('leaked')} B), {row['elapsed_s']} s"
               + ("" if row["ok"] else f"\n  FAILED: {row['cmdline']}"
-                 + (f"\n  {row['panic']}" if row["panic"] else "")), flush=True)
+                 + (f"\n  {row['panic']}" if row["panic"] else "")
+                 + "".join(f"\n  child {j}: {w}" for j, w in enumerate(au.get("why") or []) if w)),
+              flush=True)
     summary = {
         "calls": sum(r["calls"] for r in rows),
         "extra_calls": sum(r["extra_calls"] for r in rows),

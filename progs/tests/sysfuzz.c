@@ -76,12 +76,19 @@
  * @result {"name": "sysfuzz", "calls": N, "seed": S, "nvp": .., "flags": "..",
  *          "ok": .., "enosys": .., "efault": .., "einval": .., "eperm": ..,
  *          "other": .., "skipped": .., "unexpected": .., "extra": ..,
- *          "kids": .., "kids_bad": .., "kinds": {"map": .., ...}, "kinds_ok": {..}}
+ *          "kids": .., "kids_bad": .., "kinds": {"map": .., ...}, "kinds_ok": {..},
+ *          "why": ".."}
  * where calls counts the NVP fuzzing loops' calls (exactly COUNT), extra
  * those of the short VPs, kinds all of them by kind (kinds_ok those that
  * succeeded), kids the children
  * spawned and kids_bad those that were killed or reported unexpected results.
+ * Every failure prints a line "sysfuzz: ..." naming it (the call, its
+ * arguments, result and what was expected; a child's status and, if it
+ * was killed, the signal); why is the first ("" if none). Under
+ * fuzzaudit it also goes into its named segment (tell_audit), so
+ * fuzzaudit's @result names it.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +119,11 @@
 #define SHORT_CALLS 16        /* at most, per short VP */
 #define CHILD_CALLS 150       /* at most, per spawned child */
 #define MAPCAP      (1UL << 20)   /* non-lazy maps: at most this long */
+
+/* fuzzaudit's named segment: FZWHY_SLOTS slots of {seed + 1, why} */
+#define FZWHY_NAME  "fuzzaudit.why"
+#define FZWHY_SLOTS 16
+#define FZWHY_SLOT  256
 
 #define F_RESERVED  1
 #define F_WAIT      2
@@ -161,6 +173,27 @@ static struct fz worker_fz[MAXWORKERS];
 static long worker_calls[MAXWORKERS];
 
 static void add(long *c, long n) { __atomic_fetch_add(c, n, __ATOMIC_RELAXED); }
+
+/* Every failure prints one line naming its cause (call, arguments,
+   result, what was expected), and the first is kept for the @result's
+   "why" (and fuzzaudit's, tell_audit): a log cut short after its head
+   still says why the run failed. */
+#define WHY_MAX 200
+static char why[WHY_MAX];
+static int why_taken;
+
+static void tell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void tell(const char *fmt, ...)
+{
+	char line[WHY_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	printf("\nsysfuzz: %s\n", line);
+	if (!__atomic_exchange_n(&why_taken, 1, __ATOMIC_ACQ_REL))
+		memcpy(why, line, sizeof why);
+}
 
 static int overlaps(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
 {
@@ -266,9 +299,8 @@ static long filed(struct fz *f, int kind, long n, long r, long a0, long a1, long
 		add(&n_other, 1);
 	int bad = must_fail && (want ? r != want : !sys_failed(r));
 	if (bad && __atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
-		printf("\nsysfuzz: %s: syscall %ld(%#lx, %#lx, %#lx, %#lx) returned %ld, should fail%s\n",
-		       kind_name[kind], n, a0, a1, a2, a3, r, want == -ENOSYS ? " with ENOSYS" :
-		       want == -EPERM ? " with EPERM" : "");
+		tell("%s: syscall %ld(%#lx, %#lx, %#lx, %#lx) returned %ld, should fail%s%s", kind_name[kind],
+		     n, a0, a1, a2, a3, r, want ? " with " : "", want ? strerror((int)-want) : "");
 	return r;
 }
 
@@ -331,8 +363,7 @@ static int placed_ok(long r, uint64_t len)
 		placement_done = 1;
 	if (end < a || overlaps(a, end, TOP_LO, USER_TOP) || a < USER_MAP_BASE) {
 		if (__atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
-			printf("\nsysfuzz: map(0, %#lx) placed it at %#lx, over our own memory\n",
-			       len, a);
+			tell("map(0, %#lx) placed it at %#lx, over our own memory", len, a);
 		return 0;
 	}
 	return 1;
@@ -910,15 +941,34 @@ static void publish_kid(struct fz *f, long id)
 		shared_kids[rand_below(&f->st, 16)] = id;
 }
 
+/* SYS_wait's status of a killed child is -1; a peek at it first (not
+   filed, never waits) says by what signal (a fault's is SIGSEGV or
+   SIGBUS: the kernel's "killed:" line says which). *ws: its status. */
+static long peek_kid(long id, int *ws)
+{
+	*ws = 0;
+	return id > 0 ? syscall3(SYS_waitpid, id, (long)ws, 1 | KWNOWAIT) : 0;
+}
+
+/* Child id ended with status (peek, ws: peek_kid's before the wait). */
+static void kid_bad(long id, int status, long peek, int ws, const char *by)
+{
+	add(&n_kids_bad, 1);
+	if (status == -1 && peek == id && (ws & 0x7f))
+		tell("child %ld ended with status -1: killed by signal %d%s", id, ws & 0x7f, by);
+	else
+		tell("child %ld ended with status %d%s%s", id, status,
+		     status == -1 ? ": killed (the kernel's \"killed:\" line says why)" : "", by);
+}
+
 /* Wait for child id with a good status pointer; count a bad status. */
 static long wait_kid(struct fz *f, long id)
 {
-	int status = 0;
+	int status = 0, ws;
+	long peek = peek_kid(id, &ws);
 	long r = issue(f, K_wait, SYS_wait, id, (long)&status, 0, 0, 0, 0, 0);
-	if (r == id && status != 0) {
-		add(&n_kids_bad, 1);
-		printf("\nsysfuzz: child %ld ended with status %d\n", id, status);
-	}
+	if (r == id && status != 0)
+		kid_bad(id, status, peek, ws, "");
 	return r;
 }
 
@@ -1001,6 +1051,7 @@ static void do_wait(struct fz *f)
 		reap(f, k);
 		return;
 	}
+	int st = 0;
 	long id, ptr = (long)rand_below(&f->st, 2) ? rand_arg(f) : (long)(pool + 64);
 	switch (rand_below(&f->st, 5)) {
 	case 0:      /* not children: ids below ours were given out before us */
@@ -1016,10 +1067,16 @@ static void do_wait(struct fz *f)
 		}
 		/* a child of a sibling (several VPs wait for it), or any id */
 		id = rand_below(&f->st, 2) ? shared_kids[rand_below(&f->st, 16)] : (long)rand_below(&f->st, myspace + 400);
-		ptr = (long)&futex_words[15];   /* valid; a child's status is 0 */
+		ptr = (long)&st;         /* a child's status must be 0: checked */
 		break;
 	}
-	issue(f, K_wait, SYS_wait, id, ptr, 0, 0, 0, 0, 0);
+	int ws;
+	long peek = ptr == (long)&st ? peek_kid(id, &ws) : 0;
+	long r = issue(f, K_wait, SYS_wait, id, ptr, 0, 0, 0, 0, 0);
+	/* A sibling's child collected here is not its owner's to check
+	   (reap: -ECHILD): before, a killed child collected so went unseen. */
+	if (ptr == (long)&st && r == id && r > 0 && st != 0)
+		kid_bad(id, st, peek, ws, " (collected by another VP's wait)");
 }
 
 /* ---- blocking calls ------------------------------------------------------ */
@@ -1107,7 +1164,7 @@ static void do_io(struct fz *f, int kind)
 	long r = issue(f, kind, kind == K_io ? SYS_io : SYS_sleep, short_ns(f), v, 0, 0, 0, 0, 0);
 	if (kind == K_io && r != v && !sys_failed(r) &&
 	    __atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
-		printf("\nsysfuzz: io returned %ld, not its value %ld\n", r, v);
+		tell("io returned %ld, not its value %ld", r, v);
 }
 
 /* ---- pipes (kernel/pipe.c) ---------------------------------------------- */
@@ -1818,7 +1875,33 @@ static void do_psig(struct fz *f)
 		static const uint64_t at[] = { 0xffff800000000000UL, 0x0000800000000000UL, 0 };
 		long n = (long)rand_below(&f->st, 40);
 		long q = rand_below(&f->st, 2) ? (long)buf : (long)(at[rand_below(&f->st, 3)] + (rand64(&f->st) & 0xfff0));
-		issue(f, K_psig, SYS_sigexec, rand_arg(f), rand_arg(f), q, n, 0, n > PSIG_RTQ_MAX, -EINVAL);
+		long pend = rand_arg(f), mask = rand_arg(f);   /* (the order the call once drew them in) */
+		struct ksiginfo mine[PSIG_RTQ_MAX];
+		if (child_mode) {
+			/* A child's exec may be real (do_exec): what it keeps
+			   must not end or stop the new image. POSIX keeps the
+			   pending signals, so one the new image neither holds
+			   nor ignores gets its default action at once (psig_exec):
+			   a pending bit 3 of a random word was a SIGQUIT that
+			   killed the exec'd child, and its parent exited 1. So
+			   the kept mask holds every kept signal: the bits, the
+			   records (our own copy: short VPs take into buf; past
+			   its PSIG_TAKE_MAX records, zeros: -EINVAL), and what
+			   our own exec kept pending for us, which the mask it
+			   kept holds (INFO_SIGEXEC 1, as ulib's __sig_exec_init
+			   reads it; child() tells it first). */
+			long held = syscall2(SYS_getinfo, INFO_SIGEXEC, 1);
+			mask |= pend | (sys_failed(held) ? 0 : held);
+			if (q == (long)buf && n <= PSIG_RTQ_MAX) {
+				memset(mine, 0, sizeof mine);
+				memcpy(mine, buf, sizeof buf);
+				q = (long)mine;
+				for (long i = 0; i < n; i++)
+					if (mine[i].signo > 0 && mine[i].signo < PSIG_MAX)
+						mask |= 1L << mine[i].signo;
+			}
+		}
+		issue(f, K_psig, SYS_sigexec, mask, pend, q, n, 0, n > PSIG_RTQ_MAX, -EINVAL);
 		break;
 	}
 	case 3: {                        /* only numbers it must refuse: a valid one ends us */
@@ -2025,6 +2108,14 @@ static int child(int argc, char **argv)
 	child_count = count;
 	fill_pool();
 	files_open();
+	/* An exec that made us may have kept signals pending, held by the
+	   mask it kept (INFO_SIGEXEC 1). Our own exec is a raw one: tell the
+	   kernel that mask first, as ulib's exec does, else the next image
+	   would hold none and the pending ones would end it (seed 3422: a
+	   child exec'd twice died of a SIGSTKFLT its first exec kept). */
+	long held = syscall2(SYS_getinfo, INFO_SIGEXEC, 1);
+	if (!sys_failed(held) && held)
+		syscall4(SYS_sigexec, held, 0, 0, 0);
 	seed_worker(0);
 	run_worker(0, count);
 	return n_unexpected > 100 ? 100 : (int)n_unexpected;
@@ -2057,7 +2148,29 @@ static void report(long calls, int nvp)
 	for (int k = 0; k < NKIND; k++)
 		result_int(&res, kind_name[k], kind_ok[k]);
 	result_close(&res);
+	result_str(&res, "why", why);
 	result_end(&res);
+}
+
+/* Under fuzzaudit (progs/tests/fuzzaudit.c), our cause goes into its
+   named segment too: our seed + 1 and `why` in a free FZWHY_SLOT-byte
+   slot, for its @result. Alone (no such name) nothing happens. */
+static void tell_audit(void)
+{
+	long h = syscall3(SYS_seg_open, (long)FZWHY_NAME, 0, 0);
+	if (sys_failed(h))
+		return;
+	long a = syscall3(SYS_seg_map, h, 0, PROT_READ | PROT_WRITE);
+	for (int i = 0; !sys_failed(a) && i < FZWHY_SLOTS; i++) {
+		uint64_t *tag = (uint64_t *)(a + (long)i * FZWHY_SLOT), none = 0;
+		if (__atomic_compare_exchange_n(tag, &none, seed + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+			snprintf((char *)(tag + 1), FZWHY_SLOT - 8, "%s", why);
+			break;
+		}
+	}
+	if (!sys_failed(a))
+		syscall1(SYS_seg_unmap, a);
+	sys_cap_drop(h);
 }
 
 int main(int argc, char **argv)
@@ -2087,7 +2200,8 @@ int main(int argc, char **argv)
 	for (int w = 1; w < nvp; w++)
 		if (sys_failed(syscall3(SYS_vp_create, (long)worker_vp,
 					(long)worker_stack[w] + STACK - 8, w))) {
-			printf("sysfuzz: cannot start worker VP %d\n", w);
+			tell("cannot start worker VP %d", w);
+			tell_audit();
 			return 1;
 		}
 	run_worker(0, count - per_worker * (nvp - 1));
@@ -2100,5 +2214,7 @@ int main(int argc, char **argv)
 		syscall1(SYS_seg_unlink, (long)seg_names[i]);
 	syscall2(SYS_tty, TTY_SET, (long)&tty_saved);
 	report(calls, nvp);
+	if (n_unexpected || n_kids_bad)
+		tell_audit();
 	return n_unexpected || n_kids_bad;
 }

@@ -270,7 +270,19 @@ static inline void thread_wait_refused(volatile void *w, uint32_t v, long r)
 	if (__builtin_expect(r == -EAGAIN, 0))
 		thread_wait_yield(w, v);
 }
-void thread_unblock(struct thread *t);
+/* Make t runnable (or leave it a permit if it runs). 1 if this took it
+   out of a park of thread_block or thread_block_until (PARKED, TIMED),
+   which then looks for an asynchronous cancel itself (thread_async_look),
+   else 0. */
+int thread_unblock(struct thread *t);
+/* Set (for good) by the first pthread_cancel that woke its target from a
+   park rather than interrupting it: from then on a thread back from
+   thread_block or thread_block_until asks for its own interrupt if an
+   asynchronous cancel is due (thread_async_look). So the canceller
+   returns right after the wake-up, as Linux's pthread_cancel (one
+   tgkill) does, and the woken thread, not it, pays for the interrupt. */
+extern volatile int thread_async_woke;
+void thread_async_look(struct thread *self);
 /* Inline: a yield is one indirect call into the thread's own package. */
 static inline void thread_yield(void)
 {
@@ -325,6 +337,8 @@ static inline void thread_block(void)
 	struct thread *self = thread_self();
 	self->nvcsw++;                   /* a voluntary switch (getrusage) */
 	self->ops->block(self);
+	if (__builtin_expect(thread_async_woke, 0))
+		thread_async_look(self);
 }
 
 /* Light context: what a voluntary switch must keep (callee-saved

@@ -660,6 +660,7 @@ static void par_block(struct thread *self)
 		fence_end(me);
 		unguard(me);
 	}
+	thread_async_back(self);
 }
 
 static void par_unblock(struct thread *t)

@@ -1063,7 +1063,7 @@ int pthread_cancel(pthread_t th)
 	   after we return and wants the cleanup's reading later). */
 	if (pt->cancel_async && !pt->cancel_off && !thread_async_woke)
 		__atomic_store_n(&thread_async_woke, 1, __ATOMIC_SEQ_CST);
-	if (thread_unblock(t) && thread_async_woke)
+	if (thread_unpark(t) && thread_async_woke)
 		return 0;
 	if (pt->cancel_async && !pt->cancel_off && t->ops->interrupt)
 		t->ops->interrupt(t);    /* running: its package redirects it */

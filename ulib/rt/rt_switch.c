@@ -353,7 +353,8 @@ void rt_block(struct thread *self_t)
 	struct uthread *next = p->pick(v, 0);
 	if (!next) {
 		v->looked = 1;          /* (the scheduler loop need not look at once) */
-		return switch_away(v, self, 0, ACT_PARK);  /* the scheduler loop commits */
+		switch_away(v, self, 0, ACT_PARK);  /* the scheduler loop commits */
+		return thread_async_back(self_t);
 	}
 	/* Straight to next: the switch itself commits the park on next's
 	   stack, once self is saved (lctx_swap_park), as rt_finish_prev
@@ -361,6 +362,7 @@ void rt_block(struct thread *self_t)
 	set_current(v, next);
 	lctx_swap_park_fn(&self->lc, &next->lc);
 	vp_enable_self();               /* back, maybe on another VP */
+	thread_async_back(self_t);
 }
 
 /* self's joiner, if it is a thread of p parked in thread_join: claimed

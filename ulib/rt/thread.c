@@ -36,8 +36,7 @@ int thread_block_until(uint64_t deadline)
 	}
 	int r = self->ops->block_until ? self->ops->block_until(self, deadline)
 				       : thread_park_timed(self, deadline);
-	if (__builtin_expect(thread_async_woke, 0))
-		thread_async_look(self);
+	thread_async_back(self);         /* (again, harmless, if block_until parked in block) */
 	return r;
 }
 
@@ -148,10 +147,13 @@ static __attribute__((noinline)) void cut_kwait(struct thread *t)
 _Static_assert(PARK_RUN < PARK_PARKED && PARK_PERMIT < PARK_PARKED && PARK_TIMED > PARK_PARKED &&
 	       PARK_KWAIT > PARK_TIMED, "thread_unblock's test");
 
-int thread_unblock(struct thread *t)
+/* The old park state (-1: t is a fork's copy, left be). Inlined into
+   both callers: thread_unblock, which ignores it, keeps its tail call
+   into the package (a result cost fifo's signal-wait 7 instructions). */
+static inline __attribute__((always_inline)) int unblock(struct thread *t)
 {
 	if (__builtin_expect(!thread_lives(t), 0))
-		return 0;                    /* the copy of a parent's thread (a fork's child) */
+		return -1;                   /* the copy of a parent's thread (a fork's child) */
 	int s = __atomic_load_n(&t->park, __ATOMIC_RELAXED);
 	for (;;) {
 		/* PARKED and TIMED (the two highest) -> RUN; RUN, PERMIT -> PERMIT */
@@ -164,9 +166,20 @@ int thread_unblock(struct thread *t)
 			else if (s > PARK_TIMED)   /* PARK_KWAIT: a process-shared wait (the
 						      flags of the compare just made) */
 				cut_kwait(t);
-			return s == PARK_PARKED || s == PARK_TIMED;
+			return s;
 		}
 	}
+}
+
+void thread_unblock(struct thread *t)
+{
+	unblock(t);
+}
+
+int thread_unpark(struct thread *t)
+{
+	int s = unblock(t);
+	return s == PARK_PARKED || s == PARK_TIMED;
 }
 
 /*

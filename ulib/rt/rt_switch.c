@@ -339,7 +339,10 @@ void rt_yield(struct thread *self_t)
 	vp_enable_self();                       /* back, maybe on another VP */
 }
 
-void rt_block(struct thread *self_t)
+/* The park of rt_block and rt_park; back (rt_block only), it looks for
+   an asynchronous cancel that woke it (thread_async_back). Inlined into
+   both: rt_block, the hot one, pays no test of `back`. */
+static inline __attribute__((always_inline)) void park(struct thread *self_t, int back)
 {
 	struct uthread *self = (struct uthread *)self_t;
 	struct rtpkg *p = pkg_of(self_t);
@@ -354,7 +357,9 @@ void rt_block(struct thread *self_t)
 	if (!next) {
 		v->looked = 1;          /* (the scheduler loop need not look at once) */
 		switch_away(v, self, 0, ACT_PARK);  /* the scheduler loop commits */
-		return thread_async_back(self_t);
+		if (back)
+			thread_async_back(self_t);
+		return;
 	}
 	/* Straight to next: the switch itself commits the park on next's
 	   stack, once self is saved (lctx_swap_park), as rt_finish_prev
@@ -362,7 +367,24 @@ void rt_block(struct thread *self_t)
 	set_current(v, next);
 	lctx_swap_park_fn(&self->lc, &next->lc);
 	vp_enable_self();               /* back, maybe on another VP */
-	thread_async_back(self_t);
+	if (back)
+		thread_async_back(self_t);
+}
+
+void rt_block(struct thread *self_t)
+{
+	park(self_t, 1);
+}
+
+/* A park inside a longer wait of the package's (a block_until, det=par's
+   token wait): no look for an asynchronous cancel here, where the thread
+   is still on a timed list or owes its turn; the wait's own caller looks
+   once it is done (thread_block_until, par_block). An interrupt taken
+   here ran the cancel's exit with the thread still on det's timed list,
+   and det never finished test_cancelorder. */
+void rt_park(struct thread *self_t)
+{
+	park(self_t, 0);
 }
 
 /* self's joiner, if it is a thread of p parked in thread_join: claimed

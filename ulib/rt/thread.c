@@ -36,7 +36,7 @@ int thread_block_until(uint64_t deadline)
 	}
 	int r = self->ops->block_until ? self->ops->block_until(self, deadline)
 				       : thread_park_timed(self, deadline);
-	thread_async_back(self);         /* (again, harmless, if block_until parked in block) */
+	thread_async_back(self);         /* (block_until parks with rt_park, which does not look) */
 	return r;
 }
 

@@ -1060,10 +1060,9 @@ int pthread_cancel(pthread_t th)
 	   kept us here (a second system call; det: the token handed to it)
 	   while it ran its cleanup, where Linux's pthread_cancel returns
 	   at once (the public suite's pthread_cancel 3-1 reads the clock
-	   after we return and wants the cleanup's reading later). */
-	if (pt->cancel_async && !pt->cancel_off && !thread_async_woke)
-		__atomic_store_n(&thread_async_woke, 1, __ATOMIC_SEQ_CST);
-	if (thread_unpark(t) && thread_async_woke)
+	   after we return and wants the cleanup's reading later). It
+	   looks if it is asynchronous: it set thread_async_used before. */
+	if (thread_unpark(t))
 		return 0;
 	if (pt->cancel_async && !pt->cancel_off && t->ops->interrupt)
 		t->ops->interrupt(t);    /* running: its package redirects it */
@@ -1110,6 +1109,8 @@ int pthread_setcanceltype(int type, int *old)
 	struct pthread *pt = self_pt();
 	if (old)
 		*old = pt->cancel_async;
+	if (type == PTHREAD_CANCEL_ASYNCHRONOUS)
+		thread_async_use();      /* first: our parks look from now on */
 	/* seq_cst: a store then a load, as pthread_cancel's pending then
 	   type; else each could miss the other's (x86 reorders a load
 	   before an earlier store) and an asynchronous cancel wait for a

@@ -40,9 +40,20 @@ int thread_block_until(uint64_t deadline)
 	return r;
 }
 
-volatile int thread_async_woke;
+volatile int thread_async_used;
+int thread_switch_rare;
 
-/* Back from a park with thread_async_woke set: an asynchronous cancel
+/* Before the caller turns asynchronous cancelability on: its parks from
+   now on look (rt_block takes its rare path). */
+void thread_async_use(void)
+{
+	if (!__atomic_load_n(&thread_async_used, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&thread_async_used, 1, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&thread_switch_rare, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+/* Back from a park with thread_async_used set: an asynchronous cancel
    that woke us (pthread_cancel sent no interrupt then) acts through our
    own VP's interrupt, whose upcall asks thread_async_hook as a
    canceller's would (inside a spin lock: at its release; inside a wait

@@ -1166,6 +1166,22 @@ static void *async_at_mutex(void *a)
 	return (void *)1L;
 }
 
+/* The same in a barrier wait (no cancellation point either): the
+   thread no longer counts as arrived. */
+static pthread_barrier_t async_b;
+
+static void *async_at_barrier(void *a)
+{
+	(void)a;
+	int old;
+	pthread_cleanup_push(note_async, 0);
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
+	sem_post(&pend_ready);
+	pthread_barrier_wait(&async_b);
+	pthread_cleanup_pop(0);
+	return (void *)1L;
+}
+
 static void *async_at_rwlock(void *a)
 {
 	(void)a;
@@ -1223,6 +1239,18 @@ static void area_cancel_points(void)
 	CHECK(async_cleaned == 1);
 	CHECK(pthread_rwlock_unlock(&async_rw) == 0);
 	CHECK(pthread_rwlock_trywrlock(&async_rw) == 0 && pthread_rwlock_unlock(&async_rw) == 0);
+	async_cleaned = 0;
+	pthread_barrier_init(&async_b, 0, 2);
+	pending_cancel(async_at_barrier);
+	CHECK(async_cleaned == 1);
+	pthread_t bt;
+	pthread_create(&bt, 0, async_at_barrier, 0);   /* it arrives; with us, the round ends */
+	sem_wait(&pend_ready);
+	int bw = pthread_barrier_wait(&async_b);
+	CHECK(bw == 0 || bw == PTHREAD_BARRIER_SERIAL_THREAD);
+	pthread_join(bt, &r);
+	CHECK(r == (void *)1L);
+	pthread_barrier_destroy(&async_b);
 	async_cleaned = 0;
 	/* Upcalls, and main gets a CPU while the spinner spins: fifo's
 	   time slices, or a second VP (tutor and prio never take the VP

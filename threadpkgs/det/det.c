@@ -500,7 +500,7 @@ static int det_block_until(struct thread *self, uint64_t deadline)
 	*pp = d;
 	if (!was)
 		vp_enable_self();
-	rt_block(self);
+	rt_park(self);
 	vp_disable_save_self(&was);
 	int fired = d->fired;
 	if (d->deadline)
@@ -547,7 +547,7 @@ static int real_wait(struct uthread *u, struct dthr *d, uint64_t deadline)
 	if (!was)
 		vp_enable_self();
 	rt_due_arm(deadline);
-	rt_block(&u->t);
+	rt_park(&u->t);
 	vp_disable_save_self(&was);
 	int fired = d->fired;
 	if (d->rt)

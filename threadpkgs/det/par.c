@@ -623,7 +623,7 @@ static void block_core(struct pthr *me)
 	d->leaving = me;
 	d->exiting = 0;
 	guard(me);                   /* (before the park: see guard) */
-	rt_block(&me->t->t);
+	rt_park(&me->t->t);
 	check_passing();             /* (ours, if the park failed) */
 	ensure_view();
 	spin_lock_by(&g, 0);
@@ -660,6 +660,7 @@ static void par_block(struct thread *self)
 		fence_end(me);
 		unguard(me);
 	}
+	thread_async_back(self);
 }
 
 static void par_unblock(struct thread *t)

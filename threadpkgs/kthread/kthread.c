@@ -182,6 +182,7 @@ static void kt_block(struct thread *self)
 		return;                  /* a permit was waiting */
 	while (__atomic_load_n(&self->park, __ATOMIC_ACQUIRE) == PARK_PARKED)
 		intr_waited(syscall3(SYS_futex_wait, &self->park, PARK_PARKED, 0));
+	thread_async_back(self);
 }
 
 /* t is out of PARKED already (thread_unblock did it). If t saw that and

@@ -62,6 +62,13 @@ int pthread_barrier_wait(pthread_barrier_t *b)
 	struct waiter w = { self, 0, 0 };
 	pq_push(&b->__q, &w);
 	punlock(&b->__lk, self);
-	pw_wait(&w, 0, 0, &b->__lk, &b->__q);
+	/* No cancellation point, but an asynchronous cancel acts here, as
+	   on Linux (PW_ASYNC): off the queue, the thread no longer counts
+	   as arrived. Before, the wait went on for good. */
+	if (pw_wait(&w, 0, PW_ASYNC, &b->__lk, &b->__q) == ECANCELED) {
+		b->__arrived--;
+		punlock(&b->__lk, self);
+		pcancel_act();
+	}
 	return 0;
 }

@@ -185,15 +185,27 @@ static __attribute__((noinline)) void set_current_slow(struct rtvp *v, struct ut
 		rt_cpu_charge((struct uthread *)v->vpp->current_thread, t);
 }
 
-static inline __attribute__((always_inline)) void set_current(struct rtvp *v, struct uthread *t)
+/* Either rare case: thread_switch_rare is rt_cputime_on's flag and
+   thread_async_used's (rt_block's look after its switch) in one. A plain
+   read of it, as RT_CPUTIME_ON's (an atomic load would not fold into the
+   `or`): it only ever goes 0 -> 1, and a VP that reads 0 late starts
+   charging at its next switch (rt_cputime). */
+static inline __attribute__((always_inline)) int switch_rare(struct uthread *t)
 {
-	/* A plain read of the flag, as RT_CPUTIME_ON's (an atomic load would
-	   not fold into the `or`): it only ever goes 0 -> 1, and a VP that
-	   reads 0 late starts charging at its next switch (rt_cputime). */
-	if (__builtin_expect(rt_busy(t) | rt_cputime_on, 0))
-		set_current_slow(v, t);
+	return __builtin_expect(rt_busy(t) | thread_switch_rare, 0);
+}
+
+static inline __attribute__((always_inline)) void set_current_now(struct rtvp *v, struct uthread *t)
+{
 	t->t.vpp = v->vpp;
 	v->vpp->current_thread = (uint64_t)&t->t;
+}
+
+static inline __attribute__((always_inline)) void set_current(struct rtvp *v, struct uthread *t)
+{
+	if (switch_rare(t))
+		set_current_slow(v, t);
+	set_current_now(v, t);
 }
 
 /* Run t on v from the scheduler loop (never returns). */
@@ -339,7 +351,27 @@ void rt_yield(struct thread *self_t)
 	vp_enable_self();                       /* back, maybe on another VP */
 }
 
-void rt_block(struct thread *self_t)
+/* park's switch straight to next, when switch_rare: as set_current's
+   slow path, and back (rt_block only) a look for an asynchronous cancel
+   that woke us (thread_async_back). Only here: the look after every
+   switch cost fifo's create+join and signal-wait 3 instructions each;
+   a thread that can be cancelled asynchronously set thread_switch_rare
+   (thread_async_use) before its park, so it comes this way. */
+static __attribute__((noinline)) void park_rare(struct rtvp *v, struct uthread *self,
+						struct uthread *next, int back)
+{
+	set_current_slow(v, next);
+	set_current_now(v, next);
+	lctx_swap_park_fn(&self->lc, &next->lc);
+	vp_enable_self();               /* back, maybe on another VP */
+	if (back)
+		thread_async_back(&self->t);
+}
+
+/* The park of rt_block and rt_park; back (rt_block only), it looks for
+   an asynchronous cancel that woke it (thread_async_back). Inlined into
+   both: rt_block, the hot one, pays no test of `back`. */
+static inline __attribute__((always_inline)) void park(struct thread *self_t, int back)
 {
 	struct uthread *self = (struct uthread *)self_t;
 	struct rtpkg *p = pkg_of(self_t);
@@ -353,14 +385,35 @@ void rt_block(struct thread *self_t)
 	struct uthread *next = p->pick(v, 0);
 	if (!next) {
 		v->looked = 1;          /* (the scheduler loop need not look at once) */
-		return switch_away(v, self, 0, ACT_PARK);  /* the scheduler loop commits */
+		switch_away(v, self, 0, ACT_PARK);  /* the scheduler loop commits */
+		if (back)
+			thread_async_back(self_t);
+		return;
 	}
 	/* Straight to next: the switch itself commits the park on next's
 	   stack, once self is saved (lctx_swap_park), as rt_finish_prev
 	   would, in one step. */
-	set_current(v, next);
+	if (switch_rare(next))
+		return park_rare(v, self, next, back);
+	set_current_now(v, next);
 	lctx_swap_park_fn(&self->lc, &next->lc);
 	vp_enable_self();               /* back, maybe on another VP */
+}
+
+void rt_block(struct thread *self_t)
+{
+	park(self_t, 1);
+}
+
+/* A park inside a longer wait of the package's (a block_until, det=par's
+   token wait): no look for an asynchronous cancel here, where the thread
+   is still on a timed list or owes its turn; the wait's own caller looks
+   once it is done (thread_block_until, par_block). An interrupt taken
+   here ran the cancel's exit with the thread still on det's timed list,
+   and det never finished test_cancelorder. */
+void rt_park(struct thread *self_t)
+{
+	park(self_t, 0);
 }
 
 /* self's joiner, if it is a thread of p parked in thread_join: claimed
@@ -512,12 +565,20 @@ void rt_setprio(struct thread *t, int prio)
 
 /* An upcall on t's VP (EV_SIGNAL), whose handler asks thread_async_hook
    about the thread it interrupts. Classic VPs take no upcalls: the same
-   event interrupts them (ulib/rt/intr.c), for signals only. */
+   event interrupts them (ulib/rt/intr.c), for signals only.
+   Not when t last ran on the caller's own VP and is not the caller: t
+   does not run (we do), and the upcall would find us, not t. t meets
+   what it was interrupted for where it resumes (resume_full, a wait's
+   end, thread_async_look). Such a kick only cost a system call, and on
+   a classic VP its interrupt gave us the turn of a timed wait already
+   over (rt_due.c): t ran its cancel's cleanup before pthread_cancel
+   returned (naive at -smp 1: 31-42 of 100 rounds, cancelorder). */
 void rt_interrupt(struct thread *t)
 {
 	struct rtpkg *p = pkg_of(t);
-	struct rtvp *v = rt_vp_of(p, __atomic_load_n(&t->vpp, __ATOMIC_ACQUIRE));
-	if (v)
+	struct vp_page *vpp = __atomic_load_n(&t->vpp, __ATOMIC_ACQUIRE);
+	struct rtvp *v = rt_vp_of(p, vpp);
+	if (v && (vpp != vp_self() || t == thread_self()))
 		rt_kick(v);
 }
 
@@ -610,8 +671,10 @@ static int64_t stint_ns(const struct pseudo_page *pp, uint64_t in)
 int64_t rt_cputime(struct thread *tt)
 {
 	struct uthread *t = (struct uthread *)tt;
-	if (!__atomic_load_n(&rt_cputime_on, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&rt_cputime_on, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&rt_cputime_on, 1, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&thread_switch_rare, 1, __ATOMIC_SEQ_CST);
+	}
 	if (tt == thread_self()) {
 		/* Nobody else writes our fields while we run; with software
 		   interrupts off no upcall moves us between the reads. */

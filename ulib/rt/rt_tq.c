@@ -140,7 +140,7 @@ int rt_tq_wait(struct uthread *self, uint64_t deadline)
 	}
 	tq_add(v, self, deadline);
 	self->t.nvcsw++;
-	rt_block(&self->t);          /* an expiry before the park leaves a permit */
+	rt_park(&self->t);           /* an expiry before the park leaves a permit */
 	int r = tq_leave(self);
 	self->tq_out = TQ_NONE;      /* (not the interrupted wait's answer) */
 	return r;

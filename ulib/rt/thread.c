@@ -31,12 +31,39 @@ int thread_block_until(uint64_t deadline)
 					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return 0;
 	if (!deadline) {
-		self->nvcsw++;
-		self->ops->block(self);
+		thread_block();
 		return 0;
 	}
-	return self->ops->block_until ? self->ops->block_until(self, deadline)
-				      : thread_park_timed(self, deadline);
+	int r = self->ops->block_until ? self->ops->block_until(self, deadline)
+				       : thread_park_timed(self, deadline);
+	thread_async_back(self);         /* (block_until parks with rt_park, which does not look) */
+	return r;
+}
+
+volatile int thread_async_used;
+int thread_switch_rare;
+
+/* Before the caller turns asynchronous cancelability on: its parks from
+   now on look (rt_block takes its rare path). */
+void thread_async_use(void)
+{
+	if (!__atomic_load_n(&thread_async_used, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&thread_async_used, 1, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&thread_switch_rare, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+/* Back from a park with thread_async_used set: an asynchronous cancel
+   that woke us (pthread_cancel sent no interrupt then) acts through our
+   own VP's interrupt, whose upcall asks thread_async_hook as a
+   canceller's would (inside a spin lock: at its release; inside a wait
+   of the POSIX layer, async_hold: the hook marks it and the wait's end
+   asks again). A thread woken from a wait that is no cancellation point
+   (a nap) and computing on is so still reached. */
+void thread_async_look(struct thread *self)
+{
+	if (thread_async_hook && self->ops->interrupt && thread_async_hook(self))
+		self->ops->interrupt(self);
 }
 
 /* thread_park_timed's wait to a CLOCK_REALTIME time (DL_REALTIME): the
@@ -131,10 +158,13 @@ static __attribute__((noinline)) void cut_kwait(struct thread *t)
 _Static_assert(PARK_RUN < PARK_PARKED && PARK_PERMIT < PARK_PARKED && PARK_TIMED > PARK_PARKED &&
 	       PARK_KWAIT > PARK_TIMED, "thread_unblock's test");
 
-void thread_unblock(struct thread *t)
+/* The old park state (-1: t is a fork's copy, left be). Inlined into
+   both callers: thread_unblock, which ignores it, keeps its tail call
+   into the package (a result cost fifo's signal-wait 7 instructions). */
+static inline __attribute__((always_inline)) int unblock(struct thread *t)
 {
 	if (__builtin_expect(!thread_lives(t), 0))
-		return;                      /* the copy of a parent's thread (a fork's child) */
+		return -1;                   /* the copy of a parent's thread (a fork's child) */
 	int s = __atomic_load_n(&t->park, __ATOMIC_RELAXED);
 	for (;;) {
 		/* PARKED and TIMED (the two highest) -> RUN; RUN, PERMIT -> PERMIT */
@@ -147,9 +177,20 @@ void thread_unblock(struct thread *t)
 			else if (s > PARK_TIMED)   /* PARK_KWAIT: a process-shared wait (the
 						      flags of the compare just made) */
 				cut_kwait(t);
-			return;
+			return s;
 		}
 	}
+}
+
+void thread_unblock(struct thread *t)
+{
+	unblock(t);
+}
+
+int thread_unpark(struct thread *t)
+{
+	int s = unblock(t);
+	return s == PARK_PARKED || s == PARK_TIMED;
 }
 
 /*

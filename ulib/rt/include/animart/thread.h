@@ -28,7 +28,8 @@ struct thread_ops {
 	   Must publish the block with thread_park_commit(self) only once
 	   self's context is saved, or with self marked busy so nobody runs
 	   it before it is off its stack; if that fails, a permit came (now
-	   consumed): continue. */
+	   consumed): continue. Back from a park (after its switch, not on
+	   a permit's fast path), it calls thread_async_back(self). */
 	void (*block)(struct thread *self);
 	/* Make t runnable again (t was parked). Called from any thread of any
 	   package, on any VP, and from upcall handlers. */
@@ -270,7 +271,40 @@ static inline void thread_wait_refused(volatile void *w, uint32_t v, long r)
 	if (__builtin_expect(r == -EAGAIN, 0))
 		thread_wait_yield(w, v);
 }
+/* Make t runnable (or leave it a permit if it runs). */
 void thread_unblock(struct thread *t);
+/* The same, and 1 if this took t out of a park of thread_block or
+   thread_block_until (PARKED, TIMED), after which t looks for an
+   asynchronous cancel itself (thread_async_back) if thread_async_used,
+   else 0: for pthread_cancel. */
+int thread_unpark(struct thread *t);
+/* Set for good once a thread of the program turns on asynchronous
+   cancelability (pthread_setcanceltype: thread_async_use, by the thread
+   itself before the type takes effect, so every park it makes as such a
+   thread sees it). From then on a thread back from a park asks for its
+   own interrupt if an asynchronous cancel is due (thread_async_look).
+   So pthread_cancel, which woke it, sends none and returns right after
+   the wake-up, as Linux's (one tgkill) does, and the woken thread, not
+   the canceller, pays for the interrupt. */
+extern volatile int thread_async_used;
+/* Nonzero once a switch has rare work: thread_async_used, or the VP
+   runtime's thread CPU clocks (rt_cputime_on). The runtime's switches
+   test it with the busy flag they test anyway (set_current), so
+   rt_block's common path pays nothing for either. */
+extern int thread_switch_rare;
+void thread_async_use(void);
+void thread_async_look(struct thread *self);
+/* For packages: self is back from a park, after its switch (block's
+   slow path, enabled; block_until's callers do it themselves). Not on
+   thread_block's inline path: there it cost every block, the permit's
+   too, its tail call (fifo signal-wait 290 -> 302 instructions); the
+   VP runtime's rt_block looks only on its rare path, which
+   thread_switch_rare sends it to. */
+static inline void thread_async_back(struct thread *self)
+{
+	if (__builtin_expect(thread_async_used, 0))
+		thread_async_look(self);
+}
 /* Inline: a yield is one indirect call into the thread's own package. */
 static inline void thread_yield(void)
 {
@@ -324,7 +358,7 @@ static inline void thread_block(void)
 {
 	struct thread *self = thread_self();
 	self->nvcsw++;                   /* a voluntary switch (getrusage) */
-	self->ops->block(self);
+	self->ops->block(self);          /* (which ends with thread_async_back) */
 }
 
 /* Light context: what a voluntary switch must keep (callee-saved

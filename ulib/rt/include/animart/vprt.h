@@ -202,6 +202,10 @@ void rt_desc_drop(struct uthread *t);
 
 /* The thread_ops of every runtime package (ulib/rt_*.c). */
 void rt_block(struct thread *self);
+/* rt_block without its look for an asynchronous cancel (thread_async_back),
+   for a package's own longer waits built on it (block_until, det=par's
+   token): their caller looks once the whole wait is done. */
+void rt_park(struct thread *self);
 void rt_unblock(struct thread *t);
 void rt_yield(struct thread *self);
 __attribute__((noreturn)) void rt_exit(struct thread *self);

@@ -8,7 +8,10 @@
  * action reads SIG_DFL. Before, a blocked SIG_IGN SIGCHLD left its
  * children zombies (ulib held it for the mask: the kernel caught it).
  *
- * argv[1]: ign (default), flags, exec; execig: the image exec made.
+ * A child's end or stop sends no SIGCHLD then (Linux); a kill does. An
+ * exec drops SA_NOCLDWAIT of a caught SIGCHLD (Linux clears the flags).
+ *
+ * argv[1]: ign (default), flags, exec; execig, execdf: images exec made.
  * @result {"name": "sigchldign", "checks": N, "failures": F}
  */
 #include <errno.h>
@@ -56,6 +59,31 @@ static int all_collected(int n)
 
 static void chld(int sig) { (void)sig; }
 
+static int chld_pending(void)
+{
+	sigset_t p;
+	sigpending(&p);
+	return sigismember(&p, SIGCHLD) == 1;
+}
+
+/* A child's stop is still reported to waitpid (WUNTRACED), and once
+   killed the child is collected. */
+static int stop_told(void)
+{
+	pid_t c = fork();
+	if (c == 0) {
+		raise(SIGSTOP);
+		for (;;)
+			pause();
+	}
+	int st = 0, r = waitpid(c, &st, WUNTRACED);
+	int ok = r == c && WIFSTOPPED(st);
+	kill(c, SIGKILL);
+	errno = 0;
+	r = waitpid(c, &st, 0);
+	return ok && r == -1 && errno == ECHILD;
+}
+
 static void ign_area(void)
 {
 	signal(SIGCHLD, SIG_IGN);
@@ -68,7 +96,13 @@ static void ign_area(void)
 	struct sigaction a = { .sa_handler = SIG_IGN };
 	CHECK(sigaction(SIGCHLD, &a, 0) == 0);
 	CHECK(all_collected(3));
+	CHECK(!chld_pending());          /* Linux sends none for a child */
+	CHECK(stop_told());
+	CHECK(!chld_pending());
+	kill(getpid(), SIGCHLD);         /* a kill is held: blocked, never ignored at sending */
+	CHECK(chld_pending());
 	block_chld(0);
+	CHECK(!chld_pending());
 	CHECK(all_collected(2));
 	a = (struct sigaction){ .sa_handler = chld, .sa_flags = SA_NOCLDWAIT };
 	CHECK(sigaction(SIGCHLD, &a, 0) == 0);
@@ -140,16 +174,32 @@ static void execig(void)
 	CHECK(all_collected(2));
 }
 
-static void exec_one(const char *pkg, int blocked)
+/* The image an exec made with a caught SIGCHLD with SA_NOCLDWAIT: SIG_DFL
+   now, without the flag (Linux): a child is reported. */
+static void execdf(void)
+{
+	struct sigaction o;
+	CHECK(sigaction(SIGCHLD, 0, &o) == 0 && o.sa_handler == SIG_DFL);
+	pid_t c = fork();
+	if (c == 0)
+		_exit(5);
+	int st = 0;
+	CHECK(waitpid(c, &st, 0) == c && WIFEXITED(st) && WEXITSTATUS(st) == 5);
+}
+
+/* how: 0 SIG_IGN, 1 SIG_IGN blocked, 2 caught with SA_NOCLDWAIT */
+static void exec_one(const char *pkg, int how)
 {
 	pid_t c = fork();
 	if (c == 0) {
-		signal(SIGCHLD, SIG_IGN);
-		if (blocked)
+		struct sigaction a = { .sa_handler = how == 2 ? chld : SIG_IGN,
+				       .sa_flags = how == 2 ? SA_NOCLDWAIT : 0 };
+		sigaction(SIGCHLD, &a, 0);
+		if (how == 1)
 			block_chld(1);
 		char pk[32];
 		snprintf(pk, sizeof pk, "pkg=%s", pkg);
-		char *args[] = { "sigchldign", pk, "execig", 0 };
+		char *args[] = { "sigchldign", pk, how == 2 ? "execdf" : "execig", 0 };
 		execv("/bin/sigchldign", args);
 		_exit(99);
 	}
@@ -161,8 +211,11 @@ int main(int argc, char **argv)
 {
 	const char *area = argc > 1 ? argv[1] : "ign";
 	const char *pkg = argc > 2 ? argv[2] : "fifo";
-	if (!strcmp(area, "execig")) {
-		execig();
+	if (!strcmp(area, "execig") || !strcmp(area, "execdf")) {
+		if (area[5] == 'g')
+			execig();
+		else
+			execdf();
 		if (failures)
 			printf("sigchldign: execig: %d failures\n", failures);
 		return failures;
@@ -172,6 +225,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(area, "exec")) {
 		exec_one(pkg, 0);
 		exec_one(pkg, 1);
+		exec_one(pkg, 2);
 	} else
 		ign_area();
 	printf("@result {\"name\": \"sigchldign\", \"area\": \"%s\", \"checks\": %d, \"failures\": %d}\n",

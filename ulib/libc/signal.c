@@ -149,6 +149,8 @@ static void tell(int sig)
 	   SA_NOCLDWAIT does): Linux reaps by the action, blocked or not. */
 	if (sig == SIGCHLD && ((acts[sig].sa_flags & SA_NOCLDWAIT) || h == SIG_IGN))
 		how |= SIGD_NOCLDWAIT;
+	if (sig == SIGCHLD && h == SIG_IGN)
+		how |= SIGD_CLDIGN;      /* (held or not: no SIGCHLD for a child) */
 	if (sig == SIGCHLD && (acts[sig].sa_flags & SA_NOCLDSTOP))
 		how |= SIGD_NOCLDSTOP;
 	syscall2(SYS_sigdisp, sig, how);

@@ -28,6 +28,8 @@
  * SIGCHLD: a child's end is pending for its parent if the parent catches
  * it. If the parent ignores it (or asked SIGD_NOCLDWAIT), the child is
  * collected at its end, as POSIX says: a wait then finds no such child.
+ * Ignored (SIGD_IGN, or SIGD_CLDIGN while ulib holds it for the mask),
+ * a child's end or stop sends it none, as on Linux.
  */
 #include "kernel.h"
 

@@ -512,6 +512,7 @@ long kill_many(int pid, int sig);
 long psig_kill(struct space *me, struct space *t, int sig, int code, uint64_t value);
 int psig_child_end(struct space *ch);
 int psig_reaps(struct space *sp);
+int psig_cldign(struct space *sp);
 void psig_fork(struct space *sp, struct space *ch);
 long psig_pending(struct space *sp, uint64_t what);
 int psig_rt_queue(struct psig *p, const struct ksiginfo *si);

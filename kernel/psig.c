@@ -28,6 +28,8 @@
  * SIGCHLD: a child's end is pending for its parent if the parent catches
  * it. If the parent ignores it (or asked SIGD_NOCLDWAIT), the child is
  * collected at its end, as POSIX says: a wait then finds no such child.
+ * Ignored (SIGD_IGN, or SIGD_CLDIGN while ulib holds it for the mask),
+ * a child's end or stop sends it none, as on Linux.
  */
 #include "kernel.h"
 
@@ -175,7 +177,8 @@ int psig_child_end(struct space *ch)
 	int st = wait_status(ch), killed = (st & 0x7f) != 0;
 	struct ksiginfo si = { .signo = 17, .code = killed ? KSI_CLD_KILLED : KSI_CLD_EXITED,
 			       .pid = ch->id, .status = killed ? st & 0x7f : (st >> 8) & 0xff };
-	send(par, &si, 1);
+	if (!psig_cldign(par))
+		send(par, &si, 1);
 	return psig_reaps(par);
 }
 
@@ -186,6 +189,17 @@ void psig_chld(struct space *par, int id, int code, int status)
 {
 	struct ksiginfo si = { .signo = 17, .code = code, .pid = id, .status = status };
 	send(par, &si, 1);
+}
+
+/* Is sp's SIGCHLD action SIG_IGN (held for its mask or not)? Then a
+   child's end, stop or continue sends it none, as on Linux; a kill of
+   it still does (held: a blocked signal is never ignored at sending). */
+int psig_cldign(struct space *sp)
+{
+	spin_lock(&sp->lock);
+	int r = (sp->psig.ign & BIT(17)) || sp->psig.cldign;
+	spin_unlock(&sp->lock);
+	return r;
 }
 
 /* Does sp have its children collected at their end (SIGCHLD ignored, or
@@ -206,6 +220,7 @@ void psig_fork(struct space *sp, struct space *ch)
 	ch->psig.ign = sp->psig.ign;
 	ch->psig.nocldwait = sp->psig.nocldwait;
 	ch->psig.nocldstop = sp->psig.nocldstop;
+	ch->psig.cldign = sp->psig.cldign;
 	ch->psig.execumask = sp->psig.execumask;   /* (the same image: INFO_UMASKEXEC, sysmode.c) */
 }
 
@@ -224,9 +239,10 @@ long psig_pending(struct space *sp, uint64_t what)
 long sys_sigdisp(uint64_t sig, uint64_t how, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)c, (void)d, (void)e, (void)f;
-	uint64_t disp = how & ~(uint64_t)(SIGD_NOCLDWAIT | SIGD_NOCLDSTOP);
+	const uint64_t chld = SIGD_NOCLDWAIT | SIGD_NOCLDSTOP | SIGD_CLDIGN;
+	uint64_t disp = how & ~chld;
 	if (!sig || sig >= PSIG_MAX || sig == 9 || sig == 19 || disp > SIGD_CATCH ||
-	    ((how & (SIGD_NOCLDWAIT | SIGD_NOCLDSTOP)) && sig != 17))
+	    ((how & chld) && sig != 17))
 		return -EINVAL;
 	struct space *me = myvp()->space;
 	spin_lock(&me->lock);
@@ -247,6 +263,7 @@ long sys_sigdisp(uint64_t sig, uint64_t how, uint64_t c, uint64_t d, uint64_t e,
 	if (sig == 17) {
 		p->nocldwait = (how & SIGD_NOCLDWAIT) != 0;
 		p->nocldstop = (how & SIGD_NOCLDSTOP) != 0;
+		p->cldign = (how & SIGD_CLDIGN) != 0;
 	}
 	spin_unlock(&me->lock);
 	return 0;

@@ -64,7 +64,9 @@ int psig_exec(struct space *old, struct space *nw, int *jc)
 	   until nw's first mask change. */
 	uint64_t ign = o->ign | o->keepign;
 	n->ign = ign & ~o->keepmask;
-	n->nocldwait = o->nocldwait;
+	/* SIGCHLD SIG_IGN stays, and collects (Linux); SA_NOCLDWAIT of a
+	   caught one goes, as its flags do (Linux clears them at exec). */
+	n->cldign = n->nocldwait = (ign & BIT(17)) != 0;
 	n->catch = o->keepmask;
 	n->pend = o->pend & (BIT(PSIG_RTMIN) - 1);
 	memcpy(n->info, o->info, sizeof n->info);

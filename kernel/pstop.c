@@ -87,7 +87,7 @@ static void report(struct space *t, int code, int sig, uint64_t seq)
 		for (struct vp *w = par->anywait; w; w = w->wait_next)
 			vp_wake(w);
 		spin_lock(&par->lock);
-		int quiet = par->psig.nocldstop;
+		int quiet = par->psig.nocldstop || par->psig.cldign || (par->psig.ign & (1UL << 17));
 		spin_unlock(&par->lock);
 		if (!quiet)
 			psig_chld(par, t->id, code, sig);

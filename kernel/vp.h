@@ -169,6 +169,7 @@ struct psig {
 	uint64_t catch, ign, pend;   /* bit sig: caught, ignored (SYS_sigdisp); pending */
 	int nocldwait;               /* children reaped at their end (SIGCHLD SIG_IGN, SA_NOCLDWAIT) */
 	int nocldstop;               /* no SIGCHLD for a child's stop or continue (SA_NOCLDSTOP) */
+	int cldign;                  /* SIGCHLD's action is SIG_IGN though held: none sent for a child */
 	int told;                    /* EV_PSIG sent since the last take */
 	int late;                    /* a signal that ends it, sent while it was ending (an exec's
 	                                new image gets it: psig_exec) */

@@ -145,8 +145,12 @@ static void tell(int sig)
 {
 	sighandler_t h = acts[sig].sa_handler;
 	long how = held & BIT(sig) ? SIGD_CATCH : h == SIG_IGN ? SIGD_IGN : h != SIG_DFL ? SIGD_CATCH : SIGD_DFL;
-	if (sig == SIGCHLD && (acts[sig].sa_flags & SA_NOCLDWAIT))
+	/* SIG_IGN collects the children even while held for the mask (as
+	   SA_NOCLDWAIT does): Linux reaps by the action, blocked or not. */
+	if (sig == SIGCHLD && ((acts[sig].sa_flags & SA_NOCLDWAIT) || h == SIG_IGN))
 		how |= SIGD_NOCLDWAIT;
+	if (sig == SIGCHLD && h == SIG_IGN)
+		how |= SIGD_CLDIGN;      /* (held or not: no SIGCHLD for a child) */
 	if (sig == SIGCHLD && (acts[sig].sa_flags & SA_NOCLDSTOP))
 		how |= SIGD_NOCLDSTOP;
 	syscall2(SYS_sigdisp, sig, how);

@@ -26,6 +26,8 @@
 #define SIGD_CATCH      2      /* pending for the space (SYS_sigtake), announced by EV_PSIG */
 #define SIGD_NOCLDWAIT  4      /* | with SIGCHLD: children reaped at their end (SA_NOCLDWAIT) */
 #define SIGD_NOCLDSTOP  8      /* | with SIGCHLD: no SIGCHLD for a child's stop or continue (SA_NOCLDSTOP) */
+#define SIGD_CLDIGN    16      /* | with SIGCHLD: its action is SIG_IGN, though held (SIGD_CATCH) for
+                                  the mask: no SIGCHLD for a child's end, stop or continue (Linux) */
 
 /* si_code values the kernel writes (Linux's) */
 #define KSI_USER        0      /* SYS_kill */

@@ -62,7 +62,7 @@
 #define SYS_view_discard 24 /* () -> private pages dropped uncommitted; the view sees the space afresh */
 #define SYS_view_leave  25  /* () -> private pages dropped: the view ends (commit first to keep them) */
 /* Signals between processes (<anima/psig.h>, kernel/psig.c) */
-#define SYS_sigdisp     26  /* (sig 1..63, SIGD_DFL/IGN/CATCH [| SIGD_NOCLDWAIT for SIGCHLD]) -> 0: what the
+#define SYS_sigdisp     26  /* (sig 1..63, SIGD_DFL/IGN/CATCH [| SIGD_NOCLDWAIT/NOCLDSTOP/CLDIGN for SIGCHLD]) -> 0: what the
                                caller's space does with sig from another process; SIGKILL, SIGSTOP -EINVAL */
 #define SYS_sigtake     27  /* (struct ksiginfo *buf, n >= 1) -> records written (at most PSIG_TAKE_MAX):
                                the caller's pending signals from other processes, taken (-EFAULT: none taken) */

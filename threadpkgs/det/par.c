@@ -53,6 +53,7 @@
 extern char __prog_data[], __prog_data_end[];
 extern int malloc_central_only;
 extern volatile int pcancel_any;     /* ulib/pthread: every condition wait takes its fenced path */
+int __pt_making_service(void) __attribute__((weak));   /* ulib/pthread: a service thread is made */
 
 int det_par;                         /* `det=par` (ulib/pthread/pstart.c) */
 int det_spin_s = 60;                 /* `detspin=S`: report a thread S s past the others' fences (0: never) */
@@ -96,6 +97,8 @@ static struct pthr *live;
 static struct pthr *holder;
 static struct pthr *spare;                     /* joined threads' records, for reuse */
 static int nrun, nlive, nvps, deadlocked;
+static int nsvc;                               /* service threads (svc_create) */
+static int svc_timed;                          /* ... of them in a timed wait or running */
 static struct pthr mainrec;
 static struct rtq q;                           /* threads for any idle VP */
 static struct rtpkg par;
@@ -393,6 +396,8 @@ static int outside_wait(void)
 		spin_lock_by(&g, 0);
 		if (holder || tq || waitl || runl || timedl || !nlive)
 			return 1;
+		if (__atomic_load_n(&svc_timed, __ATOMIC_ACQUIRE))
+			until = now + DEADLOCK_NS;   /* a timer armed: its signal may come */
 		if (now >= until) {
 			deadlocked = 1;
 			return 0;
@@ -643,7 +648,9 @@ static void par_block(struct thread *self)
 {
 	struct pthr *me = me_of(self);
 	if (!me) {
+		__atomic_fetch_sub(&svc_timed, 1, __ATOMIC_ACQ_REL);
 		rt_block(self);
+		__atomic_fetch_add(&svc_timed, 1, __ATOMIC_ACQ_REL);
 		return;
 	}
 	int f = !me->in_op;
@@ -970,21 +977,61 @@ static const struct thread_attr *own_stack(const struct thread_attr *at, struct 
 	return copy;
 }
 
+/*
+ * A service thread of the library (the timer thread of alarm, setitimer
+ * and timer_create; mq_notify's: __pt_daemon_once) is no det thread: it
+ * takes no turns and waits on real time on a VP of its own, as plain
+ * det runs it on real time (det.c). Its deadlines come from outside the
+ * program, and its signal must reach a thread that computes in a
+ * parallel phase and never fences (the public suite's sched_yield 1-1:
+ * a forked child's alarm(2) and a loop; the signal was to end it). As a
+ * det thread it waited for a turn that never came: the computing
+ * thread held the token, or ran a parallel phase with no end. Its
+ * maker still takes a turn (the runtime's records of it come from the
+ * central lists, outside any view). Its wake-ups of det threads go
+ * through par_unblock, as another process's signal does.
+ */
+static struct uthread *svc_create(void *(*f)(void *), void *a, const struct thread_attr *at)
+{
+	spin_lock_by(&g, 0);
+	int need = nlive + nsvc + 1 > nvps;
+	spin_unlock_by(&g, 0);
+	if (need && rt_add_vps(&par, 1) != 1)
+		return 0;
+	spin_lock_by(&g, 0);
+	if (need)
+		nvps++;
+	spin_unlock_by(&g, 0);
+	struct uthread *t = (struct uthread *)rt_create(&par, f, a, at);
+	if (t) {
+		spin_lock_by(&g, 0);
+		nsvc++;
+		spin_unlock_by(&g, 0);
+		__atomic_fetch_add(&svc_timed, 1, __ATOMIC_ACQ_REL);   /* (it runs) */
+	}
+	return t;
+}
+
 struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr *at)
 {
 	struct thread_attr copy;
 	at = own_stack(at, &copy);
-	take_turn();
-	ensure_view();
+	struct pthr *maker = take_turn();
+	if (__pt_making_service && __pt_making_service()) {
+		struct uthread *s = svc_create(f, a, at);
+		return s ? &s->t : 0;
+	}
+	if (maker)
+		ensure_view();   /* (not a service thread's VP: SIGEV_THREAD's creates) */
 	struct pthr *p = new_rec();
 	struct uthread *t = 0;
 	if (p) {
 		p->fn = f;
 		p->arg = a;
 		p->st = P_WAIT;
-		if (nlive + 1 > nvps && rt_add_vps(&par, 1) == 1)
+		if (nlive + nsvc + 1 > nvps && rt_add_vps(&par, 1) == 1)
 			nvps++;          /* a VP for every live thread (kept: see docs/posix.md) */
-		if (nlive + 1 > nvps || !(t = (struct uthread *)rt_create(&par, par_start, p, at)))
+		if (nlive + nsvc + 1 > nvps || !(t = (struct uthread *)rt_create(&par, par_start, p, at)))
 			drop_rec(p);
 	}
 	if (t) {
@@ -995,6 +1042,8 @@ struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr 
 		nlive++;
 		ps.threads++;
 		push(&waitt, p);
+		if (!maker && !holder && !nrun)
+			pass_on();   /* a service thread's create (SIGEV_THREAD), all det threads blocked */
 		spin_unlock_by(&g, 0);
 	}
 	return t ? &t->t : 0;
@@ -1044,6 +1093,7 @@ static void par_fork_reset(void)
 	tqt = &tq;
 	nrun = deadlocked = 0;
 	nvps = nlive = 1;
+	nsvc = svc_timed = 0;            /* (the parent's service threads are not the child's) */
 	live = me;
 	holder = me;
 	if (me) {

@@ -93,6 +93,7 @@ static struct pthr *waitl, **waitt = &waitl;   /* for the next parallel phase */
 static struct pthr *runl;                      /* in the parallel phase now */
 static struct pthr *tq, **tqt = &tq;           /* the token's queue */
 static struct pthr *timedl;
+static struct pthr *late, **latet = &late;     /* timed out by ticks: the next serial phase's */
 static struct pthr *live;
 static struct pthr *holder;
 static struct pthr *spare;                     /* joined threads' records, for reuse */
@@ -261,12 +262,12 @@ static void phase_time(uint64_t *acc)
 /* Under g, with nobody in a parallel phase and no holder: the next
    holder, or else the next parallel phase, or else a timed waiter times
    out; with none of them, every live thread is blocked. */
-static void fire(void);
+static void fire(struct pthr ***q);
 static void next_token(void)
 {
 	ticks++;
 	while (timedl && timedl->due <= ticks)
-		fire();
+		fire(&latet);
 	for (;;) {
 		struct pthr *h = tq;
 		if (h) {
@@ -281,6 +282,13 @@ static void next_token(void)
 			return;
 		}
 		holder = 0;
+		if (late && !waitl) {    /* (no parallel phase to wait for) */
+			tq = late;
+			tqt = latet;
+			late = 0;
+			latet = &late;
+			continue;
+		}
 		if (waitl) {
 			phase_time(&ps.serial_ns);
 			ps.phases++;
@@ -302,7 +310,7 @@ static void next_token(void)
 		}
 		if (timedl->due > ticks)
 			ticks = timedl->due;     /* nothing else can happen before it */
-		fire();
+		fire(&tqt);
 	}
 }
 
@@ -319,16 +327,25 @@ static void untime(struct pthr *p)
 	p->timed = 0;
 }
 
-/* Under g: the earliest timed waiter times out: into the token's queue
-   (it is parked: its holder's turn ended once it was). */
-static void fire(void)
+/*
+ * Under g: the earliest timed waiter times out: into queue q (it is
+ * parked: its holder's turn ended once it was). One that the token's
+ * moves timed out (next_token) goes on late, which the next serial phase
+ * takes after the parallel phase's threads (serial_start), not on this
+ * one's queue: each of its turns is a move, so enough waiters that look
+ * again every few moves (pshown.c's polls: 100 ticks each) kept the
+ * queue from ever emptying, and no parallel phase came again (the public
+ * suite's pthread_cond_broadcast 1-2: 128 process-shared waiters hung
+ * the program's main thread for ever, progs/posix/pshbcast).
+ */
+static void fire(struct pthr ***q)
 {
 	struct pthr *p = timedl;
 	timedl = p->tnext;
 	p->timed = 0;
 	p->fired = 1;
 	p->st = P_TQ;
-	push(&tqt, p);
+	push(q, p);
 	int expect = PARK_PARKED;    /* as thread_unblock, whose unblock op takes g */
 	if (__atomic_compare_exchange_n(&p->t->t.park, &expect, PARK_RUN, 0, __ATOMIC_SEQ_CST,
 					__ATOMIC_RELAXED))
@@ -343,6 +360,12 @@ static void serial_start(void)
 	struct pthr **pp = &runl, *rest = tq;
 	while (*pp)
 		pp = &(*pp)->next;
+	if (late) {                  /* the timed out: after the phase's threads */
+		*pp = late;
+		pp = latet;
+		late = 0;
+		latet = &late;
+	}
 	*pp = rest;
 	tq = runl;
 	if (!rest)
@@ -394,7 +417,7 @@ static int outside_wait(void)
 				thread_kern_sigs = 1;
 		}
 		spin_lock_by(&g, 0);
-		if (holder || tq || waitl || runl || timedl || !nlive)
+		if (holder || tq || late || waitl || runl || timedl || !nlive)
 			return 1;
 		if (__atomic_load_n(&svc_timed, __ATOMIC_ACQUIRE))
 			until = now + DEADLOCK_NS;   /* a timer armed: its signal may come */
@@ -547,7 +570,7 @@ static void fence_end(struct pthr *me)
 static int solo(struct pthr *me)
 {
 	spin_lock_by(&g, 0);
-	int one = nlive == 1 && me->st == P_PAR && !holder && !tq && !timedl;
+	int one = nlive == 1 && me->st == P_PAR && !holder && !tq && !late && !timedl;
 	spin_unlock_by(&g, 0);
 	if (one) {
 		ps.solo++;
@@ -1088,9 +1111,10 @@ static void par_fork_reset(void)
 	struct pthr *me = forker;
 	g.locked = 0;
 	q = (struct rtq){ 0 };
-	waitl = runl = tq = timedl = 0;
+	waitl = runl = tq = late = timedl = 0;
 	waitt = &waitl;
 	tqt = &tq;
+	latet = &late;
 	nrun = deadlocked = 0;
 	nvps = nlive = 1;
 	nsvc = svc_timed = 0;            /* (the parent's service threads are not the child's) */

@@ -16,7 +16,7 @@ every thread blocks it, and EINVAL
 for bad clocks, sigevents, times and deleted or forged timers. Before
 timer.c alarm never fired (ENOSYS) and the rest did not link."""
 import pytest
-from helpers import PACKAGES, done, self_test, pkg_cases
+from helpers import PACKAGES, SMPS, done, self_test, pkg_cases
 
 # fifo, prio and kthread share a boot per -smp (each its own process,
 # told apart by the result's pkg): the run is mostly sleeps, so side by
@@ -41,6 +41,19 @@ def test_timers(boot, pkg, smp):
         done(r, 0)
     else:
         self_test(boot, "timers", pkg, smp, 128)
+
+
+@pytest.mark.parametrize("smp", SMPS)
+def test_timers_on_det_par(boot, smp):
+    """The whole program on det=par, whose timer thread runs off the
+    token on real time (threadpkgs/det/par.c). It hung: the timer thread
+    ran on the VP a blocking or exiting token holder left before that
+    VP passed the token on, and kept it (SIGURG's discarded timer), or a
+    stale hand-off passed a token twice (SIGEV_THREAD's threads piled
+    up); and main's sem_timedwait, with no other det thread, timed out
+    at once on logical time and slept its 3 s holding the token, the
+    timer's SIGEV_THREAD thread waiting behind it."""
+    self_test(boot, "timers", "det,det=par", smp, 128, timeout=120)
 
 
 WATCHDOG = ["fifo", "naive", "kthread"]

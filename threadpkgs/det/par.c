@@ -53,6 +53,7 @@
 extern char __prog_data[], __prog_data_end[];
 extern int malloc_central_only;
 extern volatile int pcancel_any;     /* ulib/pthread: every condition wait takes its fenced path */
+int __pt_making_service(void) __attribute__((weak));   /* ulib/pthread: a service thread is made */
 
 int det_par;                         /* `det=par` (ulib/pthread/pstart.c) */
 int det_spin_s = 60;                 /* `detspin=S`: report a thread S s past the others' fences (0: never) */
@@ -67,6 +68,7 @@ struct pthr {
 	int keep;                    /* ... whose next fence is the library's malloc */
 	int timed, fired;            /* in a timed wait; it timed out */
 	uint64_t due;                /* its timed wait's end, in ticks */
+	uint64_t real;               /* ... and in real time (now_ns) */
 	struct uthread *t;
 	void *(*fn)(void *);
 	void *arg;
@@ -92,12 +94,19 @@ static struct pthr *waitl, **waitt = &waitl;   /* for the next parallel phase */
 static struct pthr *runl;                      /* in the parallel phase now */
 static struct pthr *tq, **tqt = &tq;           /* the token's queue */
 static struct pthr *timedl;
+static struct pthr *late, **latet = &late;     /* timed out by ticks: the next serial phase's */
 static struct pthr *live;
 static struct pthr *holder;
 static struct pthr *spare;                     /* joined threads' records, for reuse */
 static int nrun, nlive, nvps, deadlocked;
+static int idle_real;                          /* next_token left timedl to real time */
+static int nsvc;                               /* service threads (svc_create) */
+static int svc_timed;                          /* ... of them in a timed wait, running or woken */
+#define NSVC 8
+static struct { struct thread *t; int idle; } svcs[NSVC];   /* (idle: in an untimed block) */
 static struct pthr mainrec;
-static struct rtq q;                           /* threads for any idle VP */
+static struct rtq q;                           /* det threads for any idle VP */
+static struct rtq sq;                          /* service threads (svc_create): see pick */
 static struct rtpkg par;
 static uint64_t phase_t0;
 static uint64_t ticks;                         /* logical time: the token's moves */
@@ -258,12 +267,12 @@ static void phase_time(uint64_t *acc)
 /* Under g, with nobody in a parallel phase and no holder: the next
    holder, or else the next parallel phase, or else a timed waiter times
    out; with none of them, every live thread is blocked. */
-static void fire(void);
+static void fire(struct pthr ***q);
 static void next_token(void)
 {
 	ticks++;
 	while (timedl && timedl->due <= ticks)
-		fire();
+		fire(&latet);
 	for (;;) {
 		struct pthr *h = tq;
 		if (h) {
@@ -278,6 +287,13 @@ static void next_token(void)
 			return;
 		}
 		holder = 0;
+		if (late && !waitl) {    /* (no parallel phase to wait for) */
+			tq = late;
+			tqt = latet;
+			late = 0;
+			latet = &late;
+			continue;
+		}
 		if (waitl) {
 			phase_time(&ps.serial_ns);
 			ps.phases++;
@@ -297,9 +313,13 @@ static void next_token(void)
 			deadlocked = nlive > 0;
 			return;
 		}
+		if (__atomic_load_n(&svc_timed, __ATOMIC_ACQUIRE) && now_ns() < timedl->real) {
+			idle_real = 1;           /* (pass_on waits: outside_wait) */
+			return;
+		}
 		if (timedl->due > ticks)
 			ticks = timedl->due;     /* nothing else can happen before it */
-		fire();
+		fire(&tqt);
 	}
 }
 
@@ -316,16 +336,25 @@ static void untime(struct pthr *p)
 	p->timed = 0;
 }
 
-/* Under g: the earliest timed waiter times out: into the token's queue
-   (it is parked: its holder's turn ended once it was). */
-static void fire(void)
+/*
+ * Under g: the earliest timed waiter times out: into queue q (it is
+ * parked: its holder's turn ended once it was). One that the token's
+ * moves timed out (next_token) goes on late, which the next serial phase
+ * takes after the parallel phase's threads (serial_start), not on this
+ * one's queue: each of its turns is a move, so enough waiters that look
+ * again every few moves (pshown.c's polls: 100 ticks each) kept the
+ * queue from ever emptying, and no parallel phase came again (the public
+ * suite's pthread_cond_broadcast 1-2: 128 process-shared waiters hung
+ * the program's main thread for ever, progs/posix/pshbcast).
+ */
+static void fire(struct pthr ***q)
 {
 	struct pthr *p = timedl;
 	timedl = p->tnext;
 	p->timed = 0;
 	p->fired = 1;
 	p->st = P_TQ;
-	push(&tqt, p);
+	push(q, p);
 	int expect = PARK_PARKED;    /* as thread_unblock, whose unblock op takes g */
 	if (__atomic_compare_exchange_n(&p->t->t.park, &expect, PARK_RUN, 0, __ATOMIC_SEQ_CST,
 					__ATOMIC_RELAXED))
@@ -340,6 +369,12 @@ static void serial_start(void)
 	struct pthr **pp = &runl, *rest = tq;
 	while (*pp)
 		pp = &(*pp)->next;
+	if (late) {                  /* the timed out: after the phase's threads */
+		*pp = late;
+		pp = latet;
+		late = 0;
+		latet = &late;
+	}
 	*pp = rest;
 	tq = runl;
 	if (!rest)
@@ -365,21 +400,31 @@ static __attribute__((noreturn)) void report_deadlock(void)
 }
 
 /*
- * Under g, every live thread blocked (deadlocked): before the verdict,
- * wait up to DEADLOCK_NS for a wake-up from outside, as plain det does
- * (det.c's nobody): a signal from another process whose handler posts
- * the semaphore a lone sem_wait waits on, or ends that wait with EINTR.
- * Such signals are taken here (the VP's loop, holding no thread, or the
- * last thread in its block), and their posts queue the woken thread
- * through par_unblock, which passes the token. Nonzero: something moved
- * (g held again, no verdict). Before, det=par called it a deadlock at
- * once. Only host time decides here, and only in a run whose threads
- * can all only be woken from outside.
+ * Under g, every live thread blocked (deadlocked), or only timed waiters
+ * left with a service thread alive (idle_real): wait for a wake-up from
+ * outside. Deadlocked: up to DEADLOCK_NS before the verdict, as plain
+ * det does (det.c's nobody): a signal from another process whose
+ * handler posts the semaphore a lone sem_wait waits on, or ends that
+ * wait with EINTR. Such signals are taken here (the VP's loop, holding
+ * no thread, or the last thread in its block), and their posts queue
+ * the woken thread through par_unblock, which passes the token. Before,
+ * det=par called it a deadlock at once. idle_real: up to the first
+ * timed waiter's real deadline. A service thread (alarm's, setitimer's
+ * and timer_create's timer thread) runs on real time off the token, and
+ * what it does (a SIGEV_THREAD thread made, a signal whose handler
+ * posts) may end the wait: timed out at once on logical time, the
+ * waiter slept out its real deadline holding the token, and the thread
+ * the timer made ran only after it (timers' test_thread: sem_timedwait
+ * timed out after 3 s, and that timer's threads, one every 20 ms, piled
+ * up). Nonzero: something moved (g held again, no verdict). Only host
+ * time decides here, and only in a run whose threads can all only be
+ * woken from outside.
  */
 static int outside_wait(void)
 {
-	uint64_t until = now_ns() + DEADLOCK_NS;
-	deadlocked = 0;                  /* (par_unblock's pass_on meanwhile: no verdict) */
+	int timed = idle_real;
+	uint64_t until = timed ? timedl->real : now_ns() + DEADLOCK_NS;
+	deadlocked = idle_real = 0;      /* (par_unblock's pass_on meanwhile: no verdict) */
 	for (;;) {
 		spin_unlock_by(&g, 0);
 		if (thread_kern_sigs && thread_signal_dispatch)
@@ -391,22 +436,41 @@ static int outside_wait(void)
 				thread_kern_sigs = 1;
 		}
 		spin_lock_by(&g, 0);
-		if (holder || tq || waitl || runl || timedl || !nlive)
+		if (holder || tq || late || waitl || runl || !nlive || (!timed && timedl))
 			return 1;
+		if (timed && !timedl)
+			return 1;            /* (another's pass_on took it) */
+		now = now_ns();
+		if (timed) {
+			until = timedl->real;
+			if (!__atomic_load_n(&svc_timed, __ATOMIC_ACQUIRE))
+				until = 0;       /* no timer armed now: logical time again */
+		} else if (__atomic_load_n(&svc_timed, __ATOMIC_ACQUIRE))
+			until = now + DEADLOCK_NS;   /* a timer armed: its signal may come */
 		if (now >= until) {
-			deadlocked = 1;
+			deadlocked = !timed;
 			return 0;
 		}
 	}
 }
 
-/* Under g: next_token and its verdict. */
+/* Under g: next_token and its verdict; or, with only timed waiters
+   left to real time (idle_real), their wait, then the first times out. */
 static void pass_on(void)
 {
 	next_token();
-	if (deadlocked && !outside_wait()) {
-		spin_unlock_by(&g, 0);
-		report_deadlock();
+	while (deadlocked || idle_real) {
+		int timed = idle_real;
+		if (outside_wait())
+			return;
+		if (!timed) {
+			spin_unlock_by(&g, 0);
+			report_deadlock();
+		}
+		if (timedl->due > ticks)
+			ticks = timedl->due;
+		fire(&tqt);
+		next_token();
 	}
 }
 
@@ -542,7 +606,7 @@ static void fence_end(struct pthr *me)
 static int solo(struct pthr *me)
 {
 	spin_lock_by(&g, 0);
-	int one = nlive == 1 && me->st == P_PAR && !holder && !tq && !timedl;
+	int one = nlive == 1 && me->st == P_PAR && !holder && !tq && !late && !timedl;
 	spin_unlock_by(&g, 0);
 	if (one) {
 		ps.solo++;
@@ -639,11 +703,38 @@ static void block_core(struct pthr *me)
 	unguard(me);
 }
 
+/*
+ * A service thread's untimed block makes it idle (no wake-up of det
+ * threads can come from it), until it is woken: counted active again by
+ * its waker (par_unblock), before it runs, since the waker (main's
+ * timer_settime) may block at once in a timed wait that must see it
+ * (outside_wait: it timed out at once on logical time and slept its 3
+ * s holding the token, the SIGEV_THREAD thread waiting behind it).
+ * Past NSVC service threads, a thread is taken to be always active.
+ */
+static int svc_slot(struct thread *t)
+{
+	for (int i = 0; i < NSVC; i++)
+		if (__atomic_load_n(&svcs[i].t, __ATOMIC_ACQUIRE) == t)
+			return i;
+	return -1;
+}
+
+static void svc_idle(struct thread *t, int idle)
+{
+	int i = svc_slot(t), from = !idle;
+	if (i >= 0 && __atomic_compare_exchange_n(&svcs[i].idle, &from, idle, 0, __ATOMIC_ACQ_REL,
+						  __ATOMIC_ACQUIRE))
+		__atomic_fetch_add(&svc_timed, idle ? -1 : 1, __ATOMIC_ACQ_REL);
+}
+
 static void par_block(struct thread *self)
 {
 	struct pthr *me = me_of(self);
 	if (!me) {
+		svc_idle(self, 1);
 		rt_block(self);
+		svc_idle(self, 0);
 		return;
 	}
 	int f = !me->in_op;
@@ -676,7 +767,8 @@ static void par_unblock(struct thread *t)
 				pass_on();
 		}
 		spin_unlock_by(&g, 0);
-	}
+	} else
+		svc_idle(t, 0);
 	rt_unblock(t);
 }
 
@@ -723,6 +815,7 @@ static int par_block_until(struct thread *self, uint64_t deadline)
 	uint64_t ms = deadline > now ? (deadline - now + 500000) / 1000000 : 0;
 	spin_lock_by(&g, 0);
 	me->due = ticks + (ms ? ms : 1) * TICKS_PER_MS;
+	me->real = deadline;
 	struct pthr **pp = &timedl;
 	while (*pp && (*pp)->due <= me->due)
 		pp = &(*pp)->tnext;      /* after equal ones: first come, first out */
@@ -827,22 +920,38 @@ static __attribute__((noreturn)) void par_exit(struct thread *self)
 	rt_exit(self);
 }
 
+static void *par_main(void *arg);
+
 static struct rtvp *enqueue(struct rtvp *v, struct uthread *t, int why)
 {
 	(void)v, (void)why;
-	rtq_push(&q, t, 0);
+	int det = t->fn == par_start || t->fn == par_main;   /* (p->t may not be set yet) */
+	rtq_push(det ? &q : &sq, t, 0);
 	return 0;
 }
 
-/* Any thread for any VP: one thread runs on a VP at a time, since a
-   thread waits for its turns on its VP. */
+/*
+ * Any thread for any VP: one thread runs on a VP at a time, since a
+ * thread waits for its turns on its VP. But a service thread never on a
+ * VP whose holder is leaving (blocking or exiting): the token moves on
+ * from there once the next det thread or the scheduler loop runs on it
+ * (check_passing), and a service thread does neither: it blocked there
+ * in its timed waits for good, the token with it (timers' SIGURG and
+ * SIGEV_THREAD cases hung so), or a holder woken meanwhile on another
+ * VP blocked again, and the stale hand-off passed its token twice (nrun
+ * went below 0).
+ */
 static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 {
+	struct dvp *d = (struct dvp *)v;
 	if (cur)
 		return 0;
-	if (((struct dvp *)v)->leaving && !rt_running(v))
+	if (d->leaving && !rt_running(v))
 		check_passing();
-	return rtq_pop(&q);
+	struct uthread *t = rtq_pop(&q);
+	if (!t && !d->leaving)
+		t = rtq_pop(&sq);
+	return t;
 }
 
 static void *par_start(void *arg)
@@ -971,21 +1080,66 @@ static const struct thread_attr *own_stack(const struct thread_attr *at, struct 
 	return copy;
 }
 
+/*
+ * A service thread of the library (the timer thread of alarm, setitimer
+ * and timer_create; mq_notify's: __pt_daemon_once) is no det thread: it
+ * takes no turns and waits on real time on a VP of its own, as plain
+ * det runs it on real time (det.c). Its deadlines come from outside the
+ * program, and its signal must reach a thread that computes in a
+ * parallel phase and never fences (the public suite's sched_yield 1-1:
+ * a forked child's alarm(2) and a loop; the signal was to end it). As a
+ * det thread it waited for a turn that never came: the computing
+ * thread held the token, or ran a parallel phase with no end. Its
+ * maker still takes a turn (the runtime's records of it come from the
+ * central lists, outside any view). Its wake-ups of det threads go
+ * through par_unblock, as another process's signal does.
+ */
+static struct uthread *svc_create(void *(*f)(void *), void *a, const struct thread_attr *at)
+{
+	spin_lock_by(&g, 0);
+	int need = nlive + nsvc + 1 > nvps;
+	spin_unlock_by(&g, 0);
+	if (need && rt_add_vps(&par, 1) != 1)
+		return 0;
+	spin_lock_by(&g, 0);
+	if (need)
+		nvps++;
+	spin_unlock_by(&g, 0);
+	struct uthread *t = (struct uthread *)rt_create(&par, f, a, at);
+	if (t) {
+		spin_lock_by(&g, 0);
+		for (int i = 0; i < NSVC; i++)
+			if (!svcs[i].t) {
+				__atomic_store_n(&svcs[i].t, &t->t, __ATOMIC_RELEASE);
+				break;
+			}
+		nsvc++;
+		spin_unlock_by(&g, 0);
+		__atomic_fetch_add(&svc_timed, 1, __ATOMIC_ACQ_REL);   /* (it runs) */
+	}
+	return t;
+}
+
 struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr *at)
 {
 	struct thread_attr copy;
 	at = own_stack(at, &copy);
-	take_turn();
-	ensure_view();
+	struct pthr *maker = take_turn();
+	if (__pt_making_service && __pt_making_service()) {
+		struct uthread *s = svc_create(f, a, at);
+		return s ? &s->t : 0;
+	}
+	if (maker)
+		ensure_view();   /* (not a service thread's VP: SIGEV_THREAD's creates) */
 	struct pthr *p = new_rec();
 	struct uthread *t = 0;
 	if (p) {
 		p->fn = f;
 		p->arg = a;
 		p->st = P_WAIT;
-		if (nlive + 1 > nvps && rt_add_vps(&par, 1) == 1)
+		if (nlive + nsvc + 1 > nvps && rt_add_vps(&par, 1) == 1)
 			nvps++;          /* a VP for every live thread (kept: see docs/posix.md) */
-		if (nlive + 1 > nvps || !(t = (struct uthread *)rt_create(&par, par_start, p, at)))
+		if (nlive + nsvc + 1 > nvps || !(t = (struct uthread *)rt_create(&par, par_start, p, at)))
 			drop_rec(p);
 	}
 	if (t) {
@@ -996,6 +1150,8 @@ struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr 
 		nlive++;
 		ps.threads++;
 		push(&waitt, p);
+		if (!maker && !holder && !nrun)
+			pass_on();   /* a service thread's create (SIGEV_THREAD), all det threads blocked */
 		spin_unlock_by(&g, 0);
 	}
 	return t ? &t->t : 0;
@@ -1039,12 +1195,16 @@ static void par_fork_reset(void)
 {
 	struct pthr *me = forker;
 	g.locked = 0;
-	q = (struct rtq){ 0 };
-	waitl = runl = tq = timedl = 0;
+	q = sq = (struct rtq){ 0 };
+	waitl = runl = tq = late = timedl = 0;
 	waitt = &waitl;
 	tqt = &tq;
+	latet = &late;
 	nrun = deadlocked = 0;
 	nvps = nlive = 1;
+	nsvc = svc_timed = 0;            /* (the parent's service threads are not the child's) */
+	for (int i = 0; i < NSVC; i++)
+		svcs[i].t = 0, svcs[i].idle = 0;
 	live = me;
 	holder = me;
 	if (me) {

@@ -207,6 +207,14 @@ int __pt_service(struct thread *t)
 	return pt_of(t)->service || (m && t != m);
 }
 
+/* The caller is making a service thread now (det=par makes it no det
+   thread: threadpkgs/det/par.c). */
+int __pt_making_service(void);
+int __pt_making_service(void)
+{
+	return __atomic_load_n(&making, __ATOMIC_ACQUIRE) == thread_self();
+}
+
 /* Start fn as a detached service thread once: *started is 0 until the
    first caller made it (or is making it); 0, or EAGAIN if it could not
    be made (and a later call tries again). */

@@ -16,7 +16,16 @@ rand, lrand48, setlogmask; pthread_key_create/delete and tmpfile. Each
 child uses them all and exits through its streams' flush. Before
 (stream locks, flockfile owners and the stream list not reset in the
 child; those spin locks not held across the copy) the boot hung: see
-the commit for the rates."""
+the commit for the rates.
+
+Four more loop on big atomics (__atomic_load/store of 24 bytes: atomic.c's
+locks), pthread_getcpuclockid and the CPU clocks (cpuclock.c's table),
+futex wake/wait by syscall (futex.c's buckets), and pthread_create with
+join or detach plus popen/pclose now and then; each child makes those
+calls too. Before (those locks neither held across the copy nor reset in
+the child; the forker's thread clock not restarted in the child) fifo-2,
+prio-2, naive-2 and kthread-2 hung in a child and fifo-1, tutor-2 and
+det-2 failed every child's clock_gettime of its own thread clock."""
 import pytest
 from helpers import PACKAGES, done, passed
 

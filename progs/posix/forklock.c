@@ -11,8 +11,14 @@
  * setenv, putenv, unsetenv and getenv (the environment's, which calls
  * malloc while held), rand, lrand48 and setlogmask (rand.c, rand48.c,
  * syslog.c), and pthread_key_create/delete with a tmpfile now and then
- * (pthread.c's keys, tmpfile.c's names). Main forks ROUNDS (argv[1],
- * 200) children, each of which makes the same nine calls, dups and
+ * (pthread.c's keys, tmpfile.c's names); and four more: __atomic_load
+ * and __atomic_store of a 24-byte object (atomic.c's locks),
+ * pthread_getcpuclockid and clock_gettime of it and of the thread and process
+ * CPU clocks (cpuclock.c's table), futex wake and wait by syscall
+ * (futex.c's buckets), and pthread_create with join or detach, and
+ * popen/pclose of `echo x` now and then (the runtime's descriptors and
+ * pools; popen's list). Main forks ROUNDS (argv[1], 200) children, each
+ * of which makes the same thirteen calls (popen every eighth), dups and
  * closes a descriptor and returns through exit (its atexit list and
  * its streams' flush); main waits for each. A child that inherited one of the
  * locks held (its holder is not copied) spun for good and the wait with
@@ -31,17 +37,42 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <time.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/futex.h>
 #include <check.h>
 
 #define BURST 64                 /* calls between two yields of a worker */
 
-#define NWORK 9
+#define NWORK 13
 
 static volatile int stop;
 static FILE *shared;             /* flockfile's stream, a file main opens */
 
 static void nop(void) {}
+
+/* 24 bytes: not a size GCC inlines, so __atomic_load/store are calls
+   (ulib/libc/atomic.c's locks). */
+static struct big { long a, b, c; } big;
+static volatile int fword;       /* the futex calls' word (never 1) */
+static long round;               /* main's fork count: the child's */
+
+static void *quick(void *arg)
+{
+	return arg;
+}
+
+/* popen of a command that writes one line; its pclose's status. */
+static int shell(void)
+{
+	FILE *p = popen("echo x", "r");
+	if (!p)
+		return -1;
+	char b[8];
+	int ok = fgets(b, sizeof b, p) && b[0] == 'x';
+	return pclose(p) == 0 && ok ? 0 : -1;
+}
 
 /* One file per caller (a worker or a child), written and closed. */
 static int file(int who)
@@ -89,7 +120,7 @@ static int touch(int which, int who)
 		lrand48();
 		setlogmask(0);
 		return 0;
-	default: {
+	case 8: {
 		pthread_key_t k;
 		if (pthread_key_create(&k, 0) || pthread_key_delete(k))
 			return -1;
@@ -97,6 +128,37 @@ static int touch(int which, int who)
 			FILE *t = tmpfile();
 			return t && fclose(t) == 0 ? 0 : -1;
 		}
+		return 0;
+	}
+	case 9: {                        /* the big atomics' lock of &big */
+		struct big v;
+		__atomic_load(&big, &v, __ATOMIC_SEQ_CST);
+		v.a++, v.c = v.a;
+		__atomic_store(&big, &v, __ATOMIC_SEQ_CST);
+		return 0;
+	}
+	case 10: {                       /* cpuclock.c's table; the CPU clocks */
+		clockid_t c;
+		struct timespec ts;
+		if (pthread_getcpuclockid(pthread_self(), &c) || clock_gettime(c, &ts) ||
+		    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) ||
+		    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+			return -1;
+		return 0;
+	}
+	case 11:                         /* futex.c's bucket of &fword */
+		if (syscall(SYS_futex, &fword, FUTEX_WAKE_PRIVATE, 1, 0, 0, 0) < 0 ||
+		    syscall(SYS_futex, &fword, FUTEX_WAIT_PRIVATE, 1, 0, 0, 0) != -1)
+			return -1;
+		return 0;
+	default: {                       /* threads made, joined, detached; popen */
+		pthread_t t;
+		if (pthread_create(&t, 0, quick, 0) || pthread_join(t, 0))
+			return -1;
+		if (n[who]++ % 8 == 0 && (pthread_create(&t, 0, quick, 0) || pthread_detach(t)))
+			return -1;
+		if (who == NWORK ? round % 8 == 0 : n[who] % 512 == 0)
+			return shell();
 		return 0;
 	}
 	}
@@ -134,6 +196,7 @@ int main(int argc, char **argv)
 		CHECK(pthread_create(&th[i], 0, worker, (void *)i) == 0);
 	long forks = 0;
 	for (long i = 0; i < rounds; i++) {
+		round = i;
 		pid_t c = fork();
 		if (c == 0)
 			child();

@@ -223,7 +223,12 @@ static void kt_free(struct thread *t)
 	struct kthread *k = (struct kthread *)t;
 	if (!k->stack)
 		return;                  /* the run() thread: nothing was allocated */
-	while (!__atomic_load_n(&k->gone, __ATOMIC_ACQUIRE)) {
+	/* A copy in a fork's child of a thread that was exiting at the fork
+	   (JOIN_DONE stored, `gone` not yet) has no VP here to store it:
+	   nothing runs on its stack, so it is gone already (before, the
+	   child's next pthread_create, reaping it, waited for good: 1 boot
+	   in ~25 of forklock on kthread-2 hung in a child). */
+	while (!__atomic_load_n(&k->gone, __ATOMIC_ACQUIRE) && thread_lives(t)) {
 		if (thread_self())
 			thread_yield();      /* the caller may be of any package */
 		else

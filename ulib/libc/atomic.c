@@ -162,6 +162,21 @@ static void unlock(const volatile void *p, struct thread *t)
 	spin_unlock_by(lock_of(p), t);
 }
 
+/* fork (ulib/pthread/pfork.c), phase 0 before the kernel's copy, 1 in
+   the parent and 2 in the child: the forking thread t holds every lock
+   across the copy, so the child finds none taken by a thread it has not
+   got and no object half copied. Leaves: nothing is taken under them. */
+void __bigatomic_fork(int phase, struct thread *t);
+void __bigatomic_fork(int phase, struct thread *t)
+{
+	for (int i = 0; i < NLOCK; i++) {
+		if (phase == 0)
+			spin_lock_by(&locks[i], t);
+		else
+			spin_unlock_by(&locks[NLOCK - 1 - i], t);
+	}
+}
+
 void __atomic_load(size_t n, const volatile void *src, void *dst, int mo);
 void __atomic_load(size_t n, const volatile void *src, void *dst, int mo)
 {

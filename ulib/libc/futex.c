@@ -9,6 +9,7 @@
    miss a waiter that saw the old value. One process: private and shared
    futexes are the same. */
 #include <errno.h>
+#include <string.h>
 #include <stdint.h>
 #include <time.h>
 #include <linux/futex.h>
@@ -54,6 +55,16 @@ static long futex_wait(const volatile int *addr, int val, uint64_t deadline, uns
 		return -r;
 	}
 	return 0;
+}
+
+/* A fork's child (ulib/pthread/pfork.c): every bucket free and empty.
+   Its waiters are copies of threads the child has not got (a wake here
+   would grant one), and one that held a bucket's lock at the copy kept
+   it taken for good: the child's next futex call on it spun. */
+void __futex_forked(void);
+void __futex_forked(void)
+{
+	memset(buckets, 0, sizeof buckets);
 }
 
 /* Take up to n waiters on addr whose bits meet `bits` off the bucket's

@@ -72,28 +72,51 @@ __attribute__((weak)) void __stdio_forked(void);     /* ulib/libc/stdio.c */
 
 __attribute__((weak)) void __malloc_fork(int phase); /* ulib/libc/malloc.c */
 __attribute__((weak)) void __ff_forked(void);         /* ulib/libc/ffile.c */
+__attribute__((weak)) void __futex_forked(void);      /* ulib/libc/futex.c */
+__attribute__((weak)) void __bigatomic_fork(int phase, struct thread *t);  /* ulib/libc/atomic.c */
+__attribute__((weak)) void rt_desc_fork(int phase);   /* ulib/rt/desc.c */
 
 /* The library's spin locks that fork holds across the copy, in this
    order (the reverse to let go), so that the child finds none of them
    taken by a thread it has not got (glibc's child can use malloc,
    stdio, the environment; real programs rely on it):
      1. the atfork handlers' prepare (they may use all of the below);
-     2. the locks under which malloc is called: the environment's
-        (setenv), popen's list (its spawn's file actions);
+     2. the locks under which malloc or the signal locks are taken:
+        main's (pthread.c __main_lk: a timer's post holds it across
+        __sig_post_timer), the environment's (setenv), popen's list
+        (its spawn's file actions);
      3. malloc's class locks (__malloc_fork; software interrupts off
         from here to the parent or child);
-     4. the signal code's (__sig_fork);
+     4. the signal code's, the fetch's then the table's (__sig_fork);
      5. the leaf locks, under which nothing else is taken: the
         descriptor table's, the working directory's, the exit list's
         (their own functions), then tmpfile's names, rand's, rand48's,
-        syslog's, pthread keys'.
-   Not held but reset in the child: stdout's line lock, the stream list
-   and every stream's flockfile lock (stdio.c, ffile.c), the atfork
-   table's. Each lock is weak: a program without the file has none. */
+        syslog's, pthread keys', the thread CPU clocks' table
+        (cpuclock.c), and last the big atomics' 64 (atomic.c: a
+        program's __atomic_* calls on objects of other sizes than 1,
+        2, 4, 8, 16; only a memcpy under them);
+     6. with software interrupts off (as its users, rt_create, take
+        it), just around the kernel's copy: the runtime's descriptor
+        slab (ulib/rt/desc.c), let go in the child before its package
+        starts again.
+   Not held but reset in the child with what they guard (the state is
+   the parent's other threads', which the child has not got): stdout's
+   line lock, the stream list and every stream's flockfile lock
+   (stdio.c, ffile.c), the atfork table's, the pipes' kernel pollers'
+   (pipe.c), the timers' and interval timers' (timer.c, itimer.c), the
+   futex buckets' (futex.c), pthread_once's (pthread.c), the det
+   waiters' list (ulib/rt/ownwait.c, through pshown.c), and the
+   packages' own (thread_ops.fork_child: the runtime's VP list and
+   pool, each policy's queues, kthread's pool). Not the locks inside a
+   program's own mutexes, conditions and the like: as on Linux, a
+   program that forks while threads use them must take them in a
+   prepare handler. Each lock is weak: a program without the file has
+   none. */
 extern struct spin __env_lk __attribute__((weak)), __popen_lk __attribute__((weak)),
 	__tmpfile_lk __attribute__((weak)), __rand_lk __attribute__((weak)),
 	__rand48_lk __attribute__((weak)), __syslog_lk __attribute__((weak)),
-	__keys_lk __attribute__((weak));
+	__keys_lk __attribute__((weak)), __main_lk __attribute__((weak)),
+	__clk_lk __attribute__((weak));
 
 /* The holder of the spin locks below (spin_owner at phase 0). */
 static struct thread *holder;
@@ -113,23 +136,30 @@ static void hold(struct spin *const *l, int n, int phase)
 
 static void malloc_users(int phase)
 {
-	struct spin *const l[] = { &__env_lk, &__popen_lk };
-	hold(l, 2, phase);
+	struct spin *const l[] = { &__main_lk, &__env_lk, &__popen_lk };
+	hold(l, 3, phase);
 }
 
 static void leaf_locks(int phase)
 {
 	void (*f[])(int) = { __fd_fork, __cwd_fork, __atexit_fork };
-	struct spin *const l[] = { &__tmpfile_lk, &__rand_lk, &__rand48_lk, &__syslog_lk, &__keys_lk };
-	if (phase)
-		hold(l, 5, phase);
+	struct spin *const l[] = { &__tmpfile_lk, &__rand_lk, &__rand48_lk, &__syslog_lk, &__keys_lk,
+				   &__clk_lk };
+	if (phase) {
+		if (__bigatomic_fork)
+			__bigatomic_fork(phase, holder);
+		hold(l, 6, phase);
+	}
 	for (int i = 0; i < 3; i++) {
 		void (*g)(int) = f[phase ? 2 - i : i];
 		if (g)
 			g(phase);
 	}
-	if (!phase)
-		hold(l, 5, phase);
+	if (!phase) {
+		hold(l, 6, phase);
+		if (__bigatomic_fork)
+			__bigatomic_fork(phase, holder);
+	}
 }
 
 pid_t fork(void)
@@ -152,7 +182,11 @@ pid_t fork(void)
 	/* Software interrupts off across the call: the thread must not move
 	   to another VP between the kernel's copy and the child's restart. */
 	struct vp_page *vpp = self ? vp_disable_save_self(&was) : 0;
+	if (self && rt_desc_fork)
+		rt_desc_fork(0);
 	long r = sys_fork();
+	if (self && rt_desc_fork)
+		rt_desc_fork(r == 0 ? 2 : 1);
 	if (r == 0) {
 		if (self) {
 			thread_forked(self);             /* the others are copies here */
@@ -178,6 +212,8 @@ pid_t fork(void)
 			__cpu_time_forked();     /* its processor time from 0 */
 		if (__psh_forked)
 			__psh_forked();          /* the others' process-shared waits are copies */
+		if (__futex_forked)
+			__futex_forked();        /* and their futex waits */
 		if (__malloc_fork)
 			__malloc_fork(2);
 		malloc_users(2);

@@ -136,7 +136,7 @@ void posix_init(void)
 /*
  * The main thread while it has not exited, for process-directed signals
  * (ulib/libc/timer.c posts a timer's signal to main first). A poster
- * holds main_lk from its look here to the end of its post, and main's
+ * holds __main_lk from its look here to the end of its post, and main's
  * pthread_exit takes it to clear main_t, so a post never touches main's
  * struct thread once it may be freed (joined or reaped). Main gets there
  * through a cleanup handler at the bottom of its chain (main_exit_cleanup,
@@ -144,27 +144,27 @@ void posix_init(void)
  * exit path is counted in instructions: pbench's create_join).
  */
 static struct thread *main_t;
-static struct spin main_lk;
+struct spin __main_lk;        /* (fork holds it: pfork.c) */
 
 struct thread *__pt_main_hold(void);
 struct thread *__pt_main_hold(void)
 {
-	spin_lock(&main_lk);
+	spin_lock(&__main_lk);
 	return main_t;
 }
 
 void __pt_main_release(void);
 void __pt_main_release(void)
 {
-	spin_unlock(&main_lk);
+	spin_unlock(&__main_lk);
 }
 
 static void main_gone(void *arg)
 {
 	(void)arg;
-	spin_lock(&main_lk);
+	spin_lock(&__main_lk);
 	main_t = 0;
-	spin_unlock(&main_lk);
+	spin_unlock(&__main_lk);
 }
 
 /* (not const: __pthread_sig_exit_hook may link sig_exit_cleanup after it) */
@@ -263,12 +263,15 @@ void posix_main_init(void)
 	pcreate_slow = __sig_main_masked();   /* (main takes an exec's mask: threads inherit it) */
 }
 
+static void once_forked(void);
+
 /* A fork's child (pfork.c): the caller is its one live thread. */
 void __pt_fork_child(void);
 void __pt_fork_child(void)
 {
 	if (live)
 		live = 1;
+	once_forked();
 }
 
 /* Free every detached thread that has left its stack. */
@@ -903,6 +906,15 @@ static void once_set(pthread_once_t *once, int to)
 	struct waiter *w = once_q.__head;
 	once_q.__head = once_q.__tail = 0;
 	punlock_grant_all(&once_lk, w, self);
+}
+
+/* A fork's child: the lock free and no waiters (they are copies of
+   threads it has not got; one that held the lock at the copy kept it
+   taken here for good). */
+static void once_forked(void)
+{
+	once_lk = 0;
+	once_q = (struct __pq){ 0 };
 }
 
 /* The routine was cancelled (or its thread exited): POSIX has the once

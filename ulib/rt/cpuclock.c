@@ -31,7 +31,7 @@ static struct {
 } __attribute__((aligned(16))) clk[NCLK];
 
 typedef unsigned __int128 u128;
-static struct spin clk_lock;
+struct spin __clk_lk;             /* (fork holds it: ulib/pthread/pfork.c) */
 
 /* t still is the thread `id`, and has not exited. */
 static int alive(struct thread *t, uint64_t id)
@@ -60,7 +60,7 @@ static struct thread *lookup(uint64_t id, unsigned *at)
 static int enter(struct thread *t, uint64_t id)
 {
 	int r = EAGAIN;
-	spin_lock(&clk_lock);
+	spin_lock(&__clk_lk);
 	int free_i = -1;
 	for (unsigned k = 0; k < NCLK; k++) {
 		unsigned i = (unsigned)((id + k) % NCLK);
@@ -82,7 +82,7 @@ static int enter(struct thread *t, uint64_t id)
 		r = 0;
 	}
 out:
-	spin_unlock(&clk_lock);
+	spin_unlock(&__clk_lk);
 	return r;
 }
 

@@ -46,6 +46,20 @@ struct uthread *rt_desc_new(void)
 	return t;
 }
 
+/* fork (ulib/pthread/pfork.c), with software interrupts off as here:
+   phase 0 takes the lock just before the kernel's copy, 1 (the parent)
+   and 2 (the child, before its package starts again) let it go. Another
+   VP's create could hold it at the copy: the child's first create that
+   needed a new descriptor spun for good, and a spare list caught
+   mid-change could hand one descriptor out twice. */
+void rt_desc_fork(int phase)
+{
+	if (phase == 0)
+		spin_lock_by(&lock, 0);
+	else
+		spin_unlock_by(&lock, 0);
+}
+
 /* A descriptor rt_desc_new gave that no one else has seen: for the next. */
 void rt_desc_drop(struct uthread *t)
 {

@@ -76,9 +76,10 @@ static struct rtvp *adopt_vp(struct rtpkg *p, int mapped)
    parent's VPs (their pages are not mapped here) and its idle count,
    unlocks what another thread may have held at the fork, lets the policy
    empty its queues, joins VP 0 as at start, and makes self its running
-   thread. Software interrupts stay off (the caller enables them). The
-   pool of finished descriptors is kept: it is this space's memory. No
-   malloc here: the fork holds its locks until the child's handlers. */
+   thread, its CPU time 0. Software interrupts stay off (the caller
+   enables them). The pool of finished descriptors is kept: it is this
+   space's memory. No malloc here: the fork holds its locks until the
+   child's handlers. */
 void rt_fork_child(struct thread *st)
 {
 	struct uthread *self = (struct uthread *)st;
@@ -93,6 +94,11 @@ void rt_fork_child(struct thread *st)
 		p->fork_reset();
 	struct rtvp *v = adopt_vp(p, 1);
 	self->lc.busy = 0;
+	/* Its CPU time from 0 (POSIX: a child's times are zero). The stint
+	   it was in began on the parent's VP clock, far past this fresh
+	   VP's: a reading came out negative, and clock_gettime of its
+	   thread clock failed with EINVAL in every child (forklock). */
+	self->cpu_ns = self->cpu_in = 0;
 	self->t.vpp = v->vpp;
 	v->vpp->current_thread = (uint64_t)&self->t;
 }

@@ -198,6 +198,7 @@ extern uint64_t rt_idle_calls;   /* times a VP idled in the kernel (SYS_vp_idle)
    zeroed one or 0; and one given back before anyone saw it. */
 #define RT_DESC_SIZE ((sizeof(struct uthread) + 15) & ~(size_t)15)
 struct uthread *rt_desc_new(void);
+void rt_desc_fork(int phase);            /* fork holds desc.c's lock across the copy */
 void rt_desc_drop(struct uthread *t);
 
 /* The thread_ops of every runtime package (ulib/rt_*.c). */

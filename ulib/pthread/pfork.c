@@ -104,7 +104,8 @@ __attribute__((weak)) void rt_desc_fork(int phase);   /* ulib/rt/desc.c */
    line lock, the stream list and every stream's flockfile lock
    (stdio.c, ffile.c), the atfork table's, the pipes' kernel pollers'
    (pipe.c), the timers' and interval timers' (timer.c, itimer.c), the
-   futex buckets' (futex.c), pthread_once's (pthread.c), the det
+   futex buckets' (futex.c), pthread_once's (pthread.c: also its fork
+   generation, so a routine running at the copy runs again), the det
    waiters' list (ulib/rt/ownwait.c, through pshown.c), and the
    packages' own (thread_ops.fork_child: the runtime's VP list and
    pool, each policy's queues, kthread's pool). Not the locks inside a

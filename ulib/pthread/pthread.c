@@ -893,9 +893,14 @@ int pthread_getconcurrency(void)
 /* ---- once ---- */
 
 /* Callers that find the routine running wait on one queue for all once
-   objects (pthread_once_t is a bare int): 0 not run, 1 running, 2 done. */
+   objects (pthread_once_t is a bare int): 0 not run, 2 done, running is
+   once_gen | 1. once_gen (a multiple of 4) goes up at each fork in the
+   child, as glibc's fork generation: a child that finds an object
+   running from an older generation had the runner stay in the parent,
+   so it runs the routine itself instead of waiting for good. */
 static volatile int once_lk;
 static struct __pq once_q;
+static int once_gen;
 
 /* Set *once to `to` and wake every waiter: they recheck their own. */
 static void once_set(pthread_once_t *once, int to)
@@ -915,6 +920,7 @@ static void once_forked(void)
 {
 	once_lk = 0;
 	once_q = (struct __pq){ 0 };
+	once_gen += 4;
 }
 
 /* The routine was cancelled (or its thread exited): POSIX has the once
@@ -932,8 +938,9 @@ int pthread_once(pthread_once_t *once, void (*fn)(void))
 		int s = __atomic_load_n(once, __ATOMIC_ACQUIRE);
 		if (s == 2)
 			return 0;
-		if (s == 0) {
-			if (!__atomic_compare_exchange_n(once, &s, 1, 0, __ATOMIC_ACQ_REL,
+		int run = once_gen | 1;
+		if (s != run) {     /* 0, or running in a parent at a fork: no runner here */
+			if (!__atomic_compare_exchange_n(once, &s, run, 0, __ATOMIC_ACQ_REL,
 							 __ATOMIC_ACQUIRE))
 				continue;
 			struct __pthread_cleanup c;
@@ -943,9 +950,9 @@ int pthread_once(pthread_once_t *once, void (*fn)(void))
 			once_set(once, 2);
 			return 0;
 		}
-		struct waiter w = { self, 0, 0 };    /* running: wait for 2 (or 0) */
+		struct waiter w = { self, 0, 0 };    /* running here: wait for 2 (or 0) */
 		plock(&once_lk, self);
-		if (__atomic_load_n(once, __ATOMIC_ACQUIRE) != 1) {
+		if (__atomic_load_n(once, __ATOMIC_ACQUIRE) != run) {
 			punlock(&once_lk, self);
 			continue;
 		}

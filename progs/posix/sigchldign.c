@@ -5,7 +5,7 @@
  * then fails with ECHILD; SA_NOCLDWAIT the same; an exec keeps SIG_IGN
  * for SIGCHLD and its collecting. And sigaction(sig, 0, &old) gives
  * back the flags and mask that were set; after SA_RESETHAND fired the
- * action reads SIG_DFL. Before, a blocked SIG_IGN SIGCHLD left its
+ * action reads SIG_DFL with its flags and mask kept (Linux). Before, a blocked SIG_IGN SIGCHLD left its
  * children zombies (ulib held it for the mask: the kernel caught it).
  *
  * A child's end or stop sends no SIGCHLD then (Linux); a kill does. An
@@ -121,6 +121,7 @@ static void ign_area(void)
 
 static volatile int hits;
 static void once(int sig) { (void)sig; hits++; }
+static void oncei(int sig, siginfo_t *si, void *c) { (void)si; (void)c; once(sig); }
 
 static void flags_area(void)
 {
@@ -147,14 +148,27 @@ static void flags_area(void)
 		CHECK(sigaction(SIGCHLD, 0, &o) == 0 && (o.sa_flags & cf[i]) == cf[i]);
 	}
 	signal(SIGCHLD, SIG_DFL);
-	/* SA_RESETHAND: once run, the action reads SIG_DFL */
-	struct sigaction a = { .sa_handler = once, .sa_flags = SA_RESETHAND }, o;
+	/* SA_RESETHAND: once run, the action reads SIG_DFL, with the flags
+	   and mask kept (Linux resets only the handler) */
+	int rf = SA_RESETHAND | SA_RESTART | SA_NODEFER;
+	struct sigaction a = { .sa_handler = once, .sa_flags = rf }, o;
 	sigemptyset(&a.sa_mask);
+	sigaddset(&a.sa_mask, SIGTERM);
 	CHECK(sigaction(SIGUSR1, &a, 0) == 0);
 	raise(SIGUSR1);
 	CHECK(hits == 1);
 	memset(&o, 0xff, sizeof o);
 	CHECK(sigaction(SIGUSR1, 0, &o) == 0 && o.sa_handler == SIG_DFL);
+	CHECK((o.sa_flags & (rf | SA_SIGINFO)) == rf);
+	CHECK(sigismember(&o.sa_mask, SIGTERM) == 1 && sigismember(&o.sa_mask, SIGINT) == 0);
+	a = (struct sigaction){ .sa_sigaction = oncei, .sa_flags = SA_RESETHAND | SA_SIGINFO };
+	sigemptyset(&a.sa_mask);
+	CHECK(sigaction(SIGUSR1, &a, 0) == 0);
+	raise(SIGUSR1);
+	CHECK(hits == 2);
+	CHECK(sigaction(SIGUSR1, 0, &o) == 0 && o.sa_handler == SIG_DFL &&
+	      (o.sa_flags & (SA_RESETHAND | SA_SIGINFO)) == (SA_RESETHAND | SA_SIGINFO));
+	signal(SIGUSR1, SIG_DFL);
 	/* the old action an install gives back */
 	struct sigaction b = { .sa_handler = SIG_IGN };
 	a = (struct sigaction){ .sa_handler = once, .sa_flags = SA_RESTART | SA_NODEFER | SA_RESETHAND };

@@ -385,8 +385,8 @@ static int act(int sig, siginfo_t *si)
 			default_action(sig, si);
 		return 0;
 	}
-	if (a.sa_flags & SA_RESETHAND) {
-		acts[sig] = (struct sigaction){ .sa_handler = SIG_DFL };
+	if (a.sa_flags & SA_RESETHAND) {  /* (Linux keeps the flags and mask) */
+		acts[sig].sa_handler = SIG_DFL;
 		tell(sig);
 	}
 	struct sigthr *s = self_slot();

@@ -15,6 +15,7 @@ def test_rrslice(boot, smp):
     r = boot("run=rrslice,pkg=prio,vps=1", smp=smp, icount=True, timeout=120)
     res = result(r, "rrslice")
     assert res["rr_gaveup"] == 0 and min(res["rr_turns"]) >= 3, res
+    assert res["rr_ms"] <= 50, res   # a bounded number of 1 ms slices (virtual time)
     assert res["fifo_moved"] == [0, 0], res
     assert res["rr_ns"] == 1000000, res
     done(r, 0)

@@ -14,7 +14,8 @@
  * first runs until it yields, so neither sees the other move.
  * sched_rr_get_interval reports the slice (rr_ns) a SCHED_RR thread gets.
  * Prints @result {"name":"rrslice","rr_turns":[a,b],"rr_gaveup":..,
- * "fifo_moved":[a,b],"rr_ns":..}
+ * "fifo_moved":[a,b],"rr_ns":..,"rr_ms":..} (rr_ms: the RR round's
+ * boot-clock ms, about one slice a turn)
  */
 #include <pthread.h>
 #include <sched.h>
@@ -27,7 +28,7 @@
 
 static volatile unsigned long cnt[2];
 static volatile int turns[2], done[2], moved[2], gaveup, fifo;
-static long rr_ns = -1;
+static long rr_ns = -1, rr_ms;
 
 static long now_ms(void)
 {
@@ -94,11 +95,13 @@ int main(void)
 {
 	struct sched_param p = { .sched_priority = 50 };
 	pthread_setschedparam(pthread_self(), SCHED_FIFO, &p);
+	long t0 = now_ms();
 	round_of(SCHED_RR);
+	rr_ms = now_ms() - t0;        /* the slices the turns took (about 1 a turn) */
 	int rt0 = turns[0], rt1 = turns[1];
 	round_of(SCHED_FIFO);
 	printf("@result {\"name\":\"rrslice\",\"rr_turns\":[%d,%d],\"rr_gaveup\":%d,"
-	       "\"fifo_moved\":[%d,%d],\"rr_ns\":%ld}\n",
-	       rt0, rt1, gaveup, moved[0], moved[1], rr_ns);
+	       "\"fifo_moved\":[%d,%d],\"rr_ns\":%ld,\"rr_ms\":%ld}\n",
+	       rt0, rt1, gaveup, moved[0], moved[1], rr_ns, rr_ms);
 	return 0;
 }

@@ -39,15 +39,18 @@
  *
  * Time slices (the runtime's, rtpkg.slice_ns): a level-0 thread that
  * computes while another waits yields to it every SLICE_NS, as Linux
- * time-slices SCHED_OTHER. Real-time threads are not sliced (SCHED_FIFO
- * must not be; SCHED_RR should be, but the level does not say which).
+ * time-slices SCHED_OTHER; so does a SCHED_RR thread (t.rr, set by
+ * ulib/pthread) to the others of its level, as POSIX says. SCHED_FIFO
+ * threads are never sliced. A real-time RR thread picked while its level
+ * still has waiters starts a slice (pick_rt): the one its waiters' enqueue
+ * set may have ended under a thread that is not sliced.
  */
 #include <string.h>
 #include <animart/vprt.h>
 #include <animart/clock.h>
 
 #define WARN_NS 500000               /* preemption warning asked for: 0.5 ms */
-#define SLICE_NS 1000000             /* level 0's time slice while others wait */
+#define SLICE_NS PKG_SLICE_NS        /* level 0's and SCHED_RR's slice while others wait */
 
 static struct spin lock;             /* all the queues */
 static struct uthread *head[THREAD_NPRIO], *tail[THREAD_NPRIO];
@@ -283,7 +286,10 @@ static __attribute__((noinline)) struct uthread *pick_rt(struct rtvp *v, struct 
 	if (!t && !(thr && cur && !cur->t.prio) &&
 	    (l = top()) >= 0 && !(cur && l < cur->t.prio))
 		t = take(l);
+	int more = t && t->t.rr && head[t->t.prio];
 	spin_unlock_by(&lock, 0);
+	if (more)
+		rt_slice_note(v);        /* SCHED_RR with its level's others waiting */
 	if (t && t->t.prio > 0 && !PV(v)->armed)
 		thr_start(v);
 	return t;
@@ -432,10 +438,10 @@ static int wait_first(const struct thread *a, const struct thread *b)
 	return a->prio > b->prio;
 }
 
-/* Only level 0 (SCHED_OTHER) is sliced. */
+/* Level 0 (SCHED_OTHER) and SCHED_RR are sliced; SCHED_FIFO is not. */
 static int sliced(struct uthread *cur)
 {
-	return cur->t.prio == 0;
+	return cur->t.prio == 0 || cur->t.rr;
 }
 
 static void init_vp(struct rtvp *v)

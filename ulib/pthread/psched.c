@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
+#include <animart/pkg.h>
 #include <animart/sys.h>
 #include <animart/upcall.h>
 
@@ -78,8 +79,10 @@ int sched_setparam(pid_t pid, const struct sched_param *p)
 	return e ? fail(e) : 0;
 }
 
-/* SCHED_FIFO runs until it yields (0, as Linux); the others get at
-   most the kernel's quantum of their VP before another VP has the CPU */
+/* SCHED_FIFO runs until it yields (0, as Linux); SCHED_RR on a package
+   with priorities (prio) gets its slice among its level (PKG_SLICE_NS);
+   the others get at most the kernel's quantum of their VP before another
+   VP has the CPU */
 int sched_rr_get_interval(pid_t pid, struct timespec *ts)
 {
 	int policy = sched_getscheduler(pid);
@@ -88,6 +91,8 @@ int sched_rr_get_interval(pid_t pid, struct timespec *ts)
 	if (!ts)
 		return fail(EFAULT);
 	uint64_t ns = policy == SCHED_FIFO ? 0 : vp_pseudo()->quantum_ns;
+	if (policy == SCHED_RR && posix_pkg && (posix_pkg->attrs & PKG_ATTR_PRIO))
+		ns = PKG_SLICE_NS;
 	ts->tv_sec = ns / 1000000000;
 	ts->tv_nsec = ns % 1000000000;
 	return 0;

@@ -556,6 +556,7 @@ static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_at
 	}
 	pt->policy = policy;
 	pt->prio = prio;
+	t->rr = policy == SCHED_RR;      /* (read at its slices: before it computes) */
 	if (attr) {
 		pt->stacksize = attr->__stacksize;
 		pt->stackaddr = attr->__stackaddr;
@@ -849,6 +850,7 @@ int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
 		return EINVAL;
 	pt->policy = policy;
 	pt->prio = p->sched_priority;
+	((struct thread *)th)->rr = policy == SCHED_RR;   /* prio slices it */
 	if (policy | p->sched_priority)
 		pcreate_slow = 1;            /* th's children inherit it */
 	/* through the package: a thread waiting to run moves to its new

@@ -16,6 +16,9 @@
 
 /* struct pkg's attrs: the thread_attr fields a package honors. */
 #define PKG_ATTR_PRIO  1         /* thread_attr.prio orders its threads */
+/* Its time slice: SCHED_OTHER's, and SCHED_RR's among a level (struct
+   thread.rr), on a package with PKG_ATTR_PRIO (prio; sched_rr_get_interval) */
+#define PKG_SLICE_NS   1000000
 #define PKG_ATTR_STACK 2         /* thread_attr.stack_size sizes their stacks */
 
 struct pkg {

@@ -171,8 +171,16 @@ struct thread {
 	void *pkg;                       /* the package's own per-thread data */
 	volatile int crit;               /* spin locks held (struct spin, <animart/spin.h>) */
 	volatile int yield_due;          /* YIELD_DUE_*: a switch deferred while crit > 0 */
-	volatile int prio;               /* priority (THREAD_PRIO_*); packages without
-					    priorities ignore it */
+	union {                          /* (sched: both at once, as thread_init sets them) */
+		struct {
+			volatile int16_t prio;   /* priority (THREAD_PRIO_*); packages without
+						    priorities ignore it */
+			int16_t rr;              /* SCHED_RR: time-sliced among its level
+						    (prio); SCHED_FIFO's never are. Half of
+						    prio's old int: struct thread keeps its size */
+		};
+		int sched;
+	};
 	/* Nonzero while the thread must not be ended where it runs, though
 	   outside any spin lock: a wait of ulib/posix has its node, on the
 	   thread's stack, on a queue (1); 2: thread_async_hook held an end
@@ -455,7 +463,7 @@ static inline void thread_init(struct thread *t, const struct thread_ops *ops)
 	t->pkg = 0;
 	t->crit = 0;
 	t->yield_due = 0;
-	t->prio = 0;
+	t->sched = 0;                    /* prio and rr */
 	t->async_hold = 0;
 	t->nvcsw = t->nivcsw = 0;
 	t->tcb = 0;

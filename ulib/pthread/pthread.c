@@ -674,7 +674,8 @@ detached:
 static __attribute__((noinline, noreturn)) void exit_slow(void)
 {
 	struct thread *t = thread_self();
-	exit_cleanup(pt_of(t));          /* (cancellation off: exit_as) */
+	if (pt_of(t)->cleanup || pt_of(t)->spec)   /* (kthread's exits come here for ivcsw_of) */
+		exit_cleanup(pt_of(t));  /* (cancellation off: exit_as) */
 	exit_finish(pt_of(t), t, 1);
 }
 

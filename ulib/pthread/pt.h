@@ -12,7 +12,10 @@
 #define __PTHREAD_NO_INLINE        /* the library defines the real ones */
 #include <pthread.h>
 
-enum { JOINABLE, DETACHED, EXITED };   /* struct pthread.state */
+/* struct pthread.state. Bit 0 is set by whichever of the thread's exit
+   and its detach comes first; the second finds it set (pthread.c's
+   exit_finish: one bit-test-and-set, no compare-and-swap). */
+enum { JOINABLE = 0, EXITED = 1, DETACHED = 3 };
 #define FN_WAITING ((void *(*)(void *))1)
 
 struct pthread {                     /* all zero when the thread is made */

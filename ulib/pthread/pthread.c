@@ -35,6 +35,10 @@
 const struct pkg *posix_pkg;        /* pstart.c's choice (default fifo) */
 
 static volatile int live;            /* threads that have not exited */
+/* Nonzero on kthread: every exit takes exit_slow, where ivcsw_of looks
+   at the VP (the fast path's test ORs it in: one instruction, not a
+   compare and a branch of its own). */
+static long exit_kt;
 
 /* For ulib/libc/signal.c: is every live thread one it knows? */
 int __sig_main_masked(void);        /* ulib/libc/signal.c */
@@ -50,7 +54,10 @@ volatile int pcancel_any;           /* some pthread_cancel happened */
    POSIX start, so no TLS: it fails there), and once some thread may have
    a scheduling other than the default, for its children to inherit. */
 long __pcreate_slow = 1;   /* (long: pthread_create ORs it in); also set by
-				   ulib/libc/signal.c once some thread has a mask */
+				   ulib/libc/signal.c once some thread has a mask.
+				   REAP_DUE: a detached thread is on the reap list
+				   (one test on create's fast path, not two). */
+#define REAP_DUE 2L
 #define pcreate_slow __pcreate_slow
 
 /* A thread's involuntary switches: the runtime's count, or on kthread
@@ -108,6 +115,21 @@ static inline __attribute__((always_inline)) int claim(struct thread *t)
 	__asm__ goto("movl %[done], %%eax\n\tlock cmpxchgq %[t], %[w]\n\tje %l[ok]"
 		     : : [w] "m"(t->join), [t] "r"(t), [done] "i"(JOIN_DONE)
 		     : "rax", "cc", "memory" : ok);
+	return 0;
+ok:
+	return 1;
+}
+
+/* Become t's joiner if it has none and has not ended (its join word 0
+   -> self): 1 if so, else 0 with the word in *j. (The builtin had gcc
+   keep &t->join in a saved register through pthread_join.) */
+static inline __attribute__((always_inline)) int take(struct thread *t, struct thread *self,
+						      uint64_t *j)
+{
+	uint64_t was = 0;
+	__asm__ goto("lock cmpxchgq %[s], %[w]\n\tje %l[ok]"
+		     : "+a"(was), [w] "+m"(t->join) : [s] "r"(self) : "cc", "memory" : ok);
+	*j = was;                        /* (the fall-through: outputs hold here) */
 	return 0;
 ok:
 	return 1;
@@ -259,6 +281,7 @@ void posix_main_init(void)
 	__pt_main_stack_top = below_tls > here && below_tls - here < 65536 ? below_tls :
 			      (here + 4095) & ~(uintptr_t)4095;
 	pt->cleanup = &main_exit_cleanup;
+	exit_kt = posix_pkg == &kthread_pkg;
 	live = 1;
 	pcreate_slow = __sig_main_masked();   /* (main takes an exec's mask: threads inherit it) */
 }
@@ -525,6 +548,9 @@ static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_at
 						 void *(*fn)(void *), void *arg)
 {
 	struct pthread *me = self_pt();
+	/* (cleared before the list is taken: a thread put on it later sets
+	   it again; the plain stores of 1 elsewhere keep every create here) */
+	__atomic_fetch_and(&pcreate_slow, ~REAP_DUE, __ATOMIC_ACQ_REL);
 	reap_done();
 	struct thread_attr ta = { 0 };
 	int policy = me->policy, prio = me->prio;
@@ -573,12 +599,15 @@ static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_at
    nothing to inherit), nobody to reap: the package's defaults. */
 int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
-	if (__builtin_expect((uintptr_t)attr | (uintptr_t)reap | (uintptr_t)pcreate_slow, 0))
+	if (__builtin_expect((uintptr_t)attr | (uintptr_t)pcreate_slow, 0))
 		return create_slow(th, attr, fn, arg);
+	/* fn waits in *th across the package's create (POSIX leaves *th
+	   undefined on failure): one saved register, not two and a pad. */
+	*(void **)th = (void *)fn;
 	struct thread *t = posix_pkg->create(entry, arg, 0);
 	if (__builtin_expect(!t, 0))
 		return EAGAIN;
-	return publish(th, t, fn);
+	return publish(th, t, (void *(*)(void *))*(void **)th);
 }
 
 pthread_t pthread_self(void)
@@ -610,36 +639,45 @@ static __attribute__((noinline)) void exit_cleanup(struct pthread *pt)
 }
 
 /* A detached thread: the next create or detach frees it. */
-static __attribute__((noinline, noreturn)) void to_reap(struct pthread *pt, struct thread *t)
+static __attribute__((noinline, noreturn)) void to_reap(void)
 {
+	struct thread *t = thread_self();
+	struct pthread *pt = pt_of(t);
 	pt->t = t;
 	struct pthread *head = reap;
 	do
 		pt->next = head;
 	while (!__atomic_compare_exchange_n(&reap, &head, pt, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	__atomic_fetch_or(&pcreate_slow, REAP_DUE, __ATOMIC_RELEASE);
 	t->ops->exit(t);
 }
 
-/* The end of every exit; every call in it is the last (no saved registers). */
+/* The end of every exit; every call in it is the last (no saved registers).
+   slow: exit_slow's (ivcsw_of's look at kthread), else exit_kt was 0. */
 static inline __attribute__((always_inline, noreturn)) void exit_finish(struct pthread *pt,
-									 struct thread *t)
+									 struct thread *t, int slow)
 {
 	__atomic_fetch_add(&exited_nvcsw, t->nvcsw, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&exited_nivcsw, ivcsw_of(t), __ATOMIC_RELAXED);
+	__atomic_fetch_add(&exited_nivcsw, slow ? ivcsw_of(t) : t->nivcsw, __ATOMIC_RELAXED);
 	if (__atomic_sub_fetch(&live, 1, __ATOMIC_ACQ_REL) == 0)
 		exit(0);                     /* the last thread: the process ends */
 	/* joinable: the joiner frees it; detached: the reaper does */
-	int was = JOINABLE;
-	if (!__atomic_compare_exchange_n(&pt->state, &was, EXITED, 0, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE))
-		to_reap(pt, t);
+	__asm__ goto("lock btsl $0, %[s]\n\tjc %l[detached]"
+		     : [s] "+m"(*(int *)&pt->state) : : "cc", "memory" : detached);
 	t->ops->exit(t);                 /* thread_exit, with t at hand */
+	__builtin_unreachable();
+detached:
+	to_reap();
 }
 
-static __attribute__((noinline, noreturn)) void exit_slow(struct pthread *pt, struct thread *t)
+/* (Its arguments found again: computed before the fast path's test they
+   cost an instruction there.) */
+static __attribute__((noinline, noreturn)) void exit_slow(void)
 {
-	exit_cleanup(pt);                /* (cancellation off: exit_as) */
-	exit_finish(pt, t);
+	struct thread *t = thread_self();
+	if (pt_of(t)->cleanup || pt_of(t)->spec)   /* (kthread's exits come here for ivcsw_of) */
+		exit_cleanup(pt_of(t));  /* (cancellation off: exit_as) */
+	exit_finish(pt_of(t), t, 1);
 }
 
 static inline __attribute__((always_inline, noreturn)) void exit_as(struct pthread *pt, void *ret)
@@ -651,9 +689,9 @@ static inline __attribute__((always_inline, noreturn)) void exit_as(struct pthre
 	   thread with an asynchronous cancel pending back to the start of its
 	   exit, and it exited twice (the process ended early: `live`). */
 	pt->exiting = 1;
-	if (__builtin_expect((uintptr_t)pt->cleanup | (uintptr_t)pt->spec, 0))
-		exit_slow(pt, t);
-	exit_finish(pt, t);
+	if (__builtin_expect((uintptr_t)pt->cleanup | (uintptr_t)pt->spec | exit_kt, 0))
+		exit_slow();
+	exit_finish(pt, t, 0);
 }
 
 void pthread_exit(void *ret)
@@ -669,17 +707,29 @@ static __attribute__((noinline, noreturn)) void join_cancelled(struct thread *t)
 	pcancel_act();
 }
 
+/* A handler for a joiner: ret waits in the joiner's retval meanwhile
+   (pthread_join), which a join inside the handler would take. */
+static __attribute__((noinline)) void join_sig(void)
+{
+	struct thread *self = thread_self();
+	void *keep = self->retval;
+	psig_run(self);
+	self->retval = keep;
+}
+
 int pthread_join(pthread_t th, void **ret)
 {
 	struct thread *t = (struct thread *)th, *self = thread_self();
 	if (t == self)
 		return EDEADLK;
-	uint64_t j = 0;                  /* a live detached thread's: detached_joiner */
-	if (__atomic_compare_exchange_n(&t->join, &j, (uint64_t)self, 0, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE)) {
-		for (;;) {                   /* it had not exited: wait (a cancellation point) */
-			if (pcancel_pending())
-				join_cancelled(t);
+	/* ret waits in our own retval (meaningless until we exit, when it is
+	   set) across the calls below: one saved register, t, not three. */
+	self->retval = ret;
+	uint64_t j;                      /* a live detached thread's: detached_joiner */
+	if (take(t, self, &j)) {
+		if (pcancel_pending())       /* it had not exited: wait (a cancellation point) */
+			join_cancelled(t);
+		for (;;) {
 			thread_block();
 			if (claim(t))
 				break;
@@ -694,7 +744,9 @@ int pthread_join(pthread_t th, void **ret)
 			   next look (docs/libc.md). self read again: kept
 			   across the block it would cost a register. */
 			if (psig_due(thread_self()))
-				psig_run(thread_self());
+				join_sig();
+			if (pcancel_pending())
+				join_cancelled(t);
 		}
 	} else if (j == REAPED(t))
 		return ESRCH;                /* joined, or detached and reaped, already */
@@ -706,8 +758,9 @@ int pthread_join(pthread_t th, void **ret)
 		if (!claim(t))
 			return ESRCH;        /* another join (undefined) took it meanwhile */
 	}
-	if (ret)
-		*ret = t->retval;
+	void **to = thread_self()->retval;
+	if (to)
+		*to = t->retval;
 	t->ops->free(t);
 	return 0;
 }
@@ -1052,7 +1105,7 @@ static void run_key_dtors(struct pthread *pt)
 
 /* ---- cancellation (deferred) ---- */
 
-int pcancel_check(void)
+__attribute__((noinline)) int pcancel_check(void)   /* (inlined, it cost pthread_join a jump) */
 {
 	struct thread *t = thread_self();
 	struct pthread *pt = t && t->tcb ? pt_of(t) : 0;

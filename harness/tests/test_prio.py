@@ -77,6 +77,10 @@ def test_wakeup_latency_icount(boot):
     res, r = run(boot, "latency", vps=2, smp=1, icount=True)
     res2, _ = run(boot, "latency", vps=2, smp=1, icount=True)
     assert res["post_ns"] == res2["post_ns"], (res, res2)
+    # The spinners hold both VPs at the post: two level-0 spinners time-
+    # slicing on one VP while the other had not started made the post
+    # preempt the poster's own VP (1,330 instructions, not 680).
+    assert res["vps_held"] == 2, res
     print(f"prio wake-up latency under icount: {res['post_ns']} instructions "
           f"(sleep wake {res['wake_ns']})")
     assert res["post_ns"] * 100 < 10_000_000, res   # far below one 10 ms quantum

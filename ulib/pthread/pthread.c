@@ -911,6 +911,8 @@ int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
 	thread_set_prio((struct thread *)th, pt_level(rt_policy(policy), p->sched_priority));
 	if (th == pthread_self())
 		thread_yield();              /* a lower priority: let higher ones run */
+	else
+		thread_turn();           /* (det: a turn, as a signal call's: a loop on it lets a sleeper wake) */
 	return 0;
 }
 

@@ -62,7 +62,9 @@ int pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *a)
 
 int pthread_cond_destroy(pthread_cond_t *c)
 {
-	return c->__q.__head ? EBUSY : 0;
+	if (c->__q.__head)
+		return EBUSY;
+	return c->__pshared ? psh_cond_destroy(c) : 0;   /* (its woken waiters may be inside) */
 }
 
 /* The end of a wait that may time out or be cancelled: w is queued and

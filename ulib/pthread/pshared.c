@@ -198,7 +198,19 @@ int psh_mutex_unlock(pthread_mutex_t *m)
    and taken again. A handler runs inside the wait, which then goes on
    (as glibc's: no return without a signal, but for `how`'s PW_INTR,
    __cond_wait_intr's EINTR); a cancel (`how` a cancellation point)
-   acts once the mutex is held again, for the cleanup handlers. */
+   acts once the mutex is held again, for the cleanup handlers.
+   __nwait counts the waiters inside (CW_COUNT); CW_WOKEN says a signal
+   found some, CW_DESTROY that a pthread_cond_destroy waits for them to
+   leave. POSIX lets a program destroy the condition, and reuse its
+   memory, once a broadcast has woken its waiters, before they have
+   returned (pthread_cond_destroy 2-1 of the public suite overwrites
+   it with zeros: __seq back to the value a waiter kept, which then
+   slept on for ever). So a waiter's last touch of the condition is the
+   decrement of __nwait, and the destroy waits for it (as glibc's). */
+#define CW_DESTROY 0x80000000u
+#define CW_WOKEN   0x40000000u
+#define CW_COUNT   0x3fffffffu
+
 int psh_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int how)
 {
 	int count = 1, typed = m->__pshared ? m->__type != PTHREAD_MUTEX_NORMAL : mx_base(m);
@@ -209,14 +221,20 @@ int psh_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int 
 		m->__count = 1;
 	}
 	uint32_t seq = __atomic_load_n(&c->__seq, __ATOMIC_ACQUIRE);
-	__atomic_add_fetch(&c->__nwait, 1, __ATOMIC_SEQ_CST);
+	unsigned z = CW_WOKEN;           /* the first in after all left: the old wake is over */
+	if (!__atomic_compare_exchange_n(&c->__nwait, &z, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		__atomic_add_fetch(&c->__nwait, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(m);
 	int r;
 	do
 		r = fwait(&c->__seq, seq, deadline, how);
 	while ((r == 0 || (r == EINTR && !(how & PW_INTR))) &&
 	       __atomic_load_n(&c->__seq, __ATOMIC_ACQUIRE) == seq);
-	__atomic_sub_fetch(&c->__nwait, 1, __ATOMIC_SEQ_CST);
+	if (r == ETIMEDOUT && __atomic_load_n(&c->__seq, __ATOMIC_ACQUIRE) != seq)
+		r = 0;                   /* signalled as the time ran out: take the signal */
+	/* The last touch of c: a destroy may end, and c be reused, at once. */
+	if (__atomic_sub_fetch(&c->__nwait, 1, __ATOMIC_SEQ_CST) == (CW_DESTROY | CW_WOKEN))
+		fwake(&c->__nwait, 0x7fffffff);
 	if (m->__pshared)
 		psh_mutex_lock(m, 0, 0);
 	else
@@ -225,8 +243,6 @@ int psh_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int 
 		m->__count = count;
 	if (r == ECANCELED)
 		pcancel_act();
-	if (r == ETIMEDOUT && __atomic_load_n(&c->__seq, __ATOMIC_ACQUIRE) != seq)
-		r = 0;                   /* signalled as the time ran out: take the signal */
 	if (r == EINTR && !(how & PW_INTR))
 		r = 0;                   /* signalled as a handler ran */
 	return r;
@@ -235,8 +251,30 @@ int psh_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int 
 void psh_cond_wake(pthread_cond_t *c, int all)
 {
 	__atomic_add_fetch(&c->__seq, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&c->__nwait, __ATOMIC_SEQ_CST))
+	unsigned n = __atomic_load_n(&c->__nwait, __ATOMIC_SEQ_CST);
+	if (n & CW_COUNT) {
+		if (!(n & CW_WOKEN))
+			__atomic_or_fetch(&c->__nwait, CW_WOKEN, __ATOMIC_SEQ_CST);
 		fwake(&c->__seq, all ? 0x7fffffff : 1);
+	}
+}
+
+/* 0 once no waiter is inside; EBUSY if waiters are there that no signal
+   woke (they block: a private condition's answer); else wait for the
+   woken ones to leave. */
+int psh_cond_destroy(pthread_cond_t *c)
+{
+	for (;;) {
+		unsigned n = __atomic_load_n(&c->__nwait, __ATOMIC_SEQ_CST);
+		if (!(n & CW_COUNT))
+			return 0;
+		if (!(n & CW_WOKEN))
+			return EBUSY;
+		if (!(n & CW_DESTROY) && !__atomic_compare_exchange_n(&c->__nwait, &n, n | CW_DESTROY, 0,
+								       __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			continue;
+		fwait(&c->__nwait, n | CW_DESTROY, 0, 0);
+	}
 }
 
 /* A read-write lock: __readers is the word, RW_WR while written, the

@@ -23,6 +23,7 @@ int psh_mutex_lock(pthread_mutex_t *m, uint64_t deadline, int try);
 int psh_mutex_unlock(pthread_mutex_t *m);
 int psh_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, uint64_t deadline, int how);
 void psh_cond_wake(pthread_cond_t *c, int all);
+int psh_cond_destroy(pthread_cond_t *c);
 int psh_rwlock_take(pthread_rwlock_t *l, int wr, int try, uint64_t deadline);
 int psh_rwlock_unlock(pthread_rwlock_t *l);
 int psh_barrier_wait(pthread_barrier_t *b);

@@ -911,6 +911,8 @@ int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
 	thread_set_prio((struct thread *)th, pt_level(rt_policy(policy), p->sched_priority));
 	if (th == pthread_self())
 		thread_yield();              /* a lower priority: let higher ones run */
+	else
+		thread_turn();           /* (det: a turn, as a signal call's: a loop on it lets a sleeper wake) */
 	return 0;
 }
 
@@ -1127,8 +1129,14 @@ int pthread_cancel(pthread_t th)
 {
 	struct thread *t = (struct thread *)th;
 	struct pthread *pt = pt_of(t);
-	if (pt->state == EXITED || pt->exiting)
+	if (pt->state == EXITED || pt->exiting || __atomic_load_n(&pt->cancel_pending, __ATOMIC_ACQUIRE)) {
+		/* Nothing new for it (an earlier request did the rest). det:
+		   a turn, as pthread_kill's, so a loop on it lets a sleeper
+		   wake; not on a new request, whose target must not run its
+		   cleanup before we return (test_cancelorder). */
+		thread_turn();
 		return 0;
+	}
 	pcancel_any = 1;
 	__atomic_store_n(&pt->cancel_pending, 1, __ATOMIC_SEQ_CST);
 	if (t == thread_self()) {

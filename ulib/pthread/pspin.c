@@ -46,9 +46,12 @@ int pthread_spin_lock(pthread_spinlock_t *s)
 	return 0;
 }
 
+/* The try and the unlock are turns on serial det (FENCED_SYNC, as a
+   mutex's): a thread that polls a flag through them (try; look; unlock)
+   let the thread that sets it run, where it kept the token for good. */
 int pthread_spin_trylock(pthread_spinlock_t *s)
 {
-	FENCED(pthread_spin_trylock(s));
+	FENCED_SYNC(pthread_spin_trylock(s));
 	struct thread *self = thread_self();
 	self->crit++;
 	if (spin_trylock((struct spin *)s))
@@ -61,7 +64,7 @@ int pthread_spin_trylock(pthread_spinlock_t *s)
 
 int pthread_spin_unlock(pthread_spinlock_t *s)
 {
-	FENCED(pthread_spin_unlock(s));
+	FENCED_SYNC(pthread_spin_unlock(s));
 	spin_unlock((struct spin *)s);
 	return 0;
 }

@@ -62,9 +62,18 @@ int pthread_spin_trylock(pthread_spinlock_t *s)
 	return EBUSY;
 }
 
+/* An unlock by a thread that holds no spin lock (a second unlock, or
+   another thread's lock: undefined, but glibc's just stores 0, and the
+   Open POSIX suite's pthread_spin_unlock 3-1 does it) frees the lock and
+   leaves the caller's count of spin locks held alone: taken to -1, the
+   count kept the caller from time slices and interrupts for good. */
 int pthread_spin_unlock(pthread_spinlock_t *s)
 {
 	FENCED_SYNC(pthread_spin_unlock(s));
-	spin_unlock((struct spin *)s);
+	struct thread *self = thread_self();
+	if (self && self->crit > 0)
+		spin_unlock_by((struct spin *)s, self);
+	else
+		__atomic_store_n(s, 0, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -13,6 +13,10 @@
  *   broadcast  pthread_cond_broadcast likewise
  *   rdlock     rdlock; read the flag; unlock (the worker: under wrlock)
  *   barrier    a barrier of one; read the flag
+ *   once       pthread_once on a fresh once object; read the flag (the
+ *              Open POSIX suite's pthread_once 6-1 loops on it)
+ *   spin       pthread_spin_trylock; read the flag; pthread_spin_unlock
+ *              (the worker: under pthread_spin_lock)
  * A poll that goes on for MAX_POLLS is a failure (before: a hang; a
  * bound on the clock would read it in the loop, and det=par's clock
  * reads are turns of their own). Arguments: the kinds to run (default all).
@@ -28,14 +32,15 @@
 
 #define MAX_POLLS 2000000L   /* far past a 10 ms time slice of polls */
 
-enum { MUTEX, TRYLOCK, SIGNAL, BROADCAST, RDLOCK, BARRIER, NKIND };
+enum { MUTEX, TRYLOCK, SIGNAL, BROADCAST, RDLOCK, BARRIER, ONCE, SPIN, NKIND };
 static const char *names[NKIND] = { "mutex", "trylock", "signal", "broadcast",
-				    "rdlock", "barrier" };
+				    "rdlock", "barrier", "once", "spin" };
 
 static pthread_mutex_t mx = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_barrier_t one;
+static pthread_spinlock_t sp;
 static int flag;                         /* plain under mx and rw, else atomic */
 
 static void *setter(void *a)
@@ -49,13 +54,22 @@ static void *setter(void *a)
 		pthread_rwlock_wrlock(&rw);
 		flag = 1;
 		pthread_rwlock_unlock(&rw);
+	} else if (kind == SPIN) {
+		pthread_spin_lock(&sp);
+		flag = 1;
+		pthread_spin_unlock(&sp);
 	} else
 		__atomic_store_n(&flag, 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
+static void nothing(void)
+{
+}
+
 static int look(int kind)
 {
+	pthread_once_t fresh = PTHREAD_ONCE_INIT;
 	int f = 0;
 	switch (kind) {
 	case MUTEX:
@@ -86,6 +100,16 @@ static int look(int kind)
 		pthread_barrier_wait(&one);
 		f = __atomic_load_n(&flag, __ATOMIC_ACQUIRE);
 		break;
+	case ONCE:
+		CHECK(pthread_once(&fresh, nothing) == 0);
+		f = __atomic_load_n(&flag, __ATOMIC_ACQUIRE);
+		break;
+	case SPIN:
+		if (pthread_spin_trylock(&sp) == 0) {
+			f = flag;
+			CHECK(pthread_spin_unlock(&sp) == 0);
+		}
+		break;
 	}
 	return f;
 }
@@ -95,6 +119,7 @@ int main(int argc, char **argv)
 	int rounds = 0;
 	char polls[256] = "";
 	CHECK(pthread_barrier_init(&one, 0, 1) == 0);
+	CHECK(pthread_spin_init(&sp, PTHREAD_PROCESS_PRIVATE) == 0);
 	for (int k = 0; k < NKIND; k++) {
 		int want = argc < 2;
 		for (int i = 1; i < argc; i++)

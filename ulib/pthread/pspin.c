@@ -46,9 +46,12 @@ int pthread_spin_lock(pthread_spinlock_t *s)
 	return 0;
 }
 
+/* The try and the unlock are turns on serial det (FENCED_SYNC, as a
+   mutex's): a thread that polls a flag through them (try; look; unlock)
+   let the thread that sets it run, where it kept the token for good. */
 int pthread_spin_trylock(pthread_spinlock_t *s)
 {
-	FENCED(pthread_spin_trylock(s));
+	FENCED_SYNC(pthread_spin_trylock(s));
 	struct thread *self = thread_self();
 	self->crit++;
 	if (spin_trylock((struct spin *)s))
@@ -59,9 +62,18 @@ int pthread_spin_trylock(pthread_spinlock_t *s)
 	return EBUSY;
 }
 
+/* An unlock by a thread that holds no spin lock (a second unlock, or
+   another thread's lock: undefined, but glibc's just stores 0, and the
+   Open POSIX suite's pthread_spin_unlock 3-1 does it) frees the lock and
+   leaves the caller's count of spin locks held alone: taken to -1, the
+   count kept the caller from time slices and interrupts for good. */
 int pthread_spin_unlock(pthread_spinlock_t *s)
 {
-	FENCED(pthread_spin_unlock(s));
-	spin_unlock((struct spin *)s);
+	FENCED_SYNC(pthread_spin_unlock(s));
+	struct thread *self = thread_self();
+	if (self && self->crit > 0)
+		spin_unlock_by((struct spin *)s, self);
+	else
+		__atomic_store_n(s, 0, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -987,9 +987,13 @@ static void once_undo(void *once)
 	once_set((pthread_once_t *)once, 0);
 }
 
+/* A turn on serial det (FENCED_SYNC_WAIT, as a barrier's: it may wait
+   for the runner, so its turn is at its end and never quiet): a thread
+   that loops on it while another sleeps (the Open POSIX suite's
+   pthread_once 6-1) kept the token for good. */
 int pthread_once(pthread_once_t *once, void (*fn)(void))
 {
-	FENCED(pthread_once(once, fn));
+	FENCED_SYNC_WAIT(pthread_once(once, fn));
 	struct thread *self = thread_self();
 	for (;;) {
 		int s = __atomic_load_n(once, __ATOMIC_ACQUIRE);

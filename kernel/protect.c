@@ -172,3 +172,18 @@ long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_
 		tlb_shootdown(sp);           /* no spin lock held: see tlb.c */
 	return r;
 }
+
+/* (addr, len) -> 0: every page of the range is mapped or demand-zero,
+   else -ENOMEM, as Linux's mlock and munlock answer for a hole. */
+long sys_mapped(uint64_t addr, uint64_t len, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)c, (void)d, (void)e, (void)f;
+	struct space *sp = myvp()->space;
+	long r = own_range(addr, &len);
+	if (r)
+		return r;
+	spin_lock(&sp->lock);
+	r = all_mapped(sp, addr, len) ? 0 : -ENOMEM;
+	spin_unlock(&sp->lock);
+	return r;
+}

@@ -14,10 +14,17 @@
  * so the table is bounded as a whole, NAMESEG_MAX names and
  * NAMESEG_BYTES bytes of segments, whatever their payers.
  *
+ * A name has an owner and permission bits, as the file /dev/shm/sem.NAME
+ * has on Linux: its maker's effective ids and the mode it gave. An open
+ * of an existing name needs read and write (-EACCES), and, /dev/shm
+ * being sticky there, only the owner (or root) may unlink it (Linux's
+ * -EPERM, which glibc's sem_unlink makes EACCES: we give -EACCES).
+ *
  * Lock order: names_lock, then seg_lock (seg_hold); no space lock is
  * taken under names_lock.
  */
 #include "kernel.h"
+#include "ext2.h"
 #include <anima/syscall.h>
 
 #define ARGS uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5
@@ -29,6 +36,7 @@ long sys_cap_drop(ARGS);
 
 struct segname {
 	struct seg *s;                   /* 0: free */
+	uint32_t uid, gid, mode;         /* its maker's effective ids, its permission bits */
 	char name[SEGNAME_MAX];
 };
 
@@ -42,6 +50,12 @@ static struct segname *lookup(const char *name)
 		if (names[i].s && strcmp(names[i].name, name) == 0)
 			return &names[i];
 	return 0;
+}
+
+/* n's owner and bits as a file's, for perm.c's checks (names_lock). */
+static struct inode as_file(const struct segname *n)
+{
+	return (struct inode){ .mode = 0100000 | n->mode, .uid = n->uid, .gid = n->gid };
 }
 
 /* A new handle of the caller's to s, whose reference the caller gives. */
@@ -71,9 +85,11 @@ static long create(struct space *sp, uint64_t len, struct seg **s)
 	return h;
 }
 
-/* SYS_seg_open(name, len, SEGN_* flags) -> a handle to the segment of
-   that name; with SEGN_CREAT a new zeroed one of len bytes if there is
-   none (-EEXIST with SEGN_EXCL if there is). -ENOENT, -ENOSPC (table
+/* SYS_seg_open(name, len, SEGN_* flags, mode) -> a handle to the segment
+   of that name; with SEGN_CREAT a new zeroed one of len bytes if there is
+   none (-EEXIST with SEGN_EXCL if there is), owned by the caller, with
+   mode's permission bits (SEGN_MODE; else 0666). An existing one needs
+   read and write permission (-EACCES). -ENOENT, -ENOSPC (table
    full or NAMESEG_BYTES reached), -EINVAL (a name empty or too long), or
    seg_create's errors. An existing segment keeps its length
    (SYS_seg_info tells it). */
@@ -85,16 +101,19 @@ long sys_seg_open(ARGS)
 	long r = copyin_str(name, a0, sizeof name);
 	if (r < 0)
 		return r;
-	if (!r || (a2 & ~(uint64_t)(SEGN_CREAT | SEGN_EXCL)))
+	if (!r || (a2 & ~(uint64_t)(SEGN_CREAT | SEGN_EXCL | SEGN_MODE)))
 		return -EINVAL;
 	int creat = a2 & SEGN_CREAT, excl = creat && (a2 & SEGN_EXCL);
+	uint32_t mode = a2 & SEGN_MODE ? (uint32_t)a3 & 0777 : 0666;
 	struct seg *mine = 0;
 	long h = -1;
 	for (;;) {
 		spin_lock(&names_lock);
 		struct segname *n = lookup(name);
 		struct seg *s = n ? n->s : 0;
-		if (s && !excl)
+		struct inode own = n ? as_file(n) : (struct inode){ 0 };
+		long deny = s && !excl && !perm_ok(&own, 6) ? -EACCES : 0;
+		if (s && !excl && !deny)
 			seg_hold(s);
 		if (!s && mine) {        /* ours goes in, unless there is no room */
 			struct segname *f = 0;
@@ -107,6 +126,9 @@ long sys_seg_open(ARGS)
 			} else {
 				seg_hold(mine);  /* the name's reference */
 				f->s = mine;
+				f->uid = perm_uid();
+				f->gid = perm_gid();
+				f->mode = mode;
 				memcpy(f->name, name, sizeof name);
 				named_bytes += mine->len;
 			}
@@ -119,6 +141,8 @@ long sys_seg_open(ARGS)
 			if (r < 0)
 				return r;
 		}
+		if (deny)
+			return deny;
 		if (s)
 			return excl ? -EEXIST : give(sp, s);
 		if (!creat)
@@ -129,7 +153,8 @@ long sys_seg_open(ARGS)
 }
 
 /* SYS_seg_unlink(name) -> 0: the name is gone (-ENOENT if there was
-   none); the segment stays for those that hold it. */
+   none; -EACCES if the caller neither owns it nor is root); the segment
+   stays for those that hold it. */
 long sys_seg_unlink(ARGS)
 {
 	UNUSED();
@@ -139,6 +164,11 @@ long sys_seg_unlink(ARGS)
 		return r < 0 ? r : -EINVAL;
 	spin_lock(&names_lock);
 	struct segname *n = lookup(name);
+	struct inode own = n ? as_file(n) : (struct inode){ 0 };
+	if (n && !perm_owner(&own)) {
+		spin_unlock(&names_lock);
+		return -EACCES;
+	}
 	struct seg *s = n ? n->s : 0;
 	if (n) {
 		named_bytes -= s->len;

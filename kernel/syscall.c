@@ -10,7 +10,7 @@ typedef long (*sysfn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t
 
 #define SYSDECL(name) long sys_##name(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t)
 SYSDECL(null); SYSDECL(cputs); SYSDECL(exit); SYSDECL(time); SYSDECL(yield);
-SYSDECL(spawn); SYSDECL(wait); SYSDECL(getinfo); SYSDECL(map); SYSDECL(unmap); SYSDECL(protect); SYSDECL(discard);
+SYSDECL(spawn); SYSDECL(wait); SYSDECL(getinfo); SYSDECL(map); SYSDECL(unmap); SYSDECL(protect); SYSDECL(discard); SYSDECL(mapped);
 SYSDECL(sleep);
 SYSDECL(vp_create); SYSDECL(vp_start); SYSDECL(vp_idle); SYSDECL(vp_signal);
 SYSDECL(vp_cap); SYSDECL(timer); SYSDECL(vp_poll); SYSDECL(io); SYSDECL(futex_wait);
@@ -55,6 +55,7 @@ static const sysfn systab[NSYSCALL] = {
 	[SYS_unmap] = sys_unmap,
 	[SYS_protect] = sys_protect,
 	[SYS_discard] = sys_discard,
+	[SYS_mapped] = sys_mapped,
 	[SYS_fmap] = sys_fmap,
 	[SYS_msync] = sys_msync,
 	[SYS_view_enter] = sys_view_enter,

@@ -883,7 +883,7 @@ static void do_seg(struct fz *f)
 		for (int i = 0; i < 4; i++)
 			ours |= name == (long)seg_names[i];
 		long fl_made = f->worker && ours ? fl : fl & ~(long)SEGN_CREAT;
-		long r = issue(f, K_seg, SYS_seg_open, name, len, fl_made, 0, 0, bad || (fl & ~3L), 0);
+		long r = issue(f, K_seg, SYS_seg_open, name, len, fl_made, 0, 0, bad || (fl & ~7L), 0);
 		remember_handle(f, r);
 		break;
 	}

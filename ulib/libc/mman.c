@@ -136,10 +136,24 @@ int madvise(void *addr, size_t len, int advice)
 	return -1;
 }
 
+/* Nothing is locked (no page here ever leaves memory), but the range
+   must be mapped, as Linux checks: ENOMEM for a hole or an address past
+   the program's (SYS_mapped). A segment's window (shared memory) and
+   the runtime's VP range are the runtime's own mappings: taken as
+   mapped. */
 int mlock(const void *addr, size_t len)
 {
-	(void)len;
-	(void)addr;
+	/* Linux's arithmetic: the pages addr..addr+len touch, the count
+	   wrapping to none past 2^64 (then 0); a range past it EINVAL */
+	uintptr_t a = (uintptr_t)addr & ~(uintptr_t)(PAGE_SIZE - 1);
+	size_t n = (len + ((uintptr_t)addr - a) + PAGE_SIZE - 1) & ~(size_t)(PAGE_SIZE - 1);
+	if (!n || in_segs((void *)a))
+		return 0;
+	long r = a + n < a ? -EINVAL : syscall2(SYS_mapped, a, n);
+	if (sys_failed(r) && r != -EPERM) {
+		errno = r == -EINVAL ? EINVAL : ENOMEM;
+		return -1;
+	}
 	return 0;
 }
 

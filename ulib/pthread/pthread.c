@@ -24,6 +24,7 @@
 #include <animart/tls.h>
 #include <animart/pkg.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include "pwait.h"
 #include "pt.h"
 #include <animart/fence.h>
@@ -543,6 +544,8 @@ void __pt_cleanup_link(struct pthread *pt, struct __pthread_cleanup *c)
 	*end = c;
 }
 
+static int rt_denied(int from, int fprio, int to, int tprio);
+
 /* Attributes, inherited scheduling, detached threads to reap. */
 static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_attr_t *attr,
 						 void *(*fn)(void *), void *arg)
@@ -564,6 +567,8 @@ static __attribute__((noinline)) int create_slow(pthread_t *th, const pthread_at
 			prio = attr->__prio;
 			if (!prio_ok(policy, prio))
 				return EINVAL;   /* Linux's answer: FIFO at 0, OTHER at 10 */
+			if (rt_denied(me->policy, me->prio, policy, prio))
+				return EPERM;    /* (glibc's: the new thread's sched_setscheduler) */
 		}
 	}
 	ta.prio = pt_level(policy == SCHED_FIFO || policy == SCHED_RR, prio);
@@ -871,6 +876,16 @@ static int rt_policy(int policy)
 	return policy == SCHED_FIFO || policy == SCHED_RR;
 }
 
+/* Linux's rule for a caller without CAP_SYS_NICE, under RLIMIT_RTPRIO
+   0 (its default; Anima has no such limit to raise): one that is not
+   root may neither take up a real-time policy other than the one it has
+   nor raise its real-time priority (EPERM); lowering it, or leaving for
+   SCHED_OTHER, is free. From policy `from` at `fprio` to `to` at `tprio`. */
+static int rt_denied(int from, int fprio, int to, int tprio)
+{
+	return rt_policy(to) && (to != from || tprio > fprio) && geteuid() != 0;
+}
+
 static int known_policy(int policy)
 {
 	return rt_policy(policy) || policy == SCHED_OTHER || policy == __SCHED_BATCH ||
@@ -901,6 +916,8 @@ int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *p)
 	struct pthread *pt = pt_of((struct thread *)th);
 	if (!known_policy(policy) || !prio_ok(policy, p->sched_priority))
 		return EINVAL;
+	if (rt_denied(pt->policy, pt->prio, policy, p->sched_priority))
+		return EPERM;
 	pt->policy = policy;
 	pt->prio = p->sched_priority;
 	((struct thread *)th)->rr = policy == SCHED_RR;   /* prio slices it */

@@ -10,6 +10,11 @@
  * are inherited). Names as glibc takes them: leading slashes skipped,
  * then 1..NAME_MAX-4 bytes without '/'.
  *
+ * A name has an owner and a mode, as glibc's file /dev/shm/sem.NAME: the
+ * maker's effective ids and `mode` less the umask; opening it needs read
+ * and write permission (EACCES), and only its owner or root may unlink
+ * it (EACCES), as in glibc's sticky /dev/shm (kernel/segname.c).
+ *
  * Whoever makes the name sets the semaphore up; an opener that finds it
  * still zero (made an instant ago) waits for that (`state`).
  */
@@ -29,6 +34,8 @@ struct page {                        /* the segment's first bytes */
 	int pad[15];
 	sem_t sem;
 };
+
+mode_t __umask_now(void);            /* (ulib/libc/nofile.c) */
 
 #define MAXOPEN MAXSEG_SPACE
 static struct { sem_t *sem; int refs; } opens[MAXOPEN];   /* this process's, under lock */
@@ -90,12 +97,12 @@ static int count(sem_t *s)
 
 sem_t *sem_open(const char *name, int oflag, ...)
 {
-	unsigned value = 0;
+	unsigned value = 0, mode = 0;
 	char k[NAME_MAX + 2];
 	if (oflag & O_CREAT) {
 		va_list ap;
 		va_start(ap, oflag);
-		(void)va_arg(ap, int);   /* mode: there are no permissions to check */
+		mode = va_arg(ap, unsigned) & 0777 & ~__umask_now();   /* as open's */
 		value = va_arg(ap, unsigned);
 		va_end(ap);
 	}
@@ -105,8 +112,8 @@ sem_t *sem_open(const char *name, int oflag, ...)
 		errno = EINVAL;
 		return SEM_FAILED;
 	}
-	int fl = (oflag & O_CREAT ? SEGN_CREAT : 0) | (oflag & O_EXCL ? SEGN_EXCL : 0);
-	long h = syscall3(SYS_seg_open, k, sizeof(struct page), fl);
+	int fl = (oflag & O_CREAT ? SEGN_CREAT : 0) | (oflag & O_EXCL ? SEGN_EXCL : 0) | SEGN_MODE;
+	long h = syscall4(SYS_seg_open, k, sizeof(struct page), fl, mode);
 	if (sys_failed(h))
 		return err(h), SEM_FAILED;
 	struct page *p = map(h);

@@ -22,6 +22,8 @@
 /* Named segments (SYS_seg_open, SYS_seg_unlink): a system-wide table. */
 #define SEGN_CREAT    1      /* make it if the name is free */
 #define SEGN_EXCL     2      /* with SEGN_CREAT: -EEXIST if the name is taken */
+#define SEGN_MODE     4      /* arg 4 is a name it makes: its permission bits
+				(0777 of them; without: 0666) */
 #define SEGNAME_MAX   256    /* bytes of a name, its NUL included */
 #define NAMESEG_MAX   64     /* names at once, system-wide */
 #define NAMESEG_BYTES (16UL << 20)   /* their segments' bytes at once, system-wide */

@@ -50,6 +50,8 @@
 #define SYS_unmap       17  /* (void *addr, size_t len) -> 0; -ENOMEM (nothing unmapped) if cutting a demand-zero region in two passes MAXLAZY_SPACE */
 #define SYS_protect     18  /* (void *addr, size_t len, int prot) -> 0: every page mapped (else -ENOMEM); PROT_NONE allowed */
 #define SYS_discard     19  /* (void *addr, size_t len) -> 0: the pages read as zeros from now on, their frames freed, access kept; every page mapped (else -ENOMEM) */
+#define SYS_mapped      71  /* (void *addr, size_t len) -> 0: every page of the caller's range is mapped
+                               (or demand-zero), else -ENOMEM; own_range's -EINVAL, -EPERM (mlock) */
 #define SYS_fmap        20  /* (void *addr or 0, size_t len, int prot, FMAP_* flags, fd, offset) -> address:
                                a file's pages, read on first touch (kernel/fmap.c) */
 #define SYS_msync       21  /* (void *addr, size_t len, MSYNC_* flags) -> 0: the dirty pages of

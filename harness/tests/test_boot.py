@@ -133,6 +133,21 @@ def test_timeout_says_where_each_vcpu_is(boot):
                    l == f"harness: vcpu {cpu}: not in long mode" for l in said), said
 
 
+@pytest.mark.parametrize("smp", [2, 3])
+def test_watchdog_panic_says_where_every_cpu_was(boot, smp):
+    # The watchdog's dump (kernel/debug.c) comes from whichever CPU's timer
+    # sees it first; the panic's NMI then has each other CPU print where it
+    # was (kernel/panic.c: its rip, and its kernel backtrace), one at a
+    # time, before the run ends. Before, only the watching CPU's own
+    # backtrace (the watchdog itself) was printed.
+    r = boot("watchdog=2 run=spin:3,100000", smp=smp, timeout=60)
+    assert r.kind == "panic", r.tail()
+    watcher = only(r, "panic")["cpu"]
+    was = sorted(int(l.split()[1]) for l in r.lines
+                 if l.startswith("cpu ") and (" was at:" in l or " was in user mode" in l))
+    assert was == [c for c in range(smp) if c != watcher], r.tail()
+
+
 def test_boot_modules_past_the_limit_are_reported(built, tmp_path):
     # An ISO built by hand with more modules than the kernel keeps
     # (harness/iso.py refuses to build one): the kernel says how many it

@@ -25,12 +25,14 @@ import json
 import os
 import re
 import selectors
+import shutil
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
 
 from . import iso as isomod
+from . import vcpus
 from .iso import build_iso, check_cmdline, inputs, stripped
 
 DEBUG_EXIT_PANIC = 0x20
@@ -253,10 +255,14 @@ def run(cmdline, smp=1, icount=False, timeout=60, mem="512M", extra=(),
     """
     if disk:
         extra = list(extra) + disk_args(disk)
+    ours = cmd is None                   # (a harness test's own cmd has no monitor)
     if cmd is None and not iso and os.environ.get("ANIMA_BOOT", "direct") != "iso":
         cmd = direct_command(cmdline, smp, icount, mem, extra)
     if cmd is None:
         cmd = command(iso or build_iso(cmdline), smp, icount, mem, extra)
+    mondir = tempfile.mkdtemp(prefix="anima-mon-") if ours else None
+    if mondir:
+        cmd = with_monitor(cmd, os.path.join(mondir, "m"))
     t0 = time.monotonic()
     # The deadline is t0 + timeout * (the worst slowdown seen during the
     # run): checked again whenever it passes, so a load that rises midway
@@ -269,15 +275,21 @@ def run(cmdline, smp=1, icount=False, timeout=60, mem="512M", extra=(),
             p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                                  stdout=subprocess.PIPE, stderr=err)
         except OSError as e:
+            if mondir:
+                shutil.rmtree(mondir, ignore_errors=True)
             return Result("qemu-error", None, None, [], 0.0, f"cannot run {cmd[0]}: {e}",
                           cmd, cmdline)
         try:
             timed_out = _read(p.stdout, deadline, lines, on_line)
+            if timed_out and mondir and p.poll() is None:
+                lines += vcpus.state(os.path.join(mondir, "m"))   # where it hung
         finally:
             if p.poll() is None:
                 p.kill()     # timed out, or we are being interrupted
             p.wait()
             p.stdout.close()
+            if mondir:
+                shutil.rmtree(mondir, ignore_errors=True)
         err.seek(0)
         stderr = err.read().decode(errors="replace")
     code = None if timed_out else p.returncode
@@ -285,6 +297,16 @@ def run(cmdline, smp=1, icount=False, timeout=60, mem="512M", extra=(),
     events, bad = parse_events(lines)
     return Result(kind, status, code, lines, time.monotonic() - t0, stderr,
                   cmd, cmdline, bad, events)
+
+
+def with_monitor(cmd, path):
+    """cmd with QEMU's monitor on the unix socket `path` (instead of
+    none): on a timeout, vcpus.state asks it where each vCPU is."""
+    cmd = list(cmd)
+    if "-monitor" in cmd:
+        i = cmd.index("-monitor")
+        cmd[i + 1] = f"unix:{path},server=on,wait=off"
+    return cmd
 
 
 def _read(pipe, deadline, lines, on_line):

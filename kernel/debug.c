@@ -2,7 +2,8 @@
  * Post-mortem help for hangs: with `watchdog=S` on the command line, a
  * run still going after S seconds dumps every CPU and VP (scheduler
  * state, user rip, VP-page flags, queued events) and panics, so a hung
- * test ends with evidence instead of a silent timeout.
+ * test ends with evidence instead of a silent timeout. Every other CPU
+ * then prints where it was (its rip and kernel backtrace: panic.c).
  */
 #include "kernel.h"
 
@@ -41,10 +42,14 @@ void debug_dump(void)
 	}
 }
 
+/* On any CPU's timer (the first to see it claims it): one spinning with
+   interrupts off must not keep the others from reporting. The panic's
+   NMI then has every other CPU print where it was (panic.c). */
 void watchdog_check(uint64_t now)
 {
-	if (watchdog_ns && now >= watchdog_ns && mycpu_id() == 0) {
-		watchdog_ns = 0;
+	uint64_t w = __atomic_load_n(&watchdog_ns, __ATOMIC_RELAXED);
+	if (w && now >= w && __atomic_compare_exchange_n(&watchdog_ns, &w, 0, 0, __ATOMIC_ACQ_REL,
+							   __ATOMIC_RELAXED)) {
 		debug_dump();
 		panic("watchdog: the run did not end in time");
 	}

@@ -58,6 +58,7 @@ void panic_trap(struct trapframe *tf, const char *fmt, ...) __attribute__((noret
 void ksyms_load(uint64_t pa, uint64_t len);
 const char *ksym_lookup(uint64_t addr, uint64_t *off);
 void backtrace(uint64_t rbp);
+void panic_stopped(struct trapframe *tf) __attribute__((noreturn));
 void qemu_exit(int v) __attribute__((noreturn));
 
 /* multiboot.c */

@@ -118,12 +118,42 @@ static void panic_start(const char *f, va_list ap)
 	kprintf("\n");
 }
 
+/* The other CPUs, stopped by panic_finish's NMI, each say where it found
+   them (one at a time) before halting, and the panic waits a moment for
+   them: a watchdog's panic then shows what every CPU was doing (one
+   spinning with interrupts off on a lock, say), not only the one whose
+   timer noticed. */
+static volatile int stopped, stop_turn;
+
+void panic_stopped(struct trapframe *tf)
+{
+	while (__atomic_exchange_n(&stop_turn, 1, __ATOMIC_ACQUIRE))
+		pause();
+	if (tf->cs & 3) {
+		kprintf("cpu %d was in user mode, rip %#lx\n", mycpu_id(), tf->rip);
+	} else {
+		kprintf("cpu %d was at:\n", mycpu_id());
+		print_addr(tf->rip);
+		backtrace(tf->rbp);
+	}
+	__atomic_store_n(&stop_turn, 0, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&stopped, 1, __ATOMIC_RELEASE);
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
 static void panic_finish(uint64_t rbp) __attribute__((noreturn));
 static void panic_finish(uint64_t rbp)
 {
 	backtrace(rbp);
-	if (ncpu > 1)
+	if (ncpu > 1) {
 		lapic_ipi_others(T_HALT, 1);
+		/* (bounded: a CPU may never take it; the clock may not be
+		   calibrated yet, then not at all) */
+		uint64_t end = tsc_hz ? now_ns() + 500000000UL : 0;
+		while (__atomic_load_n(&stopped, __ATOMIC_ACQUIRE) < ncpu - 1 && now_ns() < end)
+			pause();
+	}
 	kprintf("@panic {\"cpu\": %d}\n", mycpu_id());
 	qemu_exit(DEBUG_EXIT_PANIC);
 }

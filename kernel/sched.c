@@ -567,8 +567,8 @@ void sched_arm_timer_at(uint64_t now)
 	   idle one has nothing to interleave. */
 	if (tick_ns && c->vp)
 		next = MIN(next, now_ns() + tick_ns);
-	if (watchdog_ns && c->id == 0)
-		next = MIN(next, watchdog_ns);
+	if (watchdog_ns)
+		next = MIN(next, watchdog_ns);   /* (every CPU: debug.c) */
 	lapic_timer_at(next, now);
 }
 

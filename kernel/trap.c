@@ -133,7 +133,9 @@ void trap(struct trapframe *tf)
 	switch (tf->vector) {
 	case T_NMI:
 	case T_HALT:
-		for (;;)                 /* another CPU panicked: stop here */
+		if (panicking)
+			panic_stopped(tf);   /* another CPU panicked: say where, stop here */
+		for (;;)
 			__asm__ volatile("cli; hlt");
 	case T_TIMER:
 		lapic_eoi();

@@ -119,6 +119,35 @@ def test_unfinished_run_is_timeout(boot):
     assert (r.kind, r.status, r.exit_code) == ("timeout", None, None), r.tail()
 
 
+def test_timeout_says_where_each_vcpu_is(boot):
+    # A hang the kernel cannot report (every CPU spinning with interrupts
+    # off: no watchdog dump) still ends with where each vCPU was, asked of
+    # QEMU's monitor before the kill (harness/vcpus.py): its rip, named
+    # from kernel.sym in the kernel, and the kernel frames above it.
+    # Here two VPs compute for 100 s, well past the deadline.
+    r = boot("run=spin:2,100000", smp=2, timeout=3)
+    assert r.kind == "timeout", r.tail()
+    said = [l for l in r.lines if l.startswith("harness: vcpu")]
+    for cpu in (0, 1):
+        assert any(l.startswith(f"harness: vcpu {cpu}: rip ") or
+                   l == f"harness: vcpu {cpu}: not in long mode" for l in said), said
+
+
+@pytest.mark.parametrize("smp", [2, 3])
+def test_watchdog_panic_says_where_every_cpu_was(boot, smp):
+    # The watchdog's dump (kernel/debug.c) comes from whichever CPU's timer
+    # sees it first; the panic's NMI then has each other CPU print where it
+    # was (kernel/panic.c: its rip, and its kernel backtrace), one at a
+    # time, before the run ends. Before, only the watching CPU's own
+    # backtrace (the watchdog itself) was printed.
+    r = boot("watchdog=2 run=spin:3,100000", smp=smp, timeout=60)
+    assert r.kind == "panic", r.tail()
+    watcher = only(r, "panic")["cpu"]
+    was = sorted(int(l.split()[1]) for l in r.lines
+                 if l.startswith("cpu ") and (" was at:" in l or " was in user mode" in l))
+    assert was == [c for c in range(smp) if c != watcher], r.tail()
+
+
 def test_boot_modules_past_the_limit_are_reported(built, tmp_path):
     # An ISO built by hand with more modules than the kernel keeps
     # (harness/iso.py refuses to build one): the kernel says how many it

@@ -12,9 +12,9 @@
  * at a write fault takes a frame already paid for.
  *
  * Lock order: a break holds only the faulting space's lock while it
- * copies; it re-keys that space's futex waiters under kop_lock after
- * (kop_lock is never taken inside a space lock), shoots down, and only
- * then drops its hold on the old frame: until then the other holders
+ * copies, shoots down, and only then drops its hold on the old frame
+ * (futex waiters need no move: a private word is keyed by its address,
+ * vpsys.c's futex_key): until then the other holders
  * see it shared and copy it themselves, so no holder writes a frame
  * that a stale TLB entry of another space's CPU still reads.
  */
@@ -130,7 +130,6 @@ static int break_frame(struct space *sp, uint64_t va)
 	memcpy(pg, P2V(old), PGSIZE);
 	*pte = (e & ~(PTE_ADDR | PTE_COW)) | V2P(pg) | PTE_W;
 	spin_unlock(&sp->lock);
-	futex_rekey(sp, old, V2P(pg));
 	shake();                         /* (an ended holder's put may land here: ours frees) */
 	tlb_shootdown(sp);               /* no CPU of sp reads the old frame now */
 	frame_put(old);

@@ -3,9 +3,8 @@
  * pthread objects in a shm_open'd or file mapping wait and wake across
  * spaces.
  *
- * The key. A private word is keyed by its frame (vpsys.c, futex_key) and
- * a wake reaches only the waker's space: a private frame can be freed
- * under a waiter that unmapped it and go to another space. A shared file
+ * The key. A private word is keyed by its address (vpsys.c, futex_key)
+ * and a wake reaches only the waker's space. A shared file
  * page is one frame for every space that maps it (fshare.c), so its frame
  * names the memory itself; its key is FSHKEY_TAG | frame + offset and a
  * wake reaches every space's waiters on it. Why the frame rather than
@@ -40,11 +39,11 @@
  */
 #include "kernel.h"
 
-/* The futex key of the word at offset off in frame pa. */
+/* The futex key of the word at offset off in pa, a shared file page's
+   frame (fshare_is). */
 uint64_t fkey_of(uint64_t pa, uint64_t off)
 {
-	uint64_t key = pa + off;
-	return fshare_is(pa) ? key | FSHKEY_TAG : key;
+	return (pa + off) | FSHKEY_TAG;
 }
 
 /* Pin the frame of op's shared key for as long as op waits: 0, or

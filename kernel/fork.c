@@ -145,7 +145,6 @@ long sys_fork(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64
 	if (!r) {
 		spin_lock(&sp->lock);
 		__atomic_fetch_add(&sp->forking, 1, __ATOMIC_ACQ_REL);   /* (a count: two VPs may fork) */
-		sp->cow = ch->cow = 1;           /* may hold copy-on-write frames from now on */
 		r = copy_space(sp, ch);
 		spin_unlock(&sp->lock);
 		tlb_shootdown(sp);               /* no CPU writes through an old entry now */

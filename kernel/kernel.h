@@ -276,7 +276,6 @@ void kop_vp_cleanup(struct vp *vp);
 void kop_interrupt(struct space *sp);
 void kop_interrupt_held(struct space *sp);
 int kop_cut(struct space *sp, uint64_t cut);
-void futex_rekey(struct space *sp, uint64_t from, uint64_t to);
 void kop_wake_list(struct kop **list);
 
 /* timerq.c */

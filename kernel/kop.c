@@ -423,31 +423,6 @@ void kop_wake_disk(uint64_t key)
 	spin_unlock(&kop_lock);
 }
 
-/* sp's futex waiters on words of frame `from` wait on frame `to` now:
-   a write fault gave sp a copy of a frame a fork shared (cow.c). Only
-   sp's kops are walked. A waiter whose key was taken before the copy and
-   who queues after this pass takes its key again under kop_lock
-   (sys_futex_wait), so none is left on the old frame. */
-void futex_rekey(struct space *sp, uint64_t from, uint64_t to)
-{
-	spin_lock(&kop_lock);
-	for (struct kop *op = sp->kops; op; op = op->snext) {
-		if (!op->fkey || (op->fkey & SEGKEY_TAG) || PGROUNDDOWN(op->fkey) != from)
-			continue;
-		*op->fpprev = op->fnext;         /* out of the old key's bucket ... */
-		if (op->fnext)
-			op->fnext->fpprev = op->fpprev;
-		op->fkey = to + op->fkey % PGSIZE;
-		struct kop **b = fbucket(op->fkey);   /* ... into the new one's */
-		op->fnext = *b;
-		if (*b)
-			(*b)->fpprev = &op->fnext;
-		op->fpprev = b;
-		*b = op;
-	}
-	spin_unlock(&kop_lock);
-}
-
 /* Complete every futex wait of space sp on segment seg_id with err: sp
    lost its mapping (unmap, revoke). Only sp's own kops are walked (at
    most MAXKOP_SPACE), never every space's: a waiter on a segment word is

@@ -265,11 +265,6 @@ long kop_enqueue(struct kop *op, struct kop **list, uint64_t park, uint64_t val,
 	uint32_t v;
 	if (park && (copyin(&v, park, 4) < 0 || v != (uint32_t)val))
 		return -EAGAIN;
-	if (park && !(key & SEGKEY_TAG)) {      /* a fork's copy may have moved the word (cow.c) */
-		uint64_t *pte = vm_walk(myvp()->space->pml4, park, 0);
-		if (pte && (*pte & PTE_P))
-			key = (*pte & PTE_ADDR) + park % PGSIZE;
-	}
 	op->fkey = park ? key : 0;
 	op->pnext = *list;
 	if (*list)

@@ -28,9 +28,8 @@ int copyout(uint64_t udst, const void *src, size_t n)
 
 /* copyin and copyout for a caller holding a spin lock: a page that is
    not there yet (demand-zero, copy-on-write, a view's) is -EFAULT, not
-   brought in, since that takes locks (kop_lock in cow.c's futex_rekey,
-   which comes before most) and shoots down TLBs (which no lock holder
-   may do). The caller lets go of its lock, calls user_prefault on the
+   brought in, since that takes locks (a space's, pmm's) and shoots down
+   TLBs (which no lock holder may do). The caller lets go of its lock, calls user_prefault on the
    range and tries again. */
 int copyin_locked(void *dst, uint64_t usrc, size_t n)
 {

@@ -261,7 +261,6 @@ struct space {
 	volatile int breaking;       /* copy-on-write breaks between their share check and their
 	                                drop of the old frame (cow.c; counted by INFO_TREE_HELD) */
 	volatile int forking;        /* forks whose entries are read-only, its shootdown not done (cow.c) */
-	int cow;                     /* forked or a fork's child: its frames may be shared (futex wait) */
 	struct space *exec_to;       /* the image that took its place (exec.c; table_lock and lock) */
 	int pgid, sid;               /* process group and session (pgrp.c; table_lock) */
 	int execd;                   /* an image an exec made: its parent's setpgid is -EACCES (pgrp.c) */

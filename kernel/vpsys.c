@@ -160,9 +160,15 @@ long sys_io(ARGS)
 	return block_for(BLK_IO, a0, a1);
 }
 
-/* Futexes are keyed by physical address (tagged in a shared file page:
-   fkey.c), or in a segment by (segment, offset), so threads of different
-   spaces that share memory meet on the same key. */
+/* A private word is keyed by its address, and a wake reaches only its
+   own space's waiters (kop.c's reaches), as Linux keys a private futex
+   by (mm, address). Not by its frame: a fork's copy-on-write break gives
+   a space a new frame for the page while its waiters sleep, and a waker
+   that read the new frame before the waiters were moved missed them (a
+   lost wake-up: zz_mxfork's kthread-2 parent hung with all four threads
+   parked). A word in a segment is keyed by (segment, offset), in a
+   shared file page by its one frame, tagged (fkey.c), so threads of
+   different spaces that share memory meet on the same key. */
 long futex_key(uint64_t uaddr, uint64_t *key)
 {
 	if (uaddr % 4)
@@ -177,9 +183,9 @@ long futex_key(uint64_t uaddr, uint64_t *key)
 		pte = vm_walk(sp->pml4, uaddr, 0);      /* an untouched demand-zero word */
 	if (!pte || !(*pte & PTE_P))
 		return -EFAULT;
-	*key = (*pte & PTE_ADDR) + uaddr % PGSIZE;
-	if (__atomic_load_n(&sp->fshared, __ATOMIC_ACQUIRE))
-		*key = fkey_of(*pte & PTE_ADDR, uaddr % PGSIZE);   /* (a shared file page's? fkey.c) */
+	*key = uaddr;                    /* (below 2^47: no tag bit) */
+	if (__atomic_load_n(&sp->fshared, __ATOMIC_ACQUIRE) && fshare_is(*pte & PTE_ADDR))
+		*key = fkey_of(*pte & PTE_ADDR, uaddr % PGSIZE);   /* a shared file page's (fkey.c) */
 	return 0;
 }
 
@@ -217,16 +223,6 @@ static inline __attribute__((always_inline)) long futex_wait(uint64_t a0, uint64
 			return r < 0 ? -EFAULT : -EINTR;    /* -EINTR: cut before it waited */
 		}
 		op->cut = cut;
-	}
-	/* The key again: a fork's copy may have moved the word (cow.c). Only
-	   in a space that forked or was forked (the walk cost kthread's
-	   signal-wait 78 instructions; the flag, set before any of its
-	   entries became copy-on-write, is seen here under kop_lock, which
-	   the copy's re-keying takes after it). */
-	if (!(key & (SEGKEY_TAG | FSHKEY_TAG)) && myvp()->space->cow) {   /* (never a shared file page's) */
-		uint64_t *pte = vm_walk(myvp()->space->pml4, a0, 0);
-		if (pte && (*pte & PTE_P))
-			key = (*pte & PTE_ADDR) + a0 % PGSIZE;
 	}
 	op->fkey = key;
 	if ((key & FSHKEY_TAG) && (r = fkey_pin(myvp()->space, a0, op)) < 0) {

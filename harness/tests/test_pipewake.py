@@ -6,8 +6,9 @@ left copy-on-write. Every byte arrives, every child exits 0, the run
 ends.
 
 Two bugs hung it (test_kpipe's hang): the kernel brought a copy-on-write
-page in while holding the pipe's lock, which takes kop_lock (cow.c's
-futex_rekey), while the other process held kop_lock in sys_pipe_wait
+page in while holding the pipe's lock, which took kop_lock (cow.c's
+futex_rekey, since gone: a private futex word is keyed by its address),
+while the other process held kop_lock in sys_pipe_wait
 and spun on the pipe's lock (both CPUs stopped, interrupts off); and a
 reader was told "private" while the writer's process closed its end
 (the table's charge gone, the hang-up not yet), so it waited at user

@@ -1154,56 +1154,42 @@ static void *async_pending(void *a)
 static pthread_mutex_t async_m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t async_rw = PTHREAD_RWLOCK_INITIALIZER;
 
-static void *async_at_mutex(void *a)
-{
-	(void)a;
-	int old;
-	pthread_cleanup_push(note_async, 0);
-	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
-	sem_post(&pend_ready);
-	pthread_mutex_lock(&async_m);
-	pthread_cleanup_pop(0);
-	return (void *)1L;
-}
-
 /* The same in a barrier wait (no cancellation point either): the
    thread no longer counts as arrived. */
 static pthread_barrier_t async_b;
 
-static void *async_at_barrier(void *a)
+/* a names the object to wait on: &async_m, &async_rw or &async_b. */
+static void *async_waiter(void *a)
 {
-	(void)a;
 	int old;
 	pthread_cleanup_push(note_async, 0);
 	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
 	sem_post(&pend_ready);
-	pthread_barrier_wait(&async_b);
+	if (a == &async_m)
+		pthread_mutex_lock(&async_m);
+	else if (a == &async_rw)
+		pthread_rwlock_rdlock(&async_rw);
+	else
+		pthread_barrier_wait(&async_b);
 	pthread_cleanup_pop(0);
 	return (void *)1L;
 }
 
-static void *async_at_rwlock(void *a)
-{
-	(void)a;
-	int old;
-	pthread_cleanup_push(note_async, 0);
-	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &old);
-	sem_post(&pend_ready);
-	pthread_rwlock_rdlock(&async_rw);
-	pthread_cleanup_pop(0);
-	return (void *)1L;
-}
-
-static void pending_cancel(void *(*fn)(void *))
+static void pending_cancel_arg(void *(*fn)(void *), void *arg)
 {
 	pthread_t t;
 	void *r;
 	pend_cancelled = 0;
-	pthread_create(&t, 0, fn, 0);
+	pthread_create(&t, 0, fn, arg);
 	sem_wait(&pend_ready);
 	CHECK(pthread_cancel(t) == 0);
 	pend_cancelled = 1;
 	CHECK(pthread_join(t, &r) == 0 && r == PTHREAD_CANCELED);
+}
+
+static void pending_cancel(void *(*fn)(void *))
+{
+	pending_cancel_arg(fn, 0);
 }
 
 static void area_cancel_points(void)
@@ -1230,21 +1216,21 @@ static void area_cancel_points(void)
 	pending_cancel(async_pending);
 	async_cleaned = 0;
 	pthread_mutex_lock(&async_m);
-	pending_cancel(async_at_mutex);
+	pending_cancel_arg(async_waiter, &async_m);
 	CHECK(async_cleaned == 1);
 	CHECK(pthread_mutex_unlock(&async_m) == 0);
 	async_cleaned = 0;
 	pthread_rwlock_wrlock(&async_rw);
-	pending_cancel(async_at_rwlock);
+	pending_cancel_arg(async_waiter, &async_rw);
 	CHECK(async_cleaned == 1);
 	CHECK(pthread_rwlock_unlock(&async_rw) == 0);
 	CHECK(pthread_rwlock_trywrlock(&async_rw) == 0 && pthread_rwlock_unlock(&async_rw) == 0);
 	async_cleaned = 0;
 	pthread_barrier_init(&async_b, 0, 2);
-	pending_cancel(async_at_barrier);
+	pending_cancel_arg(async_waiter, &async_b);
 	CHECK(async_cleaned == 1);
 	pthread_t bt;
-	pthread_create(&bt, 0, async_at_barrier, 0);   /* it arrives; with us, the round ends */
+	pthread_create(&bt, 0, async_waiter, &async_b);   /* it arrives; with us, the round ends */
 	sem_wait(&pend_ready);
 	int bw = pthread_barrier_wait(&async_b);
 	CHECK(bw == 0 || bw == PTHREAD_BARRIER_SERIAL_THREAD);

@@ -1841,7 +1841,7 @@ static void do_kind(struct fz *f, int kind);
 static void do_psig(struct fz *f)
 {
 	static struct ksiginfo buf[PSIG_TAKE_MAX];
-	long sig = (long)rand_below(&f->st, 72) - 4, how = (long)rand_below(&f->st, 8);
+	long sig = (long)rand_below(&f->st, 72) - 4, how = (long)rand_below(&f->st, 32);
 	switch (rand_below(&f->st, 6)) {
 	case 5:                          /* what an exec keeps of ITIMER_REAL and the CPU-time
 					    itimers: any figures, then none (not in a child,
@@ -1859,8 +1859,9 @@ static void do_psig(struct fz *f)
 	case 0: {
 		if (sig == 17)
 			how = rand_below(&f->st, 2) ? SIGD_CATCH : SIGD_DFL;
+		const long chld = SIGD_NOCLDWAIT | SIGD_NOCLDSTOP | SIGD_CLDIGN;
 		int bad = sig <= 0 || sig >= PSIG_MAX || sig == 9 || sig == 19 || (how & 3) == 3 ||
-			  ((how & SIGD_NOCLDWAIT) && sig != 17);
+			  ((how & chld) && sig != 17);
 		issue(f, K_psig, SYS_sigdisp, sig, how, 0, 0, 0, bad, -EINVAL);
 		break;
 	}
@@ -1876,6 +1877,9 @@ static void do_psig(struct fz *f)
 		long n = (long)rand_below(&f->st, 40);
 		long q = rand_below(&f->st, 2) ? (long)buf : (long)(at[rand_below(&f->st, 3)] + (rand64(&f->st) & 0xfff0));
 		long pend = rand_arg(f), mask = rand_arg(f);   /* (the order the call once drew them in) */
+		/* ulib's SIG_IGN set: any bits but SIGCHLD's, whose SIG_IGN
+		   would reap our children (see above). */
+		long ign = rand_arg(f) & ~(1L << 17);
 		struct ksiginfo mine[PSIG_RTQ_MAX];
 		if (child_mode) {
 			/* A child's exec may be real (do_exec): what it keeps
@@ -1901,7 +1905,7 @@ static void do_psig(struct fz *f)
 						mask |= 1L << mine[i].signo;
 			}
 		}
-		issue(f, K_psig, SYS_sigexec, mask, pend, q, n, 0, n > PSIG_RTQ_MAX, -EINVAL);
+		issue(f, K_psig, SYS_sigexec, mask, pend, q, n, ign, n > PSIG_RTQ_MAX, -EINVAL);
 		break;
 	}
 	case 3: {                        /* only numbers it must refuse: a valid one ends us */

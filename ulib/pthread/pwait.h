@@ -139,9 +139,22 @@ int pw_wait_slow(struct waiter *w, uint64_t deadline, int cancel, volatile int *
 void pw_gave_up(struct thread *self);   /* handlers due run at the caller's punlock */
 int __cond_wait_intr(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime, int intr);
 
+/* An object's lock holds its holder's fork generation (thread_fork_gen),
+   not 1. A fork may copy an object whose lock another thread holds for
+   the few instructions it queues or wakes (on another CPU, or a kthread
+   VP the kernel preempted there): in the child no thread will ever let
+   it go, and the child's lock, unlock or wait on the object spun for
+   good (test_forkwake: a kthread-2 child in spin_wait, 1 run in 8). A
+   lock of an older generation is such a copy's: the exchange that finds
+   it has taken it over. What its holder left half done is its own node
+   on the queue, which wq_pop passes over (thread_lives). */
 static inline void plock(volatile int *lk, struct thread *self)
 {
-	spin_lock_by((struct spin *)lk, self);
+	if (self)
+		self->crit++;            /* before taking it (spin_lock_by's) */
+	int g = thread_fork_gen;
+	while (__atomic_exchange_n(lk, g, __ATOMIC_ACQUIRE) == g)
+		spin_wait_while((struct spin *)lk, g);
 }
 static inline void punlock(volatile int *lk, struct thread *self)
 {

@@ -18,8 +18,15 @@ int spin_pause = 1;
  */
 void spin_wait(struct spin *l)
 {
+	spin_wait_while(l, 1);
+}
+
+/* The same for a lock that holds its holder's tag v (ulib/pthread's
+   plock: a fork generation): wait while it holds v. */
+void spin_wait_while(struct spin *l, int v)
+{
 	int classic = !vp_self()->upcall_entry;
-	for (int i = 1; __atomic_load_n(&l->locked, __ATOMIC_RELAXED); i++) {
+	for (int i = 1; __atomic_load_n(&l->locked, __ATOMIC_RELAXED) == v; i++) {
 		if (i % SPINS || !classic) {
 			if (spin_pause)
 				__asm__ volatile("pause");

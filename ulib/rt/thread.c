@@ -15,11 +15,13 @@
 volatile uint64_t thread_next_id = 1;   /* <animart/thread.h>'s thread_init */
 uint64_t thread_fork_floor;              /* <animart/thread.h>: thread_lives */
 struct thread *thread_fork_self;
+int thread_fork_gen = 1;                 /* <animart/thread.h> */
 
 void thread_forked(struct thread *self)
 {
 	thread_fork_self = self;
 	thread_fork_floor = thread_next_id;
+	thread_fork_gen++;
 }
 
 

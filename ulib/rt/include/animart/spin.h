@@ -36,6 +36,7 @@ struct spin {
 #define SPIN_INIT { 0 }
 
 void spin_wait(struct spin *l);           /* the contended path (spin.c) */
+void spin_wait_while(struct spin *l, int v);   /* the same, while l holds v */
 void spin_yield_due(struct thread *t);    /* a switch deferred by crit */
 void spin_defer_intr(struct thread *t);   /* an interrupt's work deferred by crit */
 void spin_act_due(struct thread *t);      /* do it now (crit 0) */

@@ -439,6 +439,10 @@ extern volatile uint64_t thread_next_id;
 extern uint64_t thread_fork_floor;
 extern struct thread *thread_fork_self;
 void thread_forked(struct thread *self);   /* the child, at once */
+/* The copy's generation: 1, one more in each fork's child (thread_forked).
+   ulib/pthread's object locks hold it (pwait.h's plock), so a child tells
+   a lock a copied thread held at the copy from one of its own threads'. */
+extern int thread_fork_gen;
 static inline int thread_lives(const struct thread *t)
 {
 	return t->id >= thread_fork_floor || t == thread_fork_self;

@@ -165,8 +165,8 @@ long sys_io(ARGS)
    by (mm, address). Not by its frame: a fork's copy-on-write break gives
    a space a new frame for the page while its waiters sleep, and a waker
    that read the new frame before the waiters were moved missed them (a
-   lost wake-up: zz_mxfork's kthread-2 parent hung with all four threads
-   parked). A word in a segment is keyed by (segment, offset), in a
+   lost wake-up: progs/posix/forkwake.c's kthread-2 parent hung with
+   all four threads parked). A word in a segment is keyed by (segment, offset), in a
    shared file page by its one frame, tagged (fkey.c), so threads of
    different spaces that share memory meet on the same key. */
 long futex_key(uint64_t uaddr, uint64_t *key)

@@ -673,7 +673,7 @@ static struct thread *fetch_by;   /* the holder's thread: a look inside its own 
    except an upcall package's thread blocked in the kernel (a fault), which
    this VP may resume: so a thread yields through its package rather than
    spin, and on a classic VP (naive, kthread) gives up the processor now
-   and then, as spin_wait does, for a holder's VP the kernel preempted.
+   and then, as spin_wait_while does, for a holder's VP the kernel preempted.
    Not the caller itself (a fetch whose default action runs atexit
    code that looks), nor from inside another spin lock (no yield there):
    those return, as every look did before. */

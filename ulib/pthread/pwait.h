@@ -144,17 +144,13 @@ int __cond_wait_intr(pthread_cond_t *c, pthread_mutex_t *m, const struct timespe
    the few instructions it queues or wakes (on another CPU, or a kthread
    VP the kernel preempted there): in the child no thread will ever let
    it go, and the child's lock, unlock or wait on the object spun for
-   good (test_forkwake: a kthread-2 child in spin_wait, 1 run in 8). A
+   good (test_forkwake: a kthread-2 child in spin_wait_while, 1 run in 8). A
    lock of an older generation is such a copy's: the exchange that finds
    it has taken it over. What its holder left half done is its own node
    on the queue, which wq_pop passes over (thread_lives). */
 static inline void plock(volatile int *lk, struct thread *self)
 {
-	if (self)
-		self->crit++;            /* before taking it (spin_lock_by's) */
-	int g = thread_fork_gen;
-	while (__atomic_exchange_n(lk, g, __ATOMIC_ACQUIRE) == g)
-		spin_wait_while((struct spin *)lk, g);
+	spin_lock_tag((struct spin *)lk, self, thread_fork_gen);
 }
 static inline void punlock(volatile int *lk, struct thread *self)
 {

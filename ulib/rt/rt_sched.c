@@ -330,6 +330,12 @@ void rt_upcall(struct vp_page *vpp, struct pseudo_page *pp)
 	}
 	if (thread_async_hook && !cur->t.crit)
 		rt_async_redirect(&vpp->save, &cur->t);
+	/* Preempted inside a spin lock: cur goes on at once (queued first in
+	   line, it waited there for the scheduler loop, and a peer's rescue
+	   or a warning could move it behind a waiter that spins for its lock:
+	   forklock's fork, preempted in the kernel's copy, hung that way). */
+	if ((saw & SAW_PREEMPTED) && cur->t.crit)
+		saw &= ~SAW_PREEMPTED;
 	if (!(saw & (SAW_PREEMPTED | SAW_RESCHED)) && p->preempt && p->preempt(v, cur))
 		saw |= SAW_RESCHED;
 	int why = RQ_RESCHED;

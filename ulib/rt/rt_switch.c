@@ -160,7 +160,7 @@ void rt_make_full(struct uthread *t)
 
 /* t was queued by a yield still leaving t's stack on another VP (which
    the kernel may have preempted): wait, giving up the processor now and
-   then, as spin_wait does. */
+   then, as spin_wait_while does. */
 static __attribute__((noinline)) void wait_not_busy(struct uthread *t)
 {
 	for (int i = 1; rt_busy(t); i++)

@@ -3,35 +3,53 @@
 #include <animart/sys.h>
 #include <animart/upcall.h>
 
-#define SPINS 100               /* pauses before giving up the processor */
+#define SPINS 100               /* pauses before a classic VP gives up its processor */
+#define TURN 4096               /* pauses before an upcall VP's waiter gives its VP's
+				   other threads a turn */
 
 int spin_pause = 1;
 
 /*
- * Wait until l looks free (the caller then retries the exchange). On a
- * classic VP (no upcalls: naive, kthread) the holder may be a VP the
+ * Wait until l looks free (the caller then retries the exchange).
+ *
+ * On a classic VP (no upcalls: naive, kthread) the holder may be a VP the
  * kernel preempted with no warning, waiting for this very CPU: give the
- * processor up now and then. On a VP with upcalls the package keeps
- * holders from being preempted inside (the warning and crit, above), so
- * spin: yielding there would only hand the CPU away (fifo's threads lost
+ * processor up now and then.
+ *
+ * On a VP with upcalls the package keeps a holder from being switched
+ * out by a warning or a time slice (crit, above), so the waiter spins,
+ * and yielding at once would only hand the CPU away (fifo's threads lost
  * their fair share of yields that way, and mpl's warnings their point).
+ * But the holder can still be off every VP: it blocked in the kernel
+ * with the lock held (any touch of memory may: a page that comes late),
+ * or the kernel preempted its VP and the package queued it meanwhile.
+ * Once it may run again it sits in some VP's run queue, and a waiter,
+ * whose own crit keeps time slices off it, never lets that VP's
+ * scheduler run: with a waiter on every VP nothing ran again
+ * (progs/posix/spinfault.c hung every time on fifo, prio and tutor;
+ * forklock now and then). So after TURN pauses a waiter that is a
+ * thread (software interrupts on) yields: its VP's scheduler runs the
+ * holder if it is queued there, or takes it from another VP's queue.
  */
-void spin_wait(struct spin *l)
+static void spin_turn(void)
 {
-	spin_wait_while(l, 1);
+	struct thread *t = spin_owner();
+	if (t && t->ops && t->ops->yield)
+		thread_yield();
 }
 
-/* The same for a lock that holds its holder's tag v (ulib/pthread's
-   plock: a fork generation): wait while it holds v. */
+/* Wait while l holds v, its holder's tag (1; for ulib/pthread's plock a
+   fork generation). */
 void spin_wait_while(struct spin *l, int v)
 {
 	int classic = !vp_self()->upcall_entry;
 	for (int i = 1; __atomic_load_n(&l->locked, __ATOMIC_RELAXED) == v; i++) {
-		if (i % SPINS || !classic) {
-			if (spin_pause)
-				__asm__ volatile("pause");
-		} else
+		if (classic && i % SPINS == 0)
 			sys_yield();
+		else if (!classic && i % TURN == 0)
+			spin_turn();
+		else if (spin_pause)
+			__asm__ volatile("pause");
 	}
 }
 

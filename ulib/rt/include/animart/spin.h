@@ -21,7 +21,9 @@
  *
  * A waiter on a classic VP (no upcalls, so no warnings) that has spun a
  * while gives up its processor (SYS_yield): the holder may be a VP the
- * kernel preempted, waiting for this very CPU (spin.c).
+ * kernel preempted, waiting for this very CPU. A waiter thread on an
+ * upcall VP that has spun longer yields its thread: the holder may have
+ * blocked in the kernel (a late page) and sit in a run queue (spin.c).
  * Zero-filled memory is an unlocked lock.
  */
 #ifndef ULIB_SPIN_H
@@ -35,8 +37,7 @@ struct spin {
 
 #define SPIN_INIT { 0 }
 
-void spin_wait(struct spin *l);           /* the contended path (spin.c) */
-void spin_wait_while(struct spin *l, int v);   /* the same, while l holds v */
+void spin_wait_while(struct spin *l, int v);   /* the contended path (spin.c) */
 void spin_yield_due(struct thread *t);    /* a switch deferred by crit */
 void spin_defer_intr(struct thread *t);   /* an interrupt's work deferred by crit */
 void spin_act_due(struct thread *t);      /* do it now (crit 0) */
@@ -58,13 +59,21 @@ static inline int spin_trylock(struct spin *l)
 	return __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE) == 0;
 }
 
-/* t: the calling thread (its descriptor read once by the caller), or 0. */
-static inline void spin_lock_by(struct spin *l, struct thread *t)
+/* Take l, storing v (nonzero) in it: a word that holds v is taken, any
+   other value free (0; for ulib/pthread's plock also a lock of an older
+   fork generation, which this takes over). t: the calling thread (its
+   descriptor read once by the caller), or 0. */
+static inline void spin_lock_tag(struct spin *l, struct thread *t, int v)
 {
 	if (t)
 		t->crit++;              /* before taking it: no unguarded window */
-	while (!spin_trylock(l))
-		spin_wait(l);
+	while (__atomic_exchange_n(&l->locked, v, __ATOMIC_ACQUIRE) == v)
+		spin_wait_while(l, v);
+}
+
+static inline void spin_lock_by(struct spin *l, struct thread *t)
+{
+	spin_lock_tag(l, t, 1);
 }
 
 static inline void spin_unlock_by(struct spin *l, struct thread *t)

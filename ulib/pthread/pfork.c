@@ -85,16 +85,23 @@ __attribute__((weak)) void rt_desc_fork(int phase);   /* ulib/rt/desc.c */
         main's (pthread.c __main_lk: a timer's post holds it across
         __sig_post_timer), the environment's (setenv), popen's list
         (its spawn's file actions);
-     3. malloc's class locks (__malloc_fork; software interrupts off
-        from here to the parent or child);
-     4. the signal code's, the fetch's then the table's (__sig_fork);
-     5. the leaf locks, under which nothing else is taken: the
+     3. the signal code's, the fetch's then the table's (__sig_fork);
+     4. the leaf locks, under which nothing else is taken: the
         descriptor table's, the working directory's, the exit list's
         (their own functions), then tmpfile's names, rand's, rand48's,
         syslog's, pthread keys', the thread CPU clocks' table
         (cpuclock.c), and last the big atomics' 64 (atomic.c: a
         program's __atomic_* calls on objects of other sizes than 1,
         2, 4, 8, 16; only a memcpy under them);
+     5. malloc's class locks (__malloc_fork; software interrupts off
+        from here to the parent or child), last: their holders run
+        with software interrupts off, so none is ever switched out
+        holding one. The locks before are threads' (crit), and a
+        holder may be off its VP (blocked in the kernel by a fault):
+        taken with software interrupts off, the forking thread would
+        spin on one with no way to let a holder queued on its own VP
+        run (one forklock boot of some 240, fifo-2, hung with a VP
+        spinning there, software interrupts off; likely this);
      6. with software interrupts off (as its users, rt_create, take
         it), just around the kernel's copy: the runtime's descriptor
         slab (ulib/rt/desc.c), let go in the child before its package
@@ -174,11 +181,11 @@ pid_t fork(void)
 	run_handlers(0);
 	holder = spin_owner();
 	malloc_users(0);
-	if (__malloc_fork)
-		__malloc_fork(0);
 	if (__sig_fork)
 		__sig_fork(0);                   /* the signal locks held across the copy */
 	leaf_locks(0);
+	if (__malloc_fork)
+		__malloc_fork(0);
 	int was = 1;
 	/* Software interrupts off across the call: the thread must not move
 	   to another VP between the kernel's copy and the child's restart. */

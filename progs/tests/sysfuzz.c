@@ -561,56 +561,63 @@ static void do_discard(struct fz *f)
 	}
 }
 
-/* mapped (SYS_mapped, mlock's question): it only reads the page tables,
-   so any range may be asked. Ours, our pool's page and the page of our
-   stack we stand on must answer 0; bad ranges (kernel, non-canonical,
-   low, unaligned, no length) and lengths past USER_TOP or wrapping must
-   fail; the VP range and the segment window -EPERM; anywhere else may
+/* mapped (SYS_mapped: mlock's question, and with MAPPED_BYTES how much
+   of a range is mapped, RLIMIT_AS's count): it only reads the page
+   tables, so any range may be asked. Ours, our pool's page and the page
+   of our stack we stand on must answer 0 (or, counted, their whole
+   length); bad ranges (kernel, non-canonical, low, unaligned, no length)
+   and lengths past USER_TOP or wrapping must fail; the VP range and the
+   segment window -EPERM; unknown flags -EINVAL; anywhere else may
    answer either way. */
+static long ask_mapped(struct fz *f, uint64_t a, uint64_t len, long fl, const char *what)
+{
+	long r = issue(f, K_mapped, SYS_mapped, (long)a, (long)len, fl, 0, 0, 0, 0);
+	long want = fl ? (long)((len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1)) : 0;
+	if (r != want && __atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
+		tell("mapped(%#lx, %#lx, %ld), %s, returned %ld, not %ld", a, len, fl, what, r, want);
+	return r;
+}
+
 static void do_mapped(struct fz *f)
 {
 	int i = (int)rand_below(&f->st, NMAPS);
+	long fl = rand_below(&f->st, 2) ? MAPPED_BYTES : 0;
 	uint64_t a, len;
 	switch (rand_below(&f->st, 6)) {
-	case 0:      /* one of ours that only our own code touches: must be mapped */
+	case 0:      /* one of ours that only our own code touches: all mapped */
 		if (f->maps[i].len && f->maps[i].touch) {
-			long r = issue(f, K_mapped, SYS_mapped, (long)f->maps[i].addr, (long)f->maps[i].len,
-				       0, 0, 0, 0, 0);
-			if (r != 0 && __atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
-				tell("mapped(%#lx, %#lx), one of ours, returned %ld", f->maps[i].addr,
-				     f->maps[i].len, r);
+			ask_mapped(f, f->maps[i].addr, f->maps[i].len, fl, "one of ours");
 			return;
 		}
 		/* fall through */
 	case 1: {    /* memory that is surely ours: the pool, our own stack */
 		char here;
 		a = rand_below(&f->st, 2) ? (uint64_t)pool : (uint64_t)&here;
-		a &= ~(PAGE_SIZE - 1);
-		len = 1 + rand_below(&f->st, PAGE_SIZE);
-		long r = issue(f, K_mapped, SYS_mapped, (long)a, (long)len, 0, 0, 0, 0, 0);
-		if (r != 0 && __atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
-			tell("mapped(%#lx, %#lx), our own memory, returned %ld", a, len, r);
+		ask_mapped(f, a & ~(PAGE_SIZE - 1), 1 + rand_below(&f->st, PAGE_SIZE), fl, "our own memory");
 		return;
 	}
 	case 2:      /* kernel, non-canonical, low, unaligned, zero length: must fail */
 		bad_range(f, &a, &len);
-		issue(f, K_mapped, SYS_mapped, (long)a, (long)len, 0, 0, 0, 1, 0);
+		issue(f, K_mapped, SYS_mapped, (long)a, (long)len, fl, 0, 0, 1, 0);
 		return;
 	case 3:      /* huge: past USER_TOP from our pool, or wrapping (-ENOMEM) */
 		a = (uint64_t)pool & ~(PAGE_SIZE - 1);
 		len = rand_below(&f->st, 2) ? USER_TOP + 1 + rand_below(&f->st, 1UL << 40)
 					    : -(uint64_t)PAGE_SIZE * (1 + rand_below(&f->st, 4)) - rand_below(&f->st, 2);
-		issue(f, K_mapped, SYS_mapped, (long)a, (long)len, 0, 0, 0, 1, -ENOMEM);
+		issue(f, K_mapped, SYS_mapped, (long)a, (long)len, fl, 0, 0, 1, -ENOMEM);
 		return;
 	case 4:      /* the VP range or the segment window, from inside: -EPERM */
 		a = rand_below(&f->st, 2) ? VP_RESERVED_LO + PAGE_SIZE * rand_below(&f->st, (VP_RESERVED_HI - VP_RESERVED_LO) / PAGE_SIZE)
 					  : SEG_BASE + PAGE_SIZE * rand_below(&f->st, (SEG_TOP - SEG_BASE) / PAGE_SIZE);
 		len = PAGE_SIZE * (1 + rand_below(&f->st, 16));
-		issue(f, K_mapped, SYS_mapped, (long)a, (long)len, 0, 0, 0, 1, -EPERM);
+		issue(f, K_mapped, SYS_mapped, (long)a, (long)len, fl, 0, 0, 1, -EPERM);
 		return;
-	default:     /* anything: a random address and length */
-		issue(f, K_mapped, SYS_mapped, rand_arg(f), rand_arg(f), 0, 0, 0, 0, 0);
+	default: {   /* anything: a random address, length and flags */
+		long fx = rand_below(&f->st, 4) ? fl : rand_arg(f);
+		int bad = (fx & ~(long)MAPPED_BYTES) != 0;
+		issue(f, K_mapped, SYS_mapped, rand_arg(f), rand_arg(f), fx, 0, 0, bad, bad ? -EINVAL : 0);
 		return;
+	}
 	}
 }
 

@@ -2,7 +2,8 @@
 ulib/rt/aspace.c): past the soft limit mmap fails with ENOMEM and malloc
 returns NULL with errno ENOMEM, the program running on; an unmapped or
 freed MiB is taken again; munmap of a range with holes and MAP_FIXED over
-a mapping count only what was mapped; a forked child keeps the limit, and
+a mapping count only what was mapped; pthread_create finds no room for
+a stack (EAGAIN); a forked child keeps the limit, and
 as another user sets its soft limit up to the hard one but not above
 (EINVAL) and may not raise the hard one (EPERM); the soft limit raised
 back to the hard one maps 64 MiB again. On a thread of every package at

@@ -6,7 +6,8 @@
  *   use     the use now, found without /proc: the soft limit doubled
  *           from 1 MiB until a page can be mapped (L0, at most twice it)
  *   mmap    soft limit L0 + 16 MiB: 1 MiB mmaps until ENOMEM (at least
- *           15), one unmapped and taken again, then no more
+ *           15), one unmapped and taken again, then no more; no
+ *           thread either (its stack: EAGAIN)
  *   count   munmap of a range with holes and MAP_FIXED over a mapping
  *           change the count by what was mapped only: as many 1 MiB
  *           mmaps as before
@@ -48,6 +49,11 @@ static int set_soft(rlim_t cur)
 static void *map(size_t len)
 {
 	return mmap(0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+static void *nothing(void *arg)
+{
+	return arg;
 }
 
 /* 1 MiB mmaps until one fails (with ENOMEM); each written. */
@@ -122,6 +128,8 @@ static void *run(void *arg)
 	CHECK((blk[n_mmap - 1] = map(MIB)) != MAP_FAILED);
 	errno = 0;
 	CHECK(map(MIB) == MAP_FAILED && errno == ENOMEM);
+	pthread_t t;                                   /* no room for its 8 MiB stack */
+	CHECK(pthread_create(&t, 0, nothing, 0) == EAGAIN);
 	/* count: a range with holes unmapped, a MAP_FIXED over a mapping */
 	char *q = blk[0];
 	CHECK(munmap(q + 4096, 2 * 4096) == 0);

@@ -154,7 +154,7 @@ static void *run(void *arg)
 		n++;
 	}
 	n_malloc = n;
-	CHECK(n < MAXN && errno == ENOMEM && n >= 14);
+	CHECK(n < MAXN && errno == ENOMEM && n >= 14 && n <= (long)(lim / MIB));
 	free(blk[n - 1]);
 	CHECK((blk[n - 1] = malloc(MIB)) != 0);
 	errno = 0;

@@ -173,17 +173,38 @@ long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_
 	return r;
 }
 
-/* (addr, len) -> 0: every page of the range is mapped or demand-zero,
-   else -ENOMEM, as Linux's mlock and munlock answer for a hole. */
-long sys_mapped(uint64_t addr, uint64_t len, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
+/* The bytes of [a, a+len) mapped or demand-zero: the regions' part of
+   it, and the pages outside them (a region's own pages are in its part:
+   the walk jumps past it). sp->lock held. */
+static uint64_t mapped_bytes(struct space *sp, uint64_t a, uint64_t len)
 {
-	(void)c, (void)d, (void)e, (void)f;
+	uint64_t end = a + len, n = 0, va = a;
+	for (struct lazy *r = lazy_first(sp, a, len); r && r < sp->lazy + sp->nlazy && r->start < end; r++)
+		n += MIN(r->end, end) - MAX(r->start, a);
+	while (vm_next(sp->pml4, &va, end)) {
+		struct lazy *r = lazy_region(sp, va);
+		if (!r)
+			n += PGSIZE;
+		va = r ? r->end : va + PGSIZE;
+	}
+	return n;
+}
+
+/* (addr, len, flags) -> 0: every page of the range is mapped or
+   demand-zero, else -ENOMEM, as Linux's mlock and munlock answer for a
+   hole; with MAPPED_BYTES, how many of its bytes are (what an unmap of
+   it takes away: the runtime's RLIMIT_AS count). */
+long sys_mapped(uint64_t addr, uint64_t len, uint64_t flags, uint64_t d, uint64_t e, uint64_t f)
+{
+	(void)d, (void)e, (void)f;
 	struct space *sp = myvp()->space;
+	if (flags & ~(uint64_t)MAPPED_BYTES)
+		return -EINVAL;
 	long r = own_range(addr, &len);
 	if (r)
 		return r;
 	spin_lock(&sp->lock);
-	r = all_mapped(sp, addr, len) ? 0 : -ENOMEM;
+	r = flags ? (long)mapped_bytes(sp, addr, len) : all_mapped(sp, addr, len) ? 0 : -ENOMEM;
 	spin_unlock(&sp->lock);
 	return r;
 }

@@ -87,6 +87,8 @@ def test_sysfuzz(boot, seed):
     res = result(r, "sysfuzz")
     assert res["calls"] >= 20000 and res["seed"] == seed and res["nvp"] == 1, res
     fuzz_ok(res)
+    # SYS_mapped (71) is fuzzed: its error paths and ranges it must call mapped.
+    assert res["kinds"]["mapped"] > 0 and res["kinds_ok"]["mapped"] > 0, res
     assert only(r, "exit", space=main_space(r))["status"] == 0
 
 
@@ -125,7 +127,7 @@ WATCHDOG = 150
 # Kinds every concurrent run must have issued (reserved: only with "r").
 KINDS = ["raw", "plain", "cputs", "map", "unmap", "protect", "vp_create", "vp_start", "vp_signal",
          "vp_cap", "cap_grant", "cap_drop", "timer", "vp_idle", "spawn", "wait",
-         "futex_wait", "futex_wake", "sleep", "io", "view", "psig", "pipe"]
+         "futex_wait", "futex_wake", "sleep", "io", "view", "psig", "pipe", "mapped"]
 
 
 @pytest.mark.parametrize("smp", [2, 4])

@@ -187,6 +187,34 @@ static void wrapping_lengths(void)
 		EXPECT("unmap lazy 2", sys_unmap(more, PAGE_SIZE), 0);
 }
 
+/* SYS_mapped with MAPPED_BYTES counts the bytes of a range that are
+ * mapped or demand-zero (RLIMIT_AS's count of an unmap, ulib/rt/aspace.c):
+ * holes left out, a demand-zero region's touched pages counted once, a
+ * partly covered region only in part; unknown flags EINVAL. */
+static void mapped_bytes(void)
+{
+	char *p = sys_map(0, 16 * PAGE_SIZE, RW);
+	char *z = sys_map(0, 16 * PAGE_SIZE, RW | MAP_LAZY);
+	ok("map 16 pages and 16 lazy", !sys_failed((long)p) && !sys_failed((long)z));
+	if (sys_failed((long)p) || sys_failed((long)z))
+		return;
+	EXPECT("unmap 3 of 16", sys_unmap(p + 2 * PAGE_SIZE, 3 * PAGE_SIZE), 0);
+	ok("mapped bytes with a hole", syscall3(SYS_mapped, (long)p, 16 * PAGE_SIZE, MAPPED_BYTES) ==
+	   13 * PAGE_SIZE);
+	EXPECT("mapped, not all: ENOMEM", syscall2(SYS_mapped, (long)p, 16 * PAGE_SIZE), ENOMEM);
+	z[0] = 1, z[9 * PAGE_SIZE] = 1;           /* touched pages of the region: still 16 */
+	EXPECT("unmap 2 of lazy 16", sys_unmap(z + 4 * PAGE_SIZE, 2 * PAGE_SIZE), 0);
+	ok("mapped bytes of a cut region", syscall3(SYS_mapped, (long)z, 16 * PAGE_SIZE, MAPPED_BYTES) ==
+	   14 * PAGE_SIZE);
+	ok("mapped bytes of part of a region", syscall3(SYS_mapped, (long)z + 8 * PAGE_SIZE, 5000, MAPPED_BYTES) ==
+	   2 * PAGE_SIZE);
+	EXPECT("mapped, unknown flag", syscall3(SYS_mapped, (long)p, PAGE_SIZE, 2), EINVAL);
+	EXPECT("mapped bytes, kernel text", syscall3(SYS_mapped, 0xffffffff80000000L, PAGE_SIZE, MAPPED_BYTES),
+	       ENOMEM);
+	sys_unmap(p, 16 * PAGE_SIZE);
+	sys_unmap(z, 16 * PAGE_SIZE);
+}
+
 /* The kernel writes user memory only where the user may: never through a
  * read-only mapping (CR0.WP), whatever the page's contents mean: its own
  * pseudo-register page, a read-only segment mapping, a page protected
@@ -243,6 +271,7 @@ int main(void)
 	bad_wait();
 	bad_map();
 	wrapping_lengths();
+	mapped_bytes();
 	read_only_targets();
 	EXPECT("getinfo 12345", sys_getinfo(12345), EINVAL);
 	EXPECT("getinfo -1", sys_getinfo(-1), EINVAL);

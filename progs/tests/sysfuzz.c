@@ -7,7 +7,7 @@
  *
  * What is fuzzed (one "kind" per line of KINDS below): random numbers
  * (outside [0, NSYSCALL) they must fail with ENOSYS; holes are skipped),
- * the plain calls with random arguments, cputs, map, unmap, protect and discard (random and
+ * the plain calls with random arguments, cputs, map, unmap, protect, discard and mapped (random and
  * adversarial ranges, overlaps, MAP_LAZY with huge lengths, addr 0
  * placement, kernel and non-canonical addresses), vp_create and vp_start
  * with real entries (the new VP runs a short fuzz loop of its own, then
@@ -136,7 +136,8 @@
 	X(vp_cap, 35) X(cap_grant, 30) X(cap_drop, 30) X(timer, 50) X(vp_idle, 10) \
 	X(spawn, 8) X(wait, 27) X(futex_wait, 60) X(futex_wake, 50) X(sleep, 30) X(io, 30) \
 	X(seg, 40) X(protect, 40) X(discard, 25) X(lazysys, 40) X(view, 30) \
-	X(exec, 10) X(pgrp, 20) X(fmap, 50) X(link, 30) X(psig, 20) X(pipe, 20) X(lock, 10)
+	X(exec, 10) X(pgrp, 20) X(fmap, 50) X(link, 30) X(psig, 20) X(pipe, 20) X(lock, 10) \
+	X(mapped, 20)
 #define ENUM(k, w) K_##k,
 enum { KINDS(ENUM) NKIND };
 #define NAME(k, w) #k,
@@ -557,6 +558,66 @@ static void do_discard(struct fz *f)
 	default:
 		if (foreign_range(f, &a, &len))
 			issue(f, K_discard, SYS_discard, (long)a, (long)len, 0, 0, 0, 0, 0);
+	}
+}
+
+/* mapped (SYS_mapped: mlock's question, and with MAPPED_BYTES how much
+   of a range is mapped, RLIMIT_AS's count): it only reads the page
+   tables, so any range may be asked. Ours, our pool's page and the page
+   of our stack we stand on must answer 0 (or, counted, their whole
+   length); bad ranges (kernel, non-canonical, low, unaligned, no length)
+   and lengths past USER_TOP or wrapping must fail; the VP range and the
+   segment window -EPERM; unknown flags -EINVAL; anywhere else may
+   answer either way. */
+static long ask_mapped(struct fz *f, uint64_t a, uint64_t len, long fl, const char *what)
+{
+	long r = issue(f, K_mapped, SYS_mapped, (long)a, (long)len, fl, 0, 0, 0, 0);
+	long want = fl ? (long)((len + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1)) : 0;
+	if (r != want && __atomic_fetch_add(&n_unexpected, 1, __ATOMIC_RELAXED) < 10)
+		tell("mapped(%#lx, %#lx, %ld), %s, returned %ld, not %ld", a, len, fl, what, r, want);
+	return r;
+}
+
+static void do_mapped(struct fz *f)
+{
+	int i = (int)rand_below(&f->st, NMAPS);
+	long fl = rand_below(&f->st, 2) ? MAPPED_BYTES : 0;
+	uint64_t a, len;
+	switch (rand_below(&f->st, 6)) {
+	case 0:      /* one of ours that only our own code touches: all mapped */
+		if (f->maps[i].len && f->maps[i].touch) {
+			ask_mapped(f, f->maps[i].addr, f->maps[i].len, fl, "one of ours");
+			return;
+		}
+		/* fall through */
+	case 1: {    /* memory that is surely ours: the pool, our own stack */
+		char here;
+		a = rand_below(&f->st, 2) ? (uint64_t)pool : (uint64_t)&here;
+		ask_mapped(f, a & ~(PAGE_SIZE - 1), 1 + rand_below(&f->st, PAGE_SIZE), fl, "our own memory");
+		return;
+	}
+	case 2:      /* kernel, non-canonical, low, unaligned, zero length: must fail */
+		bad_range(f, &a, &len);
+		issue(f, K_mapped, SYS_mapped, (long)a, (long)len, fl, 0, 0, 1, 0);
+		return;
+	case 3:      /* huge: past USER_TOP from our pool, or wrapping (-ENOMEM) */
+		a = (uint64_t)pool & ~(PAGE_SIZE - 1);
+		len = rand_below(&f->st, 2) ? USER_TOP + 1 + rand_below(&f->st, 1UL << 40)
+					    : -(uint64_t)PAGE_SIZE * (1 + rand_below(&f->st, 4)) - rand_below(&f->st, 2);
+		issue(f, K_mapped, SYS_mapped, (long)a, (long)len, fl, 0, 0, 1, -ENOMEM);
+		return;
+	case 4:      /* the VP range or the segment window, from inside: -EPERM */
+		a = rand_below(&f->st, 2) ? VP_RESERVED_LO + PAGE_SIZE * rand_below(&f->st, (VP_RESERVED_HI - VP_RESERVED_LO) / PAGE_SIZE)
+					  : SEG_BASE + PAGE_SIZE * rand_below(&f->st, (SEG_TOP - SEG_BASE) / PAGE_SIZE);
+		len = PAGE_SIZE * (1 + rand_below(&f->st, 16));
+		issue(f, K_mapped, SYS_mapped, (long)a, (long)len, fl, 0, 0, 1, -EPERM);
+		return;
+	default: {   /* anything: a random address, length and flags */
+		long fx = rand_below(&f->st, 4) ? fl : rand_arg(f);
+		int bad = (fx & ~(long)MAPPED_BYTES) != 0;
+		issue(f, K_mapped, SYS_mapped, rand_arg(f), rand_arg(f), fx, 0, 0, bad, bad ? -EINVAL : 0);
+		return;
+	}
 	}
 }
 
@@ -1951,7 +2012,7 @@ static void do_raw(struct fz *f)
 		{ SYS_null, K_plain }, { SYS_time, K_plain }, { SYS_yield, K_plain },
 		{ SYS_getinfo, K_plain }, { SYS_vp_poll, K_plain }, { SYS_cputs, K_cputs },
 		{ SYS_spawn, K_spawn }, { SYS_wait, K_wait }, { SYS_map, K_map }, { SYS_unmap, K_unmap },
-		{ SYS_protect, K_protect }, { SYS_discard, K_discard },
+		{ SYS_protect, K_protect }, { SYS_discard, K_discard }, { SYS_mapped, K_mapped },
 		{ SYS_vp_create, K_vp_create }, { SYS_vp_start, K_vp_start },
 		{ SYS_vp_idle, K_vp_idle }, { SYS_vp_signal, K_vp_signal }, { SYS_vp_cap, K_vp_cap },
 		{ SYS_timer, K_timer }, { SYS_cap_grant, K_cap_grant }, { SYS_cap_drop, K_cap_drop },
@@ -1997,6 +2058,7 @@ static void do_kind(struct fz *f, int kind)
 	case K_unmap:      do_unmap(f); break;
 	case K_protect:    do_protect(f); break;
 	case K_discard:    do_discard(f); break;
+	case K_mapped:     do_mapped(f); break;
 	case K_reserved:   do_reserved(f); break;
 	case K_vp_create:  do_vp_create(f); break;
 	case K_vp_start:   do_vp_start(f); break;

@@ -29,6 +29,10 @@
  * more (counted: `fallback`); such blocks are shared directly. Memory is
  * not given back to the kernel before the space ends; its pages are
  * charged to the space when first touched, as any demand-zero page.
+ * RLIMIT_AS (<animart/aspace.h>) counts the range as it is handed out,
+ * not as reserved, and never less (as a heap that never shrinks): past
+ * the limit a grab fails, and the library's malloc, failing too, says
+ * ENOMEM.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +40,7 @@
 #include <string.h>
 #include <animart/sys.h>
 #include <animart/fence.h>
+#include <animart/aspace.h>
 #include <anima/view.h>
 #include "heap.h"
 
@@ -110,7 +115,7 @@ static char *grab(size_t n, uint64_t *what)
 	char *p = 0;
 	if (t)
 		hs.turns++;
-	if ((size_t)(lim - top) >= n) {
+	if ((size_t)(lim - top) >= n && !as_charge(n)) {   /* (RLIMIT_AS: what is handed out) */
 		p = top;
 		top += n;
 		(*what)++;
@@ -130,7 +135,7 @@ static struct arena *arena_new(void)
 	struct arena *a = orphans;
 	if (a)
 		orphans = a->next;
-	else if ((size_t)(lim - top) >= CHUNK) {
+	else if ((size_t)(lim - top) >= CHUNK && !as_charge(CHUNK)) {
 		a = (struct arena *)top;
 		top += CHUNK;
 		par_cover();

@@ -35,6 +35,7 @@
 #include <animart/spin.h>
 #include <animart/upcall.h>
 #include <animart/fence.h>
+#include <animart/aspace.h>
 
 #define HDR        16
 #define SMALL_MAX  65536           /* largest class block, header included */
@@ -55,6 +56,19 @@ struct block {
 		struct block *next;     /* free: next on the class list */
 	};
 };
+
+/* Memory for the heap, counted in RLIMIT_AS (<animart/aspace.h>): past
+   the limit it fails as an out-of-memory map does (malloc returns 0,
+   ENOMEM), as Linux's mmap and brk do. */
+static void *heap_map(size_t len)
+{
+	if (as_charge(len))
+		return (void *)-ENOMEM;
+	void *m = sys_map(0, len, PROT_READ | PROT_WRITE);
+	if (sys_failed((long)m))
+		as_uncharge(len);
+	return m;
+}
 
 struct sizeclass {
 	struct spin lock;
@@ -130,7 +144,7 @@ static struct block *central_one(struct sizeclass *sc, int c)
 	}
 	if (sc->bump + size > sc->end) {
 		size_t slab = size * 4 > SLAB_MIN ? size * 4 : SLAB_MIN;
-		char *m = sys_map(0, slab, PROT_READ | PROT_WRITE);
+		char *m = heap_map(slab);
 		if (sys_failed((long)m))
 			return 0;
 		sc->bump = m;     /* the old slab's tail is abandoned */
@@ -240,7 +254,7 @@ static struct vcache *vcache(void)
 	struct vcache *vc = vcaches[i];
 	if (!vc) {
 		used = 1;
-		void *m = sys_map(0, sizeof *vc, PROT_READ | PROT_WRITE);
+		void *m = heap_map(sizeof *vc);
 		if (!sys_failed((long)m)) {
 			vc = m;
 			for (int c = 0; c < NCLASS; c++)
@@ -315,7 +329,7 @@ static struct block *big_alloc(size_t n)
 	if (n > ((size_t)1 << 46))
 		return 0;
 	size_t len = (n + HDR + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	struct block *b = sys_map(0, len, PROT_READ | PROT_WRITE);
+	struct block *b = heap_map(len);
 	if (sys_failed((long)b))
 		return 0;
 	b->pages = (uint32_t)(len / PAGE_SIZE);
@@ -407,7 +421,9 @@ void free(void *p)
 	struct block *b = (struct block *)((char *)h - h->off);
 	h->magic = MAGIC_FREE;
 	if (h->cls == BIG) {
-		sys_unmap(b, (size_t)h->pages * PAGE_SIZE);
+		size_t len = (size_t)h->pages * PAGE_SIZE;   /* (the header goes with the unmap) */
+		if (!sys_unmap(b, len))
+			as_uncharge(len);
 		return;
 	}
 	if (h->cls >= NCLASS)

@@ -13,6 +13,7 @@
 #include <anima/seg.h>
 #include <anima/layout.h>
 #include <string.h>
+#include <animart/aspace.h>
 
 #define KNOWN (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_GROWSDOWN | \
 	       MAP_NORESERVE | MAP_POPULATE | MAP_STACK | MAP_FIXED_NOREPLACE)
@@ -34,7 +35,30 @@ static void *fail(int e)
 	return MAP_FAILED;
 }
 
+static void *map_any(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+
+/* RLIMIT_AS (<animart/aspace.h>): the new range counts, less what a
+   MAP_FIXED replaces; past the soft limit ENOMEM with nothing changed,
+   as Linux. A failed call takes back its charge and what its MAP_FIXED
+   unmapping took away. */
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	uintptr_t a = (uintptr_t)addr;
+	int fixed = (flags & MAP_FIXED) && !(flags & MAP_FIXED_NOREPLACE);
+	uint64_t had = fixed && len <= USER_TOP ? as_held(a, len) : 0;
+	uint64_t net = len <= USER_TOP ? ((len + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1)) - had : 0;
+	if (as_charge(net))
+		return fail(ENOMEM);
+	void *r = map_any(addr, len, prot, flags, fd, off);
+	if (r == MAP_FAILED) {
+		int e = errno;
+		as_uncharge(net + had - (fixed ? as_held(a, len) : had));
+		errno = e;
+	}
+	return r;
+}
+
+static void *map_any(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	uintptr_t a = (uintptr_t)addr;
 	int share = flags & (MAP_SHARED | MAP_PRIVATE);
@@ -81,11 +105,17 @@ int munmap(void *addr, size_t len)
 {
 	if (in_segs(addr) && len && (uintptr_t)addr % PAGE_SIZE == 0)
 		return __munmap_seg(addr, len);
-	long r = (uintptr_t)addr % PAGE_SIZE || !len ? -EINVAL : sys_unmap(addr, len);
+	if ((uintptr_t)addr % PAGE_SIZE || !len) {
+		errno = EINVAL;
+		return -1;
+	}
+	uint64_t had = as_held((uintptr_t)addr, len);    /* (a hole is no error: not counted) */
+	long r = sys_unmap(addr, len);
 	if (sys_failed(r)) {
 		errno = (int)-r;
 		return -1;
 	}
+	as_uncharge(had);
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <errno.h>
 #include <animart/seg.h>
+#include <animart/aspace.h>
 
 void *__mmap_shared_anon(void *addr, size_t len, int prot, int flags);
 int __munmap_seg(void *addr, size_t len);
@@ -66,6 +67,8 @@ int __munmap_seg(void *addr, size_t len)
 		return 0;
 	if (!sys_failed(r) && ((uint64_t)r > len + PAGE_SIZE - 1 || seg_unmap(addr) < 0))
 		r = -EINVAL;             /* a part, or not its base */
+	if (!sys_failed(r))
+		as_uncharge((uint64_t)r);   /* mmap counted it in RLIMIT_AS (mman.c) */
 	return err(r);
 }
 

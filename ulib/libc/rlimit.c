@@ -2,6 +2,7 @@
 #include <sys/resource.h>
 #include <pthread.h>
 #include <errno.h>
+#include <animart/aspace.h>
 
 #define NFILES 64                  /* ulib/fd.c's table */
 
@@ -64,15 +65,18 @@ int setrlimit(int resource, const struct rlimit *rl)
 		return 0;
 	}
 	/* Any other limit: recorded as Linux takes it (lowering, or a soft
-	   limit up to the hard one); only RLIMIT_NOFILE is enforced (fd.c),
-	   the others bound nothing here (libc.md). Raising a hard limit
-	   stays privileged. */
+	   limit up to the hard one); RLIMIT_NOFILE is enforced by fd.c,
+	   RLIMIT_AS by the runtime's count of what is mapped (aspace.c:
+	   mmap, malloc and thread stacks fail past it), the others bound
+	   nothing here (libc.md). Raising a hard limit stays privileged. */
 	if (rl->rlim_max > now.rlim_max) {
 		errno = EPERM;
 		return -1;
 	}
 	set[resource] = *rl;
 	isset[resource] = 1;
+	if (resource == RLIMIT_AS)
+		as_set_limit(rl->rlim_cur == RLIM_INFINITY ? ~0UL : (uint64_t)rl->rlim_cur);
 	return 0;
 }
 

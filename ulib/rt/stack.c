@@ -18,6 +18,7 @@
 #include <animart/thread.h>
 #include <stdlib.h>
 #include <animart/sys.h>
+#include <animart/aspace.h>
 
 uint64_t thread_stack_default;
 
@@ -25,14 +26,22 @@ void *stack_alloc(uint64_t size)
 {
 	if (size <= STACK_SMALL)
 		return malloc(size);
+	/* counted in RLIMIT_AS (<animart/aspace.h>), as Linux counts a
+	   thread's stack: past it no thread (pthread_create's EAGAIN) */
+	if (as_charge(STACK_BYTES(size)))
+		return 0;
 	void *p = sys_map(0, STACK_BYTES(size), PROT_READ | PROT_WRITE | MAP_LAZY);
-	return sys_failed((long)p) ? 0 : p;
+	if (sys_failed((long)p)) {
+		as_uncharge(STACK_BYTES(size));
+		return 0;
+	}
+	return p;
 }
 
 void stack_free(void *stack, uint64_t size)
 {
 	if (size <= STACK_SMALL)
 		free(stack);
-	else if (stack)
-		sys_unmap(stack, (STACK_BYTES(size) + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1));
+	else if (stack && !sys_unmap(stack, (STACK_BYTES(size) + PAGE_SIZE - 1) & ~(uint64_t)(PAGE_SIZE - 1)))
+		as_uncharge(STACK_BYTES(size));
 }

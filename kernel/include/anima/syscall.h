@@ -50,8 +50,10 @@
 #define SYS_unmap       17  /* (void *addr, size_t len) -> 0; -ENOMEM (nothing unmapped) if cutting a demand-zero region in two passes MAXLAZY_SPACE */
 #define SYS_protect     18  /* (void *addr, size_t len, int prot) -> 0: every page mapped (else -ENOMEM); PROT_NONE allowed */
 #define SYS_discard     19  /* (void *addr, size_t len) -> 0: the pages read as zeros from now on, their frames freed, access kept; every page mapped (else -ENOMEM) */
-#define SYS_mapped      71  /* (void *addr, size_t len) -> 0: every page of the caller's range is mapped
-                               (or demand-zero), else -ENOMEM; own_range's -EINVAL, -EPERM (mlock) */
+#define SYS_mapped      71  /* (void *addr, size_t len [, MAPPED_BYTES]) -> 0: every page of the caller's
+                               range is mapped (or demand-zero), else -ENOMEM; own_range's -EINVAL,
+                               -EPERM (mlock). With MAPPED_BYTES: the bytes of the range that are
+                               (RLIMIT_AS's count of an unmap: ulib/rt/aspace.c); other bits -EINVAL */
 #define SYS_fmap        20  /* (void *addr or 0, size_t len, int prot, FMAP_* flags, fd, offset) -> address:
                                a file's pages, read on first touch (kernel/fmap.c) */
 #define SYS_msync       21  /* (void *addr, size_t len, MSYNC_* flags) -> 0: the dirty pages of
@@ -379,6 +381,9 @@
 #define PROT_WRITE      2
 #define PROT_EXEC       4
 #define MAP_LAZY        0x100  /* demand-zero: pages appear on first touch, after the latency in arg 4 */
+
+/* SYS_mapped's flag */
+#define MAPPED_BYTES    1      /* how many bytes are mapped, not whether all are */
 
 /* SYS_fmap flags and SYS_msync flags */
 #define FMAP_SHARED     1      /* written back by msync and unmap; else private (copy on read) */

@@ -64,8 +64,9 @@ int setrlimit(int resource, const struct rlimit *rl)
 		return 0;
 	}
 	/* Any other limit: recorded as Linux takes it (lowering, or a soft
-	   limit up to the hard one); only RLIMIT_NOFILE is enforced (fd.c),
-	   the others bound nothing here (libc.md). Raising a hard limit
+	   limit up to the hard one); RLIMIT_NOFILE is enforced (fd.c), and
+	   RLIMIT_MEMLOCK for a caller not root (mman.c), the others bound
+	   nothing here (libc.md). Raising a hard limit
 	   stays privileged. */
 	if (rl->rlim_max > now.rlim_max) {
 		errno = EPERM;

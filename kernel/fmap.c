@@ -316,10 +316,11 @@ static long fmap_checked(uint64_t addr, uint64_t len, uint64_t prot, uint64_t fl
 	int acc = fl & FO_ACCMODE;         /* (O_WRONLY 1, O_RDWR 2) */
 	if (acc == 1 || ((flags & FMAP_SHARED) && (prot & PROT_WRITE) && acc != 2))
 		return -EACCES;
-	/* Shared through a descriptor not open for writing, the map never
-	   writes back: a later protect that allows stores keeps them the
-	   space's (Linux refuses that protect instead). */
-	return map_file(addr, PGROUNDUP(len), prot, ino, (flags & FMAP_SHARED) && acc == 2, off);
+	/* Shared through a descriptor not open for writing: the frames are
+	   shared all the same (others' stores show), but no store may ever
+	   reach them: protect refuses write access there, as Linux does. */
+	int shared = !(flags & FMAP_SHARED) ? 0 : acc == 2 ? LAZY_SHARED : LAZY_SHARED_RO;
+	return map_file(addr, PGROUNDUP(len), prot, ino, shared, off);
 }
 
 /* (addr, len, MSYNC_* flags) */

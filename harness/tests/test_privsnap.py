@@ -14,4 +14,4 @@ from helpers import PKGS_PAR, pkg_cases, self_test
 
 @pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_PAR))
 def test_private_map_sees_unwritten_shared_stores(boot, pkg, smp):
-    self_test(boot, "privsnap", pkg, smp, at_least=40)
+    self_test(boot, "privsnap", pkg, smp, at_least=49)

@@ -18,8 +18,10 @@
  * and pwrite then wait for it and run again (fmap_copy_wait), other
  * calls return -EFAULT.
  *
- * Private mappings (the default) are copies taken at the touch: writes
- * stay the space's. Shared ones (FMAP_SHARED) are written back to the
+ * Private mappings (the default) are copies taken at the touch, of the
+ * shared frame when some space maps the page shared (its stores not yet
+ * written back are the file's for every reader), else of the block
+ * cache's bytes: writes stay the space's. Shared ones (FMAP_SHARED) are written back to the
  * file by msync and unmap, the pages the user wrote only (the PTE's dirty
  * bit), never past the file's size at the time. A shared page is one
  * frame for every space mapping it (fshare.c), which file calls in every
@@ -98,6 +100,17 @@ static long fill(struct space *sp, uint64_t va, uint64_t err, struct buf **wait)
 	if (pa) {                       /* another space's frame of this page (fshare.c) */
 		page_free(pg);          /* (the charge stays: a holder pays a page) */
 		return install(sp, va, err, &r, P2V(pa));
+	}
+	if (!e && !r.shared && (pa = fshare_get(r.ino, off / PGSIZE))) {
+		/* A private copy of a page some space maps shared: the frame's
+		   bytes are the file as every space sees it, stores not yet
+		   written back included (read() takes them so: fshare_read);
+		   the block cache may be older. Past the end: zeros, as ever. */
+		memcpy(pg, P2V(pa), PGSIZE);
+		frame_put(pa);
+		if (ip.size - off < PGSIZE)
+			memset((char *)pg + (ip.size - off), 0, PGSIZE - (ip.size - off));
+		return install(sp, va, err, &r, pg);
 	}
 	if (!e && (e = ext2_readk(&c, &ip, off, pg, PGSIZE)) > 0)
 		e = 0;                  /* (past the end: zeros, as the frame came) */
@@ -303,10 +316,11 @@ static long fmap_checked(uint64_t addr, uint64_t len, uint64_t prot, uint64_t fl
 	int acc = fl & FO_ACCMODE;         /* (O_WRONLY 1, O_RDWR 2) */
 	if (acc == 1 || ((flags & FMAP_SHARED) && (prot & PROT_WRITE) && acc != 2))
 		return -EACCES;
-	/* Shared through a descriptor not open for writing, the map never
-	   writes back: a later protect that allows stores keeps them the
-	   space's (Linux refuses that protect instead). */
-	return map_file(addr, PGROUNDUP(len), prot, ino, (flags & FMAP_SHARED) && acc == 2, off);
+	/* Shared through a descriptor not open for writing: the frames are
+	   shared all the same (others' stores show), but no store may ever
+	   reach them: protect refuses write access there, as Linux does. */
+	int shared = !(flags & FMAP_SHARED) ? 0 : acc == 2 ? LAZY_SHARED : LAZY_SHARED_RO;
+	return map_file(addr, PGROUNDUP(len), prot, ino, shared, off);
 }
 
 /* (addr, len, MSYNC_* flags) */

@@ -324,6 +324,8 @@ long lazy_add_r(struct space *sp, struct lazy n);
 void *fill_take(struct space *sp, uint64_t va, uint64_t **pte);
 
 /* fmap.c */
+#define LAZY_SHARED    1         /* struct lazy's shared: MAP_SHARED, written back */
+#define LAZY_SHARED_RO 2         /* MAP_SHARED through a read-only descriptor: never writable */
 int fmap_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 int fmap_fill(struct space *sp, uint64_t va, uint64_t err);
 long fmap_flush(uint64_t addr, uint64_t len);

@@ -4,6 +4,8 @@
  * Every page of [addr, addr+len) must be mapped (a page, or a part of a
  * demand-zero region), else -ENOMEM and nothing changes; the kernel's
  * ranges (the VP range, the segment window) are -EPERM, as for SYS_map.
+ * Write access to a file's MAP_SHARED pages mapped through a read-only
+ * descriptor is -EACCES (Linux's): their frames are every space's.
  * PROT_NONE keeps the frames but makes the pages not present (PTE_NONE,
  * mmu.h): a user access faults (the space is killed, as by a SIGSEGV),
  * and so does the kernel's copy in a system call (-EFAULT, as Linux). A demand-zero region is
@@ -141,6 +143,17 @@ long own_range(uint64_t addr, uint64_t *len)
 	return 0;
 }
 
+/* Does [a, b) meet a file region shared through a read-only descriptor
+   (no store may reach its frames: fmap.c)? sp->lock held. */
+static int shared_ro(struct space *sp, uint64_t a, uint64_t b)
+{
+	int i, j = lazy_span(sp, a, b, &i);
+	for (; i < j; i++)
+		if (sp->lazy[i].ino && sp->lazy[i].shared == LAZY_SHARED_RO)
+			return 1;
+	return 0;
+}
+
 long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_t e, uint64_t f)
 {
 	(void)d, (void)e, (void)f;
@@ -154,6 +167,7 @@ long sys_protect(uint64_t addr, uint64_t len, uint64_t prot, uint64_t d, uint64_
 	int flush = 0;
 	spin_lock(&sp->lock);
 	long r = !all_mapped(sp, addr, len) ? -ENOMEM :
+		 (prot & PROT_WRITE) && shared_ro(sp, addr, addr + len) ? -EACCES :   /* (Linux's) */
 		 lazy_room(sp, lazy_extra(sp, addr, addr + len));
 	if (!r) {
 		lazy_protect(sp, addr, addr + len, fl);

@@ -67,8 +67,9 @@ int setrlimit(int resource, const struct rlimit *rl)
 	/* Any other limit: recorded as Linux takes it (lowering, or a soft
 	   limit up to the hard one); RLIMIT_NOFILE is enforced by fd.c,
 	   RLIMIT_AS by the runtime's count of what is mapped (aspace.c:
-	   mmap, malloc and thread stacks fail past it), the others bound
-	   nothing here (libc.md). Raising a hard limit stays privileged. */
+	   mmap, malloc and thread stacks fail past it), RLIMIT_MEMLOCK for
+	   a caller not root (mman.c), the others bound nothing here
+	   (libc.md). Raising a hard limit stays privileged. */
 	if (rl->rlim_max > now.rlim_max) {
 		errno = EPERM;
 		return -1;

@@ -1009,13 +1009,32 @@ static struct rtpkg par = {
 static struct pthr *take_turn(void)
 {
 	struct pthr *me = me_of(thread_self());
-	if (me && !me->in_op) {
-		guard(me);
+	if (!me)
+		return 0;
+	guard(me);                   /* (until done_turn: see there) */
+	if (!me->in_op) {
 		me->in_op = me->pend = 1;
 		fence_begin(me);
-		unguard(me);
 	}
 	return me;
+}
+
+/*
+ * The package's part of a create or free is done. A signal handler
+ * waits until here (guard): its fenced calls (a sem_post) would end the
+ * turn in the middle of the package's work (fence's pend case, then its
+ * own exit: in_op 0), and the rest ran outside any turn: rt_create's
+ * mallocs (the new thread's descriptor, stack, TLS) and new_rec's calloc
+ * were served from the creator's own arena, in its view, so the child's
+ * st word and saved registers lived in memory another VP saw stale. The
+ * public suite's pthread_join 6-3 (creates while two threads flood
+ * signals) hung with every VP waiting on an st word at 0x40000100110 in
+ * det's heap, or faulted on a register that held a heap address.
+ */
+static void done_turn(struct pthr *me)
+{
+	if (me)
+		unguard(me);
 }
 
 /* A joined (or reaped) thread's record goes to the spare list, never
@@ -1025,7 +1044,7 @@ static struct pthr *take_turn(void)
    most threads alive and unjoined at once. */
 static void par_free(struct thread *t)
 {
-	take_turn();
+	struct pthr *me = take_turn();
 	struct pthr *p = me_of(t);
 	if (p && p != &mainrec) {
 		spin_lock_by(&g, 0);
@@ -1034,6 +1053,7 @@ static void par_free(struct thread *t)
 		spin_unlock_by(&g, 0);
 	}
 	rt_free(t);
+	done_turn(me);
 }
 
 static struct pthr *new_rec(void)
@@ -1127,6 +1147,7 @@ struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr 
 	struct pthr *maker = take_turn();
 	if (__pt_making_service && __pt_making_service()) {
 		struct uthread *s = svc_create(f, a, at);
+		done_turn(maker);
 		return s ? &s->t : 0;
 	}
 	if (maker)
@@ -1154,6 +1175,7 @@ struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr 
 			pass_on();   /* a service thread's create (SIGEV_THREAD), all det threads blocked */
 		spin_unlock_by(&g, 0);
 	}
+	done_turn(maker);
 	return t ? &t->t : 0;
 }
 

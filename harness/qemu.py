@@ -54,6 +54,7 @@ class Result:
     cmdline: str = ""
     bad_lines: list = field(default_factory=list)   # @ lines whose JSON did not parse
     _events: list = field(default_factory=list)     # (tag, dict) in console order
+    cpu: float | None = None    # QEMU's CPU seconds (reap), None if unknown
 
     @property
     def log(self):
@@ -292,12 +293,10 @@ def run(cmdline, smp=1, icount=False, timeout=60, mem="512M", extra=(),
                           cmd, cmdline)
         try:
             timed_out = _read(p.stdout, deadline, lines, on_line)
-            if timed_out and mondir and p.poll() is None:
+            if timed_out and mondir and running(p):
                 lines += vcpus.state(os.path.join(mondir, "m"))   # where it hung
         finally:
-            if p.poll() is None:
-                p.kill()     # timed out, or we are being interrupted
-            p.wait()
+            cpu = reap(p)    # killed if it runs on: timed out, or we are being interrupted
             p.stdout.close()
             if mondir:
                 shutil.rmtree(mondir, ignore_errors=True)
@@ -307,7 +306,28 @@ def run(cmdline, smp=1, icount=False, timeout=60, mem="512M", extra=(),
     kind, status = decode(code, lines, timed_out)
     events, bad = parse_events(lines)
     return Result(kind, status, code, lines, time.monotonic() - t0, stderr,
-                  cmd, cmdline, bad, events)
+                  cmd, cmdline, bad, events, cpu)
+
+
+def running(p):
+    """Is QEMU still running? (Without reaping it: reap wants its rusage.)"""
+    return os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+
+
+def reap(p):
+    """Wait for QEMU, killing it first if it still runs; set
+    p.returncode. Its CPU time, user and system seconds over all its
+    threads: a boot's elapsed time less it is time the host was free
+    for other work (a guest asleep in real time; conftest.record)."""
+    if running(p):
+        p.kill()
+    try:
+        _, status, ru = os.wait4(p.pid, 0)
+    except ChildProcessError:      # reaped already (by Popen): no figure
+        p.wait()
+        return None
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return round(ru.ru_utime + ru.ru_stime, 3)
 
 
 def with_monitor(cmd, path):

@@ -124,8 +124,11 @@ def test_timeout_says_where_each_vcpu_is(boot):
     # off: no watchdog dump) still ends with where each vCPU was, asked of
     # QEMU's monitor before the kill (harness/vcpus.py): its rip, named
     # from kernel.sym in the kernel, and the kernel frames above it.
-    # Here two VPs compute for 100 s, well past the deadline.
-    r = boot("run=spin:2,100000", smp=2, timeout=3)
+    # Here two VPs compute for 100 s, well past the deadline. It is 1 s
+    # (stretched by the host's load, as every run's): both vCPUs spin
+    # until it, and at 3 s this test was 14.4 s of QEMU CPU time in a
+    # full run at load ~10; the kernel is up in a tenth of that.
+    r = boot("run=spin:2,100000", smp=2, timeout=1)
     assert r.kind == "timeout", r.tail()
     said = [l for l in r.lines if l.startswith("harness: vcpu")]
     for cpu in (0, 1):

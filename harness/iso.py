@@ -171,7 +171,9 @@ def stripped(prog):
 
 
 def put(disk, dest, program):
-    """Copy a file into the ISO's tree (a program stripped)."""
+    """Copy a file into the ISO's tree (a program stripped); a test's
+    ISO may put modules in folders of their own."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(stripped(disk) if program else disk, dest)
 
 

@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import iso as isomod
+from . import modset
 from . import vcpus
 from .iso import build_iso, check_cmdline, inputs, stripped
 
@@ -53,6 +54,7 @@ class Result:
     cmdline: str = ""
     bad_lines: list = field(default_factory=list)   # @ lines whose JSON did not parse
     _events: list = field(default_factory=list)     # (tag, dict) in console order
+    cpu: float | None = None    # QEMU's CPU seconds (reap), None if unknown
 
     @property
     def log(self):
@@ -177,17 +179,27 @@ def base(smp, icount, mem, media):
 def direct_command(cmdline, smp=1, icount=False, mem="512M", extra=()):
     """The direct boot of `cmdline` (the module docstring), or None where
     it cannot name the files: QEMU splits -initrd at commas and a module
-    from its arguments at the first space."""
+    from its arguments at the first space. The modules: ksyms and the
+    programs the boot can run (harness/modset.py)."""
     check_cmdline(cmdline)
     kernel = isomod.BUILD / "kernel.bin"
     if not kernel.is_file():
         raise FileNotFoundError(f"{kernel} missing: run `make` first")
-    files = inputs()
-    mods = [f"{files[1][1]} ksyms"] + [f"{stripped(disk)} {disk.name}" for _, disk in files[2:]]
+    mods = [f"{inputs()[1][1]} ksyms"] + [f"{p} {n}" for n, p in programs(cmdline, extra).items()]
     if any("," in m or m.count(" ") != 1 for m in mods):
         return None
     media = ["-kernel", str(kernel), "-append", cmdline, "-initrd", ",".join(mods)]
     return base(smp, icount, mem, firmware() + media) + list(extra)
+
+
+def programs(cmdline, extra=()):
+    """{name: file} of the programs a direct boot of `cmdline` with
+    `extra` loads (harness/modset.py), in inputs() order."""
+    progs = {disk.name: stripped(disk) for _, disk in inputs()[2:]}
+    if modset.all_modules(extra):
+        return progs
+    keep = modset.needed(cmdline, progs)
+    return {n: p for n, p in progs.items() if n in keep}
 
 
 _QBOOT = {}
@@ -281,12 +293,10 @@ def run(cmdline, smp=1, icount=False, timeout=60, mem="512M", extra=(),
                           cmd, cmdline)
         try:
             timed_out = _read(p.stdout, deadline, lines, on_line)
-            if timed_out and mondir and p.poll() is None:
+            if timed_out and mondir and running(p):
                 lines += vcpus.state(os.path.join(mondir, "m"))   # where it hung
         finally:
-            if p.poll() is None:
-                p.kill()     # timed out, or we are being interrupted
-            p.wait()
+            cpu = reap(p)    # killed if it runs on: timed out, or we are being interrupted
             p.stdout.close()
             if mondir:
                 shutil.rmtree(mondir, ignore_errors=True)
@@ -296,7 +306,28 @@ def run(cmdline, smp=1, icount=False, timeout=60, mem="512M", extra=(),
     kind, status = decode(code, lines, timed_out)
     events, bad = parse_events(lines)
     return Result(kind, status, code, lines, time.monotonic() - t0, stderr,
-                  cmd, cmdline, bad, events)
+                  cmd, cmdline, bad, events, cpu)
+
+
+def running(p):
+    """Is QEMU still running? (Without reaping it: reap wants its rusage.)"""
+    return os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+
+
+def reap(p):
+    """Wait for QEMU, killing it first if it still runs; set
+    p.returncode. Its CPU time, user and system seconds over all its
+    threads: a boot's elapsed time less it is time the host was free
+    for other work (a guest asleep in real time; conftest.record)."""
+    if running(p):
+        p.kill()
+    try:
+        _, status, ru = os.wait4(p.pid, 0)
+    except ChildProcessError:      # reaped already (by Popen): no figure
+        p.wait()
+        return None
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return round(ru.ru_utime + ru.ru_stime, 3)
 
 
 def with_monitor(cmd, path):

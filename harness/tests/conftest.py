@@ -132,8 +132,9 @@ qemu.run = _recorded_run
 
 def record(nodeid, r, kw):
     """One line per boot in build/logs/boots.jsonl (test, command line,
-    smp, icount, how it ended, wall seconds, the program QEMU was):
-    where the suite's time goes. Appends of one short line each do not
+    smp, icount, how it ended, wall seconds, QEMU's CPU seconds, the
+    program QEMU was): where the suite's time goes, and how much of it a
+    guest waited in real time (elapsed well over cpu: the host idle). Appends of one short line each do not
     interleave between workers."""
     path = BUILD / "logs" / "boots.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -141,7 +142,7 @@ def record(nodeid, r, kw):
     smp = int(cmd[cmd.index("-smp") + 1]) if "-smp" in cmd[:-1] else kw.get("smp", 1)
     line = json.dumps({"test": nodeid, "cmdline": r.cmdline, "smp": smp,
                        "icount": "-icount" in cmd or bool(kw.get("icount")), "kind": r.kind,
-                       "elapsed": round(r.elapsed, 2),
+                       "elapsed": round(r.elapsed, 2), "cpu": r.cpu,
                        "qemu": os.path.basename(cmd[0]) if cmd else ""}) + "\n"
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:

@@ -10,8 +10,9 @@
  * Linux time-slices SCHED_OTHER threads, so main runs within a slice
  * (the public suite's pthread_mutex_lock 3-1 counts on it); a package
  * with no slice among one VP's threads never runs main again. A worker
- * that has looped GIVEUP_S seconds of the boot clock stops (a fail-safe,
- * not a timing: main needs one slice) and the round counts as stuck.
+ * that has looped giveup_ms of the boot clock (GIVEUP_MS, or the
+ * argument giveup=MS) stops (a fail-safe, not a timing: main needs one
+ * slice) and the round counts as stuck.
  * Prints @result {"name":"slicewait","rounds":..,"stuck":..,"stuck_lock":..}
  * (stuck_lock: of the stuck rounds, the lock/unlock ones).
  */
@@ -22,7 +23,7 @@
 
 #define ROUNDS 3
 #define KINDS 3              /* lock/unlock, compute, held */
-#define GIVEUP_S 5
+#define GIVEUP_MS 5000
 #define HELD_MS 3
 
 static sem_t sem;
@@ -30,13 +31,7 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_spinlock_t spin;
 static volatile int flag, gaveup;
 static volatile unsigned long sink;
-
-static long now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
+static long giveup_ms = GIVEUP_MS;
 
 static long now_ms(void)
 {
@@ -48,7 +43,7 @@ static long now_ms(void)
 static void *worker(void *arg)
 {
 	int lock = arg != 0;
-	long end = now_s() + GIVEUP_S;
+	long end = now_ms() + giveup_ms;
 	sem_post(&sem);
 	for (unsigned long i = 1; !flag; i++) {
 		if (lock) {
@@ -56,7 +51,7 @@ static void *worker(void *arg)
 			pthread_mutex_unlock(&mu);
 		} else
 			sink = sink * 31 + i;
-		if (i % 4096 == 0 && now_s() > end) {
+		if (i % 4096 == 0 && now_ms() > end) {
 			gaveup = 1;
 			break;
 		}
@@ -64,9 +59,11 @@ static void *worker(void *arg)
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int rounds = 0, stuck = 0, stuck_lock = 0;
+	if (argc > 1 && sscanf(argv[1], "giveup=%ld", &giveup_ms) != 1)
+		giveup_ms = GIVEUP_MS;
 	static const char *kind[KINDS] = { "lock/unlock", "compute", "held" };
 	sem_init(&sem, 0, 0);
 	pthread_spin_init(&spin, PTHREAD_PROCESS_PRIVATE);

@@ -39,10 +39,10 @@ KCFLAGS := $(COMMON) -mcmodel=kernel -mno-sse -mno-mmx -mno-80387 \
 # <animart/...> the VP runtime, <animalib/...> the libc's additions,
 # <animacom/...> what kernel and user share (docs/architecture.md).
 # -ffunction-sections -fdata-sections with the link's --gc-sections: a
-# program keeps only the library code it reaches. A boot loads programs
-# as modules (every one then; now those it can reach, harness/modset.py),
-# and QEMU's host CPU time grows with their bytes: 47 MB of modules became
-# 29.5 MB, 0.18 s of QEMU CPU per hello boot became 0.135 s.
+# program keeps only the library code it reaches. Every direct boot loads
+# every program as a module (harness/qemu.py), and QEMU's host CPU time
+# grows with their bytes: 47 MB of modules became 29.5 MB, 0.18 s of QEMU
+# CPU per hello boot became 0.135 s.
 UCFLAGS := $(COMMON) -fno-pie -Iulib/include -Iulib/rt/include -Iulib/libc/include \
            -Icommon/include -Ithreadpkgs -DFMT_FLOAT \
            -ffunction-sections -fdata-sections

@@ -32,7 +32,6 @@ import time
 from dataclasses import dataclass, field
 
 from . import iso as isomod
-from . import modset
 from . import vcpus
 from .iso import build_iso, check_cmdline, inputs, stripped
 
@@ -179,27 +178,17 @@ def base(smp, icount, mem, media):
 def direct_command(cmdline, smp=1, icount=False, mem="512M", extra=()):
     """The direct boot of `cmdline` (the module docstring), or None where
     it cannot name the files: QEMU splits -initrd at commas and a module
-    from its arguments at the first space. The modules: ksyms and the
-    programs the boot can run (harness/modset.py)."""
+    from its arguments at the first space."""
     check_cmdline(cmdline)
     kernel = isomod.BUILD / "kernel.bin"
     if not kernel.is_file():
         raise FileNotFoundError(f"{kernel} missing: run `make` first")
-    mods = [f"{inputs()[1][1]} ksyms"] + [f"{p} {n}" for n, p in programs(cmdline, extra).items()]
+    files = inputs()
+    mods = [f"{files[1][1]} ksyms"] + [f"{stripped(disk)} {disk.name}" for _, disk in files[2:]]
     if any("," in m or m.count(" ") != 1 for m in mods):
         return None
     media = ["-kernel", str(kernel), "-append", cmdline, "-initrd", ",".join(mods)]
     return base(smp, icount, mem, firmware() + media) + list(extra)
-
-
-def programs(cmdline, extra=()):
-    """{name: file} of the programs a direct boot of `cmdline` with
-    `extra` loads (harness/modset.py), in inputs() order."""
-    progs = {disk.name: stripped(disk) for _, disk in inputs()[2:]}
-    if modset.all_modules(extra):
-        return progs
-    keep = modset.needed(cmdline, progs)
-    return {n: p for n, p in progs.items() if n in keep}
 
 
 _QBOOT = {}

@@ -5,7 +5,7 @@ pthread_atfork on every thread package (progs/posix/forkposix.c)."""
 import pytest
 from helpers import done, result, self_test, pkg_cases
 
-from harness import qemu
+from harness import iso
 
 SIGSEGV, SIGTERM, ECHILD = 11, 15, -10
 
@@ -50,16 +50,12 @@ def test_waitpid_statuses_wnohang_and_kill(boot, smp):
     done(r, 0)
 
 
-BOMB = "memcheck memquota=4 run=forkcow,bomb"
-
-
 def small_mem():
-    """16 MiB past the boot modules, held in memory: those of the boot
-    (qemu.programs; every program, 14 MB of them, when a boot loaded them
-    all): a fixed size stopped fitting each time programs were added (at
-    24 MiB the root had no memory for its first segment once vmops's 148
-    KB came, and at 26 once more did)."""
-    mods = sum(p.stat().st_size for p in qemu.programs(BOMB).values())
+    """16 MiB past the boot modules. Every program is one, held in memory
+    (14 MB of them at this writing): a fixed size stopped fitting each
+    time programs were added (at 24 MiB the root had no memory for its
+    first segment once vmops's 148 KB came, and at 26 once more did)."""
+    mods = sum(iso.stripped(p).stat().st_size for _, p in iso.inputs()[2:])
     return f"{(mods >> 20) + 16}M"
 
 
@@ -70,7 +66,7 @@ def test_fork_bomb_is_contained_and_memory_comes_back(boot, mem):
     boot modules the memory (-ENOMEM at a fork, or a kill at a
     copy-on-write fault); the kernel lives, nothing else is refused, and
     INFO_MEM_AVAIL comes back exactly."""
-    r = boot(BOMB, smp=2, timeout=300,
+    r = boot("memcheck memquota=4 run=forkcow,bomb", smp=2, timeout=300,
              mem=small_mem() if mem == "small" else mem)
     res = result(r, "forkcow_bomb")
     assert res["waited"] == 1 and res["other"] == 0, res

@@ -337,20 +337,15 @@ def test_cli_program_options_need_dash_dash(capsys):
 def test_direct_command(fakebuild, monkeypatch):
     # The direct boot (harness/qemu.py): QEMU's multiboot1 loader gets the
     # flat kernel, the command line, and "FILE NAME" per module, ksyms
-    # first; the kernel takes a module's last word as its name. The
-    # programs: those the command line reaches (harness/modset.py), all
-    # with a disk.
+    # first; the kernel takes a module's last word as its name.
     monkeypatch.delenv("ANIMA_QEMU", raising=False)
     c = qemu.direct_command("quantum=5 run=hello,3", smp=2, icount=True)
     assert c[c.index("-kernel") + 1] == str(fakebuild / "kernel.bin")
     assert c[c.index("-append") + 1] == "quantum=5 run=hello,3"
     mods = c[c.index("-initrd") + 1].split(",")
     assert mods[0] == f"{fakebuild / 'kernel.sym'} ksyms"
-    assert [m.split(" ")[1] for m in mods[1:]] == ["hello"]
+    assert [m.split(" ")[1] for m in mods[1:]] == ["fault", "hello"]
     assert "-icount" in c and "-cdrom" not in c and "-drive" not in c
-    c = qemu.direct_command("run=hello", extra=qemu.disk_args("d.img"))
-    assert [m.split(" ")[1] for m in c[c.index("-initrd") + 1].split(",")] == \
-        ["ksyms", "fault", "hello"]
     with pytest.raises(ValueError):
         qemu.direct_command("run=a;reboot")
     # QEMU splits -initrd at commas, a module at its first space: a build

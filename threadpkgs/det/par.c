@@ -49,6 +49,7 @@
 
 #define DET_SPIN 87                  /* a thread that never reaches a fence (report_spin) */
 #define TICKS_PER_MS 20              /* as det.c's: a timed wait's ms, in token moves */
+#define DET_BATCH 16                 /* children a create's turn makes at most (par_create) */
 
 extern char __prog_data[], __prog_data_end[];
 extern int malloc_central_only;
@@ -66,6 +67,7 @@ struct pthr {
 	int in_op;                   /* inside a fenced operation (holds the token) */
 	int pend;                    /* ... one the POSIX layer goes on with unfenced */
 	int keep;                    /* ... whose next fence is the library's malloc */
+	int made;                    /* threads it made since it last got the token */
 	int timed, fired;            /* in a timed wait; it timed out */
 	uint64_t due;                /* its timed wait's end, in ticks */
 	uint64_t real;               /* ... and in real time (now_ns) */
@@ -576,6 +578,7 @@ static void fence_begin(struct pthr *me)
 		last_arrival = now_ns();
 	spin_unlock_by(&g, 0);
 	wait_hold(me);
+	me->made = 0;
 	ps.tx++;
 	commit();
 }
@@ -700,6 +703,7 @@ static void block_core(struct pthr *me)
 	}
 	spin_unlock_by(&g, 0);
 	wait_st(me, P_HOLD);
+	me->made = 0;
 	unguard(me);
 }
 
@@ -1140,6 +1144,45 @@ static struct uthread *svc_create(void *(*f)(void *), void *a, const struct thre
 	return t;
 }
 
+/* A VP for one more live thread: every live thread has one (kept: see
+   docs/posix.md). 0: none to be had (MAXVP, memory). */
+static int vp_room(void)
+{
+	if (nlive + nsvc + 1 > nvps && rt_add_vps(&par, 1) == 1)
+		nvps++;
+	return nlive + nsvc + 1 <= nvps;
+}
+
+/*
+ * A create's turn (pend) makes at most DET_BATCH children, and makes
+ * none without a VP for it while it has made some: it ends first, and
+ * the maker goes on in its next turn, after the children's (the
+ * token's order), once they have run and, if they returned, exited and
+ * left their VP. Before, a loop of creates with no other fence (threads
+ * detached by attribute, joinable ones joined after) was one turn:
+ * none of its children ran before it ended, each held a VP, and past
+ * 255 (MAXVP) pthread_create said EAGAIN, where glibc never does
+ * (progs/posix/detachloop); and every round of the token went through
+ * all of them (widest 256). Both points come from the program's own
+ * creates (a count; the live threads against MAXVP), so the order stays
+ * a function of the program alone.
+ */
+static void batch_end(struct pthr *me)
+{
+	if (!me || !me->pend || !me->made || (me->made < DET_BATCH && vp_room()))
+		return;
+	if (me->in_op && me->pend) {
+		fence_end(me);
+		fence_begin(me);     /* (in_op and pend stay: the create goes on) */
+		return;
+	}
+	/* A VP that could not be made ended the turn already: its stack's
+	   free is fenced (a fence_end out of turn here left every VP
+	   waiting: detachloop 300,hold). Take a turn again, as take_turn. */
+	me->in_op = me->pend = 1;
+	fence_begin(me);
+}
+
 struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr *at)
 {
 	struct thread_attr copy;
@@ -1150,6 +1193,7 @@ struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr 
 		done_turn(maker);
 		return s ? &s->t : 0;
 	}
+	batch_end(maker);
 	if (maker)
 		ensure_view();   /* (not a service thread's VP: SIGEV_THREAD's creates) */
 	struct pthr *p = new_rec();
@@ -1158,12 +1202,12 @@ struct thread *par_create(void *(*f)(void *), void *a, const struct thread_attr 
 		p->fn = f;
 		p->arg = a;
 		p->st = P_WAIT;
-		if (nlive + nsvc + 1 > nvps && rt_add_vps(&par, 1) == 1)
-			nvps++;          /* a VP for every live thread (kept: see docs/posix.md) */
-		if (nlive + nsvc + 1 > nvps || !(t = (struct uthread *)rt_create(&par, par_start, p, at)))
+		if (!vp_room() || !(t = (struct uthread *)rt_create(&par, par_start, p, at)))
 			drop_rec(p);
 	}
 	if (t) {
+		if (maker)
+			maker->made++;
 		spin_lock_by(&g, 0);
 		p->t = t;
 		p->lnext = live;

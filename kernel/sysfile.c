@@ -1,7 +1,8 @@
 /*
  * File descriptors and the file calls over ext2 (read side): open, read,
  * pread, lseek, close, fstat, stat, fdup. Each space has one table of
- * MAXFILE_SPACE descriptors, shared by its VPs, made at its first open;
+ * MAXFILE_SPACE descriptors (1024, Linux's RLIMIT_NOFILE: 10 KiB with the
+ * exec's keep list), shared by its VPs, made at its first open;
  * the table and every open file are kernel heap charged to the space
  * (kzalloc_user: its quota, and the kernel's reserve stays free) and are
  * freed with it (file_space_free). A fork's child gets a reference to
@@ -58,6 +59,8 @@ static void readahead(struct file *f, const struct inode *ip, uint64_t pos, uint
 struct ftable {
 	struct spinlock lock;
 	struct file *f[MAXFILE_SPACE];
+	int16_t keep[MAXFILE_SPACE];   /* the exec that ended the space: its image's descriptor
+	                                  i is our keep[i] (-1: none); file_exec_move */
 };
 
 #define ARGS uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5
@@ -718,7 +721,7 @@ long sys_file_rename(ARGS)
    the new image gets as its descriptor i: 0, or -EBADF if one is not
    open. Made when the new image is built: its table, if it keeps any
    (-ENOMEM). */
-long file_exec_check(struct space *sp, struct space *nw, const signed char *keep, int n)
+long file_exec_check(struct space *sp, struct space *nw, const int16_t *keep, int n)
 {
 	int any = 0;
 	for (int i = 0; i < n; i++) {
@@ -733,6 +736,15 @@ long file_exec_check(struct space *sp, struct space *nw, const signed char *keep
 	return any && !ftab(nw, 1) ? -ENOMEM : 0;
 }
 
+/* space_exec: what the exec that ends old keeps. A descriptor kept is
+   one file_exec_check found open, so old has its table then. */
+void file_exec_keep(struct space *old, const int16_t *keep)
+{
+	struct ftable *t = ftab(old, 0);
+	if (t)
+		memcpy(t->keep, keep, sizeof t->keep);
+}
+
 /* old's last VP has ended (space_finish): the descriptors it keeps go
    to nw, each file charged to nw (once however many of nw's descriptors
    name it); old's table drops its references and charges with old. */
@@ -740,7 +752,7 @@ void file_exec_move(struct space *old, struct space *nw)
 {
 	struct ftable *t = old->files, *n = nw->files;
 	for (int i = 0; t && n && i < MAXFILE_SPACE; i++) {
-		int k = old->exec_keep[i];
+		int k = t->keep[i];
 		struct file *f = k >= 0 ? t->f[k] : 0;
 		if (!f)
 			continue;
@@ -830,7 +842,8 @@ long file_link_fd(uint64_t fd, const char *to)
 	return r;
 }
 
-/* INFO_FILES: a bit for each open descriptor; INFO_FILE_FLAGS: fd's FO_*
+/* INFO_FILES (word w): a bit for each open descriptor 64w..64w+63 (bit
+   fd % 64), -EINVAL past the table; INFO_FILE_FLAGS: fd's FO_*
    flags (-EBADF). What a program that exec made finds (ulib's fd.c). */
 long file_info(int what, uint64_t fd)
 {
@@ -843,9 +856,11 @@ long file_info(int what, uint64_t fd)
 			fput(sp, f);
 		return r;
 	}
+	if (fd >= MAXFILE_SPACE / 64)
+		return -EINVAL;
 	long mask = 0;
-	for (int i = 0; t && i < MAXFILE_SPACE; i++)
-		if (__atomic_load_n(&t->f[i], __ATOMIC_RELAXED))
+	for (int i = 0; t && i < 64; i++)
+		if (__atomic_load_n(&t->f[fd * 64 + (uint64_t)i], __ATOMIC_RELAXED))
 			mask |= 1L << i;
 	return mask;
 }

@@ -83,7 +83,8 @@ extern int rawdisk;                    /* the `rawdisk` word (sysdisk.c) */
 struct space;
 long file_map_info(struct space *sp, uint64_t fd, uint32_t *ino, int *flags);   /* sysfile.c */
 void file_space_free(struct space *sp);  /* sysfile.c */
-long file_exec_check(struct space *sp, struct space *nw, const signed char *keep, int n);
+long file_exec_check(struct space *sp, struct space *nw, const int16_t *keep, int n);
+void file_exec_keep(struct space *old, const int16_t *keep);
 void file_exec_move(struct space *old, struct space *nw);
 long file_fork(struct space *sp, struct space *ch);   /* sysfile.c */
 long file_info(int what, uint64_t fd);

@@ -90,19 +90,24 @@ static struct space *image(const char *name, int argc, char **argv, long *err)
 long sys_exec(uint64_t upath, uint64_t argc, uint64_t uargv, uint64_t ukeep, uint64_t nkeep, uint64_t uenvp)
 {
 	struct space *me = myvp()->space;
-	signed char keep[MAXFILE_SPACE];
 	if (nkeep > MAXFILE_SPACE)
 		return -EINVAL;
-	memset(keep, -1, sizeof keep);
-	if (nkeep && copyin(keep, ukeep, nkeep) < 0)
-		return -EFAULT;
-	for (uint64_t i = 0; i < nkeep; i++)
+	/* keep: 2 KiB, too much for the kernel stack; scratch, freed below */
+	int16_t *keep = kmalloc(MAXFILE_SPACE * sizeof *keep);
+	if (!keep)
+		return -ENOMEM;
+	memset(keep, -1, MAXFILE_SPACE * sizeof *keep);
+	long r = nkeep && copyin(keep, ukeep, nkeep * sizeof *keep) < 0 ? -EFAULT : 0;
+	for (uint64_t i = 0; !r && i < nkeep; i++)
 		if (keep[i] < -1)
-			return -EBADF;
+			r = -EBADF;
 	struct uargs a;
-	long r = args_copyin(upath, argc, uargv, uenvp, &a);
-	if (r < 0)
+	if (!r)
+		r = args_copyin(upath, argc, uargv, uenvp, &a);
+	if (r < 0) {
+		kfree(keep);
 		return r;
+	}
 	struct space *nw = image(a.name, a.argc, a.v, &r);
 	if (nw && (r = file_exec_check(me, nw, keep, MAXFILE_SPACE)) == 0)
 		r = space_exec(me, nw, keep);
@@ -111,5 +116,6 @@ long sys_exec(uint64_t upath, uint64_t argc, uint64_t uargv, uint64_t ukeep, uin
 	else if (nw)
 		space_announce(nw, "exec", a.argc, a.v);
 	args_free(&a);
+	kfree(keep);
 	return r;
 }

@@ -461,7 +461,7 @@ struct space *space_build(const char *prog, const struct elfsrc *src, int argc, 
 void space_discard(struct space *sp);
 void space_announce(struct space *sp, const char *tag, int argc, char **argv);
 void space_start(struct space *sp);
-int space_exec(struct space *old, struct space *nw, const signed char *keep);
+int space_exec(struct space *old, struct space *nw, const int16_t *keep);
 struct space *space_lookup(int id);
 int space_may_signal(struct space *me, struct space *t, int sig);
 int space_hold_all(struct space **out, int max);

@@ -427,11 +427,11 @@ void space_finish(struct space *sp)
    exit, but silently: its status goes nowhere, and its last VP starts nw
    (space_finish) once none of its own runs. -EINTR if old is already
    ending (nw is then the caller's to discard). */
-int space_exec(struct space *old, struct space *nw, const signed char *keep)
+int space_exec(struct space *old, struct space *nw, const int16_t *keep)
 {
 	if (!space_end(old, 0, 0, 0))
 		return -EINTR;
-	memcpy(old->exec_keep, keep, sizeof old->exec_keep);   /* (only the one exec that ended it) */
+	file_exec_keep(old, keep);       /* (only the one exec that ended it) */
 	shake();                         /* (a kill of old meanwhile is nw's: psig_exec) */
 	cred_inherit(nw, old);
 	spin_lock(&table_lock);

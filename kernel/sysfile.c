@@ -1,7 +1,9 @@
 /*
  * File descriptors and the file calls over ext2 (read side): open, read,
  * pread, lseek, close, fstat, stat, fdup. Each space has one table of
- * MAXFILE_SPACE descriptors, shared by its VPs, made at its first open;
+ * up to MAXFILE_SPACE descriptors (1024, Linux's RLIMIT_NOFILE), shared
+ * by its VPs, made at its first open with room for 64 and doubled when
+ * full (most spaces hold a few: 576 bytes, not 12 KiB);
  * the table and every open file are kernel heap charged to the space
  * (kzalloc_user: its quota, and the kernel's reserve stays free) and are
  * freed with it (file_space_free). A fork's child gets a reference to
@@ -55,9 +57,16 @@ static void readahead(struct file *f, const struct inode *ip, uint64_t pos, uint
 	ext2_readahead(ip, MAX(at, ra), at + RA_BLOCKS - MAX(at, ra));
 }
 
+#define FT_FIRST 64                /* descriptors a new table has room for */
+
 struct ftable {
 	struct spinlock lock;
-	struct file *f[MAXFILE_SPACE];
+	int cap;                       /* descriptors f has room for: FT_FIRST, doubled up to
+	                                  MAXFILE_SPACE (grow); f and cap change under lock */
+	struct file **f;
+	int16_t *keep;                 /* the exec that ended the space: its image's descriptor
+	                                  i is our keep[i] (-1: none); made by the first exec
+	                                  that keeps any (file_exec_check), file_exec_move */
 };
 
 #define ARGS uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5
@@ -70,16 +79,58 @@ static struct ftable *ftab(struct space *sp, int make)
 	if (t || !make)
 		return t;
 	struct ftable *n = kzalloc_user(sp, sizeof *n);
-	if (!n)
+	struct file **f = n ? kzalloc_user(sp, FT_FIRST * sizeof *f) : 0;
+	if (!f) {
+		if (n)
+			kfree_user(sp, n, sizeof *n);
 		return 0;
+	}
 	spin_init(&n->lock, "ftable");
+	n->f = f;
+	n->cap = FT_FIRST;
 	spin_lock(&sp->lock);
 	if (!(t = sp->files))
 		__atomic_store_n(&sp->files, t = n, __ATOMIC_RELEASE);
 	spin_unlock(&sp->lock);
-	if (t != n)
-		kfree_user(sp, n, sizeof *n);        /* another VP made it first */
+	if (t != n) {                             /* another VP made it first */
+		kfree_user(sp, n->f, FT_FIRST * sizeof *n->f);
+		kfree_user(sp, n, sizeof *n);
+	}
 	return t;
+}
+
+/* Make t room for `want` descriptors, doubling it (the new array charged
+   to sp, built before t's lock is taken): 0, -EMFILE past MAXFILE_SPACE,
+   -ENOMEM. */
+static long grow(struct space *sp, struct ftable *t, int want)
+{
+	if (want > MAXFILE_SPACE)
+		return -EMFILE;
+	for (;;) {
+		spin_lock(&t->lock);
+		int cap = t->cap;
+		spin_unlock(&t->lock);
+		if (cap >= want)
+			return 0;
+		int nc = cap;
+		while (nc < want)
+			nc *= 2;
+		struct file **n = kzalloc_user(sp, (size_t)nc * sizeof *n), **old = 0;
+		if (!n)
+			return -ENOMEM;
+		spin_lock(&t->lock);
+		if (t->cap == cap) {             /* (else another VP grew it: look again) */
+			memcpy(n, t->f, (size_t)cap * sizeof *n);
+			old = t->f;
+			t->f = n;
+			t->cap = nc;
+		}
+		spin_unlock(&t->lock);
+		if (old)
+			kfree_user(sp, old, (size_t)cap * sizeof *old);
+		else
+			kfree_user(sp, n, (size_t)nc * sizeof *n);
+	}
 }
 
 /* Drop a reference to f (of a descriptor or a call). The charges are
@@ -101,7 +152,7 @@ static void fput(struct space *sp, struct file *f)
 /* Does another descriptor of t than `fd` name f? t's lock held. */
 static int named(struct ftable *t, struct file *f, int fd)
 {
-	for (int i = 0; i < MAXFILE_SPACE; i++)
+	for (int i = 0; i < t->cap; i++)
 		if (i != fd && t->f[i] == f)
 			return 1;
 	return 0;
@@ -143,7 +194,7 @@ static struct file *fget(struct space *sp, uint64_t fd)
 	if (!t || fd >= MAXFILE_SPACE)
 		return 0;
 	spin_lock(&t->lock);
-	if ((f = t->f[fd]))
+	if (fd < (uint64_t)t->cap && (f = t->f[fd]))
 		__atomic_add_fetch(&f->refs, 1, __ATOMIC_ACQ_REL);
 	spin_unlock(&t->lock);
 	return f;
@@ -155,8 +206,9 @@ static struct file *fget(struct space *sp, uint64_t fd)
 static long install(struct space *sp, struct ftable *t, struct file *f, int charged)
 {
 	long r = -EMFILE;
+	int cap;
 	spin_lock(&t->lock);
-	for (int i = 0; i < MAXFILE_SPACE; i++)
+	for (int i = 0; i < (cap = t->cap); i++)
 		if (!t->f[i]) {
 			if (!charged && !named(t, f, i))
 				charge(sp, f, 1);
@@ -166,6 +218,8 @@ static long install(struct space *sp, struct ftable *t, struct file *f, int char
 			break;
 		}
 	spin_unlock(&t->lock);
+	if (r == -EMFILE && (r = grow(sp, t, cap + 1)) == 0)
+		return install(sp, t, f, charged);   /* (full: room for twice as many) */
 	return r;
 }
 
@@ -283,8 +337,9 @@ long sys_file_close(ARGS)
 	if (!t || a0 >= MAXFILE_SPACE)
 		return -EBADF;
 	spin_lock(&t->lock);
-	struct file *f = t->f[a0];
-	t->f[a0] = 0;
+	struct file *f = a0 < (uint64_t)t->cap ? t->f[a0] : 0;
+	if (f)
+		t->f[a0] = 0;
 	if (f && !named(t, f, (int)a0))
 		charge(sp, f, -1);           /* its table's last descriptor of f */
 	spin_unlock(&t->lock);
@@ -540,7 +595,7 @@ void file_space_free(struct space *sp)
 	lock_space_gone(sp);             /* its record locks, or an exec's image takes them (flock.c) */
 	if (!t)
 		return;
-	for (int i = 0; i < MAXFILE_SPACE; i++) {
+	for (int i = 0; i < t->cap; i++) {
 		struct file *f = t->f[i];
 		if (!f)
 			continue;
@@ -550,6 +605,9 @@ void file_space_free(struct space *sp)
 		fput(sp, f);
 	}
 	sp->files = 0;
+	if (t->keep)
+		kfree_user(sp, t->keep, MAXFILE_SPACE * sizeof *t->keep);
+	kfree_user(sp, t->f, (size_t)t->cap * sizeof *t->f);
 	kfree_user(sp, t, sizeof *t);
 }
 
@@ -718,9 +776,9 @@ long sys_file_rename(ARGS)
    the new image gets as its descriptor i: 0, or -EBADF if one is not
    open. Made when the new image is built: its table, if it keeps any
    (-ENOMEM). */
-long file_exec_check(struct space *sp, struct space *nw, const signed char *keep, int n)
+long file_exec_check(struct space *sp, struct space *nw, const int16_t *keep, int n)
 {
-	int any = 0;
+	int top = -1;                    /* nw's highest descriptor */
 	for (int i = 0; i < n; i++) {
 		if (keep[i] < 0)
 			continue;
@@ -728,9 +786,32 @@ long file_exec_check(struct space *sp, struct space *nw, const signed char *keep
 		if (!f)
 			return -EBADF;
 		fput(sp, f);
-		any = 1;
+		top = i;
 	}
-	return any && !ftab(nw, 1) ? -ENOMEM : 0;
+	if (top < 0)
+		return 0;
+	struct ftable *t = ftab(sp, 0), *nt = ftab(nw, 1);
+	if (!nt || grow(nw, nt, top + 1))
+		return -ENOMEM;
+	int16_t *k = t->keep ? 0 : kmalloc_user(sp, MAXFILE_SPACE * sizeof *k);
+	if (!t->keep && !k)
+		return -ENOMEM;
+	spin_lock(&t->lock);
+	if (!t->keep)
+		t->keep = k, k = 0;
+	spin_unlock(&t->lock);
+	if (k)                           /* (another VP's exec made it first) */
+		kfree_user(sp, k, MAXFILE_SPACE * sizeof *k);
+	return 0;
+}
+
+/* space_exec: what the exec that ends old keeps. A descriptor kept is
+   one file_exec_check found open, so old has its table then. */
+void file_exec_keep(struct space *old, const int16_t *keep)
+{
+	struct ftable *t = ftab(old, 0);
+	if (t && t->keep)                /* (none: this exec keeps nothing) */
+		memcpy(t->keep, keep, MAXFILE_SPACE * sizeof *t->keep);
 }
 
 /* old's last VP has ended (space_finish): the descriptors it keeps go
@@ -739,9 +820,9 @@ long file_exec_check(struct space *sp, struct space *nw, const signed char *keep
 void file_exec_move(struct space *old, struct space *nw)
 {
 	struct ftable *t = old->files, *n = nw->files;
-	for (int i = 0; t && n && i < MAXFILE_SPACE; i++) {
-		int k = old->exec_keep[i];
-		struct file *f = k >= 0 ? t->f[k] : 0;
+	for (int i = 0; t && t->keep && n && i < n->cap; i++) {
+		int k = t->keep[i];
+		struct file *f = k >= 0 && k < t->cap ? t->f[k] : 0;
 		if (!f)
 			continue;
 		int seen = 0;
@@ -766,15 +847,22 @@ long file_fork(struct space *sp, struct space *ch)
 	if (!(n = ftab(ch, 1)))
 		return -ENOMEM;
 	spin_lock(&t->lock);
+	while (t->cap > n->cap) {        /* (ch's table as large as ours: grown meanwhile?) */
+		int cap = t->cap;
+		spin_unlock(&t->lock);
+		if (grow(ch, n, cap))
+			return -ENOMEM;
+		spin_lock(&t->lock);
+	}
 	uint64_t bytes = 0;
-	for (int i = 0; i < MAXFILE_SPACE; i++)
+	for (int i = 0; i < t->cap; i++)
 		bytes += t->f[i] && !named_before(t, t->f[i], i) ? cost(t->f[i]) : 0;
 	long r = mem_quota_ok(ch, bytes) ? 0 : -ENOMEM;
-	for (int i = 0; !r && i < MAXFILE_SPACE; i++)
+	for (int i = 0; !r && i < t->cap; i++)
 		if ((n->f[i] = t->f[i]))
 			__atomic_add_fetch(&n->f[i]->refs, 1, __ATOMIC_ACQ_REL);
 	spin_unlock(&t->lock);
-	for (int i = 0; !r && i < MAXFILE_SPACE; i++)   /* (ch does not run yet: its table is ours) */
+	for (int i = 0; !r && i < n->cap; i++)   /* (ch does not run yet: its table is ours) */
 		if (n->f[i] && !named_before(n, n->f[i], i))
 			charge(ch, n->f[i], 1);
 	return r;
@@ -830,7 +918,8 @@ long file_link_fd(uint64_t fd, const char *to)
 	return r;
 }
 
-/* INFO_FILES: a bit for each open descriptor; INFO_FILE_FLAGS: fd's FO_*
+/* INFO_FILES (word w): a bit for each open descriptor 64w..64w+63 (bit
+   fd % 64), -EINVAL past the table; INFO_FILE_FLAGS: fd's FO_*
    flags (-EBADF). What a program that exec made finds (ulib's fd.c). */
 long file_info(int what, uint64_t fd)
 {
@@ -843,10 +932,16 @@ long file_info(int what, uint64_t fd)
 			fput(sp, f);
 		return r;
 	}
+	if (fd >= MAXFILE_SPACE / 64)
+		return -EINVAL;
 	long mask = 0;
-	for (int i = 0; t && i < MAXFILE_SPACE; i++)
-		if (__atomic_load_n(&t->f[i], __ATOMIC_RELAXED))
+	if (!t)
+		return 0;
+	spin_lock(&t->lock);
+	for (int i = 0; i < 64 && fd * 64 + (uint64_t)i < (uint64_t)t->cap; i++)
+		if (t->f[fd * 64 + (uint64_t)i])
 			mask |= 1L << i;
+	spin_unlock(&t->lock);
 	return mask;
 }
 
@@ -864,10 +959,12 @@ long file_pipe_make(struct space *sp, uint64_t ufd)
 		return -ENOMEM;
 	struct pipe *p = pipe_new();
 	struct file *f[2] = { kmalloc_reserve(sizeof(struct file)), kmalloc_reserve(sizeof(struct file)) };
-	int fd[2] = { -1, -1 };
+	int fd[2] = { -1, -1 }, cap = 0;
+again:
 	if (p && f[0] && f[1]) {
 		spin_lock(&t->lock);
-		for (int i = 0, k = 0; k < 2 && i < MAXFILE_SPACE; i++)
+		fd[0] = fd[1] = -1;
+		for (int i = 0, k = 0; k < 2 && i < (cap = t->cap); i++)
 			if (!t->f[i])
 				fd[k++] = i;
 		for (int k = 0; fd[1] >= 0 && k < 2; k++) {
@@ -883,8 +980,11 @@ long file_pipe_make(struct space *sp, uint64_t ufd)
 		}
 		spin_unlock(&t->lock);
 	}
+	long g = p && f[0] && f[1] && fd[1] < 0 ? grow(sp, t, cap + 1) : -1;
+	if (g == 0)
+		goto again;                  /* (full: room for twice as many) */
 	if (fd[1] < 0) {
-		long r = p && f[0] && f[1] ? -EMFILE : -ENOMEM;
+		long r = g == -EMFILE ? -EMFILE : -ENOMEM;
 		kfree(f[0]);
 		kfree(f[1]);
 		pipe_discard(p);
@@ -916,7 +1016,7 @@ struct pipe *file_pipe(struct space *sp, uint64_t fd, void **hold, int *w, int *
 	struct file *e[2] = { f, 0 };    /* the pipe's two open files, at most */
 	int n[2] = { 1, 0 }, other = 0;   /* (f: our own hold besides) */
 	spin_lock(&t->lock);
-	for (int i = 0; i < MAXFILE_SPACE; i++) {
+	for (int i = 0; i < t->cap; i++) {
 		struct file *g = t->f[i];
 		if (g && g->pipe == f->pipe) {
 			int k = g != f;
@@ -1002,7 +1102,7 @@ static int file_held(struct space *sp, int (*match)(struct file *, uintptr_t),
 	if (!t)
 		return 0;
 	spin_lock(&t->lock);
-	for (int i = 0; i < MAXFILE_SPACE && !r; i++)
+	for (int i = 0; i < t->cap && !r; i++)
 		r = t->f[i] && match(t->f[i], arg);
 	spin_unlock(&t->lock);
 	return r;

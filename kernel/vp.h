@@ -264,7 +264,6 @@ struct space {
 	struct space *exec_to;       /* the image that took its place (exec.c; table_lock and lock) */
 	int pgid, sid;               /* process group and session (pgrp.c; table_lock) */
 	int execd;                   /* an image an exec made: its parent's setpgid is -EACCES (pgrp.c) */
-	signed char exec_keep[MAXFILE_SPACE];  /* that image's descriptor i is our exec_keep[i] (-1: none) */
 	struct psig psig;            /* signals from other processes (psig.c; lock) */
 	int nlocks;                  /* record locks it pays for (flock.c; lk_lock): at most MAXLOCK_SPACE
 					of its own making (an OFD record whose payer ended may be moved

@@ -1444,10 +1444,10 @@ static void do_exec(struct fz *f)
 	snprintf(sd, sizeof sd, "%lu", (unsigned long)rand64(&f->st));
 	snprintf(cn, sizeof cn, "%ld", child_count / 2);
 	const char *argv[] = { "sysfuzz", "child", sd, cn, flagstr };
-	signed char keep[MAXFILE_SPACE + 8];
+	int16_t keep[MAXFILE_SPACE + 8];
 	long nkeep = (long)rand_below(&f->st, 5);
-	for (int i = 0; i < (int)sizeof keep; i++)
-		keep[i] = rand_below(&f->st, 2) ? -1 : (signed char)fz_fd[rand_below(&f->st, NFZFD)];
+	for (int i = 0; i < (int)(sizeof keep / sizeof keep[0]); i++)
+		keep[i] = rand_below(&f->st, 2) ? -1 : (int16_t)fz_fd[rand_below(&f->st, NFZFD)];
 	if (child_mode && child_count >= 8 && !rand_below(&f->st, 3)) {
 		for (int i = 0; i < nkeep; i++)
 			keep[i] = keep[i] < 0 ? -1 : keep[i];

@@ -10,6 +10,7 @@
  * still names the descriptor's inode, so a number closed and reused by
  * dup or pipe is never mistaken for the old directory (EBADF then).
  */
+#include <anima/file.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <stdarg.h>
@@ -20,7 +21,7 @@
 #include <animart/spin.h>
 #include "path.h"
 
-#define NKNOWN 64                /* descriptors whose paths are kept (fd.c's NFD) */
+#define NKNOWN MAXFILE_SPACE     /* descriptors whose paths are kept (fd.c's NFD) */
 
 static char cwd[PATH_MAX] = "/";
 static struct spin cwdlk;

@@ -31,7 +31,7 @@
 #include "path.h"
 #include "script.h"
 
-void __fd_keep(signed char keep[MAXFILE_SPACE]);
+void __fd_keep(int16_t keep[MAXFILE_SPACE]);
 void __fd_unkeep(void);
 __attribute__((weak)) void __sig_exec_keep(int undo);   /* signal.c */
 __attribute__((weak)) void __timer_exec_keep(int undo); /* timer.c: ITIMER_REAL */
@@ -49,7 +49,7 @@ int __exec_elf(const char *path, char *const argv[], char *const envp[])
 		}
 	if (abs_path(path, abs) < 0)
 		return -1;
-	signed char keep[MAXFILE_SPACE];
+	int16_t keep[MAXFILE_SPACE];
 	__fd_keep(keep);
 	if (__sig_exec_keep)
 		__sig_exec_keep(0);

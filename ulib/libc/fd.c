@@ -28,7 +28,7 @@
 #include "nocancel.h"
 #include "../pthread/pwait.h"
 
-#define NFD 64         /* open descriptors at most (sysconf(_SC_OPEN_MAX)) */
+#define NFD MAXFILE_SPACE   /* open descriptors at most (1024: sysconf(_SC_OPEN_MAX)), the kernel's */
 #define CHUNK 4096      /* bytes per SYS_cputs (the kernel takes at most 64 KiB) */
 
 enum { FD_FREE, FD_IN, FD_OUT, FD_NULL, FD_PIPE_R, FD_PIPE_W, FD_FILE };
@@ -615,7 +615,7 @@ _Static_assert(O_ACCMODE == FO_ACCMODE && O_CREAT == FO_CREAT && O_EXCL == FO_EX
    console and /dev/null one made now (SYS_file_special), unless it is
    what the new program has there anyway (0 the input, 1 and 2 the
    output). __fd_unkeep closes those made if the exec failed. */
-static unsigned long made;           /* kernel descriptors __fd_keep made */
+static uint64_t made[NFD / 64];      /* kernel descriptors __fd_keep made (a bitmap) */
 
 static long special(struct fdent e, int i)
 {
@@ -624,37 +624,44 @@ static long special(struct fdent e, int i)
 	int k = e.kind == FD_IN ? FK_CONS_IN : e.kind == FD_OUT ? FK_CONS_OUT : FK_NULL;
 	long r = syscall2(SYS_file_special, k, e.flags & O_ACCMODE);
 	if (r >= 0)
-		made |= 1UL << r;
+		made[r / 64] |= 1UL << (r % 64);
 	return r;
 }
 
-void __fd_keep(signed char keep[MAXFILE_SPACE]);
-void __fd_keep(signed char keep[MAXFILE_SPACE])
+/* The kernel's open descriptors, a bit each (INFO_FILES, word by word). */
+static void kernel_open(uint64_t open[NFD / 64])
 {
-	unsigned long open = (unsigned long)sys_getinfo(INFO_FILES);   /* (a fork's child has its parent's) */
-	struct fdent e[NFD];
-	spin_lock(&fdlk);
-	memcpy(e, fds, sizeof e);
-	spin_unlock(&fdlk);
-	made = 0;
-	for (int i = 0; i < MAXFILE_SPACE; i++) {
+	for (int w = 0; w < NFD / 64; w++)
+		open[w] = (uint64_t)syscall2(SYS_getinfo, INFO_FILES, w);
+}
+
+void __fd_keep(int16_t keep[MAXFILE_SPACE]);
+void __fd_keep(int16_t keep[MAXFILE_SPACE])
+{
+	uint64_t open[NFD / 64];         /* (a fork's child has its parent's) */
+	kernel_open(open);
+	memset(made, 0, sizeof made);
+	for (int i = 0; i < NFD; i++) {
+		spin_lock(&fdlk);        /* (one entry at a time: no copy of the table on the stack) */
+		struct fdent e = fds[i];
+		spin_unlock(&fdlk);
 		keep[i] = -1;
-		if (i >= NFD || e[i].kind == FD_FREE || e[i].cloexec)
+		if (e.kind == FD_FREE || e.cloexec)
 			continue;
-		if (is_kernel(e[i]))
-			keep[i] = open >> e[i].kfd & 1 ? (signed char)e[i].kfd : -1;
+		if (is_kernel(e))
+			keep[i] = open[e.kfd / 64] >> (e.kfd % 64) & 1 ? (int16_t)e.kfd : -1;
 		else
-			keep[i] = (signed char)special(e[i], i);
+			keep[i] = (int16_t)special(e, i);
 	}
 }
 
 void __fd_unkeep(void);
 void __fd_unkeep(void)
 {
-	for (int k = 0; k < MAXFILE_SPACE; k++)
-		if (made >> k & 1)
+	for (int k = 0; k < NFD; k++)
+		if (made[k / 64] >> (k % 64) & 1)
 			syscall1(SYS_file_close, k);
-	made = 0;
+	memset(made, 0, sizeof made);
 }
 
 /* Start-up (start.c): the descriptors an exec kept are the kernel's of
@@ -664,9 +671,10 @@ void __fd_unkeep(void)
 void __fd_inherit(void);
 void __fd_inherit(void)
 {
-	unsigned long mask = (unsigned long)sys_getinfo(INFO_FILES);
-	for (int i = 0; mask && i < MAXFILE_SPACE && i < NFD; i++) {
-		long fl = mask & (1UL << i) ? syscall2(SYS_getinfo, INFO_FILE_FLAGS, i) : -1;
+	uint64_t open[NFD / 64];
+	kernel_open(open);
+	for (int i = 0; i < NFD; i++) {
+		long fl = open[i / 64] >> (i % 64) & 1 ? syscall2(SYS_getinfo, INFO_FILE_FLAGS, i) : -1;
 		long k = fl >= 0 ? syscall2(SYS_getinfo, INFO_FILE_KIND, i) : -1;
 		if (k < 0)
 			continue;

@@ -1,10 +1,11 @@
 /* getrlimit and setrlimit (<sys/resource.h>): the limits Anima has. */
+#include <anima/file.h>
 #include <sys/resource.h>
 #include <pthread.h>
 #include <errno.h>
 #include <animart/aspace.h>
 
-#define NFILES 64                  /* ulib/fd.c's table */
+#define NFILES MAXFILE_SPACE       /* ulib/fd.c's table, the kernel's: 1024, Linux's default */
 
 static struct rlimit core = { 0, RLIM_INFINITY };
 static struct rlimit set[RLIMIT_NLIMITS];   /* what setrlimit recorded */

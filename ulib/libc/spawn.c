@@ -11,6 +11,7 @@
  * child's descriptors are those fork gives a child (fork.c: the kernel's
  * open files are not copied; files the actions open are the child's own).
  */
+#include <anima/file.h>
 #include <spawn.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@
 #include "path.h"
 #include "nocancel.h"
 
-#define NFD 64          /* descriptors (fd.c) */
+#define NFD MAXFILE_SPACE   /* descriptors (fd.c) */
 
 struct __spawn_action {
 	enum { A_OPEN, A_CLOSE, A_DUP2 } op;

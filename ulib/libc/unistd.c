@@ -2,6 +2,7 @@
  * <unistd.h> without files (the descriptors are fd.c's): what the kernel
  * can say about the machine, and a file system of one directory, "/".
  */
+#include <anima/file.h>
 #include <unistd.h>
 #include <pthread.h>             /* PTHREAD_KEYS_MAX, for sysconf */
 #include <sys/sysinfo.h>
@@ -33,7 +34,7 @@ long sysconf(int name)
 	case _SC_CHILD_MAX:
 		return 32;                   /* kernel/vp.h's MAXCHILD: live children a space may have */
 	case _SC_OPEN_MAX:
-		return 64;                   /* fd.c's NFD */
+		return MAXFILE_SPACE;        /* fd.c's NFD */
 	case _SC_PHYS_PAGES:            /* sysinfo's totalram, as glibc */
 		return sys_getinfo(INFO_MEM_TOTAL) / (long)PAGE_SIZE;
 	case _SC_AVPHYS_PAGES:

@@ -17,7 +17,8 @@
 #define FO_NOFOLLOW  0400000  /* a last component that is a symbolic link: -ELOOP */
 /* accepted and ignored: O_NONBLOCK 04000, O_LARGEFILE 0100000, O_CLOEXEC 02000000 */
 
-#define MAXFILE_SPACE 64      /* open descriptors per space (-EMFILE past it) */
+#define MAXFILE_SPACE 1024    /* open descriptors per space (-EMFILE past it): Linux's
+                                 default RLIMIT_NOFILE; SYS_exec's keep is int16_t[] */
 #define FPATH_MAX     1024    /* a path, with its NUL (-ENAMETOOLONG) */
 #define FLINK_MAX     4096    /* a symbolic link's target, with a NUL (-ENAMETOOLONG) */
 

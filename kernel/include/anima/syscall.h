@@ -35,10 +35,10 @@
                                parent: pending for it if it catches sig (SYS_sigdisp), else its default action (another: -EPERM, none: -ESRCH); pid 0: the
                                caller's group, < -1: group -pid, -1: all it may signal, never the
                                caller itself (-> how many); sig 0 checks */
-#define SYS_exec        11  /* (path, argc, argv, const signed char *keep, n) -> does not return: the
+#define SYS_exec        11  /* (path, argc, argv, const int16_t *keep, n) -> does not return: the
                                caller's image becomes the program at path (a file, or a module's
                                name), same id, parent and children; every VP of the old image ends;
-                               its descriptor keep[i] becomes the new one's i (-1 none, n <= 64), the
+                               its descriptor keep[i] becomes the new one's i (-1 none, n <= MAXFILE_SPACE), the
                                rest close. Errors leave the caller as it was */
 #define SYS_setpgid     12  /* (pid or 0, pgid or 0) -> 0: pid (the caller or a child) into group pgid of
                                the caller's session, or a group of its own (-ESRCH, -EPERM) */
@@ -307,7 +307,8 @@
                                frame it lets go may be an ended child's last page (kernel/cow.c) */
 #define INFO_MEM_TOTAL  9   /* usable physical memory the boot memory map gave, bytes */
 #define INFO_PARENT     10  /* the id of the space that spawned or forked this one, 0 if none (or it ended) */
-#define INFO_FILES      11  /* a bit (1 << fd) for each open file descriptor: what exec kept */
+#define INFO_FILES      11  /* (INFO_FILES, w) -> a bit (1 << fd % 64) for each open file descriptor
+                               64w..64w+63: what exec kept; -EINVAL past MAXFILE_SPACE */
 #define INFO_FILE_FLAGS 12  /* (INFO_FILE_FLAGS, fd) -> the FO_* flags fd was opened with; -EBADF */
 #define INFO_VIEW_PAGES 13  /* pages the views of the caller's space hold, all charged to it: their
                                tables, read holds on its frames, private copies and twins */

@@ -52,7 +52,7 @@ struct rlimit {
 #define RLIMIT_MEMLOCK 8
 #define RLIMIT_AS      9
 #define RLIMIT_NLIMITS 16
-/* getrlimit: RLIMIT_NOFILE 64 (the descriptor table), RLIMIT_STACK the
+/* getrlimit: RLIMIT_NOFILE 1024 (the descriptor table), RLIMIT_STACK the
    default thread stack (soft; no hard limit), RLIMIT_CORE 0 (no core
    dumps), the others RLIM_INFINITY (bounded by memory only); a resource
    above 15 EINVAL. setrlimit records a lowered limit (or a soft one

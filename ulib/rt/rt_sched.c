@@ -93,7 +93,10 @@ static int drain(struct rtvp *v, struct uthread *cur)
 						saw |= SAW_TURN;
 					if (r & TQ_RESCHED)
 						saw |= SAW_RESCHED;
-					/* a slice's end: cur yields (rt_tq.c) */
+					/* a slice's end: cur yields (rt_tq.c); with no
+					   cur, the next gets a slice (rt_run_thread) */
+					if (r & TQ_SLICE)
+						v->slice_ended = 1;
 					if ((r & TQ_SLICE) && cur && (!p->sliced || p->sliced(cur))) {
 						saw |= SAW_TURN;
 						v->slice_from = cur;

@@ -212,11 +212,21 @@ static inline __attribute__((always_inline)) void set_current(struct rtvp *v, st
 void rt_run_thread(struct rtvp *v, struct uthread *t)
 {
 	/* A slice's end turned a thread out and the pick found no other:
-	   nobody waits, so no slice (the kernel timer's fire finds none). */
-	if (__builtin_expect(v->slice_from != 0, 0)) {
+	   nobody waits, so no slice (the kernel timer's fire finds none).
+	   (A thread made runnable here since then cleared slice_from:
+	   rt_make_runnable.) A slice that ended and turned nobody out (it
+	   ended between threads, here, or with the thread it ran for
+	   blocked) left none for t, while others may wait: a fresh one (at
+	   worst one turn more, if t is alone). Else, with two threads
+	   computing on two VPs, a sleeper woken there was queued behind one
+	   that then ran with no slice, as did the other (slicesleep, 2 CPUs). */
+	if (__builtin_expect(v->slice_from != 0 || v->slice_ended, 0)) {
 		if (v->slice_from == t)
 			v->slice_at = 0;
+		else if (v->slice_ended && !v->slice_at && v->pkg->slice_ns)
+			rt_slice_start(v);
 		v->slice_from = 0;
+		v->slice_ended = 0;
 	}
 	set_current(v, t);
 	lctx_jump_fn(&t->lc);           /* t enables once it is back */

@@ -97,11 +97,14 @@ struct rtvp {
 	uint64_t pol_at, pol_token;  /* the policy's one-shot (rt_timer; 0: none) */
 	volatile int tq_lost;        /* arming failed (-EAGAIN): again before idling */
 	/* Time slices (rtpkg.slice_ns, rt_tq.c): the slice's end (0: none
-	   set), and the thread its last end turned out (0: none). A classic
+	   set), the thread its last end turned out (0: none), and whether
+	   one ended since the VP last ran a thread from its scheduler loop
+	   (rt_run_thread). A classic
 	   VP's slice ends at slice_cpu of its CPU time (rt_due.c); slice_at
 	   is then when that can come at the earliest. */
 	uint64_t slice_at, slice_cpu;
 	struct uthread *slice_from;
+	int slice_ended;
 	int tq_firing;               /* rt_tq_fire holds tq_lock (its wake-ups enqueue) */
 };
 
@@ -378,6 +381,13 @@ static inline void rt_slice_note(struct rtvp *v)
    off). v: the calling VP, rt_vp_here(p), as enqueue takes it. */
 static inline void rt_make_runnable(struct rtpkg *p, struct rtvp *v, struct uthread *t, int why)
 {
+	/* Another thread waits on v now: if the pick gives v back the
+	   thread a slice's end turned out, it must keep its slice
+	   (rt_run_thread). A sleeper whose wake-up came between that
+	   thread's requeue and the pick was queued behind it, and the
+	   thread, sliced no more, kept the VP for good (slicesleep). */
+	if (v && __builtin_expect(v->slice_from != 0, 0) && v->slice_from != t)
+		v->slice_from = 0;
 	struct rtvp *to = p->enqueue(v, t, why);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);   /* pairs with the idle loop's */
 	if (p->classic) {

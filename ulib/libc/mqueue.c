@@ -111,6 +111,7 @@ struct reg {                         /* a SIGEV_THREAD registration of this proc
 };
 
 static struct mqd *tab[MQ_OPEN_MAX];
+static int hi;                       /* one past the highest descriptor tab has held (tlk) */
 static struct reg regs[MQ_OPEN_MAX];
 static pthread_mutex_t tlk = PTHREAD_MUTEX_INITIALIZER;  /* tab, refs, regs */
 
@@ -435,6 +436,8 @@ mqd_t mq_open(const char *name, int oflag, ...)
 	pthread_mutex_lock(&tlk);
 	tab[fd] = q;
 	regs[fd].set = 0;
+	if (fd >= hi)
+		hi = fd + 1;
 	pthread_mutex_unlock(&tlk);
 	return fd;
 }
@@ -845,7 +848,10 @@ static uint64_t dropped[MQ_OPEN_MAX / 64 + 1];
 void __mq_exec_keep(int undo)
 {
 	int me = self();
-	for (int d = 0; d < MQ_OPEN_MAX; d++) {
+	pthread_mutex_lock(&tlk);
+	int top = hi;                    /* (the ones past it never were queues) */
+	pthread_mutex_unlock(&tlk);
+	for (int d = 0; d < top; d++) {
 		int was = (int)(dropped[d / 64] >> (d % 64) & 1);
 		if (undo && !was)
 			continue;

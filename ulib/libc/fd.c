@@ -639,16 +639,24 @@ static int kernel_open(uint64_t open[NFD / 64])
 	return n < 0 ? 0 : (int)n;
 }
 
-void __fd_keep(int16_t keep[MAXFILE_SPACE]);
-void __fd_keep(int16_t keep[MAXFILE_SPACE])
+/* exec (exec.c): what the new image's descriptor i is, keep[i] (-1:
+   none); returns one past the highest kept (the part of keep the kernel
+   needs: the rest is -1). */
+int __fd_keep(int16_t keep[MAXFILE_SPACE]);
+int __fd_keep(int16_t keep[MAXFILE_SPACE])
 {
 	uint64_t open[NFD / 64];         /* (a fork's child has its parent's) */
+	struct fdent part[64];
+	int top = 0;
 	kernel_open(open);
 	memset(made, 0, sizeof made);
 	for (int i = 0; i < NFD; i++) {
-		spin_lock(&fdlk);        /* (one entry at a time: no copy of the table on the stack) */
-		struct fdent e = fds[i];
-		spin_unlock(&fdlk);
+		if (i % 64 == 0) {       /* (64 entries at a time: a lock per entry cost 1,024) */
+			spin_lock(&fdlk);
+			memcpy(part, &fds[i], sizeof part);
+			spin_unlock(&fdlk);
+		}
+		struct fdent e = part[i % 64];
 		keep[i] = -1;
 		if (e.kind == FD_FREE || e.cloexec)
 			continue;
@@ -656,7 +664,9 @@ void __fd_keep(int16_t keep[MAXFILE_SPACE])
 			keep[i] = open[e.kfd / 64] >> (e.kfd % 64) & 1 ? (int16_t)e.kfd : -1;
 		else
 			keep[i] = (int16_t)special(e, i);
+		top = keep[i] >= 0 ? i + 1 : top;
 	}
+	return top;
 }
 
 void __fd_unkeep(void);

@@ -30,6 +30,7 @@ struct file {
 	uint64_t last, ra;         /* read-ahead: where the last read ended, how far it started */
 	int kind;                  /* FK_*: FK_FILE, or not the disk's (a pipe's end, the console, null) */
 	struct pipe *pipe;         /* FK_PIPE_R, FK_PIPE_W: the pipe (pipe.c) */
+	uint64_t mark;             /* the last pass (first_meet) that met it; under mark_lock */
 };
 
 /*
@@ -64,6 +65,8 @@ struct ftable {
 	int cap;                       /* descriptors f has room for: FT_FIRST, doubled up to
 	                                  MAXFILE_SPACE (grow); f and cap change under lock */
 	struct file **f;
+	int end;                       /* one past the highest open descriptor: scans stop here */
+	int low;                       /* every descriptor below low is open: install starts here */
 	int16_t *keep;                 /* the exec that ended the space: its image's descriptor
 	                                  i is our keep[i] (-1: none); made by the first exec
 	                                  that keeps any (file_exec_check), file_exec_move */
@@ -133,6 +136,47 @@ static long grow(struct space *sp, struct ftable *t, int want)
 	}
 }
 
+/* Slot i of t now names f (0: closed); t's lock held, or t is not yet
+   shared (a fork's child, an exec's image). end and low follow, each
+   step amortized against the install that filled the slot. */
+static void set_slot(struct ftable *t, int i, struct file *f)
+{
+	t->f[i] = f;
+	if (f && i >= t->end)
+		t->end = i + 1;
+	while (f && t->low < t->end && t->f[t->low])
+		t->low++;
+	if (!f && i < t->low)
+		t->low = i;
+	while (!f && t->end > 0 && !t->f[t->end - 1])
+		t->end--;
+}
+
+/*
+ * A pass over a table that must meet each open file once (a fork's,
+ * a teardown's, an exec's charge: once per file however many
+ * descriptors name it) marks each file it meets: linear, where asking
+ * "does an earlier descriptor name it" of each was quadratic (a million
+ * compares for 1,024 descriptors). One pass at a time (mark_lock, a
+ * leaf: nothing is taken under it); each pass has a number of its own.
+ */
+static struct spinlock mark_lock = SPINLOCK_INIT("fmark");
+static uint64_t mark_pass;
+
+static uint64_t pass_begin(void)
+{
+	spin_lock(&mark_lock);
+	return ++mark_pass;
+}
+
+static int first_meet(struct file *f, uint64_t pass)
+{
+	if (f->mark == pass)
+		return 0;
+	f->mark = pass;
+	return 1;
+}
+
 /* Drop a reference to f (of a descriptor or a call). The charges are
    the tables' (named, uncharge), so the last one just frees it. */
 static void fput(struct space *sp, struct file *f)
@@ -149,20 +193,15 @@ static void fput(struct space *sp, struct file *f)
 	}
 }
 
-/* Does another descriptor of t than `fd` name f? t's lock held. */
+/* Does another descriptor of t than `fd` name f? t's lock held. A
+   file with no reference but the caller's (a close's, which holds its
+   descriptor's) has none, and needs no scan. */
 static int named(struct ftable *t, struct file *f, int fd)
 {
-	for (int i = 0; i < t->cap; i++)
+	if (__atomic_load_n(&f->refs, __ATOMIC_ACQUIRE) <= 1)
+		return 0;
+	for (int i = 0; i < t->end; i++)
 		if (i != fd && t->f[i] == f)
-			return 1;
-	return 0;
-}
-
-/* Does a descriptor of t below fd name f? t's lock held. */
-static int named_before(struct ftable *t, struct file *f, int fd)
-{
-	for (int i = 0; i < fd; i++)
-		if (t->f[i] == f)
 			return 1;
 	return 0;
 }
@@ -208,11 +247,11 @@ static long install(struct space *sp, struct ftable *t, struct file *f, int char
 	long r = -EMFILE;
 	int cap;
 	spin_lock(&t->lock);
-	for (int i = 0; i < (cap = t->cap); i++)
+	for (int i = t->low; i < (cap = t->cap); i++)
 		if (!t->f[i]) {
 			if (!charged && !named(t, f, i))
 				charge(sp, f, 1);
-			t->f[i] = f;
+			set_slot(t, i, f);
 			__atomic_add_fetch(&f->refs, 1, __ATOMIC_ACQ_REL);
 			r = i;
 			break;
@@ -339,7 +378,7 @@ long sys_file_close(ARGS)
 	spin_lock(&t->lock);
 	struct file *f = a0 < (uint64_t)t->cap ? t->f[a0] : 0;
 	if (f)
-		t->f[a0] = 0;
+		set_slot(t, (int)a0, 0);
 	if (f && !named(t, f, (int)a0))
 		charge(sp, f, -1);           /* its table's last descriptor of f */
 	spin_unlock(&t->lock);
@@ -595,15 +634,14 @@ void file_space_free(struct space *sp)
 	lock_space_gone(sp);             /* its record locks, or an exec's image takes them (flock.c) */
 	if (!t)
 		return;
-	for (int i = 0; i < t->cap; i++) {
-		struct file *f = t->f[i];
-		if (!f)
-			continue;
-		t->f[i] = 0;
-		if (!named(t, f, i))
-			charge(sp, f, -1);
-		fput(sp, f);
-	}
+	uint64_t pass = pass_begin();    /* (no VP of sp runs: its table is ours) */
+	for (int i = 0; i < t->end; i++)
+		if (t->f[i] && first_meet(t->f[i], pass))
+			charge(sp, t->f[i], -1);
+	spin_unlock(&mark_lock);
+	for (int i = 0; i < t->end; i++)  /* (fput outside mark_lock: it takes a pipe's, flock's) */
+		if (t->f[i])
+			fput(sp, t->f[i]);
 	sp->files = 0;
 	if (t->keep)
 		kfree_user(sp, t->keep, MAXFILE_SPACE * sizeof *t->keep);
@@ -820,19 +858,20 @@ void file_exec_keep(struct space *old, const int16_t *keep)
 void file_exec_move(struct space *old, struct space *nw)
 {
 	struct ftable *t = old->files, *n = nw->files;
-	for (int i = 0; t && t->keep && n && i < n->cap; i++) {
+	if (!t || !t->keep || !n)
+		return;
+	uint64_t pass = pass_begin();
+	for (int i = 0; i < n->cap; i++) {
 		int k = t->keep[i];
 		struct file *f = k >= 0 && k < t->cap ? t->f[k] : 0;
 		if (!f)
 			continue;
-		int seen = 0;
-		for (int j = 0; j < i; j++)
-			seen |= n->f[j] == f;
 		__atomic_add_fetch(&f->refs, 1, __ATOMIC_ACQ_REL);   /* nw's; old's go with old's table */
-		n->f[i] = f;
-		if (!seen)
+		set_slot(n, i, f);
+		if (first_meet(f, pass))
 			charge(nw, f, 1);
 	}
+	spin_unlock(&mark_lock);
 }
 
 /* fork (fork.c): ch, not yet running, gets a reference to each of sp's
@@ -854,17 +893,24 @@ long file_fork(struct space *sp, struct space *ch)
 			return -ENOMEM;
 		spin_lock(&t->lock);
 	}
-	uint64_t bytes = 0;
-	for (int i = 0; i < t->cap; i++)
-		bytes += t->f[i] && !named_before(t, t->f[i], i) ? cost(t->f[i]) : 0;
+	uint64_t bytes = 0, pass = pass_begin();
+	for (int i = 0; i < t->end; i++)
+		bytes += t->f[i] && first_meet(t->f[i], pass) ? cost(t->f[i]) : 0;
+	spin_unlock(&mark_lock);
 	long r = mem_quota_ok(ch, bytes) ? 0 : -ENOMEM;
-	for (int i = 0; !r && i < t->cap; i++)
+	for (int i = 0; !r && i < t->end; i++)
 		if ((n->f[i] = t->f[i]))
 			__atomic_add_fetch(&n->f[i]->refs, 1, __ATOMIC_ACQ_REL);
+	if (!r) {
+		n->end = t->end;
+		n->low = t->low;
+	}
 	spin_unlock(&t->lock);
-	for (int i = 0; !r && i < n->cap; i++)   /* (ch does not run yet: its table is ours) */
-		if (n->f[i] && !named_before(n, n->f[i], i))
+	pass = pass_begin();             /* (ch does not run yet: its table is ours) */
+	for (int i = 0; !r && i < n->end; i++)
+		if (n->f[i] && first_meet(n->f[i], pass))
 			charge(ch, n->f[i], 1);
+	spin_unlock(&mark_lock);
 	return r;
 }
 
@@ -919,7 +965,9 @@ long file_link_fd(uint64_t fd, const char *to)
 }
 
 /* INFO_FILES (word w): a bit for each open descriptor 64w..64w+63 (bit
-   fd % 64), -EINVAL past the table; INFO_FILE_FLAGS: fd's FO_*
+   fd % 64), -EINVAL past the table; w -1: how many words from 0 hold
+   every open descriptor (0: none), so a program's start asks only those
+   (one call for a program with none, not 16); INFO_FILE_FLAGS: fd's FO_*
    flags (-EBADF). What a program that exec made finds (ulib's fd.c). */
 long file_info(int what, uint64_t fd)
 {
@@ -932,13 +980,15 @@ long file_info(int what, uint64_t fd)
 			fput(sp, f);
 		return r;
 	}
-	if (fd >= MAXFILE_SPACE / 64)
+	if (fd != ~0UL && fd >= MAXFILE_SPACE / 64)
 		return -EINVAL;
 	long mask = 0;
 	if (!t)
 		return 0;
 	spin_lock(&t->lock);
-	for (int i = 0; i < 64 && fd * 64 + (uint64_t)i < (uint64_t)t->cap; i++)
+	if (fd == ~0UL)
+		mask = (t->end + 63) / 64;
+	for (int i = 0; fd != ~0UL && i < 64 && fd * 64 + (uint64_t)i < (uint64_t)t->end; i++)
 		if (t->f[fd * 64 + (uint64_t)i])
 			mask |= 1L << i;
 	spin_unlock(&t->lock);
@@ -964,7 +1014,8 @@ again:
 	if (p && f[0] && f[1]) {
 		spin_lock(&t->lock);
 		fd[0] = fd[1] = -1;
-		for (int i = 0, k = 0; k < 2 && i < (cap = t->cap); i++)
+		cap = t->cap;
+		for (int i = t->low, k = 0; k < 2 && i < cap; i++)
 			if (!t->f[i])
 				fd[k++] = i;
 		for (int k = 0; fd[1] >= 0 && k < 2; k++) {
@@ -976,7 +1027,7 @@ again:
 			/* charged before it is published: once in the table,
 			   another VP may close it (and free it) at once */
 			charge(sp, f[k], 1);
-			t->f[fd[k]] = f[k];
+			set_slot(t, fd[k], f[k]);
 		}
 		spin_unlock(&t->lock);
 	}
@@ -1016,7 +1067,7 @@ struct pipe *file_pipe(struct space *sp, uint64_t fd, void **hold, int *w, int *
 	struct file *e[2] = { f, 0 };    /* the pipe's two open files, at most */
 	int n[2] = { 1, 0 }, other = 0;   /* (f: our own hold besides) */
 	spin_lock(&t->lock);
-	for (int i = 0; i < t->cap; i++) {
+	for (int i = 0; i < t->end; i++) {
 		struct file *g = t->f[i];
 		if (g && g->pipe == f->pipe) {
 			int k = g != f;
@@ -1102,7 +1153,7 @@ static int file_held(struct space *sp, int (*match)(struct file *, uintptr_t),
 	if (!t)
 		return 0;
 	spin_lock(&t->lock);
-	for (int i = 0; i < t->cap && !r; i++)
+	for (int i = 0; i < t->end && !r; i++)
 		r = t->f[i] && match(t->f[i], arg);
 	spin_unlock(&t->lock);
 	return r;

@@ -6,8 +6,8 @@
  * mlockall(MCL_FUTURE) a mapping larger than the limit is EAGAIN (an
  * anonymous one and a shm_open object's), until munlockall, and a
  * fork's child does not inherit it; munlock is never limited, and root
- * is never limited. Nothing is really locked here (no page leaves
- * memory), so what is counted is the one call's pages, not a total.
+ * is never limited. What is locked in all is counted (ulib/libc/mlock.c;
+ * test_mlockx.py asks more of it).
  * The Open POSIX suite's mlock 12-1 and mmap 18-1 ask this.
  */
 #include <errno.h>

@@ -12,7 +12,8 @@
  *          once while open descriptors keep the queue; a lock word left
  *          held by a process that ended does not stop the queue; Linux's
  *          limits; a mqd_t is a close-on-exec file descriptor, and a
- *          descriptor that is not a queue's is EBADF.
+ *          descriptor that is not a queue's is EBADF; a queue's
+ *          descriptor may be past 63 (MQ_OPEN_MAX is the table's 1,024).
  *   a, b   two unrelated boot programs open the same names: each one's
  *          receive waits for the other's send.
  *   exec   (with itself as /bin/mqx on a disk) a child that registered
@@ -277,6 +278,24 @@ static void limits(void)
 	CHECK(mq_close(d) == 0 && mq_unlink("/mqx_lim") == 0);
 }
 
+/* A queue's descriptor past 63 (the whole table of 1,024 is a queue's
+   to take: before, mq_open failed EMFILE once 64 were open). */
+static void high_descriptor(void)
+{
+	int nul[100], n = 0;
+	while (n < 100 && (nul[n] = open("/dev/null", O_RDONLY)) >= 0)
+		n++;
+	CHECK(n == 100 && sysconf(_SC_MQ_OPEN_MAX) == 1024);
+	mqd_t d = fresh("/mqx_high", &small);
+	char b[32];
+	unsigned prio = 0;
+	CHECK(d >= 100);
+	CHECK(mq_send(d, "high", 4, 7) == 0 && mq_receive(d, b, sizeof b, &prio) == 4 && prio == 7);
+	CHECK(mq_close(d) == 0 && mq_unlink("/mqx_high") == 0);
+	while (n > 0)
+		close(nul[--n]);
+}
+
 static void on_thread_none(union sigval v)
 {
 	(void)v;
@@ -365,6 +384,7 @@ int main(int argc, char **argv)
 		unlink_while_open();
 		dead_holder();
 		limits();
+		high_descriptor();
 	} else
 		pair(!strcmp(mode, "a"));
 	struct result r;

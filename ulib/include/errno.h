@@ -12,6 +12,8 @@
 /* Linux's, for ulib's message queues (<mqueue.h>): no kernel call
    returns it, so it is not in the kernel's list */
 #define EMSGSIZE 90
+/* Linux's, for catgets (<nl_types.h>): a message the catalog lacks */
+#define ENOMSG 42
 
 int *__errno_location(void);
 #define errno (*__errno_location())

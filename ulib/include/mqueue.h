@@ -22,7 +22,7 @@ struct mq_attr {
 	long __pad[4];
 };
 
-#define MQ_OPEN_MAX 64
+#define MQ_OPEN_MAX 1024    /* a mqd_t is a descriptor: the table's 1,024 (sysconf(_SC_OPEN_MAX)) */
 #define MQ_PRIO_MAX 32768
 
 mqd_t mq_open(const char *name, int oflag, ...);

@@ -55,6 +55,7 @@
 #define _SC_TIMERS            11
 #define _SC_FSYNC             15
 #define _SC_MAPPED_FILES      16
+#define _SC_MEMLOCK           17
 #define _SC_MEMLOCK_RANGE     18
 #define _SC_MEMORY_PROTECTION 19
 #define _SC_SEMAPHORES        21
@@ -116,6 +117,8 @@
 #define _POSIX_SHARED_MEMORY_OBJECTS 200809L  /* shm_open: files in /dev/shm (the RAM disk without a disk) */
 #define _POSIX_MEMORY_PROTECTION    200809L   /* mprotect */
 #define _POSIX_FSYNC                200809L   /* fsync */
+#define _POSIX_MEMLOCK              200809L   /* mlockall: memory never leaves RAM here (ulib/libc/mlock.c) */
+#define _POSIX_MEMLOCK_RANGE        200809L   /* mlock, munlock */
 /* Options Anima does not have: -1 says so at compile time (glibc
    defines the same -1s, and a program may test them with #if; an
    undefined one would mean "ask sysconf"). No <aio.h>: asynchronous

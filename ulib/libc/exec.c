@@ -31,7 +31,7 @@
 #include "path.h"
 #include "script.h"
 
-void __fd_keep(int16_t keep[MAXFILE_SPACE]);
+int __fd_keep(int16_t keep[MAXFILE_SPACE]);
 void __fd_unkeep(void);
 __attribute__((weak)) void __sig_exec_keep(int undo);   /* signal.c */
 __attribute__((weak)) void __timer_exec_keep(int undo); /* timer.c: ITIMER_REAL */
@@ -50,7 +50,7 @@ int __exec_elf(const char *path, char *const argv[], char *const envp[])
 	if (abs_path(path, abs) < 0)
 		return -1;
 	int16_t keep[MAXFILE_SPACE];
-	__fd_keep(keep);
+	int nkeep = __fd_keep(keep);
 	if (__sig_exec_keep)
 		__sig_exec_keep(0);
 	if (__timer_exec_keep)
@@ -58,7 +58,7 @@ int __exec_elf(const char *path, char *const argv[], char *const envp[])
 	if (__mq_exec_keep)
 		__mq_exec_keep(0);
 	syscall1(SYS_umaskexec, __umask_now());   /* (POSIX: kept; the next exec sets it again) */
-	long r = syscall6(SYS_exec, (long)abs, argc, (long)argv, (long)keep, MAXFILE_SPACE, (long)envp);
+	long r = syscall6(SYS_exec, (long)abs, argc, (long)argv, (long)keep, nkeep, (long)envp);
 	__fd_unkeep();                   /* (it returns only on an error) */
 	if (__sig_exec_keep)
 		__sig_exec_keep(1);

@@ -628,23 +628,35 @@ static long special(struct fdent e, int i)
 	return r;
 }
 
-/* The kernel's open descriptors, a bit each (INFO_FILES, word by word). */
-static void kernel_open(uint64_t open[NFD / 64])
+/* The kernel's open descriptors, a bit each (INFO_FILES, word by word):
+   only the words that hold any (INFO_FILES -1), so a program with none
+   asks once, not NFD / 64 times. */
+static int kernel_open(uint64_t open[NFD / 64])
 {
+	long n = syscall2(SYS_getinfo, INFO_FILES, -1);
 	for (int w = 0; w < NFD / 64; w++)
-		open[w] = (uint64_t)syscall2(SYS_getinfo, INFO_FILES, w);
+		open[w] = w < n ? (uint64_t)syscall2(SYS_getinfo, INFO_FILES, w) : 0;
+	return n < 0 ? 0 : (int)n;
 }
 
-void __fd_keep(int16_t keep[MAXFILE_SPACE]);
-void __fd_keep(int16_t keep[MAXFILE_SPACE])
+/* exec (exec.c): what the new image's descriptor i is, keep[i] (-1:
+   none); returns one past the highest kept (the part of keep the kernel
+   needs: the rest is -1). */
+int __fd_keep(int16_t keep[MAXFILE_SPACE]);
+int __fd_keep(int16_t keep[MAXFILE_SPACE])
 {
 	uint64_t open[NFD / 64];         /* (a fork's child has its parent's) */
+	struct fdent part[64];
+	int top = 0;
 	kernel_open(open);
 	memset(made, 0, sizeof made);
 	for (int i = 0; i < NFD; i++) {
-		spin_lock(&fdlk);        /* (one entry at a time: no copy of the table on the stack) */
-		struct fdent e = fds[i];
-		spin_unlock(&fdlk);
+		if (i % 64 == 0) {       /* (64 entries at a time: a lock per entry cost 1,024) */
+			spin_lock(&fdlk);
+			memcpy(part, &fds[i], sizeof part);
+			spin_unlock(&fdlk);
+		}
+		struct fdent e = part[i % 64];
 		keep[i] = -1;
 		if (e.kind == FD_FREE || e.cloexec)
 			continue;
@@ -652,7 +664,9 @@ void __fd_keep(int16_t keep[MAXFILE_SPACE])
 			keep[i] = open[e.kfd / 64] >> (e.kfd % 64) & 1 ? (int16_t)e.kfd : -1;
 		else
 			keep[i] = (int16_t)special(e, i);
+		top = keep[i] >= 0 ? i + 1 : top;
 	}
+	return top;
 }
 
 void __fd_unkeep(void);
@@ -666,14 +680,14 @@ void __fd_unkeep(void)
 
 /* Start-up (start.c): the descriptors an exec kept are the kernel's of
    the same numbers (INFO_FILES); a new program has none, and this is
-   one system call. The console's and /dev/null's become ours again
+   one system call (INFO_FILES -1: no word holds one). The console's and /dev/null's become ours again
    (their kernel descriptors only carried them across). */
 void __fd_inherit(void);
 void __fd_inherit(void)
 {
 	uint64_t open[NFD / 64];
-	kernel_open(open);
-	for (int i = 0; i < NFD; i++) {
+	int n = kernel_open(open) * 64;  /* (the descriptors past n are not open) */
+	for (int i = 0; i < n; i++) {
 		long fl = open[i / 64] >> (i % 64) & 1 ? syscall2(SYS_getinfo, INFO_FILE_FLAGS, i) : -1;
 		long k = fl >= 0 ? syscall2(SYS_getinfo, INFO_FILE_KIND, i) : -1;
 		if (k < 0)

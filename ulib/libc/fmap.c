@@ -52,11 +52,14 @@ void *__mmap_file(void *addr, size_t len, int prot, int flags, int fd, off_t off
 	return (void *)r;
 }
 
+int __mlock_busy(const void *addr, size_t len);   /* mlock.c */
+
 int msync(void *addr, size_t len, int flags)
 {
 	pcancel_point();                 /* (POSIX's) */
 	int both = MS_ASYNC | MS_SYNC;
 	long r = (flags & ~(both | MS_INVALIDATE)) || (flags & both) == both ? -EINVAL :
+		 (flags & MS_INVALIDATE) && __mlock_busy(addr, len) ? -EBUSY :   /* Linux: a locked page */
 		 syscall3(SYS_msync, addr, len, flags & MS_SYNC ? MSYNC_WAIT : 0);
 	if (sys_failed(r)) {
 		errno = (int)-r;

@@ -24,7 +24,9 @@ void *__mmap_file(void *addr, size_t len, int prot, int flags, int fd, off_t off
 void *__mmap_shared_anon(void *addr, size_t len, int prot, int flags);              /* mshared.c */
 int __munmap_seg(void *addr, size_t len);
 int __mprotect_seg(void *addr, size_t len, int prot);
-static int mmap_memlock(size_t len);
+int __mlock_map_denied(size_t len);            /* mlock.c */
+int __mlock_map_done(void *p, size_t len);
+void __mlock_unmapped(const void *addr, size_t len);
 
 /* In the segment window: MAP_SHARED | MAP_ANONYMOUS memory (mshared.c). */
 static int in_segs(const void *addr)
@@ -53,6 +55,12 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	if (as_charge(net))
 		return fail(ENOMEM);
 	void *r = map_any(addr, len, prot, flags, fd, off);
+	if (r != MAP_FAILED && fixed)
+		__mlock_unmapped(r, len);    /* (what it replaced was unmapped) */
+	if (r != MAP_FAILED && __mlock_map_done(r, len)) {   /* (after MCL_FUTURE, no room to lock it) */
+		munmap(r, len);
+		return fail(EAGAIN);
+	}
 	if (r == MAP_FAILED) {
 		int e = errno;
 		as_uncharge(net + had - (fixed ? as_held(a, len) : had));
@@ -76,7 +84,7 @@ static void *map_any(void *addr, size_t len, int prot, int flags, int fd, off_t 
 	if (len > USER_TOP - PAGE_SIZE ||
 	    ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && a > USER_TOP - PAGE_SIZE - len))
 		return fail(ENOMEM);
-	int e = mmap_memlock(len);     /* after mlockall(MCL_FUTURE): Linux's EAGAIN */
+	int e = __mlock_map_denied(len);   /* after mlockall(MCL_FUTURE): Linux's EAGAIN */
 	if (e)
 		return fail(e);
 	if (!(flags & MAP_ANONYMOUS))    /* a file on the disk (fmap.c) */
@@ -109,8 +117,12 @@ static void *map_any(void *addr, size_t len, int prot, int flags, int fd, off_t 
 
 int munmap(void *addr, size_t len)
 {
-	if (in_segs(addr) && len && (uintptr_t)addr % PAGE_SIZE == 0)
-		return __munmap_seg(addr, len);
+	if (in_segs(addr) && len && (uintptr_t)addr % PAGE_SIZE == 0) {
+		int r = __munmap_seg(addr, len);
+		if (!r)
+			__mlock_unmapped(addr, len);
+		return r;
+	}
 	if ((uintptr_t)addr % PAGE_SIZE || !len) {
 		errno = EINVAL;
 		return -1;
@@ -122,6 +134,7 @@ int munmap(void *addr, size_t len)
 		return -1;
 	}
 	as_uncharge(had);
+	__mlock_unmapped(addr, len);
 	return 0;
 }
 
@@ -177,7 +190,8 @@ int madvise(void *addr, size_t len, int advice)
    the program's (SYS_mapped). A segment's window (shared memory) and
    the runtime's VP range are the runtime's own mappings: taken as
    mapped. */
-static int mapped(const void *addr, size_t len)
+int __mlock_mapped_ok(const void *addr, size_t len);
+int __mlock_mapped_ok(const void *addr, size_t len)
 {
 	/* Linux's arithmetic: the pages addr..addr+len touch, the count
 	   wrapping to none past 2^64 (then 0); a range past it EINVAL */
@@ -190,67 +204,6 @@ static int mapped(const void *addr, size_t len)
 		errno = r == -EINVAL ? EINVAL : ENOMEM;
 		return -1;
 	}
-	return 0;
-}
-
-/* Linux's RLIMIT_MEMLOCK rules for a caller without CAP_IPC_LOCK (here:
-   not root) about to lock `bytes` more: 0, EPERM with a soft limit of 0,
-   else `over` past the limit (counted in whole pages, as Linux). What is
-   locked already is not counted: nothing is (Linux adds it). */
-static int memlock_denied(size_t bytes, int over)
-{
-	struct rlimit rl;
-	if (geteuid() == 0 || getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
-		return 0;
-	if (rl.rlim_cur == 0)
-		return EPERM;
-	return bytes / PAGE_SIZE > rl.rlim_cur / PAGE_SIZE ? over : 0;
-}
-
-int mlock(const void *addr, size_t len)
-{
-	uintptr_t a = (uintptr_t)addr & ~(uintptr_t)(PAGE_SIZE - 1);
-	int e = memlock_denied((len + ((uintptr_t)addr - a) + PAGE_SIZE - 1) & ~(size_t)(PAGE_SIZE - 1), ENOMEM);
-	if (e) {
-		errno = e;
-		return -1;
-	}
-	return mapped(addr, len);
-}
-
-int munlock(const void *addr, size_t len)
-{
-	return mapped(addr, len);
-}
-
-/* mlockall(MCL_FUTURE)'s process: its later mappings count against
-   RLIMIT_MEMLOCK (mmap's EAGAIN). A pid, not a flag: fork's child and an
-   exec'd image start without it, as on Linux. */
-static pid_t future_locked;
-
-static int mmap_memlock(size_t len)
-{
-	return future_locked && future_locked == getpid() ? memlock_denied(len, EAGAIN) : 0;
-}
-
-int mlockall(int flags)
-{
-	if (!flags || flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) || flags == MCL_ONFAULT) {
-		errno = EINVAL;
-		return -1;
-	}
-	int e = memlock_denied(0, 0);    /* (Linux's ENOMEM for MCL_CURRENT over the limit: not counted) */
-	if (e) {
-		errno = e;
-		return -1;
-	}
-	future_locked = flags & MCL_FUTURE ? getpid() : 0;
-	return 0;
-}
-
-int munlockall(void)
-{
-	future_locked = 0;
 	return 0;
 }
 

@@ -90,12 +90,20 @@ struct mqh {
 };
 _Static_assert(sizeof(struct mqh) <= HDR, "the header fits");
 
+struct reg {                         /* a SIGEV_THREAD registration of this process, its descriptor's */
+	void (*fn)(union sigval);
+	union sigval v;
+	pthread_attr_t a;
+	int set;
+};
+
 struct mqd {                         /* an open queue, this process's */
 	struct mqh *h;
 	size_t len;
 	long maxmsg, msgsize, slotsz;    /* copied at open: never read back from the file */
 	int refs;                        /* the table's, and calls under way */
 	int flags;                       /* O_ACCMODE, O_NONBLOCK */
+	struct reg reg;                  /* (here, not in a table of MQ_OPEN_MAX: 80 KiB) */
 };
 
 struct note {                        /* a taken notification, done after the lock */
@@ -103,16 +111,9 @@ struct note {                        /* a taken notification, done after the loc
 	uint64_t val;
 };
 
-struct reg {                         /* a SIGEV_THREAD registration of this process, by token (fd) */
-	void (*fn)(union sigval);
-	union sigval v;
-	pthread_attr_t a;
-	int set;
-};
-
 static struct mqd *tab[MQ_OPEN_MAX];
-static struct reg regs[MQ_OPEN_MAX];
-static pthread_mutex_t tlk = PTHREAD_MUTEX_INITIALIZER;  /* tab, refs, regs */
+static int hi;                       /* one past the highest descriptor tab has held (tlk) */
+static pthread_mutex_t tlk = PTHREAD_MUTEX_INITIALIZER;  /* tab, refs, each reg */
 
 int __sig_queue(int sig, int code, union sigval v);     /* signal.c */
 int __pt_daemon_once(int *started, void *(*fn)(void *));
@@ -434,7 +435,8 @@ mqd_t mq_open(const char *name, int oflag, ...)
 	q->flags = oflag & (O_ACCMODE | O_NONBLOCK);
 	pthread_mutex_lock(&tlk);
 	tab[fd] = q;
-	regs[fd].set = 0;
+	if (fd >= hi)
+		hi = fd + 1;
 	pthread_mutex_unlock(&tlk);
 	return fd;
 }
@@ -578,7 +580,10 @@ static void start_notice(int tok)
 	if (!r)
 		return;
 	pthread_mutex_lock(&tlk);
-	*r = regs[tok];
+	struct mqd *q = tok >= 0 && tok < MQ_OPEN_MAX ? tab[tok] : 0;
+	r->set = 0;
+	if (q)
+		*r = q->reg;
 	pthread_mutex_unlock(&tlk);
 	pthread_t th;
 	pthread_attr_setdetachstate(&r->a, PTHREAD_CREATE_DETACHED);
@@ -814,15 +819,15 @@ static int valid_event(const struct sigevent *sev)
 	       (sev->sigev_notify == SIGEV_THREAD && sev->sigev_notify_function);
 }
 
-/* This process's SIGEV_THREAD registration for d (kept here: the
+/* This process's SIGEV_THREAD registration for q (kept here: the
    function and attributes mean something in this process only). */
-static int keep_thread_reg(mqd_t d, const struct sigevent *sev)
+static int keep_thread_reg(struct mqd *q, const struct sigevent *sev)
 {
 	int e = svc_ready();
 	if (e)
 		return e;
 	pthread_mutex_lock(&tlk);
-	struct reg *r = &regs[d];
+	struct reg *r = &q->reg;
 	r->fn = sev->sigev_notify_function;
 	r->v = sev->sigev_value;
 	if (sev->sigev_notify_attributes)
@@ -845,7 +850,10 @@ static uint64_t dropped[MQ_OPEN_MAX / 64 + 1];
 void __mq_exec_keep(int undo)
 {
 	int me = self();
-	for (int d = 0; d < MQ_OPEN_MAX; d++) {
+	pthread_mutex_lock(&tlk);
+	int top = hi;                    /* (the ones past it never were queues) */
+	pthread_mutex_unlock(&tlk);
+	for (int d = 0; d < top; d++) {
 		int was = (int)(dropped[d / 64] >> (d % 64) & 1);
 		if (undo && !was)
 			continue;
@@ -876,7 +884,7 @@ int mq_notify(mqd_t d, const struct sigevent *sev)
 	struct mqd *q = get(d);
 	if (!q)
 		return -1;
-	int e = sev && sev->sigev_notify == SIGEV_THREAD ? keep_thread_reg(d, sev) : 0, me = self();
+	int e = sev && sev->sigev_notify == SIGEV_THREAD ? keep_thread_reg(q, sev) : 0, me = self();
 	if (!e) {
 		qlock(q);
 		struct mqh *h = q->h;

@@ -54,6 +54,7 @@ static const char *const msgs[] = {
 	[EALREADY] = "Operation already in progress",
 	[EINPROGRESS] = "Operation now in progress",
 	[EMSGSIZE] = "Message too long",
+	[ENOMSG] = "No message of desired type",
 };
 
 int strerror_r(int e, char *buf, size_t n)

@@ -67,8 +67,9 @@ long sysconf(int name)
 	case _SC_MEMORY_PROTECTION:
 	case _SC_FSYNC:
 		return 200809L;
+	case _SC_MEMLOCK:               /* no page leaves memory: locked ones stay (mlock.c) */
 	case _SC_MEMLOCK_RANGE:
-		return -1;               /* no mlock: absent, errno as it was */
+		return 200809L;
 	case _SC_ASYNCHRONOUS_IO:
 	case _SC_PRIORITIZED_IO:
 	case _SC_SPORADIC_SERVER:

@@ -308,7 +308,8 @@
 #define INFO_MEM_TOTAL  9   /* usable physical memory the boot memory map gave, bytes */
 #define INFO_PARENT     10  /* the id of the space that spawned or forked this one, 0 if none (or it ended) */
 #define INFO_FILES      11  /* (INFO_FILES, w) -> a bit (1 << fd % 64) for each open file descriptor
-                               64w..64w+63: what exec kept; -EINVAL past MAXFILE_SPACE */
+                               64w..64w+63: what exec kept; -EINVAL past MAXFILE_SPACE; w -1:
+                               the words that hold every open descriptor (0 for none) */
 #define INFO_FILE_FLAGS 12  /* (INFO_FILE_FLAGS, fd) -> the FO_* flags fd was opened with; -EBADF */
 #define INFO_VIEW_PAGES 13  /* pages the views of the caller's space hold, all charged to it: their
                                tables, read holds on its frames, private copies and twins */

@@ -65,8 +65,9 @@ int msync(void *addr, size_t len, int flags);
 #define POSIX_MADV_WILLNEED   3
 #define POSIX_MADV_DONTNEED   4
 int madvise(void *addr, size_t len, int advice);
-/* Memory is never paged out here, so every page stays locked: mlock and
-   the rest check their arguments and succeed (ulib/mman.c). */
+/* Memory is never paged out here, so a locked page stays in memory as
+   POSIX asks; which ranges are locked is kept, counted against
+   RLIMIT_MEMLOCK and seen by msync(MS_INVALIDATE) (ulib/libc/mlock.c). */
 #define MCL_CURRENT 1
 #define MCL_FUTURE  2
 #define MCL_ONFAULT 4

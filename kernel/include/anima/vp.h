@@ -63,7 +63,13 @@
 #define EV_PSIG       8   /* a signal from another process is pending for the space: arg = its
 			     number; SYS_sigtake takes it (<anima/psig.h>). One per take, to
 			     every VP with upcalls or an interrupt entry */
-#define EV_MAX        8
+#define EV_FAULT      9   /* a fault of this VP's own code that the space catches as a signal
+			     (kernel/fault.c): token = the signal, result = si_code (low 32 bits) |
+			     the exception vector << 32 | its error code << 40, arg = si_addr,
+			     ctx = the faulting context (also in `save`: the upcall or interrupt
+			     it brings interrupts that context). Always in the ring, for a
+			     classic VP too (its interrupt entry finds it there) */
+#define EV_MAX        9
 
 /* Why a thread blocked (EV_BLOCKED/EV_UNBLOCKED `arg`) */
 #define BLK_SLEEP     1
@@ -133,7 +139,7 @@ struct event {
 	uint64_t thread;      /* the VP page's current_thread when it blocked/was preempted */
 	uint64_t arg;
 	uint64_t seq;         /* per-VP sequence number, from 1 */
-	struct uctx ctx;      /* EV_UNBLOCKED, EV_PREEMPTED */
+	struct uctx ctx;      /* EV_UNBLOCKED, EV_PREEMPTED, EV_FAULT */
 };
 
 #define RING_SIZE     16   /* events in the VP page ring */

@@ -21,11 +21,17 @@
  *   blocked  SIGSEGV blocked, a handler installed: killed by SIGSEGV;
  *   dfl      no handler: killed by SIGSEGV;
  *   reset    SA_RESETHAND: the first fault's handler runs, the second
- *            fault kills.
+ *            fault kills;
+ *   ucmask   the handler adds SIGUSR1 to its ucontext's uc_sigmask: the
+ *            thread's mask has it after the handler returns;
+ *   overflow (only when named: upcall packages) a thread runs past its
+ *            16 KiB stack into the guard; its SA_ONSTACK handler runs on
+ *            the alternate stack and siglongjmps back.
  * @result {"name": "faultsig", "checks": N, "failures": F}.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -256,17 +262,86 @@ static int reset(void)
 	return 1;
 }
 
+/* A thread with a 16 KiB guarded stack and an alternate signal stack
+   recurses into its guard page: the SA_ONSTACK handler runs on the
+   alternate stack (the overflowed one has no room for anything) and
+   siglongjmps back. */
+static sigjmp_buf tjb;
+static char altstack[64 * 1024] __attribute__((aligned(16)));
+static volatile int on_alt_ok;
+
+static void overflow_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	char here;
+	note(sig, si);
+	on_alt_ok = &here >= altstack && &here < altstack + sizeof altstack;
+	siglongjmp(tjb, 1);
+}
+
+static volatile int depth = 1 << 30;     /* (deeper than any stack) */
+
+static int deep(int n)
+{
+	volatile char pad[512];
+	pad[0] = (char)n;
+	return n < depth ? deep(n + 1) + pad[0] : 0;
+}
+
+static void *overflower(void *a)
+{
+	(void)a;
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
+	CHECK(sigaltstack(&ss, 0) == 0);
+	if (!sigsetjmp(tjb, 1))
+		deep(0);
+	return 0;
+}
+
+static int overflow(void)
+{
+	on(SIGSEGV, overflow_handler, SA_ONSTACK);
+	pthread_attr_t at;
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, PTHREAD_STACK_MIN);
+	pthread_t t;
+	CHECK(pthread_create(&t, &at, overflower, 0) == 0);
+	pthread_join(t, 0);
+	CHECK(calls == 1 && got_sig == SIGSEGV && on_alt_ok);
+	return 0;
+}
+
+/* Linux's sigreturn: the handler's uc_sigmask is the thread's mask after */
+static void block_usr1(int sig, siginfo_t *si, void *uc)
+{
+	make_writable(sig, si, uc);
+	sigaddset(&((ucontext_t *)uc)->uc_sigmask, SIGUSR1);
+}
+
+static int ucmask(void)
+{
+	page = fresh(PROT_READ);
+	on(SIGSEGV, block_usr1, 0);
+	page[1] = 3;
+	sigset_t now;
+	sigprocmask(SIG_BLOCK, 0, &now);
+	CHECK(calls == 1 && page[1] == 3 && sigismember(&now, SIGUSR1) && !sigismember(&now, SIGSEGV));
+	return 0;
+}
+
 static const struct { const char *name; int (*fn)(void); int sig; } cases[] = {
 	{ "maperr", maperr, 0 }, { "accerr", accerr, 0 }, { "bus", bus, 0 },
 	{ "fpe", fpe, 0 }, { "ill", ill, 0 }, { "thread", thread, 0 },
 	{ "twice", twice, SIGSEGV }, { "blocked", blocked, SIGSEGV },
-	{ "dfl", dfl, SIGSEGV }, { "reset", reset, SIGSEGV },
+	{ "dfl", dfl, SIGSEGV }, { "reset", reset, SIGSEGV }, { "ucmask", ucmask, 0 },
+	{ "overflow", overflow, 0 },   /* (named alone: upcall packages only) */
 };
+#define NALL 11                  /* the cases a run with no argument runs */
 
 int main(int argc, char **argv)
 {
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		if (argc > 1 && strcmp(argv[1], cases[i].name))
+		if (argc > 1 ? strcmp(argv[1], cases[i].name) != 0 : i >= NALL)
 			continue;
 		fflush(stdout);
 		pid_t pid = fork();

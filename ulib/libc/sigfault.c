@@ -57,5 +57,9 @@ int __sig_fault(int sig, int code, uint64_t addr, struct uctx *ctx, void *fpu,
 	if (!__sig_fault_act(sig, &si, &uc.uc_sigmask, &uc))
 		return 0;
 	from_uc(ctx, g);
+	sigset_t now;
+	sigprocmask(SIG_BLOCK, 0, &now);
+	if (now != uc.uc_sigmask)        /* the handler changed it there: as sigreturn */
+		sigprocmask(SIG_SETMASK, &uc.uc_sigmask, 0);
 	return 1;
 }

@@ -425,6 +425,21 @@ static int act(int sig, siginfo_t *si)
 int __sig_fault(int sig, int code, uint64_t addr, struct uctx *ctx, void *fpu,
 		unsigned vector, unsigned error);
 int __sig_fault_act(int sig, siginfo_t *si, sigset_t *uc_mask, void *uc);
+
+/* thread_fault_stack (<animart/fault.h>): in an upcall handler, t
+   stopped, no lock: t's slot's alternate stack changes only by t's own
+   sigaltstack, and a slot with one is never handed to another thread
+   (slot_of); sig's flags are one word. */
+uint64_t __sig_fault_stack(struct thread *t, int sig, uint64_t rsp);
+uint64_t __sig_fault_stack(struct thread *t, int sig, uint64_t rsp)
+{
+	if (sig <= 0 || sig >= NSIG || !(acts[sig].sa_flags & SA_ONSTACK))
+		return 0;
+	struct sigthr *s = find_slot(key_of(t));
+	uint64_t lo = s ? (uint64_t)s->alt : 0, hi = lo + (s ? s->alt_size : 0);
+	return lo && !(rsp >= lo && rsp < hi) ? hi : 0;
+}
+
 int __sig_fault_act(int sig, siginfo_t *si, sigset_t *uc_mask, void *uc)
 {
 	spin_lock(&lk);
@@ -1130,6 +1145,7 @@ int sigaltstack(const stack_t *ss, stack_t *old)
 		int off = ss->ss_flags & SS_DISABLE;
 		s->alt = off ? 0 : ss->ss_sp;
 		s->alt_size = off ? 0 : ss->ss_size;
+		thread_fault_stack = __sig_fault_stack;   /* a fault's frame may go there */
 	}
 	spin_unlock(&lk);
 	if (e) {

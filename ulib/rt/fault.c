@@ -5,7 +5,8 @@
  * thread, on its own stack, as Linux runs it:
  *  - an upcall VP (rt_sched.c's drain): the thread's saved context is
  *    redirected to fault_entry (fault.S) on a frame below its stack
- *    pointer that holds the faulting registers; whenever the thread next
+ *    pointer (or atop its alternate signal stack, SA_ONSTACK: so a
+ *    stack overflow's handler can run) that holds the faulting registers; whenever the thread next
  *    runs (at once, unless the upcall switches it out), it runs the
  *    handler there and resumes the frame's registers;
  *  - a classic VP (intr_run): its interrupt entry already built such a
@@ -17,10 +18,12 @@
  */
 #include <animart/sys.h>
 #include <animart/upcall.h>
+#include <animart/thread.h>
 #include <animart/fault.h>
 #include <anima/psig.h>
 
 thread_fault_fn thread_fault_hook;
+thread_fault_stack_fn thread_fault_stack;
 
 void fault_entry(void);
 void fault_run(struct fault_frame *f);
@@ -30,7 +33,12 @@ static void deliver(struct uctx *ctx, void *fpu, int sig, uint64_t result, uint6
 {
 	int code = (int)(uint32_t)result;
 	unsigned vector = (unsigned)(result >> 32) & 0xff, error = (unsigned)(result >> 40);
-	if (thread_fault_hook && thread_fault_hook(sig, code, addr, ctx, fpu, vector, error))
+	struct thread *t = thread_self();
+	/* Not inside one of ulib's spin locks (crit): the handler's calls
+	   into the library could wait for it for good. A fault there is the
+	   library's (or a bad pointer given to it): it kills. */
+	if (thread_fault_hook && !(t && t->crit) &&
+	    thread_fault_hook(sig, code, addr, ctx, fpu, vector, error))
 		return;
 	syscall2(SYS_sigdisp, (uint64_t)sig, SIGD_DFL);
 }
@@ -40,9 +48,10 @@ void fault_run(struct fault_frame *f)
 	deliver(&f->ctx, f->fpu, (int)f->sig, f->result, f->addr);
 }
 
-void fault_redirect(struct uctx *save, const struct event *e)
+void fault_redirect(struct uctx *save, const struct event *e, struct thread *t)
 {
-	uint64_t sp = ((e->ctx.rsp - 128) & ~15UL) - sizeof(struct fault_frame);
+	uint64_t alt = t && thread_fault_stack ? thread_fault_stack(t, (int)e->token, e->ctx.rsp) : 0;
+	uint64_t sp = ((alt ? alt : e->ctx.rsp - 128) & ~15UL) - sizeof(struct fault_frame);
 	struct fault_frame *f = (struct fault_frame *)sp;
 	f->ctx = e->ctx;
 	f->sig = e->token;

@@ -77,7 +77,7 @@ static int drain(struct rtvp *v, struct uthread *cur)
 				break;
 			case EV_FAULT:       /* cur faulted: it runs its handler when it next
 						runs (ulib/rt/fault.c), wherever that is */
-				fault_redirect(&vpp->save, e);
+				fault_redirect(&vpp->save, e, cur ? &cur->t : 0);
 				break;
 			case EV_WAKE:        /* a cross-space wake-up: its token is untrusted */
 				xw_event(e->token);

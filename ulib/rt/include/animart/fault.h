@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <anima/vp.h>
 
+struct thread;
+
 /* What the faulting thread runs on (ulib/rt/fault.S's frame): its FPU
    state, its registers, and the event's description of the fault. */
 struct fault_frame {
@@ -19,7 +21,7 @@ _Static_assert(sizeof(struct fault_frame) % 16 == 0, "fault_frame keeps the stac
 /* The upcall handler saw EV_FAULT e for the thread whose context is
    *save (the VP page's): that thread resumes in fault_entry instead,
    on a frame below its stack pointer holding the fault. */
-void fault_redirect(struct uctx *save, const struct event *e);
+void fault_redirect(struct uctx *save, const struct event *e, struct thread *t);
 
 /* A classic VP's interrupt (intr_run): any EV_FAULT in the ring is for
    the context ctx (fpu just below it), run here and now. */
@@ -33,6 +35,14 @@ void fault_intr(struct uctx *ctx);
    is SIG_DFL or SIG_IGN: the fault then ends the program, as the kernel
    ends it (the context runs again with the signal's disposition back at
    its default, and faults again). 0 here: every fault ends it. */
+/* Where t's frame for a fault of signal sig at stack pointer rsp goes, if
+   not below rsp: the top of t's alternate signal stack when sig's
+   handler asks for it (SA_ONSTACK) and rsp is not on it already, else
+   0 (ulib/libc/sigfault.c, installed by sigaltstack). Called in an
+   upcall handler, with t stopped: it takes no lock. */
+typedef uint64_t (*thread_fault_stack_fn)(struct thread *t, int sig, uint64_t rsp);
+extern thread_fault_stack_fn thread_fault_stack;
+
 typedef int (*thread_fault_fn)(int sig, int code, uint64_t addr, struct uctx *ctx, void *fpu,
 			       unsigned vector, unsigned error);
 extern thread_fault_fn thread_fault_hook;

@@ -22,6 +22,8 @@
  *   dfl      no handler: killed by SIGSEGV;
  *   reset    SA_RESETHAND: the first fault's handler runs, the second
  *            fault kills;
+ *   loop     the handler returns, the store faults again, forever: the
+ *            parent runs meanwhile, sees 1000 faults handled, kills it;
  *   ucmask   the handler adds SIGUSR1 to its ucontext's uc_sigmask: the
  *            thread's mask has it after the handler returns;
  *   overflow (only when named: upcall packages) a thread runs past its
@@ -329,17 +331,41 @@ static int ucmask(void)
 	return 0;
 }
 
+/* A handler that returns without removing the fault's cause: the store
+   faults again at once, forever. That is a loop like any other: the
+   parent runs beside it (at -smp 1 too: the quantum preempts it), sees
+   the count grow in a shared page, and kills it. */
+static volatile long *loops;
+
+static void count_only(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)si, (void)uc;
+	__atomic_fetch_add(loops, 1, __ATOMIC_RELAXED);
+}
+
+static int loop(void)
+{
+	page = fresh(PROT_READ);
+	on(SIGSEGV, count_only, 0);
+	page[0] = 1;
+	return 1;
+}
+
 static const struct { const char *name; int (*fn)(void); int sig; } cases[] = {
 	{ "maperr", maperr, 0 }, { "accerr", accerr, 0 }, { "bus", bus, 0 },
 	{ "fpe", fpe, 0 }, { "ill", ill, 0 }, { "thread", thread, 0 },
 	{ "twice", twice, SIGSEGV }, { "blocked", blocked, SIGSEGV },
 	{ "dfl", dfl, SIGSEGV }, { "reset", reset, SIGSEGV }, { "ucmask", ucmask, 0 },
+	{ "loop", loop, SIGKILL },
 	{ "overflow", overflow, 0 },   /* (named alone: upcall packages only) */
 };
-#define NALL 11                  /* the cases a run with no argument runs */
+#define NALL 12                  /* the cases a run with no argument runs */
 
 int main(int argc, char **argv)
 {
+	loops = mmap(0, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (loops == MAP_FAILED)
+		return 2;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		if (argc > 1 ? strcmp(argv[1], cases[i].name) != 0 : i >= NALL)
 			continue;
@@ -351,6 +377,14 @@ int main(int argc, char **argv)
 			_exit(r + (failures ? 10 : 0));
 		}
 		int st = 0;
+		if (cases[i].sig == SIGKILL) {       /* loop: it runs until killed */
+			long seen = 0;
+			for (int n = 0; n < 2000 && (seen = *loops) < 1000; n++)
+				usleep(1000);
+			printf("faultsig: %s: %ld faults handled, then SIGKILL\n", cases[i].name, seen);
+			CHECK(seen >= 1000);
+			kill(pid, SIGKILL);
+		}
 		CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
 		int ok = cases[i].sig ? WIFSIGNALED(st) && WTERMSIG(st) == cases[i].sig :
 				       WIFEXITED(st) && WEXITSTATUS(st) == 0;

@@ -50,7 +50,14 @@ void fault_run(struct fault_frame *f)
 
 void fault_redirect(struct uctx *save, const struct event *e, struct thread *t)
 {
-	uint64_t alt = t && thread_fault_stack ? thread_fault_stack(t, (int)e->token, e->ctx.rsp) : 0;
+	/* No thread ran (code of the VP's own, enabled): there is nobody to
+	   run a handler on, and the upcall goes on to the scheduler loop,
+	   leaving the faulting context: end the program by the signal. */
+	if (!t) {
+		syscall1(SYS_sigdie, e->token);
+		return;
+	}
+	uint64_t alt = thread_fault_stack ? thread_fault_stack(t, (int)e->token, e->ctx.rsp) : 0;
 	uint64_t sp = ((alt ? alt : e->ctx.rsp - 128) & ~15UL) - sizeof(struct fault_frame);
 	struct fault_frame *f = (struct fault_frame *)sp;
 	f->ctx = e->ctx;

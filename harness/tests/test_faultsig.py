@@ -13,11 +13,10 @@ a handler's change to its ucontext's uc_sigmask is the thread's mask
 after it; a handler that returns to the same fault forever is a loop
 the parent runs beside (1,000 faults handled, at -smp 1 too) and kills.
 Before, every fault ended the program (8 of 12 cases wrong).
-On packages whose VPs take upcalls, a thread that runs past its 16 KiB
-stack into the guard has its SA_ONSTACK handler run on the alternate
-stack (the fault's frame goes there too); on classic VPs (kthread,
-naive, det) the interrupt's frame is built on the overflowed stack, and
-the program is still killed (docs/libc.md, Faults)."""
+A thread that runs past its 16 KiB stack into the guard has its
+SA_ONSTACK handler run on the alternate stack: the fault's frame goes
+there too (an upcall VP's fault_redirect; a classic VP's intr_entry),
+since the overflowed stack has no room for it (killed before)."""
 import subprocess
 
 import pytest
@@ -41,7 +40,7 @@ def test_faults_reach_handlers(boot, tmp_path, pkg, smp):
     assert sum("]: killed: page fault at " in ln for ln in r.lines) == KILLS, r.tail()
 
 
-@pytest.mark.parametrize("pkg,smp", pkg_cases(["fifo", "prio", "tutor"]))
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET) + [pytest.param("det,det=par", 2, id="par-2")])
 def test_a_stack_overflow_reaches_an_onstack_handler(boot, pkg, smp):
     r = boot(f"run=faultsig,pkg={pkg},overflow", smp=smp, timeout=120)
     passed(r, "faultsig", 2)

@@ -26,7 +26,7 @@
  *            parent runs meanwhile, sees 1000 faults handled, kills it;
  *   ucmask   the handler adds SIGUSR1 to its ucontext's uc_sigmask: the
  *            thread's mask has it after the handler returns;
- *   overflow (only when named: upcall packages) a thread runs past its
+ *   overflow (only when named) a thread runs past its
  *            16 KiB stack into the guard; its SA_ONSTACK handler runs on
  *            the alternate stack and siglongjmps back.
  * @result {"name": "faultsig", "checks": N, "failures": F}.
@@ -357,7 +357,7 @@ static const struct { const char *name; int (*fn)(void); int sig; } cases[] = {
 	{ "twice", twice, SIGSEGV }, { "blocked", blocked, SIGSEGV },
 	{ "dfl", dfl, SIGSEGV }, { "reset", reset, SIGSEGV }, { "ucmask", ucmask, 0 },
 	{ "loop", loop, SIGKILL },
-	{ "overflow", overflow, 0 },   /* (named alone: upcall packages only) */
+	{ "overflow", overflow, 0 },   /* (named alone: its own boot) */
 };
 #define NALL 12                  /* the cases a run with no argument runs */
 

@@ -426,20 +426,6 @@ int __sig_fault(int sig, int code, uint64_t addr, struct uctx *ctx, void *fpu,
 		unsigned vector, unsigned error);
 int __sig_fault_act(int sig, siginfo_t *si, sigset_t *uc_mask, void *uc);
 
-/* thread_fault_stack (<animart/fault.h>): in an upcall handler, t
-   stopped, no lock: t's slot's alternate stack changes only by t's own
-   sigaltstack, and a slot with one is never handed to another thread
-   (slot_of); sig's flags are one word. */
-uint64_t __sig_fault_stack(struct thread *t, int sig, uint64_t rsp);
-uint64_t __sig_fault_stack(struct thread *t, int sig, uint64_t rsp)
-{
-	if (sig <= 0 || sig >= NSIG || !(acts[sig].sa_flags & SA_ONSTACK))
-		return 0;
-	struct sigthr *s = find_slot(key_of(t));
-	uint64_t lo = s ? (uint64_t)s->alt : 0, hi = lo + (s ? s->alt_size : 0);
-	return lo && !(rsp >= lo && rsp < hi) ? hi : 0;
-}
-
 int __sig_fault_act(int sig, siginfo_t *si, sigset_t *uc_mask, void *uc)
 {
 	spin_lock(&lk);
@@ -1087,6 +1073,10 @@ int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
 	}
 	if (a) {
 		acts[sig] = *a;
+		if ((a->sa_flags & SA_ONSTACK) && a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN)
+			__atomic_fetch_or(&thread_fault_onstack, BIT(sig), __ATOMIC_RELAXED);
+		else
+			__atomic_fetch_and(&thread_fault_onstack, ~BIT(sig), __ATOMIC_RELAXED);
 		held &= ~BIT(sig);
 		sync_held();
 		tell(sig);
@@ -1145,7 +1135,11 @@ int sigaltstack(const stack_t *ss, stack_t *old)
 		int off = ss->ss_flags & SS_DISABLE;
 		s->alt = off ? 0 : ss->ss_sp;
 		s->alt_size = off ? 0 : ss->ss_size;
-		thread_fault_stack = __sig_fault_stack;   /* a fault's frame may go there */
+		struct thread *t = thread_self();
+		if (t) {                 /* (a fault's frame may go there: ulib/rt/fault.c) */
+			t->alt_lo = (uint64_t)s->alt;
+			t->alt_hi = (uint64_t)s->alt + s->alt_size;
+		}
 	}
 	spin_unlock(&lk);
 	if (e) {

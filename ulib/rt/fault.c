@@ -23,7 +23,11 @@
 #include <anima/psig.h>
 
 thread_fault_fn thread_fault_hook;
-thread_fault_stack_fn thread_fault_stack;
+volatile uint64_t thread_fault_onstack;
+
+_Static_assert(__builtin_offsetof(struct thread, alt_lo) == THREAD_ALT_LO, "struct thread");
+_Static_assert(__builtin_offsetof(struct thread, alt_hi) == THREAD_ALT_HI, "struct thread");
+_Static_assert(FAULT_RING_MASK == RING_SIZE - 1, "intr.S's ring index");
 
 void fault_entry(void);
 void fault_run(struct fault_frame *f);
@@ -57,7 +61,10 @@ void fault_redirect(struct uctx *save, const struct event *e, struct thread *t)
 		syscall1(SYS_sigdie, e->token);
 		return;
 	}
-	uint64_t alt = thread_fault_stack ? thread_fault_stack(t, (int)e->token, e->ctx.rsp) : 0;
+	uint64_t alt = 0, rsp = e->ctx.rsp;
+	if (e->token < 64 && (thread_fault_onstack & 1UL << e->token) && t->alt_hi &&
+	    !(rsp >= t->alt_lo && rsp < t->alt_hi))
+		alt = t->alt_hi;
 	uint64_t sp = ((alt ? alt : e->ctx.rsp - 128) & ~15UL) - sizeof(struct fault_frame);
 	struct fault_frame *f = (struct fault_frame *)sp;
 	f->ctx = e->ctx;

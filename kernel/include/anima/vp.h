@@ -96,6 +96,12 @@
 #define VPP_SAVE          128
 #define VPP_FPU           272
 #define VPP_INTR_ENTRY    3856
+#define VPP_RING_HEAD     64
+#define VPP_RING_TAIL     68
+#define VPP_RING          784
+#define EVENT_SIZE        192
+#define EVENT_TYPE        0
+#define EVENT_TOKEN       8
 #define PP_SELF     0
 #define PP_VPPAGE   8
 #define PP_INDEX    16
@@ -233,6 +239,12 @@ ANIMA_SA(__builtin_offsetof(struct vp_page, user_data) == VPP_HANDLER, "vp_page"
 ANIMA_SA(__builtin_offsetof(struct vp_page, save) == VPP_SAVE, "vp_page");
 ANIMA_SA(__builtin_offsetof(struct vp_page, fpu) == VPP_FPU, "vp_page");
 ANIMA_SA(__builtin_offsetof(struct vp_page, intr_entry) == VPP_INTR_ENTRY, "vp_page");
+ANIMA_SA(__builtin_offsetof(struct vp_page, ring_head) == VPP_RING_HEAD, "vp_page");
+ANIMA_SA(__builtin_offsetof(struct vp_page, ring_tail) == VPP_RING_TAIL, "vp_page");
+ANIMA_SA(__builtin_offsetof(struct vp_page, ring) == VPP_RING, "vp_page");
+ANIMA_SA(sizeof(struct event) == EVENT_SIZE, "event");
+ANIMA_SA(__builtin_offsetof(struct event, type) == EVENT_TYPE, "event");
+ANIMA_SA(__builtin_offsetof(struct event, token) == EVENT_TOKEN, "event");
 ANIMA_SA(sizeof(struct vp_page) <= 4096, "vp_page fits a page");
 ANIMA_SA(GS_VPPAGE + 4096 <= 0x7fffffffUL, "a %gs displacement reaches the whole VP page");
 ANIMA_SA(sizeof(struct pseudo_page) <= 4096, "pseudo_page fits a page");

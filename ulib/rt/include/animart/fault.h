@@ -2,6 +2,12 @@
 #ifndef ANIMART_FAULT_H
 #define ANIMART_FAULT_H
 
+/* For ulib/rt/intr.S (checked in ulib/rt/fault.c) */
+#define THREAD_ALT_LO 96                 /* struct thread's alt_lo, alt_hi */
+#define THREAD_ALT_HI 104
+#define FAULT_RING_MASK 15               /* RING_SIZE - 1 */
+
+#ifndef __ASSEMBLER__
 #include <stdint.h>
 #include <anima/vp.h>
 
@@ -35,16 +41,15 @@ void fault_intr(struct uctx *ctx);
    is SIG_DFL or SIG_IGN: the fault then ends the program, as the kernel
    ends it (the context runs again with the signal's disposition back at
    its default, and faults again). 0 here: every fault ends it. */
-/* Where t's frame for a fault of signal sig at stack pointer rsp goes, if
-   not below rsp: the top of t's alternate signal stack when sig's
-   handler asks for it (SA_ONSTACK) and rsp is not on it already, else
-   0 (ulib/libc/sigfault.c, installed by sigaltstack). Called in an
-   upcall handler, with t stopped: it takes no lock. */
-typedef uint64_t (*thread_fault_stack_fn)(struct thread *t, int sig, uint64_t rsp);
-extern thread_fault_stack_fn thread_fault_stack;
+/* The signals whose handlers run on the alternate stack (SA_ONSTACK,
+   bit sig; ulib/libc/signal.c's sigaction keeps it): a fault's frame
+   goes atop the faulting thread's alternate stack (struct thread's
+   alt_lo, alt_hi) too, unless it runs there already. */
+extern volatile uint64_t thread_fault_onstack;
 
 typedef int (*thread_fault_fn)(int sig, int code, uint64_t addr, struct uctx *ctx, void *fpu,
 			       unsigned vector, unsigned error);
 extern thread_fault_fn thread_fault_hook;
 
+#endif /* __ASSEMBLER__ */
 #endif

@@ -143,6 +143,8 @@ int fmap_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 			disk_wait_as(b, BLK_FPAGE, tf);
 		return 1;
 	}
+	if (r == -ENXIO && fault_signal(tf, 7, 2, va))
+		return 1;               /* SIGBUS, BUS_ADRERR: the space catches it (fault.c) */
 	if (r < 0)
 		space_kill(sp, r == -ENOMEM ? "out of memory" : r == -ENXIO ? "past the end of a mapped file" :
 			   "I/O error", va, tf->rip, "file page");

@@ -290,9 +290,13 @@ int event_reserve(struct vp *vp, int n);
 void event_unreserve(struct vp *vp, int n);
 int event_post(struct vp *vp, const struct event *ev, int how);
 void event_drain(struct vp *vp);
+int event_post_fault(struct vp *vp, struct event *ev, int classic);
 void upcall_return(struct vp *vp, struct trapframe *tf);
 /* intr.c */
 void intr_return(struct vp *vp, struct trapframe *tf);
+/* fault.c */
+int fault_signal(struct trapframe *tf, int sig, int code, uint64_t addr);
+int fault_of_trap(struct trapframe *tf, int prot);
 
 /* Anything for upcall_return to do? Most returns to user mode find
    nothing: no event queued or owed, none copied since the last return,

@@ -62,17 +62,20 @@ static int prot_none(struct space *sp, uint64_t va)
 	return r;
 }
 
-/* A user-mode exception: describe it in one line and end the space. */
+/* A user-mode exception: a signal the space catches (fault.c), or
+   described in one line and the end of the space. */
 static void user_fault(struct trapframe *tf)
 {
 	char detail[96] = "";
 	uint64_t addr = tf->rip;
+	int prot = tf->vector == T_PGFLT && (tf->error & PF_P || prot_none(myvp()->space, rcr2()));
+	if (fault_of_trap(tf, prot))
+		return;                  /* a signal the space catches (fault.c) */
 	if (tf->vector == T_PGFLT) {
 		addr = rcr2();
 		size_t n = ksnprintf(detail, sizeof detail, "%s, %s",
 				     tf->error & PF_I ? "exec" : tf->error & PF_W ? "write" : "read",
-				     tf->error & PF_P || prot_none(myvp()->space, addr) ?
-				     "protection" : "not present");
+				     prot ? "protection" : "not present");
 		if (in_seg_window(addr, 1) && n + 2 < sizeof detail) {   /* say which segment */
 			memcpy(detail + n, ", ", 2);
 			seg_fault_detail(myvp()->space, addr, detail + n + 2, sizeof detail - n - 2);

@@ -23,7 +23,7 @@ void ctx_from_tf(struct uctx *c, const struct trapframe *tf)
 }
 
 /*
- * Copy an event: the header always, the context only for the two events
+ * Copy an event: the header always, the context only for the events
  * that carry one (it is 3/4 of the event). In the ring, the context of
  * other events is whatever this VP's earlier events left there: the ABI
  * says it means nothing, and it is this VP's own data.
@@ -37,7 +37,7 @@ static void event_copy(struct event *d, const struct event *s)
 	d->thread = s->thread;
 	d->arg = s->arg;
 	d->seq = s->seq;
-	if (s->type == EV_UNBLOCKED || s->type == EV_PREEMPTED)
+	if (s->type == EV_UNBLOCKED || s->type == EV_PREEMPTED || s->type == EV_FAULT)
 		d->ctx = s->ctx;
 }
 
@@ -179,6 +179,40 @@ int event_post(struct vp *vp, const struct event *ev, int how)
 	else if (vp->state == VP_RUNNING && vp->cpu != mycpu())
 		lapic_ipi(vp->cpu->apic_id, T_RESCHED);    /* deliver it soon */
 	return 0;
+}
+
+/*
+ * EV_FAULT for the VP this CPU runs, in the kernel for its own user fault
+ * (fault.c): written into the ring now, behind whatever an upcall VP's
+ * kernel queue still holds (moved there first: it came before), so the
+ * return to user mode delivers it at once. A classic VP's queue is its
+ * interrupts (intr.c), left where they are. -EAGAIN if the ring has no
+ * room: the caller kills as before. Nothing is held beyond the ring.
+ */
+int event_post_fault(struct vp *vp, struct event *ev, int classic)
+{
+	struct vp_page *p = vp->vpp;
+	uint32_t head = READ_ONCE(p->ring_head);
+	if ((uint32_t)(vp->ring_tail - head) >= RING_SIZE)
+		return -EAGAIN;          /* full, or a bad head (the kill says what faulted) */
+	spin_lock(&vp->evlock);
+	while (!classic && vp->evq_len && (uint32_t)(vp->ring_tail - head) < RING_SIZE) {
+		ring_put(vp, &vp->evq[vp->evq_head++ % EVQ_SIZE]);
+		vp->evq_len--;
+	}
+	int ok = (classic || !vp->evq_len) && (uint32_t)(vp->ring_tail - head) < RING_SIZE;
+	if (ok) {
+		ev->vp = (uint32_t)vp->index;
+		ev->seq = ++vp->ev_seq;
+		ring_put(vp, ev);
+		vp->fault_at = vp->ring_tail;
+		vp->fault_out = 1;
+	}
+	spin_unlock(&vp->evlock);
+	p->ring_tail = vp->ring_tail;
+	if (ok)
+		__atomic_fetch_add(&vp->pp->events, 1, __ATOMIC_RELAXED);
+	return ok ? 0 : -EAGAIN;
 }
 
 /* Forget whatever is still queued (the VP is being freed; vp_free frees

@@ -139,6 +139,9 @@ struct vp {
 	uint32_t ring_tail;          /* the kernel's own copy of the ring tail */
 	uint32_t ring_seen;          /* ring_tail when it last returned to user mode */
 	int idle_wait;               /* blocked in SYS_vp_idle until an event */
+	int fault_out;               /* an EV_FAULT went into the ring (fault.c): until the user's
+					ring_head reaches fault_at, it is not taken, and a fault kills */
+	uint32_t fault_at;           /* ring_tail just past that EV_FAULT */
 	int wake_lost;               /* an EV_WAKE found the queue full: owe an EV_WAKE(0) (evlock) */
 	struct kop *done, **done_tail;   /* thread waits completed while its queue was full, in
 					    order (kop_lock; kop.c): their EV_UNBLOCKED is owed */

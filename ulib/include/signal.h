@@ -75,6 +75,8 @@ typedef struct {
 	int si_timerid, si_overrun;   /* SI_TIMER: the timer, its overruns */
 	uid_t si_uid;                 /* the sender's user (always 0: one user) */
 	int si_status;                /* SIGCHLD: the child's exit status, or its signal */
+	void *si_addr;                /* SIGSEGV, SIGBUS: the faulting address; SIGFPE,
+					 SIGILL, SIGTRAP: the faulting instruction */
 } siginfo_t;
 
 /* si_code */
@@ -89,6 +91,31 @@ typedef struct {
 #define CLD_TRAPPED 4
 #define CLD_STOPPED 5      /* SIGCHLD: a stop signal stopped it (si_status: the signal) */
 #define CLD_CONTINUED 6    /* SIGCHLD: SIGCONT continued it (si_status: SIGCONT) */
+/* si_code of a fault (Linux's values; ulib/libc/sigfault.c) */
+#define SI_KERNEL  0x80    /* a fault the processor gives no detail of (#GP, int3) */
+#define SEGV_MAPERR 1      /* SIGSEGV: nothing mapped at si_addr */
+#define SEGV_ACCERR 2      /* SIGSEGV: mapped, but the access is not allowed */
+#define BUS_ADRALN 1       /* SIGBUS: misaligned (alignment check) */
+#define BUS_ADRERR 2       /* SIGBUS: a file-mapped page wholly past the file's end */
+#define BUS_OBJERR 3
+#define FPE_INTDIV 1       /* SIGFPE: integer divide by zero (or overflow) */
+#define FPE_INTOVF 2
+#define FPE_FLTDIV 3
+#define FPE_FLTOVF 4
+#define FPE_FLTUND 5
+#define FPE_FLTRES 6
+#define FPE_FLTINV 7
+#define FPE_FLTSUB 8
+#define ILL_ILLOPC 1
+#define ILL_ILLOPN 2       /* SIGILL: an invalid opcode (ud2) */
+#define ILL_ILLADR 3
+#define ILL_ILLTRP 4
+#define ILL_PRVOPC 5
+#define ILL_PRVREG 6
+#define ILL_COPROC 7
+#define ILL_BADSTK 8
+#define TRAP_BRKPT 1
+#define TRAP_TRACE 2
 
 /* How a timer tells its expiry (timer_create, <time.h>; ulib/posix/
    timer.c). Linux's values; SIGEV_THREAD_ID is EINVAL here. */

@@ -28,6 +28,7 @@
 #include <animart/sys.h>
 #include <animart/intr.h>
 #include <animart/upcall.h>
+#include <animart/fault.h>
 #include <anima/psig.h>
 
 #define NSLOT 128
@@ -362,7 +363,7 @@ static void default_action(int sig, const siginfo_t *si)
 	exit(128 + sig);
 }
 
-void __sig_call_on(void *top, void *fn, int sig, siginfo_t *si);   /* sigstack.S */
+void __sig_call_on(void *top, void *fn, int sig, siginfo_t *si, void *uc);   /* sigstack.S */
 
 /* The caller runs on s's alternate stack now (a handler there). */
 static int on_alt(const struct sigthr *s)
@@ -374,8 +375,9 @@ static int on_alt(const struct sigthr *s)
 /* Run sig's disposition in the calling thread (not blocked: checked).
    What ran, for a wait it interrupts (__sig_in_wait): 0 if no handler,
    else SIGW_RAN, with SIGW_INTR unless the handler asked for
-   SA_RESTART. */
-static int act(int sig, siginfo_t *si)
+   SA_RESTART. uc: the handler's third argument (a fault's context,
+   sigfault.c), or 0. */
+static int act_uc(int sig, siginfo_t *si, void *uc)
 {
 	spin_lock(&lk);
 	struct sigaction a = acts[sig];
@@ -399,9 +401,9 @@ static int act(int sig, siginfo_t *si)
 		__pcreate_slow = 1;      /* a thread the handler makes inherits its mask */
 	int e = errno;                   /* a handler leaves errno as it found it */
 	if (top)                         /* (the handler form does not matter there) */
-		__sig_call_on(top, (void *)a.sa_sigaction, sig, si);
+		__sig_call_on(top, (void *)a.sa_sigaction, sig, si, uc);
 	else if (a.sa_flags & SA_SIGINFO)
-		a.sa_sigaction(sig, si, 0);
+		a.sa_sigaction(sig, si, uc);
 	else
 		a.sa_handler(sig);
 	errno = e;
@@ -409,6 +411,32 @@ static int act(int sig, siginfo_t *si)
 	self_slot()->mask = old;
 	spin_unlock(&lk);
 	return SIGW_RAN | ((a.sa_flags & SA_RESTART) ? 0 : SIGW_INTR);
+}
+
+static int act(int sig, siginfo_t *si)
+{
+	return act_uc(sig, si, 0);
+}
+
+/* A fault of the calling thread (sigfault.c): its handler with uc, and
+   1; or 0 if the thread blocks sig or has no handler for it (the fault
+   then ends the program: Linux's force for a synchronous fault). The
+   mask the handler's context holds is the thread's now. */
+int __sig_fault(int sig, int code, uint64_t addr, struct uctx *ctx, void *fpu,
+		unsigned vector, unsigned error);
+int __sig_fault_act(int sig, siginfo_t *si, sigset_t *uc_mask, void *uc);
+
+int __sig_fault_act(int sig, siginfo_t *si, sigset_t *uc_mask, void *uc)
+{
+	spin_lock(&lk);
+	sighandler_t h = acts[sig].sa_handler;
+	sigset_t mask = self_slot()->mask;
+	spin_unlock(&lk);
+	if ((mask & BIT(sig)) || h == SIG_DFL || h == SIG_IGN)
+		return 0;
+	*uc_mask = mask;
+	act_uc(sig, si, uc);
+	return 1;
 }
 
 /* A signal sent by the program itself (kill, raise, pthread_kill). */
@@ -1038,12 +1066,17 @@ int sigaction(int sig, const struct sigaction *a, struct sigaction *old)
 		*old = acts[sig];
 	if (a && a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN) {
 		catching = 1;
+		thread_fault_hook = __sig_fault;   /* a fault may reach it (sigfault.c) */
 		self_slot();                 /* known: a signal for the program may wake it */
 		if (&__pcreate_slow)
 			__pcreate_slow = 1;
 	}
 	if (a) {
 		acts[sig] = *a;
+		if ((a->sa_flags & SA_ONSTACK) && a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN)
+			__atomic_fetch_or(&thread_fault_onstack, BIT(sig), __ATOMIC_RELAXED);
+		else
+			__atomic_fetch_and(&thread_fault_onstack, ~BIT(sig), __ATOMIC_RELAXED);
 		held &= ~BIT(sig);
 		sync_held();
 		tell(sig);
@@ -1102,6 +1135,11 @@ int sigaltstack(const stack_t *ss, stack_t *old)
 		int off = ss->ss_flags & SS_DISABLE;
 		s->alt = off ? 0 : ss->ss_sp;
 		s->alt_size = off ? 0 : ss->ss_size;
+		struct thread *t = thread_self();
+		if (t) {                 /* (a fault's frame may go there: ulib/rt/fault.c) */
+			t->alt_lo = (uint64_t)s->alt;
+			t->alt_hi = (uint64_t)s->alt + s->alt_size;
+		}
 	}
 	spin_unlock(&lk);
 	if (e) {

@@ -1,6 +1,6 @@
 /*
- * void __sig_call_on(void *top, void *fn, int sig, siginfo_t *si):
- * fn(sig, si, 0) with the stack pointer at top (16-byte aligned), then
+ * void __sig_call_on(void *top, void *fn, int sig, siginfo_t *si, void *uc):
+ * fn(sig, si, uc) with the stack pointer at top (16-byte aligned), then
  * back on the caller's stack: a handler installed with SA_ONSTACK runs on
  * its thread's alternate signal stack (sigaltstack, ulib/signal.c).
  * rbp, callee-saved, keeps the caller's stack pointer across the call.
@@ -14,7 +14,7 @@ __sig_call_on:
 	mov %rsi, %rax
 	mov %edx, %edi
 	mov %rcx, %rsi
-	xor %edx, %edx
+	mov %r8, %rdx
 	call *%rax
 	mov %rbp, %rsp
 	pop %rbp

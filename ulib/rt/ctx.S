@@ -73,7 +73,7 @@ lctx_swap:
    makes the thread runnable again). What rt_finish_prev does for a park,
    without the trip through it. lctx_swap_park_tls loads to's FS base
    first (lctx_swap_park_fn, <animart/thread.h>). */
-#define PARK_BELOW_LC 0x50
+#define PARK_BELOW_LC 0x60
 lctx_swap_park_tls:
 	LOADFS %rsi
 	/* fall through */

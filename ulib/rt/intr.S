@@ -1,7 +1,8 @@
 /*
  * The user half of a classic VP's interrupts (kernel/intr.c, docs/abi.md).
  * intr_entry: the kernel enters here with rdi = VP page, on the
- * interrupted stack below its stack pointer, `disabled` set and the
+ * interrupted stack below its stack pointer (a fault's frame may go on
+ * the thread's alternate signal stack instead, below), `disabled` set and the
  * interrupted context in vpp->save. Copy that context and the FPU state
  * into a frame here, enable (an interrupt may now nest below this frame),
  * and let intr_run decide what to run (ulib/rt/intr.c). Then restore the
@@ -14,13 +15,44 @@
  * just below the interrupted rsp hold nothing of its code's.
  */
 #include <anima/vp.h>
+#include <animart/fault.h>
 
 #define FRAME (512 + 144)               /* fxsave area, then a struct uctx */
 
 	.text
 	.globl intr_entry
 intr_entry:
-	sub $FRAME, %rsp
+	/* A fault (EV_FAULT, the one event a classic VP's ring holds:
+	   ulib/rt/fault.c) whose handler asks for the alternate stack
+	   (thread_fault_onstack), on a thread that has one and is not on it:
+	   the frame goes atop that stack, since the faulting one may have no
+	   room left (an overflow). Still disabled: nothing else lands there. */
+	mov VPP_RING_HEAD(%rdi), %eax
+	cmp VPP_RING_TAIL(%rdi), %eax
+	je 2f
+	and $FAULT_RING_MASK, %eax
+	imul $EVENT_SIZE, %eax, %eax
+	cmpl $EV_FAULT, VPP_RING + EVENT_TYPE(%rdi,%rax)
+	jne 2f
+	mov VPP_RING + EVENT_TOKEN(%rdi,%rax), %rcx
+	cmp $64, %rcx
+	jae 2f
+	mov thread_fault_onstack(%rip), %rdx
+	bt %rcx, %rdx
+	jnc 2f
+	mov VPP_CURRENT(%rdi), %rax
+	test %rax, %rax
+	jz 2f
+	mov THREAD_ALT_HI(%rax), %rcx
+	test %rcx, %rcx
+	jz 2f
+	mov VPP_SAVE + UCTX_RSP(%rdi), %rdx     /* the faulting stack pointer */
+	cmp THREAD_ALT_LO(%rax), %rdx
+	jb 1f
+	cmp %rcx, %rdx
+	jb 2f                           /* on the alternate stack already */
+1:	mov %rcx, %rsp
+2:	sub $FRAME, %rsp
 	and $-16, %rsp
 	fxsave64 (%rsp)
 	mov %rdi, %rdx                  /* the VP page */

@@ -11,6 +11,7 @@
 #include <animart/intr.h>
 #include <animart/spin.h>
 #include <animart/vprt.h>
+#include <animart/fault.h>
 
 void intr_entry(void);
 
@@ -88,7 +89,7 @@ void intr_cut(void)
 void intr_run(struct uctx *ctx);
 void intr_run(struct uctx *ctx)
 {
-	(void)ctx;
+	fault_intr(ctx);                 /* a fault of ctx first: the handler runs here */
 	intr_taken++;
 	thread_kern_sigs = 1;            /* (it may be the kernel's EV_PSIG: look) */
 	thread_proc_sigs = 1;

@@ -21,6 +21,7 @@
 #include <animart/vprt.h>
 #include <animart/xwait.h>
 #include <animart/clock.h>
+#include <animart/fault.h>
 
 
 /* What drain saw */
@@ -73,6 +74,10 @@ static int drain(struct rtvp *v, struct uthread *cur)
 			case EV_PREEMPTED:
 				STAT(p, preempted);
 				saw |= SAW_PREEMPTED;
+				break;
+			case EV_FAULT:       /* cur faulted: it runs its handler when it next
+						runs (ulib/rt/fault.c), wherever that is */
+				fault_redirect(&vpp->save, e, cur ? &cur->t : 0);
 				break;
 			case EV_WAKE:        /* a cross-space wake-up: its token is untrusted */
 				xw_event(e->token);

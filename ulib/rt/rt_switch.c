@@ -85,7 +85,7 @@ void rt_finish_prev(struct rtvp *v)
 /* A permit came before lctx_swap_park's commit (the commit failed): the
    thread was saved but is not parked, so it is runnable again. Runs on
    the next thread's stack, software interrupts off. */
-_Static_assert(offsetof(struct uthread, lc) - offsetof(struct uthread, t.park) == 0x50,
+_Static_assert(offsetof(struct uthread, lc) - offsetof(struct uthread, t.park) == 0x60,
 	       "ctx.S: PARK_BELOW_LC");
 void rt_park_cancel(struct lctx *lc);
 void rt_park_cancel(struct lctx *lc)

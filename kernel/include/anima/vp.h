@@ -63,7 +63,13 @@
 #define EV_PSIG       8   /* a signal from another process is pending for the space: arg = its
 			     number; SYS_sigtake takes it (<anima/psig.h>). One per take, to
 			     every VP with upcalls or an interrupt entry */
-#define EV_MAX        8
+#define EV_FAULT      9   /* a fault of this VP's own code that the space catches as a signal
+			     (kernel/fault.c): token = the signal, result = si_code (low 32 bits) |
+			     the exception vector << 32 | its error code << 40, arg = si_addr,
+			     ctx = the faulting context (also in `save`: the upcall or interrupt
+			     it brings interrupts that context). Always in the ring, for a
+			     classic VP too (its interrupt entry finds it there) */
+#define EV_MAX        9
 
 /* Why a thread blocked (EV_BLOCKED/EV_UNBLOCKED `arg`) */
 #define BLK_SLEEP     1
@@ -90,6 +96,12 @@
 #define VPP_SAVE          128
 #define VPP_FPU           272
 #define VPP_INTR_ENTRY    3856
+#define VPP_RING_HEAD     64
+#define VPP_RING_TAIL     68
+#define VPP_RING          784
+#define EVENT_SIZE        192
+#define EVENT_TYPE        0
+#define EVENT_TOKEN       8
 #define PP_SELF     0
 #define PP_VPPAGE   8
 #define PP_INDEX    16
@@ -133,7 +145,7 @@ struct event {
 	uint64_t thread;      /* the VP page's current_thread when it blocked/was preempted */
 	uint64_t arg;
 	uint64_t seq;         /* per-VP sequence number, from 1 */
-	struct uctx ctx;      /* EV_UNBLOCKED, EV_PREEMPTED */
+	struct uctx ctx;      /* EV_UNBLOCKED, EV_PREEMPTED, EV_FAULT */
 };
 
 #define RING_SIZE     16   /* events in the VP page ring */
@@ -227,6 +239,12 @@ ANIMA_SA(__builtin_offsetof(struct vp_page, user_data) == VPP_HANDLER, "vp_page"
 ANIMA_SA(__builtin_offsetof(struct vp_page, save) == VPP_SAVE, "vp_page");
 ANIMA_SA(__builtin_offsetof(struct vp_page, fpu) == VPP_FPU, "vp_page");
 ANIMA_SA(__builtin_offsetof(struct vp_page, intr_entry) == VPP_INTR_ENTRY, "vp_page");
+ANIMA_SA(__builtin_offsetof(struct vp_page, ring_head) == VPP_RING_HEAD, "vp_page");
+ANIMA_SA(__builtin_offsetof(struct vp_page, ring_tail) == VPP_RING_TAIL, "vp_page");
+ANIMA_SA(__builtin_offsetof(struct vp_page, ring) == VPP_RING, "vp_page");
+ANIMA_SA(sizeof(struct event) == EVENT_SIZE, "event");
+ANIMA_SA(__builtin_offsetof(struct event, type) == EVENT_TYPE, "event");
+ANIMA_SA(__builtin_offsetof(struct event, token) == EVENT_TOKEN, "event");
 ANIMA_SA(sizeof(struct vp_page) <= 4096, "vp_page fits a page");
 ANIMA_SA(GS_VPPAGE + 4096 <= 0x7fffffffUL, "a %gs displacement reaches the whole VP page");
 ANIMA_SA(sizeof(struct pseudo_page) <= 4096, "pseudo_page fits a page");

@@ -194,6 +194,11 @@ struct thread {
 	   where TLS is on (0 otherwise): how the POSIX layer finds a
 	   thread's own state from a struct thread, before it even runs. */
 	void *tcb;
+	/* Its alternate signal stack, [alt_lo, alt_hi) (0, 0: none; set by
+	   sigaltstack, ulib/libc/signal.c): where a fault's frame goes when
+	   the handler asks for it (ulib/rt/fault.c, intr.S), read with the
+	   thread stopped, so without a lock. */
+	uint64_t alt_lo, alt_hi;
 };
 
 /* yield_due: what spin_unlock does when the last spin lock goes */
@@ -471,8 +476,9 @@ static inline void thread_init(struct thread *t, const struct thread_ops *ops)
 	t->async_hold = 0;
 	t->nvcsw = t->nivcsw = 0;
 	t->tcb = 0;
+	t->alt_lo = t->alt_hi = 0;
 }
-_Static_assert(sizeof(struct thread) == 96, "thread_init sets every field of struct thread");
+_Static_assert(sizeof(struct thread) == 112, "thread_init sets every field of struct thread");
 
 void lctx_start(void);
 /* Set up c to start fn(arg) on [stack, stack+size) (fn must not return).

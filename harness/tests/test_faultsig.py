@@ -1,0 +1,47 @@
+"""progs/posix/faultsig.c: faults as signals (kernel/fault.c's EV_FAULT,
+ulib/rt/fault.c, ulib/libc/sigfault.c). A program with a SIGSEGV, SIGBUS,
+SIGFPE or SIGILL handler has it run on the faulting thread with Linux's
+siginfo (SEGV_MAPERR vs SEGV_ACCERR, BUS_ADRERR past a mapped file's end
+on the disk, FPE_INTDIV, ILL_ILLOPN; si_addr exact) and a ucontext whose
+registers it may change: a handler that makes the page writable and
+returns has the store land; one that steps rip over an idiv or a ud2 has
+the program go on; one that siglongjmps out leaves the mask restored;
+a thread other than main faults 50 times while another runs. A handler
+that faults again, a blocked SIGSEGV, no handler, and SA_RESETHAND's
+second fault still end the child by SIGSEGV, with the kernel's message;
+a handler's change to its ucontext's uc_sigmask is the thread's mask
+after it; a handler that returns to the same fault forever is a loop
+the parent runs beside (1,000 faults handled, at -smp 1 too) and kills.
+Before, every fault ended the program (8 of 12 cases wrong).
+A thread that runs past its 16 KiB stack into the guard has its
+SA_ONSTACK handler run on the alternate stack: the fault's frame goes
+there too (an upcall VP's fault_redirect; a classic VP's intr_entry),
+since the overflowed stack has no room for it (killed before)."""
+import subprocess
+
+import pytest
+from helpers import passed, MKE2FS, needs_e2fsprogs, pkg_cases, PKGS_DET
+
+KILLS = 4        # twice, blocked, dfl, reset: each child's page-fault line
+
+
+@needs_e2fsprogs
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET) + [pytest.param("det,det=par", 2, id="par-2")])
+def test_faults_reach_handlers(boot, tmp_path, pkg, smp):
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "data").write_bytes(b"x" * 100)        # one page mapped past its end
+    img = tmp_path / "fs.img"
+    subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "1024", "-d", str(tree), str(img), "8M"],
+                   check=True, capture_output=True)
+    r = boot(f"run=faultsig,pkg={pkg}", smp=smp, timeout=240, disk=img)
+    passed(r, "faultsig", 25)
+    assert sum(ln.endswith(" ok") for ln in r.lines if ln.startswith("faultsig: ")) == 12, r.tail()
+    assert sum("]: killed: page fault at " in ln for ln in r.lines) == KILLS, r.tail()
+
+
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET) + [pytest.param("det,det=par", 2, id="par-2")])
+def test_a_stack_overflow_reaches_an_onstack_handler(boot, pkg, smp):
+    r = boot(f"run=faultsig,pkg={pkg},overflow", smp=smp, timeout=120)
+    passed(r, "faultsig", 2)
+    assert any(ln.startswith("faultsig: overflow: ") and ln.endswith(" ok") for ln in r.lines), r.tail()

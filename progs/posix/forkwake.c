@@ -13,7 +13,12 @@
  * on another CPU that read the new frame in between woke no one (the
  * parent hung with all four threads parked). And a child copied the
  * mutex's internal lock while a worker held it to queue itself, and
- * spun on it for good (ulib/pthread/pwait.h, plock). A child that
+ * spun on it for good (ulib/pthread/pwait.h, plock). And a worker's
+ * stack page first touched just as the fork copied got mapped in the
+ * parent alone, before the fork's TLB shootdown: the worker queued its
+ * node there on the mutex, whose page it still wrote through a stale
+ * entry into the child's memory, and the child's unlock read the node
+ * as zeros and died (kernel/fork.c, space_lock_settled). A child that
  * fails says how (its signal or exit status).
  * @result {"name": "forkwake", "forks": N, "bad": children that failed}
  */

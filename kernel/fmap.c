@@ -51,7 +51,7 @@ static int region(struct space *sp, uint64_t va, uint64_t err, struct lazy *out)
 static long install(struct space *sp, uint64_t va, uint64_t err, struct lazy *r, void *pg)
 {
 	struct lazy now;
-	spin_lock(&sp->lock);
+	space_lock_settled(sp);         /* (not inside a fork's window: fork.c) */
 	uint64_t *pte = space_pte(sp, va);
 	int same = region(sp, va, err, &now) && now.ino == r->ino && now.fdelta == r->fdelta;
 	long ret = pte && (*pte & PTE_P);

@@ -23,8 +23,9 @@
  * TLB: the parent's entries made read-only are shot down on every CPU
  * that runs it before the child runs and before the fork returns; until
  * then (sp->forking) a write fault of the parent is retried rather than
- * copied (cow.c). Lock order: the parent's space lock, then seg_lock
- * (seg_fork), then the heap's and the allocator's.
+ * copied (cow.c), and no new page is mapped (space_lock_settled).
+ * Lock order: the parent's space lock, then seg_lock (seg_fork), then
+ * the heap's and the allocator's.
  */
 #include "kernel.h"
 #include "disk.h"
@@ -118,6 +119,33 @@ static void copy_context(struct vp *self, struct vp *v)
 	__asm__ volatile("fxsave64 (%0)" : : "r"(v->fpu) : "memory");   /* (the caller's, live) */
 }
 
+/*
+ * sp->lock, taken where no fork of sp sits between its copy and its
+ * shootdown (sp->forking), for a path that maps a new page: a page the
+ * copy did not see (a demand-zero or file page's first touch) must not
+ * appear in the parent then. Its thread would run on, on a CPU still
+ * holding writable entries of pages now shared with the child, and
+ * store through them: the child would see stores made after its page
+ * was copied, such as a pointer into the new page, which it has not
+ * got (forkwake, kthread-2: a child read a mutex's queue head naming a
+ * waiter node on a worker's stack page, zero in the child, and died at
+ * address 0x28, 2 boots in 16). Waits with tlb_check: the fork's
+ * shootdown waits for our flush, with interrupts off here as there.
+ */
+void space_lock_settled(struct space *sp)
+{
+	for (;;) {
+		spin_lock(&sp->lock);
+		if (!__atomic_load_n(&sp->forking, __ATOMIC_ACQUIRE))
+			return;          /* (forking rises under the lock: a later fork copies ours) */
+		spin_unlock(&sp->lock);
+		while (__atomic_load_n(&sp->forking, __ATOMIC_ACQUIRE)) {
+			tlb_check();
+			pause();
+		}
+	}
+}
+
 /* Tear down a child that never ran. */
 static void discard_child(struct space *ch)
 {
@@ -147,6 +175,7 @@ long sys_fork(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64
 		__atomic_fetch_add(&sp->forking, 1, __ATOMIC_ACQ_REL);   /* (a count: two VPs may fork) */
 		r = copy_space(sp, ch);
 		spin_unlock(&sp->lock);
+		shake();                         /* (other CPUs still write through writable entries) */
 		tlb_shootdown(sp);               /* no CPU writes through an old entry now */
 		__atomic_fetch_sub(&sp->forking, 1, __ATOMIC_ACQ_REL);
 	}

@@ -390,6 +390,7 @@ int cow_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 
 /* fork.c */
 int space_signo(const struct space *sp);
+void space_lock_settled(struct space *sp);
 int wait_status(const struct space *sp);
 struct space *space_hold(int id);
 

@@ -140,15 +140,18 @@ static void page_arrived(struct kop *op)
 	uint64_t *pte = space_pte(sp, op->fault_va);   /* made at the fault (lazy.c) */
 	/* The region's access now: it may have become PROT_NONE while the
 	   page was on its way (then it arrives not present), or been unmapped
-	   (then it does not arrive: the thread's retry faults for real). */
+	   (then it does not arrive: the thread's retry faults for real). Nor
+	   does it arrive inside a fork's window (fork.c, space_lock_settled,
+	   which cannot wait here: a CPU spinning on kop_lock, which we hold,
+	   would never take the fork's shootdown): the retry faults again. */
 	uint64_t fl = lazy_flags(sp, op->fault_va);
-	if (pte && fl && !(*pte & PTE_MAPPED)) {
+	if (pte && fl && !(*pte & PTE_MAPPED) && !__atomic_load_n(&sp->forking, __ATOMIC_ACQUIRE)) {
 		*pte = pte_user(V2P(pg), fl);
 		pg = 0;
 	} else
 		sp->pages--;        /* not mapped: its charge goes with it */
 	spin_unlock(&sp->lock);
-	if (pg)                     /* another thread's fault mapped it first, or unmapped */
+	if (pg)                     /* another thread's fault mapped it first, unmapped, a fork */
 		page_free(pg);
 	op->result = 0;
 	op->arg = BLK_PAGE;

@@ -225,7 +225,7 @@ void *fill_take(struct space *sp, uint64_t va, uint64_t **pte)
  */
 int lazy_fill(struct space *sp, uint64_t va, uint64_t err)
 {
-	spin_lock(&sp->lock);
+	space_lock_settled(sp);          /* (not between a fork's copy and its shootdown: fork.c) */
 	struct lazy *f = lazy_region(sp, va);
 	if (f && f->ino) {                  /* a file's page: from the cache only (fmap.c) */
 		spin_unlock(&sp->lock);

@@ -123,7 +123,7 @@ static int range_free(struct space *sp, uint64_t addr, uint64_t len)
    error the frames not mapped are freed and uncharged here. */
 static long map_frames(struct space *sp, uint64_t addr, uint64_t len, uint64_t flags, void *fr)
 {
-	spin_lock(&sp->lock);
+	space_lock_settled(sp);          /* (not inside a fork's window: fork.c) */
 	long r = addr ? (range_free(sp, addr, len) ? (long)addr : -EEXIST) :
 			(addr = place(sp, len)) ? (long)addr : -ENOMEM;
 	/* Under the lock, so only stores: one walk per page table (the
@@ -161,7 +161,7 @@ static long map_frames(struct space *sp, uint64_t addr, uint64_t len, uint64_t f
    the offset of its first byte) at addr, or placed if addr is 0. */
 static long map_lazy(struct space *sp, uint64_t addr, uint64_t len, struct lazy n)
 {
-	spin_lock(&sp->lock);
+	space_lock_settled(sp);          /* (not inside a fork's window: fork.c) */
 	long r = addr ? (range_free(sp, addr, len) ? 0 : -EEXIST) : (addr = place(sp, len)) ? 0 : -ENOMEM;
 	n.start = addr;
 	n.end = addr + len;

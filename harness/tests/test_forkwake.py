@@ -17,6 +17,14 @@ Two bugs hung it, both on kthread at -smp 2 (200 forks a boot):
   waitpid): 2 runs in 18 of the kernel with the first fix alone. Now the
   objects' locks hold a fork generation, and a child takes over a lock
   of an older one (ulib/pthread/pwait.h, plock).
+And one crashed: a child died of a page fault at address 0x28 (its
+unlock read a waiter node of zeros off the mutex's queue), 2 boots in
+16 on kthread-2, each at its first fork. A worker's stack page first
+touched during the fork's copy was mapped in the parent alone before
+the copy's TLB shootdown, and the worker queued a node there through
+a stale writable entry of the mutex's page, shared with the child. Now
+no page is mapped in that window (kernel/fork.c, space_lock_settled;
+test_forkfresh.py). A failing child prints its signal or status.
 Every package must end it, every child exiting 0."""
 import pytest
 from helpers import done, result, PKGS_PAR, pkg_cases

@@ -13,7 +13,13 @@
  * on another CPU that read the new frame in between woke no one (the
  * parent hung with all four threads parked). And a child copied the
  * mutex's internal lock while a worker held it to queue itself, and
- * spun on it for good (ulib/pthread/pwait.h, plock).
+ * spun on it for good (ulib/pthread/pwait.h, plock). And a worker's
+ * stack page first touched just as the fork copied got mapped in the
+ * parent alone, before the fork's TLB shootdown: the worker queued its
+ * node there on the mutex, whose page it still wrote through a stale
+ * entry into the child's memory, and the child's unlock read the node
+ * as zeros and died (kernel/fork.c, space_lock_settled). A child that
+ * fails says how (its signal or exit status).
  * @result {"name": "forkwake", "forks": N, "bad": children that failed}
  */
 #include <pthread.h>
@@ -61,9 +67,18 @@ int main(int argc, char **argv)
 			pthread_mutex_unlock(&m);
 			_exit(0);
 		}
-		int st;
-		if (waitpid(p, &st, 0) != p || !WIFEXITED(st) || WEXITSTATUS(st))
+		int st = 0;
+		pid_t w = waitpid(p, &st, 0);
+		if (w != p || !WIFEXITED(st) || WEXITSTATUS(st)) {
 			bad++;
+			if (w != p)
+				printf("forkwake: fork %d pid %d: waitpid %d\n", i, p, w);
+			else if (WIFSIGNALED(st))
+				printf("forkwake: fork %d pid %d: signal %d\n", i, p,
+				       WTERMSIG(st));
+			else
+				printf("forkwake: fork %d pid %d: status %#x\n", i, p, st);
+		}
 	}
 	stop = 1;
 	for (int i = 0; i < 3; i++)

@@ -50,6 +50,7 @@
 #include <animart/spin.h>
 #include <animart/thread.h>
 #include <animart/sys.h>
+#include <animalib/ulib.h>
 #include "svc.h"
 
 #define NTIMER 64                /* slot 0 is ITIMER_REAL (alarm, setitimer) */
@@ -83,6 +84,7 @@ static struct spin lk;           /* the table, tthread, sleep_to */
 static struct thread *tthread;   /* the timer thread, once it runs */
 static uint64_t sleep_to;        /* what it sleeps until (FAR: no timer armed) */
 static int started;              /* the timer thread is made or being made */
+struct timer_stats timer_counts; /* <animalib/ulib.h>: looks by the timer thread, discarded under lk */
 
 /* ulib/libc/signal.c */
 int __timer_taken(int id);
@@ -177,6 +179,7 @@ static int do_notify(struct notify *n)
 		__pt_main_release();
 		if (!sent) {                 /* ignored: nothing pending to wait for */
 			spin_lock(&lk);
+			timer_counts.discarded++;
 			if (lookup((unsigned)n->id)) {
 				n->t->sent = n->t->parked = n->t->overrun = 0;
 				defer(n->t, now_ns() + IGN_GAP);
@@ -256,6 +259,7 @@ static void *timer_thread(void *arg)
 		struct notify todo[NTIMER];
 		int n = 0;
 		spin_lock(&lk);
+		timer_counts.looks++;
 		uint64_t now = now_ns(), next = FAR, base = __clock_epoch_ns();
 		int rt = 0;
 		for (int i = 0; i < NTIMER; i++) {

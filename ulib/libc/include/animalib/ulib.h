@@ -31,4 +31,13 @@ extern struct malloc_stats malloc_counts;
 extern int malloc_central_only;      /* nonzero: no caches (for comparisons) */
 size_t malloc_usable_size(void *p);
 
+/* The POSIX timers' counters (ulib/libc/timer.c), for tests that must
+ * count events rather than compare processor time with wall time (a busy
+ * host stretches both): the timer thread's looks at the table, and the
+ * expiries whose signal was discarded (ignored, not blocked). */
+struct timer_stats {
+	uint64_t looks, discarded;
+};
+extern struct timer_stats timer_counts;
+
 #endif

@@ -2,6 +2,8 @@
 #ifndef ULIB_LOCALE_H
 #define ULIB_LOCALE_H
 
+#include <bits/locale.h>
+
 #define LC_CTYPE    0
 #define LC_NUMERIC  1
 #define LC_TIME     2

@@ -1,6 +1,7 @@
 /*
  * strftime: every conversion of C99 and POSIX.1-2008 in the C locale
- * (UTC: %z is +0000, %Z UTC), with glibc's flags, width and E/O
+ * (UTC: %z is +0000, %Z UTC; names and formats from nl_langinfo, langinfo.c),
+ * with glibc's flags, width and E/O
  * modifiers, and POSIX's '+' flag (which glibc lacks): zero padding, and
  * a '+' before a year (%C %F %G %Y) that needs more digits than usual or
  * a field wider than usual (%+5Y of 2016 is +2016).
@@ -14,15 +15,11 @@
  * after '0'. '^' makes text upper case, '#' swaps it (names upper, %p and
  * %Z lower). An unknown conversion is copied as it is.
  */
+#include <langinfo.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
 
-static const char *const wdays[] = { "Sunday", "Monday", "Tuesday", "Wednesday",
-				     "Thursday", "Friday", "Saturday" };
-static const char *const months[] = { "January", "February", "March", "April", "May", "June",
-				      "July", "August", "September", "October", "November",
-				      "December" };
 
 struct out { char *s; size_t n, len; int full; };
 struct spec { int pad, plus, up, swap, width; };
@@ -145,15 +142,14 @@ static int one(struct out *o, struct spec *sp, char c, const struct tm *tm)
 	long long y = tm->tm_year + 1900LL, iy;
 	int wd = (tm->tm_wday % 7 + 7) % 7, mo = (tm->tm_mon % 12 + 12) % 12;
 	int h12 = (tm->tm_hour + 11) % 12 + 1;
-	const char *name = 0;
-	size_t nlen = 0;
+	const char *name = 0, *ampm = nl_langinfo(tm->tm_hour < 12 ? AM_STR : PM_STR);
 	switch (c) {
-	case 'a': name = wdays[wd], nlen = 3; break;
-	case 'A': name = wdays[wd], nlen = strlen(name); break;
-	case 'b': case 'h': name = months[mo], nlen = 3; break;
-	case 'B': name = months[mo], nlen = strlen(name); break;
-	case 'p': text(o, sp, tm->tm_hour < 12 ? "AM" : "PM", 2, sp->swap); return 1;
-	case 'P': text(o, &(struct spec){ .pad = sp->pad, .width = sp->width }, tm->tm_hour < 12 ? "am" : "pm", 2, 0); return 1;
+	case 'a': name = nl_langinfo(ABDAY_1 + wd); break;
+	case 'A': name = nl_langinfo(DAY_1 + wd); break;
+	case 'b': case 'h': name = nl_langinfo(ABMON_1 + mo); break;
+	case 'B': name = nl_langinfo(MON_1 + mo); break;
+	case 'p': text(o, sp, ampm, strlen(ampm), sp->swap); return 1;
+	case 'P': text(o, &(struct spec){ .pad = sp->pad, .width = sp->width }, ampm, strlen(ampm), 1); return 1;
 	case 'Z': {              /* the zone gmtime gave, else ours */
 		const char *z = tm->tm_zone ? tm->tm_zone : "UTC";
 		text(o, sp, z, strlen(z), sp->swap);
@@ -162,11 +158,13 @@ static int one(struct out *o, struct spec *sp, char c, const struct tm *tm)
 	case 'n': text(o, sp, "\n", 1, 0); return 1;
 	case 't': text(o, sp, "\t", 1, 0); return 1;
 	case '%': text(o, sp, "%", 1, 0); return 1;
-	case 'c': sub(o, sp, "%a %b %e %H:%M:%S %Y", tm); return 1;
-	case 'D': case 'x': sub(o, sp, "%m/%d/%y", tm); return 1;
-	case 'r': sub(o, sp, "%I:%M:%S %p", tm); return 1;
+	case 'c': sub(o, sp, nl_langinfo(D_T_FMT), tm); return 1;
+	case 'D': sub(o, sp, "%m/%d/%y", tm); return 1;
+	case 'x': sub(o, sp, nl_langinfo(D_FMT), tm); return 1;
+	case 'r': sub(o, sp, nl_langinfo(T_FMT_AMPM), tm); return 1;
 	case 'R': sub(o, sp, "%H:%M", tm); return 1;
-	case 'T': case 'X': sub(o, sp, "%H:%M:%S", tm); return 1;
+	case 'T': sub(o, sp, "%H:%M:%S", tm); return 1;
+	case 'X': sub(o, sp, nl_langinfo(T_FMT), tm); return 1;
 	case 'F':
 		if (sp->plus) {          /* POSIX: %+wF is %+[w-6]Y-%m-%d */
 			struct spec ys = { .plus = 1, .width = sp->width > 6 ? sp->width - 6 : 4 };
@@ -217,7 +215,7 @@ static int one(struct out *o, struct spec *sp, char c, const struct tm *tm)
 	}
 	struct spec s = *sp;
 	s.up |= sp->swap;        /* '#' on a name: upper case */
-	text(o, &s, name, nlen, 0);
+	text(o, &s, name, strlen(name), 0);
 	return 1;
 }
 

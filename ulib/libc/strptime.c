@@ -10,15 +10,12 @@
  */
 #define _GNU_SOURCE
 #include <time.h>
+#include <langinfo.h>
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
 #include <stdlib.h>
 
-static const char *const days[] = { "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday",
-				    "Friday", "Saturday" };
-static const char *const months[] = { "January", "February", "March", "April", "May", "June", "July",
-				      "August", "September", "October", "November", "December" };
 
 struct st {
 	int century, yy, pm, have_I, have_wday, have_yday, have_mon, have_mday, date;
@@ -40,17 +37,17 @@ static const char *num(const char *s, int w, int lo, int hi, int *out)
 	return s;
 }
 
-/* One of n names (or its first three letters), any case; its index. */
-static const char *name(const char *s, const char *const *v, int n, int *out)
+/* One of the n names from item `full` on (or from `abbr` on: the
+   abbreviation), any case; its index. Full names first: "Mon" would
+   match "Monday" short. */
+static const char *name(const char *s, nl_item full, nl_item abbr, int n, int *out)
 {
-	for (int i = 0; i < n; i++) {
-		size_t len = strlen(v[i]);
-		if (!strncasecmp(s, v[i], len))
-			return *out = i, s + len;
+	for (int i = 0; i < 2 * n; i++) {
+		const char *v = nl_langinfo(i < n ? full + i : abbr + i - n);
+		size_t len = strlen(v);
+		if (!strncasecmp(s, v, len))
+			return *out = i % n, s + len;
 	}
-	for (int i = 0; i < n; i++)
-		if (!strncasecmp(s, v[i], 3))
-			return *out = i, s + 3;
 	return 0;
 }
 
@@ -108,19 +105,21 @@ static const char *conv(const char *s, const char **fp, struct tm *tm, struct st
 			s++;
 		return s;
 	case 'a': case 'A':
-		if ((s = name(s, days, 7, &tm->tm_wday)))
+		if ((s = name(s, DAY_1, ABDAY_1, 7, &tm->tm_wday)))
 			st->have_wday = 1;
 		return s;
 	case 'b': case 'B': case 'h':
-		if ((s = name(s, months, 12, &tm->tm_mon)))
+		if ((s = name(s, MON_1, ABMON_1, 12, &tm->tm_mon)))
 			st->have_mon = st->date = 1;
 		return s;
-	case 'c': return run(s, "%a %b %e %H:%M:%S %Y", tm, st);
-	case 'D': case 'x': return run(s, "%m/%d/%y", tm, st);
+	case 'c': return run(s, nl_langinfo(D_T_FMT), tm, st);
+	case 'D': return run(s, "%m/%d/%y", tm, st);
+	case 'x': return run(s, nl_langinfo(D_FMT), tm, st);
 	case 'F': return run(s, "%Y-%m-%d", tm, st);
-	case 'r': return run(s, "%I:%M:%S %p", tm, st);
+	case 'r': return run(s, nl_langinfo(T_FMT_AMPM), tm, st);
 	case 'R': return run(s, "%H:%M", tm, st);
-	case 'T': case 'X': return run(s, "%H:%M:%S", tm, st);
+	case 'T': return run(s, "%H:%M:%S", tm, st);
+	case 'X': return run(s, nl_langinfo(T_FMT), tm, st);
 	case 'C':
 		if ((s = num(s, 2, 0, 99, &st->century)))
 			st->date = 1;
@@ -145,9 +144,10 @@ static const char *conv(const char *s, const char **fp, struct tm *tm, struct st
 	case 'M': return num(s, 2, 0, 59, &tm->tm_min);
 	case 'S': return num(s, 2, 0, 61, &tm->tm_sec);
 	case 'p':
-		if (!strncasecmp(s, "AM", 2) || !strncasecmp(s, "PM", 2)) {
-			st->pm = toupper((unsigned char)*s) == 'P';
-			return s + 2;
+		for (int pm = 0; pm < 2; pm++) {
+			const char *v = nl_langinfo(pm ? PM_STR : AM_STR);
+			if (!strncasecmp(s, v, strlen(v)))
+				return st->pm = pm, s + strlen(v);
 		}
 		return 0;
 	case 'u':

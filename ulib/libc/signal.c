@@ -562,6 +562,8 @@ static int raise_code(int sig, int code)
 
 int raise(int sig)
 {
+	if (sig == 0)                    /* the null signal: a check of the caller, as glibc's */
+		return 0;
 	if (bad(sig))
 		return -1;
 	int r = raise_code(sig, SI_TKILL);

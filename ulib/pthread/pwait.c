@@ -36,6 +36,12 @@ int pw_wait_slow(struct waiter *w, uint64_t deadline, int cancel, volatile int *
 		punlock(lk, w->t);
 		while (!__atomic_load_n(&w->granted, __ATOMIC_ACQUIRE))
 			thread_block();
+		if (why == EINTR && (cancel & PW_INTR_GIVE)) {
+			plock(lk, w->t);
+			w->t->async_hold = 0;
+			pw_gave_up(w->t);
+			return PW_GIVEN;
+		}
 		break;
 	}
 	pw_done(w->t);

@@ -134,6 +134,13 @@ static inline void punlock_grant_all(volatile int *lk, struct waiter *w, struct 
 #define PW_CANCEL 3              /* `cancel`'s cancellation part */
 #define PW_INTR   4
 #define PW_INTR_ANY 8            /* with PW_INTR: EINTR after an SA_RESTART handler too (select, poll) */
+/* With PW_INTR: a grant that comes after a handler asked for EINTR (the
+   handler ran inside the wait, its node still queued, and a post it
+   caused took the node) ends the wait as PW_GIVEN, lk held, the grant
+   the caller's to pass on: on Linux the wait gave up before the
+   handler ran, and the post found no waiter (sem_wait). */
+#define PW_INTR_GIVE 16
+#define PW_GIVEN (-1)
 extern volatile int pcancel_any;
 int pw_wait_slow(struct waiter *w, uint64_t deadline, int cancel, volatile int *lk, struct __pq *q);
 void pw_gave_up(struct thread *self);   /* handlers due run at the caller's punlock */

@@ -49,9 +49,16 @@ static int wait(sem_t *s, int try, uint64_t deadline)
 	struct __pq *q = (struct __pq *)&s->__head;
 	pq_push(q, &w);
 	punlock(&s->__lk, self);
-	int r = pw_wait(&w, deadline, 1 | PW_INTR, &s->__lk, q);   /* EINTR: a handler ran */
+	int r = pw_wait(&w, deadline, 1 | PW_INTR | PW_INTR_GIVE, &s->__lk, q);   /* EINTR: a handler ran */
 	if (!r)
 		return 0;
+	if (r == PW_GIVEN) {             /* a post after the handler: not ours, pass it on */
+		struct waiter *next = pq_pop(q);
+		if (!next)
+			s->__count++;
+		punlock_grant(&s->__lk, next, self);
+		return fail(EINTR);
+	}
 	punlock(&s->__lk, self);
 	if (r == ECANCELED)
 		pcancel_act();

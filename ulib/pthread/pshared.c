@@ -354,27 +354,43 @@ int psh_barrier_wait(pthread_barrier_t *b)
 }
 
 /* A semaphore: __count is the word; __nwait counts sleepers, so a post
-   with none makes no system call. */
+   with none makes no system call. The hold (async_hold) spans the whole
+   wait, not each fwait: a wait that looks again (vp_turns, a classic
+   VP's) dropped it between looks, where an upcall or a switch ran a
+   signal's handler outside the wait, and the loop then took the post
+   the handler (or another thread right after it) made: sem_wait
+   returned 0, not EINTR (psemintr). */
 int psh_sem_wait(sem_t *s, int try, uint64_t deadline)
 {
+	struct thread *t = thread_self();
+	int held = try || !t || t->async_hold, r;
+	if (!held)
+		t->async_hold = 1;
 	for (;;) {
 		int v = __atomic_load_n(&s->__count, __ATOMIC_ACQUIRE);
 		if (v > 0) {
 			if (__atomic_compare_exchange_n(&s->__count, &v, v - 1, 0, __ATOMIC_ACQUIRE,
-							__ATOMIC_RELAXED))
-				return 0;
+							__ATOMIC_RELAXED)) {
+				r = 0;
+				break;
+			}
 			continue;
 		}
-		if (try)
-			return EAGAIN;
+		if (try) {
+			r = EAGAIN;
+			break;
+		}
 		__atomic_add_fetch(&s->__nwait, 1, __ATOMIC_SEQ_CST);
-		int r = fwait(&s->__count, 0, deadline, 1);
+		r = fwait(&s->__count, 0, deadline, 1);
 		__atomic_sub_fetch(&s->__nwait, 1, __ATOMIC_SEQ_CST);
-		if (r == ECANCELED)
-			pcancel_act();       /* (a cancellation point: nothing held) */
 		if (r)
-			return r;
+			break;
 	}
+	if (!held)
+		pw_done(t);              /* (a handler due since the last look: now, after the answer) */
+	if (r == ECANCELED)
+		pcancel_act();           /* (a cancellation point: nothing held) */
+	return r;
 }
 
 int psh_sem_post(sem_t *s)

@@ -54,17 +54,18 @@ static int signal_of(const struct trapframe *tf, int prot, int *code, uint64_t *
 
 /* A user exception that no kernel path resolved (trap.c): 1 if it went
    to the space as EV_FAULT, 0 if the space is to be killed. */
-int fault_of_trap(struct trapframe *tf, int prot)
+int fault_of_trap(struct trapframe *tf, int prot, const struct fault_kill *k)
 {
 	int code;
 	uint64_t addr;
 	int sig = signal_of(tf, prot, &code, &addr);
-	return sig && fault_signal(tf, sig, code, addr);
+	return sig && fault_signal(tf, sig, code, addr, k);
 }
 
 /* The faulting VP's space catches sig: post it as EV_FAULT and enter the
-   VP's upcall or interrupt entry. 1 if so, 0 if the caller kills. */
-int fault_signal(struct trapframe *tf, int sig, int code, uint64_t addr)
+   VP's upcall or interrupt entry. 1 if so, 0 if the caller kills (as k
+   says: kept for fault_die). */
+int fault_signal(struct trapframe *tf, int sig, int code, uint64_t addr, const struct fault_kill *k)
 {
 	struct vp *vp = myvp();
 	struct space *sp = vp->space;
@@ -86,7 +87,35 @@ int fault_signal(struct trapframe *tf, int sig, int code, uint64_t addr)
 	ctx_from_tf(&ev.ctx, tf);
 	if (event_post_fault(vp, &ev, classic) < 0)
 		return 0;
+	spin_lock(&sp->lock);
+	vp->fkill = *k;
+	vp->fkill.seq = (uint32_t)ev.seq;
+	vp->fkill.sig = sig;
+	spin_unlock(&sp->lock);
 	if (classic)
 		intr_return(vp, tf);     /* (an upcall VP's comes at its return: trap.c) */
 	return 1;
+}
+
+/* SYS_sigdie(sig, SIGDIE_FAULT, vpi, seq): the runtime could not deliver
+   EV_FAULT seq of VP vpi (the thread blocks sig, or its action is no
+   longer a handler by the time it runs). The space ends now, as Linux's
+   forced signal ends it, with the message the uncaught fault would have
+   had; the disposition stays the program's (a kill() of sig later would
+   still reach its handler, had the thread gone on). If that VP is gone
+   or faulted again meanwhile, the end is sig's plain one. */
+long fault_die(int sig, uint64_t vpi, uint64_t seq)
+{
+	struct space *sp = myvp()->space;
+	struct fault_kill k;
+	spin_lock(&sp->lock);
+	struct vp *vp = vp_lookup(sp, vpi);
+	int found = vp && vp->fkill.sig == sig && vp->fkill.seq == (uint32_t)seq && vp->fkill.cause;
+	if (found)
+		k = vp->fkill;
+	spin_unlock(&sp->lock);
+	if (!found)
+		return -EINVAL;
+	space_kill(sp, k.cause, k.addr, k.rip, k.detail);
+	return 0;                        /* the return path sees the space dying */
 }

@@ -143,7 +143,11 @@ int fmap_fault(struct trapframe *tf, uint64_t va, uint64_t err)
 			disk_wait_as(b, BLK_FPAGE, tf);
 		return 1;
 	}
-	if (r == -ENXIO && fault_signal(tf, 7, 2, va))
+	static const struct fault_kill past = { .cause = "past the end of a mapped file", .detail = "file page" };
+	struct fault_kill k = past;
+	k.addr = va;
+	k.rip = tf->rip;
+	if (r == -ENXIO && fault_signal(tf, 7, 2, va, &k))
 		return 1;               /* SIGBUS, BUS_ADRERR: the space catches it (fault.c) */
 	if (r < 0)
 		space_kill(sp, r == -ENOMEM ? "out of memory" : r == -ENXIO ? "past the end of a mapped file" :

@@ -295,8 +295,10 @@ void upcall_return(struct vp *vp, struct trapframe *tf);
 /* intr.c */
 void intr_return(struct vp *vp, struct trapframe *tf);
 /* fault.c */
-int fault_signal(struct trapframe *tf, int sig, int code, uint64_t addr);
-int fault_of_trap(struct trapframe *tf, int prot);
+struct fault_kill;
+int fault_signal(struct trapframe *tf, int sig, int code, uint64_t addr, const struct fault_kill *k);
+int fault_of_trap(struct trapframe *tf, int prot, const struct fault_kill *k);
+long fault_die(int sig, uint64_t vpi, uint64_t seq);
 
 /* Anything for upcall_return to do? Most returns to user mode find
    nothing: no event queued or owed, none copied since the last return,

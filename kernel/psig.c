@@ -346,9 +346,11 @@ long sys_sigtake(uint64_t ubuf, uint64_t n, uint64_t c, uint64_t d, uint64_t e, 
    default action is this). */
 long sys_sigdie(uint64_t sig, uint64_t b, uint64_t c, uint64_t d, uint64_t e, uint64_t f)
 {
-	(void)b, (void)c, (void)d, (void)e, (void)f;
-	if (!sig || sig >= PSIG_MAX || psig_dfl_ignored((int)sig))
+	(void)e, (void)f;
+	if (!sig || sig >= PSIG_MAX || psig_dfl_ignored((int)sig) || b > SIGDIE_FAULT)
 		return -EINVAL;
+	if (b == SIGDIE_FAULT && fault_die((int)sig, c, d) == 0)
+		return 0;                /* (else: its plain end, below) */
 	if (sig >= 19 && sig <= 22)
 		pstop_stop(myvp()->space, (int)sig);   /* returns once continued (or killed) */
 	else

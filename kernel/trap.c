@@ -66,23 +66,25 @@ static int prot_none(struct space *sp, uint64_t va)
    described in one line and the end of the space. */
 static void user_fault(struct trapframe *tf)
 {
-	char detail[96] = "";
-	uint64_t addr = tf->rip;
+	/* The kill's words first: a caught fault keeps them (fault.c), for
+	   the runtime that cannot deliver it (SYS_sigdie's SIGDIE_FAULT). */
+	struct fault_kill k = { .cause = trap_name(tf->vector), .addr = tf->rip, .rip = tf->rip };
+	char *detail = k.detail;
 	int prot = tf->vector == T_PGFLT && (tf->error & PF_P || prot_none(myvp()->space, rcr2()));
-	if (fault_of_trap(tf, prot))
-		return;                  /* a signal the space catches (fault.c) */
 	if (tf->vector == T_PGFLT) {
-		addr = rcr2();
-		size_t n = ksnprintf(detail, sizeof detail, "%s, %s",
+		uint64_t addr = k.addr = rcr2();
+		size_t n = ksnprintf(detail, sizeof k.detail, "%s, %s",
 				     tf->error & PF_I ? "exec" : tf->error & PF_W ? "write" : "read",
 				     prot ? "protection" : "not present");
-		if (in_seg_window(addr, 1) && n + 2 < sizeof detail) {   /* say which segment */
+		if (in_seg_window(addr, 1) && n + 2 < sizeof k.detail) {   /* say which segment */
 			memcpy(detail + n, ", ", 2);
-			seg_fault_detail(myvp()->space, addr, detail + n + 2, sizeof detail - n - 2);
+			seg_fault_detail(myvp()->space, addr, detail + n + 2, sizeof k.detail - n - 2);
 		}
 	} else if (tf->error)
-		ksnprintf(detail, sizeof detail, "error code %#lx", tf->error);
-	space_kill(myvp()->space, trap_name(tf->vector), addr, tf->rip, detail);
+		ksnprintf(detail, sizeof k.detail, "error code %#lx", tf->error);
+	if (fault_of_trap(tf, prot, &k))
+		return;                  /* a signal the space catches (fault.c) */
+	space_kill(myvp()->space, k.cause, k.addr, k.rip, detail);
 }
 
 /* A user rip at or past USER_TOP: the instruction before it ended at the

@@ -26,9 +26,16 @@ void ctx_from_tf(struct uctx *c, const struct trapframe *tf)
  * Copy an event: the header always, the context only for the events
  * that carry one (it is 3/4 of the event). In the ring, the context of
  * other events is whatever this VP's earlier events left there: the ABI
- * says it means nothing, and it is this VP's own data.
+ * says it means nothing, and it is this VP's own data. always_inline,
+ * as ring_put: every event passes here. Out of line (as gcc chose once
+ * event_post_fault gave ring_put another caller) they cost a self-signal
+ * 12 instructions more (ubench upcall.profile's kernel part, 431 -> 443);
+ * the mask test saves 3 more than three compares.
  */
-static void event_copy(struct event *d, const struct event *s)
+#define CTX_EVENTS (1u << EV_UNBLOCKED | 1u << EV_PREEMPTED | 1u << EV_FAULT)
+_Static_assert(EV_MAX < 32, "CTX_EVENTS is a 32-bit mask");
+
+static inline __attribute__((always_inline)) void event_copy(struct event *d, const struct event *s)
 {
 	d->type = s->type;
 	d->vp = s->vp;
@@ -37,14 +44,14 @@ static void event_copy(struct event *d, const struct event *s)
 	d->thread = s->thread;
 	d->arg = s->arg;
 	d->seq = s->seq;
-	if (s->type == EV_UNBLOCKED || s->type == EV_PREEMPTED || s->type == EV_FAULT)
+	if (s->type < 32 && (CTX_EVENTS >> s->type & 1))
 		d->ctx = s->ctx;
 }
 
 /* Copy ev into vp's ring at the kernel's tail and advance the tail; the
    caller holds vp->evlock and has checked there is room. Returns the slot.
    (The tail reaches the VP page, p->ring_tail, when the caller says so.) */
-static struct event *ring_put(struct vp *vp, const struct event *ev)
+static inline __attribute__((always_inline)) struct event *ring_put(struct vp *vp, const struct event *ev)
 {
 	struct event *d = &vp->vpp->ring[vp->ring_tail++ % RING_SIZE];
 	event_copy(d, ev);

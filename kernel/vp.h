@@ -101,6 +101,17 @@ struct context {
    timer once posted into freed memory. */
 #define VP_MAGIC 0x56504f4bu
 
+/* How the kernel would have killed for a fault it sent as EV_FAULT
+   (fault.c): what SYS_sigdie's SIGDIE_FAULT kills with if the runtime
+   cannot deliver it. Written under the space's lock. */
+struct fault_kill {
+	uint32_t seq;                /* the EV_FAULT's event seq (low 32 bits) */
+	int sig;
+	const char *cause;           /* space_kill's arguments */
+	uint64_t addr, rip;
+	char detail[96];
+};
+
 struct vp {
 	uint64_t id;                 /* unique across the system's life (vp.c) */
 	int index;                   /* 0..nvp-1 within its space */
@@ -142,6 +153,7 @@ struct vp {
 	int fault_out;               /* an EV_FAULT went into the ring (fault.c): until the user's
 					ring_head reaches fault_at, it is not taken, and a fault kills */
 	uint32_t fault_at;           /* ring_tail just past that EV_FAULT */
+	struct fault_kill fkill;     /* the kill that EV_FAULT stands for */
 	int wake_lost;               /* an EV_WAKE found the queue full: owe an EV_WAKE(0) (evlock) */
 	struct kop *done, **done_tail;   /* thread waits completed while its queue was full, in
 					    order (kop_lock; kop.c): their EV_UNBLOCKED is owed */

@@ -28,7 +28,16 @@
  *            thread's mask has it after the handler returns;
  *   overflow (only when named) a thread runs past its
  *            16 KiB stack into the guard; its SA_ONSTACK handler runs on
- *            the alternate stack and siglongjmps back.
+ *            the alternate stack and siglongjmps back;
+ *   blockfix a child blocks SIGSEGV (a handler installed) and stores
+ *            into a read-only page; the page becomes writable while the
+ *            runtime finds the signal blocked (a hook around libc's
+ *            stands for another thread's mprotect then): the child is
+ *            killed by SIGSEGV at once, as Linux forces it. Before, the
+ *            runtime set the kernel's disposition to the default and ran
+ *            the store again, which passed: the child lived on with its
+ *            handler installed in libc but not in the kernel, and the
+ *            parent's kill(SIGSEGV) then ended it without the handler.
  * @result {"name": "faultsig", "checks": N, "failures": F}.
  */
 #define _GNU_SOURCE
@@ -49,6 +58,7 @@
 
 #define CHECK_NAME "faultsig"
 #include <check.h>
+#include <animart/fault.h>
 
 #define PAGE 4096
 
@@ -351,15 +361,74 @@ static int loop(void)
 	return 1;
 }
 
+static volatile int handled;
+static thread_fault_fn libc_hook;
+
+static void set_handled(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)si, (void)uc;
+	handled = 1;
+}
+
+/* libc's hook, then, when it could not deliver, what another thread
+   could do at that moment: make the page writable. */
+static int fixing_hook(int sig, int code, uint64_t addr, struct uctx *ctx, void *fpu,
+		       unsigned vector, unsigned error)
+{
+	int r = libc_hook(sig, code, addr, ctx, fpu, vector, error);
+	if (!r)
+		mprotect((void *)page, PAGE, PROT_READ | PROT_WRITE);
+	return r;
+}
+
+static int blockfix_child(void)
+{
+	page = fresh(PROT_READ);
+	on(SIGSEGV, set_handled, 0);
+	libc_hook = thread_fault_hook;
+	thread_fault_hook = fixing_hook;
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGSEGV);
+	sigprocmask(SIG_BLOCK, &s, 0);
+	page[0] = 1;                         /* blocked: the end, at once */
+	sigprocmask(SIG_UNBLOCK, &s, 0);
+	loops[1] = 1;                        /* alive: the parent kill()s */
+	for (int n = 0; n < 5000 && !handled; n++)
+		usleep(1000);
+	return handled ? 4 : 3;
+}
+
+static int blockfix(void)
+{
+	loops[1] = 0;
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(blockfix_child());
+	int st = 0;
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		if (loops[1]) {
+			kill(pid, SIGSEGV);
+			waitpid(pid, &st, 0);
+			break;
+		}
+		usleep(1000);
+	}
+	printf("faultsig: blockfix: child lived on %d, status %#x\n", (int)loops[1], st);
+	CHECK(!loops[1] && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	return 0;
+}
+
 static const struct { const char *name; int (*fn)(void); int sig; } cases[] = {
 	{ "maperr", maperr, 0 }, { "accerr", accerr, 0 }, { "bus", bus, 0 },
 	{ "fpe", fpe, 0 }, { "ill", ill, 0 }, { "thread", thread, 0 },
 	{ "twice", twice, SIGSEGV }, { "blocked", blocked, SIGSEGV },
 	{ "dfl", dfl, SIGSEGV }, { "reset", reset, SIGSEGV }, { "ucmask", ucmask, 0 },
 	{ "loop", loop, SIGKILL },
+	{ "blockfix", blockfix, 0 },
 	{ "overflow", overflow, 0 },   /* (named alone: its own boot) */
 };
-#define NALL 12                  /* the cases a run with no argument runs */
+#define NALL 13                  /* the cases a run with no argument runs */
 
 int main(int argc, char **argv)
 {

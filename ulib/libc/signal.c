@@ -353,11 +353,11 @@ static void default_action(int sig, const siginfo_t *si)
 	if (dfl_ignores(sig))
 		return;
 	if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
-		syscall1(SYS_sigdie, sig);   /* the kernel stops the process; back once continued */
+		syscall2(SYS_sigdie, sig, 0);   /* the kernel stops the process; back once continued */
 		return;
 	}
 	if ((si && si->si_pid != getpid()) || getppid() != 0)
-		syscall1(SYS_sigdie, sig);
+		syscall2(SYS_sigdie, sig, 0);
 	if (sig == SIGABRT)
 		abort();
 	exit(128 + sig);

@@ -194,6 +194,6 @@ void abort(void)
 		__sig_abort();
 	stdout_line("abort\n", 6);
 	if (sys_getinfo(INFO_PARENT) != 0)      /* its parent's wait: WTERMSIG SIGABRT */
-		syscall1(SYS_sigdie, SIGABRT);
+		syscall2(SYS_sigdie, SIGABRT, 0);
 	sys_exit(EXIT_ABORT);
 }

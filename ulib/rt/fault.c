@@ -12,9 +12,13 @@
  *  - a classic VP (intr_run): its interrupt entry already built such a
  *    frame on the thread's stack; the handler runs from there.
  * If the thread blocks the signal or its action is no longer a handler,
- * the runtime sets the kernel's disposition to the default and resumes
- * the faulting context: it faults again, and the kernel kills the
- * program with the message and status of any such fault.
+ * the program ends at once, as Linux's forced signal ends it: SYS_sigdie
+ * with SIGDIE_FAULT names the event, and the kernel kills with the
+ * message and status it would have given the fault uncaught. The
+ * kernel's disposition is never touched here, so it always matches
+ * ulib's: (resetting it and running the instruction again left it at
+ * the default if the retry passed, and a later kill() of the signal
+ * then ended the program instead of running its handler).
  */
 #include <animart/sys.h>
 #include <animart/upcall.h>
@@ -33,7 +37,8 @@ void fault_entry(void);
 void fault_run(struct fault_frame *f);
 
 /* The handler, or the program's end (see above). */
-static void deliver(struct uctx *ctx, void *fpu, int sig, uint64_t result, uint64_t addr)
+static void deliver(struct uctx *ctx, void *fpu, int sig, uint64_t result, uint64_t addr,
+		    uint64_t from)
 {
 	int code = (int)(uint32_t)result;
 	unsigned vector = (unsigned)(result >> 32) & 0xff, error = (unsigned)(result >> 40);
@@ -44,12 +49,12 @@ static void deliver(struct uctx *ctx, void *fpu, int sig, uint64_t result, uint6
 	if (thread_fault_hook && !(t && t->crit) &&
 	    thread_fault_hook(sig, code, addr, ctx, fpu, vector, error))
 		return;
-	syscall2(SYS_sigdisp, (uint64_t)sig, SIGD_DFL);
+	syscall4(SYS_sigdie, (uint64_t)sig, SIGDIE_FAULT, from >> 32, (uint32_t)from);
 }
 
 void fault_run(struct fault_frame *f)
 {
-	deliver(&f->ctx, f->fpu, (int)f->sig, f->result, f->addr);
+	deliver(&f->ctx, f->fpu, (int)f->sig, f->result, f->addr, f->from);
 }
 
 void fault_redirect(struct uctx *save, const struct event *e, struct thread *t)
@@ -58,7 +63,7 @@ void fault_redirect(struct uctx *save, const struct event *e, struct thread *t)
 	   run a handler on, and the upcall goes on to the scheduler loop,
 	   leaving the faulting context: end the program by the signal. */
 	if (!t) {
-		syscall1(SYS_sigdie, e->token);
+		syscall4(SYS_sigdie, e->token, SIGDIE_FAULT, e->vp, e->seq);
 		return;
 	}
 	uint64_t alt = 0, rsp = e->ctx.rsp;
@@ -71,6 +76,7 @@ void fault_redirect(struct uctx *save, const struct event *e, struct thread *t)
 	f->sig = e->token;
 	f->result = e->result;
 	f->addr = e->arg;
+	f->from = (uint64_t)e->vp << 32 | (uint32_t)e->seq;
 	save->rsp = sp;
 	save->rip = (uint64_t)fault_entry;
 	save->rflags = 0x202;            /* (the frame keeps the thread's own) */
@@ -83,6 +89,7 @@ void fault_intr(struct uctx *ctx)
 		struct event ev = *e;
 		vpp->ring_head++;        /* taken: before the handler, which may move on */
 		if (ev.type == EV_FAULT)
-			deliver(ctx, (char *)ctx - 512, (int)ev.token, ev.result, ev.arg);
+			deliver(ctx, (char *)ctx - 512, (int)ev.token, ev.result, ev.arg,
+				(uint64_t)ev.vp << 32 | (uint32_t)ev.seq);
 	}
 }

@@ -24,6 +24,7 @@
 #define SIGD_DFL        0      /* the default action (SYS_kill's: end, or nothing) */
 #define SIGD_IGN        1      /* dropped; for SIGCHLD also: children reaped at their end */
 #define SIGD_CATCH      2      /* pending for the space (SYS_sigtake), announced by EV_PSIG */
+#define SIGDIE_FAULT    1      /* SYS_sigdie's 2nd argument: an undeliverable EV_FAULT (kernel/fault.c) */
 #define SIGD_NOCLDWAIT  4      /* | with SIGCHLD: children reaped at their end (SA_NOCLDWAIT) */
 #define SIGD_NOCLDSTOP  8      /* | with SIGCHLD: no SIGCHLD for a child's stop or continue (SA_NOCLDSTOP) */
 #define SIGD_CLDIGN    16      /* | with SIGCHLD: its action is SIG_IGN, though held (SIGD_CATCH) for

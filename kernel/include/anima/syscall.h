@@ -127,8 +127,11 @@
 #define SYS_wait_cut    53  /* (uint32_t *cut) -> how many of the caller's space's SYS_futex_wait_cut waits
                                on that cut word it ended with -EINTR; -EINVAL unaligned, -EFAULT not
                                user memory. Another space's waits are never reached */
-#define SYS_sigdie      54  /* (sig) -> ends the caller's space as sig's default action (WTERMSIG = sig), for a
-                               signal another process sent that the program held (kernel/psig.c);
+#define SYS_sigdie      54  /* (sig[, SIGDIE_FAULT, vp index, seq]) -> ends the caller's space as sig's
+                               default action (WTERMSIG = sig), for a signal another process sent
+                               that the program held (kernel/psig.c); with SIGDIE_FAULT, for the
+                               EV_FAULT numbered seq of that VP that the runtime could not deliver
+                               (blocked, no longer caught): the kill names the fault as if uncaught.
                                -EINVAL for 0, 64 and up, stop signals and those ignored by default */
 #define SYS_sigexec     55  /* (mask, pending, struct ksiginfo *q, n) -> 0: what the caller's next exec
                                keeps of signals (psigexec.c): the calling thread's mask (held for the

@@ -18,7 +18,8 @@ struct thread;
 struct fault_frame {
 	uint8_t fpu[512];                /* fxsave image, 16-aligned */
 	struct uctx ctx;                 /* resumed when the handler returns */
-	uint64_t sig, result, addr, pad;     /* the event's token, result, arg */
+	uint64_t sig, result, addr;      /* the event's token, result, arg */
+	uint64_t from;                   /* its vp << 32 | seq (low 32 bits): SYS_sigdie's */
 };
 #define FAULT_FRAME_CTX 512
 _Static_assert(__builtin_offsetof(struct fault_frame, ctx) == FAULT_FRAME_CTX, "fault_frame");

@@ -103,14 +103,9 @@ void rt_fork_child(struct thread *st)
 	v->vpp->current_thread = (uint64_t)&self->t;
 }
 
-/* A VP after the first joins whenever its CPU first runs it, perhaps
-   after main lowered RLIMIT_AS below what malloc would need: its
-   record and scheduler stack are mapped, like a kernel's own stack not
-   counted in the program's address space (aslimit's thread case, naive
-   at -smp 2 on a loaded host: "out of memory for VP 1", exit 70). */
 static void vp_entry(void *arg)
 {
-	rt_sched_enter(adopt_vp(arg, 1), 0);
+	rt_sched_enter(adopt_vp(arg, 0), 0);
 }
 
 int rt_add_vps(struct rtpkg *p, int n)

@@ -16,6 +16,7 @@
  */
 #include <anima/vp.h>
 #include <animart/fault.h>
+#include <animart/uctxload.h>
 
 #define FRAME (512 + 144)               /* fxsave area, then a struct uctx */
 
@@ -69,24 +70,7 @@ intr_entry:
 	fxrstor64 (%rdi)
 	movl $1, %gs:(VPPAGE_BASE - PSEUDO_BASE + VPP_DISABLED)
 	lea 512(%rdi), %rdi
-	mov UCTX_RSP(%rdi), %rsp
-	pushq UCTX_RIP(%rdi)
-	pushq UCTX_RFLAGS(%rdi)
-	mov UCTX_RAX(%rdi), %rax
-	mov UCTX_RBX(%rdi), %rbx
-	mov UCTX_RCX(%rdi), %rcx
-	mov UCTX_RDX(%rdi), %rdx
-	mov UCTX_RSI(%rdi), %rsi
-	mov UCTX_RBP(%rdi), %rbp
-	mov UCTX_R8(%rdi), %r8
-	mov UCTX_R9(%rdi), %r9
-	mov UCTX_R10(%rdi), %r10
-	mov UCTX_R11(%rdi), %r11
-	mov UCTX_R12(%rdi), %r12
-	mov UCTX_R13(%rdi), %r13
-	mov UCTX_R14(%rdi), %r14
-	mov UCTX_R15(%rdi), %r15
-	mov UCTX_RDI(%rdi), %rdi
+	UCTX_LOAD
 	movl $0, %gs:(VPPAGE_BASE - PSEUDO_BASE + VPP_DISABLED)
 	popfq
 	ret

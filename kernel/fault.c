@@ -18,6 +18,44 @@
  */
 #include "kernel.h"
 
+/* A floating-point exception's si_code, from the exception bits that
+   fired unmasked (x87 status word or MXCSR, bits 0-5: invalid,
+   denormal, divide, overflow, underflow, precision), in Linux's order:
+   the first that applies wins. 0 when none is set (a spurious trap).
+   FPE_FLTSUB never comes from the FPU (Linux gives it none either). */
+static int fpe_code(unsigned fired)
+{
+	if (fired & 0x01)
+		return 7;                /* FPE_FLTINV (a stack fault too) */
+	if (fired & 0x04)
+		return 3;                /* FPE_FLTDIV */
+	if (fired & 0x08)
+		return 4;                /* FPE_FLTOVF */
+	if (fired & 0x12)
+		return 5;                /* FPE_FLTUND: underflow, denormal */
+	if (fired & 0x20)
+		return 6;                /* FPE_FLTRES */
+	return 0;
+}
+
+/* The FP exception that fired, read from the faulting VP's FPU registers,
+   still loaded (the kernel uses no FPU, and saves it only at a switch):
+   the CPU's state, never user memory. The flags stay set: the runtime
+   saves them in the handler's fpregs, and gives the handler a fresh FPU
+   (ulib/rt/fault.c); a handler that returns without clearing them (or
+   masking the exception) has the instruction fault again, as on Linux. */
+static int fpe_fired(int vector)
+{
+	if (vector == 16) {              /* x87: status & ~control, low 6 bits */
+		uint16_t cw, sw;
+		__asm__ volatile("fnstcw %0; fnstsw %1" : "=m"(cw), "=m"(sw));
+		return fpe_code(sw & ~cw & 0x3f);
+	}
+	uint32_t m;                      /* SIMD: MXCSR's flags, bits 0-5, */
+	__asm__ volatile("stmxcsr %0" : "=m"(m));   /* its masks bits 7-12 */
+	return fpe_code(m & ~(m >> 7) & 0x3f);
+}
+
 /* Linux's signal for an exception (0: none, the space ends), its
    si_code in *code and si_addr in *addr. prot: a page fault was one of
    protection (SEGV_ACCERR) rather than absence (SEGV_MAPERR). */
@@ -33,7 +71,7 @@ static int signal_of(const struct trapframe *tf, int prot, int *code, uint64_t *
 		*code = 1;               /* FPE_INTDIV */
 		return 8;
 	case 16: case 19:                /* x87, SIMD floating point */
-		*code = 0;
+		*code = fpe_fired((int)tf->vector);
 		return 8;
 	case 6:                          /* invalid opcode */
 		*code = 2;               /* ILL_ILLOPN */

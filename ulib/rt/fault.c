@@ -43,6 +43,15 @@ static void deliver(struct uctx *ctx, void *fpu, int sig, uint64_t result, uint6
 	int code = (int)(uint32_t)result;
 	unsigned vector = (unsigned)(result >> 32) & 0xff, error = (unsigned)(result >> 40);
 	struct thread *t = thread_self();
+	/* The handler starts on a fresh FPU, as Linux's does: the faulting
+	   one (saved at fpu, the handler's uc_mcontext.fpregs) may hold an
+	   x87 exception still pending or an unmasked MXCSR one that would
+	   fire again at the handler's own floating-point code. The frame's
+	   return reloads fpu as the handler left it: one that clears no
+	   flag and masks nothing has the instruction fault again, as on
+	   Linux (a loop of handler calls, which the quantum preempts). */
+	static const uint32_t mxcsr_init = 0x1f80;
+	__asm__ volatile("fninit; ldmxcsr %0" : : "m"(mxcsr_init));
 	/* Not inside one of ulib's spin locks (crit): the handler's calls
 	   into the library could wait for it for good. A fault there is the
 	   library's (or a bad pointer given to it): it kills. */

@@ -140,15 +140,18 @@ int fault_signal(struct trapframe *tf, int sig, int code, uint64_t addr, const s
    longer a handler by the time it runs). The space ends now, as Linux's
    forced signal ends it, with the message the uncaught fault would have
    had; the disposition stays the program's (a kill() of sig later would
-   still reach its handler, had the thread gone on). If that VP is gone
-   or faulted again meanwhile, the end is sig's plain one. */
+   still reach its handler, had the thread gone on). -EINVAL, and nothing
+   ends, unless VP vpi of the caller's own space has that fault on record
+   (the kernel's, never the caller's words): a forged or stale vp, seq or
+   sig kills nobody (the runtime then asks for sig's plain end: that VP
+   faulted again meanwhile, or is gone). */
 long fault_die(int sig, uint64_t vpi, uint64_t seq)
 {
 	struct space *sp = myvp()->space;
 	struct fault_kill k;
 	spin_lock(&sp->lock);
 	struct vp *vp = vp_lookup(sp, vpi);
-	int found = vp && vp->fkill.sig == sig && vp->fkill.seq == (uint32_t)seq && vp->fkill.cause;
+	int found = vp && vp->fkill.sig == sig && vp->fkill.seq == seq && vp->fkill.cause;
 	if (found)
 		k = vp->fkill;
 	spin_unlock(&sp->lock);

@@ -349,8 +349,8 @@ long sys_sigdie(uint64_t sig, uint64_t b, uint64_t c, uint64_t d, uint64_t e, ui
 	(void)e, (void)f;
 	if (!sig || sig >= PSIG_MAX || psig_dfl_ignored((int)sig) || b > SIGDIE_FAULT)
 		return -EINVAL;
-	if (b == SIGDIE_FAULT && fault_die((int)sig, c, d) == 0)
-		return 0;                /* (else: its plain end, below) */
+	if (b == SIGDIE_FAULT)
+		return fault_die((int)sig, c, d);   /* -EINVAL: no such fault, nothing ends */
 	if (sig >= 19 && sig <= 22)
 		pstop_stop(myvp()->space, (int)sig);   /* returns once continued (or killed) */
 	else

@@ -30,7 +30,12 @@ exception unmasked in turn gives FPE_FLTINV 7, FPE_FLTDIV 3, FPE_FLTOVF
 its first fwait re-raised the pending exception and killed the child);
 a handler that clears the flags only at its third call is called three
 times, as on Linux. The SSE twin (simd, #XM) checks the same where the
-CPU raises #XM: QEMU 7's TCG does not, and says so."""
+CPU raises #XM: QEMU 7's TCG does not, and says so.
+SYS_sigdie's SIGDIE_FAULT naming a fault the child handled, forged (the
+next or previous seq, the seq with high bits set, another VP, an index
+past MAXVP, another signal) is -EINVAL each time and the child lives
+(forge; before, every one ended it, and the high-bits seq matched the
+real fault's record, as the kernel compared only its low 32 bits)."""
 import subprocess
 
 import pytest
@@ -50,8 +55,9 @@ def test_faults_reach_handlers(boot, tmp_path, pkg, smp):
     subprocess.run([MKE2FS, "-q", "-F", "-t", "ext2", "-b", "1024", "-d", str(tree), str(img), "8M"],
                    check=True, capture_output=True)
     r = boot(f"run=faultsig,pkg={pkg}", smp=smp, timeout=240, disk=img)
-    passed(r, "faultsig", 31)
-    assert sum(ln.endswith(" ok") for ln in r.lines if ln.startswith("faultsig: ")) == 15, r.tail()
+    passed(r, "faultsig", 33)
+    assert sum(ln.endswith(" ok") for ln in r.lines if ln.startswith("faultsig: ")) == 16, r.tail()
+    assert sum(ln.startswith("faultsig: forge: sig ") and ln.endswith(": -22") for ln in r.lines) == 6, r.tail()
     assert [ln for ln in r.lines if ln.startswith("faultsig: x87: ") and " calls" in ln] == [
         f"faultsig: x87: {op}: 1 calls, si_code {code}" for op, code in X87], r.tail()
     assert sum("]: killed: page fault at " in ln for ln in r.lines) == KILLS, r.tail()

@@ -89,6 +89,13 @@ def test_sysfuzz(boot, seed):
     fuzz_ok(res)
     # SYS_mapped (71) is fuzzed: its error paths and ranges it must call mapped.
     assert res["kinds"]["mapped"] > 0 and res["kinds_ok"]["mapped"] > 0, res
+    # Its hostile tables ran (each such call refused, or the run had ended
+    # or counted it unexpected): SYS_sigdie's SIGDIE_FAULT naming faults
+    # that never happened, forged VP and seq (the space lived: before,
+    # the first one ended it by its signal); INFO_FILES at word -1, the
+    # last, the first past the table, negative and huge ones (with the
+    # range check removed: 11 unexpected at seed 1, one a wrapped index).
+    assert res["forged"] > 20, res
     assert only(r, "exit", space=main_space(r))["status"] == 0
 
 

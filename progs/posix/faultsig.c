@@ -39,6 +39,8 @@
  *            the store again, which passed: the child lived on with its
  *            handler installed in libc but not in the kernel, and the
  *            parent's kill(SIGSEGV) then ended it without the handler.
+ *   forge    a handled fault named to SYS_sigdie forged (see forge()):
+ *            -EINVAL each time, the child lives;
  * @result {"name": "faultsig", "checks": N, "failures": F}.
  */
 #define _GNU_SOURCE
@@ -61,6 +63,9 @@
 #define CHECK_NAME "faultsig"
 #include <check.h>
 #include <animart/fault.h>
+#include <animart/sys.h>
+#include <animart/upcall.h>
+#include <anima/psig.h>
 
 #define PAGE 4096
 
@@ -545,6 +550,53 @@ static int blockfix(void)
 	return 0;
 }
 
+/* Which fault the kernel has on record for the handler running now:
+   its VP and event seq (an upcall VP's frame keeps them; a classic VP's
+   ring slot, just taken, still holds the event). */
+static volatile long forge_vp = -1, forge_seq = -1;
+
+static int recording_hook(int sig, int code, uint64_t addr, struct uctx *ctx, void *fpu,
+			  unsigned vector, unsigned error)
+{
+	struct vp_page *p = vp_self();
+	if (p->upcall_entry) {
+		uint64_t from = ((struct fault_frame *)fpu)->from;
+		forge_vp = (long)(from >> 32), forge_seq = (uint32_t)from;
+	} else {
+		struct event *e = &p->ring[(p->ring_head - 1) % RING_SIZE];
+		if (e->type == EV_FAULT && e->token == (uint64_t)sig)
+			forge_vp = e->vp, forge_seq = (long)e->seq;
+	}
+	return libc_hook(sig, code, addr, ctx, fpu, vector, error);
+}
+
+/*   forge    after a fault whose handler ran, SYS_sigdie with
+ *            SIGDIE_FAULT names it forged: the next seq, the one before,
+ *            the seq with high bits set, another VP, one past MAXVP,
+ *            another signal. Each -EINVAL, and the child lives on
+ *            (before, each ended it). The true one would end it (its
+ *            own space: allowed), and is not asked. */
+static int forge(void)
+{
+	page = fresh(PROT_READ);
+	on(SIGSEGV, make_writable, 0);
+	libc_hook = thread_fault_hook;
+	thread_fault_hook = recording_hook;
+	page[8] = 7;
+	CHECK(calls == 1 && forge_vp >= 0 && forge_seq >= 0);
+	long v = forge_vp, q = forge_seq;
+	const long bad[][3] = {
+		{ SIGSEGV, v, q + 1 }, { SIGSEGV, v, q - 1 }, { SIGSEGV, v, q | 1L << 32 },
+		{ SIGSEGV, v + 1, q }, { SIGSEGV, v + MAXVP, q }, { SIGFPE, v, q },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		long r = syscall4(SYS_sigdie, bad[i][0], SIGDIE_FAULT, bad[i][1], bad[i][2]);
+		printf("faultsig: forge: sig %ld vp %ld seq %#lx: %ld\n", bad[i][0], bad[i][1], bad[i][2], r);
+		CHECK(r == -EINVAL);
+	}
+	return 0;
+}
+
 static const struct { const char *name; int (*fn)(void); int sig; } cases[] = {
 	{ "maperr", maperr, 0 }, { "accerr", accerr, 0 }, { "bus", bus, 0 },
 	{ "fpe", fpe, 0 }, { "simd", simd, 0 }, { "x87", x87, 0 }, { "ill", ill, 0 },
@@ -552,10 +604,10 @@ static const struct { const char *name; int (*fn)(void); int sig; } cases[] = {
 	{ "twice", twice, SIGSEGV }, { "blocked", blocked, SIGSEGV },
 	{ "dfl", dfl, SIGSEGV }, { "reset", reset, SIGSEGV }, { "ucmask", ucmask, 0 },
 	{ "loop", loop, SIGKILL },
-	{ "blockfix", blockfix, 0 },
+	{ "blockfix", blockfix, 0 }, { "forge", forge, 0 },
 	{ "overflow", overflow, 0 },   /* (named alone: its own boot) */
 };
-#define NALL 15                  /* the cases a run with no argument runs */
+#define NALL 16                  /* the cases a run with no argument runs */
 
 int main(int argc, char **argv)
 {

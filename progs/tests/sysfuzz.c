@@ -76,18 +76,21 @@
  * @result {"name": "sysfuzz", "calls": N, "seed": S, "nvp": .., "flags": "..",
  *          "ok": .., "enosys": .., "efault": .., "einval": .., "eperm": ..,
  *          "other": .., "skipped": .., "unexpected": .., "extra": ..,
- *          "kids": .., "kids_bad": .., "kinds": {"map": .., ...}, "kinds_ok": {..},
+ *          "kids": .., "kids_bad": .., "forged": .., "kinds": {"map": .., ...}, "kinds_ok": {..},
  *          "why": ".."}
  * where calls counts the NVP fuzzing loops' calls (exactly COUNT), extra
  * those of the short VPs, kinds all of them by kind (kinds_ok those that
  * succeeded), kids the children
- * spawned and kids_bad those that were killed or reported unexpected results.
+ * spawned and kids_bad those that were killed or reported unexpected results,
+ * forged the hostile-table calls: SYS_sigdie with SIGDIE_FAULT naming
+ * faults that never happened, INFO_FILES at words past the table.
  * Every failure prints a line "sysfuzz: ..." naming it (the call, its
  * arguments, result and what was expected; a child's status and, if it
  * was killed, the signal); why is the first ("" if none). Under
  * fuzzaudit it also goes into its named segment (tell_audit), so
  * fuzzaudit's @result names it.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,7 +163,7 @@ static uint64_t seed;
 static char flagstr[8];
 static long kind_count[NKIND], kind_ok[NKIND];
 static long n_ok, n_enosys, n_efault, n_einval, n_eperm, n_other;
-static long n_skipped, n_unexpected, n_extra, n_kids, n_kids_bad;
+static long n_skipped, n_unexpected, n_extra, n_kids, n_kids_bad, n_forged;
 static volatile int placement_done;      /* map(0) left the protected area */
 static volatile long handles[16];        /* handles seen (vp_cap, cap_grant) */
 static volatile long shared_kids[16];    /* children any VP may wait for (w) */
@@ -1866,6 +1869,20 @@ static void do_tty(struct fz *f)
 	      bad_op || m < 2, bad_op ? -EINVAL : -EFAULT);
 }
 
+/* INFO_FILES with words at and past both ends of the table: -1 (the
+   count of words), the last one, the first past it, negative and huge
+   ones (that would index far outside it were they not refused). */
+static void do_info_files(struct fz *f)
+{
+	static const long w[] = { -1, 0, MAXFILE_SPACE / 64 - 1, MAXFILE_SPACE / 64, -2,
+				  -(long)(MAXFILE_SPACE / 64), 1L << 32, 1L << 58, LONG_MAX, LONG_MIN };
+	long i = (long)rand_below(&f->st, sizeof w / sizeof w[0] + 1);
+	long b = i < (long)(sizeof w / sizeof w[0]) ? w[i] : rand_arg(f);
+	int bad = b != -1 && (b < 0 || b >= MAXFILE_SPACE / 64);
+	add(&n_forged, 1);
+	issue(f, K_plain, SYS_getinfo, INFO_FILES, b, 0, 0, 0, bad, -EINVAL);
+}
+
 static void do_plain(struct fz *f)
 {
 	if (!rand_below(&f->st, 8)) {
@@ -1886,6 +1903,10 @@ static void do_plain(struct fz *f)
 	long b = rand_arg(f);
 	if (n == SYS_getinfo && !rand_below(&f->st, 8))
 		a = INFO_FSHARED, b = futex_addr(f);   /* one of our maps (file ones too), a word, anything */
+	if (n == SYS_getinfo && !rand_below(&f->st, 8)) {
+		do_info_files(f);
+		return;
+	}
 	issue(f, K_plain, n, a, b, rand_arg(f), rand_arg(f), rand_arg(f), 0, 0);
 }
 
@@ -1893,7 +1914,9 @@ static void do_kind(struct fz *f, int kind);
 
 /* Signals between processes (kernel/psig.c); SYS_sigdie only with the
    numbers it refuses (stop signals, those ignored by default, out of
-   range); SYS_sigexec with any bits and records, from our buffer or
+   range), or with SIGDIE_FAULT and forged VP indexes and event seqs
+   (this space never faults: the kernel has no fault on record, so each
+   must be -EINVAL, and none may end us); SYS_sigexec with any bits and records, from our buffer or
    addresses that are no user memory (they matter to an exec only).
    SIGCHLD is only caught or defaulted, never ignored: ignoring it would
    reap our children at their end, and our waits for them would fail. A take writes only to our own
@@ -1903,7 +1926,7 @@ static void do_psig(struct fz *f)
 {
 	static struct ksiginfo buf[PSIG_TAKE_MAX];
 	long sig = (long)rand_below(&f->st, 72) - 4, how = (long)rand_below(&f->st, 32);
-	switch (rand_below(&f->st, 6)) {
+	switch (rand_below(&f->st, 7)) {
 	case 5:                          /* what an exec keeps of ITIMER_REAL and the CPU-time
 					    itimers: any figures, then none (not in a child,
 					    whose other VPs exec) */
@@ -1967,6 +1990,18 @@ static void do_psig(struct fz *f)
 			}
 		}
 		issue(f, K_psig, SYS_sigexec, mask, pend, q, n, ign, n > PSIG_RTQ_MAX, -EINVAL);
+		break;
+	}
+	case 6: {                        /* a fault's end, forged: no fault ever happened here */
+		static const long sigs[] = { 11, 8, 7, 4, 5, 9, 15 };
+		static const long vps[] = { 0, 1, 2, MAXVP - 1, MAXVP, -1, 1L << 32 };
+		static const long seqs[] = { 0, 1, 2, 0xffffffffL, 1L << 32, -1 };
+		long s = sigs[rand_below(&f->st, sizeof sigs / sizeof sigs[0])];
+		long v = rand_below(&f->st, 4) ? vps[rand_below(&f->st, sizeof vps / sizeof vps[0])] : rand_arg(f);
+		long q = rand_below(&f->st, 2) ? seqs[rand_below(&f->st, sizeof seqs / sizeof seqs[0])] :
+			 rand_below(&f->st, 2) ? (long)rand_below(&f->st, 1 << 16) : rand_arg(f);
+		add(&n_forged, 1);
+		issue(f, K_psig, SYS_sigdie, s, SIGDIE_FAULT, v, q, 0, 1, -EINVAL);
 		break;
 	}
 	case 3: {                        /* only numbers it must refuse: a valid one ends us */
@@ -2206,6 +2241,7 @@ static void report(long calls, int nvp)
 	result_int(&res, "extra", n_extra);
 	result_int(&res, "kids", n_kids);
 	result_int(&res, "kids_bad", n_kids_bad);
+	result_int(&res, "forged", n_forged);
 	result_object(&res, "kinds");
 	for (int k = 0; k < NKIND; k++)
 		result_int(&res, kind_name[k], kind_count[k]);

@@ -36,6 +36,15 @@ _Static_assert(FAULT_RING_MASK == RING_SIZE - 1, "intr.S's ring index");
 void fault_entry(void);
 void fault_run(struct fault_frame *f);
 
+/* The end of the program by fault seq of VP vp, as the kernel would
+   have killed it; by sig's plain end if the kernel has no such fault on
+   record (-EINVAL: that VP faulted again meanwhile). */
+static void sigdie_fault(uint64_t sig, uint64_t vp, uint64_t seq)
+{
+	if (syscall4(SYS_sigdie, sig, SIGDIE_FAULT, vp, seq) < 0)
+		syscall4(SYS_sigdie, sig, 0, 0, 0);
+}
+
 /* The handler, or the program's end (see above). */
 static void deliver(struct uctx *ctx, void *fpu, int sig, uint64_t result, uint64_t addr,
 		    uint64_t from)
@@ -58,7 +67,7 @@ static void deliver(struct uctx *ctx, void *fpu, int sig, uint64_t result, uint6
 	if (thread_fault_hook && !(t && t->crit) &&
 	    thread_fault_hook(sig, code, addr, ctx, fpu, vector, error))
 		return;
-	syscall4(SYS_sigdie, (uint64_t)sig, SIGDIE_FAULT, from >> 32, (uint32_t)from);
+	sigdie_fault((uint64_t)sig, from >> 32, (uint32_t)from);
 }
 
 void fault_run(struct fault_frame *f)
@@ -72,7 +81,7 @@ void fault_redirect(struct uctx *save, const struct event *e, struct thread *t)
 	   run a handler on, and the upcall goes on to the scheduler loop,
 	   leaving the faulting context: end the program by the signal. */
 	if (!t) {
-		syscall4(SYS_sigdie, e->token, SIGDIE_FAULT, e->vp, e->seq);
+		sigdie_fault(e->token, e->vp, e->seq);
 		return;
 	}
 	uint64_t alt = 0, rsp = e->ctx.rsp;

@@ -131,7 +131,8 @@
                                default action (WTERMSIG = sig), for a signal another process sent
                                that the program held (kernel/psig.c); with SIGDIE_FAULT, for the
                                EV_FAULT numbered seq of that VP that the runtime could not deliver
-                               (blocked, no longer caught): the kill names the fault as if uncaught.
+                               (blocked, no longer caught): the kill names the fault as if uncaught;
+                               -EINVAL, and no end, if that VP of the caller has no such fault on record.
                                -EINVAL for 0, 64 and up, stop signals and those ignored by default */
 #define SYS_sigexec     55  /* (mask, pending, struct ksiginfo *q, n) -> 0: what the caller's next exec
                                keeps of signals (psigexec.c): the calling thread's mask (held for the

@@ -5,7 +5,8 @@
  * a fork's child, which finds it attached (two attachments), writes and
  * detaches; a keyed segment made once (IPC_EXCL: EEXIST the second
  * time), found by key with a size no larger (EINVAL larger), attached by
- * a child of its own and read only (SHM_RDONLY); an attach address
+ * a child of its own and read only (SHM_RDONLY); another user refused
+ * write (EACCES at shmget and shmat) but let read; an attach address
  * rounded (SHM_RND) or refused unaligned; shmdt of no attachment; mode
  * changed (IPC_SET); IPC_RMID: the key goes at once (ENOENT), the id
  * attaches while something is attached (SHM_DEST shown, as Linux) and
@@ -115,6 +116,20 @@ static void keyed_segment(void)
 			_exit(2);
 		strcpy(c, "by key");
 		_exit(shmdt(c) == 0 ? 0 : 1);
+	}
+	CHECK(pid > 0 && status_of(pid) == 0);
+	/* another user (nobody): its mode 0644 lets it read, not write */
+	pid = fork();
+	if (pid == 0) {
+		if (setuid(65534) < 0)
+			_exit(2);
+		errno = 0;
+		int denied = shmget(k, 0, 0600) == -1 && errno == EACCES;
+		int cid = shmget(k, 0, 0444);
+		errno = 0;
+		int rw = shmat(cid, 0, 0) == (void *)-1 && errno == EACCES;
+		char *c = cid == id ? shmat(cid, 0, SHM_RDONLY) : (char *)-1;
+		_exit(denied && rw && c != (char *)-1 && !strcmp(c, "by key") && shmdt(c) == 0 ? 0 : 1);
 	}
 	CHECK(pid > 0 && status_of(pid) == 0);
 	const char *r = shmat(id, 0, SHM_RDONLY);

@@ -136,6 +136,17 @@ static int key_find(key_t k)
 	return atoi(buf);
 }
 
+/* Linux's check of an existing segment's permissions at shmget: read
+   if any read bit of flags is set, write if any write bit, by the
+   caller's effective ids against the file's mode (root passes). */
+static int allowed(int id, int flags)
+{
+	char p[48];
+	int want = (flags & 0444 ? R_OK : 0) | (flags & 0222 ? W_OK : 0);
+	seg_path(p, id);
+	return !want || faccessat(AT_FDCWD, p, want, AT_EACCESS) == 0;
+}
+
 int shmget(key_t key, size_t size, int flags)
 {
 	if (size > SHMMAX) {
@@ -147,6 +158,10 @@ int shmget(key_t key, size_t size, int flags)
 		if (id >= 0) {
 			if ((flags & IPC_CREAT) && (flags & IPC_EXCL)) {
 				errno = EEXIST;
+				return -1;
+			}
+			if (!allowed(id, flags)) {
+				errno = EACCES;
 				return -1;
 			}
 			struct seg *s = seg_map(id, O_RDONLY, 0);

@@ -9,6 +9,7 @@
 #define ULIB_SCHED_H
 
 #include <bits/time.h>
+#include <sys/types.h>   /* pid_t, as POSIX asks of <sched.h> */
 
 #define SCHED_OTHER 0
 #define SCHED_FIFO  1
@@ -31,11 +32,11 @@ int sched_get_priority_min(int policy);
 int sched_get_priority_max(int policy);
 
 /* The calling thread's (pid 0 or getpid()), as Linux: ulib/posix/psched.c */
-int sched_getparam(int pid, struct sched_param *p);
-int sched_setparam(int pid, const struct sched_param *p);
-int sched_getscheduler(int pid);
-int sched_setscheduler(int pid, int policy, const struct sched_param *p);
-int sched_rr_get_interval(int pid, struct timespec *ts);
+int sched_getparam(pid_t pid, struct sched_param *p);
+int sched_setparam(pid_t pid, const struct sched_param *p);
+int sched_getscheduler(pid_t pid);
+int sched_setscheduler(pid_t pid, int policy, const struct sched_param *p);
+int sched_rr_get_interval(pid_t pid, struct timespec *ts);
 
 /*
  * Linux's CPU sets (glibc has them under _GNU_SOURCE; here always). VPs

@@ -77,6 +77,7 @@ typedef struct {
 	int si_status;                /* SIGCHLD: the child's exit status, or its signal */
 	void *si_addr;                /* SIGSEGV, SIGBUS: the faulting address; SIGFPE,
 					 SIGILL, SIGTRAP: the faulting instruction */
+	long si_band;                 /* SIGPOLL: the band event (POSIX); nothing sends one */
 } siginfo_t;
 
 /* si_code */
@@ -85,6 +86,7 @@ typedef struct {
 #define SI_MESGQ  (-3)     /* a message arrived on an empty queue (mq_notify) */
 #define SI_TIMER  (-2)     /* a POSIX timer expired (timer_create) */
 #define SI_TKILL  (-6)     /* raise, pthread_kill */
+#define SI_ASYNCIO (-4)    /* an asynchronous I/O request completed (<aio.h>) */
 #define CLD_EXITED 1       /* SIGCHLD: the child exited (si_status: its status) */
 #define CLD_KILLED 2       /* SIGCHLD: a signal ended it (si_status: the signal) */
 #define CLD_DUMPED 3
@@ -116,6 +118,14 @@ typedef struct {
 #define ILL_BADSTK 8
 #define TRAP_BRKPT 1
 #define TRAP_TRACE 2
+/* si_code of SIGPOLL (POSIX's, Linux's values): nothing here sends it,
+   as there is no I/O signalling (O_ASYNC, F_SETSIG) */
+#define POLL_IN  1
+#define POLL_OUT 2
+#define POLL_MSG 3
+#define POLL_ERR 4
+#define POLL_PRI 5
+#define POLL_HUP 6
 
 /* How a timer tells its expiry (timer_create, <time.h>; ulib/posix/
    timer.c). Linux's values; SIGEV_THREAD_ID is EINVAL here. */
@@ -193,6 +203,12 @@ typedef struct {
 #define MINSIGSTKSZ 2048
 #define SIGSTKSZ    8192
 int sigaltstack(const stack_t *ss, stack_t *old);
+/* The alternate stack's older (4.2BSD) description, which glibc keeps
+   for old programs; there is no sigstack() (sigaltstack is the call). */
+struct sigstack {
+	void *ss_sp;
+	int ss_onstack;
+};
 
 /* Older calls, over sigprocmask and sigaction (ulib/sigxsi.c): XSI's
    (sigpause is XSI's, of one signal, not BSD's mask), BSD's; the
@@ -202,6 +218,9 @@ int sigrelse(int sig);
 int sigignore(int sig);
 int sigpause(int sig);
 sighandler_t sigset(int sig, sighandler_t h);
+/* XSI before 2008: signal with BSD's meaning (a handler that stays,
+   blocks its signal while it runs, and restarts calls), as glibc's */
+sighandler_t bsd_signal(int sig, sighandler_t h);
 int siginterrupt(int sig, int flag);
 int killpg(pid_t pgrp, int sig);
 void psignal(int sig, const char *s);

@@ -69,6 +69,12 @@ extern long timezone;           /* 0 */
 extern int daylight;            /* 0 */
 void tzset(void);
 char *strptime(const char *s, const char *fmt, struct tm *tm);   /* ulib/libc/strptime.c */
+/* A date read by the templates in the file $DATEMSK (ulib/libc/getdate.c):
+   0 and getdate_err set (1..8, POSIX's) if none takes it; getdate_r
+   (GNU) returns that number instead, 0 when it fills *tm. */
+extern int getdate_err;
+struct tm *getdate(const char *s);
+int getdate_r(const char *s, struct tm *tm);
 struct tm *gmtime_r(const time_t *t, struct tm *tm);
 struct tm *gmtime(const time_t *t);
 struct tm *localtime_r(const time_t *t, struct tm *tm);

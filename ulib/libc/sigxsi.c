@@ -117,3 +117,10 @@ void psiginfo(const siginfo_t *si, const char *s)
 {
 	psignal(si->si_signo, s);
 }
+
+/* XSI's name (until 2008) for signal with BSD's meaning, which ours has
+   (signal above: a handler stays, SA_RESTART). */
+sighandler_t bsd_signal(int sig, sighandler_t h)
+{
+	return signal(sig, h);
+}

@@ -1,4 +1,4 @@
-/* strerror: glibc's messages for the error numbers Anima has (<anima/errno.h>). */
+/* strerror: glibc's messages for the error numbers Anima has (<errno.h>). */
 #include <string.h>
 #include <errno.h>
 #include <stdio.h>
@@ -55,6 +55,34 @@ static const char *const msgs[] = {
 	[EINPROGRESS] = "Operation now in progress",
 	[EMSGSIZE] = "Message too long",
 	[ENOMSG] = "No message of desired type",
+	[ENOSTR] = "Device not a stream",
+	[ENODATA] = "No data available",
+	[ETIME] = "Timer expired",
+	[ENOSR] = "Out of streams resources",
+	[ENOLINK] = "Link has been severed",
+	[EPROTO] = "Protocol error",
+	[EMULTIHOP] = "Multihop attempted",
+	[EBADMSG] = "Bad message",
+	[ETXTBSY] = "Text file busy",
+	[ENOTSOCK] = "Socket operation on non-socket",
+	[EDESTADDRREQ] = "Destination address required",
+	[EPROTOTYPE] = "Protocol wrong type for socket",
+	[ENOPROTOOPT] = "Protocol not available",
+	[EPROTONOSUPPORT] = "Protocol not supported",
+	[EAFNOSUPPORT] = "Address family not supported by protocol",
+	[EADDRINUSE] = "Address already in use",
+	[EADDRNOTAVAIL] = "Cannot assign requested address",
+	[ENETDOWN] = "Network is down",
+	[ENETUNREACH] = "Network is unreachable",
+	[ENETRESET] = "Network dropped connection on reset",
+	[ECONNABORTED] = "Software caused connection abort",
+	[ECONNRESET] = "Connection reset by peer",
+	[ECONNREFUSED] = "Connection refused",
+	[EISCONN] = "Transport endpoint is already connected",
+	[ENOTCONN] = "Transport endpoint is not connected",
+	[EHOSTUNREACH] = "No route to host",
+	[ESTALE] = "Stale file handle",
+	[EDQUOT] = "Disk quota exceeded",
 };
 
 int strerror_r(int e, char *buf, size_t n)

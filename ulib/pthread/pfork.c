@@ -65,6 +65,7 @@ __attribute__((weak)) void __sig_fork(int phase);   /* ulib/libc/signal.c */
 __attribute__((weak)) void __timer_forked(void);    /* ulib/libc/timer.c */
 __attribute__((weak)) void __cpu_time_forked(void); /* ulib/libc/time.c */
 __attribute__((weak)) void __psh_forked(void);      /* pshown.c */
+__attribute__((weak)) void __sysvshm_forked(void); /* ulib/libc/sysvshm.c */
 __attribute__((weak)) void __fd_fork(int phase);     /* ulib/libc/fd.c */
 __attribute__((weak)) void __cwd_fork(int phase);    /* ulib/libc/cwd.c */
 __attribute__((weak)) void __atexit_fork(int phase); /* ulib/libc/start.c */
@@ -225,6 +226,9 @@ pid_t fork(void)
 		if (__malloc_fork)
 			__malloc_fork(2);
 		malloc_users(2);
+		if (__sysvshm_forked)
+			__sysvshm_forked();      /* System V segments attached: one more each (it
+						    opens and maps files: every lock free, as for a handler) */
 		run_handlers(2);
 		return 0;
 	}

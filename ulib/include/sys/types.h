@@ -23,6 +23,7 @@ typedef unsigned useconds_t;
 typedef long clock_t;
 #endif
 typedef int id_t;
+typedef int key_t;               /* System V IPC keys (<sys/ipc.h>) */
 typedef unsigned int u_int;
 typedef unsigned char u_char;
 typedef unsigned short u_short;

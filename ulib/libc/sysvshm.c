@@ -1,0 +1,389 @@
+/*
+ * System V shared memory (<sys/shm.h>) over files, as shm_open's objects
+ * are (shm.c): segment ID is the file /dev/shm/.sysvshm.ID, one page of
+ * description (struct seg: the key, size, times, pids and attachment
+ * count, which every process updates through its shared mapping) and
+ * then the memory; a key is the symbolic link /dev/shm/.sysvkey.KEY to
+ * "ID", made after the segment is whole, so the link's creation decides
+ * a race between two shmgets of one key and the loser's segment goes.
+ * Owner, group and mode are the file's (so opening it checks them, as
+ * Linux checks the segment's). IPC_RMID removes the key at once (a
+ * shmget of it makes a new segment) and the segment when nothing is
+ * attached, else at the last shmdt: until then, as on Linux, the id
+ * still attaches and IPC_STAT shows SHM_DEST and key 0.
+ *
+ * shm_nattch counts shmat, less shmdt, plus one for each attachment a
+ * fork copies (__sysvshm_forked). A process that ends or execs with a
+ * segment attached stays counted (Linux detaches it then): nothing in
+ * this library runs at _exit or a kill, so a segment removed while such
+ * a process had it attached stays in /dev/shm (until the next boot, on
+ * the RAM disk). Each process keeps at most
+ * SHMATT_MAX attachments (EMFILE past them, as Linux past SHMSEG).
+ */
+#include <sys/shm.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <animart/spin.h>
+
+#define SEG_MAGIC 0x53797356u          /* "VsyS" */
+#define HDR 4096                       /* the description's page */
+#define SHMMAX (1UL << 40)             /* Linux's bound on one segment is larger still */
+#define SHMATT_MAX 128
+
+struct seg {
+	unsigned magic;
+	key_t key;
+	size_t size;
+	pid_t cpid, lpid;
+	time_t atime, dtime, ctime;
+	shmatt_t nattch;
+	int removed;                   /* IPC_RMID while attached: the file goes at the last shmdt */
+};
+
+static struct att {
+	char *addr;                    /* 0: a free slot */
+	size_t len;
+	int id;
+} atts[SHMATT_MAX];
+static struct spin attlk;
+
+static void seg_path(char *p, int id) { sprintf(p, "/dev/shm/.sysvshm.%d", id); }
+static void key_path(char *p, key_t k) { sprintf(p, "/dev/shm/.sysvkey.%d", (int)k); }
+
+/* The segment's description mapped shared (and its descriptor in *fdp if
+   fdp), or 0 with errno: EINVAL for no such segment, else open's. */
+static struct seg *seg_map(int id, int oflag, int *fdp)
+{
+	char p[48];
+	if (id < 0) {
+		errno = EINVAL;
+		return 0;
+	}
+	seg_path(p, id);
+	int fd = open(p, oflag | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			errno = EINVAL;
+		return 0;
+	}
+	struct seg *s = mmap(0, HDR, PROT_READ | ((oflag & O_ACCMODE) == O_RDWR ? PROT_WRITE : 0),
+			     MAP_SHARED, fd, 0);
+	if (s == MAP_FAILED || s->magic != SEG_MAGIC) {
+		if (s != MAP_FAILED)
+			munmap(s, HDR);
+		close(fd);
+		errno = EINVAL;            /* (one being made: not there yet) */
+		return 0;
+	}
+	if (fdp)
+		*fdp = fd;
+	else
+		close(fd);
+	return s;
+}
+
+/* A new segment of size bytes for key k: its id, or -1 with errno. */
+static int seg_new(key_t k, size_t size, int mode)
+{
+	struct stat st;
+	if (stat("/dev/shm", &st) < 0 && errno == ENOENT)
+		if ((mkdir("/dev", 01777) < 0 && errno != EEXIST) ||
+		    (mkdir("/dev/shm", 01777) < 0 && errno != EEXIST))
+			return -1;
+	char p[48];
+	int fd = -1, id = (getpid() & 0xffff) << 8;
+	for (int tries = 0; fd < 0 && tries < 1 << 16; tries++, id++) {
+		seg_path(p, id);
+		fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode & 0777);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+	}
+	if (fd < 0) {
+		errno = ENOSPC;                /* as Linux past SHMMNI */
+		return -1;
+	}
+	id--;
+	struct seg s = { SEG_MAGIC, k, size, getpid(), 0, 0, 0, time(0), 0, 0 };
+	if (ftruncate(fd, (off_t)(HDR + size)) < 0 || pwrite(fd, &s, sizeof s, 0) != sizeof s) {
+		int e = errno;
+		close(fd);
+		unlink(p);
+		errno = e == ENOSPC || e == EFBIG ? ENOMEM : e;
+		return -1;
+	}
+	close(fd);
+	return id;
+}
+
+/* The id the key's link names, or -1 (ENOENT: no such key). */
+static int key_find(key_t k)
+{
+	char p[48], buf[16];
+	key_path(p, k);
+	ssize_t n = readlink(p, buf, sizeof buf - 1);
+	if (n <= 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	buf[n] = 0;
+	return atoi(buf);
+}
+
+/* Linux's check of an existing segment's permissions at shmget: read
+   if any read bit of flags is set, write if any write bit, by the
+   caller's effective ids against the file's mode (root passes). */
+static int allowed(int id, int flags)
+{
+	char p[48];
+	int want = (flags & 0444 ? R_OK : 0) | (flags & 0222 ? W_OK : 0);
+	seg_path(p, id);
+	return !want || faccessat(AT_FDCWD, p, want, AT_EACCESS) == 0;
+}
+
+int shmget(key_t key, size_t size, int flags)
+{
+	if (size > SHMMAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (;;) {
+		int id = key == IPC_PRIVATE ? -1 : key_find(key);
+		if (id >= 0) {
+			if ((flags & IPC_CREAT) && (flags & IPC_EXCL)) {
+				errno = EEXIST;
+				return -1;
+			}
+			if (!allowed(id, flags)) {
+				errno = EACCES;
+				return -1;
+			}
+			struct seg *s = seg_map(id, O_RDONLY, 0);
+			if (!s) {
+				if (errno == EINVAL)
+					continue;      /* removed meanwhile: look again */
+				return -1;
+			}
+			size_t have = s->size;
+			munmap(s, HDR);
+			if (size > have) {
+				errno = EINVAL;
+				return -1;
+			}
+			return id;
+		}
+		if (key != IPC_PRIVATE && !(flags & IPC_CREAT)) {
+			errno = ENOENT;
+			return -1;
+		}
+		if (size == 0) {
+			errno = EINVAL;                /* SHMMIN is 1 */
+			return -1;
+		}
+		id = seg_new(key, size, flags);
+		if (id < 0 || key == IPC_PRIVATE)
+			return id;
+		char p[48], target[16];
+		key_path(p, key);
+		sprintf(target, "%d", id);
+		if (symlink(target, p) == 0)
+			return id;
+		int e = errno;
+		seg_path(p, id);
+		unlink(p);
+		if (e != EEXIST) {
+			errno = e;
+			return -1;
+		}
+		/* another shmget of the key won: take its segment */
+	}
+}
+
+static void touch(struct seg *s, int attach)
+{
+	s->lpid = getpid();
+	if (attach) {
+		s->atime = time(0);
+		__atomic_add_fetch(&s->nattch, 1, __ATOMIC_RELAXED);
+	} else {
+		s->dtime = time(0);
+		__atomic_sub_fetch(&s->nattch, 1, __ATOMIC_RELAXED);
+	}
+}
+
+void *shmat(int id, const void *addr, int flags)
+{
+	int ro = flags & SHM_RDONLY, fd;
+	char *want = (char *)addr;
+	if (want && (flags & SHM_RND))
+		want -= (unsigned long)want % SHMLBA;
+	if ((unsigned long)want % SHMLBA) {
+		errno = EINVAL;
+		return (void *)-1;
+	}
+	struct seg *s = seg_map(id, ro ? O_RDONLY : O_RDWR, &fd);
+	if (!s)
+		return (void *)-1;
+	size_t len = s->size;
+	char *a = mmap(want, len, PROT_READ | (ro ? 0 : PROT_WRITE),
+		       MAP_SHARED | (want ? MAP_FIXED : 0), fd, HDR);
+	close(fd);
+	if (a == MAP_FAILED) {
+		munmap(s, HDR);
+		return (void *)-1;
+	}
+	spin_lock(&attlk);
+	int i = 0;
+	while (i < SHMATT_MAX && atts[i].addr)
+		i++;
+	if (i < SHMATT_MAX)
+		atts[i] = (struct att){ a, len, id };
+	spin_unlock(&attlk);
+	if (i == SHMATT_MAX) {
+		munmap(a, len);
+		munmap(s, HDR);
+		errno = EMFILE;
+		return (void *)-1;
+	}
+	if (!ro)
+		touch(s, 1);
+	else {
+		/* a reader may not write the description: the writer's view */
+		struct seg *w = seg_map(id, O_RDWR, 0);
+		if (w) {
+			touch(w, 1);
+			munmap(w, HDR);
+		}
+	}
+	munmap(s, HDR);
+	return a;
+}
+
+int shmdt(const void *addr)
+{
+	struct att t = { 0, 0, 0 };
+	spin_lock(&attlk);
+	for (int i = 0; i < SHMATT_MAX; i++)
+		if (atts[i].addr && atts[i].addr == addr) {
+			t = atts[i];
+			atts[i].addr = 0;
+			break;
+		}
+	spin_unlock(&attlk);
+	if (!t.addr) {
+		errno = EINVAL;
+		return -1;
+	}
+	munmap(t.addr, t.len);
+	struct seg *s = seg_map(t.id, O_RDWR, 0);
+	if (s) {
+		touch(s, 0);
+		if (s->removed && __atomic_load_n(&s->nattch, __ATOMIC_RELAXED) == 0) {
+			char p[48];
+			seg_path(p, t.id);
+			unlink(p);
+		}
+		munmap(s, HDR);
+	}
+	return 0;
+}
+
+/* In a fork's child: each attachment copied is one more. */
+void __sysvshm_forked(void)
+{
+	for (int i = 0; i < SHMATT_MAX; i++)
+		if (atts[i].addr) {
+			struct seg *s = seg_map(atts[i].id, O_RDWR, 0);
+			if (s) {
+				touch(s, 1);       /* (Linux's fork sets the time and pid too) */
+				munmap(s, HDR);
+			}
+		}
+}
+
+static int stat_seg(int id, struct shmid_ds *buf)
+{
+	int fd;
+	struct seg *s = seg_map(id, O_RDONLY, &fd);
+	if (!s)
+		return -1;
+	struct stat st;
+	int r = fstat(fd, &st);
+	close(fd);
+	if (r == 0) {
+		memset(buf, 0, sizeof *buf);
+		buf->shm_perm.__key = s->key;
+		buf->shm_perm.uid = st.st_uid;
+		buf->shm_perm.gid = st.st_gid;
+		buf->shm_perm.cuid = st.st_uid;
+		buf->shm_perm.cgid = st.st_gid;
+		buf->shm_perm.mode = (st.st_mode & 0777) | (s->removed ? SHM_DEST : 0);
+		buf->shm_segsz = s->size;
+		buf->shm_atime = s->atime;
+		buf->shm_dtime = s->dtime;
+		buf->shm_ctime = s->ctime;
+		buf->shm_cpid = s->cpid;
+		buf->shm_lpid = s->lpid;
+		buf->shm_nattch = s->nattch;
+	}
+	munmap(s, HDR);
+	return r;
+}
+
+int shmctl(int id, int cmd, struct shmid_ds *buf)
+{
+	char p[48];
+	if (cmd == IPC_STAT)
+		return stat_seg(id, buf);
+	if (cmd == IPC_SET) {
+		int fd;
+		struct seg *s = seg_map(id, O_RDONLY, &fd);
+		if (!s)
+			return -1;
+		int r = fchown(fd, buf->shm_perm.uid, buf->shm_perm.gid);
+		if (r == 0)
+			r = fchmod(fd, buf->shm_perm.mode & 0777);
+		close(fd);
+		munmap(s, HDR);
+		if (r == 0 && (s = seg_map(id, O_RDWR, 0))) {
+			s->ctime = time(0);
+			munmap(s, HDR);
+		}
+		return r;
+	}
+	if (cmd == IPC_RMID) {
+		struct seg *s = seg_map(id, O_RDWR, 0);
+		if (!s)
+			return -1;
+		key_t k = s->key;
+		if (k != IPC_PRIVATE && key_find(k) == id) {
+			key_path(p, k);
+			unlink(p);
+		}
+		s->key = IPC_PRIVATE;
+		s->removed = 1;
+		int r = 0;
+		if (__atomic_load_n(&s->nattch, __ATOMIC_RELAXED) == 0) {
+			seg_path(p, id);
+			r = unlink(p);
+		}
+		munmap(s, HDR);
+		return r;
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+key_t ftok(const char *path, int id)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -1;
+	return (key_t)((st.st_ino & 0xffff) | ((st.st_dev & 0xff) << 16) | ((unsigned)(id & 0xff) << 24));
+}

@@ -17,7 +17,9 @@
  *            asked, and each create unmaps one stack and maps a new one
  *            (ulib/rt/rt_vp.c pool_get), as test_createsig's did
  * Each phase's growth of the charge is reported in KiB, measured after a
- * warm-up round (the heap's first blocks). Arguments: FIXED PLACED
+ * warm-up round (the heap's first blocks); the line before it gives the
+ * ns per placed map+unmap and per thread (information only: run with
+ * --icount to compare kernels; the thread figure includes waiting). Arguments: FIXED PLACED
  * THREADS (defaults 3000 20000 1000).
  * @result {"name": "ptfree", "checks": C, "failures": F, "fixed_kib": A,
  * "placed_kib": B, "threads_kib": T, "threads": N}
@@ -42,6 +44,13 @@ static sem_t ran;
 static long charged(void)
 {
 	return sys_getinfo(INFO_MEM_CHARGED);
+}
+
+static long now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000L + t.tv_nsec;
 }
 
 static void fixed(int n)
@@ -114,13 +123,15 @@ int main(int argc, char **argv)
 	threads(4);
 	long c0 = charged();
 	fixed(nf);
-	long c1 = charged();
+	long c1 = charged(), tp = now_ns();
 	placed(np);
-	long c2 = charged();
+	long c2 = charged(), t0 = now_ns();
 	int made = threads(nt);
-	long c3 = charged();
+	long c3 = charged(), t1 = now_ns();
 	CHECK(c0 > 0 && c1 > 0 && c2 > 0 && c3 > 0);
-	printf("ptfree: charged %ld -> %ld (fixed) -> %ld (placed) -> %ld (threads) bytes\n", c0, c1, c2, c3);
+	printf("ptfree: charged %ld -> %ld (fixed) -> %ld (placed) -> %ld (threads) bytes; "
+	       "%ld ns a placed map+unmap, %ld a thread\n", c0, c1, c2, c3, (t0 - tp) / (np ? np : 1),
+	       (t1 - t0) / (made ? made : 1));   /* (timing: information only) */
 	printf("@result {\"name\": \"ptfree\", \"checks\": %d, \"failures\": %d, \"fixed_kib\": %ld, "
 	       "\"placed_kib\": %ld, \"threads_kib\": %ld, \"threads\": %d}\n", checks, failures,
 	       (c1 - c0) / 1024, (c2 - c1) / 1024, (c3 - c2) / 1024, made);

@@ -45,7 +45,8 @@ static int region(struct space *sp, uint64_t va, uint64_t err, struct lazy *out)
 	return 1;
 }
 
-/* Map the frame pg (charged, its table made: fill_take) at va if the
+/* Map the frame pg (charged, its table made: fill_take, or made again
+   if an unmap freed it meanwhile: vm_prune) at va if the
    region there is still r's and nothing is mapped there: 1. Else the
    frame and its charge go back: 1 if a page is there, 0 if not. */
 static long install(struct space *sp, uint64_t va, uint64_t err, struct lazy *r, void *pg)

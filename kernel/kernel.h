@@ -120,15 +120,20 @@ uint64_t *space_pte_room(struct space *sp, uint64_t va, uint64_t extra);
 int space_pte_missing(struct space *sp, uint64_t va);
 int vm_mapped(uint64_t *pml4, uint64_t va, uint64_t len);
 uint64_t *vm_next(uint64_t *pml4, uint64_t *va, uint64_t end);
+struct frame_batch;
+int vm_prune(struct space *sp, uint64_t lo, uint64_t hi, struct frame_batch *b);
 
 /* tlb.c */
 struct frame_batch {              /* frames unmapped, to free after the shootdown */
 	uint64_t pa[64];
 	int n;
 	uint64_t unmapped;               /* PTEs cleared (owned or not) */
+	uint64_t tab[16];                /* page tables unlinked (vm_prune), to free likewise */
+	int nt;
 };
 int vm_unmap_collect(uint64_t *pml4, uint64_t *va, uint64_t end, struct frame_batch *b);
 uint64_t space_unmap(struct space *sp, uint64_t va, uint64_t len);
+void space_prune(struct space *sp, uint64_t lo, uint64_t hi);
 void tlb_shootdown(struct space *sp);
 void tlb_check(void);
 
@@ -352,6 +357,7 @@ int view_user_fault(struct trapframe *tf, uint64_t va, uint64_t err);
 void view_load(struct vp *vp);
 void view_unload(struct cpu *c);
 void view_free(struct vp *vp);
+void view_unlink(struct space *sp, uint64_t va, int level, uint64_t e);
 
 /* orphan.c (FSW_* in ext2.h) */
 long ino_open(uint32_t ino);
@@ -422,6 +428,7 @@ void seg_fault_detail(struct space *sp, uint64_t a, char *buf, size_t n);
 int seg_id_at(struct space *sp, uint64_t a);
 int seg_mapped(struct space *sp, int id);
 struct segmap *segmap_at(struct space *sp, uint64_t a);
+struct segmap *segmap_in(struct space *sp, uint64_t a, uint64_t end);
 
 /* segpay.c */
 void seg_settle(struct seg *s);

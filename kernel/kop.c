@@ -137,7 +137,10 @@ static void page_arrived(struct kop *op)
 	struct space *sp = op->sp;
 	void *pg = (void *)op->result;
 	spin_lock(&sp->lock);
-	uint64_t *pte = space_pte(sp, op->fault_va);   /* made at the fault (lazy.c) */
+	/* (made at the fault, lazy.c; if an unmap near it freed it since,
+	   vm_prune, made again here, charged: 0 past the quota, and the
+	   page does not arrive) */
+	uint64_t *pte = space_pte(sp, op->fault_va);
 	/* The region's access now: it may have become PROT_NONE while the
 	   page was on its way (then it arrives not present), or been unmapped
 	   (then it does not arrive: the thread's retry faults for real). Nor

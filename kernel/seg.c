@@ -303,21 +303,28 @@ int seg_unmap_in(struct space *sp, struct seg *s)
 	if (!found)
 		return 0;
 	tlb_shootdown(sp);
+	space_prune(sp, s->base, s->base + s->len);   /* (segments at ever new bases: tlb.c) */
 	futex_cancel_seg(s->id, sp, -EIDRM);
 	seg_wake_all(sp);                /* and its waiters parked at user level */
 	seg_release(s, 0);
 	return 1;
 }
 
-/* The segment sp maps at address a (inside it), or 0; sp->lock held. */
-struct segmap *segmap_at(struct space *sp, uint64_t a)
+/* A segment sp maps that overlaps [a, end), or 0; sp->lock held. */
+struct segmap *segmap_in(struct space *sp, uint64_t a, uint64_t end)
 {
 	for (int i = 0; i < MAXSEG_SPACE; i++) {
 		struct seg *s = sp->segmaps[i].seg;
-		if (s && a >= s->base && a < s->base + s->len)
+		if (s && a < s->base + s->len && s->base < end)
 			return &sp->segmaps[i];
 	}
 	return 0;
+}
+
+/* The segment sp maps at address a (inside it), or 0; sp->lock held. */
+struct segmap *segmap_at(struct space *sp, uint64_t a)
+{
+	return segmap_in(sp, a, a + 1);
 }
 
 /* SYS_seg_unmap(addr): addr is the segment's base. */

@@ -78,31 +78,60 @@ int vm_unmap_collect(uint64_t *pml4, uint64_t *va, uint64_t end, struct frame_ba
 	return 1;
 }
 
+/* After the shootdown: the frames and tables b collected go. */
+static void batch_free(struct frame_batch *b)
+{
+	for (int i = 0; i < b->n; i++)
+		frame_put(b->pa[i]);     /* (freed by its last holder: cow.c) */
+	for (int i = 0; i < b->nt; i++)
+		page_free(P2V(b->tab[i]));
+}
+
 /* Unmap [va, va+len) of sp and free its frames: collect a batch under the
    lock, drop the lock, shoot down every CPU that may cache the mapping,
    and only then free; repeat until the range is done, letting the CPU
-   catch up between batches (sched_point). Returns the pages unmapped.
-   Called with no spin lock held. */
+   catch up between batches (sched_point). The last batch also takes the
+   tables the range left empty (vm_prune), under the same shootdown.
+   Returns the pages unmapped. Called with no spin lock held. */
 uint64_t space_unmap(struct space *sp, uint64_t va, uint64_t len)
 {
 	uint64_t a = va, end = va + len, total = 0;
-	for (int done = 0; !done;) {
+	for (int done = 0, round = 0; ; round++) {
 		struct frame_batch b;
-		if (total)
+		if (round)
 			sched_point();   /* a large unmap (256 MiB: 38 ms) must not hold the CPU */
-		b.n = 0;
+		b.n = b.nt = 0;
 		b.unmapped = 0;
 		spin_lock(&sp->lock);
-		done = vm_unmap_collect(sp->pml4, &a, end, &b);
+		done = done || vm_unmap_collect(sp->pml4, &a, end, &b);
+		int pruned = done && vm_prune(sp, va, end, &b);
 		sp->pages -= b.unmapped;
 		spin_unlock(&sp->lock);
 		shake();         /* unmapped, other CPUs' TLBs still hold the frames */
-		if (!b.unmapped)
-			break;
-		tlb_shootdown(sp);
-		for (int i = 0; i < b.n; i++)
-			frame_put(b.pa[i]);     /* (freed by its last holder: cow.c) */
+		if (b.unmapped || b.nt) {
+			tlb_shootdown(sp);
+			batch_free(&b);
+		}
 		total += b.unmapped;
+		if (pruned || (!b.unmapped && !b.nt))
+			break;
 	}
 	return total;
+}
+
+/* Free sp's tables in [lo, hi) that hold nothing, after the shootdown
+   (a segment's unmap: seg.c). No spin lock held. */
+void space_prune(struct space *sp, uint64_t lo, uint64_t hi)
+{
+	for (int done = 0; !done;) {
+		struct frame_batch b;
+		b.nt = b.n = 0;
+		spin_lock(&sp->lock);
+		done = vm_prune(sp, lo, hi, &b);
+		spin_unlock(&sp->lock);
+		if (!b.nt)
+			break;
+		tlb_shootdown(sp);
+		batch_free(&b);
+	}
 }

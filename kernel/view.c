@@ -7,9 +7,11 @@
  * 512 GiB, a PD per GiB, a PT per 2 MiB). Every other entry of those
  * private tables is the space's own (the same lower tables), copied when
  * the view is built and again, lazily, when a fault finds the space grew
- * an entry the copy lacks (view_sync). The space's page tables are freed
- * only with the space (vm_free_user), after every VP and so every view
- * is gone, so a copied entry never names a freed table.
+ * an entry the copy lacks (view_sync). A space table an unmap leaves
+ * empty is freed (vm.c, vm_prune) only once its entry is gone from every
+ * view too (view_unlink: a view's copies change under sp->lock, and the
+ * vp->view of a VP in sp->vps is set and cleared under it) and after the
+ * shootdown, so a copied entry never names a freed table.
  *
  * In a range, the private PT starts empty and is filled on faults from
  * the space's entry: a read maps the space's frame read-only, holding a
@@ -105,6 +107,19 @@ static int chunk_of(struct view *v, uint64_t va)
 		if (va >= v->r[i].start && va < v->r[i].end)
 			return v->r[i].chunk0 + (int)((va - v->r[i].start) / VIEW_ALIGN) + 1;
 	return 0;
+}
+
+/* The space's entry e, in its level-`level` table over va, is going with
+   the table it names (vm_prune): no view of sp keeps a copy of it (a
+   fault copies the next one in: view_sync). sp->lock held. */
+void view_unlink(struct space *sp, uint64_t va, int level, uint64_t e)
+{
+	for (struct vp *p = sp->vps; p; p = p->space_next) {
+		struct view *v = p->view;
+		uint64_t *t = !v ? 0 : level == 3 ? v->root : up_find(v, level, va);
+		if (t && (t[idx(va, level)] & PTE_ADDR) == (e & PTE_ADDR))
+			t[idx(va, level)] = 0;
+	}
 }
 
 /* ---- Faults ---- */
@@ -385,11 +400,8 @@ static long drop(struct space *sp, struct view *v, int commit)
 static int busy(struct space *sp, uint64_t a, uint64_t len)
 {
 	uint64_t end = a + len;
-	for (int i = 0; i < MAXSEG_SPACE; i++) {
-		struct seg *s = sp->segmaps[i].seg;
-		if (s && s->base < end && a < s->base + s->len)
-			return 1;
-	}
+	if (segmap_in(sp, a, end))
+		return 1;
 	for (int i = 0; i < sp->nlazy; i++)
 		if (sp->lazy[i].ino && sp->lazy[i].start < end && a < sp->lazy[i].end)
 			return 1;
@@ -529,8 +541,8 @@ long sys_view_enter(uint64_t a, uint64_t len, uint64_t x2, uint64_t x3, uint64_t
 	v->r[v->nr++].chunk0 = v->nchunk;
 	v->len += len;
 	build(sp, v, a, a + len, &list);
+	vp->view = v;                    /* (under the lock: view_unlink) */
 	spin_unlock(&sp->lock);
-	vp->view = v;
 	lcr3(V2P(v->root));
 	vstat(VS_CR3_VIEW, 1);          /* (also drops the space's entries the range had cached) */
 	return 0;
@@ -571,7 +583,9 @@ long sys_view_leave(uint64_t x0, uint64_t x1, uint64_t x2, uint64_t x3, uint64_t
 	if (!v)
 		return -EINVAL;
 	long n = drop(vp->space, v, 0);
-	vp->view = 0;
+	spin_lock(&vp->space->lock);
+	vp->view = 0;                /* (no view_unlink finds it now) */
+	spin_unlock(&vp->space->lock);
 	lcr3(vp->space->cr3);        /* before its tables go */
 	vstat(VS_CR3_VIEW, 1);
 	destroy(vp->space, v);

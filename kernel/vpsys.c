@@ -178,6 +178,10 @@ long futex_key(uint64_t uaddr, uint64_t *key)
 	struct space *sp = myvp()->space;
 	if (in_seg_window(uaddr, 4))     /* (segment id, offset): the same key in every space */
 		return seg_futex_key(sp, uaddr, key);
+	/* (Without the lock: a table another VP's unmap frees goes only
+	   after its shootdown, which waits for this CPU, running sp with
+	   interrupts off, to flush: not before this call returns, there
+	   being no tlb_check between a walk and its reads below.) */
 	uint64_t *pte = vm_walk(sp->pml4, uaddr, 0);
 	if ((!pte || !(*pte & PTE_P)) && lazy_fill(sp, uaddr, 0) > 0)
 		pte = vm_walk(sp->pml4, uaddr, 0);      /* an untouched demand-zero word */

@@ -135,8 +135,12 @@ def test_memory_back_exactly(boot, smp):
     assert len(work) == 4, r.tail()
     for w in work:
         # 256 frames + the frame array page are freed by the revoke itself,
-        # while the handles still exist
-        assert w["freed_by_revoke"] == 257 * 4096, w
+        # while the handles still exist; and the page tables each of the
+        # two spaces had for it alone, which its unmap left empty
+        # (kernel/vm.c vm_prune; kept for good before): a PT, PD and PDPT,
+        # two of a kind for a segment across a line (its base is global:
+        # seg.c)
+        assert (257 + 2 * 3) * 4096 <= w["freed_by_revoke"] <= (257 + 2 * 6) * 4096, w
         assert w["kept_by_handle"] >= 257 * 4096, w
     assert case(r, "memfree")["lost"] == 0
 

@@ -203,3 +203,18 @@ def test_syscalls_see_the_callers_view(boot, smp):
     assert res["churned"] == 300 and res["churn_bad"] == 0, res
     assert res["churn_bad_index"] == 0, res
     done(r, 0)
+
+
+@pytest.mark.parametrize("smp", [1, 2])
+def test_view_forgets_tables_an_unmap_frees(boot, smp):
+    """A VP in a view maps, stores to and unmaps a page beside its range,
+    in another GiB and in another 512 GiB, 40 times, while fresh maps
+    take the pages just freed: the kernel frees the tables each unmap
+    empties (kernel/vm.c vm_prune) and the view's copies of their entries
+    go with them (view_unlink). Killed at the second round's first page
+    before the copies went (the view still named the freed PT, zeroed
+    into another map's frame). Memory back exactly."""
+    r = boot("memcheck run=viewtest,audit,prune", smp=smp, timeout=120)
+    res = result(r, "viewtest_prune")
+    assert res["ok"] == res["want"] == 400 and res["commit"] >= 0 and res["leave"] == 0, res
+    audited(r)

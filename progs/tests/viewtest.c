@@ -30,6 +30,9 @@
  * rowrite, lateseg: a write to a read-only page in a view, and a
  *   segment mapped into a view's range after the view began: each kills
  *   the space with a message.
+ * prune: pages mapped, stored to and unmapped beside a view's range, in
+ *   another GiB and another 512 GiB, by a VP in the view: the tables each
+ *   unmap empties are freed, and the view's copies of their entries go.
  * quota: spawns `viewtest fill`, which fills its quota, gets -ENOMEM
  *   from view_enter, frees a little, enters, and writes pages of its view
  *   until the twins' charges kill it (run with memquota); and `viewtest
@@ -545,6 +548,50 @@ static int cost(void)
 	return 0;
 }
 
+/* prune: VP 0 in a view of REGION maps a page, stores to it and unmaps
+   it, again and again, beside the range (same GiB), in another GiB and in
+   another 512 GiB: each unmap empties the space's tables there, which
+   the kernel frees (kernel/vm.c vm_prune), and the view had copied their
+   entries (view_sync). A copy left behind would name a freed table: the
+   next map's page unreachable, or memory not the space's. */
+static int prune(void)
+{
+	volatile uint8_t *a = sys_map(REGION, RLEN, PROT_READ | PROT_WRITE);
+	if (a != REGION || enter(REGION, RLEN))
+		return 10;
+	a[0] = 1;
+	uint8_t *at[3] = { REGION + 3 * RLEN, REGION + (1UL << 30), REGION + (1UL << 39) + RLEN };
+	enum { NPRUNE = 40, PRUNE_SCRATCH = 8 * 4096 };
+	void *scratch[NPRUNE];
+	int ok = 0;
+	for (int i = 0; i < NPRUNE; i++) {
+		for (int k = 0; k < 3; k++) {
+			volatile uint8_t *p = sys_map(at[k], 4096, PROT_READ | PROT_WRITE);
+			if (p != at[k])
+				continue;
+			ok += p[100] == 0;
+			p[100] = (uint8_t)(i + 1);
+			ok += p[100] == (uint8_t)(i + 1);
+			ok += sys_unmap(at[k], 4096) == 0;
+		}
+		/* the pages just freed (the allocator gives them out again
+		   first) become this map's frames, not the next tables */
+		scratch[i] = sys_map(0, PRUNE_SCRATCH, PROT_READ | PROT_WRITE);
+	}
+	for (int i = 0; i < NPRUNE; i++)
+		ok += sys_unmap(scratch[i], PRUNE_SCRATCH) == 0;
+	long c = commit();
+	printf("viewtest prune: ok %d of %d\n", ok, NPRUNE * 10);
+	struct result r;
+	result_begin(&r, "viewtest_prune");
+	result_int(&r, "ok", ok);
+	result_int(&r, "want", NPRUNE * 10);
+	result_int(&r, "commit", c);
+	result_int(&r, "leave", leave());
+	result_end(&r);
+	return 0;
+}
+
 /* audit MODE: MODE in a child space; every page it used is back once it
    has ended (INFO_MEM_AVAIL exactly), whatever VP slots it took. */
 static int audit(const char *mode)
@@ -594,6 +641,8 @@ int main(int argc, char **argv)
 		return lateseg();
 	if (!strcmp(m, "quota"))
 		return quota();
+	if (!strcmp(m, "prune"))
+		return prune();
 	printf("viewtest: unknown mode %s\n", m);
 	return 2;
 }

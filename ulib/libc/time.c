@@ -381,9 +381,31 @@ static int rt_sleep_until(int64_t t)
 	return sleep_until(d, &left) ? errno : 0;
 }
 
+uint64_t __cpu_nap(clockid_t clock, uint64_t left);   /* cpuwatch.c */
+
+/* Until the process has used processor time t (its clock reads t), as
+   Linux's: naps of the wall time it would take at the least (cpuwatch.c),
+   then a look, so never early. Returns an error number; *left, cut by a
+   signal, the processor time still to go. */
+static int cpu_sleep_until(uint64_t t, uint64_t *left)
+{
+	for (;;) {
+		uint64_t now = __cpu_time_ns(), l;
+		*left = now < t ? t - now : 0;
+		if (now >= t)
+			return 0;
+		if (sleep_ns(__cpu_nap(CLOCK_PROCESS_CPUTIME_ID, t - now), &l)) {
+			now = __cpu_time_ns();
+			*left = now < t ? t - now : 0;
+			return errno;
+		}
+	}
+}
+
 /* Returns an error number, as POSIX's clock_nanosleep does. A thread's
    CPU clock is EINVAL, as on Linux (no sleep until a thread has run so
-   long: the thread would be the one asleep). */
+   long: the thread would be the one asleep); the process's counts its
+   processor time (cpu_sleep_until). */
 int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem)
 {
 	if (id == CLOCK_THREAD_CPUTIME_ID || __thread_cpuclock(id))
@@ -392,6 +414,13 @@ int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct 
 	if (now < 0 || !valid(req))
 		return EINVAL;
 	int64_t t = req->tv_sec * NS + req->tv_nsec;
+	if (id == CLOCK_PROCESS_CPUTIME_ID) {
+		uint64_t left, at = flags & TIMER_ABSTIME ? (uint64_t)t : (uint64_t)now + (uint64_t)t;
+		int e = cpu_sleep_until(at, &left);
+		if (e && !(flags & TIMER_ABSTIME))
+			to_ts(left, rem);
+		return e;
+	}
 	if ((flags & TIMER_ABSTIME) && (id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE))
 		return rt_sleep_until(t);
 	if (flags & TIMER_ABSTIME)

@@ -315,9 +315,15 @@ static void area_blocked(void)
 	CHECK(pthread_create(&b, 0, blocked, 0) == 0);
 	while (!waiting)
 		chunk();
-	struct timespec nap = { 0, 20 * MS };
-	nanosleep(&nap, 0);              /* it is in sem_wait by now */
 	CHECK(pthread_getcpuclockid(b, &bc) == 0);
+	/* in sem_wait once its clock stands still over a nap */
+	struct timespec nap = { 0, 10 * MS };
+	long long c0, c1 = clk_ns(bc);
+	do {
+		c0 = c1;
+		nanosleep(&nap, 0);
+		c1 = clk_ns(bc);
+	} while (c1 != c0);
 	watched = bc;
 	timer_t id = make(bc, SIGUSR1);
 	long long due = clk_ns(bc) + MS;

@@ -28,8 +28,9 @@
  *   gone     a timer on a thread that exited reads disarmed.
  *   fork     the child has none of its parent's CPU timers (EINVAL).
  *   sleep    clock_nanosleep on CLOCK_PROCESS_CPUTIME_ID, relative and
- *            TIMER_ABSTIME, while a worker computes: it returns no
- *            earlier than that much processor time.
+ *            TIMER_ABSTIME, and on the worker's clock, while it
+ *            computes: it returns no earlier than that much CPU time of
+ *            that clock; one on a thread that exits ends (0).
  * Every firing is awaited only up to BOUND of CPU time past its due
  * (the result's late_ns: the latest seen); a timer that never fires is
  * a failed check, not a hang. Computing threads yield between chunks so
@@ -378,6 +379,16 @@ static void area_fork(void)
 	CHECK(timer_delete(id) == 0);
 }
 
+/* Computes 30 ms of its own CPU time, then exits. */
+static void *run_for(void *a)
+{
+	(void)a;
+	long long end = clk_ns(CLOCK_THREAD_CPUTIME_ID) + 30 * MS;
+	while (clk_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+		chunk();
+	return 0;
+}
+
 static void area_sleep(void)
 {
 	pthread_t w;
@@ -391,8 +402,23 @@ static void area_sleep(void)
 	struct timespec a = { at / 1000000000LL, at % 1000000000LL };
 	CHECK(clock_nanosleep(CLOCK_PROCESS_CPUTIME_ID, TIMER_ABSTIME, &a, 0) == 0);
 	CHECK(cpu_ns() >= at);
+	/* on the worker's clock (Linux: any thread's but the caller's) */
+	clockid_t wc;
+	CHECK(pthread_getcpuclockid(w, &wc) == 0);
+	t = clk_ns(wc);
+	CHECK(clock_nanosleep(wc, 0, &r, 0) == 0);
+	CHECK(clk_ns(wc) >= t + 30 * MS);
 	stop_w = 1;
 	CHECK(pthread_join(w, 0) == 0);
+	/* a thread that exits ends a sleep on its clock (0, as Linux's; at
+	   the next look, its clock short of the 200 ms) */
+	pthread_t q;
+	clockid_t qc;
+	CHECK(pthread_create(&q, 0, run_for, 0) == 0);
+	CHECK(pthread_getcpuclockid(q, &qc) == 0);
+	struct timespec far = { 0, 200 * MS };
+	CHECK(clock_nanosleep(qc, 0, &far, 0) == 0);
+	CHECK(pthread_join(q, 0) == 0);
 }
 
 int main(int argc, char **argv)

@@ -511,8 +511,8 @@ static void test_bad(void)
 {
 	timer_t t;
 	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
-	errno = 0;
-	CHECK(timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &t) == -1 && errno == EINVAL);
+	/* a CPU-time clock is no bad clock (cputimer.c runs them) */
+	CHECK(timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &t) == 0 && timer_delete(t) == 0);
 	errno = 0;
 	CHECK(timer_create(99, &ev, &t) == -1 && errno == EINVAL);
 	ev.sigev_signo = 0;

@@ -381,17 +381,54 @@ static int rt_sleep_until(int64_t t)
 	return sleep_until(d, &left) ? errno : 0;
 }
 
-/* Returns an error number, as POSIX's clock_nanosleep does. A thread's
-   CPU clock is EINVAL, as on Linux (no sleep until a thread has run so
-   long: the thread would be the one asleep). */
+uint64_t __cpu_nap(clockid_t clock, uint64_t left);   /* cpuwatch.c */
+int __thread_getcpuclockid(struct thread *t, clockid_t *clock);
+
+/* Until CPU clock id reads t, as Linux's: naps of the wall time that
+   would take at the least (cpuwatch.c), then a look, so never early. A
+   thread's clock whose thread exits ends it at the next look (Linux's
+   timer is reset then, and the sleep returns 0). Returns an error number; *left, cut
+   by a signal, the CPU time still to go. */
+static int cpu_sleep_until(clockid_t id, uint64_t t, uint64_t *left)
+{
+	for (;;) {
+		int64_t c = clock_ns(id);
+		uint64_t now = c < 0 ? t : (uint64_t)c, l;
+		*left = now < t ? t - now : 0;
+		if (now >= t)
+			return 0;
+		if (sleep_ns(__cpu_nap(id, t - now), &l)) {
+			c = clock_ns(id);
+			now = c < 0 ? t : (uint64_t)c;
+			*left = now < t ? t - now : 0;
+			return errno;
+		}
+	}
+}
+
+/* Returns an error number, as POSIX's clock_nanosleep does. The
+   caller's own thread CPU clock is EINVAL, as on Linux (no sleep until a
+   thread has run so long: the thread would be the one asleep); the
+   process's and another thread's count that clock's time
+   (cpu_sleep_until). */
 int clock_nanosleep(clockid_t id, int flags, const struct timespec *req, struct timespec *rem)
 {
-	if (id == CLOCK_THREAD_CPUTIME_ID || __thread_cpuclock(id))
+	clockid_t mine;
+	if (id == CLOCK_THREAD_CPUTIME_ID ||
+	    (__thread_cpuclock(id) && thread_self() &&
+	     !__thread_getcpuclockid(thread_self(), &mine) && mine == id))
 		return EINVAL;
 	int64_t now = clock_ns(id);
 	if (now < 0 || !valid(req))
 		return EINVAL;
 	int64_t t = req->tv_sec * NS + req->tv_nsec;
+	if (id == CLOCK_PROCESS_CPUTIME_ID || __thread_cpuclock(id)) {
+		uint64_t left, at = flags & TIMER_ABSTIME ? (uint64_t)t : (uint64_t)now + (uint64_t)t;
+		int e = cpu_sleep_until(id, at, &left);
+		if (e && !(flags & TIMER_ABSTIME))
+			to_ts(left, rem);
+		return e;
+	}
 	if ((flags & TIMER_ABSTIME) && (id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE))
 		return rt_sleep_until(t);
 	if (flags & TIMER_ABSTIME)

@@ -1,7 +1,8 @@
 /*
  * POSIX timers: timer_create and the rest of <time.h>'s timer_*, and
- * <sys/time.h>'s ITIMER_REAL (setitimer, getitimer) with alarm, which is
- * that same timer.
+ * <sys/time.h>'s interval timers (setitimer, getitimer): ITIMER_REAL,
+ * with alarm, which is that same timer, and ITIMER_VIRTUAL and
+ * ITIMER_PROF on the process's CPU time.
  *
  * One timer thread per program fires them all. It is made on the first
  * arming, blocks every signal (so it never takes one meant for the
@@ -33,6 +34,14 @@
  * instead, a short one (the public suite's timer_getoverrun 2-3: 2 ns)
  * kept the timer thread running flat out while the signal waited.
  *
+ * A timer on a CPU-time clock (CLOCK_PROCESS_CPUTIME_ID, a thread's
+ * clock, and ITIMER_VIRTUAL and ITIMER_PROF on the process's) counts on
+ * that clock: its due and period are that clock's. The same thread
+ * watches it (cpuwatch.c): it sleeps until the earliest wall time the
+ * clock could reach the due, reads it, and fires or sleeps again, so
+ * never early. A thread's timer goes with the thread: once it has
+ * exited, the timer is disarmed (Linux's too).
+ *
  * A timer_t is a number, slot and generation, never a pointer: a deleted
  * timer's id or a made-up one is EINVAL, never a dereference.
  */
@@ -53,7 +62,9 @@
 #include <animalib/ulib.h>
 #include "svc.h"
 
-#define NTIMER 64                /* slot 0 is ITIMER_REAL (alarm, setitimer) */
+#define NFIXED 3                 /* slots 0-2: setitimer's, by `which` (ITIMER_REAL: alarm's) */
+#define NTIMER (NFIXED + 63)      /* timer_create's: TIMER_MAX */
+_Static_assert(ITIMER_REAL == 0 && ITIMER_VIRTUAL == 1 && ITIMER_PROF == 2, "setitimer's slots are its which");
 #define NS 1000000000ULL
 #define FAR (1ULL << 62)         /* a deadline never reached: huge values saturate here */
 #define IGN_GAP 10000000ULL      /* a discarded signal's timer: a tick of Linux at HZ 100 */
@@ -64,7 +75,9 @@ struct ptimer {
 	struct sigevent ev;
 	pthread_attr_t attr;         /* SIGEV_THREAD's, copied (detached) */
 	int realtime;                /* its clock is CLOCK_REALTIME (TIMER_ABSTIME's meaning) */
-	uint64_t due;                /* next expiry, now_ns()'s clock; 0: disarmed */
+	int cpu;                     /* it counts on a CPU-time clock, clk */
+	clockid_t clk;
+	uint64_t due;                /* next expiry, now_ns()'s clock (cpu: clk's); 0: disarmed */
 	uint64_t rt_due;             /* that expiry's CLOCK_REALTIME time, for a TIMER_ABSTIME arming
 					on that clock (0: none): converted again at each look, and
 					its periods counted on that clock too */
@@ -78,7 +91,11 @@ struct ptimer {
 };
 
 static struct ptimer timers[NTIMER] = {
-	[0] = { .gen = 1, .ev = { .sigev_signo = SIGALRM, .sigev_notify = SIGEV_SIGNAL } },
+	[ITIMER_REAL] = { .gen = 1, .ev = { .sigev_signo = SIGALRM, .sigev_notify = SIGEV_SIGNAL } },
+	[ITIMER_VIRTUAL] = { .gen = 1, .cpu = 1, .clk = CLOCK_PROCESS_CPUTIME_ID,
+			     .ev = { .sigev_signo = SIGVTALRM, .sigev_notify = SIGEV_SIGNAL } },
+	[ITIMER_PROF] = { .gen = 1, .cpu = 1, .clk = CLOCK_PROCESS_CPUTIME_ID,
+			  .ev = { .sigev_signo = SIGPROF, .sigev_notify = SIGEV_SIGNAL } },
 };
 static struct spin lk;           /* the table, tthread, sleep_to */
 static struct thread *tthread;   /* the timer thread, once it runs */
@@ -104,11 +121,18 @@ static struct ptimer *lookup(uintptr_t id)
 	return &timers[slot];
 }
 
-/* A timer_t the program holds: never slot 0 (that one is setitimer's). */
+/* A timer_t the program holds: never setitimer's slots. */
 static struct ptimer *user_timer(timer_t id)
 {
 	struct ptimer *t = lookup((uintptr_t)id);
-	return t && t != timers ? t : 0;
+	return t && t >= timers + NFIXED ? t : 0;
+}
+
+/* The time on t's clock: now_ns()'s, or its CPU clock's (-1: that
+   clock's thread has exited). */
+static int64_t clock_now(struct ptimer *t)
+{
+	return t->cpu ? __cpu_clock_ns(t->clk) : (int64_t)now_ns();
 }
 
 static int ts_ok(const struct timespec *ts)
@@ -182,7 +206,7 @@ static int do_notify(struct notify *n)
 			timer_counts.discarded++;
 			if (lookup((unsigned)n->id)) {
 				n->t->sent = n->t->parked = n->t->overrun = 0;
-				defer(n->t, now_ns() + IGN_GAP);
+				defer(n->t, (uint64_t)clock_now(n->t) + IGN_GAP);
 			}
 			spin_unlock(&lk);
 		}
@@ -266,6 +290,16 @@ static void *timer_thread(void *arg)
 			struct ptimer *t = &timers[i];
 			if (!(t->gen & 1) || !t->due || t->parked)
 				continue;
+			if (t->cpu) {            /* (next: when its clock could be due) */
+				int64_t c = clock_now(t);
+				if (c < 0)
+					t->due = 0;      /* its thread has exited */
+				else if (t->due <= (uint64_t)c && expire(t, (uint64_t)c, &todo[n]))
+					n++;
+				uint64_t w = t->due && !t->parked ? now + __cpu_nap(t->clk, t->due - (uint64_t)c) : FAR;
+				next = w < next ? w : next;
+				continue;
+			}
 			if (t->rt_due)           /* at the clock's offset of the moment */
 				t->due = t->rt_due > base + now ? now + (t->rt_due - (base + now)) : now;
 			if (t->due <= now) {
@@ -313,6 +347,12 @@ static int start(void)
    last converted it. */
 static void get(struct ptimer *t, uint64_t now, uint64_t *left, uint64_t *period)
 {
+	if (t->cpu) {
+		int64_t c = clock_now(t);
+		if (c < 0)                   /* its thread has exited: disarmed */
+			t->due = 0;
+		now = c < 0 ? 0 : (uint64_t)c;
+	}
 	uint64_t rnow = t->rt_due ? __clock_epoch_ns() + now : 0;
 	if (t->rt_due)
 		*left = t->rt_due > rnow ? t->rt_due - rnow : 1;
@@ -348,10 +388,11 @@ static int arm(struct ptimer *t, uint64_t due, uint64_t rt_due, uint64_t period,
 	t->rt_due = due ? rt_due : 0;
 	t->period = due ? period : 0;
 	t->parked = 0;
-	/* (a realtime one also if later: the thread's sleep must follow a set clock now) */
-	struct thread *wake = due && (due < sleep_to || rt_due) ? tthread : 0;
+	/* (a realtime one also if later: the thread's sleep must follow a set
+	   clock now; one on a CPU clock always: its sleep is another clock's) */
+	struct thread *wake = due && (due < sleep_to || rt_due || t->cpu) ? tthread : 0;
 	int fresh = due && !tthread;
-	if (wake)
+	if (wake && !t->cpu)
 		sleep_to = due;
 	spin_unlock(&lk);
 	if (wake)
@@ -371,6 +412,12 @@ static int arm(struct ptimer *t, uint64_t due, uint64_t rt_due, uint64_t period,
 static struct thread *unpark(struct ptimer *t, uint64_t now)
 {
 	t->parked = 0;
+	if (t->cpu) {                    /* on its own clock; the thread finds its wall time */
+		int64_t c = clock_now(t);
+		if (c < 0)
+			return 0;
+		now = (uint64_t)c;
+	}
 	uint64_t d = t->rt_due ? t->rt_due : t->due, n = t->rt_due ? __clock_epoch_ns() + now : now;
 	if (d <= n) {
 		uint64_t missed = (n - d) / t->period + 1;
@@ -379,6 +426,8 @@ static struct thread *unpark(struct ptimer *t, uint64_t now)
 		if (t->rt_due)
 			t->rt_due += missed * t->period;
 	}
+	if (t->cpu)
+		return tthread;
 	if (t->due >= sleep_to && !t->rt_due)
 		return 0;
 	sleep_to = t->due < sleep_to ? t->due : sleep_to;
@@ -406,9 +455,6 @@ int __timer_taken(int id)
 	return r;
 }
 
-/* ITIMER_VIRTUAL and ITIMER_PROF's own (itimer.c) */
-void __itimer_forked(void);
-
 /* A fork's child (ulib/pthread/pfork.c), where only the caller lives:
    POSIX gives it none of its parent's timers. The timer thread is not
    here (tthread names the parent's: an arming here unblocked that copy
@@ -420,7 +466,7 @@ void __timer_forked(void)
 {
 	for (int i = 0; i < NTIMER; i++) {
 		struct ptimer *t = &timers[i];
-		if (i && (t->gen & 1))
+		if (i >= NFIXED && (t->gen & 1))
 			t->gen = (t->gen + 1) & GENMASK;
 		t->due = t->period = 0;
 		t->sent = t->overrun = t->overrun_last = t->parked = 0;
@@ -429,7 +475,6 @@ void __timer_forked(void)
 	tthread = 0;
 	sleep_to = 0;
 	started = 0;
-	__itimer_forked();
 }
 
 /* exec (ulib/libc/exec.c): the new image keeps ITIMER_REAL's expiry
@@ -472,8 +517,10 @@ static int fail(int e)
 
 int timer_create(clockid_t clock, struct sigevent *ev, timer_t *out)
 {
-	if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME)
-		return fail(EINVAL);         /* no CPU-time clocks to count down */
+	clockid_t clk = clock;
+	int cpu = clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME;
+	if (cpu && __cpu_clock_resolve(clock, &clk))
+		return fail(EINVAL);         /* not a clock, or not one we can watch */
 	if (!out)
 		return fail(EFAULT);
 	struct sigevent e = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGALRM };
@@ -493,7 +540,7 @@ int timer_create(clockid_t clock, struct sigevent *ev, timer_t *out)
 	e.sigev_notify_attributes = 0;
 	spin_lock(&lk);
 	struct ptimer *t = 0;
-	for (int i = 1; i < NTIMER && !t; i++)
+	for (int i = NFIXED; i < NTIMER && !t; i++)
 		if (!(timers[i].gen & 1))
 			t = &timers[i];
 	if (!t) {
@@ -506,6 +553,8 @@ int timer_create(clockid_t clock, struct sigevent *ev, timer_t *out)
 	t->ev = e;
 	t->attr = a;
 	t->realtime = clock == CLOCK_REALTIME;
+	t->cpu = cpu;
+	t->clk = clk;
 	t->due = t->period = 0;
 	t->sent = t->overrun = t->overrun_last = t->parked = 0;
 	*out = (timer_t)(uintptr_t)id_of(t);
@@ -535,10 +584,11 @@ int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itim
 	spin_lock(&lk);
 	struct ptimer *t = user_timer(id);
 	int realtime = t && t->realtime;
+	int64_t c = t ? clock_now(t) : -1;   /* (a CPU clock: a read of that clock) */
 	spin_unlock(&lk);
-	if (!t)
+	if (c < 0)                       /* no such timer; its thread has exited */
 		return fail(EINVAL);
-	uint64_t val = ts_ns(&v->it_value), due = 0, rt_due = 0, now = now_ns();
+	uint64_t val = ts_ns(&v->it_value), due = 0, rt_due = 0, now = (uint64_t)c;
 	if (val) {
 		if (!(flags & TIMER_ABSTIME))
 			due = now + val;
@@ -582,7 +632,7 @@ int timer_getoverrun(timer_t id)
 	return t ? r : fail(EINVAL);
 }
 
-/* ---- <sys/time.h>, <unistd.h>: ITIMER_REAL is timers[0] ---- */
+/* ---- <sys/time.h>, <unistd.h>: timers[which] ---- */
 
 static int tv_ok(const struct timeval *tv)
 {
@@ -603,10 +653,6 @@ static struct timeval ns_tv(uint64_t ns)
 	return (struct timeval){ .tv_sec = (time_t)(ns / 1000000), .tv_usec = (suseconds_t)(ns % 1000000) };
 }
 
-/* ITIMER_VIRTUAL and ITIMER_PROF: ulib/posix/itimer.c */
-int __itimer_cpu_set(int which, const struct itimerval *v, struct itimerval *old);
-int __itimer_cpu_get(int which, struct itimerval *v);
-
 int setitimer(int which, const struct itimerval *v, struct itimerval *old)
 {
 	if (which != ITIMER_REAL && which != ITIMER_VIRTUAL && which != ITIMER_PROF)
@@ -615,10 +661,9 @@ int setitimer(int which, const struct itimerval *v, struct itimerval *old)
 		return fail(EFAULT);
 	if (!tv_ok(&v->it_value) || !tv_ok(&v->it_interval))
 		return fail(EINVAL);
-	if (which != ITIMER_REAL)
-		return __itimer_cpu_set(which, v, old);
+	struct ptimer *t = &timers[which];
 	uint64_t val = tv_ns(&v->it_value), l, p;
-	int e = arm(timers, val ? now_ns() + val : 0, 0, tv_ns(&v->it_interval), &l, &p, 0);
+	int e = arm(t, val ? (uint64_t)clock_now(t) + val : 0, 0, tv_ns(&v->it_interval), &l, &p, 0);
 	if (e)
 		return fail(e);
 	if (old)
@@ -628,13 +673,11 @@ int setitimer(int which, const struct itimerval *v, struct itimerval *old)
 
 int getitimer(int which, struct itimerval *v)
 {
-	if (which == ITIMER_VIRTUAL || which == ITIMER_PROF)
-		return __itimer_cpu_get(which, v);
-	if (which != ITIMER_REAL)
+	if (which != ITIMER_REAL && which != ITIMER_VIRTUAL && which != ITIMER_PROF)
 		return fail(EINVAL);
 	uint64_t l, p;
 	spin_lock(&lk);
-	get(timers, now_ns(), &l, &p);
+	get(&timers[which], now_ns(), &l, &p);
 	spin_unlock(&lk);
 	*v = (struct itimerval){ .it_interval = ns_tv(p), .it_value = ns_tv(l) };
 	return 0;

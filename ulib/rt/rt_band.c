@@ -54,15 +54,17 @@ static void put(struct rtband *b, struct uthread *t, int first)
 	b->top = b->head->t.prio;
 }
 
-/* The band's head, or 0. */
-static struct uthread *take(struct rtband *b)
+/* The band's head if its level is at least min (another VP may have
+   taken the one the caller saw), or 0. */
+static struct uthread *take(struct rtband *b, int min)
 {
 	spin_lock_by(&b->lock, 0);
 	struct uthread *t = b->head;
-	if (t) {
+	if (t && t->t.prio >= min) {
 		b->head = t->next;
 		b->top = b->head ? b->head->t.prio : 0;
-	}
+	} else
+		t = 0;
 	spin_unlock_by(&b->lock, 0);
 	return t;
 }
@@ -118,8 +120,8 @@ static struct uthread *pick(struct rtvp *v, struct uthread *cur)
 	int l = top(&p->band);
 	struct uthread *t;
 	if (cur && cur->t.prio > 0)
-		return l >= cur->t.prio ? take(&p->band) : 0;
-	if (l && (t = take(&p->band)))
+		return l >= cur->t.prio ? take(&p->band, cur->t.prio) : 0;
+	if (l && (t = take(&p->band, 1)))
 		return t;
 	return p->band.pick(v, cur);
 }

@@ -746,6 +746,7 @@ static struct rtpkg det = {
 		 .fork_child = det_fork_child, .own_time = 1, .turn = det_turn },
 	.fork_reset = fork_reset,
 	.classic = 1,
+	.no_band = 1,                 /* the token's order is the order */
 	.enqueue = enqueue,
 	.pick = pick,
 };

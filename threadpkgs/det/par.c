@@ -996,6 +996,7 @@ static struct rtpkg par = {
 	.fork_reset = par_fork_reset,
 	.vp_size = sizeof(struct dvp),
 	.classic = 1,
+	.no_band = 1,                 /* the token's order is the order */
 	.enqueue = enqueue,
 	.pick = pick,
 };

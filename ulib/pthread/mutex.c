@@ -169,13 +169,15 @@ int pthread_mutex_destroy(pthread_mutex_t *m)
 	return m->__state != base ? EBUSY : 0;
 }
 
-/* Ceiling: raise the caller before it contends (prio reads t->prio). */
+/* Ceiling: raise the caller before it contends (through the package:
+   the first level above 0 gives fifo, tutor and naive their real-time
+   band, ulib/rt/rt_band.c). */
 static int raise_prio(pthread_mutex_t *m, struct thread *self)
 {
 	int old = self->prio;
 	int level = m->__ceiling > 0 ? pt_level(1, m->__ceiling - 1) : 0;   /* a SCHED_FIFO priority */
 	if (m->__ceiling > 0 && level > old)
-		self->prio = level;
+		thread_set_prio(self, level);
 	return old;
 }
 

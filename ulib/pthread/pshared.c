@@ -33,18 +33,18 @@
 #include "pwait.h"
 #include "pshared.h"
 
-extern const struct pkg *posix_pkg;
-
 /* t's priority for the kernel's futex wake, which takes the highest
    waiter first, whatever its process (FUTEX_PRIO): where the package
-   orders threads by it (prio), its level (pt_level: 0 for SCHED_OTHER,
+   orders waiters by it (thread_ops.wait_first: prio, and fifo, tutor
+   and naive once their real-time band is on, ulib/rt/rt_band.c), its
+   level (pt_level: 0 for SCHED_OTHER,
    the real-time priority 1..99 itself, raised by a ceiling it holds as
    Linux's PTHREAD_PRIO_PROTECT raises the real one), else 0, so the
    longest waiting goes first. */
 _Static_assert(THREAD_PRIO_MAX <= 0xff, "a level fits FUTEX_PRIO's 8 bits");
 static uint64_t wprio(struct thread *t)
 {
-	return posix_pkg && (posix_pkg->attrs & PKG_ATTR_PRIO) ? FUTEX_PRIO(t->prio & 0xff) : 0;
+	return t->ops->wait_first ? FUTEX_PRIO(t->prio & 0xff) : 0;
 }
 
 #define B MX_TYPED                   /* a pshared mutex's word: B free, B+1 held, B+2 maybe waiters */

@@ -116,7 +116,10 @@ void intr_run(struct uctx *ctx)
 	/* A user-level timed wait's deadline passed, or a time slice is
 	   over (rt_due.c): a turn for the others,
 	   now or at the spin_unlock that ends this thread's spin locks */
-	if (rt_due_passed() | slice) {
+	int turn = rt_due_passed() | slice;
+	if (__builtin_expect(rt_band_intr != 0, 0) && rt_band_intr(t))
+		turn = 1;                /* a higher level waits (rt_band.c) */
+	if (turn) {
 		if (!t->crit)
 			thread_yield();
 		else if (!t->yield_due)

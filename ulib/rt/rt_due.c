@@ -108,8 +108,10 @@ int rt_slice_passed(void)
 	if (v && v->vpp == vpp && v->pkg->classic && v->slice_at) {
 		uint64_t cpu = vp_cpu_self_ns();
 		if (cpu >= v->slice_cpu) {
+			struct uthread *cur = (struct uthread *)vpp->current_thread;
 			v->slice_at = 0;
-			r = 1;
+			/* (the band's SCHED_FIFO threads run on: rt_band.c) */
+			r = !cur || !v->pkg->sliced || v->pkg->sliced(cur);
 		} else {         /* a wait's deadline, or time off the CPU: the rest later */
 			uint64_t now = now_ns();
 			v->slice_at = now + (v->slice_cpu - cpu);

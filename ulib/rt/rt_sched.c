@@ -176,7 +176,7 @@ static int queued(struct rtpkg *p)
 	for (int i = 0, n = p->nvps; i < n; i++)
 		if (__atomic_load_n(&p->vps[i]->lq_len, __ATOMIC_RELAXED))
 			return 1;
-	return 0;
+	return __atomic_load_n(&p->band.top, __ATOMIC_RELAXED) != 0;   /* (rt_band.c) */
 }
 
 #define SPIN_EVENT ((struct uthread *)1)

@@ -561,13 +561,14 @@ void rt_unblock(struct thread *t)
 void rt_setprio(struct thread *t, int prio)
 {
 	struct rtpkg *p = pkg_of(t);
-	if (!p->reprio) {
-		t->prio = prio;
-		return;
-	}
 	int was;
 	struct vp_page *vpp = vp_disable_save_self(&was);   /* the queues' locks */
-	p->reprio((struct uthread *)t, prio);
+	if (prio > THREAD_PRIO_MIN)
+		rt_band_need(p);
+	if (!p->reprio)
+		t->prio = prio;
+	else
+		p->reprio((struct uthread *)t, prio);
 	if (!was)
 		vp_enable_self();
 	(void)vpp;

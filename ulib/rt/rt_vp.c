@@ -92,6 +92,7 @@ void rt_fork_child(struct thread *st)
 	p->started = 1;
 	if (p->fork_reset)
 		p->fork_reset();
+	rt_band_fork(p);
 	struct rtvp *v = adopt_vp(p, 1);
 	self->lc.busy = 0;
 	/* Its CPU time from 0 (POSIX: a child's times are zero). The stint
@@ -199,6 +200,8 @@ create_on(struct rtpkg *p, struct uthread *t, char *stack, void *(*fn)(void *), 
 	if (attr) {                      /* kept even where ignored: <animart/sync.h>'s ceilings */
 		int pr = attr->prio;
 		t->t.prio = pr < THREAD_PRIO_MIN ? THREAD_PRIO_MIN : pr > THREAD_PRIO_MAX ? THREAD_PRIO_MAX : pr;
+		if (t->t.prio > THREAD_PRIO_MIN)
+			rt_band_need(p);     /* before t is queued */
 	}
 	t->fn = fn;
 	t->arg = arg;

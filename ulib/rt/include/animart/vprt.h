@@ -66,6 +66,25 @@ struct uthread {
 
 struct rtpkg;
 
+/* The real-time band (rt_band.c) of a policy without priorities: the
+   runnable threads above level 0 (struct thread.prio: SCHED_FIFO/RR),
+   highest first, FIFO within a level, taken before any of the policy's
+   own (level 0). Installed once a thread of the package first gets a
+   level above 0 (rt_band_need): its hooks then sit in front of the
+   policy's, which it keeps here, so a program of level-0 threads runs
+   the policy's own paths, with nothing added. */
+struct rtband {
+	struct spin lock;
+	struct uthread *head;        /* linked by next */
+	volatile int top;            /* head's level; 0: empty */
+	volatile int on;
+	struct rtvp *(*enqueue)(struct rtvp *v, struct uthread *t, int why);
+	struct uthread *(*pick)(struct rtvp *v, struct uthread *cur);
+	int (*preempt)(struct rtvp *v, struct uthread *cur);
+	int (*sliced)(struct uthread *cur);
+	void (*yield)(struct thread *self);
+};
+
 /* A VP of a runtime package. A policy with per-VP data makes it the
    first member of its own struct and sets rtpkg.vp_size. */
 struct rtvp {
@@ -180,6 +199,10 @@ struct rtpkg {
 	uint64_t slice_ns;
 	/* Optional: is cur sliced (0: it runs on, prio's real-time levels)? */
 	int (*sliced)(struct uthread *cur);
+	/* 1: no real-time band (rt_band.c): the policy has an order of its
+	   own that the band would break (det's token). A policy with
+	   priorities (reprio: prio) never gets one either. */
+	int no_band;
 
 	/* ---- the runtime's state (zero at start) ---- */
 	struct rtvp *vps[MAXVP];     /* the package's VPs, in joining order */
@@ -191,6 +214,7 @@ struct rtpkg {
 	volatile uint32_t wake_seq;  /* classic VPs idle on this futex */
 	volatile int nidle;
 	int ncpu;
+	struct rtband band;          /* (rt_band.c) */
 };
 
 /* Settings and counters of every runtime package (ulib/rt/rt_sched.c). */
@@ -222,6 +246,19 @@ int rt_due_passed(void);
 void rt_interrupt(struct thread *t);
 int64_t rt_cputime(struct thread *t);
 void rt_setprio(struct thread *t, int prio);
+/* A thread of p gets a level above 0 (rt_create's attributes,
+   rt_setprio; software interrupts off): install p's real-time band if
+   it has none and may (rt_band.c). */
+void rt_band_install(struct rtpkg *p);
+static inline void rt_band_need(struct rtpkg *p)
+{
+	if (__builtin_expect(!p->band.on, 0))
+		rt_band_install(p);
+}
+void rt_band_fork(struct rtpkg *p);
+/* Set once a classic package has a band: intr_run asks it whether a
+   higher level than the interrupted thread's waits. */
+extern int (*rt_band_intr)(struct thread *t);
 void rt_fork_child(struct thread *self);
 /* RT_OPS(name) or RT_OPS(name, .wait_first = f): a package adds the
    optional thread_ops the runtime has no routine for. */

@@ -1,5 +1,6 @@
 """Threads made with varied attributes (default, detached, 16 KiB
-stacks with and without a guard) while two threads keep signalling the
+stacks with and without a guard, a stack the program gives from
+malloc) while two threads keep signalling the
 process, whose handlers post semaphores (progs/posix/createsig.c), on
 every package, det and det=par, at -smp 1 and 2: 500 signals from each
 sender, each handled, every joined child's stack read back intact.

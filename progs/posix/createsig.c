@@ -1,6 +1,7 @@
 /*
  * createsig: threads made with varied attributes (default, detached, a
- * 16 KiB stack, a 16 KiB stack with no guard) while two other threads
+ * 16 KiB stack, a 16 KiB stack with no guard, a stack of its own from
+ * malloc, joined before it is given again) while two other threads
  * keep signalling the process (harness/tests/test_createsig.py). Each
  * sender waits until its last signal's handler posted its semaphore,
  * then sends again, SIGNALS times in all; the one thread that takes the
@@ -29,7 +30,7 @@
 #include <unistd.h>
 #include <check.h>
 
-#define KINDS 4
+#define KINDS 5
 #define SMALL (16 * 1024)
 
 static sem_t ack1, ack2;
@@ -121,6 +122,8 @@ int main(int argc, char **argv)
 	CHECK(pthread_attr_setstacksize(&kinds[2], SMALL) == 0);
 	CHECK(pthread_attr_setstacksize(&kinds[3], SMALL) == 0);
 	CHECK(pthread_attr_setguardsize(&kinds[3], 0) == 0);
+	void *given = malloc(4 * SMALL);   /* (det=par runs its thread on one of its own: posix.md) */
+	CHECK(given && pthread_attr_setstack(&kinds[4], given, 4 * SMALL) == 0);
 	struct sigaction sa = { .sa_handler = on_usr1 };
 	sigemptyset(&sa.sa_mask);
 	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);

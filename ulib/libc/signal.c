@@ -284,8 +284,16 @@ static void mask_set(sigset_t m)
 }
 
 /* pthread_create: the new thread t (which runs nothing of the program
-   yet) starts with the caller's mask, as POSIX says; nothing pending.
-   Nonzero if t got a slot (a mask, or a handler exists: catching). */
+   yet) starts with the caller's mask, as POSIX says, and nothing
+   pending of its own: a slot claimed now starts empty (slot_of). But t
+   may run before its creator gets here (on another VP), and claim its
+   slot itself (an interrupt's hook, self_slot); a kill of the program
+   may then have found it (willing) and left its signal there. That
+   signal stays: emptied here, it was lost, its handler never ran
+   (createsig on naive at -smp 2: a sender waited for it for good and
+   the taker made threads until memory ran out, 3-5% of boots under
+   load). Nonzero if t got a slot (a mask, or a handler exists:
+   catching). */
 int __sig_inherit(struct thread *t);
 int __sig_inherit(struct thread *t)
 {
@@ -294,10 +302,8 @@ int __sig_inherit(struct thread *t)
 	struct sigthr *s = m || catching ? slot_of(t) : 0;
 	if (s == &spare && !m)
 		s = 0;                   /* only known, and the table is full */
-	if (s) {
+	if (s)
 		s->mask = m;
-		s->pending = 0;
-	}
 	spin_unlock(&lk);
 	return s != 0;
 }

@@ -159,15 +159,17 @@ static void *worker(void *arg)
 	__pt_daemon();
 	pthread_mutex_lock(&aio_lk);
 	for (;;) {
-		struct aiocb *cb = take();
+		struct aiocb *cb = busy[me];     /* handed over as it was made (aio_enqueue) */
+		if (!cb && (cb = take()) != 0) {
+			busy[me] = cb;
+			__pt_undaemon();         /* live while it works (pthread.c) */
+		}
 		if (!cb) {
 			nidle++;
 			pthread_cond_wait(&work, &aio_lk);
 			nidle--;
 			continue;
 		}
-		busy[me] = cb;
-		__pt_undaemon();             /* live while it works (pthread.c) */
 		pthread_mutex_unlock(&aio_lk);
 		ssize_t r = do_io(cb);
 		int e = r < 0 ? errno : 0;
@@ -205,9 +207,38 @@ static int add_worker(void)
 	return e;
 }
 
+/* A request queued with no worker idle: a new worker, if there is room
+   for one, made with the oldest request it may take already its own
+   (as glibc's), so that request counts as running from here on: an
+   aio_cancel at once finds it AIO_NOTCANCELED, as on Linux. 0, or -1
+   when no worker exists at all (then cb goes off the queue again). */
+static int more_workers(struct aiocb *cb)
+{
+	if (nidle > 0 || nworkers >= AIO_THREADS)
+		return 0;
+	struct aiocb *mine = take();
+	busy[nworkers] = mine;
+	if (mine)
+		__pt_undaemon();                 /* (the worker's __pt_daemon at its start balances) */
+	if (add_worker() == 0)
+		return 0;
+	busy[nworkers] = 0;
+	if (mine) {                              /* back at the head, where it was oldest */
+		__pt_daemon();
+		mine->__next = head;
+		head = mine;
+		if (!tail)
+			tail = mine;
+	}
+	if (nworkers > 0)
+		return 0;
+	aio_unqueue(cb->aio_fildes, cb);
+	return -1;
+}
+
 int aio_enqueue(struct aiocb *cb)
 {
-	if (!aio_room(1) || (nidle == 0 && nworkers < AIO_THREADS && add_worker() && nworkers == 0)) {
+	if (!aio_room(1)) {
 		errno = EAGAIN;
 		return -1;
 	}
@@ -220,6 +251,11 @@ int aio_enqueue(struct aiocb *cb)
 		head = cb;
 	tail = cb;
 	inflight++;
+	if (more_workers(cb)) {
+		inflight--;
+		errno = EAGAIN;
+		return -1;
+	}
 	pthread_cond_signal(&work);
 	return 0;
 }

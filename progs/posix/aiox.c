@@ -138,6 +138,8 @@ static void errors(int fd)
 /* ---- notifications ---- */
 
 static volatile sig_atomic_t got, got_code;
+static struct aiocb *lists[5];            /* lio_listio's list: its signal's value */
+static volatile sig_atomic_t ones, ones_at_list;
 static void *volatile got_ptr;
 
 static void on_sig(int sig, siginfo_t *si, void *uc)
@@ -146,7 +148,17 @@ static void on_sig(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	got_code = si->si_code;
 	got_ptr = si->si_value.sival_ptr;
+	if (got_ptr == (void *)lists)
+		ones_at_list = ones;
 	got++;
+}
+
+static void on_one(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	(void)uc;
+	ones++;
 }
 
 static sem_t thr_sem;
@@ -195,7 +207,7 @@ static void notifications(int fd)
 	CHECK(thr_ptr == &thr_sem && aio_error(&a) == 0 && aio_return(&a) == N);
 
 	/* lio_listio: LIO_WAIT, then LIO_NOWAIT with the list's signal */
-	struct aiocb l[4], *lp[5];
+	struct aiocb l[4], **lp = lists;
 	for (int i = 0; i < 4; i++) {
 		memset(out[i], '0' + i, N);
 		l[i] = cb_of(fd, out[i], N, (off_t)i * N);
@@ -219,6 +231,39 @@ static void notifications(int fd)
 	CHECK(lio_listio(LIO_NOWAIT, lp, 4, &ev) == 0);
 	wait_sigs(1);
 	CHECK(got == 1 && got_code == SI_ASYNCIO && got_ptr == lp);
+
+	/* each request's own signal is sent before the list's (aio.c:
+	   aio_group_done), on two descriptors and so two workers. Not
+	   checked as the order the handlers run in: one sent while main
+	   ran a handler waits for the program and the next may go to main
+	   itself, which takes its own first (as Linux takes a thread's
+	   before the process's) */
+	int fd2 = open(F "b", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	struct aiocb m[8], *mp[8];
+	for (int i = 0; i < 8; i++) {
+		m[i] = cb_of(i & 1 ? fd2 : fd, out[i], N, (off_t)(i / 2) * N);
+		m[i].aio_lio_opcode = LIO_WRITE;
+		m[i].aio_sigevent.sigev_notify = SIGEV_SIGNAL;
+		m[i].aio_sigevent.sigev_signo = SIGRTMIN + 2;
+		mp[i] = &m[i];
+	}
+	sigfillset(&sa.sa_mask);                               /* (no handler inside another) */
+	sa.sa_sigaction = on_one;
+	sigaction(SIGRTMIN + 2, &sa, 0);
+	sa.sa_sigaction = on_sig;                              /* the list's: a higher number, */
+	sigaction(SIGRTMIN + 3, &sa, 0);                       /* taken after the others if all wait */
+	ev.sigev_signo = SIGRTMIN + 3;
+	got = ones = 0;
+	ones_at_list = -1;
+	CHECK(lio_listio(LIO_NOWAIT, mp, 8, &ev) == 0);
+	wait_sigs(1);
+	while (ones < 8) {                                     /* every request's comes too */
+		struct timespec d = { 0, 1000000 };
+		nanosleep(&d, 0);
+	}
+	CHECK(ones_at_list >= 0 && ones == 8);
+	close(fd2);
+	unlink(F "b");
 	for (int i = 0; i < 3; i++)
 		CHECK(aio_error(&l[i]) == 0 && memcmp(in[i], out[i], N) == 0);
 	l[1].aio_lio_opcode = 7;                               /* bad: EINVAL, the call EIO */

@@ -117,23 +117,33 @@ static ssize_t do_io(struct aiocb *cb)
 	return -1;
 }
 
-int aio_finish(struct aiocb *cb, int e, ssize_t r, struct sigevent ev[2], struct aio_group **g)
+void aio_finish(struct aiocb *cb, int e, ssize_t r, struct sigevent *ev, struct aio_group **g)
 {
-	int n = 0;
-	struct aio_group *grp = cb->__group;
-	*g = 0;
-	ev[n++] = cb->aio_sigevent;          /* copied first: once done, cb is the program's again */
+	*ev = cb->aio_sigevent;              /* copied first: once done, cb is the program's again */
+	*g = cb->__group;
 	cb->__group = 0;
 	cb->__return = r;
 	__atomic_store_n(&cb->__error, e, __ATOMIC_RELEASE);
 	inflight--;
-	if (grp && --grp->left == 0 && !grp->wait) {
-		ev[n++] = grp->ev;
-		*g = grp;
-	}
 	for (struct aio_waiter *w = aio_waiters; w; w = w->next)
 		sem_post(&w->sem);
-	return n;
+}
+
+void aio_group_done(struct aio_group *g)
+{
+	if (!g)
+		return;
+	pthread_mutex_lock(&aio_lk);
+	int last = --g->left == 0, notify = last && !g->wait;
+	struct sigevent ev = g->ev;
+	if (last)
+		for (struct aio_waiter *w = aio_waiters; w; w = w->next)
+			sem_post(&w->sem);
+	pthread_mutex_unlock(&aio_lk);
+	if (notify) {
+		aio_notify(&ev, 1);
+		free(g);
+	}
 }
 
 void aio_notify(const struct sigevent *ev, int n)
@@ -173,16 +183,16 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&aio_lk);
 		ssize_t r = do_io(cb);
 		int e = r < 0 ? errno : 0;
-		struct sigevent ev[2];
+		struct sigevent ev;
 		struct aio_group *g;
 		pthread_mutex_lock(&aio_lk);
 		busy[me] = 0;
-		int n = aio_finish(cb, e, r < 0 ? -1 : r, ev, &g);
+		aio_finish(cb, e, r < 0 ? -1 : r, &ev, &g);
 		if (head)
 			pthread_cond_broadcast(&work);   /* one on cb's descriptor may go now */
 		pthread_mutex_unlock(&aio_lk);
-		aio_notify(ev, n);
-		free(g);
+		aio_notify(&ev, 1);
+		aio_group_done(g);
 		__pt_daemon();               /* (the process ends here if it was the last) */
 		pthread_mutex_lock(&aio_lk);
 	}

@@ -42,11 +42,16 @@ int aio_enqueue(struct aiocb *cb);
 /* Room for n more requests (aio_lk held). */
 int aio_room(int n);
 /* cb is done with error e (0: ok) and result r: its status is set and
-   waiters are woken (aio_lk held). Its notifications, and its list's
-   if it was the last, go into *ev (a second one into ev[1], and a
-   group to free into *g); the caller sends them after aio_lk, with
-   aio_notify, since a handler may call aio_error. */
-int aio_finish(struct aiocb *cb, int e, ssize_t r, struct sigevent ev[2], struct aio_group **g);
+   waiters are woken (aio_lk held). Its notification goes into *ev and
+   its list into *g (0: none); the caller sends *ev after aio_lk (a
+   handler may call aio_error), then calls aio_group_done(*g). */
+void aio_finish(struct aiocb *cb, int e, ssize_t r, struct sigevent *ev, struct aio_group **g);
+/* One request of g is done and notified (aio_lk not held): the last
+   wakes a LIO_WAIT caller, or sends a LIO_NOWAIT list's notification
+   and frees g. After the request's own notification, so the list's
+   never comes before a request's (the public suite's lio_listio 14-1
+   counts them at the list's signal). */
+void aio_group_done(struct aio_group *g);
 /* Send the first n of ev (aio_lk not held). */
 void aio_notify(const struct sigevent *ev, int n);
 /* Whether cb is taken by a worker now (aio_lk held). */

@@ -115,14 +115,14 @@ int aio_cancel(int fd, struct aiocb *cb)
 	int r = aio_running(cb, fd) ? AIO_NOTCANCELED : out ? AIO_CANCELED : AIO_ALLDONE;
 	pthread_mutex_unlock(&aio_lk);
 	while (out) {
-		struct sigevent ev[2];
+		struct sigevent ev;
 		struct aio_group *g;
 		pthread_mutex_lock(&aio_lk);
 		struct aiocb *next = out->__next;
-		int n = aio_finish(out, ECANCELED, -1, ev, &g);
+		aio_finish(out, ECANCELED, -1, &ev, &g);
 		pthread_mutex_unlock(&aio_lk);
-		aio_notify(ev, n);
-		free(g);
+		aio_notify(&ev, 1);
+		aio_group_done(g);
 		out = next;
 	}
 	return r;

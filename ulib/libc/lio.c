@@ -74,13 +74,9 @@ int lio_listio(int mode, struct aiocb *const list[], int n, struct sigevent *sev
 			nbad++;
 		}
 	}
-	int last = --g->left == 0;
 	pthread_mutex_unlock(&aio_lk);
+	aio_group_done(g);                   /* ours: notified here if all are done (or none queued) */
 	if (mode == LIO_NOWAIT) {
-		if (last) {                  /* all done already (or none queued) */
-			aio_notify(&g->ev, 1);
-			free(g);
-		}
 		if (nbad) {
 			errno = EIO;
 			return -1;

@@ -297,6 +297,50 @@ static void append_order(void)
 	unlink(F "a");
 }
 
+/* aio_error and aio_return in a request's handler (async-signal-safe):
+   many writes, a cancel of those still queued, every one notified. On
+   det=par the handler ran inside a lock of the queue its thread held
+   and waited for itself, when aio_error took that lock. */
+#define NH 64
+static struct aiocb hcb[NH];
+static volatile sig_atomic_t hleft, hcanceled, hbad;
+static void on_done(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	struct aiocb *a = si->si_value.sival_ptr;
+	int e = aio_error(a);
+	ssize_t r = aio_return(a);
+	hcanceled += e == ECANCELED;
+	hbad += !(e == ECANCELED ? r == -1 : e == 0 && r == 65536);
+	hleft--;
+}
+
+static void handler_calls(int fd)
+{
+	static char buf[65536];
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_done;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGRTMIN + 4, &sa, 0);
+	hleft = NH;
+	for (int i = 0; i < NH; i++) {
+		hcb[i] = cb_of(fd, buf, sizeof buf, (off_t)i * (off_t)sizeof buf);
+		hcb[i].aio_sigevent.sigev_notify = SIGEV_SIGNAL;
+		hcb[i].aio_sigevent.sigev_signo = SIGRTMIN + 4;
+		hcb[i].aio_sigevent.sigev_value.sival_ptr = &hcb[i];
+		CHECK(aio_write(&hcb[i]) == 0);
+	}
+	CHECK(aio_cancel(fd, 0) != -1);
+	while (hleft > 0) {
+		struct timespec d = { 0, 1000000 };
+		nanosleep(&d, 0);
+	}
+	CHECK(hleft == 0 && hbad == 0);
+}
+
 /* ---- a request held running: a write to a full pipe ---- */
 
 static int pfd[2];
@@ -441,6 +485,7 @@ int main(void)
 	errors(fd);
 	notifications(fd);
 	append_order();
+	handler_calls(fd);
 	held_request(fd);
 	close(fd);
 	unlink(F);

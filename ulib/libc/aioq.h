@@ -6,7 +6,8 @@
  * __next while queued: submitting allocates nothing, so the only bound
  * is AIO_MAX requests in flight. Everything here is under aio_lk, a
  * mutex of the POSIX layer (so det and det=par see its changes at their
- * fences, and a poll of aio_error is a turn that lets a worker run).
+ * fences), but for aio_error and aio_return, which must be
+ * async-signal-safe (aio.c).
  */
 #ifndef ULIB_AIOQ_H
 #define ULIB_AIOQ_H

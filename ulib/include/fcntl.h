@@ -20,6 +20,8 @@
 #define O_APPEND    02000
 #define O_NONBLOCK  04000
 #define O_SYNC      04010000
+#define O_DSYNC     010000      /* aio_fsync's op (Linux's value) */
+#define O_RSYNC     O_SYNC
 #define O_DIRECTORY 0200000
 #define O_NOFOLLOW  0400000
 #define O_CLOEXEC   02000000

@@ -43,6 +43,9 @@
 #define ATEXIT_MAX 32
 #define HOST_NAME_MAX 64
 #define NGROUPS_MAX 32              /* supplementary groups (kernel CRED_NGROUPS) */
+#define AIO_MAX            1024     /* asynchronous I/O requests in flight (ulib/libc/aio.c) */
+#define AIO_LISTIO_MAX     1024     /* entries of a lio_listio list */
+#define AIO_PRIO_DELTA_MAX 20       /* aio_reqprio's largest (glibc's) */
 /* The least values POSIX allows for each limit (<limits.h>'s "Minimum
    Values", fixed by the standard, the same on every system): portable
    programs size things by them (a name of _POSIX_NAME_MAX bytes is

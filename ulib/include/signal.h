@@ -85,6 +85,7 @@ typedef struct {
 #define SI_QUEUE  (-1)     /* sigqueue */
 #define SI_MESGQ  (-3)     /* a message arrived on an empty queue (mq_notify) */
 #define SI_TIMER  (-2)     /* a POSIX timer expired (timer_create) */
+#define SI_ASYNCIO (-4)    /* an asynchronous I/O request completed (<aio.h>) */
 #define SI_TKILL  (-6)     /* raise, pthread_kill */
 #define SI_ASYNCIO (-4)    /* an asynchronous I/O request completed (<aio.h>) */
 #define CLD_EXITED 1       /* SIGCHLD: the child exited (si_status: its status) */

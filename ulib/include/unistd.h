@@ -84,6 +84,9 @@
 #define _SC_MQ_PRIO_MAX       28
 #define _SC_ASYNCHRONOUS_IO   12
 #define _SC_PRIORITIZED_IO    13
+#define _SC_AIO_LISTIO_MAX    23
+#define _SC_AIO_MAX           24
+#define _SC_AIO_PRIO_DELTA_MAX 25
 #define _SC_SPORADIC_SERVER   160
 #define _SC_THREAD_SPORADIC_SERVER 161
 #define _SC_TYPED_MEMORY_OBJECTS 165
@@ -119,11 +122,11 @@
 #define _POSIX_FSYNC                200809L   /* fsync */
 #define _POSIX_MEMLOCK              200809L   /* mlockall: memory never leaves RAM here (ulib/libc/mlock.c) */
 #define _POSIX_MEMLOCK_RANGE        200809L   /* mlock, munlock */
+#define _POSIX_ASYNCHRONOUS_IO      200809L   /* <aio.h>: helper threads in user space (ulib/libc/aio.c) */
 /* Options Anima does not have: -1 says so at compile time (glibc
    defines the same -1s, and a program may test them with #if; an
-   undefined one would mean "ask sysconf"). No <aio.h>: asynchronous
-   and prioritized I/O are absent too (glibc has them). */
-#define _POSIX_ASYNCHRONOUS_IO      -1
+   undefined one would mean "ask sysconf"). Prioritized I/O is absent
+   too (glibc has it): aio_reqprio is checked, not used. */
 #define _POSIX_PRIORITIZED_IO       -1
 #define _POSIX_SPORADIC_SERVER      -1
 #define _POSIX_THREAD_SPORADIC_SERVER -1

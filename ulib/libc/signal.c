@@ -84,7 +84,8 @@ static int nqueued;
 static int pend(sigset_t *set, const siginfo_t *si)
 {
 	int sig = si->si_signo;
-	int valued = si->si_code == SI_QUEUE || si->si_code == SI_MESGQ || si->si_code > 0 ||
+	int valued = si->si_code == SI_QUEUE || si->si_code == SI_MESGQ || si->si_code == SI_ASYNCIO ||
+		     si->si_code > 0 ||
 		     (si->si_code == SI_USER && si->si_pid != (pid_t)vp_pseudo()->space_id);
 	if ((RT(sig) && si->si_code != SI_TIMER) || (valued && !(*set & BIT(sig)))) {
 		if (nqueued < SIGQUEUE_MAX)

@@ -160,23 +160,7 @@ struct notify {                  /* what an expiry does, done after lk */
 	struct sigevent ev;
 };
 
-struct thread_start {
-	void (*fn)(union sigval);
-	union sigval v;
-};
-
-/* A SIGEV_THREAD thread: as if a new thread of the program, so no
-   inherited mask (the timer thread blocks everything). */
-static void *notify_thread(void *arg)
-{
-	struct thread_start s = *(struct thread_start *)arg;
-	free(arg);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, 0);
-	s.fn(s.v);
-	return 0;
-}
+int __sigev_thread(const pthread_attr_t *a, void (*fn)(union sigval), union sigval v);   /* sigevthr.c */
 
 /* A periodic t whose signal was just discarded goes again at its first
    period from `at` on (lk held), as Linux's such timer does at most once
@@ -213,21 +197,13 @@ static int do_notify(struct notify *n)
 		return !sent;
 	}
 	/* SIGEV_THREAD: a new thread per expiry, as POSIX says */
-	struct thread_start *s = malloc(sizeof *s);
-	pthread_t th;
 	pthread_attr_t a;
 	spin_lock(&lk);
 	int ok = lookup((unsigned)n->id) != 0;
 	if (ok)
 		a = n->t->attr;
 	spin_unlock(&lk);
-	if (!ok || !s) {
-		free(s);
-		return 0;
-	}
-	*s = (struct thread_start){ n->ev.sigev_notify_function, n->ev.sigev_value };
-	if (pthread_create(&th, &a, notify_thread, s)) {
-		free(s);
+	if (ok && __sigev_thread(&a, n->ev.sigev_notify_function, n->ev.sigev_value)) {
 		spin_lock(&lk);              /* a lost notification is an overrun */
 		if (lookup((unsigned)n->id) && n->t->overrun_last < INT_MAX)
 			n->t->overrun_last++;

@@ -70,7 +70,14 @@ long sysconf(int name)
 	case _SC_MEMLOCK:               /* no page leaves memory: locked ones stay (mlock.c) */
 	case _SC_MEMLOCK_RANGE:
 		return 200809L;
-	case _SC_ASYNCHRONOUS_IO:
+	case _SC_ASYNCHRONOUS_IO:       /* <aio.h>: helper threads (aio.c) */
+		return 200809L;
+	case _SC_AIO_MAX:
+		return AIO_MAX;
+	case _SC_AIO_LISTIO_MAX:
+		return AIO_LISTIO_MAX;
+	case _SC_AIO_PRIO_DELTA_MAX:
+		return AIO_PRIO_DELTA_MAX;
 	case _SC_PRIORITIZED_IO:
 	case _SC_SPORADIC_SERVER:
 	case _SC_THREAD_SPORADIC_SERVER:

@@ -63,6 +63,7 @@ __attribute__((weak)) void __pipe_forked(void);
 __attribute__((weak)) void __pt_fork_child(void);   /* pthread.c */
 __attribute__((weak)) void __sig_fork(int phase);   /* ulib/libc/signal.c */
 __attribute__((weak)) void __timer_forked(void);    /* ulib/libc/timer.c */
+__attribute__((weak)) void __aio_forked(void);      /* ulib/libc/aio.c */
 __attribute__((weak)) void __cpu_time_forked(void); /* ulib/libc/time.c */
 __attribute__((weak)) void __psh_forked(void);      /* pshown.c */
 __attribute__((weak)) void __sysvshm_forked(void); /* ulib/libc/sysvshm.c */
@@ -217,6 +218,8 @@ pid_t fork(void)
 			__pipe_forked();         /* our pipes are shared: no wait here trusts what it knew */
 		if (__timer_forked)
 			__timer_forked();        /* no timers of the parent's: POSIX */
+		if (__aio_forked)
+			__aio_forked();          /* nor its asynchronous I/O requests */
 		if (__cpu_time_forked)
 			__cpu_time_forked();     /* its processor time from 0 */
 		if (__psh_forked)

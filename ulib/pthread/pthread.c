@@ -203,6 +203,18 @@ void __pt_daemon(void)
 		exit(0);
 }
 
+/* The caller, a service thread, takes up work the program waits for (an
+   asynchronous I/O worker's request, ulib/libc/aio.c): a live thread
+   again until its next __pt_daemon. So the process does not end under
+   a request, and det sees another thread (ulib/libc/nap.h): a worker
+   waiting for a pipe another thread of the program drains polls there,
+   where a wait in the kernel held det's token. */
+void __pt_undaemon(void);
+void __pt_undaemon(void)
+{
+	__atomic_add_fetch(&live, 1, __ATOMIC_ACQ_REL);
+}
+
 /* A service thread's first steps: every signal blocked (the program's
    signals are for its own threads), then __pt_daemon. */
 void __pt_daemon_enter(void);

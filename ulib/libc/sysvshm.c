@@ -1,13 +1,9 @@
 /*
  * System V shared memory (<sys/shm.h>) over files, as shm_open's objects
- * are (shm.c): segment ID is the file /dev/shm/.sysvshm.ID, one page of
- * description (struct seg: the key, size, times, pids and attachment
- * count, which every process updates through its shared mapping) and
- * then the memory; a key is the symbolic link /dev/shm/.sysvkey.KEY to
- * "ID", made after the segment is whole, so the link's creation decides
- * a race between two shmgets of one key and the loser's segment goes.
- * Owner, group and mode are the file's (so opening it checks them, as
- * Linux checks the segment's). IPC_RMID removes the key at once (a
+ * are (shm.c): segment ID is the file /dev/shm/.sysvshm.ID (sysvipc.c:
+ * the identifiers, keys and modes), one page of description (struct
+ * seg: the key, size, times, pids and attachment count, which every
+ * process updates through its shared mapping) and then the memory. IPC_RMID removes the key at once (a
  * shmget of it makes a new segment) and the segment when nothing is
  * attached, else at the last shmdt: until then, as on Linux, the id
  * still attaches and IPC_STAT shows SHM_DEST and key 0.
@@ -31,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <animart/spin.h>
+#include "sysvipc.h"
 
 #define SEG_MAGIC 0x53797356u          /* "VsyS" */
 #define HDR 4096                       /* the description's page */
@@ -54,8 +51,7 @@ static struct att {
 } atts[SHMATT_MAX];
 static struct spin attlk;
 
-static void seg_path(char *p, int id) { sprintf(p, "/dev/shm/.sysvshm.%d", id); }
-static void key_path(char *p, key_t k) { sprintf(p, "/dev/shm/.sysvkey.%d", (int)k); }
+static void seg_path(char *p, int id) { sysv_path(p, "shm", id); }
 
 /* The segment's description mapped shared (and its descriptor in *fdp if
    fdp), or 0 with errno: EINVAL for no such segment, else open's. */
@@ -89,62 +85,19 @@ static struct seg *seg_map(int id, int oflag, int *fdp)
 	return s;
 }
 
-/* A new segment of size bytes for key k: its id, or -1 with errno. */
-static int seg_new(key_t k, size_t size, int mode)
+/* shmget's test of an existing segment (sysv_get) */
+static int fits(int id, void *size)
 {
-	struct stat st;
-	if (stat("/dev/shm", &st) < 0 && errno == ENOENT)
-		if ((mkdir("/dev", 01777) < 0 && errno != EEXIST) ||
-		    (mkdir("/dev/shm", 01777) < 0 && errno != EEXIST))
-			return -1;
-	char p[48];
-	int fd = -1, id = (getpid() & 0xffff) << 8;
-	for (int tries = 0; fd < 0 && tries < 1 << 16; tries++, id++) {
-		seg_path(p, id);
-		fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode & 0777);
-		if (fd < 0 && errno != EEXIST)
-			return -1;
-	}
-	if (fd < 0) {
-		errno = ENOSPC;                /* as Linux past SHMMNI */
+	struct seg *s = seg_map(id, O_RDONLY, 0);
+	if (!s)
+		return errno == EINVAL ? 1 : -1;
+	size_t have = s->size;
+	munmap(s, HDR);
+	if (*(size_t *)size > have) {
+		errno = EINVAL;
 		return -1;
 	}
-	id--;
-	struct seg s = { SEG_MAGIC, k, size, getpid(), 0, 0, 0, time(0), 0, 0 };
-	if (ftruncate(fd, (off_t)(HDR + size)) < 0 || pwrite(fd, &s, sizeof s, 0) != sizeof s) {
-		int e = errno;
-		close(fd);
-		unlink(p);
-		errno = e == ENOSPC || e == EFBIG ? ENOMEM : e;
-		return -1;
-	}
-	close(fd);
-	return id;
-}
-
-/* The id the key's link names, or -1 (ENOENT: no such key). */
-static int key_find(key_t k)
-{
-	char p[48], buf[16];
-	key_path(p, k);
-	ssize_t n = readlink(p, buf, sizeof buf - 1);
-	if (n <= 0) {
-		errno = ENOENT;
-		return -1;
-	}
-	buf[n] = 0;
-	return atoi(buf);
-}
-
-/* Linux's check of an existing segment's permissions at shmget: read
-   if any read bit of flags is set, write if any write bit, by the
-   caller's effective ids against the file's mode (root passes). */
-static int allowed(int id, int flags)
-{
-	char p[48];
-	int want = (flags & 0444 ? R_OK : 0) | (flags & 0222 ? W_OK : 0);
-	seg_path(p, id);
-	return !want || faccessat(AT_FDCWD, p, want, AT_EACCESS) == 0;
+	return 0;
 }
 
 int shmget(key_t key, size_t size, int flags)
@@ -153,56 +106,8 @@ int shmget(key_t key, size_t size, int flags)
 		errno = EINVAL;
 		return -1;
 	}
-	for (;;) {
-		int id = key == IPC_PRIVATE ? -1 : key_find(key);
-		if (id >= 0) {
-			if ((flags & IPC_CREAT) && (flags & IPC_EXCL)) {
-				errno = EEXIST;
-				return -1;
-			}
-			if (!allowed(id, flags)) {
-				errno = EACCES;
-				return -1;
-			}
-			struct seg *s = seg_map(id, O_RDONLY, 0);
-			if (!s) {
-				if (errno == EINVAL)
-					continue;      /* removed meanwhile: look again */
-				return -1;
-			}
-			size_t have = s->size;
-			munmap(s, HDR);
-			if (size > have) {
-				errno = EINVAL;
-				return -1;
-			}
-			return id;
-		}
-		if (key != IPC_PRIVATE && !(flags & IPC_CREAT)) {
-			errno = ENOENT;
-			return -1;
-		}
-		if (size == 0) {
-			errno = EINVAL;                /* SHMMIN is 1 */
-			return -1;
-		}
-		id = seg_new(key, size, flags);
-		if (id < 0 || key == IPC_PRIVATE)
-			return id;
-		char p[48], target[16];
-		key_path(p, key);
-		sprintf(target, "%d", id);
-		if (symlink(target, p) == 0)
-			return id;
-		int e = errno;
-		seg_path(p, id);
-		unlink(p);
-		if (e != EEXIST) {
-			errno = e;
-			return -1;
-		}
-		/* another shmget of the key won: take its segment */
-	}
+	struct seg s = { SEG_MAGIC, key, size, getpid(), 0, 0, 0, time(0), 0, 0 };
+	return sysv_get("shm", key, flags, HDR + size, &s, sizeof s, size == 0 ? EINVAL : 0, fits, &size);
 }
 
 static void touch(struct seg *s, int attach)
@@ -361,11 +266,7 @@ int shmctl(int id, int cmd, struct shmid_ds *buf)
 		struct seg *s = seg_map(id, O_RDWR, 0);
 		if (!s)
 			return -1;
-		key_t k = s->key;
-		if (k != IPC_PRIVATE && key_find(k) == id) {
-			key_path(p, k);
-			unlink(p);
-		}
+		sysv_key_drop("shm", s->key, id);
 		s->key = IPC_PRIVATE;
 		s->removed = 1;
 		int r = 0;

@@ -1,7 +1,7 @@
 /*
  * <sys/ipc.h>: System V IPC's keys, permissions and flags (Linux's
- * values). Only shared memory (<sys/shm.h>) is there; no message queues
- * or semaphore sets (POSIX's are: <mqueue.h>, <semaphore.h>).
+ * values): shared memory (<sys/shm.h>) and semaphore sets (<sys/sem.h>);
+ * no message queues (POSIX's are: <mqueue.h>).
  */
 #ifndef ULIB_SYS_IPC_H
 #define ULIB_SYS_IPC_H

@@ -1,0 +1,18 @@
+"""System V semaphore sets (<sys/sem.h>, ulib/libc/sysvsem.c, progs/posix/
+sysvipcx.c), between a parent and forked children: SETVAL/SETALL/GETVAL/
+GETALL/GETPID/IPC_STAT; a child waiting to take more than is there
+(GETNCNT) woken by posts, one waiting for zero (GETZCNT) woken as the
+count drains; all-or-none operations; IPC_NOWAIT's EAGAIN; SEMVMX's
+ERANGE; semtimedop's timeout; SEM_UNDO undone when its process exits and
+when it is killed; a handled signal's EINTR; IPC_RMID waking two waiters
+with EIDRM; a keyed set (ENOENT, EEXIST, EINVAL for more semaphores,
+EACCES for another user). The same program passes under glibc on Linux
+(53 checks). Before, ulib had no <sys/sem.h> (the program did not
+build). On every package at one and two CPUs (it forks)."""
+import pytest
+from helpers import PKGS_DET, pkg_cases, self_test
+
+
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
+def test_sysv_sem(boot, pkg, smp):
+    self_test(boot, "sysvipcx", pkg, smp, at_least=53, checks=53)

@@ -1,0 +1,241 @@
+/*
+ * sysvipcx: System V semaphore sets (<sys/sem.h>, ulib/libc/sysvsem.c;
+ * harness/tests/test_sysvipcx.py), between a parent and forked
+ * children: a private set made, set (SETVAL, SETALL) and read (GETVAL,
+ * GETALL, GETPID, IPC_STAT); a child blocked taking more than is there
+ * (GETNCNT shows it) and woken by the parent's post, a child waiting for
+ * zero (GETZCNT) woken when the count drains; several operations done
+ * all or none; IPC_NOWAIT's EAGAIN; SEMVMX's ERANGE; SEM_UNDO undone
+ * when its process ends (a child that exits, one killed); a keyed set
+ * found by key, EEXIST, EACCES for another user; semtimedop's timeout
+ * (EAGAIN); a handled signal ends a wait with EINTR; IPC_RMID wakes the
+ * waiters with EIDRM. Before, ulib had no <sys/sem.h>.
+ */
+#define CHECK_NAME "sysvipcx"
+#define _GNU_SOURCE                     /* glibc's semtimedop */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/sem.h>
+#include <sys/wait.h>
+#include <animalib/result.h>
+#include <check.h>
+
+#ifndef SEMVMX
+#define SEMVMX 32767                    /* (glibc keeps Linux's limits in <linux/sem.h>) */
+#define SEMMSL 32000
+#endif
+
+union semun { int val; struct semid_ds *buf; unsigned short *array; };
+
+static int status_of(pid_t pid)
+{
+	int st = -1;
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int op(int id, int num, int o, int flg)
+{
+	struct sembuf b = { (unsigned short)num, (short)o, (short)flg };
+	return semop(id, &b, 1);
+}
+
+/* Wait (without counting time) until semctl(id, num, cmd) is want. */
+static int until(int id, int num, int cmd, int want)
+{
+	for (int i = 0; i < 100000; i++) {
+		if (semctl(id, num, cmd) == want)
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+static void values(void)
+{
+	int id = semget(IPC_PRIVATE, 3, IPC_CREAT | 0600);
+	CHECK(id >= 0);
+	union semun u;
+	struct semid_ds ds;
+	u.buf = &ds;
+	CHECK(semctl(id, 0, IPC_STAT, u) == 0 && ds.sem_nsems == 3 && (ds.sem_perm.mode & 0777) == 0600);
+	CHECK(semctl(id, 0, GETVAL) == 0 && semctl(id, 2, GETVAL) == 0);
+	u.val = 5;
+	CHECK(semctl(id, 1, SETVAL, u) == 0 && semctl(id, 1, GETVAL) == 5);
+	CHECK(semctl(id, 1, GETPID) == getpid());
+	unsigned short all[3] = { 1, 2, 3 }, got[3] = { 0, 0, 0 };
+	u.array = all;
+	CHECK(semctl(id, 0, SETALL, u) == 0);
+	u.array = got;
+	CHECK(semctl(id, 0, GETALL, u) == 0 && got[0] == 1 && got[1] == 2 && got[2] == 3);
+	errno = 0;
+	CHECK(semctl(id, 3, GETVAL) == -1 && errno == EINVAL);
+	u.val = SEMVMX + 1;
+	errno = 0;
+	CHECK(semctl(id, 0, SETVAL, u) == -1 && errno == ERANGE);
+	u.val = SEMVMX;
+	CHECK(semctl(id, 0, SETVAL, u) == 0);
+	errno = 0;
+	CHECK(op(id, 0, 1, 0) == -1 && errno == ERANGE && semctl(id, 0, GETVAL) == SEMVMX);
+	errno = 0;
+	CHECK(op(id, 1, -3, IPC_NOWAIT) == -1 && errno == EAGAIN && semctl(id, 1, GETVAL) == 2);
+	errno = 0;
+	CHECK(op(id, 3, 1, 0) == -1 && errno == EFBIG);
+	/* all or none: the second cannot, so the first is not done */
+	struct sembuf two[2] = { { 2, -1, 0 }, { 1, -5, IPC_NOWAIT } };
+	errno = 0;
+	CHECK(semop(id, two, 2) == -1 && errno == EAGAIN && semctl(id, 2, GETVAL) == 3);
+	two[1].sem_op = -2;
+	CHECK(semop(id, two, 2) == 0 && semctl(id, 2, GETVAL) == 2 && semctl(id, 1, GETVAL) == 0);
+	struct timespec ts = { 0, 20000000 };
+	struct sembuf one = { 1, -1, 0 };
+	errno = 0;
+	CHECK(semtimedop(id, &one, 1, &ts) == -1 && errno == EAGAIN);
+	CHECK(semctl(id, 0, IPC_RMID) == 0);
+	errno = 0;
+	CHECK(semctl(id, 0, GETVAL) == -1 && errno == EINVAL);
+}
+
+/* A child takes 3 from an empty semaphore (it waits: GETNCNT 1), the
+   parent posts one at a time; another waits for zero. */
+static void waits(void)
+{
+	int id = semget(IPC_PRIVATE, 2, IPC_CREAT | 0600);
+	CHECK(id >= 0);
+	pid_t a = fork();
+	if (a == 0)
+		_exit(op(id, 0, -3, 0) == 0 ? 0 : 1);
+	CHECK(until(id, 0, GETNCNT, 1));
+	CHECK(op(id, 0, 1, 0) == 0 && op(id, 0, 1, 0) == 0);
+	CHECK(semctl(id, 0, GETVAL) == 2 && semctl(id, 0, GETNCNT) == 1);
+	CHECK(op(id, 0, 1, 0) == 0);
+	CHECK(status_of(a) == 0 && semctl(id, 0, GETVAL) == 0 && semctl(id, 0, GETPID) == a);
+
+	CHECK(op(id, 1, 2, 0) == 0);
+	pid_t z = fork();
+	if (z == 0)
+		_exit(op(id, 1, 0, 0) == 0 ? 0 : 1);
+	CHECK(until(id, 1, GETZCNT, 1));
+	CHECK(op(id, 1, -1, 0) == 0 && semctl(id, 1, GETZCNT) == 1);
+	CHECK(op(id, 1, -1, 0) == 0);
+	CHECK(status_of(z) == 0 && semctl(id, 1, GETZCNT) == 0);
+	CHECK(semctl(id, 0, IPC_RMID) == 0);
+}
+
+/* SEM_UNDO: what a child took with it comes back when it ends, by exit
+   or by a kill; what it took without it does not. */
+static void undo(void)
+{
+	int id = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	union semun u = { .val = 5 };
+	CHECK(id >= 0 && semctl(id, 0, SETVAL, u) == 0);
+	pid_t c = fork();
+	if (c == 0)
+		_exit(op(id, 0, -2, SEM_UNDO) == 0 && op(id, 0, -1, 0) == 0 ? 0 : 1);
+	CHECK(status_of(c) == 0 && semctl(id, 0, GETVAL) == 4);
+	int p[2];
+	CHECK(pipe(p) == 0);
+	c = fork();
+	if (c == 0) {
+		char x = op(id, 0, -4, SEM_UNDO) == 0 ? 'y' : 'n';
+		if (write(p[1], &x, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	char x = 0;
+	CHECK(read(p[0], &x, 1) == 1 && x == 'y' && semctl(id, 0, GETVAL) == 0);
+	int st = 0;
+	CHECK(kill(c, SIGKILL) == 0 && waitpid(c, &st, 0) == c && WIFSIGNALED(st));
+	CHECK(semctl(id, 0, GETVAL) == 4);
+	close(p[0]);
+	close(p[1]);
+	/* the parent's own undo stays while it lives */
+	CHECK(op(id, 0, 1, SEM_UNDO) == 0 && semctl(id, 0, GETVAL) == 5);
+	CHECK(semctl(id, 0, IPC_RMID) == 0);
+}
+
+static void on_usr1(int s) { (void)s; }
+
+/* A handled signal (no SA_RESTART) ends a wait with EINTR; IPC_RMID ends
+   the waits of two children with EIDRM. */
+static void interrupt_and_remove(void)
+{
+	int id = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+	CHECK(id >= 0);
+	pid_t c = fork();
+	if (c == 0) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_usr1;
+		sigaction(SIGUSR1, &sa, 0);
+		errno = 0;
+		_exit(op(id, 0, -1, 0) == -1 && errno == EINTR ? 0 : 1);
+	}
+	CHECK(until(id, 0, GETNCNT, 1));
+	CHECK(kill(c, SIGUSR1) == 0 && status_of(c) == 0 && semctl(id, 0, GETNCNT) == 0);
+
+	pid_t w[2];
+	for (int i = 0; i < 2; i++) {
+		w[i] = fork();
+		if (w[i] == 0) {
+			errno = 0;
+			_exit(op(id, 0, -1 - i, 0) == -1 && errno == EIDRM ? 0 : 1);
+		}
+	}
+	CHECK(until(id, 0, GETNCNT, 2));
+	CHECK(semctl(id, 0, IPC_RMID) == 0);
+	CHECK(status_of(w[0]) == 0 && status_of(w[1]) == 0);
+}
+
+static void keyed(void)
+{
+	key_t k = ftok("/", 'S');
+	semctl(semget(k, 0, 0), 0, IPC_RMID);     /* (one left by an earlier run) */
+	errno = 0;
+	CHECK(semget(k, 1, 0) == -1 && errno == ENOENT);
+	int id = semget(k, 2, IPC_CREAT | IPC_EXCL | 0644);
+	CHECK(id >= 0);
+	errno = 0;
+	CHECK(semget(k, 2, IPC_CREAT | IPC_EXCL | 0644) == -1 && errno == EEXIST);
+	errno = 0;
+	CHECK(semget(k, 3, 0) == -1 && errno == EINVAL);
+	errno = 0;
+	CHECK(semget(IPC_PRIVATE, SEMMSL + 1, IPC_CREAT | 0600) == -1 && errno == EINVAL);
+	pid_t c = fork();
+	if (c == 0)
+		_exit(semget(k, 0, 0) == id && op(id, 1, 7, 0) == 0 ? 0 : 1);
+	CHECK(status_of(c) == 0 && semctl(id, 1, GETVAL) == 7);
+	c = fork();
+	if (c == 0) {
+		if (setuid(65534) < 0)
+			_exit(2);
+		errno = 0;
+		int denied = semget(k, 0, 0600) == -1 && errno == EACCES;
+		errno = 0;
+		int rw = op(id, 1, -1, IPC_NOWAIT) == -1 && errno == EACCES;
+		_exit(denied && rw && semget(k, 0, 0444) == id && semctl(id, 1, GETVAL) == 7 ? 0 : 1);
+	}
+	CHECK(status_of(c) == 0);
+	CHECK(semctl(id, 0, IPC_RMID) == 0);
+	errno = 0;
+	CHECK(semget(k, 0, 0) == -1 && errno == ENOENT);
+}
+
+int main(void)
+{
+	struct result res;
+	values();
+	waits();
+	undo();
+	interrupt_and_remove();
+	keyed();
+	result_begin(&res, "sysvipcx");
+	result_int(&res, "checks", checks);
+	result_int(&res, "failures", failures);
+	result_end(&res);
+	return failures != 0;
+}

@@ -9,7 +9,10 @@
  * when its process ends (a child that exits, one killed); a keyed set
  * found by key, EEXIST, EACCES for another user; semtimedop's timeout
  * (EAGAIN); a handled signal ends a wait with EINTR; IPC_RMID wakes the
- * waiters with EIDRM. Before, ulib had no <sys/sem.h>.
+ * waiters with EIDRM. And message queues (<sys/msg.h>, sysvmsg.c): by
+ * type, E2BIG or MSG_NOERROR, ENOMSG; a full queue's EAGAIN and waiting
+ * send; a receive waiting for its type; IPC_RMID's EIDRM; by key. Before,
+ * ulib had no <sys/sem.h> or <sys/msg.h>.
  */
 #define CHECK_NAME "sysvipcx"
 #define _GNU_SOURCE                     /* glibc's semtimedop */
@@ -19,11 +22,16 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/msg.h>
 #include <sys/sem.h>
 #include <sys/wait.h>
 #include <animalib/result.h>
 #include <check.h>
 
+#ifndef MSGMAX
+#define MSGMAX 8192
+#define MSGMNB 16384
+#endif
 #ifndef SEMVMX
 #define SEMVMX 32767                    /* (glibc keeps Linux's limits in <linux/sem.h>) */
 #define SEMMSL 32000
@@ -225,6 +233,127 @@ static void keyed(void)
 	CHECK(semget(k, 0, 0) == -1 && errno == ENOENT);
 }
 
+struct m { long type; char text[MSGMAX]; };
+
+static int send(int id, long type, const char *text, int flg)
+{
+	static struct m b;
+	b.type = type;
+	strcpy(b.text, text);
+	return msgsnd(id, &b, strlen(text) + 1, flg);
+}
+
+/* Messages by type: 0 the oldest, >0 the oldest of that type, <0 the
+   lowest type up to its size; E2BIG or MSG_NOERROR; ENOMSG; the limits. */
+static void queue_types(void)
+{
+	int id = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+	CHECK(id >= 0);
+	static struct m b;
+	CHECK(send(id, 3, "three", 0) == 0 && send(id, 2, "two", 0) == 0 && send(id, 1, "one", 0) == 0 &&
+	      send(id, 2, "two again", 0) == 0);
+	struct msqid_ds ds;
+	CHECK(msgctl(id, IPC_STAT, &ds) == 0 && ds.msg_qnum == 4 && ds.msg_qbytes == MSGMNB &&
+	      ds.msg_lspid == getpid() && (ds.msg_perm.mode & 0777) == 0600);
+	CHECK(msgrcv(id, &b, sizeof b.text, 2, 0) == 4 && b.type == 2 && !strcmp(b.text, "two"));
+	CHECK(msgrcv(id, &b, sizeof b.text, -2, 0) == 4 && b.type == 1 && !strcmp(b.text, "one"));
+	errno = 0;
+	CHECK(msgrcv(id, &b, 3, 0, 0) == -1 && errno == E2BIG);
+	CHECK(msgrcv(id, &b, 3, 0, MSG_NOERROR) == 3 && b.type == 3 && !memcmp(b.text, "thr", 3));
+	CHECK(msgrcv(id, &b, sizeof b.text, 0, 0) == 10 && !strcmp(b.text, "two again"));
+	errno = 0;
+	CHECK(msgrcv(id, &b, sizeof b.text, 0, IPC_NOWAIT) == -1 && errno == ENOMSG);
+	CHECK(msgctl(id, IPC_STAT, &ds) == 0 && ds.msg_qnum == 0 && ds.msg_lrpid == getpid());
+	errno = 0;
+	CHECK(msgsnd(id, &b, MSGMAX + 1, 0) == -1 && errno == EINVAL);
+	b.type = 0;
+	errno = 0;
+	CHECK(msgsnd(id, &b, 1, 0) == -1 && errno == EINVAL);
+	CHECK(msgctl(id, IPC_RMID, 0) == 0);
+	errno = 0;
+	CHECK(msgsnd(id, &b, 1, 0) == -1 && errno == EINVAL);
+}
+
+/* A full queue (MSGMNB bytes): IPC_NOWAIT's EAGAIN, and a child's send
+   that waits until the parent takes one; a child's receive of a type
+   that waits past another type's message; removal ends a wait with
+   EIDRM. */
+static void queue_waits(void)
+{
+	int id = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+	CHECK(id >= 0);
+	static struct m b;
+	b.type = 1;
+	memset(b.text, 'x', MSGMAX);
+	CHECK(msgsnd(id, &b, MSGMAX, 0) == 0 && msgsnd(id, &b, MSGMAX, 0) == 0);
+	errno = 0;
+	CHECK(msgsnd(id, &b, 1, IPC_NOWAIT) == -1 && errno == EAGAIN);
+	pid_t c = fork();
+	if (c == 0)
+		_exit(send(id, 2, "after", 0) == 0 ? 0 : 1);
+	CHECK(msgrcv(id, &b, MSGMAX, 1, 0) == MSGMAX);
+	CHECK(status_of(c) == 0);
+	struct msqid_ds ds;
+	CHECK(msgctl(id, IPC_STAT, &ds) == 0 && ds.msg_qnum == 2 && ds.__msg_cbytes == MSGMAX + 6 &&
+	      ds.msg_lspid == c);
+	CHECK(msgrcv(id, &b, MSGMAX, 1, 0) == MSGMAX && msgrcv(id, &b, MSGMAX, 2, 0) == 6);
+
+	c = fork();
+	if (c == 0) {
+		static struct m r;
+		_exit(msgrcv(id, &r, MSGMAX, 5, 0) == 5 && r.type == 5 && !strcmp(r.text, "five") ? 0 : 1);
+	}
+	CHECK(send(id, 4, "four", 0) == 0 && send(id, 5, "five", 0) == 0);
+	CHECK(status_of(c) == 0);
+	CHECK(msgctl(id, IPC_STAT, &ds) == 0 && ds.msg_qnum == 1);
+
+	int p[2];
+	CHECK(pipe(p) == 0);
+	c = fork();
+	if (c == 0) {
+		static struct m r;
+		char x = 'w';
+		if (write(p[1], &x, 1) != 1)
+			_exit(2);
+		errno = 0;
+		_exit(msgrcv(id, &r, MSGMAX, 9, 0) == -1 && errno == EIDRM ? 0 : 1);
+	}
+	char x = 0;
+	CHECK(read(p[0], &x, 1) == 1);
+	usleep(200000);                       /* (into its wait: the wait's own signal is none) */
+	CHECK(msgctl(id, IPC_RMID, 0) == 0);
+	CHECK(status_of(c) == 0);
+	close(p[0]);
+	close(p[1]);
+}
+
+static void queue_keyed(void)
+{
+	key_t k = ftok("/", 'Q');
+	msgctl(msgget(k, 0), IPC_RMID, 0);        /* (one left by an earlier run) */
+	errno = 0;
+	CHECK(msgget(k, 0) == -1 && errno == ENOENT);
+	int id = msgget(k, IPC_CREAT | IPC_EXCL | 0600);
+	CHECK(id >= 0);
+	errno = 0;
+	CHECK(msgget(k, IPC_CREAT | IPC_EXCL | 0600) == -1 && errno == EEXIST);
+	pid_t c = fork();
+	if (c == 0)
+		_exit(msgget(k, 0) == id && send(id, 7, "by key", 0) == 0 ? 0 : 1);
+	CHECK(status_of(c) == 0);
+	static struct m b;
+	CHECK(msgrcv(id, &b, MSGMAX, 7, IPC_NOWAIT) == 7 && !strcmp(b.text, "by key"));
+	c = fork();
+	if (c == 0) {
+		if (setuid(65534) < 0)
+			_exit(2);
+		errno = 0;
+		_exit(msgget(k, 0600) == -1 && errno == EACCES ? 0 : 1);
+	}
+	CHECK(status_of(c) == 0);
+	CHECK(msgctl(id, IPC_RMID, 0) == 0);
+}
+
 int main(void)
 {
 	struct result res;
@@ -233,6 +362,9 @@ int main(void)
 	undo();
 	interrupt_and_remove();
 	keyed();
+	queue_types();
+	queue_waits();
+	queue_keyed();
 	result_begin(&res, "sysvipcx");
 	result_int(&res, "checks", checks);
 	result_int(&res, "failures", failures);

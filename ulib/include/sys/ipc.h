@@ -1,7 +1,7 @@
 /*
  * <sys/ipc.h>: System V IPC's keys, permissions and flags (Linux's
- * values): shared memory (<sys/shm.h>) and semaphore sets (<sys/sem.h>);
- * no message queues (POSIX's are: <mqueue.h>).
+ * values): shared memory (<sys/shm.h>), semaphore sets (<sys/sem.h>)
+ * and message queues (<sys/msg.h>).
  */
 #ifndef ULIB_SYS_IPC_H
 #define ULIB_SYS_IPC_H

@@ -9,12 +9,15 @@
  * still attaches and IPC_STAT shows SHM_DEST and key 0.
  *
  * shm_nattch counts shmat, less shmdt, plus one for each attachment a
- * fork copies (__sysvshm_forked). A process that ends or execs with a
- * segment attached stays counted (Linux detaches it then): nothing in
- * this library runs at _exit or a kill, so a segment removed while such
- * a process had it attached stays in /dev/shm (until the next boot, on
- * the RAM disk). Each process keeps at most
- * SHMATT_MAX attachments (EMFILE past them, as Linux past SHMSEG).
+ * fork copies (__sysvshm_forked), by process in the description (struct
+ * by, under plock.c's lock): nothing in this library runs at _exit or a
+ * kill, so whoever next takes the lock (shmat, shmdt, IPC_STAT, IPC_RMID)
+ * drops the attachments of processes that ended (kill(pid, 0)'s ESRCH),
+ * as Linux detaches them at the exit; a removed segment they held goes
+ * then, at the next call on its id (Linux's at the exit: until such a
+ * call it stays in /dev/shm). An exec keeps its pid, so its attachments
+ * stay counted (Linux detaches then), as do those of processes past BY.
+ * Each process keeps at most SHMATT_MAX attachments (EMFILE past them, as Linux past SHMSEG).
  */
 #include <sys/shm.h>
 #include <sys/mman.h>
@@ -23,16 +26,19 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <animart/spin.h>
+#include "plock.h"
 #include "sysvipc.h"
 
 #define SEG_MAGIC 0x53797356u          /* "VsyS" */
 #define HDR 4096                       /* the description's page */
 #define SHMMAX (1UL << 40)             /* Linux's bound on one segment is larger still */
 #define SHMATT_MAX 128
+#define BY 500                         /* processes whose attachments are told apart */
 
 struct seg {
 	unsigned magic;
@@ -42,7 +48,10 @@ struct seg {
 	time_t atime, dtime, ctime;
 	shmatt_t nattch;
 	int removed;                   /* IPC_RMID while attached: the file goes at the last shmdt */
+	uint32_t lock;                 /* plock.c's: nattch and by */
+	struct by { int32_t pid, n; } by[BY];   /* attachments by process (pid 0: a free entry) */
 };
+_Static_assert(sizeof(struct seg) <= HDR, "the description fits its page");
 
 static struct att {
 	char *addr;                    /* 0: a free slot */
@@ -106,20 +115,62 @@ int shmget(key_t key, size_t size, int flags)
 		errno = EINVAL;
 		return -1;
 	}
-	struct seg s = { SEG_MAGIC, key, size, getpid(), 0, 0, 0, time(0), 0, 0 };
+	struct seg s = { .magic = SEG_MAGIC, .key = key, .size = size, .cpid = getpid(), .ctime = time(0) };
 	return sysv_get("shm", key, flags, HDR + size, &s, sizeof s, size == 0 ? EINVAL : 0, fits, &size);
 }
 
-static void touch(struct seg *s, int attach)
+/* The lock held: the attachments of processes that ended are dropped
+   (Linux detaches them at the exit). */
+static void reap(void *arg)
 {
-	s->lpid = getpid();
+	struct seg *s = arg;
+	for (int i = 0; i < BY; i++)
+		if (s->by[i].pid && !plk_alive(s->by[i].pid)) {
+			s->nattch -= (shmatt_t)s->by[i].n;
+			s->by[i] = (struct by){ 0, 0 };
+		}
+}
+
+static void lock(struct seg *s)
+{
+	plk_lock(&s->lock, reap, s);
+	reap(s);
+}
+
+/* The lock held: a removed segment goes with its last attachment. */
+static void maybe_gone(struct seg *s, int id)
+{
+	char p[48];
+	if (s->removed && s->nattch == 0) {
+		seg_path(p, id);
+		unlink(p);
+	}
+}
+
+/* One attachment more (attach) or less, the caller's. */
+static void touch(struct seg *s, int attach, int id)
+{
+	int me = getpid(), free_i = -1, i;
+	lock(s);
+	s->lpid = me;
+	for (i = 0; i < BY && s->by[i].pid != me; i++)
+		if (!s->by[i].pid && free_i < 0)
+			free_i = i;
+	if (i == BY && attach && free_i >= 0)
+		s->by[i = free_i].pid = me;
+	if (i < BY)                    /* (else counted, never dropped at an end) */
+		s->by[i].n += attach ? 1 : -1;
+	if (i < BY && s->by[i].n <= 0)
+		s->by[i] = (struct by){ 0, 0 };
 	if (attach) {
 		s->atime = time(0);
-		__atomic_add_fetch(&s->nattch, 1, __ATOMIC_RELAXED);
+		s->nattch++;
 	} else {
 		s->dtime = time(0);
-		__atomic_sub_fetch(&s->nattch, 1, __ATOMIC_RELAXED);
+		s->nattch--;
+		maybe_gone(s, id);
 	}
+	plk_unlock(&s->lock);
 }
 
 void *shmat(int id, const void *addr, int flags)
@@ -157,12 +208,12 @@ void *shmat(int id, const void *addr, int flags)
 		return (void *)-1;
 	}
 	if (!ro)
-		touch(s, 1);
+		touch(s, 1, id);
 	else {
 		/* a reader may not write the description: the writer's view */
 		struct seg *w = seg_map(id, O_RDWR, 0);
 		if (w) {
-			touch(w, 1);
+			touch(w, 1, id);
 			munmap(w, HDR);
 		}
 	}
@@ -188,12 +239,7 @@ int shmdt(const void *addr)
 	munmap(t.addr, t.len);
 	struct seg *s = seg_map(t.id, O_RDWR, 0);
 	if (s) {
-		touch(s, 0);
-		if (s->removed && __atomic_load_n(&s->nattch, __ATOMIC_RELAXED) == 0) {
-			char p[48];
-			seg_path(p, t.id);
-			unlink(p);
-		}
+		touch(s, 0, t.id);
 		munmap(s, HDR);
 	}
 	return 0;
@@ -206,7 +252,7 @@ void __sysvshm_forked(void)
 		if (atts[i].addr) {
 			struct seg *s = seg_map(atts[i].id, O_RDWR, 0);
 			if (s) {
-				touch(s, 1);       /* (Linux's fork sets the time and pid too) */
+				touch(s, 1, atts[i].id);   /* (Linux's fork sets the time and pid too) */
 				munmap(s, HDR);
 			}
 		}
@@ -215,6 +261,13 @@ void __sysvshm_forked(void)
 static int stat_seg(int id, struct shmid_ds *buf)
 {
 	int fd;
+	struct seg *w = seg_map(id, O_RDWR, 0);    /* (a reader cannot drop the ended's) */
+	if (w) {
+		lock(w);               /* the ended's attachments dropped: it may go */
+		maybe_gone(w, id);
+		plk_unlock(&w->lock);
+		munmap(w, HDR);
+	}
 	struct seg *s = seg_map(id, O_RDONLY, &fd);
 	if (!s)
 		return -1;
@@ -243,7 +296,6 @@ static int stat_seg(int id, struct shmid_ds *buf)
 
 int shmctl(int id, int cmd, struct shmid_ds *buf)
 {
-	char p[48];
 	if (cmd == IPC_STAT)
 		return stat_seg(id, buf);
 	if (cmd == IPC_SET) {
@@ -267,15 +319,13 @@ int shmctl(int id, int cmd, struct shmid_ds *buf)
 		if (!s)
 			return -1;
 		sysv_key_drop("shm", s->key, id);
+		lock(s);
 		s->key = IPC_PRIVATE;
 		s->removed = 1;
-		int r = 0;
-		if (__atomic_load_n(&s->nattch, __ATOMIC_RELAXED) == 0) {
-			seg_path(p, id);
-			r = unlink(p);
-		}
+		maybe_gone(s, id);
+		plk_unlock(&s->lock);
 		munmap(s, HDR);
-		return r;
+		return 0;
 	}
 	errno = EINVAL;
 	return -1;

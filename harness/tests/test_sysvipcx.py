@@ -10,13 +10,16 @@ EACCES for another user). Message queues: receives by type (0, >0,
 <0), E2BIG and MSG_NOERROR, ENOMSG, EINVAL for MSGMAX and type 0; a full
 queue (MSGMNB bytes): EAGAIN, a child's send waiting until the parent
 receives; a child's receive of one type waiting past another; IPC_RMID
-ending a child's wait with EIDRM; a keyed queue. The same program
-passes under glibc on Linux (88 checks). Before, ulib had no <sys/sem.h>
-or <sys/msg.h> (the program did not build). On every package at one and two CPUs (it forks)."""
+ending a child's wait with EIDRM (nothing shows a queue's waiters, so a
+round whose removal came before the wait, EINVAL, is done again with a
+longer pause, up to 5); a keyed queue. The same program passes under
+glibc on Linux (86 checks). Before, ulib had no <sys/sem.h> or
+<sys/msg.h> (the program did not build). On every package at one and two CPUs
+(it forks)."""
 import pytest
 from helpers import PKGS_DET, pkg_cases, self_test
 
 
 @pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
 def test_sysv_sem_and_msg(boot, pkg, smp):
-    self_test(boot, "sysvipcx", pkg, smp, at_least=88, checks=88)
+    self_test(boot, "sysvipcx", pkg, smp, at_least=86, checks=86)

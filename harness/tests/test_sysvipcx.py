@@ -14,12 +14,12 @@ ending a child's wait with EIDRM (nothing shows a queue's waiters, so a
 round whose removal came before the wait, EINVAL, is done again with a
 longer pause, up to 5); a keyed queue. The same program passes under
 glibc on Linux (86 checks). Before, ulib had no <sys/sem.h> or
-<sys/msg.h> (the program did not build). On every package at one and two CPUs
-(it forks)."""
+<sys/msg.h> (the program did not build). On every package and det=par at one and
+two CPUs (it forks)."""
 import pytest
-from helpers import PKGS_DET, pkg_cases, self_test
+from helpers import PKGS_PAR, pkg_cases, self_test
 
 
-@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_DET))
+@pytest.mark.parametrize("pkg,smp", pkg_cases(PKGS_PAR))
 def test_sysv_sem_and_msg(boot, pkg, smp):
     self_test(boot, "sysvipcx", pkg, smp, at_least=86, checks=86)

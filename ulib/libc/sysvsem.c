@@ -45,7 +45,7 @@
 #define SET_MAGIC 0x53797353u          /* "SsyS" */
 #define UNDO_MAX 128
 
-struct undo { int32_t pid; uint16_t num; int16_t adj; };
+struct undo { int32_t pid, adj; uint32_t num; };   /* adj: what the process's end adds */
 struct sem { int32_t val, pid; uint32_t ncnt, zcnt; };
 
 struct set {
@@ -116,7 +116,7 @@ static void reap(void *arg)
 	for (int i = 0; i < s->nundo; i++) {
 		struct undo u = s->undo[i];
 		if (u.pid && !plk_alive(u.pid)) {
-			if (u.num < s->nsems)
+			if (u.num < (uint32_t)s->nsems)
 				clamp_add(&s->sem[u.num], u.adj);
 			any = 1;
 		} else if (u.pid && u.adj)
@@ -141,11 +141,11 @@ static struct undo *undo_of(struct set *s, int num)
 {
 	int me = plk_self();
 	for (int i = 0; i < s->nundo; i++)
-		if (s->undo[i].pid == me && s->undo[i].num == num)
+		if (s->undo[i].pid == me && s->undo[i].num == (uint32_t)num)
 			return &s->undo[i];
 	if (s->nundo == UNDO_MAX)
 		return 0;
-	s->undo[s->nundo] = (struct undo){ me, (uint16_t)num, 0 };
+	s->undo[s->nundo] = (struct undo){ me, 0, (uint32_t)num };
 	return &s->undo[s->nundo++];
 }
 
@@ -153,7 +153,7 @@ static struct undo *undo_of(struct set *s, int num)
 static void undo_clear(struct set *s, int num)
 {
 	for (int i = 0; i < s->nundo; i++)
-		if (num < 0 || s->undo[i].num == num)
+		if (num < 0 || s->undo[i].num == (uint32_t)num)
 			s->undo[i].adj = 0;
 }
 

@@ -27,6 +27,7 @@
 #include <signal.h>
 #include <pthread.h>
 #include <mqueue.h>
+#include <sys/msg.h>
 #include <dirent.h>
 #include <time.h>
 #include <termios.h>
@@ -43,6 +44,8 @@ static int ffd, cfd;             /* a file with bytes in it; a copy to close */
 static int pe[2], pf[2];         /* an empty pipe; a full one */
 static int ps[2];                /* an empty pipe the locker child holds too */
 static mqd_t qe, qf, qr;         /* an empty queue; a full one; one with room and a message */
+static int se, sf, sr;           /* the same as System V message queues (<sys/msg.h>) */
+static struct { long type; char text[8192]; } sm = { 1, "m" };
 static void *map;
 static volatile int cleaned, reached, started;
 static char buf[64];
@@ -73,6 +76,8 @@ static void c_setlkw(void) { struct flock l = lk_; fcntl(ffd, F_SETLKW, &l); }
 static void c_lockf(void) { lseek(ffd, 200, SEEK_SET); lockf(ffd, F_LOCK, 1); }
 static void c_mqsend(void) { mq_send(qr, "m", 1, 0); }
 static void c_mqrecv(void) { char m[64]; mq_receive(qr, m, sizeof m, 0); }
+static void c_msgsnd(void) { msgsnd(sr, &sm, 1, 0); }
+static void c_msgrcv(void) { msgrcv(sr, &sm, 1, 0, 0); }
 static struct timespec later(void)
 {
 	struct timespec t;
@@ -109,6 +114,8 @@ static void b_mqrecv(void) { char m[64]; mq_receive(qe, m, sizeof m, 0); }
 static void b_mqtrecv(void) { char m[64]; struct timespec t = later(); mq_timedreceive(qe, m, sizeof m, 0, &t); }
 static void b_mqsend(void) { mq_send(qf, "m", 1, 0); }
 static void b_mqtsend(void) { struct timespec t = later(); mq_timedsend(qf, "m", 1, 0, &t); }
+static void b_msgrcv(void) { msgrcv(se, &sm, 1, 0, 0); }
+static void b_msgsnd(void) { msgsnd(sf, &sm, 1, 0); }
 static void b_select(void)
 {
 	fd_set r;
@@ -280,6 +287,7 @@ int main(void)
 		{ "msync", c_msync }, { "tcdrain", c_tcdrain }, { "fcntl F_SETLKW", c_setlkw },
 		{ "lockf F_LOCK", c_lockf }, { "mq_send", c_mqsend }, { "mq_receive", c_mqrecv },
 		{ "mq_timedsend", c_mqtsend }, { "mq_timedreceive", c_mqtrecv },
+		{ "msgsnd", c_msgsnd }, { "msgrcv", c_msgrcv },
 		{ "select", c_select }, { "poll", c_poll }, { "waitpid WNOHANG", c_waitpid },
 		{ "wait", c_wait }, { "waitid WNOHANG", c_waitid }, { "system", c_system },
 		{ "nanosleep", c_nanosleep }, { "sleep", c_sleep },
@@ -289,6 +297,7 @@ int main(void)
 		{ "writev", b_writev }, { "fcntl F_SETLKW", b_setlkw }, { "lockf F_LOCK", b_lockf },
 		{ "mq_receive", b_mqrecv }, { "mq_timedreceive", b_mqtrecv },
 		{ "mq_send", b_mqsend }, { "mq_timedsend", b_mqtsend },
+		{ "msgrcv", b_msgrcv }, { "msgsnd", b_msgsnd },
 		{ "select", b_select }, { "poll", b_poll }, { "system", b_system },
 		{ "read (shared pipe)", b_sread }, { "poll (shared pipe)", b_spoll },
 	};
@@ -307,12 +316,19 @@ int main(void)
 	qr = queue("/cpoint_r", 8);
 	CHECK(qe >= 0 && qf >= 0 && qr >= 0);
 	CHECK(mq_send(qf, "m", 1, 0) == 0 && mq_send(qr, "m", 1, 0) == 0);
+	se = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+	sf = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+	sr = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+	CHECK(se >= 0 && sf >= 0 && sr >= 0 && msgsnd(sr, &sm, 1, 0) == 0);
+	CHECK(msgsnd(sf, &sm, 8192, 0) == 0 && msgsnd(sf, &sm, 8192, 0) == 0);   /* MSGMNB: full */
 
 	run(entry, (int)(sizeof entry / sizeof entry[0]), 0);
 	/* what the entry calls left: nothing closed, created or sent */
 	CHECK(fcntl(cfd, F_GETFD) >= 0);
 	struct mq_attr a;
 	CHECK(mq_getattr(qr, &a) == 0 && a.mq_curmsgs == 1);
+	struct msqid_ds ds;
+	CHECK(msgctl(sr, IPC_STAT, &ds) == 0 && ds.msg_qnum == 1);
 	CHECK(access("/tmp/cpoint.creat", F_OK) < 0);
 
 	int hold[2];
@@ -342,6 +358,9 @@ int main(void)
 	mq_unlink("/cpoint_e");
 	mq_unlink("/cpoint_f");
 	mq_unlink("/cpoint_r");
+	msgctl(se, IPC_RMID, 0);
+	msgctl(sf, IPC_RMID, 0);
+	msgctl(sr, IPC_RMID, 0);
 	struct result r;
 	result_begin(&r, "cpoint");
 	result_int(&r, "checks", checks);

@@ -10,7 +10,8 @@
  * rounded (SHM_RND) or refused unaligned; shmdt of no attachment; mode
  * changed (IPC_SET); IPC_RMID: the key goes at once (ENOENT), the id
  * attaches while something is attached (SHM_DEST shown, as Linux) and
- * goes with the last shmdt (EINVAL). Before, ulib had no <sys/shm.h> (the Open
+ * goes with the last shmdt (EINVAL). A child that exits attached is
+ * detached (shm_nattch drops, as Linux). Before, ulib had no <sys/shm.h> (the Open
  * POSIX suite's sys/shm_h tests did not build).
  */
 #define CHECK_NAME "sysvshmx"
@@ -64,6 +65,13 @@ static void private_segment(void)
 	}
 	CHECK(pid > 0 && status_of(pid) == 0);
 	CHECK(!strcmp(m + 100, "child"));
+	CHECK(shmctl(id, IPC_STAT, &ds) == 0 && ds.shm_nattch == 1);
+	/* a child that ends attached (an inherited one and its own): both
+	   dropped, as Linux detaches at the exit */
+	pid = fork();
+	if (pid == 0)
+		_exit(shmat(id, 0, 0) == (void *)-1 ? 1 : 0);
+	CHECK(pid > 0 && status_of(pid) == 0);
 	CHECK(shmctl(id, IPC_STAT, &ds) == 0 && ds.shm_nattch == 1);
 
 	CHECK(shmdt(m) == 0);

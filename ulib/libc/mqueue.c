@@ -17,7 +17,7 @@
  * The lock (why not a process-shared pthread mutex: a process that dies
  * holding one leaves it held for ever): a word holding the holder's pid,
  * LK_WAIT set once someone may sleep on it. A waiter sleeps on the word
- * (the kernel futex, keyed by the file's frame) at most POLL_NS at a
+ * (the kernel futex, keyed by the file's frame) at most PLK_POLL_NS at a
  * time, then asks whether the holder lives (kill(pid, 0): a process that
  * ended is ESRCH, a zombie too); if not, it takes the lock over and
  * makes the count and the order number again from the slots (repair).
@@ -25,7 +25,8 @@
  * bumps (psh_word_wait, ulib/pthread/pshared.c), the lock released
  * meanwhile: a signal handler runs inside them and ends them with EINTR
  * unless it has SA_RESTART, pthread_cancel ends them (cancellation
- * points), a deadline is CLOCK_REALTIME's.
+ * points), a deadline is CLOCK_REALTIME's. The lock and the sleeps are
+ * plock.c's, which System V semaphore sets share (sysvsem.c).
  *
  * mq_notify: one registration per queue, the registering process's pid
  * in the header (a registration whose process ended is dropped when
@@ -57,6 +58,7 @@
 #include "../pthread/pwait.h"
 #include "../pthread/pshared.h"
 #include "nocancel.h"
+#include "plock.h"
 
 #define MQDIR       "/dev/mqueue/"
 #define DEF_MAXMSG  10               /* Linux's msg_default and msgsize_default */
@@ -65,8 +67,6 @@
 #define MAX_MSGSIZE (16L << 20)
 #define MAX_BYTES   819200L          /* RLIMIT_MSGQUEUE's default: bytes a queue takes (EMFILE) */
 #define MAGIC       0x314e514dU      /* "MQN1", written last when a queue is made */
-#define LK_WAIT     0x80000000U
-#define POLL_NS     20000000ULL      /* a lock waiter asks whether the holder lives this often */
 #define NRW         16               /* receivers remembered by process (the notification's rule) */
 #define SIG_MQTHR   32               /* SIGEV_THREAD in another process (glibc keeps 32 too) */
 #define HDR         512              /* the header's room at the file's start */
@@ -154,17 +154,6 @@ static int mkdirs(void)
 
 /* ---- the lock ---- */
 
-/* The caller's pid, without a system call (the kernel's page of the VP) */
-static int self(void)
-{
-	return (int)vp_pseudo()->space_id;
-}
-
-static int alive(int pid)
-{
-	return pid == self() || kill(pid, 0) == 0 || errno != ESRCH;
-}
-
 static struct slot *slot(struct mqd *q, long i)
 {
 	return (struct slot *)((char *)q->h + HDR + i * q->slotsz);
@@ -194,81 +183,15 @@ static void repair(struct mqd *q)
 	psh_word_wake(&h->taken, INT_MAX);
 }
 
-uint64_t __clock_epoch_ns(void);      /* time.c: CLOCK_REALTIME - CLOCK_MONOTONIC */
+static void repair_cb(void *q) { repair(q); }
+static int self(void) { return plk_self(); }
+static int alive(int pid) { return plk_alive(pid); }
+static void qlock(struct mqd *q) { plk_lock(&q->h->lock, repair_cb, q); }
+static void qunlock(struct mqd *q) { plk_unlock(&q->h->lock); }
 
-/* Has deadline dl passed (0: none; DL_REALTIME: a CLOCK_REALTIME time)? */
-static int past(uint64_t dl)
+static int sleep_on(struct mqd *q, volatile uint32_t *word, volatile uint32_t *count, uint64_t deadline)
 {
-	if (dl & DL_REALTIME)
-		return __clock_epoch_ns() + now_ns() >= (dl & ~DL_REALTIME);
-	return dl && now_ns() >= dl;
-}
-
-/* A wait on a classic VP (no upcalls: naive), where the kernel wait
-   blocks the VP whole, and with it the threads queued on it, perhaps
-   the one to wake us (a holder of the lock, a sender of this process):
-   while some of them can run (yield_other) the caller waits by letting
-   them, looking at the word between their turns, as a pipe's wait does
-   (ulib/libc/pipe.c). 0 (the word moved on), ETIMEDOUT, or -1: wait in
-   the kernel (no other can run, a handler or a cancel is due, or the
-   VP has upcalls). */
-static int vp_turns(volatile uint32_t *w, uint32_t v, uint64_t dl)
-{
-	struct thread *self = thread_self();
-	int (*other)(struct thread *) = self ? self->ops->yield_other : 0;
-	if (!other || __atomic_load_n(&self->vpp->upcall_entry, __ATOMIC_RELAXED))
-		return -1;
-	for (;;) {
-		if (__atomic_load_n(w, __ATOMIC_ACQUIRE) != v)
-			return 0;
-		if (past(dl))
-			return ETIMEDOUT;
-		if (psig_due(self) || pcancel_pending() || !other(self))
-			return -1;
-	}
-}
-
-static void qlock(struct mqd *q)
-{
-	volatile uint32_t *w = &q->h->lock;
-	uint32_t me = (uint32_t)self(), v = 0;
-	uint64_t dl = 0;                 /* when to ask whether v's holder lives */
-	if (__atomic_compare_exchange_n(w, &v, me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return;
-	for (uint32_t last = 0;; last = v) {
-		v = __atomic_load_n(w, __ATOMIC_RELAXED);
-		if ((v | LK_WAIT) != (last | LK_WAIT))
-			dl = 0;          /* another holder: its time starts now */
-		if (v == 0) {
-			if (__atomic_compare_exchange_n(w, &v, me | LK_WAIT, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-				return;
-			continue;
-		}
-		if (!(v & LK_WAIT) && !__atomic_compare_exchange_n(w, &v, v | LK_WAIT, 0, __ATOMIC_RELAXED,
-								   __ATOMIC_RELAXED))
-			continue;
-		v |= LK_WAIT;
-		if (!dl)
-			dl = now_ns() + POLL_NS;
-		int r = vp_turns(w, v, dl);
-		if (r < 0)
-			r = psh_word_wait(w, v, dl, 0);
-		if (r != ETIMEDOUT)      /* (a wait may end early: det's look for other processes) */
-			continue;
-		dl = 0;
-		if (alive((int)(v & ~LK_WAIT)))
-			continue;
-		if (__atomic_compare_exchange_n(w, &v, me | LK_WAIT, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-			repair(q);               /* its holder died in the middle */
-			return;
-		}
-	}
-}
-
-static void qunlock(struct mqd *q)
-{
-	if (__atomic_exchange_n(&q->h->lock, 0, __ATOMIC_RELEASE) & LK_WAIT)
-		psh_word_wake(&q->h->lock, 1);
+	return plk_sleep(&q->h->lock, repair_cb, q, word, count, deadline, 1);
 }
 
 /* ---- descriptors ---- */
@@ -499,38 +422,6 @@ static int receiver_waits(struct mqh *h)
 			h->rw[i] = (struct rw){ 0, 0 };
 		}
 	return h->rmore > 0;
-}
-
-/* The lock held: sleep while *word is still seq, then take the lock
-   again. 0 (look again), ETIMEDOUT, EINTR, or ECANCELED.
-   The whole wait is held (async_hold, as a POSIX wait's node on its
-   queue): a handler due meanwhile runs inside it, where SA_RESTART is
-   known, never from an interrupt on the way (after the lock, or in
-   vp_turns' turns on a classic VP). Run from there, it left only the
-   thread_unblock's permit, which the wait took as a spurious wake-up,
-   and the receive waited on for good with its handler already run
-   (ptest's mqueue area hung on naive-2 and fifo-2: its reader's
-   pthread_kill came while it looked between turns). */
-static int sleep_on(struct mqd *q, volatile uint32_t *word, volatile uint32_t *count, uint64_t deadline)
-{
-	struct thread *self = thread_self();
-	int held = !self || self->async_hold;
-	if (!held)
-		self->async_hold = 1;
-	uint32_t seq = __atomic_load_n(word, __ATOMIC_ACQUIRE);
-	++*count;
-	qunlock(q);
-	int r = vp_turns(word, seq, deadline);
-	if (r < 0)
-		r = psh_word_wait(word, seq, deadline, 1 | PW_INTR);
-	if (!held) {                     /* (a handler due after the wait's last look: now) */
-		pw_release(self);
-		if (psig_due(self) && (psig_run(self) & SIGW_INTR) && !r)
-			r = EINTR;   /* (whatever r: a cancel acts after it, as on Linux) */
-	}
-	qlock(q);
-	--*count;
-	return r;
 }
 
 /* Wait (the lock held) while `full(q)`: 0, or EAGAIN (O_NONBLOCK),

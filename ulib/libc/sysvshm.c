@@ -1,24 +1,23 @@
 /*
  * System V shared memory (<sys/shm.h>) over files, as shm_open's objects
- * are (shm.c): segment ID is the file /dev/shm/.sysvshm.ID, one page of
- * description (struct seg: the key, size, times, pids and attachment
- * count, which every process updates through its shared mapping) and
- * then the memory; a key is the symbolic link /dev/shm/.sysvkey.KEY to
- * "ID", made after the segment is whole, so the link's creation decides
- * a race between two shmgets of one key and the loser's segment goes.
- * Owner, group and mode are the file's (so opening it checks them, as
- * Linux checks the segment's). IPC_RMID removes the key at once (a
+ * are (shm.c): segment ID is the file /dev/shm/.sysvshm.ID (sysvipc.c:
+ * the identifiers, keys and modes), one page of description (struct
+ * seg: the key, size, times, pids and attachment count, which every
+ * process updates through its shared mapping) and then the memory. IPC_RMID removes the key at once (a
  * shmget of it makes a new segment) and the segment when nothing is
  * attached, else at the last shmdt: until then, as on Linux, the id
  * still attaches and IPC_STAT shows SHM_DEST and key 0.
  *
  * shm_nattch counts shmat, less shmdt, plus one for each attachment a
- * fork copies (__sysvshm_forked). A process that ends or execs with a
- * segment attached stays counted (Linux detaches it then): nothing in
- * this library runs at _exit or a kill, so a segment removed while such
- * a process had it attached stays in /dev/shm (until the next boot, on
- * the RAM disk). Each process keeps at most
- * SHMATT_MAX attachments (EMFILE past them, as Linux past SHMSEG).
+ * fork copies (__sysvshm_forked), by process in the description (struct
+ * by, under plock.c's lock): nothing in this library runs at _exit or a
+ * kill, so whoever next takes the lock (shmat, shmdt, IPC_STAT, IPC_RMID)
+ * drops the attachments of processes that ended (kill(pid, 0)'s ESRCH),
+ * as Linux detaches them at the exit; a removed segment they held goes
+ * then, at the next call on its id (Linux's at the exit: until such a
+ * call it stays in /dev/shm). An exec keeps its pid, so its attachments
+ * stay counted (Linux detaches then), as do those of processes past BY.
+ * Each process keeps at most SHMATT_MAX attachments (EMFILE past them, as Linux past SHMSEG).
  */
 #include <sys/shm.h>
 #include <sys/mman.h>
@@ -27,15 +26,19 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <animart/spin.h>
+#include "plock.h"
+#include "sysvipc.h"
 
 #define SEG_MAGIC 0x53797356u          /* "VsyS" */
 #define HDR 4096                       /* the description's page */
 #define SHMMAX (1UL << 40)             /* Linux's bound on one segment is larger still */
 #define SHMATT_MAX 128
+#define BY 500                         /* processes whose attachments are told apart */
 
 struct seg {
 	unsigned magic;
@@ -45,7 +48,10 @@ struct seg {
 	time_t atime, dtime, ctime;
 	shmatt_t nattch;
 	int removed;                   /* IPC_RMID while attached: the file goes at the last shmdt */
+	uint32_t lock;                 /* plock.c's: nattch and by */
+	struct by { int32_t pid, n; } by[BY];   /* attachments by process (pid 0: a free entry) */
 };
+_Static_assert(sizeof(struct seg) <= HDR, "the description fits its page");
 
 static struct att {
 	char *addr;                    /* 0: a free slot */
@@ -54,8 +60,7 @@ static struct att {
 } atts[SHMATT_MAX];
 static struct spin attlk;
 
-static void seg_path(char *p, int id) { sprintf(p, "/dev/shm/.sysvshm.%d", id); }
-static void key_path(char *p, key_t k) { sprintf(p, "/dev/shm/.sysvkey.%d", (int)k); }
+static void seg_path(char *p, int id) { sysv_path(p, "shm", id); }
 
 /* The segment's description mapped shared (and its descriptor in *fdp if
    fdp), or 0 with errno: EINVAL for no such segment, else open's. */
@@ -89,62 +94,19 @@ static struct seg *seg_map(int id, int oflag, int *fdp)
 	return s;
 }
 
-/* A new segment of size bytes for key k: its id, or -1 with errno. */
-static int seg_new(key_t k, size_t size, int mode)
+/* shmget's test of an existing segment (sysv_get) */
+static int fits(int id, void *size)
 {
-	struct stat st;
-	if (stat("/dev/shm", &st) < 0 && errno == ENOENT)
-		if ((mkdir("/dev", 01777) < 0 && errno != EEXIST) ||
-		    (mkdir("/dev/shm", 01777) < 0 && errno != EEXIST))
-			return -1;
-	char p[48];
-	int fd = -1, id = (getpid() & 0xffff) << 8;
-	for (int tries = 0; fd < 0 && tries < 1 << 16; tries++, id++) {
-		seg_path(p, id);
-		fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode & 0777);
-		if (fd < 0 && errno != EEXIST)
-			return -1;
-	}
-	if (fd < 0) {
-		errno = ENOSPC;                /* as Linux past SHMMNI */
+	struct seg *s = seg_map(id, O_RDONLY, 0);
+	if (!s)
+		return errno == EINVAL ? 1 : -1;
+	size_t have = s->size;
+	munmap(s, HDR);
+	if (*(size_t *)size > have) {
+		errno = EINVAL;
 		return -1;
 	}
-	id--;
-	struct seg s = { SEG_MAGIC, k, size, getpid(), 0, 0, 0, time(0), 0, 0 };
-	if (ftruncate(fd, (off_t)(HDR + size)) < 0 || pwrite(fd, &s, sizeof s, 0) != sizeof s) {
-		int e = errno;
-		close(fd);
-		unlink(p);
-		errno = e == ENOSPC || e == EFBIG ? ENOMEM : e;
-		return -1;
-	}
-	close(fd);
-	return id;
-}
-
-/* The id the key's link names, or -1 (ENOENT: no such key). */
-static int key_find(key_t k)
-{
-	char p[48], buf[16];
-	key_path(p, k);
-	ssize_t n = readlink(p, buf, sizeof buf - 1);
-	if (n <= 0) {
-		errno = ENOENT;
-		return -1;
-	}
-	buf[n] = 0;
-	return atoi(buf);
-}
-
-/* Linux's check of an existing segment's permissions at shmget: read
-   if any read bit of flags is set, write if any write bit, by the
-   caller's effective ids against the file's mode (root passes). */
-static int allowed(int id, int flags)
-{
-	char p[48];
-	int want = (flags & 0444 ? R_OK : 0) | (flags & 0222 ? W_OK : 0);
-	seg_path(p, id);
-	return !want || faccessat(AT_FDCWD, p, want, AT_EACCESS) == 0;
+	return 0;
 }
 
 int shmget(key_t key, size_t size, int flags)
@@ -153,68 +115,62 @@ int shmget(key_t key, size_t size, int flags)
 		errno = EINVAL;
 		return -1;
 	}
-	for (;;) {
-		int id = key == IPC_PRIVATE ? -1 : key_find(key);
-		if (id >= 0) {
-			if ((flags & IPC_CREAT) && (flags & IPC_EXCL)) {
-				errno = EEXIST;
-				return -1;
-			}
-			if (!allowed(id, flags)) {
-				errno = EACCES;
-				return -1;
-			}
-			struct seg *s = seg_map(id, O_RDONLY, 0);
-			if (!s) {
-				if (errno == EINVAL)
-					continue;      /* removed meanwhile: look again */
-				return -1;
-			}
-			size_t have = s->size;
-			munmap(s, HDR);
-			if (size > have) {
-				errno = EINVAL;
-				return -1;
-			}
-			return id;
+	struct seg s = { .magic = SEG_MAGIC, .key = key, .size = size, .cpid = getpid(), .ctime = time(0) };
+	return sysv_get("shm", key, flags, HDR + size, &s, sizeof s, size == 0 ? EINVAL : 0, fits, &size);
+}
+
+/* The lock held: the attachments of processes that ended are dropped
+   (Linux detaches them at the exit). */
+static void reap(void *arg)
+{
+	struct seg *s = arg;
+	for (int i = 0; i < BY; i++)
+		if (s->by[i].pid && !plk_alive(s->by[i].pid)) {
+			s->nattch -= (shmatt_t)s->by[i].n;
+			s->by[i] = (struct by){ 0, 0 };
 		}
-		if (key != IPC_PRIVATE && !(flags & IPC_CREAT)) {
-			errno = ENOENT;
-			return -1;
-		}
-		if (size == 0) {
-			errno = EINVAL;                /* SHMMIN is 1 */
-			return -1;
-		}
-		id = seg_new(key, size, flags);
-		if (id < 0 || key == IPC_PRIVATE)
-			return id;
-		char p[48], target[16];
-		key_path(p, key);
-		sprintf(target, "%d", id);
-		if (symlink(target, p) == 0)
-			return id;
-		int e = errno;
+}
+
+static void lock(struct seg *s)
+{
+	plk_lock(&s->lock, reap, s);
+	reap(s);
+}
+
+/* The lock held: a removed segment goes with its last attachment. */
+static void maybe_gone(struct seg *s, int id)
+{
+	char p[48];
+	if (s->removed && s->nattch == 0) {
 		seg_path(p, id);
 		unlink(p);
-		if (e != EEXIST) {
-			errno = e;
-			return -1;
-		}
-		/* another shmget of the key won: take its segment */
 	}
 }
 
-static void touch(struct seg *s, int attach)
+/* One attachment more (attach) or less, the caller's. */
+static void touch(struct seg *s, int attach, int id)
 {
-	s->lpid = getpid();
+	int me = getpid(), free_i = -1, i;
+	lock(s);
+	s->lpid = me;
+	for (i = 0; i < BY && s->by[i].pid != me; i++)
+		if (!s->by[i].pid && free_i < 0)
+			free_i = i;
+	if (i == BY && attach && free_i >= 0)
+		s->by[i = free_i].pid = me;
+	if (i < BY)                    /* (else counted, never dropped at an end) */
+		s->by[i].n += attach ? 1 : -1;
+	if (i < BY && s->by[i].n <= 0)
+		s->by[i] = (struct by){ 0, 0 };
 	if (attach) {
 		s->atime = time(0);
-		__atomic_add_fetch(&s->nattch, 1, __ATOMIC_RELAXED);
+		s->nattch++;
 	} else {
 		s->dtime = time(0);
-		__atomic_sub_fetch(&s->nattch, 1, __ATOMIC_RELAXED);
+		s->nattch--;
+		maybe_gone(s, id);
 	}
+	plk_unlock(&s->lock);
 }
 
 void *shmat(int id, const void *addr, int flags)
@@ -252,12 +208,12 @@ void *shmat(int id, const void *addr, int flags)
 		return (void *)-1;
 	}
 	if (!ro)
-		touch(s, 1);
+		touch(s, 1, id);
 	else {
 		/* a reader may not write the description: the writer's view */
 		struct seg *w = seg_map(id, O_RDWR, 0);
 		if (w) {
-			touch(w, 1);
+			touch(w, 1, id);
 			munmap(w, HDR);
 		}
 	}
@@ -283,12 +239,7 @@ int shmdt(const void *addr)
 	munmap(t.addr, t.len);
 	struct seg *s = seg_map(t.id, O_RDWR, 0);
 	if (s) {
-		touch(s, 0);
-		if (s->removed && __atomic_load_n(&s->nattch, __ATOMIC_RELAXED) == 0) {
-			char p[48];
-			seg_path(p, t.id);
-			unlink(p);
-		}
+		touch(s, 0, t.id);
 		munmap(s, HDR);
 	}
 	return 0;
@@ -301,7 +252,7 @@ void __sysvshm_forked(void)
 		if (atts[i].addr) {
 			struct seg *s = seg_map(atts[i].id, O_RDWR, 0);
 			if (s) {
-				touch(s, 1);       /* (Linux's fork sets the time and pid too) */
+				touch(s, 1, atts[i].id);   /* (Linux's fork sets the time and pid too) */
 				munmap(s, HDR);
 			}
 		}
@@ -310,6 +261,13 @@ void __sysvshm_forked(void)
 static int stat_seg(int id, struct shmid_ds *buf)
 {
 	int fd;
+	struct seg *w = seg_map(id, O_RDWR, 0);    /* (a reader cannot drop the ended's) */
+	if (w) {
+		lock(w);               /* the ended's attachments dropped: it may go */
+		maybe_gone(w, id);
+		plk_unlock(&w->lock);
+		munmap(w, HDR);
+	}
 	struct seg *s = seg_map(id, O_RDONLY, &fd);
 	if (!s)
 		return -1;
@@ -338,7 +296,6 @@ static int stat_seg(int id, struct shmid_ds *buf)
 
 int shmctl(int id, int cmd, struct shmid_ds *buf)
 {
-	char p[48];
 	if (cmd == IPC_STAT)
 		return stat_seg(id, buf);
 	if (cmd == IPC_SET) {
@@ -361,20 +318,14 @@ int shmctl(int id, int cmd, struct shmid_ds *buf)
 		struct seg *s = seg_map(id, O_RDWR, 0);
 		if (!s)
 			return -1;
-		key_t k = s->key;
-		if (k != IPC_PRIVATE && key_find(k) == id) {
-			key_path(p, k);
-			unlink(p);
-		}
+		sysv_key_drop("shm", s->key, id);
+		lock(s);
 		s->key = IPC_PRIVATE;
 		s->removed = 1;
-		int r = 0;
-		if (__atomic_load_n(&s->nattch, __ATOMIC_RELAXED) == 0) {
-			seg_path(p, id);
-			r = unlink(p);
-		}
+		maybe_gone(s, id);
+		plk_unlock(&s->lock);
 		munmap(s, HDR);
-		return r;
+		return 0;
 	}
 	errno = EINVAL;
 	return -1;

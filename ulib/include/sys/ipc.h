@@ -1,7 +1,7 @@
 /*
  * <sys/ipc.h>: System V IPC's keys, permissions and flags (Linux's
- * values). Only shared memory (<sys/shm.h>) is there; no message queues
- * or semaphore sets (POSIX's are: <mqueue.h>, <semaphore.h>).
+ * values): shared memory (<sys/shm.h>), semaphore sets (<sys/sem.h>)
+ * and message queues (<sys/msg.h>).
  */
 #ifndef ULIB_SYS_IPC_H
 #define ULIB_SYS_IPC_H

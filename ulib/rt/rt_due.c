@@ -31,11 +31,16 @@
 
 static volatile uint64_t rt_wait_due;   /* the earliest armed deadline (0: none) */
 
+/* Set v's timer for at (now: the time read just before), unless it is
+   set for no later and has not passed; learn what setting it cost
+   (arm_ns, for slice_timer). */
 static void due_set(struct rtvp *v, uint64_t at, uint64_t now)
 {
 	if (!(v->wait_due > now && v->wait_due <= at)) {
 		v->wait_due = at;
 		syscall2(SYS_timer, at, DUE_TOKEN);
+		uint64_t took = now_ns() - now, fade = v->arm_ns - v->arm_ns / 4;
+		v->arm_ns = took > fade ? took : fade;
 	}
 }
 
@@ -83,15 +88,36 @@ int rt_due_passed(void)
  * step per naive block). The timer is set for when the slice could end
  * at the earliest; an interrupt before the VP has used it up sets the
  * timer again for the rest.
+ *
+ * Neither is set closer than twice what setting the timer has cost of
+ * late (arm_ns, the longest of late, fading by a quarter a setting).
+ * Setting it is a system call, which a VP may spend longer in than a
+ * slice: under -icount at -smp 2, QEMU takes the CPU whose timer moves
+ * earlier off for a share of the time to its next deadline, and
+ * SYS_timer took 10 to 60 ms of the boot clock while the other CPU
+ * computed. Set for a slice from now, the timer had fired by the
+ * call's return, and its interrupt cut the thread just switched in
+ * before it ran one instruction of its own; the switch queued the other
+ * thread, which set a slice again, fired again: the two threads of the
+ * VP took turns for good, neither running (dueyield: a worker that
+ * yields stopped, and a 30 ms CLOCK_MONOTONIC timer's thread never sent
+ * its signal). Twice the cost leaves the thread at least about the cost
+ * itself. A timed wait's deadline is not moved: its interrupt comes once.
  */
 volatile int rt_slice_classic;   /* some classic VP has set a slice */
+
+/* How far ahead to set a slice's timer that should end in `rest`. */
+static uint64_t slice_lead(const struct rtvp *v, uint64_t rest)
+{
+	return rest > 2 * v->arm_ns ? rest : 2 * v->arm_ns;
+}
 
 void rt_due_slice(struct rtvp *v)
 {
 	uint64_t now = now_ns();
 	rt_slice_classic = 1;
 	v->slice_cpu = vp_cpu_self_ns() + v->pkg->slice_ns;
-	v->slice_at = now + v->pkg->slice_ns;
+	v->slice_at = now + slice_lead(v, v->pkg->slice_ns);
 	due_set(v, v->slice_at, now);
 }
 
@@ -114,7 +140,7 @@ int rt_slice_passed(void)
 			r = !cur || !v->pkg->sliced || v->pkg->sliced(cur);
 		} else {         /* a wait's deadline, or time off the CPU: the rest later */
 			uint64_t now = now_ns();
-			v->slice_at = now + (v->slice_cpu - cpu);
+			v->slice_at = now + slice_lead(v, v->slice_cpu - cpu);
 			due_set(v, v->slice_at, now);
 		}
 	}

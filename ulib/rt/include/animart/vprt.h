@@ -105,6 +105,7 @@ struct rtvp {
 	char *sched_stack;           /* the scheduler loop's stack */
 	struct lctx sched;           /* entry into the scheduler loop */
 	uint64_t wait_due;           /* classic: the deadline its one-shot timer is set for (rt_due.c) */
+	uint64_t arm_ns;             /* classic: what setting that timer cost of late (rt_due.c) */
 	/* Upcall VPs: the timer queue of timed waits begun here, by
 	   deadline, and the one kernel timer it shares with the policy's
 	   (rt_tq.c). */

@@ -44,6 +44,7 @@ struct sigthr {
 	size_t alt_size;
 	int inhook;            /* in thread_signal_hook (no second one on top) */
 	int exited;            /* past __sig_thread_exit: posts go to the program */
+	int unborn;            /* claimed before its creator's __sig_inherit: blocks all */
 };
 
 static struct sigaction acts[NSIG];
@@ -176,6 +177,26 @@ static int gone(const struct sigthr *s)
 }
 
 
+/* The POSIX layer's (ulib/pthread/pthread.c; weak): t was made by
+   pthread_create and runs none of the program's code yet. */
+int __pt_unborn(struct thread *t) __attribute__((weak));
+
+/* A slot claimed by a new thread before its creator gave it its mask
+   (__sig_inherit): the thread may run on another VP before its creator
+   gets there, and claim it itself (an interrupt's hook). Until then it
+   blocks everything, so that a kill of the program is not handed to it
+   (willing) nor taken by it against the mask POSIX says it inherits.
+   If it started without __sig_inherit (create's fast path: its creator
+   had no mask), it blocks nothing once it runs the program; lk held. */
+static struct sigthr *born(struct sigthr *s)
+{
+	if (s->unborn && !__pt_unborn(s->t)) {
+		s->unborn = 0;
+		s->mask = 0;
+	}
+	return s;
+}
+
 /* t's slot, claimed if it has none; lk held. A free slot (never used, or
    its thread gone) is taken before one whose live thread holds nothing:
    that one still names a thread known not to block anything, which a
@@ -186,7 +207,7 @@ static struct sigthr *slot_of(struct thread *t)
 	struct sigthr *empty = 0, *idle = 0;
 	for (int i = 0; i < NSLOT; i++) {
 		if (slots[i].key == key)
-			return &slots[i];
+			return born(&slots[i]);
 		if (!empty && (!slots[i].key || gone(&slots[i])))
 			empty = &slots[i];
 		else if (!idle && !slots[i].mask && !slots[i].pending && !slots[i].alt)
@@ -203,6 +224,9 @@ static struct sigthr *slot_of(struct thread *t)
 		kept_mask = 0;
 		if (&__pcreate_slow)
 			__pcreate_slow = 1;  /* (it has a mask now: its threads inherit it) */
+	} else if (t && __pt_unborn && __pt_unborn(t)) {
+		empty->mask = ~0UL;
+		empty->unborn = 1;
 	}
 	return empty;
 }
@@ -236,7 +260,7 @@ static sigset_t all_blocked(void)
 	for (int i = 0; i < NSLOT; i++) {
 		struct sigthr *s = &slots[i];
 		if (s->key && s->key != NOTHREAD && s->t && !gone(s)) {
-			m &= s->mask;
+			m &= born(s)->mask;
 			n++;
 		}
 	}
@@ -300,11 +324,13 @@ int __sig_inherit(struct thread *t)
 {
 	spin_lock(&lk);
 	sigset_t m = self_slot()->mask;  /* (an empty slot stays free) */
-	struct sigthr *s = m || catching ? slot_of(t) : 0;
+	struct sigthr *s = m || catching ? slot_of(t) : find_slot(key_of(t));
 	if (s == &spare && !m)
 		s = 0;                   /* only known, and the table is full */
-	if (s)
+	if (s) {
 		s->mask = m;
+		s->unborn = 0;
+	}
 	spin_unlock(&lk);
 	return s != 0;
 }
@@ -578,7 +604,7 @@ int raise(int sig)
 	return r;
 }
 
-static int post_si(struct thread *t, const siginfo_t *si);
+static int post_si(struct thread *t, uint64_t key, const siginfo_t *si);
 
 /* si for the program, pending for whichever thread takes it (lk held):
    every VP is interrupted next (intr_all), and the thread each runs
@@ -595,20 +621,22 @@ static int pend_program(const siginfo_t *si)
    those with a slot (lk held): any thread that changed its mask or was
    made by one that had a mask. Threads that never touched signals have
    no slot and are not known here (the library keeps no list of threads). */
-static struct thread *willing_of(int sig, struct thread *self)
+static struct thread *willing_of(int sig, struct thread *self, uint64_t *key)
 {
 	for (int i = 0; i < NSLOT; i++) {
 		struct sigthr *s = &slots[i];
 		if (s->key && s->key != NOTHREAD && s->t && s->t != self && !gone(s) &&
-		    !(s->mask & BIT(sig)))
+		    !(born(s)->mask & BIT(sig))) {
+			*key = s->key;   /* (post_si: still that thread) */
 			return s->t;
+		}
 	}
 	return 0;
 }
 
-static struct thread *willing(int sig)
+static struct thread *willing(int sig, uint64_t *key)
 {
-	return willing_of(sig, thread_self());
+	return willing_of(sig, thread_self(), key);
 }
 
 /* si for the program: the caller takes it unless it blocks it; then,
@@ -620,16 +648,18 @@ static int send_program(siginfo_t *si)
 {
 	int sig = si->si_signo, full = 0;
 	struct thread *to = 0;
+	uint64_t key = 0;
 	spin_lock(&lk);
 	int blocked = (self_slot()->mask & BIT(sig)) != 0;
-	if (blocked && !(to = willing(sig)))
+	if (blocked && !(to = willing(sig, &key)))
 		full = pend_program(si);
 	spin_unlock(&lk);
-	int sent = to ? post_si(to, si) : 0;
+	int sent = to ? post_si(to, key, si) : 0;
 	if (to && !sent) {               /* it exited meanwhile: the program's after all */
 		spin_lock(&lk);
 		full = pend_program(si);
 		spin_unlock(&lk);
+		to = 0;                  /* (and every VP told, as below) */
 	} else if (sent < 0)
 		full = 1;
 	if (blocked && !to && !full)
@@ -662,6 +692,7 @@ static int arrive(const struct ksiginfo *k, int away)
 			 .si_uid = (uid_t)k->uid, .si_status = k->status };
 	si.si_value.sival_ptr = (void *)k->value;
 	struct thread *to = 0;
+	uint64_t key = 0;
 	spin_lock(&lk);
 	struct sigthr *me = away ? 0 : self_slot();   /* (first: known to all_blocked) */
 	sighandler_t h = acts[sig].sa_handler;
@@ -670,13 +701,13 @@ static int arrive(const struct ksiginfo *k, int away)
 	int ign = (h == SIG_IGN && !(all & BIT(sig))) || dfl;
 	int blocked = !ign && (away || (me->mask & BIT(sig)));
 	if (blocked)
-		to = away ? willing_of(sig, 0) : willing(sig);
+		to = away ? willing_of(sig, 0, &key) : willing(sig, &key);
 	if (!ign && !to)
 		pend_program(&si);
 	spin_unlock(&lk);
 	if (dfl)
 		default_action(sig, &si);
-	if (to && !post_si(to, &si)) {   /* it exited meanwhile */
+	if (to && !post_si(to, key, &si)) {   /* it exited meanwhile */
 		spin_lock(&lk);
 		pend_program(&si);
 		spin_unlock(&lk);
@@ -901,16 +932,23 @@ int sigqueue(pid_t pid, int sig, union sigval value)
    on t, and t is woken from a wait so that a sleep of it ends and runs
    the handler (every waiter tolerates the spurious wake-up). 1: sent;
    -1: its instance found no room in the queue (pend), nothing sent. */
-static int post_si(struct thread *t, const siginfo_t *si)
+static int post_si(struct thread *t, uint64_t key, const siginfo_t *si)
 {
 	/* Exited (not yet joined): nobody can take it, so nothing is sent
 	   (glibc's pthread_kill does the same). One that exits after this
-	   look leaves its slot to be reclaimed (gone). 0: not sent. */
+	   look leaves its slot to be reclaimed (gone). 0: not sent. Nor if
+	   t's descriptor holds another thread now than the one with id key
+	   (willing picked it, then it ended and was reused): that one may
+	   block sig, and the program's signal would wait on it. */
 	int sig = si->si_signo;
 	if (thread_ended(t))
 		return 0;
 	spin_lock(&lk);
 	sighandler_t h = acts[sig].sa_handler;
+	if (__atomic_load_n(&t->id, __ATOMIC_ACQUIRE) != key) {
+		spin_unlock(&lk);
+		return 0;
+	}
 	struct sigthr *s = slot_of(t);
 	if (s->exited || thread_ended(t)) {
 		spin_unlock(&lk);
@@ -940,7 +978,7 @@ int __sig_post(struct thread *t, int sig);
 int __sig_post(struct thread *t, int sig)
 {
 	siginfo_t si = user_info(sig, SI_TKILL);
-	return post_si(t, &si) < 0 ? -1 : 0;
+	return post_si(t, t->id, &si) < 0 ? -1 : 0;
 }
 
 /* A timer's signal (ulib/posix/timer.c), for the program: main, the
@@ -956,8 +994,9 @@ int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer)
 {
 	spin_lock(&lk);
 	struct sigthr *s = main ? find_slot(key_of(main)) : 0;
-	int to_main = main && !(s && (s->mask & BIT(sig)));
-	struct thread *to = to_main ? main : willing_of(sig, 0);
+	int to_main = main && !(s && (born(s)->mask & BIT(sig)));
+	uint64_t key = main ? main->id : 0;
+	struct thread *to = to_main ? main : willing_of(sig, 0, &key);
 	/* Ignored (SIG_IGN, or a default that ignores it) and the thread it
 	   goes to does not block it: discarded now, as Linux does, so the
 	   timer may send again (taken for sent, it never did: nobody takes
@@ -975,7 +1014,7 @@ int __sig_post_timer(struct thread *main, int sig, union sigval v, int timer)
 		thread_proc_sigs = 1;
 	}
 	spin_unlock(&lk);
-	if (to && !post_si(to, &(siginfo_t){ .si_signo = sig, .si_code = SI_TIMER, .si_pid = getpid() })) {
+	if (to && !post_si(to, key, &(siginfo_t){ .si_signo = sig, .si_code = SI_TIMER, .si_pid = getpid() })) {
 		spin_lock(&lk);      /* it exited meanwhile */
 		proc_pending |= BIT(sig);
 		thread_proc_sigs = 1;

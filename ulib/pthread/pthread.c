@@ -513,6 +513,18 @@ static inline int publish(pthread_t *th, struct thread *t, void *(*fn)(void *))
 	return 0;
 }
 
+/* ulib/libc/signal.c: t was made by pthread_create and has not been
+   handed its fn yet (publish), so it runs none of the program's code and
+   its creator's __sig_inherit may be still to come. Main has no fn. */
+int __pt_unborn(struct thread *t);
+int __pt_unborn(struct thread *t)
+{
+	if (!live || !t->tcb || t == __pt_main_thread)
+		return 0;
+	void *(*fn)(void *) = __atomic_load_n(&pt_of(t)->fn, __ATOMIC_ACQUIRE);
+	return !fn || fn == FN_WAITING;
+}
+
 /* Signal masks (ulib/libc/signal.c). A thread with a mask holds a slot of
    its table; this cleanup, last of the thread's (at the bottom of its
    chain), gives the slot back as the thread exits. */

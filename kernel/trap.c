@@ -174,9 +174,13 @@ void trap(struct trapframe *tf)
 			break;
 		if (tf->vector == T_PGFLT && cow_fault(tf, rcr2(), tf->error))
 			break;
-		if (tf->vector == T_PGFLT && fmap_fault(tf, rcr2(), tf->error))
-			break;
+		/* (lazy_fault first: a demand-zero page is the common fault, and
+		   fmap_fault's look for a file region under sp->lock cost each
+		   one about 190 instructions (vmops fault: 1,782 -> 1,595);
+		   a file's region is not lazy_fault's, nor a demand-zero one fmap_fault's) */
 		if (tf->vector == T_PGFLT && lazy_fault(tf, rcr2(), tf->error))
+			break;
+		if (tf->vector == T_PGFLT && fmap_fault(tf, rcr2(), tf->error))
 			break;
 		user_fault(tf);
 	}

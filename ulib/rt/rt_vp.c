@@ -24,9 +24,10 @@
  * RLIMIT_AS or filled the heap (malloc refused), and a VP of the
  * runtime would end the program ("naive: out of memory for VP 1", exit
  * 70, test_aslimit[naive-2] on a loaded host; test_aslimitvp). The VPs
- * of the start are made before main runs; a VP added later (det's
- * parallel phase, one per thread) is its maker's create, which fails
- * (EAGAIN) if there is no room. From malloc, or (in a fork's child,
+ * of the start are made before main runs. A VP added later (det=par's,
+ * one per thread) still takes its own when it first runs (add_vps says
+ * why), so a program that lowers RLIMIT_AS under det=par can still lose
+ * one. From malloc, or (in a fork's child,
  * where malloc's locks stay held until the child's atfork handlers run)
  * mapped; an upcall stack is always mapped, as upcall_register maps it
  * (the runtime's own maps are not counted in RLIMIT_AS: aspace.c).
@@ -39,6 +40,7 @@ struct vpmem {
 /* What vp_entry is given: at the base of the new VP's boot stack. */
 struct vpboot {
 	struct rtpkg *p;
+	int late;                    /* made after the start: m is empty (add_vps) */
 	struct vpmem m;
 };
 
@@ -163,29 +165,43 @@ void rt_fork_child(struct thread *st)
 static void vp_entry(void *arg)
 {
 	struct vpboot *b = arg;
-	rt_sched_enter(adopt_vp(b->p, 0, &b->m), 0);
+	rt_sched_enter(adopt_vp(b->p, 0, b->late ? 0 : &b->m), 0);
 }
 
-/* n more VPs for p, each with its memory (above); how many were made. */
-int rt_add_vps(struct rtpkg *p, int n)
+/* n more VPs for p; how many were made. early: VPs of the start, made
+   before main, each with its memory taken here (above). A VP made
+   later (det=par makes one per thread; a create from another package)
+   takes its own when it first runs, as before: made here by a running
+   det=par thread, from that thread's heap arena inside its view, its
+   record and stack were stale to the other VPs and the package stopped
+   reusing VPs (test_detachloop on det=par: a VP spinning for good, or
+   EAGAIN past 255 made). */
+static int add_vps(struct rtpkg *p, int n, int early)
 {
 	for (int i = 0; i < n; i++) {
 		struct vpboot *b = malloc(BOOT_STACK);
 		if (!b)
 			return i;
 		b->p = p;
-		if (!vp_mem(p, 0, &b->m)) {
+		b->late = !early;
+		if (early && !vp_mem(p, 0, &b->m)) {
 			free(b);
 			return i;
 		}
 		uint64_t rsp = (((uint64_t)b + BOOT_STACK) & ~15UL) - 8;   /* as if called */
 		if (syscall3(SYS_vp_create, (uint64_t)vp_entry, rsp, (uint64_t)b) < 0) {
-			vp_mem_free(p, 0, &b->m);
+			if (early)
+				vp_mem_free(p, 0, &b->m);
 			free(b);
 			return i;
 		}
 	}
 	return n;
+}
+
+int rt_add_vps(struct rtpkg *p, int n)
+{
+	return add_vps(p, n, 0);
 }
 
 /* First code of every thread. */
@@ -349,7 +365,7 @@ void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg)
 	   at -smp 2 while this VP was still making VPs 2.., and a program
 	   that lowered RLIMIT_AS as its first act had the rest refused
 	   (test_aslimitvp). */
-	if (nvp > 1 && rt_add_vps(p, nvp - 1) != nvp - 1)
+	if (nvp > 1 && add_vps(p, nvp - 1, 1) != nvp - 1)
 		printf("%s: could not start all %d VPs\n", p->ops.name, nvp);
 	if (!rt_create(p, main_thread, &m, 0)) {
 		printf("%s: cannot create the main thread\n", p->ops.name);

@@ -17,90 +17,25 @@
 
 #define BOOT_STACK (16 * 1024)          /* a new VP's first few calls */
 
-/*
- * A VP's own memory, its record and its scheduler stack (an upcall VP's
- * is its upcall stack), is taken when the VP is made, by its maker, not
- * when its CPU first runs it: by then the program may have lowered
- * RLIMIT_AS or filled the heap (malloc refused), and a VP of the
- * runtime would end the program ("naive: out of memory for VP 1", exit
- * 70, test_aslimit[naive-2] on a loaded host; test_aslimitvp). The VPs
- * of the start are made before main runs. A VP added later (det=par's,
- * one per thread) still takes its own when it first runs (add_vps says
- * why), so a program that lowers RLIMIT_AS under det=par can still lose
- * one. From malloc, or (in a fork's child,
- * where malloc's locks stay held until the child's atfork handlers run)
- * mapped; an upcall stack is always mapped, as upcall_register maps it
- * (the runtime's own maps are not counted in RLIMIT_AS: aspace.c).
- */
-struct vpmem {
-	struct rtvp *v;              /* zeroed */
-	char *stack;                 /* its lowest byte; RT_SCHED_STACK bytes */
-};
-
-/* What vp_entry is given: at the base of the new VP's boot stack. */
-struct vpboot {
-	struct rtpkg *p;
-	int late;                    /* made after the start: m is empty (add_vps) */
-	struct vpmem m;
-};
-
-static size_t vp_bytes(struct rtpkg *p)
+/* n zeroed bytes: from malloc, or (in a fork's child, where malloc's
+   locks stay held until the child's atfork handlers run) mapped. */
+static void *take(size_t n, int mapped)
 {
-	/* Whole cache lines, aligned: one maker takes its VPs' records one
-	   after another, and each is written by its own VP. */
-	return ((p->vp_size ? p->vp_size : sizeof(struct rtvp)) + 63) & ~63UL;
-}
-
-static void *take_mapped(size_t n)
-{
+	if (!mapped)
+		return calloc(1, n);
 	void *m = sys_map(0, n, PROT_READ | PROT_WRITE);
 	return sys_failed((long)m) ? 0 : m;
 }
 
-static void vp_mem_free(struct rtpkg *p, int mapped, struct vpmem *m)
-{
-	if (m->v) {
-		if (mapped)
-			sys_unmap(m->v, vp_bytes(p));
-		else
-			free(m->v);
-	}
-	if (m->stack) {
-		if (mapped || !p->classic)
-			sys_unmap(m->stack, RT_SCHED_STACK);
-		else
-			free(m->stack);
-	}
-}
-
-/* 1 if m holds a VP's memory for p; 0 (nothing held) if out of memory. */
-static int vp_mem(struct rtpkg *p, int mapped, struct vpmem *m)
-{
-	size_t n = vp_bytes(p);
-	m->v = mapped ? take_mapped(n) : aligned_alloc(64, n);
-	if (m->v && !mapped)
-		memset(m->v, 0, n);
-	m->stack = mapped || !p->classic ? take_mapped(RT_SCHED_STACK) : malloc(RT_SCHED_STACK);
-	if (m->v && m->stack)
-		return 1;
-	vp_mem_free(p, mapped, m);
-	return 0;
-}
-
-/* The calling VP joins package p (software interrupts off), with its
-   memory m, or memory taken now (mapped or not) if m is 0: VP 0's. */
-static struct rtvp *adopt_vp(struct rtpkg *p, int mapped, const struct vpmem *m)
+/* The calling VP joins package p (software interrupts off). */
+static struct rtvp *adopt_vp(struct rtpkg *p, int mapped)
 {
 	int idx = vp_index();
-	struct vpmem now;
-	if (!m) {
-		if (!vp_mem(p, mapped, &now)) {
-			printf("%s: out of memory for VP %d\n", p->ops.name, idx);
-			exit(70);
-		}
-		m = &now;
+	struct rtvp *v = take(p->vp_size ? p->vp_size : sizeof *v, mapped);
+	if (!v) {
+		printf("%s: out of memory for VP %d\n", p->ops.name, idx);
+		exit(70);
 	}
-	struct rtvp *v = m->v;
 	v->pkg = p;
 	v->index = idx;
 	if (p->classic) {
@@ -113,10 +48,17 @@ static struct rtvp *adopt_vp(struct rtpkg *p, int mapped, const struct vpmem *m)
 		v->vpp->want_preempted = 0;
 		v->vpp->current_thread = 0;
 		intr_on();           /* but signals interrupt it (ulib/rt/intr.c) */
-		v->sched_stack = m->stack;
+		if (!(v->sched_stack = mapped ? take(RT_SCHED_STACK, 1) : malloc(RT_SCHED_STACK))) {
+			printf("%s: out of memory for VP %d\n", p->ops.name, idx);
+			exit(70);
+		}
 	} else {
-		v->vpp = upcall_register_on(idx, rt_upcall, m->stack + RT_SCHED_STACK);
-		v->sched_stack = m->stack;
+		v->vpp = upcall_register(idx, rt_upcall, RT_SCHED_STACK);
+		if (!v->vpp) {
+			printf("%s: cannot register upcalls on VP %d\n", p->ops.name, idx);
+			exit(70);
+		}
+		v->sched_stack = (char *)v->vpp->upcall_stack - RT_SCHED_STACK;
 	}
 	p->ncpu = (int)sys_getinfo(INFO_NCPU);
 	if (p->init_vp)
@@ -151,7 +93,7 @@ void rt_fork_child(struct thread *st)
 	if (p->fork_reset)
 		p->fork_reset();
 	rt_band_fork(p);
-	struct rtvp *v = adopt_vp(p, 1, 0);
+	struct rtvp *v = adopt_vp(p, 1);
 	self->lc.busy = 0;
 	/* Its CPU time from 0 (POSIX: a child's times are zero). The stint
 	   it was in began on the parent's VP clock, far past this fresh
@@ -164,44 +106,20 @@ void rt_fork_child(struct thread *st)
 
 static void vp_entry(void *arg)
 {
-	struct vpboot *b = arg;
-	rt_sched_enter(adopt_vp(b->p, 0, b->late ? 0 : &b->m), 0);
-}
-
-/* n more VPs for p; how many were made. early: VPs of the start, made
-   before main, each with its memory taken here (above). A VP made
-   later (det=par makes one per thread; a create from another package)
-   takes its own when it first runs, as before: made here by a running
-   det=par thread, from that thread's heap arena inside its view, its
-   record and stack were stale to the other VPs and the package stopped
-   reusing VPs (test_detachloop on det=par: a VP spinning for good, or
-   EAGAIN past 255 made). */
-static int add_vps(struct rtpkg *p, int n, int early)
-{
-	for (int i = 0; i < n; i++) {
-		struct vpboot *b = malloc(BOOT_STACK);
-		if (!b)
-			return i;
-		b->p = p;
-		b->late = !early;
-		if (early && !vp_mem(p, 0, &b->m)) {
-			free(b);
-			return i;
-		}
-		uint64_t rsp = (((uint64_t)b + BOOT_STACK) & ~15UL) - 8;   /* as if called */
-		if (syscall3(SYS_vp_create, (uint64_t)vp_entry, rsp, (uint64_t)b) < 0) {
-			if (early)
-				vp_mem_free(p, 0, &b->m);
-			free(b);
-			return i;
-		}
-	}
-	return n;
+	rt_sched_enter(adopt_vp(arg, 0), 0);
 }
 
 int rt_add_vps(struct rtpkg *p, int n)
 {
-	return add_vps(p, n, 0);
+	for (int i = 0; i < n; i++) {
+		char *stack = malloc(BOOT_STACK);
+		uint64_t rsp = (((uint64_t)stack + BOOT_STACK) & ~15UL) - 8;   /* as if called */
+		if (!stack || syscall3(SYS_vp_create, (uint64_t)vp_entry, rsp, (uint64_t)p) < 0) {
+			free(stack);
+			return i;
+		}
+	}
+	return n;
 }
 
 /* First code of every thread. */
@@ -360,17 +278,13 @@ void rt_run(struct rtpkg *p, int nvp, void *(*fn)(void *), void *arg)
 	p->started = 1;
 	thread_pkgs_on = 1;              /* current_thread is a struct thread now (spin_owner) */
 	vp_disable_self();
-	struct rtvp *v = adopt_vp(p, 0, 0);
-	/* Every VP made before main exists: main, made first, ran on VP 1
-	   at -smp 2 while this VP was still making VPs 2.., and a program
-	   that lowered RLIMIT_AS as its first act had the rest refused
-	   (test_aslimitvp). */
-	if (nvp > 1 && add_vps(p, nvp - 1, 1) != nvp - 1)
-		printf("%s: could not start all %d VPs\n", p->ops.name, nvp);
+	struct rtvp *v = adopt_vp(p, 0);
 	if (!rt_create(p, main_thread, &m, 0)) {
 		printf("%s: cannot create the main thread\n", p->ops.name);
 		exit(70);
 	}
+	if (nvp > 1 && rt_add_vps(p, nvp - 1) != nvp - 1)
+		printf("%s: could not start all %d VPs\n", p->ops.name, nvp);
 	rt_sched_enter(v, 0);
 	abort();
 }

@@ -6,18 +6,13 @@
 
 struct vp_page *upcall_register(unsigned index, upcall_fn handler, uint64_t stack_size)
 {
+	struct vp_page *vpp = vp_page(index);
 	char *stack = sys_map(0, stack_size, PROT_READ | PROT_WRITE);
 	if (sys_failed((long)stack))
 		return 0;
-	return upcall_register_on(index, handler, stack + stack_size);
-}
-
-struct vp_page *upcall_register_on(unsigned index, upcall_fn handler, char *stack_top)
-{
-	struct vp_page *vpp = vp_page(index);
 	vpp->disabled = 1;
 	vpp->user_data[0] = (uint64_t)handler;
-	vpp->upcall_stack = (uint64_t)stack_top;
+	vpp->upcall_stack = (uint64_t)stack + stack_size;
 	vpp->resume_lo = (uint64_t)vp_resume_lo;
 	vpp->resume_hi = (uint64_t)vp_resume_hi;
 	__asm__ volatile("" ::: "memory");

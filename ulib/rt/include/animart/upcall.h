@@ -56,10 +56,6 @@ static inline void *vp_pkg(struct vp_page *vpp)
    `stack_size` bytes (allocated here). Software interrupts stay disabled
    until the caller clears vpp->disabled (or calls vp_enable). */
 struct vp_page *upcall_register(unsigned index, upcall_fn handler, uint64_t stack_size);
-/* The same on a stack the caller took (stack_top: its end): nothing
-   taken here, so it cannot fail (the VP runtime takes a VP's memory
-   before the VP first runs: ulib/rt/rt_vp.c). */
-struct vp_page *upcall_register_on(unsigned index, upcall_fn handler, char *stack_top);
 
 /* Enable software interrupts; if events are pending, take them now.
    Inline: malloc and the packages use it on their fast paths. */
